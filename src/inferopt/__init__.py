@@ -1,0 +1,14 @@
+"""inferopt: optimisation for inference, four papers re-implemented.
+
+Sub-packages, one per paper plus what they share:
+
+* :mod:`inferopt.spectral`  -- stochastic Chebyshev gradients for spectral sums (Han et al. 2018)
+* :mod:`inferopt.coresets`  -- sparse Bayesian coresets by accelerated IHT (Zhang et al. 2021)
+* :mod:`inferopt.herding`   -- herding as conditional gradient (Bach et al. 2012)
+* :mod:`inferopt.boosting`  -- boosting VI with locally adaptive step sizes (Dresdner et al. 2021)
+* :mod:`inferopt.fw`        -- the shared conditional-gradient (Frank-Wolfe) core
+* :mod:`inferopt.datasets`  -- the dataset registry (checksums, mirror, fetch, loaders)
+* :mod:`inferopt.experiment` -- notebook helpers: paths, seeds, plotting, metrics, claims
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,127 @@
+"""The :class:`Experiment` a notebook writes its outputs through.
+
+It knows where outputs go (``<output_dir>/figures/<id>/``, ``<output_dir>/metrics/<id>.json``),
+collects the notebook's parameters, headline metrics and claims, and writes the
+metrics JSON of the project's contract::
+
+    {"experiment", "title", "paper", "figure", "params", "metrics", "figures",
+     "stand_ins", "claims": [{"id", "target", "text", "verdict", "measured"}]}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .claims import Claim, to_jsonable, verdict
+from .paths import resolve
+
+
+def parameters_since(namespace: dict, before: set) -> dict:
+    """The names a notebook's parameters cell (and papermill's injected cell) defined:
+    those in ``namespace`` but not in ``before``, skipping private and module objects."""
+    return {
+        name: value
+        for name, value in namespace.items()
+        if name not in before and not name.startswith("_") and not callable(value) and not hasattr(value, "__file__")
+    }
+
+
+def rng_from(seed) -> np.random.Generator:
+    """The one random generator of an experiment, from the seed in its parameters."""
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
+    return np.random.default_rng(int(seed))
+
+
+class Experiment:
+    """Outputs of one experiment notebook.
+
+    Parameters
+    ----------
+    id : the experiment id of REPRODUCTION.md, e.g. ``"D1"``.
+    title, paper, figure : shown on the report's card.
+    params : the notebook's parameters (see :func:`parameters_since`); ``output_dir``
+        among them picks where outputs go (default ``build/scratch``, which the
+        pipeline replaces by ``reports``) and is not recorded.
+    """
+
+    def __init__(self, id: str, *, title: str, paper: str, figure: str, params: dict):
+        self.id = id
+        self.title = title
+        self.paper = paper
+        self.figure = figure
+        params = dict(params)
+        self.output_dir = resolve(params.pop("output_dir", "build/scratch"))
+        self.params = params
+        self.metrics: dict = {}
+        self.claims: list[Claim] = []
+        self.figures: list[str] = []
+        self.stand_ins: list[str] = []
+        self.figure_dir.mkdir(parents=True, exist_ok=True)
+        self.metrics_path.parent.mkdir(parents=True, exist_ok=True)
+
+    @property
+    def figure_dir(self) -> Path:
+        return self.output_dir / "figures" / self.id
+
+    @property
+    def metrics_path(self) -> Path:
+        return self.output_dir / "metrics" / f"{self.id}.json"
+
+    def savefig(self, fig, name: str) -> Path:
+        """Save ``fig`` as ``<figure_dir>/<name>.png``; the first saved is the card's thumbnail."""
+        path = self.figure_dir / f"{name}.png"
+        fig.savefig(path)
+        rel = path.relative_to(self.output_dir).as_posix()
+        if rel not in self.figures:
+            self.figures.append(rel)
+        return path
+
+    def claim(self, id: str, text: str, holds, measured: dict) -> Claim:
+        """Record claim ``id``: its verdict is computed from ``holds`` (a boolean derived
+        from ``measured``), or ``not measured`` if ``holds`` is None."""
+        claim = Claim(id=id, target=self.id, text=text, verdict=verdict(holds), measured=to_jsonable(measured))
+        self.claims = [c for c in self.claims if c.id != id] + [claim]
+        return claim
+
+    def claims_table(self) -> pd.DataFrame:
+        """The claims as a table (the notebook's last cell shows it)."""
+        rows = [
+            {"id": c.id, "verdict": c.verdict, "claim": c.text, "measured": _format_measured(c.measured)}
+            for c in self.claims
+        ]
+        return pd.DataFrame(rows, columns=["id", "verdict", "claim", "measured"]).set_index("id")
+
+    def write(self) -> Path:
+        """Write the metrics JSON atomically (a failed run leaves the previous file intact)."""
+        payload = {
+            "experiment": self.id,
+            "title": self.title,
+            "paper": self.paper,
+            "figure": self.figure,
+            "params": to_jsonable(self.params),
+            "metrics": to_jsonable(self.metrics),
+            "figures": self.figures,
+            "stand_ins": self.stand_ins,
+            "claims": [c.to_dict() for c in self.claims],
+        }
+        tmp = self.metrics_path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(payload, indent=2, sort_keys=False) + "\n")
+        os.replace(tmp, self.metrics_path)
+        return self.metrics_path
+
+
+def _format_measured(measured: dict) -> str:
+    def fmt(v):
+        if isinstance(v, float):
+            return f"{v:.4g}"
+        if isinstance(v, list):
+            return "[" + ", ".join(fmt(x) for x in v) + "]"
+        return str(v)
+
+    return "; ".join(f"{k} = {fmt(v)}" for k, v in measured.items())

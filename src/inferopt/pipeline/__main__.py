@@ -1,0 +1,47 @@
+"""Command line of the pipeline stages (called by ``dvc.yaml``).
+
+    python -m inferopt.pipeline strip ID      # notebooks/<notebook>.ipynb -> build/stripped/ID.ipynb
+    python -m inferopt.pipeline run ID        # execute it with params.yaml's section ID
+    python -m inferopt.pipeline report        # reports/html/*.html and reports/index.html
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..experiment.paths import repo_root
+from .config import experiments
+from .report import build_reports
+from .run import run_experiment
+from .strip import strip_notebook
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m inferopt.pipeline", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("strip", "run"):
+        p = sub.add_parser(name)
+        p.add_argument("experiment")
+    sub.add_parser("report")
+    args = parser.parse_args(argv)
+    root = repo_root()
+    try:
+        if args.command == "strip":
+            registry = experiments()
+            if args.experiment not in registry:
+                raise ValueError(f"unknown experiment {args.experiment!r}; params.yaml lists {list(registry)}")
+            notebook = root / "notebooks" / f"{registry[args.experiment]['notebook']}.ipynb"
+            strip_notebook(notebook, root / "build" / "stripped" / f"{args.experiment}.ipynb")
+        elif args.command == "run":
+            run_experiment(args.experiment)
+        else:
+            print(build_reports())
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""The notebook helpers: claims, metrics contract, parameters, seeds, paths."""
+
+import json
+
+import numpy as np
+import pytest
+
+from inferopt.experiment import Experiment, parameters_since, repo_root, resolve, rng_from, to_jsonable, verdict
+from inferopt.pipeline.run import check_metrics
+
+
+def test_verdict_is_computed_from_a_boolean():
+    assert verdict(True) == "holds" and verdict(np.bool_(False)) == "fails" and verdict(None) == "not measured"
+    with pytest.raises(ValueError, match="boolean"):
+        verdict("holds")
+
+
+def test_to_jsonable_rounds_and_converts():
+    out = to_jsonable({"a": np.float64(1.234567891), "b": np.arange(3), "c": (np.int64(2), np.inf), 4: np.bool_(True)})
+    assert out == {"a": 1.23457, "b": [0, 1, 2], "c": [2, "inf"], "4": True}
+    json.dumps(out)
+
+
+def test_experiment_writes_the_metrics_contract(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    exp = Experiment("Z9", title="t", paper="p", figure="Fig 0", params={"output_dir": str(tmp_path), "seed": 3})
+    fig, ax = plt.subplots()
+    ax.plot([0, 1])
+    exp.savefig(fig, "panel")
+    exp.claim("Z9.1", "x is small", holds=bool(0.1 < 1), measured={"x": 0.1})
+    exp.claim("Z9.2", "not yet", holds=None, measured={})
+    exp.metrics = {"x": np.float32(0.1)}
+    path = exp.write()
+    assert path == tmp_path / "metrics" / "Z9.json"
+    data = check_metrics(path, "Z9")
+    assert data["params"] == {"seed": 3}  # output_dir is where, not what: not recorded
+    assert data["figures"] == ["figures/Z9/panel.png"] and (tmp_path / "figures/Z9/panel.png").exists()
+    assert [c["verdict"] for c in data["claims"]] == ["holds", "not measured"]
+    assert data["claims"][0] == {"id": "Z9.1", "target": "Z9", "text": "x is small", "verdict": "holds", "measured": {"x": 0.1}}
+    table = exp.claims_table()
+    assert list(table.index) == ["Z9.1", "Z9.2"] and table.loc["Z9.1", "measured"] == "x = 0.1"
+
+
+def test_check_metrics_rejects_broken_files(tmp_path):
+    path = tmp_path / "X.json"
+    path.write_text(json.dumps({"experiment": "X", "title": "", "params": {}, "metrics": {}, "claims": []}))
+    with pytest.raises(ValueError, match="no claims"):
+        check_metrics(path, "X")
+    path.write_text(json.dumps({"experiment": "X", "title": "", "params": {}, "metrics": {},
+                                "claims": [{"id": "X.1", "target": "X", "text": "", "verdict": "maybe", "measured": {}}]}))
+    with pytest.raises(ValueError, match="verdict"):
+        check_metrics(path, "X")
+    with pytest.raises(FileNotFoundError):
+        check_metrics(tmp_path / "missing.json", "X")
+
+
+def test_parameters_since_keeps_only_new_plain_values():
+    before = {"np": np, "old": 1}
+    namespace = {**before, "seed": 0, "flag": False, "names": ["a"], "_private": 1, "fn": len}
+    assert parameters_since(namespace, set(before)) == {"seed": 0, "flag": False, "names": ["a"]}
+
+
+def test_rng_from_is_deterministic_and_checks_the_seed():
+    assert rng_from(5).random() == rng_from(5).random()
+    for bad in (-1, 1.5, "1", True):
+        with pytest.raises(ValueError, match="seed"):
+            rng_from(bad)
+
+
+def test_paths_are_anchored_at_the_repository_root(tmp_path, monkeypatch):
+    root = repo_root()
+    assert (root / "dvc.yaml").exists() and (root / "pyproject.toml").exists()
+    monkeypatch.chdir(tmp_path)
+    assert resolve("reports") == root / "reports"
+    assert resolve(tmp_path) == tmp_path

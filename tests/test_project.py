@@ -1,0 +1,93 @@
+"""The project's own wiring: pins, pipeline, notebooks and lock kept in step."""
+
+import ast
+import hashlib
+import re
+import tomllib
+
+import nbformat
+import pytest
+import yaml
+
+from inferopt.experiment import repo_root
+
+ROOT = repo_root()
+
+
+def _pins():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    deps = project["dependencies"] + project["optional-dependencies"]["dev"]
+    pins = {}
+    for dep in deps:
+        name, version = re.fullmatch(r"([A-Za-z0-9_.\-]+)==([0-9][0-9A-Za-z.\-]*)", dep).groups()
+        pins[name.lower().replace("_", "-")] = version
+    return pins
+
+
+def test_every_dependency_is_pinned_and_environment_yml_agrees():
+    pins = _pins()
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    listed = {}
+    for dep in env["dependencies"]:
+        for entry in dep["pip"] if isinstance(dep, dict) else [dep]:
+            if entry == "pip" or entry.startswith("-e"):
+                continue
+            name, version = re.split(r"==?", entry, maxsplit=1)
+            listed[name.strip().lower().replace("_", "-")] = version.strip()
+    assert listed.pop("python").startswith("3.11")
+    assert listed == pins
+
+
+def _parameter_names(notebook):
+    nb = nbformat.read(notebook, as_version=4)
+    cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(cells) == 1, f"{notebook.name} must have exactly one cell tagged 'parameters'"
+    tree = ast.parse(cells[0].source)
+    return {t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)}
+
+
+PARAMS = yaml.safe_load((ROOT / "params.yaml").read_text())
+PAPER = yaml.safe_load((ROOT / "params_paper.yaml").read_text()) or {}
+DVC = yaml.safe_load((ROOT / "dvc.yaml").read_text())
+
+
+@pytest.mark.parametrize("exp_id", list(PARAMS["experiments"]))
+def test_each_experiment_has_notebook_stage_and_known_parameters(exp_id):
+    notebook = ROOT / "notebooks" / f"{PARAMS['experiments'][exp_id]['notebook']}.ipynb"
+    assert notebook.exists()
+    names = _parameter_names(notebook)
+    assert {"output_dir", "seed"} <= names
+    for source in (PARAMS.get(exp_id) or {}, PAPER.get(exp_id) or {}):
+        unknown = set(source) - names
+        assert not unknown, f"params for {exp_id} not in its parameters cell (papermill would ignore them): {unknown}"
+    stage = DVC["stages"][exp_id]
+    assert f"build/stripped/{exp_id}.ipynb" in stage["deps"]
+    assert stage["metrics"] == [f"reports/metrics/{exp_id}.json"]
+    assert exp_id in stage["params"]
+
+
+def _md5(path):
+    return hashlib.md5(path.read_bytes()).hexdigest()
+
+
+def test_dvc_lock_is_in_step_with_tracked_inputs():
+    """Every file dependency under git control and every parameter recorded in dvc.lock
+    matches the working tree: `dvc repro` was run and dvc.lock committed after the last change."""
+    lock = yaml.safe_load((ROOT / "dvc.lock").read_text())["stages"]
+    assert set(lock) >= {"report", *PARAMS["experiments"], *(f"strip@{e}" for e in PARAMS["experiments"])}
+    stale = []
+    for name, stage in lock.items():
+        for dep in stage.get("deps", []):
+            path = ROOT / dep["path"]
+            if path.is_file() and not dep["path"].startswith(("build/", "reports/", "data/")):
+                if _md5(path) != dep["md5"]:
+                    stale.append(f"{name}: {dep['path']}")
+        for file, values in stage.get("params", {}).items():
+            current = yaml.safe_load((ROOT / file).read_text()) or {}
+            for key, value in values.items():
+                node = current
+                for part in key.split("."):
+                    node = node.get(part) if isinstance(node, dict) else None
+                if node != value:
+                    stale.append(f"{name}: {file}:{key}")
+    assert not stale, f"dvc.lock is out of step (run `dvc repro` and commit dvc.lock): {stale}"
