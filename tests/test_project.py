@@ -66,6 +66,20 @@ def test_each_experiment_has_notebook_stage_and_known_parameters(exp_id):
     assert exp_id in stage["params"]
 
 
+def _yaml12(value):
+    """dvc.lock is written as YAML 1.2, where ``1e-06`` is a float; PyYAML (YAML 1.1) reads a string."""
+    if isinstance(value, dict):
+        return {k: _yaml12(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_yaml12(v) for v in value]
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    return value
+
+
 def _md5(path):
     return hashlib.md5(path.read_bytes()).hexdigest()
 
@@ -88,6 +102,6 @@ def test_dvc_lock_is_in_step_with_tracked_inputs():
                 node = current
                 for part in key.split("."):
                     node = node.get(part) if isinstance(node, dict) else None
-                if node != value:
+                if _yaml12(node) != _yaml12(value):
                     stale.append(f"{name}: {file}:{key}")
     assert not stale, f"dvc.lock is out of step (run `dvc repro` and commit dvc.lock): {stale}"

@@ -116,14 +116,11 @@ class OptimalDegrees(DegreeDistribution):
         return f"OptimalDegrees(N={self.mean:g}, rho={self.rho:.4g}, K={self.K})"
 
 
-class PoissonDegrees(DegreeDistribution):
-    """Poisson degrees with mean ``N``."""
+class _FrozenScipyDegrees(DegreeDistribution):
+    """A degree distribution backed by a frozen ``scipy.stats`` discrete distribution ``_dist``,
+    whose ``cdf``/``sf`` give the head and tail without cancellation."""
 
-    name = "poisson"
-
-    def __init__(self, N):
-        self.mean = _check_mean(N)
-        self._dist = stats.poisson(self.mean)
+    _dist = None
 
     def pmf(self, i):
         return self._dist.pmf(i)
@@ -134,11 +131,21 @@ class PoissonDegrees(DegreeDistribution):
     def tail(self, j):
         return self._dist.sf(np.asarray(j) - 1)
 
+
+class PoissonDegrees(_FrozenScipyDegrees):
+    """Poisson degrees with mean ``N``."""
+
+    name = "poisson"
+
+    def __init__(self, N):
+        self.mean = _check_mean(N)
+        self._dist = stats.poisson(self.mean)
+
     def sample(self, rng, size=None):
         return rng.poisson(self.mean, size=size)
 
 
-class NegativeBinomialDegrees(DegreeDistribution):
+class NegativeBinomialDegrees(_FrozenScipyDegrees):
     """Negative-binomial degrees with mean ``N`` and success probability ``p``.
 
     The number of failures before ``r`` successes, ``r = N p / (1 - p)``, so that the
@@ -152,15 +159,6 @@ class NegativeBinomialDegrees(DegreeDistribution):
         self.p = check_real("p", p, low=0.0, high=1.0, low_open=True, high_open=True)
         self.r = self.mean * self.p / (1.0 - self.p)
         self._dist = stats.nbinom(self.r, self.p)
-
-    def pmf(self, i):
-        return self._dist.pmf(i)
-
-    def head(self, j):
-        return self._dist.cdf(np.asarray(j) - 1)
-
-    def tail(self, j):
-        return self._dist.sf(np.asarray(j) - 1)
 
     def sample(self, rng, size=None):
         return rng.negative_binomial(self.r, self.p, size=size)

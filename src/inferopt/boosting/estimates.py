@@ -1,0 +1,112 @@
+"""Monte-Carlo estimates that the Frank-Wolfe step rules need (Dresdner et al. 2021, Sec. 4).
+
+Inner products are expectations under a density one can sample (Sec. 4 "Notation"):
+``⟨a, b⟩ ≈ (1/n) Σ_i b(ζ_i)``, ``ζ_i ~ a``, with ``n = 100`` by default ("we found
+empirically that 100 Monte-Carlo samples was sufficient", Sec. 6).
+
+* ``f(q) = D_KL(q ‖ p) = E_q[log q − log p̃] + log Z`` where ``p̃`` is the target's
+  unnormalised density (:func:`kl`; ``log Z`` is the target's ``log_normalizer`` if known,
+  else 0, so the value is ``−ELBO``);
+* the functional gradient ``∇f(q) = log q − log p̃ + const``; the constant cancels in
+  every ``⟨∇f(q), d⟩`` with ``d`` a difference of densities, so
+  ``⟨∇f(q), s⟩ ≈ E_s[log q − log p̃]`` (:func:`grad_inner`, Eq. (6) and (15));
+* ``⟨∇f(q), s − v⟩ = E_s[log q − log p̃] − E_v[log q − log p̃]`` (:func:`directional_derivative`;
+  ``v = q`` for a Frank-Wolfe step, ``g_t = −⟨∇f(q), d_t⟩`` in Algorithm 2 line 3, the
+  Frank-Wolfe gap when ``s`` is the LMO output);
+* :func:`grad_inner_components` -- ``⟨∇f(q), s_k⟩`` for every component of ``q`` at once
+  (the away/pairwise vertex ``v̄`` of Eq. (15) is the argmax).
+* a trial step ``f(q + γ d)`` (Algorithm 2 line 5) is ``kl(target, q.move(kind, γ, s, v), ...)``
+  with :meth:`~.mixture.Mixture.move`; it must be re-estimated for every trial ``γ`` while
+  ``f(q)`` and ``⟨∇f(q), d⟩`` can be reused (Sec. 4).
+
+"Densities" here are :class:`~.families.Component` or :class:`~.mixture.Mixture` objects
+(``sample(n, rng)``, ``log_density(x)``). Each function takes a ``numpy.random.Generator``;
+``stderr=True`` also returns the Monte-Carlo standard error.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import check_int
+from .families import Component, check_rng
+from .mixture import Mixture
+
+N_SAMPLES = 100
+
+
+def _density(name: str, d, D: int):
+    if not isinstance(d, Component | Mixture):
+        raise ValueError(f"{name} must be a Component or a Mixture; got {type(d).__name__}")
+    if d.dim != D:
+        raise ValueError(f"{name} must have dimension D = {D} (the target's); got {d.dim}")
+    return d
+
+
+def _mean(values: np.ndarray, stderr: bool):
+    m = float(values.mean())
+    if not stderr:
+        return m
+    se = float(values.std(ddof=1) / np.sqrt(values.size)) if values.size > 1 else float("nan")
+    return m, se
+
+
+def _residual(target, q, x) -> np.ndarray:
+    """``log q(x) − log p̃(x)`` per sample."""
+    return q.log_density(x) - target.log_density(x)
+
+
+def elbo(target, q, *, n_samples: int = N_SAMPLES, rng: np.random.Generator, stderr: bool = False):
+    """``E_q[log p̃ − log q]`` (the ELBO; ``= log Z − KL(q‖p)``)."""
+    q = _density("q", q, target.dim)
+    n = check_int("n_samples", n_samples, low=1)
+    x = q.sample(n, check_rng(rng))
+    return _mean(-_residual(target, q, x), stderr)
+
+
+def kl(target, q, *, n_samples: int = N_SAMPLES, rng: np.random.Generator, log_z: float | None = None, stderr: bool = False):
+    """``KL(q ‖ p) ≈ E_q[log q − log p̃] + log Z``; ``log_z`` defaults to the target's
+    ``log_normalizer`` (exact for :class:`~.targets.GaussianMixtureTarget`) or 0 (then ``= −ELBO``)."""
+    q = _density("q", q, target.dim)
+    n = check_int("n_samples", n_samples, low=1)
+    if log_z is None:
+        log_z = getattr(target, "log_normalizer", None) or 0.0
+    x = q.sample(n, check_rng(rng))
+    out = _mean(_residual(target, q, x), stderr)
+    return (out[0] + log_z, out[1]) if stderr else out + log_z
+
+
+def grad_inner(target, q, s, *, n_samples: int = N_SAMPLES, rng: np.random.Generator, stderr: bool = False):
+    """``⟨∇f(q), s⟩ ≈ E_s[log q − log p̃]`` (draws from ``s``), the LMO objective of Eq. (2)/(6)."""
+    q = _density("q", q, target.dim)
+    s = _density("s", s, target.dim)
+    n = check_int("n_samples", n_samples, low=1)
+    x = s.sample(n, check_rng(rng))
+    return _mean(_residual(target, q, x), stderr)
+
+
+def directional_derivative(
+    target, q, s, v=None, *, n_samples: int = N_SAMPLES, rng: np.random.Generator, stderr: bool = False
+):
+    """``⟨∇f(q), s − v⟩ ≈ E_s[log q − log p̃] − E_v[log q − log p̃]``, independent draws
+    from ``s`` and ``v`` (``v = q`` by default: the Frank-Wolfe direction ``d = s − q``).
+    Negative when moving towards ``s`` decreases the KL."""
+    v = q if v is None else v
+    a = grad_inner(target, q, s, n_samples=n_samples, rng=rng, stderr=True)
+    b = grad_inner(target, q, v, n_samples=n_samples, rng=rng, stderr=True)
+    val = a[0] - b[0]
+    return (val, float(np.hypot(a[1], b[1]))) if stderr else val
+
+
+def grad_inner_components(target, q: Mixture, *, n_samples: int = N_SAMPLES, rng: np.random.Generator) -> np.ndarray:
+    """``⟨∇f(q), s_k⟩`` for every component ``s_k`` of ``q`` (``n_samples`` draws each, one
+    vectorised batch): shape ``(K,)``. The away vertex of Eq. (15) is its argmax."""
+    if not isinstance(q, Mixture):
+        raise ValueError(f"q must be a Mixture; got {type(q).__name__}")
+    _density("q", q, target.dim)
+    n = check_int("n_samples", n_samples, low=1)
+    rng = check_rng(rng)
+    K, D = q.n_components, q.dim
+    eps = q.family.standard_sample((K, n, D), rng)
+    x = (q.locs[:, None, :] + np.exp(q.log_scales)[:, None, :] * eps).reshape(K * n, D)
+    return _residual(target, q, x).reshape(K, n).mean(axis=1)

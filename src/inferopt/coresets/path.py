@@ -1,0 +1,86 @@
+"""One entry point over a grid of coreset sizes.
+
+Greedy methods (Uniform, GIGA, FW, SparseVI) record their weights at every requested
+size in one pass; the hard-thresholding methods (IHT, A-IHT, A-IHT II, batch A-IHT) are
+run once per size. Every method is called as ``method(Phi, y, k, **options)``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .._validation import check_choice
+from ._common import CoresetResult, check_k_grid, check_problem
+from .giga import giga
+from .iht import a_iht, a_iht_batch, a_iht_ii, iht
+from .refit import refit
+from .sparsevi import sparsevi
+from .uniform import uniform
+
+GREEDY = {"uniform": uniform, "giga": giga, "sparsevi": sparsevi}
+PER_K = {"iht": iht, "a_iht": a_iht, "a_iht_ii": a_iht_ii, "a_iht_batch": a_iht_batch}
+
+
+def _methods() -> dict:
+    out = dict(GREEDY)
+    try:
+        from .frank_wolfe import frank_wolfe
+    except ImportError:  # the shared FW core is unavailable
+        pass
+    else:
+        out["frank_wolfe"] = frank_wolfe
+    return out | PER_K
+
+
+def available_methods() -> list[str]:
+    """Names accepted by :func:`coreset_path`."""
+    return list(_methods())
+
+
+def coreset_path(method: str, Phi, y, ks, *, refit_weights=False, progress=False, **options):
+    """Weights of ``method`` at every size in ``ks``.
+
+    Returns ``(ks, W, seconds, results)``: sorted unique sizes, weights ``(len(ks), n)``,
+    the wall time to reach each size (cumulative for greedy methods, per run for
+    per-``k`` methods) and the list of :class:`CoresetResult` (one for greedy methods).
+    ``refit_weights=True`` re-fits every row by NNLS on its support (:mod:`.refit`).
+    """
+    methods = _methods()
+    check_choice("method", method, set(methods))
+    Phi, y = check_problem(Phi, y)
+    ks = check_k_grid(ks, Phi.shape[1])
+    fn = methods[method]
+    if method in PER_K:
+        W = np.zeros((ks.size, Phi.shape[1]))
+        secs = np.zeros(ks.size)
+        results = []
+        it = enumerate(ks)
+        if progress:
+            from tqdm.auto import tqdm
+
+            it = tqdm(list(it), desc=method, leave=False)
+        for j, k in it:
+            t0 = time.perf_counter()
+            res: CoresetResult = fn(Phi, y, int(k), **options)
+            secs[j] = time.perf_counter() - t0
+            W[j] = res.x
+            results.append(res)
+    else:
+        res = fn(Phi, y, ks, **options)
+        W = res.weights
+        secs = _time_at_sizes(res)
+        results = [res]
+    if refit_weights:
+        W = refit(Phi, y, W)
+    return ks, W, secs, results
+
+
+def _time_at_sizes(res: CoresetResult) -> np.ndarray:
+    """Cumulative time at the iteration that produced each recorded weight vector."""
+    n_rec = len(res.times) - 1
+    if n_rec <= 0:
+        return np.zeros(res.ks.size)
+    idx = np.clip(res.info["iter_at_size"], 0, n_rec)
+    return res.times[np.asarray(idx, dtype=int)]

@@ -1,0 +1,84 @@
+"""The coreset problem ``min_w f(w) = ‖y − Φw‖²``, ``‖w‖₀ ≤ k``, ``w ≥ 0``
+(Zhang et al. 2021, eq. 3), and the construction of ``Φ`` and ``y``.
+
+``Φ = [ĝ_1, …, ĝ_n]`` (shape ``S × n``) holds finite representations of the centred
+log-likelihoods ``g_i = L_i − E_π̂ L_i`` with ``⟨ĝ_i, ĝ_j⟩ ≈ Cov_π̂(L_i, L_j)``, and
+``y = Σ_i ĝ_i``. Two constructions:
+
+* Monte Carlo (Sec. 2): ``ĝ_i = S^{-1/2}[L_i(θ_1) − L̄_i, …, L_i(θ_S) − L̄_i]`` for
+  ``θ_s ~ π̂`` -- :func:`tangent_from_loglik`, :func:`monte_carlo_tangent`;
+* exact, for the conjugate models of :mod:`.models` -- :func:`exact_problem`
+  (``model.tangent(w)``, inner products *equal* to the covariances under ``π̂ = π_w``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import as_finite_array, check_int
+from ._common import as_generator, check_problem, objective
+
+__all__ = [
+    "exact_problem",
+    "monte_carlo_tangent",
+    "objective",
+    "problem_from_tangent",
+    "relative_error",
+    "tangent_from_loglik",
+    "weighted_mc_tangent",
+]
+
+
+def tangent_from_loglik(L) -> np.ndarray:
+    """``Φ`` from an ``(S, n)`` matrix ``L[s, i] = L_i(θ_s)``: centre each column over the
+    samples and scale by ``1/√S`` (Sec. 2). Returns ``(S, n)``."""
+    L = as_finite_array("L", L, ndim=2)
+    S = L.shape[0]
+    if S < 2:
+        raise ValueError(f"L must have at least 2 rows (samples); got {S}")
+    return (L - L.mean(axis=0, keepdims=True)) / np.sqrt(S)
+
+
+def monte_carlo_tangent(loglik, sampler, n_samples, rng=None) -> np.ndarray:
+    """``Φ`` from ``n_samples`` draws of a weighting distribution.
+
+    ``sampler(size, rng) -> (size, d)`` draws ``θ ~ π̂``; ``loglik(thetas) -> (size, n)``.
+    For a model of :mod:`.models`: ``monte_carlo_tangent(model.loglik,
+    lambda s, g: model.sample(w, s, g), S, rng)``. Usable as the ``tangent`` of SparseVI
+    (a fresh sample of ``π_w`` at each call gives its stochastic gradient).
+    """
+    rng = as_generator(rng)
+    n_samples = check_int("n_samples", n_samples, low=2)
+    return tangent_from_loglik(loglik(sampler(n_samples, rng)))
+
+
+def problem_from_tangent(Phi) -> tuple[np.ndarray, np.ndarray]:
+    """``(Φ, y = Φ1)`` with ``Φ`` checked (finite, 2-d)."""
+    Phi = as_finite_array("Phi", Phi, ndim=2)
+    return Phi, Phi.sum(axis=1)
+
+
+def exact_problem(model, w=None, **tangent_kw) -> tuple[np.ndarray, np.ndarray]:
+    """``(Φ, y)`` from the exact tangent vectors of ``model`` at ``π̂ = π_w``
+    (default ``w = 1``, the true posterior: the "optimally tuned" Hilbert coreset)."""
+    return problem_from_tangent(model.tangent(w, **tangent_kw))
+
+
+def relative_error(Phi, y, w) -> float:
+    """``‖y − Φw‖ / ‖y‖``."""
+    Phi, y = check_problem(Phi, y)
+    return float(np.sqrt(objective(Phi, y, np.asarray(w, float)) / (y @ y)))
+
+
+def weighted_mc_tangent(model, n_samples, rng=None):
+    """A ``tangent`` callable for SparseVI: ``w -> Φ_w`` from ``n_samples`` fresh draws of
+    ``π_w`` (``model.sample``) and ``model.loglik`` -- the Monte-Carlo gradient the paper
+    uses where exact expectations are unavailable. Any model with ``sample(w, size, rng)``
+    and ``loglik(thetas)`` fits (e.g. a Laplace-approximated logistic model)."""
+    rng = as_generator(rng)
+    n_samples = check_int("n_samples", n_samples, low=2)
+
+    def tangent(w):
+        return monte_carlo_tangent(model.loglik, lambda s, g: model.sample(w, s, g), n_samples, rng)
+
+    return tangent

@@ -1,0 +1,33 @@
+"""``FWResult``: a :class:`~inferopt._result.SolveResult` that also names the atoms."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._result import SolveResult
+
+
+@dataclass(repr=False)
+class FWResult(SolveResult):
+    """Result of a conditional-gradient run.
+
+    ``x`` are the weights (on the simplex) of the atoms ``atoms`` (integer ids).
+    ``info`` holds per-iteration arrays: ``gap`` (FW duality gap at each iterate, same
+    length as ``objective``), and for each step ``gamma``, ``step_type`` ('fw', 'away',
+    'pairwise' or 'mnp'), ``drop`` (an atom left the active set), ``atom`` (the LMO's atom),
+    ``n_active``; with backtracking also ``C`` and ``step_status``.
+    """
+
+    atoms: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
+
+    @property
+    def weights(self) -> np.ndarray:
+        return self.x
+
+    def dense_weights(self, n_atoms: int) -> np.ndarray:
+        """The weights as a length-``n_atoms`` vector (zeros off the active set)."""
+        out = np.zeros(n_atoms)
+        out[self.atoms] = self.x
+        return out

@@ -1,0 +1,125 @@
+"""Frank-Wolfe with away and pairwise steps over the convex hull of atoms.
+
+* ``variant='fw'``: classic conditional gradient (Frank & Wolfe 1956; herding is the
+  ``1/(t+1)`` rule, Bach et al. 2012, Eqs. 3-4);
+* ``variant='away'``: away-step FW (Lacoste-Julien & Jaggi 2015, Alg. 1): if the away
+  gap ``<grad, v - x>`` beats the FW gap, step along ``x - v_v`` with
+  ``gamma_max = alpha_v / (1 - alpha_v)``;
+* ``variant='pairwise'``: pairwise FW (Lacoste-Julien & Jaggi 2015, Alg. 2): step along
+  ``v_s - v_v`` with ``gamma_max = alpha_v``.
+A step with ``gamma = gamma_max`` is a *drop step*: ``v`` leaves the active set.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from .._validation import check_choice, check_int, check_real
+from .active_set import ActiveSet
+from .problem import FWProblem
+from .result import FWResult
+from .steps import Line, StepRule, make_step_rule
+
+VARIANTS = ("fw", "away", "pairwise")
+
+
+def _choose(variant: str, active: ActiveSet, grad_act: np.ndarray, grad_x: float, s: int, grad_s: float):
+    """Direction kind, the away atom, the slope ``<grad, d>`` and ``gamma_max`` of one step."""
+    fw_gap = grad_x - grad_s
+    if variant == "fw" or len(active) < 2:
+        return "fw", None, -fw_gap, 1.0
+    j = int(np.argmax(grad_act))
+    v, alpha_v = int(active.ids[j]), float(active.weights[j])
+    if variant == "away":
+        away_gap = float(grad_act[j]) - grad_x
+        if away_gap > fw_gap:
+            return "away", v, -away_gap, alpha_v / (1.0 - alpha_v)
+        return "fw", None, -fw_gap, 1.0
+    return "pairwise", v, grad_s - float(grad_act[j]), alpha_v
+
+
+def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule = "1/(t+1)",
+                max_iter: int = 1000, tol: float | None = 1e-12, init: int | None = None,
+                callback: Callable[[int, ActiveSet], None] | None = None) -> FWResult:
+    """Minimise ``f`` over the convex hull of the problem's atoms by conditional gradient.
+
+    The run starts at one atom ``x_1`` (``init``, else the LMO at the empty iterate: for
+    :class:`~inferopt.fw.QuadraticHull` that is ``rho_0 = 1`` from ``g_0 = 0``, Bach et al.
+    2012, Sec. 4) and performs at most ``max_iter`` steps ``t = 1, 2, ...``; it stops early
+    when the FW duality gap ``<grad f(x), x - s>`` (an upper bound on ``f(x) - f*`` for
+    convex ``f``) is ``<= tol``.
+
+    Parameters
+    ----------
+    problem : an object implementing :class:`~inferopt.fw.problem.FWProblem`.
+    variant : 'fw', 'away' or 'pairwise'.
+    step : a :class:`~inferopt.fw.steps.StepRule` or one of '1/(t+1)', '2/(t+2)',
+        'line_search' (exact, quadratic problems), 'backtracking'.
+    max_iter : number of steps (>= 1); at most ``max_iter + 1`` atoms are visited.
+    tol : absolute tolerance on the duality gap (>= 0); ``None`` runs all ``max_iter`` steps
+        (herding continues even where ``g_t = mu`` exactly).
+    init : id of the first atom (optional).
+    callback : called as ``callback(t, active)`` at every iterate (``t = 0`` for ``x_1``), e.g. to
+        record functionals of the weights; it must not modify ``active``.
+    """
+    check_choice("variant", variant, VARIANTS)
+    rule = make_step_rule(step)
+    max_iter = check_int("max_iter", max_iter, low=1)
+    tol = -np.inf if tol is None else check_real("tol", tol, low=0.0)
+    if init is not None:
+        init = check_int("init", init, low=0, high=getattr(problem, "n_atoms", np.inf) - 1)
+
+    t0 = time.perf_counter()
+    problem.start()
+    active = ActiveSet()
+    s = problem.lmo(active)[0] if init is None else init
+    problem.move(active, "fw", s, None, 1.0)
+    active.fw_update(s, 1.0)
+    objective, times, gaps = [problem.objective(active)], [time.perf_counter() - t0], []
+    if callback is not None:
+        callback(0, active)
+    trace = {key: [] for key in ("gamma", "step_type", "drop", "atom", "n_active", "C", "step_status")}
+    converged, message = False, f"reached max_iter = {max_iter}"
+    t = 0
+    while True:
+        s, grad_s = problem.lmo(active)
+        grad_act = problem.grad_active(active)
+        grad_x = float(active.weights @ grad_act)
+        gaps.append(grad_x - grad_s)
+        if gaps[-1] <= tol:  # (never with tol = None)
+            converged, message = True, f"duality gap {gaps[-1]:.3g} <= tol = {tol:g}"
+            break
+        if t == max_iter:
+            break
+        t += 1
+        kind, v, slope, gamma_max = _choose(variant, active, grad_act, grad_x, s, grad_s)
+        d = problem.direction(active, kind, s, v)
+        out = rule(Line(t=t, slope=slope, f0=objective[-1], gamma_max=gamma_max,
+                        d_sqnorm=d.d_sqnorm, curvature=d.curvature, phi=d.phi))
+        gamma = min(max(out.gamma, 0.0), gamma_max)
+        if gamma >= gamma_max * (1.0 - 1e-12):  # a full step up to rounding: remove the atom exactly
+            gamma = gamma_max
+        drop = kind != "fw" and gamma == gamma_max
+        problem.move(active, kind, s, v, gamma)
+        if kind == "fw":
+            active.fw_update(s, gamma)
+        elif kind == "away":
+            active.away_update(v, gamma, drop)
+        else:
+            active.pairwise_update(s, v, gamma, drop)
+        objective.append(problem.objective(active))
+        times.append(time.perf_counter() - t0)
+        if callback is not None:
+            callback(t, active)
+        for key, val in zip(trace, (gamma, kind, drop, s,
+                                    len(active), out.C, out.status)):
+            trace[key].append(val)
+
+    info = {key: np.asarray(val) for key, val in trace.items()}
+    info["gap"] = np.asarray(gaps)
+    return FWResult(x=active.weights.copy(), objective=np.asarray(objective), n_iter=t,
+                    converged=converged, message=message, times=np.asarray(times), info=info,
+                    atoms=active.ids.copy())

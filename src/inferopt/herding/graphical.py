@@ -1,0 +1,50 @@
+"""Binary graphical model of Sec. 5.2 (Bach et al. 2012): ``x = sign(z)``, ``z ~ N(0, Sigma)``.
+
+Features ``Phi(x) = (x_i)_i  u  (x_i x_j)_{i<j}``; exact moments by the arcsine law
+``E x_i = 0``, ``E x_i x_j = (2/pi) arcsin(Sigma_ij / sqrt(Sigma_ii Sigma_jj))`` (the orthant
+mass of a bivariate Gaussian is ``1/4 + arcsin(rho)/(2 pi)``).  Herding uses these exact
+moments with the argmin over a finite sample of states (:class:`FeatureTarget` with the
+sample's feature vectors as candidates).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import as_finite_array, check_int, check_spd
+from .targets import as_generator
+
+
+def pairwise_features(x) -> np.ndarray:
+    """``(n, d)`` states -> ``(n, d + d(d-1)/2)`` features ``(x_i, x_i x_j for i < j)``."""
+    x = as_finite_array("x", x, ndim=2)
+    i, j = np.triu_indices(x.shape[1], k=1)
+    return np.hstack([x, x[:, i] * x[:, j]])
+
+
+def random_correlation(d: int, rng, rank: int | None = None) -> np.ndarray:
+    """A random correlation matrix ``D^-1/2 (A A' + I) D^-1/2``, ``A`` a ``d x rank`` Gaussian
+    matrix drawn from ``rng`` (a Generator or a seed)."""
+    d = check_int("d", d, low=1)
+    rank = d if rank is None else check_int("rank", rank, low=1)
+    A = as_generator(rng).normal(size=(d, rank))
+    S = A @ A.T + np.eye(d)
+    scale = 1.0 / np.sqrt(np.diag(S))
+    return S * np.outer(scale, scale)
+
+
+def sign_gaussian_moments(sigma) -> np.ndarray:
+    """Exact ``E Phi(x)`` for ``x = sign(z)``, ``z ~ N(0, sigma)`` (arcsine law)."""
+    check_spd("sigma", sigma)
+    sigma = np.asarray(sigma, dtype=float)
+    scale = 1.0 / np.sqrt(np.diag(sigma))
+    rho = np.clip(sigma * np.outer(scale, scale), -1.0, 1.0)
+    i, j = np.triu_indices(len(sigma), k=1)
+    return np.concatenate([np.zeros(len(sigma)), 2.0 / np.pi * np.arcsin(rho[i, j])])
+
+
+def sample_sign_gaussian(sigma, n: int, rng) -> np.ndarray:
+    """``n`` states ``sign(z)`` in {-1, 1}^d, ``z ~ N(0, sigma)`` drawn with ``rng`` (Generator or seed)."""
+    L = check_spd("sigma", sigma)
+    z = as_generator(rng).normal(size=(check_int("n", n, low=1), len(L))) @ L.T
+    return np.where(z >= 0, 1.0, -1.0)

@@ -1,0 +1,115 @@
+"""Herding (Welling 2009) and its conditional-gradient variants (Bach et al. 2012, Sec. 4).
+
+Problem (Eq. 3, up to the factor 1/2): ``min_{g in M} ||g - mu||^2`` over the marginal
+polytope restricted to a finite candidate set ``{Phi(x_j)}`` -- a fine grid on [0, 1]
+(Sec. 5.1: "exhaustive search") or a sample of states (Sec. 5.2).  The linear minimisation
+``argmin_j <g_t - mu, Phi(x_j)>`` is an exhaustive search over the candidates, done by
+:mod:`inferopt.fw` on a :class:`~inferopt.fw.QuadraticHull` built from kernel columns
+``k(candidates, x_j)`` (O(N) per iteration, no N x N matrix).
+
+Methods (``method``): ``'1/(t+1)'`` (herding, uniform weights), ``'line_search'``
+(cg-l.search), ``'mnp'`` (min-norm-point), and any other FW step rule name.  The first
+point is ``argmax_j mu(x_j)`` (``g_0 = 0``, ``rho_0 = 1``; Chen et al. 2010).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validation import check_int
+from ..fw import STEP_NAMES, FWResult, QuadraticHull, frank_wolfe, min_norm_point, simplex_reweight
+from .targets import KernelTarget
+
+HERDING_METHODS = (*STEP_NAMES, "mnp")
+
+
+def hull_problem(target: KernelTarget, candidates) -> QuadraticHull:
+    """``||mu - sum_j alpha_j Phi(x_j)||^2`` over the candidates, from kernel columns only."""
+    candidates = np.asarray(candidates)
+    return QuadraticHull.from_columns(
+        lambda ids: target.kernel(candidates, candidates[ids]),
+        target.mean(candidates), target.mean_sqnorm, target.kernel_diag(candidates))
+
+
+@dataclass
+class HerdingResult:
+    """``order``: candidate index chosen at each iteration (``order[0]`` the first point; repeats
+    possible); ``atoms``/``weights``: the final weighted point set (distinct candidates);
+    ``error[t-1] = ||mu - mu_hat_t||^2`` after ``t`` iterations; ``test_error``: the same
+    against ``test_target`` (or ``None``); ``fw``: the solver's result."""
+
+    order: np.ndarray
+    atoms: np.ndarray
+    weights: np.ndarray
+    error: np.ndarray
+    fw: FWResult
+    test_error: np.ndarray | None = None
+
+
+def herd(target: KernelTarget, candidates, n_points: int, method: str = "1/(t+1)",
+         test_target: KernelTarget | None = None) -> HerdingResult:
+    """Herding-type point selection over ``candidates`` (``n_points`` iterations, Bach et al. Eq. 4).
+
+    ``method``: a FW step rule ('1/(t+1)' = herding, 'line_search', ...; always ``n_points``
+    iterations) or 'mnp' (which may stop early: finite termination, e.g. when ``mu`` is in the
+    candidates' hull).
+    ``test_target``: a second mean element with the *same kernel* (Fig. 4: fit the empirical
+    mean, ``EmpiricalTarget``, test against the exact one); its error is tracked at O(k) per
+    iteration, ``||mu' - mu_hat||^2 = ||mu - mu_hat||^2 + 2 w'(mu(x) - mu'(x)) + ||mu'||^2 - ||mu||^2``.
+    """
+    n_points = check_int("n_points", n_points, low=2)
+    if method not in HERDING_METHODS:
+        raise ValueError(f"method must be one of {sorted(HERDING_METHODS)}; got {method!r}")
+    problem = hull_problem(target, candidates)
+    first = int(np.argmax(problem.c))
+    callback, shift = None, []
+    if test_target is not None:
+        delta = problem.c - test_target.mean(np.asarray(candidates))
+        callback = lambda t, active: shift.append(2.0 * active.weights @ delta[active.ids])  # noqa: E731
+    if method == "mnp":
+        res = min_norm_point(problem, max_iter=n_points - 1, tol=0.0, init=first, callback=callback)
+    else:
+        res = frank_wolfe(problem, variant="fw", step=method, max_iter=n_points - 1, tol=None, init=first,
+                          callback=callback)
+    order = np.concatenate([[first], res.info["atom"]]).astype(np.intp)
+    test = None
+    if test_target is not None:
+        test = res.objective + np.asarray(shift) + test_target.mean_sqnorm - target.mean_sqnorm
+    return HerdingResult(order=order, atoms=res.atoms, weights=res.x, error=res.objective, fw=res, test_error=test)
+
+
+def welling_herding(target: KernelTarget, candidates, n_points: int) -> np.ndarray:
+    """Welling's recursion, Eq. (1): ``x_{t+1} in argmax_x <w_t, Phi(x)>``, ``w_{t+1} = w_t + mu - Phi(x_{t+1})``.
+
+    ``w_t`` is carried by its values on the candidates, ``<w_t, Phi(x_j)>``, updated by
+    ``+ mu(x_j) - k(x_{t+1}, x_j)`` (reproducing property); exhaustive argmax over the
+    candidates.  ``w_0 = 0`` makes the first argmax degenerate: as ``w_0 -> 0+ mu``, take
+    ``argmax mu(x_j)``.  Returns the candidate index of each point.
+    """
+    n_points = check_int("n_points", n_points, low=1)
+    candidates = np.asarray(candidates)
+    mu = target.mean(candidates)
+    score = np.zeros(len(candidates))
+    order = np.empty(n_points, dtype=np.intp)
+    for t in range(n_points):
+        order[t] = np.argmax(score if t else mu)
+        score += mu - target.kernel(candidates, candidates[order[t:t + 1]])[:, 0]
+    return order
+
+
+def project(target: KernelTarget, points) -> tuple[np.ndarray, np.ndarray, float]:
+    """The ``-proj`` step: optimal simplex weights on the distinct ``points`` (Sec. 5.1).
+
+    Returns ``(distinct_points, weights, error)`` with ``error = ||mu - sum w_i Phi(x_i)||^2``.
+    """
+    pts = np.unique(np.asarray(points), axis=0)
+    res = simplex_reweight(target.kernel(pts, pts), target.mean(pts), target.mean_sqnorm)
+    return pts, res.dense_weights(len(pts)), float(res.objective[-1])
+
+
+def projected_errors(target: KernelTarget, points, sizes) -> np.ndarray:
+    """``-proj`` error of the first ``t`` points for each ``t`` in ``sizes``."""
+    points = np.asarray(points)
+    return np.array([project(target, points[: check_int("sizes", t, low=1, high=len(points))])[2] for t in sizes])

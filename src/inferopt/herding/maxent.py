@@ -1,0 +1,64 @@
+"""Maximum entropy on {-1, 1}^d (Bach et al. 2012, Sec. 5.3), ``d`` small enough to enumerate.
+
+The max-entropy distribution with moments ``E Phi(x) = mu`` is the exponential family
+``p_theta(x) ∝ exp(<theta, Phi(x)>)`` whose ``theta`` minimises the (convex) dual
+``log Z(theta) - <theta, mu>``; for ``Phi(x) = x`` it is the product of independent bits
+``prod_i (1 + mu_i x_i) / 2``.  Herding over all states (``FeatureTarget`` with the
+states' features as candidates) yields a distribution over states: its weights.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from scipy.optimize import minimize
+from scipy.special import logsumexp, softmax
+
+from .._validation import as_finite_array, check_int
+
+
+def all_states(d: int) -> np.ndarray:
+    """The ``2^d`` states of {-1, 1}^d as rows (lexicographic, -1 first)."""
+    d = check_int("d", d, low=1, high=20)
+    return np.array(list(itertools.product([-1.0, 1.0], repeat=d)))
+
+
+def independent_maxent(states, mean) -> np.ndarray:
+    """``p(x) = prod_i (1 + m_i x_i) / 2`` on ``states``: max entropy with ``E x = m`` (|m_i| <= 1)."""
+    m = as_finite_array("mean", mean, ndim=1)
+    if np.any(np.abs(m) > 1):
+        raise ValueError("mean must lie in [-1, 1]^d")
+    return np.prod((1.0 + as_finite_array("states", states, ndim=2) * m) / 2.0, axis=1)
+
+
+def exponential_family(features, theta) -> np.ndarray:
+    """``p_theta`` on the states whose feature rows are ``features``."""
+    return softmax(as_finite_array("features", features, ndim=2) @ as_finite_array("theta", theta, ndim=1))
+
+
+def maxent_distribution(features, mu, *, tol: float = 1e-12) -> tuple[np.ndarray, np.ndarray]:
+    """Max-entropy distribution over the states with ``E Phi = mu``: returns ``(p, theta)``.
+
+    Minimises the dual ``logsumexp(F theta) - <theta, mu>`` (gradient ``E_theta Phi - mu``) by
+    L-BFGS-B; ``mu`` must lie in the interior of the marginal polytope.
+    """
+    F = as_finite_array("features", features, ndim=2)
+    mu = as_finite_array("mu", mu, ndim=1)
+    if len(mu) != F.shape[1]:
+        raise ValueError(f"mu must have length features.shape[1] = {F.shape[1]}; got {len(mu)}")
+
+    def dual(theta):
+        z = F @ theta
+        return logsumexp(z) - theta @ mu, F.T @ softmax(z) - mu
+
+    res = minimize(dual, np.zeros(F.shape[1]), jac=True, method="L-BFGS-B",
+                   options={"gtol": tol, "ftol": 1e-15, "maxiter": 10_000})
+    return exponential_family(F, res.x), res.x
+
+
+def entropy(p) -> float:
+    """Shannon entropy ``-sum p log p`` (nats), with ``0 log 0 = 0``."""
+    p = as_finite_array("p", p, ndim=1)
+    nz = p[p > 0]
+    return float(-np.sum(nz * np.log(nz)))

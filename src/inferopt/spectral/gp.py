@@ -1,0 +1,251 @@
+"""Gaussian-process hyperparameters by structured kernel interpolation (Han et al. 2018, Sec. 5.2).
+
+Negative log marginal likelihood of centred outputs ``y`` (``n`` training points):
+
+    L(θ) = ½ yᵀ A(θ)⁻¹ y + ½ log det A(θ) + (n/2) log 2π,     A(θ) = W K Wᵀ + θ₁² I,
+    K_ij = θ₂² exp(-(u_i - u_j)² / (2 θ₃²))
+
+(KISS-GP, Wilson & Nickisch 2015): ``u`` is a regular 1-D grid of ``r`` inducing points, so
+``K`` is symmetric Toeplitz and applied by FFT (circulant embedding, ``O(r log r)``), and ``W``
+is the sparse ``n x r`` matrix of local cubic-convolution interpolation weights (Keys 1981,
+``a = -1/2``; four non-zeros per row). ``||A||_mv = O(n + r log r)``.
+
+Gradients: ``∂L/∂θ_i = -½ αᵀ (∂A/∂θ_i) α + ½ ∂ log det A / ∂θ_i`` with ``α = A⁻¹ y`` by CG; the
+log-det part by the stochastic Chebyshev recursion (6) with ``f = log`` (SGD, Algorithm 1), or
+by CG + Hutchinson (LANCZOS baseline, Dong et al. 2017). ``∂A/∂θ₁ = 2θ₁ I``,
+``∂A/∂θ₂ = W (2K/θ₂) Wᵀ``, ``∂A/∂θ₃ = W K' Wᵀ`` with ``K'_ij = K_ij (u_i - u_j)² / θ₃³``.
+
+Prediction at test inputs ``x*``: ``μ* = W* K Wᵀ α`` (the SKI predictive mean).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._validation import as_finite_array, check_int, check_real
+from .bounds import spectral_bounds
+from .gradients import grad_recursion
+from .lanczos import block_cg, cg_logdet_grad
+from .operators import CallableOperator
+
+
+def keys_cubic(s):
+    """Keys' cubic convolution kernel (``a = -1/2``), support ``|s| < 2``."""
+    s = np.abs(np.asarray(s, dtype=float))
+    out = np.zeros_like(s)
+    near = s <= 1
+    far = (s > 1) & (s < 2)
+    out[near] = 1.5 * s[near] ** 3 - 2.5 * s[near] ** 2 + 1.0
+    out[far] = -0.5 * s[far] ** 3 + 2.5 * s[far] ** 2 - 4.0 * s[far] + 2.0
+    return out
+
+
+class RegularGrid:
+    """``r`` equispaced points ``u_j = start + j h`` covering the data with a 1.5-spacing border each side."""
+
+    def __init__(self, x, r: int):
+        x = as_finite_array("x", x, ndim=1)
+        self.r = check_int("r (grid size)", r, low=5)
+        lo, hi = float(x.min()), float(x.max())
+        if hi == lo:
+            hi = lo + 1.0
+        self.h = (hi - lo) / (self.r - 4)
+        self.start = lo - 1.5 * self.h
+        self.lo, self.hi = lo, hi
+
+    @property
+    def points(self) -> np.ndarray:
+        return self.start + self.h * np.arange(self.r)
+
+
+def interpolation_matrix(x, grid: RegularGrid) -> sp.csr_matrix:
+    """Sparse ``len(x) x r`` cubic-convolution interpolation weights onto ``grid`` (rows sum to 1)."""
+    x = as_finite_array("x", x, ndim=1)
+    s = (x - grid.start) / grid.h
+    i = np.floor(s).astype(int)
+    if i.min() < 1 or i.max() + 2 > grid.r - 1:
+        raise ValueError("x lies outside the interpolation grid (build the grid from all inputs, train and test)")
+    offsets = np.arange(-1, 3)
+    cols = i[:, None] + offsets[None, :]
+    vals = keys_cubic(s[:, None] - cols)
+    rows = np.repeat(np.arange(x.size), 4)
+    return sp.csr_matrix((vals.ravel(), (rows, cols.ravel())), shape=(x.size, grid.r))
+
+
+def rbf_toeplitz_column(grid: RegularGrid, signal, lengthscale) -> np.ndarray:
+    """First column ``θ₂² exp(-(j h)² / (2 θ₃²))`` of the grid kernel ``K``."""
+    tau = grid.h * np.arange(grid.r)
+    return signal**2 * np.exp(-(tau**2) / (2.0 * lengthscale**2))
+
+
+def toeplitz_matmat(column, X) -> np.ndarray:
+    """``T X`` for the symmetric Toeplitz ``T`` with first column ``column``, by FFT circulant embedding."""
+    column = np.asarray(column, dtype=float)
+    X = np.asarray(X, dtype=float)
+    squeeze = X.ndim == 1
+    if squeeze:
+        X = X[:, None]
+    r = column.size
+    n_fft = 2 * r
+    circ = np.concatenate([column, [0.0], column[:0:-1]])
+    spectrum = np.fft.rfft(circ, n=n_fft)
+    Y = np.fft.irfft(spectrum[:, None] * np.fft.rfft(X, n=n_fft, axis=0), n=n_fft, axis=0)[:r]
+    return Y[:, 0] if squeeze else Y
+
+
+def ski_operator(W, column, noise) -> CallableOperator:
+    """``A = W K Wᵀ + noise² I`` as a block operator (``K`` Toeplitz with first column ``column``)."""
+    WT = W.T.tocsr()
+
+    def matmat(V):
+        return W @ toeplitz_matmat(column, WT @ V) + noise**2 * V
+
+    return CallableOperator(matmat, W.shape[0])
+
+
+def _sandwich(W, column) -> CallableOperator:
+    WT = W.T.tocsr()
+    return CallableOperator(lambda V: W @ toeplitz_matmat(column, WT @ V), W.shape[0])
+
+
+class SKIGaussianProcess:
+    """GP regression with an SKI RBF kernel on a 1-D regular grid, in the interface of :mod:`.optim`.
+
+    ``θ = (θ₁, θ₂, θ₃)`` = (noise std, signal std, lengthscale), kept in the box ``[low, high]``.
+
+    Parameters
+    ----------
+    x, y : training inputs and outputs (1-D arrays; ``y`` is centred by its mean internally).
+    r : number of grid (inducing) points.
+    x_test, y_test : optional held-out points for :meth:`metric` (RMSE of the predictive mean).
+    low, high : boxes for θ (3-vectors or scalars), ``low > 0``.
+    cg_tol : relative CG tolerance for ``α = A⁻¹ y``.
+    bound_steps, margin : Lanczos steps / safety margin of the upper spectral bound.
+    dense_limit : largest ``n`` for which :meth:`objective` is computed exactly (dense Cholesky); ``nan`` above.
+    """
+
+    f = "log"
+
+    def __init__(self, x, y, *, r: int, x_test=None, y_test=None, low=(1e-2, 1e-2, 1e-3), high=(10.0, 10.0, 1e3),
+                 cg_tol: float = 1e-8, bound_steps: int = 15, margin: float = 0.1, dense_limit: int = 4000, rng=None):
+        x = as_finite_array("x", x, ndim=1)
+        y = as_finite_array("y", y, ndim=1)
+        if x.size != y.size:
+            raise ValueError(f"x and y must have the same length; got {x.size} and {y.size}")
+        self.x = x
+        self.y_mean = float(y.mean())
+        self.y = y - self.y_mean
+        self.dim = x.size
+        all_x = x if x_test is None else np.concatenate([x, as_finite_array("x_test", x_test, ndim=1)])
+        self.grid = RegularGrid(all_x, r)
+        self.W = interpolation_matrix(x, self.grid)
+        self.WT = self.W.T.tocsr()
+        if x_test is not None:
+            if y_test is None:
+                raise ValueError("x_test given without y_test")
+            self.x_test = np.asarray(x_test, dtype=float)
+            self.y_test = as_finite_array("y_test", y_test, ndim=1)
+            self.W_test = interpolation_matrix(self.x_test, self.grid)
+        else:
+            self.x_test = self.y_test = self.W_test = None
+        self.low = np.broadcast_to(np.asarray(low, dtype=float), (3,)).copy()
+        self.high = np.broadcast_to(np.asarray(high, dtype=float), (3,)).copy()
+        if np.any(self.low <= 0) or np.any(self.low >= self.high):
+            raise ValueError(f"need 0 < low < high for θ; got low={self.low}, high={self.high}")
+        self.cg_tol = check_real("cg_tol", cg_tol, low=0.0, low_open=True)
+        self.bound_steps = check_int("bound_steps", bound_steps, low=1)
+        self.margin = check_real("margin", margin, low=0.0)
+        self.dense_limit = check_int("dense_limit", dense_limit, low=0)
+        self._rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        self._alpha_cache = (None, None)
+
+    # --- operators -----------------------------------------------------------------------------
+    def column(self, theta) -> np.ndarray:
+        return rbf_toeplitz_column(self.grid, theta[1], theta[2])
+
+    def operator(self, theta) -> CallableOperator:
+        return ski_operator(self.W, self.column(theta), theta[0])
+
+    def derivative_operators(self, theta):
+        """``[∂A/∂θ₁, ∂A/∂θ₂, ∂A/∂θ₃]`` as operators."""
+        col = self.column(theta)
+        tau2 = (self.grid.h * np.arange(self.grid.r)) ** 2
+        n = self.dim
+        return [
+            CallableOperator(lambda V: 2.0 * theta[0] * V, n),
+            _sandwich(self.W, 2.0 * col / theta[1]),
+            _sandwich(self.W, col * tau2 / theta[2] ** 3),
+        ]
+
+    def dense(self, theta) -> np.ndarray:
+        """Dense ``A(θ)`` (small problems and tests)."""
+        K = toeplitz_matmat(self.column(theta), np.eye(self.grid.r))
+        return (self.W @ (self.W @ K).T).T + theta[0] ** 2 * np.eye(self.dim)
+
+    def alpha(self, theta) -> np.ndarray:
+        """``A(θ)⁻¹ y`` by CG, warm-started from the previous solve."""
+        key, prev = self._alpha_cache
+        if key is not None and np.array_equal(key, theta):
+            return prev
+        x0 = prev if prev is not None else None
+        sol, _, _ = block_cg(self.operator(theta), self.y, tol=self.cg_tol, x0=x0)
+        self._alpha_cache = (np.array(theta, copy=True), sol)
+        return sol
+
+    # --- the optimisation interface -------------------------------------------------------------
+    def project(self, theta):
+        return np.clip(theta, self.low, self.high)
+
+    def interval(self, theta):
+        col = self.column(theta)
+        # rigorous cap: ||W K Wᵀ|| <= ||W||_1 ||W||_inf ||K||_inf (Toeplitz row sums)
+        K_inf = col[0] + 2.0 * np.sum(np.abs(col[1:]))
+        W_1 = abs(self.W).sum(axis=0).max()
+        W_inf = abs(self.W).sum(axis=1).max()
+        cap = theta[0] ** 2 + W_1 * W_inf * K_inf
+        a = 0.99 * theta[0] ** 2  # W K Wᵀ is PSD; 1% slack for rounding in the FFT
+        _, b = spectral_bounds(self.operator(theta), n_steps=self.bound_steps, margin=self.margin, lower=a, cap=cap,
+                               rng=self._rng)
+        return a, b
+
+    def spectral_grad(self, theta, V, weights, a, b):
+        """``½ ∇ log det A`` by the Chebyshev recursion (6) with probes ``V`` and weights."""
+        return 0.5 * grad_recursion(self.operator(theta), self.derivative_operators(theta), V, weights, a, b)
+
+    def lanczos_spectral_grad(self, theta, Z):
+        """``½ ∇ log det A`` by CG + Hutchinson (Dong et al. 2017), probes ``Z``."""
+        return 0.5 * cg_logdet_grad(self.operator(theta), self.derivative_operators(theta), Z=Z, tol=self.cg_tol)
+
+    def exact_spectral_grad(self, theta):
+        """``½ tr(A⁻¹ ∂A/∂θ_i)`` densely (``O(n³)``; small problems only)."""
+        A = self.dense(theta)
+        Ainv = np.linalg.inv(A)
+        eye = np.eye(self.dim)
+        return np.array([0.5 * np.sum(Ainv * D.matmat(eye)) for D in self.derivative_operators(theta)])
+
+    def g_grad(self, theta):
+        """Gradient of ``½ yᵀ A⁻¹ y``: ``-½ αᵀ ∂A_i α``."""
+        al = self.alpha(theta)
+        return np.array([-0.5 * al @ D.matmat(al[:, None])[:, 0] for D in self.derivative_operators(theta)])
+
+    def objective(self, theta) -> float:
+        """Exact negative log marginal likelihood (dense Cholesky; small problems only)."""
+        if self.dim > self.dense_limit:
+            return float("nan")
+        L = np.linalg.cholesky(self.dense(theta))
+        z = np.linalg.solve(L, self.y)
+        return float(0.5 * z @ z + np.sum(np.log(np.diag(L))) + 0.5 * self.dim * np.log(2 * np.pi))
+
+    def predict(self, theta, x_new=None) -> np.ndarray:
+        """SKI predictive mean ``W* K Wᵀ α + mean(y)`` at ``x_new`` (default: the test inputs)."""
+        W_new = self.W_test if x_new is None else interpolation_matrix(np.asarray(x_new, float), self.grid)
+        if W_new is None:
+            raise ValueError("no test inputs: pass x_new")
+        return W_new @ toeplitz_matmat(self.column(theta), self.WT @ self.alpha(theta)) + self.y_mean
+
+    def metric(self, theta) -> float:
+        """Test RMSE of the predictive mean (``nan`` without test data)."""
+        if self.y_test is None:
+            return float("nan")
+        return float(np.sqrt(np.mean((self.predict(theta) - self.y_test) ** 2)))

@@ -1,0 +1,311 @@
+"""Optimisers for ``min_{θ ∈ C} Σ_f(A(θ)) + g(θ)`` (Han et al. 2018, problem (4), Sec. 4).
+
+* :func:`sgd`     -- projected SGD with unbiased stochastic Chebyshev gradients (Algorithm 1, Eq. 12);
+* :func:`sgd_det` -- the same with a fixed degree (biased, "SGD-DET" of Sec. 5.1);
+* :func:`svrg`    -- Algorithm 2: exact gradient at a snapshot, control variate ``ψ(θ) - ψ(θ̃) + μ̃``
+  with the same probes and degree at ``θ`` and ``θ̃``;
+* :func:`gd`      -- projected gradient descent with exact gradients (eigen-decomposition);
+* :func:`lanczos_gd` -- gradient descent with the LANCZOS baseline gradient (CG + Hutchinson, Dong et al. 2017).
+
+A *problem* is any object with
+
+* ``f`` -- the spectral function (name or callable), ``dim`` -- the size ``d`` of ``A``;
+* ``interval(theta) -> (a, b)`` -- bounds containing the spectrum of ``A(θ)``;
+* ``spectral_grad(theta, V, weights, a, b)`` -- gradient of the estimator with probes ``V`` and Chebyshev weights;
+* ``exact_spectral_grad(theta)`` -- the exact ``∇ Σ_f(A(θ))`` (GD, SVRG snapshots);
+* ``g_grad(theta)`` -- ``∇ g``; ``project(theta)`` -- the projection ``Π_C``;
+* optional ``objective(theta)`` (exact objective) and ``metric(theta)`` (e.g. test RMSE) for the traces;
+* optional ``lanczos_spectral_grad(theta, Z)`` for :func:`lanczos_gd`.
+
+Every optimiser returns a :class:`SpectralSolveResult`: objective and metric traces at the
+evaluated iterations, with the cumulative wall time spent *optimising* (evaluation excluded).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from .._result import SolveResult
+from .._validation import check_int, check_real
+from .estimators import ChebyshevSeries, as_generator, make_degree_rule, rademacher
+
+
+@dataclass(repr=False)  # keep SolveResult's short repr
+class SpectralSolveResult(SolveResult):
+    """:class:`SolveResult` plus ``iterations`` (the iteration of each trace entry) and ``metric`` (test metric trace)."""
+
+    iterations: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
+    metric: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+
+# ----------------------------------------------------------------------------- steps and projection
+
+
+def constant_step(eta):
+    """``η_t = η``."""
+    eta = check_real("eta (step size)", eta, low=0.0, low_open=True)
+    return lambda t: eta
+
+
+def inverse_time_step(eta0, decay=1.0):
+    """``η_t = η_0 / (1 + decay · t)`` (the ``1/(αt)`` schedule of Theorem 5 for ``decay = 1``, large ``t``)."""
+    eta0 = check_real("eta0 (initial step size)", eta0, low=0.0, low_open=True)
+    decay = check_real("decay", decay, low=0.0)
+    return lambda t: eta0 / (1.0 + decay * t)
+
+
+def make_step(step):
+    """A schedule ``t -> η_t`` from a positive number (constant) or a callable."""
+    if callable(step):
+        return step
+    return constant_step(step)
+
+
+def project_box(x, low, high):
+    """Euclidean projection onto the box ``{low <= x <= high}`` (elementwise; bounds may be arrays)."""
+    return np.clip(x, low, high)
+
+
+def box_projection(low, high):
+    """The projection onto ``[low, high]`` as a callable; ``low <= high`` required."""
+    if np.any(np.asarray(low) > np.asarray(high)):
+        raise ValueError(f"box projection needs low <= high; got low={low}, high={high}")
+    return lambda x: project_box(x, low, high)
+
+
+# ----------------------------------------------------------------------------- shared machinery
+
+
+class _SeriesCache:
+    """Chebyshev series of ``problem.f`` per interval (problems round intervals so that they repeat)."""
+
+    def __init__(self, f):
+        self.f = f
+        self._cache = {}
+
+    def __call__(self, a, b) -> ChebyshevSeries:
+        key = (float(a), float(b))
+        if key not in self._cache:
+            if len(self._cache) > 64:
+                self._cache.clear()
+            self._cache[key] = ChebyshevSeries(self.f, a, b)
+        return self._cache[key]
+
+
+class _Trace:
+    def __init__(self, problem, eval_every: int):
+        self.problem, self.eval_every = problem, eval_every
+        self.iterations, self.objective, self.metric, self.times = [], [], [], []
+        self.clock = 0.0
+        self._t0 = None
+
+    def start(self):
+        self._t0 = time.perf_counter()
+
+    def stop(self):
+        self.clock += time.perf_counter() - self._t0
+
+    def record(self, it: int, theta, force: bool = False):
+        if not (force or it % self.eval_every == 0):
+            return
+        obj = getattr(self.problem, "objective", None)
+        met = getattr(self.problem, "metric", None)
+        self.iterations.append(it)
+        self.objective.append(obj(theta) if obj is not None else np.nan)
+        self.metric.append(met(theta) if met is not None else np.nan)
+        self.times.append(self.clock)
+
+    def result(self, theta, n_iter, message, **info) -> SpectralSolveResult:
+        if not self.iterations or self.iterations[-1] != n_iter:
+            self.record(n_iter, theta, force=True)
+        return SpectralSolveResult(
+            x=theta,
+            objective=np.asarray(self.objective, dtype=float),
+            n_iter=n_iter,
+            converged=False,
+            message=message,
+            times=np.asarray(self.times, dtype=float),
+            info=info,
+            iterations=np.asarray(self.iterations, dtype=int),
+            metric=np.asarray(self.metric, dtype=float),
+        )
+
+
+def _check_common(M, n_iter, eval_every):
+    return (
+        check_int("M (number of probe vectors)", M, low=1),
+        check_int("n_iter", n_iter, low=0),
+        check_int("eval_every", eval_every, low=1),
+    )
+
+
+# ----------------------------------------------------------------------------- Algorithm 1 and SGD-DET
+
+
+def sgd(
+    problem,
+    theta0,
+    *,
+    n_iter: int,
+    step,
+    M: int = 10,
+    N=15,
+    distribution="optimal",
+    degree=None,
+    p: float = 0.5,
+    rng=None,
+    eval_every: int = 1,
+    progress: bool = False,
+    callback=None,
+) -> SpectralSolveResult:
+    """Projected SGD, Algorithm 1: ``θ ← Π_C(θ - η_t (ψ + ∇g(θ)))`` with ``ψ`` the estimator (12).
+
+    ``N``/``distribution`` choose the random degree (unbiased); ``degree`` a fixed one (SGD-DET, biased).
+    ``step``: a positive number or a schedule ``t -> η_t``. ``callback(t, theta)`` after each step.
+    ``info`` holds the degree and the interval ``[a, b]`` of every step: when ``b/a`` is huge, ``rho -> 1``
+    and the optimal distribution (Theorem 3) puts almost all its mass on degree ``K = 0`` (a zero
+    gradient) and the rest on very high degrees -- unbiased, but slow; check ``info["degrees"]``.
+    """
+    M, n_iter, eval_every = _check_common(M, n_iter, eval_every)
+    rng = as_generator(rng)
+    schedule = make_step(step)
+    series_of = _SeriesCache(problem.f)
+    theta = problem.project(np.array(theta0, dtype=float))
+    trace = _Trace(problem, eval_every)
+    trace.record(0, theta)
+    degrees = np.zeros(n_iter, dtype=int)
+    intervals = np.zeros((n_iter, 2))
+    for t in tqdm(range(n_iter), disable=not progress, desc="SGD-DET" if degree is not None else "SGD"):
+        trace.start()
+        a, b = problem.interval(theta)
+        series = series_of(a, b)
+        rule = make_degree_rule(series, degree=degree, N=None if degree is not None else N, distribution=distribution, p=p)
+        weights = rule.draw(rng)
+        degrees[t] = weights.size - 1
+        intervals[t] = series.a, series.b
+        V = rademacher(rng, problem.dim, M)
+        psi = problem.spectral_grad(theta, V, weights, series.a, series.b)
+        theta = problem.project(theta - schedule(t) * (psi + problem.g_grad(theta)))
+        trace.stop()
+        trace.record(t + 1, theta)
+        if callback is not None:
+            callback(t, theta)
+    return trace.result(theta, n_iter, "iteration budget reached", degrees=degrees, intervals=intervals)
+
+
+def sgd_det(problem, theta0, *, degree: int, **kwargs) -> SpectralSolveResult:
+    """SGD-DET: :func:`sgd` with a fixed Chebyshev degree (biased gradients, Sec. 5.1)."""
+    kwargs.pop("N", None)
+    return sgd(problem, theta0, degree=check_int("degree", degree, low=0), **kwargs)
+
+
+# ----------------------------------------------------------------------------- Algorithm 2
+
+
+def svrg(
+    problem,
+    theta0,
+    *,
+    n_outer: int,
+    n_inner: int,
+    step,
+    M: int = 10,
+    N=15,
+    distribution="optimal",
+    p: float = 0.5,
+    snapshot: str = "average",
+    rng=None,
+    eval_every: int = 1,
+    progress: bool = False,
+) -> SpectralSolveResult:
+    """SVRG, Algorithm 2.
+
+    For each of ``n_outer`` epochs: ``μ̃ = ∇Σ_f(A(θ̃))`` exactly; then ``n_inner`` steps
+    ``θ ← Π_C(θ - η(ψ(θ) - ψ(θ̃) + μ̃ + ∇g(θ)))`` where ``ψ(θ)`` and ``ψ(θ̃)`` share probes and degree
+    (and the interval, the union of both), so ``ψ(θ̃) - μ̃`` is a zero-mean control variate.
+    The new snapshot is the average of the inner iterates (``snapshot="average"``, line 10) or the last one.
+    Iterations count inner steps; the traces are recorded every ``eval_every`` inner steps.
+    """
+    M = check_int("M (number of probe vectors)", M, low=1)
+    n_outer = check_int("n_outer", n_outer, low=0)
+    n_inner = check_int("n_inner", n_inner, low=1)
+    eval_every = check_int("eval_every", eval_every, low=1)
+    if snapshot not in ("average", "last"):
+        raise ValueError(f"snapshot must be 'average' or 'last'; got {snapshot!r}")
+    eta = check_real("step", step, low=0.0, low_open=True) if not callable(step) else None
+    schedule = make_step(step) if eta is None else constant_step(eta)
+    rng = as_generator(rng)
+    series_of = _SeriesCache(problem.f)
+    snap = problem.project(np.array(theta0, dtype=float))
+    trace = _Trace(problem, eval_every)
+    trace.record(0, snap)
+    it = 0
+    total = n_outer * n_inner
+    bar = tqdm(total=total, disable=not progress, desc="SVRG")
+    for _ in range(n_outer):
+        trace.start()
+        mu = problem.exact_spectral_grad(snap)
+        a_s, b_s = problem.interval(snap)
+        theta = snap.copy()
+        acc = np.zeros_like(theta)
+        trace.stop()
+        for _t in range(n_inner):
+            trace.start()
+            a, b = problem.interval(theta)
+            series = series_of(min(a, a_s), max(b, b_s))
+            weights = make_degree_rule(series, N=N, distribution=distribution, p=p).draw(rng)
+            V = rademacher(rng, problem.dim, M)
+            psi = problem.spectral_grad(theta, V, weights, series.a, series.b)
+            psi_snap = problem.spectral_grad(snap, V, weights, series.a, series.b)
+            theta = problem.project(theta - schedule(it) * (psi - psi_snap + mu + problem.g_grad(theta)))
+            acc += theta
+            it += 1
+            trace.stop()
+            trace.record(it, theta)
+            bar.update(1)
+        snap = acc / n_inner if snapshot == "average" else theta
+    bar.close()
+    return trace.result(snap, it, "iteration budget reached", n_full_gradients=n_outer)
+
+
+# ----------------------------------------------------------------------------- exact and LANCZOS baselines
+
+
+def gd(problem, theta0, *, n_iter: int, step, eval_every: int = 1, progress: bool = False) -> SpectralSolveResult:
+    """Projected gradient descent with the exact gradient ``∇Σ_f(A(θ)) + ∇g(θ)`` (eigen-decomposition)."""
+    n_iter = check_int("n_iter", n_iter, low=0)
+    eval_every = check_int("eval_every", eval_every, low=1)
+    schedule = make_step(step)
+    theta = problem.project(np.array(theta0, dtype=float))
+    trace = _Trace(problem, eval_every)
+    trace.record(0, theta)
+    for t in tqdm(range(n_iter), disable=not progress, desc="GD"):
+        trace.start()
+        theta = problem.project(theta - schedule(t) * (problem.exact_spectral_grad(theta) + problem.g_grad(theta)))
+        trace.stop()
+        trace.record(t + 1, theta)
+    return trace.result(theta, n_iter, "iteration budget reached")
+
+
+def lanczos_gd(
+    problem, theta0, *, n_iter: int, step, M: int = 10, rng=None, eval_every: int = 1, progress: bool = False
+) -> SpectralSolveResult:
+    """The LANCZOS baseline: gradient steps with ``problem.lanczos_spectral_grad`` (CG + Hutchinson, Dong et al. 2017)."""
+    M, n_iter, eval_every = _check_common(M, n_iter, eval_every)
+    rng = as_generator(rng)
+    schedule = make_step(step)
+    theta = problem.project(np.array(theta0, dtype=float))
+    trace = _Trace(problem, eval_every)
+    trace.record(0, theta)
+    for t in tqdm(range(n_iter), disable=not progress, desc="LANCZOS"):
+        trace.start()
+        Z = rademacher(rng, problem.dim, M)
+        grad = problem.lanczos_spectral_grad(theta, Z) + problem.g_grad(theta)
+        theta = problem.project(theta - schedule(t) * grad)
+        trace.stop()
+        trace.record(t + 1, theta)
+    return trace.result(theta, n_iter, "iteration budget reached")

@@ -1,0 +1,70 @@
+"""The exact line-search step and momentum of A-IHT minimise f along their directions."""
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize_scalar
+
+from inferopt.coresets import a_iht, a_iht_ii, exact_momentum, exact_step, objective
+
+
+def f_dense(Phi, y, w):
+    r = y - Phi @ w
+    return float(r @ r)
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("subset", [3, 8, 20])
+def test_exact_step_minimises_f_along_restricted_gradient(seed, subset):
+    rng = np.random.default_rng(seed)
+    S, n = 15, 20
+    Phi = rng.standard_normal((S, n))
+    y = rng.standard_normal(S)
+    z = rng.standard_normal(n)
+    grad = -2 * Phi.T @ (y - Phi @ z)
+    idx = np.sort(rng.choice(n, size=subset, replace=False))
+    d = np.zeros(n)
+    d[idx] = grad[idx]
+    mu = exact_step(Phi, grad, idx)
+    numeric = minimize_scalar(lambda m: f_dense(Phi, y, z - m * d), bracket=(0, 1e-3), tol=1e-12).x
+    assert mu == pytest.approx(numeric, rel=1e-6)
+    # the step really is a minimiser: f is larger on both sides
+    fm = f_dense(Phi, y, z - mu * d)
+    assert fm <= f_dense(Phi, y, z - 1.01 * mu * d) and fm <= f_dense(Phi, y, z - 0.99 * mu * d)
+    assert fm < f_dense(Phi, y, z - 0.5 * mu * d)  # the authors' half step is worse
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_exact_momentum_minimises_f_along_the_difference(seed):
+    rng = np.random.default_rng(seed)
+    S, n = 12, 9
+    Phi = rng.standard_normal((S, n))
+    y = rng.standard_normal(S)
+    w_new, w_old = rng.random(n), rng.random(n)
+    tau = exact_momentum(y - Phi @ w_new, Phi @ (w_new - w_old))
+    numeric = minimize_scalar(lambda t: f_dense(Phi, y, w_new + t * (w_new - w_old)), tol=1e-12).x
+    assert tau == pytest.approx(numeric, rel=1e-6, abs=1e-9)
+    # the printed formula (extra 1/2) is not the minimiser
+    assert f_dense(Phi, y, w_new + tau * (w_new - w_old)) < f_dense(Phi, y, w_new + 0.5 * tau * (w_new - w_old))
+
+
+def test_exact_momentum_zero_direction():
+    assert exact_momentum(np.ones(3), np.zeros(3)) == 0.0
+
+
+@pytest.mark.parametrize("solver", [a_iht, a_iht_ii])
+def test_recorded_first_step_is_the_exact_line_search(solver):
+    """From w = z = 0, the first step is μ = ‖∇̃‖²/(2‖Φ∇̃‖²) on the top-k |∇f(0)| coordinates."""
+    rng = np.random.default_rng(3)
+    Phi = rng.standard_normal((10, 30)) + 0.2
+    y = Phi.sum(axis=1)
+    k = 4
+    g = -2 * Phi.T @ y
+    top = np.argsort(-np.abs(g))[:k]
+    d = np.zeros(30)
+    d[top] = g[top]
+    numeric = minimize_scalar(lambda m: f_dense(Phi, y, -m * d), tol=1e-12).x
+    res = solver(Phi, y, k, max_iter=1)
+    assert res.info["step"][0] == pytest.approx(numeric, rel=1e-6)
+    half = solver(Phi, y, k, max_iter=1, step="authors")
+    assert half.info["step"][0] == pytest.approx(numeric / 2, rel=1e-6)
+    assert res.objective[1] == pytest.approx(objective(Phi, y, res.x), rel=1e-10)

@@ -1,0 +1,137 @@
+"""Step rules: backtracking's sufficient decrease on accepted steps, its C schedule, slack and
+fallback, and the FWProblem protocol on a non-quadratic objective (the boosting-VI use)."""
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+from scipy.special import logsumexp, softmax
+
+from inferopt.fw import Backtracking, Direction, ExactLineSearch, FixedStep, Line, frank_wolfe
+
+from test_fw_polytope import CheckedHull, polytope
+
+
+class RecordingBacktracking(Backtracking):
+    def reset(self):
+        super().reset()
+        self.calls = []
+
+    def __call__(self, line):
+        out = super().__call__(line)
+        self.calls.append((line, out))
+        return out
+
+
+@pytest.mark.parametrize("variant", ["fw", "away", "pairwise"])
+@pytest.mark.parametrize("C0", [1e-3, 1.0, 1e3])
+def test_accepted_backtracking_steps_satisfy_sufficient_decrease(variant, C0):
+    V, b = polytope(11, interior=False)
+    prob = CheckedHull(V, b)
+    rule = RecordingBacktracking(C0, eta=0.8, tau=3.0)
+    res = frank_wolfe(prob, variant=variant, step=rule, max_iter=150, tol=0.0)
+    direct = np.array([f for _, f in prob.seen])         # ||b - V alpha||^2 recomputed from V
+    assert len(rule.calls) == res.n_iter
+    C_prev = C0
+    for t, (line, out) in enumerate(rule.calls):
+        assert out.status == "accepted"
+        gamma = res.info["gamma"][t]
+        model = line.f0 + gamma * line.slope + 0.5 * gamma**2 * out.C * line.d_sqnorm
+        assert direct[t + 1] <= model + 1e-12 * max(1.0, abs(model))
+        # C shrinks by eta at the start of the step and grows by tau per failed try
+        np.testing.assert_allclose(out.C, 0.8 * C_prev * 3.0 ** (out.n_evals - 1), rtol=1e-12)
+        assert out.C == res.info["C"][t]
+        C_prev = out.C
+    # with f = ||b - V alpha||^2 the true curvature constant is L = 2: C settles within a factor tau
+    assert 2.0 / 3.0 / 0.8 <= np.median(res.info["C"][len(res.info["C"]) // 2:]) <= 2.0 * 3.0
+
+
+def test_backtracking_falls_back_after_max_tries():
+    rule = Backtracking(1.0, eta=1.0, tau=2.0, max_tries=5, fallback="2/(t+2)")
+    line = Line(t=3, slope=-1.0, f0=0.0, gamma_max=1.0, d_sqnorm=1.0, phi=lambda g: 1.0)  # never decreases
+    out = rule(line)
+    assert out.status == "fallback" and out.gamma == pytest.approx(2.0 / 5.0)
+    assert out.C == pytest.approx(2.0**5) and out.n_evals == 5
+    # the next step starts from the grown constant
+    out2 = rule(Line(t=4, slope=-1.0, f0=0.0, gamma_max=1.0, phi=lambda g: -g + 0.5 * g * g))
+    assert out2.status == "accepted" and out2.C == pytest.approx(32.0) and out2.gamma == pytest.approx(1 / 32)
+
+
+def test_backtracking_slack_accepts_noisy_values_within_eps():
+    # phi exceeds the exact quadratic (curvature 1) by 0.9 eps_t: accepted at once only with the slack
+    eps0 = 1e-2
+    phi = lambda g: -g + 0.5 * g * g + 0.9 * eps0 / 4**2  # noqa: E731
+    line = Line(t=4, slope=-1.0, f0=0.0, gamma_max=1.0, phi=phi)
+    with_slack = Backtracking(1.0, eta=1.0, slack=lambda t: eps0 / t**2)(line)
+    without = Backtracking(1.0, eta=1.0)(line)
+    assert with_slack.status == "accepted" and with_slack.n_evals == 1 and with_slack.gamma == 1.0
+    assert without.n_evals > 1 and without.C > 1.0
+
+
+def test_fixed_and_exact_rules():
+    line = Line(t=3, slope=-2.0, f0=1.0, gamma_max=0.3, curvature=4.0)
+    assert FixedStep("1/(t+1)")(line).gamma == pytest.approx(0.25)
+    assert FixedStep("2/(t+2)")(line).gamma == pytest.approx(0.3)   # 0.4 clipped to gamma_max
+    assert ExactLineSearch()(line).gamma == pytest.approx(0.3)
+    assert ExactLineSearch()(Line(t=3, slope=-0.8, f0=1.0, gamma_max=1.0, curvature=4.0)).gamma == pytest.approx(0.2)
+
+
+class SoftmaxProblem:
+    """f(alpha) = logsumexp(A alpha) + 0.5 ||alpha - a0||^2 over the probability simplex (atoms
+    e_i), through the FWProblem protocol; ``noise`` adds a bounded perturbation to phi, as a
+    Monte-Carlo estimate would."""
+
+    def __init__(self, A, a0, noise=0.0, seed=0):
+        self.A, self.a0, self.noise, self.rng = A, a0, noise, np.random.default_rng(seed)
+
+    def f(self, alpha):
+        return float(logsumexp(self.A @ alpha) + 0.5 * np.sum((alpha - self.a0) ** 2))
+
+    def grad(self):
+        return self.A.T @ softmax(self.A @ self.alpha) + self.alpha - self.a0
+
+    def start(self):
+        self.alpha = np.zeros(self.A.shape[1])
+
+    def lmo(self, active):
+        g = self.grad()
+        return int(np.argmin(g)), float(g.min())
+
+    def grad_active(self, active):
+        return self.grad()[active.ids]
+
+    def _d(self, kind, s, v):
+        d = -self.alpha.copy() if kind == "fw" else (self.alpha.copy() if kind == "away" else np.zeros_like(self.alpha))
+        if s is not None and kind != "away":
+            d[s] += 1.0
+        if v is not None:
+            d[v] -= 1.0
+        return d
+
+    def direction(self, active, kind, s, v):
+        d = self._d(kind, s, v)
+        noisy = lambda g: self.f(self.alpha + g * d) + self.noise * self.rng.uniform(-1, 1)  # noqa: E731
+        return Direction(d_sqnorm=float(d @ d), phi=noisy)
+
+    def move(self, active, kind, s, v, gamma):
+        self.alpha = self.alpha + gamma * self._d(kind, s, v)
+
+    def objective(self, active):
+        return self.f(self.alpha)
+
+
+@pytest.mark.parametrize("variant", ["fw", "away", "pairwise"])
+@pytest.mark.parametrize("noise", [0.0, 1e-6])
+def test_generic_problem_with_backtracking_matches_slsqp(variant, noise):
+    rng = np.random.default_rng(3)
+    n = 8
+    A, a0 = rng.normal(size=(5, n)), rng.dirichlet(np.ones(n)) + 0.3 * rng.normal(size=n)
+    prob = SoftmaxProblem(A, a0, noise=noise)
+    rule = Backtracking(1.0, slack=(lambda t: 2 * noise) if noise else 0.0, max_tries=20)
+    res = frank_wolfe(prob, variant=variant, step=rule, max_iter=400, tol=1e-9)
+    ref = minimize(prob.f, np.full(n, 1 / n), bounds=[(0, 1)] * n, method="SLSQP",
+                   constraints=[{"type": "eq", "fun": lambda a: a.sum() - 1}], options={"ftol": 1e-14})
+    np.testing.assert_allclose(res.dense_weights(n), prob.alpha, atol=1e-12)  # active set == problem state
+    # noiseless: near-exact; noisy values: down to the noise level (constant slack 2 * noise)
+    assert res.objective[-1] - ref.fun < (5 * noise if noise else (1e-6 if variant == "fw" else 1e-8))
+    assert np.all(res.info["gap"] >= res.objective - ref.fun - 1e-9)
+    assert set(res.info["step_status"]) <= {"accepted", "fallback"}

@@ -1,0 +1,98 @@
+"""The LANCZOS baseline: stochastic Lanczos quadrature against exact log-dets and imate's SLQ,
+block CG against direct solves, the CG log-det gradient against tr(A⁻¹ ∂A) in expectation."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from inferopt.spectral import (
+    block_cg,
+    cg_logdet_grad,
+    lanczos_tridiagonal,
+    rademacher,
+    ritz_values,
+    slq_logdet,
+    slq_quadratic_forms,
+)
+
+
+def random_spd(d, cond, seed):
+    rng = np.random.default_rng(seed)
+    Q, _ = np.linalg.qr(rng.standard_normal((d, d)))
+    lam = np.geomspace(1.0 / cond, 1.0, d) * 3.0
+    return (Q * lam) @ Q.T
+
+
+def test_lanczos_tridiagonal_is_orthogonal_projection():
+    A = random_spd(40, 100, 0)
+    alpha, beta, Q = lanczos_tridiagonal(A, np.ones(40), 12)
+    T = np.diag(alpha) + np.diag(beta[:-1], 1) + np.diag(beta[:-1], -1)
+    np.testing.assert_allclose(Q.T @ Q, np.eye(12), atol=1e-12)
+    np.testing.assert_allclose(Q.T @ A @ Q, T, atol=1e-12)
+    theta, res = ritz_values(A, n_steps=40, rng=0)  # full Krylov space: the eigenvalues
+    np.testing.assert_allclose(theta, np.linalg.eigvalsh(A), rtol=1e-8)
+
+
+@pytest.mark.parametrize("cond,rtol", [(10, 1e-4), (1000, 2e-2)])
+def test_slq_quadrature_is_exact_per_probe_with_enough_steps(cond, rtol):
+    A = random_spd(30, cond, 1)
+    Z = rademacher(2, 30, 5)
+    lam, U = np.linalg.eigh(A)
+    exact = np.einsum("ik,ij,jk->k", Z, (U * np.log(lam)) @ U.T, Z)
+    np.testing.assert_allclose(slq_quadratic_forms(A, Z, np.log, n_steps=30), exact, rtol=1e-8)
+    # half the steps: Gauss quadrature, accurate but not exact (worse for a wide spectrum)
+    half = slq_quadratic_forms(A, Z, np.log, n_steps=15)
+    np.testing.assert_allclose(half, exact, rtol=rtol)
+    assert np.max(np.abs(half - exact)) > 1e-10
+
+
+@pytest.mark.parametrize("d,cond,seed", [(200, 100, 0), (300, 1e4, 1)])
+def test_slq_logdet_against_exact_and_imate(d, cond, seed):
+    A = random_spd(d, cond, seed)
+    exact = np.linalg.slogdet(A)[1]
+    value, se = slq_logdet(A, M=60, n_steps=30, rng=seed)
+    assert abs(value - exact) < 4 * se + 1e-6 * abs(exact)
+    imate = pytest.importorskip("imate")
+    # imate.logdet(A, gram=False, p=1.0, return_info=False, method='slq', **options)
+    theirs = imate.logdet(sp.csr_matrix(A), method="slq", min_num_samples=60, max_num_samples=60,
+                          lanczos_degree=30, orthogonalize=-1, seed=seed, num_threads=1, verbose=False)
+    # side by side: both are Hutchinson estimators of the same quantity; same order of error
+    assert abs(theirs - exact) < 6 * se + 1e-6 * abs(exact)
+    assert abs(value - theirs) < 8 * se + 1e-6 * abs(exact)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_block_cg_solves_every_column(sparse):
+    A = random_spd(80, 1e3, 3)
+    B = np.random.default_rng(0).standard_normal((80, 6))
+    X, n_iter, res = block_cg(sp.csr_matrix(A) if sparse else A, B, tol=1e-10)
+    np.testing.assert_allclose(X, np.linalg.solve(A, B), rtol=1e-6, atol=1e-8)
+    assert np.all(res <= 1e-10) and n_iter <= 80 * 3
+    x, _, _ = block_cg(A, B[:, 0], tol=1e-10, x0=X[:, 0])  # warm start at the solution: no work
+    np.testing.assert_allclose(x, X[:, 0], rtol=1e-8)
+
+
+def test_cg_logdet_gradient_is_unbiased():
+    rng = np.random.default_rng(4)
+    B = [random_spd(25, 5, s) for s in range(2)]
+    A = 0.5 * B[0] + 0.7 * B[1] + np.eye(25)
+    exact = np.array([np.trace(np.linalg.solve(A, Bi)) for Bi in B])
+    est = np.array([cg_logdet_grad(A, B, M=4, tol=1e-10, rng=rng) for _ in range(600)])
+    se = est.std(axis=0, ddof=1) / np.sqrt(est.shape[0])
+    assert np.all(np.abs(est.mean(axis=0) - exact) < 4 * se)
+
+
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (lambda: slq_logdet(np.eye(5), M=0), "M"),
+        (lambda: slq_logdet(np.eye(5), n_steps=0), "n_steps"),
+        (lambda: slq_logdet(-np.eye(5), M=3), "positive definite"),
+        (lambda: slq_logdet(np.triu(np.ones((5, 5))), M=3), "symmetric"),
+        (lambda: block_cg(-np.eye(5), np.ones(5)), "positive definite"),
+        (lambda: block_cg(np.eye(5), np.ones(5), tol=0), "tol"),
+    ],
+)
+def test_bad_inputs_raise(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
