@@ -22,6 +22,14 @@ def as_finite_array(name: str, value, *, ndim: int | None = None, dtype=float) -
     return arr
 
 
+def as_rows(name: str, value, n_cols: int) -> np.ndarray:
+    """A finite 2-D float array of row vectors with exactly ``n_cols`` columns (e.g. samples × D)."""
+    arr = as_finite_array(name, value, ndim=2)
+    if arr.shape[1] != n_cols:
+        raise ValueError(f"{name} must have D = {n_cols} columns; got shape {arr.shape}")
+    return arr
+
+
 def check_int(name: str, value, *, low: int | None = None, high: int | None = None) -> int:
     """Return ``value`` as ``int``, requiring ``low <= value <= high`` (bounds optional)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral | np.integer):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import as_finite_array, check_choice, check_int
+from .._validation import as_finite_array, as_rows, check_choice, check_int
 
 LOG2PI = float(np.log(2.0 * np.pi))
 LOG2 = float(np.log(2.0))
@@ -205,10 +205,7 @@ class Component:
         return float(self.family.entropy(self.log_scale))
 
     def _x(self, x) -> np.ndarray:
-        x = as_finite_array("x", x, ndim=2)
-        if x.shape[1] != self.dim:
-            raise ValueError(f"x must have D = {self.dim} columns; got {x.shape[1]}")
-        return x
+        return as_rows("x", x, self.dim)
 
     def __repr__(self) -> str:
         return f"Component({self.family.name}, loc={np.round(self.loc, 4)}, scale={np.round(self.scale, 4)})"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import rankdata
 
-from .._validation import as_finite_array, check_int
+from .._validation import as_finite_array, as_rows, check_int
 from ..models import LogisticRegression
 from .families import check_rng
 from .mixture import Mixture
@@ -62,11 +62,9 @@ def train_log_likelihood(model: LogisticRegression, q: Mixture, *, n_samples: in
 
 def posterior_mean_logits(Z, q: Mixture) -> np.ndarray:
     """``Z E_q[w]`` for a design ``Z`` (with intercept column)."""
-    Z = as_finite_array("Z", Z, ndim=2)
     if not isinstance(q, Mixture):
         raise ValueError(f"q must be a Mixture; got {type(q).__name__}")
-    if Z.shape[1] != q.dim:
-        raise ValueError(f"Z must have D = {q.dim} columns; got {Z.shape[1]}")
+    Z = as_rows("Z", Z, q.dim)
     return Z @ q.mean
 
 

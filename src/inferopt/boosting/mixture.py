@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
-from .._validation import as_finite_array, check_choice, check_int, check_real
+from .._validation import as_finite_array, as_rows, check_choice, check_int, check_real
 from .families import Component, Family, check_params, check_rng, get_family
 
 #: tolerance on ``|Σ α − 1|`` and on negative weights before renormalising.
@@ -200,10 +200,7 @@ class Mixture:
         return np.einsum("sk,skd->sd", r, g)
 
     def _x(self, x) -> np.ndarray:
-        x = as_finite_array("x", x, ndim=2)
-        if x.shape[1] != self.dim:
-            raise ValueError(f"x must have D = {self.dim} columns; got {x.shape[1]}")
-        return x
+        return as_rows("x", x, self.dim)
 
     def __repr__(self) -> str:
         return f"Mixture({self.family.name}, K={self.n_components}, D={self.dim})"

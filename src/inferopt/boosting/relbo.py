@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._result import SolveResult
-from .._validation import as_finite_array, check_int, check_real
+from .._validation import as_rows, check_int, check_real
 from .adam import Adam
 from .families import Component, check_params, check_rng, get_family
 from .mixture import Mixture
@@ -55,9 +55,7 @@ def relbo_and_grad(target, family, loc, log_scale, eps, q: Mixture | None = None
     D = loc.shape[0]
     if D != target.dim:
         raise ValueError(f"loc must have the target's dimension D = {target.dim}; got {D}")
-    eps = as_finite_array("eps", eps, ndim=2)
-    if eps.shape[1] != D:
-        raise ValueError(f"eps must have D = {D} columns; got {eps.shape[1]}")
+    eps = as_rows("eps", eps, D)
     q = _check_q(q, D)
     lam = check_real("lam", lam, low=0.0)
     scale = np.exp(log_scale)

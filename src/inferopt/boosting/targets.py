@@ -17,17 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array
+from .._validation import as_finite_array, as_rows
 from ..models import LogisticRegression
 from .families import Component, Gaussian
 from .mixture import Mixture
 
 
 def _check_x(x, D: int) -> np.ndarray:
-    x = as_finite_array("x", x, ndim=2)
-    if x.shape[1] != D:
-        raise ValueError(f"x must have D = {D} columns; got {x.shape[1]}")
-    return x
+    return as_rows("x", x, D)
 
 
 class LogisticTarget:

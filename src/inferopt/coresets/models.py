@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import cho_solve, solve_triangular
 
-from .._validation import as_finite_array, check_choice, check_int, check_real, check_spd
+from .._validation import as_finite_array, as_rows, check_choice, check_int, check_real, check_spd
 from ._common import as_generator
 
 LOG2PI = float(np.log(2 * np.pi))
@@ -103,9 +103,7 @@ class GaussianMeanModel:
     # -- likelihood and sampling -------------------------------------------------------
     def loglik(self, thetas):
         """``L_n(θ_s) = log N(x_n | θ_s, Σ)`` as an ``(S, N)`` matrix."""
-        T = as_finite_array("thetas", thetas, ndim=2)
-        if T.shape[1] != self.D:
-            raise ValueError(f"thetas must have shape (S, {self.D}); got {T.shape}")
+        T = as_rows("thetas", thetas, self.D)
         Ct = solve_triangular(self.C, T.T, lower=True)            # C⁻¹θ_s (columns)
         Cx = solve_triangular(self.C, self.x.T, lower=True)
         quad = (Ct**2).sum(axis=0)[:, None] - 2.0 * Ct.T @ Cx + self._Cinv_x_sq[None, :]
@@ -209,9 +207,7 @@ class LinearRegressionModel:
 
     def loglik(self, thetas):
         """``L_n(α_s) = log N(y_n | b_nᵀα_s, σ²)`` as an ``(S, N)`` matrix."""
-        T = as_finite_array("thetas", thetas, ndim=2)
-        if T.shape[1] != self.D:
-            raise ValueError(f"thetas must have shape (S, {self.D}); got {T.shape}")
+        T = as_rows("thetas", thetas, self.D)
         resid = self.y[None, :] - T @ self.X.T
         return -0.5 * (LOG2PI + np.log(self.noise_var) + resid**2 / self.noise_var)
 

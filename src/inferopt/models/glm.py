@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit, gammaln
 
-from .._validation import as_finite_array, check_real
+from .._validation import as_finite_array, as_rows, check_real
 
 #: largest number of float64 entries of an ``S × block`` intermediate (2**22 = 32 MB).
 CHUNK_ELEMENTS = 2**22
@@ -229,9 +229,7 @@ class LogisticRegression(_GLM):
     def predict_proba(self, theta, Z=None) -> np.ndarray:
         """``P(y = +1 | z, θ) = σ(zᵀθ)`` for the rows of ``Z`` (default the training design)."""
         th, single = self._theta(theta)
-        Z = self.Z if Z is None else as_finite_array("Z", Z, ndim=2)
-        if Z.shape[1] != self.D:
-            raise ValueError(f"Z must have D = {self.D} columns; got {Z.shape[1]}")
+        Z = self.Z if Z is None else as_rows("Z", Z, self.D)
         p = expit(th @ Z.T)
         return p[0] if single else p
 

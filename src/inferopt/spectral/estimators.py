@@ -199,6 +199,26 @@ def _check_f_bounds(series_or_f, a, b, singularity=None):
     return ChebyshevSeries(series_or_f, a, b, singularity=singularity)
 
 
+def draw_estimator(op, f, a, b, *, M, degree, N, distribution, p, rng, symmetric):
+    """The set-up every stochastic Chebyshev estimator shares (Eqs. 3, 7, 12).
+
+    Validates ``M`` and the degree rule; unless ``symmetric`` is None, checks each
+    ``(operator, name)`` in it for symmetry on random vectors and ``[a, b]`` against the
+    spectrum of ``op``; then draws the degree's coefficients and the ``d x M`` Rademacher
+    probe block. Returns ``(series, weights, V)``.
+    """
+    M = check_int("M (number of probe vectors)", M, low=1)
+    series = _check_f_bounds(f, a, b)
+    rule = make_degree_rule(series, degree=degree, N=N, distribution=distribution, p=p)
+    rng = as_generator(rng)
+    if symmetric is not None:
+        for operator, name in symmetric:
+            check_symmetric(operator, rng=rng, name=name)
+        check_bounds(op, series.a, series.b, rng=rng)
+    weights = rule.draw(rng)
+    return series, weights, rademacher(rng, op.shape[0], M)
+
+
 def spectral_sum(
     A,
     f,
@@ -227,16 +247,11 @@ def spectral_sum(
     check : test ``[a, b]`` against a few Lanczos Ritz values (``ValueError`` if it provably misses the
         spectrum) and, for a matrix-free operator, its symmetry on random vectors.
     """
-    M = check_int("M (number of probe vectors)", M, low=1)
     op = as_operator(A)
-    series = _check_f_bounds(f, a, b)
-    rule = make_degree_rule(series, degree=degree, N=N, distribution=distribution, p=p)
-    rng = as_generator(rng)
-    if check:
-        check_symmetric(op, rng=rng)
-        check_bounds(op, series.a, series.b, rng=rng)
-    weights = rule.draw(rng)
-    V = rademacher(rng, op.shape[0], M)
+    series, weights, V = draw_estimator(
+        op, f, a, b, M=M, degree=degree, N=N, distribution=distribution, p=p, rng=rng,
+        symmetric=[(op, "A")] if check else None,
+    )
     samples = quadratic_forms(op, V, weights, series.a, series.b)
     stderr = samples.std(ddof=1) / np.sqrt(M) if M > 1 else float("nan")
     return SpectralSumEstimate(float(samples.mean()), float(stderr), samples, weights.size - 1)

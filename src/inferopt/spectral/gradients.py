@@ -38,17 +38,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, check_int, check_real
-from .bounds import check_bounds
+from .._validation import as_finite_array, check_real
 from .chebyshev import check_interval
-from .estimators import (
-    ChebyshevSeries,
-    _check_f_bounds,
-    as_generator,
-    make_degree_rule,
-    rademacher,
-)
-from .operators import LowRankShiftOperator, as_operator, check_symmetric, dense_of
+from .estimators import ChebyshevSeries, draw_estimator
+from .operators import LowRankShiftOperator, as_operator, dense_of
 
 
 def grad_recursion(A, dA, V, weights, a, b) -> np.ndarray:
@@ -144,34 +137,23 @@ def spectral_sum_grad(A, dA, f, a, b, *, M=20, degree=None, N=None, distribution
 
     ``dA``: the ``∂A/∂θ_i`` (matrices or operators). Returns ``(grad, degree)``.
     """
-    M = check_int("M (number of probe vectors)", M, low=1)
     op = as_operator(A)
-    series = _check_f_bounds(f, a, b)
-    rule = make_degree_rule(series, degree=degree, N=N, distribution=distribution, p=p)
-    rng = as_generator(rng)
-    if check:
-        check_symmetric(op, rng=rng)
-        for i, D in enumerate(dA):
-            check_symmetric(D, rng=rng, name=f"dA[{i}]")
-        check_bounds(op, series.a, series.b, rng=rng)
-    weights = rule.draw(rng)
-    V = rademacher(rng, op.shape[0], M)
+    series, weights, V = draw_estimator(
+        op, f, a, b, M=M, degree=degree, N=N, distribution=distribution, p=p, rng=rng,
+        symmetric=[(op, "A")] + [(D, f"dA[{i}]") for i, D in enumerate(dA)] if check else None,
+    )
     return grad_recursion(op, dA, V, weights, series.a, series.b), weights.size - 1
 
 
 def spectral_sum_grad_lowrank(theta, eps, f, a, b, *, M=20, degree=None, N=None, distribution="optimal", p=0.5,
                               rng=None, check=True):
     """Stochastic gradient of ``tr f(θθᵀ + εI)`` w.r.t. ``θ`` (amortised adjoint form). Returns ``(grad, degree)``."""
-    M = check_int("M (number of probe vectors)", M, low=1)
     eps = check_real("eps", eps, low=0.0)
     theta = as_finite_array("theta", theta, ndim=2)
-    series = _check_f_bounds(f, a, b)
-    rule = make_degree_rule(series, degree=degree, N=N, distribution=distribution, p=p)
-    rng = as_generator(rng)
-    if check:
-        check_bounds(LowRankShiftOperator(theta, eps), series.a, series.b, rng=rng)
-    weights = rule.draw(rng)
-    V = rademacher(rng, theta.shape[0], M)
+    series, weights, V = draw_estimator(
+        LowRankShiftOperator(theta, eps), f, a, b, M=M, degree=degree, N=N, distribution=distribution, p=p,
+        rng=rng, symmetric=[] if check else None,  # θθᵀ + εI is symmetric by construction
+    )
     return grad_lowrank(theta, eps, V, weights, series.a, series.b), weights.size - 1
 
 
