@@ -1,19 +1,30 @@
 """Timing table for inferopt.fw and inferopt.herding (not a test).
 
-    .venv/bin/python benchmarks/fw.py
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/fw.py          # everything
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/fw.py mnp      # min-norm-point scaling only
 
 Prints wall time, iterations, final objective and fitted rates.  BLAS threads contend on a
 busy 2-core machine: OPENBLAS_NUM_THREADS=1 speeds up min-norm-point considerably.
+
+The ``mnp`` table times Wolfe's min-norm-point (herding, Sobolev s = 1, random density, 4096
+grid points) and the ``-proj`` re-weighting QP (cold, and warm-started from all points with the
+kernel Gram computed outside the timing) at 250 and 500 points, and the 500/250 ratio.  With
+O(k^p) work in a step at corral size k, T steps cost ~T^(p+1): a ratio of 16 for an O(k^3)
+refactorisation per step, 8 for the O(k^2) factor updates, 4 where the O(Nk) refresh of
+``G alpha`` over N >> k candidates dominates.  To compare with another version of the library,
+run the same command with ``PYTHONPATH=<other checkout>/src``.
 """
 
 from __future__ import annotations
 
+import inspect
+import sys
 import time
 
 import numpy as np
 
-from inferopt.fw import QuadraticHull, frank_wolfe, hull_quadratic
-from inferopt.herding import SobolevTarget, TrigDensity, herd
+from inferopt.fw import QuadraticHull, frank_wolfe, hull_quadratic, simplex_reweight
+from inferopt.herding import SobolevTarget, TrigDensity, herd, project
 
 
 def row(name: str, seconds: float, n_iter: int, final: float, rate: str) -> None:
@@ -58,5 +69,45 @@ def main() -> None:
         f"{1e3 * (time.perf_counter() - t0) / res.n_iter:.2f} ms/iter")
 
 
+def best_of(fn, repeats: int = 3):
+    """Smallest wall time of ``repeats`` runs (the machine is shared) and the last result."""
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return min(times), out
+
+
+def mnp_scaling() -> None:
+    """Min-norm-point and -proj at 250 and 500 points (Sobolev s = 1): cost per step against corral size."""
+    target = SobolevTarget(1, TrigDensity.random(np.random.default_rng(0)))
+    grid = np.arange(4096) / 4096
+    print(f"{'case (Sobolev s=1, N=4096)':<34} {'points':>6} {'time[s]':>8} {'corral':>6} {'minor':>6}  error")
+    seconds = {}
+    for T in (250, 500):
+        sec, res = best_of(lambda: herd(target, grid, T, "mnp"))
+        seconds["mnp", T] = sec
+        print(f"{'min-norm-point (herd mnp)':<34} {T:>6d} {sec:>8.3f} {len(res.atoms):>6d} "
+              f"{int(res.fw.info['n_minor'].sum()):>6d}  {res.error[-1]:.4e}")
+        pts = grid[herd(target, grid, T).order]
+        sec, (_, w, err) = best_of(lambda: project(target, pts))
+        seconds["proj", T] = sec
+        print(f"{'-proj of herding (simplex_reweight)':<34} {T:>6d} {sec:>8.3f} {np.count_nonzero(w):>6d} "
+              f"{'':>6}  {err:.4e}")
+        if "init" not in inspect.signature(simplex_reweight).parameters:
+            continue                                  # a library version without warm starts
+        pts = np.unique(pts)
+        gram, c = target.kernel(pts, pts), target.mean(pts)
+        sec, res = best_of(lambda: simplex_reweight(gram, c, target.mean_sqnorm, init=range(len(pts))))
+        seconds["warm", T] = sec
+        print(f"{'  same, warm start init = all points':<34} {T:>6d} {sec:>8.3f} {len(res.atoms):>6d} "
+              f"{res.info['n_minor_start']:>6d}  {res.objective[-1]:.4e}")
+    for kind in ("mnp", "proj", "warm")[: len(seconds) // 2]:
+        print(f"time(500) / time(250), {kind}: {seconds[kind, 500] / seconds[kind, 250]:.2f}")
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] != ["mnp"]:
+        main()
+    mnp_scaling()

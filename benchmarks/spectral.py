@@ -18,14 +18,14 @@ import numpy as np
 
 from inferopt.spectral import (
     ChebyshevSeries,
-    chebyshev_moments,
     exact_matrix_gradient,
     exact_spectral_sum,
     grad_lowrank,
     grad_recursion,
     make_degree_rule,
-    matrix_gradient,
     rademacher,
+    replicated_estimates,
+    replicated_grad_estimates,
 )
 
 
@@ -34,20 +34,6 @@ def random_spd(d, lo, hi, seed):
     Q, _ = np.linalg.qr(rng.standard_normal((d, d)))
     lam = np.geomspace(lo, hi, d)  # crowded at the singular end, where truncation errs most
     return (Q * lam) @ Q.T
-
-
-def trace_replicates(A, rule, a, b, R, M, rng):
-    weights = [rule.draw(rng) for _ in range(R)]
-    n_max = max(w.size for w in weights) - 1
-    W = np.zeros((R, n_max + 1))
-    for r, w in enumerate(weights):
-        W[r, : w.size] = w
-    mu = chebyshev_moments(A, rademacher(rng, A.shape[0], R * M), n_max, a, b).reshape(n_max + 1, R, M)
-    return np.einsum("rj,jrm->r", W, mu) / M
-
-
-def grad_replicates(A, rule, a, b, E, R, M, rng):
-    return np.array([np.sum(E * matrix_gradient(A, rademacher(rng, A.shape[0], M), rule.draw(rng), a, b)) for _ in range(R)])
 
 
 def unbiasedness_table(R, seed):
@@ -63,8 +49,8 @@ def unbiasedness_table(R, seed):
         exact_gr = float(np.sum(E * exact_matrix_gradient(A, name)))
         for label, rule in (("optimal N=5", make_degree_rule(series, N=5)), ("fixed n=2", make_degree_rule(series, degree=2))):
             for qty, est, exact in (
-                ("trace", trace_replicates(A, rule, a, b, R, 2, rng), exact_tr),
-                ("gradient", grad_replicates(A, rule, a, b, E, R // 4, 2, rng), exact_gr),
+                ("trace", replicated_estimates(A, rule, a, b, R=R, M=2, rng=rng), exact_tr),
+                ("gradient", replicated_grad_estimates(A, [E], rule, a, b, R=R, M=2, rng=rng)[:, 0], exact_gr),
             ):
                 se = est.std(ddof=1) / np.sqrt(est.size)
                 z = abs(est.mean() - exact) / se

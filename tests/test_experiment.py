@@ -77,3 +77,38 @@ def test_paths_are_anchored_at_the_repository_root(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert resolve("reports") == root / "reports"
     assert resolve(tmp_path) == tmp_path
+
+
+def test_results_tables_round_trip_and_missing_tables_say_what_to_run(tmp_path):
+    import pandas as pd
+
+    from inferopt.experiment import load_results
+
+    exp = Experiment("Z8", title="t", paper="p", figure="f", params={"output_dir": str(tmp_path)})
+    frame = pd.DataFrame({"k": [1, 2], "kl": [0.5, 0.25], "method": ["a", "b"]})
+    exp.save_results("curves", frame)
+    pd.testing.assert_frame_equal(load_results("Z8", "curves", tmp_path), frame)
+    with pytest.raises(FileNotFoundError, match="dvc repro Z7"):
+        load_results("Z7", "curves", tmp_path)
+    with pytest.raises(TypeError, match="DataFrame"):
+        exp.save_results("bad", {"k": [1]})
+
+
+def test_plot_band_draws_the_median_and_checks_shapes():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from inferopt.experiment import plot_band
+
+    fig, ax = plt.subplots()
+    Y = np.array([[1.0, 4.0], [2.0, np.nan], [3.0, 6.0]])
+    line = plot_band(ax, [1, 2], Y, label="m")
+    np.testing.assert_allclose(line.get_ydata(), [2.0, 5.0])
+    assert len(ax.collections) == 1
+    with pytest.raises(ValueError, match="one column per x"):
+        plot_band(ax, [1, 2, 3], Y)
+    with pytest.raises(ValueError, match="percentiles"):
+        plot_band(ax, [1, 2], Y, q=(70, 30))
+    plt.close(fig)

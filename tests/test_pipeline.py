@@ -76,9 +76,34 @@ def test_index_has_cards_and_every_claim(tmp_path):
         "Q1": {"title": "Quick", "paper": "P", "figure": "Fig 1", "figures": [], "stand_ins": ["S instead of T"],
                "claims": [claim(1, "holds"), claim(2, "fails"), claim(3, "not measured")]},
         "Q2": None,
+        "R1": {"title": "Other", "paper": "Paper R", "figure": "Tab 1", "figures": [], "stand_ins": [],
+               "claims": [dict(claim(4, "holds"), id="R1.1", target="R1")]},
     }
-    page = build_index(metas, tmp_path)
+    page = build_index(metas, tmp_path, scale="paper")
     assert page.count("<tr><td>Q1.") == 3 and "claim 1 &lt;b&gt;" in page and "x = 1.235" in page
     assert "1 hold" in page and "1 fail" in page and "1 not measured" in page
     assert "stand-in:</b> S instead of T" in page and "not run yet" in page and 'href="html/Q1.html"' in page
+    # one section per paper letter, each with its own tallies; overall tallies first; the scale is named
+    assert "<h2>Q. P</h2>" in page and "<h2>R. Paper R</h2>" in page and "<b>paper</b> scale" in page
+    assert page.count("4 claims") == 1 and page.count("3 claims") == 1 and page.count("1 claims") == 1
+    assert page.count("stand-in data") == 3  # each Q1 claim row is marked as resting on stand-in data
     json.dumps(metas)
+
+
+def test_executed_notebooks_carry_their_figures_even_under_mplbackend_agg(tmp_path, monkeypatch):
+    """The pipeline and the tests run with MPLBACKEND=Agg, which a kernel inherits; set_style()
+    must still draw inline, or the executed notebooks and their HTML reports lose every figure."""
+    import papermill
+
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "import matplotlib.pyplot as plt\nfrom inferopt.experiment import set_style\nset_style()\n"
+        "fig, ax = plt.subplots()\nax.plot([0, 1], [1, 0])\nplt.show()"
+    )]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    src, out = tmp_path / "fig.ipynb", tmp_path / "fig_out.ipynb"
+    nbformat.write(nb, src)
+    papermill.execute_notebook(str(src), str(out), kernel_name="python3", progress_bar=False, cwd=str(tmp_path))
+    outputs = nbformat.read(out, as_version=4).cells[0].outputs
+    assert any("image/png" in o.get("data", {}) for o in outputs)

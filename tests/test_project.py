@@ -105,3 +105,13 @@ def test_dvc_lock_is_in_step_with_tracked_inputs():
                 if _yaml12(node) != _yaml12(value):
                     stale.append(f"{name}: {file}:{key}")
     assert not stale, f"dvc.lock is out of step (run `dvc repro` and commit dvc.lock): {stale}"
+
+
+@pytest.mark.parametrize("exp_id", list(PARAMS["experiments"]))
+def test_papermill_reads_every_parameter_of_the_parameters_cell(exp_id):
+    """papermill parses the `parameters` cell line by line; a line it cannot parse (e.g. an
+    '=' inside a comment) makes it warn 'Passed unknown parameter' for a valid name."""
+    import papermill
+
+    notebook = ROOT / "notebooks" / f"{PARAMS['experiments'][exp_id]['notebook']}.ipynb"
+    assert _parameter_names(notebook) <= set(papermill.inspect_notebook(str(notebook)))

@@ -7,6 +7,7 @@ import pytest
 from inferopt.coresets import (
     GaussianMeanModel,
     coreset_kl,
+    coreset_kls,
     exact_problem,
     gaussian_kl,
     make_rbf_regression,
@@ -249,3 +250,22 @@ def test_sparsevi_with_covariance_equals_sparsevi_with_tangent():
     b = sparsevi(Phi, y, [2, 4], covariance=m.residual_covariance, n_steps=15)
     np.testing.assert_allclose(a.weights, b.weights, rtol=1e-6, atol=1e-9)
     assert np.count_nonzero(b.x) <= 4
+
+
+@pytest.mark.parametrize("kind", ["gaussian", "regression"])
+def test_closed_form_kls_match_the_cholesky_kl(kind):
+    """``kl_to_full`` (eigen-coordinates / precision factors) against :func:`gaussian_kl` on
+    explicit covariances, including sparse weights and the full posterior (KL = 0)."""
+    m = gaussian_model() if kind == "gaussian" else regression_model(N=20)
+    rng = np.random.default_rng(11)
+    W = rng.random((4, m.N)) * 3 * (rng.random((4, m.N)) < 0.4)
+    W[-1] = 1.0
+    mu, cov = m.posterior(np.ones(m.N))
+    out = coreset_kls(m, W)
+    for j in range(W.shape[0]):
+        muw, covw = m.posterior(W[j])
+        assert out["forward_kl"][j] == pytest.approx(gaussian_kl(mu, cov, muw, covw), rel=1e-7, abs=1e-9)
+        assert out["reverse_kl"][j] == pytest.approx(gaussian_kl(muw, covw, mu, cov), rel=1e-7, abs=1e-9)
+    np.testing.assert_allclose(out["symmetric_kl"], out["forward_kl"] + out["reverse_kl"])
+    np.testing.assert_allclose(out["map_distance"], map_distance(m, W))
+    assert out["reverse_kl"][-1] == pytest.approx(0, abs=1e-9)

@@ -135,3 +135,57 @@ def test_generic_problem_with_backtracking_matches_slsqp(variant, noise):
     assert res.objective[-1] - ref.fun < (5 * noise if noise else (1e-6 if variant == "fw" else 1e-8))
     assert np.all(res.info["gap"] >= res.objective - ref.fun - 1e-9)
     assert set(res.info["step_status"]) <= {"accepted", "fallback"}
+
+
+def test_stochastic_line_search_descends_and_stops_at_the_boundary():
+    from inferopt.fw import StochasticLineSearch
+    # phi(g) = (g - 0.3)^2: from 2/(t+2) = 0.5 the projected gradient steps move towards 0.3
+    line = Line(t=2, slope=-0.6, f0=0.09, gamma_max=1.0, dphi=lambda g: 2.0 * (g - 0.3))
+    out = StochasticLineSearch(n_iter=50, lr=0.4)(line)
+    assert out.status == "searched" and out.n_evals == 50 and abs(out.gamma - 0.3) < 0.02
+    # a steep derivative leaves [0, gamma_max] at the first update: the search stops there
+    steep = Line(t=2, slope=-50.0, f0=0.0, gamma_max=0.7, dphi=lambda g: -50.0)
+    out = StochasticLineSearch()(steep)
+    assert out.gamma == 0.7 and out.n_evals == 1
+    assert StochasticLineSearch()(Line(t=2, slope=5.0, f0=0.0, gamma_max=1.0, dphi=lambda g: 50.0)).gamma == 0.0
+    with pytest.raises(ValueError, match="needs Line.dphi"):
+        StochasticLineSearch()(Line(t=1, slope=-1.0, f0=0.0, gamma_max=1.0))
+    with pytest.raises(ValueError, match="lr must be > 0"):
+        StochasticLineSearch(lr=0.0)
+
+
+def test_final_gap_false_skips_the_last_lmo_and_times_are_recorded():
+    V, b = polytope(5, interior=True)
+    calls = []
+
+    class Counting(CheckedHull):
+        def lmo(self, active):
+            calls.append(1)
+            return super().lmo(active)
+
+    res = frank_wolfe(Counting(V, b), variant="pairwise", step="stochastic_line_search", max_iter=7, tol=None,
+                      final_gap=False)
+    assert len(calls) == 1 + 7 and np.isnan(res.info["gap"][-1]) and len(res.info["gap"]) == len(res.objective)
+    assert np.all(np.diff(res.objective) <= 1e-12) or set(res.info["step_status"]) == {"searched"}
+    for key in ("time_lmo", "time_step", "slope", "n_evals", "value", "bound"):
+        assert len(res.info[key]) == 7
+    assert np.all(res.info["time_lmo"] >= 0) and np.all(res.info["time_step"] >= 0)
+
+
+def test_zero_step_leaves_the_active_set_unchanged():
+    from inferopt.fw import ActiveSet
+    a = ActiveSet()
+    a.fw_update(3, 1.0)
+    a.fw_update(5, 0.0)
+    a.pairwise_update(7, 3, 0.0, drop=False)
+    assert list(a.ids) == [3] and list(a.weights) == [1.0]
+
+
+def test_backtracking_estimates_the_initial_curvature_by_finite_differences():
+    # phi(g) = -g + 2 g^2: phi'' = 4, so the first try is gamma = 1/4, exact minimiser, accepted at once
+    line = Line(t=1, slope=-1.0, f0=0.0, gamma_max=1.0, phi=lambda g: -g + 2 * g * g, dphi=lambda g: -1.0 + 4 * g)
+    out = Backtracking(None, eta=0.9)(line)
+    assert out.status == "accepted" and out.n_evals == 1
+    assert out.C == pytest.approx(4.0) and out.gamma == pytest.approx(0.25)
+    with pytest.raises(ValueError, match="needs Line.dphi"):
+        Backtracking(None)(Line(t=1, slope=-1.0, f0=0.0, gamma_max=1.0, phi=lambda g: 0.0))

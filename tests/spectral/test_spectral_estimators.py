@@ -18,6 +18,7 @@ from inferopt.spectral import (
     make_degree_rule,
     quadratic_forms,
     rademacher,
+    replicated_estimates,
     spectral_bounds,
     spectral_sum,
 )
@@ -65,16 +66,7 @@ def test_rademacher_probes():
 
 
 def replicate_estimates(A, rule, a, b, *, R, M, seed):
-    """R independent estimates, each with its own degree and M probes, from one blocked recursion."""
-    rng = np.random.default_rng(seed)
-    weights = [rule.draw(rng) for _ in range(R)]
-    n_max = max(w.size for w in weights) - 1
-    W = np.zeros((R, n_max + 1))
-    for r, w in enumerate(weights):
-        W[r, : w.size] = w
-    V = rademacher(rng, A.shape[0], R * M)
-    mu = chebyshev_moments(A, V, n_max, a, b).reshape(n_max + 1, R, M)
-    return np.einsum("rj,jrm->r", W, mu) / M
+    return replicated_estimates(A, rule, a, b, R=R, M=M, rng=seed)
 
 
 CASES = [("log", 0.05, 0.95, 0.1, 0.9), ("sqrt", 0.05, 0.95, 0.1, 0.9), ("log", 0.5, 20.0, 0.6, 18.0)]

@@ -87,6 +87,24 @@ def test_gp_gradients_match_finite_differences_and_exact():
     assert np.all(np.abs(lanc.mean(axis=0) - gp.exact_spectral_grad(theta)) < 4 * se)
 
 
+def test_fixed_lanczos_steps_is_the_k_step_krylov_solve():
+    # LANCZOS with k steps: A⁻¹z replaced by the k-step CG/Lanczos iterate ‖z‖ Q_k T_k⁻¹ e_1 (Dong et al. 2017)
+    x, y = data(120, 6)
+    theta = np.array([0.2, 1.0, 1.5])
+    gp = SKIGaussianProcess(x, y, r=60, lanczos_steps=3, rng=0)
+    Z = rademacher(np.random.default_rng(1), gp.dim, 2)
+    A = gp.dense(theta)
+    dA = [D.matmat(np.eye(gp.dim)) for D in gp.derivative_operators(theta)]
+    expected = np.zeros(3)
+    for z in Z.T:
+        Q = np.linalg.qr(np.column_stack([np.linalg.matrix_power(A, j) @ z for j in range(3)]))[0]
+        xk = Q @ np.linalg.solve(Q.T @ A @ Q, Q.T @ z)  # Galerkin solution in the 3-dim Krylov space
+        expected += 0.5 * np.array([xk @ D @ z for D in dA]) / Z.shape[1]
+    np.testing.assert_allclose(gp.lanczos_spectral_grad(theta, Z), expected, rtol=1e-6)
+    converged = SKIGaussianProcess(x, y, r=60, rng=0).lanczos_spectral_grad(theta, Z)
+    assert not np.allclose(expected, converged, rtol=1e-3)  # 3 steps have not converged: biased
+
+
 def test_predictive_mean_matches_dense_ski_formula():
     x, y = data(100, 4)
     gp = SKIGaussianProcess(x[::2], y[::2], r=50, x_test=x[1::2], y_test=y[1::2])
@@ -120,6 +138,7 @@ def test_gp_hyperparameter_learning_improves_the_fit(method):
         (lambda: SKIGaussianProcess(np.arange(5.0), np.arange(5.0), r=3), "r"),
         (lambda: SKIGaussianProcess(np.arange(5.0), np.arange(5.0), r=10, low=0.0), "low"),
         (lambda: SKIGaussianProcess(np.arange(5.0), [0, 1, np.nan, 3, 4], r=10), "finite"),
+        (lambda: SKIGaussianProcess(np.arange(5.0), np.arange(5.0), r=10, lanczos_steps=0), "lanczos_steps"),
         (lambda: SKIGaussianProcess(np.arange(5.0), np.arange(5.0), r=10, x_test=np.arange(2.0)), "y_test"),
     ],
 )

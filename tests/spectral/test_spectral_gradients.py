@@ -8,6 +8,8 @@ import pytest
 from inferopt.spectral import (
     ChebyshevSeries,
     LowRankShiftOperator,
+    chebyshev_moments,
+    derivative_moments,
     exact_grad_lowrank,
     exact_matrix_gradient,
     grad_lowrank,
@@ -16,6 +18,7 @@ from inferopt.spectral import (
     matrix_gradient,
     quadratic_forms,
     rademacher,
+    replicated_grad_estimates,
     spectral_bounds,
     spectral_sum_grad,
     spectral_sum_grad_lowrank,
@@ -199,3 +202,35 @@ def test_lowrank_front_end_checks_the_bounds():
         spectral_sum_grad_lowrank(theta, 0.1, "sqrt", 0.1, 20.0, N=3, rng=0)
     g, _ = spectral_sum_grad_lowrank(theta, 0.1, "sqrt", 0.1, 45.0, N=3, rng=0)
     assert g.shape == theta.shape
+
+
+def test_derivative_moments_match_finite_differences_of_the_moments():
+    # nu[j, i, k] = d/dt v_kᵀ T_j(Ã(A + t E_i)) v_k, against central differences of chebyshev_moments
+    rng = np.random.default_rng(3)
+    Q, _ = np.linalg.qr(rng.standard_normal((10, 10)))
+    A = (Q * np.linspace(0.2, 0.8, 10)) @ Q.T
+    dirs = sym_directions(10, 2, seed=4)
+    V = rademacher(rng, 10, 3)
+    nu = derivative_moments(A, dirs, V, 8, 0.05, 0.95)
+    h = 1e-6
+    for i, E in enumerate(dirs):
+        fd = (chebyshev_moments(A + h * E, V, 8, 0.05, 0.95) - chebyshev_moments(A - h * E, V, 8, 0.05, 0.95)) / (2 * h)
+        np.testing.assert_allclose(nu[:, i, :], fd, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["log", "sqrt"])
+def test_replicated_recursion_gradients_are_unbiased_and_fixed_degree_is_not(name):
+    # Lemma 1 (Eq. 8) for the recursion (6): mean of R estimates of <∇ tr f(A), E> within 4 SE of the exact value
+    rng = np.random.default_rng(11)
+    Q, _ = np.linalg.qr(rng.standard_normal((12, 12)))
+    A = (Q * np.geomspace(0.06, 0.9, 12)) @ Q.T
+    a, b = 0.05, 0.95
+    dirs = sym_directions(12, 2, seed=2)
+    exact = np.array([np.sum(exact_matrix_gradient(A, name) * E) for E in dirs])
+    series = ChebyshevSeries(name, a, b)
+    est = replicated_grad_estimates(A, dirs, make_degree_rule(series, N=5), a, b, R=3000, M=2, rng=1)
+    se = est.std(axis=0, ddof=1) / np.sqrt(est.shape[0])
+    assert np.all(np.abs(est.mean(axis=0) - exact) < 4 * se), (est.mean(axis=0), exact, se)
+    fixed = replicated_grad_estimates(A, dirs, make_degree_rule(series, degree=2), a, b, R=1500, M=2, rng=2)
+    se_f = fixed.std(axis=0, ddof=1) / np.sqrt(fixed.shape[0])
+    assert np.any(np.abs(fixed.mean(axis=0) - exact) > 4 * se_f)

@@ -15,7 +15,12 @@ centred log-likelihood vectors ``ĝ_i`` and ``y = Σ_i ĝ_i``.
 * :mod:`.uniform`     -- uniform random coreset;
 * :mod:`.refit`       -- NNLS re-fit of the weights on a support;
 * :mod:`.evaluation`  -- KL divergences (forward, reverse, symmetrised), MAP distance;
-* :mod:`.path`        -- every method over a grid of sizes.
+* :mod:`.path`        -- every method over a grid of sizes;
+* :mod:`.glm`         -- logistic / Poisson regression: Laplace-approximated ``π̂`` → ``Φ``,
+  evaluation of coreset posteriors by Laplace (KL, MAP distance), SparseVI's Monte Carlo;
+* :mod:`.glm_trials`  -- the trials of Sec. 5.3 / App. G over methods, sizes and datasets;
+* :mod:`.trials`      -- trials of the conjugate-model experiments (Sec. 5.1–5.2): methods,
+  NNLS re-fits, exact KLs.
 
 Every solver is ``method(Phi, y, k, **options) -> CoresetResult`` (a
 :class:`~inferopt._result.SolveResult`): weights ``x``, objective and time per iteration,
@@ -23,12 +28,25 @@ stopping information; greedy methods accept a grid ``k`` and record all sizes in
 """
 
 from ._common import DEFAULT_MAX_ITER, DEFAULT_TOL, CoresetResult, objective
-from .evaluation import coreset_kl, gaussian_kl, map_distance
+from .evaluation import coreset_kl, coreset_kls, gaussian_kl, map_distance
 from .giga import giga
+from .glm import GLMCoresetProblem
+from .glm_trials import METHODS as GLM_METHODS
+from .glm_trials import (
+    best_method,
+    medians,
+    run_glm_trial,
+    run_glm_trials,
+    time_ratio,
+    trial_matrix,
+    trial_seeds,
+    win_fraction,
+)
 from .iht import a_iht, a_iht_batch, a_iht_ii, exact_momentum, exact_step, iht
 from .models import (
     GaussianMeanModel,
     LinearRegressionModel,
+    make_gaussian_mean,
     make_rbf_regression,
     rbf_features,
 )
@@ -44,6 +62,7 @@ from .problem import (
 from .projection import project_sparse_nonneg, support_expansion
 from .refit import nnls_on_support, refit, refit_result
 from .sparsevi import sparsevi
+from .trials import conjugate_trial, run_methods, split_method
 from .uniform import uniform
 
 try:  # the FW Hilbert coreset needs the shared conditional-gradient core
@@ -55,13 +74,18 @@ __all__ = [
     "DEFAULT_MAX_ITER",
     "DEFAULT_TOL",
     "CoresetResult",
+    "GLMCoresetProblem",
+    "GLM_METHODS",
     "GaussianMeanModel",
     "LinearRegressionModel",
     "a_iht",
     "a_iht_batch",
     "a_iht_ii",
     "available_methods",
+    "best_method",
     "coreset_kl",
+    "coreset_kls",
+    "conjugate_trial",
     "coreset_path",
     "exact_momentum",
     "exact_problem",
@@ -70,20 +94,30 @@ __all__ = [
     "gaussian_kl",
     "giga",
     "iht",
+    "make_gaussian_mean",
     "make_rbf_regression",
     "map_distance",
+    "medians",
     "monte_carlo_tangent",
     "nnls_on_support",
     "objective",
     "problem_from_tangent",
     "project_sparse_nonneg",
     "rbf_features",
+    "run_methods",
+    "run_glm_trial",
+    "run_glm_trials",
     "refit",
     "refit_result",
     "relative_error",
     "sparsevi",
+    "split_method",
     "support_expansion",
+    "time_ratio",
     "tangent_from_loglik",
+    "trial_matrix",
+    "trial_seeds",
     "uniform",
     "weighted_mc_tangent",
+    "win_fraction",
 ]

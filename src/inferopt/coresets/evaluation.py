@@ -61,6 +61,23 @@ def coreset_kl(model, weights, direction="reverse"):
     return float(out[0]) if single else out
 
 
+def coreset_kls(model, weights) -> dict:
+    """Forward, reverse and symmetrised KL (and the MAP distance) of a stack of coreset
+    weights ``(m, n)`` in one pass: ``{"forward_kl", "reverse_kl", "symmetric_kl",
+    "map_distance"}``, arrays of length ``m``. Uses the model's closed form
+    ``kl_to_full`` when it has one (the conjugate models of :mod:`.models`: O(D) per row
+    for the Gaussian mean, Cholesky factors of the precisions for linear regression), else
+    :func:`coreset_kl`."""
+    W = np.atleast_2d(as_finite_array("weights", weights))
+    if hasattr(model, "kl_to_full"):
+        fwd, rev = model.kl_to_full(W)
+    else:
+        fwd, rev = coreset_kl(model, W, "forward"), coreset_kl(model, W, "reverse")
+    fwd, rev = np.atleast_1d(fwd), np.atleast_1d(rev)
+    return {"forward_kl": fwd, "reverse_kl": rev, "symmetric_kl": fwd + rev,
+            "map_distance": np.atleast_1d(map_distance(model, W))}
+
+
 def map_distance(model, weights):
     """ℓ2 distance ``‖θ̂_w − θ̂‖`` between the MAP of the coreset and of the full posterior."""
     single = np.ndim(weights) == 1

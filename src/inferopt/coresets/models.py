@@ -71,6 +71,9 @@ class GaussianMeanModel:
         self.xt = (U.T @ (K.T @ Cinv_x)).T                        # Bᵀ Σ⁻¹ x_n (rows)
         self.G = solve_triangular(self.C, self.B, lower=True)     # C⁻¹ B
         self.Hx = Cinv_x.T @ self.G                               # (Gᵀ C⁻¹ x_n) rows
+        self.GtG = self.G.T @ self.G
+        self.GtG_sq = self.GtG**2                                 # tr Ψ_w² = dᵀ (GᵀG)∘² d
+        self.Hx_sq = self.Hx**2
         self.logdet_Sigma = 2.0 * np.log(np.diag(self.C)).sum()
         self.logdet_Sigma0 = 2.0 * np.log(np.diag(self.C0)).sum()
         self._Cinv_x_sq = (Cinv_x**2).sum(axis=0)
@@ -99,6 +102,24 @@ class GaussianMeanModel:
     def map(self, w):
         """The posterior mode (= mean) of ``π_w``."""
         return self.posterior(w)[0]
+
+    def kl_to_full(self, w):
+        """``(KL(π ‖ π_w), KL(π_w ‖ π))`` with ``π = π_1``, in O(D) per ``w``.
+
+        Every ``Σ_w = B diag(d_w) Bᵀ`` shares ``B`` and ``μ_w = B c_w``, so
+        ``KL(N_a ‖ N_b) = ½ Σ_j [d_a/d_b + (c_a − c_b)²/d_b − 1 + log(d_b/d_a)]``.
+        Returns floats, or arrays for a stack ``w`` of shape ``(m, N)``.
+        """
+        W, single = _check_weights(w, self.N)
+        d, c = self._eig_coords(W)
+        d1, c1 = self._eig_coords(np.ones((1, self.N)))
+
+        def kl(da, ca, db, cb):
+            ratio = da / db
+            return 0.5 * np.sum(ratio + (ca - cb) ** 2 / db - 1.0 - np.log(ratio), axis=-1)
+
+        fwd, rev = kl(d1, c1, d, c), kl(d, c, d1, c1)
+        return (float(fwd[0]), float(rev[0])) if single else (fwd, rev)
 
     # -- likelihood and sampling -------------------------------------------------------
     def loglik(self, thetas):
@@ -132,24 +153,48 @@ class GaussianMeanModel:
         (which under-weights the shared ``‖η‖²`` term by a factor 8 in the covariance).
         """
         check_choice("constant", constant, {"exact", "authors"})
-        W = np.ones((1, self.N)) if w is None else _check_weights(w, self.N)[0][:1]
-        d, c = self._eig_coords(W)
-        d, c = d[0], c[0]
-        mu_w = self.B @ c
-        Hmu = solve_triangular(self.C, mu_w, lower=True) @ self.G
-        top = (np.sqrt(d)[None, :] * (self.Hx - Hmu[None, :])).T      # (D, N): Rᵀ a_n
-        R = self.G * np.sqrt(d)[None, :]                                # Ψ = R Rᵀ
-        tr_psi2 = float(np.sum((R.T @ R) ** 2))
+        d, Hmu, tr_psi2 = self._tangent_parts(w)
+        top = (np.sqrt(d)[None, :] * (self.Hx - Hmu[None, :])).T      # (D, N): Rᵀ a_n, R = G diag(√d)
         const = np.sqrt(0.5 * tr_psi2) if constant == "exact" else 0.25 * np.sqrt(tr_psi2)
         return np.vstack([top, np.full((1, self.N), const)])
 
+    def _tangent_parts(self, w):
+        """``(d, Gᵀ C⁻¹ μ_w, tr Ψ²)`` at ``π_w``: ``Rᵀa_n = √d ∘ (Hx_n − Hμ)``,
+        ``Gᵀ C⁻¹ μ_w = GᵀG c`` (``μ_w = Bc``, ``G = C⁻¹B``) and ``Ψ = G diag(d) Gᵀ``, so
+        ``tr Ψ² = dᵀ (GᵀG)∘² d``: O(D²) beyond the O(ND) weighted sum."""
+        W = np.ones((1, self.N)) if w is None else _check_weights(w, self.N)[0][:1]
+        d, c = self._eig_coords(W)
+        d, c = d[0], c[0]
+        return d, self.GtG @ c, float(d @ self.GtG_sq @ d)
 
     def residual_covariance(self, w):
         """``(Cov_{π_w}[L_n, Σ_m (1 − w_m) L_m], Var_{π_w}[L_n])`` for all ``n``: what
-        SparseVI needs (gradient and selection), here from :meth:`tangent` in O(ND)."""
-        W = _check_weights(w, self.N)[0][:1]
-        V = self.tangent(W[0])
-        return V.T @ (V @ (1.0 - W[0])), np.einsum("ij,ij->j", V, V)
+        SparseVI needs (gradient and selection), without forming the tangent vectors:
+        with ``A = Hx − 1Hμᵀ`` and ``v = 1 − w``, ``Σ_m Cov(L_n, L_m)v_m = A_n·(d ∘ Aᵀv) +
+        ½tr(Ψ²)Σv`` and ``Var L_n = Σ_j d_j A_nj² + ½tr(Ψ²)`` -- a few O(ND) products."""
+        w = _check_weights(w, self.N)[0][0]
+        d, Hmu, tr_psi2 = self._tangent_parts(w)
+        v = 1.0 - w
+        sv = float(v.sum())
+        u = d * (v @ self.Hx - Hmu * sv)                                 # d ∘ Aᵀv
+        both = self.Hx @ np.column_stack([u, d * Hmu])
+        gv = both[:, 0] - float(Hmu @ u) + 0.5 * tr_psi2 * sv
+        var = self.Hx_sq @ d - 2.0 * both[:, 1] + float(d @ Hmu**2) + 0.5 * tr_psi2
+        return gv, var
+
+
+def make_gaussian_mean(D, N, rng=None, *, prior_var=1.0, noise_var=1.0) -> GaussianMeanModel:
+    """The synthetic Gaussian problem of Zhang et al. (2021), Sec. 5.1: ``μ₀ = 0``,
+    ``Σ₀ = prior_var·I``, ``Σ = noise_var·I`` (the paper: both ``I``), ``θ ~ N(μ₀, Σ₀)`` and
+    ``N`` draws ``x_n ~ N(θ, Σ)``."""
+    rng = as_generator(rng)
+    D = check_int("D", D, low=1)
+    N = check_int("N", N, low=1)
+    prior_var = check_real("prior_var", prior_var, low=0.0, low_open=True)
+    noise_var = check_real("noise_var", noise_var, low=0.0, low_open=True)
+    theta = np.sqrt(prior_var) * rng.standard_normal(D)
+    x = theta + np.sqrt(noise_var) * rng.standard_normal((N, D))
+    return GaussianMeanModel(x, np.zeros(D), prior_var * np.eye(D), noise_var * np.eye(D))
 
 
 class LinearRegressionModel:
@@ -201,6 +246,26 @@ class LinearRegressionModel:
         W, single = _check_weights(w, self.N)
         out = np.array([-2.0 * np.log(np.diag(self._one(row)[1])).sum() for row in W])
         return out[0] if single else out
+
+    def kl_to_full(self, w):
+        """``(KL(π ‖ π_w), KL(π_w ‖ π))`` with ``π = π_1``, from the Cholesky factors of the
+        precisions (``Λ = LLᵀ``; no inverse): ``KL(N_a ‖ N_b) = ½[‖L_a⁻¹L_b‖_F² +
+        ‖L_bᵀ(μ_a − μ_b)‖² − D + 2Σlog diag L_a − 2Σlog diag L_b]``. Floats, or arrays for a
+        stack ``w`` of shape ``(m, N)``."""
+        W, single = _check_weights(w, self.N)
+        mu1, L1 = self._one(np.ones(self.N))
+
+        def kl(mua, La, mub, Lb):
+            M = solve_triangular(La, Lb, lower=True)
+            q = Lb.T @ (mua - mub)
+            logdet = 2.0 * (np.log(np.diag(La)).sum() - np.log(np.diag(Lb)).sum())
+            return 0.5 * (np.sum(M * M) + q @ q - self.D + logdet)
+
+        fwd, rev = np.empty(W.shape[0]), np.empty(W.shape[0])
+        for j, row in enumerate(W):  # loop over weight vectors, not data points
+            mu, L = self._one(row)
+            fwd[j], rev[j] = kl(mu1, L1, mu, L), kl(mu, L, mu1, L1)
+        return (float(fwd[0]), float(rev[0])) if single else (fwd, rev)
 
     def map(self, w):
         return self.posterior(w)[0]

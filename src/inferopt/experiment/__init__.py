@@ -17,8 +17,8 @@ Typical notebook::
 
 from .claims import VERDICTS, Claim, to_jsonable, verdict
 from .paths import repo_root, resolve
-from .plotting import PALETTE, close, method_colors, set_style
-from .record import Experiment, parameters_since, rng_from
+from .plotting import PALETTE, close, method_colors, plot_band, set_style
+from .record import Experiment, load_results, parameters_since, rng_from
 
 __all__ = [
     "PALETTE",
@@ -27,7 +27,9 @@ __all__ = [
     "Experiment",
     "close",
     "method_colors",
+    "load_results",
     "parameters_since",
+    "plot_band",
     "repo_root",
     "resolve",
     "rng_from",

@@ -1,6 +1,7 @@
 """The :class:`Experiment` a notebook writes its outputs through.
 
-It knows where outputs go (``<output_dir>/figures/<id>/``, ``<output_dir>/metrics/<id>.json``),
+It knows where outputs go (``<output_dir>/figures/<id>/``, ``<output_dir>/metrics/<id>.json``,
+tidy result tables in ``<output_dir>/results/<id>/<name>.csv``),
 collects the notebook's parameters, headline metrics and claims, and writes the
 metrics JSON of the project's contract::
 
@@ -70,6 +71,10 @@ class Experiment:
         return self.output_dir / "figures" / self.id
 
     @property
+    def results_dir(self) -> Path:
+        return self.output_dir / "results" / self.id
+
+    @property
     def metrics_path(self) -> Path:
         return self.output_dir / "metrics" / f"{self.id}.json"
 
@@ -80,6 +85,19 @@ class Experiment:
         rel = path.relative_to(self.output_dir).as_posix()
         if rel not in self.figures:
             self.figures.append(rel)
+        return path
+
+    def save_results(self, name: str, frame: pd.DataFrame) -> Path:
+        """Write a tidy table of measurements as ``<results_dir>/<name>.csv`` (atomically), so the
+        numbers behind a figure are on disk and a later experiment can read them with
+        :func:`load_results` instead of recomputing them."""
+        if not isinstance(frame, pd.DataFrame):
+            raise TypeError(f"save_results needs a pandas DataFrame; got {type(frame).__name__}")
+        self.results_dir.mkdir(parents=True, exist_ok=True)
+        path = self.results_dir / f"{name}.csv"
+        tmp = path.with_suffix(".csv.tmp")
+        frame.to_csv(tmp, index=False)
+        os.replace(tmp, path)
         return path
 
     def claim(self, id: str, text: str, holds, measured: dict) -> Claim:
@@ -114,6 +132,18 @@ class Experiment:
         tmp.write_text(json.dumps(payload, indent=2, sort_keys=False) + "\n")
         os.replace(tmp, self.metrics_path)
         return self.metrics_path
+
+
+def load_results(experiment_id: str, name: str, output_dir: str | os.PathLike = "build/scratch") -> pd.DataFrame:
+    """The table ``name`` that experiment ``experiment_id`` saved under ``output_dir`` (see
+    :meth:`Experiment.save_results`); the error says which stage to run if it is missing."""
+    path = resolve(output_dir) / "results" / experiment_id / f"{name}.csv"
+    if not path.exists():
+        raise FileNotFoundError(
+            f"{path} does not exist: experiment {experiment_id} writes it; run it first "
+            f"(dvc repro {experiment_id}, or execute its notebook with the same output_dir)"
+        )
+    return pd.read_csv(path)
 
 
 def _format_measured(measured: dict) -> str:

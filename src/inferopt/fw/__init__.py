@@ -10,7 +10,8 @@ Modules
 * :mod:`.entry`      -- :func:`hull_quadratic`, the one-call entry point (see below);
 * :mod:`.quadratic`  -- :class:`QuadraticHull`, ``||b - V alpha||^2`` from vectors, a Gram matrix or kernel columns;
 * :mod:`.solver`     -- :func:`frank_wolfe`: variants 'fw', 'away', 'pairwise' (drop steps) on any :class:`FWProblem`;
-* :mod:`.steps`      -- step rules '1/(t+1)', '2/(t+2)', 'line_search', :class:`Backtracking` (slack, max_tries, fallback);
+* :mod:`.steps`      -- step rules '1/(t+1)', '2/(t+2)', 'line_search', :class:`Backtracking` (slack, max_tries, fallback),
+  :class:`StochasticLineSearch` (projected gradient on gamma from ``phi'``);
 * :mod:`.mnp`        -- :func:`min_norm_point`, Wolfe's algorithm (fully corrective, finite termination);
 * :mod:`.reweight`   -- :func:`simplex_reweight`, the ``-proj`` re-weighting QP of a fixed atom set;
 * :mod:`.problem`    -- the :class:`FWProblem` protocol for other objectives (e.g. Monte-Carlo KL in boosting VI);
@@ -50,7 +51,10 @@ Implement :class:`FWProblem` (``start``, ``lmo``, ``grad_active``, ``direction``
 'pairwise'; ``callback(t, active)`` sees every iterate).  For noisy objectives use
 ``Backtracking(C0, eta=0.9, tau=2.0, slack=lambda t: eps0 / t**2, max_tries=IMAX,
 fallback='2/(t+2)')``; ``info['C']`` and ``info['step_status']`` ('accepted'/'fallback')
-record each step.
+record each step, ``info['value']``/``info['bound']`` the sufficient-decrease test it made, and
+``info['time_lmo']``/``info['time_step']`` the wall time of the LMO and of the rest of each step
+(``final_gap=False`` skips the LMO after the last step).  Boosting VI
+(:mod:`inferopt.boosting`) is such a problem, with Monte-Carlo estimates.
 """
 
 from .active_set import ActiveSet
@@ -61,7 +65,8 @@ from .quadratic import QuadraticHull
 from .result import FWResult
 from .reweight import simplex_reweight
 from .solver import VARIANTS, frank_wolfe
-from .steps import STEP_NAMES, Backtracking, ExactLineSearch, FixedStep, Line, StepOutcome, StepRule, make_step_rule
+from .steps import (STEP_NAMES, Backtracking, ExactLineSearch, FixedStep, Line, StepOutcome, StepRule,
+                    StochasticLineSearch, make_step_rule)
 
 __all__ = [
     "METHODS",
@@ -78,6 +83,7 @@ __all__ = [
     "QuadraticHull",
     "StepOutcome",
     "StepRule",
+    "StochasticLineSearch",
     "frank_wolfe",
     "hull_quadratic",
     "make_step_rule",

@@ -42,7 +42,10 @@ class ActiveSet:
         self._pos = {int(a): i for i, a in enumerate(self.ids)}
 
     def fw_update(self, s: int, gamma: float) -> None:
-        """Frank-Wolfe step ``x <- (1 - gamma) x + gamma v_s``; ``gamma = 1`` keeps only ``s``."""
+        """Frank-Wolfe step ``x <- (1 - gamma) x + gamma v_s``; ``gamma = 1`` keeps only ``s``,
+        ``gamma = 0`` leaves the iterate unchanged (``s`` does not enter the active set)."""
+        if gamma <= 0.0 and len(self.ids) > 0:
+            return
         if gamma >= 1.0:
             self.ids = np.array([int(s)], dtype=np.intp)
             self.weights = np.ones(1)
@@ -61,7 +64,10 @@ class ActiveSet:
             self.weights[self._pos[int(v)]] -= gamma
 
     def pairwise_update(self, s: int, v: int, gamma: float, drop: bool) -> None:
-        """Pairwise step ``x <- x + gamma (v_s - v_v)``; ``drop`` removes ``v`` (gamma = alpha_v)."""
+        """Pairwise step ``x <- x + gamma (v_s - v_v)``; ``drop`` removes ``v`` (gamma = alpha_v);
+        ``gamma = 0`` leaves the iterate unchanged."""
+        if gamma <= 0.0 and not drop:
+            return
         self._add_mass(s, gamma)
         if drop:
             self._remove(v)

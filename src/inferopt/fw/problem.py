@@ -14,8 +14,12 @@ the step rule (which may call ``phi``), ``move``, ``objective``.  The first atom
 ``move(active, 'fw', s, None, 1.0)`` from the empty iterate, without a ``direction`` call.
 The backtracking rule compares ``phi(gamma)`` with the last ``objective`` value.
 
-Boosting VI implements the same protocol with Monte-Carlo estimates (atoms = mixture
-components it stores by integer id; ``phi`` an estimate of the KL divergence).
+Monte-Carlo objectives (boosting VI, :class:`inferopt.boosting.BoostingProblem`) implement the
+same protocol with estimates: atoms are mixture components stored by integer id, ``lmo``
+returns an estimate of ``<grad f(x), v_s>``, ``objective`` an estimate of ``f(x)``, and
+``phi``/``dphi`` estimates along ``d``.  A problem may reuse its samples within an iteration
+(common random numbers for ``objective``, ``grad_active``, ``phi`` and ``dphi``), which is
+why ``objective`` is always called after ``move`` and before the next ``lmo``.
 """
 
 from __future__ import annotations
@@ -32,11 +36,13 @@ from .active_set import ActiveSet
 @dataclass(frozen=True)
 class Direction:
     """Problem-side facts about ``d``: ``d_sqnorm = ||d||^2`` (1.0 if no norm), ``curvature =
-    d' Hess f d`` (``None`` unless quadratic), ``phi(gamma) = f(x + gamma d)`` (``None`` if unavailable)."""
+    d' Hess f d`` (``None`` unless quadratic), ``phi(gamma) = f(x + gamma d)`` and ``dphi(gamma) =
+    <grad f(x + gamma d), d>`` (``None`` if unavailable; Monte-Carlo estimates are allowed)."""
 
     d_sqnorm: float = 1.0
     curvature: float | None = None
     phi: Callable[[float], float] | None = None
+    dphi: Callable[[float], float] | None = None
 
 
 class FWProblem(Protocol):

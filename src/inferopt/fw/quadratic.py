@@ -120,7 +120,8 @@ class QuadraticHull:
         dd = max(float(dd), 0.0)  # ||V d||^2; f is exactly quadratic along d with curvature 2 dd
         f0 = self._value(active)
         slope = self._slope(active, kind, s, v)
-        return Direction(d_sqnorm=dd, curvature=2.0 * dd, phi=lambda gamma: f0 + gamma * slope + gamma**2 * dd)
+        return Direction(d_sqnorm=dd, curvature=2.0 * dd, phi=lambda gamma: f0 + gamma * slope + gamma**2 * dd,
+                         dphi=lambda gamma: slope + 2.0 * gamma * dd)
 
     def move(self, active: ActiveSet, kind: str, s, v, gamma: float) -> None:
         if kind == "fw":

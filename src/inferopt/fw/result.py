@@ -17,7 +17,9 @@ class FWResult(SolveResult):
     ``info`` holds per-iteration arrays: ``gap`` (FW duality gap at each iterate, same
     length as ``objective``), and for each step ``gamma``, ``step_type`` ('fw', 'away',
     'pairwise' or 'mnp'), ``drop`` (an atom left the active set), ``atom`` (the LMO's atom),
-    ``n_active``; with backtracking also ``C`` and ``step_status``.
+    ``n_active``; with backtracking also ``C`` and ``step_status``; min-norm-point adds
+    ``refactor`` (per cycle: why the corral's factor was rebuilt, or empty) and
+    ``n_minor_start`` (a number: drops needed to bring a warm start to its affine minimiser).
     """
 
     atoms: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))

@@ -43,7 +43,7 @@ def _choose(variant: str, active: ActiveSet, grad_act: np.ndarray, grad_x: float
 
 def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule = "1/(t+1)",
                 max_iter: int = 1000, tol: float | None = 1e-12, init: int | None = None,
-                callback: Callable[[int, ActiveSet], None] | None = None) -> FWResult:
+                callback: Callable[[int, ActiveSet], None] | None = None, final_gap: bool = True) -> FWResult:
     """Minimise ``f`` over the convex hull of the problem's atoms by conditional gradient.
 
     The run starts at one atom ``x_1`` (``init``, else the LMO at the empty iterate: for
@@ -64,6 +64,15 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
     init : id of the first atom (optional).
     callback : called as ``callback(t, active)`` at every iterate (``t = 0`` for ``x_1``), e.g. to
         record functionals of the weights; it must not modify ``active``.
+    final_gap : call the LMO once more after the last step to report the final gap (default).
+        ``False`` saves that call (an expensive greedy step in boosting VI) and reports NaN.
+
+    Besides the per-step arrays listed in :class:`FWResult`, ``info`` holds ``slope``
+    (``<grad f(x), d>``), ``n_evals``, ``value``/``bound`` (the last sufficient-decrease test
+    of a backtracking rule, NaN otherwise), and the wall times ``time_lmo`` (the LMO call that
+    chose the step's atom) and ``time_step`` (everything else of the step: ``grad_active``,
+    ``direction``, the rule, ``move`` and ``objective``); ``info['time_init']`` is the time of
+    placing the first atom.  Callbacks are excluded from these times.
     """
     check_choice("variant", variant, VARIANTS)
     rule = make_step_rule(step)
@@ -79,13 +88,21 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
     problem.move(active, "fw", s, None, 1.0)
     active.fw_update(s, 1.0)
     objective, times, gaps = [problem.objective(active)], [time.perf_counter() - t0], []
+    time_init = times[0]
     if callback is not None:
         callback(0, active)
-    trace = {key: [] for key in ("gamma", "step_type", "drop", "atom", "n_active", "C", "step_status")}
+    trace = {key: [] for key in ("gamma", "step_type", "drop", "atom", "n_active", "C", "step_status",
+                                 "slope", "n_evals", "value", "bound", "time_lmo", "time_step")}
     converged, message = False, f"reached max_iter = {max_iter}"
     t = 0
     while True:
+        if t == max_iter and not final_gap:
+            gaps.append(np.nan)
+            break
+        tic = time.perf_counter()
         s, grad_s = problem.lmo(active)
+        toc = time.perf_counter()
+        time_lmo = toc - tic
         grad_act = problem.grad_active(active)
         grad_x = float(active.weights @ grad_act)
         gaps.append(grad_x - grad_s)
@@ -98,7 +115,7 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
         kind, v, slope, gamma_max = _choose(variant, active, grad_act, grad_x, s, grad_s)
         d = problem.direction(active, kind, s, v)
         out = rule(Line(t=t, slope=slope, f0=objective[-1], gamma_max=gamma_max,
-                        d_sqnorm=d.d_sqnorm, curvature=d.curvature, phi=d.phi))
+                        d_sqnorm=d.d_sqnorm, curvature=d.curvature, phi=d.phi, dphi=d.dphi))
         gamma = min(max(out.gamma, 0.0), gamma_max)
         if gamma >= gamma_max * (1.0 - 1e-12):  # a full step up to rounding: remove the atom exactly
             gamma = gamma_max
@@ -112,14 +129,16 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
             active.pairwise_update(s, v, gamma, drop)
         objective.append(problem.objective(active))
         times.append(time.perf_counter() - t0)
+        time_step = times[-1] - (toc - t0)
         if callback is not None:
             callback(t, active)
-        for key, val in zip(trace, (gamma, kind, drop, s,
-                                    len(active), out.C, out.status)):
+        for key, val in zip(trace, (gamma, kind, drop, s, len(active), out.C, out.status, slope,
+                                    out.n_evals, out.value, out.bound, time_lmo, time_step)):
             trace[key].append(val)
 
     info = {key: np.asarray(val) for key, val in trace.items()}
     info["gap"] = np.asarray(gaps)
+    info["time_init"] = time_init
     return FWResult(x=active.weights.copy(), objective=np.asarray(objective), n_iter=t,
                     converged=converged, message=message, times=np.asarray(times), info=info,
                     atoms=active.ids.copy())

@@ -11,7 +11,10 @@ objective to the segment ``x + gamma d``, ``0 <= gamma <= gamma_max``, and retur
 * :class:`Backtracking` -- backtracking on the curvature constant ``C`` (Pedregosa,
   Negiar, Askari & Jaggi, AISTATS 2020, Alg. 1-2), in the approximate form of
   Dresdner et al. 2021 (Alg. 2, Eq. 11): Monte-Carlo objectives with a slack
-  ``eps_t`` and a fallback to a predefined step after ``max_tries`` failures.
+  ``eps_t`` and a fallback to a predefined step after ``max_tries`` failures;
+* :class:`StochasticLineSearch` -- projected (stochastic) gradient descent on ``gamma``
+  from the derivative ``phi'(gamma)``, the line search of the boosting-VI authors' code
+  (Locatello et al. 2018; Dresdner et al. 2021, Sec. 6.1).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ class Line:
     d_sqnorm : ``||d||^2`` in the norm of the quadratic model (1.0 if the problem has none).
     curvature : ``d' Hess f d`` when the objective is quadratic along ``d``, else ``None``.
     phi : ``gamma -> f(x + gamma d)`` (exact or a Monte-Carlo estimate), or ``None``.
+    dphi : ``gamma -> <grad f(x + gamma d), d>`` (exact or an estimate), or ``None``.
     """
 
     t: int
@@ -42,17 +46,22 @@ class Line:
     d_sqnorm: float = 1.0
     curvature: float | None = None
     phi: Callable[[float], float] | None = None
+    dphi: Callable[[float], float] | None = None
 
 
 @dataclass(frozen=True)
 class StepOutcome:
-    """The step taken and how: ``status`` in {'fixed', 'exact', 'accepted', 'fallback'};
-    ``C`` the curvature estimate (NaN for rules without one); ``n_evals`` calls of ``phi``."""
+    """The step taken and how: ``status`` in {'fixed', 'exact', 'accepted', 'fallback', 'searched'};
+    ``C`` the curvature estimate (NaN for rules without one); ``n_evals`` calls of ``phi``
+    (or ``dphi``).  A backtracking step also returns the test it made last: ``value`` =
+    ``phi(gamma)`` and ``bound`` = the right-hand side it was compared with (NaN otherwise)."""
 
     gamma: float
     status: str
     C: float = math.nan
     n_evals: int = 0
+    value: float = math.nan
+    bound: float = math.nan
 
 
 class StepRule:
@@ -106,7 +115,10 @@ class Backtracking(StepRule):
 
         phi(gamma) <= f0 + gamma * slope + gamma^2 * C * ||d||^2 / 2 + slack_t
 
-    otherwise ``C <- tau * C`` (``tau > 1``).  After ``max_tries`` failed tries the step
+    otherwise ``C <- tau * C`` (``tau > 1``).  ``C0 = None`` estimates the initial constant at
+    the first step by a finite difference of the directional derivative,
+    ``C = |phi'(delta) - phi'(0)| / (delta ||d||^2)`` with ``delta = 1e-3`` (the initial
+    Lipschitz estimate of Pedregosa et al. 2020, Sec. 4; needs ``Line.dphi``).  After ``max_tries`` failed tries the step
     falls back to the ``fallback`` rule (a predefined step, default ``2/(t+2)``), keeping the
     grown ``C``.  ``slack`` is a constant ``>= 0`` or a callable ``t -> eps_t`` (e.g.
     ``lambda t: 2 * eps0 / t**2`` for Eq. 11 of Dresdner et al. with ``eps_t = eps0/t^2``;
@@ -114,10 +126,10 @@ class Backtracking(StepRule):
     estimate.  The outcome records ``C`` and whether the step was 'accepted' or 'fallback'.
     """
 
-    def __init__(self, C0: float = 1.0, *, eta: float = 0.9, tau: float = 2.0,
+    def __init__(self, C0: float | None = 1.0, *, eta: float = 0.9, tau: float = 2.0,
                  slack: float | Callable[[int], float] = 0.0, max_tries: int = 60,
                  fallback: str | StepRule = "2/(t+2)") -> None:
-        self.C0 = check_real("C0", C0, low=0.0, low_open=True)
+        self.C0 = None if C0 is None else check_real("C0", C0, low=0.0, low_open=True)
         self.eta = check_real("eta", eta, low=0.0, high=1.0, low_open=True)
         self.tau = check_real("tau", tau, low=1.0, low_open=True)
         if not callable(slack):
@@ -133,6 +145,15 @@ class Backtracking(StepRule):
         self.C = self.C0
         self.fallback.reset()
 
+    def _initial_C(self, line: Line, delta: float = 1e-3) -> float:
+        """``|phi'(delta) - phi'(0)| / (delta ||d||^2)``; ``-slope / ||d||^2`` (a first try at
+        ``gamma = 1``) if that is not a positive number."""
+        if line.dphi is None:
+            raise ValueError("Backtracking with C0=None needs Line.dphi to estimate the initial curvature")
+        dd = line.d_sqnorm if line.d_sqnorm > 0 else 1.0
+        C = abs(float(line.dphi(delta)) - float(line.dphi(0.0))) / (delta * dd)
+        return C if math.isfinite(C) and C > 0 else -line.slope / dd
+
     def _slack(self, t: int) -> float:
         if not callable(self.slack):
             return float(self.slack)
@@ -145,25 +166,58 @@ class Backtracking(StepRule):
         if line.phi is None:
             raise ValueError("step 'backtracking' needs Line.phi, the objective along d")
         if line.slope >= 0.0:
-            return StepOutcome(0.0, "accepted", self.C, 0)
+            return StepOutcome(0.0, "accepted", math.nan if self.C is None else self.C, 0)
         eps = self._slack(line.t)
-        C = self.eta * self.C
+        C = self.eta * self.C if self.C is not None else self._initial_C(line)
         for tries in range(1, self.max_tries + 1):
             gamma = min(-line.slope / (C * line.d_sqnorm), line.gamma_max) if line.d_sqnorm > 0 else line.gamma_max
             bound = line.f0 + gamma * line.slope + 0.5 * gamma**2 * C * line.d_sqnorm + eps
-            if line.phi(gamma) <= bound:
+            value = line.phi(gamma)
+            if value <= bound:
                 self.C = C
-                return StepOutcome(gamma, "accepted", C, tries)
+                return StepOutcome(gamma, "accepted", C, tries, value, bound)
             C *= self.tau
         self.C = C
-        return StepOutcome(self.fallback(line).gamma, "fallback", C, self.max_tries)
+        return StepOutcome(self.fallback(line).gamma, "fallback", C, self.max_tries, value, bound)
 
 
-STEP_NAMES = (*FIXED_RULES, "line_search", "backtracking")
+class StochasticLineSearch(StepRule):
+    """Projected gradient descent on ``gamma`` with decreasing steps (the boosting-VI line search).
+
+    From ``gamma_0 = init(t)`` (default the predefined ``2/(t+2)``), ``n_iter`` updates
+    ``gamma <- gamma - lr / (i + 1) * phi'(gamma)``, ``i = 0, 1, ...``, each projected onto
+    ``[0, gamma_max]``; the search stops as soon as the projection is active (``gamma`` at 0
+    or ``gamma_max``).  This is the rule of Locatello et al. (2018a)'s and Dresdner et al.
+    (2021)'s code (``n_iter = 10``, ``lr = 0.1``), where ``phi'`` is a Monte-Carlo estimate
+    with samples fixed during the search: with a large ``|phi'|`` the first update already
+    leaves ``[0, gamma_max]``, so the step jumps to 0 or 1 (Dresdner et al., Sec. 6.1).
+    """
+
+    def __init__(self, n_iter: int = 10, lr: float = 0.1, init: str | StepRule = "2/(t+2)") -> None:
+        self.n_iter = check_int("n_iter", n_iter, low=1)
+        self.lr = check_real("lr", lr, low=0.0, low_open=True)
+        self.init = make_step_rule(init)
+
+    def reset(self) -> None:
+        self.init.reset()
+
+    def __call__(self, line: Line) -> StepOutcome:
+        if line.dphi is None:
+            raise ValueError("step 'stochastic_line_search' needs Line.dphi, the derivative of the objective along d")
+        gamma = min(max(self.init(line).gamma, 0.0), line.gamma_max)
+        for i in range(self.n_iter):
+            gamma -= self.lr / (i + 1) * float(line.dphi(gamma))
+            if not 0.0 < gamma < line.gamma_max:
+                return StepOutcome(min(max(gamma, 0.0), line.gamma_max), "searched", n_evals=i + 1)
+        return StepOutcome(gamma, "searched", n_evals=self.n_iter)
+
+
+STEP_NAMES = (*FIXED_RULES, "line_search", "backtracking", "stochastic_line_search")
 
 
 def make_step_rule(step: str | StepRule) -> StepRule:
-    """A :class:`StepRule` from a name in ``STEP_NAMES`` (or the rule itself, reset)."""
+    """A :class:`StepRule` from a name in ``STEP_NAMES`` (or the rule itself, reset); the
+    named rules use their default settings."""
     if isinstance(step, StepRule):
         step.reset()
         return step
@@ -172,4 +226,6 @@ def make_step_rule(step: str | StepRule) -> StepRule:
     check_choice("step", step, STEP_NAMES)
     if step in FIXED_RULES:
         return FixedStep(step)
-    return ExactLineSearch() if step == "line_search" else Backtracking()
+    if step == "line_search":
+        return ExactLineSearch()
+    return Backtracking() if step == "backtracking" else StochasticLineSearch()

@@ -8,7 +8,8 @@
   :func:`welling_herding` (Eq. 1), ``-proj`` re-weighting (:func:`project`, :func:`projected_errors`);
 * :mod:`.baselines` -- i.i.d. and Sobol points (:func:`sobol_points`, :func:`random_errors`);
 * :mod:`.graphical` -- ``x = sign(z)`` model of Sec. 5.2, arcsine-law moments;
-* :mod:`.maxent`    -- maximum entropy on {-1, 1}^d (Sec. 5.3).
+* :mod:`.maxent`    -- maximum entropy on {-1, 1}^d (Sec. 5.3);
+* :mod:`.curves`    -- the figures' error curves as tidy tables, mean vectors of Fig. 6, fitted rates.
 
 Example (Fig. 3, s = 1, random density)::
 
@@ -20,6 +21,17 @@ Example (Fig. 3, s = 1, random density)::
 """
 
 from .baselines import random_errors, sobol_points
+from .curves import (
+    CG_METHODS,
+    MEAN_KINDS,
+    bit_means,
+    exp_rate,
+    finite_sample_curves,
+    log_slope,
+    power_fit,
+    sobolev_curves,
+    state_curves,
+)
 from .densities import TrigDensity
 from .graphical import pairwise_features, random_correlation, sample_sign_gaussian, sign_gaussian_moments
 from .herding import HERDING_METHODS, HerdingResult, herd, hull_problem, project, projected_errors, welling_herding
@@ -28,6 +40,15 @@ from .sobolev import SobolevTarget, bernoulli_polynomial, fourier_weight, sobole
 from .targets import EmpiricalTarget, FeatureTarget, KernelTarget, mmd2, mmd2_uniform_prefix
 
 __all__ = [
+    "CG_METHODS",
+    "MEAN_KINDS",
+    "bit_means",
+    "exp_rate",
+    "finite_sample_curves",
+    "log_slope",
+    "power_fit",
+    "sobolev_curves",
+    "state_curves",
     "HERDING_METHODS",
     "EmpiricalTarget",
     "FeatureTarget",

@@ -38,7 +38,8 @@ class HerdingResult:
     """``order``: candidate index chosen at each iteration (``order[0]`` the first point; repeats
     possible); ``atoms``/``weights``: the final weighted point set (distinct candidates);
     ``error[t-1] = ||mu - mu_hat_t||^2`` after ``t`` iterations; ``test_error``: the same
-    against ``test_target`` (or ``None``); ``fw``: the solver's result."""
+    against ``test_target`` (or ``None``); ``fw``: the solver's result; ``snapshots[t]``: the
+    weights of all candidates after ``t`` points, for each requested ``t`` that was reached."""
 
     order: np.ndarray
     atoms: np.ndarray
@@ -46,10 +47,11 @@ class HerdingResult:
     error: np.ndarray
     fw: FWResult
     test_error: np.ndarray | None = None
+    snapshots: dict[int, np.ndarray] | None = None
 
 
 def herd(target: KernelTarget, candidates, n_points: int, method: str = "1/(t+1)",
-         test_target: KernelTarget | None = None) -> HerdingResult:
+         test_target: KernelTarget | None = None, snapshots=None) -> HerdingResult:
     """Herding-type point selection over ``candidates`` (``n_points`` iterations, Bach et al. Eq. 4).
 
     ``method``: a FW step rule ('1/(t+1)' = herding, 'line_search', ...; always ``n_points``
@@ -58,16 +60,24 @@ def herd(target: KernelTarget, candidates, n_points: int, method: str = "1/(t+1)
     ``test_target``: a second mean element with the *same kernel* (Fig. 4: fit the empirical
     mean, ``EmpiricalTarget``, test against the exact one); its error is tracked at O(k) per
     iteration, ``||mu' - mu_hat||^2 = ||mu - mu_hat||^2 + 2 w'(mu(x) - mu'(x)) + ||mu'||^2 - ||mu||^2``.
+    ``snapshots``: numbers of points ``t`` at which to keep the dense weight vector over the
+    candidates (Sec. 5.3: herding's distribution over states along the run; O(N) each).
     """
     n_points = check_int("n_points", n_points, low=2)
     if method not in HERDING_METHODS:
         raise ValueError(f"method must be one of {sorted(HERDING_METHODS)}; got {method!r}")
     problem = hull_problem(target, candidates)
     first = int(np.argmax(problem.c))
-    callback, shift = None, []
-    if test_target is not None:
-        delta = problem.c - test_target.mean(np.asarray(candidates))
-        callback = lambda t, active: shift.append(2.0 * active.weights @ delta[active.ids])  # noqa: E731
+    shift, kept = [], {}
+    delta = None if test_target is None else problem.c - test_target.mean(np.asarray(candidates))
+    wanted = set() if snapshots is None else {check_int("snapshots", t, low=1) for t in np.atleast_1d(snapshots)}
+
+    def callback(t, active):  # t = 0 is the first point
+        if delta is not None:
+            shift.append(2.0 * active.weights @ delta[active.ids])
+        if t + 1 in wanted:
+            kept[t + 1] = np.zeros(problem.n_atoms)
+            kept[t + 1][active.ids] = active.weights
     if method == "mnp":
         res = min_norm_point(problem, max_iter=n_points - 1, tol=0.0, init=first, callback=callback)
     else:
@@ -77,7 +87,8 @@ def herd(target: KernelTarget, candidates, n_points: int, method: str = "1/(t+1)
     test = None
     if test_target is not None:
         test = res.objective + np.asarray(shift) + test_target.mean_sqnorm - target.mean_sqnorm
-    return HerdingResult(order=order, atoms=res.atoms, weights=res.x, error=res.objective, fw=res, test_error=test)
+    return HerdingResult(order=order, atoms=res.atoms, weights=res.x, error=res.objective, fw=res, test_error=test,
+                         snapshots=kept if snapshots is not None else None)
 
 
 def welling_herding(target: KernelTarget, candidates, n_points: int) -> np.ndarray:
@@ -105,7 +116,8 @@ def project(target: KernelTarget, points) -> tuple[np.ndarray, np.ndarray, float
     Returns ``(distinct_points, weights, error)`` with ``error = ||mu - sum w_i Phi(x_i)||^2``.
     """
     pts = np.unique(np.asarray(points), axis=0)
-    res = simplex_reweight(target.kernel(pts, pts), target.mean(pts), target.mean_sqnorm)
+    # warm start from every point: one factorisation, then minor cycles drop the inactive ones
+    res = simplex_reweight(target.kernel(pts, pts), target.mean(pts), target.mean_sqnorm, init=range(len(pts)))
     return pts, res.dense_weights(len(pts)), float(res.objective[-1])
 
 

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from ..experiment.paths import repo_root
-from .config import experiments
+from .config import experiments, load_params
 from .render import copy_mathjax, notebook_to_html
 
 VERDICT_CLASS = {"holds": "holds", "fails": "fails", "not measured": "nm"}
@@ -69,16 +69,39 @@ def _card(exp_id: str, meta: dict | None, reports: Path) -> str:
     )
 
 
+def _groups(metas: dict) -> dict:
+    """Experiments grouped by paper (the id's letter: A, B, C, D), in report order."""
+    groups: dict = {}
+    for exp_id, meta in metas.items():
+        groups.setdefault(exp_id[0], {})[exp_id] = meta
+    return groups
+
+
+def _totals(metas: dict) -> tuple[int, dict]:
+    claims = [c for m in metas.values() if m for c in m["claims"]]
+    return len(claims), {v: sum(c["verdict"] == v for c in claims) for v in VERDICT_CLASS}
+
+
+def _summary(metas: dict) -> str:
+    n, totals = _totals(metas)
+    return (
+        f'<p class="summary"><span>{n} claims</span><span class="verdict holds">{totals["holds"]} hold</span>'
+        f'<span class="verdict fails">{totals["fails"]} fail</span>'
+        f'<span class="verdict nm">{totals["not measured"]} not measured</span></p>'
+    )
+
+
 def _scorecard(metas: dict) -> str:
     rows = []
     for exp_id, meta in metas.items():
         if meta is None:
             continue
+        stand_in = " <span class='verdict nm'>stand-in data</span>" if meta.get("stand_ins") else ""
         for c in meta["claims"]:
             measured = "; ".join(f"{k} = {_format_value(v)}" for k, v in c["measured"].items())
             cls = VERDICT_CLASS.get(c["verdict"], "nm")
             rows.append(
-                f"<tr><td>{html.escape(c['id'])}</td><td>{html.escape(c['target'])}</td>"
+                f"<tr><td>{html.escape(c['id'])}</td><td><a href='html/{exp_id}.html'>{html.escape(c['target'])}</a>{stand_in}</td>"
                 f"<td>{html.escape(c['text'])}</td><td><span class='verdict {cls}'>{html.escape(c['verdict'])}</span></td>"
                 f"<td class='measured'>{html.escape(measured)}</td></tr>"
             )
@@ -88,20 +111,28 @@ def _scorecard(metas: dict) -> str:
     )
 
 
-def build_index(metas: dict, reports: Path) -> str:
-    """The front page: cards and the claims scorecard."""
-    claims = [c for m in metas.values() if m for c in m["claims"]]
-    totals = {v: sum(c["verdict"] == v for c in claims) for v in VERDICT_CLASS}
-    cards = "".join(_card(exp_id, meta, reports) for exp_id, meta in metas.items())
+def _paper_title(metas: dict) -> str:
+    papers = [m["paper"] for m in metas.values() if m and m.get("paper")]
+    return papers[0] if papers else "not run yet"
+
+
+def build_index(metas: dict, reports: Path, scale: str = "default") -> str:
+    """The front page: overall tallies, then per paper its cards and its claims scorecard."""
+    sections = "".join(
+        f'<section><h2>{letter}. {html.escape(_paper_title(group))}</h2>{_summary(group)}'
+        f'<div class="cards">{"".join(_card(exp_id, meta, reports) for exp_id, meta in group.items())}</div>'
+        f"<h3>Claims</h3>{_scorecard(group)}</section>"
+        for letter, group in _groups(metas).items()
+    )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>inferopt reports</title><style>{STYLE}</style></head>
 <body><h1>inferopt: reproduction reports</h1>
-<p class="sub">Executed notebooks of <code>dvc repro</code>; each card links to its full report.</p>
-<div class="cards">{cards}</div>
-<h2>Claims scorecard</h2>
-<p class="summary"><span>{len(claims)} claims</span><span class="verdict holds">{totals['holds']} hold</span>
-<span class="verdict fails">{totals['fails']} fail</span><span class="verdict nm">{totals['not measured']} not measured</span></p>
-{_scorecard(metas)}
+<p class="sub">Executed notebooks of <code>dvc repro</code> at the <b>{html.escape(scale)}</b> scale
+(<code>params.yaml</code>{'' if scale == 'default' else ' overlaid by <code>params_paper.yaml</code>'});
+each card links to its full report, and each experiment's numbers are in <code>reports/results/&lt;id&gt;/</code>
+and <code>reports/metrics/&lt;id&gt;.json</code>. Verdicts are computed in the notebooks from the measurements.</p>
+<h2>All claims</h2>{_summary(metas)}
+{sections}
 </body></html>
 """
 
@@ -119,6 +150,7 @@ def build_reports(reports_dir: str = "reports") -> Path:
             notebook_to_html(notebook, reports / "html" / f"{exp_id}.html", mathjax_rel="../mathjax")
     index = reports / "index.html"
     tmp = index.with_suffix(".tmp")
-    tmp.write_text(build_index(metas, reports), encoding="utf-8")
+    scale = load_params().get("scale", "default")
+    tmp.write_text(build_index(metas, reports, scale), encoding="utf-8")
     tmp.replace(index)
     return index

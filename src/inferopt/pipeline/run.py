@@ -34,7 +34,8 @@ def run_experiment(experiment_id: str, *, output_dir: str = "reports", progress:
     params["output_dir"] = output_dir
     out_dir = root / output_dir
     (out_dir / "notebooks").mkdir(parents=True, exist_ok=True)
-    (out_dir / "figures" / experiment_id).mkdir(parents=True, exist_ok=True)
+    for kind in ("figures", "results"):  # declared DVC outputs: they exist even if a notebook writes none
+        (out_dir / kind / experiment_id).mkdir(parents=True, exist_ok=True)
     target = out_dir / "notebooks" / f"{experiment_id}.ipynb"
     partial = target.with_name(f"{experiment_id}.failed.ipynb")
     papermill.execute_notebook(

@@ -52,6 +52,8 @@ from .estimators import (
     make_degree_rule,
     quadratic_forms,
     rademacher,
+    replicate_weights,
+    replicated_estimates,
     spectral_sum,
 )
 from .gp import (
@@ -65,11 +67,13 @@ from .gp import (
 )
 from .gradients import (
     adjoint_factors,
+    derivative_moments,
     exact_grad_lowrank,
     exact_matrix_gradient,
     grad_lowrank,
     grad_recursion,
     matrix_gradient,
+    replicated_grad_estimates,
     spectral_sum_grad,
     spectral_sum_grad_lowrank,
 )
@@ -120,6 +124,7 @@ __all__ += [
     "check_symmetric",
     "constant_step",
     "dense_of",
+    "derivative_moments",
     "exact_grad_lowrank",
     "exact_matrix_gradient",
     "exact_spectral_sum",
@@ -138,6 +143,9 @@ __all__ += [
     "quadratic_forms",
     "rademacher",
     "rbf_toeplitz_column",
+    "replicate_weights",
+    "replicated_estimates",
+    "replicated_grad_estimates",
     "ritz_values",
     "rmse",
     "sgd",

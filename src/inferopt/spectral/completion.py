@@ -11,8 +11,9 @@ The spectral term uses ``f = sqrt`` on ``[ε, b]``: ``A = θθᵀ + εI`` has ``
 ``b`` is a Lanczos estimate of ``λ_max`` with a safety margin, capped by the rigorous
 ``ε + ||θ||_F²`` and rounded up to a geometric grid (ratio ``2^{1/8}``) so that the
 Chebyshev series is reused across iterations. Its stochastic gradient is the amortised
-adjoint form (:func:`.gradients.grad_lowrank`); the exact one uses the thin SVD
-``θ = P Σ Qᵀ``: ``∇_θ tr f(θθᵀ + εI) = 2 P diag(f'(σ² + ε) σ) Qᵀ``.
+adjoint form (:func:`.gradients.grad_lowrank`); the exact one (GD, SVRG snapshots) is
+``∇_θ tr f(θθᵀ + εI) = 2 f'(θθᵀ + εI) θ = 2 θ f'(θᵀθ + εI)`` from the eigen-decomposition of the
+smaller Gram matrix (``O(d r min(d, r))``, cheaper than an SVD of ``θ``).
 """
 
 from __future__ import annotations
@@ -100,12 +101,18 @@ class MatrixCompletion:
     def spectral_grad(self, theta, V, weights, a, b):
         return grad_lowrank(theta, self.eps, V, weights, a, b)
 
-    def _svd(self, theta):
-        return np.linalg.svd(theta, full_matrices=False)
+    def _gram_eig(self, theta):
+        """Eigen-decomposition of the smaller Gram matrix (``θᵀθ`` if ``r <= d``, else ``θθᵀ``): ``O(d r min(d, r))``."""
+        small_right = theta.shape[1] <= theta.shape[0]
+        lam, U = np.linalg.eigh(theta.T @ theta if small_right else theta @ theta.T)
+        return np.maximum(lam, 0.0), U, small_right
 
     def exact_spectral_grad(self, theta):
-        P, s, Qt = self._svd(theta)
-        return 2.0 * (P * (0.5 / np.sqrt(s * s + self.eps) * s)) @ Qt
+        """``∇_θ tr (θθᵀ + εI)^{1/2} = (θθᵀ + εI)^{-1/2} θ = θ (θᵀθ + εI)^{-1/2}`` (push-through identity),
+        from the eigen-decomposition of the smaller Gram matrix."""
+        lam, U, small_right = self._gram_eig(theta)
+        S = (U / np.sqrt(lam + self.eps)) @ U.T
+        return theta @ S if small_right else S @ theta
 
     def g(self, theta) -> float:
         return float(self.lam * np.sum((theta[self.rows, self.cols] - self.values) ** 2))
@@ -116,9 +123,9 @@ class MatrixCompletion:
         return out
 
     def spectral_term(self, theta) -> float:
-        """Exact ``tr((θθᵀ + εI)^{1/2}) = Σ sqrt(σ_i² + ε) + (d - rank) sqrt(ε)`` by SVD."""
-        s = np.linalg.svd(theta, compute_uv=False)
-        return float(np.sum(np.sqrt(s * s + self.eps)) + (self.shape[0] - s.size) * np.sqrt(self.eps))
+        """Exact ``tr((θθᵀ + εI)^{1/2}) = Σ sqrt(σ_i² + ε) + (d - min(d, r)) sqrt(ε)`` (Gram eigenvalues ``σ_i²``)."""
+        lam = self._gram_eig(theta)[0]
+        return float(np.sum(np.sqrt(lam + self.eps)) + (self.shape[0] - lam.size) * np.sqrt(self.eps))
 
     def objective(self, theta) -> float:
         return self.spectral_term(theta) + self.g(theta)

@@ -177,6 +177,32 @@ def quadratic_forms(A, V, weights, a, b) -> np.ndarray:
     return weights @ chebyshev_moments(A, V, weights.size - 1, a, b)
 
 
+def replicate_weights(rule, R: int, rng) -> np.ndarray:
+    """``R x (n_max + 1)`` Chebyshev weights of ``R`` independent draws of a degree rule (zero-padded)."""
+    R = check_int("R (number of replicates)", R, low=1)
+    rng = as_generator(rng)
+    draws = [rule.draw(rng) for _ in range(R)]
+    W = np.zeros((R, max(w.size for w in draws)))
+    for r, w in enumerate(draws):
+        W[r, : w.size] = w
+    return W
+
+
+def replicated_estimates(A, rule, a, b, *, R: int, M: int, rng=None) -> np.ndarray:
+    """``R`` independent estimates of ``tr f(A)`` (each: its own degree from ``rule`` and ``M`` probes).
+
+    For the statistical check of Lemma 1: all ``R M`` probes go through one block recursion
+    (:func:`chebyshev_moments` to the largest degree drawn), then each replicate applies its own
+    weights to its own ``M`` probes. Returns shape ``(R,)``.
+    """
+    M = check_int("M (number of probe vectors)", M, low=1)
+    rng = as_generator(rng)
+    W = replicate_weights(rule, R, rng)
+    op = as_operator(A)
+    mu = chebyshev_moments(op, rademacher(rng, op.shape[0], W.shape[0] * M), W.shape[1] - 1, a, b)
+    return np.einsum("rj,jrm->r", W, mu.reshape(W.shape[1], W.shape[0], M)) / M
+
+
 @dataclass
 class SpectralSumEstimate:
     """A Hutchinson-Chebyshev estimate of ``tr f(A)``.

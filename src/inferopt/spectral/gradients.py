@@ -38,45 +38,70 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, check_real
+from .._validation import as_finite_array, check_int, check_real
 from .chebyshev import check_interval
-from .estimators import ChebyshevSeries, draw_estimator
+from .estimators import ChebyshevSeries, as_generator, draw_estimator, rademacher, replicate_weights
 from .operators import LowRankShiftOperator, as_operator, dense_of
 
 
-def grad_recursion(A, dA, V, weights, a, b) -> np.ndarray:
-    """Gradient of ``(1/M) Σ_k v_kᵀ Σ_j weights_j T_j(Ã) v_k`` by the forward recursion (6).
+def derivative_moments(A, dA, V, n: int, a, b) -> np.ndarray:
+    """``nu[j, i, k] = v_kᵀ ∂w_j^{(k)}/∂θ_i`` for ``j = 0..n`` by the forward recursion (6).
 
-    ``dA`` is a sequence of ``d'`` symmetric operators/matrices ``∂A/∂θ_i``. Returns shape ``(d',)``.
+    ``dA`` is a sequence of ``d'`` symmetric operators/matrices ``∂A/∂θ_i``; all ``d'`` parameters and
+    the ``K`` probes (columns of ``V``) advance in one ``d x (d' K)`` block. Shape ``(n + 1, d', K)``.
     """
     op = as_operator(A)
     dops = [as_operator(D, name=f"dA[{i}]") for i, D in enumerate(dA)]
     a, b = check_interval(a, b)
+    n = check_int("n (degree)", n, low=0)
     V = np.asarray(V, dtype=float)
-    weights = np.asarray(weights, dtype=float)
-    n, (d, M), P = weights.size - 1, V.shape, len(dops)
+    (d, K), P = V.shape, len(dops)
+    nu = np.zeros((n + 1, P, K))
     if P == 0 or n == 0:
-        return np.zeros(P)
+        return nu
     s, c = 2.0 / (b - a), (b + a) / (b - a)
 
     def atil(X):
         return s * op.matmat(X) - c * X
 
-    def dA_times(Wblock):  # Wblock: d x M (same w for every parameter) -> d x (P M)
+    def dA_times(Wblock):  # Wblock: d x K (same w for every parameter) -> d x (P K)
         return np.concatenate([D.matmat(Wblock) for D in dops], axis=1)
 
-    grad = np.zeros(P)
     Vrep = np.tile(V, (1, P))
     w_prev, w = V, atil(V)  # w_0, w_1
-    dw_prev, dw = np.zeros((d, P * M)), s * dA_times(V)  # ∂w_0, ∂w_1
-    grad += weights[1] * np.einsum("ij,ij->j", Vrep, dw).reshape(P, M).sum(axis=1)
+    dw_prev, dw = np.zeros((d, P * K)), s * dA_times(V)  # ∂w_0, ∂w_1
+    nu[1] = np.einsum("ij,ij->j", Vrep, dw).reshape(P, K)
     for j in range(1, n):
         dw_new = 2.0 * s * dA_times(w) + 2.0 * atil(dw) - dw_prev
         w_new = 2.0 * atil(w) - w_prev
         dw_prev, dw = dw, dw_new
         w_prev, w = w, w_new
-        grad += weights[j + 1] * np.einsum("ij,ij->j", Vrep, dw).reshape(P, M).sum(axis=1)
-    return grad / M
+        nu[j + 1] = np.einsum("ij,ij->j", Vrep, dw).reshape(P, K)
+    return nu
+
+
+def grad_recursion(A, dA, V, weights, a, b) -> np.ndarray:
+    """Gradient of ``(1/M) Σ_k v_kᵀ Σ_j weights_j T_j(Ã) v_k`` by the forward recursion (6), Eq. (5)/(12).
+
+    ``dA`` is a sequence of ``d'`` symmetric operators/matrices ``∂A/∂θ_i``. Returns shape ``(d',)``.
+    """
+    weights = np.asarray(weights, dtype=float)
+    nu = derivative_moments(A, dA, V, weights.size - 1, a, b)
+    return np.einsum("j,jik->i", weights, nu) / nu.shape[2]
+
+
+def replicated_grad_estimates(A, dA, rule, a, b, *, R: int, M: int, rng=None) -> np.ndarray:
+    """``R`` independent estimates (12) of ``∇_θ tr f(A(θ))``, each with its own degree and ``M`` probes.
+
+    The counterpart of :func:`.estimators.replicated_estimates` for the gradient: one block recursion (6)
+    over all ``R M`` probes. Returns shape ``(R, d')``.
+    """
+    M = check_int("M (number of probe vectors)", M, low=1)
+    rng = as_generator(rng)
+    W = replicate_weights(rule, R, rng)
+    op = as_operator(A)
+    nu = derivative_moments(op, dA, rademacher(rng, op.shape[0], W.shape[0] * M), W.shape[1] - 1, a, b)
+    return np.einsum("rj,jirm->ri", W, nu.reshape(nu.shape[0], nu.shape[1], W.shape[0], M)) / M
 
 
 def adjoint_factors(A, V, weights, a, b):

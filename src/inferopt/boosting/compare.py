@@ -1,0 +1,154 @@
+"""Comparisons of the step rules as in Dresdner et al. (2021), Sec. 6: Fig. 1 (left) and Tables 2-3.
+
+* :func:`random_lmo_step` -- Sec. 6.1 / Fig. 1 (left): a two-Gaussian target, the first
+  component equal to the target's first, a *random* next component, one step of each rule,
+  and the KL divergence after it (the setting of the authors' ``toy_random_lmo.py``:
+  ``π ~ Dir(1, 1)``, means ``N(0, I)``, scales ``softplus(N(0, 1))``, the random component
+  drawn the same way);
+* :func:`compare_methods` -- Sec. 6.2: Bayesian logistic regression, every method for
+  ``n_replicates`` runs, train log-likelihood and test AUROC at every iteration;
+* :func:`best_median_iterate` / :func:`summary_table` / :func:`format_table` -- Tables 2-3: per
+  method the iterate with the best median (over replicates) train log-likelihood, then mean ±
+  std of train LL, test AUROC and time, times also as ratios to the predefined step measured
+  in the same run; :func:`plot_per_iteration` -- a record column against the iteration.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._validation import check_int
+from .boost import LABELS, METHODS, boost
+from .estimates import kl
+from .families import Component, Gaussian, check_rng
+from .metrics import test_auroc, train_log_likelihood
+from .targets import GaussianMixtureTarget, LogisticTarget
+
+C1_METHODS = ("predefined", "line_search", "adafw")
+
+
+def _softplus(x):
+    return np.logaddexp(0.0, x)
+
+
+def random_two_gaussians(D: int, rng: np.random.Generator) -> GaussianMixtureTarget:
+    """``Σ_k π_k N(μ_k, diag σ_k²)``, ``K = 2``, ``π ~ Dir(1, 1)``, ``μ_k ~ N(0, I_D)``, ``σ_k = softplus(N(0, I_D))``."""
+    return GaussianMixtureTarget(rng.normal(size=(2, D)), _softplus(rng.normal(size=(2, D))), rng.dirichlet([1.0, 1.0]))
+
+
+def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_METHODS, n_samples: int = 100,
+                    n_eval: int = 4000, progress: bool = False, **rule_kwargs) -> pd.DataFrame:
+    """Fig. 1 (left): KL after one step from ``q_1`` = the target's first component towards a random
+    Gaussian, for each method, ``n_runs`` random targets per dimension in ``dims``.
+
+    Each run draws one target and one random component, shared by all methods. The KL of the
+    resulting two-component mixture is estimated with ``n_eval`` fresh draws (the target's
+    density is exact). Returns one row per (dimension, run, method): ``gamma``, ``kl``,
+    ``kl_init`` (the KL of ``q_1``), ``step_type``.
+    """
+    rng = check_rng(rng)
+    n_runs = check_int("n_runs", n_runs, low=1)
+    rows = []
+    jobs = [(int(D), r) for D in dims for r in range(n_runs)]
+    if progress:
+        from tqdm.auto import tqdm
+        jobs = tqdm(jobs, desc="runs")
+    for D, r in jobs:
+        target = random_two_gaussians(D, rng)
+        first = target.component(0)
+        rand = Component(Gaussian(), rng.normal(size=D), np.log(_softplus(rng.normal(size=D))))
+        seq = [first, rand]
+        seed = int(rng.integers(2**32))
+        kl_init = kl(target, target.mixture.with_weights([1.0, 0.0]), n_samples=n_eval, rng=rng)
+        for method in methods:
+            res = boost(target, method, rng=np.random.default_rng(seed), n_iter=1, family="gaussian",
+                        n_samples=n_samples, lmo=lambda q, t, _rng, seq=seq: seq[t], **rule_kwargs)
+            rows.append({"dimension": D, "run": r, "method": method, "gamma": float(res.record["gamma"].iloc[1]),
+                         "step_type": res.record["step_type"].iloc[1], "kl_init": kl_init,
+                         "kl": kl(target, res.mixture, n_samples=n_eval, rng=rng)})
+    return pd.DataFrame(rows)
+
+
+def compare_methods(data: dict, *, methods=METHODS, n_iter: int, n_replicates: int, rng: np.random.Generator,
+                    n_eval: int = 100, progress: bool = False, **boost_kwargs) -> pd.DataFrame:
+    """Every method on Bayesian logistic regression (prior N(0, I)) of ``data`` (``Z, y, Zt, yt``).
+
+    Replicate ``r`` uses the same seed for every method. Returns the concatenated per-iteration
+    records of :func:`~.boost.boost` with columns ``method``, ``replicate``, ``train_ll``
+    (mean over the training data of ``E_q log p(y|x, w)``, ``n_eval`` draws) and ``test_auroc``
+    (posterior-mean logit); ``boost_kwargs`` go to :func:`~.boost.boost`.
+    """
+    rng = check_rng(rng)
+    n_replicates = check_int("n_replicates", n_replicates, low=1)
+    target = LogisticTarget(data["Z"], data["y"])
+    seeds = rng.integers(2**32, size=n_replicates)
+    frames = []
+    for r, seed in enumerate(seeds):
+        for method in methods:
+            ev_rng = np.random.default_rng([int(seed), 1])
+
+            def evaluate(q, ev_rng=ev_rng):
+                return {"train_ll": train_log_likelihood(target.model, q, n_samples=n_eval, rng=ev_rng),
+                        "test_auroc": test_auroc(data["Zt"], data["yt"], q)}
+
+            res = boost(target, method, rng=np.random.default_rng(int(seed)), n_iter=n_iter, evaluate=evaluate,
+                        progress=progress, **boost_kwargs)
+            frames.append(res.record.assign(method=method, replicate=r))
+    return pd.concat(frames, ignore_index=True)
+
+
+def best_median_iterate(records: pd.DataFrame) -> pd.DataFrame:
+    """Rows at each method's iterate with the best median (over replicates) train log-likelihood."""
+    med = records.groupby(["method", "iteration"])["train_ll"].median().reset_index()
+    best = med.loc[med.groupby("method")["train_ll"].idxmax(), ["method", "iteration"]]
+    return records.merge(best, on=["method", "iteration"])
+
+
+def summary_table(records: pd.DataFrame, reference: str = "predefined") -> pd.DataFrame:
+    """Tables 2-3: per method mean and std over replicates of ``train_ll`` and ``test_auroc`` at
+    the best-median-train-LL iterate, of ``time_to_best`` (s, greedy steps + step sizes up to
+    that iterate) and of ``time`` (s, the whole run of ``n_iter`` iterations, the same number for
+    every method); ``time_ratio`` = mean run time / ``reference``'s (measured in the same run)
+    and ``step_time_ratio`` the same for the step-size selection alone (``time_step``)."""
+    best = best_median_iterate(records).set_index(["method", "replicate"])
+    runs = records.groupby(["method", "replicate"])
+    best["time_to_best"] = best["time"]
+    best["time"] = runs["time"].max()
+    best["step_time"] = runs["time_step"].sum()
+    g = best.reset_index().groupby("method")
+    out = pd.DataFrame({"iteration": g["iteration"].first()})
+    for col in ("train_ll", "test_auroc", "time_to_best", "time", "step_time"):
+        out[f"{col}_mean"], out[f"{col}_std"] = g[col].mean(), g[col].std(ddof=1)
+    if reference in out.index:
+        out["time_ratio"] = out["time_mean"] / out.loc[reference, "time_mean"]
+        out["step_time_ratio"] = out["step_time_mean"] / out.loc[reference, "step_time_mean"]
+    order = [m for m in METHODS if m in out.index]
+    out = out.loc[order]
+    out.index = [LABELS[m] for m in order]
+    out.index.name = "method"
+    return out
+
+
+def format_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """:func:`summary_table` as the paper prints it: ``mean ± std`` strings, times with their ratio."""
+    out = pd.DataFrame(index=summary.index)
+    out["iterate"] = summary["iteration"].astype(int)
+    out["Train LL"] = [f"{m:.4f} ± {s:.2e}" for m, s in zip(summary.train_ll_mean, summary.train_ll_std)]
+    out["Test AUROC"] = [f"{m:.3f} ± {s:.2e}" for m, s in zip(summary.test_auroc_mean, summary.test_auroc_std)]
+    out["Time to iterate (s)"] = [f"{m:.2f} ± {s:.2e}" for m, s in zip(summary.time_to_best_mean, summary.time_to_best_std)]
+    out["Run time (s)"] = [f"{m:.2f} ± {s:.2e}" for m, s in zip(summary.time_mean, summary.time_std)]
+    if "time_ratio" in summary:
+        out["run time / predefined"] = summary["time_ratio"].round(2)
+        out["step-size time / predefined"] = summary["step_time_ratio"].round(2)
+    return out
+
+
+def plot_per_iteration(ax, records: pd.DataFrame, column: str, colors: dict, methods=METHODS) -> None:
+    """Mean over replicates of ``column`` against the iteration, shaded ± one std (Fig. 1 centre/right, Fig. 2)."""
+    for m in methods:
+        sub = records[records.method == m].groupby("iteration")[column]
+        mean, std = sub.mean(), sub.std(ddof=1).fillna(0.0)
+        ax.plot(mean.index, mean.values, color=colors[LABELS[m]], label=LABELS[m], ls="--" if m == "predefined" else "-")
+        ax.fill_between(mean.index, mean - std, mean + std, color=colors[LABELS[m]], alpha=0.15, lw=0)
+    ax.set_xlabel("boosting iteration t")

@@ -1,0 +1,219 @@
+"""Boosting VI as a problem of the shared Frank-Wolfe core (:class:`inferopt.fw.FWProblem`).
+
+Dresdner et al. (2021), Algorithm 1: minimise ``f(q) = KL(q ‖ p)`` over ``conv(Q)``; the atoms
+are base-family components, stored here by integer id, and the linear minimisation oracle
+is the greedy step (:func:`~.relbo.greedy_step`, Eq. (4)). The core supplies the active set,
+the away/pairwise vertex (Eq. (15)), ``gamma_max`` and the step rules (Alg. 2).
+
+Monte-Carlo estimates (Sec. 4, "Notation"), ``n_samples`` draws *per component*:
+
+* at each iterate ``q = Σ_k α_k s_k`` fresh draws ``X_k ~ s_k`` are taken once; then
+  ``m_k = mean_{x ∈ X_k} [log q(x) − log p̃(x)] ≈ ⟨∇f(q), s_k⟩`` (the functional gradient
+  ``log q − log p̃``, Eq. (6), (15)), and ``f(q) ≈ Σ_k α_k m_k`` (a stratified estimate);
+  ``f(q)`` and ``⟨∇f(q), q⟩`` thus share their samples, as Sec. 4 allows ("the Monte-Carlo
+  estimates used to compute Q̂ can be reused");
+* the greedy step's component ``s`` gets its own draws, so ``⟨∇f(q), s⟩ = m_s``;
+* a trial ``f(q + γ d)`` (Alg. 2 line 5) only changes the mixture weights: with
+  ``reuse_samples=True`` it is the same stratified estimate on the iteration's draws (common
+  random numbers: ``log p̃`` and every ``log s_j`` at every draw are computed once per
+  iteration, a trial costs one log-sum-exp); with ``reuse_samples=False`` every trial draws
+  ``n_samples`` fresh points from ``q + γ d`` (as the authors' code does);
+* ``dphi(γ) = ⟨∇f(q + γ d), d⟩ = Σ_j d_j m_j(γ)`` on the iteration's draws (the authors'
+  line search keeps its draws from ``s`` and ``q_t`` fixed in the same way).
+
+The objective reported is ``f(q) + log Z`` with the target's ``log_normalizer`` when known
+(then it is the KL divergence itself), else ``−ELBO``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from scipy.special import logsumexp
+
+from .._validation import check_int
+from ..fw import ActiveSet, Direction
+from .estimates import kl
+from .families import Component, check_rng, get_family
+from .mixture import Mixture
+from .relbo import greedy_step
+
+#: keys of ``greedy`` passed on to :func:`~.relbo.greedy_step`.
+GREEDY_KEYS = ("n_iter", "n_samples", "lr", "init_log_scale", "average", "log_scale_bounds")
+
+
+class BoostingProblem:
+    """``min KL(q ‖ p)`` over mixtures of ``family`` components (implements ``FWProblem``).
+
+    Parameters
+    ----------
+    target : a target of :mod:`.targets` (``dim``, ``log_density``, ``grad_log_density``).
+    family : ``'laplace'`` (the paper's choice for logistic regression) or ``'gaussian'``.
+    rng : ``numpy.random.Generator`` for every draw.
+    n_samples : Monte-Carlo draws per component (the paper: 100).
+    reuse_samples : trials ``f(q + γ d)`` on the iteration's draws (True) or fresh draws (False).
+    greedy : keyword arguments of :func:`~.relbo.greedy_step` (keys :data:`GREEDY_KEYS`).
+    lmo : optional replacement of the greedy step, ``lmo(q, t, rng) -> Component`` (``q`` is
+        ``None`` for the first component), e.g. the random components of Fig. 1 (left).
+
+    ``components`` holds every component proposed so far (the atom with id ``i`` is
+    ``components[i]``); a proposal equal to a stored component reuses its id.
+    """
+
+    def __init__(self, target, family="laplace", *, rng: np.random.Generator, n_samples: int = 100,
+                 reuse_samples: bool = True, greedy: dict | None = None,
+                 lmo: Callable[[Mixture | None, int, np.random.Generator], Component] | None = None) -> None:
+        self.target = target
+        self.family = get_family(family)
+        self.rng = check_rng(rng)
+        self.n_samples = check_int("n_samples", n_samples, low=1)
+        if not isinstance(reuse_samples, bool | np.bool_):
+            raise ValueError(f"reuse_samples must be a bool; got {reuse_samples!r}")
+        self.reuse_samples = bool(reuse_samples)
+        greedy = dict(greedy or {})
+        unknown = set(greedy) - set(GREEDY_KEYS)
+        if unknown:
+            raise ValueError(f"greedy has unknown keys {sorted(unknown)}; allowed: {list(GREEDY_KEYS)}")
+        self.greedy = greedy
+        if lmo is not None and not callable(lmo):
+            raise ValueError(f"lmo must be callable (q, t, rng) -> Component; got {type(lmo).__name__}")
+        self.custom_lmo = lmo
+        self.log_z = float(getattr(target, "log_normalizer", None) or 0.0)
+        self.start()
+
+    # -- helpers ----------------------------------------------------------------------
+    def mixture(self, active: ActiveSet) -> Mixture:
+        """The iterate ``q = Σ α_k s_k`` of the active set."""
+        comps = [self.components[i] for i in active.ids]
+        return Mixture(self.family, np.array([c.loc for c in comps]), np.array([c.log_scale for c in comps]),
+                       active.weights)
+
+    def _store(self, s: Component) -> int:
+        if not isinstance(s, Component) or s.family.name != self.family.name or s.dim != self.target.dim:
+            raise ValueError(f"the LMO must return a {self.family.name} Component of dimension {self.target.dim}")
+        for i, c in enumerate(self.components):
+            if np.array_equal(c.loc, s.loc) and np.array_equal(c.log_scale, s.log_scale):
+                return i
+        self.components.append(s)
+        return len(self.components) - 1
+
+    def _ensure(self, ids) -> None:
+        """Draw ``n_samples`` points of every component in ``ids`` not sampled at this iterate,
+        with ``log p̃`` and every sampled component's log density at every draw."""
+        new = [int(i) for i in ids if int(i) not in self._col]
+        if not new:
+            return
+        comps = [self.components[i] for i in new]
+        locs = np.array([c.loc for c in comps])
+        scales = np.exp(np.array([c.log_scale for c in comps]))
+        eps = self.family.standard_sample((len(new), self.n_samples, self.target.dim), self.rng)
+        X = (locs[:, None, :] + scales[:, None, :] * eps).reshape(-1, self.target.dim)
+        old_ids = list(self._col)
+        all_ids = old_ids + new
+        all_locs = np.array([self.components[i].loc for i in all_ids])
+        all_ls = np.array([self.components[i].log_scale for i in all_ids])
+        L_new_rows = self.family.log_density(X, all_locs, all_ls)                      # (n_new, K_all)
+        if old_ids:
+            L_new_cols = self.family.log_density(self._X, locs, np.log(scales))       # (M_old, n_new comps)
+            self._L = np.vstack([np.hstack([self._L, L_new_cols]), L_new_rows])
+        else:
+            self._L = L_new_rows
+        self._X = X if not old_ids else np.vstack([self._X, X])
+        self._logp = np.concatenate([self._logp, self.target.log_density(X)])
+        self._owner = np.concatenate([self._owner, np.repeat(np.arange(len(old_ids), len(all_ids)), self.n_samples)])
+        for i in new:
+            self._col[i] = len(self._col)
+
+    def _weights(self, active: ActiveSet) -> np.ndarray:
+        """The active weights as a vector over the sampled components (zeros elsewhere)."""
+        w = np.zeros(len(self._col))
+        w[[self._col[int(i)] for i in active.ids]] = active.weights
+        return w
+
+    def _means(self, w: np.ndarray) -> np.ndarray:
+        """``m_j = mean_{x ~ s_j} [log q_w(x) − log p̃(x)]`` for every sampled component ``j``."""
+        with np.errstate(divide="ignore"):
+            log_q = logsumexp(self._L + np.log(np.clip(w, 0.0, None))[None], axis=1)
+        return np.bincount(self._owner, log_q - self._logp, minlength=len(w)) / self.n_samples
+
+    # -- FWProblem protocol -----------------------------------------------------------
+    def start(self) -> None:
+        """Empty iterate: no components, iteration counter 0, no draws."""
+        self.components: list[Component] = []
+        self.n_lmo = 0
+        self._reset_draws()
+
+    def _reset_draws(self) -> None:
+        D = self.target.dim
+        self._col: dict[int, int] = {}
+        self._X, self._L = np.zeros((0, D)), np.zeros((0, 0))
+        self._logp, self._owner = np.zeros(0), np.zeros(0, dtype=np.intp)
+
+    def lmo(self, active: ActiveSet) -> tuple[int, float]:
+        """The greedy step (Alg. 1 line 3) at ``q_t`` and the estimate ``m_s ≈ ⟨∇f(q_t), s⟩``;
+        the first call (empty iterate) is plain VI (λ = 1) and returns NaN for the value."""
+        q = self.mixture(active) if len(active) else None
+        t = self.n_lmo
+        self.n_lmo += 1
+        if self.custom_lmo is not None:
+            s = self.custom_lmo(q, t, self.rng)
+        else:
+            s = greedy_step(self.target, self.family, q, rng=self.rng, t=max(t, 1), **self.greedy)[0]
+        sid = self._store(s)
+        if q is None:
+            return sid, float("nan")
+        self._ensure([sid])
+        return sid, float(self._means(self._weights(active))[self._col[sid]])
+
+    def grad_active(self, active: ActiveSet) -> np.ndarray:
+        self._ensure(active.ids)
+        m = self._means(self._weights(active))
+        return m[[self._col[int(i)] for i in active.ids]]
+
+    def _direction_vector(self, active: ActiveSet, kind: str, s, v) -> tuple[np.ndarray, np.ndarray]:
+        self._ensure(active.ids if kind == "away" else [*active.ids, s])
+        base = self._weights(active)
+        d = -base.copy() if kind == "fw" else (base.copy() if kind == "away" else np.zeros_like(base))
+        if kind != "away":
+            d[self._col[int(s)]] += 1.0
+        if kind != "fw":
+            d[self._col[int(v)]] -= 1.0
+        return base, d
+
+    def direction(self, active: ActiveSet, kind: str, s, v) -> Direction:
+        """``phi(γ) ≈ f(q + γ d)`` and ``dphi(γ) ≈ ⟨∇f(q + γ d), d⟩`` (module docstring)."""
+        base, d = self._direction_vector(active, kind, s, v)
+        ids = np.array(sorted(self._col, key=self._col.get))
+
+        def weights(gamma: float) -> np.ndarray:
+            w = np.clip(base + gamma * d, 0.0, None)     # a drop step's vertex reaches exactly 0
+            return w / w.sum()
+
+        def dphi(gamma: float) -> float:
+            return float(d @ self._means(weights(gamma)))
+
+        if self.reuse_samples:
+            def phi(gamma: float) -> float:
+                w = weights(gamma)
+                return float(w @ self._means(w)) + self.log_z
+        else:
+            def phi(gamma: float) -> float:
+                w = weights(gamma)
+                keep = w > 0
+                comps = [self.components[i] for i in ids[keep]]
+                q = Mixture(self.family, np.array([c.loc for c in comps]), np.array([c.log_scale for c in comps]),
+                            w[keep])
+                return float(kl(self.target, q, n_samples=self.n_samples, rng=self.rng, log_z=self.log_z))
+
+        return Direction(phi=phi, dphi=dphi)
+
+    def move(self, active: ActiveSet, kind: str, s, v, gamma: float) -> None:
+        """The iterate changes: the next estimates use fresh draws."""
+        self._reset_draws()
+
+    def objective(self, active: ActiveSet) -> float:
+        """``f(q) + log Z ≈ Σ_k α_k m_k + log Z`` on fresh draws of every active component."""
+        self._ensure(active.ids)
+        w = self._weights(active)
+        return float(w @ self._means(w)) + self.log_z

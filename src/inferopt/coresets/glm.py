@@ -1,0 +1,107 @@
+"""Coresets for Bayesian logistic and Poisson regression (Zhang et al. 2021, Sec. 5.3 and
+App. G; the experiment of Campbell & Broderick 2018/2019 and Campbell & Beronov 2019).
+
+The true posterior is unknown, so a Laplace approximation ``π̂ = N(θ̂, H⁻¹)`` of the
+full-data posterior stands in for it twice:
+
+* **construction** -- ``S`` draws ``θ_s ~ π̂`` give ``Φ`` (``S × n``, column ``i`` the
+  centred log-likelihoods of datum ``i`` scaled by ``1/√S``) and ``y = Φ1`` for IHT, GIGA,
+  FW and Uniform (:class:`GLMCoresetProblem`);
+* **evaluation** -- the coreset posterior ``π_w`` is Laplace-approximated too (MAP by a
+  trust-region Newton method from the full MAP), and compared with ``π̂``: forward KL
+  ``KL(π̂ ‖ π̂_w)``, reverse ``KL(π̂_w ‖ π̂)``, their sum, and ``‖θ̂_w − θ̂‖`` (App. G).
+
+SparseVI's gradient needs ``Cov_{π_w}`` at every step: :meth:`GLMCoresetProblem.sparsevi_tangent`
+draws fresh samples of the Laplace approximation of the *current* ``π_w`` (as the public
+SparseVI code does), warm-starting each MAP search at the previous mode. Weighted
+posteriors are fitted on the support of ``w`` only (O(kD²) per Newton step, not O(nD²)).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..models import LaplaceApprox, laplace_approximation
+from .._validation import as_finite_array, check_int
+from ._common import as_generator
+from .evaluation import gaussian_kl
+from .problem import tangent_from_loglik
+
+__all__ = ["GLMCoresetProblem"]
+
+
+class GLMCoresetProblem:
+    """The coreset problem of a Bayesian GLM with the Laplace-approximated weighting
+    distribution.
+
+    Parameters
+    ----------
+    model : a :class:`~inferopt.models.LogisticRegression` or ``PoissonRegression``.
+    n_projections : ``S``, the number of draws of ``π̂`` behind ``Φ`` (the paper: 500).
+    rng : Generator or seed for those draws.
+
+    Attributes: ``model``, ``posterior`` (the full-data :class:`LaplaceApprox`), ``Phi``
+    (``S × n``), ``y`` (``Φ1``), ``n``.
+    """
+
+    def __init__(self, model, n_projections: int = 500, rng=None):
+        self.model = model
+        self.n = model.n
+        S = check_int("n_projections", n_projections, low=2)
+        self.posterior = laplace_approximation(model)
+        self._cov = self.posterior.cov
+        thetas = self.posterior.sample(S, as_generator(rng))
+        self.Phi = np.ascontiguousarray(tangent_from_loglik(model.loglik(thetas)))
+        self.y = self.Phi.sum(axis=1)
+
+    # -- weighted posteriors ---------------------------------------------------------
+    def weighted_laplace(self, w, x0=None) -> LaplaceApprox:
+        """Laplace approximation of ``π_w ∝ exp(Σ w_i log p(y_i|θ)) p(θ)``, fitted on the
+        support of ``w`` (start ``x0``, default the full-data MAP). ``w = 0`` gives the prior."""
+        w = as_finite_array("w", w, ndim=1)
+        if w.shape[0] != self.n:
+            raise ValueError(f"w must have length n = {self.n}; got {w.shape[0]}")
+        if np.any(w < 0):
+            raise ValueError("w must be non-negative")
+        supp = np.flatnonzero(w)
+        D = self.model.D
+        if supp.size == 0:
+            return LaplaceApprox(mean=np.zeros(D), prec_chol=np.eye(D) / np.sqrt(self.model.prior_var))
+        sub = type(self.model)(self.model.Z[supp], self.model.y[supp], prior_var=self.model.prior_var)
+        start = self.posterior.mean if x0 is None else x0
+        return laplace_approximation(sub, w[supp], x0=start)
+
+    def evaluate(self, weights) -> dict[str, np.ndarray]:
+        """Forward, reverse and symmetrised KL between the full-data and the coreset
+        Laplace approximations, and the MAP distance, for each row of ``weights``
+        (``(m, n)`` or ``(n,)``). Returns a dict of arrays of length ``m``."""
+        W = np.atleast_2d(as_finite_array("weights", weights))
+        if W.shape[1] != self.n:
+            raise ValueError(f"weights must have n = {self.n} columns; got shape {W.shape}")
+        mu, cov = self.posterior.mean, self._cov
+        out = {key: np.empty(W.shape[0]) for key in ("forward_kl", "reverse_kl", "map_distance")}
+        for j, w in enumerate(W):
+            lap = self.weighted_laplace(w)
+            cov_w = lap.cov
+            out["forward_kl"][j] = gaussian_kl(mu, cov, lap.mean, cov_w)
+            out["reverse_kl"][j] = gaussian_kl(lap.mean, cov_w, mu, cov)
+            out["map_distance"][j] = np.linalg.norm(lap.mean - mu)
+        out["symmetric_kl"] = out["forward_kl"] + out["reverse_kl"]
+        return out
+
+    # -- SparseVI ----------------------------------------------------------------------
+    def sparsevi_tangent(self, n_samples: int, rng=None):
+        """A ``tangent`` callable for :func:`~inferopt.coresets.sparsevi`: ``w -> Φ_w``
+        (``n_samples × n``) from fresh draws of the Laplace approximation of ``π_w`` --
+        the Monte-Carlo estimate of ``Cov_{π_w}`` in SparseVI's gradient. Each MAP search
+        starts at the previous call's mode."""
+        n_samples = check_int("n_samples", n_samples, low=2)
+        rng = as_generator(rng)
+        state = {"mode": None}
+
+        def tangent(w):
+            lap = self.weighted_laplace(w, x0=state["mode"])
+            state["mode"] = lap.mean
+            return tangent_from_loglik(self.model.loglik(lap.sample(n_samples, rng)))
+
+        return tangent

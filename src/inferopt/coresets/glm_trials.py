@@ -1,0 +1,174 @@
+"""Trials of the logistic / Poisson regression coreset experiments (Zhang et al. 2021,
+Figs 3, 4, 8–11): every method over a grid of sizes, each coreset evaluated by Laplace
+approximations (:class:`~inferopt.coresets.glm.GLMCoresetProblem`), trials in parallel.
+
+Methods (:data:`METHODS`; ``*_refit`` = the solver's weights re-fitted by NNLS on their
+support, :mod:`.refit`, as REPRODUCTION.md (A) asks): ``uniform``, ``giga``,
+``giga_refit``, ``frank_wolfe``, ``frank_wolfe_refit``, ``sparsevi``, ``iht``, ``a_iht``,
+``a_iht_ii``, ``a_iht_ii_refit``, ``a_iht_batch`` (B = n/5, App. G).
+
+Times (``seconds``): for greedy methods (Uniform, GIGA, FW, SparseVI) the cumulative time
+to reach size ``k`` in one pass, as the papers plot them; for the IHT family the time of
+the run at that ``k``; a re-fit adds its own time. Every trial has its own seed, spawned
+from the experiment seed (:func:`trial_seeds`), so results do not depend on ``n_jobs``
+(up to the BLAS's floating-point summation order).
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pandas as pd
+
+from .._validation import check_int
+from ..datasets.glm import load_glm
+from ._common import DEFAULT_MAX_ITER
+from .glm import GLMCoresetProblem
+from .trials import run_methods, split_method
+
+__all__ = [
+    "METHODS",
+    "best_method",
+    "medians",
+    "run_glm_trial",
+    "run_glm_trials",
+    "time_ratio",
+    "trial_matrix",
+    "trial_seeds",
+    "win_fraction",
+]
+
+#: the methods of the figures: solvers of :func:`~inferopt.coresets.path.coreset_path`, a
+#: ``_refit`` suffix re-fitting the weights by NNLS on their support (:mod:`.trials`)
+METHODS = (
+    "uniform", "giga", "giga_refit", "frank_wolfe", "frank_wolfe_refit", "sparsevi",
+    "iht", "a_iht", "a_iht_ii", "a_iht_ii_refit", "a_iht_batch",
+)
+
+
+def trial_seeds(seed: int, n_trials: int, dataset: str = "") -> list[np.random.SeedSequence]:
+    """One independent :class:`numpy.random.SeedSequence` per trial from the experiment seed
+    and the dataset's name (so a dataset's trials do not depend on which others are run)."""
+    seed = check_int("seed", seed, low=0)
+    return np.random.SeedSequence([seed, zlib.crc32(dataset.encode())]).spawn(check_int("n_trials", n_trials, low=1))
+
+
+def run_glm_trial(
+    dataset: str,
+    methods,
+    ks,
+    seed,
+    *,
+    size: str = "small",
+    n_subsample: int | None = None,
+    n_projections: int = 500,
+    max_iter: int = DEFAULT_MAX_ITER,
+    sparsevi_steps: int = 100,
+    sparsevi_samples: int = 100,
+    sparsevi_step_scale: float = 1.0,
+    batch_fraction: float = 0.2,
+) -> pd.DataFrame:
+    """One trial on ``dataset`` (:func:`~inferopt.datasets.glm.load_glm` name): ``Φ`` from
+    ``n_projections`` draws of the full-data Laplace approximation, then every method of
+    ``methods`` at every size of ``ks``, each coreset evaluated.
+
+    ``seed``: an int or SeedSequence; it seeds, independently, the subsample (if
+    ``n_subsample``), the projection draws, Uniform, SparseVI's Monte Carlo and the batches.
+    ``max_iter``: iteration budget of the IHT family (300; 500 for the large-scale runs).
+    ``sparsevi_steps`` / ``sparsevi_samples`` / ``sparsevi_step_scale``: SparseVI's weight
+    updates per selection, Monte-Carlo samples per gradient and step ``scale/t``.
+
+    Returns a tidy table: ``dataset, method, k, forward_kl, reverse_kl, symmetric_kl,
+    map_distance, seconds, rel_error`` (``‖y − Φw‖/‖y‖``) and ``support``.
+    """
+    for m in methods:
+        split_method(m)
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    s_data, s_proj, s_unif, s_svi, s_batch = (np.random.default_rng(s) for s in ss.spawn(5))
+    data = load_glm(dataset, size, n=n_subsample, rng=s_data) if n_subsample else load_glm(dataset, size)
+    problem = GLMCoresetProblem(data.model(), n_projections, s_proj)
+    Phi, y = problem.Phi, problem.y
+    options = {
+        "uniform": {"rng": s_unif},
+        "sparsevi": {
+            "tangent": problem.sparsevi_tangent(sparsevi_samples, s_svi),
+            "n_steps": sparsevi_steps,
+            "step_scale": sparsevi_step_scale,
+        },
+        "iht": {"max_iter": max_iter},
+        "a_iht": {"max_iter": max_iter},
+        "a_iht_ii": {"max_iter": max_iter},
+        "a_iht_batch": {"max_iter": max_iter, "rng": s_batch, "batch_fraction": batch_fraction},
+    }
+    runs = run_methods(Phi, y, ks, methods, options=options)
+    ynorm = float(np.linalg.norm(y))
+    frames = []
+    for name, run in runs.items():
+        W = run["weights"]
+        frames.append(
+            pd.DataFrame(
+                {
+                    "dataset": dataset,
+                    "method": name,
+                    "k": run["ks"],
+                    **problem.evaluate(W),
+                    "seconds": run["seconds"],
+                    "rel_error": np.linalg.norm(y[:, None] - Phi @ W.T, axis=0) / ynorm,
+                    "support": np.count_nonzero(W, axis=1),
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+def run_glm_trials(datasets, methods, ks, *, n_trials: int, seed: int, n_jobs: int = 1, **options) -> pd.DataFrame:
+    """:func:`run_glm_trial` for every dataset of ``datasets`` (a name or a list) and
+    ``n_trials`` trials each (seeds from :func:`trial_seeds`), all (dataset, trial) pairs
+    spread over ``n_jobs`` joblib workers; one stacked table with a ``trial`` column."""
+    from joblib import Parallel, delayed
+
+    n_jobs = check_int("n_jobs", n_jobs, low=-1)
+    datasets = [datasets] if isinstance(datasets, str) else list(datasets)
+    jobs = [(d, t, s) for d in datasets for t, s in enumerate(trial_seeds(seed, n_trials, d))]
+    tables = Parallel(n_jobs=n_jobs)(delayed(run_glm_trial)(d, methods, ks, s, **options) for d, _, s in jobs)
+    return pd.concat([tab.assign(trial=t) for (_, t, _), tab in zip(jobs, tables)], ignore_index=True)
+
+
+def trial_matrix(table: pd.DataFrame, dataset: str, method: str, metric: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(ks, Y)`` with ``Y[trial, j]`` the ``metric`` of ``method`` at ``ks[j]`` on
+    ``dataset`` -- the input of :func:`inferopt.experiment.plot_band`."""
+    sub = table[(table["dataset"] == dataset) & (table["method"] == method)]
+    if sub.empty:
+        raise ValueError(f"no rows for dataset {dataset!r} and method {method!r}")
+    wide = sub.pivot_table(index="trial", columns="k", values=metric)
+    return wide.columns.to_numpy(), wide.to_numpy()
+
+
+def medians(table: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """Median over trials of ``metric``: rows ``(dataset, k)``, one column per method."""
+    return table.pivot_table(index=["dataset", "k"], columns="method", values=metric, aggfunc="median")
+
+
+def win_fraction(table: pd.DataFrame, metric: str, ours, theirs, *, k_min: int = 1) -> pd.Series:
+    """Per dataset, the fraction of sizes ``k >= k_min`` at which the best of ``ours``
+    (lowest median ``metric`` over trials) is strictly below the best of ``theirs``."""
+    med = medians(table[table["k"] >= k_min], metric)
+    win = med[list(ours)].min(axis=1) < med[list(theirs)].min(axis=1)
+    return win.groupby(level="dataset").mean()
+
+
+def time_ratio(table: pd.DataFrame, numerator: str, denominator: str, k: int | None = None) -> pd.Series:
+    """Per dataset, median time of ``numerator`` / median time of ``denominator`` at size
+    ``k`` (default the largest size in the table)."""
+    k = int(table["k"].max()) if k is None else k
+    med = medians(table[table["k"] == k], "seconds")
+    return (med[numerator] / med[denominator]).droplevel("k")
+
+
+def best_method(table: pd.DataFrame, metric: str, methods, *, k_min: int = 1) -> pd.Series:
+    """Per dataset, the method of ``methods`` with the lowest median ``metric`` at the most
+    sizes ``k >= k_min`` (ties to the first listed)."""
+    med = medians(table[table["k"] >= k_min], metric)[list(methods)]
+    winners = med.idxmin(axis=1).groupby(level="dataset")
+    return winners.agg(lambda s: max(methods, key=lambda m: (s == m).sum() - 1e-3 * list(methods).index(m)))

@@ -1,0 +1,156 @@
+"""Error curves and fitted rates behind Figs. 3-7 and Sec. 4.2 of Bach et al. (2012).
+
+* :func:`sobolev_curves` -- every method of Fig. 3 on one (kernel, density) panel, as a tidy table;
+* :func:`finite_sample_curves` -- Fig. 4: fit the empirical mean of a sample, test against the exact one;
+* :func:`state_curves` -- Figs. 6-7: herding's distribution over the states against the max-entropy one;
+* :func:`bit_means` -- the three kinds of mean vectors of Fig. 6;
+* :func:`log_slope`, :func:`exp_rate` -- fitted rates (Sec. 4.2: ``O(t^-a)`` against ``exp(-c t)``).
+
+Method names follow the paper's legends: ``cg-1/(t+1)`` (herding), ``cg-l.search``,
+``min-norm-point``, ``random``, ``sobol``, and ``<name>-proj`` (optimal simplex re-weighting
+of the first ``t`` points, :func:`~inferopt.herding.herding.projected_errors`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from .._validation import as_finite_array, check_choice, check_int
+from .baselines import sobol_points
+from .densities import TrigDensity
+from .herding import herd, projected_errors
+from .maxent import entropy
+from .targets import EmpiricalTarget, FeatureTarget, KernelTarget, as_generator, mmd2_uniform_prefix
+
+#: Fig. 3 legend name -> :func:`herd` method.
+CG_METHODS = {"cg-1/(t+1)": "1/(t+1)", "cg-l.search": "line_search", "min-norm-point": "mnp"}
+MEAN_KINDS = ("random", "rational ratios", "rational")
+
+
+def _rows(method: str, error, t=None, rep: int = 0, **extra) -> pd.DataFrame:
+    error = np.asarray(error, dtype=float)
+    t = np.arange(1, len(error) + 1) if t is None else np.asarray(t)
+    return pd.DataFrame({"method": method, "t": t, "error": error, "rep": rep, **extra})
+
+
+def sobolev_curves(target: KernelTarget, density: TrigDensity, grid, n_points: int, proj_sizes, n_rep: int,
+                   rng, progress: bool = False) -> pd.DataFrame:
+    """``||mu - mu_hat_t||^2`` of every Fig. 3 method, ``t = 1..n_points`` (``-proj``: ``t`` in ``proj_sizes``).
+
+    The conditional-gradient methods search ``grid`` exhaustively; ``random`` draws ``n_rep``
+    i.i.d. samples of ``density`` with ``rng``; ``sobol`` is the unscrambled Sobol sequence
+    through ``density.ppf``.  Columns: ``method, t, error, rep``.  ``min-norm-point`` may stop
+    early (finite termination): its curve is then shorter.
+    """
+    n_points = check_int("n_points", n_points, low=2)
+    sizes = sorted({check_int("proj_sizes", t, low=1, high=n_points) for t in np.atleast_1d(proj_sizes)})
+    rng = as_generator(rng)
+    grid = as_finite_array("grid", grid, ndim=1)
+    frames = []
+    steps = tqdm(total=3 + 2 + n_rep, disable=not progress, desc="Fig. 3 panel", leave=False)
+    for name, method in CG_METHODS.items():
+        res = herd(target, grid, n_points, method)
+        frames.append(_rows(name, res.error))
+        if method != "mnp":
+            frames.append(_rows(name + "-proj", projected_errors(target, grid[res.order], sizes), sizes))
+        steps.update()
+    sobol = sobol_points(density, n_points)
+    frames += [_rows("sobol", mmd2_uniform_prefix(target, sobol)),
+               _rows("sobol-proj", projected_errors(target, sobol, sizes), sizes)]
+    steps.update(2)
+    for rep in range(n_rep):
+        pts = density.sample(n_points, rng)
+        frames += [_rows("random", mmd2_uniform_prefix(target, pts), rep=rep),
+                   _rows("random-proj", projected_errors(target, pts, sizes), sizes, rep=rep)]
+        steps.update()
+    steps.close()
+    return pd.concat(frames, ignore_index=True)
+
+
+def finite_sample_curves(target: KernelTarget, sample, n_points: int, progress: bool = False) -> pd.DataFrame:
+    """Fig. 4: herding-type methods fit the empirical mean of ``sample`` (search over the sample).
+
+    Columns ``method, t, train, test``: ``train = ||mu_n - mu_hat_t||^2`` (``mu_n`` the sample's
+    mean element) and ``test = ||mu - mu_hat_t||^2`` against the exact ``target``.
+    """
+    sample = np.asarray(sample)
+    train = EmpiricalTarget(target, sample)
+    frames = []
+    for name, method in tqdm(CG_METHODS.items(), disable=not progress, desc="Fig. 4", leave=False):
+        res = herd(train, sample, n_points, method, test_target=target)
+        frames.append(pd.DataFrame({"method": name, "t": np.arange(1, len(res.error) + 1),
+                                    "train": res.error, "test": res.test_error}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def bit_means(kind: str, d: int, rng, denominator: int = 10) -> np.ndarray:
+    """The mean vectors of Fig. 6 in (-1, 1)^d, drawn with ``rng``.
+
+    ``'random'``: i.i.d. uniform on (-1, 1); ``'rational'``: ``k / denominator`` with ``k``
+    uniform on ``{-(denominator-1), .., denominator-1}``; ``'rational ratios'``: ``sqrt(2)/2`` times
+    such rationals (irrational means whose ratios are rational).
+    """
+    check_choice("kind", kind, MEAN_KINDS)
+    d, q = check_int("d", d, low=1), check_int("denominator", denominator, low=2)
+    rng = as_generator(rng)
+    if kind == "random":
+        return rng.uniform(-1.0, 1.0, size=d)
+    rational = rng.integers(-(q - 1), q, size=d) / q
+    return rational if kind == "rational" else np.sqrt(2.0) / 2.0 * rational
+
+
+def state_curves(features, mu, p_star, n_points: int, method: str, checkpoints) -> pd.DataFrame:
+    """Figs. 6-7: herd over all states (rows of ``features``) towards the moments ``mu``.
+
+    At each ``t`` in ``checkpoints`` (number of points), the weights ``p_t`` over the states
+    give ``dist = ||p_t - p_star||_2`` (top panels), ``mean_error = ||F' p_t - mu||_2`` (bottom
+    panels), the ``entropy`` of ``p_t`` (nats) and ``support99``, the fewest states that carry 99% of
+    its mass (line search leaves many tiny weights, so a count of positive weights says little).
+    """
+    F = as_finite_array("features", features, ndim=2)
+    p_star = as_finite_array("p_star", p_star, ndim=1)
+    if len(p_star) != len(F):
+        raise ValueError(f"p_star must have one entry per state ({len(F)}); got {len(p_star)}")
+    ts = sorted({check_int("checkpoints", t, low=1, high=n_points) for t in np.atleast_1d(checkpoints)})
+    res = herd(FeatureTarget(mu), F, n_points, method, snapshots=ts)
+    rows = [{"t": t, "dist": float(np.linalg.norm(p - p_star)), "mean_error": float(np.linalg.norm(F.T @ p - mu)),
+             "entropy": entropy(p), "support99": _support(p, 0.99)}
+            for t, p in sorted(res.snapshots.items())]
+    return pd.DataFrame(rows)
+
+
+def _support(p: np.ndarray, mass: float) -> int:
+    """The fewest entries of ``p`` whose sum reaches ``mass``."""
+    return int(np.searchsorted(np.cumsum(np.sort(p)[::-1]), mass * p.sum() * (1 - 1e-12)) + 1)
+
+
+def _fit(x, t, error, t_min, t_max, name: str, min_points: int) -> tuple[float, float]:
+    """Least-squares line through ``(x, log error)`` over ``t_min <= t <= t_max`` (positive errors):
+    ``(slope, R^2)``."""
+    x, t, e = (np.asarray(v, dtype=float) for v in (x, t, error))
+    keep = (t >= t_min) & (t <= t_max) & (e > 0)
+    if keep.sum() < min_points:
+        raise ValueError(f"{name} needs at least {'two' if min_points == 2 else 'three'} positive errors in [t_min, t_max]")
+    x, y = x[keep], np.log(e[keep])
+    slope, icept = np.polyfit(x, y, 1)
+    ss = np.sum((y - y.mean()) ** 2)
+    r2 = 1.0 - np.sum((y - slope * x - icept) ** 2) / ss if ss > 0 else 1.0
+    return float(slope), float(r2)
+
+
+def power_fit(t, error, t_min: float = 1, t_max: float = np.inf) -> tuple[float, float]:
+    """Fit ``log error = a + slope log t`` (error ``O(t^slope)``): returns ``(slope, R^2)``."""
+    return _fit(np.log(np.asarray(t, dtype=float)), t, error, t_min, t_max, "power_fit", 3)
+
+
+def log_slope(t, error, t_min: float = 1, t_max: float = np.inf) -> float:
+    """Least-squares slope of ``log error`` against ``log t`` over ``t_min <= t <= t_max`` (positive errors only)."""
+    return _fit(np.log(np.asarray(t, dtype=float)), t, error, t_min, t_max, "log_slope", 2)[0]
+
+
+def exp_rate(t, error, t_min: float = 1, t_max: float = np.inf) -> tuple[float, float]:
+    """Fit ``log error = a - c t`` over ``t_min <= t <= t_max`` (positive errors): returns ``(c, R^2)``."""
+    slope, r2 = _fit(t, t, error, t_min, t_max, "exp_rate", 3)
+    return -slope, r2

@@ -1,0 +1,158 @@
+"""Step rules of boosting VI on the shared Frank-Wolfe core (Dresdner et al. 2021, Alg. 1-2):
+Monte-Carlo line estimates against quadrature, sufficient decrease of every accepted adaptive
+step, recovery of a known mixture weight, drop steps, simplex weights, bad input."""
+
+import numpy as np
+import pytest
+from scipy.integrate import quad
+from scipy.stats import norm
+
+from inferopt.boosting import BoostingProblem, Component, GaussianMixtureTarget, Mixture, boost, make_method
+from inferopt.fw import ActiveSet
+
+
+def kl_quad(target: GaussianMixtureTarget, q: Mixture) -> float:
+    """KL(q || p) in 1-D by adaptive quadrature (independent of the Monte-Carlo code)."""
+    def dens(m, x):
+        return float(np.sum(m.weights * norm.pdf(x, m.locs[:, 0], np.exp(m.log_scales[:, 0]))))
+
+    def integrand(x):
+        qx = dens(q, x)
+        return qx * (np.log(qx) - np.log(dens(target.mixture, x))) if qx > 0 else 0.0
+    return quad(integrand, -15, 15, limit=200, points=list(q.locs[:, 0]))[0]
+
+
+def sequence_lmo(components):
+    """An LMO returning fixed components in turn (the last one repeatedly)."""
+    return lambda q, t, rng: components[min(t, len(components) - 1)]
+
+
+def test_phi_and_dphi_match_quadrature():
+    target = GaussianMixtureTarget([[-1.0], [2.0]], [[1.0], [0.7]], [0.4, 0.6])
+    c0 = Component("gaussian", [-0.5], [0.1])
+    s = Component("gaussian", [2.2], [-0.2])
+    prob = BoostingProblem(target, "gaussian", rng=np.random.default_rng(0), n_samples=20_000,
+                           lmo=sequence_lmo([c0, s]))
+    active = ActiveSet()
+    first, _ = prob.lmo(active)
+    prob.move(active, "fw", first, None, 1.0)
+    active.fw_update(first, 1.0)
+    f0 = prob.objective(active)
+    sid, grad_s = prob.lmo(active)
+    d = prob.direction(active, "fw", sid, None)
+    assert d.phi(0.0) == pytest.approx(f0, abs=1e-12)           # common random numbers
+    q0 = Mixture.from_component(c0)
+    assert f0 == pytest.approx(kl_quad(target, q0), abs=0.03)
+    for gamma in (0.2, 0.5, 0.9):
+        q = q0.add(s, gamma)
+        assert d.phi(gamma) == pytest.approx(kl_quad(target, q), abs=0.03)
+        h = 1e-4
+        fd = (kl_quad(target, q0.add(s, gamma + h)) - kl_quad(target, q0.add(s, gamma - h))) / (2 * h)
+        assert d.dphi(gamma) == pytest.approx(fd, abs=0.05 * max(1.0, abs(fd)))
+    # slope at 0: <grad f(q), s - q> = E_s[log q/p] - KL(q)
+    assert grad_s - f0 == pytest.approx(d.dphi(0.0), abs=0.1)
+
+
+@pytest.mark.parametrize("method", ["adafw", "adaafw", "adapfw"])
+def test_every_accepted_adaptive_step_satisfies_sufficient_decrease(method):
+    target = GaussianMixtureTarget([[0.0, 0.0], [3.0, -2.0], [-2.0, 2.5]], [[1.0, 0.6], [0.5, 0.8], [0.7, 0.7]])
+    eps0 = 0.05
+    res = boost(target, method, rng=np.random.default_rng(1), n_iter=8, family="gaussian", n_samples=200,
+                greedy=dict(n_iter=150, n_samples=10, lr=0.1), C0=1.0, eps0=eps0)
+    rec = res.record
+    accepted = rec[(rec.iteration >= 1) & (rec.step_type != "fallback")]
+    assert len(accepted) >= 4
+    for _, row in accepted.iterrows():
+        t = int(row.iteration)
+        if row.slope >= 0:                                     # no descent estimated: no step
+            assert row.gamma == 0.0
+            continue
+        f0 = rec.objective[t - 1]
+        bound = f0 + row.gamma * row.slope + 0.5 * row.C * row.gamma**2 + 2 * eps0 / t**2   # Eq. (11)
+        assert row.value <= bound + 1e-9
+        assert row.bound == pytest.approx(bound, rel=1e-12, abs=1e-12)
+        # gamma = min(g_t / C, gamma_max)
+        assert row.gamma <= -row.slope / row.C * (1 + 1e-12)
+
+
+def test_adafw_recovers_a_known_mixture_weight():
+    weight = 0.3
+    target = GaussianMixtureTarget([[-4.0, 0.0], [4.0, 1.0]], [[1.0, 1.0], [0.8, 1.2]], [weight, 1 - weight])
+    comps = [target.component(0), target.component(1)]
+
+    def exact_lmo(q, t, rng):
+        """The better of the two target components by <grad f(q), s> (many draws)."""
+        if q is None:
+            return comps[0]
+        vals = [np.mean(q.log_density(x) - target.log_density(x)) for x in (c.sample(4000, rng) for c in comps)]
+        return comps[int(np.argmin(vals))]
+
+    res = boost(target, "adafw", rng=np.random.default_rng(2), n_iter=40, family="gaussian", n_samples=2000,
+                lmo=exact_lmo, C0=1.0)
+    q = res.mixture
+    w0 = q.weights[np.all(q.locs == comps[0].loc, axis=1)].sum()
+    assert w0 == pytest.approx(weight, abs=0.03)
+    assert res.record.objective.iloc[-1] < 0.01                 # KL to the exact target
+
+
+@pytest.mark.parametrize("method", ["adaafw", "adapfw"])
+def test_drop_steps_remove_components(method):
+    target = GaussianMixtureTarget.single([0.0], [1.0])
+    bad, good = Component("gaussian", [4.0], [0.0]), Component("gaussian", [0.0], [0.0])
+    res = boost(target, method, rng=np.random.default_rng(3), n_iter=8, family="gaussian", n_samples=500,
+                lmo=sequence_lmo([bad, good]), C0=20.0)
+    rec = res.record
+    assert "drop" in set(rec.step_type)
+    t_drop = int(rec.index[rec.step_type == "drop"][0])
+    assert rec.n_components[t_drop] == rec.n_components[t_drop - 1] - 1
+    assert res.mixture.n_components == 1 and res.mixture.locs[0, 0] == 0.0
+    assert rec.objective.iloc[-1] < 1e-9 + 0.01
+
+
+@pytest.mark.parametrize("method", ["predefined", "line_search", "adafw", "adaafw", "adapfw"])
+def test_weights_stay_on_the_simplex(method):
+    target = GaussianMixtureTarget([[0.0, 1.0], [2.0, -1.0]], [[1.0, 0.5], [0.6, 0.9]])
+    seen = []
+
+    def evaluate(q):
+        seen.append(q.weights.copy())
+        return {"n": q.n_components}
+
+    res = boost(target, method, rng=np.random.default_rng(4), n_iter=6, family="gaussian", n_samples=100,
+                greedy=dict(n_iter=100, n_samples=10, lr=0.1), evaluate=evaluate)
+    assert len(seen) == 7
+    for w in seen:
+        assert np.all(w > 0) and w.sum() == pytest.approx(1.0, abs=1e-12)
+    assert list(res.record.n) == list(res.record.n_components)
+    assert np.isnan(res.record.gap.iloc[-1]) and np.all(np.isfinite(res.record.gap.iloc[:-1]))
+    assert res.problem.n_lmo == 7                                # no greedy step after the last iterate
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(method="newton"), "method must be one of"),
+    (dict(imax=0), "imax must be >= 1"),
+    (dict(tau=1.0), "tau must be > 1"),
+    (dict(eta=1.5), "eta must be <= 1"),
+    (dict(C0=0.0), "C0 must be > 0"),
+    (dict(eps0=-1.0), "eps0 must be >= 0"),
+    (dict(n_iter=0), "n_iter must be >= 1"),
+    (dict(n_samples=0), "n_samples must be >= 1"),
+    (dict(greedy=dict(steps=3)), "greedy has unknown keys"),
+    (dict(reuse_samples="yes"), "reuse_samples must be a bool"),
+    (dict(lmo=lambda q, t, rng: Component("gaussian", [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])), "dimension 2"),
+])
+def test_bad_input_raises(kwargs, match):
+    target = GaussianMixtureTarget.single([0.0, 0.0], [1.0, 1.0])
+    kwargs = {"method": "adafw", **kwargs}
+    with pytest.raises(ValueError, match=match):
+        boost(target, kwargs.pop("method"), rng=np.random.default_rng(0), n_iter=kwargs.pop("n_iter", 2),
+              family="gaussian", greedy=kwargs.pop("greedy", dict(n_iter=5)), **kwargs)
+
+
+def test_non_positive_scales_and_mismatched_dimensions_raise():
+    with pytest.raises(ValueError, match="scale must be strictly positive"):
+        Component.from_scale("laplace", [0.0, 0.0], [1.0, 0.0])
+    with pytest.raises(ValueError, match="must have the same shape"):
+        Component("laplace", [0.0, 0.0], [0.0])
+    with pytest.raises(ValueError, match="imax must be"):
+        make_method("adapfw", imax=2.5)

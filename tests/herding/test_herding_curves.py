@@ -1,0 +1,139 @@
+"""The figures' tables (inferopt.herding.curves) against direct computations; the LMO's cost
+structure (one kernel column per step, never a Gram matrix); line search against brute force."""
+
+import numpy as np
+import pytest
+
+from inferopt.herding import (
+    MEAN_KINDS,
+    FeatureTarget,
+    SobolevTarget,
+    TrigDensity,
+    all_states,
+    bit_means,
+    exp_rate,
+    finite_sample_curves,
+    herd,
+    independent_maxent,
+    log_slope,
+    power_fit,
+    mmd2,
+    sobolev_curves,
+    state_curves,
+)
+
+GRID = np.arange(500) / 500
+
+
+class CountingTarget(SobolevTarget):
+    """Records the shape of every kernel evaluation."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.calls = []
+
+    def kernel(self, x, y):
+        self.calls.append((len(np.atleast_1d(x)), len(np.atleast_1d(y))))
+        return super().kernel(x, y)
+
+
+@pytest.mark.parametrize("method", ["1/(t+1)", "line_search"])
+def test_lmo_uses_one_kernel_column_per_step(method):
+    tgt = CountingTarget(1, TrigDensity.random(np.random.default_rng(0)))
+    T = 60
+    herd(tgt, GRID, T, method)
+    assert all(shape == (len(GRID), 1) for shape in tgt.calls)       # never an N x N (or N x k) block
+    assert len(tgt.calls) <= T                                        # at most one new column per point
+
+
+def test_line_search_steps_are_optimal_by_brute_force():
+    tgt = SobolevTarget(2, TrigDensity.random(np.random.default_rng(1)))
+    res = herd(tgt, GRID, 12, "line_search")
+    gam = np.linspace(0.0, 1.0, 20_001)
+    pts, w = [GRID[res.order[0]]], np.array([1.0])
+    for t, j in enumerate(res.order[1:], start=1):
+        cand = np.append(pts, GRID[j])
+        errs = [mmd2(tgt, cand, np.append((1 - g) * w, g)) for g in gam[::200]]
+        fine = gam[max(np.argmin(errs) * 200 - 200, 0): np.argmin(errs) * 200 + 201]
+        best = min(mmd2(tgt, cand, np.append((1 - g) * w, g)) for g in fine)
+        assert res.error[t] <= best + 1e-15 and res.error[t] == pytest.approx(best, rel=1e-6, abs=1e-16)
+        g = res.fw.info["gamma"][t - 1]
+        pts, w = list(cand), np.append((1 - g) * w, g)
+
+
+def test_snapshots_are_the_weights_along_the_run():
+    S = all_states(3)
+    m = np.array([0.3, -0.2, 0.5])
+    res = herd(FeatureTarget(m), S, 40, "1/(t+1)", snapshots=[1, 10, 40])
+    assert sorted(res.snapshots) == [1, 10, 40]
+    for t, p in res.snapshots.items():   # herding: uniform weights on the first t points
+        np.testing.assert_allclose(p, np.bincount(res.order[:t], minlength=8) / t, atol=1e-14)
+
+
+def test_sobolev_curves_table():
+    dens = TrigDensity.random(np.random.default_rng(2))
+    tgt = SobolevTarget(1, dens)
+    df = sobolev_curves(tgt, dens, GRID, 30, [5, 30], 3, np.random.default_rng(3))
+    assert set(df.method) == {"cg-1/(t+1)", "cg-l.search", "min-norm-point", "random", "sobol",
+                              "cg-1/(t+1)-proj", "cg-l.search-proj", "random-proj", "sobol-proj"}
+    assert df[df.method == "random"].rep.nunique() == 3
+    herding = df[df.method == "cg-1/(t+1)"].error.to_numpy()
+    proj = df[df.method == "cg-1/(t+1)-proj"].set_index("t").error
+    assert proj[30] <= herding[29] and proj[5] <= herding[4]        # re-weighting never hurts
+    rand = df[(df.method == "random") & (df.rep == 0)].error.to_numpy()
+    assert np.all(rand > 0) and len(rand) == 30
+
+
+def test_finite_sample_curves_end_on_the_empirical_mean():
+    dens = TrigDensity.random(np.random.default_rng(4))
+    tgt = SobolevTarget(1, dens)
+    sample = dens.sample(100, np.random.default_rng(5))
+    df = finite_sample_curves(tgt, sample, 150)
+    floor = mmd2(tgt, sample)
+    last = df.groupby("method").tail(1).set_index("method")
+    assert last.loc["min-norm-point", "train"] < 1e-10 * floor
+    np.testing.assert_allclose(last.loc["min-norm-point", "test"], floor, rtol=1e-6)
+
+
+def test_bit_means():
+    rng = np.random.default_rng(6)
+    for kind in MEAN_KINDS:
+        m = bit_means(kind, 50, rng, denominator=7)
+        assert m.shape == (50,) and np.all(np.abs(m) < 1)
+    q = bit_means("rational", 50, rng, denominator=7) * 7
+    np.testing.assert_allclose(q, np.round(q), atol=1e-12)
+    r = bit_means("rational ratios", 50, rng, denominator=7) * 7 * np.sqrt(2)
+    np.testing.assert_allclose(r, np.round(r), atol=1e-12)
+    with pytest.raises(ValueError, match="kind must be one of"):
+        bit_means("irrational", 3, rng)
+
+
+def test_state_curves_against_direct_computation():
+    S = all_states(3)
+    m = np.array([0.4, -0.1, 0.25])
+    p = independent_maxent(S, m)
+    df = state_curves(S, m, p, 50, "1/(t+1)", [5, 50])
+    res = herd(FeatureTarget(m), S, 50, "1/(t+1)")
+    q = np.bincount(res.order, minlength=8) / 50
+    row = df.set_index("t").loc[50]
+    assert row.dist == pytest.approx(np.linalg.norm(q - p)) and row.mean_error == pytest.approx(np.linalg.norm(S.T @ q - m))
+    with pytest.raises(ValueError, match="p_star must have one entry per state"):
+        state_curves(S, m, p[:3], 10, "1/(t+1)", [5])
+
+
+def test_fitted_rates():
+    t = np.arange(1, 200)
+    assert log_slope(t, 3.0 * t ** -1.5) == pytest.approx(-1.5)
+    c, r2 = exp_rate(t, 2.0 * np.exp(-0.05 * t))
+    assert c == pytest.approx(0.05) and r2 == pytest.approx(1.0)
+    a, r2 = power_fit(t, 3.0 * t ** -1.5 * (1 + 0.1 * np.sin(t)))
+    assert a == pytest.approx(-1.5, abs=0.05) and 0.9 < r2 < 1.0
+    with pytest.raises(ValueError, match="at least two positive errors"):
+        log_slope([1, 2], [0.0, 0.0])
+
+
+def test_support99_counts_the_states_holding_99_percent():
+    from inferopt.herding.curves import _support
+    assert _support(np.full(4, 0.25), 0.99) == 4
+    assert _support(np.array([0.005, 0.9, 0.004, 0.091]), 0.99) == 2
+    assert _support(np.array([0.0, 1.0]), 0.99) == 1
