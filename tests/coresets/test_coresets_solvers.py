@@ -303,3 +303,21 @@ def test_keep_best_returns_the_lowest_traced_objective(solver):
     res = solver(Phi, y, 20, keep_best=True, max_iter=60)
     assert objective(Phi, y, res.x) == pytest.approx(res.objective[1:].min(), rel=1e-9)
     assert np.count_nonzero(res.x) <= 20 and np.all(res.x >= 0)
+
+
+def test_sparsevi_divergence_is_reported_clearly_not_as_a_linalg_traceback():
+    """A model whose weighted posterior stops being positive definite once weights blow up
+    (as radial-basis regression does under optimizer='sgd' with too large a step)."""
+    rng = np.random.default_rng(0)
+    Phi = rng.standard_normal((5, 8))
+    y = Phi.sum(axis=1)
+
+    def covariance(w):
+        np.linalg.cholesky(np.eye(2) * (1e3 - w.max()))  # indefinite once a weight exceeds 1e3
+        r = y - Phi @ w
+        return Phi.T @ r, np.einsum("ij,ij->j", Phi, Phi)
+
+    with pytest.raises(FloatingPointError, match="diverged.*optimizer='adam'"):
+        sparsevi(Phi, y, 3, covariance=covariance, optimizer="sgd", step_scale=1e4, n_steps=5)
+    res = sparsevi(Phi, y, 3, covariance=covariance, optimizer="adam", n_steps=5)  # Adam's steps stay bounded
+    assert np.all(res.x >= 0) and np.count_nonzero(res.x) <= 3

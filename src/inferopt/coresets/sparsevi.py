@@ -79,10 +79,21 @@ def sparsevi(
     fixed_sum = Phi.sum(axis=1)
     fixed_norms = np.linalg.norm(Phi, axis=0)
 
+    def model_call(fn, name, w):
+        """``fn(w)``, turning the model's failure on diverged weights into a clear error."""
+        try:
+            return fn(w)
+        except np.linalg.LinAlgError as err:
+            raise FloatingPointError(
+                f"SparseVI diverged: {name}(w) failed at largest weight {np.max(w):.3g} ({err}). With "
+                f"optimizer='sgd' the plain step step_scale/i is too large for this problem: lower step_scale "
+                f"(now {step_scale}) or use optimizer='adam'."
+            ) from err
+
     def resid_cov(w, with_var):
         """``(Φ_wᵀΦ_w(1 − w), diag Φ_wᵀΦ_w or None)`` from ``covariance`` or tangent vectors."""
         if covariance is not None:
-            out = covariance(w)
+            out = model_call(covariance, "covariance", w)
             if not (isinstance(out, tuple) and len(out) == 2):
                 raise ValueError("covariance(w) must return a pair (covariances, variances)")
             gv = as_finite_array("covariance(w)[0]", out[0], ndim=1)
@@ -102,7 +113,7 @@ def sparsevi(
         """``(Φ_w, Φ_w 1)``; the fixed Φ (no tangent) is neither re-checked nor re-summed."""
         if tangent is None:
             return Phi, fixed_sum
-        V = as_finite_array("tangent(w)", tangent(w), ndim=2)
+        V = as_finite_array("tangent(w)", model_call(tangent, "tangent", w), ndim=2)
         if V.shape[1] != n:
             raise ValueError(f"tangent(w) must return an array with n = {n} columns; got shape {V.shape}")
         return V, V.sum(axis=1)
