@@ -22,6 +22,7 @@ from inferopt.spectral import (
     exact_spectral_sum,
     grad_lowrank,
     grad_recursion,
+    lowrank_derivatives,
     make_degree_rule,
     rademacher,
     replicated_estimates,
@@ -55,17 +56,6 @@ def unbiasedness_table(R, seed):
                 se = est.std(ddof=1) / np.sqrt(est.size)
                 z = abs(est.mean() - exact) / se
                 print(f"{name:5s} {qty:9s} {label:14s} {est.mean():12.5f} {exact:12.5f} {se:10.5f} {z:7.2f}")
-
-
-def lowrank_derivatives(theta):
-    d, r = theta.shape
-    out = []
-    for p in range(d):
-        for q in range(r):
-            E = np.zeros((d, r))
-            E[p, q] = 1.0
-            out.append(E @ theta.T + theta @ E.T)
-    return out
 
 
 def timing_table(seed):

@@ -14,6 +14,7 @@ from inferopt.spectral import (
     exact_matrix_gradient,
     grad_lowrank,
     grad_recursion,
+    lowrank_derivatives,
     make_degree_rule,
     matrix_gradient,
     quadratic_forms,
@@ -23,18 +24,6 @@ from inferopt.spectral import (
     spectral_sum_grad,
     spectral_sum_grad_lowrank,
 )
-
-
-def lowrank_derivatives(theta):
-    """∂A/∂θ_pq = e_p θ_qᵀ + θ_q e_pᵀ for A = θθᵀ + εI (dense, for the general recursion)."""
-    d, r = theta.shape
-    out = []
-    for p in range(d):
-        for q in range(r):
-            E = np.zeros((d, r))
-            E[p, q] = 1.0
-            out.append(E @ theta.T + theta @ E.T)
-    return out
 
 
 def problem(seed, d=9, r=3, eps=0.2):
@@ -234,3 +223,18 @@ def test_replicated_recursion_gradients_are_unbiased_and_fixed_degree_is_not(nam
     fixed = replicated_grad_estimates(A, dirs, make_degree_rule(series, degree=2), a, b, R=1500, M=2, rng=2)
     se_f = fixed.std(axis=0, ddof=1) / np.sqrt(fixed.shape[0])
     assert np.any(np.abs(fixed.mean(axis=0) - exact) > 4 * se_f)
+
+
+def test_lowrank_derivatives_are_the_finite_differences_of_theta_theta_t():
+    rng = np.random.default_rng(3)
+    theta = rng.standard_normal((4, 3))
+    dA = lowrank_derivatives(theta)
+    assert dA.shape == (12, 4, 4)
+    h = 1e-6
+    for i, (p, q) in enumerate(np.ndindex(4, 3)):
+        step = np.zeros_like(theta)
+        step[p, q] = h
+        fd = ((theta + step) @ (theta + step).T - (theta - step) @ (theta - step).T) / (2 * h)
+        np.testing.assert_allclose(dA[i], fd, atol=1e-8)
+    with pytest.raises(ValueError, match="theta"):
+        lowrank_derivatives(np.ones(3))

@@ -90,6 +90,18 @@ def grad_recursion(A, dA, V, weights, a, b) -> np.ndarray:
     return np.einsum("j,jik->i", weights, nu) / nu.shape[2]
 
 
+def lowrank_derivatives(theta) -> np.ndarray:
+    """The ``d·r`` matrices ``∂A/∂θ_pq = e_p θ_qᵀ + θ_q e_pᵀ`` of ``A = θθᵀ + εI`` (``θ`` is ``d x r``),
+    in row-major order of ``(p, q)``: the ``dA`` of the general recursion (6) for the low-rank
+    form, whose amortised gradient is :func:`grad_lowrank`. Dense, shape ``(d·r, d, d)``: for
+    checks and small problems."""
+    theta = as_finite_array("theta", theta, ndim=2)
+    d, r = theta.shape
+    E = np.eye(d * r).reshape(d * r, d, r)  # the unit matrices e_p e_qᵀ
+    ET = E @ theta.T
+    return ET + ET.transpose(0, 2, 1)
+
+
 def replicated_grad_estimates(A, dA, rule, a, b, *, R: int, M: int, rng=None) -> np.ndarray:
     """``R`` independent estimates (12) of ``∇_θ tr f(A(θ))``, each with its own degree and ``M`` probes.
 
