@@ -250,9 +250,5 @@ def min_norm_point(problem: QuadraticHull, *, max_iter: int = 1000, tol: float =
             gaps.append(float(active.weights @ problem.grad_active(active)) - problem.lmo(active)[1])
             converged, message = True, f"no decrease in a major cycle (rounding level; gap {gaps[-1]:.3g})"
             break
-    info = {key: np.asarray(val) for key, val in trace.items()}
-    info["gap"] = np.asarray(gaps)
-    info["n_minor_start"] = n_minor_start
-    return FWResult(x=active.weights.copy(), objective=np.asarray(objective), n_iter=t,
-                    converged=converged, message=message, times=np.asarray(times), info=info,
-                    atoms=active.ids.copy())
+    return FWResult.from_run(active, objective=objective, gaps=gaps, trace=trace, n_iter=t, converged=converged,
+                             message=message, times=times, n_minor_start=n_minor_start)

@@ -24,6 +24,15 @@ class FWResult(SolveResult):
 
     atoms: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
 
+    @classmethod
+    def from_run(cls, active, *, objective, gaps, trace: dict, n_iter: int, converged: bool, message: str,
+                 times, **info) -> FWResult:
+        """The result of a run that ends at ``active`` (an :class:`~inferopt.fw.ActiveSet`): the
+        per-step lists of ``trace`` become arrays of ``info``, beside ``gap`` and any extra ``info``."""
+        info = {key: np.asarray(val) for key, val in trace.items()} | {"gap": np.asarray(gaps)} | info
+        return cls(x=active.weights.copy(), objective=np.asarray(objective), n_iter=n_iter, converged=converged,
+                   message=message, times=np.asarray(times), info=info, atoms=active.ids.copy())
+
     @property
     def weights(self) -> np.ndarray:
         return self.x

@@ -136,9 +136,5 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
                                     out.n_evals, out.value, out.bound, time_lmo, time_step)):
             trace[key].append(val)
 
-    info = {key: np.asarray(val) for key, val in trace.items()}
-    info["gap"] = np.asarray(gaps)
-    info["time_init"] = time_init
-    return FWResult(x=active.weights.copy(), objective=np.asarray(objective), n_iter=t,
-                    converged=converged, message=message, times=np.asarray(times), info=info,
-                    atoms=active.ids.copy())
+    return FWResult.from_run(active, objective=objective, gaps=gaps, trace=trace, n_iter=t, converged=converged,
+                             message=message, times=times, time_init=time_init)

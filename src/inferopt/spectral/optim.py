@@ -143,6 +143,23 @@ def _check_common(M, n_iter, eval_every):
     )
 
 
+def _projected_descent(problem, theta0, *, n_iter, step, eval_every, progress, desc, spectral_grad, callback=None):
+    """The loop every optimiser here shares: ``θ ← Π_C(θ − η_t (spectral_grad(t, θ) + ∇g(θ)))``, timed
+    (evaluations excluded) and traced every ``eval_every`` steps. Returns ``(θ, trace)``."""
+    schedule = make_step(step)
+    theta = problem.project(np.array(theta0, dtype=float))
+    trace = _Trace(problem, eval_every)
+    trace.record(0, theta)
+    for t in tqdm(range(n_iter), disable=not progress, desc=desc):
+        trace.start()
+        theta = problem.project(theta - schedule(t) * (spectral_grad(t, theta) + problem.g_grad(theta)))
+        trace.stop()
+        trace.record(t + 1, theta)
+        if callback is not None:
+            callback(t, theta)
+    return theta, trace
+
+
 # ----------------------------------------------------------------------------- Algorithm 1 and SGD-DET
 
 
@@ -172,28 +189,22 @@ def sgd(
     """
     M, n_iter, eval_every = _check_common(M, n_iter, eval_every)
     rng = as_generator(rng)
-    schedule = make_step(step)
     series_of = _SeriesCache(problem.f)
-    theta = problem.project(np.array(theta0, dtype=float))
-    trace = _Trace(problem, eval_every)
-    trace.record(0, theta)
     degrees = np.zeros(n_iter, dtype=int)
     intervals = np.zeros((n_iter, 2))
-    for t in tqdm(range(n_iter), disable=not progress, desc="SGD-DET" if degree is not None else "SGD"):
-        trace.start()
-        a, b = problem.interval(theta)
-        series = series_of(a, b)
+
+    def estimator(t, theta):
+        series = series_of(*problem.interval(theta))
         rule = make_degree_rule(series, degree=degree, N=None if degree is not None else N, distribution=distribution, p=p)
         weights = rule.draw(rng)
         degrees[t] = weights.size - 1
         intervals[t] = series.a, series.b
-        V = rademacher(rng, problem.dim, M)
-        psi = problem.spectral_grad(theta, V, weights, series.a, series.b)
-        theta = problem.project(theta - schedule(t) * (psi + problem.g_grad(theta)))
-        trace.stop()
-        trace.record(t + 1, theta)
-        if callback is not None:
-            callback(t, theta)
+        return problem.spectral_grad(theta, rademacher(rng, problem.dim, M), weights, series.a, series.b)
+
+    theta, trace = _projected_descent(
+        problem, theta0, n_iter=n_iter, step=step, eval_every=eval_every, progress=progress,
+        desc="SGD-DET" if degree is not None else "SGD", spectral_grad=estimator, callback=callback,
+    )
     return trace.result(theta, n_iter, "iteration budget reached", degrees=degrees, intervals=intervals)
 
 
@@ -279,15 +290,10 @@ def gd(problem, theta0, *, n_iter: int, step, eval_every: int = 1, progress: boo
     """Projected gradient descent with the exact gradient ``∇Σ_f(A(θ)) + ∇g(θ)`` (eigen-decomposition)."""
     n_iter = check_int("n_iter", n_iter, low=0)
     eval_every = check_int("eval_every", eval_every, low=1)
-    schedule = make_step(step)
-    theta = problem.project(np.array(theta0, dtype=float))
-    trace = _Trace(problem, eval_every)
-    trace.record(0, theta)
-    for t in tqdm(range(n_iter), disable=not progress, desc="GD"):
-        trace.start()
-        theta = problem.project(theta - schedule(t) * (problem.exact_spectral_grad(theta) + problem.g_grad(theta)))
-        trace.stop()
-        trace.record(t + 1, theta)
+    theta, trace = _projected_descent(
+        problem, theta0, n_iter=n_iter, step=step, eval_every=eval_every, progress=progress, desc="GD",
+        spectral_grad=lambda t, theta: problem.exact_spectral_grad(theta),
+    )
     return trace.result(theta, n_iter, "iteration budget reached")
 
 
@@ -297,15 +303,8 @@ def lanczos_gd(
     """The LANCZOS baseline: gradient steps with ``problem.lanczos_spectral_grad`` (CG + Hutchinson, Dong et al. 2017)."""
     M, n_iter, eval_every = _check_common(M, n_iter, eval_every)
     rng = as_generator(rng)
-    schedule = make_step(step)
-    theta = problem.project(np.array(theta0, dtype=float))
-    trace = _Trace(problem, eval_every)
-    trace.record(0, theta)
-    for t in tqdm(range(n_iter), disable=not progress, desc="LANCZOS"):
-        trace.start()
-        Z = rademacher(rng, problem.dim, M)
-        grad = problem.lanczos_spectral_grad(theta, Z) + problem.g_grad(theta)
-        theta = problem.project(theta - schedule(t) * grad)
-        trace.stop()
-        trace.record(t + 1, theta)
+    theta, trace = _projected_descent(
+        problem, theta0, n_iter=n_iter, step=step, eval_every=eval_every, progress=progress, desc="LANCZOS",
+        spectral_grad=lambda t, theta: problem.lanczos_spectral_grad(theta, rademacher(rng, problem.dim, M)),
+    )
     return trace.result(theta, n_iter, "iteration budget reached")
