@@ -39,6 +39,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .._validation import as_finite_array, check_choice, check_int, check_real
+from ._active_covariance import active_covariance
 from ._common import GridRecorder, Trace, check_k_grid, check_problem, greedy_result, objective
 
 
@@ -76,6 +77,7 @@ def sparsevi(
         max_iter = 2 * int(ks[-1]) if max_iter is None else check_int("max_iter", max_iter, low=1)
     if tangent is not None and covariance is not None:
         raise ValueError("give tangent or covariance, not both")
+    restricted = active_covariance(covariance) if covariance is not None else None
     fixed_sum = Phi.sum(axis=1)
     fixed_norms = np.linalg.norm(Phi, axis=0)
 
@@ -142,6 +144,7 @@ def sparsevi(
             t -= 1
             break
         # --- projected (stochastic) gradient steps on the active weights
+        step_cov = restricted(active) if restricted is not None else None
         m1 = np.zeros(active.size)
         m2 = np.zeros(active.size)
         for i in range(1, n_steps + 1):
@@ -150,6 +153,8 @@ def sparsevi(
                 V, vsum = vectors(w)
                 Va = V[:, active]
                 g = -(Va.T @ (vsum - Va @ wa))
+            elif step_cov is not None:
+                g = -model_call(step_cov, "covariance", w)
             else:
                 g = -resid_cov(w, False)[0][active]
             if optimizer == "adam":
