@@ -40,20 +40,20 @@ def lanczos_tridiagonal(A, v0, n_steps: int):
     d = op.shape[0]
     n_steps = check_int("n_steps", n_steps, low=1)
     k_max = min(n_steps, d)
-    Q = np.zeros((d, k_max))
+    Q = np.zeros((k_max, d))  # rows: contiguous basis vectors
     alpha = np.zeros(k_max)
     beta = np.zeros(k_max)
     q = np.asarray(v0, dtype=float).reshape(-1)
     q = q / np.linalg.norm(q)
     for k in range(k_max):
-        Q[:, k] = q
+        Q[k] = q
         w = op.matmat(q[:, None])[:, 0]
         alpha[k] = q @ w
-        w -= Q[:, : k + 1] @ (Q[:, : k + 1].T @ w)
-        w -= Q[:, : k + 1] @ (Q[:, : k + 1].T @ w)  # twice is enough
+        w -= (Q[: k + 1] @ w) @ Q[: k + 1]
+        w -= (Q[: k + 1] @ w) @ Q[: k + 1]  # twice is enough
         beta[k] = np.linalg.norm(w)
         if beta[k] <= 1e-12 * max(abs(alpha[: k + 1]).max(), 1e-300) or k == k_max - 1:
-            return alpha[: k + 1], beta[: k + 1], Q[:, : k + 1]
+            return alpha[: k + 1], beta[: k + 1], Q[: k + 1].T
         q = w / beta[k]
     return alpha, beta, Q  # pragma: no cover
 

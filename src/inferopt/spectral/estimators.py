@@ -163,10 +163,19 @@ def chebyshev_moments(A, V, n: int, a, b) -> np.ndarray:
     mu = np.empty((n + 1, V.shape[1]))
     w_prev, w = None, V
     mu[0] = np.einsum("ij,ij->j", V, V)
+    tmp = np.empty_like(V)
     for j in range(1, n + 1):
-        Aw = s * op.matmat(w) - c * w
-        w_new = Aw if j == 1 else 2.0 * Aw - w_prev
-        w_prev, w = w, w_new
+        # w_{j+1} = 2(s·Aw − c·w) − w_{j−1}, in place: scaling by 2 is exact, so this is
+        # (2s)·Aw − (2c)·w − w_{j−1} bit for bit
+        Aw = np.asarray(op.matmat(w), dtype=float)
+        if not Aw.flags.writeable or np.may_share_memory(Aw, w) or (w_prev is not None and np.may_share_memory(Aw, w_prev)):
+            Aw = Aw.copy()
+        k = 1.0 if j == 1 else 2.0
+        Aw *= k * s
+        Aw -= np.multiply(w, k * c, out=tmp)
+        if j > 1:
+            Aw -= w_prev
+        w_prev, w = w, Aw
         mu[j] = np.einsum("ij,ij->j", V, w)
     return mu
 
