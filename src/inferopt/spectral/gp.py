@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.fft import next_fast_len
 
 from .._validation import as_finite_array, check_int, check_real
 from .bounds import spectral_bounds
-from .gradients import grad_recursion
+from ._ski_gradient import ski_estimator_grad
 from .lanczos import block_cg, cg_logdet_grad
 from .operators import CallableOperator
 
@@ -87,9 +88,9 @@ def toeplitz_matmat(column, X) -> np.ndarray:
     if squeeze:
         X = X[:, None]
     r = column.size
-    n_fft = 2 * r
-    circ = np.concatenate([column, [0.0], column[:0:-1]])
-    spectrum = np.fft.rfft(circ, n=n_fft)
+    n_fft = next_fast_len(2 * r, real=True)  # circulant of any size >= 2r - 1 embeds T; a 5-smooth one is fast
+    circ = np.concatenate([column, np.zeros(n_fft - 2 * r + 1), column[:0:-1]])
+    spectrum = np.fft.rfft(circ)
     Y = np.fft.irfft(spectrum[:, None] * np.fft.rfft(X, n=n_fft, axis=0), n=n_fft, axis=0)[:r]
     return Y[:, 0] if squeeze else Y
 
@@ -214,8 +215,10 @@ class SKIGaussianProcess:
         return a, b
 
     def spectral_grad(self, theta, V, weights, a, b):
-        """``½ ∇ log det A`` by the Chebyshev recursion (6) with probes ``V`` and weights."""
-        return 0.5 * grad_recursion(self.operator(theta), self.derivative_operators(theta), V, weights, a, b)
+        """``½ ∇ log det A`` by the Chebyshev estimator (12) with probes ``V`` and weights: the exact
+        gradient of the same polynomial estimator as recursion (6), by its adjoint and one
+        cross-correlation for all three hyperparameters (:mod:`._ski_gradient`)."""
+        return 0.5 * ski_estimator_grad(self, theta, V, weights, a, b)
 
     def lanczos_spectral_grad(self, theta, Z):
         """``½ ∇ log det A`` by CG + Hutchinson (Dong et al. 2017), probes ``Z``, at most ``lanczos_steps`` iterations."""
