@@ -96,3 +96,51 @@ def test_cg_logdet_gradient_is_unbiased():
 def test_bad_inputs_raise(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def sparse_laplacian_1d(d, shift=0.5):
+    return sp.diags([-np.ones(d - 1), (2.0 + shift) * np.ones(d), -np.ones(d - 1)], [-1, 0, 1]).tocsr()
+
+
+@pytest.mark.parametrize("steps", [1, 5, 12])
+def test_three_term_recurrence_matches_full_reorthogonalisation(steps):
+    """Large sparse matrices skip re-orthogonalisation (``_reorthogonalise``); before orthogonality
+    is lost, the two give the same tridiagonals, hence the same quadratures."""
+    from inferopt.spectral.lanczos import _block_lanczos_tridiagonals, _reorthogonalise
+    from inferopt.spectral.operators import as_operator
+
+    A = sparse_laplacian_1d(300)
+    sparse_op, dense_op = as_operator(A), as_operator(A.toarray())
+    assert not _reorthogonalise(sparse_op, steps + 2) and _reorthogonalise(dense_op, steps)
+    Z = np.random.default_rng(steps).standard_normal((300, 6))
+    Z[:, 0] = 0.0
+    Z[0, 0] = 1.0                                          # breaks down only if A e_1 ∝ e_1 (it is not)
+    a1, b1, _ = _block_lanczos_tridiagonals(sparse_op, Z, steps)
+    a2, b2, _ = _block_lanczos_tridiagonals(dense_op, Z, steps)
+    np.testing.assert_allclose(a1, a2, rtol=1e-10)
+    np.testing.assert_allclose(b1, b2, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(slq_quadratic_forms(A, Z, np.log, steps), slq_quadratic_forms(A.toarray(), Z, np.log, steps),
+                               rtol=1e-10)
+
+
+def test_three_term_recurrence_stops_a_run_on_an_invariant_subspace():
+    from inferopt.spectral._three_term import three_term_tridiagonals
+    from inferopt.spectral.operators import as_operator
+
+    A = sp.diags(np.arange(1.0, 101.0)).tocsr()
+    Z = np.ones((100, 2))
+    Z[:, 1] = 0.0
+    Z[[3, 7], 1] = 1.0                                     # lives in a 2-dimensional invariant subspace
+    alpha, beta = three_term_tridiagonals(as_operator(A), Z, 5)
+    assert np.all(beta[1, 1:] == 0.0) and np.all(alpha[1, 2:] == 0.0)
+    np.testing.assert_allclose(np.sort(np.linalg.eigvalsh(np.diag(alpha[1, :2]) + np.diag(beta[1, :1], 1)
+                                                          + np.diag(beta[1, :1], -1))), [4.0, 8.0])
+    assert np.all(np.isfinite(alpha)) and np.all(beta[0] > 0)
+
+
+def test_slq_logdet_on_a_large_sparse_matrix_without_reorthogonalisation():
+    d = 4000
+    A = sparse_laplacian_1d(d)
+    mu = 2.5 - 2.0 * np.cos(np.arange(1, d + 1) * np.pi / (d + 1))
+    value, se = slq_logdet(A, M=40, n_steps=40, rng=5)
+    assert abs(value - np.log(mu).sum()) < 4 * se + 1e-6 * d

@@ -1,13 +1,14 @@
-"""The SKI log-det gradient in adjoint form (``_ski_gradient``) against the forward recursion (6)
-with explicit derivative operators: the same polynomial estimator, so equal to rounding."""
+"""The SKI log-det gradient from one forward recursion (``_ski_gradient``) against the forward-mode
+recursion (6) with explicit derivative operators, and its pieces against the adjoint recursion and
+explicit Toeplitz matrices: the same polynomial estimator, so equal to rounding."""
 
 import numpy as np
 import pytest
 from scipy.linalg import toeplitz
 
 from inferopt.spectral import SKIGaussianProcess, rademacher
-from inferopt.spectral._ski_gradient import toeplitz_correlation
-from inferopt.spectral.gradients import grad_recursion
+from inferopt.spectral._ski_gradient import adjoint_coefficients, toeplitz_lag_sums
+from inferopt.spectral.gradients import adjoint_factors, grad_recursion
 
 
 def small_gp(seed=0, n=150, r=60):
@@ -30,12 +31,28 @@ def test_spectral_grad_equals_the_forward_recursion(theta, degree):
     np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-12 * max(np.abs(ref).max(), 1.0))
 
 
-def test_toeplitz_correlation_gives_every_toeplitz_bilinear_form():
+@pytest.mark.parametrize("degree", [1, 2, 3, 8, 13])
+def test_adjoint_vectors_are_combinations_of_the_forward_vectors(degree):
+    """``X = Y C`` block by block, with ``X, Y`` from the backward/forward recursions."""
+    rng = np.random.default_rng(degree)
+    B = rng.standard_normal((30, 30))
+    A = B @ B.T / 30 + np.eye(30)
+    a, b = 0.5, 1.1 * np.linalg.eigvalsh(A)[-1]
+    V = rademacher(rng, 30, 3)
+    weights = rng.standard_normal(degree + 1)
+    X, Y = adjoint_factors(A, V, weights, a, b)
+    C = adjoint_coefficients(weights, 2.0 / (b - a))
+    Yb = Y.reshape(30, degree, 3)
+    np.testing.assert_allclose(np.einsum("ji,dip->djp", C, Yb).reshape(30, -1), X, rtol=1e-10,
+                               atol=1e-12 * np.abs(X).max())
+
+
+def test_lag_sums_give_every_toeplitz_bilinear_form():
     rng = np.random.default_rng(3)
-    r, n, m = 40, 70, 37                      # m > CHUNK: several chunks
-    WT = rng.standard_normal((r, n))
-    X, Y = rng.standard_normal((n, m)), rng.standard_normal((n, m))
-    s = toeplitz_correlation(WT, X, Y)
+    r, m, L = 40, 7, 96                                    # any L >= 2r - 1
+    Pa, Pb = rng.standard_normal((r, m)), rng.standard_normal((r, m))
+    spectrum = np.einsum("fp,fp->f", np.conj(np.fft.rfft(Pa, n=L, axis=0)), np.fft.rfft(Pb, n=L, axis=0))
+    lags = toeplitz_lag_sums(spectrum, L, r)
     for _ in range(3):
         t = rng.standard_normal(r)
-        assert t @ s == pytest.approx(np.sum((WT @ X) * (toeplitz(t) @ (WT @ Y))), rel=1e-11)
+        assert t @ lags == pytest.approx(np.sum(Pa * (toeplitz(t) @ Pb)), rel=1e-11)

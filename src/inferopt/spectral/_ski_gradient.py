@@ -1,59 +1,95 @@
-"""The stochastic Chebyshev log-det gradient of an SKI kernel matrix with every
-hyperparameter served by one recursion (Han et al. 2018, Eq. 12, in adjoint form).
+"""The stochastic Chebyshev log-det gradient of an SKI kernel matrix from ONE forward
+Chebyshev recursion serving every hyperparameter (Han et al. 2018, Eq. 12).
 
-For ``A(θ) = W K(θ) Wᵀ + θ₁² I`` and the estimator ``y = (1/M) Σ_k v_kᵀ p(Ã) v_k``, the adjoint
-of the Chebyshev recursion (:func:`~inferopt.spectral.gradients.adjoint_factors`) gives
-``∇_A y = X Yᵀ / M`` from ``2n − 2`` block products with ``A`` (instead of the forward
-recursion (6), which advances ``∂w_j`` for every parameter: about ``4n`` block products with
-``A`` plus ``2n`` with the derivative sandwiches). Then ``∂y/∂θ_i = tr(∂A_i X Yᵀ)/M``:
+For ``A(θ) = W K(θ) Wᵀ + θ₁² I`` and ``y = (1/M) Σ_k v_kᵀ p(Ã) v_k``, ``p = Σ_{m=0}^n c_m T_m``,
+the adjoint of the recursion (:func:`~inferopt.spectral.gradients.adjoint_factors`) gives
+``∇_A y = (1/M) Σ_{j=1}^n σ_j u_j w_{j-1}ᵀ`` with ``w_i = T_i(Ã)v``, ``σ_1 = s``, ``σ_j = 2s``
+(``s = 2/(b−a)``) and ``u_j = Σ_{m>=j} c_m U_{m−j}(Ã) v``. Since
+``U_{2q} = T_0 + 2Σ_{i=1}^{q} T_{2i}`` and ``U_{2q+1} = 2Σ_{i=0}^{q} T_{2i+1}``, every ``u_j`` is a
+combination of the forward vectors: ``σ_j u_j = Σ_i C[j−1, i] w_i``, so the backward pass is not
+needed and ``∂y/∂θ = (1/M) Σ_probes Σ_{j,i} C[j,i] w_iᵀ (∂A/∂θ) w_j``:
 
-* ``∂A/∂θ₁ = 2θ₁ I``: ``2θ₁ Σ X∘Y``;
-* ``∂A/∂θ_i = W T_i Wᵀ`` (``i = 2, 3``) with ``T_i`` symmetric Toeplitz of first column ``t_i``:
-  with ``a = Wᵀx``, ``b = Wᵀy`` summed over the columns, ``aᵀT_ib = Σ_τ t_i(|τ|) c(τ)`` where
-  ``c(τ) = Σ_p a_p b_{p+τ}`` is one cross-correlation (FFT) shared by both parameters.
+* ``∂A/∂θ₁ = 2θ₁ I``: ``2θ₁ Σ C ∘ (Gram of the w_i)``;
+* ``∂A/∂θ_i = W T_i Wᵀ`` (``i = 2, 3``; ``T_i`` symmetric Toeplitz with first column ``t_i``):
+  with ``S_j = F(Wᵀw_j)`` (zero-padded FFT, kept from the products ``A w_j``), the
+  cross-correlation ``c = F⁻¹(Σ_probes Σ_{j,i} C[j,i] conj(S_i) S_j)`` gives
+  ``Σ_probes Σ_{j,i} C[j,i] (Wᵀw_i)ᵀ T_i (Wᵀw_j) = Σ_τ t_i(|τ|)(c(τ) + c(−τ))`` for both.
+
+Cost: ``n − 1`` products with ``A`` (the forward recursion alone; the forward-mode recursion (6)
+needs about ``4n`` plus ``2n`` with the derivative sandwiches) and ``O(n²)`` work per frequency.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
 from scipy.fft import next_fast_len
 
-from .gradients import adjoint_factors
-
-#: columns of ``X``, ``Y`` transformed at once (bounds the FFT work arrays)
-CHUNK = 32
+#: probes advanced together (bounds the stored spectra: n x L/2 x PROBES complex numbers)
+PROBES = 2
 
 
-def toeplitz_correlation(WT, X, Y) -> np.ndarray:
-    """``s[τ] = c(τ) + c(−τ)`` (``s[0] = c(0)``), ``τ = 0..r−1``, summed over the columns of
-    ``a = WᵀX``, ``b = WᵀY``: then ``Σ_cols aᵀTb = t · s`` for any symmetric Toeplitz ``T``
-    with first column ``t``."""
-    r = WT.shape[0]
-    L = next_fast_len(2 * r - 1, real=True)   # no wrap-around for lags |τ| <= r − 1
-    spectrum = np.zeros(L // 2 + 1, dtype=complex)
-    for start in range(0, X.shape[1], CHUNK):
-        cols = slice(start, start + CHUNK)
-        fa = np.fft.rfft(WT @ X[:, cols], n=L, axis=0)
-        fb = np.fft.rfft(WT @ Y[:, cols], n=L, axis=0)
-        spectrum += np.einsum("ij,ij->i", np.conj(fa), fb)
-    c = np.fft.irfft(spectrum, n=L)          # c[τ] = c(τ), c[L − τ] = c(−τ)
-    s = c[:r].copy()
-    s[1:] += c[L - 1 : L - r : -1]
-    return s
+def circulant_spectrum(column) -> tuple[int, np.ndarray]:
+    """``(L, rfft of the first column of an L x L circulant embedding the symmetric Toeplitz T)``:
+    any ``L >= 2r - 1`` embeds it (``T X = (C [X; 0])[:r]``); a 5-smooth ``L >= 2r`` is fast."""
+    r = column.size
+    n_fft = next_fast_len(2 * r, real=True)
+    return n_fft, np.fft.rfft(np.concatenate([column, np.zeros(n_fft - 2 * r + 1), column[:0:-1]]))
+
+
+def adjoint_coefficients(weights, s: float) -> np.ndarray:
+    """``C`` (``n x n``) with ``σ_j u_j = Σ_i C[j−1, i] T_i(Ã) v`` (see the module docstring)."""
+    c = np.asarray(weights, dtype=float)
+    n = c.size - 1
+    E = np.zeros((n, n))                          # U_q = Σ_i E[q, i] T_i, q = 0..n−1
+    for q in range(n):
+        E[q, q % 2 :: 2][: q // 2 + 1] = 2.0
+        if q % 2 == 0:
+            E[q, 0] = 1.0
+    C = np.zeros((n, n))
+    for j in range(1, n + 1):                     # u_j = Σ_{m=j}^{n} c_m U_{m−j}
+        C[j - 1] = (2.0 * s if j > 1 else s) * (c[j:] @ E[: n - j + 1])
+    return C
+
+
+def toeplitz_lag_sums(spectrum, n_fft: int, r: int) -> np.ndarray:
+    """``c(τ) + c(−τ)`` (``c(0)`` once), ``τ = 0..r−1``, from the correlation spectrum:
+    then ``Σ aᵀTb = t · result`` for every symmetric Toeplitz ``T`` with first column ``t``."""
+    c = np.fft.irfft(spectrum, n=n_fft)           # c[τ] = c(τ), c[L − τ] = c(−τ)
+    out = c[:r].copy()
+    out[1:] += c[n_fft - 1 : n_fft - r : -1]
+    return out
 
 
 def ski_estimator_grad(gp, theta, V, weights, a, b) -> np.ndarray:
     """``∇_θ (1/M) Σ_k v_kᵀ p(Ã(θ)) v_k`` (``p = Σ_j weights_j T_j``) for an
     :class:`~inferopt.spectral.gp.SKIGaussianProcess` ``gp``; shape ``(3,)``."""
     V = np.asarray(V, dtype=float)
-    X, Y = adjoint_factors(gp.operator(theta), V, weights, a, b)
-    if X.shape[1] == 0:
+    n = np.asarray(weights).size - 1
+    if n == 0:
         return np.zeros(3)
-    s = toeplitz_correlation(gp.WT, X, Y)
+    s, shift = 2.0 / (b - a), (b + a) / (b - a)
+    C = adjoint_coefficients(weights, s)
     col = gp.column(theta)
-    tau2 = (gp.grid.h * np.arange(gp.grid.r)) ** 2
-    return np.array([
-        2.0 * theta[0] * np.einsum("ij,ij->", X, Y),
-        (2.0 * col / theta[1]) @ s,
-        (col * tau2 / theta[2] ** 3) @ s,
-    ]) / V.shape[1]
+    r = col.size
+    n_fft, khat = circulant_spectrum(col)
+    noise2 = theta[0] ** 2
+    gram = 0.0
+    spectrum = np.zeros(n_fft // 2 + 1, dtype=complex)
+    for start in range(0, V.shape[1], PROBES):
+        w_prev, w = None, V[:, start : start + PROBES]
+        S = np.empty((n, n_fft // 2 + 1, w.shape[1]), dtype=complex)
+        Y = np.empty((n,) + w.shape)
+        for j in range(n):                        # w_j = T_j(Ã) v and S_j = F(Wᵀ w_j)
+            Y[j] = w
+            S[j] = np.fft.rfft(gp.WT @ w, n=n_fft, axis=0)
+            if j == n - 1:
+                break
+            Aw = gp.W @ np.fft.irfft(khat[:, None] * S[j], n=n_fft, axis=0)[:r] + noise2 * w
+            w_new = s * Aw - shift * w if j == 0 else 2.0 * (s * Aw - shift * w) - w_prev
+            w_prev, w = w, w_new
+        gram = gram + np.einsum("ji,ji->", C, np.tensordot(Y, Y, axes=([1, 2], [1, 2])))
+        spectrum += np.einsum("jfp,jfp->f", np.tensordot(C, np.conj(S), axes=(1, 0)), S)
+    lags = toeplitz_lag_sums(spectrum, n_fft, r)
+    tau2 = (gp.grid.h * np.arange(r)) ** 2
+    return np.array([2.0 * theta[0] * gram, (2.0 * col / theta[1]) @ lags, (col * tau2 / theta[2] ** 3) @ lags]) / V.shape[1]

@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.fft import next_fast_len
 
 from .._validation import as_finite_array, check_int, check_real
 from .bounds import spectral_bounds
-from ._ski_gradient import ski_estimator_grad
+from ._ski_gradient import circulant_spectrum, ski_estimator_grad
 from .lanczos import block_cg, cg_logdet_grad
 from .operators import CallableOperator
 
@@ -88,9 +87,7 @@ def toeplitz_matmat(column, X) -> np.ndarray:
     if squeeze:
         X = X[:, None]
     r = column.size
-    n_fft = next_fast_len(2 * r, real=True)  # circulant of any size >= 2r - 1 embeds T; a 5-smooth one is fast
-    circ = np.concatenate([column, np.zeros(n_fft - 2 * r + 1), column[:0:-1]])
-    spectrum = np.fft.rfft(circ)
+    n_fft, spectrum = circulant_spectrum(column)
     Y = np.fft.irfft(spectrum[:, None] * np.fft.rfft(X, n=n_fft, axis=0), n=n_fft, axis=0)[:r]
     return Y[:, 0] if squeeze else Y
 

@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_int, check_real
+from ._three_term import three_term_tridiagonals
 from .estimators import as_generator, rademacher
 from .operators import as_operator
 
@@ -70,39 +71,29 @@ def _reorthogonalise(op, m: int) -> bool:
 def _block_lanczos_tridiagonals(op, Z, m: int):
     """``M`` independent Lanczos runs (columns of ``Z``), ``m`` steps each. Returns ``alpha, beta`` of shape ``(M, m)``.
 
-    The ``M`` runs advance as one ``d x M`` block (one ``matmat`` per step); with full
-    re-orthogonalisation (see :func:`_reorthogonalise`) each column against its own basis."""
+    The ``M`` runs advance as one ``d x M`` block (one ``matmat`` per step): with full
+    re-orthogonalisation of each column against its own basis, or (large sparse ``A``, see
+    :func:`_reorthogonalise`) by the cache-blocked three-term recurrence of :mod:`._three_term`."""
     d, M = Z.shape
     m = min(m, d)
+    if not _reorthogonalise(op, m):
+        return (*three_term_tridiagonals(op, Z, m), m)
+    Q = np.zeros((m, d, M))
     alpha = np.zeros((M, m))
     beta = np.zeros((M, m))
     q = Z / np.linalg.norm(Z, axis=0)
     alive = np.ones(M, dtype=bool)
-    full = _reorthogonalise(op, m)
-    Q = np.zeros((m, d, M)) if full else None
-    q_prev, tmp = None, np.empty_like(q)
     for k in range(m):
+        Q[k] = q
         w = op.matmat(q)
         alpha[:, k] = np.einsum("ij,ij->j", q, w)
-        if full:
-            Q[k] = q
-            for _ in range(2):  # full re-orthogonalisation, per column, vectorised
-                coef = np.einsum("kij,ij->kj", Q[: k + 1], w)
-                w -= np.einsum("kij,kj->ij", Q[: k + 1], coef)
-            nb = np.linalg.norm(w, axis=0)
-        else:  # three-term recurrence w -= alpha_k q_k + beta_{k-1} q_{k-1}, without temporaries
-            w -= np.multiply(q, alpha[:, k], out=tmp)
-            if k:
-                w -= np.multiply(q_prev, beta[:, k - 1], out=tmp)
-            nb = np.sqrt(np.einsum("ij,ij->j", w, w))
+        for _ in range(2):  # full re-orthogonalisation, per column, vectorised
+            coef = np.einsum("kij,ij->kj", Q[: k + 1], w)
+            w -= np.einsum("kij,kj->ij", Q[: k + 1], coef)
+        nb = np.linalg.norm(w, axis=0)
         alive &= nb > 1e-10 * np.maximum(np.abs(alpha[:, k]), 1e-300)
         beta[:, k] = np.where(alive, nb, 0.0)
-        q_prev = q
-        if full:
-            q = np.where(alive, w / np.where(nb > 0, nb, 1.0), 0.0)
-        else:  # a run that broke down continues as zeros (w / inf)
-            w /= np.where(alive, nb, np.inf)
-            q = w
+        q = np.where(alive, w / np.where(nb > 0, nb, 1.0), 0.0)
     return alpha, beta, m
 
 
