@@ -1,6 +1,7 @@
 """Log-determinant of an SPD matrix at about 1e-2 relative error: time and error side by side.
 
-    .venv/bin/python benchmarks/logdet.py [--n-dense 4000] [--grid 316] [--M 30] [--degree 60] [--steps 30] [--seed 0]
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/logdet.py [--n-dense 4000] [--grid 316] [--M 10] [--degree 30]
+        [--steps 30] [--repeats 5] [--seed 0]
 
 Matrices (exact log-det known):
 
@@ -13,10 +14,11 @@ Matrices (exact log-det known):
 Estimators (same probe count ``M``):
 
 * Chebyshev: ``inferopt.spectral.spectral_sum(A, "log", a, b, degree=...)`` (Hutchinson + truncated
-  Chebyshev, Eq. 3), ``b`` from ``spectral_bounds`` (Lanczos + margin; its time is included), ``a = 0.98 x shift`` (both matrices are PSD + shift I);
+  Chebyshev, Eq. 3), ``b`` from ``spectral_bounds`` (Lanczos + margin; its time is included), ``a = 0.98 x shift``
+  (both matrices are PSD + shift I); degree 30 = as many products with ``A`` as the SLQ steps;
 * our SLQ: ``inferopt.spectral.slq_logdet(A, M, n_steps)``;
-* imate's SLQ: ``imate.logdet(A, method="slq", lanczos_degree=steps, error_rtol=1e-2, min_num_samples=M,
-  max_num_samples=4M)`` (imate stops adaptively once its own error estimate reaches 1e-2).
+* imate's SLQ (the peer): ``imate.logdet(A, method="slq", lanczos_degree=steps, min_num_samples=M,
+  max_num_samples=M, num_threads=1)``: the same Lanczos steps and probes, one thread like our BLAS.
 """
 
 from __future__ import annotations
@@ -50,53 +52,66 @@ def laplacian_problem(m, shift=0.5):
     return A, exact, time.perf_counter() - t0, "closed-form eigenvalues", shift
 
 
-def run(name, A, exact, exact_time, exact_label, shift, args, rng):
-    rows = [(name, f"exact ({exact_label})", exact, exact_time, 0.0)]
+def estimators(A, shift, args):
+    """name -> callable(rng) returning the estimate (the timed unit)."""
+    import imate
 
-    t0 = time.perf_counter()
-    a, b = spectral_bounds(A, n_steps=20, margin=0.05, lower=0.98 * shift, rng=rng)  # A = PSD + shift I
-    est = spectral_sum(A, "log", a, b, M=args.M, degree=args.degree, rng=rng, check=False)
-    rows.append((name, f"Chebyshev (deg {args.degree}, M {args.M}; [a,b]=[{a:.3g},{b:.3g}])", est.value,
-                 time.perf_counter() - t0, None))
+    def chebyshev(rng):
+        a, b = spectral_bounds(A, n_steps=20, margin=0.05, lower=0.98 * shift, rng=rng)  # A = PSD + shift I
+        return spectral_sum(A, "log", a, b, M=args.M, degree=args.degree, rng=rng, check=False).value
 
-    t0 = time.perf_counter()
-    value, _ = slq_logdet(A, M=args.M, n_steps=args.steps, rng=rng)
-    rows.append((name, f"our SLQ ({args.steps} steps, M {args.M})", value, time.perf_counter() - t0, None))
+    return {
+        f"Chebyshev (deg {args.degree}, M {args.M})": chebyshev,
+        f"our SLQ ({args.steps} steps, M {args.M})": lambda rng: slq_logdet(A, M=args.M, n_steps=args.steps, rng=rng)[0],
+        f"imate SLQ ({args.steps} steps, M {args.M}, 1 thread)": lambda rng: float(imate.logdet(
+            A, method="slq", lanczos_degree=args.steps, min_num_samples=args.M, max_num_samples=args.M,
+            num_threads=1, seed=int(rng.integers(2**31)), verbose=False)),
+    }
 
-    try:
-        import imate
 
-        t0 = time.perf_counter()
-        value, info = imate.logdet(A, method="slq", lanczos_degree=args.steps, error_rtol=1e-2, min_num_samples=args.M,
-                                   max_num_samples=4 * args.M, return_info=True, verbose=False)
-        used = int(info["convergence"]["num_samples_used"])
-        rows.append((name, f"imate SLQ ({args.steps} steps, {used} samples)", float(value), time.perf_counter() - t0, None))
-    except ImportError:
-        rows.append((name, "imate SLQ (imate not installed)", float("nan"), float("nan"), None))
-    return [(n_, m_, v, t, abs(v - exact) / abs(exact) if e is None else e) for n_, m_, v, t, e in rows]
+def run(name, A, exact, exact_time, exact_label, shift, args):
+    """Every estimator ``--repeats`` times, interleaved (one round = each estimator once, with a
+    fresh seed); time = minimum over rounds of the process's CPU seconds (``time.process_time``:
+    immune to time-slicing on a shared machine; every estimator runs on one thread), error = mean
+    relative error over rounds."""
+    fns = estimators(A, shift, args)
+    times = {m: [] for m in fns}
+    errors = {m: [] for m in fns}
+    for rep in range(args.repeats):
+        for method, fn in fns.items():
+            rng = np.random.default_rng([args.seed, rep])
+            t0 = time.process_time()
+            value = fn(rng)
+            times[method].append(time.process_time() - t0)
+            errors[method].append(abs(value - exact) / abs(exact))
+    peer = min(times[next(m for m in fns if m.startswith("imate"))])
+    rows = [(name, f"exact ({exact_label})", exact_time, 0.0, float("nan"))]
+    rows += [(name, m, min(times[m]), float(np.mean(errors[m])), min(times[m]) / peer) for m in fns]
+    return rows
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n-dense", type=int, default=4000)
     parser.add_argument("--grid", type=int, default=316, help="sparse matrix is grid^2 x grid^2")
-    parser.add_argument("--M", type=int, default=30, help="probes")
-    parser.add_argument("--degree", type=int, default=60, help="Chebyshev degree")
+    parser.add_argument("--M", type=int, default=10, help="probes")
+    parser.add_argument("--degree", type=int, default=30, help="Chebyshev degree")
     parser.add_argument("--steps", type=int, default=30, help="Lanczos steps (ours and imate's)")
+    parser.add_argument("--repeats", type=int, default=5, help="interleaved rounds (time: min; error: mean)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    rng = np.random.default_rng(args.seed)
     rows = []
     if args.n_dense > 0:
-        A, exact, t, label, shift = dense_problem(args.n_dense, rng)
-        rows += run(f"dense n={args.n_dense}", A, exact, t, label, shift, args, rng)
+        A, exact, t, label, shift = dense_problem(args.n_dense, np.random.default_rng(args.seed))
+        rows += run(f"dense n={args.n_dense}", A, exact, t, label, shift, args)
     if args.grid > 0:
         A, exact, t, label, shift = laplacian_problem(args.grid)
-        rows += run(f"sparse 2-D Laplacian+0.5I n={args.grid ** 2}", A, exact, t, label, shift, args, rng)
+        rows += run(f"sparse 2-D Laplacian+0.5I n={args.grid ** 2}", A, exact, t, label, shift, args)
     width = max(len(r[1]) for r in rows)
-    print(f"{'matrix':<38} {'method':<{width}} {'log det':>16} {'time [s]':>10} {'rel. error':>11}")
-    for name, method, value, t, err in rows:
-        print(f"{name:<38} {method:<{width}} {value:>16.6g} {t:>10.3f} {err:>11.2e}")
+    print(f"one interleaved run, {args.repeats} rounds: time = min over rounds of CPU seconds, error = mean |rel. error| over rounds")
+    print(f"| matrix | method | CPU time [s] | mean rel. error | time / imate |\n|---|---|---:|---:|---:|")
+    for name, method, t, err, ratio in rows:
+        print(f"| {name} | {method:<{width}} | {t:.3f} | {err:.2e} | {ratio:.2f} |")
 
 
 if __name__ == "__main__":
