@@ -13,7 +13,10 @@ needed and ``∂y/∂θ = (1/M) Σ_probes Σ_{j,i} C[j,i] w_iᵀ (∂A/∂θ) w_
 * ``∂A/∂θ_i = W T_i Wᵀ`` (``i = 2, 3``; ``T_i`` symmetric Toeplitz with first column ``t_i``):
   with ``S_j = F(Wᵀw_j)`` (zero-padded FFT, kept from the products ``A w_j``), the
   cross-correlation ``c = F⁻¹(Σ_probes Σ_{j,i} C[j,i] conj(S_i) S_j)`` gives
-  ``Σ_probes Σ_{j,i} C[j,i] (Wᵀw_i)ᵀ T_i (Wᵀw_j) = Σ_τ t_i(|τ|)(c(τ) + c(−τ))`` for both.
+  ``Σ_probes Σ_{j,i} C[j,i] (Wᵀw_i)ᵀ T_i (Wᵀw_j) = Σ_τ t_i(|τ|)(c(τ) + c(−τ))`` for both. Only the
+  even part ``c(τ) + c(−τ)`` enters, whose transform is the real part of the spectrum,
+  ``Σ_{j,i} C_sym[j,i] (Re S_i Re S_j + Im S_i Im S_j)`` with ``C_sym = (C + Cᵀ)/2``: one real
+  product with the ``n x n`` matrix per probe block.
 
 Cost: ``n − 1`` products with ``A`` (the forward recursion alone; the forward-mode recursion (6)
 needs about ``4n`` plus ``2n`` with the derivative sandwiches) and ``O(n²)`` work per frequency.
@@ -53,8 +56,8 @@ def adjoint_coefficients(weights, s: float) -> np.ndarray:
 
 
 def toeplitz_lag_sums(spectrum, n_fft: int, r: int) -> np.ndarray:
-    """``c(τ) + c(−τ)`` (``c(0)`` once), ``τ = 0..r−1``, from the correlation spectrum:
-    then ``Σ aᵀTb = t · result`` for every symmetric Toeplitz ``T`` with first column ``t``."""
+    """``c(τ) + c(−τ)`` (``c(0)`` once), ``τ = 0..r−1``, from the correlation spectrum (or its
+    real part): then ``Σ aᵀTb = t · result`` for every symmetric Toeplitz ``T`` with first column ``t``."""
     c = np.fft.irfft(spectrum, n=n_fft)           # c[τ] = c(τ), c[L − τ] = c(−τ)
     out = c[:r].copy()
     out[1:] += c[n_fft - 1 : n_fft - r : -1]
@@ -74,8 +77,9 @@ def ski_estimator_grad(gp, theta, V, weights, a, b) -> np.ndarray:
     r = col.size
     n_fft, khat = circulant_spectrum(col)
     noise2 = theta[0] ** 2
+    Csym = 0.5 * (C + C.T)
     gram = 0.0
-    spectrum = np.zeros(n_fft // 2 + 1, dtype=complex)
+    spectrum = np.zeros(n_fft // 2 + 1)
     for start in range(0, V.shape[1], PROBES):
         w_prev, w = None, V[:, start : start + PROBES]
         S = np.empty((n, n_fft // 2 + 1, w.shape[1]), dtype=complex)
@@ -88,8 +92,10 @@ def ski_estimator_grad(gp, theta, V, weights, a, b) -> np.ndarray:
             Aw = gp.W @ np.fft.irfft(khat[:, None] * S[j], n=n_fft, axis=0)[:r] + noise2 * w
             w_new = s * Aw - shift * w if j == 0 else 2.0 * (s * Aw - shift * w) - w_prev
             w_prev, w = w, w_new
-        gram = gram + np.einsum("ji,ji->", C, np.tensordot(Y, Y, axes=([1, 2], [1, 2])))
-        spectrum += np.einsum("jfp,jfp->f", np.tensordot(C, np.conj(S), axes=(1, 0)), S)
+        Yf = Y.reshape(n, -1)
+        gram = gram + np.einsum("ji,ji->", C, Yf @ Yf.T)
+        Sr = S.view(np.float64).reshape(n, -1)    # real and imaginary parts of every S_j
+        spectrum += np.einsum("jc,jc->c", Csym @ Sr, Sr).reshape(spectrum.size, -1).sum(axis=1)
     lags = toeplitz_lag_sums(spectrum, n_fft, r)
     tau2 = (gp.grid.h * np.arange(r)) ** 2
     return np.array([2.0 * theta[0] * gram, (2.0 * col / theta[1]) @ lags, (col * tau2 / theta[2] ** 3) @ lags]) / V.shape[1]
