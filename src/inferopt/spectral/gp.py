@@ -11,7 +11,8 @@ is the sparse ``n x r`` matrix of local cubic-convolution interpolation weights 
 ``a = -1/2``; four non-zeros per row). ``||A||_mv = O(n + r log r)``.
 
 Gradients: ``∂L/∂θ_i = -½ αᵀ (∂A/∂θ_i) α + ½ ∂ log det A / ∂θ_i`` with ``α = A⁻¹ y`` by CG; the
-log-det part by the stochastic Chebyshev recursion (6) with ``f = log`` (SGD, Algorithm 1), or
+log-det part by the stochastic Chebyshev estimator (12) with ``f = log`` (SGD, Algorithm 1; all three
+partial derivatives from one forward recursion, :mod:`._ski_gradient`), or
 by CG + Hutchinson (LANCZOS baseline, Dong et al. 2017). ``∂A/∂θ₁ = 2θ₁ I``,
 ``∂A/∂θ₂ = W (2K/θ₂) Wᵀ``, ``∂A/∂θ₃ = W K' Wᵀ`` with ``K'_ij = K_ij (u_i - u_j)² / θ₃³``.
 

@@ -4,7 +4,8 @@
   with ``T_k`` the ``m x m`` Lanczos tridiagonal started at ``z_k / ||z_k||`` (Gauss quadrature
   of the spectral measure of ``z_k``). The ``M`` Lanczos runs advance together (one
   ``matmat`` with a ``d x M`` block per step, each column with its own coefficients and full
-  re-orthogonalisation), and the ``M`` tridiagonals are diagonalised as one batch.
+  re-orthogonalisation -- or, for large sparse matrices, the plain three-term recurrence), and the
+  ``M`` tridiagonals are diagonalised as one batch.
 * :func:`block_cg` -- conjugate gradients on all columns of a right-hand side block at once.
 * :func:`cg_logdet_grad` -- Dong et al. (2017): ``∂/∂θ_i log det A = tr(A⁻¹ ∂A/∂θ_i) ≈ (1/M) Σ_k z_kᵀ A⁻¹ (∂A/∂θ_i) z_k``
   with ``A⁻¹ z_k`` by CG (biased only through the CG tolerance).
