@@ -15,7 +15,8 @@ Estimators (same probe count ``M``):
 
 * Chebyshev: ``inferopt.spectral.spectral_sum(A, "log", a, b, degree=...)`` (Hutchinson + truncated
   Chebyshev, Eq. 3), ``b`` from ``spectral_bounds`` (Lanczos + margin; its time is included), ``a = 0.98 x shift``
-  (both matrices are PSD + shift I); degree 30 = as many products with ``A`` as the SLQ steps;
+  (both matrices are PSD + shift I); degree 30 = as many products with ``A`` as the SLQ steps; with
+  ``M`` and ``2M`` probes (the error at equal time is the question, not at equal probes);
 * our SLQ: ``inferopt.spectral.slq_logdet(A, M, n_steps)``;
 * imate's SLQ (the peer): ``imate.logdet(A, method="slq", lanczos_degree=steps, min_num_samples=M,
   max_num_samples=M, num_threads=1)``: the same Lanczos steps and probes, one thread like our BLAS.
@@ -56,12 +57,15 @@ def estimators(A, shift, args):
     """name -> callable(rng) returning the estimate (the timed unit)."""
     import imate
 
-    def chebyshev(rng):
-        a, b = spectral_bounds(A, n_steps=20, margin=0.05, lower=0.98 * shift, rng=rng)  # A = PSD + shift I
-        return spectral_sum(A, "log", a, b, M=args.M, degree=args.degree, rng=rng, check=False).value
+    def chebyshev(M):
+        def run(rng):
+            a, b = spectral_bounds(A, n_steps=20, margin=0.05, lower=0.98 * shift, rng=rng)  # A = PSD + shift I
+            return spectral_sum(A, "log", a, b, M=M, degree=args.degree, rng=rng, check=False).value
+        return run
 
     return {
-        f"Chebyshev (deg {args.degree}, M {args.M})": chebyshev,
+        f"Chebyshev (deg {args.degree}, M {args.M})": chebyshev(args.M),
+        f"Chebyshev (deg {args.degree}, M {2 * args.M})": chebyshev(2 * args.M),
         f"our SLQ ({args.steps} steps, M {args.M})": lambda rng: slq_logdet(A, M=args.M, n_steps=args.steps, rng=rng)[0],
         f"imate SLQ ({args.steps} steps, M {args.M}, 1 thread)": lambda rng: float(imate.logdet(
             A, method="slq", lanczos_degree=args.steps, min_num_samples=args.M, max_num_samples=args.M,
