@@ -115,3 +115,19 @@ def test_papermill_reads_every_parameter_of_the_parameters_cell(exp_id):
 
     notebook = ROOT / "notebooks" / f"{PARAMS['experiments'][exp_id]['notebook']}.ipynb"
     assert _parameter_names(notebook) <= set(papermill.inspect_notebook(str(notebook)))
+
+
+@pytest.mark.parametrize("override, line", [("D1.negbin_p=0.3", "negbin_p: 0.3"), ("A1.k_num=12", "k_num: 12")])
+def test_dvc_set_param_changes_only_its_own_line(tmp_path, override, line):
+    """`dvc exp run -S KEY=VALUE` rewrites params.yaml through ruamel (replacing every list):
+    params.yaml is kept in the style that survives it, so a variant is a one-line diff."""
+    from dvc.utils.hydra import apply_overrides  # what `dvc exp run -S` calls
+
+    copy = tmp_path / "params.yaml"
+    original = (ROOT / "params.yaml").read_text().splitlines()
+    copy.write_text("\n".join(original) + "\n")
+    apply_overrides(copy, [override])
+    changed = copy.read_text().splitlines()
+    assert len(changed) == len(original)
+    diff = [(a, b) for a, b in zip(original, changed) if a != b]
+    assert len(diff) == 1 and diff[0][1].strip().startswith(line), diff
