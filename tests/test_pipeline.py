@@ -200,3 +200,50 @@ def test_executed_notebooks_carry_their_figures_even_under_mplbackend_agg(tmp_pa
     papermill.execute_notebook(str(src), str(out), kernel_name="python3", progress_bar=False, cwd=str(tmp_path))
     outputs = nbformat.read(out, as_version=4).cells[0].outputs
     assert any("image/png" in o.get("data", {}) for o in outputs)
+
+
+def _metrics(exp_id, verdicts, metrics=None):
+    claims = [{"id": f"{exp_id}.{i}", "target": exp_id, "text": "t", "verdict": v, "measured": {}} for i, v in enumerate(verdicts, 1)]
+    return {"experiment": exp_id, "title": "t", "params": {}, "metrics": metrics or {}, "claims": claims}
+
+
+def test_scorecard_is_flat_with_verdicts_and_a_few_headline_numbers():
+    from inferopt.pipeline.scorecard import MAX_HEADLINE, scorecard, verdicts
+
+    data = _metrics("Q1", ["holds", "fails", "inconclusive", "not measured"],
+                    {"kl": 0.5, "flag": True, "curve": [1, 2], "per": {"a": 1}, "n": 3, "m": 4, "o": 5})
+    card = scorecard(data)
+    assert card == {"Q1.1": 1, "Q1.2": 0, "Q1.3": "inconclusive", "Q1.4": "not measured", "Q1 kl": 0.5, "Q1 n": 3, "Q1 m": 4}
+    assert MAX_HEADLINE == 3 and all(not isinstance(v, dict | list) for v in card.values())
+    assert verdicts(card) == {"Q1.1": "holds", "Q1.2": "fails", "Q1.3": "inconclusive", "Q1.4": "not measured"}
+    assert scorecard(_metrics("Q2", ["holds"], {"headline": {"rmse": 1.5}, "n": 3})) == {"Q2.1": 1, "Q2 rmse": 1.5}
+
+
+def test_claims_diff_between_commits_experiments_and_workspace(tmp_path):
+    import subprocess
+
+    from inferopt.pipeline.claims_diff import claims_diff
+    from inferopt.pipeline.scorecard import write_scorecard
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    git("init", "-q")
+    git("config", "user.email", "t@t")
+    git("config", "user.name", "t")
+    cards = tmp_path / "reports" / "scorecard"
+    write_scorecard(_metrics("Q1", ["holds", "fails"], {"kl": 0.5}), cards / "Q1.json")
+    git("add", "-A")
+    git("commit", "-qm", "one")
+    write_scorecard(_metrics("Q1", ["holds", "holds", "inconclusive"], {"kl": 0.1}), cards / "Q1.json")
+    git("commit", "-qam", "two")
+    git("update-ref", "refs/exps/ab/cdef/paper", "HEAD~1")  # where DVC keeps an experiment called `paper`
+    write_scorecard(_metrics("Q1", ["fails", "holds", "inconclusive"]), cards / "Q1.json")
+    report = claims_diff(tmp_path, "HEAD~1", "HEAD")
+    assert report.splitlines() == ["claims-diff HEAD~1 -> HEAD: 2 of 3 claims changed verdict",
+                                   "  Q1.2  fails -> holds", "  Q1.3  absent -> inconclusive"]
+    assert claims_diff(tmp_path, "paper", "HEAD") == report.replace("HEAD~1", "paper")
+    assert claims_diff(tmp_path, "HEAD", "workspace").splitlines()[1:] == ["  Q1.1  holds -> fails"]
+    assert "0 of 3" in claims_diff(tmp_path, str(tmp_path), "workspace")
+    with pytest.raises(ValueError, match="neither"):
+        claims_diff(tmp_path, "no-such-run", "HEAD")
