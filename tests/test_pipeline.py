@@ -217,6 +217,9 @@ def test_scorecard_is_flat_with_verdicts_and_a_few_headline_numbers():
     assert MAX_HEADLINE == 3 and all(not isinstance(v, dict | list) for v in card.values())
     assert verdicts(card) == {"Q1.1": "holds", "Q1.2": "fails", "Q1.3": "inconclusive", "Q1.4": "not measured"}
     assert scorecard(_metrics("Q2", ["holds"], {"headline": {"rmse": 1.5}, "n": 3})) == {"Q2.1": 1, "Q2 rmse": 1.5}
+    judged = _metrics("Q3", ["holds"], {"curve": [1, 2]})
+    judged["claims"][0]["measured"] = {"per k": {"1": 2.0}, "ratio": 0.7, "k": 3}
+    assert scorecard(judged) == {"Q3.1": 1, "Q3.1 ratio": 0.7}  # no top-level numbers: the claim's first
 
 
 def test_claims_diff_between_commits_experiments_and_workspace(tmp_path):

@@ -7,9 +7,9 @@ numbers); DVC flattens it into unreadable columns. The scorecard
     {"A1.1": 1, "A1.2": 0, "A1.4": "inconclusive", "A1.5": "not measured", "A1 reverse_kl": 0.01}
 
 one key per claim — 1 holds, 0 fails, the verdict's name for ``inconclusive`` and
-``not measured`` — then at most :data:`MAX_HEADLINE` headline numbers: the mapping
-``metrics["headline"]`` when a notebook records one, else the top-level numbers of its
-``metrics``.
+``not measured`` — then at most :data:`MAX_HEADLINE` headline numbers (keys with a space):
+the mapping ``metrics["headline"]`` when a notebook records one, else the top-level numbers
+of its ``metrics``, filled up with the first top-level number each claim was judged on.
 """
 
 from __future__ import annotations
@@ -30,11 +30,17 @@ def _is_number(value) -> bool:
 
 
 def headline(data: dict) -> dict:
-    """At most :data:`MAX_HEADLINE` headline numbers of a metrics JSON, keyed ``"<id> <name>"``."""
+    """At most :data:`MAX_HEADLINE` headline numbers of a metrics JSON, keyed ``"<id> <name>"``
+    (``"<claim id> <name>"`` for a claim's number)."""
     metrics = data.get("metrics") or {}
-    chosen = metrics.get("headline") if isinstance(metrics.get("headline"), dict) else metrics
-    numbers = [(name, value) for name, value in chosen.items() if _is_number(value)]
-    return {f"{data['experiment']} {name}": value for name, value in numbers[:MAX_HEADLINE]}
+    declared = isinstance(metrics.get("headline"), dict)
+    source = metrics["headline"] if declared else metrics
+    numbers = [(f"{data['experiment']} {k}", v) for k, v in source.items() if _is_number(v)]
+    if not declared:
+        for claim in data["claims"]:
+            first = next(((k, v) for k, v in claim["measured"].items() if _is_number(v)), None)
+            numbers += [(f"{claim['id']} {first[0]}", first[1])] if first else []
+    return dict(numbers[:MAX_HEADLINE])
 
 
 def scorecard(data: dict) -> dict:
