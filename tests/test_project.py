@@ -4,6 +4,7 @@ import ast
 import hashlib
 import re
 import tomllib
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -133,3 +134,74 @@ def test_dvc_set_param_changes_only_its_own_line(tmp_path, override, line):
     assert len(changed) == len(original)
     diff = [(a, b) for a, b in zip(original, changed) if a != b]
     assert len(diff) == 1 and diff[0][1].strip().startswith(line), diff
+
+
+def _lock():
+    """``{name: version}`` of requirements.lock, and the names of entries without a hash."""
+    text = (ROOT / "requirements.lock").read_text()
+    entries = re.split(r"\n(?=[A-Za-z0-9])", text.split("\n", 2)[2])
+    pins, unhashed = {}, []
+    for entry in entries:
+        name, version = re.match(r"([A-Za-z0-9_.\-]+)==([^ ;\\\n]+)", entry).groups()
+        pins[name.lower().replace("_", "-").replace(".", "-")] = version
+        if "--hash=sha256:" not in entry:
+            unhashed.append(name)
+    return text, pins, unhashed
+
+
+def test_lock_pins_the_whole_environment_in_step_with_pyproject():
+    """requirements.lock (`make lock`) pins every package with hashes; its direct pins are pyproject's
+    (and so environment.yml's, see above). A pin changed without `make lock` fails here."""
+    text, locked, unhashed = _lock()
+    assert "uv pip compile pyproject.toml --extra dev --generate-hashes --universal --python-version 3.11" in text
+    assert "uv pip compile pyproject.toml --extra dev --generate-hashes --universal --python-version 3.11" in (
+        ROOT / "Makefile").read_text()
+    assert not unhashed
+    pins = {k.replace(".", "-"): v for k, v in _pins().items()}
+    assert {k: locked.get(k) for k in pins} == pins
+    assert len(locked) > 3 * len(pins)  # transitive packages are pinned too
+
+
+def _make(tmp_path, *args):
+    import shutil
+    import subprocess
+
+    for name in ("Makefile", "pyproject.toml", "requirements.lock"):
+        shutil.copy2(ROOT / name, tmp_path / name)  # keeps their (older) times
+    done = subprocess.run(["make", "-n", *args], cwd=tmp_path, capture_output=True, text=True)
+    return done.stdout + done.stderr
+
+
+def test_make_rebuilds_a_venv_made_for_another_folder(tmp_path):
+    """A copied project folder carries a .venv whose tools and editable `inferopt` point at the
+    original folder: make notices (the stamp names the folder) and rebuilds it."""
+
+    (tmp_path / ".venv").mkdir()
+    out = _make(tmp_path, "venv")
+    assert "venv --clear .venv" in out and "--require-hashes --no-deps -r requirements.lock" in out
+    (tmp_path / ".venv" / ".installed").write_text(f"{tmp_path}\n")
+    assert "venv --clear" not in _make(tmp_path, "venv")  # made here and newer than the lock: kept
+    (tmp_path / ".venv" / ".installed").write_text("/somewhere/else\n")
+    out = _make(tmp_path, "venv")
+    assert "not " + str(tmp_path) + " (a copied folder?)" in out and "venv --clear .venv" in out
+
+
+def test_make_lab_runs_as_root_and_passes_lab_args(tmp_path):
+    import os
+
+    (tmp_path / ".venv").mkdir()
+    (tmp_path / ".venv" / ".installed").write_text(f"{tmp_path}\n")
+    out = _make(tmp_path, "lab", "LAB_ARGS=--no-browser --port=8899")
+    line = next(line for line in out.splitlines() if "jupyter lab" in line)
+    assert line.endswith("--no-browser --port=8899") and ("--allow-root" in line) == (os.geteuid() == 0)
+
+
+def test_inferopt_is_imported_from_this_folder():
+    """Fails in a copied project folder whose .venv still imports the original (run `make`)."""
+    import inferopt
+
+    here = Path(__file__).resolve().parents[1]
+    assert Path(inferopt.__file__).resolve().is_relative_to(here / "src"), (
+        f"inferopt is imported from {Path(inferopt.__file__).parent}, not {here / 'src'}: "
+        "this .venv belongs to another folder; `make venv` rebuilds it"
+    )
