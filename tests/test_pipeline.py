@@ -87,15 +87,15 @@ def test_report_html_shows_claims_as_html_and_no_machine_paths(tmp_path):
     nb = _notebook(False)
     claims = [{"id": "N.1", "target": "N", "text": "small", "verdict": "fails", "measured": {"x": 0.5}}]
     nb.cells[2].outputs = [
-        nbformat.v4.new_output("stream", name="stderr", text=f"{site}/tqdm/auto.py:21: note\n{tmp_path}/data/x.csv read\n"),
+        nbformat.v4.new_output("stream", name="stderr", text=f"{site}/tqdm/auto.py:21: note\n{tmp_path}/data/x.csv read\n/opt/other/env/lib/python3.9/site-packages/m.py\n"),
         nbformat.v4.new_output("stream", text="      verdict  claim  measured\nid\nN.1 fails small x = 0.5\n"),
     ]
     path = tmp_path / "n.ipynb"
     nbformat.write(nb, path)
     html = notebook_to_html(path, tmp_path / "n.html", mathjax_rel="m", root=tmp_path, claims=claims).read_text()
     assert str(tmp_path) not in html and site not in html
-    assert "&lt;site-packages&gt;/tqdm/auto.py" in html and "./data/x.csv" in html
-    assert '<tr class="claim fails"><td>N.1</td>' in html and "N.1 fails small" not in html
+    assert "&lt;site-packages&gt;/tqdm/auto.py" in html and "./data/x.csv" in html and "/opt/other" not in html
+    assert '<tr class="claim fails"><td class="id">N.1</td>' in html and "N.1 fails small" not in html
     assert nbformat.read(path, as_version=4).cells[2].outputs[1]["name"] == "stdout"  # the notebook keeps its raw output
 
 
@@ -152,7 +152,7 @@ def test_index_has_cards_and_every_claim(tmp_path):
     page = build_index(metas, tmp_path, scale="paper")
     assert page.count("<tr class='claim ") == 5 and "claim 1 &lt;b&gt;" in page and "<div>x = 1.235</div>" in page
     for verdict, cls in [("holds", "holds"), ("fails", "fails"), ("not measured", "nm"), ("inconclusive", "inconclusive")]:
-        assert f"<tr class='claim {cls}'><td>Q1." in page and f"1 {verdict}" in page
+        assert f"<tr class='claim {cls}'><td class='id'>Q1." in page and f"1 {verdict}" in page
     assert "<b>setting</b> too few trials" in page
     assert "stand-in:</b> S instead of T" in page and 'href="html/Q1.html"' in page
     assert "outputs missing" in page and "failed or missing: Q2" in page

@@ -74,13 +74,13 @@ HEADLINE_LINES = 3
 #: Styles of the claims table, shared by the index and the reports.
 CLAIMS_CSS = """
 table.claims{border-collapse:collapse;width:100%;font-size:.9rem}
-table.claims th,table.claims td{border-bottom:1px solid #e3e3e3;padding:.4rem .5rem;text-align:left;vertical-align:top}
-table.claims th{background:#f0f0f0}
+table.claims th,table.claims td{border-bottom:1px solid #e3e3e3;padding:.4rem .5rem;text-align:left!important;vertical-align:top}
+table.claims th{background:#f0f0f0} table.claims td.id,table.claims td.v{width:1%;white-space:nowrap}
 table.claims td.measured{font-family:ui-monospace,monospace;font-size:.8rem;color:#333;min-width:16rem}
 table.claims td.measured div{white-space:pre-wrap} table.claims summary{cursor:pointer;color:#555}
 .verdict{font-weight:600;padding:.1rem .45rem;border-radius:4px;white-space:nowrap}
-.holds{background:#d7f0dd;color:#125a24} .fails{background:#f8d7d7;color:#7a1111}
-.inconclusive{background:#fdf0c8;color:#6b4d00} .nm{background:#eee;color:#555}
+.verdict.holds{background:#d7f0dd;color:#125a24} .verdict.fails{background:#f8d7d7;color:#7a1111}
+.verdict.inconclusive{background:#fdf0c8;color:#6b4d00} .verdict.nm{background:#eee;color:#555}
 .diagnosis{margin-top:.3rem;font-size:.85rem;color:#444} .diagnosis b{text-transform:uppercase;font-size:.75rem}
 """
 
@@ -137,8 +137,8 @@ def claim_row_html(claim: dict, *, target: str = "") -> str:
     kind, sentence = diagnosis_text(claim.get("diagnosis"))
     diagnosis = f"<div class='diagnosis'><b>{html.escape(kind)}</b> {html.escape(sentence)}</div>" if sentence else ""
     return (
-        f"<tr class='claim {cls}'><td>{html.escape(claim['id'])}</td>{target}"
-        f"<td><span class='verdict {cls}'>{html.escape(claim['verdict'])}</span></td>"
+        f"<tr class='claim {cls}'><td class='id'>{html.escape(claim['id'])}</td>{target}"
+        f"<td class='v'><span class='verdict {cls}'>{html.escape(claim['verdict'])}</span></td>"
         f"<td>{html.escape(claim['text'])}{diagnosis}</td><td class='measured'>{_measured_html(claim['measured'])}</td></tr>"
     )
 

@@ -36,6 +36,8 @@ MATHJAX_FONTS = (
     'webFont: "STIX-Web", imageFont: null}};</script>'
 )
 EMPTY_SCRIPT = "data:text/javascript,"
+#: Any installed-packages folder (another venv, a conda env), shown as ``<site-packages>``.
+SITE_PACKAGES = re.compile(r"/[^\s\"'<>]*?/(?:site|dist)-packages(?=/)")
 #: First line of the claims DataFrame a notebook prints (``print(exp.claims_table().to_string())``).
 CLAIMS_HEADER = re.compile(r"^\s*verdict\s+claim\s+measured\s*$", re.M)
 
@@ -65,7 +67,7 @@ def without_machine_paths(text: str, pairs: list[tuple[str, str]]) -> str:
     """``text`` with every absolute machine prefix of ``pairs`` replaced by its short name."""
     for prefix, name in pairs:
         text = text.replace(prefix, name)
-    return text
+    return SITE_PACKAGES.sub("<site-packages>", text)
 
 
 def _clean(value, pairs):
