@@ -73,7 +73,7 @@ HEADLINE_LINES = 3
 
 #: Styles of the claims table, shared by the index and the reports.
 CLAIMS_CSS = """
-table.claims{border-collapse:collapse;width:100%;font-size:.9rem}
+table.claims{border-collapse:collapse;width:100%;font-size:.9rem;table-layout:auto!important}
 table.claims th,table.claims td{border-bottom:1px solid #e3e3e3;padding:.4rem .5rem;text-align:left!important;vertical-align:top}
 table.claims th{background:#f0f0f0} table.claims td.id,table.claims td.v{width:1%;white-space:nowrap}
 table.claims td.measured{font-family:ui-monospace,monospace;font-size:.8rem;color:#333;min-width:16rem}
