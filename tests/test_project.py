@@ -205,3 +205,20 @@ def test_inferopt_is_imported_from_this_folder():
         f"inferopt is imported from {Path(inferopt.__file__).parent}, not {here / 'src'}: "
         "this .venv belongs to another folder; `make venv` rebuilds it"
     )
+
+
+def test_dvc_plots_read_result_tables_and_render_offline():
+    """Top-level `plots:` draw result tables the stages write, with templates in .dvc/plots/, and
+    the page template (`plots.html_template`) carries vega itself instead of loading it from a CDN."""
+    import configparser
+
+    outs = {out for stage in DVC["stages"].values() if "outs" in stage for out in stage["outs"] if isinstance(out, str)}
+    for plot in DVC["plots"]:
+        (spec,) = plot.values()
+        assert (ROOT / ".dvc" / "plots" / f"{spec['template']}.json").exists()
+        for table in spec["y"]:
+            assert table.rsplit("/", 1)[0] in outs, f"{table} is not written by a stage"
+    config = configparser.ConfigParser()
+    config.read(ROOT / ".dvc" / "config")
+    page = (ROOT / ".dvc" / config["plots"]["html_template"]).read_text()
+    assert "{plot_divs}" in page and "vegaEmbed" in page and "<script src" not in page
