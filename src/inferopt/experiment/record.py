@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .claims import CLAIMS_CSS, Claim, claims_html, claims_text, measured_lines, to_jsonable, verdict
+from .claims import CLAIMS_CSS, Claim, claims_html, claims_text, to_jsonable, verdict
 from .paths import resolve
 
 
@@ -112,7 +112,7 @@ class Experiment:
         the index renders its scorecard (verdict colour, claim, ``name = value`` lines), a
         DataFrame with a plain-text form otherwise."""
         rows = [
-            {"id": c.id, "verdict": c.verdict, "claim": c.text, "measured": "; ".join(measured_lines(c.measured))}
+            {"id": c.id, "verdict": c.verdict, "claim": c.text, "measured": _format_measured(c.measured)}
             for c in self.claims
         ]
         table = ClaimsTable(pd.DataFrame(rows, columns=["id", "verdict", "claim", "measured"]).set_index("id"))
@@ -163,3 +163,16 @@ class ClaimsTable(pd.DataFrame):
 
     def __repr__(self) -> str:
         return claims_text(self.attrs.get("claims", []))
+
+
+def _format_measured(measured: dict) -> str:
+    """The text of the DataFrame's ``measured`` column (notebooks print it; nbval compares it)."""
+
+    def fmt(v):
+        if isinstance(v, float):
+            return f"{v:.4g}"
+        if isinstance(v, list):
+            return "[" + ", ".join(fmt(x) for x in v) + "]"
+        return str(v)
+
+    return "; ".join(f"{k} = {fmt(v)}" for k, v in measured.items())
