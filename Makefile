@@ -46,7 +46,7 @@ $(STAMP): $(LOCK) pyproject.toml
 # every transitive package pinned with its hashes, for Python 3.11 on every platform.
 lock:
 	test -x $(TOOLS)/bin/uv || ($(PYTHON) -m venv $(TOOLS) && $(TOOLS)/bin/pip install --quiet uv==$(UV_VERSION))
-	$(TOOLS)/bin/uv pip compile pyproject.toml --extra dev --generate-hashes --universal --python-version 3.11 -o $(LOCK)
+	$(TOOLS)/bin/uv pip compile pyproject.toml --extra dev --generate-hashes --universal --python-version 3.11 --quiet -o $(LOCK)
 
 repro: $(STAMP)
 	dvc repro
