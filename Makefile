@@ -1,27 +1,52 @@
 # inferopt: two commands do all set-up on a fresh machine with Python 3.11:
-#   make repro   -> .venv with pinned dependencies, then `dvc repro` (default scale)
+#   make repro   -> .venv with the locked environment, then `dvc repro` (default scale)
 #   make test    -> .venv if needed, then the whole test suite (pytest + nbval)
-# Other targets: make lab | paper | reports | clean-venv
+# Other targets: make lab [LAB_ARGS=...] | paper | reports | plots | lock | plots-template | clean-venv
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
+# The stamp holds the folder the venv was made for: a copied project folder would otherwise
+# run the original's tools and import the original's `inferopt` (editable install, absolute path).
 STAMP  := $(VENV)/.installed
+LOCK   := requirements.lock
+UV_VERSION := 0.13.9
+TOOLS  := build/tools
 # DVC and the notebooks' python3 kernel must come from the venv: put it first on PATH.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 export DVC_NO_ANALYTICS := 1
 export PYTHONHASHSEED := 0
 export MPLBACKEND := Agg
 
-.PHONY: repro test lab paper reports venv clean-venv
+ifneq ($(wildcard $(STAMP)),)
+ifneq ($(shell cat $(STAMP)),$(CURDIR))
+$(info .venv was made for $(shell cat $(STAMP)), not $(CURDIR) (a copied folder?): rebuilding it)
+$(shell rm -f $(STAMP))
+endif
+endif
+
+# JupyterLab refuses to start as root without --allow-root (containers, CI machines).
+LAB_ARGS ?=
+ROOT_ARGS := $(if $(filter 0,$(shell id -u)),--allow-root)
+
+.PHONY: repro test lab paper reports venv lock plots plots-template clean-venv
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+# Exactly the locked environment (every package, version and hash), then inferopt itself.
+$(STAMP): $(LOCK) pyproject.toml
+	$(PYTHON) -m venv --clear $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/python -m pip check
+	echo $(CURDIR) > $(STAMP)
+
+# Re-resolve the whole environment from pyproject.toml's pins (after changing a pin):
+# every transitive package pinned with its hashes, for Python 3.11 on every platform.
+lock:
+	test -x $(TOOLS)/bin/uv || ($(PYTHON) -m venv $(TOOLS) && $(TOOLS)/bin/pip install --quiet uv==$(UV_VERSION))
+	$(TOOLS)/bin/uv pip compile pyproject.toml --extra dev --generate-hashes --universal --python-version 3.11 --quiet -o $(LOCK)
 
 repro: $(STAMP)
 	dvc repro
@@ -30,16 +55,34 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab notebooks/ $(ROOT_ARGS) $(LAB_ARGS)
 
-# The papers' settings (params_paper.yaml), recorded as a DVC experiment; the
-# workspace keeps its outputs. `git checkout params.yaml && dvc checkout` returns to default.
+# The papers' settings (params_paper.yaml), recorded as the DVC experiment `paper`; the
+# workspace keeps its outputs. `git checkout params.yaml && dvc checkout` returns to default;
+# `python -m inferopt.pipeline claims-diff HEAD paper` lists the verdicts that differ.
+PAPER_NAME ?= paper
 paper: $(STAMP)
-	dvc exp run -S scale=paper
+	dvc exp run -n $(PAPER_NAME) -S scale=paper
 
 reports: $(STAMP)
 	dvc repro report
 	@echo "open reports/index.html"
+
+# Headline curves of the workspace against HEAD, offline (the vega scripts are in .dvc/plots/offline.html).
+plots: $(STAMP)
+	dvc plots diff HEAD -o build/plots
+	@echo "open build/plots/index.html"
+
+# The page template of `dvc plots` with vega, vega-lite and vega-embed inlined (DVC's own loads
+# them from a CDN, so offline its charts are silently missing); committed, rebuilt with npm.
+VEGA := vega@5.20.2 vega-lite@5.2.0 vega-embed@6.18.2
+plots-template:
+	rm -rf build/npm && mkdir -p build/npm
+	cd build/npm && npm pack --silent $(VEGA) && for f in *.tgz; do mkdir -p $${f%.tgz} && tar xzf $$f -C $${f%.tgz}; done
+	{ echo '<!DOCTYPE html><html><head><meta charset="utf-8">{refresh_tag}<title>DVC Plot</title>'; \
+	  for js in build/npm/vega-5*/package/build/vega.min.js build/npm/vega-lite-*/package/build/vega-lite.min.js build/npm/vega-embed-*/package/build/vega-embed.min.js; do \
+	    echo '<script>'; cat $$js; echo; echo '</script>'; done; \
+	  echo '<style>table{border-spacing:15px}</style></head><body>{plot_divs}</body></html>'; } > .dvc/plots/offline.html
 
 clean-venv:
 	rm -rf $(VENV)

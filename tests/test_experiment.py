@@ -112,3 +112,15 @@ def test_plot_band_draws_the_median_and_checks_shapes():
     with pytest.raises(ValueError, match="percentiles"):
         plot_band(ax, [1, 2], Y, q=(70, 30))
     plt.close(fig)
+
+
+def test_claims_table_displays_as_the_index_scorecard(tmp_path):
+    exp = Experiment("Z8", title="t", paper="p", figure="Fig 0", params={"output_dir": str(tmp_path)})
+    exp.claim("Z8.1", "x <is> small", holds=False, measured={"x": 0.123456, "per method": {"a": 1.0, "b": 2.0, "c": 3.0}})
+    table = exp.claims_table()
+    page = table._repr_html_()
+    assert "class='verdict fails'" in page and "x &lt;is&gt; small" in page and "<div>x = 0.1235</div>" in page
+    assert "<details><summary>1 more</summary><div>per method › c = 3</div></details>" in page
+    text = repr(table)
+    assert text.splitlines()[0] == "Z8.1  [fails]  x <is> small" and "    per method › a = 1" in text
+    assert table.loc["Z8.1", "verdict"] == "fails" and "verdict" in table.to_string()

@@ -1,12 +1,16 @@
 """Pipeline machinery: stripping, parameter passing with YAML types, scales, the report."""
 
 import json
+import os
+import re
+from pathlib import Path
 
 import nbformat
 import pytest
 import yaml
 from papermill.translators import translate_parameters
 
+from inferopt.experiment import repo_root
 from inferopt.pipeline import config
 from inferopt.pipeline.render import notebook_to_html
 from inferopt.pipeline.report import build_index
@@ -68,26 +72,115 @@ def test_report_html_reads_offline(tmp_path):
     html = notebook_to_html(path, tmp_path / "html" / "n.html", mathjax_rel="../mathjax").read_text()
     assert 'src="../mathjax/MathJax.js?config=' in html
     assert "cdnjs" not in html and 'src="http' not in html and 'href="http' not in html.replace('href="https://', "", 0)
+    # the fonts jupyter-server-mathjax ships, configured before MathJax loads
+    assert html.index('webFont: "STIX-Web"') < html.index('src="../mathjax/MathJax.js')
+    import jupyter_server_mathjax
+
+    fonts = Path(jupyter_server_mathjax.__file__).parent / "static" / "fonts" / "HTML-CSS"
+    assert [p.name for p in fonts.iterdir()] == ["STIX-Web"]
+
+
+def test_report_html_shows_claims_as_html_and_no_machine_paths(tmp_path):
+    import sysconfig
+
+    site = sysconfig.get_paths()["purelib"]
+    nb = _notebook(False)
+    claims = [{"id": "N.1", "target": "N", "text": "small", "verdict": "fails", "measured": {"x": 0.5}}]
+    nb.cells[2].outputs = [
+        nbformat.v4.new_output("stream", name="stderr", text=f"{site}/tqdm/auto.py:21: note\n{tmp_path}/data/x.csv read\n/opt/other/env/lib/python3.9/site-packages/m.py\n"),
+        nbformat.v4.new_output("stream", text="      verdict  claim  measured\nid\nN.1 fails small x = 0.5\n"),
+    ]
+    path = tmp_path / "n.ipynb"
+    nbformat.write(nb, path)
+    html = notebook_to_html(path, tmp_path / "n.html", mathjax_rel="m", root=tmp_path, claims=claims).read_text()
+    assert str(tmp_path) not in html and site not in html
+    assert "&lt;site-packages&gt;/tqdm/auto.py" in html and "./data/x.csv" in html and "/opt/other" not in html
+    assert '<tr class="claim fails"><td class="id">N.1</td>' in html and "N.1 fails small" not in html
+    assert nbformat.read(path, as_version=4).cells[2].outputs[1]["name"] == "stdout"  # the notebook keeps its raw output
+
+
+REPORTS = repo_root() / "reports" / "html"
+
+
+@pytest.mark.skipif(not any(REPORTS.glob("*.html")), reason="no rendered reports: run `dvc repro` first")
+@pytest.mark.parametrize("page", sorted(REPORTS.glob("*.html")), ids=lambda p: p.stem)
+def test_rendered_reports_carry_no_warnings_or_machine_paths(page):
+    text = page.read_text()
+    assert str(repo_root()) not in text and os.path.expanduser("~") + "/" not in text
+    warnings = re.findall(r"\w*(?:Warning|Error): [^<]{0,80}", text)
+    assert not warnings, f"{page.name} shows {warnings[:3]}"
+
+
+def test_a_failed_stage_is_marked_and_its_partial_notebook_kept_aside(tmp_path, monkeypatch):
+    from inferopt.experiment.paths import repo_root as root_of
+    from inferopt.pipeline.run import run_experiment
+
+    for name in ("dvc.yaml", "pyproject.toml"):
+        (tmp_path / name).write_text("")
+    (tmp_path / "params.yaml").write_text("experiments: {E1: {notebook: e1}}\nE1: {n: 1}\n")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("n = 0", metadata={"tags": ["parameters"]}),
+                nbformat.v4.new_code_cell("raise ValueError(f'bad n = {n}')")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, (tmp_path / "build" / "stripped").mkdir(parents=True) or tmp_path / "build/stripped/E1.ipynb")
+    (tmp_path / "reports" / "html").mkdir(parents=True)
+    (tmp_path / "reports" / "html" / "E1.html").write_text("old run")
+    monkeypatch.setenv("INFEROPT_ROOT", str(tmp_path))
+    root_of.cache_clear()
+    try:
+        with pytest.raises(Exception, match="bad n = 1"):
+            run_experiment("E1", progress=False)
+    finally:
+        monkeypatch.delenv("INFEROPT_ROOT")
+        root_of.cache_clear()
+    assert (tmp_path / "build/failed/E1.ipynb").exists() and not list((tmp_path / "reports").rglob("*.ipynb"))
+    index = (tmp_path / "reports/index.html").read_text()
+    assert "FAILED" in index and "bad n = 1" in index and "build/failed/E1.ipynb" in index
+    assert "old run" not in (tmp_path / "reports/html/E1.html").read_text()
 
 
 def test_index_has_cards_and_every_claim(tmp_path):
     claim = lambda i, v: {"id": f"Q1.{i}", "target": "Q1", "text": f"claim {i} <b>", "verdict": v, "measured": {"x": 1.23456}}  # noqa: E731
     metas = {
         "Q1": {"title": "Quick", "paper": "P", "figure": "Fig 1", "figures": [], "stand_ins": ["S instead of T"],
-               "claims": [claim(1, "holds"), claim(2, "fails"), claim(3, "not measured")]},
+               "claims": [claim(1, "holds"), claim(2, "fails"), claim(3, "not measured"),
+                          dict(claim(4, "inconclusive"), diagnosis={"kind": "setting", "text": "too few trials"})]},
         "Q2": None,
         "R1": {"title": "Other", "paper": "Paper R", "figure": "Tab 1", "figures": [], "stand_ins": [],
                "claims": [dict(claim(4, "holds"), id="R1.1", target="R1")]},
     }
     page = build_index(metas, tmp_path, scale="paper")
-    assert page.count("<tr><td>Q1.") == 3 and "claim 1 &lt;b&gt;" in page and "x = 1.235" in page
-    assert "1 hold" in page and "1 fail" in page and "1 not measured" in page
-    assert "stand-in:</b> S instead of T" in page and "not run yet" in page and 'href="html/Q1.html"' in page
+    assert page.count("<tr class='claim ") == 5 and "claim 1 &lt;b&gt;" in page and "<div>x = 1.235</div>" in page
+    for verdict, cls in [("holds", "holds"), ("fails", "fails"), ("not measured", "nm"), ("inconclusive", "inconclusive")]:
+        assert f"<tr class='claim {cls}'><td class='id'>Q1." in page and f"1 {verdict}" in page
+    assert "<b>setting</b> too few trials" in page
+    assert "stand-in:</b> S instead of T" in page and 'href="html/Q1.html"' in page
+    assert "outputs missing" in page and "failed or missing: Q2" in page
     # one section per paper letter, each with its own tallies; overall tallies first; the scale is named
     assert "<h2>Q. P</h2>" in page and "<h2>R. Paper R</h2>" in page and "<b>paper</b> scale" in page
-    assert page.count("4 claims") == 1 and page.count("3 claims") == 1 and page.count("1 claims") == 1
-    assert page.count("stand-in data") == 3  # each Q1 claim row is marked as resting on stand-in data
+    assert page.count("5 claims") == 1 and page.count("4 claims") == 1 and page.count("1 claims") == 1
+    assert page.count("stand-in data") == 4  # each Q1 claim row is marked as resting on stand-in data
+    assert 'id="problems-only"' in page and "body.problems-only tr.claim.holds{display:none}" in page
     json.dumps(metas)
+
+
+def test_index_marks_a_failed_stage_instead_of_its_old_run(tmp_path):
+    meta = {"title": "Quick", "paper": "P", "figure": "Fig 1", "figures": [], "stand_ins": [],
+            "claims": [{"id": "Q1.1", "target": "Q1", "text": "c", "verdict": "holds", "measured": {}}]}
+    failure = {"error": "ValueError: bad n", "time": "now", "notebook": "build/failed/Q1.ipynb"}
+    page = build_index({"Q1": meta}, tmp_path, failures={"Q1": failure})
+    assert "FAILED" in page and "ValueError: bad n" in page and "build/failed/Q1.ipynb" in page
+    assert "<tr class='claim" not in page  # the old run's verdicts are not shown as current
+
+
+def test_long_measurements_fold_behind_a_disclosure():
+    from inferopt.experiment.claims import HEADLINE_LINES, claim_row_html
+
+    measured = {"a": 1.0, "b": [1, 2], "per k": {str(k): k / 3 for k in range(6)}}
+    row = claim_row_html({"id": "Z.1", "target": "Z", "text": "t", "verdict": "fails", "measured": measured})
+    shown, folded = row.split("<details>")
+    assert shown.count("<div>") == HEADLINE_LINES and "<div>a = 1</div>" in shown
+    assert folded.count("<div>") == 8 - HEADLINE_LINES and "b = [1, 2]" in folded
 
 
 def test_executed_notebooks_carry_their_figures_even_under_mplbackend_agg(tmp_path, monkeypatch):
@@ -107,3 +200,53 @@ def test_executed_notebooks_carry_their_figures_even_under_mplbackend_agg(tmp_pa
     papermill.execute_notebook(str(src), str(out), kernel_name="python3", progress_bar=False, cwd=str(tmp_path))
     outputs = nbformat.read(out, as_version=4).cells[0].outputs
     assert any("image/png" in o.get("data", {}) for o in outputs)
+
+
+def _metrics(exp_id, verdicts, metrics=None):
+    claims = [{"id": f"{exp_id}.{i}", "target": exp_id, "text": "t", "verdict": v, "measured": {}} for i, v in enumerate(verdicts, 1)]
+    return {"experiment": exp_id, "title": "t", "params": {}, "metrics": metrics or {}, "claims": claims}
+
+
+def test_scorecard_is_flat_with_verdicts_and_a_few_headline_numbers():
+    from inferopt.pipeline.scorecard import MAX_HEADLINE, scorecard, verdicts
+
+    data = _metrics("Q1", ["holds", "fails", "inconclusive", "not measured"],
+                    {"kl": 0.5, "flag": True, "curve": [1, 2], "per": {"a": 1}, "n": 3, "m": 4, "o": 5})
+    card = scorecard(data)
+    assert card == {"Q1.1": 1, "Q1.2": 0, "Q1.3": "inconclusive", "Q1.4": "not measured", "Q1 kl": 0.5, "Q1 n": 3, "Q1 m": 4}
+    assert MAX_HEADLINE == 3 and all(not isinstance(v, dict | list) for v in card.values())
+    assert verdicts(card) == {"Q1.1": "holds", "Q1.2": "fails", "Q1.3": "inconclusive", "Q1.4": "not measured"}
+    assert scorecard(_metrics("Q2", ["holds"], {"headline": {"rmse": 1.5}, "n": 3})) == {"Q2.1": 1, "Q2 rmse": 1.5}
+    judged = _metrics("Q3", ["holds"], {"curve": [1, 2]})
+    judged["claims"][0]["measured"] = {"per k": {"1": 2.0}, "ratio": 0.7, "k": 3}
+    assert scorecard(judged) == {"Q3.1": 1, "Q3.1 ratio": 0.7}  # no top-level numbers: the claim's first
+
+
+def test_claims_diff_between_commits_experiments_and_workspace(tmp_path):
+    import subprocess
+
+    from inferopt.pipeline.claims_diff import claims_diff
+    from inferopt.pipeline.scorecard import write_scorecard
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    git("init", "-q")
+    git("config", "user.email", "t@t")
+    git("config", "user.name", "t")
+    cards = tmp_path / "reports" / "scorecard"
+    write_scorecard(_metrics("Q1", ["holds", "fails"], {"kl": 0.5}), cards / "Q1.json")
+    git("add", "-A")
+    git("commit", "-qm", "one")
+    write_scorecard(_metrics("Q1", ["holds", "holds", "inconclusive"], {"kl": 0.1}), cards / "Q1.json")
+    git("commit", "-qam", "two")
+    git("update-ref", "refs/exps/ab/cdef/paper", "HEAD~1")  # where DVC keeps an experiment called `paper`
+    write_scorecard(_metrics("Q1", ["fails", "holds", "inconclusive"]), cards / "Q1.json")
+    report = claims_diff(tmp_path, "HEAD~1", "HEAD")
+    assert report.splitlines() == ["claims-diff HEAD~1 -> HEAD: 2 of 3 claims changed verdict",
+                                   "  Q1.2  fails -> holds", "  Q1.3  absent -> inconclusive"]
+    assert claims_diff(tmp_path, "paper", "HEAD") == report.replace("HEAD~1", "paper")
+    assert claims_diff(tmp_path, "HEAD", "workspace").splitlines()[1:] == ["  Q1.1  holds -> fails"]
+    assert "0 of 3" in claims_diff(tmp_path, str(tmp_path), "workspace")
+    with pytest.raises(ValueError, match="neither"):
+        claims_diff(tmp_path, "no-such-run", "HEAD")

@@ -1,18 +1,22 @@
 """Claims: a paper's qualitative statement, checked against numbers just measured.
 
 A :class:`Claim` carries the numbers its verdict was computed from; the verdict is
-``holds`` or ``fails`` from a boolean the notebook computes, or ``not measured``.
-The claims of every experiment end up in ``reports/metrics/<id>.json`` and in the
-scorecard of ``reports/index.html``.
+``holds`` or ``fails`` from a boolean the notebook computes, ``inconclusive`` (a statistical
+verdict without enough support), or ``not measured``. A failing or inconclusive claim may
+carry a ``diagnosis`` (``{"kind": paper|stand-in|setting|construction, "text": one sentence}``).
+The claims of every experiment end up in ``reports/metrics/<id>.json``, in the
+scorecard of ``reports/index.html`` and, rendered the same way (:func:`claims_html`),
+in each report's claims table.
 """
 
 from __future__ import annotations
 
+import html
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-VERDICTS = ("holds", "fails", "not measured")
+VERDICTS = ("holds", "fails", "inconclusive", "not measured")
 
 
 @dataclass
@@ -59,3 +63,102 @@ def to_jsonable(value):
             return str(value)
         return float(f"{value:.6g}")
     return value
+
+
+#: CSS class of each verdict's badge.
+VERDICT_CLASS = {"holds": "holds", "fails": "fails", "inconclusive": "inconclusive", "not measured": "nm"}
+
+#: How many ``name = value`` lines of a claim's numbers show before the rest is folded away.
+HEADLINE_LINES = 3
+
+#: Styles of the claims table, shared by the index and the reports.
+CLAIMS_CSS = """
+table.claims{border-collapse:collapse;width:100%;font-size:.9rem;table-layout:auto!important}
+table.claims th,table.claims td{border-bottom:1px solid #e3e3e3;padding:.4rem .5rem;text-align:left!important;vertical-align:top}
+table.claims th{background:#f0f0f0} table.claims td.id,table.claims td.v{width:1%;white-space:nowrap}
+table.claims td.measured{font-family:ui-monospace,monospace;font-size:.8rem;color:#333;min-width:16rem}
+table.claims td.measured div{white-space:pre-wrap} table.claims summary{cursor:pointer;color:#555}
+.verdict{font-weight:600;padding:.1rem .45rem;border-radius:4px;white-space:nowrap}
+.verdict.holds{background:#d7f0dd;color:#125a24} .verdict.fails{background:#f8d7d7;color:#7a1111}
+.verdict.inconclusive{background:#fdf0c8;color:#6b4d00} .verdict.nm{background:#eee;color:#555}
+.diagnosis{margin-top:.3rem;font-size:.85rem;color:#444} .diagnosis b{text-transform:uppercase;font-size:.75rem}
+"""
+
+
+def format_value(value) -> str:
+    """A measured value as short text: floats to 4 significant digits, long lists cut at 8."""
+    if isinstance(value, bool) or value is None:
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, list):
+        shown = ", ".join(format_value(v) for v in value[:8])
+        return f"[{shown}{', …' if len(value) > 8 else ''}]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {format_value(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def measured_lines(measured: dict) -> list[str]:
+    """A claim's numbers as ``name = value`` lines: scalars first (the headline), then one line
+    per entry of each nested mapping (``name › key = value``), then lists."""
+    scalars, nested, lists = [], [], []
+    for name, value in measured.items():
+        if isinstance(value, dict):
+            nested += [f"{name} › {k} = {format_value(v)}" for k, v in value.items()]
+        elif isinstance(value, list):
+            lists.append(f"{name} = {format_value(value)}")
+        else:
+            scalars.append(f"{name} = {format_value(value)}")
+    return scalars + nested + lists
+
+
+def diagnosis_text(diagnosis) -> tuple[str, str]:
+    """``(kind, sentence)`` of a claim's optional diagnosis (a mapping or ``"kind: sentence"``)."""
+    if not diagnosis:
+        return "", ""
+    if isinstance(diagnosis, dict):
+        return str(diagnosis.get("kind", "")), str(diagnosis.get("text", diagnosis.get("sentence", "")))
+    kind, _, sentence = str(diagnosis).partition(": ")
+    return (kind, sentence) if sentence else ("", kind)
+
+
+def _measured_html(measured: dict) -> str:
+    lines = [f"<div>{html.escape(line)}</div>" for line in measured_lines(measured)]
+    shown, folded = lines[:HEADLINE_LINES], lines[HEADLINE_LINES:]
+    if folded:
+        shown.append(f"<details><summary>{len(folded)} more</summary>{''.join(folded)}</details>")
+    return "".join(shown)
+
+
+def claim_row_html(claim: dict, *, target: str = "") -> str:
+    """One ``<tr>`` of a claims table: id, [target cell], verdict badge, claim (+ diagnosis), numbers."""
+    cls = VERDICT_CLASS.get(claim["verdict"], "nm")
+    kind, sentence = diagnosis_text(claim.get("diagnosis"))
+    diagnosis = f"<div class='diagnosis'><b>{html.escape(kind)}</b> {html.escape(sentence)}</div>" if sentence else ""
+    return (
+        f"<tr class='claim {cls}'><td class='id'>{html.escape(claim['id'])}</td>{target}"
+        f"<td class='v'><span class='verdict {cls}'>{html.escape(claim['verdict'])}</span></td>"
+        f"<td>{html.escape(claim['text'])}{diagnosis}</td><td class='measured'>{_measured_html(claim['measured'])}</td></tr>"
+    )
+
+
+def claims_html(claims: list[dict], *, rows: list[str] | None = None, target_column: bool = False) -> str:
+    """The claims table: verdict colour, claim, measured numbers as short ``name = value`` lines
+    (the first :data:`HEADLINE_LINES` shown, the rest behind a disclosure). ``rows`` replaces the
+    default rows (the index adds a target column)."""
+    head = "<th>id</th>" + ("<th>target</th>" if target_column else "") + "<th>verdict</th><th>claim</th><th>measured</th>"
+    body = "".join(rows if rows is not None else (claim_row_html(c) for c in claims))
+    return f"<table class='claims'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def claims_text(claims: list[dict]) -> str:
+    """The plain-text fallback of :func:`claims_html`: one block per claim."""
+    blocks = []
+    for c in claims:
+        kind, sentence = diagnosis_text(c.get("diagnosis"))
+        lines = [f"{c['id']}  [{c['verdict']}]  {c['text']}"]
+        lines += [f"    diagnosis ({kind}): {sentence}"] if sentence else []
+        lines += [f"    {line}" for line in measured_lines(c["measured"])]
+        blocks.append("\n".join(lines))
+    return "\n".join(blocks)

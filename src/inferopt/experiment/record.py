@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .claims import Claim, to_jsonable, verdict
+from .claims import CLAIMS_CSS, Claim, claims_html, claims_text, to_jsonable, verdict
 from .paths import resolve
 
 
@@ -107,13 +107,17 @@ class Experiment:
         self.claims = [c for c in self.claims if c.id != id] + [claim]
         return claim
 
-    def claims_table(self) -> pd.DataFrame:
-        """The claims as a table (the notebook's last cell shows it)."""
+    def claims_table(self) -> "ClaimsTable":
+        """The claims as a table (the notebook's last cell shows it): displayed in a notebook as
+        the index renders its scorecard (verdict colour, claim, ``name = value`` lines), a
+        DataFrame with a plain-text form otherwise."""
         rows = [
             {"id": c.id, "verdict": c.verdict, "claim": c.text, "measured": _format_measured(c.measured)}
             for c in self.claims
         ]
-        return pd.DataFrame(rows, columns=["id", "verdict", "claim", "measured"]).set_index("id")
+        table = ClaimsTable(pd.DataFrame(rows, columns=["id", "verdict", "claim", "measured"]).set_index("id"))
+        table.attrs["claims"] = [c.to_dict() for c in self.claims]
+        return table
 
     def write(self) -> Path:
         """Write the metrics JSON atomically (a failed run leaves the previous file intact)."""
@@ -146,7 +150,24 @@ def load_results(experiment_id: str, name: str, output_dir: str | os.PathLike = 
     return pd.read_csv(path)
 
 
+class ClaimsTable(pd.DataFrame):
+    """The claims DataFrame of :meth:`Experiment.claims_table`; IPython displays it as HTML
+    (:func:`~inferopt.experiment.claims.claims_html`) with a plain-text fallback."""
+
+    @property
+    def _constructor(self):
+        return pd.DataFrame  # slices and copies are plain frames
+
+    def _repr_html_(self) -> str:
+        return f"<style>{CLAIMS_CSS}</style>" + claims_html(self.attrs.get("claims", []))
+
+    def __repr__(self) -> str:
+        return claims_text(self.attrs.get("claims", []))
+
+
 def _format_measured(measured: dict) -> str:
+    """The text of the DataFrame's ``measured`` column (notebooks print it; nbval compares it)."""
+
     def fmt(v):
         if isinstance(v, float):
             return f"{v:.4g}"

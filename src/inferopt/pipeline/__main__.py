@@ -3,6 +3,8 @@
     python -m inferopt.pipeline strip ID      # notebooks/<notebook>.ipynb -> build/stripped/ID.ipynb
     python -m inferopt.pipeline run ID        # execute it with params.yaml's section ID
     python -m inferopt.pipeline report        # reports/html/*.html and reports/index.html
+    python -m inferopt.pipeline claims-diff A B  # verdicts that changed between two runs
+                                              # (workspace, a git revision, a DVC experiment, a folder)
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import argparse
 import sys
 
 from ..experiment.paths import repo_root
+from .claims_diff import claims_diff
 from .config import experiments
 from .report import build_reports
 from .run import run_experiment
@@ -24,6 +27,9 @@ def main(argv=None) -> int:
         p = sub.add_parser(name)
         p.add_argument("experiment")
     sub.add_parser("report")
+    diff = sub.add_parser("claims-diff", help="verdicts that changed between two runs")
+    diff.add_argument("a", help="workspace | git revision | DVC experiment name | folder")
+    diff.add_argument("b", nargs="?", default="workspace", help="as A (default: workspace)")
     args = parser.parse_args(argv)
     root = repo_root()
     try:
@@ -35,6 +41,8 @@ def main(argv=None) -> int:
             strip_notebook(notebook, root / "build" / "stripped" / f"{args.experiment}.ipynb")
         elif args.command == "run":
             run_experiment(args.experiment)
+        elif args.command == "claims-diff":
+            print(claims_diff(root, args.a, args.b))
         else:
             print(build_reports())
     except (ValueError, FileNotFoundError) as exc:

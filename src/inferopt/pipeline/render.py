@@ -2,22 +2,44 @@
 
 nbconvert's ``lab`` template embeds output figures as base64 but loads MathJax and
 require.js from a CDN. MathJax 2.7 is copied from the ``jupyter-server-mathjax``
-package next to the reports and referenced relatively; require.js and mermaid (unused by these
-notebooks) are replaced by empty sources, so nothing is fetched.
+package next to the reports and referenced relatively, configured to the STIX-Web fonts
+that package ships (its default, the TeX web fonts, is not shipped: formulas would fall
+back to system fonts with misplaced hats and root bars); require.js and mermaid (unused by
+these notebooks) are replaced by empty sources, so nothing is fetched.
+
+Before rendering, outputs are cleaned for reading: the claims table a notebook prints is
+replaced by the same table as HTML (:func:`~inferopt.experiment.claims.claims_html`), and
+absolute paths of the build machine are made relative (the executed notebook keeps its raw
+outputs).
 """
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
+import sys
+import sysconfig
 from pathlib import Path
 
 import jupyter_server_mathjax
 import nbformat
 from nbconvert import HTMLExporter
 
+from ..experiment.claims import CLAIMS_CSS, claims_html, claims_text
+
 #: MathJax configuration shipped by jupyter-server-mathjax (TeX input, HTML-CSS output).
 MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full,Safe"
+#: Set before MathJax loads: use the STIX-Web fonts jupyter-server-mathjax ships.
+MATHJAX_FONTS = (
+    '<script>window.MathJax = {"HTML-CSS": {availableFonts: ["STIX-Web"], preferredFont: "STIX-Web", '
+    'webFont: "STIX-Web", imageFont: null}};</script>'
+)
 EMPTY_SCRIPT = "data:text/javascript,"
+#: Any installed-packages folder (another venv, a conda env), shown as ``<site-packages>``.
+SITE_PACKAGES = re.compile(r"/[^\s\"'<>]*?/(?:site|dist)-packages(?=/)")
+#: First line of the claims DataFrame a notebook prints (``print(exp.claims_table().to_string())``).
+CLAIMS_HEADER = re.compile(r"^\s*verdict\s+claim\s+measured\s*$", re.M)
 
 
 def copy_mathjax(dest: Path) -> Path:
@@ -29,13 +51,68 @@ def copy_mathjax(dest: Path) -> Path:
     return dest
 
 
-def notebook_to_html(notebook: Path, html: Path, *, mathjax_rel: str) -> Path:
-    """Render ``notebook`` to ``html`` (lab template, images embedded, MathJax at ``mathjax_rel``)."""
+def machine_paths(root: Path) -> list[tuple[str, str]]:
+    """``(absolute prefix, shown as)`` pairs of this machine, longest first: the installed
+    packages, the Python prefix, the repository and the home folder."""
+    pairs = {
+        sysconfig.get_paths()["purelib"]: "<site-packages>",
+        sys.prefix: "<python>",
+        str(root): ".",
+        os.path.expanduser("~"): "~",
+    }
+    return sorted(((k.rstrip(os.sep), v) for k, v in pairs.items() if len(k) > 1), key=lambda kv: -len(kv[0]))
+
+
+def without_machine_paths(text: str, pairs: list[tuple[str, str]]) -> str:
+    """``text`` with every absolute machine prefix of ``pairs`` replaced by its short name."""
+    for prefix, name in pairs:
+        text = text.replace(prefix, name)
+    return SITE_PACKAGES.sub("<site-packages>", text)
+
+
+def _clean(value, pairs):
+    if isinstance(value, str):
+        return without_machine_paths(value, pairs)
+    if isinstance(value, list):
+        return [_clean(v, pairs) for v in value]
+    if isinstance(value, dict):
+        return {k: (v if k.startswith("image/") else _clean(v, pairs)) for k, v in value.items()}
+    return value
+
+
+def prepare_for_reading(nb, *, root: Path, claims: list[dict] | None = None):
+    """Clean ``nb``'s outputs in place for the HTML report (see the module docstring)."""
+    pairs = machine_paths(root)
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        outputs = []
+        for out in cell.outputs:
+            if claims and out.get("name") == "stdout" and CLAIMS_HEADER.search(out.get("text", "")):
+                out = nbformat.v4.new_output(
+                    "display_data",
+                    data={"text/html": f"<style>{CLAIMS_CSS}</style>{claims_html(claims)}", "text/plain": claims_text(claims)},
+                )
+            outputs.append(nbformat.from_dict(_clean(dict(out), pairs)))
+        cell.outputs = outputs
+    return nb
+
+
+def notebook_to_html(notebook: Path, html: Path, *, mathjax_rel: str, root: Path | None = None,
+                     claims: list[dict] | None = None) -> Path:
+    """Render ``notebook`` to ``html`` (lab template, images embedded, MathJax at ``mathjax_rel``
+    with STIX-Web fonts); ``claims`` renders the printed claims table as HTML."""
     exporter = HTMLExporter(template_name="lab", embed_images=True)
-    exporter.mathjax_url = f"{mathjax_rel}/MathJax.js?config={MATHJAX_CONFIG}"
+    loader = f"{mathjax_rel}/MathJax.js?config={MATHJAX_CONFIG}"
+    exporter.mathjax_url = loader
     exporter.require_js_url = EMPTY_SCRIPT
     exporter.mermaid_js_url = exporter.mermaid_layout_elk_js_url = ""  # no diagrams: nothing to load
-    body, _ = exporter.from_notebook_node(nbformat.read(notebook, as_version=4))
+    nb = prepare_for_reading(nbformat.read(notebook, as_version=4), root=root or notebook.parent, claims=claims)
+    body, _ = exporter.from_notebook_node(nb)
+    tag = f'<script src="{loader}">'
+    if tag not in body:
+        raise ValueError(f"nbconvert's template no longer loads MathJax as {tag!r}: cannot set its fonts")
+    body = body.replace(tag, MATHJAX_FONTS + "\n" + tag, 1)
     html.parent.mkdir(parents=True, exist_ok=True)
     html.write_text(body, encoding="utf-8")
     return html

@@ -2,7 +2,9 @@
 one card per experiment and the claims scorecard of every claim of every notebook.
 
 Everything reads offline from disk: figures and thumbnails are embedded as base64,
-MathJax is a local copy.
+MathJax is a local copy. An experiment whose stage failed (``build/failed/<id>.json``,
+written by the runner) or whose outputs are missing is marked on its card, and its old
+report page is replaced by a page that says so: the index never shows a stale run as current.
 """
 
 from __future__ import annotations
@@ -12,60 +14,65 @@ import html
 import json
 from pathlib import Path
 
+from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, claim_row_html, claims_html
 from ..experiment.paths import repo_root
 from .config import experiments, load_params
 from .render import copy_mathjax, notebook_to_html
-
-VERDICT_CLASS = {"holds": "holds", "fails": "fails", "not measured": "nm"}
+from .run import failure_marker
 
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1200px;color:#222;padding:0 1rem}
 h1{margin-bottom:.2rem} .sub{color:#555;margin-top:0}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(270px,1fr));gap:1rem;margin:1.5rem 0}
 .card{border:1px solid #ddd;border-radius:8px;padding:.8rem;background:#fafafa}
+.card.broken{border:2px solid #c33;background:#fff5f5}
 .card img{width:100%;border:1px solid #eee;background:#fff}
 .card h3{margin:.2rem 0 .4rem;font-size:1.05rem} .card p{margin:.2rem 0;font-size:.9rem;color:#444}
-.missing{color:#a00}
-table{border-collapse:collapse;width:100%;font-size:.9rem} th,td{border-bottom:1px solid #e3e3e3;padding:.4rem .5rem;text-align:left;vertical-align:top}
-th{background:#f0f0f0} td.measured{font-family:ui-monospace,monospace;font-size:.8rem;color:#333}
-.verdict{font-weight:600;padding:.1rem .45rem;border-radius:4px;white-space:nowrap}
-.holds{background:#d7f0dd;color:#125a24} .fails{background:#f8d7d7;color:#7a1111} .nm{background:#eee;color:#555}
+.missing{color:#a00;font-weight:600}
 .summary span{margin-right:1rem}
-"""
+.filter{position:sticky;top:0;background:#fff;padding:.5rem 0;border-bottom:1px solid #ddd;z-index:1}
+body.problems-only tr.claim.holds{display:none}
+""" + CLAIMS_CSS
+
+#: The filter: show only the claims that do not hold (failing, inconclusive, not measured).
+FILTER = """<div class="filter"><label><input type="checkbox" id="problems-only"
+onchange="document.body.classList.toggle('problems-only', this.checked)">
+show only claims that do not hold (fails, inconclusive, not measured)</label></div>"""
 
 
 def _data_uri(png: Path) -> str:
     return "data:image/png;base64," + base64.b64encode(png.read_bytes()).decode("ascii")
 
 
-def _format_value(value) -> str:
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    if isinstance(value, list):
-        shown = ", ".join(_format_value(v) for v in value[:8])
-        return f"[{shown}{', …' if len(value) > 8 else ''}]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_format_value(v)}" for k, v in value.items()) + "}"
-    return str(value)
+def _tally(claims: list[dict]) -> str:
+    counts = {v: sum(c["verdict"] == v for c in claims) for v in VERDICT_CLASS}
+    return ", ".join(f"{n} {verdict}" for verdict, n in counts.items() if n) or "no claims"
 
 
-def _card(exp_id: str, meta: dict | None, reports: Path) -> str:
-    if meta is None:
+def _problem(exp_id: str, failure: dict | None) -> str:
+    """The red line of a card whose stage failed or whose outputs are missing."""
+    if failure:
         return (
-            f'<div class="card"><h3>{html.escape(exp_id)}</h3>'
-            '<p class="missing">not run yet: no metrics file (run <code>dvc repro</code>)</p></div>'
+            f'<p class="missing">the last run of this stage FAILED ({html.escape(failure["time"])}): '
+            f'{html.escape(failure["error"])}. Its previous outputs were removed; the partial notebook is '
+            f'<code>{html.escape(failure["notebook"])}</code>. Fix and run <code>dvc repro {exp_id}</code>.</p>'
         )
+    return f'<p class="missing">outputs missing: not run yet or removed (run <code>dvc repro {exp_id}</code>)</p>'
+
+
+def _card(exp_id: str, meta: dict | None, reports: Path, failure: dict | None = None) -> str:
+    if meta is None or failure:
+        return f'<div class="card broken"><h3>{html.escape(exp_id)}</h3>{_problem(exp_id, failure)}</div>'
     thumb = ""
     if meta.get("figures"):
         png = reports / meta["figures"][0]
         if png.exists():
             thumb = f'<a href="html/{exp_id}.html"><img alt="{html.escape(exp_id)} figure" src="{_data_uri(png)}"></a>'
-    counts = {v: sum(c["verdict"] == v for c in meta["claims"]) for v in VERDICT_CLASS}
     stand_ins = "".join(f"<p><b>stand-in:</b> {html.escape(s)}</p>" for s in meta.get("stand_ins", []))
     return (
         f'<div class="card"><h3><a href="html/{exp_id}.html">{html.escape(exp_id)}: {html.escape(meta["title"])}</a></h3>'
         f"<p>{html.escape(meta.get('paper', ''))} — {html.escape(meta.get('figure', ''))}</p>{stand_ins}{thumb}"
-        f"<p>claims: {counts['holds']} hold, {counts['fails']} fail, {counts['not measured']} not measured</p></div>"
+        f"<p>claims: {_tally(meta['claims'])}</p></div>"
     )
 
 
@@ -77,38 +84,26 @@ def _groups(metas: dict) -> dict:
     return groups
 
 
-def _totals(metas: dict) -> tuple[int, dict]:
-    claims = [c for m in metas.values() if m for c in m["claims"]]
-    return len(claims), {v: sum(c["verdict"] == v for c in claims) for v in VERDICT_CLASS}
-
-
-def _summary(metas: dict) -> str:
-    n, totals = _totals(metas)
-    return (
-        f'<p class="summary"><span>{n} claims</span><span class="verdict holds">{totals["holds"]} hold</span>'
-        f'<span class="verdict fails">{totals["fails"]} fail</span>'
-        f'<span class="verdict nm">{totals["not measured"]} not measured</span></p>'
+def _summary(metas: dict, failures: dict) -> str:
+    claims = [c for exp_id, m in metas.items() if m and exp_id not in failures for c in m["claims"]]
+    badges = "".join(
+        f'<span class="verdict {cls}">{sum(c["verdict"] == v for c in claims)} {v}</span>' for v, cls in VERDICT_CLASS.items()
     )
+    broken = [e for e, m in metas.items() if m is None or e in failures]
+    missing = f'<span class="missing">{len(broken)} experiment(s) failed or missing: {", ".join(broken)}</span>' if broken else ""
+    return f'<p class="summary"><span>{len(claims)} claims</span>{badges}{missing}</p>'
 
 
-def _scorecard(metas: dict) -> str:
+def _scorecard(metas: dict, failures: dict) -> str:
     rows = []
     for exp_id, meta in metas.items():
-        if meta is None:
+        if meta is None or exp_id in failures:
             continue
         stand_in = " <span class='verdict nm'>stand-in data</span>" if meta.get("stand_ins") else ""
         for c in meta["claims"]:
-            measured = "; ".join(f"{k} = {_format_value(v)}" for k, v in c["measured"].items())
-            cls = VERDICT_CLASS.get(c["verdict"], "nm")
-            rows.append(
-                f"<tr><td>{html.escape(c['id'])}</td><td><a href='html/{exp_id}.html'>{html.escape(c['target'])}</a>{stand_in}</td>"
-                f"<td>{html.escape(c['text'])}</td><td><span class='verdict {cls}'>{html.escape(c['verdict'])}</span></td>"
-                f"<td class='measured'>{html.escape(measured)}</td></tr>"
-            )
-    return (
-        "<table><thead><tr><th>id</th><th>target</th><th>claim</th><th>verdict</th><th>measured</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
+            target = f"<td><a href='html/{exp_id}.html'>{html.escape(c['target'])}</a>{stand_in}</td>"
+            rows.append(claim_row_html(c, target=target))
+    return claims_html([], rows=rows, target_column=True)
 
 
 def _paper_title(metas: dict) -> str:
@@ -116,12 +111,15 @@ def _paper_title(metas: dict) -> str:
     return papers[0] if papers else "not run yet"
 
 
-def build_index(metas: dict, reports: Path, scale: str = "default") -> str:
-    """The front page: overall tallies, then per paper its cards and its claims scorecard."""
+def build_index(metas: dict, reports: Path, scale: str = "default", failures: dict | None = None) -> str:
+    """The front page: overall tallies, the filter, then per paper its cards and its claims scorecard.
+
+    ``failures`` maps the id of an experiment whose stage failed to its failure record."""
+    failures = failures or {}
     sections = "".join(
-        f'<section><h2>{letter}. {html.escape(_paper_title(group))}</h2>{_summary(group)}'
-        f'<div class="cards">{"".join(_card(exp_id, meta, reports) for exp_id, meta in group.items())}</div>'
-        f"<h3>Claims</h3>{_scorecard(group)}</section>"
+        f'<section><h2>{letter}. {html.escape(_paper_title(group))}</h2>{_summary(group, failures)}'
+        f'<div class="cards">{"".join(_card(e, m, reports, failures.get(e)) for e, m in group.items())}</div>'
+        f"<h3>Claims</h3>{_scorecard(group, failures)}</section>"
         for letter, group in _groups(metas).items()
     )
     return f"""<!DOCTYPE html>
@@ -130,27 +128,70 @@ def build_index(metas: dict, reports: Path, scale: str = "default") -> str:
 <p class="sub">Executed notebooks of <code>dvc repro</code> at the <b>{html.escape(scale)}</b> scale
 (<code>params.yaml</code>{'' if scale == 'default' else ' overlaid by <code>params_paper.yaml</code>'});
 each card links to its full report, and each experiment's numbers are in <code>reports/results/&lt;id&gt;/</code>
-and <code>reports/metrics/&lt;id&gt;.json</code>. Verdicts are computed in the notebooks from the measurements.</p>
-<h2>All claims</h2>{_summary(metas)}
+and <code>reports/metrics/&lt;id&gt;.json</code>. Verdicts are computed in the notebooks from the measurements;
+each claim shows its headline numbers, the rest behind "more".</p>
+<h2>All claims</h2>{_summary(metas, failures)}
+{FILTER}
 {sections}
 </body></html>
 """
 
 
-def build_reports(reports_dir: str = "reports") -> Path:
-    """Render every executed notebook and write ``index.html``; return its path."""
-    reports = repo_root() / reports_dir
-    copy_mathjax(reports / "mathjax")
-    metas: dict = {}
+def failed_page(exp_id: str, failure: dict | None) -> str:
+    """The report page of an experiment without a current run (replaces its stale page)."""
+    return (
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(exp_id)}: no current run</title>'
+        f"<style>{STYLE}</style></head><body><h1>{html.escape(exp_id)}: no current run</h1>"
+        f'{_problem(exp_id, failure)}<p><a href="../index.html">all reports</a></p></body></html>\n'
+    )
+
+
+def _state(reports: Path, root: Path) -> tuple[dict, dict]:
+    """Every experiment's metrics (None when missing) and the failure records of failed stages."""
+    metas, failures = {}, {}
     for exp_id in experiments():
         metrics = reports / "metrics" / f"{exp_id}.json"
-        notebook = reports / "notebooks" / f"{exp_id}.ipynb"
         metas[exp_id] = json.loads(metrics.read_text()) if metrics.exists() else None
-        if notebook.exists():
-            notebook_to_html(notebook, reports / "html" / f"{exp_id}.html", mathjax_rel="../mathjax")
+        marker = failure_marker(root, exp_id)
+        # a failure counts until outputs newer than it appear (a re-run, or `dvc checkout` of an old run)
+        if marker.exists() and (not metrics.exists() or metrics.stat().st_mtime <= marker.stat().st_mtime):
+            failures[exp_id] = json.loads(marker.read_text())
+    return metas, failures
+
+
+def _write_index(reports: Path, metas: dict, failures: dict) -> Path:
     index = reports / "index.html"
     tmp = index.with_suffix(".tmp")
-    scale = load_params().get("scale", "default")
-    tmp.write_text(build_index(metas, reports, scale), encoding="utf-8")
+    tmp.write_text(build_index(metas, reports, load_params().get("scale", "default"), failures), encoding="utf-8")
     tmp.replace(index)
     return index
+
+
+def build_reports(reports_dir: str = "reports") -> Path:
+    """Render every executed notebook and write ``index.html``; return its path."""
+    root = repo_root()
+    reports = root / reports_dir
+    copy_mathjax(reports / "mathjax")
+    metas, failures = _state(reports, root)
+    for exp_id, meta in metas.items():
+        notebook = reports / "notebooks" / f"{exp_id}.ipynb"
+        page = reports / "html" / f"{exp_id}.html"
+        if notebook.exists() and meta is not None and exp_id not in failures:
+            notebook_to_html(notebook, page, mathjax_rel="../mathjax", root=root, claims=meta["claims"])
+        else:
+            page.parent.mkdir(parents=True, exist_ok=True)
+            page.write_text(failed_page(exp_id, failures.get(exp_id)), encoding="utf-8")
+    return _write_index(reports, metas, failures)
+
+
+def refresh_index(reports_dir: str = "reports", *, failed: str | None = None) -> Path:
+    """Rewrite ``index.html`` from the current state without re-rendering notebooks (the runner
+    calls it when a stage fails); ``failed``'s report page is replaced by a failure page."""
+    root = repo_root()
+    reports = root / reports_dir
+    metas, failures = _state(reports, root)
+    if failed is not None:
+        page = reports / "html" / f"{failed}.html"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(failed_page(failed, failures.get(failed)), encoding="utf-8")
+    return _write_index(reports, metas, failures)

@@ -2,14 +2,19 @@
 
 Parameters travel as a dict through papermill's Python API, so YAML booleans, lists
 and strings keep their types (``papermill -p`` would turn ``false`` into a string).
-The executed notebook is written next to a temporary name and moved into place only
-when it succeeds; on failure it is kept as ``<id>.failed.ipynb`` for inspection.
+The notebook executes into ``build/failed/<id>.ipynb`` and is moved to
+``reports/notebooks/<id>.ipynb`` only when it succeeds. When it fails, it stays there
+for inspection, ``build/failed/<id>.json`` records the error, and ``reports/index.html``
+is refreshed to mark the experiment as failed (DVC has already deleted its previous
+outputs, so the old run must not keep showing). After a successful run the compact,
+git-tracked scorecard ``reports/scorecard/<id>.json`` is written for ``dvc metrics``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import papermill
@@ -17,8 +22,10 @@ import papermill
 from ..experiment.claims import VERDICTS
 from ..experiment.paths import repo_root
 from .config import experiment_parameters, experiments
+from .scorecard import write_scorecard
 
 KERNEL = "python3"
+FAILED_DIR = Path("build") / "failed"
 
 
 def run_experiment(experiment_id: str, *, output_dir: str = "reports", progress: bool = True) -> Path:
@@ -37,13 +44,47 @@ def run_experiment(experiment_id: str, *, output_dir: str = "reports", progress:
     for kind in ("figures", "results"):  # declared DVC outputs: they exist even if a notebook writes none
         (out_dir / kind / experiment_id).mkdir(parents=True, exist_ok=True)
     target = out_dir / "notebooks" / f"{experiment_id}.ipynb"
-    partial = target.with_name(f"{experiment_id}.failed.ipynb")
-    papermill.execute_notebook(
-        str(source), str(partial), parameters=params, kernel_name=KERNEL, cwd=str(root), progress_bar=progress
-    )
+    partial = root / FAILED_DIR / f"{experiment_id}.ipynb"
+    marker = failure_marker(root, experiment_id)
+    partial.parent.mkdir(parents=True, exist_ok=True)
+    marker.unlink(missing_ok=True)
+    try:
+        papermill.execute_notebook(
+            str(source), str(partial), parameters=params, kernel_name=KERNEL, cwd=str(root), progress_bar=progress
+        )
+        data = check_metrics(out_dir / "metrics" / f"{experiment_id}.json", experiment_id)
+    except Exception as exc:
+        record_failure(root, experiment_id, exc, output_dir)
+        raise
     os.replace(partial, target)
-    check_metrics(out_dir / "metrics" / f"{experiment_id}.json", experiment_id)
+    write_scorecard(data, out_dir / "scorecard" / f"{experiment_id}.json")
     return target
+
+
+def failure_marker(root: Path, experiment_id: str) -> Path:
+    """Where a failed run of ``experiment_id`` leaves its error (beside its partial notebook)."""
+    return root / FAILED_DIR / f"{experiment_id}.json"
+
+
+def record_failure(root: Path, experiment_id: str, exc: BaseException, output_dir: str = "reports") -> Path:
+    """Write the failure marker and refresh the index so the failed experiment is marked, not
+    shown with the previous run's numbers."""
+    from .report import refresh_index  # the report imports this module's marker location
+
+    error = str(exc).strip().splitlines()
+    message = f"{type(exc).__name__}: {error[-1] if error else ''}"
+    marker = failure_marker(root, experiment_id)
+    marker.write_text(json.dumps({
+        "experiment": experiment_id,
+        "error": message.replace(str(root) + os.sep, ""),
+        "notebook": (FAILED_DIR / f"{experiment_id}.ipynb").as_posix(),
+        "time": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+    }, indent=2) + "\n")
+    try:
+        refresh_index(output_dir, failed=experiment_id)
+    except Exception as refresh_error:  # the run's own error matters more; say why the index is stale
+        print(f"warning: could not mark {experiment_id} as failed in the index: {refresh_error}")
+    return marker
 
 
 def check_metrics(path: Path, experiment_id: str) -> dict:
