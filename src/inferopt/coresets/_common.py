@@ -56,8 +56,11 @@ def check_problem(Phi, y) -> tuple[np.ndarray, np.ndarray]:
             f"y must have length Phi.shape[0] = {Phi.shape[0]} (one entry per row of Phi); "
             f"got length {y.shape[0]}"
         )
-    if Phi.shape[1] < 1:
-        raise ValueError("Phi must have at least one column (one per data point)")
+    if Phi.shape[1] < 1 or Phi.shape[0] < 1:
+        raise ValueError(f"Phi must have at least one row and one column (one per data point); got shape {Phi.shape}")
+    if not np.any(Phi):
+        raise ValueError("Phi must have a non-zero entry; got all zeros (every weight vector is then optimal: "
+                         "no data point carries information)")
     return np.ascontiguousarray(Phi), y
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .._validation import as_finite_array, check_real
+from .._validation import as_finite_array, check_psd, check_real
 from .active_set import ActiveSet
 from .problem import Direction
 
@@ -52,14 +52,16 @@ class QuadraticHull:
     @classmethod
     def from_gram(cls, gram, c, b_sqnorm) -> QuadraticHull:
         """Atoms given by their Gram matrix ``G = V'V`` (N x N), ``c = V'b`` and ``||b||^2``."""
-        G = as_finite_array("gram", gram, ndim=2)
-        if G.shape[0] != G.shape[1]:
-            raise ValueError(f"gram must be square; got shape {G.shape}")
+        G = check_psd("gram", gram)
         c = as_finite_array("c", c, ndim=1)
         if c.shape[0] != G.shape[0]:
             raise ValueError(f"c must have length gram.shape[0] = {G.shape[0]}; got {c.shape[0]}")
-        if not np.allclose(G, G.T, rtol=1e-10, atol=1e-12 * max(1.0, float(np.abs(G).max(initial=0.0)))):
-            raise ValueError("gram must be symmetric")
+        b_sqnorm = check_real("b_sqnorm", b_sqnorm, low=0.0)
+        # gram, c and b_sqnorm are consistent iff [[G, c], [c', ||b||^2]] (the Gram matrix of v_1..v_N, b) is PSD:
+        # otherwise ||b - V alpha||^2 would be negative somewhere on the simplex
+        check_psd("b_sqnorm", np.block([[G, c[:, None]], [c[None, :], np.array([[b_sqnorm]])]]),
+                  requirement="must be consistent with gram and c (>= c' gram^+ c): [[gram, c], [c', b_sqnorm]], "
+                  "the Gram matrix of the atoms and b, must be positive semidefinite")
         return cls(lambda ids: G[:, ids], c, b_sqnorm, np.diag(G).copy())
 
     @classmethod
