@@ -27,6 +27,12 @@ class TrigDensity:
         self.m = np.arange(1, len(coef))
         self.cos_moments = coef[1:].real.copy()    # c_m = E_p cos(2 pi m x)
         self.sin_moments = -coef[1:].imag.copy()   # s_m = E_p sin(2 pi m x)
+        # a density must be >= 0 (up to rounding): p is a trigonometric polynomial of degree M, checked on a grid of
+        # 64 (M + 1) points (a dip narrower than the grid spacing could escape; q^2 from ``random`` never dips)
+        low = float(self.pdf(np.arange(64 * len(coef)) / (64 * len(coef))).min())
+        if low < -1e-9:
+            raise ValueError(f"coef must define a non-negative density: p(x) = 1 + 2 sum_m Re(P_m e^(2 pi i m x)) "
+                             f"reaches {low:.3g} on [0, 1]")
 
     @classmethod
     def uniform(cls) -> TrigDensity:

@@ -15,7 +15,7 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import logsumexp, softmax
 
-from .._validation import as_finite_array, check_int
+from .._validation import as_finite_array, check_int, check_probabilities
 
 
 def all_states(d: int) -> np.ndarray:
@@ -58,7 +58,7 @@ def maxent_distribution(features, mu, *, tol: float = 1e-12) -> tuple[np.ndarray
 
 
 def entropy(p) -> float:
-    """Shannon entropy ``-sum p log p`` (nats), with ``0 log 0 = 0``."""
-    p = as_finite_array("p", p, ndim=1)
+    """Shannon entropy ``-sum p log p`` (nats), with ``0 log 0 = 0``; ``p`` a probability vector."""
+    p = check_probabilities("p", p)
     nz = p[p > 0]
     return float(-np.sum(nz * np.log(nz)))
