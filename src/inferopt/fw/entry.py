@@ -21,8 +21,8 @@ def hull_quadratic(V=None, b=None, *, gram=None, c=None, b_sqnorm=None, method: 
     ``gram = V'V`` (N x N), ``c = V'b`` (N,) and ``b_sqnorm = ||b||^2``.
 
     method : 'fw', 'away', 'pairwise' (with ``step``: '1/(t+1)', '2/(t+2)',
-        'line_search', 'backtracking' or a StepRule) or 'mnp' (Wolfe's min-norm-point,
-        exact; ``step`` ignored).
+        'line_search', 'backtracking', 'stochastic_line_search' or a StepRule) or 'mnp'
+        (Wolfe's min-norm-point, exact; ``step`` ignored).
     max_iter : steps after the first atom (at most ``max_iter + 1`` atoms).
     tol : stop when the duality gap (>= objective - optimum) is <= tol.
     init : first atom (default: ``argmax_i c_i``, the FW step from ``alpha = 0``).

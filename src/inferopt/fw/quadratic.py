@@ -5,7 +5,9 @@ only kernel values are needed (kernel herding: ``v_i = Phi(x_i)``, ``b = mu``, `
 k(x_i, x_j)``, ``c_i = mu(x_i)``; Bach et al. 2012, Eq. 3 up to the factor 1/2).
 The vector ``G alpha`` over *all* atoms is kept up to date incrementally (one column of
 ``G`` per step), so the LMO, the gradient on the active set, the duality gap and the
-exact line search cost O(N) per iteration (O(Nm) with explicit vectors in R^m).
+exact line search cost O(N) per iteration (O(Nm) with explicit vectors in R^m).  Rounding
+accumulates in the incremental updates (away steps multiply ``G alpha`` by ``1 + gamma``), so every
+:data:`REFRESH_EVERY` moves ``G alpha`` is recomputed from the active columns (O(Nk), k active atoms).
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ import numpy as np
 from .._validation import as_finite_array, check_psd, check_real
 from .active_set import ActiveSet
 from .problem import Direction
+
+
+#: moves between two recomputations of ``G alpha`` from scratch (bounds the drift of the incremental state)
+REFRESH_EVERY = 500
 
 
 class QuadraticHull:
@@ -82,6 +88,7 @@ class QuadraticHull:
         """Empty iterate ``x = 0``: ``G alpha = 0`` (so the first atom is ``argmax c``)."""
         self.g_alpha = np.zeros(self.n_atoms)
         self._cols: dict[int, np.ndarray] = {}
+        self._moves = 0
 
     def gradient(self) -> np.ndarray:
         """``grad_i = <grad f(x), v_i> = 2 ((G alpha)_i - c_i)`` for all atoms."""
@@ -126,6 +133,7 @@ class QuadraticHull:
                          dphi=lambda gamma: slope + 2.0 * gamma * dd)
 
     def move(self, active: ActiveSet, kind: str, s, v, gamma: float) -> None:
+        self._moves += 1
         if kind == "fw":
             self.g_alpha = (1.0 - gamma) * self.g_alpha + gamma * self._column(s)
         elif kind == "away":
@@ -134,7 +142,10 @@ class QuadraticHull:
             self.g_alpha = self.g_alpha + gamma * (self._column(s) - self._column(v))
 
     def objective(self, active: ActiveSet) -> float:
-        """``alpha' G alpha - 2 c' alpha + ||b||^2`` from the maintained ``G alpha`` (O(k))."""
+        """``alpha' G alpha - 2 c' alpha + ||b||^2`` from the maintained ``G alpha`` (O(k)); every
+        :data:`REFRESH_EVERY` moves ``G alpha`` is first recomputed from the active columns."""
+        if self._moves >= REFRESH_EVERY:
+            self.set_iterate(active)
         return self._value(active)
 
     def _value(self, active: ActiveSet) -> float:
@@ -147,3 +158,4 @@ class QuadraticHull:
         cols = self.column_block(active.ids) if columns is None else columns
         self.g_alpha = cols @ active.weights
         self._cols = {}
+        self._moves = 0

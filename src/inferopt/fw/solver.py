@@ -57,7 +57,8 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
     problem : an object implementing :class:`~inferopt.fw.problem.FWProblem`.
     variant : 'fw', 'away' or 'pairwise'.
     step : a :class:`~inferopt.fw.steps.StepRule` or one of '1/(t+1)', '2/(t+2)',
-        'line_search' (exact, quadratic problems), 'backtracking'.
+        'line_search' (exact, quadratic problems), 'backtracking', 'stochastic_line_search'
+        (projected gradient descent on ``gamma`` from the problem's ``dphi``).
     max_iter : number of steps (>= 1); at most ``max_iter + 1`` atoms are visited.
     tol : absolute tolerance on the duality gap (>= 0); ``None`` runs all ``max_iter`` steps
         (herding continues even where ``g_t = mu`` exactly).
