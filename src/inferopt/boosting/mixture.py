@@ -46,7 +46,7 @@ class Mixture:
         locs, log_scales = check_params(locs, log_scales, ndim=2)
         self.locs, self.log_scales = locs.copy(), log_scales.copy()   # never freeze the caller's arrays
         if self.locs.shape[0] == 0:
-            raise ValueError("a mixture needs at least one component")
+            raise ValueError("locs must hold at least one component (a mixture needs K >= 1); got 0 rows")
         self.weights = check_simplex(weights, self.locs.shape[0]).copy()
         self.locs.setflags(write=False)
         self.log_scales.setflags(write=False)

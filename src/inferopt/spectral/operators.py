@@ -95,11 +95,16 @@ def as_operator(A, *, name: str = "A", check_symmetric: bool = True):
     if sp.issparse(A):
         if A.shape[0] != A.shape[1]:
             raise ValueError(f"{name} must be square; got shape {A.shape}")
+        if np.iscomplexobj(A.data):
+            raise TypeError(f"{name} must be real; got a complex sparse matrix (dtype {A.dtype}): complex Hermitian "
+                            "matrices are not supported")
+        if A.shape[0] == 0:
+            raise ValueError(f"{name} must not be empty; got shape {A.shape}")
         if not np.all(np.isfinite(A.data)):
             raise ValueError(f"{name} must contain only finite values")
         A = sp.csr_matrix(A, dtype=float)
     else:
-        A = as_finite_array(name, A, ndim=2)
+        A = as_finite_array(name, A, ndim=2, nonempty=True)
         if A.shape[0] != A.shape[1]:
             raise ValueError(f"{name} must be square; got shape {A.shape}")
     if check_symmetric and not _symmetric_enough(A):
