@@ -163,3 +163,70 @@ def _check_bounds(name: str, value, low, high) -> None:
         raise ValueError(f"{name} must be >= {low}; got {value}")
     if high is not None and value > high:
         raise ValueError(f"{name} must be <= {high}; got {value}")
+
+
+def as_rng(name: str, rng) -> np.random.Generator:
+    """A ``numpy.random.Generator`` from a Generator, a ``SeedSequence``, a non-negative integer seed or
+    ``None`` (fresh entropy); anything else (a float, a string, a negative or boolean seed) is refused."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or isinstance(rng, np.random.SeedSequence):
+        return np.random.default_rng(rng)
+    if isinstance(rng, list | tuple | np.ndarray) and len(rng) and all(
+            isinstance(r, numbers.Integral | np.integer) and not isinstance(r, bool | np.bool_) and r >= 0 for r in rng):
+        return np.random.default_rng(rng)     # entropy given as a sequence of integers
+    if isinstance(rng, bool | np.bool_) or not isinstance(rng, numbers.Integral | np.integer) or rng < 0:
+        raise ValueError(f"{name} must be a numpy.random.Generator, a non-negative integer seed (or a sequence "
+                        f"of them), a SeedSequence or None; got {rng!r}")
+    return np.random.default_rng(int(rng))
+
+
+def check_callable(name: str, value):
+    """Require ``value`` to be callable (a function of the documented signature)."""
+    if not callable(value):
+        raise TypeError(f"{name} must be callable; got {type(value).__name__}")
+    return value
+
+
+def check_protocol(name: str, value, *attributes: str, what: str = ""):
+    """Require ``value`` to have the given attributes (duck typing, e.g. a model's ``posterior``)."""
+    missing = [a for a in attributes if not hasattr(value, a)]
+    if missing:
+        kind = f" ({what})" if what else ""
+        raise TypeError(f"{name} must be an object with {', '.join(attributes)}{kind}; got {type(value).__name__} "
+                        f"without {', '.join(missing)}")
+    return value
+
+
+def check_table(name: str, table, columns=()):
+    """A ``pandas.DataFrame`` holding the given columns."""
+    import pandas as pd
+
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame; got {type(table).__name__}")
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise ValueError(f"{name} must have the columns {list(columns)}; missing {missing}")
+    return table
+
+
+def check_choices(name: str, values, allowed) -> list:
+    """A non-empty sequence (not a string) whose items are all in ``allowed``."""
+    if isinstance(values, str | bytes) or not hasattr(values, "__iter__"):
+        raise TypeError(f"{name} must be a sequence of names; got {values!r}")
+    values = list(values)
+    if not values:
+        raise ValueError(f"{name} must not be empty")
+    for v in values:
+        check_choice(name, v, allowed)
+    return values
+
+
+def check_int_sequence(name: str, values, *, low: int | None = None, high: int | None = None) -> list[int]:
+    """A non-empty sequence of integers in ``[low, high]`` (or a single integer)."""
+    if isinstance(values, str | bytes):
+        raise TypeError(f"{name} must be integers; got {values!r}")
+    items = list(np.atleast_1d(np.asarray(values, dtype=object)).tolist()) if np.ndim(values) else [values]
+    if not items:
+        raise ValueError(f"{name} must not be empty")
+    return [check_int(name, v, low=low, high=high) for v in items]

@@ -18,7 +18,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice
+from .._validation import as_rng, check_choice
 from ._common import DEFAULT_MAX_ITER
 from .evaluation import coreset_kls
 from .path import PER_K, available_methods, coreset_path
@@ -93,7 +93,7 @@ def conjugate_trial(
     plus ``runs["_problem"] = (Φ, y)``.
     """
     Phi, y = exact_problem(model, **(tangent_options or {}))
-    rng = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
+    rng = as_rng("rng", rng)
     iht_opts = {"max_iter": max_iter, "step": step}
     options = {
         "uniform": {"rng": rng},

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, as_rows
+from .._validation import as_finite_array, as_rng, as_rows
 
 
 class KernelTarget:
@@ -89,10 +89,7 @@ class EmpiricalTarget(KernelTarget):
 
 def as_generator(rng) -> np.random.Generator:
     """``rng`` as a ``numpy.random.Generator`` (a Generator, or a seed for ``default_rng``)."""
-    try:
-        return np.random.default_rng(rng)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"rng must be a numpy.random.Generator or a seed; got {rng!r}") from exc
+    return as_rng("rng", rng)
 
 
 def _weights(n: int, weights) -> np.ndarray:

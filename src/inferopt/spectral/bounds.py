@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_int, check_real
+from .._validation import as_rng, check_int, check_real
 from .chebyshev import check_interval
 from .operators import as_operator
 
 
 def _rng(rng):
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    return as_rng("rng", rng)
 
 
 def lanczos_tridiagonal(A, v0, n_steps: int):

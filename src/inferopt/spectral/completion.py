@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, check_int, check_real
+from .._validation import as_finite_array, as_rng, check_int, check_real
 from .bounds import spectral_bounds
 from .gradients import grad_lowrank
 from .operators import LowRankShiftOperator
@@ -69,7 +69,7 @@ class MatrixCompletion:
             raise ValueError(f"need low < high; got low={low}, high={high}")
         self.bound_steps = check_int("bound_steps", bound_steps, low=1)
         self.margin = check_real("margin", margin, low=0.0)
-        self._rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        self._rng = as_rng("rng", rng)
 
     def _check_entries(self, what, rows, cols, values):
         rows = np.asarray(rows)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_int, check_real
+from .._validation import as_rng, check_int, check_real
 from .bounds import check_bounds
 from .chebyshev import bernstein_rho, check_interval, chebyshev_coefficients, fit_decay
 from .degrees import DegreeDistribution, make_degree_distribution
@@ -30,7 +30,7 @@ from .operators import as_operator, check_symmetric
 
 def as_generator(rng) -> np.random.Generator:
     """``rng`` if it is a ``numpy.random.Generator``, else ``default_rng(rng)`` (a seed or ``None``)."""
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    return as_rng("rng", rng)
 
 
 def rademacher(rng, d: int, M: int) -> np.ndarray:

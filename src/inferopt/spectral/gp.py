@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import as_finite_array, check_int, check_real
+from .._validation import as_finite_array, as_rng, check_int, check_real
 from .bounds import spectral_bounds
 from .gradients import grad_recursion
 from .lanczos import block_cg, cg_logdet_grad
@@ -161,7 +161,7 @@ class SKIGaussianProcess:
         self.bound_steps = check_int("bound_steps", bound_steps, low=1)
         self.margin = check_real("margin", margin, low=0.0)
         self.dense_limit = check_int("dense_limit", dense_limit, low=0)
-        self._rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        self._rng = as_rng("rng", rng)
         self._alpha_cache = (None, None)
 
     # --- operators -----------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import as_finite_array, check_real
+from .._validation import as_finite_array, as_rng, check_real
 
 
 class MatrixOperator:
@@ -121,7 +121,7 @@ def check_symmetric(op, *, rng=None, name: str = "A", rtol: float = 1e-8) -> Non
     op = as_operator(op, name=name)
     if isinstance(op, MatrixOperator):
         return
-    rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    rng = as_rng("rng", rng)
     X = rng.standard_normal((op.shape[0], 2))
     AX = np.asarray(op.matmat(X))
     if AX.shape != X.shape:
