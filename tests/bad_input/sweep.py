@@ -41,6 +41,7 @@ OVERRIDES = {
     ("coresets.nnls_on_support", "support"): {"empty"},  # the empty support: w = 0
     ("coresets.exact_step", "idx"): {"empty"},
     ("coresets.support_expansion", "z_support"): {"empty"},
+    ("coresets.iht", "step"): {"number"},                # a positive float step is allowed
     ("herding.exp_rate", "t_max"): {"inf"},
     ("herding.log_slope", "t_max"): {"inf"},
     ("herding.power_fit", "t_max"): {"inf"},
@@ -162,7 +163,7 @@ def bad_values(case: Case, valid) -> st.SearchStrategy:
             base += [math.inf, -math.inf]
         return st.sampled_from(base)
     if case.kind == "choice":
-        return st.sampled_from(["no-such-option", 3])
+        return st.sampled_from(["no-such-option"] + ([] if "number" in ok else [3]))
     if case.kind == "object":
         return st.sampled_from(["abc", 3])
     if case.kind == "choices":

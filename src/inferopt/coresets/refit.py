@@ -13,7 +13,7 @@ import numpy as np
 from scipy.optimize import nnls
 
 from .._validation import as_finite_array, check_indices, check_nonneg
-from ._common import CoresetResult, check_problem, objective
+from ._common import CoresetResult, check_problem, support_objective
 
 
 def nnls_on_support(Phi, y, support) -> np.ndarray:
@@ -53,7 +53,7 @@ def refit_result(Phi, y, result: CoresetResult) -> CoresetResult:
     W = refit(Phi, y, result.weights) if result.weights.size else result.weights
     x = refit(Phi, y, result.x)
     elapsed = time.perf_counter() - t0
-    f = objective(Phi, y, x)
+    f = support_objective(Phi, y, x)
     info = dict(result.info, refit=True, objective_before_refit=float(result.objective[-1]))
     extra_t = (result.times[-1] if len(result.times) else 0.0) + elapsed
     return CoresetResult(
