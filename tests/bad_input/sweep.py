@@ -32,6 +32,7 @@ SEED_NAMES = {"rng", "seed"}
 OVERRIDES = {
     ("spectral.as_operator", "name"): None,          # a label for messages: any string is fine
     ("spectral.check_symmetric", "name"): None,
+    ("fw.make_step_rule", "name"): None,
     ("coresets.trial_seeds", "dataset"): None,         # a label mixed into the seed: any string is fine
     ("herding.bernoulli_polynomial", "u"): {"any_ndim", "empty"},   # elementwise
     ("spectral.chebyshev_eval", "x"): {"any_ndim", "empty"},
@@ -41,7 +42,12 @@ OVERRIDES = {
     ("coresets.nnls_on_support", "support"): {"empty"},  # the empty support: w = 0
     ("coresets.exact_step", "idx"): {"empty"},
     ("coresets.support_expansion", "z_support"): {"empty"},
-    ("coresets.iht", "step"): {"number"},                # a positive float step is allowed
+    ("coresets.iht", "step"): {"number"},
+    ("herding.sobolev_kernel", "x"): {"empty"},                # kernel matrices of no points are empty
+    ("herding.sobolev_kernel", "y"): {"empty"},
+    ("herding.sobolev_kernel_fourier", "x"): {"empty"},
+    ("herding.sobolev_kernel_fourier", "y"): {"empty"},
+    ("herding.pairwise_features", "x"): {"empty"},                # a positive float step is allowed
     ("herding.exp_rate", "t_max"): {"inf"},
     ("herding.log_slope", "t_max"): {"inf"},
     ("herding.power_fit", "t_max"): {"inf"},
@@ -132,6 +138,8 @@ def cases() -> list[Case]:
             if value is inspect.Parameter.empty:
                 continue
             kind = kind_of(p.name, value)
+            if kind == "int" and str(p.annotation).startswith("float"):
+                kind = "real"       # an int default of a float parameter (e.g. t_min: float = 1)
             if kind is not None:
                 out.append(Case(key, p.name, kind, repr(value)[:60]))
     return out

@@ -14,10 +14,19 @@ from .._validation import as_finite_array, check_int
 from .targets import as_generator
 
 
+def check_density(density) -> TrigDensity:
+    """Require a :class:`TrigDensity` (the argument named ``density``)."""
+    if not isinstance(density, TrigDensity):
+        raise TypeError(f"density must be a TrigDensity; got {type(density).__name__}")
+    return density
+
+
 class TrigDensity:
     """Density on [0, 1] from its Fourier coefficients ``P_0 = 1, P_1, ..., P_M`` (complex)."""
 
     def __init__(self, coef) -> None:
+        if np.asarray(coef).dtype.kind not in "biufc" or np.asarray(coef).dtype == bool:
+            raise TypeError(f"coef must be numeric Fourier coefficients; got dtype {np.asarray(coef).dtype}")
         coef = np.asarray(coef, dtype=complex)
         if coef.ndim != 1 or len(coef) == 0 or not np.all(np.isfinite(coef)):
             raise ValueError("coef must be a non-empty 1-d array of finite Fourier coefficients")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_choice, check_int, check_int_sequence
 from ..fw import STEP_NAMES, FWResult, QuadraticHull, frank_wolfe, min_norm_point, simplex_reweight
 from .targets import KernelTarget, check_points
 
@@ -64,13 +64,11 @@ def herd(target: KernelTarget, candidates, n_points: int, method: str = "1/(t+1)
     candidates (Sec. 5.3: herding's distribution over states along the run; O(N) each).
     """
     n_points = check_int("n_points", n_points, low=2)
-    if method not in HERDING_METHODS:
-        raise ValueError(f"method must be one of {sorted(HERDING_METHODS)}; got {method!r}")
+    check_choice("method", method, HERDING_METHODS)
     candidates = check_points(target, "candidates", candidates)
     if test_target is not None:
         check_points(test_target, "candidates", candidates)
-    wanted = set() if snapshots is None else {
-        check_int("snapshots", t, low=1, high=n_points) for t in np.atleast_1d(snapshots)}
+    wanted = set() if snapshots is None else set(check_int_sequence("snapshots", snapshots, low=1, high=n_points))
     problem = hull_problem(target, candidates)
     first = int(np.argmax(problem.c))
     shift, kept = [], {}
@@ -128,4 +126,5 @@ def project(target: KernelTarget, points) -> tuple[np.ndarray, np.ndarray, float
 def projected_errors(target: KernelTarget, points, sizes) -> np.ndarray:
     """``-proj`` error of the first ``t`` points for each ``t`` in ``sizes``."""
     points = check_points(target, "points", points)
-    return np.array([project(target, points[: check_int("sizes", t, low=1, high=len(points))])[2] for t in sizes])
+    sizes = check_int_sequence("sizes", sizes, low=1, high=len(points))
+    return np.array([project(target, points[:t])[2] for t in sizes])

@@ -45,7 +45,7 @@ class FeatureTarget(KernelTarget):
     and ``mu`` is a given moment vector (e.g. the exact moments of Sec. 5.2-5.3)."""
 
     def __init__(self, mu) -> None:
-        self.mu = as_finite_array("mu", mu, ndim=1)
+        self.mu = as_finite_array("mu", mu, ndim=1, nonempty=True)
         self.mean_sqnorm = float(self.mu @ self.mu)
 
     def kernel(self, x, y) -> np.ndarray:
@@ -71,6 +71,8 @@ class EmpiricalTarget(KernelTarget):
     a finite sample), with the kernel of ``base``."""
 
     def __init__(self, base: KernelTarget, sample) -> None:
+        if not isinstance(base, KernelTarget):
+            raise TypeError(f"base must be a KernelTarget; got {type(base).__name__}")
         self.base, self.sample = base, check_points(base, "sample", sample)
         self.mean_sqnorm = float(base.kernel(self.sample, self.sample).mean())
 
