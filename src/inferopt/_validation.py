@@ -37,9 +37,9 @@ def as_finite_array(name: str, value, *, ndim: int | None = None, dtype=float, n
     return arr
 
 
-def as_rows(name: str, value, n_cols: int) -> np.ndarray:
+def as_rows(name: str, value, n_cols: int, *, nonempty: bool = False) -> np.ndarray:
     """A finite 2-D float array of row vectors with exactly ``n_cols`` columns (e.g. samples × D)."""
-    arr = as_finite_array(name, value, ndim=2)
+    arr = as_finite_array(name, value, ndim=2, nonempty=nonempty)
     if arr.shape[1] != n_cols:
         raise ValueError(f"{name} must have D = {n_cols} columns; got shape {arr.shape}")
     return arr
