@@ -280,9 +280,9 @@ def _spectral():
     A = spd()
     V = probes()
     return {
-        "NegativeBinomialDegrees": lambda: dict(N=5, p=0.5),
+        "NegativeBinomialDegrees": lambda: dict(N=5.0, p=0.5),   # a real mean
         "OptimalDegrees": lambda: dict(N=5, rho=2.0),
-        "PoissonDegrees": lambda: dict(N=5),
+        "PoissonDegrees": lambda: dict(N=5.0),
         "bernstein_rho": lambda: dict(a=1.0, b=20.0, singularity=0.0),
         "chebyshev_coefficients": lambda: dict(f=np.log, a=1.0, b=20.0, tol=1e-12, degree=None, max_points=4096),
         "chebyshev_eval": lambda: dict(coeffs=np.array([1.0, 0.5, 0.25]), x=np.array([1.5, 2.0]), a=1.0, b=3.0),

@@ -33,6 +33,15 @@ OVERRIDES = {
     ("spectral.as_operator", "name"): None,          # a label for messages: any string is fine
     ("spectral.check_symmetric", "name"): None,
     ("fw.make_step_rule", "name"): None,
+    ("spectral.MatrixOperator", "name"): None,
+    ("spectral.get_function", "argument"): None,
+    ("spectral.spectral_sum_grad", "dA"): {"empty"},        # no parameters: an empty gradient
+    ("spectral.grad_recursion", "dA"): {"empty"},
+    ("spectral.derivative_moments", "dA"): {"empty"},
+    ("spectral.cg_logdet_grad", "dA"): {"empty"},
+    ("spectral.replicated_grad_estimates", "dA"): {"empty"},
+    ("spectral.project_box", "high"): {"inf"},
+    ("spectral.box_projection", "high"): {"inf"},
     ("coresets.trial_seeds", "dataset"): None,         # a label mixed into the seed: any string is fine
     ("herding.bernoulli_polynomial", "u"): {"any_ndim", "empty"},   # elementwise
     ("spectral.chebyshev_eval", "x"): {"any_ndim", "empty"},
@@ -48,7 +57,11 @@ OVERRIDES = {
     ("herding.sobolev_kernel_fourier", "x"): {"empty"},
     ("herding.sobolev_kernel_fourier", "y"): {"empty"},
     ("herding.pairwise_features", "x"): {"empty"},                # a positive float step is allowed
-    ("boosting.random_lmo_step", "dims"): {"large"},        # a 10**6-dimensional target is allowed (and slow)
+    ("boosting.random_lmo_step", "dims"): {"large"},
+    ("spectral.MatrixCompletion", "shape"): {"large"},      # a 3 x 10**6 matrix is allowed
+    ("spectral.project_box", "low"): {"inf"},                 # an open side of the box
+    ("spectral.box_projection", "low"): {"inf"},
+    ("spectral.make_step", "step"): {"number"},        # a 10**6-dimensional target is allowed (and slow)
     ("herding.exp_rate", "t_max"): {"inf"},
     ("herding.log_slope", "t_max"): {"inf"},
     ("herding.power_fit", "t_max"): {"inf"},
