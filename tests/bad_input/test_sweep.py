@@ -13,7 +13,7 @@ from cases import baselines
 
 CASES = sweep.cases()
 #: hypothesis examples per parameter: enough to draw each kind's bad values (5-8) and positions
-EXAMPLES = 12
+EXAMPLES = 8
 
 
 def test_every_public_callable_is_in_the_sweep():
