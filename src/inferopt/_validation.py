@@ -8,23 +8,38 @@ import numbers
 import numpy as np
 
 
-def as_finite_array(name: str, value, *, ndim: int | None = None, dtype=float) -> np.ndarray:
-    """Return ``value`` as a float array, checking its dimension and that it is finite."""
+def as_finite_array(name: str, value, *, ndim: int | None = None, dtype=float, nonempty: bool = False) -> np.ndarray:
+    """Return ``value`` as a real float array, checking its dimension, that it is finite and
+    (``nonempty``) that it has at least one entry. Complex input is refused, not truncated to
+    its real part; booleans are refused (a mask is not a number)."""
+    if isinstance(value, str | bytes):
+        raise TypeError(f"{name} must be a numeric array; got a string {value!r}")
     try:
-        arr = np.asarray(value, dtype=dtype)
+        raw = np.asarray(value)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{name} must be numeric array-like; got {type(value).__name__}") from exc
+    if np.iscomplexobj(raw):
+        raise TypeError(f"{name} must be real; got complex values (dtype {raw.dtype}): pass the real part explicitly "
+                        "if that is what is meant")
+    if raw.dtype == bool:
+        raise TypeError(f"{name} must be numeric; got a boolean array")
+    try:
+        arr = np.asarray(raw, dtype=dtype)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be numeric array-like; got {type(value).__name__} of dtype {raw.dtype}") from exc
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-dimensional; got shape {arr.shape}")
+    if nonempty and arr.size == 0:
+        raise ValueError(f"{name} must not be empty; got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
         bad = int(np.size(arr) - np.count_nonzero(np.isfinite(arr)))
         raise ValueError(f"{name} must contain only finite values; found {bad} NaN/inf entries")
     return arr
 
 
-def as_rows(name: str, value, n_cols: int) -> np.ndarray:
+def as_rows(name: str, value, n_cols: int, *, nonempty: bool = False) -> np.ndarray:
     """A finite 2-D float array of row vectors with exactly ``n_cols`` columns (e.g. samples × D)."""
-    arr = as_finite_array(name, value, ndim=2)
+    arr = as_finite_array(name, value, ndim=2, nonempty=nonempty)
     if arr.shape[1] != n_cols:
         raise ValueError(f"{name} must have D = {n_cols} columns; got shape {arr.shape}")
     return arr
@@ -32,8 +47,10 @@ def as_rows(name: str, value, n_cols: int) -> np.ndarray:
 
 def check_int(name: str, value, *, low: int | None = None, high: int | None = None) -> int:
     """Return ``value`` as ``int``, requiring ``low <= value <= high`` (bounds optional)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral | np.integer):
-        if isinstance(value, numbers.Real) and float(value).is_integer():
+    if isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be an integer, not a boolean; got {value!r}")
+    if not isinstance(value, numbers.Integral | np.integer):
+        if isinstance(value, numbers.Real) and np.isfinite(float(value)) and float(value).is_integer():
             value = int(value)
         else:
             raise ValueError(f"{name} must be an integer; got {value!r}")
@@ -52,8 +69,8 @@ def check_real(
     high_open: bool = False,
 ) -> float:
     """Return ``value`` as a finite ``float`` within the (optionally open) bounds."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a real number; got {value!r}")
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number; got {value!r}")
     value = float(value)
     if not np.isfinite(value):
         raise ValueError(f"{name} must be finite; got {value}")
@@ -66,18 +83,75 @@ def check_real(
 
 def check_choice(name: str, value, allowed) -> str:
     """Require ``value`` to be one of ``allowed`` (a collection of strings)."""
-    if value not in allowed:
+    if not isinstance(value, str) or value not in allowed:
         raise ValueError(f"{name} must be one of {sorted(allowed)}; got {value!r}")
     return value
 
 
-def check_spd(name: str, matrix) -> np.ndarray:
-    """Return the lower Cholesky factor of ``matrix``, requiring it symmetric positive definite."""
-    mat = as_finite_array(name, matrix, ndim=2)
+def check_square(name: str, matrix, *, symmetric: bool = False) -> np.ndarray:
+    """A finite, real, non-empty square matrix; ``symmetric`` to a relative tolerance of 1e-10."""
+    mat = as_finite_array(name, matrix, ndim=2, nonempty=True)
     if mat.shape[0] != mat.shape[1]:
         raise ValueError(f"{name} must be square; got shape {mat.shape}")
-    if not np.allclose(mat, mat.T, rtol=1e-10, atol=1e-12 * max(1.0, np.abs(mat).max())):
-        raise ValueError(f"{name} must be symmetric")
+    if symmetric and not np.allclose(mat, mat.T, rtol=1e-10, atol=1e-12 * max(1.0, float(np.abs(mat).max()))):
+        raise ValueError(f"{name} must be symmetric; max |{name} - {name}.T| = {np.abs(mat - mat.T).max():.3g}")
+    return mat
+
+
+#: relative tolerance of :func:`check_psd`: eigenvalues down to ``-PSD_RTOL * max|eig|`` count as rounding.
+PSD_RTOL = 1e-8
+
+
+def check_psd(name: str, matrix, *, requirement: str = "must be positive semidefinite (a Gram matrix)") -> np.ndarray:
+    """A symmetric positive *semi*definite matrix, to a tolerance: its smallest eigenvalue must be
+    ``>= -PSD_RTOL * max|eigenvalue|``. One Cholesky factorisation of the matrix shifted by that
+    tolerance (the eigenvalues are computed only to report a failure). Returns the matrix."""
+    mat = check_square(name, matrix, symmetric=True)
+    sym = 0.5 * (mat + mat.T)
+    # the largest |eigenvalue| lies in [max|M_ij|, n max|M_ij|]: the upper end makes the test lenient by at most n
+    shift = PSD_RTOL * len(sym) * max(float(np.abs(sym).max()), np.finfo(float).tiny)
+    try:
+        np.linalg.cholesky(sym + shift * np.eye(len(sym)))
+    except np.linalg.LinAlgError:
+        eig = np.linalg.eigvalsh(sym)
+        raise ValueError(f"{name} {requirement}; the smallest eigenvalue is {eig[0]:.3g} "
+                         f"(allowed down to -{PSD_RTOL:g} x n x max|entry| = {-shift:.3g})") from None
+    return mat
+
+
+def check_indices(name: str, value, n: int) -> np.ndarray:
+    """A 1-d array of integer indices in ``[0, n)`` (negative, fractional, boolean or larger ones refused)."""
+    raw = np.atleast_1d(np.asarray(value))
+    if raw.size and (raw.dtype == bool or not np.issubdtype(raw.dtype, np.integer)):
+        if raw.dtype == bool or not np.issubdtype(raw.dtype, np.floating) or not np.all(np.isfinite(raw)) \
+                or not np.all(raw == np.round(raw)):
+            raise TypeError(f"{name} must hold integer indices in [0, {n}); got dtype {raw.dtype}")
+    if raw.ndim != 1:
+        raise ValueError(f"{name} must be a 1-dimensional sequence of indices; got shape {raw.shape}")
+    idx = raw.astype(np.intp)
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        raise ValueError(f"{name} must hold indices in [0, {n - 1}]; got values from {idx.min()} to {idx.max()}")
+    return idx
+
+
+def check_nonneg(name: str, arr: np.ndarray) -> np.ndarray:
+    """Require every entry of an (already finite) array to be ``>= 0``."""
+    if arr.size and arr.min() < 0:
+        raise ValueError(f"{name} must be >= 0 entrywise; got a minimum of {arr.min():.6g}")
+    return arr
+
+
+def check_probabilities(name: str, value, *, atol: float = 1e-8) -> np.ndarray:
+    """A non-empty 1-d probability vector: entries ``>= 0`` summing to 1 (within ``atol``)."""
+    p = check_nonneg(name, as_finite_array(name, value, ndim=1, nonempty=True))
+    if abs(p.sum() - 1.0) > atol:
+        raise ValueError(f"{name} must sum to 1 (a probability vector); got a sum of {p.sum():.12g}")
+    return p
+
+
+def check_spd(name: str, matrix) -> np.ndarray:
+    """Return the lower Cholesky factor of ``matrix``, requiring it symmetric positive definite."""
+    mat = check_square(name, matrix, symmetric=True)
     try:
         return np.linalg.cholesky(mat)
     except np.linalg.LinAlgError as exc:
@@ -89,3 +163,70 @@ def _check_bounds(name: str, value, low, high) -> None:
         raise ValueError(f"{name} must be >= {low}; got {value}")
     if high is not None and value > high:
         raise ValueError(f"{name} must be <= {high}; got {value}")
+
+
+def as_rng(name: str, rng) -> np.random.Generator:
+    """A ``numpy.random.Generator`` from a Generator, a ``SeedSequence``, a non-negative integer seed or
+    ``None`` (fresh entropy); anything else (a float, a string, a negative or boolean seed) is refused."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or isinstance(rng, np.random.SeedSequence):
+        return np.random.default_rng(rng)
+    if isinstance(rng, list | tuple | np.ndarray) and len(rng) and all(
+            isinstance(r, numbers.Integral | np.integer) and not isinstance(r, bool | np.bool_) and r >= 0 for r in rng):
+        return np.random.default_rng(rng)     # entropy given as a sequence of integers
+    if isinstance(rng, bool | np.bool_) or not isinstance(rng, numbers.Integral | np.integer) or rng < 0:
+        raise ValueError(f"{name} must be a numpy.random.Generator, a non-negative integer seed (or a sequence "
+                        f"of them), a SeedSequence or None; got {rng!r}")
+    return np.random.default_rng(int(rng))
+
+
+def check_callable(name: str, value):
+    """Require ``value`` to be callable (a function of the documented signature)."""
+    if not callable(value):
+        raise TypeError(f"{name} must be callable; got {type(value).__name__}")
+    return value
+
+
+def check_protocol(name: str, value, *attributes: str, what: str = ""):
+    """Require ``value`` to have the given attributes (duck typing, e.g. a model's ``posterior``)."""
+    missing = [a for a in attributes if not hasattr(value, a)]
+    if missing:
+        kind = f" ({what})" if what else ""
+        raise TypeError(f"{name} must be an object with {', '.join(attributes)}{kind}; got {type(value).__name__} "
+                        f"without {', '.join(missing)}")
+    return value
+
+
+def check_table(name: str, table, columns=()):
+    """A ``pandas.DataFrame`` holding the given columns."""
+    import pandas as pd
+
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame; got {type(table).__name__}")
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise ValueError(f"{name} must have the columns {list(columns)}; missing {missing}")
+    return table
+
+
+def check_choices(name: str, values, allowed) -> list:
+    """A non-empty sequence (not a string) whose items are all in ``allowed``."""
+    if isinstance(values, str | bytes) or not hasattr(values, "__iter__"):
+        raise TypeError(f"{name} must be a sequence of names; got {values!r}")
+    values = list(values)
+    if not values:
+        raise ValueError(f"{name} must not be empty")
+    for v in values:
+        check_choice(name, v, allowed)
+    return values
+
+
+def check_int_sequence(name: str, values, *, low: int | None = None, high: int | None = None) -> list[int]:
+    """A non-empty sequence of integers in ``[low, high]`` (or a single integer)."""
+    if isinstance(values, str | bytes):
+        raise TypeError(f"{name} must be integers; got {values!r}")
+    items = list(np.atleast_1d(np.asarray(values, dtype=object)).tolist()) if np.ndim(values) else [values]
+    if not items:
+        raise ValueError(f"{name} must not be empty")
+    return [check_int(name, v, low=low, high=high) for v in items]

@@ -48,7 +48,7 @@ def test_hull_quadratic_rejects_bad_input(kwargs, match):
     (dict(C0=0.0), "C0 must be > 0"),
     (dict(slack=-1e-3), "slack must be >= 0"),
     (dict(max_tries=0), "max_tries must be >= 1"),
-    (dict(fallback="3/(t+3)"), "step must be one of"),
+    (dict(fallback="3/(t+3)"), "fallback must be one of"),
     (dict(fallback="backtracking"), "fallback must be a rule"),
 ])
 def test_backtracking_rejects_bad_parameters(kwargs, match):

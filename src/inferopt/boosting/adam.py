@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .._result import SolveResult
-from .._validation import as_finite_array, check_int, check_real
+from .._validation import as_finite_array, check_callable, check_int, check_real
 
 
 class Adam:
@@ -58,8 +58,9 @@ def adam_minimize(
     Returns a :class:`~inferopt._result.SolveResult`; ``objective[i]`` is ``f`` at the
     ``i``-th iterate (``objective[0]`` at ``x0``), ``converged`` is ``False`` (fixed budget).
     """
+    check_callable("fun_and_grad", fun_and_grad)
     n_iter = check_int("n_iter", n_iter, low=0)
-    x = as_finite_array("x0", x0, ndim=1).copy()
+    x = as_finite_array("x0", x0, ndim=1, nonempty=True).copy()
     opt = Adam(lr, beta1, beta2, eps)
     trace = np.empty(n_iter + 1)
     for i in range(n_iter):

@@ -60,6 +60,7 @@ def make_method(method: str, *, C0: float | None = None, eta: float = 0.9, tau: 
     ls_iter, ls_lr : the line search's iterations and learning rate.
     """
     check_choice("method", method, METHODS)
+    ls_iter, ls_lr = check_int("ls_iter", ls_iter, low=1), check_real("ls_lr", ls_lr, low=0.0, low_open=True)
     if method == "predefined":
         return "fw", "2/(t+2)"
     if method == "line_search":

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._validation import check_int
+from .._validation import check_choice, check_choices, check_int, check_int_sequence, check_table
 from .boost import LABELS, METHODS, boost
 from .estimates import kl
 from .families import Component, Gaussian, check_rng
@@ -49,6 +49,9 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     """
     rng = check_rng(rng)
     n_runs = check_int("n_runs", n_runs, low=1)
+    dims = check_int_sequence("dims", dims, low=1)
+    methods = check_choices("methods", methods, METHODS)
+    check_int("n_eval", n_eval, low=2)
     rows = []
     jobs = [(int(D), r) for D in dims for r in range(n_runs)]
     if progress:
@@ -81,6 +84,8 @@ def compare_methods(data: dict, *, methods=METHODS, n_iter: int, n_replicates: i
     """
     rng = check_rng(rng)
     n_replicates = check_int("n_replicates", n_replicates, low=1)
+    methods = check_choices("methods", methods, METHODS)
+    check_int("n_eval", n_eval, low=1)
     target = LogisticTarget(data["Z"], data["y"])
     seeds = rng.integers(2**32, size=n_replicates)
     frames = []
@@ -100,6 +105,7 @@ def compare_methods(data: dict, *, methods=METHODS, n_iter: int, n_replicates: i
 
 def best_median_iterate(records: pd.DataFrame) -> pd.DataFrame:
     """Rows at each method's iterate with the best median (over replicates) train log-likelihood."""
+    check_table("records", records, ("method", "replicate", "iteration", "train_ll"))
     med = records.groupby(["method", "iteration"])["train_ll"].median().reset_index()
     best = med.loc[med.groupby("method")["train_ll"].idxmax(), ["method", "iteration"]]
     return records.merge(best, on=["method", "iteration"])
@@ -111,6 +117,8 @@ def summary_table(records: pd.DataFrame, reference: str = "predefined") -> pd.Da
     that iterate) and of ``time`` (s, the whole run of ``n_iter`` iterations, the same number for
     every method); ``time_ratio`` = mean run time / ``reference``'s (measured in the same run)
     and ``step_time_ratio`` the same for the step-size selection alone (``time_step``)."""
+    check_table("records", records, ("method", "replicate", "iteration", "train_ll", "test_auroc", "time", "time_step"))
+    check_choice("reference", reference, set(records["method"].tolist()))
     best = best_median_iterate(records).set_index(["method", "replicate"])
     runs = records.groupby(["method", "replicate"])
     best["time_to_best"] = best["time"]
@@ -132,6 +140,7 @@ def summary_table(records: pd.DataFrame, reference: str = "predefined") -> pd.Da
 
 def format_table(summary: pd.DataFrame) -> pd.DataFrame:
     """:func:`summary_table` as the paper prints it: ``mean ± std`` strings, times with their ratio."""
+    check_table("summary", summary, ("iteration", "train_ll_mean", "train_ll_std"))
     out = pd.DataFrame(index=summary.index)
     out["iterate"] = summary["iteration"].astype(int)
     out["Train LL"] = [f"{m:.4f} ± {s:.2e}" for m, s in zip(summary.train_ll_mean, summary.train_ll_std)]

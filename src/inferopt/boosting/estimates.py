@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_int
-from .families import Component, check_rng
+from .families import Component, check_rng, check_target
 from .mixture import Mixture
 
 N_SAMPLES = 100
@@ -58,6 +58,7 @@ def _residual(target, q, x) -> np.ndarray:
 
 def elbo(target, q, *, n_samples: int = N_SAMPLES, rng: np.random.Generator, stderr: bool = False):
     """``E_q[log p̃ − log q]`` (the ELBO; ``= log Z − KL(q‖p)``)."""
+    check_target(target)
     q = _density("q", q, target.dim)
     n = check_int("n_samples", n_samples, low=1)
     x = q.sample(n, check_rng(rng))
@@ -67,6 +68,7 @@ def elbo(target, q, *, n_samples: int = N_SAMPLES, rng: np.random.Generator, std
 def kl(target, q, *, n_samples: int = N_SAMPLES, rng: np.random.Generator, log_z: float | None = None, stderr: bool = False):
     """``KL(q ‖ p) ≈ E_q[log q − log p̃] + log Z``; ``log_z`` defaults to the target's
     ``log_normalizer`` (exact for :class:`~.targets.GaussianMixtureTarget`) or 0 (then ``= −ELBO``)."""
+    check_target(target)
     q = _density("q", q, target.dim)
     n = check_int("n_samples", n_samples, low=1)
     if log_z is None:
@@ -78,6 +80,7 @@ def kl(target, q, *, n_samples: int = N_SAMPLES, rng: np.random.Generator, log_z
 
 def grad_inner(target, q, s, *, n_samples: int = N_SAMPLES, rng: np.random.Generator, stderr: bool = False):
     """``⟨∇f(q), s⟩ ≈ E_s[log q − log p̃]`` (draws from ``s``), the LMO objective of Eq. (2)/(6)."""
+    check_target(target)
     q = _density("q", q, target.dim)
     s = _density("s", s, target.dim)
     n = check_int("n_samples", n_samples, low=1)
@@ -91,6 +94,7 @@ def directional_derivative(
     """``⟨∇f(q), s − v⟩ ≈ E_s[log q − log p̃] − E_v[log q − log p̃]``, independent draws
     from ``s`` and ``v`` (``v = q`` by default: the Frank-Wolfe direction ``d = s − q``).
     Negative when moving towards ``s`` decreases the KL."""
+    check_target(target)
     v = q if v is None else v
     a = grad_inner(target, q, s, n_samples=n_samples, rng=rng, stderr=True)
     b = grad_inner(target, q, v, n_samples=n_samples, rng=rng, stderr=True)
@@ -101,6 +105,7 @@ def directional_derivative(
 def grad_inner_components(target, q: Mixture, *, n_samples: int = N_SAMPLES, rng: np.random.Generator) -> np.ndarray:
     """``⟨∇f(q), s_k⟩`` for every component ``s_k`` of ``q`` (``n_samples`` draws each, one
     vectorised batch): shape ``(K,)``. The away vertex of Eq. (15) is its argmax."""
+    check_target(target)
     if not isinstance(q, Mixture):
         raise ValueError(f"q must be a Mixture; got {type(q).__name__}")
     _density("q", q, target.dim)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import as_finite_array, as_rows, check_choice, check_int
+from .._validation import as_finite_array, as_rows, check_choice, check_int, check_protocol
 
 LOG2PI = float(np.log(2.0 * np.pi))
 LOG2 = float(np.log(2.0))
@@ -27,6 +27,12 @@ def check_rng(rng) -> np.random.Generator:
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy.random.Generator; got {type(rng).__name__}")
     return rng
+
+
+def check_target(target):
+    """A boosting target: ``dim``, ``log_density(x)`` and ``grad_log_density(x)`` (module :mod:`.targets`)."""
+    return check_protocol("target", target, "dim", "log_density", "grad_log_density",
+                          what="a target of inferopt.boosting.targets")
 
 
 class Family:
@@ -143,14 +149,14 @@ def get_family(family) -> Family:
     return FAMILIES[check_choice("family", family, set(FAMILIES))]
 
 
-def check_params(loc, log_scale, *, ndim: int = 1) -> tuple[np.ndarray, np.ndarray]:
+def check_params(loc, log_scale, *, ndim: int = 1, names: tuple[str, str] = ("loc", "log_scale")) -> tuple[np.ndarray, np.ndarray]:
     """Validate a location and log-scale of equal shape (``ndim`` 1: one component; 2: a stack)."""
-    loc = as_finite_array("loc", loc, ndim=ndim)
-    log_scale = as_finite_array("log_scale", log_scale, ndim=ndim)
+    loc = as_finite_array(names[0], loc, ndim=ndim)
+    log_scale = as_finite_array(names[1], log_scale, ndim=ndim)
     if loc.shape != log_scale.shape:
-        raise ValueError(f"loc and log_scale must have the same shape; got {loc.shape} and {log_scale.shape}")
+        raise ValueError(f"{names[0]} and {names[1]} must have the same shape; got {loc.shape} and {log_scale.shape}")
     if loc.shape[-1] == 0:
-        raise ValueError("loc must have at least one dimension (D >= 1)")
+        raise ValueError(f"{names[0]} must have at least one dimension (D >= 1)")
     return loc, log_scale
 
 

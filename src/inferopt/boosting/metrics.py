@@ -64,13 +64,16 @@ def posterior_mean_logits(Z, q: Mixture) -> np.ndarray:
     """``Z E_q[w]`` for a design ``Z`` (with intercept column)."""
     if not isinstance(q, Mixture):
         raise ValueError(f"q must be a Mixture; got {type(q).__name__}")
-    Z = as_rows("Z", Z, q.dim)
+    Z = as_rows("Z", Z, q.dim, nonempty=True)
     return Z @ q.mean
 
 
 def test_auroc(Z, y, q: Mixture) -> float:
     """AUROC on ``(Z, y)`` of the posterior-mean logit (Tables 2-3, "Test AUROC")."""
-    return auroc(y, posterior_mean_logits(Z, q))
+    logits = posterior_mean_logits(Z, q)
+    if np.shape(y) != logits.shape:
+        raise ValueError(f"y must have one label per row of Z ({logits.shape[0]}); got shape {np.shape(y)}")
+    return auroc(y, logits)
 
 
 test_auroc.__test__ = False  # not a pytest test despite its name

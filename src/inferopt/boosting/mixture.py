@@ -43,10 +43,10 @@ class Mixture:
 
     def __init__(self, family, locs, log_scales, weights):
         self.family: Family = get_family(family)
-        locs, log_scales = check_params(locs, log_scales, ndim=2)
+        locs, log_scales = check_params(locs, log_scales, ndim=2, names=("locs", "log_scales"))
         self.locs, self.log_scales = locs.copy(), log_scales.copy()   # never freeze the caller's arrays
         if self.locs.shape[0] == 0:
-            raise ValueError("a mixture needs at least one component")
+            raise ValueError("locs must hold at least one component (a mixture needs K >= 1); got 0 rows")
         self.weights = check_simplex(weights, self.locs.shape[0]).copy()
         self.locs.setflags(write=False)
         self.log_scales.setflags(write=False)

@@ -35,7 +35,7 @@ from scipy.special import logsumexp
 from .._validation import check_int
 from ..fw import ActiveSet, Direction
 from .estimates import kl
-from .families import Component, check_rng, get_family
+from .families import Component, check_rng, check_target, get_family
 from .mixture import Mixture
 from .relbo import greedy_step
 
@@ -64,7 +64,7 @@ class BoostingProblem:
     def __init__(self, target, family="laplace", *, rng: np.random.Generator, n_samples: int = 100,
                  reuse_samples: bool = True, greedy: dict | None = None,
                  lmo: Callable[[Mixture | None, int, np.random.Generator], Component] | None = None) -> None:
-        self.target = target
+        self.target = check_target(target)
         self.family = get_family(family)
         self.rng = check_rng(rng)
         self.n_samples = check_int("n_samples", n_samples, low=1)

@@ -22,7 +22,7 @@ import numpy as np
 from .._result import SolveResult
 from .._validation import as_rows, check_int, check_real
 from .adam import Adam
-from .families import Component, check_params, check_rng, get_family
+from .families import Component, check_params, check_rng, check_target, get_family
 from .mixture import Mixture
 
 
@@ -50,12 +50,13 @@ def relbo_and_grad(target, family, loc, log_scale, eps, q: Mixture | None = None
     Returns ``(value, grad_loc, grad_log_scale)``. ``q = None`` gives the ELBO of the single
     component when ``lam = 1``.
     """
+    check_target(target)
     family = get_family(family)
     loc, log_scale = check_params(loc, log_scale)
     D = loc.shape[0]
     if D != target.dim:
         raise ValueError(f"loc must have the target's dimension D = {target.dim}; got {D}")
-    eps = as_rows("eps", eps, D)
+    eps = as_rows("eps", eps, D, nonempty=True)
     q = _check_q(q, D)
     lam = check_real("lam", lam, low=0.0)
     scale = np.exp(log_scale)
@@ -75,6 +76,9 @@ def relbo_and_grad(target, family, loc, log_scale, eps, q: Mixture | None = None
 
 def relbo(target, s: Component, q: Mixture | None = None, lam: float = 1.0, *, n_samples: int = 100, rng=None) -> float:
     """Monte-Carlo RELBO of the component ``s`` (``n_samples`` fresh draws)."""
+    check_target(target)
+    if not isinstance(s, Component):
+        raise TypeError(f"s must be a Component; got {type(s).__name__}")
     n_samples = check_int("n_samples", n_samples, low=1)
     eps = s.family.standard_sample((n_samples, s.dim), check_rng(rng))
     return relbo_and_grad(target, s.family, s.loc, s.log_scale, eps, q, lam)[0]
@@ -121,6 +125,7 @@ def greedy_step(
     (``objective[-1]`` with fresh draws at the returned component), ``trace.x`` the
     parameters ``[loc, log_scale]``, ``trace.info['lam']`` the entropy weight.
     """
+    check_target(target)
     family = get_family(family)
     rng = check_rng(rng)
     D = target.dim

@@ -71,7 +71,7 @@ class GaussianMixtureTarget:
     log_normalizer = 0.0
 
     def __init__(self, means, scales, weights=None):
-        means = as_finite_array("means", means, ndim=2)
+        means = as_finite_array("means", means, ndim=2, nonempty=True)
         scales = as_finite_array("scales", scales, ndim=2)
         if scales.shape != means.shape:
             raise ValueError(f"scales must have the shape of means {means.shape}; got {scales.shape}")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._result import SolveResult
-from .._validation import as_finite_array, check_choice, check_int, check_real
+from .._validation import as_finite_array, as_rng, check_choice, check_int, check_nonneg, check_real
 
 #: the stopping rule of Zhang et al. (2021), Sec. 5: ``‖w_t − w_{t−1}‖ ≤ tol ‖w_t‖``.
 DEFAULT_TOL = 1e-5
@@ -56,8 +56,11 @@ def check_problem(Phi, y) -> tuple[np.ndarray, np.ndarray]:
             f"y must have length Phi.shape[0] = {Phi.shape[0]} (one entry per row of Phi); "
             f"got length {y.shape[0]}"
         )
-    if Phi.shape[1] < 1:
-        raise ValueError("Phi must have at least one column (one per data point)")
+    if Phi.shape[1] < 1 or Phi.shape[0] < 1:
+        raise ValueError(f"Phi must have at least one row and one column (one per data point); got shape {Phi.shape}")
+    if not np.any(Phi):
+        raise ValueError("Phi must have a non-zero entry; got all zeros (every weight vector is then optimal: "
+                         "no data point carries information)")
     return np.ascontiguousarray(Phi), y
 
 
@@ -66,14 +69,14 @@ def check_k(k, n: int, name: str = "k") -> int:
     return check_int(name, k, low=1, high=n)
 
 
-def check_k_grid(k, n: int) -> np.ndarray:
+def check_k_grid(k, n: int, name: str = "k") -> np.ndarray:
     """An int or an iterable of ints, each in ``[1, n]``; returned sorted and unique."""
     if isinstance(k, Iterable) and not isinstance(k, str | bytes):
-        ks = [check_int("k", kk, low=1, high=n) for kk in k]
+        ks = [check_int(name, kk, low=1, high=n) for kk in k]
         if not ks:
-            raise ValueError("k must be a positive integer or a non-empty sequence of them")
+            raise ValueError(f"{name} must be a positive integer or a non-empty sequence of them")
         return np.unique(np.asarray(ks, dtype=int))
-    return np.asarray([check_k(k, n)], dtype=int)
+    return np.asarray([check_k(k, n, name)], dtype=int)
 
 
 def check_stopping(tol, max_iter) -> tuple[float, int]:
@@ -82,15 +85,25 @@ def check_stopping(tol, max_iter) -> tuple[float, int]:
 
 def as_generator(rng) -> np.random.Generator:
     """A ``numpy.random.Generator`` from a Generator, a seed or ``None``."""
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if rng is None or isinstance(rng, int | np.integer):
-        return np.random.default_rng(rng)
-    raise ValueError(f"rng must be a numpy.random.Generator, an int seed or None; got {type(rng).__name__}")
+    return as_rng("rng", rng)
+
+
+def check_weights(name: str, w, n: int) -> np.ndarray:
+    """Coreset weights: a finite, non-negative vector of length ``n``."""
+    w = check_nonneg(name, as_finite_array(name, w, ndim=1))
+    if w.shape[0] != n:
+        raise ValueError(f"{name} must have length n = {n} (one weight per column of Phi); got {w.shape[0]}")
+    return w
 
 
 def objective(Phi: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     """``f(w) = ‖y − Φ w‖²`` (Zhang et al. 2021, eq. 3), using only the support of ``w``."""
+    Phi, y = check_problem(Phi, y)
+    return support_objective(Phi, y, check_weights("w", w, Phi.shape[1]))
+
+
+def support_objective(Phi: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    """:func:`objective` without the argument checks (for the solvers' inner loops)."""
     idx = np.flatnonzero(w)
     r = y - Phi[:, idx] @ w[idx] if idx.size else y
     return float(r @ r)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import solve_triangular
 
-from .._validation import as_finite_array, check_spd
+from .._validation import as_finite_array, check_choice, check_nonneg, check_protocol, check_spd
 
 
 def gaussian_kl(mu0, cov0, mu1, cov1) -> float:
@@ -42,6 +42,16 @@ def _posteriors(model, weights):
     return W, mus, covs, mu, cov
 
 
+def check_model_weights(model, weights) -> np.ndarray:
+    """``model`` with ``posterior``/``map`` and ``N`` data points, and ``weights`` of shape ``(N,)`` or
+    ``(m, N)``, finite and non-negative."""
+    check_protocol("model", model, "posterior", "map", "N", what="a conjugate model of inferopt.coresets.models")
+    W = check_nonneg("weights", as_finite_array("weights", weights))
+    if W.ndim not in (1, 2) or W.shape[-1] != model.N:
+        raise ValueError(f"weights must have shape (N,) or (m, N) with N = {model.N}; got {W.shape}")
+    return W
+
+
 def coreset_kl(model, weights, direction="reverse"):
     """KL between the full posterior ``π`` and the coreset posteriors ``π_w`` of a
     conjugate model (``weights`` of shape ``(n,)`` or ``(m, n)``).
@@ -49,8 +59,8 @@ def coreset_kl(model, weights, direction="reverse"):
     ``direction``: ``"forward"`` ``KL(π‖π_w)``, ``"reverse"`` ``KL(π_w‖π)``,
     ``"symmetric"`` their sum. Returns a float or an array of length ``m``.
     """
-    if direction not in ("forward", "reverse", "symmetric"):
-        raise ValueError(f"direction must be one of ['forward', 'reverse', 'symmetric']; got {direction!r}")
+    check_choice("direction", direction, ("forward", "reverse", "symmetric"))
+    weights = check_model_weights(model, weights)
     single = np.ndim(weights) == 1
     W, mus, covs, mu, cov = _posteriors(model, weights)
     out = np.empty(W.shape[0])
@@ -68,7 +78,7 @@ def coreset_kls(model, weights) -> dict:
     ``kl_to_full`` when it has one (the conjugate models of :mod:`.models`: O(D) per row
     for the Gaussian mean, Cholesky factors of the precisions for linear regression), else
     :func:`coreset_kl`."""
-    W = np.atleast_2d(as_finite_array("weights", weights))
+    W = np.atleast_2d(check_model_weights(model, weights))
     if hasattr(model, "kl_to_full"):
         fwd, rev = model.kl_to_full(W)
     else:
@@ -80,8 +90,9 @@ def coreset_kls(model, weights) -> dict:
 
 def map_distance(model, weights):
     """ℓ2 distance ``‖θ̂_w − θ̂‖`` between the MAP of the coreset and of the full posterior."""
+    weights = check_model_weights(model, weights)
     single = np.ndim(weights) == 1
-    W = np.atleast_2d(as_finite_array("weights", weights))
+    W = np.atleast_2d(weights)
     full = model.map(np.ones(model.N))
     d = np.linalg.norm(np.atleast_2d(model.map(W)) - full[None, :], axis=1)
     return float(d[0]) if single else d

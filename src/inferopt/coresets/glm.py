@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..models import LaplaceApprox, laplace_approximation
-from .._validation import as_finite_array, check_int
+from .._validation import as_finite_array, check_int, check_protocol
 from ._common import as_generator
 from .evaluation import gaussian_kl
 from .problem import tangent_from_loglik
@@ -45,7 +45,8 @@ class GLMCoresetProblem:
     """
 
     def __init__(self, model, n_projections: int = 500, rng=None):
-        self.model = model
+        self.model = check_protocol("model", model, "n", "loglik", "neg_log_joint_fns",
+                                    what="a GLM of inferopt.models")
         self.n = model.n
         S = check_int("n_projections", n_projections, low=2)
         self.posterior = laplace_approximation(model)

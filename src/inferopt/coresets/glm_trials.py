@@ -21,7 +21,7 @@ import zlib
 import numpy as np
 import pandas as pd
 
-from .._validation import check_int
+from .._validation import check_choice, check_choices, check_int, check_table
 from ..datasets.glm import load_glm
 from ._common import DEFAULT_MAX_ITER
 from .glm import GLMCoresetProblem
@@ -138,6 +138,7 @@ def run_glm_trials(datasets, methods, ks, *, n_trials: int, seed: int, n_jobs: i
 def trial_matrix(table: pd.DataFrame, dataset: str, method: str, metric: str) -> tuple[np.ndarray, np.ndarray]:
     """``(ks, Y)`` with ``Y[trial, j]`` the ``metric`` of ``method`` at ``ks[j]`` on
     ``dataset`` -- the input of :func:`inferopt.experiment.plot_band`."""
+    check_trial_table(table, metric)
     sub = table[(table["dataset"] == dataset) & (table["method"] == method)]
     if sub.empty:
         raise ValueError(f"no rows for dataset {dataset!r} and method {method!r}")
@@ -145,14 +146,26 @@ def trial_matrix(table: pd.DataFrame, dataset: str, method: str, metric: str) ->
     return wide.columns.to_numpy(), wide.to_numpy()
 
 
+def check_trial_table(table, metric: str, **method_lists) -> None:
+    """A trial table (columns ``dataset, method, k, trial`` and ``metric``) and, for each keyword,
+    a non-empty list of methods present in it."""
+    check_table("table", table, ("dataset", "method", "k", "trial"))
+    check_choice("metric", metric, set(c for c in table.columns if isinstance(c, str)))
+    for name, methods in method_lists.items():
+        check_choices(name, methods, set(table["method"].tolist()))
+
+
 def medians(table: pd.DataFrame, metric: str) -> pd.DataFrame:
     """Median over trials of ``metric``: rows ``(dataset, k)``, one column per method."""
+    check_trial_table(table, metric)
     return table.pivot_table(index=["dataset", "k"], columns="method", values=metric, aggfunc="median")
 
 
 def win_fraction(table: pd.DataFrame, metric: str, ours, theirs, *, k_min: int = 1) -> pd.Series:
     """Per dataset, the fraction of sizes ``k >= k_min`` at which the best of ``ours``
     (lowest median ``metric`` over trials) is strictly below the best of ``theirs``."""
+    check_trial_table(table, metric, ours=ours, theirs=theirs)
+    k_min = check_int("k_min", k_min, low=1)
     med = medians(table[table["k"] >= k_min], metric)
     win = med[list(ours)].min(axis=1) < med[list(theirs)].min(axis=1)
     return win.groupby(level="dataset").mean()
@@ -161,7 +174,10 @@ def win_fraction(table: pd.DataFrame, metric: str, ours, theirs, *, k_min: int =
 def time_ratio(table: pd.DataFrame, numerator: str, denominator: str, k: int | None = None) -> pd.Series:
     """Per dataset, median time of ``numerator`` / median time of ``denominator`` at size
     ``k`` (default the largest size in the table)."""
-    k = int(table["k"].max()) if k is None else k
+    check_trial_table(table, "seconds", numerator=[numerator], denominator=[denominator])
+    k = int(table["k"].max()) if k is None else check_int("k", k, low=1)
+    if k not in set(table["k"].tolist()):
+        raise ValueError(f"k must be one of the sizes in the table {sorted(set(table['k'].tolist()))}; got {k}")
     med = medians(table[table["k"] == k], "seconds")
     return (med[numerator] / med[denominator]).droplevel("k")
 
@@ -169,6 +185,8 @@ def time_ratio(table: pd.DataFrame, numerator: str, denominator: str, k: int | N
 def best_method(table: pd.DataFrame, metric: str, methods, *, k_min: int = 1) -> pd.Series:
     """Per dataset, the method of ``methods`` with the lowest median ``metric`` at the most
     sizes ``k >= k_min`` (ties to the first listed)."""
+    check_trial_table(table, metric, methods=methods)
+    k_min = check_int("k_min", k_min, low=1)
     med = medians(table[table["k"] >= k_min], metric)[list(methods)]
     winners = med.idxmin(axis=1).groupby(level="dataset")
     return winners.agg(lambda s: max(methods, key=lambda m: (s == m).sum() - 1e-3 * list(methods).index(m)))

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_choice, check_real
+from .._validation import as_finite_array, check_choice, check_indices, check_real
 from ._common import (
     DEFAULT_MAX_ITER,
     DEFAULT_TOL,
@@ -45,7 +45,7 @@ from ._common import (
     check_problem,
     check_stopping,
 )
-from .projection import project_sparse_nonneg, support_expansion
+from .projection import expanded_support, sparse_nonneg
 
 STEP_RULES = ("exact", "authors")
 
@@ -75,6 +75,14 @@ def cols_rmatvec(Phi: np.ndarray, idx: np.ndarray, r: np.ndarray) -> np.ndarray:
 def exact_step(Phi: np.ndarray, direction: np.ndarray, idx: np.ndarray) -> float:
     """``μ = ‖d‖² / (2‖Φd‖²)``, the exact minimiser of ``f(z − μ d)`` when ``d = ∇f(z)``
     restricted to ``idx`` (``d`` given as the full-length vector; only ``d[idx]`` is used)."""
+    Phi = as_finite_array("Phi", Phi, ndim=2, nonempty=True)
+    direction = as_finite_array("direction", direction, ndim=1)
+    if direction.shape[0] != Phi.shape[1]:
+        raise ValueError(f"direction must have length Phi.shape[1] = {Phi.shape[1]}; got {direction.shape[0]}")
+    return _exact_step(Phi, direction, check_indices("idx", idx, Phi.shape[1]))
+
+
+def _exact_step(Phi: np.ndarray, direction: np.ndarray, idx: np.ndarray) -> float:
     d = direction[idx]
     num = float(d @ d)
     if num == 0.0:
@@ -87,6 +95,14 @@ def exact_step(Phi: np.ndarray, direction: np.ndarray, idx: np.ndarray) -> float
 def exact_momentum(residual: np.ndarray, Phi_d: np.ndarray) -> float:
     """``τ = ⟨r, Φd⟩ / ‖Φd‖²`` with ``r = y − Φw_{t+1}``: the exact minimiser of
     ``f(w_{t+1} + τ d)``; 0 when ``Φd = 0``."""
+    residual = as_finite_array("residual", residual, ndim=1, nonempty=True)
+    Phi_d = as_finite_array("Phi_d", Phi_d, ndim=1)
+    if Phi_d.shape != residual.shape:
+        raise ValueError(f"Phi_d must have the length of residual ({residual.shape[0]}); got {Phi_d.shape[0]}")
+    return _exact_momentum(residual, Phi_d)
+
+
+def _exact_momentum(residual: np.ndarray, Phi_d: np.ndarray) -> float:
     den = float(Phi_d @ Phi_d)
     return float(residual @ Phi_d) / den if den > 0 else 0.0
 
@@ -125,7 +141,7 @@ def iht(Phi, y, k, *, step="lipschitz", tol=DEFAULT_TOL, max_iter=DEFAULT_MAX_IT
     converged, t = False, 0
     for t in range(1, max_iter + 1):
         grad = -2.0 * (Phi.T @ (y - Phi_w))
-        w_new = project_sparse_nonneg(w - mu * grad, k)
+        w_new = sparse_nonneg(w - mu * grad, k)
         idx = np.flatnonzero(w_new)
         Phi_w = cols_matvec(Phi, idx, w_new[idx])
         r = y - Phi_w
@@ -189,13 +205,13 @@ def _accelerated(Phi, y, k, *, debias, step, tol, max_iter, batch_size=None, rng
             g_b[keep] = grad[keep] * (n / batch_size)
             grad = g_b
         z_supp = np.flatnonzero(z)
-        S = support_expansion(grad, z_supp, k)                         # line 4
-        mu = half * exact_step(Phi, grad, S)                            # line 6
+        S = expanded_support(grad, z_supp, k)                           # line 4
+        mu = half * _exact_step(Phi, grad, S)                           # line 6
         if batch_size is not None:
             # exact line search along the direction actually taken: the n/B rescaling of
             # the unbiased estimate must not lengthen the step (it would diverge)
             mu *= batch_size / n
-        x = project_sparse_nonneg(z - mu * grad, k)                     # line 7 (full gradient)
+        x = sparse_nonneg(z - mu * grad, k)                         # line 7 (full gradient)
         X = np.flatnonzero(x)
         Phi_x = cols_matvec(Phi, X, x[X])
         if debias and X.size:                                           # Alg. 3, lines 8-10
@@ -209,7 +225,7 @@ def _accelerated(Phi, y, k, *, debias, step, tol, max_iter, batch_size=None, rng
         w_new = x
         r = y - Phi_x
         d_Phi = Phi_x - Phi_w
-        tau = exact_momentum(r, d_Phi)                                  # line 8 / 11
+        tau = _exact_momentum(r, d_Phi)                                 # line 8 / 11
         z = w_new + tau * (w_new - w)                                   # line 9 / 12
         Phi_z = Phi_x + tau * d_Phi
         f_new = float(r @ r)

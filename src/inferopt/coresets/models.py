@@ -50,7 +50,7 @@ class GaussianMeanModel:
     """
 
     def __init__(self, x, mu0, Sigma0, Sigma):
-        self.x = as_finite_array("x", x, ndim=2)
+        self.x = as_finite_array("x", x, ndim=2, nonempty=True)
         self.N, self.D = self.x.shape
         self.mu0 = as_finite_array("mu0", mu0, ndim=1)
         if self.mu0.shape[0] != self.D:
@@ -341,7 +341,7 @@ class LinearRegressionModel:
 
 def rbf_features(coords, centres, scales):
     """Radial-basis design ``b_d(x) = exp(−‖x − μ_d‖² / (2σ_d²))``, shape ``(N, D)``."""
-    X = as_finite_array("coords", coords, ndim=2)
+    X = as_finite_array("coords", coords, ndim=2, nonempty=True)
     Mu = as_finite_array("centres", centres, ndim=2)
     sc = as_finite_array("scales", scales, ndim=1)
     if Mu.shape[1] != X.shape[1] or sc.shape[0] != Mu.shape[0]:
@@ -384,6 +384,8 @@ def make_rbf_regression(
         raise ValueError(f"targets must have length {Z.shape[0]} (rows of coords); got {t.shape[0]}")
     n_subsample = check_int("n_subsample", n_subsample, low=1)
     n_per_scale = check_int("n_per_scale", n_per_scale, low=1)
+    scales = as_finite_array("scales", scales, ndim=1, nonempty=True)
+    constant_scale = check_real("constant_scale", constant_scale, low=0.0, low_open=True)
     m = min(n_subsample, Z.shape[0])
     if n_per_scale > m:
         raise ValueError(f"n_per_scale must be <= the subsample size {m}; got {n_per_scale}")

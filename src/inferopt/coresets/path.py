@@ -50,7 +50,7 @@ def coreset_path(method: str, Phi, y, ks, *, refit_weights=False, progress=False
     methods = _methods()
     check_choice("method", method, set(methods))
     Phi, y = check_problem(Phi, y)
-    ks = check_k_grid(ks, Phi.shape[1])
+    ks = check_k_grid(ks, Phi.shape[1], "ks")
     fn = methods[method]
     if method in PER_K:
         W = np.zeros((ks.size, Phi.shape[1]))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, check_int
+from .._validation import as_finite_array, check_callable, check_int, check_protocol
 from ._common import as_generator, check_problem, objective
 
 __all__ = [
@@ -47,6 +47,8 @@ def monte_carlo_tangent(loglik, sampler, n_samples, rng=None) -> np.ndarray:
     lambda s, g: model.sample(w, s, g), S, rng)``. Usable as the ``tangent`` of SparseVI
     (a fresh sample of ``π_w`` at each call gives its stochastic gradient).
     """
+    check_callable("loglik", loglik)
+    check_callable("sampler", sampler)
     rng = as_generator(rng)
     n_samples = check_int("n_samples", n_samples, low=2)
     return tangent_from_loglik(loglik(sampler(n_samples, rng)))
@@ -54,20 +56,21 @@ def monte_carlo_tangent(loglik, sampler, n_samples, rng=None) -> np.ndarray:
 
 def problem_from_tangent(Phi) -> tuple[np.ndarray, np.ndarray]:
     """``(Φ, y = Φ1)`` with ``Φ`` checked (finite, 2-d)."""
-    Phi = as_finite_array("Phi", Phi, ndim=2)
+    Phi = as_finite_array("Phi", Phi, ndim=2, nonempty=True)
     return Phi, Phi.sum(axis=1)
 
 
 def exact_problem(model, w=None, **tangent_kw) -> tuple[np.ndarray, np.ndarray]:
     """``(Φ, y)`` from the exact tangent vectors of ``model`` at ``π̂ = π_w``
     (default ``w = 1``, the true posterior: the "optimally tuned" Hilbert coreset)."""
+    check_protocol("model", model, "tangent", what="a model of inferopt.coresets.models")
     return problem_from_tangent(model.tangent(w, **tangent_kw))
 
 
 def relative_error(Phi, y, w) -> float:
     """``‖y − Φw‖ / ‖y‖``."""
     Phi, y = check_problem(Phi, y)
-    return float(np.sqrt(objective(Phi, y, np.asarray(w, float)) / (y @ y)))
+    return float(np.sqrt(objective(Phi, y, w) / (y @ y)))
 
 
 def weighted_mc_tangent(model, n_samples, rng=None):
@@ -75,6 +78,7 @@ def weighted_mc_tangent(model, n_samples, rng=None):
     ``π_w`` (``model.sample``) and ``model.loglik`` -- the Monte-Carlo gradient the paper
     uses where exact expectations are unavailable. Any model with ``sample(w, size, rng)``
     and ``loglik(thetas)`` fits (e.g. a Laplace-approximated logistic model)."""
+    check_protocol("model", model, "sample", "loglik", what="a model with sample(w, size, rng) and loglik(thetas)")
     rng = as_generator(rng)
     n_samples = check_int("n_samples", n_samples, low=2)
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import as_finite_array, check_indices, check_int
+
 
 def top_k(values: np.ndarray, k: int) -> np.ndarray:
     """Indices of the ``k`` largest entries of ``values`` (unordered), O(n)."""
@@ -18,6 +20,13 @@ def top_k(values: np.ndarray, k: int) -> np.ndarray:
 
 
 def project_sparse_nonneg(z: np.ndarray, k: int) -> np.ndarray:
+    """Euclidean projection onto ``C_k ∩ R^n_+ = {w : ‖w‖₀ ≤ k, w ≥ 0}`` (checked arguments; the
+    solvers call :func:`sparse_nonneg`)."""
+    z = as_finite_array("z", z, ndim=1, nonempty=True)
+    return sparse_nonneg(z, check_int("k", k, low=0))
+
+
+def sparse_nonneg(z: np.ndarray, k: int) -> np.ndarray:
     """Euclidean projection onto ``C_k ∩ R^n_+ = {w : ‖w‖₀ ≤ k, w ≥ 0}``.
 
     Keeps the ``k`` largest *positive* entries of ``z`` and zeroes the rest; optimal
@@ -35,6 +44,14 @@ def project_sparse_nonneg(z: np.ndarray, k: int) -> np.ndarray:
 
 
 def support_expansion(grad: np.ndarray, z_support: np.ndarray, k: int) -> np.ndarray:
+    """``S = supp(Π_{C_k \\ Z}(∇f(z))) ∪ Z`` of Algorithms 2–3, line 4 (checked arguments; the
+    solvers call :func:`expanded_support`)."""
+    grad = as_finite_array("grad", grad, ndim=1, nonempty=True)
+    z_support = np.unique(check_indices("z_support", z_support, grad.shape[0]))
+    return expanded_support(grad, z_support, check_int("k", k, low=0))
+
+
+def expanded_support(grad: np.ndarray, z_support: np.ndarray, k: int) -> np.ndarray:
     """``S = supp(Π_{C_k \\ Z}(∇f(z))) ∪ Z`` of Algorithms 2–3, line 4.
 
     ``Π_{C_k \\ Z}`` is the plain ``k``-sparse projection (largest ``|∇f|``) restricted to the

@@ -12,13 +12,14 @@ import time
 import numpy as np
 from scipy.optimize import nnls
 
-from ._common import CoresetResult, check_problem, objective
+from .._validation import as_finite_array, check_indices, check_nonneg
+from ._common import CoresetResult, check_problem, support_objective
 
 
 def nnls_on_support(Phi, y, support) -> np.ndarray:
     """Weights (length ``n``) solving the NNLS problem on the columns ``support``."""
     Phi, y = check_problem(Phi, y)
-    support = np.asarray(support, dtype=int)
+    support = check_indices("support", support, Phi.shape[1])
     w = np.zeros(Phi.shape[1])
     if support.size == 0:
         return w
@@ -31,8 +32,8 @@ def refit(Phi, y, weights) -> np.ndarray:
     """Re-fit ``weights`` (a length-``n`` vector, or a ``(m, n)`` stack, one per row) on
     their own supports by NNLS. The support can only shrink (NNLS may zero a weight)."""
     Phi, y = check_problem(Phi, y)
-    W = np.asarray(weights, dtype=float)
-    if W.shape[-1] != Phi.shape[1]:
+    W = check_nonneg("weights", as_finite_array("weights", weights))
+    if W.ndim not in (1, 2) or W.shape[-1] != Phi.shape[1]:
         raise ValueError(f"weights must have last dimension n = {Phi.shape[1]}; got shape {W.shape}")
     if W.ndim == 1:
         return nnls_on_support(Phi, y, np.flatnonzero(W))
@@ -46,11 +47,13 @@ def refit_result(Phi, y, result: CoresetResult) -> CoresetResult:
     ``info['refit'] = True``; ``info['objective_before_refit']`` keeps the solver's value.
     """
     Phi, y = check_problem(Phi, y)
+    if not isinstance(result, CoresetResult):
+        raise TypeError(f"result must be a CoresetResult; got {type(result).__name__}")
     t0 = time.perf_counter()
     W = refit(Phi, y, result.weights) if result.weights.size else result.weights
     x = refit(Phi, y, result.x)
     elapsed = time.perf_counter() - t0
-    f = objective(Phi, y, x)
+    f = support_objective(Phi, y, x)
     info = dict(result.info, refit=True, objective_before_refit=float(result.objective[-1]))
     extra_t = (result.times[-1] if len(result.times) else 0.0) + elapsed
     return CoresetResult(

@@ -18,7 +18,8 @@ import time
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice
+from .._validation import as_rng, check_choice, check_int, check_protocol, check_real
+from .iht import STEP_RULES
 from ._common import DEFAULT_MAX_ITER
 from .evaluation import coreset_kls
 from .path import PER_K, available_methods, coreset_path
@@ -34,7 +35,9 @@ def split_method(name: str) -> tuple[str, bool]:
     """``"giga_refit"`` -> ``("giga", True)``; ``"giga"`` -> ``("giga", False)``."""
     refit = isinstance(name, str) and name.endswith(REFIT_SUFFIX)
     solver = name[: -len(REFIT_SUFFIX)] if refit else name
-    check_choice("methods", solver, set(available_methods()))
+    if not isinstance(name, str):
+        raise TypeError(f"name (an entry of methods) must be a method name, a string; got {name!r}")
+    check_choice("name (an entry of) methods", solver, set(available_methods()))
     return solver, refit
 
 
@@ -92,8 +95,12 @@ def conjugate_trial(
     ``k``) and the :func:`run_methods` output (weights, results with objective traces),
     plus ``runs["_problem"] = (Φ, y)``.
     """
+    check_protocol("model", model, "tangent", "residual_covariance", "posterior", what="a conjugate model")
+    max_iter, sparsevi_steps = check_int("max_iter", max_iter, low=1), check_int("sparsevi_steps", sparsevi_steps, low=1)
+    check_choice("step", step, STEP_RULES)
+    check_real("sparsevi_step_scale", sparsevi_step_scale, low=0.0, low_open=True)
     Phi, y = exact_problem(model, **(tangent_options or {}))
-    rng = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
+    rng = as_rng("rng", rng)
     iht_opts = {"max_iter": max_iter, "step": step}
     options = {
         "uniform": {"rng": rng},

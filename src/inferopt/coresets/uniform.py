@@ -13,7 +13,7 @@ import numpy as np
 
 from .._validation import check_choice
 
-from ._common import CoresetResult, Trace, as_generator, check_k_grid, check_problem, objective
+from ._common import CoresetResult, Trace, as_generator, check_k_grid, check_problem, support_objective
 
 
 def uniform(Phi, y, k, *, rng=None, until="iterations") -> CoresetResult:
@@ -34,7 +34,7 @@ def uniform(Phi, y, k, *, rng=None, until="iterations") -> CoresetResult:
         W = np.zeros((ks.size, n))
         for j, kk in enumerate(ks):
             W[j] = n * np.bincount(draws[:kk], minlength=n) / kk
-            trace.record(objective(Phi, y, W[j]))
+            trace.record(support_objective(Phi, y, W[j]))
         obj, times = trace.arrays()
         return CoresetResult(
             x=W[-1].copy(), objective=obj, n_iter=kmax, converged=True, message=f"{kmax} draws",
@@ -53,7 +53,7 @@ def uniform(Phi, y, k, *, rng=None, until="iterations") -> CoresetResult:
         total = int(first[kk - 1]) + 1          # draws until the kk-th distinct point
         counts = np.bincount(draws[:total], minlength=n)
         W[j] = n * counts / total
-        trace.record(objective(Phi, y, W[j]))
+        trace.record(support_objective(Phi, y, W[j]))
     obj, times = trace.arrays()
     return CoresetResult(
         x=W[-1].copy(), objective=obj, n_iter=int(first[kmax - 1]) + 1, converged=True,

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .claims import CLAIMS_CSS, Claim, claims_html, claims_text, to_jsonable, verdict
+from .parameters import check_parameters
 from .paths import resolve
 
 
@@ -58,7 +59,7 @@ class Experiment:
         self.figure = figure
         params = dict(params)
         self.output_dir = resolve(params.pop("output_dir", "build/scratch"))
-        self.params = params
+        self.params = check_parameters(id, params)
         self.metrics: dict = {}
         self.claims: list[Claim] = []
         self.figures: list[str] = []

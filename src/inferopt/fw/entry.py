@@ -7,7 +7,7 @@ from .mnp import min_norm_point
 from .quadratic import QuadraticHull
 from .result import FWResult
 from .solver import frank_wolfe
-from .steps import StepRule
+from .steps import StepRule, make_step_rule
 
 METHODS = ("fw", "away", "pairwise", "mnp")
 
@@ -21,8 +21,8 @@ def hull_quadratic(V=None, b=None, *, gram=None, c=None, b_sqnorm=None, method: 
     ``gram = V'V`` (N x N), ``c = V'b`` (N,) and ``b_sqnorm = ||b||^2``.
 
     method : 'fw', 'away', 'pairwise' (with ``step``: '1/(t+1)', '2/(t+2)',
-        'line_search', 'backtracking' or a StepRule) or 'mnp' (Wolfe's min-norm-point,
-        exact; ``step`` ignored).
+        'line_search', 'backtracking', 'stochastic_line_search' or a StepRule) or 'mnp'
+        (Wolfe's min-norm-point, exact; ``step`` ignored).
     max_iter : steps after the first atom (at most ``max_iter + 1`` atoms).
     tol : stop when the duality gap (>= objective - optimum) is <= tol.
     init : first atom (default: ``argmax_i c_i``, the FW step from ``alpha = 0``).
@@ -32,6 +32,7 @@ def hull_quadratic(V=None, b=None, *, gram=None, c=None, b_sqnorm=None, method: 
     ``info['gap']``, ``info['gamma']``, ``info['step_type']``, ``info['atom']`` (LMO choices).
     """
     check_choice("method", method, METHODS)
+    make_step_rule(step)      # checked for every method, even 'mnp' which does not use it
     if V is not None:
         if gram is not None or c is not None or b_sqnorm is not None:
             raise ValueError("give either V and b, or gram, c and b_sqnorm; got both")

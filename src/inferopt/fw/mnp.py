@@ -20,8 +20,10 @@ appended pivot ``rho^2`` (the squared distance of ``(sqrt(kappa), p_s)`` from th
 corral's ``(sqrt(kappa), p_i)``) at or below ``UPDATE_RTOL * M_ss`` carries the rounding accumulated
 over all earlier updates, amplified by ``M_ss / rho^2``, so ``R`` is recomputed from ``M_SS``
 (O(k^3), rare; the reason is recorded in ``info['refactor']``).  If the fresh pivot is still at
-rounding level (``<= k eps``), the atom is affinely dependent on the corral to working precision
-(in exact arithmetic its duality gap would be zero) and the algorithm stops.
+rounding level (``<= k eps``), the atom is affinely dependent on the corral to working precision and
+the algorithm stops.  That stop is *not* a certificate: it says only that the working precision of
+the Gram matrix cannot resolve further progress (with a near-degenerate point cloud the duality gap
+may still be well above rounding), so it is reported with ``converged=False`` and its reason.
 """
 
 from __future__ import annotations
@@ -178,9 +180,14 @@ def min_norm_point(problem: QuadraticHull, *, max_iter: int = 1000, tol: float =
     weights, and minor cycles take it to its affine minimiser before the first major cycle
     (``info['n_minor_start']`` counts those drops).
 
-    Stops when the FW gap at the corral's minimiser is ``<= tol``, or (optimal up to
-    rounding) when the LMO returns an atom already in the corral, or one affinely dependent
-    on it to working precision, or a major cycle does not decrease the objective.
+    ``converged`` is ``True`` exactly when the run stopped because the FW duality gap at the corral's
+    minimiser is ``<= tol`` (a certificate: ``objective - optimum <= gap``).  The other stops end the
+    run with ``converged=False``, the gap in ``message``, and ``info['stop']`` naming the reason:
+    ``'max_iter'``; ``'in_corral'`` (the LMO returns an atom already in the corral);
+    ``'dependent'`` (the LMO's atom is affinely dependent on the corral to working precision);
+    ``'no_decrease'`` (a major cycle did not decrease the objective). The last three mean no
+    further progress is possible in floating point; the reached gap says how good the point is.
+    ``info['stop']`` is ``'gap'`` for a converged run.
     ``info['n_minor']`` counts the minor cycles (drops) of each major cycle;
     ``info['refactor']`` is ``''`` when the corral's factor was updated in that major cycle and
     otherwise the reason it was recomputed from scratch (module docstring).
@@ -208,15 +215,15 @@ def min_norm_point(problem: QuadraticHull, *, max_iter: int = 1000, tol: float =
     if callback is not None:
         callback(0, active)
     trace = {key: [] for key in ("gamma", "step_type", "drop", "atom", "n_active", "n_minor", "refactor")}
-    converged, message, t = False, f"reached max_iter = {max_iter}", 0
+    converged, stop, message, t = False, "max_iter", f"reached max_iter = {max_iter}", 0
     while True:
         s, grad_s = problem.lmo(active)
         gaps.append(float(active.weights @ problem.grad_active(active)) - grad_s)
         if gaps[-1] <= tol:
-            converged, message = True, f"duality gap {gaps[-1]:.3g} <= tol = {tol:g}"
+            converged, stop, message = True, "gap", f"duality gap {gaps[-1]:.3g} <= tol = {tol:g}"
             break
         if s in active:
-            converged, message = True, f"LMO atom already in the corral (gap {gaps[-1]:.3g}, rounding level)"
+            stop, message = "in_corral", f"LMO atom already in the corral: no progress in floating point (gap {gaps[-1]:.3g} > tol = {tol:g})"
             break
         if t == max_iter:
             break
@@ -229,9 +236,9 @@ def min_norm_point(problem: QuadraticHull, *, max_iter: int = 1000, tol: float =
             M = cols.block[ids] - c[ids, None] - c[ids] + border
             fresh, rel_fresh = CorralFactor.fresh(0.5 * (M + M.T))
             if fresh is None:
-                converged = True
+                stop = "dependent"
                 message = (f"LMO atom {s} is affinely dependent on the corral to working precision (fresh "
-                           f"Cholesky pivot rho^2/M_ss = {rel_fresh:.2g} <= k eps; gap {gaps[-1]:.3g})")
+                           f"Cholesky pivot rho^2/M_ss = {rel_fresh:.2g} <= k eps; gap {gaps[-1]:.3g} > tol = {tol:g})")
                 break
             factor = fresh
             refactor = (f"appended pivot rho^2/M_ss = {rel:.2g} <= UPDATE_RTOL = {UPDATE_RTOL:g}: fresh "
@@ -248,7 +255,10 @@ def min_norm_point(problem: QuadraticHull, *, max_iter: int = 1000, tol: float =
             trace[key].append(val)
         if objective[-1] >= objective[-2]:
             gaps.append(float(active.weights @ problem.grad_active(active)) - problem.lmo(active)[1])
-            converged, message = True, f"no decrease in a major cycle (rounding level; gap {gaps[-1]:.3g})"
+            stop, message = "no_decrease", f"no decrease in a major cycle (rounding level; gap {gaps[-1]:.3g})"
+            converged = gaps[-1] <= tol
+            if converged:
+                stop = "gap"
             break
     return FWResult.from_run(active, objective=objective, gaps=gaps, trace=trace, n_iter=t, converged=converged,
-                             message=message, times=times, n_minor_start=n_minor_start)
+                             message=message, times=times, n_minor_start=n_minor_start, stop=stop)

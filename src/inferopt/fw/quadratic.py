@@ -5,7 +5,13 @@ only kernel values are needed (kernel herding: ``v_i = Phi(x_i)``, ``b = mu``, `
 k(x_i, x_j)``, ``c_i = mu(x_i)``; Bach et al. 2012, Eq. 3 up to the factor 1/2).
 The vector ``G alpha`` over *all* atoms is kept up to date incrementally (one column of
 ``G`` per step), so the LMO, the gradient on the active set, the duality gap and the
-exact line search cost O(N) per iteration (O(Nm) with explicit vectors in R^m).
+exact line search cost O(N) per iteration (O(Nm) with explicit vectors in R^m).  Rounding
+accumulates in the incremental updates (away steps multiply ``G alpha`` by ``1 + gamma``), so every
+:data:`REFRESH_EVERY` moves ``G alpha`` is recomputed from the active columns (O(Nk), k active atoms)
+and replaces the incremental value if the drift moves the objective by more than :data:`REFRESH_RTOL`
+``||b||^2`` or any entry by more than :data:`REFRESH_RTOL` ``max_i G_ii``.  A smaller drift is left
+alone, so runs whose iterates hinge on exact ties (herding on rational moments, whose drift stays
+below a half of that) follow the same path as without the check.
 """
 
 from __future__ import annotations
@@ -14,9 +20,15 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .._validation import as_finite_array, check_real
+from .._validation import as_finite_array, check_psd, check_real
 from .active_set import ActiveSet
 from .problem import Direction
+
+
+#: moves between two recomputations of ``G alpha`` from scratch (bounds the drift of the incremental state)
+REFRESH_EVERY = 500
+#: relative drift of ``G alpha`` above which the recomputed value replaces it (see the module docstring)
+REFRESH_RTOL = 1e-13
 
 
 class QuadraticHull:
@@ -52,14 +64,16 @@ class QuadraticHull:
     @classmethod
     def from_gram(cls, gram, c, b_sqnorm) -> QuadraticHull:
         """Atoms given by their Gram matrix ``G = V'V`` (N x N), ``c = V'b`` and ``||b||^2``."""
-        G = as_finite_array("gram", gram, ndim=2)
-        if G.shape[0] != G.shape[1]:
-            raise ValueError(f"gram must be square; got shape {G.shape}")
+        G = check_psd("gram", gram)
         c = as_finite_array("c", c, ndim=1)
         if c.shape[0] != G.shape[0]:
             raise ValueError(f"c must have length gram.shape[0] = {G.shape[0]}; got {c.shape[0]}")
-        if not np.allclose(G, G.T, rtol=1e-10, atol=1e-12 * max(1.0, float(np.abs(G).max(initial=0.0)))):
-            raise ValueError("gram must be symmetric")
+        b_sqnorm = check_real("b_sqnorm", b_sqnorm, low=0.0)
+        # gram, c and b_sqnorm are consistent iff [[G, c], [c', ||b||^2]] (the Gram matrix of v_1..v_N, b) is PSD:
+        # otherwise ||b - V alpha||^2 would be negative somewhere on the simplex
+        check_psd("b_sqnorm", np.block([[G, c[:, None]], [c[None, :], np.array([[b_sqnorm]])]]),
+                  requirement="must be consistent with gram and c (>= c' gram^+ c): [[gram, c], [c', b_sqnorm]], "
+                  "the Gram matrix of the atoms and b, must be positive semidefinite")
         return cls(lambda ids: G[:, ids], c, b_sqnorm, np.diag(G).copy())
 
     @classmethod
@@ -80,6 +94,7 @@ class QuadraticHull:
         """Empty iterate ``x = 0``: ``G alpha = 0`` (so the first atom is ``argmax c``)."""
         self.g_alpha = np.zeros(self.n_atoms)
         self._cols: dict[int, np.ndarray] = {}
+        self._moves = 0
 
     def gradient(self) -> np.ndarray:
         """``grad_i = <grad f(x), v_i> = 2 ((G alpha)_i - c_i)`` for all atoms."""
@@ -124,6 +139,7 @@ class QuadraticHull:
                          dphi=lambda gamma: slope + 2.0 * gamma * dd)
 
     def move(self, active: ActiveSet, kind: str, s, v, gamma: float) -> None:
+        self._moves += 1
         if kind == "fw":
             self.g_alpha = (1.0 - gamma) * self.g_alpha + gamma * self._column(s)
         elif kind == "away":
@@ -132,8 +148,21 @@ class QuadraticHull:
             self.g_alpha = self.g_alpha + gamma * (self._column(s) - self._column(v))
 
     def objective(self, active: ActiveSet) -> float:
-        """``alpha' G alpha - 2 c' alpha + ||b||^2`` from the maintained ``G alpha`` (O(k))."""
+        """``alpha' G alpha - 2 c' alpha + ||b||^2`` from the maintained ``G alpha`` (O(k)); every
+        :data:`REFRESH_EVERY` moves ``G alpha`` is first recomputed from the active columns."""
+        if self._moves >= REFRESH_EVERY:
+            self._refresh(active)
         return self._value(active)
+
+    def _refresh(self, active: ActiveSet) -> None:
+        """Recompute ``G alpha``; use it if the incremental value drifted by more than :data:`REFRESH_RTOL`."""
+        fresh = self.column_block(active.ids) @ active.weights
+        self._moves = 0
+        drift = fresh - self.g_alpha
+        tiny = np.finfo(float).tiny
+        if (abs(float(active.weights @ drift[active.ids])) > REFRESH_RTOL * max(self.b_sqnorm, tiny)
+                or np.abs(drift).max() > REFRESH_RTOL * max(float(self.diag.max()), tiny)):
+            self.g_alpha = fresh
 
     def _value(self, active: ActiveSet) -> float:
         w, ids = active.weights, active.ids   # a squared norm: clip the rounding below 0
@@ -145,3 +174,4 @@ class QuadraticHull:
         cols = self.column_block(active.ids) if columns is None else columns
         self.g_alpha = cols @ active.weights
         self._cols = {}
+        self._moves = 0

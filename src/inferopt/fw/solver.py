@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_real
+from .._validation import check_choice, check_int, check_protocol, check_real
 from .active_set import ActiveSet
 from .problem import FWProblem
 from .result import FWResult
@@ -57,7 +57,8 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
     problem : an object implementing :class:`~inferopt.fw.problem.FWProblem`.
     variant : 'fw', 'away' or 'pairwise'.
     step : a :class:`~inferopt.fw.steps.StepRule` or one of '1/(t+1)', '2/(t+2)',
-        'line_search' (exact, quadratic problems), 'backtracking'.
+        'line_search' (exact, quadratic problems), 'backtracking', 'stochastic_line_search'
+        (projected gradient descent on ``gamma`` from the problem's ``dphi``).
     max_iter : number of steps (>= 1); at most ``max_iter + 1`` atoms are visited.
     tol : absolute tolerance on the duality gap (>= 0); ``None`` runs all ``max_iter`` steps
         (herding continues even where ``g_t = mu`` exactly).
@@ -74,6 +75,8 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
     ``direction``, the rule, ``move`` and ``objective``); ``info['time_init']`` is the time of
     placing the first atom.  Callbacks are excluded from these times.
     """
+    check_protocol("problem", problem, "start", "lmo", "grad_active", "direction", "move", "objective",
+                   what="an FWProblem")
     check_choice("variant", variant, VARIANTS)
     rule = make_step_rule(step)
     max_iter = check_int("max_iter", max_iter, low=1)

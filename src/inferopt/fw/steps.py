@@ -136,7 +136,7 @@ class Backtracking(StepRule):
             check_real("slack", slack, low=0.0)
         self.slack = slack
         self.max_tries = check_int("max_tries", max_tries, low=1)
-        self.fallback = make_step_rule(fallback)
+        self.fallback = make_step_rule(fallback, "fallback")
         if isinstance(self.fallback, Backtracking):
             raise ValueError("fallback must be a rule that needs no backtracking (e.g. '2/(t+2)')")
         self.C = self.C0
@@ -196,7 +196,7 @@ class StochasticLineSearch(StepRule):
     def __init__(self, n_iter: int = 10, lr: float = 0.1, init: str | StepRule = "2/(t+2)") -> None:
         self.n_iter = check_int("n_iter", n_iter, low=1)
         self.lr = check_real("lr", lr, low=0.0, low_open=True)
-        self.init = make_step_rule(init)
+        self.init = make_step_rule(init, "init")
 
     def reset(self) -> None:
         self.init.reset()
@@ -215,15 +215,15 @@ class StochasticLineSearch(StepRule):
 STEP_NAMES = (*FIXED_RULES, "line_search", "backtracking", "stochastic_line_search")
 
 
-def make_step_rule(step: str | StepRule) -> StepRule:
+def make_step_rule(step: str | StepRule, name: str = "step") -> StepRule:
     """A :class:`StepRule` from a name in ``STEP_NAMES`` (or the rule itself, reset); the
-    named rules use their default settings."""
+    named rules use their default settings. ``name``: the argument's name in error messages."""
     if isinstance(step, StepRule):
         step.reset()
         return step
     if not isinstance(step, str):
-        raise ValueError(f"step must be a StepRule or one of {sorted(STEP_NAMES)}; got {step!r}")
-    check_choice("step", step, STEP_NAMES)
+        raise ValueError(f"{name} must be a StepRule or one of {sorted(STEP_NAMES)}; got {step!r}")
+    check_choice(name, step, STEP_NAMES)
     if step in FIXED_RULES:
         return FixedStep(step)
     if step == "line_search":

@@ -13,7 +13,7 @@ import numpy as np
 from scipy.stats import qmc
 
 from .._validation import check_int
-from .densities import TrigDensity
+from .densities import TrigDensity, check_density
 from .targets import KernelTarget, as_generator, mmd2_uniform_prefix
 
 
@@ -21,9 +21,11 @@ def sobol_points(density: TrigDensity, n: int, *, scramble: bool = False, rng=No
     """The first ``n`` points of the 1-d Sobol sequence, pushed through ``density.ppf``
     (unscrambled by default: deterministic; ``scramble=True`` uses ``rng``, a Generator or seed)."""
     n = check_int("n", n, low=1)
+    check_density(density)
+    rng = as_generator(rng)
     with warnings.catch_warnings():  # "balance properties ... power of 2": prefixes of all sizes are used
         warnings.simplefilter("ignore", UserWarning)
-        u = qmc.Sobol(d=1, scramble=scramble, rng=as_generator(rng) if scramble else None).random(n)[:, 0]
+        u = qmc.Sobol(d=1, scramble=scramble, rng=rng if scramble else None).random(n)[:, 0]
     return density.ppf(u)
 
 
@@ -31,5 +33,6 @@ def random_errors(target: KernelTarget, density: TrigDensity, n: int, n_rep: int
     """``(n_rep, n)`` errors ``||mu - mu_hat_t||^2`` of i.i.d. samples from ``density`` (one row per
     replication), drawn with ``rng`` (a Generator or a seed)."""
     n, n_rep = check_int("n", n, low=1), check_int("n_rep", n_rep, low=1)
+    check_density(density)
     rng = as_generator(rng)
     return np.stack([mmd2_uniform_prefix(target, density.sample(n, rng)) for _ in range(n_rep)])

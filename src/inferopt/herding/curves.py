@@ -17,12 +17,12 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from .._validation import as_finite_array, check_choice, check_int
+from .._validation import as_finite_array, check_choice, check_int, check_int_sequence, check_real
 from .baselines import sobol_points
-from .densities import TrigDensity
+from .densities import TrigDensity, check_density
 from .herding import herd, projected_errors
 from .maxent import entropy
-from .targets import EmpiricalTarget, FeatureTarget, KernelTarget, as_generator, mmd2_uniform_prefix
+from .targets import EmpiricalTarget, FeatureTarget, KernelTarget, as_generator, check_points, mmd2_uniform_prefix
 
 #: Fig. 3 legend name -> :func:`herd` method.
 CG_METHODS = {"cg-1/(t+1)": "1/(t+1)", "cg-l.search": "line_search", "min-norm-point": "mnp"}
@@ -45,9 +45,11 @@ def sobolev_curves(target: KernelTarget, density: TrigDensity, grid, n_points: i
     early (finite termination): its curve is then shorter.
     """
     n_points = check_int("n_points", n_points, low=2)
-    sizes = sorted({check_int("proj_sizes", t, low=1, high=n_points) for t in np.atleast_1d(proj_sizes)})
+    n_rep = check_int("n_rep", n_rep, low=1)
+    check_density(density)
+    sizes = sorted(set(check_int_sequence("proj_sizes", proj_sizes, low=1, high=n_points)))
     rng = as_generator(rng)
-    grid = as_finite_array("grid", grid, ndim=1)
+    grid = check_points(target, "grid", grid)
     frames = []
     steps = tqdm(total=3 + 2 + n_rep, disable=not progress, desc="Fig. 3 panel", leave=False)
     for name, method in CG_METHODS.items():
@@ -75,7 +77,7 @@ def finite_sample_curves(target: KernelTarget, sample, n_points: int, progress: 
     Columns ``method, t, train, test``: ``train = ||mu_n - mu_hat_t||^2`` (``mu_n`` the sample's
     mean element) and ``test = ||mu - mu_hat_t||^2`` against the exact ``target``.
     """
-    sample = np.asarray(sample)
+    sample = check_points(target, "sample", sample)
     train = EmpiricalTarget(target, sample)
     frames = []
     for name, method in tqdm(CG_METHODS.items(), disable=not progress, desc="Fig. 4", leave=False):
@@ -109,11 +111,12 @@ def state_curves(features, mu, p_star, n_points: int, method: str, checkpoints) 
     panels), the ``entropy`` of ``p_t`` (nats) and ``support99``, the fewest states that carry 99% of
     its mass (line search leaves many tiny weights, so a count of positive weights says little).
     """
-    F = as_finite_array("features", features, ndim=2)
+    F = as_finite_array("features", features, ndim=2, nonempty=True)
     p_star = as_finite_array("p_star", p_star, ndim=1)
     if len(p_star) != len(F):
         raise ValueError(f"p_star must have one entry per state ({len(F)}); got {len(p_star)}")
-    ts = sorted({check_int("checkpoints", t, low=1, high=n_points) for t in np.atleast_1d(checkpoints)})
+    n_points = check_int("n_points", n_points, low=2)
+    ts = sorted(set(check_int_sequence("checkpoints", checkpoints, low=1, high=n_points)))
     res = herd(FeatureTarget(mu), F, n_points, method, snapshots=ts)
     rows = [{"t": t, "dist": float(np.linalg.norm(p - p_star)), "mean_error": float(np.linalg.norm(F.T @ p - mu)),
              "entropy": entropy(p), "support99": _support(p, 0.99)}
@@ -128,8 +131,16 @@ def _support(p: np.ndarray, mass: float) -> int:
 
 def _fit(x, t, error, t_min, t_max, name: str, min_points: int) -> tuple[float, float]:
     """Least-squares line through ``(x, log error)`` over ``t_min <= t <= t_max`` (positive errors):
-    ``(slope, R^2)``."""
-    x, t, e = (np.asarray(v, dtype=float) for v in (x, t, error))
+    ``(slope, R^2)``; ``x`` is ``t`` or (``None``) ``log t``."""
+    t = as_finite_array("t", t, ndim=1, nonempty=True)
+    e = as_finite_array("error", error, ndim=1)
+    if e.shape != t.shape:
+        raise ValueError(f"error must have the length of t ({t.shape[0]}); got {e.shape[0]}")
+    if t.min() <= 0:
+        raise ValueError(f"t must hold positive iteration counts; got a minimum of {t.min():g}")
+    t_min = check_real("t_min", t_min)
+    t_max = check_real("t_max", t_max) if t_max != np.inf else t_max
+    x = np.log(t) if x is None else t
     keep = (t >= t_min) & (t <= t_max) & (e > 0)
     if keep.sum() < min_points:
         raise ValueError(f"{name} needs at least {'two' if min_points == 2 else 'three'} positive errors in [t_min, t_max]")
@@ -142,15 +153,15 @@ def _fit(x, t, error, t_min, t_max, name: str, min_points: int) -> tuple[float, 
 
 def power_fit(t, error, t_min: float = 1, t_max: float = np.inf) -> tuple[float, float]:
     """Fit ``log error = a + slope log t`` (error ``O(t^slope)``): returns ``(slope, R^2)``."""
-    return _fit(np.log(np.asarray(t, dtype=float)), t, error, t_min, t_max, "power_fit", 3)
+    return _fit(None, t, error, t_min, t_max, "power_fit", 3)
 
 
 def log_slope(t, error, t_min: float = 1, t_max: float = np.inf) -> float:
     """Least-squares slope of ``log error`` against ``log t`` over ``t_min <= t <= t_max`` (positive errors only)."""
-    return _fit(np.log(np.asarray(t, dtype=float)), t, error, t_min, t_max, "log_slope", 2)[0]
+    return _fit(None, t, error, t_min, t_max, "log_slope", 2)[0]
 
 
 def exp_rate(t, error, t_min: float = 1, t_max: float = np.inf) -> tuple[float, float]:
     """Fit ``log error = a - c t`` over ``t_min <= t <= t_max`` (positive errors): returns ``(c, R^2)``."""
-    slope, r2 = _fit(t, t, error, t_min, t_max, "exp_rate", 3)
+    slope, r2 = _fit(t, t, error, t_min, t_max, "exp_rate", 3)   # x = t: a line in t
     return -slope, r2

@@ -14,10 +14,19 @@ from .._validation import as_finite_array, check_int
 from .targets import as_generator
 
 
+def check_density(density) -> TrigDensity:
+    """Require a :class:`TrigDensity` (the argument named ``density``)."""
+    if not isinstance(density, TrigDensity):
+        raise TypeError(f"density must be a TrigDensity; got {type(density).__name__}")
+    return density
+
+
 class TrigDensity:
     """Density on [0, 1] from its Fourier coefficients ``P_0 = 1, P_1, ..., P_M`` (complex)."""
 
     def __init__(self, coef) -> None:
+        if np.asarray(coef).dtype.kind not in "biufc" or np.asarray(coef).dtype == bool:
+            raise TypeError(f"coef must be numeric Fourier coefficients; got dtype {np.asarray(coef).dtype}")
         coef = np.asarray(coef, dtype=complex)
         if coef.ndim != 1 or len(coef) == 0 or not np.all(np.isfinite(coef)):
             raise ValueError("coef must be a non-empty 1-d array of finite Fourier coefficients")
@@ -27,6 +36,12 @@ class TrigDensity:
         self.m = np.arange(1, len(coef))
         self.cos_moments = coef[1:].real.copy()    # c_m = E_p cos(2 pi m x)
         self.sin_moments = -coef[1:].imag.copy()   # s_m = E_p sin(2 pi m x)
+        # a density must be >= 0 (up to rounding): p is a trigonometric polynomial of degree M, checked on a grid of
+        # 64 (M + 1) points (a dip narrower than the grid spacing could escape; q^2 from ``random`` never dips)
+        low = float(self.pdf(np.arange(64 * len(coef)) / (64 * len(coef))).min())
+        if low < -1e-9:
+            raise ValueError(f"coef must define a non-negative density: p(x) = 1 + 2 sum_m Re(P_m e^(2 pi i m x)) "
+                             f"reaches {low:.3g} on [0, 1]")
 
     @classmethod
     def uniform(cls) -> TrigDensity:

@@ -18,16 +18,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_choice, check_int, check_int_sequence
 from ..fw import STEP_NAMES, FWResult, QuadraticHull, frank_wolfe, min_norm_point, simplex_reweight
-from .targets import KernelTarget
+from .targets import KernelTarget, check_points
 
 HERDING_METHODS = (*STEP_NAMES, "mnp")
 
 
 def hull_problem(target: KernelTarget, candidates) -> QuadraticHull:
     """``||mu - sum_j alpha_j Phi(x_j)||^2`` over the candidates, from kernel columns only."""
-    candidates = np.asarray(candidates)
+    candidates = check_points(target, "candidates", candidates)
     return QuadraticHull.from_columns(
         lambda ids: target.kernel(candidates, candidates[ids]),
         target.mean(candidates), target.mean_sqnorm, target.kernel_diag(candidates))
@@ -64,13 +64,15 @@ def herd(target: KernelTarget, candidates, n_points: int, method: str = "1/(t+1)
     candidates (Sec. 5.3: herding's distribution over states along the run; O(N) each).
     """
     n_points = check_int("n_points", n_points, low=2)
-    if method not in HERDING_METHODS:
-        raise ValueError(f"method must be one of {sorted(HERDING_METHODS)}; got {method!r}")
+    check_choice("method", method, HERDING_METHODS)
+    candidates = check_points(target, "candidates", candidates)
+    if test_target is not None:
+        check_points(test_target, "candidates", candidates)
+    wanted = set() if snapshots is None else set(check_int_sequence("snapshots", snapshots, low=1, high=n_points))
     problem = hull_problem(target, candidates)
     first = int(np.argmax(problem.c))
     shift, kept = [], {}
-    delta = None if test_target is None else problem.c - test_target.mean(np.asarray(candidates))
-    wanted = set() if snapshots is None else {check_int("snapshots", t, low=1) for t in np.atleast_1d(snapshots)}
+    delta = None if test_target is None else problem.c - test_target.mean(candidates)
 
     def callback(t, active):  # t = 0 is the first point
         if delta is not None:
@@ -100,7 +102,7 @@ def welling_herding(target: KernelTarget, candidates, n_points: int) -> np.ndarr
     ``argmax mu(x_j)``.  Returns the candidate index of each point.
     """
     n_points = check_int("n_points", n_points, low=1)
-    candidates = np.asarray(candidates)
+    candidates = check_points(target, "candidates", candidates)
     mu = target.mean(candidates)
     score = np.zeros(len(candidates))
     order = np.empty(n_points, dtype=np.intp)
@@ -115,7 +117,7 @@ def project(target: KernelTarget, points) -> tuple[np.ndarray, np.ndarray, float
 
     Returns ``(distinct_points, weights, error)`` with ``error = ||mu - sum w_i Phi(x_i)||^2``.
     """
-    pts = np.unique(np.asarray(points), axis=0)
+    pts = np.unique(check_points(target, "points", points), axis=0)
     # warm start from every point: one factorisation, then minor cycles drop the inactive ones
     res = simplex_reweight(target.kernel(pts, pts), target.mean(pts), target.mean_sqnorm, init=range(len(pts)))
     return pts, res.dense_weights(len(pts)), float(res.objective[-1])
@@ -123,5 +125,6 @@ def project(target: KernelTarget, points) -> tuple[np.ndarray, np.ndarray, float
 
 def projected_errors(target: KernelTarget, points, sizes) -> np.ndarray:
     """``-proj`` error of the first ``t`` points for each ``t`` in ``sizes``."""
-    points = np.asarray(points)
-    return np.array([project(target, points[: check_int("sizes", t, low=1, high=len(points))])[2] for t in sizes])
+    points = check_points(target, "points", points)
+    sizes = check_int_sequence("sizes", sizes, low=1, high=len(points))
+    return np.array([project(target, points[:t])[2] for t in sizes])

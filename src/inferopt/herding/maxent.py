@@ -15,7 +15,7 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import logsumexp, softmax
 
-from .._validation import as_finite_array, check_int
+from .._validation import as_finite_array, check_int, check_probabilities, check_real
 
 
 def all_states(d: int) -> np.ndarray:
@@ -26,15 +26,22 @@ def all_states(d: int) -> np.ndarray:
 
 def independent_maxent(states, mean) -> np.ndarray:
     """``p(x) = prod_i (1 + m_i x_i) / 2`` on ``states``: max entropy with ``E x = m`` (|m_i| <= 1)."""
-    m = as_finite_array("mean", mean, ndim=1)
+    m = as_finite_array("mean", mean, ndim=1, nonempty=True)
     if np.any(np.abs(m) > 1):
         raise ValueError("mean must lie in [-1, 1]^d")
-    return np.prod((1.0 + as_finite_array("states", states, ndim=2) * m) / 2.0, axis=1)
+    S = as_finite_array("states", states, ndim=2, nonempty=True)
+    if S.shape[1] != m.shape[0]:
+        raise ValueError(f"mean must have one entry per column of states ({S.shape[1]}); got {m.shape[0]}")
+    return np.prod((1.0 + S * m) / 2.0, axis=1)
 
 
 def exponential_family(features, theta) -> np.ndarray:
     """``p_theta`` on the states whose feature rows are ``features``."""
-    return softmax(as_finite_array("features", features, ndim=2) @ as_finite_array("theta", theta, ndim=1))
+    F = as_finite_array("features", features, ndim=2, nonempty=True)
+    theta = as_finite_array("theta", theta, ndim=1)
+    if theta.shape[0] != F.shape[1]:
+        raise ValueError(f"theta must have length features.shape[1] = {F.shape[1]}; got {theta.shape[0]}")
+    return softmax(F @ theta)
 
 
 def maxent_distribution(features, mu, *, tol: float = 1e-12) -> tuple[np.ndarray, np.ndarray]:
@@ -43,8 +50,9 @@ def maxent_distribution(features, mu, *, tol: float = 1e-12) -> tuple[np.ndarray
     Minimises the dual ``logsumexp(F theta) - <theta, mu>`` (gradient ``E_theta Phi - mu``) by
     L-BFGS-B; ``mu`` must lie in the interior of the marginal polytope.
     """
-    F = as_finite_array("features", features, ndim=2)
+    F = as_finite_array("features", features, ndim=2, nonempty=True)
     mu = as_finite_array("mu", mu, ndim=1)
+    tol = check_real("tol", tol, low=0.0)
     if len(mu) != F.shape[1]:
         raise ValueError(f"mu must have length features.shape[1] = {F.shape[1]}; got {len(mu)}")
 
@@ -58,7 +66,7 @@ def maxent_distribution(features, mu, *, tol: float = 1e-12) -> tuple[np.ndarray
 
 
 def entropy(p) -> float:
-    """Shannon entropy ``-sum p log p`` (nats), with ``0 log 0 = 0``."""
-    p = as_finite_array("p", p, ndim=1)
+    """Shannon entropy ``-sum p log p`` (nats), with ``0 log 0 = 0``; ``p`` a probability vector."""
+    p = check_probabilities("p", p)
     nz = p[p > 0]
     return float(-np.sum(nz * np.log(nz)))

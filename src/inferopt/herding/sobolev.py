@@ -31,8 +31,13 @@ def bernoulli_polynomial(n: int, u) -> np.ndarray:
 
 
 def fourier_weight(m, s: int) -> np.ndarray:
-    """``1 / (2 pi m)^(2s)``: half the kernel's eigenvalue on ``cos(2 pi m .)`` and ``sin(2 pi m .)``."""
-    return (2.0 * np.pi * np.asarray(m, dtype=float)) ** (-2 * s)
+    """``1 / (2 pi m)^(2s)``: half the kernel's eigenvalue on ``cos(2 pi m .)`` and ``sin(2 pi m .)``;
+    frequencies ``m >= 1`` (``m = 0``, the constants, is not in the space), orders ``s`` in 1..4."""
+    s = _order(s)
+    m = as_finite_array("m", m)
+    if m.size and (m.min() < 1 or np.any(m != np.round(m))):
+        raise ValueError(f"m must hold integer frequencies >= 1; got values from {m.min():g} to {m.max():g}")
+    return (2.0 * np.pi * m) ** (-2 * s)
 
 
 def _order(s) -> int:
@@ -72,6 +77,10 @@ class SobolevTarget(KernelTarget):
 
     def kernel_diag(self, x) -> np.ndarray:
         return np.full(len(np.asarray(x)), self._diag)
+
+    def check_points(self, name: str, points) -> np.ndarray:
+        """Points of [0, 1) (any reals: the kernel is 1-periodic) as a non-empty 1-d array."""
+        return as_finite_array(name, points, ndim=1, nonempty=True)
 
     def mean(self, x) -> np.ndarray:
         arg = 2.0 * np.pi * as_finite_array("x", x, ndim=1)[:, None] * self.density.m

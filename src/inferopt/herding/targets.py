@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array
+from .._validation import as_finite_array, as_rng, as_rows
 
 
 class KernelTarget:
@@ -28,13 +28,24 @@ class KernelTarget:
     def mean(self, x) -> np.ndarray:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def check_points(self, name: str, points) -> np.ndarray:
+        """``points`` as a finite, non-empty array of points this target's kernel accepts."""
+        return as_finite_array(name, points, nonempty=True)
+
+
+def check_points(target, name: str, points) -> np.ndarray:
+    """Validate ``target`` (a :class:`KernelTarget`) and the ``points`` handed to it."""
+    if not isinstance(target, KernelTarget):
+        raise TypeError(f"target must be a KernelTarget; got {type(target).__name__}")
+    return target.check_points(name, points)
+
 
 class FeatureTarget(KernelTarget):
     """Finite-dimensional features: points *are* feature vectors ``Phi(x)`` (rows), ``k = <Phi, Phi>``,
     and ``mu`` is a given moment vector (e.g. the exact moments of Sec. 5.2-5.3)."""
 
     def __init__(self, mu) -> None:
-        self.mu = as_finite_array("mu", mu, ndim=1)
+        self.mu = as_finite_array("mu", mu, ndim=1, nonempty=True)
         self.mean_sqnorm = float(self.mu @ self.mu)
 
     def kernel(self, x, y) -> np.ndarray:
@@ -47,13 +58,22 @@ class FeatureTarget(KernelTarget):
     def mean(self, x) -> np.ndarray:
         return np.asarray(x) @ self.mu
 
+    def check_points(self, name: str, points) -> np.ndarray:
+        """Feature vectors as rows, as many columns as ``mu`` has entries."""
+        pts = as_rows(name, points, len(self.mu))
+        if len(pts) == 0:
+            raise ValueError(f"{name} must hold at least one point; got shape {pts.shape}")
+        return pts
+
 
 class EmpiricalTarget(KernelTarget):
     """The empirical mean element of a sample, ``mu_n = (1/n) sum_j Phi(y_j)`` (Fig. 4: herding from
     a finite sample), with the kernel of ``base``."""
 
     def __init__(self, base: KernelTarget, sample) -> None:
-        self.base, self.sample = base, np.asarray(sample)
+        if not isinstance(base, KernelTarget):
+            raise TypeError(f"base must be a KernelTarget; got {type(base).__name__}")
+        self.base, self.sample = base, check_points(base, "sample", sample)
         self.mean_sqnorm = float(base.kernel(self.sample, self.sample).mean())
 
     def kernel(self, x, y) -> np.ndarray:
@@ -65,13 +85,13 @@ class EmpiricalTarget(KernelTarget):
     def mean(self, x) -> np.ndarray:
         return self.base.kernel(x, self.sample).mean(axis=1)
 
+    def check_points(self, name: str, points) -> np.ndarray:
+        return self.base.check_points(name, points)
+
 
 def as_generator(rng) -> np.random.Generator:
     """``rng`` as a ``numpy.random.Generator`` (a Generator, or a seed for ``default_rng``)."""
-    try:
-        return np.random.default_rng(rng)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"rng must be a numpy.random.Generator or a seed; got {rng!r}") from exc
+    return as_rng("rng", rng)
 
 
 def _weights(n: int, weights) -> np.ndarray:
@@ -85,7 +105,7 @@ def _weights(n: int, weights) -> np.ndarray:
 
 def mmd2(target: KernelTarget, points, weights=None) -> float:
     """``||mu - sum_i w_i Phi(x_i)||^2`` by kernels only (uniform weights by default)."""
-    points = np.asarray(points)
+    points = check_points(target, "points", points)
     w = _weights(len(points), weights)
     K = target.kernel(points, points)
     return float(w @ K @ w - 2.0 * w @ target.mean(points) + target.mean_sqnorm)
@@ -93,7 +113,7 @@ def mmd2(target: KernelTarget, points, weights=None) -> float:
 
 def mmd2_uniform_prefix(target: KernelTarget, points) -> np.ndarray:
     """``||mu - (1/t) sum_{i<=t} Phi(x_i)||^2`` for every ``t = 1..n`` at once (O(n^2), vectorised)."""
-    points = np.asarray(points)
+    points = check_points(target, "points", points)
     n = len(points)
     K = target.kernel(points, points)
     # sum_{i,j<=t} K_ij = cumsum_t (K_tt + 2 sum_{i<t} K_it)

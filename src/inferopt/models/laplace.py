@@ -20,7 +20,7 @@ from scipy.linalg import cho_solve, solve_triangular
 from scipy.optimize import minimize
 
 from .._result import SolveResult
-from .._validation import as_finite_array, check_choice, check_int, check_real
+from .._validation import as_finite_array, check_choice, check_int, check_protocol, check_real
 
 LOG2PI = float(np.log(2.0 * np.pi))
 
@@ -102,6 +102,7 @@ def laplace_approximation(
     method = check_choice("method", method, {"trust-exact", "Newton-CG"})
     gtol = check_real("gtol", gtol, low=0.0, low_open=True)
     max_iter = check_int("max_iter", max_iter, low=1)
+    check_protocol("model", model, "_weights", "neg_log_joint_fns", "D", what="a GLM of inferopt.models")
     w = model._weights(w)
     x0 = np.zeros(model.D) if x0 is None else as_finite_array("x0", x0, ndim=1)
     if x0.shape[0] != model.D:

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_int, check_real
+from .._validation import as_finite_array, as_rng, check_int, check_real
 from .chebyshev import check_interval
 from .operators import as_operator
 
 
 def _rng(rng):
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    return as_rng("rng", rng)
 
 
 def lanczos_tridiagonal(A, v0, n_steps: int):
@@ -43,7 +43,9 @@ def lanczos_tridiagonal(A, v0, n_steps: int):
     Q = np.zeros((k_max, d))  # rows: contiguous basis vectors
     alpha = np.zeros(k_max)
     beta = np.zeros(k_max)
-    q = np.asarray(v0, dtype=float).reshape(-1)
+    q = as_finite_array("v0", v0, ndim=1)
+    if q.shape[0] != d or not np.any(q):
+        raise ValueError(f"v0 must be a non-zero vector of length d = {d}; got shape {q.shape}")
     q = q / np.linalg.norm(q)
     for k in range(k_max):
         Q[k] = q
@@ -107,6 +109,9 @@ def check_bounds(A, a, b, *, n_steps: int = 12, rng=None, rtol: float = 1e-10) -
     a, b = check_interval(a, b)
     op = as_operator(A)
     d = op.shape[0]
+    n_steps = check_int("n_steps", n_steps, low=1)
+    rtol = check_real("rtol", rtol, low=0.0)
+    rng = _rng(rng)
     if d <= n_steps:
         from .operators import dense_of
 

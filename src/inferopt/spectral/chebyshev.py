@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.fft import dct
 
-from .._validation import check_int, check_real
+from .._validation import as_finite_array, check_int, check_real
 
 #: Largest number of Chebyshev points tried before giving up on convergence.
 MAX_POINTS = 2**16
@@ -109,7 +109,8 @@ def chebyshev_coefficients(
 def chebyshev_eval(coeffs, x, a, b) -> np.ndarray:
     """Evaluate ``sum_j coeffs[j] T_j`` at points ``x`` of ``[a, b]`` (Clenshaw)."""
     a, b = check_interval(a, b)
-    return np.polynomial.chebyshev.chebval(to_unit(x, a, b), np.asarray(coeffs, dtype=float))
+    coeffs = as_finite_array("coeffs", coeffs, ndim=1, nonempty=True)
+    return np.polynomial.chebyshev.chebval(to_unit(as_finite_array("x", x), a, b), coeffs)
 
 
 def bernstein_rho(a, b, singularity) -> float:
@@ -121,7 +122,7 @@ def bernstein_rho(a, b, singularity) -> float:
     mapped to the unit interval.
     """
     a, b = check_interval(a, b)
-    t = abs(float(to_unit(singularity, a, b)))
+    t = abs(float(to_unit(check_real("singularity", singularity), a, b)))
     if t <= 1.0:
         raise ValueError(f"singularity={singularity} lies inside [a, b] = [{a}, {b}]: f is not analytic there")
     return t + np.sqrt(t * t - 1.0)
@@ -133,11 +134,14 @@ def fit_decay(coeffs, *, j_min: int = 1, rel_floor: float = 1e-13) -> tuple[floa
     Uses the coefficients ``j >= j_min`` above ``rel_floor * max|b|`` (below that they are
     rounding noise). Returns ``(c, rho, r_squared)`` of the fit.
     """
-    coeffs = np.asarray(coeffs, dtype=float)
+    coeffs = as_finite_array("coeffs", coeffs, ndim=1, nonempty=True)
+    j_min = check_int("j_min", j_min, low=0)
+    rel_floor = check_real("rel_floor", rel_floor, low=0.0, high=1.0, high_open=True)
     j = np.arange(coeffs.size)
     keep = (j >= j_min) & (np.abs(coeffs) > rel_floor * np.abs(coeffs).max())
     if keep.sum() < 3:
-        raise ValueError("need at least 3 coefficients above the noise floor to fit a decay rate")
+        raise ValueError("coeffs must hold at least 3 coefficients j >= j_min above rel_floor * max|coeffs| "
+                         "to fit a decay rate")
     y = np.log(coeffs[keep] ** 2)
     slope, intercept = np.polyfit(j[keep], y, 1)
     residual = y - (slope * j[keep] + intercept)

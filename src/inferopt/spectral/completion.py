@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, check_int, check_real
+from .._validation import as_finite_array, as_rng, check_indices, check_int, check_real
 from .bounds import spectral_bounds
 from .gradients import grad_lowrank
 from .operators import LowRankShiftOperator
@@ -28,6 +28,11 @@ from .operators import LowRankShiftOperator
 
 def rmse(theta, rows, cols, values) -> float:
     """Root-mean-square error of ``θ[rows, cols]`` against ``values``."""
+    theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
+    rows, cols = check_indices("rows", rows, theta.shape[0]), check_indices("cols", cols, theta.shape[1])
+    values = as_finite_array("values", values, ndim=1, nonempty=True)
+    if not rows.shape == cols.shape == values.shape:
+        raise ValueError(f"rows, cols and values must have the same length; got {rows.size}, {cols.size}, {values.size}")
     return float(np.sqrt(np.mean((theta[rows, cols] - values) ** 2)))
 
 
@@ -53,6 +58,8 @@ class MatrixCompletion:
 
     def __init__(self, rows, cols, values, shape, *, lam=1.0, eps=1.0, low=0.0, high=5.0, test=None,
                  bound_steps: int = 10, margin: float = 0.1, rng=None):
+        if np.ndim(shape) != 1 or len(shape) != 2:
+            raise ValueError(f"shape must be a pair (d, r); got {shape!r}")
         d = check_int("shape[0] (d)", shape[0], low=1)
         r = check_int("shape[1] (r)", shape[1], low=1)
         self.shape = (d, r)
@@ -69,7 +76,7 @@ class MatrixCompletion:
             raise ValueError(f"need low < high; got low={low}, high={high}")
         self.bound_steps = check_int("bound_steps", bound_steps, low=1)
         self.margin = check_real("margin", margin, low=0.0)
-        self._rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        self._rng = as_rng("rng", rng)
 
     def _check_entries(self, what, rows, cols, values):
         rows = np.asarray(rows)
@@ -82,8 +89,10 @@ class MatrixCompletion:
         if not (np.issubdtype(rows.dtype, np.integer) and np.issubdtype(cols.dtype, np.integer)):
             raise ValueError(f"{what} rows and cols must be integer indices")
         d, r = self.shape
-        if rows.min() < 0 or rows.max() >= d or cols.min() < 0 or cols.max() >= r:
-            raise ValueError(f"{what} indices out of range for shape {self.shape}")
+        if rows.min() < 0 or rows.max() >= d:
+            raise ValueError(f"{what} rows out of range: must be in [0, {d - 1}] for shape {self.shape}; got {rows.min()}..{rows.max()}")
+        if cols.min() < 0 or cols.max() >= r:
+            raise ValueError(f"{what} cols out of range: must be in [0, {r - 1}] for shape {self.shape}; got {cols.min()}..{cols.max()}")
         return rows, cols, values
 
     # --- the optimisation interface ---------------------------------------------------------

@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 import numpy as np
 from scipy import stats
 
-from .._validation import check_int, check_real
+from .._validation import check_choice, check_int, check_real
 
 
 class DegreeDistribution(ABC):
@@ -170,6 +170,8 @@ class NegativeBinomialDegrees(_FrozenScipyDegrees):
 def make_degree_distribution(name: str, N, *, rho=None, p: float = 0.5) -> DegreeDistribution:
     """Build a degree distribution by name: ``"optimal"`` (needs ``rho``), ``"poisson"``,
     ``"negative binomial"`` (alias ``"negbin"``, success probability ``p``)."""
+    check_choice("name", name, ("optimal", "poisson", "negative binomial", "negbin"))
+    check_real("p", p, low=0.0, high=1.0, low_open=True, high_open=True)
     if name == "optimal":
         if rho is None:
             raise ValueError("the optimal distribution needs rho (> 1)")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_int, check_real
+from .._validation import as_finite_array, as_rng, check_callable, check_choice, check_int, check_protocol, check_real
 from .bounds import check_bounds
 from .chebyshev import bernstein_rho, check_interval, chebyshev_coefficients, fit_decay
 from .degrees import DegreeDistribution, make_degree_distribution
@@ -30,7 +30,7 @@ from .operators import as_operator, check_symmetric
 
 def as_generator(rng) -> np.random.Generator:
     """``rng`` if it is a ``numpy.random.Generator``, else ``default_rng(rng)`` (a seed or ``None``)."""
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    return as_rng("rng", rng)
 
 
 def rademacher(rng, d: int, M: int) -> np.ndarray:
@@ -54,7 +54,7 @@ class ChebyshevSeries:
 
     def __init__(self, f, a, b, *, singularity=None, tol: float = 1e-15):
         if isinstance(f, str):
-            f, singularity = get_function(f)
+            f, singularity = get_function(f, argument="f")
         self.f = f
         self.a, self.b = check_interval(a, b)
         self.converged = True
@@ -101,7 +101,7 @@ class FixedDegree:
     unbiased = False
 
     def __init__(self, series: ChebyshevSeries, degree: int):
-        self.series = series
+        self.series = check_series(series)
         self.degree = check_int("degree", degree, low=0)
 
     def draw(self, rng) -> np.ndarray:
@@ -119,7 +119,7 @@ class RandomDegree:
     def __init__(self, series: ChebyshevSeries, distribution: DegreeDistribution):
         if not isinstance(distribution, DegreeDistribution):
             raise ValueError(f"distribution must be a DegreeDistribution; got {type(distribution).__name__}")
-        self.series = series
+        self.series = check_series(series)
         self.distribution = distribution
 
     def draw(self, rng) -> np.ndarray:
@@ -130,12 +130,40 @@ class RandomDegree:
         return f"RandomDegree({self.distribution!r})"
 
 
+def check_series(series) -> ChebyshevSeries:
+    if not isinstance(series, ChebyshevSeries):
+        raise TypeError(f"series must be a ChebyshevSeries; got {type(series).__name__}")
+    return series
+
+
+def check_rule(rule):
+    """A degree rule (:class:`FixedDegree`, :class:`RandomDegree` or anything with ``draw(rng)``)."""
+    return check_protocol("rule", rule, "draw", what="a degree rule such as FixedDegree or RandomDegree")
+
+
+def check_probes(V, d: int, name: str = "V") -> np.ndarray:
+    """A finite ``d x M`` block of probe vectors (``M >= 1``)."""
+    V = as_finite_array(name, V, ndim=2, nonempty=True)
+    if V.shape[0] != d or V.shape[1] == 0:
+        raise ValueError(f"{name} must have shape (d, M) with d = {d} rows (the operator's size), M >= 1; got {V.shape}")
+    return V
+
+
+def check_coefficients(weights) -> np.ndarray:
+    """Chebyshev coefficients ``weights`` (finite, 1-d, at least one)."""
+    return as_finite_array("weights", weights, ndim=1, nonempty=True)
+
+
 def make_degree_rule(series: ChebyshevSeries, *, degree=None, N=None, distribution="optimal", p: float = 0.5):
     """``FixedDegree(degree)`` if ``degree`` is given, else ``RandomDegree`` with mean ``N``.
 
     ``distribution`` is a :class:`DegreeDistribution` or a name (``"optimal"`` uses the
     series' ``rho``, Theorem 3; ``"poisson"``; ``"negative binomial"`` with parameter ``p``).
     """
+    check_series(series)
+    check_real("p", p, low=0.0, high=1.0, low_open=True, high_open=True)
+    if not isinstance(distribution, DegreeDistribution):
+        check_choice("distribution", distribution, ("optimal", "poisson", "negative binomial", "negbin"))
     if degree is not None:
         if N is not None:
             raise ValueError("give either degree (fixed, biased) or N (mean of a random degree), not both")
@@ -158,7 +186,7 @@ def chebyshev_moments(A, V, n: int, a, b) -> np.ndarray:
     op = as_operator(A)
     a, b = check_interval(a, b)
     n = check_int("n (degree)", n, low=0)
-    V = np.asarray(V, dtype=float)
+    V = check_probes(V, op.shape[0])
     s, c = 2.0 / (b - a), (b + a) / (b - a)
     mu = np.empty((n + 1, V.shape[1]))
     w_prev, w = None, V
@@ -182,13 +210,14 @@ def chebyshev_moments(A, V, n: int, a, b) -> np.ndarray:
 
 def quadratic_forms(A, V, weights, a, b) -> np.ndarray:
     """Per-probe ``v_kᵀ Σ_j weights_j T_j(Ã) v_k`` (Eq. 3 with coefficients ``weights``)."""
-    weights = np.asarray(weights, dtype=float)
+    weights = check_coefficients(weights)
     return weights @ chebyshev_moments(A, V, weights.size - 1, a, b)
 
 
 def replicate_weights(rule, R: int, rng) -> np.ndarray:
     """``R x (n_max + 1)`` Chebyshev weights of ``R`` independent draws of a degree rule (zero-padded)."""
     R = check_int("R (number of replicates)", R, low=1)
+    check_rule(rule)
     rng = as_generator(rng)
     draws = [rule.draw(rng) for _ in range(R)]
     W = np.zeros((R, max(w.size for w in draws)))
@@ -205,6 +234,7 @@ def replicated_estimates(A, rule, a, b, *, R: int, M: int, rng=None) -> np.ndarr
     weights to its own ``M`` probes. Returns shape ``(R,)``.
     """
     M = check_int("M (number of probe vectors)", M, low=1)
+    check_rule(rule)
     rng = as_generator(rng)
     W = replicate_weights(rule, R, rng)
     op = as_operator(A)
@@ -296,7 +326,6 @@ def exact_spectral_sum(A, f) -> float:
     """``Σ_i f(lambda_i)`` by a dense eigen-decomposition (``O(d^3)``; the exact baseline)."""
     from .operators import dense_of
 
-    if isinstance(f, str):
-        f = get_function(f)[0]
+    f = get_function(f, argument="f")[0] if isinstance(f, str) else check_callable("f", f)
     lam = np.linalg.eigvalsh(dense_of(as_operator(A)))
     return float(np.sum(f(lam)))

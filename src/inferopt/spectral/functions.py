@@ -16,9 +16,8 @@ FUNCTIONS = {
 }
 
 
-def get_function(name: str):
-    """``(f, singularity)`` for a named function; a clear error lists the names."""
-    try:
-        return FUNCTIONS[name]
-    except KeyError:
-        raise ValueError(f"unknown function {name!r}; known: {sorted(FUNCTIONS)}") from None
+def get_function(name: str, *, argument: str = "name"):
+    """``(f, singularity)`` for a named function; a clear error (naming ``argument``) lists the names."""
+    if not isinstance(name, str) or name not in FUNCTIONS:
+        raise ValueError(f"{argument} must be a known function name; unknown function {name!r}; known: {sorted(FUNCTIONS)}")
+    return FUNCTIONS[name]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import as_finite_array, check_int, check_real
+from .._validation import as_finite_array, as_rng, check_int, check_real
 from .bounds import spectral_bounds
 from ._ski_gradient import circulant_spectrum, ski_estimator_grad
 from .lanczos import block_cg, cg_logdet_grad
@@ -33,7 +33,7 @@ from .operators import CallableOperator
 
 def keys_cubic(s):
     """Keys' cubic convolution kernel (``a = -1/2``), support ``|s| < 2``."""
-    s = np.abs(np.asarray(s, dtype=float))
+    s = np.abs(as_finite_array("s", s))
     out = np.zeros_like(s)
     near = s <= 1
     far = (s > 1) & (s < 2)
@@ -42,11 +42,17 @@ def keys_cubic(s):
     return out
 
 
+def check_grid(grid):
+    if not isinstance(grid, RegularGrid):
+        raise TypeError(f"grid must be a RegularGrid; got {type(grid).__name__}")
+    return grid
+
+
 class RegularGrid:
     """``r`` equispaced points ``u_j = start + j h`` covering the data with a 1.5-spacing border each side."""
 
     def __init__(self, x, r: int):
-        x = as_finite_array("x", x, ndim=1)
+        x = as_finite_array("x", x, ndim=1, nonempty=True)
         self.r = check_int("r (grid size)", r, low=5)
         lo, hi = float(x.min()), float(x.max())
         if hi == lo:
@@ -62,7 +68,8 @@ class RegularGrid:
 
 def interpolation_matrix(x, grid: RegularGrid) -> sp.csr_matrix:
     """Sparse ``len(x) x r`` cubic-convolution interpolation weights onto ``grid`` (rows sum to 1)."""
-    x = as_finite_array("x", x, ndim=1)
+    x = as_finite_array("x", x, ndim=1, nonempty=True)
+    check_grid(grid)
     s = (x - grid.start) / grid.h
     i = np.floor(s).astype(int)
     if i.min() < 1 or i.max() + 2 > grid.r - 1:
@@ -76,14 +83,24 @@ def interpolation_matrix(x, grid: RegularGrid) -> sp.csr_matrix:
 
 def rbf_toeplitz_column(grid: RegularGrid, signal, lengthscale) -> np.ndarray:
     """First column ``θ₂² exp(-(j h)² / (2 θ₃²))`` of the grid kernel ``K``."""
+    check_grid(grid)
+    signal = check_real("signal", signal)
+    lengthscale = check_real("lengthscale", lengthscale, low=0.0, low_open=True)
     tau = grid.h * np.arange(grid.r)
     return signal**2 * np.exp(-(tau**2) / (2.0 * lengthscale**2))
 
 
 def toeplitz_matmat(column, X) -> np.ndarray:
     """``T X`` for the symmetric Toeplitz ``T`` with first column ``column``, by FFT circulant embedding."""
-    column = np.asarray(column, dtype=float)
-    X = np.asarray(X, dtype=float)
+    column = as_finite_array("column", column, ndim=1, nonempty=True)
+    X = as_finite_array("X", X, nonempty=True)
+    if X.ndim not in (1, 2) or X.shape[0] != column.size:
+        raise ValueError(f"X must have shape (r,) or (r, m) with r = {column.size} (the length of column); got {X.shape}")
+    return _toeplitz_matmat(column, X)
+
+
+def _toeplitz_matmat(column: np.ndarray, X: np.ndarray) -> np.ndarray:
+    """:func:`toeplitz_matmat` without the argument checks (inside operators)."""
     squeeze = X.ndim == 1
     if squeeze:
         X = X[:, None]
@@ -95,17 +112,23 @@ def toeplitz_matmat(column, X) -> np.ndarray:
 
 def ski_operator(W, column, noise) -> CallableOperator:
     """``A = W K Wᵀ + noise² I`` as a block operator (``K`` Toeplitz with first column ``column``)."""
+    if not sp.issparse(W) or W.ndim != 2:
+        raise TypeError(f"W must be a scipy.sparse interpolation matrix (see interpolation_matrix); got {type(W).__name__}")
+    column = as_finite_array("column", column, ndim=1, nonempty=True)
+    if column.size != W.shape[1]:
+        raise ValueError(f"column must have length W.shape[1] = {W.shape[1]} (the grid size); got {column.size}")
+    noise = check_real("noise", noise)
     WT = W.T.tocsr()
 
     def matmat(V):
-        return W @ toeplitz_matmat(column, WT @ V) + noise**2 * V
+        return W @ _toeplitz_matmat(column, WT @ V) + noise**2 * V
 
     return CallableOperator(matmat, W.shape[0])
 
 
 def _sandwich(W, column) -> CallableOperator:
     WT = W.T.tocsr()
-    return CallableOperator(lambda V: W @ toeplitz_matmat(column, WT @ V), W.shape[0])
+    return CallableOperator(lambda V: W @ _toeplitz_matmat(column, WT @ V), W.shape[0])
 
 
 class SKIGaussianProcess:
@@ -126,6 +149,9 @@ class SKIGaussianProcess:
     bound_steps, margin : Lanczos steps / safety margin of the upper spectral bound.
     dense_limit : largest ``n`` for which :meth:`objective` is computed exactly (dense Cholesky); ``nan`` above.
     """
+
+    #: the shape of θ (noise std, signal std, lengthscale), checked by the optimisers
+    shape = (3,)
 
     f = "log"
 
@@ -151,8 +177,7 @@ class SKIGaussianProcess:
             self.W_test = interpolation_matrix(self.x_test, self.grid)
         else:
             self.x_test = self.y_test = self.W_test = None
-        self.low = np.broadcast_to(np.asarray(low, dtype=float), (3,)).copy()
-        self.high = np.broadcast_to(np.asarray(high, dtype=float), (3,)).copy()
+        self.low, self.high = (self._box_side(name, v) for name, v in (("low", low), ("high", high)))
         if np.any(self.low <= 0) or np.any(self.low >= self.high):
             raise ValueError(f"need 0 < low < high for θ; got low={self.low}, high={self.high}")
         self.cg_tol = check_real("cg_tol", cg_tol, low=0.0, low_open=True)
@@ -160,8 +185,16 @@ class SKIGaussianProcess:
         self.bound_steps = check_int("bound_steps", bound_steps, low=1)
         self.margin = check_real("margin", margin, low=0.0)
         self.dense_limit = check_int("dense_limit", dense_limit, low=0)
-        self._rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        self._rng = as_rng("rng", rng)
         self._alpha_cache = (None, None)
+
+    @staticmethod
+    def _box_side(name: str, value) -> np.ndarray:
+        """A bound of the box for θ: a number or a 3-vector, finite."""
+        v = as_finite_array(name, value)
+        if v.shape not in ((), (1,), (3,)):
+            raise ValueError(f"{name} must be a number or a 3-vector (noise, signal, lengthscale); got shape {v.shape}")
+        return np.broadcast_to(v, (3,)).copy()
 
     # --- operators -----------------------------------------------------------------------------
     def column(self, theta) -> np.ndarray:

@@ -38,9 +38,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, check_int, check_real
+from .._validation import as_finite_array, check_callable, check_int, check_real
 from .chebyshev import check_interval
-from .estimators import ChebyshevSeries, as_generator, draw_estimator, rademacher, replicate_weights
+from .estimators import (ChebyshevSeries, as_generator, check_coefficients, check_probes, check_rule, draw_estimator,
+                         rademacher, replicate_weights)
 from .operators import LowRankShiftOperator, as_operator, dense_of
 
 
@@ -54,7 +55,7 @@ def derivative_moments(A, dA, V, n: int, a, b) -> np.ndarray:
     dops = [as_operator(D, name=f"dA[{i}]") for i, D in enumerate(dA)]
     a, b = check_interval(a, b)
     n = check_int("n (degree)", n, low=0)
-    V = np.asarray(V, dtype=float)
+    V = check_probes(V, op.shape[0])
     (d, K), P = V.shape, len(dops)
     nu = np.zeros((n + 1, P, K))
     if P == 0 or n == 0:
@@ -85,7 +86,7 @@ def grad_recursion(A, dA, V, weights, a, b) -> np.ndarray:
 
     ``dA`` is a sequence of ``d'`` symmetric operators/matrices ``∂A/∂θ_i``. Returns shape ``(d',)``.
     """
-    weights = np.asarray(weights, dtype=float)
+    weights = check_coefficients(weights)
     nu = derivative_moments(A, dA, V, weights.size - 1, a, b)
     return np.einsum("j,jik->i", weights, nu) / nu.shape[2]
 
@@ -95,7 +96,7 @@ def lowrank_derivatives(theta) -> np.ndarray:
     in row-major order of ``(p, q)``: the ``dA`` of the general recursion (6) for the low-rank
     form, whose amortised gradient is :func:`grad_lowrank`. Dense, shape ``(d·r, d, d)``: for
     checks and small problems."""
-    theta = as_finite_array("theta", theta, ndim=2)
+    theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
     d, r = theta.shape
     E = np.eye(d * r).reshape(d * r, d, r)  # the unit matrices e_p e_qᵀ
     ET = E @ theta.T
@@ -109,6 +110,7 @@ def replicated_grad_estimates(A, dA, rule, a, b, *, R: int, M: int, rng=None) ->
     over all ``R M`` probes. Returns shape ``(R, d')``.
     """
     M = check_int("M (number of probe vectors)", M, low=1)
+    check_rule(rule)
     rng = as_generator(rng)
     W = replicate_weights(rule, R, rng)
     op = as_operator(A)
@@ -123,8 +125,8 @@ def adjoint_factors(A, V, weights, a, b):
     """
     op = as_operator(A)
     a, b = check_interval(a, b)
-    V = np.asarray(V, dtype=float)
-    c_ = np.asarray(weights, dtype=float)
+    V = check_probes(V, op.shape[0])
+    c_ = check_coefficients(weights)
     n = c_.size - 1
     d, M = V.shape
     if n == 0:
@@ -162,7 +164,7 @@ def matrix_gradient(A, V, weights, a, b) -> np.ndarray:
 
 def grad_lowrank(theta, eps, V, weights, a, b) -> np.ndarray:
     """Amortised gradient w.r.t. ``θ`` of the estimator for ``A = θθᵀ + εI``: ``(G + Gᵀ)θ``, shape of ``θ``."""
-    theta = as_finite_array("theta", theta, ndim=2)
+    theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
     op = LowRankShiftOperator(theta, eps)
     X, Y = adjoint_factors(op, V, weights, a, b)
     M = np.asarray(V).shape[1]
@@ -186,7 +188,7 @@ def spectral_sum_grad_lowrank(theta, eps, f, a, b, *, M=20, degree=None, N=None,
                               rng=None, check=True):
     """Stochastic gradient of ``tr f(θθᵀ + εI)`` w.r.t. ``θ`` (amortised adjoint form). Returns ``(grad, degree)``."""
     eps = check_real("eps", eps, low=0.0)
-    theta = as_finite_array("theta", theta, ndim=2)
+    theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
     series, weights, V = draw_estimator(
         LowRankShiftOperator(theta, eps), f, a, b, M=M, degree=degree, N=N, distribution=distribution, p=p,
         rng=rng, symmetric=[] if check else None,  # θθᵀ + εI is symmetric by construction
@@ -200,6 +202,8 @@ def exact_matrix_gradient(A, f, fprime=None) -> np.ndarray:
     ``fprime`` defaults to the derivative of the Chebyshev series of ``f`` on the spectrum's hull
     (machine-precision for analytic ``f``); names ``"log"``, ``"sqrt"``, ``"exp"`` use closed forms.
     """
+    if not isinstance(f, str):
+        check_callable("f", f)
     mat = dense_of(as_operator(A))
     lam, U = np.linalg.eigh(mat)
     closed = {"log": lambda x: 1.0 / x, "sqrt": lambda x: 0.5 / np.sqrt(x), "exp": np.exp}
@@ -215,6 +219,7 @@ def exact_matrix_gradient(A, f, fprime=None) -> np.ndarray:
 
 def exact_grad_lowrank(theta, eps, f, fprime=None) -> np.ndarray:
     """Exact ``∇_θ tr f(θθᵀ + εI) = 2 U f'(Λ) Uᵀ θ``."""
-    theta = as_finite_array("theta", theta, ndim=2)
+    theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
+    eps = check_real("eps", eps, low=0.0)
     G = exact_matrix_gradient(theta @ theta.T + eps * np.eye(theta.shape[0]), f, fprime)
     return 2.0 * G @ theta

@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_int, check_real
+from .._validation import as_finite_array, check_callable, check_int, check_real
 from ._three_term import three_term_tridiagonals
-from .estimators import as_generator, rademacher
+from .estimators import as_generator, check_probes, rademacher
 from .operators import as_operator
 
 
@@ -29,7 +29,9 @@ def block_cg(A, B, *, tol: float = 1e-8, maxiter: int | None = None, x0=None):
     """
     op = as_operator(A)
     tol = check_real("tol", tol, low=0.0, low_open=True)
-    B = np.asarray(B, dtype=float)
+    B = as_finite_array("B", B, nonempty=True)
+    if B.ndim not in (1, 2) or B.shape[0] != op.shape[0]:
+        raise ValueError(f"B must have shape (d,) or (d, m) with d = {op.shape[0]}; got {B.shape}")
     squeeze = B.ndim == 1
     if squeeze:
         B = B[:, None]
@@ -101,7 +103,8 @@ def _block_lanczos_tridiagonals(op, Z, m: int):
 def slq_quadratic_forms(A, Z, f, n_steps: int = 30) -> np.ndarray:
     """Per-probe Lanczos quadrature ``||z||² e_1ᵀ f(T) e_1`` of ``zᵀ f(A) z``."""
     op = as_operator(A)
-    Z = np.asarray(Z, dtype=float)
+    Z = check_probes(Z, op.shape[0], "Z")
+    check_callable("f", f)
     n_steps = check_int("n_steps (Lanczos steps)", n_steps, low=1)
     alpha, beta, m = _block_lanczos_tridiagonals(op, Z, n_steps)
     M = Z.shape[1]

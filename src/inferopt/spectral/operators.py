@@ -17,15 +17,31 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import as_finite_array, check_real
+from .._validation import as_finite_array, as_rng, check_callable, check_int, check_protocol, check_real
 
 
 class MatrixOperator:
     """A dense or sparse symmetric matrix as an operator."""
 
-    def __init__(self, matrix):
-        self.matrix = matrix
-        self.shape = matrix.shape
+    def __init__(self, matrix, *, name: str = "matrix"):
+        A = matrix
+        if sp.issparse(A):
+            if A.shape[0] != A.shape[1]:
+                raise ValueError(f"{name} must be square; got shape {A.shape}")
+            if np.iscomplexobj(A.data):
+                raise TypeError(f"{name} must be real; got a complex sparse matrix (dtype {A.dtype}): complex Hermitian "
+                                "matrices are not supported")
+            if A.shape[0] == 0:
+                raise ValueError(f"{name} must not be empty; got shape {A.shape}")
+            if not np.all(np.isfinite(A.data)):
+                raise ValueError(f"{name} must contain only finite values")
+            A = sp.csr_matrix(A, dtype=float)
+        else:
+            A = as_finite_array(name, A, ndim=2, nonempty=True)
+            if A.shape[0] != A.shape[1]:
+                raise ValueError(f"{name} must be square; got shape {A.shape}")
+        self.matrix = A
+        self.shape = A.shape
 
     def matmat(self, V):
         return np.asarray(self.matrix @ V)
@@ -38,8 +54,9 @@ class CallableOperator:
     """An operator from a function ``V -> A @ V`` (``V`` of shape ``(d, m)``)."""
 
     def __init__(self, matmat, d: int):
-        self._matmat = matmat
-        self.shape = (int(d), int(d))
+        self._matmat = check_callable("matmat", matmat)
+        d = check_int("d", d, low=1)
+        self.shape = (d, d)
 
     def matmat(self, V):
         return self._matmat(V)
@@ -49,7 +66,7 @@ class ShiftedOperator:
     """``A + eps I``: enforces the lower spectral bound ``lambda_min >= eps`` for PSD ``A`` (Sec. 2.2)."""
 
     def __init__(self, op, eps: float):
-        self.op = as_operator(op)
+        self.op = as_operator(op, name="op")
         self.eps = check_real("eps", eps)
         self.shape = self.op.shape
 
@@ -61,7 +78,7 @@ class LowRankShiftOperator:
     """``A = theta theta^T + eps I`` for ``theta`` of shape ``(d, r)``; ``||A||_mv = O(dr)`` (Sec. 5.1)."""
 
     def __init__(self, theta, eps: float):
-        self.theta = as_finite_array("theta", theta, ndim=2)
+        self.theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
         self.eps = check_real("eps", eps, low=0.0)
         d = self.theta.shape[0]
         self.shape = (d, d)
@@ -92,19 +109,11 @@ def as_operator(A, *, name: str = "A", check_symmetric: bool = True):
         if len(shape) != 2 or shape[0] != shape[1]:
             raise ValueError(f"{name} must be a square operator; got shape {shape}")
         return A
-    if sp.issparse(A):
-        if A.shape[0] != A.shape[1]:
-            raise ValueError(f"{name} must be square; got shape {A.shape}")
-        if not np.all(np.isfinite(A.data)):
-            raise ValueError(f"{name} must contain only finite values")
-        A = sp.csr_matrix(A, dtype=float)
-    else:
-        A = as_finite_array(name, A, ndim=2)
-        if A.shape[0] != A.shape[1]:
-            raise ValueError(f"{name} must be square; got shape {A.shape}")
+    op = MatrixOperator(A, name=name)
+    A = op.matrix
     if check_symmetric and not _symmetric_enough(A):
         raise ValueError(f"{name} must be symmetric (spectral sums use its real eigenvalues); it is not")
-    return MatrixOperator(A)
+    return op
 
 
 def check_symmetric(op, *, rng=None, name: str = "A", rtol: float = 1e-8) -> None:
@@ -113,10 +122,11 @@ def check_symmetric(op, *, rng=None, name: str = "A", rtol: float = 1e-8) -> Non
     Two products with ``A``; a ``ValueError`` if the two sides differ by more than ``rtol``
     relative to ``||x|| ||A y|| + ||y|| ||A x||``. Explicit matrices are checked exactly by :func:`as_operator`.
     """
-    op = as_operator(op, name=name)
+    op = as_operator(op, name=name if name != "A" else "op (A)")
+    rtol = check_real("rtol", rtol, low=0.0)
+    rng = as_rng("rng", rng)
     if isinstance(op, MatrixOperator):
         return
-    rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     X = rng.standard_normal((op.shape[0], 2))
     AX = np.asarray(op.matmat(X))
     if AX.shape != X.shape:
@@ -129,6 +139,7 @@ def check_symmetric(op, *, rng=None, name: str = "A", rtol: float = 1e-8) -> Non
 
 def dense_of(op) -> np.ndarray:
     """The dense matrix of an operator (``todense`` if it has one, else ``matmat(I)``); for tests/exact baselines."""
+    check_protocol("op", op, "shape", "matmat", what="an operator")
     if hasattr(op, "todense"):
         return np.asarray(op.todense())
     return np.asarray(op.matmat(np.eye(op.shape[0])))

@@ -30,7 +30,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from .._result import SolveResult
-from .._validation import check_int, check_real
+from .._validation import as_finite_array, check_int, check_protocol, check_real
 from .estimators import ChebyshevSeries, as_generator, make_degree_rule, rademacher
 
 
@@ -67,14 +67,28 @@ def make_step(step):
 
 def project_box(x, low, high):
     """Euclidean projection onto the box ``{low <= x <= high}`` (elementwise; bounds may be arrays)."""
+    x = as_finite_array("x", x)
+    low, high = _check_box(low, high)
     return np.clip(x, low, high)
 
 
 def box_projection(low, high):
     """The projection onto ``[low, high]`` as a callable; ``low <= high`` required."""
-    if np.any(np.asarray(low) > np.asarray(high)):
-        raise ValueError(f"box projection needs low <= high; got low={low}, high={high}")
+    low, high = _check_box(low, high)
     return lambda x: project_box(x, low, high)
+
+
+def _check_box(low, high):
+    """Bounds (numbers or arrays, ``-inf``/``inf`` allowed for an open side) with ``low <= high``."""
+    low, high = (np.asarray(v) for v in (low, high))
+    for name, v in (("low", low), ("high", high)):
+        if v.dtype.kind not in "iuf":
+            raise TypeError(f"{name} must be real numbers; got {v.dtype} {v!r}")
+        if np.any(np.isnan(v)):
+            raise ValueError(f"{name} must not be NaN")
+    if np.any(low > high) or np.any(low == np.inf) or np.any(high == -np.inf):
+        raise ValueError(f"low and high must satisfy low < inf, high > -inf and low <= high; got low={low}, high={high}")
+    return low.astype(float), high.astype(float)
 
 
 # ----------------------------------------------------------------------------- shared machinery
@@ -135,6 +149,18 @@ class _Trace:
         )
 
 
+def check_start(problem, theta0, *attributes: str) -> np.ndarray:
+    """``problem`` has ``project``, ``g_grad`` and ``attributes`` (module docstring); ``theta0`` is a finite,
+    non-empty array."""
+    check_protocol("problem", problem, "project", "g_grad", *attributes,
+                   what="an optimisation problem (see inferopt.spectral.optim)")
+    theta0 = as_finite_array("theta0", theta0, nonempty=True)
+    shape = getattr(problem, "shape", None)
+    if shape is not None and theta0.shape != tuple(shape):
+        raise ValueError(f"theta0 must have the problem's shape {tuple(shape)}; got {theta0.shape}")
+    return theta0
+
+
 def _check_common(M, n_iter, eval_every):
     return (
         check_int("M (number of probe vectors)", M, low=1),
@@ -187,6 +213,7 @@ def sgd(
     and the optimal distribution (Theorem 3) puts almost all its mass on degree ``K = 0`` (a zero
     gradient) and the rest on very high degrees -- unbiased, but slow; check ``info["degrees"]``.
     """
+    theta0 = check_start(problem, theta0, "f", "dim", "interval", "spectral_grad")
     M, n_iter, eval_every = _check_common(M, n_iter, eval_every)
     rng = as_generator(rng)
     series_of = _SeriesCache(problem.f)
@@ -241,6 +268,7 @@ def svrg(
     The new snapshot is the average of the inner iterates (``snapshot="average"``, line 10) or the last one.
     Iterations count inner steps; the traces are recorded every ``eval_every`` inner steps.
     """
+    theta0 = check_start(problem, theta0, "f", "dim", "interval", "spectral_grad", "exact_spectral_grad")
     M = check_int("M (number of probe vectors)", M, low=1)
     n_outer = check_int("n_outer", n_outer, low=0)
     n_inner = check_int("n_inner", n_inner, low=1)
@@ -288,6 +316,7 @@ def svrg(
 
 def gd(problem, theta0, *, n_iter: int, step, eval_every: int = 1, progress: bool = False) -> SpectralSolveResult:
     """Projected gradient descent with the exact gradient ``∇Σ_f(A(θ)) + ∇g(θ)`` (eigen-decomposition)."""
+    theta0 = check_start(problem, theta0, "exact_spectral_grad")
     n_iter = check_int("n_iter", n_iter, low=0)
     eval_every = check_int("eval_every", eval_every, low=1)
     theta, trace = _projected_descent(
@@ -301,6 +330,7 @@ def lanczos_gd(
     problem, theta0, *, n_iter: int, step, M: int = 10, rng=None, eval_every: int = 1, progress: bool = False
 ) -> SpectralSolveResult:
     """The LANCZOS baseline: gradient steps with ``problem.lanczos_spectral_grad`` (CG + Hutchinson, Dong et al. 2017)."""
+    theta0 = check_start(problem, theta0, "dim", "lanczos_spectral_grad")
     M, n_iter, eval_every = _check_common(M, n_iter, eval_every)
     rng = as_generator(rng)
     theta, trace = _projected_descent(

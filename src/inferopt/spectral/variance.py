@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import as_finite_array
 from .degrees import DegreeDistribution
 
 
@@ -25,7 +26,9 @@ def chebyshev_weighted_variance(coeffs, dist: DegreeDistribution) -> float:
 
     Returns ``inf`` if some non-zero coefficient is beyond every degree the distribution reaches.
     """
-    coeffs = np.asarray(coeffs, dtype=float)
+    coeffs = as_finite_array("coeffs", coeffs, ndim=1, nonempty=True)
+    if not isinstance(dist, DegreeDistribution):
+        raise TypeError(f"dist must be a DegreeDistribution; got {type(dist).__name__}")
     j = np.arange(1, coeffs.size)
     b2 = coeffs[1:] ** 2
     head, tail = dist.head(j), dist.tail(j)

@@ -1,0 +1,45 @@
+"""Issue 15: bad input never yields a number. Every public callable of the algorithm packages gets
+bad values for each of its parameters (non-finite, complex, bool for an int, empty, wrong shape or
+dtype, out of range, unknown choices); each call must raise ``ValueError``/``TypeError`` whose
+message names the argument. A result (silent) or any other failure (raw numpy/scipy) fails.
+The run prints the sweep's size and counts (conftest)."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import sweep
+from cases import baselines
+
+CASES = sweep.cases()
+#: hypothesis examples per parameter: enough to draw each kind's bad values (5-8) and positions
+EXAMPLES = 8
+
+
+def test_every_public_callable_is_in_the_sweep():
+    """A new public function must get a baseline in cases.py (or an exemption with a reason)."""
+    assert sweep.uncovered() == []
+
+
+def test_the_sweep_is_large_and_reaches_every_covered_callable():
+    covered = {c.key.split("#")[0] for c in CASES}
+    with_params = {k for k, f in baselines().items() if f is not None}
+    assert {k.split("#")[0] for k in with_params} - covered == set()
+    assert len(CASES) * 5 >= 300    # every case draws at least 5 distinct bad values
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_bad_value_raises_a_clear_error(case):
+    valid = sweep.valid_value(case)
+    failures = []
+
+    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(bad=st.deferred(lambda: sweep.bad_values(case, valid)))
+    def check(bad):
+        outcome, detail = sweep.call(case, bad)
+        if outcome != sweep.CLEAR:
+            failures.append(f"{outcome}: {case.param}={sweep._key(bad)[:80]} -> {detail}")
+
+    check()
+    assert not failures, "\n".join(dict.fromkeys(failures))
