@@ -21,9 +21,10 @@ import pandas as pd
 from .._validation import check_int
 from .boost import LABELS, METHODS, boost
 from .estimates import kl
-from .families import Component, Gaussian, check_rng
+from .families import Component, Gaussian
 from .metrics import test_auroc, train_log_likelihood
 from .targets import GaussianMixtureTarget, LogisticTarget
+from .._random import as_generator
 
 C1_METHODS = ("predefined", "line_search", "adafw")
 
@@ -47,7 +48,7 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     density is exact). Returns one row per (dimension, run, method): ``gamma``, ``kl``,
     ``kl_init`` (the KL of ``q_1``), ``step_type``.
     """
-    rng = check_rng(rng)
+    rng = as_generator(rng)
     n_runs = check_int("n_runs", n_runs, low=1)
     rows = []
     jobs = [(int(D), r) for D in dims for r in range(n_runs)]
@@ -79,7 +80,7 @@ def compare_methods(data: dict, *, methods=METHODS, n_iter: int, n_replicates: i
     (mean over the training data of ``E_q log p(y|x, w)``, ``n_eval`` draws) and ``test_auroc``
     (posterior-mean logit); ``boost_kwargs`` go to :func:`~.boost.boost`.
     """
-    rng = check_rng(rng)
+    rng = as_generator(rng)
     n_replicates = check_int("n_replicates", n_replicates, low=1)
     target = LogisticTarget(data["Z"], data["y"])
     seeds = rng.integers(2**32, size=n_replicates)

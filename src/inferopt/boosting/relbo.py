@@ -22,8 +22,9 @@ import numpy as np
 from .._result import SolveResult
 from .._validation import as_rows, check_int, check_real
 from .adam import Adam
-from .families import Component, check_params, check_rng, get_family
+from .families import Component, check_params, get_family
 from .mixture import Mixture
+from .._random import as_generator
 
 
 def relbo_lambda(t: int) -> float:
@@ -76,7 +77,7 @@ def relbo_and_grad(target, family, loc, log_scale, eps, q: Mixture | None = None
 def relbo(target, s: Component, q: Mixture | None = None, lam: float = 1.0, *, n_samples: int = 100, rng=None) -> float:
     """Monte-Carlo RELBO of the component ``s`` (``n_samples`` fresh draws)."""
     n_samples = check_int("n_samples", n_samples, low=1)
-    eps = s.family.standard_sample((n_samples, s.dim), check_rng(rng))
+    eps = s.family.standard_sample((n_samples, s.dim), as_generator(rng))
     return relbo_and_grad(target, s.family, s.loc, s.log_scale, eps, q, lam)[0]
 
 
@@ -122,7 +123,7 @@ def greedy_step(
     parameters ``[loc, log_scale]``, ``trace.info['lam']`` the entropy weight.
     """
     family = get_family(family)
-    rng = check_rng(rng)
+    rng = as_generator(rng)
     D = target.dim
     q = _check_q(q, D)
     n_iter = check_int("n_iter", n_iter, low=0)

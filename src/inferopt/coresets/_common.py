@@ -16,6 +16,7 @@ import numpy as np
 
 from .._result import SolveResult
 from .._validation import as_finite_array, check_choice, check_int, check_real
+from .._random import as_generator
 
 #: the stopping rule of Zhang et al. (2021), Sec. 5: ``‖w_t − w_{t−1}‖ ≤ tol ‖w_t‖``.
 DEFAULT_TOL = 1e-5
@@ -78,15 +79,6 @@ def check_k_grid(k, n: int) -> np.ndarray:
 
 def check_stopping(tol, max_iter) -> tuple[float, int]:
     return check_real("tol", tol, low=0.0), check_int("max_iter", max_iter, low=1)
-
-
-def as_generator(rng) -> np.random.Generator:
-    """A ``numpy.random.Generator`` from a Generator, a seed or ``None``."""
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if rng is None or isinstance(rng, int | np.integer):
-        return np.random.default_rng(rng)
-    raise ValueError(f"rng must be a numpy.random.Generator, an int seed or None; got {type(rng).__name__}")
 
 
 def objective(Phi: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:

@@ -40,12 +40,12 @@ from ._common import (
     DEFAULT_TOL,
     CoresetResult,
     Trace,
-    as_generator,
     check_k,
     check_problem,
     check_stopping,
 )
 from .projection import project_sparse_nonneg, support_expansion
+from .._random import as_generator
 
 STEP_RULES = ("exact", "authors")
 

@@ -22,7 +22,8 @@ import numpy as np
 from scipy.linalg import cho_solve, solve_triangular
 
 from .._validation import as_finite_array, as_rows, check_choice, check_int, check_real, check_spd
-from ._common import as_generator
+from .._random import as_generator
+
 
 LOG2PI = float(np.log(2 * np.pi))
 

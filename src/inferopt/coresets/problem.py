@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import as_finite_array, check_int
-from ._common import as_generator, check_problem, objective
+from ._common import check_problem, objective
+from .._random import as_generator
 
 __all__ = [
     "exact_problem",

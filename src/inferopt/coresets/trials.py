@@ -24,6 +24,7 @@ from .evaluation import coreset_kls
 from .path import PER_K, available_methods, coreset_path
 from .problem import exact_problem
 from .refit import nnls_on_support
+from .._random import as_generator
 
 __all__ = ["conjugate_trial", "run_methods", "split_method"]
 
@@ -93,7 +94,7 @@ def conjugate_trial(
     plus ``runs["_problem"] = (Φ, y)``.
     """
     Phi, y = exact_problem(model, **(tangent_options or {}))
-    rng = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
+    rng = as_generator(rng)
     iht_opts = {"max_iter": max_iter, "step": step}
     options = {
         "uniform": {"rng": rng},

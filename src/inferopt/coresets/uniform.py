@@ -13,7 +13,8 @@ import numpy as np
 
 from .._validation import check_choice
 
-from ._common import CoresetResult, Trace, as_generator, check_k_grid, check_problem, objective
+from ._common import CoresetResult, Trace, check_k_grid, check_problem, objective
+from .._random import as_generator
 
 
 def uniform(Phi, y, k, *, rng=None, until="iterations") -> CoresetResult:

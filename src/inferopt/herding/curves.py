@@ -22,7 +22,8 @@ from .baselines import sobol_points
 from .densities import TrigDensity
 from .herding import herd, projected_errors
 from .maxent import entropy
-from .targets import EmpiricalTarget, FeatureTarget, KernelTarget, as_generator, mmd2_uniform_prefix
+from .targets import EmpiricalTarget, FeatureTarget, KernelTarget, mmd2_uniform_prefix
+from .._random import as_generator
 
 #: Fig. 3 legend name -> :func:`herd` method.
 CG_METHODS = {"cg-1/(t+1)": "1/(t+1)", "cg-l.search": "line_search", "min-norm-point": "mnp"}

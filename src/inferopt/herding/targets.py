@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import as_finite_array
+from .._random import as_generator
 
 
 class KernelTarget:
@@ -64,14 +65,6 @@ class EmpiricalTarget(KernelTarget):
 
     def mean(self, x) -> np.ndarray:
         return self.base.kernel(x, self.sample).mean(axis=1)
-
-
-def as_generator(rng) -> np.random.Generator:
-    """``rng`` as a ``numpy.random.Generator`` (a Generator, or a seed for ``default_rng``)."""
-    try:
-        return np.random.default_rng(rng)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"rng must be a numpy.random.Generator or a seed; got {rng!r}") from exc
 
 
 def _weights(n: int, weights) -> np.ndarray:

@@ -23,10 +23,7 @@ import numpy as np
 from .._validation import check_int, check_real
 from .chebyshev import check_interval
 from .operators import as_operator
-
-
-def _rng(rng):
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+from .._random import as_generator
 
 
 def lanczos_tridiagonal(A, v0, n_steps: int):
@@ -61,7 +58,7 @@ def lanczos_tridiagonal(A, v0, n_steps: int):
 def ritz_values(A, *, n_steps: int = 20, rng=None):
     """Ritz values of ``A`` after ``n_steps`` Lanczos steps from a random start and their residual bounds."""
     op = as_operator(A)
-    v0 = _rng(rng).standard_normal(op.shape[0])
+    v0 = as_generator(rng).standard_normal(op.shape[0])
     alpha, beta, _ = lanczos_tridiagonal(op, v0, n_steps)
     T = np.diag(alpha) + np.diag(beta[:-1], 1) + np.diag(beta[:-1], -1)
     theta, S = np.linalg.eigh(T)

@@ -26,11 +26,7 @@ from .chebyshev import bernstein_rho, check_interval, chebyshev_coefficients, fi
 from .degrees import DegreeDistribution, make_degree_distribution
 from .functions import get_function
 from .operators import as_operator, check_symmetric
-
-
-def as_generator(rng) -> np.random.Generator:
-    """``rng`` if it is a ``numpy.random.Generator``, else ``default_rng(rng)`` (a seed or ``None``)."""
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+from .._random import as_generator
 
 
 def rademacher(rng, d: int, M: int) -> np.ndarray:

@@ -28,6 +28,7 @@ from .bounds import spectral_bounds
 from .gradients import grad_recursion
 from .lanczos import block_cg, cg_logdet_grad
 from .operators import CallableOperator
+from .._random import as_generator
 
 
 def keys_cubic(s):
@@ -161,7 +162,7 @@ class SKIGaussianProcess:
         self.bound_steps = check_int("bound_steps", bound_steps, low=1)
         self.margin = check_real("margin", margin, low=0.0)
         self.dense_limit = check_int("dense_limit", dense_limit, low=0)
-        self._rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        self._rng = as_generator(rng)
         self._alpha_cache = (None, None)
 
     # --- operators -----------------------------------------------------------------------------

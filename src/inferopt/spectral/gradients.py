@@ -40,8 +40,9 @@ import numpy as np
 
 from .._validation import as_finite_array, check_int, check_real
 from .chebyshev import check_interval
-from .estimators import ChebyshevSeries, as_generator, draw_estimator, rademacher, replicate_weights
+from .estimators import ChebyshevSeries, draw_estimator, rademacher, replicate_weights
 from .operators import LowRankShiftOperator, as_operator, dense_of
+from .._random import as_generator
 
 
 def derivative_moments(A, dA, V, n: int, a, b) -> np.ndarray:

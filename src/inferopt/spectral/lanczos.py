@@ -15,8 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_int, check_real
-from .estimators import as_generator, rademacher
+from .estimators import rademacher
 from .operators import as_operator
+from .._random import as_generator
 
 
 def block_cg(A, B, *, tol: float = 1e-8, maxiter: int | None = None, x0=None):

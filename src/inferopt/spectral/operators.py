@@ -18,6 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validation import as_finite_array, check_real
+from .._random import as_generator
 
 
 class MatrixOperator:
@@ -116,7 +117,7 @@ def check_symmetric(op, *, rng=None, name: str = "A", rtol: float = 1e-8) -> Non
     op = as_operator(op, name=name)
     if isinstance(op, MatrixOperator):
         return
-    rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    rng = as_generator(rng)
     X = rng.standard_normal((op.shape[0], 2))
     AX = np.asarray(op.matmat(X))
     if AX.shape != X.shape:

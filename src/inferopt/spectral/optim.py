@@ -31,7 +31,8 @@ from tqdm.auto import tqdm
 
 from .._result import SolveResult
 from .._validation import check_int, check_real
-from .estimators import ChebyshevSeries, as_generator, make_degree_rule, rademacher
+from .estimators import ChebyshevSeries, make_degree_rule, rademacher
+from .._random import as_generator
 
 
 @dataclass(repr=False)  # keep SolveResult's short repr
