@@ -56,8 +56,8 @@ def test_line_search_steps_are_optimal_by_brute_force():
         errs = [mmd2(tgt, cand, np.append((1 - g) * w, g)) for g in gam[::200]]
         fine = gam[max(np.argmin(errs) * 200 - 200, 0): np.argmin(errs) * 200 + 201]
         best = min(mmd2(tgt, cand, np.append((1 - g) * w, g)) for g in fine)
-        assert res.error[t] <= best + 1e-15 and res.error[t] == pytest.approx(best, rel=1e-6, abs=1e-16)
-        g = res.fw.info["gamma"][t - 1]
+        assert res.objective[t] <= best + 1e-15 and res.objective[t] == pytest.approx(best, rel=1e-6, abs=1e-16)
+        g = res.info["gamma"][t - 1]
         pts, w = list(cand), np.append((1 - g) * w, g)
 
 

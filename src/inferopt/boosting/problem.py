@@ -41,7 +41,7 @@ from .relbo import greedy_step
 from .._random import as_generator
 
 #: keys of ``greedy`` passed on to :func:`~.relbo.greedy_step`.
-GREEDY_KEYS = ("n_iter", "n_samples", "lr", "init_log_scale", "average", "log_scale_bounds")
+GREEDY_KEYS = ("max_iter", "n_samples", "lr", "init_log_scale", "average", "log_scale_bounds")
 
 
 class BoostingProblem:
@@ -160,7 +160,7 @@ class BoostingProblem:
         if self.custom_lmo is not None:
             s = self.custom_lmo(q, t, self.rng)
         else:
-            s = greedy_step(self.target, self.family, q, rng=self.rng, t=max(t, 1), **self.greedy)[0]
+            s = greedy_step(self.target, self.family, q, rng=self.rng, t=max(t, 1), **self.greedy).component
         sid = self._store(s)
         if q is None:
             return sid, float("nan")

@@ -14,24 +14,18 @@ import numpy as np
 from .._validation import check_choice
 from ._common import CoresetResult, check_k_grid, check_problem
 from .giga import giga
+from .hilbert_fw import hilbert_frank_wolfe
 from .iht import a_iht, a_iht_batch, a_iht_ii, iht
 from .refit import refit
 from .sparsevi import sparsevi
 from .uniform import uniform
 
-GREEDY = {"uniform": uniform, "giga": giga, "sparsevi": sparsevi}
+GREEDY = {"uniform": uniform, "giga": giga, "frank_wolfe": hilbert_frank_wolfe, "sparsevi": sparsevi}
 PER_K = {"iht": iht, "a_iht": a_iht, "a_iht_ii": a_iht_ii, "a_iht_batch": a_iht_batch}
 
 
 def _methods() -> dict:
-    out = dict(GREEDY)
-    try:
-        from .frank_wolfe import frank_wolfe
-    except ImportError:  # the shared FW core is unavailable
-        pass
-    else:
-        out["frank_wolfe"] = frank_wolfe
-    return out | PER_K
+    return GREEDY | PER_K
 
 
 def available_methods() -> list[str]:

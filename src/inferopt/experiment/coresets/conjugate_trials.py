@@ -18,13 +18,13 @@ import time
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice
-from ._common import DEFAULT_MAX_ITER
-from .evaluation import coreset_kls
-from .path import PER_K, available_methods, coreset_path
-from .problem import exact_problem
-from .refit import nnls_on_support
-from .._random import as_generator
+from ..._validation import check_choice
+from ...coresets._common import DEFAULT_MAX_ITER
+from ...coresets.evaluation import coreset_kls
+from ...coresets.path import PER_K, available_methods, coreset_path
+from ...coresets.tangent import exact_problem
+from ...coresets.refit import nnls_on_support
+from ..._random import as_generator
 
 __all__ = ["conjugate_trial", "run_methods", "split_method"]
 

@@ -1,4 +1,4 @@
-"""Comparisons of the step rules as in Dresdner et al. (2021), Sec. 6: Fig. 1 (left) and Tables 2-3.
+"""The boosting experiments (C1-C4): comparisons of the step rules as in Dresdner et al. (2021), Sec. 6: Fig. 1 (left) and Tables 2-3.
 
 * :func:`random_lmo_step` -- Sec. 6.1 / Fig. 1 (left): a two-Gaussian target, the first
   component equal to the target's first, a *random* next component, one step of each rule,
@@ -19,12 +19,17 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_int
-from .boost import LABELS, METHODS, boost
-from .estimates import kl
-from .families import Component, Gaussian
-from .metrics import test_auroc, train_log_likelihood
-from .targets import GaussianMixtureTarget, LogisticTarget
+from ..boosting.boost import STEPS, boost
+from ..boosting.estimates import kl
+from ..boosting.families import Component, Gaussian
+from ..boosting.metrics import test_auroc, train_log_likelihood
+from ..boosting.targets import GaussianMixtureTarget, LogisticTarget
 from .._random import as_generator
+from .methods import labels_of
+
+#: the step rules compared (Tables 2-3) and their display labels (from the one registry)
+METHODS = STEPS
+LABELS = labels_of(STEPS)
 
 C1_METHODS = ("predefined", "line_search", "adafw")
 
@@ -63,7 +68,7 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
         seed = int(rng.integers(2**32))
         kl_init = kl(target, target.mixture.with_weights([1.0, 0.0]), n_samples=n_eval, rng=rng)
         for method in methods:
-            res = boost(target, method, rng=np.random.default_rng(seed), n_iter=1, family="gaussian",
+            res = boost(target, method, rng=np.random.default_rng(seed), max_iter=1, family="gaussian",
                         n_samples=n_samples, lmo=lambda q, t, _rng, seq=seq: seq[t], **rule_kwargs)
             rows.append({"dimension": D, "run": r, "method": method, "gamma": float(res.record["gamma"].iloc[1]),
                          "step_type": res.record["step_type"].iloc[1], "kl_init": kl_init,
@@ -93,7 +98,7 @@ def compare_methods(data: dict, *, methods=METHODS, n_iter: int, n_replicates: i
                 return {"train_ll": train_log_likelihood(target.model, q, n_samples=n_eval, rng=ev_rng),
                         "test_auroc": test_auroc(data["Zt"], data["yt"], q)}
 
-            res = boost(target, method, rng=np.random.default_rng(int(seed)), n_iter=n_iter, evaluate=evaluate,
+            res = boost(target, method, rng=np.random.default_rng(int(seed)), max_iter=n_iter, evaluate=evaluate,
                         progress=progress, **boost_kwargs)
             frames.append(res.record.assign(method=method, replicate=r))
     return pd.concat(frames, ignore_index=True)

@@ -24,7 +24,6 @@ __all__ = [
     "monte_carlo_tangent",
     "objective",
     "problem_from_tangent",
-    "relative_error",
     "tangent_from_loglik",
     "weighted_mc_tangent",
 ]
@@ -65,10 +64,6 @@ def exact_problem(model, w=None, **tangent_kw) -> tuple[np.ndarray, np.ndarray]:
     return problem_from_tangent(model.tangent(w, **tangent_kw))
 
 
-def relative_error(Phi, y, w) -> float:
-    """``‖y − Φw‖ / ‖y‖``."""
-    Phi, y = check_problem(Phi, y)
-    return float(np.sqrt(objective(Phi, y, np.asarray(w, float)) / (y @ y)))
 
 
 def weighted_mc_tangent(model, n_samples, rng=None):

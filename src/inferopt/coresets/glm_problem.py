@@ -25,7 +25,7 @@ from ..models import LaplaceApprox, laplace_approximation
 from .._validation import as_finite_array, check_int
 
 from .evaluation import gaussian_kl
-from .problem import tangent_from_loglik
+from .tangent import tangent_from_loglik
 from .._random import as_generator
 
 __all__ = ["GLMCoresetProblem"]

@@ -21,7 +21,7 @@ from .._validation import check_choice, check_real
 from ._common import CoresetResult, GridRecorder, check_k_grid, check_problem
 
 
-def frank_wolfe(Phi, y, k, *, variant="fw", step="line_search", tol=0.0) -> CoresetResult:
+def hilbert_frank_wolfe(Phi, y, k, *, variant="fw", step="line_search", tol=0.0) -> CoresetResult:
     """FW Hilbert coreset(s) of size ``k`` (an int or a grid, recorded in one pass).
 
     ``variant``: ``"fw"`` (Campbell & Broderick's algorithm), or ``"away"`` /

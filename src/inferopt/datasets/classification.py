@@ -15,12 +15,14 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_choice, check_real
-from ..datasets import load
-from ..datasets.glm import phishing_onehot
+from .loaders import load
+from .glm_data import phishing_onehot
 from .._random import as_generator
 
 
-DATASETS = ("chemreact100", "phishing68")
+#: name -> the registry dataset (folder under data/) it is read from
+SOURCES = {"chemreact100": "chemreact100", "phishing68": "phishing"}
+DATASETS = tuple(SOURCES)
 
 
 def stratified_split(y, test_fraction: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
