@@ -147,8 +147,8 @@ def test_bad_input_raises():
         relbo_and_grad(target, "gaussian", np.zeros(3), np.zeros(3), eps[:, :2])
     with pytest.raises(ValueError, match="q must have dimension"):
         greedy_step(target, "gaussian", Mixture("gaussian", np.zeros((1, 2)), np.zeros((1, 2)), [1.0]), rng=rng)
-    with pytest.raises(ValueError, match="Generator"):
-        greedy_step(target, "gaussian", rng=None)
+    with pytest.raises(TypeError, match="Generator"):
+        greedy_step(target, "gaussian", rng="0")
     with pytest.raises(ValueError, match="lr"):
         Adam(lr=0.0)
     with pytest.raises(ValueError, match="grad must have the shape"):

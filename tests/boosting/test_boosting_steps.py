@@ -146,7 +146,7 @@ def test_bad_input_raises(kwargs, match):
     kwargs = {"method": "adafw", **kwargs}
     with pytest.raises(ValueError, match=match):
         boost(target, kwargs.pop("method"), rng=np.random.default_rng(0), max_iter=kwargs.pop("max_iter", 2),
-              family="gaussian", greedy=kwargs.pop("greedy", dict(n_iter=5)), **kwargs)
+              family="gaussian", greedy=kwargs.pop("greedy", dict(max_iter=5)), **kwargs)
 
 
 def test_non_positive_scales_and_mismatched_dimensions_raise():

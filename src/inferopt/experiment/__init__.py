@@ -21,6 +21,7 @@ Typical notebook::
     exp.finish()
 """
 
+from .._random import as_generator
 from .claims import VERDICTS, Claim, to_jsonable, verdict
 from .methods import color, colors_of, label, labels_of
 from .notebook import open_experiment
@@ -31,6 +32,7 @@ from .record import Experiment, load_results, parameters_since
 __all__ = [
     "PALETTE",
     "VERDICTS",
+    "as_generator",
     "Claim",
     "Experiment",
     "close",

@@ -32,6 +32,8 @@ METHODS = STEPS
 LABELS = labels_of(STEPS)
 
 C1_METHODS = ("predefined", "line_search", "adafw")
+#: open markers of :func:`plot_per_iteration`, one per method in order
+MARKERS = ("o", "s", "^", "v", "D")
 
 
 def _softplus(x):
@@ -151,10 +153,15 @@ def format_table(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def plot_per_iteration(ax, records: pd.DataFrame, column: str, colors: dict, methods=METHODS) -> None:
-    """Mean over replicates of ``column`` against the iteration, shaded ± one std (Fig. 1 centre/right, Fig. 2)."""
-    for m in methods:
+    """Mean over replicates of ``column`` against the iteration, shaded ± one std (Fig. 1 centre/right, Fig. 2).
+
+    Each method has its own open marker, larger for the earlier methods, so that curves lying on
+    top of each other stay visible as nested markers."""
+    for j, m in enumerate(methods):
         sub = records[records.method == m].groupby("iteration")[column]
         mean, std = sub.mean(), sub.std(ddof=1).fillna(0.0)
-        ax.plot(mean.index, mean.values, color=colors[LABELS[m]], label=LABELS[m], ls="--" if m == "predefined" else "-")
+        ax.plot(mean.index, mean.values, color=colors[LABELS[m]], label=LABELS[m], ls="--" if m == "predefined" else "-",
+                marker=MARKERS[j % len(MARKERS)], ms=11 - 1.5 * j, mfc="none", mew=1.2,
+                markevery=max(1, len(mean) // 12))
         ax.fill_between(mean.index, mean - std, mean + std, color=colors[LABELS[m]], alpha=0.15, lw=0)
     ax.set_xlabel("boosting iteration t")

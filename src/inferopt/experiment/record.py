@@ -126,12 +126,11 @@ class Experiment:
         ]
         return pd.DataFrame(rows, columns=["id", "verdict", "claim", "measured"]).set_index("id")
 
-    def finish(self) -> Path:
-        """The notebook's closing call: write the metrics JSON and print the claims table."""
-        path = self.write()
+    def finish(self) -> None:
+        """The notebook's closing call: write the metrics JSON (:meth:`write`) and print the claims table."""
+        self.write()
         with pd.option_context("display.max_colwidth", 200, "display.width", 250):
             print(self.claims_table().to_string())
-        return path
 
     def write(self) -> Path:
         """Write the metrics JSON atomically (a failed run leaves the previous file intact)."""

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 
-def time_to(result, target: float) -> float:
+def time_to(result, target: float, missing: float = float("nan")) -> float:
     """Wall time at which ``result.metric`` (a :class:`~inferopt.spectral.SpectralSolveResult`
     with ``metric`` and ``times`` recorded at the same iterations) first reaches ``<= target``;
-    NaN if it never does."""
+    ``missing`` (default NaN) if it never does."""
     hit = np.flatnonzero(np.asarray(result.metric) <= target)
-    return float(result.times[hit[0]]) if hit.size else float("nan")
+    return float(result.times[hit[0]]) if hit.size else float(missing)
 
 
 def faster(fast: float, slow: float, factor: float = 1.0):

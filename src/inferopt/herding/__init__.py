@@ -10,6 +10,9 @@
 * :mod:`.graphical` -- ``x = sign(z)`` model of Sec. 5.2, arcsine-law moments;
 * :mod:`.maxent`    -- maximum entropy on {-1, 1}^d (Sec. 5.3);
 
+The figures' error curves, mean vectors of Fig. 6 and fitted rates are in
+:mod:`inferopt.experiment.herding`.
+
 Example (Fig. 3, s = 1, random density)::
 
     rng = np.random.default_rng(0)
@@ -17,9 +20,6 @@ Example (Fig. 3, s = 1, random density)::
     grid = np.arange(10_000) / 10_000          # the LMO is an exhaustive search on this grid
     res = herd(target, grid, 500, step="1/(t+1)")     # or "line_search", "mnp"
     res.objective                                  # ||mu - mu_hat_t||^2, t = 1..500
-
-The figures' error curves, mean vectors of Fig. 6 and fitted rates are in
-:mod:`inferopt.experiment.herding`.
 """
 
 from .baselines import random_errors, sobol_points

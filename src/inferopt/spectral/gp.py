@@ -221,7 +221,7 @@ class SKIGaussianProcess:
     def lanczos_spectral_grad(self, theta, Z):
         """``½ ∇ log det A`` by CG + Hutchinson (Dong et al. 2017), probes ``Z``, at most ``lanczos_steps`` iterations."""
         return 0.5 * cg_logdet_grad(self.operator(theta), self.derivative_operators(theta), Z=Z, tol=self.cg_tol,
-                                    maxiter=self.lanczos_steps)
+                                    max_iter=self.lanczos_steps)
 
     def exact_spectral_grad(self, theta):
         """``½ tr(A⁻¹ ∂A/∂θ_i)`` densely (``O(n³)``; small problems only)."""

@@ -139,7 +139,7 @@ class _Trace:
 def _check_common(M, n_iter, eval_every):
     return (
         check_int("M (number of probe vectors)", M, low=1),
-        check_int("n_iter", n_iter, low=0),
+        check_int("max_iter", n_iter, low=0),
         check_int("eval_every", eval_every, low=1),
     )
 
@@ -168,7 +168,7 @@ def sgd(
     problem,
     theta0,
     *,
-    n_iter: int,
+    max_iter: int,
     step,
     M: int = 10,
     N=15,
@@ -188,7 +188,7 @@ def sgd(
     and the optimal distribution (Theorem 3) puts almost all its mass on degree ``K = 0`` (a zero
     gradient) and the rest on very high degrees -- unbiased, but slow; check ``info["degrees"]``.
     """
-    M, n_iter, eval_every = _check_common(M, n_iter, eval_every)
+    M, n_iter, eval_every = _check_common(M, max_iter, eval_every)
     rng = as_generator(rng)
     series_of = _SeriesCache(problem.f)
     degrees = np.zeros(n_iter, dtype=int)
@@ -287,9 +287,9 @@ def svrg(
 # ----------------------------------------------------------------------------- exact and LANCZOS baselines
 
 
-def gd(problem, theta0, *, n_iter: int, step, eval_every: int = 1, progress: bool = False) -> SpectralSolveResult:
+def gd(problem, theta0, *, max_iter: int, step, eval_every: int = 1, progress: bool = False) -> SpectralSolveResult:
     """Projected gradient descent with the exact gradient ``∇Σ_f(A(θ)) + ∇g(θ)`` (eigen-decomposition)."""
-    n_iter = check_int("n_iter", n_iter, low=0)
+    n_iter = check_int("max_iter", max_iter, low=0)
     eval_every = check_int("eval_every", eval_every, low=1)
     theta, trace = _projected_descent(
         problem, theta0, n_iter=n_iter, step=step, eval_every=eval_every, progress=progress, desc="GD",
@@ -299,10 +299,10 @@ def gd(problem, theta0, *, n_iter: int, step, eval_every: int = 1, progress: boo
 
 
 def lanczos_gd(
-    problem, theta0, *, n_iter: int, step, M: int = 10, rng=None, eval_every: int = 1, progress: bool = False
+    problem, theta0, *, max_iter: int, step, M: int = 10, rng=None, eval_every: int = 1, progress: bool = False
 ) -> SpectralSolveResult:
     """The LANCZOS baseline: gradient steps with ``problem.lanczos_spectral_grad`` (CG + Hutchinson, Dong et al. 2017)."""
-    M, n_iter, eval_every = _check_common(M, n_iter, eval_every)
+    M, n_iter, eval_every = _check_common(M, max_iter, eval_every)
     rng = as_generator(rng)
     theta, trace = _projected_descent(
         problem, theta0, n_iter=n_iter, step=step, eval_every=eval_every, progress=progress, desc="LANCZOS",

@@ -21,7 +21,7 @@ import pandas as pd
 from ..._validation import check_choice
 from ...coresets._common import DEFAULT_MAX_ITER
 from ...coresets.evaluation import coreset_kls
-from ...coresets.path import PER_K, available_methods, coreset_path
+from ...coresets.path import PER_K, available_solvers, coreset_path
 from ...coresets.tangent import exact_problem
 from ...coresets.refit import nnls_on_support
 from ..._random import as_generator
@@ -35,7 +35,7 @@ def split_method(name: str) -> tuple[str, bool]:
     """``"giga_refit"`` -> ``("giga", True)``; ``"giga"`` -> ``("giga", False)``."""
     refit = isinstance(name, str) and name.endswith(REFIT_SUFFIX)
     solver = name[: -len(REFIT_SUFFIX)] if refit else name
-    check_choice("methods", solver, set(available_methods()))
+    check_choice("methods", solver, set(available_solvers()))
     return solver, refit
 
 
