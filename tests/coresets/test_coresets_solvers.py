@@ -121,8 +121,8 @@ def test_greedy_grid_in_one_pass_matches_separate_runs(method):
     grid = fn(Phi, y, ks, **kw)
     for j, k in enumerate(ks):
         alone = fn(Phi, y, k, **kw)
-        np.testing.assert_allclose(grid.weights[j], alone.x, rtol=1e-12, atol=1e-14)
-        assert np.count_nonzero(grid.weights[j]) <= k
+        np.testing.assert_allclose(grid.path_weights[j], alone.x, rtol=1e-12, atol=1e-14)
+        assert np.count_nonzero(grid.path_weights[j]) <= k
 
 
 @pytest.mark.parametrize("until", ["iterations", "support"])
@@ -130,7 +130,7 @@ def test_uniform_weights_are_n_count_over_total(until):
     Phi = np.eye(6)
     res = uniform(Phi, Phi.sum(1), [1, 3, 6], rng=0, until=until)
     for j, k in enumerate(res.ks):
-        w = res.weights[j]
+        w = res.path_weights[j]
         if until == "support":
             assert np.count_nonzero(w) == k
         else:  # k draws: weights are N·count/k
@@ -144,7 +144,7 @@ def test_giga_until_support_reaches_k_distinct_points():
     Phi = rng.standard_normal((8, 40)) + 0.5
     y = Phi.sum(axis=1)
     res = giga(Phi, y, [3, 7], until="support")
-    assert [np.count_nonzero(w) for w in res.weights] == [3, 7]
+    assert [np.count_nonzero(w) for w in res.path_weights] == [3, 7]
     assert res.n_iter >= giga(Phi, y, [3, 7]).n_iter
 
 
@@ -155,7 +155,7 @@ def test_sparsevi_until_support_stops_at_max_iter():
     y = Phi.sum(axis=1)
     res = sparsevi(Phi, y, [3, 7], until="support", n_steps=10, max_iter=20)
     assert res.n_iter <= 20
-    assert all(np.count_nonzero(w) <= k for w, k in zip(res.weights, res.ks, strict=True))
+    assert all(np.count_nonzero(w) <= k for w, k in zip(res.path_weights, res.ks, strict=True))
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -238,7 +238,7 @@ def test_giga_matches_a_direct_transcription_of_the_paper(seed):
     ref = naive_giga(Phi, y, 12)
     res = giga(Phi, y, list(range(1, 13)))
     for j in range(12):
-        np.testing.assert_allclose(res.weights[j], ref[j], rtol=1e-8, atol=1e-10)
+        np.testing.assert_allclose(res.path_weights[j], ref[j], rtol=1e-8, atol=1e-10)
 
 
 def test_sparsevi_with_monte_carlo_tangent():
@@ -248,7 +248,7 @@ def test_sparsevi_with_monte_carlo_tangent():
     Phi, y = cs.exact_problem(m)
     tangent = cs.weighted_mc_tangent(m, 200, rng=0)
     res = sparsevi(Phi, y, [2, 5], tangent=tangent, n_steps=30)
-    assert all(np.count_nonzero(w) <= k for w, k in zip(res.weights, res.ks, strict=True))
+    assert all(np.count_nonzero(w) <= k for w, k in zip(res.path_weights, res.ks, strict=True))
     exact = sparsevi(Phi, y, 5, tangent=m.tangent, n_steps=30)
     # both reduce the reverse KL from the prior (w = 0) by orders of magnitude
     kl0 = cs.coreset_kl(m, np.zeros(30))
@@ -281,10 +281,10 @@ def test_frank_wolfe_trace_and_grid():
     res = cs.hilbert_frank_wolfe(Phi, y, [1, 5, 20])
     assert np.all(np.diff(res.objective[1:]) <= 1e-9 * res.objective[0])  # exact line search
     for j, k in enumerate(res.ks):
-        assert res.objective[k] == pytest.approx(objective(Phi, y, res.weights[j]), rel=1e-9)
-        np.testing.assert_allclose(res.weights[j], cs.hilbert_frank_wolfe(Phi, y, int(k)).x, rtol=1e-12)
+        assert res.objective[k] == pytest.approx(objective(Phi, y, res.path_weights[j]), rel=1e-9)
+        np.testing.assert_allclose(res.path_weights[j], cs.hilbert_frank_wolfe(Phi, y, int(k)).x, rtol=1e-12)
     # the first atom maximises <v_n, y> with v_n = σ φ_n / σ_n
-    first = np.flatnonzero(res.weights[0])
+    first = np.flatnonzero(res.path_weights[0])
     assert first.tolist() == [int(np.argmax(Phi.T @ y / np.linalg.norm(Phi, axis=0)))]
 
 

@@ -100,7 +100,7 @@ def _result(w, trace, n_iter, converged, k, info) -> CoresetResult:
     )
     return CoresetResult(
         x=w, objective=obj, n_iter=n_iter, converged=converged, message=msg, times=times,
-        info=info, ks=np.asarray([k]), weights=w[None, :].copy(),
+        info=info, ks=np.asarray([k]), path_weights=w[None, :].copy(),
     )
 
 

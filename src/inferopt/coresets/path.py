@@ -61,7 +61,7 @@ def coreset_path(solver: str, Phi, y, ks, *, refit_weights=False, progress=False
             results.append(res)
     else:
         res = fn(Phi, y, ks, **options)
-        W = res.weights
+        W = res.path_weights
         secs = _time_at_sizes(res)
         results = [res]
     if refit_weights:

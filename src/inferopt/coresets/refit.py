@@ -47,7 +47,7 @@ def refit_result(Phi, y, result: CoresetResult) -> CoresetResult:
     """
     Phi, y = check_problem(Phi, y)
     t0 = time.perf_counter()
-    W = refit(Phi, y, result.weights) if result.weights.size else result.weights
+    W = refit(Phi, y, result.path_weights) if result.path_weights.size else result.path_weights
     x = refit(Phi, y, result.x)
     elapsed = time.perf_counter() - t0
     f = objective(Phi, y, x)
@@ -62,5 +62,5 @@ def refit_result(Phi, y, result: CoresetResult) -> CoresetResult:
         times=np.append(result.times, extra_t),
         info=info,
         ks=result.ks.copy(),
-        weights=W,
+        path_weights=W,
     )

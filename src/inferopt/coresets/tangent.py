@@ -44,7 +44,7 @@ def monte_carlo_tangent(loglik, sampler, n_samples, rng=None) -> np.ndarray:
 
     ``sampler(size, rng) -> (size, d)`` draws ``θ ~ π̂``; ``loglik(thetas) -> (size, n)``.
     For a model of :mod:`.models`: ``monte_carlo_tangent(model.loglik,
-    lambda s, g: model.sample(w, s, g), S, rng)``. Usable as the ``tangent`` of SparseVI
+    lambda s, g: model.sample_posterior(w, s, g), S, rng)``. Usable as the ``tangent`` of SparseVI
     (a fresh sample of ``π_w`` at each call gives its stochastic gradient).
     """
     rng = as_generator(rng)
@@ -68,13 +68,13 @@ def exact_problem(model, w=None, **tangent_kw) -> tuple[np.ndarray, np.ndarray]:
 
 def weighted_mc_tangent(model, n_samples, rng=None):
     """A ``tangent`` callable for SparseVI: ``w -> Φ_w`` from ``n_samples`` fresh draws of
-    ``π_w`` (``model.sample``) and ``model.loglik`` -- the Monte-Carlo gradient the paper
+    ``π_w`` (``model.sample_posterior``) and ``model.loglik`` -- the Monte-Carlo gradient the paper
     uses where exact expectations are unavailable. Any model with ``sample(w, size, rng)``
     and ``loglik(thetas)`` fits (e.g. a Laplace-approximated logistic model)."""
     rng = as_generator(rng)
     n_samples = check_int("n_samples", n_samples, low=2)
 
     def tangent(w):
-        return monte_carlo_tangent(model.loglik, lambda s, g: model.sample(w, s, g), n_samples, rng)
+        return monte_carlo_tangent(model.loglik, lambda s, g: model.sample_posterior(w, s, g), n_samples, rng)
 
     return tangent

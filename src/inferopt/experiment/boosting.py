@@ -78,14 +78,14 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     return pd.DataFrame(rows)
 
 
-def compare_methods(data: dict, *, methods=METHODS, n_iter: int, n_replicates: int, rng: np.random.Generator,
+def compare_methods(data: dict, *, methods=METHODS, max_iter: int, n_replicates: int, rng: np.random.Generator,
                     n_eval: int = 100, progress: bool = False, **boost_kwargs) -> pd.DataFrame:
     """Every method on Bayesian logistic regression (prior N(0, I)) of ``data`` (``Z, y, Zt, yt``).
 
     Replicate ``r`` uses the same seed for every method. Returns the concatenated per-iteration
-    records of :func:`~.boost.boost` with columns ``method``, ``replicate``, ``train_ll``
+    records of :func:`~inferopt.boosting.boost` with columns ``method``, ``replicate``, ``train_ll``
     (mean over the training data of ``E_q log p(y|x, w)``, ``n_eval`` draws) and ``test_auroc``
-    (posterior-mean logit); ``boost_kwargs`` go to :func:`~.boost.boost`.
+    (posterior-mean logit); ``boost_kwargs`` go to :func:`~inferopt.boosting.boost`.
     """
     rng = as_generator(rng)
     n_replicates = check_int("n_replicates", n_replicates, low=1)
@@ -100,7 +100,7 @@ def compare_methods(data: dict, *, methods=METHODS, n_iter: int, n_replicates: i
                 return {"train_ll": train_log_likelihood(target.model, q, n_samples=n_eval, rng=ev_rng),
                         "test_auroc": test_auroc(data["Zt"], data["yt"], q)}
 
-            res = boost(target, method, rng=np.random.default_rng(int(seed)), max_iter=n_iter, evaluate=evaluate,
+            res = boost(target, method, rng=np.random.default_rng(int(seed)), max_iter=max_iter, evaluate=evaluate,
                         progress=progress, **boost_kwargs)
             frames.append(res.record.assign(method=method, replicate=r))
     return pd.concat(frames, ignore_index=True)
@@ -116,7 +116,7 @@ def best_median_iterate(records: pd.DataFrame) -> pd.DataFrame:
 def summary_table(records: pd.DataFrame, reference: str = "predefined") -> pd.DataFrame:
     """Tables 2-3: per method mean and std over replicates of ``train_ll`` and ``test_auroc`` at
     the best-median-train-LL iterate, of ``time_to_best`` (s, greedy steps + step sizes up to
-    that iterate) and of ``time`` (s, the whole run of ``n_iter`` iterations, the same number for
+    that iterate) and of ``time`` (s, the whole run of ``max_iter`` iterations, the same number for
     every method); ``time_ratio`` = mean run time / ``reference``'s (measured in the same run)
     and ``step_time_ratio`` the same for the step-size selection alone (``time_step``)."""
     best = best_median_iterate(records).set_index(["method", "replicate"])

@@ -1,6 +1,6 @@
 """The coreset experiments (A1-A8): trials over methods and sizes, their tables and panels."""
 
-from .conjugate_trials import conjugate_trial, run_methods, split_method
+from .conjugate_trials import always_wins, conjugate_trial, run_methods, split_method, win_counts
 from .glm_trials import (
     METHODS,
     best_method,
@@ -19,6 +19,7 @@ __all__ = [
     "METHODS",
     "METHOD_LABELS",
     "METRIC_LABELS",
+    "always_wins",
     "best_method",
     "conjugate_trial",
     "contour_row",
@@ -32,6 +33,7 @@ __all__ = [
     "time_ratio",
     "trial_matrix",
     "trial_seeds",
+    "win_counts",
     "win_fraction",
     "wins",
 ]

@@ -25,8 +25,9 @@ from ...coresets.path import PER_K, available_solvers, coreset_path
 from ...coresets.tangent import exact_problem
 from ...coresets.refit import nnls_on_support
 from ..._random import as_generator
+from ..methods import label
 
-__all__ = ["conjugate_trial", "run_methods", "split_method"]
+__all__ = ["always_wins", "conjugate_trial", "run_methods", "split_method", "win_counts"]
 
 REFIT_SUFFIX = "_refit"
 
@@ -123,3 +124,15 @@ def conjugate_trial(
         }))
     runs["_problem"] = (Phi, y)
     return pd.concat(frames, ignore_index=True), runs
+
+
+def win_counts(median: pd.DataFrame, winners, losers) -> dict:
+    """``{"<winner> < <loser>": "<wins>/<rows>"}``: at how many rows (sizes ``k``) of a table of
+    medians (one column per method) each winner's value is strictly below each loser's."""
+    return {f"{label(w)} < {label(l)}": f"{int((median[w] < median[l]).sum())}/{len(median)}"
+            for w in winners for l in losers}
+
+
+def always_wins(median: pd.DataFrame, winners, losers) -> bool:
+    """Every winner strictly below every loser at every row of a table of medians."""
+    return bool(all((median[w] < median[l]).all() for w in winners for l in losers))
