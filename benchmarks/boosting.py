@@ -18,9 +18,10 @@ import time
 
 import numpy as np
 
-from inferopt.boosting import METHODS, LogisticTarget, boost, logistic_data
+from inferopt.boosting import STEPS, LogisticTarget, boost
+from inferopt.datasets.classification import logistic_data
 
-PAPER_GREEDY = {"n_iter": 1000, "n_samples": 20, "lr": 0.05, "average": 0.5}
+PAPER_GREEDY = {"max_iter": 1000, "n_samples": 20, "lr": 0.05, "average": 0.5}
 
 
 def main(n_iter: int = 5) -> None:
@@ -28,9 +29,9 @@ def main(n_iter: int = 5) -> None:
     for name, test_fraction, paper_iters in (("chemreact100", 0.25, 50), ("phishing68", 0.1, 40)):
         data = logistic_data(name, test_fraction=test_fraction, rng=np.random.default_rng(0))
         target = LogisticTarget(data["Z"], data["y"])
-        for method in METHODS:
+        for method in STEPS:
             t0 = time.perf_counter()
-            rec = boost(target, method, rng=np.random.default_rng(0), n_iter=n_iter, greedy=PAPER_GREEDY).record
+            rec = boost(target, method, rng=np.random.default_rng(0), max_iter=n_iter, greedy=PAPER_GREEDY).record
             wall = time.perf_counter() - t0
             g, s = rec.time_greedy.iloc[1:].mean(), rec.time_step.iloc[1:].mean()
             est = rec.time_greedy.iloc[0] + paper_iters * (g + s)

@@ -58,7 +58,7 @@ def main(argv=None) -> None:
     ap.add_argument("--S", type=int, default=500)
     ap.add_argument("--D", type=int, default=10)
     ap.add_argument("--ks", type=int, nargs="+", default=[10, 50, 100, 200, 300, 400, 500])
-    ap.add_argument("--methods", nargs="+", default=None, help=f"default: all of {cs.available_methods()}")
+    ap.add_argument("--methods", nargs="+", default=None, help=f"default: all of {cs.available_solvers()}")
     ap.add_argument("--sparsevi-kmax", type=int, default=50)
     ap.add_argument("--max-iter", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
@@ -68,7 +68,7 @@ def main(argv=None) -> None:
     Phi, y = make_problem(args.n, args.S, args.D, args.seed)
     print(f"problem: n = {args.n}, S = {args.S} (logistic regression, D = {args.D}), built in {time.perf_counter() - t0:.1f} s")
     ks = np.array(sorted(set(args.ks)))
-    methods = args.methods or cs.available_methods()
+    methods = args.methods or cs.available_solvers()
     times, errs = {}, {}
     for m in methods:
         opts = {}

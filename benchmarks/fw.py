@@ -43,7 +43,7 @@ def main() -> None:
     for method, step in [("fw", "1/(t+1)"), ("fw", "line_search"), ("away", "line_search"),
                          ("pairwise", "line_search"), ("pairwise", "backtracking"), ("mnp", "-")]:
         t0 = time.perf_counter()
-        res = hull_quadratic(V, b, method=method, step=step if step != "-" else "line_search",
+        res = hull_quadratic(V, b, variant=method, step=step if step != "-" else "line_search",
                              max_iter=1000, tol=1e-12)
         sub = res.objective
         keep = np.flatnonzero(sub > 1e-13)[len(sub) // 4:]

@@ -47,13 +47,13 @@ def main() -> None:
         grid = np.arange(N) / N
         for method in ("1/(t+1)", "line_search"):
             sec, res = timed(lambda: herd(target, grid, 1000, method))
-            row(f"sobolev s=1 {method}", N, 1000, sec, f"error {res.error[-1]:.2e}")
+            row(f"sobolev s=1 {method}", N, 1000, sec, f"error {res.objective[-1]:.2e}")
         sec, _ = timed(lambda: welling_herding(target, grid, 1000))
         row("sobolev s=1 Welling recursion", N, 1000, sec)
     grid = np.arange(4096) / 4096
     for T in (250, 500):
         sec, res = timed(lambda: herd(target, grid, T, "mnp"))
-        row("sobolev s=1 min-norm-point", 4096, T, sec, f"corral {len(res.atoms)}, minor cycles {int(res.fw.info['n_minor'].sum())}")
+        row("sobolev s=1 min-norm-point", 4096, T, sec, f"corral {len(res.atoms)}, minor cycles {int(res.info['n_minor'].sum())}")
         pts = grid[herd(target, grid, T).order]
         sec, _ = timed(lambda: project(target, pts))
         row("sobolev s=1 -proj of herding", 4096, T, sec)
@@ -63,7 +63,7 @@ def main() -> None:
     tgt = FeatureTarget(sign_gaussian_moments(sigma))
     for method in ("1/(t+1)", "line_search", "mnp"):
         sec, res = timed(lambda: herd(tgt, F, 5000, method))
-        row(f"graphical d=10 {method}", len(F), len(res.error), sec, f"error {res.error[-1]:.2e}")
+        row(f"graphical d=10 {method}", len(F), len(res.objective), sec, f"error {res.objective[-1]:.2e}")
     S = all_states(10)
     m = np.random.default_rng(2).uniform(-1, 1, 10)
     sec, _ = timed(lambda: herd(FeatureTarget(m), S, 100_000, "1/(t+1)", snapshots=[10**k for k in range(6)]))

@@ -165,22 +165,6 @@ def _check_bounds(name: str, value, low, high) -> None:
         raise ValueError(f"{name} must be <= {high}; got {value}")
 
 
-def as_rng(name: str, rng) -> np.random.Generator:
-    """A ``numpy.random.Generator`` from a Generator, a ``SeedSequence``, a non-negative integer seed or
-    ``None`` (fresh entropy); anything else (a float, a string, a negative or boolean seed) is refused."""
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if rng is None or isinstance(rng, np.random.SeedSequence):
-        return np.random.default_rng(rng)
-    if isinstance(rng, list | tuple | np.ndarray) and len(rng) and all(
-            isinstance(r, numbers.Integral | np.integer) and not isinstance(r, bool | np.bool_) and r >= 0 for r in rng):
-        return np.random.default_rng(rng)     # entropy given as a sequence of integers
-    if isinstance(rng, bool | np.bool_) or not isinstance(rng, numbers.Integral | np.integer) or rng < 0:
-        raise ValueError(f"{name} must be a numpy.random.Generator, a non-negative integer seed (or a sequence "
-                        f"of them), a SeedSequence or None; got {rng!r}")
-    return np.random.default_rng(int(rng))
-
-
 def check_callable(name: str, value):
     """Require ``value`` to be callable (a function of the documented signature)."""
     if not callable(value):

@@ -7,7 +7,7 @@ import pytest
 from scipy.integrate import quad
 from scipy.stats import norm
 
-from inferopt.boosting import BoostingProblem, Component, GaussianMixtureTarget, Mixture, boost, make_method
+from inferopt.boosting import BoostingProblem, Component, GaussianMixtureTarget, Mixture, boost, make_step
 from inferopt.fw import ActiveSet
 
 
@@ -57,8 +57,8 @@ def test_phi_and_dphi_match_quadrature():
 def test_every_accepted_adaptive_step_satisfies_sufficient_decrease(method):
     target = GaussianMixtureTarget([[0.0, 0.0], [3.0, -2.0], [-2.0, 2.5]], [[1.0, 0.6], [0.5, 0.8], [0.7, 0.7]])
     eps0 = 0.05
-    res = boost(target, method, rng=np.random.default_rng(1), n_iter=8, family="gaussian", n_samples=200,
-                greedy=dict(n_iter=150, n_samples=10, lr=0.1), C0=1.0, eps0=eps0)
+    res = boost(target, method, rng=np.random.default_rng(1), max_iter=8, family="gaussian", n_samples=200,
+                greedy=dict(max_iter=150, n_samples=10, lr=0.1), C0=1.0, eps0=eps0)
     rec = res.record
     accepted = rec[(rec.iteration >= 1) & (rec.step_type != "fallback")]
     assert len(accepted) >= 4
@@ -87,7 +87,7 @@ def test_adafw_recovers_a_known_mixture_weight():
         vals = [np.mean(q.log_density(x) - target.log_density(x)) for x in (c.sample(4000, rng) for c in comps)]
         return comps[int(np.argmin(vals))]
 
-    res = boost(target, "adafw", rng=np.random.default_rng(2), n_iter=40, family="gaussian", n_samples=2000,
+    res = boost(target, "adafw", rng=np.random.default_rng(2), max_iter=40, family="gaussian", n_samples=2000,
                 lmo=exact_lmo, C0=1.0)
     q = res.mixture
     w0 = q.weights[np.all(q.locs == comps[0].loc, axis=1)].sum()
@@ -99,7 +99,7 @@ def test_adafw_recovers_a_known_mixture_weight():
 def test_drop_steps_remove_components(method):
     target = GaussianMixtureTarget.single([0.0], [1.0])
     bad, good = Component("gaussian", [4.0], [0.0]), Component("gaussian", [0.0], [0.0])
-    res = boost(target, method, rng=np.random.default_rng(3), n_iter=8, family="gaussian", n_samples=500,
+    res = boost(target, method, rng=np.random.default_rng(3), max_iter=8, family="gaussian", n_samples=500,
                 lmo=sequence_lmo([bad, good]), C0=20.0)
     rec = res.record
     assert "drop" in set(rec.step_type)
@@ -118,8 +118,8 @@ def test_weights_stay_on_the_simplex(method):
         seen.append(q.weights.copy())
         return {"n": q.n_components}
 
-    res = boost(target, method, rng=np.random.default_rng(4), n_iter=6, family="gaussian", n_samples=100,
-                greedy=dict(n_iter=100, n_samples=10, lr=0.1), evaluate=evaluate)
+    res = boost(target, method, rng=np.random.default_rng(4), max_iter=6, family="gaussian", n_samples=100,
+                greedy=dict(max_iter=100, n_samples=10, lr=0.1), evaluate=evaluate)
     assert len(seen) == 7
     for w in seen:
         assert np.all(w > 0) and w.sum() == pytest.approx(1.0, abs=1e-12)
@@ -129,13 +129,13 @@ def test_weights_stay_on_the_simplex(method):
 
 
 @pytest.mark.parametrize("kwargs,match", [
-    (dict(method="newton"), "method must be one of"),
+    (dict(method="newton"), "step must be one of"),
     (dict(imax=0), "imax must be >= 1"),
     (dict(tau=1.0), "tau must be > 1"),
     (dict(eta=1.5), "eta must be <= 1"),
     (dict(C0=0.0), "C0 must be > 0"),
     (dict(eps0=-1.0), "eps0 must be >= 0"),
-    (dict(n_iter=0), "n_iter must be >= 1"),
+    (dict(max_iter=0), "max_iter must be >= 1"),
     (dict(n_samples=0), "n_samples must be >= 1"),
     (dict(greedy=dict(steps=3)), "greedy has unknown keys"),
     (dict(reuse_samples="yes"), "reuse_samples must be a bool"),
@@ -145,8 +145,8 @@ def test_bad_input_raises(kwargs, match):
     target = GaussianMixtureTarget.single([0.0, 0.0], [1.0, 1.0])
     kwargs = {"method": "adafw", **kwargs}
     with pytest.raises(ValueError, match=match):
-        boost(target, kwargs.pop("method"), rng=np.random.default_rng(0), n_iter=kwargs.pop("n_iter", 2),
-              family="gaussian", greedy=kwargs.pop("greedy", dict(n_iter=5)), **kwargs)
+        boost(target, kwargs.pop("method"), rng=np.random.default_rng(0), max_iter=kwargs.pop("max_iter", 2),
+              family="gaussian", greedy=kwargs.pop("greedy", dict(max_iter=5)), **kwargs)
 
 
 def test_non_positive_scales_and_mismatched_dimensions_raise():
@@ -155,4 +155,4 @@ def test_non_positive_scales_and_mismatched_dimensions_raise():
     with pytest.raises(ValueError, match="must have the same shape"):
         Component("laplace", [0.0, 0.0], [0.0])
     with pytest.raises(ValueError, match="imax must be"):
-        make_method("adapfw", imax=2.5)
+        make_step("adapfw", imax=2.5)

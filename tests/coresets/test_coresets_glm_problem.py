@@ -5,8 +5,9 @@ with zero weights, sample covariances, NNLS optimality."""
 import numpy as np
 import pytest
 
-from inferopt.coresets import GLMCoresetProblem, run_glm_trial, run_glm_trials, trial_matrix
-from inferopt.datasets.glm import GLM_DATASETS, load_glm, whiten
+from inferopt.coresets import GLMCoresetProblem
+from inferopt.datasets.glm_data import GLM_DATASETS, load_glm, whiten
+from inferopt.experiment.coresets import run_glm_trial, run_glm_trials, trial_matrix
 from inferopt.models import LogisticRegression, PoissonRegression, laplace_approximation
 
 

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
 
-from inferopt.coresets import a_iht, a_iht_ii, exact_momentum, exact_step, objective
+from inferopt.coresets import a_iht, a_iht_ii, objective
+from inferopt.coresets.iht import exact_momentum, exact_step
 
 
 def f_dense(Phi, y, w):

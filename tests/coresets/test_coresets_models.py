@@ -51,7 +51,7 @@ def direct_regression_posterior(m, w):
 
 
 def mc_covariance(model, w, n_samples, seed):
-    th = model.sample(w, n_samples, rng=seed)
+    th = model.sample_posterior(w, n_samples, rng=seed)
     L = model.loglik(th)
     return np.cov(L.T), th
 
@@ -94,7 +94,7 @@ def test_regression_loglik_and_sampler():
     )
     w = np.random.default_rng(2).random(m.N)
     mean, cov = m.posterior(w)
-    s = m.sample(w, 100000, rng=4)
+    s = m.sample_posterior(w, 100000, rng=4)
     se = np.sqrt(np.diag(cov) / 100000)
     assert np.all(np.abs(s.mean(0) - mean) < 5 * se)
 
@@ -112,7 +112,7 @@ def test_exact_tangent_inner_products_match_monte_carlo_covariance(kind):
     n_s = 200000
     mc, _ = mc_covariance(m, w, n_s, seed=9)
     # standard error of each sample covariance entry, estimated from the same samples
-    th = m.sample(w, n_s, rng=9)
+    th = m.sample_posterior(w, n_s, rng=9)
     L = m.loglik(th)
     Lc = L - L.mean(0)
     se = np.sqrt(np.maximum(((Lc[:, :, None] * Lc[:, None, :]) ** 2).mean(0) - mc**2, 0) / n_s)
@@ -142,7 +142,7 @@ def test_regression_representations_agree_exactly():
 
 def test_monte_carlo_tangent_estimates_covariance():
     m = gaussian_model(N=8)
-    Phi = monte_carlo_tangent(m.loglik, lambda s, g: m.sample(np.ones(m.N), s, g), 100000, rng=3)
+    Phi = monte_carlo_tangent(m.loglik, lambda s, g: m.sample_posterior(np.ones(m.N), s, g), 100000, rng=3)
     V = m.tangent()
     np.testing.assert_allclose(Phi.T @ Phi, V.T @ V, rtol=0.05, atol=0.03 * np.abs(V.T @ V).max())
     L = np.random.default_rng(0).standard_normal((6, 4))
@@ -248,7 +248,7 @@ def test_sparsevi_with_covariance_equals_sparsevi_with_tangent():
     Phi, y = exact_problem(m)
     a = sparsevi(Phi, y, [2, 4], tangent=lambda w: m.tangent(w, representation="features"), n_steps=15)
     b = sparsevi(Phi, y, [2, 4], covariance=m.residual_covariance, n_steps=15)
-    np.testing.assert_allclose(a.weights, b.weights, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(a.path_weights, b.path_weights, rtol=1e-6, atol=1e-9)
     assert np.count_nonzero(b.x) <= 4
 
 

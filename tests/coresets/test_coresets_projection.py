@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from inferopt.coresets import project_sparse_nonneg, support_expansion
+from inferopt.coresets.projection import project_sparse_nonneg, support_expansion
 
 
 def brute_force_projection(z, k):

@@ -29,8 +29,7 @@ ALL = dict(
     sparsevi=lambda P, y, k: sparsevi(P, y, k, n_steps=20),  # n_steps = 100 by default
     uniform=lambda P, y, k: uniform(P, y, k, rng=0),
 )
-if cs.frank_wolfe is not None:
-    ALL["frank_wolfe"] = cs.frank_wolfe
+ALL["frank_wolfe"] = cs.hilbert_frank_wolfe
 
 
 @pytest.mark.parametrize("method", sorted(set(IHT_FAMILY) | {"giga", "frank_wolfe+refit"}))
@@ -41,9 +40,7 @@ def test_axis_aligned_data_known_optimum(method, n, k, scale):
     Phi = scale * np.eye(n)
     y = Phi.sum(axis=1)
     if method == "frank_wolfe+refit":
-        if cs.frank_wolfe is None:
-            pytest.skip("inferopt.fw unavailable")
-        w = refit(Phi, y, cs.frank_wolfe(Phi, y, k).x)
+        w = refit(Phi, y, cs.hilbert_frank_wolfe(Phi, y, k).x)
     else:
         w = ALL[method](Phi, y, k).x
     sel = w > 0
@@ -120,14 +117,12 @@ def test_greedy_grid_in_one_pass_matches_separate_runs(method):
     ks = [2, 5, 9]
     kw = {"rng": 3} if method == "uniform" else ({"n_steps": 10} if method == "sparsevi" else {})
     fn = ALL[method] if method != "uniform" else uniform
-    if method == "frank_wolfe" and cs.frank_wolfe is None:
-        pytest.skip("the shared FW core is unavailable")
-    fn = {"giga": giga, "sparsevi": sparsevi, "uniform": uniform, "frank_wolfe": cs.frank_wolfe}[method]
+    fn = {"giga": giga, "sparsevi": sparsevi, "uniform": uniform, "frank_wolfe": cs.hilbert_frank_wolfe}[method]
     grid = fn(Phi, y, ks, **kw)
     for j, k in enumerate(ks):
         alone = fn(Phi, y, k, **kw)
-        np.testing.assert_allclose(grid.weights[j], alone.x, rtol=1e-12, atol=1e-14)
-        assert np.count_nonzero(grid.weights[j]) <= k
+        np.testing.assert_allclose(grid.path_weights[j], alone.x, rtol=1e-12, atol=1e-14)
+        assert np.count_nonzero(grid.path_weights[j]) <= k
 
 
 @pytest.mark.parametrize("until", ["iterations", "support"])
@@ -135,7 +130,7 @@ def test_uniform_weights_are_n_count_over_total(until):
     Phi = np.eye(6)
     res = uniform(Phi, Phi.sum(1), [1, 3, 6], rng=0, until=until)
     for j, k in enumerate(res.ks):
-        w = res.weights[j]
+        w = res.path_weights[j]
         if until == "support":
             assert np.count_nonzero(w) == k
         else:  # k draws: weights are N·count/k
@@ -149,7 +144,7 @@ def test_giga_until_support_reaches_k_distinct_points():
     Phi = rng.standard_normal((8, 40)) + 0.5
     y = Phi.sum(axis=1)
     res = giga(Phi, y, [3, 7], until="support")
-    assert [np.count_nonzero(w) for w in res.weights] == [3, 7]
+    assert [np.count_nonzero(w) for w in res.path_weights] == [3, 7]
     assert res.n_iter >= giga(Phi, y, [3, 7]).n_iter
 
 
@@ -160,7 +155,7 @@ def test_sparsevi_until_support_stops_at_max_iter():
     y = Phi.sum(axis=1)
     res = sparsevi(Phi, y, [3, 7], until="support", n_steps=10, max_iter=20)
     assert res.n_iter <= 20
-    assert all(np.count_nonzero(w) <= k for w, k in zip(res.weights, res.ks, strict=True))
+    assert all(np.count_nonzero(w) <= k for w, k in zip(res.path_weights, res.ks, strict=True))
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -191,7 +186,7 @@ def test_refit_result_and_path():
     ks, W, secs, results = coreset_path("a_iht_ii", Phi, y, [6, 3], refit_weights=True)
     assert list(ks) == [3, 6] and W.shape == (2, 30) and np.all(secs >= 0) and len(results) == 2
     assert all(np.count_nonzero(w) <= k for w, k in zip(W, ks, strict=True))
-    assert "giga" in cs.available_methods() and "a_iht_batch" in cs.available_methods()
+    assert "giga" in cs.available_solvers() and "a_iht_batch" in cs.available_solvers()
 
 
 def test_a_iht_stops_on_the_relative_change_rule():
@@ -243,7 +238,7 @@ def test_giga_matches_a_direct_transcription_of_the_paper(seed):
     ref = naive_giga(Phi, y, 12)
     res = giga(Phi, y, list(range(1, 13)))
     for j in range(12):
-        np.testing.assert_allclose(res.weights[j], ref[j], rtol=1e-8, atol=1e-10)
+        np.testing.assert_allclose(res.path_weights[j], ref[j], rtol=1e-8, atol=1e-10)
 
 
 def test_sparsevi_with_monte_carlo_tangent():
@@ -253,7 +248,7 @@ def test_sparsevi_with_monte_carlo_tangent():
     Phi, y = cs.exact_problem(m)
     tangent = cs.weighted_mc_tangent(m, 200, rng=0)
     res = sparsevi(Phi, y, [2, 5], tangent=tangent, n_steps=30)
-    assert all(np.count_nonzero(w) <= k for w, k in zip(res.weights, res.ks, strict=True))
+    assert all(np.count_nonzero(w) <= k for w, k in zip(res.path_weights, res.ks, strict=True))
     exact = sparsevi(Phi, y, 5, tangent=m.tangent, n_steps=30)
     # both reduce the reverse KL from the prior (w = 0) by orders of magnitude
     kl0 = cs.coreset_kl(m, np.zeros(30))
@@ -267,31 +262,29 @@ def test_no_positively_correlated_point_gives_the_empty_coreset(method):
     assert not np.any(ALL[method](Phi, y, 2).x)
 
 
-@pytest.mark.skipif(cs.frank_wolfe is None, reason="inferopt.fw unavailable")
 @pytest.mark.parametrize("n,k", [(10, 1), (10, 4), (8, 8)])
 def test_frank_wolfe_on_axis_aligned_data_keeps_the_simplex_mass(n, k):
     """The FW relaxation fixes Σ_n w_n σ_n = σ: with equal norms the k selected points
     share the total mass n equally (w = n/k), exact line search splitting it 1/t."""
     Phi = 2.0 * np.eye(n)
-    res = cs.frank_wolfe(Phi, Phi.sum(axis=1), k)
+    res = cs.hilbert_frank_wolfe(Phi, Phi.sum(axis=1), k)
     w = res.x
     assert np.count_nonzero(w) == k
     np.testing.assert_allclose(w[w > 0], n / k, rtol=1e-10)
     assert res.objective[-1] == pytest.approx(4.0 * ((n - k) + k * (n / k - 1) ** 2), rel=1e-10)
 
 
-@pytest.mark.skipif(cs.frank_wolfe is None, reason="inferopt.fw unavailable")
 def test_frank_wolfe_trace_and_grid():
     rng = np.random.default_rng(2)
     Phi = rng.standard_normal((20, 60)) + 0.3
     y = Phi.sum(axis=1)
-    res = cs.frank_wolfe(Phi, y, [1, 5, 20])
+    res = cs.hilbert_frank_wolfe(Phi, y, [1, 5, 20])
     assert np.all(np.diff(res.objective[1:]) <= 1e-9 * res.objective[0])  # exact line search
     for j, k in enumerate(res.ks):
-        assert res.objective[k] == pytest.approx(objective(Phi, y, res.weights[j]), rel=1e-9)
-        np.testing.assert_allclose(res.weights[j], cs.frank_wolfe(Phi, y, int(k)).x, rtol=1e-12)
+        assert res.objective[k] == pytest.approx(objective(Phi, y, res.path_weights[j]), rel=1e-9)
+        np.testing.assert_allclose(res.path_weights[j], cs.hilbert_frank_wolfe(Phi, y, int(k)).x, rtol=1e-12)
     # the first atom maximises <v_n, y> with v_n = σ φ_n / σ_n
-    first = np.flatnonzero(res.weights[0])
+    first = np.flatnonzero(res.path_weights[0])
     assert first.tolist() == [int(np.argmax(Phi.T @ y / np.linalg.norm(Phi, axis=0)))]
 
 

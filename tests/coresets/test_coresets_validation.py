@@ -15,8 +15,7 @@ SOLVERS = {
     "sparsevi": cs.sparsevi,
     "uniform": cs.uniform,
 }
-if cs.frank_wolfe is not None:
-    SOLVERS["frank_wolfe"] = cs.frank_wolfe
+SOLVERS["frank_wolfe"] = cs.hilbert_frank_wolfe
 
 PHI = np.arange(1.0, 13.0).reshape(3, 4)
 Y = PHI.sum(axis=1)
@@ -60,9 +59,9 @@ def test_option_errors_name_the_option():
         cs.a_iht_batch(PHI, Y, 2, batch_fraction=2.0)
     with pytest.raises(ValueError, match="optimizer must be one of"):
         cs.sparsevi(PHI, Y, 2, optimizer="lbfgs")
-    with pytest.raises(ValueError, match="rng must be"):
+    with pytest.raises(TypeError, match="rng must be"):
         cs.uniform(PHI, Y, 2, rng="seed")
-    with pytest.raises(ValueError, match="method must be one of"):
+    with pytest.raises(ValueError, match="solver must be one of"):
         cs.coreset_path("omp", PHI, Y, [1])
     with pytest.raises(ValueError, match="tangent\\(w\\) must return an array with n = 4 columns"):
         cs.sparsevi(PHI, Y, 2, tangent=lambda w: np.ones((3, 5)))

@@ -131,7 +131,7 @@ def random_polytope(seed, kind):
 def test_mnp_matches_dense_kkt_solver_and_qp_optimum(seed, kind):
     V, b, far = random_polytope(seed, kind)
     n = V.shape[1]
-    res = hull_quadratic(V, b, method="mnp", tol=0.0, init=far)
+    res = hull_quadratic(V, b, variant="mnp", tol=0.0, init=far)
     atoms, minors, objective = dense_wolfe(V, b, far)
     # identical iterates to the refactorising solver (same atoms, drops and objective) ...
     np.testing.assert_array_equal(res.info["atom"][: len(atoms)], atoms)
@@ -149,7 +149,7 @@ def test_mnp_matches_dense_kkt_solver_and_qp_optimum(seed, kind):
 
 def test_minor_cycles_are_exercised():
     """The comparison above covers drops (Givens deletions), not only appends."""
-    drops = [hull_quadratic(*random_polytope(seed, "near")[:2], method="mnp", tol=0.0,
+    drops = [hull_quadratic(*random_polytope(seed, "near")[:2], variant="mnp", tol=0.0,
                             init=random_polytope(seed, "near")[2]).info["n_minor"].sum() for seed in range(6)]
     assert min(drops) >= 1 and sum(drops) >= 10
 
@@ -163,7 +163,7 @@ def test_affinely_dependent_atoms(interior):
     V = np.vstack([U, np.full(12, 2.0)])             # the plane z = 2
     V = np.hstack([V, V[:, :4]])                      # atoms 12..15 duplicate atoms 0..3
     b = V @ rng.dirichlet(np.ones(16)) if interior else np.array([*(3.0 * rng.normal(size=2)), 0.0])
-    res = hull_quadratic(V, b, method="mnp", tol=0.0)
+    res = hull_quadratic(V, b, variant="mnp", tol=0.0)
     assert stopped_without_budget(res) and len(res.atoms) <= 3
     assert max(res.info["n_active"]) <= 3
     alpha = res.dense_weights(16)
@@ -182,7 +182,7 @@ def near_duplicate_problem(eps):
 
 def test_near_singular_append_falls_back_to_a_fresh_factorisation():
     V, b = near_duplicate_problem(1e-6)               # pivot ~ 1e-12 <= UPDATE_RTOL, far above rounding
-    res = hull_quadratic(V, b, method="mnp", tol=0.0, init=0)
+    res = hull_quadratic(V, b, variant="mnp", tol=0.0, init=0)
     reasons = [r for r in res.info["refactor"] if r]
     assert len(reasons) >= 1 and "fresh Cholesky" in reasons[0] and "UPDATE_RTOL" in reasons[0]
     assert stopped_without_budget(res) and 8 in res.atoms.tolist()
@@ -193,7 +193,7 @@ def test_near_singular_append_falls_back_to_a_fresh_factorisation():
 
 def test_atom_dependent_to_working_precision_stops_with_reason():
     V, b = near_duplicate_problem(1e-10)               # pivot ~ 1e-20: not representable in the Gram
-    res = hull_quadratic(V, b, method="mnp", tol=0.0, init=0)
+    res = hull_quadratic(V, b, variant="mnp", tol=0.0, init=0)
     assert not res.converged and res.info["stop"] == "dependent"
     assert "affinely dependent on the corral to working precision" in res.message
     alpha = res.dense_weights(9)
@@ -241,7 +241,7 @@ def test_warm_start_from_all_atoms_reaches_the_optimum(kind):
 
 def test_warm_start_from_the_optimal_support_needs_no_major_cycle():
     V, b, _ = random_polytope(1, "far")
-    cold = hull_quadratic(V, b, method="mnp", tol=1e-13)
+    cold = hull_quadratic(V, b, variant="mnp", tol=1e-13)
     warm = min_norm_point(QuadraticHull.from_vectors(V, b), tol=1e-13, init=cold.atoms[::-1])
     assert warm.converged and warm.n_iter == 0 and warm.info["n_minor_start"] == 0
     np.testing.assert_allclose(warm.dense_weights(15), cold.dense_weights(15), atol=1e-12)

@@ -78,7 +78,7 @@ def test_converges_to_reference_optimum_with_gap_bound_and_simplex(variant, step
 @pytest.mark.parametrize("interior", [True, False])
 def test_min_norm_point_terminates_exactly(interior):
     V, b = polytope(2, interior)
-    res = hull_quadratic(V, b, method="mnp", tol=0.0)
+    res = hull_quadratic(V, b, variant="mnp", tol=0.0)
     assert res.info["stop"] != "max_iter" and res.n_iter < 40   # tol = 0: a floating-point stop, not converged
     assert res.converged == (res.info["gap"][-1] <= 0.0)
     alpha = res.dense_weights(N_ATOMS)
@@ -156,8 +156,8 @@ def test_drop_steps_on_random_polytope_keep_support_positive(variant):
 def test_gram_and_vector_inputs_agree():
     V, b = polytope(6, interior=False)
     # (exact line search makes the away candidates tie exactly, so use a fixed step here)
-    a = hull_quadratic(V, b, method="away", step="2/(t+2)", max_iter=200, tol=0.0)
-    g = hull_quadratic(gram=V.T @ V, c=V.T @ b, b_sqnorm=float(b @ b), method="away", step="2/(t+2)",
+    a = hull_quadratic(V, b, variant="away", step="2/(t+2)", max_iter=200, tol=0.0)
+    g = hull_quadratic(gram=V.T @ V, c=V.T @ b, b_sqnorm=float(b @ b), variant="away", step="2/(t+2)",
                        max_iter=200, tol=0.0)
     np.testing.assert_allclose(a.objective, g.objective, rtol=1e-10, atol=1e-13)
     np.testing.assert_array_equal(a.info["atom"], g.info["atom"])
@@ -165,7 +165,7 @@ def test_gram_and_vector_inputs_agree():
 
 def test_first_atom_and_uniform_weights_of_herding_rule():
     V, b = polytope(7, interior=True)
-    res = hull_quadratic(V, b, method="fw", step="1/(t+1)", max_iter=30, tol=0.0)
+    res = hull_quadratic(V, b, variant="fw", step="1/(t+1)", max_iter=30, tol=0.0)
     visited = np.concatenate([[np.argmax(V.T @ b)], res.info["atom"]])  # first atom: argmax <v_i, b>
     counts = np.bincount(visited, minlength=N_ATOMS) / len(visited)
     np.testing.assert_allclose(res.dense_weights(N_ATOMS), counts, atol=1e-14)

@@ -141,7 +141,7 @@ def test_stochastic_line_search_descends_and_stops_at_the_boundary():
     from inferopt.fw import StochasticLineSearch
     # phi(g) = (g - 0.3)^2: from 2/(t+2) = 0.5 the projected gradient steps move towards 0.3
     line = Line(t=2, slope=-0.6, f0=0.09, gamma_max=1.0, dphi=lambda g: 2.0 * (g - 0.3))
-    out = StochasticLineSearch(n_iter=50, lr=0.4)(line)
+    out = StochasticLineSearch(max_iter=50, lr=0.4)(line)
     assert out.status == "searched" and out.n_evals == 50 and abs(out.gamma - 0.3) < 0.02
     # a steep derivative leaves [0, gamma_max] at the first update: the search stops there
     steep = Line(t=2, slope=-50.0, f0=0.0, gamma_max=0.7, dphi=lambda g: -50.0)

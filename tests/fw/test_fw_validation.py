@@ -22,7 +22,7 @@ B = np.ones(3)
     (dict(V=V, b=np.ones(4)), "b must have length"),
     (dict(V=V, b=np.array([1.0, np.inf, 0.0])), "b must contain only finite"),
     (dict(V=V[0], b=B), "V must be 2-dimensional"),
-    (dict(V=V, b=B, method="newton"), "method must be one of"),
+    (dict(V=V, b=B, variant="newton"), "variant must be one of"),
     (dict(V=V, b=B, step="armijo"), "step must be one of"),
     (dict(V=V, b=B, max_iter=0), "max_iter must be >= 1"),
     (dict(V=V, b=B, max_iter=2.5), "max_iter must be an integer"),

@@ -47,7 +47,7 @@ def test_herding_over_a_sample_equals_explicit_welling_recursion():
         score = F @ w
         assert score[j] >= score.max() - 1e-9 * (1 + np.abs(score).max())
         w = w + mu - F[j]
-    np.testing.assert_allclose(res.error[-1], np.sum((F[res.order].mean(axis=0) - mu) ** 2), rtol=1e-10)
+    np.testing.assert_allclose(res.objective[-1], np.sum((F[res.order].mean(axis=0) - mu) ** 2), rtol=1e-10)
 
 
 def test_fig5_min_norm_point_is_best():
@@ -55,7 +55,7 @@ def test_fig5_min_norm_point_is_best():
     sigma = random_correlation(8, rng)
     F = pairwise_features(sample_sign_gaussian(sigma, 5000, rng))
     target = FeatureTarget(sign_gaussian_moments(sigma))
-    errs = {m: herd(target, F, 60, m).error for m in ("1/(t+1)", "line_search", "mnp")}
+    errs = {m: herd(target, F, 60, m).objective for m in ("1/(t+1)", "line_search", "mnp")}
     assert errs["mnp"][-1] < min(errs["1/(t+1)"][-1], errs["line_search"][-1])
     assert np.all(np.diff(errs["mnp"]) <= 1e-15) and np.all(np.diff(errs["line_search"]) <= 1e-15)
 

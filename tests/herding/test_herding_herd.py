@@ -45,37 +45,37 @@ def test_herding_weights_are_uniform_and_error_is_mmd(target, runs):
     dense[res.atoms] = res.weights
     np.testing.assert_allclose(dense, counts, atol=1e-13)
     # the solver's objective is ||mu - mu_hat_t||^2 for every t
-    np.testing.assert_allclose(res.error, mmd2_uniform_prefix(target, GRID[res.order]), rtol=1e-8, atol=1e-14)
+    np.testing.assert_allclose(res.objective, mmd2_uniform_prefix(target, GRID[res.order]), rtol=1e-8, atol=1e-14)
 
 
 def test_line_search_weights_follow_the_product_formula(target, runs):
     res = runs["line_search"]
-    rho = np.concatenate([[1.0], res.fw.info["gamma"]])             # rho_0 = 1
+    rho = np.concatenate([[1.0], res.info["gamma"]])             # rho_0 = 1
     # w_i = rho_i prod_{j > i} (1 - rho_j) for the i-th chosen point, summed over repeats
     tail = np.concatenate([np.cumprod((1 - rho[1:])[::-1])[::-1], [1.0]])
     w = np.bincount(res.order, weights=rho * tail, minlength=len(GRID))
     dense = np.zeros(len(GRID))
     dense[res.atoms] = res.weights
     np.testing.assert_allclose(dense, w, atol=1e-12)
-    assert res.error[-1] == pytest.approx(mmd2(target, GRID[res.atoms], res.weights), rel=1e-8)
+    assert res.objective[-1] == pytest.approx(mmd2(target, GRID[res.atoms], res.weights), rel=1e-8)
 
 
 def test_min_norm_point_is_optimal_on_its_points_and_best(target, runs):
     mnp = runs["mnp"]
     _, _, err = project(target, GRID[mnp.atoms])
-    assert mnp.error[-1] == pytest.approx(err, rel=1e-6)
+    assert mnp.objective[-1] == pytest.approx(err, rel=1e-6)
     # at each step it is at least as good as re-weighting all points it has seen (dropped ones included)
     for t in (5, 20, 80):
-        assert projected_errors(target, GRID[mnp.order[:t]], [t])[0] <= mnp.error[t - 1] * (1 + 1e-6)
+        assert projected_errors(target, GRID[mnp.order[:t]], [t])[0] <= mnp.objective[t - 1] * (1 + 1e-6)
     # the paper's claims for Fig. 3 (s = 1, random density): mnp best, -proj helps herding
-    assert mnp.error[-1] < runs["1/(t+1)"].error[-1] and mnp.error[-1] < runs["line_search"].error[-1]
+    assert mnp.objective[-1] < runs["1/(t+1)"].objective[-1] and mnp.objective[-1] < runs["line_search"].objective[-1]
     herd_pts = GRID[runs["1/(t+1)"].order]
-    assert project(target, herd_pts)[2] < 0.5 * runs["1/(t+1)"].error[-1]
+    assert project(target, herd_pts)[2] < 0.5 * runs["1/(t+1)"].objective[-1]
 
 
 def test_herding_beats_iid_rate(target, runs):
     t = np.arange(1, 151)
-    err = runs["1/(t+1)"].error
+    err = runs["1/(t+1)"].objective
     slope = np.polyfit(np.log(t[20:]), np.log(err[20:]), 1)[0]
     assert slope < -1.5          # i.i.d. sampling gives -1; herding is empirically close to t^-2 for s = 1
 
@@ -107,15 +107,15 @@ def test_finite_sample_train_and_test_errors(target, method):
     train = EmpiricalTarget(target, sample)
     res = herd(train, sample, 400, method, test_target=target)
     # both traces against direct kernel computations on the final weighted point set
-    assert res.error[-1] == pytest.approx(mmd2(train, sample[res.atoms], res.weights), rel=1e-6, abs=1e-14)
-    assert res.test_error[-1] == pytest.approx(mmd2(target, sample[res.atoms], res.weights), rel=1e-8)
+    assert res.objective[-1] == pytest.approx(mmd2(train, sample[res.atoms], res.weights), rel=1e-6, abs=1e-14)
+    assert res.test_objective[-1] == pytest.approx(mmd2(target, sample[res.atoms], res.weights), rel=1e-8)
     if method == "1/(t+1)":
-        np.testing.assert_allclose(res.test_error, mmd2_uniform_prefix(target, sample[res.order]), rtol=1e-8)
+        np.testing.assert_allclose(res.test_objective, mmd2_uniform_prefix(target, sample[res.order]), rtol=1e-8)
     # Fig. 4: every method ends on the empirical mean, whose test error is the floor
     floor = mmd2(target, sample)
-    assert res.error[-1] < 0.2 * floor and res.test_error[-1] == pytest.approx(floor, rel=0.2)
+    assert res.objective[-1] < 0.2 * floor and res.test_objective[-1] == pytest.approx(floor, rel=0.2)
     if method == "mnp":  # ... min-norm-point first, and exactly: it terminates on the sample's mean
-        assert res.fw.info["stop"] != "max_iter" and res.error[-1] < 1e-12 * floor
+        assert res.fw.info["stop"] != "max_iter" and res.objective[-1] < 1e-12 * floor
 
 
 def test_package_docstring_example_runs():
@@ -124,4 +124,4 @@ def test_package_docstring_example_runs():
     code = "\n".join(line[4:] for line in block.splitlines())
     namespace = {"np": np, **{name: getattr(inferopt.herding, name) for name in inferopt.herding.__all__}}
     exec(code, namespace)  # noqa: S102 - the documented example must run as written
-    assert len(namespace["res"].error) == 500 and namespace["res"].error[-1] < 1e-4
+    assert len(namespace["res"].objective) == 500 and namespace["res"].objective[-1] < 1e-4

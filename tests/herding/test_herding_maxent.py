@@ -75,8 +75,8 @@ def test_herding_continues_through_exact_moment_matches():
     # rational means: g_t = mu exactly at some t (gap 0); herding must still produce every point
     S, m = all_states(2), np.array([0.0, 0.5])
     res = herd(FeatureTarget(m), S, 12, "1/(t+1)")
-    assert len(res.order) == 12 and len(res.error) == 12
-    assert np.any(res.error[1:] < 1e-30)            # exact matches happened along the way
+    assert len(res.order) == 12 and len(res.objective) == 12
+    assert np.any(res.objective[1:] < 1e-30)            # exact matches happened along the way
     w = 1e-12 * m                                    # Welling's w_t (explicit); ties are exact here
     for j in res.order:
         score = S @ w

@@ -29,7 +29,7 @@ GRID = np.arange(10) / 10
     (lambda: TrigDensity.random("seed"), "rng must be a numpy.random.Generator, a non-negative integer seed"),
     (lambda: TrigDensity.random(np.random.default_rng(0), degree=0), "degree must be >= 1"),
     (lambda: TrigDensity.uniform().ppf([0.5, 1.5]), "u must lie in"),
-    (lambda: herd(TGT, GRID, 5, method="newton"), "method must be one of"),
+    (lambda: herd(TGT, GRID, 5, step="newton"), "step must be one of"),
     (lambda: herd(TGT, GRID, 1), "n_points must be >= 2"),
     (lambda: welling_herding(TGT, GRID, 0), "n_points must be >= 1"),
     (lambda: mmd2(TGT, GRID, np.ones(3) / 3), "weights must have one entry per point"),

@@ -96,5 +96,5 @@ def test_bad_input_and_indefinite_hessian_raise():
     with pytest.raises(ValueError, match="not positive definite"):
         laplace_approximation(bad, max_iter=5)
     la = LaplaceApprox(mean=np.zeros(2), prec_chol=np.eye(2))
-    with pytest.raises(ValueError, match="Generator"):
-        la.sample(3, 0)
+    with pytest.raises(TypeError, match="Generator"):
+        la.sample(3, "0")

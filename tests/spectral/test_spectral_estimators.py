@@ -24,18 +24,25 @@ from inferopt.spectral import (
 )
 
 
-def random_spd(d, lo, hi, seed):
-    rng = np.random.default_rng(seed)
-    Q, _ = np.linalg.qr(rng.standard_normal((d, d)))
-    lam = np.sort(rng.uniform(lo, hi, d))
-    lam[0], lam[-1] = lo, hi  # the spectrum reaches the ends of [lo, hi]
-    return (Q * lam) @ Q.T, lam
+def spectrum_between(d, lo, hi):
+    """Sorted uniform eigenvalues in [lo, hi] that reach both ends (a function of the generator)."""
+    def draw(rng):
+        lam = np.sort(rng.uniform(lo, hi, d))
+        lam[0], lam[-1] = lo, hi
+        return lam
+    return draw
+
+
+def random_spd(spd_matrix, d, lo, hi, seed):
+    """A random SPD matrix with spectrum in [lo, hi] (both ends included) and its eigenvalues."""
+    A = spd_matrix(d, spectrum_between(d, lo, hi), seed)
+    return A, np.linalg.eigvalsh(A)
 
 
 @pytest.mark.parametrize("kind", ["dense", "sparse", "linear_operator"])
 @pytest.mark.parametrize("n", [0, 1, 2, 7, 20])
-def test_recursion_matches_numpy_chebyshev_class(kind, n):
-    A, _ = random_spd(15, 0.2, 3.0, seed=n)
+def test_recursion_matches_numpy_chebyshev_class(kind, n, spd_matrix):
+    A, _ = random_spd(spd_matrix, 15, 0.2, 3.0, seed=n)
     a, b = 0.1, 3.5
     rng = np.random.default_rng(100 + n)
     V = rademacher(rng, 15, 3)
@@ -48,8 +55,8 @@ def test_recursion_matches_numpy_chebyshev_class(kind, n):
     np.testing.assert_allclose(got, np.einsum("ik,ij,jk->k", V, pA, V), rtol=1e-10, atol=1e-10)
 
 
-def test_moments_are_the_chebyshev_basis():
-    A, _ = random_spd(10, 0.3, 0.9, seed=3)
+def test_moments_are_the_chebyshev_basis(spd_matrix):
+    A, _ = random_spd(spd_matrix, 10, 0.3, 0.9, seed=3)
     V = rademacher(4, 10, 2)
     mu = chebyshev_moments(A, V, 6, 0.05, 0.95)
     lam, U = np.linalg.eigh(A)
@@ -74,8 +81,8 @@ CASES = [("log", 0.05, 0.95, 0.1, 0.9), ("sqrt", 0.05, 0.95, 0.1, 0.9), ("log", 
 
 @pytest.mark.parametrize("name,a,b,lo,hi", CASES)
 @pytest.mark.parametrize("distribution,N", [("optimal", 4), ("optimal", 10), ("poisson", 6), ("negative binomial", 6)])
-def test_randomised_estimator_is_unbiased(name, a, b, lo, hi, distribution, N):
-    A, lam = random_spd(20, lo, hi, seed=int(10 * hi) + N)
+def test_randomised_estimator_is_unbiased(name, a, b, lo, hi, distribution, N, spd_matrix):
+    A, lam = random_spd(spd_matrix, 20, lo, hi, seed=int(10 * hi) + N)
     exact = exact_spectral_sum(A, name)
     assert exact == pytest.approx(np.sum(getattr(np, name)(lam)), rel=1e-10)
     rule = make_degree_rule(ChebyshevSeries(name, a, b), N=N, distribution=distribution)
@@ -85,9 +92,9 @@ def test_randomised_estimator_is_unbiased(name, a, b, lo, hi, distribution, N):
 
 
 @pytest.mark.parametrize("name,a,b,lo,hi", CASES)
-def test_fixed_degree_estimator_bias_is_detected(name, a, b, lo, hi):
+def test_fixed_degree_estimator_bias_is_detected(name, a, b, lo, hi, spd_matrix):
     # a spectrum crowded at the singular end of [a, b], where the truncation error is largest
-    A, _ = random_spd(20, a, a + 0.15 * (b - a), seed=5)
+    A, _ = random_spd(spd_matrix, 20, a, a + 0.15 * (b - a), seed=5)
     exact = exact_spectral_sum(A, name)
     series = ChebyshevSeries(name, a, b)
     est = replicate_estimates(A, make_degree_rule(series, degree=2), a, b, R=2000, M=2, seed=1)
@@ -101,8 +108,8 @@ def test_fixed_degree_estimator_bias_is_detected(name, a, b, lo, hi):
     assert abs(est_hi.mean() - exact) < 4 * est_hi.std(ddof=1) / np.sqrt(est_hi.size)
 
 
-def test_spectral_sum_front_end_and_user_function():
-    A, lam = random_spd(30, 0.5, 2.0, seed=9)
+def test_spectral_sum_front_end_and_user_function(spd_matrix):
+    A, lam = random_spd(spd_matrix, 30, 0.5, 2.0, seed=9)
     f = lambda x: x * np.exp(-x)  # noqa: E731 - entire, no named singularity
     exact = np.sum(f(lam))
     est = spectral_sum(A, f, 0.4, 2.1, M=400, degree=30, rng=0)
@@ -113,8 +120,8 @@ def test_spectral_sum_front_end_and_user_function():
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_spectral_bounds_contain_the_spectrum(seed):
-    A, lam = random_spd(200, 0.01, 7.0, seed=seed)
+def test_spectral_bounds_contain_the_spectrum(seed, spd_matrix):
+    A, lam = random_spd(spd_matrix, 200, 0.01, 7.0, seed=seed)
     a, b = spectral_bounds(A, n_steps=20, margin=0.05, rng=seed)
     assert a <= lam[0] and b >= lam[-1]
     assert b < 1.2 * lam[-1]
@@ -124,8 +131,8 @@ def test_spectral_bounds_contain_the_spectrum(seed):
 
 
 @pytest.mark.parametrize("d", [8, 100])
-def test_check_bounds_detects_a_missed_spectrum(d):
-    A, lam = random_spd(d, 0.2, 3.0, seed=d)
+def test_check_bounds_detects_a_missed_spectrum(d, spd_matrix):
+    A, lam = random_spd(spd_matrix, d, 0.2, 3.0, seed=d)
     with pytest.raises(ValueError, match="do not contain the spectrum"):
         check_bounds(A, 0.1, 2.5, rng=0)
     with pytest.raises(ValueError, match="do not contain the spectrum"):

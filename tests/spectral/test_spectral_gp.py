@@ -124,7 +124,7 @@ def test_gp_hyperparameter_learning_improves_the_fit(method):
     # Chebyshev log-det gradient (through f' of a high-degree series) has a very heavy-tailed variance
     gp = SKIGaussianProcess(x[::2], y[::2], r=100, x_test=x[1::2], y_test=y[1::2], low=(0.15, 0.1, 0.1), rng=1)
     theta0 = np.array([0.8, 0.5, 3.0])
-    kwargs = dict(n_iter=60, step=inverse_time_step(3e-4, 0.01), M=8, rng=0, eval_every=20)
+    kwargs = dict(max_iter=60, step=inverse_time_step(3e-4, 0.01), M=8, rng=0, eval_every=20)
     res = sgd(gp, theta0, N=30, **kwargs) if method == "sgd" else lanczos_gd(gp, theta0, **kwargs)
     assert res.objective[-1] < 0.6 * res.objective[0]
     assert res.metric[-1] < 0.7 * res.metric[0]

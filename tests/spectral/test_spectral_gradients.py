@@ -124,11 +124,8 @@ def sym_directions(d, k, seed):
 
 @pytest.mark.parametrize("name", ["log", "sqrt"])
 @pytest.mark.parametrize("distribution,N", [("optimal", 4), ("negative binomial", 6)])
-def test_randomised_matrix_gradient_is_unbiased(name, distribution, N):
-    rng = np.random.default_rng(7)
-    Q, _ = np.linalg.qr(rng.standard_normal((12, 12)))
-    lam = np.linspace(0.08, 0.9, 12)
-    A = (Q * lam) @ Q.T
+def test_randomised_matrix_gradient_is_unbiased(name, distribution, N, spd_matrix):
+    A = spd_matrix(12, np.linspace(0.08, 0.9, 12), 7)
     a, b = 0.05, 0.95
     dirs = sym_directions(12, 3, seed=1)
     exact = np.array([np.sum(exact_matrix_gradient(A, name) * E) for E in dirs])
@@ -193,11 +190,10 @@ def test_lowrank_front_end_checks_the_bounds():
     assert g.shape == theta.shape
 
 
-def test_derivative_moments_match_finite_differences_of_the_moments():
+def test_derivative_moments_match_finite_differences_of_the_moments(spd_matrix):
     # nu[j, i, k] = d/dt v_kᵀ T_j(Ã(A + t E_i)) v_k, against central differences of chebyshev_moments
     rng = np.random.default_rng(3)
-    Q, _ = np.linalg.qr(rng.standard_normal((10, 10)))
-    A = (Q * np.linspace(0.2, 0.8, 10)) @ Q.T
+    A = spd_matrix(10, np.linspace(0.2, 0.8, 10), rng)
     dirs = sym_directions(10, 2, seed=4)
     V = rademacher(rng, 10, 3)
     nu = derivative_moments(A, dirs, V, 8, 0.05, 0.95)
@@ -208,11 +204,10 @@ def test_derivative_moments_match_finite_differences_of_the_moments():
 
 
 @pytest.mark.parametrize("name", ["log", "sqrt"])
-def test_replicated_recursion_gradients_are_unbiased_and_fixed_degree_is_not(name):
+def test_replicated_recursion_gradients_are_unbiased_and_fixed_degree_is_not(name, spd_matrix):
     # Lemma 1 (Eq. 8) for the recursion (6): mean of R estimates of <∇ tr f(A), E> within 4 SE of the exact value
     rng = np.random.default_rng(11)
-    Q, _ = np.linalg.qr(rng.standard_normal((12, 12)))
-    A = (Q * np.geomspace(0.06, 0.9, 12)) @ Q.T
+    A = spd_matrix(12, np.geomspace(0.06, 0.9, 12), rng)
     a, b = 0.05, 0.95
     dirs = sym_directions(12, 2, seed=2)
     exact = np.array([np.sum(exact_matrix_gradient(A, name) * E) for E in dirs])

@@ -16,15 +16,13 @@ from inferopt.spectral import (
 )
 
 
-def random_spd(d, cond, seed):
-    rng = np.random.default_rng(seed)
-    Q, _ = np.linalg.qr(rng.standard_normal((d, d)))
-    lam = np.geomspace(1.0 / cond, 1.0, d) * 3.0
-    return (Q * lam) @ Q.T
+def random_spd(spd_matrix, d, cond, seed):
+    """A random SPD matrix with geometrically spaced eigenvalues of condition number ``cond``."""
+    return spd_matrix(d, np.geomspace(1.0 / cond, 1.0, d) * 3.0, seed)
 
 
-def test_lanczos_tridiagonal_is_orthogonal_projection():
-    A = random_spd(40, 100, 0)
+def test_lanczos_tridiagonal_is_orthogonal_projection(spd_matrix):
+    A = random_spd(spd_matrix, 40, 100, 0)
     alpha, beta, Q = lanczos_tridiagonal(A, np.ones(40), 12)
     T = np.diag(alpha) + np.diag(beta[:-1], 1) + np.diag(beta[:-1], -1)
     np.testing.assert_allclose(Q.T @ Q, np.eye(12), atol=1e-12)
@@ -34,8 +32,8 @@ def test_lanczos_tridiagonal_is_orthogonal_projection():
 
 
 @pytest.mark.parametrize("cond,rtol", [(10, 1e-4), (1000, 2e-2)])
-def test_slq_quadrature_is_exact_per_probe_with_enough_steps(cond, rtol):
-    A = random_spd(30, cond, 1)
+def test_slq_quadrature_is_exact_per_probe_with_enough_steps(cond, rtol, spd_matrix):
+    A = random_spd(spd_matrix, 30, cond, 1)
     Z = rademacher(2, 30, 5)
     lam, U = np.linalg.eigh(A)
     exact = np.einsum("ik,ij,jk->k", Z, (U * np.log(lam)) @ U.T, Z)
@@ -47,8 +45,8 @@ def test_slq_quadrature_is_exact_per_probe_with_enough_steps(cond, rtol):
 
 
 @pytest.mark.parametrize("d,cond,seed", [(200, 100, 0), (300, 1e4, 1)])
-def test_slq_logdet_against_exact_and_imate(d, cond, seed):
-    A = random_spd(d, cond, seed)
+def test_slq_logdet_against_exact_and_imate(d, cond, seed, spd_matrix):
+    A = random_spd(spd_matrix, d, cond, seed)
     exact = np.linalg.slogdet(A)[1]
     value, se = slq_logdet(A, M=60, n_steps=30, rng=seed)
     assert abs(value - exact) < 4 * se + 1e-6 * abs(exact)
@@ -62,8 +60,8 @@ def test_slq_logdet_against_exact_and_imate(d, cond, seed):
 
 
 @pytest.mark.parametrize("sparse", [False, True])
-def test_block_cg_solves_every_column(sparse):
-    A = random_spd(80, 1e3, 3)
+def test_block_cg_solves_every_column(sparse, spd_matrix):
+    A = random_spd(spd_matrix, 80, 1e3, 3)
     B = np.random.default_rng(0).standard_normal((80, 6))
     X, n_iter, res = block_cg(sp.csr_matrix(A) if sparse else A, B, tol=1e-10)
     np.testing.assert_allclose(X, np.linalg.solve(A, B), rtol=1e-6, atol=1e-8)
@@ -72,9 +70,9 @@ def test_block_cg_solves_every_column(sparse):
     np.testing.assert_allclose(x, X[:, 0], rtol=1e-8)
 
 
-def test_cg_logdet_gradient_is_unbiased():
+def test_cg_logdet_gradient_is_unbiased(spd_matrix):
     rng = np.random.default_rng(4)
-    B = [random_spd(25, 5, s) for s in range(2)]
+    B = [random_spd(spd_matrix, 25, 5, s) for s in range(2)]
     A = 0.5 * B[0] + 0.7 * B[1] + np.eye(25)
     exact = np.array([np.trace(np.linalg.solve(A, Bi)) for Bi in B])
     est = np.array([cg_logdet_grad(A, B, M=4, tol=1e-10, rng=rng) for _ in range(600)])

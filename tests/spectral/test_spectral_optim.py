@@ -54,10 +54,10 @@ def test_problem_pieces_against_direct_formulas():
 def test_optimisers_reduce_the_objective_and_recover_the_low_rank_matrix(method):
     prob, theta0, L = completion_problem(1)
     runs = {
-        "sgd": lambda: sgd(prob, theta0, n_iter=150, step=0.1, M=5, N=15, rng=0, eval_every=50),
+        "sgd": lambda: sgd(prob, theta0, max_iter=150, step=0.1, M=5, N=15, rng=0, eval_every=50),
         "svrg": lambda: svrg(prob, theta0, n_outer=3, n_inner=50, step=0.1, M=5, N=15, rng=0, eval_every=50),
-        "gd": lambda: gd(prob, theta0, n_iter=150, step=0.1, eval_every=50),
-        "sgd_det": lambda: sgd_det(prob, theta0, degree=10, n_iter=150, step=0.1, M=5, rng=0, eval_every=50),
+        "gd": lambda: gd(prob, theta0, max_iter=150, step=0.1, eval_every=50),
+        "sgd_det": lambda: sgd_det(prob, theta0, degree=10, max_iter=150, step=0.1, M=5, rng=0, eval_every=50),
     }
     res = runs[method]()
     assert res.objective[-1] < 0.2 * res.objective[0]
@@ -71,10 +71,10 @@ def test_optimisers_reduce_the_objective_and_recover_the_low_rank_matrix(method)
 
 def test_sgd_records_random_degrees_with_mean_N():
     prob, theta0, _ = completion_problem(2, d=15, r=10)
-    res = sgd(prob, theta0, n_iter=300, step=0.05, M=2, N=8, distribution="poisson", rng=1, eval_every=300)
+    res = sgd(prob, theta0, max_iter=300, step=0.05, M=2, N=8, distribution="poisson", rng=1, eval_every=300)
     degrees = res.info["degrees"]
     assert abs(degrees.mean() - 8) < 4 * degrees.std() / np.sqrt(degrees.size)
-    det = sgd_det(prob, theta0, degree=6, n_iter=5, step=0.05, M=2, rng=1)
+    det = sgd_det(prob, theta0, degree=6, max_iter=5, step=0.05, M=2, rng=1)
     assert np.all(det.info["degrees"] == 6)
 
 
@@ -122,18 +122,18 @@ def test_projection_and_schedules():
 
 def test_progress_bar_can_be_shown(capsys):
     prob, theta0, _ = completion_problem(4, d=8, r=5)
-    sgd(prob, theta0, n_iter=3, step=0.1, M=2, N=5, rng=0, progress=True)
+    sgd(prob, theta0, max_iter=3, step=0.1, M=2, N=5, rng=0, progress=True)
     assert "SGD" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
     "call,match",
     [
-        (lambda p, t: sgd(p, t, n_iter=5, step=0.1, M=0), "M"),
-        (lambda p, t: sgd(p, t, n_iter=-1, step=0.1), "n_iter"),
-        (lambda p, t: sgd(p, t, n_iter=5, step=0.1, N=-2), "N"),
-        (lambda p, t: sgd(p, t, n_iter=5, step=-0.1), "eta"),
-        (lambda p, t: sgd_det(p, t, degree=-1, n_iter=5, step=0.1), "degree"),
+        (lambda p, t: sgd(p, t, max_iter=5, step=0.1, M=0), "M"),
+        (lambda p, t: sgd(p, t, max_iter=-1, step=0.1), "max_iter"),
+        (lambda p, t: sgd(p, t, max_iter=5, step=0.1, N=-2), "N"),
+        (lambda p, t: sgd(p, t, max_iter=5, step=-0.1), "eta"),
+        (lambda p, t: sgd_det(p, t, degree=-1, max_iter=5, step=0.1), "degree"),
         (lambda p, t: svrg(p, t, n_outer=2, n_inner=0, step=0.1), "n_inner"),
         (lambda p, t: svrg(p, t, n_outer=2, n_inner=2, step=0.1, snapshot="best"), "snapshot"),
         (lambda p, t: box_projection(1.0, 0.0), "low <= high"),

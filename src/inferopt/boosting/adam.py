@@ -47,25 +47,25 @@ def adam_minimize(
     fun_and_grad: Callable[[np.ndarray], tuple[float, np.ndarray]],
     x0,
     *,
-    n_iter: int = 1000,
+    max_iter: int = 1000,
     lr: float = 1e-2,
     beta1: float = 0.9,
     beta2: float = 0.999,
     eps: float = 1e-8,
 ) -> SolveResult:
-    """Run ``n_iter`` Adam steps on ``fun_and_grad(x) -> (f, ∇f)`` (possibly stochastic).
+    """Run ``max_iter`` Adam steps on ``fun_and_grad(x) -> (f, ∇f)`` (possibly stochastic).
 
     Returns a :class:`~inferopt._result.SolveResult`; ``objective[i]`` is ``f`` at the
     ``i``-th iterate (``objective[0]`` at ``x0``), ``converged`` is ``False`` (fixed budget).
     """
     check_callable("fun_and_grad", fun_and_grad)
-    n_iter = check_int("n_iter", n_iter, low=0)
+    max_iter = check_int("max_iter", max_iter, low=0)
     x = as_finite_array("x0", x0, ndim=1, nonempty=True).copy()
     opt = Adam(lr, beta1, beta2, eps)
-    trace = np.empty(n_iter + 1)
-    for i in range(n_iter):
+    trace = np.empty(max_iter + 1)
+    for i in range(max_iter):
         f, g = fun_and_grad(x)
         trace[i] = f
         x = opt.step(x, g)
-    trace[n_iter] = fun_and_grad(x)[0]
-    return SolveResult(x=x, objective=trace, n_iter=n_iter, converged=False, message="iteration budget reached")
+    trace[max_iter] = fun_and_grad(x)[0]
+    return SolveResult(x=x, objective=trace, n_iter=max_iter, converged=False, message="iteration budget reached")

@@ -1,10 +1,10 @@
 """Boosting VI runs with the step rules of Dresdner et al. (2021) on the shared Frank-Wolfe core.
 
-Methods (Sec. 3-4, Alg. 1-2), each a Frank-Wolfe variant of :func:`inferopt.fw.frank_wolfe`
+Step rules (``step``, Sec. 3-4, Alg. 1-2), each a Frank-Wolfe variant of :func:`inferopt.fw.frank_wolfe`
 with a step rule of :mod:`inferopt.fw.steps`:
 
 ==============  ==========  ===========================================================
-method          variant     step rule
+step            variant     step-size selection
 ==============  ==========  ===========================================================
 predefined      fw          ``2/(t+2)`` (Locatello et al. 2018a, Eq. (5))
 line_search     fw          :class:`~inferopt.fw.StochasticLineSearch` (projected stochastic
@@ -24,7 +24,7 @@ direction is a *drop step*: the component leaves the mixture.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 import pandas as pd
@@ -34,10 +34,8 @@ from ..fw import ActiveSet, Backtracking, FWResult, StochasticLineSearch, frank_
 from .mixture import Mixture
 from .problem import BoostingProblem
 
-METHODS = ("predefined", "line_search", "adafw", "adaafw", "adapfw")
+STEPS = ("predefined", "line_search", "adafw", "adaafw", "adapfw")
 VARIANT = {"predefined": "fw", "line_search": "fw", "adafw": "fw", "adaafw": "away", "adapfw": "pairwise"}
-LABELS = {"predefined": "Predefined", "line_search": "Line-search", "adafw": "AdaFW", "adaafw": "AdaAFW",
-          "adapfw": "AdaPFW"}
 
 
 class MonteCarloSlack:
@@ -50,35 +48,36 @@ class MonteCarloSlack:
         return 2.0 * self.eps0 / t**2
 
 
-def make_method(method: str, *, C0: float | None = None, eta: float = 0.9, tau: float = 2.0, eps0: float = 0.1,
+def make_step(step: str, *, C0: float | None = None, eta: float = 0.9, tau: float = 2.0, eps0: float = 0.1,
                 imax: int = 10, ls_iter: int = 10, ls_lr: float = 0.1):
-    """``(variant, step rule)`` of ``method`` (one of :data:`METHODS`).
+    """``(variant, step rule)`` of ``step`` (one of :data:`STEPS`).
 
     C0, eta, tau, eps0, imax : Alg. 2's initial curvature ``C_{-1}`` (``None``: estimated at the
         first step from a finite difference of ``⟨∇f(q + γd), d⟩``, Pedregosa et al. 2020),
         shrink ``η ≤ 1``, growth ``τ > 1``, ``ε₀`` and ``IMAX`` (tries before the fallback).
     ls_iter, ls_lr : the line search's iterations and learning rate.
     """
-    check_choice("method", method, METHODS)
+    check_choice("step", step, STEPS)
     ls_iter, ls_lr = check_int("ls_iter", ls_iter, low=1), check_real("ls_lr", ls_lr, low=0.0, low_open=True)
-    if method == "predefined":
+    if step == "predefined":
         return "fw", "2/(t+2)"
-    if method == "line_search":
-        return "fw", StochasticLineSearch(n_iter=ls_iter, lr=ls_lr)
+    if step == "line_search":
+        return "fw", StochasticLineSearch(max_iter=ls_iter, lr=ls_lr)
     imax = check_int("imax", imax, low=1)
     rule = Backtracking(C0, eta=eta, tau=tau, slack=MonteCarloSlack(eps0), max_tries=imax, fallback="2/(t+2)")
-    return VARIANT[method], rule
+    return VARIANT[step], rule
 
 
-@dataclass
-class BoostingResult:
-    """A boosting run: the final ``mixture``, the per-iteration ``record`` (one row per iterate
-    ``t = 0..T``, see :func:`boost`), the core's :class:`~inferopt.fw.FWResult` and the problem."""
+@dataclass(repr=False)
+class BoostingResult(FWResult):
+    """A boosting run: the core's :class:`~inferopt.fw.FWResult` (``objective`` = ``−ELBO`` per
+    iterate, ``x`` the mixture weights of the components ``atoms``), plus the final ``mixture``,
+    the per-iteration ``record`` (one row per iterate ``t = 0..T``, see :func:`boost`) and the
+    ``problem``."""
 
-    mixture: Mixture
-    record: pd.DataFrame
-    fw: FWResult
-    problem: BoostingProblem
+    mixture: Mixture | None = None
+    record: pd.DataFrame = field(default_factory=pd.DataFrame)
+    problem: BoostingProblem | None = None
 
 
 def _step_types(info: dict) -> list[str]:
@@ -89,15 +88,15 @@ def _step_types(info: dict) -> list[str]:
     return out
 
 
-def boost(target, method: str = "adafw", *, rng: np.random.Generator, n_iter: int = 50, family: str = "laplace",
+def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str = "laplace",
           n_samples: int = 100, reuse_samples: bool = True, greedy: dict | None = None,
           lmo: Callable | None = None, evaluate: Callable[[Mixture], dict] | None = None,
           progress: bool = False, **rule_kwargs) -> BoostingResult:
-    """Boosting black-box VI (Alg. 1) with ``method``'s step rule for ``n_iter`` steps.
+    """Boosting black-box VI (Alg. 1) with the step rule ``step`` for ``max_iter`` steps.
 
     The first component is plain VI (the greedy step without a current mixture), then each
     iteration runs the greedy step (RELBO, λ = 1/√(t+1)) and the step rule.  ``rule_kwargs``
-    go to :func:`make_method` (``C0``, ``eta``, ``tau``, ``eps0``, ``imax``, ``ls_iter``,
+    go to :func:`make_step` (``C0``, ``eta``, ``tau``, ``eps0``, ``imax``, ``ls_iter``,
     ``ls_lr``); ``greedy``, ``lmo``, ``n_samples``, ``reuse_samples`` to
     :class:`~.problem.BoostingProblem`.  ``evaluate(q)`` is called at every iterate (outside the
     timed parts) and its dict joins the record.
@@ -110,15 +109,15 @@ def boost(target, method: str = "adafw", *, rng: np.random.Generator, n_iter: in
     ``n_tries``; ``n_components``; ``time_greedy`` and ``time_step`` (s, the greedy step and
     the step-size selection incl. its Monte-Carlo estimates) and their running sum ``time``.
     """
-    n_iter = check_int("n_iter", n_iter, low=1)
-    variant, rule = make_method(method, **rule_kwargs)
+    max_iter = check_int("max_iter", max_iter, low=1)
+    variant, rule = make_step(step, **rule_kwargs)
     problem = BoostingProblem(target, family, rng=rng, n_samples=n_samples, reuse_samples=reuse_samples,
                               greedy=greedy, lmo=lmo)
     evals: list[dict] = []
     bar = None
     if progress:
         from tqdm.auto import tqdm
-        bar = tqdm(total=n_iter + 1, desc=LABELS[method], leave=False)
+        bar = tqdm(total=max_iter + 1, desc=step, leave=False)
 
     def callback(t, active):
         if evaluate is not None:
@@ -126,7 +125,7 @@ def boost(target, method: str = "adafw", *, rng: np.random.Generator, n_iter: in
         if bar is not None:
             bar.update(1)
 
-    res = frank_wolfe(problem, variant=variant, step=rule, max_iter=n_iter, tol=None, callback=callback,
+    res = frank_wolfe(problem, variant=variant, step=rule, max_iter=max_iter, tol=None, callback=callback,
                       final_gap=False)
     if bar is not None:
         bar.close()
@@ -161,4 +160,5 @@ def boost(target, method: str = "adafw", *, rng: np.random.Generator, n_iter: in
         record = pd.concat([record, pd.DataFrame(evals)], axis=1)
     final = ActiveSet()
     final.assign(res.atoms, res.x)
-    return BoostingResult(mixture=problem.mixture(final), record=record, fw=res, problem=problem)
+    return BoostingResult(**{f.name: getattr(res, f.name) for f in fields(FWResult)}, mixture=problem.mixture(final),
+                          record=record, problem=problem)

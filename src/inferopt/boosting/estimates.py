@@ -29,8 +29,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_int
-from .families import Component, check_rng, check_target
+from .families import Component, check_target
 from .mixture import Mixture
+from .._random import as_generator
 
 N_SAMPLES = 100
 
@@ -61,7 +62,7 @@ def elbo(target, q, *, n_samples: int = N_SAMPLES, rng: np.random.Generator, std
     check_target(target)
     q = _density("q", q, target.dim)
     n = check_int("n_samples", n_samples, low=1)
-    x = q.sample(n, check_rng(rng))
+    x = q.sample(n, as_generator(rng))
     return _mean(-_residual(target, q, x), stderr)
 
 
@@ -73,7 +74,7 @@ def kl(target, q, *, n_samples: int = N_SAMPLES, rng: np.random.Generator, log_z
     n = check_int("n_samples", n_samples, low=1)
     if log_z is None:
         log_z = getattr(target, "log_normalizer", None) or 0.0
-    x = q.sample(n, check_rng(rng))
+    x = q.sample(n, as_generator(rng))
     out = _mean(_residual(target, q, x), stderr)
     return (out[0] + log_z, out[1]) if stderr else out + log_z
 
@@ -84,7 +85,7 @@ def grad_inner(target, q, s, *, n_samples: int = N_SAMPLES, rng: np.random.Gener
     q = _density("q", q, target.dim)
     s = _density("s", s, target.dim)
     n = check_int("n_samples", n_samples, low=1)
-    x = s.sample(n, check_rng(rng))
+    x = s.sample(n, as_generator(rng))
     return _mean(_residual(target, q, x), stderr)
 
 
@@ -110,7 +111,7 @@ def grad_inner_components(target, q: Mixture, *, n_samples: int = N_SAMPLES, rng
         raise ValueError(f"q must be a Mixture; got {type(q).__name__}")
     _density("q", q, target.dim)
     n = check_int("n_samples", n_samples, low=1)
-    rng = check_rng(rng)
+    rng = as_generator(rng)
     K, D = q.n_components, q.dim
     eps = q.family.standard_sample((K, n, D), rng)
     x = (q.locs[:, None, :] + np.exp(q.log_scales)[:, None, :] * eps).reshape(K * n, D)

@@ -18,15 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import as_finite_array, as_rows, check_choice, check_int, check_protocol
+from .._random import as_generator
 
 LOG2PI = float(np.log(2.0 * np.pi))
 LOG2 = float(np.log(2.0))
-
-
-def check_rng(rng) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise ValueError(f"rng must be a numpy.random.Generator; got {type(rng).__name__}")
-    return rng
 
 
 def check_target(target):
@@ -63,7 +58,7 @@ class Family:
         ``x = loc + exp(log_scale) * eps`` (``eps`` gives ``∂x/∂ρ = e^ρ ε``)."""
         loc, log_scale = check_params(loc, log_scale)
         size = check_int("size", size, low=0)
-        eps = self.standard_sample((size, loc.shape[0]), check_rng(rng))
+        eps = self.standard_sample((size, loc.shape[0]), as_generator(rng))
         return loc + np.exp(log_scale) * eps, eps
 
     def log_density(self, x, loc, log_scale) -> np.ndarray:

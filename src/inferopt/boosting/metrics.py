@@ -17,8 +17,9 @@ from scipy.stats import rankdata
 
 from .._validation import as_finite_array, as_rows, check_int
 from ..models import LogisticRegression
-from .families import check_rng
+
 from .mixture import Mixture
+from .._random import as_generator
 
 
 def _binary(y) -> np.ndarray:
@@ -56,7 +57,7 @@ def train_log_likelihood(model: LogisticRegression, q: Mixture, *, n_samples: in
     """``(1/n) Σ_n (1/S) Σ_s log p(y_n | z_n, w_s)``, ``w_s ~ q`` (``S = n_samples``)."""
     _check_model_q(model, q)
     S = check_int("n_samples", n_samples, low=1)
-    W = q.sample(S, check_rng(rng))
+    W = q.sample(S, as_generator(rng))
     return float(model.log_joint(W).sum() - model.log_prior(W).sum()) / (S * model.n)
 
 

@@ -13,7 +13,8 @@ import numpy as np
 from scipy.special import logsumexp
 
 from .._validation import as_finite_array, as_rows, check_choice, check_int, check_real
-from .families import Component, Family, check_params, check_rng, get_family
+from .families import Component, Family, check_params, get_family
+from .._random import as_generator
 
 #: tolerance on ``|Σ α − 1|`` and on negative weights before renormalising.
 SIMPLEX_TOL = 1e-8
@@ -165,7 +166,7 @@ class Mixture:
         """``size`` draws and their component labels: counts ``~ Multinomial(size, α)``, then
         ``x = μ_k + e^{ρ_k} ε`` for each label (one vectorised draw)."""
         size = check_int("size", size, low=0)
-        rng = check_rng(rng)
+        rng = as_generator(rng)
         counts = rng.multinomial(size, self.weights)
         labels = np.repeat(np.arange(self.n_components), counts)
         eps = self.family.standard_sample((size, self.dim), rng)

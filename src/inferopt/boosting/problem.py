@@ -35,12 +35,13 @@ from scipy.special import logsumexp
 from .._validation import check_int
 from ..fw import ActiveSet, Direction
 from .estimates import kl
-from .families import Component, check_rng, check_target, get_family
+from .families import Component, check_target, get_family
 from .mixture import Mixture
 from .relbo import greedy_step
+from .._random import as_generator
 
 #: keys of ``greedy`` passed on to :func:`~.relbo.greedy_step`.
-GREEDY_KEYS = ("n_iter", "n_samples", "lr", "init_log_scale", "average", "log_scale_bounds")
+GREEDY_KEYS = ("max_iter", "n_samples", "lr", "init_log_scale", "average", "log_scale_bounds")
 
 
 class BoostingProblem:
@@ -66,7 +67,7 @@ class BoostingProblem:
                  lmo: Callable[[Mixture | None, int, np.random.Generator], Component] | None = None) -> None:
         self.target = check_target(target)
         self.family = get_family(family)
-        self.rng = check_rng(rng)
+        self.rng = as_generator(rng)
         self.n_samples = check_int("n_samples", n_samples, low=1)
         if not isinstance(reuse_samples, bool | np.bool_):
             raise ValueError(f"reuse_samples must be a bool; got {reuse_samples!r}")
@@ -159,7 +160,7 @@ class BoostingProblem:
         if self.custom_lmo is not None:
             s = self.custom_lmo(q, t, self.rng)
         else:
-            s = greedy_step(self.target, self.family, q, rng=self.rng, t=max(t, 1), **self.greedy)[0]
+            s = greedy_step(self.target, self.family, q, rng=self.rng, t=max(t, 1), **self.greedy).component
         sid = self._store(s)
         if q is None:
             return sid, float("nan")

@@ -17,13 +17,16 @@ Stochastic gradients use ``n_samples`` fresh draws per Adam step.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .._result import SolveResult
 from .._validation import as_rows, check_int, check_real
 from .adam import Adam
-from .families import Component, check_params, check_rng, check_target, get_family
+from .families import Component, check_params, check_target, get_family
 from .mixture import Mixture
+from .._random import as_generator
 
 
 def relbo_lambda(t: int) -> float:
@@ -80,8 +83,16 @@ def relbo(target, s: Component, q: Mixture | None = None, lam: float = 1.0, *, n
     if not isinstance(s, Component):
         raise TypeError(f"s must be a Component; got {type(s).__name__}")
     n_samples = check_int("n_samples", n_samples, low=1)
-    eps = s.family.standard_sample((n_samples, s.dim), check_rng(rng))
+    eps = s.family.standard_sample((n_samples, s.dim), as_generator(rng))
     return relbo_and_grad(target, s.family, s.loc, s.log_scale, eps, q, lam)[0]
+
+
+@dataclass(repr=False)
+class GreedyResult(SolveResult):
+    """The greedy step's Adam run (a :class:`~inferopt._result.SolveResult` on ``[loc, log_scale]``
+    with the RELBO as ``objective``) and the ``component`` it returns."""
+
+    component: Component | None = None
 
 
 def greedy_step(
@@ -93,13 +104,13 @@ def greedy_step(
     t: int | None = None,
     lam: float | None = None,
     init: Component | None = None,
-    n_iter: int = 1000,
+    max_iter: int = 1000,
     n_samples: int = 100,
     lr: float = 0.01,
     init_log_scale: float = 0.0,
     average: float = 0.0,
     log_scale_bounds: tuple[float, float] | None = None,
-) -> tuple[Component, SolveResult]:
+) -> GreedyResult:
     """Next component by maximising the RELBO with Adam (Algorithm 1 line 3, Eq. (4)).
 
     Parameters
@@ -110,8 +121,8 @@ def greedy_step(
     t : boosting iteration for ``λ = 1/√(t+1)``; default ``q.n_components``. ``lam`` overrides.
     init : starting component; default location ``0`` for the first component, else one draw
         from ``q`` (a random point of the current approximation), log-scale ``init_log_scale``.
-    n_iter, n_samples, lr : Adam steps, reparameterised draws per step, learning rate.
-    average : if positive, return the mean of the last ``ceil(average · n_iter)`` iterates
+    max_iter, n_samples, lr : Adam steps, reparameterised draws per step, learning rate.
+    average : if positive, return the mean of the last ``ceil(average · max_iter)`` iterates
         (Polyak-Ruppert averaging, which removes most of the stochastic-gradient jitter of a
         constant learning rate; 0 returns the last iterate).
     log_scale_bounds : optional ``(low, high)``; the log-scale is projected onto this box after
@@ -121,16 +132,16 @@ def greedy_step(
         Laplace family (the paper's choice) has linear log-tails and does not suffer from this
         on the logistic posterior; an upper bound is the "clipped tails" remedy for Gaussians.
 
-    Returns ``(component, trace)``; ``trace.objective`` holds the per-step RELBO estimates
-    (``objective[-1]`` with fresh draws at the returned component), ``trace.x`` the
-    parameters ``[loc, log_scale]``, ``trace.info['lam']`` the entropy weight.
+    Returns a :class:`GreedyResult`: ``component`` the new component, ``objective`` the
+    per-step RELBO estimates (``objective[-1]`` with fresh draws at ``component``), ``x`` its
+    parameters ``[loc, log_scale]``, ``info['lam']`` the entropy weight.
     """
     check_target(target)
     family = get_family(family)
-    rng = check_rng(rng)
+    rng = as_generator(rng)
     D = target.dim
     q = _check_q(q, D)
-    n_iter = check_int("n_iter", n_iter, low=0)
+    max_iter = check_int("max_iter", max_iter, low=0)
     n_samples = check_int("n_samples", n_samples, low=1)
     if lam is None:
         lam = 1.0 if q is None else relbo_lambda(q.n_components if t is None else t)
@@ -148,29 +159,22 @@ def greedy_step(
     if log_scale_bounds is not None:
         params[D:] = np.clip(params[D:], lo, hi)
     average = check_real("average", average, low=0.0, high=1.0)
-    n_avg = int(np.ceil(average * n_iter))
+    n_avg = int(np.ceil(average * max_iter))
     avg = np.zeros_like(params)
     opt = Adam(lr=lr)
-    trace = np.empty(n_iter + 1)
-    for i in range(n_iter):
+    trace = np.empty(max_iter + 1)
+    for i in range(max_iter):
         eps = family.standard_sample((n_samples, D), rng)
         val, g_loc, g_rho = relbo_and_grad(target, family, params[:D], params[D:], eps, q, lam)
         trace[i] = val
         params = opt.step(params, -np.concatenate([g_loc, g_rho]))     # Adam minimises −RELBO
         if log_scale_bounds is not None:
             params[D:] = np.clip(params[D:], lo, hi)
-        if i >= n_iter - n_avg:
+        if i >= max_iter - n_avg:
             avg += params / n_avg
     if n_avg > 0:
         params = avg
     s = Component(family, params[:D], params[D:])
-    trace[n_iter] = relbo(target, s, q, lam, n_samples=n_samples, rng=rng)
-    res = SolveResult(
-        x=params,
-        objective=trace,
-        n_iter=n_iter,
-        converged=False,
-        message="iteration budget reached",
-        info={"lam": lam, "first": q is None},
-    )
-    return s, res
+    trace[max_iter] = relbo(target, s, q, lam, n_samples=n_samples, rng=rng)
+    return GreedyResult(x=params, objective=trace, n_iter=max_iter, converged=False, message="iteration budget reached",
+                        info={"lam": lam, "first": q is None}, component=s)

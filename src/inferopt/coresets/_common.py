@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._result import SolveResult
-from .._validation import as_finite_array, as_rng, check_choice, check_int, check_nonneg, check_real
+from .._validation import as_finite_array, check_choice, check_int, check_nonneg, check_real
 
 #: the stopping rule of Zhang et al. (2021), Sec. 5: ``‖w_t − w_{t−1}‖ ≤ tol ‖w_t‖``.
 DEFAULT_TOL = 1e-5
@@ -32,19 +32,19 @@ class CoresetResult(SolveResult):
     iterations (``objective[0] = ‖y‖²`` at ``w = 0``), ``times[t]`` the cumulative wall time.
 
     Greedy solvers asked for a grid of sizes record the weights at each of them in one
-    pass: ``ks`` are the sizes (sorted, unique) and ``weights[j]`` the weights for
-    ``ks[j]``. Single-``k`` solvers fill ``ks = [k]`` and ``weights = x[None]``.
+    pass: ``ks`` are the sizes (sorted, unique) and ``path_weights[j]`` the weights for
+    ``ks[j]``. Single-``k`` solvers fill ``ks = [k]`` and ``path_weights = x[None]``.
     """
 
     ks: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
-    weights: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    path_weights: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
 
     def weights_at(self, k: int) -> np.ndarray:
         """The weights recorded for size ``k`` (one of :attr:`ks`)."""
         hit = np.flatnonzero(self.ks == k)
         if hit.size == 0:
             raise ValueError(f"k must be one of the recorded sizes {self.ks.tolist()}; got {k!r}")
-        return self.weights[hit[0]]
+        return self.path_weights[hit[0]]
 
 
 def check_problem(Phi, y) -> tuple[np.ndarray, np.ndarray]:
@@ -81,11 +81,6 @@ def check_k_grid(k, n: int, name: str = "k") -> np.ndarray:
 
 def check_stopping(tol, max_iter) -> tuple[float, int]:
     return check_real("tol", tol, low=0.0), check_int("max_iter", max_iter, low=1)
-
-
-def as_generator(rng) -> np.random.Generator:
-    """A ``numpy.random.Generator`` from a Generator, a seed or ``None``."""
-    return as_rng("rng", rng)
 
 
 def check_weights(name: str, w, n: int) -> np.ndarray:
@@ -188,5 +183,5 @@ def greedy_result(rec: GridRecorder, trace: Trace, n_iter: int, converged: bool,
     info = dict(info, iter_at_size=rec.iters.copy())
     return CoresetResult(
         x=W[-1].copy(), objective=obj, n_iter=n_iter, converged=converged, message=message,
-        times=times, info=info, ks=rec.ks.copy(), weights=W,
+        times=times, info=info, ks=rec.ks.copy(), path_weights=W,
     )

@@ -40,12 +40,12 @@ from ._common import (
     DEFAULT_TOL,
     CoresetResult,
     Trace,
-    as_generator,
     check_k,
     check_problem,
     check_stopping,
 )
 from .projection import expanded_support, sparse_nonneg
+from .._random import as_generator
 
 STEP_RULES = ("exact", "authors")
 
@@ -116,7 +116,7 @@ def _result(w, trace, n_iter, converged, k, info) -> CoresetResult:
     )
     return CoresetResult(
         x=w, objective=obj, n_iter=n_iter, converged=converged, message=msg, times=times,
-        info=info, ks=np.asarray([k]), weights=w[None, :].copy(),
+        info=info, ks=np.asarray([k]), path_weights=w[None, :].copy(),
     )
 
 

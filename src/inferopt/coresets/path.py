@@ -1,8 +1,8 @@
 """One entry point over a grid of coreset sizes.
 
-Greedy methods (Uniform, GIGA, FW, SparseVI) record their weights at every requested
-size in one pass; the hard-thresholding methods (IHT, A-IHT, A-IHT II, batch A-IHT) are
-run once per size. Every method is called as ``method(Phi, y, k, **options)``.
+Greedy solvers (Uniform, GIGA, FW, SparseVI) record their weights at every requested
+size in one pass; the hard-thresholding solvers (IHT, A-IHT, A-IHT II, batch A-IHT) are
+run once per size. Every solver is called as ``solver(Phi, y, k, **options)``.
 """
 
 from __future__ import annotations
@@ -14,45 +14,37 @@ import numpy as np
 from .._validation import check_choice
 from ._common import CoresetResult, check_k_grid, check_problem
 from .giga import giga
+from .hilbert_fw import hilbert_frank_wolfe
 from .iht import a_iht, a_iht_batch, a_iht_ii, iht
 from .refit import refit
 from .sparsevi import sparsevi
 from .uniform import uniform
 
-GREEDY = {"uniform": uniform, "giga": giga, "sparsevi": sparsevi}
+GREEDY = {"uniform": uniform, "giga": giga, "frank_wolfe": hilbert_frank_wolfe, "sparsevi": sparsevi}
 PER_K = {"iht": iht, "a_iht": a_iht, "a_iht_ii": a_iht_ii, "a_iht_batch": a_iht_batch}
 
 
-def _methods() -> dict:
-    out = dict(GREEDY)
-    try:
-        from .frank_wolfe import frank_wolfe
-    except ImportError:  # the shared FW core is unavailable
-        pass
-    else:
-        out["frank_wolfe"] = frank_wolfe
-    return out | PER_K
+SOLVERS = GREEDY | PER_K
 
 
-def available_methods() -> list[str]:
+def available_solvers() -> list[str]:
     """Names accepted by :func:`coreset_path`."""
-    return list(_methods())
+    return list(SOLVERS)
 
 
-def coreset_path(method: str, Phi, y, ks, *, refit_weights=False, progress=False, **options):
-    """Weights of ``method`` at every size in ``ks``.
+def coreset_path(solver: str, Phi, y, ks, *, refit_weights=False, progress=False, **options):
+    """Weights of ``solver`` (a name of :data:`SOLVERS`) at every size in ``ks``.
 
     Returns ``(ks, W, seconds, results)``: sorted unique sizes, weights ``(len(ks), n)``,
-    the wall time to reach each size (cumulative for greedy methods, per run for
-    per-``k`` methods) and the list of :class:`CoresetResult` (one for greedy methods).
+    the wall time to reach each size (cumulative for greedy solvers, per run for
+    per-``k`` solvers) and the list of :class:`CoresetResult` (one for greedy solvers).
     ``refit_weights=True`` re-fits every row by NNLS on its support (:mod:`.refit`).
     """
-    methods = _methods()
-    check_choice("method", method, set(methods))
+    check_choice("solver", solver, set(SOLVERS))
     Phi, y = check_problem(Phi, y)
     ks = check_k_grid(ks, Phi.shape[1], "ks")
-    fn = methods[method]
-    if method in PER_K:
+    fn = SOLVERS[solver]
+    if solver in PER_K:
         W = np.zeros((ks.size, Phi.shape[1]))
         secs = np.zeros(ks.size)
         results = []
@@ -60,7 +52,7 @@ def coreset_path(method: str, Phi, y, ks, *, refit_weights=False, progress=False
         if progress:
             from tqdm.auto import tqdm
 
-            it = tqdm(list(it), desc=method, leave=False)
+            it = tqdm(list(it), desc=solver, leave=False)
         for j, k in it:
             t0 = time.perf_counter()
             res: CoresetResult = fn(Phi, y, int(k), **options)
@@ -69,7 +61,7 @@ def coreset_path(method: str, Phi, y, ks, *, refit_weights=False, progress=False
             results.append(res)
     else:
         res = fn(Phi, y, ks, **options)
-        W = res.weights
+        W = res.path_weights
         secs = _time_at_sizes(res)
         results = [res]
     if refit_weights:

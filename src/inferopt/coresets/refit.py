@@ -50,7 +50,7 @@ def refit_result(Phi, y, result: CoresetResult) -> CoresetResult:
     if not isinstance(result, CoresetResult):
         raise TypeError(f"result must be a CoresetResult; got {type(result).__name__}")
     t0 = time.perf_counter()
-    W = refit(Phi, y, result.weights) if result.weights.size else result.weights
+    W = refit(Phi, y, result.path_weights) if result.path_weights.size else result.path_weights
     x = refit(Phi, y, result.x)
     elapsed = time.perf_counter() - t0
     f = support_objective(Phi, y, x)
@@ -65,5 +65,5 @@ def refit_result(Phi, y, result: CoresetResult) -> CoresetResult:
         times=np.append(result.times, extra_t),
         info=info,
         ks=result.ks.copy(),
-        weights=W,
+        path_weights=W,
     )

@@ -13,7 +13,8 @@ import numpy as np
 
 from .._validation import check_choice
 
-from ._common import CoresetResult, Trace, as_generator, check_k_grid, check_problem, support_objective
+from ._common import CoresetResult, Trace, check_k_grid, check_problem, support_objective
+from .._random import as_generator
 
 
 def uniform(Phi, y, k, *, rng=None, until="iterations") -> CoresetResult:
@@ -38,7 +39,7 @@ def uniform(Phi, y, k, *, rng=None, until="iterations") -> CoresetResult:
         obj, times = trace.arrays()
         return CoresetResult(
             x=W[-1].copy(), objective=obj, n_iter=kmax, converged=True, message=f"{kmax} draws",
-            times=times, info={"iter_at_size": np.arange(1, ks.size + 1)}, ks=ks, weights=W,
+            times=times, info={"iter_at_size": np.arange(1, ks.size + 1)}, ks=ks, path_weights=W,
         )
     draws = np.zeros(0, dtype=np.intp)
     while True:
@@ -58,5 +59,5 @@ def uniform(Phi, y, k, *, rng=None, until="iterations") -> CoresetResult:
     return CoresetResult(
         x=W[-1].copy(), objective=obj, n_iter=int(first[kmax - 1]) + 1, converged=True,
         message=f"drew until {kmax} distinct points", times=times,
-        info={"iter_at_size": np.arange(1, ks.size + 1)}, ks=ks, weights=W,
+        info={"iter_at_size": np.arange(1, ks.size + 1)}, ks=ks, path_weights=W,
     )

@@ -15,19 +15,16 @@ import numpy as np
 
 from .._validation import check_int, check_real
 from .loaders import load
+from .._random import as_generator
 
 #: the MovieLens-1M shape (movies x users) that the synthetic problem mimics
 ML1M_SHAPE = (3706, 6040)
 
 
-def _generator(rng) -> np.random.Generator:
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-
-
 def split_entries(rows, cols, values, shape, *, test_fraction: float, rng) -> dict:
     """Random train/test split of observed entries (``test_fraction`` of them held out)."""
     test_fraction = check_real("test_fraction", test_fraction, low=0.0, high=1.0, low_open=True, high_open=True)
-    rng = _generator(rng)
+    rng = as_generator(rng)
     rows, cols, values = np.asarray(rows), np.asarray(cols), np.asarray(values, dtype=float)
     n = rows.size
     perm = rng.permutation(n)
@@ -88,7 +85,7 @@ def synthetic_low_rank_ratings(
     if n_observed > n_rows * n_cols:
         raise ValueError(f"n_observed={n_observed} exceeds the {n_rows * n_cols} entries of a {n_rows} x {n_cols} matrix")
     noise = check_real("noise", noise, low=0.0)
-    rng = _generator(rng)
+    rng = as_generator(rng)
     flat = rng.choice(n_rows * n_cols, size=n_observed, replace=False)
     rows, cols = np.divmod(flat, n_cols)
     U = rng.standard_normal((n_rows, rank))

@@ -20,12 +20,9 @@ import numpy as np
 
 from .._validation import check_int, check_real
 from .loaders import load
+from .._random import as_generator
 
 __all__ = ["load_sound", "load_szeged_humidity", "sound_from_arrays", "humidity_from_series"]
-
-
-def _generator(rng):
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
 
 
 def sound_from_arrays(xtrain, ytrain, xtest, ytest, *, n_train=None, rng=None):
@@ -42,7 +39,7 @@ def sound_from_arrays(xtrain, ytrain, xtest, ytest, *, n_train=None, rng=None):
     if rng is None:
         start = 0
     else:  # centred on a random test sample, so that every window holds test gaps
-        centre = int(np.searchsorted(x, xt[int(_generator(rng).integers(0, xt.size))]))
+        centre = int(np.searchsorted(x, xt[int(as_generator(rng).integers(0, xt.size))]))
         start = int(np.clip(centre - n_train // 2, 0, x.size - n_train))
     x, y = x[start : start + n_train], y[start : start + n_train]
     inside = (xt > x[0]) & (xt < x[-1])
@@ -80,7 +77,7 @@ def humidity_from_series(hours, humidity, *, n=None, test_fraction=0.1, gap_hour
         slots = np.arange(gap_hours, total - 2 * gap_hours, 2 * gap_hours)
         if slots.size < n_gaps:
             raise ValueError(f"test_fraction {test_fraction} with {gap_hours}-hour gaps does not fit in {total} points")
-        starts = np.sort(_generator(rng).choice(slots, size=n_gaps, replace=False))
+        starts = np.sort(as_generator(rng).choice(slots, size=n_gaps, replace=False))
         for s in starts:
             test[s : s + gap_hours] = True
     train = ~test

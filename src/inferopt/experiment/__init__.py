@@ -1,38 +1,52 @@
-"""Helpers every experiment notebook uses, written once: repository paths, the seeded
-generator, the plotting style, figure saving, metrics and claims.
+"""The experiment layer: everything a notebook needs that is not an algorithm.
+
+* :mod:`.notebook` -- :func:`open_experiment`, the notebook's one opening call;
+* :mod:`.record`   -- :class:`Experiment`: figures, result tables, metrics, claims
+  (:meth:`Experiment.finish` is the closing call);
+* :mod:`.claims`, :mod:`.paths`, :mod:`.plotting` -- verdicts, repository paths, one plotting style;
+* :mod:`.methods`  -- the one registry of method names, labels and colours;
+* :mod:`.coresets`, :mod:`.herding`, :mod:`.boosting`, :mod:`.spectral` -- each paper's trial
+  runners, tables, rate fits and panels (import them by name: they load their paper's package).
 
 Typical notebook::
 
-    from inferopt.experiment import Experiment, parameters_since, rng_from, set_style
+    from inferopt.experiment import open_experiment
     _before = set(globals())
     # --- cell tagged `parameters` ---
     seed = 0
     # --- next cell ---
-    exp = Experiment("D1", title=..., paper=..., figure=..., params=parameters_since(globals(), _before))
-    rng = rng_from(seed)
+    exp, rng = open_experiment("D1", globals(), _before)
     ...
     exp.savefig(fig, "variance"); exp.claim("D1.1", "...", holds=..., measured={...})
-    exp.write(); exp.claims_table()
+    exp.finish()
 """
 
+from .._random import as_generator
 from .claims import VERDICTS, Claim, to_jsonable, verdict
+from .methods import color, colors_of, label, labels_of
+from .notebook import open_experiment
 from .paths import repo_root, resolve
 from .plotting import PALETTE, close, method_colors, plot_band, set_style
-from .record import Experiment, load_results, parameters_since, rng_from
+from .record import Experiment, load_results, parameters_since
 
 __all__ = [
     "PALETTE",
     "VERDICTS",
+    "as_generator",
     "Claim",
     "Experiment",
     "close",
-    "method_colors",
+    "color",
+    "colors_of",
+    "label",
+    "labels_of",
     "load_results",
+    "method_colors",
+    "open_experiment",
     "parameters_since",
     "plot_band",
     "repo_root",
     "resolve",
-    "rng_from",
     "set_style",
     "to_jsonable",
     "verdict",

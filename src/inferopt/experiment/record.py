@@ -20,7 +20,7 @@ import pandas as pd
 
 from .claims import CLAIMS_CSS, Claim, claims_html, claims_text, to_jsonable, verdict
 from .parameters import check_parameters
-from .paths import resolve
+from .paths import repo_root, resolve
 
 
 def parameters_since(namespace: dict, before: set) -> dict:
@@ -33,11 +33,15 @@ def parameters_since(namespace: dict, before: set) -> dict:
     }
 
 
-def rng_from(seed) -> np.random.Generator:
-    """The one random generator of an experiment, from the seed in its parameters."""
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
-    return np.random.default_rng(int(seed))
+def registry_entry(experiment_id: str) -> dict:
+    """The experiment's entry of the ``experiments:`` registry in ``params.yaml`` (notebook,
+    title, paper, figure): the one place an experiment's metadata is written."""
+    from ..pipeline.config import experiments, load_params
+
+    registry = experiments(load_params(repo_root()))
+    if experiment_id not in registry:
+        raise ValueError(f"unknown experiment {experiment_id!r}; params.yaml lists {list(registry)}")
+    return registry[experiment_id]
 
 
 class Experiment:
@@ -46,14 +50,21 @@ class Experiment:
     Parameters
     ----------
     id : the experiment id of REPRODUCTION.md, e.g. ``"D1"``.
-    title, paper, figure : shown on the report's card.
+    title, paper, figure : shown on the report's card; by default read from the experiment's
+        entry in ``params.yaml`` (:func:`registry_entry`).
     params : the notebook's parameters (see :func:`parameters_since`); ``output_dir``
         among them picks where outputs go (default ``build/scratch``, which the
         pipeline replaces by ``reports``) and is not recorded.
     """
 
-    def __init__(self, id: str, *, title: str, paper: str, figure: str, params: dict):
+    def __init__(self, id: str, *, params: dict, title: str | None = None, paper: str | None = None,
+                 figure: str | None = None):
         self.id = id
+        if title is None or paper is None or figure is None:
+            entry = registry_entry(id)
+            title, paper, figure = (entry.get("title") if title is None else title,
+                                    entry.get("paper") if paper is None else paper,
+                                    entry.get("figure") if figure is None else figure)
         self.title = title
         self.paper = paper
         self.figure = figure
@@ -119,6 +130,12 @@ class Experiment:
         table = ClaimsTable(pd.DataFrame(rows, columns=["id", "verdict", "claim", "measured"]).set_index("id"))
         table.attrs["claims"] = [c.to_dict() for c in self.claims]
         return table
+
+    def finish(self) -> None:
+        """The notebook's closing call: write the metrics JSON (:meth:`write`) and print the claims table."""
+        self.write()
+        with pd.option_context("display.max_colwidth", 200, "display.width", 250):
+            print(self.claims_table().to_string())
 
     def write(self) -> Path:
         """Write the metrics JSON atomically (a failed run leaves the previous file intact)."""

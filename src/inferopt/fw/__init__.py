@@ -27,13 +27,13 @@ matrix ``G = V'V``, ``c = V'b`` and ``||b||^2``::
 
     rng = np.random.default_rng(0)
     V, b = rng.normal(size=(5, 40)), rng.normal(size=5)
-    res = hull_quadratic(V, b, method="fw", step="line_search", max_iter=100)
+    res = hull_quadratic(V, b, variant="fw", step="line_search", max_iter=100)
     res.atoms, res.x              # active atom ids and their simplex weights
     res.dense_weights(40)         # weights of all 40 atoms
     res.objective[-1]             # ||b - V alpha||^2 after the last step
     res.info["gap"]               # FW duality gap per iterate (>= objective - optimum)
     res.info["atom"]              # the atom chosen by the LMO at each step
-    res2 = hull_quadratic(gram=V.T @ V, c=V.T @ b, b_sqnorm=b @ b, method="mnp")
+    res2 = hull_quadratic(gram=V.T @ V, c=V.T @ b, b_sqnorm=b @ b, variant="mnp")
 
 The Frank-Wolfe Hilbert coreset (Campbell & Broderick 2019, Alg. 2) is this problem with
 atoms ``v_n = sigma * L_n / sigma_n`` (``sigma_n = ||L_n||``, ``sigma = sum_n sigma_n``) and
@@ -58,7 +58,7 @@ record each step, ``info['value']``/``info['bound']`` the sufficient-decrease te
 """
 
 from .active_set import ActiveSet
-from .entry import METHODS, hull_quadratic
+from .entry import VARIANTS, hull_quadratic
 from .mnp import min_norm_point
 from .problem import Direction, FWProblem
 from .quadratic import QuadraticHull
@@ -69,7 +69,7 @@ from .steps import (STEP_NAMES, Backtracking, ExactLineSearch, FixedStep, Line, 
                     StochasticLineSearch, make_step_rule)
 
 __all__ = [
-    "METHODS",
+    "VARIANTS",
     "STEP_NAMES",
     "VARIANTS",
     "ActiveSet",

@@ -184,7 +184,7 @@ class Backtracking(StepRule):
 class StochasticLineSearch(StepRule):
     """Projected gradient descent on ``gamma`` with decreasing steps (the boosting-VI line search).
 
-    From ``gamma_0 = init(t)`` (default the predefined ``2/(t+2)``), ``n_iter`` updates
+    From ``gamma_0 = init(t)`` (default the predefined ``2/(t+2)``), ``max_iter`` updates
     ``gamma <- gamma - lr / (i + 1) * phi'(gamma)``, ``i = 0, 1, ...``, each projected onto
     ``[0, gamma_max]``; the search stops as soon as the projection is active (``gamma`` at 0
     or ``gamma_max``).  This is the rule of Locatello et al. (2018a)'s and Dresdner et al.
@@ -193,8 +193,8 @@ class StochasticLineSearch(StepRule):
     leaves ``[0, gamma_max]``, so the step jumps to 0 or 1 (Dresdner et al., Sec. 6.1).
     """
 
-    def __init__(self, n_iter: int = 10, lr: float = 0.1, init: str | StepRule = "2/(t+2)") -> None:
-        self.n_iter = check_int("n_iter", n_iter, low=1)
+    def __init__(self, max_iter: int = 10, lr: float = 0.1, init: str | StepRule = "2/(t+2)") -> None:
+        self.max_iter = check_int("max_iter", max_iter, low=1)
         self.lr = check_real("lr", lr, low=0.0, low_open=True)
         self.init = make_step_rule(init, "init")
 
@@ -205,11 +205,11 @@ class StochasticLineSearch(StepRule):
         if line.dphi is None:
             raise ValueError("step 'stochastic_line_search' needs Line.dphi, the derivative of the objective along d")
         gamma = min(max(self.init(line).gamma, 0.0), line.gamma_max)
-        for i in range(self.n_iter):
+        for i in range(self.max_iter):
             gamma -= self.lr / (i + 1) * float(line.dphi(gamma))
             if not 0.0 < gamma < line.gamma_max:
                 return StepOutcome(min(max(gamma, 0.0), line.gamma_max), "searched", n_evals=i + 1)
-        return StepOutcome(gamma, "searched", n_evals=self.n_iter)
+        return StepOutcome(gamma, "searched", n_evals=self.max_iter)
 
 
 STEP_NAMES = (*FIXED_RULES, "line_search", "backtracking", "stochastic_line_search")

@@ -9,47 +9,29 @@
 * :mod:`.baselines` -- i.i.d. and Sobol points (:func:`sobol_points`, :func:`random_errors`);
 * :mod:`.graphical` -- ``x = sign(z)`` model of Sec. 5.2, arcsine-law moments;
 * :mod:`.maxent`    -- maximum entropy on {-1, 1}^d (Sec. 5.3);
-* :mod:`.curves`    -- the figures' error curves as tidy tables, mean vectors of Fig. 6, fitted rates.
+
+The figures' error curves, mean vectors of Fig. 6 and fitted rates are in
+:mod:`inferopt.experiment.herding`.
 
 Example (Fig. 3, s = 1, random density)::
 
     rng = np.random.default_rng(0)
     target = SobolevTarget(1, TrigDensity.random(rng))
     grid = np.arange(10_000) / 10_000          # the LMO is an exhaustive search on this grid
-    res = herd(target, grid, 500, method="1/(t+1)")   # or "line_search", "mnp"
-    res.error                                  # ||mu - mu_hat_t||^2, t = 1..500
+    res = herd(target, grid, 500, step="1/(t+1)")     # or "line_search", "mnp"
+    res.objective                                  # ||mu - mu_hat_t||^2, t = 1..500
 """
 
 from .baselines import random_errors, sobol_points
-from .curves import (
-    CG_METHODS,
-    MEAN_KINDS,
-    bit_means,
-    exp_rate,
-    finite_sample_curves,
-    log_slope,
-    power_fit,
-    sobolev_curves,
-    state_curves,
-)
 from .densities import TrigDensity
 from .graphical import pairwise_features, random_correlation, sample_sign_gaussian, sign_gaussian_moments
-from .herding import HERDING_METHODS, HerdingResult, herd, hull_problem, project, projected_errors, welling_herding
+from .herding import HERDING_STEPS, HerdingResult, herd, hull_problem, project, projected_errors, welling_herding
 from .maxent import all_states, entropy, exponential_family, independent_maxent, maxent_distribution
 from .sobolev import SobolevTarget, bernoulli_polynomial, fourier_weight, sobolev_kernel, sobolev_kernel_fourier
 from .targets import EmpiricalTarget, FeatureTarget, KernelTarget, mmd2, mmd2_uniform_prefix
 
 __all__ = [
-    "CG_METHODS",
-    "MEAN_KINDS",
-    "bit_means",
-    "exp_rate",
-    "finite_sample_curves",
-    "log_slope",
-    "power_fit",
-    "sobolev_curves",
-    "state_curves",
-    "HERDING_METHODS",
+    "HERDING_STEPS",
     "EmpiricalTarget",
     "FeatureTarget",
     "HerdingResult",

@@ -14,7 +14,8 @@ from scipy.stats import qmc
 
 from .._validation import check_int
 from .densities import TrigDensity, check_density
-from .targets import KernelTarget, as_generator, mmd2_uniform_prefix
+from .targets import KernelTarget, mmd2_uniform_prefix
+from .._random import as_generator
 
 
 def sobol_points(density: TrigDensity, n: int, *, scramble: bool = False, rng=None) -> np.ndarray:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import as_finite_array, check_int
-from .targets import as_generator
+from .._random import as_generator
 
 
 def check_density(density) -> TrigDensity:

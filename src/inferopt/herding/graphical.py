@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import as_finite_array, check_int, check_spd
-from .targets import as_generator
+from .._random import as_generator
 
 
 def pairwise_features(x) -> np.ndarray:

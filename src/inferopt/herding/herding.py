@@ -7,14 +7,14 @@ polytope restricted to a finite candidate set ``{Phi(x_j)}`` -- a fine grid on [
 :mod:`inferopt.fw` on a :class:`~inferopt.fw.QuadraticHull` built from kernel columns
 ``k(candidates, x_j)`` (O(N) per iteration, no N x N matrix).
 
-Methods (``method``): ``'1/(t+1)'`` (herding, uniform weights), ``'line_search'``
+Step rules (``step``): ``'1/(t+1)'`` (herding, uniform weights), ``'line_search'``
 (cg-l.search), ``'mnp'`` (min-norm-point), and any other FW step rule name.  The first
 point is ``argmax_j mu(x_j)`` (``g_0 = 0``, ``rho_0 = 1``; Chen et al. 2010).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from .._validation import check_choice, check_int, check_int_sequence
 from ..fw import STEP_NAMES, FWResult, QuadraticHull, frank_wolfe, min_norm_point, simplex_reweight
 from .targets import KernelTarget, check_points
 
-HERDING_METHODS = (*STEP_NAMES, "mnp")
+HERDING_STEPS = (*STEP_NAMES, "mnp")
 
 
 def hull_problem(target: KernelTarget, candidates) -> QuadraticHull:
@@ -33,28 +33,25 @@ def hull_problem(target: KernelTarget, candidates) -> QuadraticHull:
         target.mean(candidates), target.mean_sqnorm, target.kernel_diag(candidates))
 
 
-@dataclass
-class HerdingResult:
-    """``order``: candidate index chosen at each iteration (``order[0]`` the first point; repeats
-    possible); ``atoms``/``weights``: the final weighted point set (distinct candidates);
-    ``error[t-1] = ||mu - mu_hat_t||^2`` after ``t`` iterations; ``test_error``: the same
-    against ``test_target`` (or ``None``); ``fw``: the solver's result; ``snapshots[t]``: the
-    weights of all candidates after ``t`` points, for each requested ``t`` that was reached."""
+@dataclass(repr=False)
+class HerdingResult(FWResult):
+    """The conditional-gradient run's :class:`~inferopt.fw.FWResult` (``x``/``weights`` on the
+    distinct candidates ``atoms``; ``objective[t-1] = ||mu - mu_hat_t||^2`` after ``t`` points),
+    plus ``order``: the candidate index chosen at each iteration (``order[0]`` the first point;
+    repeats possible); ``test_objective``: the same error against ``test_target`` (or ``None``);
+    ``snapshots[t]``: the weights of all candidates after ``t`` points, for each requested ``t``
+    that was reached."""
 
-    order: np.ndarray
-    atoms: np.ndarray
-    weights: np.ndarray
-    error: np.ndarray
-    fw: FWResult
-    test_error: np.ndarray | None = None
+    order: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
+    test_objective: np.ndarray | None = None
     snapshots: dict[int, np.ndarray] | None = None
 
 
-def herd(target: KernelTarget, candidates, n_points: int, method: str = "1/(t+1)",
+def herd(target: KernelTarget, candidates, n_points: int, step: str = "1/(t+1)",
          test_target: KernelTarget | None = None, snapshots=None) -> HerdingResult:
     """Herding-type point selection over ``candidates`` (``n_points`` iterations, Bach et al. Eq. 4).
 
-    ``method``: a FW step rule ('1/(t+1)' = herding, 'line_search', ...; always ``n_points``
+    ``step``: a FW step rule ('1/(t+1)' = herding, 'line_search', ...; always ``n_points``
     iterations) or 'mnp' (which may stop early: finite termination, e.g. when ``mu`` is in the
     candidates' hull).
     ``test_target``: a second mean element with the *same kernel* (Fig. 4: fit the empirical
@@ -64,7 +61,7 @@ def herd(target: KernelTarget, candidates, n_points: int, method: str = "1/(t+1)
     candidates (Sec. 5.3: herding's distribution over states along the run; O(N) each).
     """
     n_points = check_int("n_points", n_points, low=2)
-    check_choice("method", method, HERDING_METHODS)
+    check_choice("step", step, HERDING_STEPS)
     candidates = check_points(target, "candidates", candidates)
     if test_target is not None:
         check_points(test_target, "candidates", candidates)
@@ -80,16 +77,16 @@ def herd(target: KernelTarget, candidates, n_points: int, method: str = "1/(t+1)
         if t + 1 in wanted:
             kept[t + 1] = np.zeros(problem.n_atoms)
             kept[t + 1][active.ids] = active.weights
-    if method == "mnp":
+    if step == "mnp":
         res = min_norm_point(problem, max_iter=n_points - 1, tol=0.0, init=first, callback=callback)
     else:
-        res = frank_wolfe(problem, variant="fw", step=method, max_iter=n_points - 1, tol=None, init=first,
+        res = frank_wolfe(problem, variant="fw", step=step, max_iter=n_points - 1, tol=None, init=first,
                           callback=callback)
     order = np.concatenate([[first], res.info["atom"]]).astype(np.intp)
     test = None
     if test_target is not None:
         test = res.objective + np.asarray(shift) + test_target.mean_sqnorm - target.mean_sqnorm
-    return HerdingResult(order=order, atoms=res.atoms, weights=res.x, error=res.objective, fw=res, test_error=test,
+    return HerdingResult(**{f.name: getattr(res, f.name) for f in fields(FWResult)}, order=order, test_objective=test,
                          snapshots=kept if snapshots is not None else None)
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, as_rng, as_rows
+from .._validation import as_finite_array, as_rows
+from .._random import as_generator
 
 
 class KernelTarget:
@@ -87,11 +88,6 @@ class EmpiricalTarget(KernelTarget):
 
     def check_points(self, name: str, points) -> np.ndarray:
         return self.base.check_points(name, points)
-
-
-def as_generator(rng) -> np.random.Generator:
-    """``rng`` as a ``numpy.random.Generator`` (a Generator, or a seed for ``default_rng``)."""
-    return as_rng("rng", rng)
 
 
 def _weights(n: int, weights) -> np.ndarray:

@@ -20,6 +20,7 @@ from scipy.linalg import cho_solve, solve_triangular
 from scipy.optimize import minimize
 
 from .._result import SolveResult
+from .._random import as_generator
 from .._validation import as_finite_array, check_choice, check_int, check_protocol, check_real
 
 LOG2PI = float(np.log(2.0 * np.pi))
@@ -60,9 +61,7 @@ class LaplaceApprox:
     def sample(self, size: int, rng: np.random.Generator) -> np.ndarray:
         """``size`` draws ``θ = mean + L⁻ᵀ ε``, ``ε ~ N(0, I)`` (covariance ``(LLᵀ)⁻¹``); shape ``(size, D)``."""
         size = check_int("size", size, low=0)
-        if not isinstance(rng, np.random.Generator):
-            raise ValueError(f"rng must be a numpy.random.Generator; got {type(rng).__name__}")
-        eps = rng.standard_normal((self.dim, size))
+        eps = as_generator(rng).standard_normal((self.dim, size))
         return self.mean[None, :] + solve_triangular(self.prec_chol, eps, lower=True, trans="T").T
 
     def logpdf(self, theta) -> np.ndarray:

@@ -13,7 +13,9 @@
 * :mod:`.completion`, :mod:`.gp` -- the applications: matrix completion, GP hyperparameters with SKI.
 """
 
+from .bounds import check_bounds, lanczos_tridiagonal, ritz_values, spectral_bounds
 from .chebyshev import bernstein_rho, chebyshev_coefficients, chebyshev_eval, fit_decay
+from .completion import MatrixCompletion, rmse
 from .degrees import (
     DegreeDistribution,
     NegativeBinomialDegrees,
@@ -21,27 +23,6 @@ from .degrees import (
     PoissonDegrees,
     make_degree_distribution,
 )
-from .functions import FUNCTIONS, get_function
-from .variance import chebyshev_weighted_variance
-
-__all__ = [
-    "FUNCTIONS",
-    "DegreeDistribution",
-    "NegativeBinomialDegrees",
-    "OptimalDegrees",
-    "PoissonDegrees",
-    "bernstein_rho",
-    "chebyshev_coefficients",
-    "chebyshev_eval",
-    "chebyshev_weighted_variance",
-    "fit_decay",
-    "get_function",
-    "make_degree_distribution",
-]
-
-# --- stochastic Chebyshev library: operators, bounds, estimators, gradients, optimisers, applications ---
-from .bounds import check_bounds, lanczos_tridiagonal, ritz_values, spectral_bounds
-from .completion import MatrixCompletion, rmse
 from .estimators import (
     ChebyshevSeries,
     FixedDegree,
@@ -52,10 +33,10 @@ from .estimators import (
     make_degree_rule,
     quadratic_forms,
     rademacher,
-    replicate_weights,
     replicated_estimates,
     spectral_sum,
 )
+from .functions import get_function
 from .gp import (
     RegularGrid,
     SKIGaussianProcess,
@@ -66,7 +47,6 @@ from .gp import (
     toeplitz_matmat,
 )
 from .gradients import (
-    adjoint_factors,
     derivative_moments,
     exact_grad_lowrank,
     exact_matrix_gradient,
@@ -79,15 +59,7 @@ from .gradients import (
     spectral_sum_grad_lowrank,
 )
 from .lanczos import block_cg, cg_logdet_grad, slq_logdet, slq_quadratic_forms
-from .operators import (
-    CallableOperator,
-    LowRankShiftOperator,
-    MatrixOperator,
-    ShiftedOperator,
-    as_operator,
-    check_symmetric,
-    dense_of,
-)
+from .operators import CallableOperator, LowRankShiftOperator, ShiftedOperator, check_symmetric
 from .optim import (
     SpectralSolveResult,
     box_projection,
@@ -95,70 +67,81 @@ from .optim import (
     gd,
     inverse_time_step,
     lanczos_gd,
-    make_step,
     project_box,
     sgd,
     sgd_det,
     svrg,
 )
+from .variance import chebyshev_weighted_variance
 
-__all__ += [
-    "CallableOperator",
-    "ChebyshevSeries",
-    "FixedDegree",
-    "LowRankShiftOperator",
+__all__ = [
+    # solvers, their result and step sizes
+    "SpectralSolveResult",
+    "box_projection",
+    "constant_step",
+    "gd",
+    "inverse_time_step",
+    "lanczos_gd",
+    "project_box",
+    "sgd",
+    "sgd_det",
+    "svrg",
+    # the problems (models): matrix completion, GP hyperparameters with SKI
     "MatrixCompletion",
-    "MatrixOperator",
-    "RandomDegree",
     "RegularGrid",
     "SKIGaussianProcess",
+    "interpolation_matrix",
+    "keys_cubic",
+    "rbf_toeplitz_column",
+    "rmse",
+    "ski_operator",
+    "toeplitz_matmat",
+    # operators
+    "CallableOperator",
+    "LowRankShiftOperator",
     "ShiftedOperator",
-    "SpectralSolveResult",
-    "SpectralSumEstimate",
-    "adjoint_factors",
-    "as_operator",
-    "block_cg",
-    "box_projection",
-    "cg_logdet_grad",
-    "chebyshev_moments",
-    "check_bounds",
     "check_symmetric",
-    "constant_step",
-    "dense_of",
+    # estimators of spectral sums and their gradients
+    "ChebyshevSeries",
+    "FixedDegree",
+    "RandomDegree",
+    "SpectralSumEstimate",
+    "chebyshev_moments",
     "derivative_moments",
     "exact_grad_lowrank",
     "exact_matrix_gradient",
     "exact_spectral_sum",
-    "gd",
     "grad_lowrank",
-    "lowrank_derivatives",
     "grad_recursion",
-    "interpolation_matrix",
-    "inverse_time_step",
-    "keys_cubic",
-    "lanczos_gd",
-    "lanczos_tridiagonal",
+    "lowrank_derivatives",
     "make_degree_rule",
-    "make_step",
     "matrix_gradient",
-    "project_box",
     "quadratic_forms",
     "rademacher",
-    "rbf_toeplitz_column",
-    "replicate_weights",
     "replicated_estimates",
     "replicated_grad_estimates",
-    "ritz_values",
-    "rmse",
-    "sgd",
-    "sgd_det",
-    "ski_operator",
-    "slq_logdet",
-    "slq_quadratic_forms",
-    "spectral_bounds",
     "spectral_sum",
     "spectral_sum_grad",
     "spectral_sum_grad_lowrank",
-    "svrg",
-    "toeplitz_matmat",
+    # Lanczos and CG (the LANCZOS baseline), eigenvalue bounds
+    "block_cg",
+    "cg_logdet_grad",
+    "check_bounds",
+    "lanczos_tridiagonal",
+    "ritz_values",
+    "slq_logdet",
+    "slq_quadratic_forms",
+    "spectral_bounds",
+    # Chebyshev series, degree distributions (Thm 3) and the variance of Lemma 2
+    "DegreeDistribution",
+    "NegativeBinomialDegrees",
+    "OptimalDegrees",
+    "PoissonDegrees",
+    "bernstein_rho",
+    "chebyshev_coefficients",
+    "chebyshev_eval",
+    "chebyshev_weighted_variance",
+    "fit_decay",
+    "get_function",
+    "make_degree_distribution",
 ]

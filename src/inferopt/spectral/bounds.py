@@ -20,13 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, as_rng, check_int, check_real
+from .._validation import as_finite_array, check_int, check_real
 from .chebyshev import check_interval
 from .operators import as_operator
-
-
-def _rng(rng):
-    return as_rng("rng", rng)
+from .._random import as_generator
 
 
 def lanczos_tridiagonal(A, v0, n_steps: int):
@@ -63,7 +60,7 @@ def lanczos_tridiagonal(A, v0, n_steps: int):
 def ritz_values(A, *, n_steps: int = 20, rng=None):
     """Ritz values of ``A`` after ``n_steps`` Lanczos steps from a random start and their residual bounds."""
     op = as_operator(A)
-    v0 = _rng(rng).standard_normal(op.shape[0])
+    v0 = as_generator(rng).standard_normal(op.shape[0])
     alpha, beta, _ = lanczos_tridiagonal(op, v0, n_steps)
     T = np.diag(alpha) + np.diag(beta[:-1], 1) + np.diag(beta[:-1], -1)
     theta, S = np.linalg.eigh(T)
@@ -111,7 +108,7 @@ def check_bounds(A, a, b, *, n_steps: int = 12, rng=None, rtol: float = 1e-10) -
     d = op.shape[0]
     n_steps = check_int("n_steps", n_steps, low=1)
     rtol = check_real("rtol", rtol, low=0.0)
-    rng = _rng(rng)
+    rng = as_generator(rng)
     if d <= n_steps:
         from .operators import dense_of
 

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, as_rng, check_indices, check_int, check_real
+from .._validation import as_finite_array, check_indices, check_int, check_real
 from .bounds import spectral_bounds
 from .gradients import grad_lowrank
 from .operators import LowRankShiftOperator
+from .._random import as_generator
 
 
 def rmse(theta, rows, cols, values) -> float:
@@ -76,7 +77,7 @@ class MatrixCompletion:
             raise ValueError(f"need low < high; got low={low}, high={high}")
         self.bound_steps = check_int("bound_steps", bound_steps, low=1)
         self.margin = check_real("margin", margin, low=0.0)
-        self._rng = as_rng("rng", rng)
+        self._rng = as_generator(rng)
 
     def _check_entries(self, what, rows, cols, values):
         rows = np.asarray(rows)

@@ -20,17 +20,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import as_finite_array, as_rng, check_callable, check_choice, check_int, check_protocol, check_real
+from .._validation import as_finite_array, check_callable, check_choice, check_int, check_protocol, check_real
 from .bounds import check_bounds
 from .chebyshev import bernstein_rho, check_interval, chebyshev_coefficients, fit_decay
 from .degrees import DegreeDistribution, make_degree_distribution
 from .functions import get_function
 from .operators import as_operator, check_symmetric
-
-
-def as_generator(rng) -> np.random.Generator:
-    """``rng`` if it is a ``numpy.random.Generator``, else ``default_rng(rng)`` (a seed or ``None``)."""
-    return as_rng("rng", rng)
+from .._random import as_generator
 
 
 def rademacher(rng, d: int, M: int) -> np.ndarray:

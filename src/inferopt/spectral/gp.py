@@ -24,11 +24,12 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import as_finite_array, as_rng, check_int, check_real
+from .._validation import as_finite_array, check_int, check_real
 from .bounds import spectral_bounds
 from ._ski_gradient import circulant_spectrum, ski_estimator_grad
 from .lanczos import block_cg, cg_logdet_grad
 from .operators import CallableOperator
+from .._random import as_generator
 
 
 def keys_cubic(s):
@@ -185,7 +186,7 @@ class SKIGaussianProcess:
         self.bound_steps = check_int("bound_steps", bound_steps, low=1)
         self.margin = check_real("margin", margin, low=0.0)
         self.dense_limit = check_int("dense_limit", dense_limit, low=0)
-        self._rng = as_rng("rng", rng)
+        self._rng = as_generator(rng)
         self._alpha_cache = (None, None)
 
     @staticmethod
@@ -254,7 +255,7 @@ class SKIGaussianProcess:
     def lanczos_spectral_grad(self, theta, Z):
         """``½ ∇ log det A`` by CG + Hutchinson (Dong et al. 2017), probes ``Z``, at most ``lanczos_steps`` iterations."""
         return 0.5 * cg_logdet_grad(self.operator(theta), self.derivative_operators(theta), Z=Z, tol=self.cg_tol,
-                                    maxiter=self.lanczos_steps)
+                                    max_iter=self.lanczos_steps)
 
     def exact_spectral_grad(self, theta):
         """``½ tr(A⁻¹ ∂A/∂θ_i)`` densely (``O(n³)``; small problems only)."""

@@ -40,9 +40,11 @@ import numpy as np
 
 from .._validation import as_finite_array, check_callable, check_int, check_real
 from .chebyshev import check_interval
-from .estimators import (ChebyshevSeries, as_generator, check_coefficients, check_probes, check_rule, draw_estimator,
+from .estimators import (ChebyshevSeries, check_coefficients, check_probes, check_rule, draw_estimator,
                          rademacher, replicate_weights)
+from .._random import as_generator
 from .operators import LowRankShiftOperator, as_operator, dense_of
+from .._random import as_generator
 
 
 def derivative_moments(A, dA, V, n: int, a, b) -> np.ndarray:

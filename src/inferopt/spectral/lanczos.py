@@ -18,11 +18,13 @@ import scipy.sparse as sp
 
 from .._validation import as_finite_array, check_callable, check_int, check_real
 from ._three_term import three_term_tridiagonals
-from .estimators import as_generator, check_probes, rademacher
+from .estimators import check_probes, rademacher
+from .._random import as_generator
 from .operators import as_operator
+from .._random import as_generator
 
 
-def block_cg(A, B, *, tol: float = 1e-8, maxiter: int | None = None, x0=None):
+def block_cg(A, B, *, tol: float = 1e-8, max_iter: int | None = None, x0=None):
     """Solve ``A X = B`` for SPD ``A``, column by column but vectorised over columns.
 
     Stops when every column has ``||r|| <= tol ||b||``. Returns ``(X, n_iter, rel_residuals)``.
@@ -35,14 +37,14 @@ def block_cg(A, B, *, tol: float = 1e-8, maxiter: int | None = None, x0=None):
     squeeze = B.ndim == 1
     if squeeze:
         B = B[:, None]
-    maxiter = 10 * op.shape[0] if maxiter is None else check_int("maxiter", maxiter, low=1)
+    max_iter = 10 * op.shape[0] if max_iter is None else check_int("max_iter", max_iter, low=1)
     X = np.zeros_like(B) if x0 is None else np.array(x0, dtype=float).reshape(B.shape)
     R = B - op.matmat(X) if x0 is not None else B.copy()
     P = R.copy()
     rr = np.einsum("ij,ij->j", R, R)
     bnorm = np.maximum(np.linalg.norm(B, axis=0), 1e-300)
     it = 0
-    while it < maxiter and np.any(np.sqrt(rr) > tol * bnorm):
+    while it < max_iter and np.any(np.sqrt(rr) > tol * bnorm):
         active = np.sqrt(rr) > tol * bnorm
         AP = op.matmat(P)
         pAp = np.einsum("ij,ij->j", P, AP)
@@ -133,13 +135,13 @@ def slq_logdet(A, *, M: int = 30, n_steps: int = 30, rng=None):
     return float(samples.mean()), float(samples.std(ddof=1) / np.sqrt(M)) if M > 1 else float("nan")
 
 
-def cg_logdet_grad(A, dA, *, M: int = 10, tol: float = 1e-6, maxiter=None, rng=None, Z=None) -> np.ndarray:
+def cg_logdet_grad(A, dA, *, M: int = 10, tol: float = 1e-6, max_iter=None, rng=None, Z=None) -> np.ndarray:
     """Dong et al. (2017): ``∂ log det A/∂θ_i ≈ (1/M) Σ_k (A⁻¹ z_k)ᵀ (∂A_i z_k)``, ``A⁻¹ z_k`` by block CG."""
     op = as_operator(A)
     if Z is None:
         M = check_int("M (number of probe vectors)", M, low=1)
         Z = rademacher(as_generator(rng), op.shape[0], M)
-    X, _, _ = block_cg(op, Z, tol=tol, maxiter=maxiter)
+    X, _, _ = block_cg(op, Z, tol=tol, max_iter=max_iter)
     out = np.empty(len(dA))
     for i, D in enumerate(dA):
         out[i] = np.einsum("ij,ij->", X, as_operator(D, name=f"dA[{i}]").matmat(Z)) / Z.shape[1]

@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import as_finite_array, as_rng, check_callable, check_int, check_protocol, check_real
+from .._validation import as_finite_array, check_callable, check_int, check_protocol, check_real
+from .._random import as_generator
 
 
 class MatrixOperator:
@@ -124,9 +125,9 @@ def check_symmetric(op, *, rng=None, name: str = "A", rtol: float = 1e-8) -> Non
     """
     op = as_operator(op, name=name if name != "A" else "op (A)")
     rtol = check_real("rtol", rtol, low=0.0)
-    rng = as_rng("rng", rng)
     if isinstance(op, MatrixOperator):
         return
+    rng = as_generator(rng)
     X = rng.standard_normal((op.shape[0], 2))
     AX = np.asarray(op.matmat(X))
     if AX.shape != X.shape:

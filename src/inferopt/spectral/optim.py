@@ -31,7 +31,8 @@ from tqdm.auto import tqdm
 
 from .._result import SolveResult
 from .._validation import as_finite_array, check_int, check_protocol, check_real
-from .estimators import ChebyshevSeries, as_generator, make_degree_rule, rademacher
+from .estimators import ChebyshevSeries, make_degree_rule, rademacher
+from .._random import as_generator
 
 
 @dataclass(repr=False)  # keep SolveResult's short repr
@@ -164,7 +165,7 @@ def check_start(problem, theta0, *attributes: str) -> np.ndarray:
 def _check_common(M, n_iter, eval_every):
     return (
         check_int("M (number of probe vectors)", M, low=1),
-        check_int("n_iter", n_iter, low=0),
+        check_int("max_iter", n_iter, low=0),
         check_int("eval_every", eval_every, low=1),
     )
 
@@ -193,7 +194,7 @@ def sgd(
     problem,
     theta0,
     *,
-    n_iter: int,
+    max_iter: int,
     step,
     M: int = 10,
     N=15,
@@ -214,7 +215,7 @@ def sgd(
     gradient) and the rest on very high degrees -- unbiased, but slow; check ``info["degrees"]``.
     """
     theta0 = check_start(problem, theta0, "f", "dim", "interval", "spectral_grad")
-    M, n_iter, eval_every = _check_common(M, n_iter, eval_every)
+    M, n_iter, eval_every = _check_common(M, max_iter, eval_every)
     rng = as_generator(rng)
     series_of = _SeriesCache(problem.f)
     degrees = np.zeros(n_iter, dtype=int)
@@ -314,10 +315,10 @@ def svrg(
 # ----------------------------------------------------------------------------- exact and LANCZOS baselines
 
 
-def gd(problem, theta0, *, n_iter: int, step, eval_every: int = 1, progress: bool = False) -> SpectralSolveResult:
+def gd(problem, theta0, *, max_iter: int, step, eval_every: int = 1, progress: bool = False) -> SpectralSolveResult:
     """Projected gradient descent with the exact gradient ``∇Σ_f(A(θ)) + ∇g(θ)`` (eigen-decomposition)."""
     theta0 = check_start(problem, theta0, "exact_spectral_grad")
-    n_iter = check_int("n_iter", n_iter, low=0)
+    n_iter = check_int("max_iter", max_iter, low=0)
     eval_every = check_int("eval_every", eval_every, low=1)
     theta, trace = _projected_descent(
         problem, theta0, n_iter=n_iter, step=step, eval_every=eval_every, progress=progress, desc="GD",
@@ -327,11 +328,11 @@ def gd(problem, theta0, *, n_iter: int, step, eval_every: int = 1, progress: boo
 
 
 def lanczos_gd(
-    problem, theta0, *, n_iter: int, step, M: int = 10, rng=None, eval_every: int = 1, progress: bool = False
+    problem, theta0, *, max_iter: int, step, M: int = 10, rng=None, eval_every: int = 1, progress: bool = False
 ) -> SpectralSolveResult:
     """The LANCZOS baseline: gradient steps with ``problem.lanczos_spectral_grad`` (CG + Hutchinson, Dong et al. 2017)."""
     theta0 = check_start(problem, theta0, "dim", "lanczos_spectral_grad")
-    M, n_iter, eval_every = _check_common(M, n_iter, eval_every)
+    M, n_iter, eval_every = _check_common(M, max_iter, eval_every)
     rng = as_generator(rng)
     theta, trace = _projected_descent(
         problem, theta0, n_iter=n_iter, step=step, eval_every=eval_every, progress=progress, desc="LANCZOS",

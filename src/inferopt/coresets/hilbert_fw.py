@@ -21,7 +21,7 @@ from .._validation import check_choice, check_real
 from ._common import CoresetResult, GridRecorder, check_k_grid, check_problem
 
 
-def frank_wolfe(Phi, y, k, *, variant="fw", step="line_search", tol=0.0) -> CoresetResult:
+def hilbert_frank_wolfe(Phi, y, k, *, variant="fw", step="line_search", tol=0.0) -> CoresetResult:
     """FW Hilbert coreset(s) of size ``k`` (an int or a grid, recorded in one pass).
 
     ``variant``: ``"fw"`` (Campbell & Broderick's algorithm), or ``"away"`` /
@@ -43,7 +43,7 @@ def frank_wolfe(Phi, y, k, *, variant="fw", step="line_search", tol=0.0) -> Core
         W = rec.finish()
         return CoresetResult(
             x=w0, objective=np.array([float(y @ y)]), n_iter=0, converged=True,
-            message="no atom can reduce the error", times=np.zeros(1), ks=ks, weights=W,
+            message="no atom can reduce the error", times=np.zeros(1), ks=ks, path_weights=W,
             info={"iter_at_size": rec.iters.copy()},
         )
     sigma = float(sigma_n.sum())
@@ -74,5 +74,5 @@ def frank_wolfe(Phi, y, k, *, variant="fw", step="line_search", tol=0.0) -> Core
     info["iter_at_size"] = rec.iters.copy()
     return CoresetResult(
         x=W[-1].copy(), objective=objective, n_iter=m, converged=res.converged,
-        message=f"{m} iterations ({res.message})", times=times, info=info, ks=ks, weights=W,
+        message=f"{m} iterations ({res.message})", times=times, info=info, ks=ks, path_weights=W,
     )

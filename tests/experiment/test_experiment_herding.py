@@ -1,26 +1,20 @@
-"""The figures' tables (inferopt.herding.curves) against direct computations; the LMO's cost
+"""The figures' tables (inferopt.experiment.herding) against direct computations; the LMO's cost
 structure (one kernel column per step, never a Gram matrix); line search against brute force."""
 
 import numpy as np
 import pytest
 
-from inferopt.herding import (
+from inferopt.experiment.herding import (
     MEAN_KINDS,
-    FeatureTarget,
-    SobolevTarget,
-    TrigDensity,
-    all_states,
     bit_means,
     exp_rate,
     finite_sample_curves,
-    herd,
-    independent_maxent,
     log_slope,
     power_fit,
-    mmd2,
     sobolev_curves,
     state_curves,
 )
+from inferopt.herding import FeatureTarget, SobolevTarget, TrigDensity, all_states, herd, independent_maxent, mmd2
 
 GRID = np.arange(500) / 500
 
@@ -56,8 +50,8 @@ def test_line_search_steps_are_optimal_by_brute_force():
         errs = [mmd2(tgt, cand, np.append((1 - g) * w, g)) for g in gam[::200]]
         fine = gam[max(np.argmin(errs) * 200 - 200, 0): np.argmin(errs) * 200 + 201]
         best = min(mmd2(tgt, cand, np.append((1 - g) * w, g)) for g in fine)
-        assert res.error[t] <= best + 1e-15 and res.error[t] == pytest.approx(best, rel=1e-6, abs=1e-16)
-        g = res.fw.info["gamma"][t - 1]
+        assert res.objective[t] <= best + 1e-15 and res.objective[t] == pytest.approx(best, rel=1e-6, abs=1e-16)
+        g = res.info["gamma"][t - 1]
         pts, w = list(cand), np.append((1 - g) * w, g)
 
 
@@ -133,7 +127,7 @@ def test_fitted_rates():
 
 
 def test_support99_counts_the_states_holding_99_percent():
-    from inferopt.herding.curves import _support
+    from inferopt.experiment.herding import _support
     assert _support(np.full(4, 0.25), 0.99) == 4
     assert _support(np.array([0.005, 0.9, 0.004, 0.091]), 0.99) == 2
     assert _support(np.array([0.0, 1.0]), 0.99) == 1

@@ -22,7 +22,8 @@ import numpy as np
 from scipy.linalg import cho_solve, solve_triangular
 
 from .._validation import as_finite_array, as_rows, check_choice, check_int, check_real, check_spd
-from ._common import as_generator
+from .._random import as_generator
+
 
 LOG2PI = float(np.log(2 * np.pi))
 
@@ -130,7 +131,7 @@ class GaussianMeanModel:
         quad = (Ct**2).sum(axis=0)[:, None] - 2.0 * Ct.T @ Cx + self._Cinv_x_sq[None, :]
         return -0.5 * (self.D * LOG2PI + self.logdet_Sigma + quad)
 
-    def sample(self, w, size, rng=None):
+    def sample_posterior(self, w, size, rng=None):
         """``size`` draws from ``π_w`` (shape ``(size, D)``)."""
         rng = as_generator(rng)
         size = check_int("size", size, low=1)
@@ -276,7 +277,7 @@ class LinearRegressionModel:
         resid = self.y[None, :] - T @ self.X.T
         return -0.5 * (LOG2PI + np.log(self.noise_var) + resid**2 / self.noise_var)
 
-    def sample(self, w, size, rng=None):
+    def sample_posterior(self, w, size, rng=None):
         rng = as_generator(rng)
         size = check_int("size", size, low=1)
         W, _ = _check_weights(w, self.N)

@@ -6,13 +6,14 @@ import pytest
 from scipy.optimize import nnls
 
 import inferopt.coresets as cs
+from inferopt.experiment.coresets import conjugate_trial, split_method
 
 
 def test_split_method_names():
-    assert cs.split_method("giga_refit") == ("giga", True)
-    assert cs.split_method("a_iht_ii") == ("a_iht_ii", False)
+    assert split_method("giga_refit") == ("giga", True)
+    assert split_method("a_iht_ii") == ("a_iht_ii", False)
     with pytest.raises(ValueError, match="methods must be one of"):
-        cs.split_method("gigga_refit")
+        split_method("gigga_refit")
 
 
 def test_make_gaussian_mean_is_the_papers_problem():
@@ -29,7 +30,7 @@ def test_conjugate_trial_refits_and_kls():
     model = cs.make_gaussian_mean(3, 25, rng=2)
     ks = [2, 4, 6]
     methods = ["giga", "giga_refit", "a_iht_ii", "a_iht_ii_refit", "uniform", "sparsevi"]
-    table, runs = cs.conjugate_trial(model, methods, ks, rng=0, sparsevi_steps=10)
+    table, runs = conjugate_trial(model, methods, ks, rng=0, sparsevi_steps=10)
     Phi, y = runs["_problem"]
     assert len(table) == len(methods) * len(ks)
     mu, cov = model.posterior(np.ones(model.N))

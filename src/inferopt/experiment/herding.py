@@ -1,4 +1,4 @@
-"""Error curves and fitted rates behind Figs. 3-7 and Sec. 4.2 of Bach et al. (2012).
+"""The herding experiments (B1-B6): error curves and fitted rates behind Figs. 3-7 and Sec. 4.2 of Bach et al. (2012).
 
 * :func:`sobolev_curves` -- every method of Fig. 3 on one (kernel, density) panel, as a tidy table;
 * :func:`finite_sample_curves` -- Fig. 4: fit the empirical mean of a sample, test against the exact one;
@@ -18,13 +18,14 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .._validation import as_finite_array, check_choice, check_int, check_int_sequence, check_real
-from .baselines import sobol_points
-from .densities import TrigDensity, check_density
-from .herding import herd, projected_errors
-from .maxent import entropy
-from .targets import EmpiricalTarget, FeatureTarget, KernelTarget, as_generator, check_points, mmd2_uniform_prefix
+from ..herding.baselines import sobol_points
+from ..herding.densities import TrigDensity, check_density
+from ..herding.herding import herd, projected_errors
+from ..herding.maxent import entropy
+from ..herding.targets import EmpiricalTarget, FeatureTarget, KernelTarget, check_points, mmd2_uniform_prefix
+from .._random import as_generator
 
-#: Fig. 3 legend name -> :func:`herd` method.
+#: Fig. 3 legend name -> :func:`~inferopt.herding.herd` step rule.
 CG_METHODS = {"cg-1/(t+1)": "1/(t+1)", "cg-l.search": "line_search", "min-norm-point": "mnp"}
 MEAN_KINDS = ("random", "rational ratios", "rational")
 
@@ -52,10 +53,10 @@ def sobolev_curves(target: KernelTarget, density: TrigDensity, grid, n_points: i
     grid = check_points(target, "grid", grid)
     frames = []
     steps = tqdm(total=3 + 2 + n_rep, disable=not progress, desc="Fig. 3 panel", leave=False)
-    for name, method in CG_METHODS.items():
-        res = herd(target, grid, n_points, method)
-        frames.append(_rows(name, res.error))
-        if method != "mnp":
+    for name, step in CG_METHODS.items():
+        res = herd(target, grid, n_points, step)
+        frames.append(_rows(name, res.objective))
+        if step != "mnp":
             frames.append(_rows(name + "-proj", projected_errors(target, grid[res.order], sizes), sizes))
         steps.update()
     sobol = sobol_points(density, n_points)
@@ -80,10 +81,10 @@ def finite_sample_curves(target: KernelTarget, sample, n_points: int, progress: 
     sample = check_points(target, "sample", sample)
     train = EmpiricalTarget(target, sample)
     frames = []
-    for name, method in tqdm(CG_METHODS.items(), disable=not progress, desc="Fig. 4", leave=False):
-        res = herd(train, sample, n_points, method, test_target=target)
-        frames.append(pd.DataFrame({"method": name, "t": np.arange(1, len(res.error) + 1),
-                                    "train": res.error, "test": res.test_error}))
+    for name, step in tqdm(CG_METHODS.items(), disable=not progress, desc="Fig. 4", leave=False):
+        res = herd(train, sample, n_points, step, test_target=target)
+        frames.append(pd.DataFrame({"method": name, "t": np.arange(1, len(res.objective) + 1),
+                                    "train": res.objective, "test": res.test_objective}))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -103,7 +104,7 @@ def bit_means(kind: str, d: int, rng, denominator: int = 10) -> np.ndarray:
     return rational if kind == "rational" else np.sqrt(2.0) / 2.0 * rational
 
 
-def state_curves(features, mu, p_star, n_points: int, method: str, checkpoints) -> pd.DataFrame:
+def state_curves(features, mu, p_star, n_points: int, step: str, checkpoints) -> pd.DataFrame:
     """Figs. 6-7: herd over all states (rows of ``features``) towards the moments ``mu``.
 
     At each ``t`` in ``checkpoints`` (number of points), the weights ``p_t`` over the states
@@ -117,7 +118,7 @@ def state_curves(features, mu, p_star, n_points: int, method: str, checkpoints) 
         raise ValueError(f"p_star must have one entry per state ({len(F)}); got {len(p_star)}")
     n_points = check_int("n_points", n_points, low=2)
     ts = sorted(set(check_int_sequence("checkpoints", checkpoints, low=1, high=n_points)))
-    res = herd(FeatureTarget(mu), F, n_points, method, snapshots=ts)
+    res = herd(FeatureTarget(mu), F, n_points, step, snapshots=ts)
     rows = [{"t": t, "dist": float(np.linalg.norm(p - p_star)), "mean_error": float(np.linalg.norm(F.T @ p - mu)),
              "entropy": entropy(p), "support99": _support(p, 0.99)}
             for t, p in sorted(res.snapshots.items())]

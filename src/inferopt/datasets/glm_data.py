@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._random import as_generator
 from .._validation import check_choice, check_int
 from .loaders import load
 
@@ -130,6 +131,6 @@ def load_glm(name: str, size: str = "small", *, n: int | None = None, rng=None) 
     X, y = _raw(name, size)
     if n is not None:
         n = check_int("n", n, low=2, high=X.shape[0])
-        idx = np.sort(np.random.default_rng(rng).choice(X.shape[0], size=n, replace=False))
+        idx = np.sort(as_generator(rng).choice(X.shape[0], size=n, replace=False))
         X, y = X[idx], y[idx]
     return GLMData(name=name, likelihood=GLM_DATASETS[name][3], X=whiten(X), y=y)

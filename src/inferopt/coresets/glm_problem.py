@@ -23,9 +23,10 @@ import numpy as np
 
 from ..models import LaplaceApprox, laplace_approximation
 from .._validation import as_finite_array, check_int, check_protocol
-from ._common import as_generator
+from .._random import as_generator
 from .evaluation import gaussian_kl
-from .problem import tangent_from_loglik
+from .tangent import tangent_from_loglik
+from .._random import as_generator
 
 __all__ = ["GLMCoresetProblem"]
 

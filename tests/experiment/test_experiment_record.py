@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from inferopt.experiment import Experiment, parameters_since, repo_root, resolve, rng_from, to_jsonable, verdict
+from inferopt.experiment import Experiment, open_experiment, parameters_since, repo_root, resolve, to_jsonable, verdict
 from inferopt.pipeline.run import check_metrics
 
 
@@ -64,11 +64,27 @@ def test_parameters_since_keeps_only_new_plain_values():
     assert parameters_since(namespace, set(before)) == {"seed": 0, "flag": False, "names": ["a"]}
 
 
-def test_rng_from_is_deterministic_and_checks_the_seed():
-    assert rng_from(5).random() == rng_from(5).random()
-    for bad in (-1, 1.5, "1", True):
-        with pytest.raises(ValueError, match="seed"):
-            rng_from(bad)
+def test_open_experiment_reads_the_registry_and_seeds_the_generator(tmp_path, capsys):
+    """The opening call takes title, paper and figure from params.yaml's registry entry, the
+    parameters from the names defined since the snapshot, and the generator from ``seed``;
+    the closing call writes the metrics and prints the claims."""
+    import yaml
+
+    entry = yaml.safe_load((repo_root() / "params.yaml").read_text())["experiments"]["D1"]
+    before = set(globals())
+    namespace = dict(globals()) | {"seed": 4, "output_dir": str(tmp_path), "n": 3}
+    exp, rng = open_experiment("D1", namespace, before)
+    assert (exp.title, exp.paper, exp.figure) == (entry["title"], entry["paper"], entry["figure"])
+    assert exp.params == {"seed": 4, "n": 3}
+    assert rng.random() == np.random.default_rng(4).random()
+    exp.claim("D1.9", "a claim", holds=True, measured={"x": 1.0})
+    assert exp.finish() is None
+    assert json.loads(exp.metrics_path.read_text())["title"] == entry["title"]
+    assert "D1.9" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="seed"):
+        open_experiment("D1", {"n": 1}, set())
+    with pytest.raises(ValueError, match="unknown experiment"):
+        open_experiment("Q7", {"seed": 0}, set())
 
 
 def test_paths_are_anchored_at_the_repository_root(tmp_path, monkeypatch):

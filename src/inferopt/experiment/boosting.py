@@ -1,4 +1,4 @@
-"""Comparisons of the step rules as in Dresdner et al. (2021), Sec. 6: Fig. 1 (left) and Tables 2-3.
+"""The boosting experiments (C1-C4): comparisons of the step rules as in Dresdner et al. (2021), Sec. 6: Fig. 1 (left) and Tables 2-3.
 
 * :func:`random_lmo_step` -- Sec. 6.1 / Fig. 1 (left): a two-Gaussian target, the first
   component equal to the target's first, a *random* next component, one step of each rule,
@@ -19,13 +19,21 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_choice, check_choices, check_int, check_int_sequence, check_table
-from .boost import LABELS, METHODS, boost
-from .estimates import kl
-from .families import Component, Gaussian, check_rng
-from .metrics import test_auroc, train_log_likelihood
-from .targets import GaussianMixtureTarget, LogisticTarget
+from ..boosting.boost import STEPS, boost
+from ..boosting.estimates import kl
+from ..boosting.families import Component, Gaussian
+from ..boosting.metrics import test_auroc, train_log_likelihood
+from ..boosting.targets import GaussianMixtureTarget, LogisticTarget
+from .._random import as_generator
+from .methods import labels_of
+
+#: the step rules compared (Tables 2-3) and their display labels (from the one registry)
+METHODS = STEPS
+LABELS = labels_of(STEPS)
 
 C1_METHODS = ("predefined", "line_search", "adafw")
+#: open markers of :func:`plot_per_iteration`, one per method in order
+MARKERS = ("o", "s", "^", "v", "D")
 
 
 def _softplus(x):
@@ -47,7 +55,7 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     density is exact). Returns one row per (dimension, run, method): ``gamma``, ``kl``,
     ``kl_init`` (the KL of ``q_1``), ``step_type``.
     """
-    rng = check_rng(rng)
+    rng = as_generator(rng)
     n_runs = check_int("n_runs", n_runs, low=1)
     dims = check_int_sequence("dims", dims, low=1)
     methods = check_choices("methods", methods, METHODS)
@@ -65,7 +73,7 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
         seed = int(rng.integers(2**32))
         kl_init = kl(target, target.mixture.with_weights([1.0, 0.0]), n_samples=n_eval, rng=rng)
         for method in methods:
-            res = boost(target, method, rng=np.random.default_rng(seed), n_iter=1, family="gaussian",
+            res = boost(target, method, rng=np.random.default_rng(seed), max_iter=1, family="gaussian",
                         n_samples=n_samples, lmo=lambda q, t, _rng, seq=seq: seq[t], **rule_kwargs)
             rows.append({"dimension": D, "run": r, "method": method, "gamma": float(res.record["gamma"].iloc[1]),
                          "step_type": res.record["step_type"].iloc[1], "kl_init": kl_init,
@@ -73,16 +81,16 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     return pd.DataFrame(rows)
 
 
-def compare_methods(data: dict, *, methods=METHODS, n_iter: int, n_replicates: int, rng: np.random.Generator,
+def compare_methods(data: dict, *, methods=METHODS, max_iter: int, n_replicates: int, rng: np.random.Generator,
                     n_eval: int = 100, progress: bool = False, **boost_kwargs) -> pd.DataFrame:
     """Every method on Bayesian logistic regression (prior N(0, I)) of ``data`` (``Z, y, Zt, yt``).
 
     Replicate ``r`` uses the same seed for every method. Returns the concatenated per-iteration
-    records of :func:`~.boost.boost` with columns ``method``, ``replicate``, ``train_ll``
+    records of :func:`~inferopt.boosting.boost` with columns ``method``, ``replicate``, ``train_ll``
     (mean over the training data of ``E_q log p(y|x, w)``, ``n_eval`` draws) and ``test_auroc``
-    (posterior-mean logit); ``boost_kwargs`` go to :func:`~.boost.boost`.
+    (posterior-mean logit); ``boost_kwargs`` go to :func:`~inferopt.boosting.boost`.
     """
-    rng = check_rng(rng)
+    rng = as_generator(rng)
     n_replicates = check_int("n_replicates", n_replicates, low=1)
     methods = check_choices("methods", methods, METHODS)
     check_int("n_eval", n_eval, low=1)
@@ -97,7 +105,7 @@ def compare_methods(data: dict, *, methods=METHODS, n_iter: int, n_replicates: i
                 return {"train_ll": train_log_likelihood(target.model, q, n_samples=n_eval, rng=ev_rng),
                         "test_auroc": test_auroc(data["Zt"], data["yt"], q)}
 
-            res = boost(target, method, rng=np.random.default_rng(int(seed)), n_iter=n_iter, evaluate=evaluate,
+            res = boost(target, method, rng=np.random.default_rng(int(seed)), max_iter=max_iter, evaluate=evaluate,
                         progress=progress, **boost_kwargs)
             frames.append(res.record.assign(method=method, replicate=r))
     return pd.concat(frames, ignore_index=True)
@@ -114,7 +122,7 @@ def best_median_iterate(records: pd.DataFrame) -> pd.DataFrame:
 def summary_table(records: pd.DataFrame, reference: str = "predefined") -> pd.DataFrame:
     """Tables 2-3: per method mean and std over replicates of ``train_ll`` and ``test_auroc`` at
     the best-median-train-LL iterate, of ``time_to_best`` (s, greedy steps + step sizes up to
-    that iterate) and of ``time`` (s, the whole run of ``n_iter`` iterations, the same number for
+    that iterate) and of ``time`` (s, the whole run of ``max_iter`` iterations, the same number for
     every method); ``time_ratio`` = mean run time / ``reference``'s (measured in the same run)
     and ``step_time_ratio`` the same for the step-size selection alone (``time_step``)."""
     check_table("records", records, ("method", "replicate", "iteration", "train_ll", "test_auroc", "time", "time_step"))
@@ -154,10 +162,15 @@ def format_table(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def plot_per_iteration(ax, records: pd.DataFrame, column: str, colors: dict, methods=METHODS) -> None:
-    """Mean over replicates of ``column`` against the iteration, shaded ± one std (Fig. 1 centre/right, Fig. 2)."""
-    for m in methods:
+    """Mean over replicates of ``column`` against the iteration, shaded ± one std (Fig. 1 centre/right, Fig. 2).
+
+    Each method has its own open marker, larger for the earlier methods, so that curves lying on
+    top of each other stay visible as nested markers."""
+    for j, m in enumerate(methods):
         sub = records[records.method == m].groupby("iteration")[column]
         mean, std = sub.mean(), sub.std(ddof=1).fillna(0.0)
-        ax.plot(mean.index, mean.values, color=colors[LABELS[m]], label=LABELS[m], ls="--" if m == "predefined" else "-")
+        ax.plot(mean.index, mean.values, color=colors[LABELS[m]], label=LABELS[m], ls="--" if m == "predefined" else "-",
+                marker=MARKERS[j % len(MARKERS)], ms=11 - 1.5 * j, mfc="none", mew=1.2,
+                markevery=max(1, len(mean) // 12))
         ax.fill_between(mean.index, mean - std, mean + std, color=colors[LABELS[m]], alpha=0.15, lw=0)
     ax.set_xlabel("boosting iteration t")

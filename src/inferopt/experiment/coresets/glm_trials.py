@@ -21,11 +21,11 @@ import zlib
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice, check_choices, check_int, check_table
-from ..datasets.glm import load_glm
-from ._common import DEFAULT_MAX_ITER
-from .glm import GLMCoresetProblem
-from .trials import run_methods, split_method
+from ..._validation import check_choice, check_choices, check_int, check_table
+from ...datasets.glm_data import load_glm
+from ...coresets._common import DEFAULT_MAX_ITER
+from ...coresets.glm_problem import GLMCoresetProblem
+from .conjugate_trials import run_methods, split_method
 
 __all__ = [
     "METHODS",
@@ -37,6 +37,7 @@ __all__ = [
     "trial_matrix",
     "trial_seeds",
     "win_fraction",
+    "wins",
 ]
 
 #: the methods of the figures: solvers of :func:`~inferopt.coresets.path.coreset_path`, a
@@ -190,3 +191,8 @@ def best_method(table: pd.DataFrame, metric: str, methods, *, k_min: int = 1) ->
     med = medians(table[table["k"] >= k_min], metric)[list(methods)]
     winners = med.idxmin(axis=1).groupby(level="dataset")
     return winners.agg(lambda s: max(methods, key=lambda m: (s == m).sum() - 1e-3 * list(methods).index(m)))
+
+
+def wins(table: pd.DataFrame, ours, theirs, *, k_min: int = 1, metrics=("forward_kl", "reverse_kl")) -> pd.DataFrame:
+    """Per dataset (rows) and metric (columns), :func:`win_fraction` of ``ours`` over ``theirs``."""
+    return pd.DataFrame({m: win_fraction(table, m, ours, theirs, k_min=k_min) for m in metrics})

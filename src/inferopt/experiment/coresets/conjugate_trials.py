@@ -18,15 +18,17 @@ import time
 import numpy as np
 import pandas as pd
 
-from .._validation import as_rng, check_choice, check_int, check_protocol, check_real
-from .iht import STEP_RULES
-from ._common import DEFAULT_MAX_ITER
-from .evaluation import coreset_kls
-from .path import PER_K, available_methods, coreset_path
-from .problem import exact_problem
-from .refit import nnls_on_support
+from ..._validation import check_choice, check_int, check_protocol, check_real
+from ...coresets.iht import STEP_RULES
+from ...coresets._common import DEFAULT_MAX_ITER
+from ...coresets.evaluation import coreset_kls
+from ...coresets.path import PER_K, available_solvers, coreset_path
+from ...coresets.tangent import exact_problem
+from ...coresets.refit import nnls_on_support
+from ..._random import as_generator
+from ..methods import label
 
-__all__ = ["conjugate_trial", "run_methods", "split_method"]
+__all__ = ["always_wins", "conjugate_trial", "run_methods", "split_method", "win_counts"]
 
 REFIT_SUFFIX = "_refit"
 
@@ -37,7 +39,7 @@ def split_method(name: str) -> tuple[str, bool]:
     solver = name[: -len(REFIT_SUFFIX)] if refit else name
     if not isinstance(name, str):
         raise TypeError(f"name (an entry of methods) must be a method name, a string; got {name!r}")
-    check_choice("name (an entry of) methods", solver, set(available_methods()))
+    check_choice("name (an entry of) methods", solver, set(available_solvers()))
     return solver, refit
 
 
@@ -100,7 +102,7 @@ def conjugate_trial(
     check_choice("step", step, STEP_RULES)
     check_real("sparsevi_step_scale", sparsevi_step_scale, low=0.0, low_open=True)
     Phi, y = exact_problem(model, **(tangent_options or {}))
-    rng = as_rng("rng", rng)
+    rng = as_generator(rng)
     iht_opts = {"max_iter": max_iter, "step": step}
     options = {
         "uniform": {"rng": rng},
@@ -129,3 +131,15 @@ def conjugate_trial(
         }))
     runs["_problem"] = (Phi, y)
     return pd.concat(frames, ignore_index=True), runs
+
+
+def win_counts(median: pd.DataFrame, winners, losers) -> dict:
+    """``{"<winner> < <loser>": "<wins>/<rows>"}``: at how many rows (sizes ``k``) of a table of
+    medians (one column per method) each winner's value is strictly below each loser's."""
+    return {f"{label(w)} < {label(l)}": f"{int((median[w] < median[l]).sum())}/{len(median)}"
+            for w in winners for l in losers}
+
+
+def always_wins(median: pd.DataFrame, winners, losers) -> bool:
+    """Every winner strictly below every loser at every row of a table of medians."""
+    return bool(all((median[w] < median[l]).all() for w in winners for l in losers))

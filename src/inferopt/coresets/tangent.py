@@ -16,14 +16,14 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import as_finite_array, check_callable, check_int, check_protocol
-from ._common import as_generator, check_problem, objective
+from ._common import check_problem, objective
+from .._random import as_generator
 
 __all__ = [
     "exact_problem",
     "monte_carlo_tangent",
     "objective",
     "problem_from_tangent",
-    "relative_error",
     "tangent_from_loglik",
     "weighted_mc_tangent",
 ]
@@ -44,7 +44,7 @@ def monte_carlo_tangent(loglik, sampler, n_samples, rng=None) -> np.ndarray:
 
     ``sampler(size, rng) -> (size, d)`` draws ``θ ~ π̂``; ``loglik(thetas) -> (size, n)``.
     For a model of :mod:`.models`: ``monte_carlo_tangent(model.loglik,
-    lambda s, g: model.sample(w, s, g), S, rng)``. Usable as the ``tangent`` of SparseVI
+    lambda s, g: model.sample_posterior(w, s, g), S, rng)``. Usable as the ``tangent`` of SparseVI
     (a fresh sample of ``π_w`` at each call gives its stochastic gradient).
     """
     check_callable("loglik", loglik)
@@ -67,15 +67,11 @@ def exact_problem(model, w=None, **tangent_kw) -> tuple[np.ndarray, np.ndarray]:
     return problem_from_tangent(model.tangent(w, **tangent_kw))
 
 
-def relative_error(Phi, y, w) -> float:
-    """``‖y − Φw‖ / ‖y‖``."""
-    Phi, y = check_problem(Phi, y)
-    return float(np.sqrt(objective(Phi, y, w) / (y @ y)))
 
 
 def weighted_mc_tangent(model, n_samples, rng=None):
     """A ``tangent`` callable for SparseVI: ``w -> Φ_w`` from ``n_samples`` fresh draws of
-    ``π_w`` (``model.sample``) and ``model.loglik`` -- the Monte-Carlo gradient the paper
+    ``π_w`` (``model.sample_posterior``) and ``model.loglik`` -- the Monte-Carlo gradient the paper
     uses where exact expectations are unavailable. Any model with ``sample(w, size, rng)``
     and ``loglik(thetas)`` fits (e.g. a Laplace-approximated logistic model)."""
     check_protocol("model", model, "sample", "loglik", what="a model with sample(w, size, rng) and loglik(thetas)")
@@ -83,6 +79,6 @@ def weighted_mc_tangent(model, n_samples, rng=None):
     n_samples = check_int("n_samples", n_samples, low=2)
 
     def tangent(w):
-        return monte_carlo_tangent(model.loglik, lambda s, g: model.sample(w, s, g), n_samples, rng)
+        return monte_carlo_tangent(model.loglik, lambda s, g: model.sample_posterior(w, s, g), n_samples, rng)
 
     return tangent

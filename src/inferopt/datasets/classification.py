@@ -15,17 +15,20 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_choice, check_real
-from ..datasets import load
-from ..datasets.glm import phishing_onehot
-from .families import check_rng
+from .loaders import load
+from .glm_data import phishing_onehot
+from .._random import as_generator
 
-DATASETS = ("chemreact100", "phishing68")
+
+#: name -> the registry dataset (folder under data/) it is read from
+SOURCES = {"chemreact100": "chemreact100", "phishing68": "phishing"}
+DATASETS = tuple(SOURCES)
 
 
 def stratified_split(y, test_fraction: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Train and test indices, each class split in the proportion ``test_fraction``."""
     test_fraction = check_real("test_fraction", test_fraction, low=0.0, high=1.0, low_open=True, high_open=True)
-    rng = check_rng(rng)
+    rng = as_generator(rng)
     test = []
     for label in np.unique(y):
         idx = rng.permutation(np.flatnonzero(y == label))

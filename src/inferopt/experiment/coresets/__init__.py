@@ -1,0 +1,39 @@
+"""The coreset experiments (A1-A8): trials over methods and sizes, their tables and panels."""
+
+from .conjugate_trials import always_wins, conjugate_trial, run_methods, split_method, win_counts
+from .glm_trials import (
+    METHODS,
+    best_method,
+    medians,
+    run_glm_trial,
+    run_glm_trials,
+    time_ratio,
+    trial_matrix,
+    trial_seeds,
+    win_fraction,
+    wins,
+)
+from .plots import METHOD_LABELS, METRIC_LABELS, contour_row, plot_methods, surface
+
+__all__ = [
+    "METHODS",
+    "METHOD_LABELS",
+    "METRIC_LABELS",
+    "always_wins",
+    "best_method",
+    "conjugate_trial",
+    "contour_row",
+    "medians",
+    "plot_methods",
+    "run_glm_trial",
+    "run_glm_trials",
+    "run_methods",
+    "split_method",
+    "surface",
+    "time_ratio",
+    "trial_matrix",
+    "trial_seeds",
+    "win_counts",
+    "win_fraction",
+    "wins",
+]

@@ -1,0 +1,42 @@
+"""Small helpers of the experiment layer: the method registry, win counts, time to a target."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from inferopt._result import SolveResult
+from inferopt.experiment import color, colors_of, label, labels_of
+from inferopt.experiment.coresets import always_wins, win_counts, wins
+from inferopt.experiment.spectral import faster, time_to
+
+
+def test_registry_labels_and_colours_are_one_per_method_and_shared_by_refits():
+    assert label("a_iht_ii") == "A-IHT II" and label("giga_refit") == "GIGA + re-fit"
+    assert color("giga_refit") == color("giga") and color("giga") != color("frank_wolfe")
+    assert labels_of(["adafw", "SGD"]) == {"adafw": "AdaFW", "SGD": "SGD"}
+    assert set(colors_of(["cg-1/(t+1)", "sobol"])) == {"cg-1/(t+1)", "sobol"}
+    with pytest.raises(ValueError, match="unknown method"):
+        label("newton")
+
+
+def test_win_counts_and_always_wins_compare_column_by_column():
+    med = pd.DataFrame({"a_iht": [1.0, 2.0, 3.0], "giga": [2.0, 1.0, 4.0], "sparsevi": [5.0, 5.0, 5.0]})
+    assert win_counts(med, ["a_iht"], ["giga", "sparsevi"]) == {"A-IHT < GIGA": "2/3", "A-IHT < SparseVI": "3/3"}
+    assert always_wins(med, ["a_iht"], ["sparsevi"]) and not always_wins(med, ["a_iht"], ["giga"])
+
+
+def test_wins_tabulates_win_fractions_per_dataset_and_metric():
+    rows = [{"dataset": "d", "k": k, "trial": 0, "method": m, "forward_kl": v, "reverse_kl": v}
+            for k, vals in [(1, {"a": 1.0, "b": 2.0}), (2, {"a": 3.0, "b": 2.0})] for m, v in vals.items()]
+    table = wins(pd.DataFrame(rows), ["a"], ["b"])
+    assert table.loc["d", "forward_kl"] == 0.5 and table.loc["d", "reverse_kl"] == 0.5
+    assert wins(pd.DataFrame(rows), ["a"], ["b"], k_min=2).loc["d", "forward_kl"] == 0.0
+
+
+def test_time_to_target_and_speed_up():
+    res = SolveResult(x=np.zeros(1), objective=np.zeros(3), n_iter=2, converged=False, message="",
+                      times=np.array([0.0, 1.0, 2.0]))
+    res.metric = np.array([3.0, 1.5, 0.5])
+    assert time_to(res, 1.5) == 1.0 and np.isnan(time_to(res, 0.1)) and time_to(res, 0.1, missing=np.inf) == np.inf
+    assert faster(1.0, 3.0, factor=2.0) and not faster(2.0, 3.0, factor=2.0)
+    assert faster(np.nan, np.nan) is None and faster(np.nan, 1.0) is False and faster(1.0, np.nan) is True
