@@ -49,7 +49,7 @@ def test_d1_negative_n_samples_names_the_key(tmp_path):
     ("A1", "step", "half", r"parameter step: .*one of \['exact', 'authors'\]"),
     ("A4", "methods", ["giga", "gigga"], r"parameter methods: methods\[1\] must be one of"),
     ("B1", "panels", [{"s": 5, "density": "random"}], r"parameter panels\[0\]\.s: .*<= 4"),
-    ("C2", "greedy", {"n_iter": 10, "n_samples": 0, "lr": 0.1, "average": 0.5}, r"parameter greedy\.n_samples"),
+    ("C2", "greedy", {"max_iter": 10, "n_samples": 0, "lr": 0.1, "average": 0.5}, r"parameter greedy\.n_samples"),
     ("C2", "reuse_samples", "false", r"parameter reuse_samples: .*true or false"),
     ("D1", "negbin_p", 1.0, r"parameter negbin_p: .*< 1"),
     ("D3", "ml_items", 0, r"parameter ml_items: .*or null"),

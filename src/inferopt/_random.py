@@ -16,17 +16,16 @@ import numpy as np
 
 def as_generator(rng=None, name: str = "rng") -> np.random.Generator:
     """``rng`` as a ``numpy.random.Generator``: a Generator is used as it is, a non-negative
-    integer seed (or a sequence of them) or a ``SeedSequence`` starts a fresh stream, ``None``
-    draws fresh entropy. Anything else (a float, a string, a negative or boolean seed) raises
-    ``ValueError`` naming the argument ``name``."""
+    integer seed or a ``SeedSequence`` starts a fresh stream, ``None``
+    draws fresh entropy. Anything else raises, naming the argument ``name``: a float, a string
+    or a boolean a ``TypeError``, a negative seed a ``ValueError``."""
     if isinstance(rng, np.random.Generator):
         return rng
     if rng is None or isinstance(rng, np.random.SeedSequence):
         return np.random.default_rng(rng)
-    if isinstance(rng, list | tuple | np.ndarray) and len(rng) and all(
-            isinstance(r, numbers.Integral | np.integer) and not isinstance(r, bool | np.bool_) and r >= 0 for r in rng):
-        return np.random.default_rng(rng)     # entropy given as a sequence of integers
-    if isinstance(rng, bool | np.bool_) or not isinstance(rng, numbers.Integral | np.integer) or rng < 0:
-        raise ValueError(f"{name} must be a numpy.random.Generator, a non-negative integer seed (or a sequence "
-                         f"of them), a SeedSequence or None; got {rng!r}")
+    if isinstance(rng, bool | np.bool_) or not isinstance(rng, numbers.Integral | np.integer):
+        raise TypeError(f"{name} must be a numpy.random.Generator, a non-negative integer seed, a SeedSequence "
+                        f"or None; got {type(rng).__name__} {rng!r}")
+    if rng < 0:
+        raise ValueError(f"{name} must be a non-negative seed; got {rng}")
     return np.random.default_rng(int(rng))

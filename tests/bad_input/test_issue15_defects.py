@@ -12,12 +12,13 @@ import inferopt.coresets as cs
 import inferopt.herding as hd
 import inferopt.spectral as spec
 from inferopt.boosting import GaussianMixtureTarget, Mixture
+from inferopt.coresets.refit import nnls_on_support
 from inferopt.fw import QuadraticHull, hull_quadratic
 
 RNG = np.random.default_rng(0)
 PHI = RNG.normal(size=(6, 8))
 Y = PHI.sum(axis=1)
-SOLVERS = [cs.iht, cs.a_iht, cs.a_iht_ii, cs.a_iht_batch, cs.giga, cs.uniform, cs.frank_wolfe, cs.sparsevi]
+SOLVERS = [cs.iht, cs.a_iht, cs.a_iht_ii, cs.a_iht_batch, cs.giga, cs.uniform, cs.hilbert_frank_wolfe, cs.sparsevi]
 
 
 def raises(exc, match, fn, *args, **kwargs):
@@ -49,7 +50,7 @@ def test_refit_refuses_nan_and_negative_weights(weights, match):
 @pytest.mark.parametrize("support", [[9], [-1], [0.5], [True, False]])
 def test_nnls_on_support_refuses_bad_indices(support):
     with pytest.raises((ValueError, TypeError), match="support"):
-        cs.nnls_on_support(PHI, Y, support)
+        nnls_on_support(PHI, Y, support)
 
 
 @pytest.mark.parametrize("solver", [cs.iht, cs.a_iht, cs.a_iht_ii, cs.giga], ids=lambda f: f.__name__)

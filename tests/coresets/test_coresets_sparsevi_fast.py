@@ -73,6 +73,6 @@ def test_sparsevi_weights_match_the_reference_implementation(seed):
     model = regression_model(seed, N=40)
     Phi, y = exact_problem(model)
     res = sparsevi(Phi, y, [3, 8], covariance=model.residual_covariance, n_steps=30)
-    for k, w in zip(res.ks, res.weights):
+    for k, w in zip(res.ks, res.path_weights):
         ref = reference_sparsevi(model, int(k), 30)
         np.testing.assert_allclose(w, ref, rtol=1e-8, atol=1e-8 * np.abs(ref).max())

@@ -72,10 +72,10 @@ def test_open_experiment_reads_the_registry_and_seeds_the_generator(tmp_path, ca
 
     entry = yaml.safe_load((repo_root() / "params.yaml").read_text())["experiments"]["D1"]
     before = set(globals())
-    namespace = dict(globals()) | {"seed": 4, "output_dir": str(tmp_path), "n": 3}
+    namespace = dict(globals()) | {"seed": 4, "output_dir": str(tmp_path), "n_samples": 3}
     exp, rng = open_experiment("D1", namespace, before)
     assert (exp.title, exp.paper, exp.figure) == (entry["title"], entry["paper"], entry["figure"])
-    assert exp.params == {"seed": 4, "n": 3}
+    assert exp.params == {"seed": 4, "n_samples": 3}
     assert rng.random() == np.random.default_rng(4).random()
     exp.claim("D1.9", "a claim", holds=True, measured={"x": 1.0})
     assert exp.finish() is None

@@ -263,7 +263,7 @@ def test_converged_means_gap_at_most_tol_on_near_degenerate_clouds(seed, tol):
     centre = rng.normal(size=(6, 1))
     V = centre + 1e-8 * rng.normal(size=(6, 40)) * np.abs(centre)
     b = rng.normal(size=6)
-    res = hull_quadratic(V, b, method="mnp", tol=tol)
+    res = hull_quadratic(V, b, variant="mnp", tol=tol)
     assert res.converged == (res.info["gap"][-1] <= tol)
     assert res.converged == (res.info["stop"] == "gap")
     assert res.info["stop"] in ("gap", "in_corral", "dependent", "no_decrease", "max_iter")

@@ -115,7 +115,7 @@ def test_finite_sample_train_and_test_errors(target, method):
     floor = mmd2(target, sample)
     assert res.objective[-1] < 0.2 * floor and res.test_objective[-1] == pytest.approx(floor, rel=0.2)
     if method == "mnp":  # ... min-norm-point first, and exactly: it terminates on the sample's mean
-        assert res.fw.info["stop"] != "max_iter" and res.objective[-1] < 1e-12 * floor
+        assert res.info["stop"] != "max_iter" and res.objective[-1] < 1e-12 * floor
 
 
 def test_package_docstring_example_runs():

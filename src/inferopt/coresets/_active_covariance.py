@@ -29,7 +29,7 @@ from scipy.linalg import qr, solve_triangular
 from scipy.linalg.blas import dsyrk as syrk, dtrmm as trmm
 from scipy.linalg.lapack import dpotrf as potrf, dpotrs as potrs, dtrtrs as trtrs
 
-from .models import LinearRegressionModel
+from .conjugate import LinearRegressionModel
 
 
 class _RegressionActiveGradient:

@@ -45,7 +45,7 @@ def _posteriors(model, weights):
 def check_model_weights(model, weights) -> np.ndarray:
     """``model`` with ``posterior``/``map`` and ``N`` data points, and ``weights`` of shape ``(N,)`` or
     ``(m, N)``, finite and non-negative."""
-    check_protocol("model", model, "posterior", "map", "N", what="a conjugate model of inferopt.coresets.models")
+    check_protocol("model", model, "posterior", "map", "N", what="a conjugate model of inferopt.coresets.conjugate")
     W = check_nonneg("weights", as_finite_array("weights", weights))
     if W.ndim not in (1, 2) or W.shape[-1] != model.N:
         raise ValueError(f"weights must have shape (N,) or (m, N) with N = {model.N}; got {W.shape}")
@@ -75,7 +75,7 @@ def coreset_kls(model, weights) -> dict:
     """Forward, reverse and symmetrised KL (and the MAP distance) of a stack of coreset
     weights ``(m, n)`` in one pass: ``{"forward_kl", "reverse_kl", "symmetric_kl",
     "map_distance"}``, arrays of length ``m``. Uses the model's closed form
-    ``kl_to_full`` when it has one (the conjugate models of :mod:`.models`: O(D) per row
+    ``kl_to_full`` when it has one (the conjugate models of :mod:`.conjugate`: O(D) per row
     for the Gaussian mean, Cholesky factors of the precisions for linear regression), else
     :func:`coreset_kl`."""
     W = np.atleast_2d(check_model_weights(model, weights))

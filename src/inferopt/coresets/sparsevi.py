@@ -17,7 +17,7 @@ scale. ``optimizer="sgd"`` is the plain projected step ``γ_t ∇`` of the paper
 
 Where the gradient comes from is the ``tangent`` argument: a callable ``w -> Φ_w`` of
 shape ``(S', n)``. Exact tangent vectors of the weighted posterior (Gaussian and
-radial-basis regression models: :meth:`~inferopt.coresets.models.GaussianMeanModel.tangent`)
+radial-basis regression models: :meth:`~inferopt.coresets.conjugate.GaussianMeanModel.tangent`)
 give exact expectations; a Monte-Carlo callable (``S`` samples of ``π_w``, centred
 log-likelihoods scaled by ``1/√S``, see :func:`~inferopt.coresets.problem.monte_carlo_tangent`)
 gives the stochastic gradient the paper uses for logistic / Poisson models. Without

@@ -7,7 +7,7 @@ log-likelihoods ``g_i = L_i − E_π̂ L_i`` with ``⟨ĝ_i, ĝ_j⟩ ≈ Cov_π�
 
 * Monte Carlo (Sec. 2): ``ĝ_i = S^{-1/2}[L_i(θ_1) − L̄_i, …, L_i(θ_S) − L̄_i]`` for
   ``θ_s ~ π̂`` -- :func:`tangent_from_loglik`, :func:`monte_carlo_tangent`;
-* exact, for the conjugate models of :mod:`.models` -- :func:`exact_problem`
+* exact, for the conjugate models of :mod:`.conjugate` -- :func:`exact_problem`
   (``model.tangent(w)``, inner products *equal* to the covariances under ``π̂ = π_w``).
 """
 
@@ -43,7 +43,7 @@ def monte_carlo_tangent(loglik, sampler, n_samples, rng=None) -> np.ndarray:
     """``Φ`` from ``n_samples`` draws of a weighting distribution.
 
     ``sampler(size, rng) -> (size, d)`` draws ``θ ~ π̂``; ``loglik(thetas) -> (size, n)``.
-    For a model of :mod:`.models`: ``monte_carlo_tangent(model.loglik,
+    For a model of :mod:`.conjugate`: ``monte_carlo_tangent(model.loglik,
     lambda s, g: model.sample_posterior(w, s, g), S, rng)``. Usable as the ``tangent`` of SparseVI
     (a fresh sample of ``π_w`` at each call gives its stochastic gradient).
     """
@@ -63,7 +63,7 @@ def problem_from_tangent(Phi) -> tuple[np.ndarray, np.ndarray]:
 def exact_problem(model, w=None, **tangent_kw) -> tuple[np.ndarray, np.ndarray]:
     """``(Φ, y)`` from the exact tangent vectors of ``model`` at ``π̂ = π_w``
     (default ``w = 1``, the true posterior: the "optimally tuned" Hilbert coreset)."""
-    check_protocol("model", model, "tangent", what="a model of inferopt.coresets.models")
+    check_protocol("model", model, "tangent", what="a model of inferopt.coresets.conjugate")
     return problem_from_tangent(model.tangent(w, **tangent_kw))
 
 
@@ -72,9 +72,10 @@ def exact_problem(model, w=None, **tangent_kw) -> tuple[np.ndarray, np.ndarray]:
 def weighted_mc_tangent(model, n_samples, rng=None):
     """A ``tangent`` callable for SparseVI: ``w -> Φ_w`` from ``n_samples`` fresh draws of
     ``π_w`` (``model.sample_posterior``) and ``model.loglik`` -- the Monte-Carlo gradient the paper
-    uses where exact expectations are unavailable. Any model with ``sample(w, size, rng)``
+    uses where exact expectations are unavailable. Any model with ``sample_posterior(w, size, rng)``
     and ``loglik(thetas)`` fits (e.g. a Laplace-approximated logistic model)."""
-    check_protocol("model", model, "sample", "loglik", what="a model with sample(w, size, rng) and loglik(thetas)")
+    check_protocol("model", model, "sample_posterior", "loglik",
+                   what="a model with sample_posterior(w, size, rng) and loglik(thetas)")
     rng = as_generator(rng)
     n_samples = check_int("n_samples", n_samples, low=2)
 

@@ -113,7 +113,7 @@ METHOD_NAMES = ListOf(Choice(*CORESET_METHODS, *(f"{m}_refit" for m in CORESET_M
 FUNCTION = Choice("log", "sqrt", "exp")
 DISTRIBUTION = Choice("optimal", "poisson", "negative binomial", "negbin")
 PANEL = Record(s=Int(1, 4), density=Choice("random", "uniform"))
-GREEDY = Record(n_iter=Int(low=0), n_samples=COUNT, lr=POSITIVE, average=Real(0.0, 1.0, high_open=True))
+GREEDY = Record(max_iter=Int(low=0), n_samples=COUNT, lr=POSITIVE, average=Real(0.0, 1.0, high_open=True))
 
 
 def _nonempty_string(name, value):
