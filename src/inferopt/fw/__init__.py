@@ -58,7 +58,7 @@ record each step, ``info['value']``/``info['bound']`` the sufficient-decrease te
 """
 
 from .active_set import ActiveSet
-from .entry import VARIANTS, hull_quadratic
+from .entry import HULL_VARIANTS, hull_quadratic
 from .mnp import min_norm_point
 from .problem import Direction, FWProblem
 from .quadratic import QuadraticHull
@@ -69,7 +69,7 @@ from .steps import (STEP_NAMES, Backtracking, ExactLineSearch, FixedStep, Line, 
                     StochasticLineSearch, make_step_rule)
 
 __all__ = [
-    "VARIANTS",
+    "HULL_VARIANTS",
     "STEP_NAMES",
     "VARIANTS",
     "ActiveSet",

@@ -9,7 +9,7 @@ from .result import FWResult
 from .solver import frank_wolfe
 from .steps import StepRule, make_step_rule
 
-VARIANTS = ("fw", "away", "pairwise", "mnp")
+HULL_VARIANTS = ("fw", "away", "pairwise", "mnp")
 
 
 def hull_quadratic(V=None, b=None, *, gram=None, c=None, b_sqnorm=None, variant: str = "fw",
@@ -31,7 +31,7 @@ def hull_quadratic(V=None, b=None, *, gram=None, c=None, b_sqnorm=None, variant:
     ``dense_weights(N)``, ``objective`` (per iteration, ``||b - V alpha||^2``),
     ``info['gap']``, ``info['gamma']``, ``info['step_type']``, ``info['atom']`` (LMO choices).
     """
-    check_choice("variant", variant, VARIANTS)
+    check_choice("variant", variant, HULL_VARIANTS)
     make_step_rule(step)      # checked for every variant, even 'mnp' which does not use it
     if V is not None:
         if gram is not None or c is not None or b_sqnorm is not None:
