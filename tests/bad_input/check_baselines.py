@@ -1,12 +1,12 @@
-import importlib, sys, time, warnings
+import sys, time, warnings
 sys.path.insert(0, "tests/bad_input")
 from cases import baselines
+from sweep import resolve
 for key, fac in baselines().items():
     if fac is None: continue
-    pkg, name = key.split("#")[0].split(".")
     try:
-        fn = getattr(importlib.import_module("inferopt." + pkg), name)
-    except AttributeError:
+        fn = resolve(key)
+    except (AttributeError, ImportError):
         print("MISSING", key); continue
     t = time.time()
     try:

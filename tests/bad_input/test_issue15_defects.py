@@ -73,7 +73,7 @@ def test_b_sqnorm_inconsistent_with_c_is_refused():
 
 def test_consistent_gram_still_solves():
     V, b = RNG.normal(size=(3, 5)), RNG.normal(size=3)
-    res = hull_quadratic(gram=V.T @ V, c=V.T @ b, b_sqnorm=float(b @ b), method="mnp")
+    res = hull_quadratic(gram=V.T @ V, c=V.T @ b, b_sqnorm=float(b @ b), variant="mnp")
     assert res.objective[-1] >= 0 and res.objective[-1] == pytest.approx(
         float(np.sum((b - V @ res.dense_weights(5)) ** 2)), abs=1e-12)
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sweep
-from cases import baselines
+from cases import EXEMPT, baselines
 
 CASES = sweep.cases()
 #: hypothesis examples per parameter: enough to draw each kind's bad values (5-8) and positions
@@ -19,6 +19,12 @@ EXAMPLES = 8
 def test_every_public_callable_is_in_the_sweep():
     """A new public function must get a baseline in cases.py (or an exemption with a reason)."""
     assert sweep.uncovered() == []
+
+
+def test_every_exemption_names_a_public_callable():
+    """A renamed or removed name must not leave a stale exemption behind."""
+    public = {key.rsplit(".", 1)[1] for key in sweep.public_callables()}
+    assert set(EXEMPT) - public == set()
 
 
 def test_the_sweep_is_large_and_reaches_every_covered_callable():

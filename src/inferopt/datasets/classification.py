@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_choice, check_real
+from .._validation import as_finite_array, check_choice, check_real
 from .loaders import load
 from .glm_data import phishing_onehot
 from .._random import as_generator
@@ -27,6 +27,7 @@ DATASETS = tuple(SOURCES)
 
 def stratified_split(y, test_fraction: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Train and test indices, each class split in the proportion ``test_fraction``."""
+    y = as_finite_array("y", y, ndim=1, nonempty=True)
     test_fraction = check_real("test_fraction", test_fraction, low=0.0, high=1.0, low_open=True, high_open=True)
     rng = as_generator(rng)
     test = []

@@ -42,6 +42,7 @@ def _softplus(x):
 
 def random_two_gaussians(D: int, rng: np.random.Generator) -> GaussianMixtureTarget:
     """``Σ_k π_k N(μ_k, diag σ_k²)``, ``K = 2``, ``π ~ Dir(1, 1)``, ``μ_k ~ N(0, I_D)``, ``σ_k = softplus(N(0, I_D))``."""
+    D, rng = check_int("D", D, low=1), as_generator(rng)
     return GaussianMixtureTarget(rng.normal(size=(2, D)), _softplus(rng.normal(size=(2, D))), rng.dirichlet([1.0, 1.0]))
 
 

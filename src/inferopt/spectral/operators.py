@@ -125,9 +125,9 @@ def check_symmetric(op, *, rng=None, name: str = "A", rtol: float = 1e-8) -> Non
     """
     op = as_operator(op, name=name if name != "A" else "op (A)")
     rtol = check_real("rtol", rtol, low=0.0)
+    rng = as_generator(rng)
     if isinstance(op, MatrixOperator):
         return
-    rng = as_generator(rng)
     X = rng.standard_normal((op.shape[0], 2))
     AX = np.asarray(op.matmat(X))
     if AX.shape != X.shape:

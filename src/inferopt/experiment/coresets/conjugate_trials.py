@@ -18,7 +18,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from ..._validation import check_choice, check_int, check_protocol, check_real
+from ..._validation import check_choice, check_choices, check_int, check_protocol, check_real, check_table
 from ...coresets.iht import STEP_RULES
 from ...coresets._common import DEFAULT_MAX_ITER
 from ...coresets.evaluation import coreset_kls
@@ -133,13 +133,22 @@ def conjugate_trial(
     return pd.concat(frames, ignore_index=True), runs
 
 
+def _check_medians(median, winners, losers) -> tuple[list, list]:
+    """A table of medians and two non-empty lists of its columns (methods)."""
+    check_table("median", median)
+    methods = set(c for c in median.columns if isinstance(c, str))
+    return check_choices("winners", winners, methods), check_choices("losers", losers, methods)
+
+
 def win_counts(median: pd.DataFrame, winners, losers) -> dict:
     """``{"<winner> < <loser>": "<wins>/<rows>"}``: at how many rows (sizes ``k``) of a table of
     medians (one column per method) each winner's value is strictly below each loser's."""
+    winners, losers = _check_medians(median, winners, losers)
     return {f"{label(w)} < {label(l)}": f"{int((median[w] < median[l]).sum())}/{len(median)}"
             for w in winners for l in losers}
 
 
 def always_wins(median: pd.DataFrame, winners, losers) -> bool:
     """Every winner strictly below every loser at every row of a table of medians."""
+    winners, losers = _check_medians(median, winners, losers)
     return bool(all((median[w] < median[l]).all() for w in winners for l in losers))

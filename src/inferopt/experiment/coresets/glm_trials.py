@@ -151,9 +151,13 @@ def check_trial_table(table, metric: str, **method_lists) -> None:
     """A trial table (columns ``dataset, method, k, trial`` and ``metric``) and, for each keyword,
     a non-empty list of methods present in it."""
     check_table("table", table, ("dataset", "method", "k", "trial"))
-    check_choice("metric", metric, set(c for c in table.columns if isinstance(c, str)))
+    check_choice("metric", metric, _metric_columns(table))
     for name, methods in method_lists.items():
         check_choices(name, methods, set(table["method"].tolist()))
+
+
+def _metric_columns(table) -> set:
+    return set(c for c in table.columns if isinstance(c, str))
 
 
 def medians(table: pd.DataFrame, metric: str) -> pd.DataFrame:
@@ -195,4 +199,6 @@ def best_method(table: pd.DataFrame, metric: str, methods, *, k_min: int = 1) ->
 
 def wins(table: pd.DataFrame, ours, theirs, *, k_min: int = 1, metrics=("forward_kl", "reverse_kl")) -> pd.DataFrame:
     """Per dataset (rows) and metric (columns), :func:`win_fraction` of ``ours`` over ``theirs``."""
+    check_table("table", table)
+    metrics = check_choices("metrics", metrics, _metric_columns(table))
     return pd.DataFrame({m: win_fraction(table, m, ours, theirs, k_min=k_min) for m in metrics})

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._validation import as_rows, check_int, check_protocol
 from ...coresets.conjugate import rbf_features
 from ..methods import color, label, labels_of
 from ..plotting import plot_band
@@ -46,6 +47,12 @@ def surface(model, info, coords, w, grid_size: int):
     """Posterior-mean regression surface of ``π_w`` on a ``grid_size``² longitude/latitude grid
     over the trial's records (``coords[info["indices"]]``; ``info`` from
     :func:`~inferopt.coresets.make_rbf_regression`). Returns ``(lon, lat, mean)`` grids."""
+    check_protocol("model", model, "posterior", what="a conjugate model")
+    coords = as_rows("coords", coords, 2, nonempty=True)
+    grid_size = check_int("grid_size", grid_size, low=2)
+    if coords.shape[0] <= np.max(info["indices"]):
+        raise ValueError(f"coords must hold every record of info['indices'] (at least {np.max(info['indices']) + 1} "
+                         f"rows, as passed to make_rbf_regression); got {coords.shape[0]}")
     pts = coords[info["indices"]]
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     g0, g1 = np.meshgrid(np.linspace(lo[0], hi[0], grid_size), np.linspace(lo[1], hi[1], grid_size))
