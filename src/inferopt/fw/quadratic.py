@@ -6,9 +6,10 @@ k(x_i, x_j)``, ``c_i = mu(x_i)``; Bach et al. 2012, Eq. 3 up to the factor 1/2).
 The vector ``G alpha`` over *all* atoms is kept up to date incrementally (one column of
 ``G`` per step), so the LMO, the gradient on the active set, the duality gap and the
 exact line search cost O(N) per iteration (O(Nm) with explicit vectors in R^m).  Rounding
-accumulates in the incremental updates (away steps multiply ``G alpha`` by ``1 + gamma``), so every
-:data:`REFRESH_EVERY` moves ``G alpha`` is recomputed from the active columns (O(Nk), k active atoms)
-and replaces the incremental value if the drift moves the objective by more than :data:`REFRESH_RTOL`
+accumulates in the incremental updates (away steps multiply ``G alpha`` by ``1 + gamma``), so after
+``max(REFRESH_EVERY, REFRESH_PER_ATOM * k)`` moves ``G alpha`` is recomputed from the k active columns
+(O(Nk): amortised over at least ``REFRESH_PER_ATOM * k`` moves of O(N) each, it adds at most
+``1 / REFRESH_PER_ATOM`` to the cost of a run) and replaces the incremental value if the drift moves the objective by more than :data:`REFRESH_RTOL`
 ``||b||^2`` or any entry by more than :data:`REFRESH_RTOL` ``max_i G_ii``.  A smaller drift is left
 alone, so runs whose iterates hinge on exact ties (herding on rational moments, whose drift stays
 below a half of that) follow the same path as without the check.
@@ -27,6 +28,8 @@ from .problem import Direction
 
 #: moves between two recomputations of ``G alpha`` from scratch (bounds the drift of the incremental state)
 REFRESH_EVERY = 500
+#: with k active atoms, at least ``REFRESH_PER_ATOM * k`` moves pass between two recomputations
+REFRESH_PER_ATOM = 8
 #: relative drift of ``G alpha`` above which the recomputed value replaces it (see the module docstring)
 REFRESH_RTOL = 1e-13
 
@@ -149,8 +152,9 @@ class QuadraticHull:
 
     def objective(self, active: ActiveSet) -> float:
         """``alpha' G alpha - 2 c' alpha + ||b||^2`` from the maintained ``G alpha`` (O(k)); every
-        :data:`REFRESH_EVERY` moves ``G alpha`` is first recomputed from the active columns."""
-        if self._moves >= REFRESH_EVERY:
+        ``max(REFRESH_EVERY, REFRESH_PER_ATOM * k)`` moves ``G alpha`` is first recomputed from the
+        active columns."""
+        if self._moves >= max(REFRESH_EVERY, REFRESH_PER_ATOM * len(active.ids)):
             self._refresh(active)
         return self._value(active)
 
