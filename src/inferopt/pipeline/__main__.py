@@ -3,6 +3,8 @@
     python -m inferopt.pipeline strip ID      # notebooks/<notebook>.ipynb -> build/stripped/ID.ipynb
     python -m inferopt.pipeline run ID        # execute it with params.yaml's section ID
     python -m inferopt.pipeline report        # reports/html/*.html and reports/index.html
+    python -m inferopt.pipeline paper [IDS] [--workers N] [--dry-run]
+                                              # the papers' scale into reports/paper/ (plan first)
     python -m inferopt.pipeline claims-diff A B  # verdicts that changed between two runs
                                               # (workspace, a git revision, a DVC experiment, a folder)
 """
@@ -16,6 +18,7 @@ from ..experiment.paths import repo_root
 from .claims_diff import claims_diff
 from .config import experiments
 from .report import build_reports
+from .paper import run_paper
 from .run import run_experiment
 from .strip import strip_notebook
 
@@ -27,6 +30,10 @@ def main(argv=None) -> int:
         p = sub.add_parser(name)
         p.add_argument("experiment")
     sub.add_parser("report")
+    paper = sub.add_parser("paper", help="the papers' scale into reports/paper/, one experiment at a time")
+    paper.add_argument("ids", nargs="*", metavar="ID", help="experiments (default: all)")
+    paper.add_argument("--workers", type=int, help="n_jobs of the notebooks that have it (default: all cores)")
+    paper.add_argument("--dry-run", action="store_true", help="print the plan only")
     diff = sub.add_parser("claims-diff", help="verdicts that changed between two runs")
     diff.add_argument("a", help="workspace | git revision | DVC experiment name | folder")
     diff.add_argument("b", nargs="?", default="workspace", help="as A (default: workspace)")
@@ -41,6 +48,8 @@ def main(argv=None) -> int:
             strip_notebook(notebook, root / "build" / "stripped" / f"{args.experiment}.ipynb")
         elif args.command == "run":
             run_experiment(args.experiment)
+        elif args.command == "paper":
+            run_paper(args.ids, workers=args.workers, dry_run=args.dry_run)
         elif args.command == "claims-diff":
             print(claims_diff(root, args.a, args.b))
         else:
