@@ -48,7 +48,8 @@ def run_experiment(
     """Run ``experiment_id``'s stripped notebook; return the executed notebook's path.
 
     ``output_dir``: the output root (``reports``; the paper scale uses ``reports/paper``).
-    ``progress``: stream the notebook's output to this process's stdout / stderr.
+    ``progress``: stream the notebook's output to this process's stdout / stderr, and turn
+    on the notebook's ``progress`` parameter (its bars) if it has one.
     ``scale``: ``"default"`` or ``"paper"`` (default: ``params.yaml``'s ``scale``);
     ``overrides``: parameters set over the section's (e.g. ``n_jobs``);
     ``source``: the stripped notebook (default ``build/stripped/<id>.ipynb``, DVC's strip stage).
@@ -60,7 +61,10 @@ def run_experiment(
     source = source or root / "build" / "stripped" / f"{experiment_id}.ipynb"
     if not source.exists():
         raise FileNotFoundError(f"{source} is missing: run the strip stage first (dvc repro strip@{experiment_id})")
-    params = {**experiment_parameters(experiment_id, root, scale=scale), **(overrides or {})}
+    params = experiment_parameters(experiment_id, root, scale=scale)
+    if progress and "progress" in params:  # a notebook's progress bars follow the runner's terminal
+        params["progress"] = True
+    params.update(overrides or {})
     params["output_dir"] = str(output_dir)
     out_dir = root / output_dir
     (out_dir / "notebooks").mkdir(parents=True, exist_ok=True)
