@@ -12,7 +12,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 
 from ..experiment.paths import repo_root
 from .claims_diff import claims_diff
@@ -21,6 +23,19 @@ from .report import build_reports
 from .paper import run_paper
 from .run import run_experiment
 from .strip import strip_notebook
+
+ROOT_ENV = "INFEROPT_ROOT"  # read by repo_root()
+
+
+def use_working_copy() -> None:
+    """Make the project at the working directory the root (for this process and the notebook
+    kernels it starts) when it is one: DVC runs each stage at the root of its copy, and a
+    queued experiment (``dvc exp run --queue``) runs in a temporary copy, which must not write
+    into the folder that the editable install of ``inferopt`` points at."""
+    cwd = Path.cwd()
+    if ROOT_ENV not in os.environ and all((cwd / name).is_file() for name in ("dvc.yaml", "pyproject.toml")):
+        os.environ[ROOT_ENV] = str(cwd)
+        repo_root.cache_clear()
 
 
 def main(argv=None) -> int:
@@ -38,6 +53,7 @@ def main(argv=None) -> int:
     diff.add_argument("a", help="workspace | git revision | DVC experiment name | folder")
     diff.add_argument("b", nargs="?", default="workspace", help="as A (default: workspace)")
     args = parser.parse_args(argv)
+    use_working_copy()
     root = repo_root()
     try:
         if args.command == "strip":
