@@ -81,3 +81,21 @@ def test_a_real_paper_run_records_its_run_and_streams_progress(tmp_path, capsys)
     after = default_metrics.stat().st_mtime if default_metrics.exists() else None
     assert after == before  # the default scale's reports are untouched
     assert estimate(ROOT, "B6", out) == (run["wall_seconds"], f"measured ({run['date']}, 1 workers)")  # the next plan
+
+
+def test_a_stage_run_at_a_copys_root_uses_that_copy(tmp_path, monkeypatch):
+    """DVC runs queued experiments in a temporary copy: the pipeline must use the copy, not the
+    folder the editable install points at."""
+    from inferopt.pipeline.__main__ import ROOT_ENV, use_working_copy
+
+    for name in ("dvc.yaml", "pyproject.toml"):
+        shutil.copy2(ROOT / name, tmp_path / name)
+    monkeypatch.delenv(ROOT_ENV, raising=False)
+    monkeypatch.chdir(tmp_path)
+    try:
+        use_working_copy()
+        assert repo_root() == tmp_path
+    finally:
+        monkeypatch.delenv(ROOT_ENV, raising=False)
+        repo_root.cache_clear()
+    assert repo_root() == ROOT
