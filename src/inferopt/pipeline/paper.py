@@ -118,21 +118,25 @@ def _rel(path: Path, root: Path) -> str:
     return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
 
 
-def git_state(root: Path) -> tuple[str | None, bool | None]:
-    """``(HEAD's commit, whether tracked files differ from it)``; ``(None, None)`` outside git."""
+def git_state(root: Path, output_dir: Path) -> tuple[str | None, bool | None]:
+    """``(HEAD's commit, whether tracked files other than ``output_dir``'s differ from it)``
+    (the paper runs' own committed metrics do not make the tree dirty); ``(None, None)`` outside git."""
+    exclude = [f":(exclude){_rel(output_dir, root)}"] if output_dir.is_relative_to(root) else []
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True)
         status = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True, check=True
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", *exclude],
+            cwd=root, capture_output=True, text=True, check=True,
         )
     except (OSError, subprocess.CalledProcessError):
         return None, None
     return commit.stdout.strip(), bool(status.stdout.strip())
 
 
-def record_run(metrics: Path, *, wall_seconds: float, workers: int, root: Path) -> dict:
-    """Add how the run went under ``run`` of the metrics JSON ``metrics``; return that record."""
-    commit, dirty = git_state(root)
+def record_run(metrics: Path, *, wall_seconds: float, workers: int, git: tuple) -> dict:
+    """Add how the run went under ``run`` of the metrics JSON ``metrics``; return that record.
+    ``git``: :func:`git_state` when the run started."""
+    commit, dirty = git
     backend = describe_backend()
     run = {
         "wall_seconds": round(wall_seconds, 1),
@@ -178,12 +182,12 @@ def run_paper(
         strip_notebook(root / "notebooks" / f"{registry[exp_id]['notebook']}.ipynb", source)
         extra = {WORKERS_PARAMETER: n} if WORKERS_PARAMETER in experiment_parameters(exp_id, root, scale="paper") else {}
         print(f"--- {exp_id} (paper scale, {n} workers) ---", file=sys.stderr, flush=True)
-        start = time.perf_counter()
+        git, start = git_state(root, out), time.perf_counter()
         run_experiment(
             exp_id, output_dir=_rel(out, root), progress=progress, scale="paper",
             overrides={**extra, **(overrides or {})}, source=source,
         )
-        run = record_run(out / "metrics" / f"{exp_id}.json", wall_seconds=time.perf_counter() - start, workers=n, root=root)
+        run = record_run(out / "metrics" / f"{exp_id}.json", wall_seconds=time.perf_counter() - start, workers=n, git=git)
         print(f"--- {exp_id} done in {_duration(run['wall_seconds'])} ---", file=sys.stderr, flush=True)
         records.append(run)
     return records
