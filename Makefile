@@ -57,12 +57,17 @@ test: $(STAMP)
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/ $(ROOT_ARGS) $(LAB_ARGS)
 
-# The papers' settings (params_paper.yaml), recorded as the DVC experiment `paper`; the
-# workspace keeps its outputs. `git checkout params.yaml && dvc checkout` returns to default;
-# `python -m inferopt.pipeline claims-diff HEAD paper` lists the verdicts that differ.
-PAPER_NAME ?= paper
+# The papers' settings (params.yaml overlaid by params_paper.yaml) into reports/paper/, never
+# touching the default scale's reports/: `make paper ID=A3` one experiment (IDS="A4 A7" several),
+# `make paper` all; a plan (estimated time, workers) prints first (PAPER_ARGS=--dry-run: only
+# the plan). WORKERS=N sets n_jobs;
+# INFEROPT_DASK_SCHEDULER=tcp://host:8786 sends trials to a Dask cluster.
+ID ?=
+IDS ?= $(ID)
+WORKERS ?=
+PAPER_ARGS ?=
 paper: $(STAMP)
-	dvc exp run -n $(PAPER_NAME) -S scale=paper
+	$(BIN)/python -m inferopt.pipeline paper $(IDS) $(if $(WORKERS),--workers $(WORKERS)) $(PAPER_ARGS)
 
 reports: $(STAMP)
 	dvc repro report

@@ -3,6 +3,8 @@
     python -m inferopt.pipeline strip ID      # notebooks/<notebook>.ipynb -> build/stripped/ID.ipynb
     python -m inferopt.pipeline run ID        # execute it with params.yaml's section ID
     python -m inferopt.pipeline report        # reports/html/*.html and reports/index.html
+    python -m inferopt.pipeline paper [IDS] [--workers N] [--dry-run]
+                                              # the papers' scale into reports/paper/ (plan first)
     python -m inferopt.pipeline claims-diff A B  # verdicts that changed between two runs
                                               # (workspace, a git revision, a DVC experiment, a folder)
 """
@@ -10,14 +12,30 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 
 from ..experiment.paths import repo_root
 from .claims_diff import claims_diff
 from .config import experiments
 from .report import build_reports
+from .paper import run_paper
 from .run import run_experiment
 from .strip import strip_notebook
+
+ROOT_ENV = "INFEROPT_ROOT"  # read by repo_root()
+
+
+def use_working_copy() -> None:
+    """Make the project at the working directory the root (for this process and the notebook
+    kernels it starts) when it is one: DVC runs each stage at the root of its copy, and a
+    queued experiment (``dvc exp run --queue``) runs in a temporary copy, which must not write
+    into the folder that the editable install of ``inferopt`` points at."""
+    cwd = Path.cwd()
+    if ROOT_ENV not in os.environ and all((cwd / name).is_file() for name in ("dvc.yaml", "pyproject.toml")):
+        os.environ[ROOT_ENV] = str(cwd)
+        repo_root.cache_clear()
 
 
 def main(argv=None) -> int:
@@ -27,10 +45,15 @@ def main(argv=None) -> int:
         p = sub.add_parser(name)
         p.add_argument("experiment")
     sub.add_parser("report")
+    paper = sub.add_parser("paper", help="the papers' scale into reports/paper/, one experiment at a time")
+    paper.add_argument("ids", nargs="*", metavar="ID", help="experiments (default: all)")
+    paper.add_argument("--workers", type=int, help="n_jobs of the notebooks that have it (default: all cores)")
+    paper.add_argument("--dry-run", action="store_true", help="print the plan only")
     diff = sub.add_parser("claims-diff", help="verdicts that changed between two runs")
     diff.add_argument("a", help="workspace | git revision | DVC experiment name | folder")
     diff.add_argument("b", nargs="?", default="workspace", help="as A (default: workspace)")
     args = parser.parse_args(argv)
+    use_working_copy()
     root = repo_root()
     try:
         if args.command == "strip":
@@ -41,6 +64,8 @@ def main(argv=None) -> int:
             strip_notebook(notebook, root / "build" / "stripped" / f"{args.experiment}.ipynb")
         elif args.command == "run":
             run_experiment(args.experiment)
+        elif args.command == "paper":
+            run_paper(args.ids, workers=args.workers, dry_run=args.dry_run)
         elif args.command == "claims-diff":
             print(claims_diff(root, args.a, args.b))
         else:

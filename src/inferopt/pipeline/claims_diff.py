@@ -4,9 +4,9 @@ A run is named by what holds its scorecards (``reports/scorecard/<id>.json``, gi
 
 - ``workspace`` — the working tree;
 - a git revision — ``HEAD``, ``main``, ``HEAD~3``, a commit hash;
-- a DVC experiment name — ``dvc exp show`` lists them (``make paper`` records the papers'
-  scale as the experiment ``paper``);
-- a folder — another checkout, or a ``reports/scorecard`` folder itself.
+- a DVC experiment name — ``dvc exp show`` lists them (e.g. ``dvc exp run -n paper -S scale=paper``);
+- a folder — another checkout, or a scorecard folder itself (``reports/paper/scorecard``:
+  the paper scale of ``make paper``).
 """
 
 from __future__ import annotations

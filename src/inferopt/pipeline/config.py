@@ -39,18 +39,19 @@ def experiments(params: dict | None = None) -> dict:
     return registry
 
 
-def experiment_parameters(experiment_id: str, root: Path | None = None) -> dict:
+def experiment_parameters(experiment_id: str, root: Path | None = None, *, scale: str | None = None) -> dict:
     """The parameters the pipeline passes to ``experiment_id``'s notebook.
 
     Its section of ``params.yaml`` (plus the global ``seed`` unless the section sets
-    one), overlaid by ``params_paper.yaml`` when ``scale: paper``.
+    one), overlaid by ``params_paper.yaml`` when ``scale`` (default: ``params.yaml``'s
+    ``scale``) is ``paper``.
     """
     root = root or repo_root()
     params = load_params(root)
     registry = experiments(params)
     if experiment_id not in registry:
         raise ValueError(f"unknown experiment {experiment_id!r}; params.yaml lists {list(registry)}")
-    scale = params.get("scale", "default")
+    scale = params.get("scale", "default") if scale is None else scale
     if scale not in SCALES:
         raise ValueError(f"params.yaml 'scale' must be one of {SCALES}; got {scale!r}")
     section = dict(params.get(experiment_id) or {})

@@ -152,7 +152,7 @@ def _state(reports: Path, root: Path) -> tuple[dict, dict]:
     for exp_id in experiments():
         metrics = reports / "metrics" / f"{exp_id}.json"
         metas[exp_id] = json.loads(metrics.read_text()) if metrics.exists() else None
-        marker = failure_marker(root, exp_id)
+        marker = failure_marker(root, exp_id, reports)
         # a failure counts until outputs newer than it appear (a re-run, or `dvc checkout` of an old run)
         if marker.exists() and (not metrics.exists() or metrics.stat().st_mtime <= marker.stat().st_mtime):
             failures[exp_id] = json.loads(marker.read_text())

@@ -8,12 +8,17 @@ for inspection, ``build/failed/<id>.json`` records the error, and ``reports/inde
 is refreshed to mark the experiment as failed (DVC has already deleted its previous
 outputs, so the old run must not keep showing). After a successful run the compact,
 git-tracked scorecard ``reports/scorecard/<id>.json`` is written for ``dvc metrics``.
+
+The notebook's own output (prints, text progress bars) streams to this terminal while it
+runs: the kernel's ``tqdm.auto`` is the text bar, which updates one line in place, and the
+executed notebook keeps only each bar's final state (streams coalesced).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -26,31 +31,55 @@ from .scorecard import write_scorecard
 
 KERNEL = "python3"
 FAILED_DIR = Path("build") / "failed"
+#: run at kernel start: ``tqdm.auto`` (the library's and notebooks' bars) writes text to stderr,
+#: which reaches the terminal, instead of a widget, which does not
+TEXT_PROGRESS = "import tqdm.auto, tqdm.std; tqdm.auto.tqdm, tqdm.auto.trange = tqdm.std.tqdm, tqdm.std.trange"
 
 
-def run_experiment(experiment_id: str, *, output_dir: str = "reports", progress: bool = True) -> Path:
-    """Run ``experiment_id``'s stripped notebook; return the executed notebook's path."""
+def run_experiment(
+    experiment_id: str,
+    *,
+    output_dir: str = "reports",
+    progress: bool = True,
+    scale: str | None = None,
+    overrides: dict | None = None,
+    source: Path | None = None,
+) -> Path:
+    """Run ``experiment_id``'s stripped notebook; return the executed notebook's path.
+
+    ``output_dir``: the output root (``reports``; the paper scale uses ``reports/paper``).
+    ``progress``: stream the notebook's output to this process's stdout / stderr, and turn
+    on the notebook's ``progress`` parameter (its bars) if it has one.
+    ``scale``: ``"default"`` or ``"paper"`` (default: ``params.yaml``'s ``scale``);
+    ``overrides``: parameters set over the section's (e.g. ``n_jobs``);
+    ``source``: the stripped notebook (default ``build/stripped/<id>.ipynb``, DVC's strip stage).
+    """
     root = repo_root()
     registry = experiments()
     if experiment_id not in registry:
         raise ValueError(f"unknown experiment {experiment_id!r}; params.yaml lists {list(registry)}")
-    source = root / "build" / "stripped" / f"{experiment_id}.ipynb"
+    source = source or root / "build" / "stripped" / f"{experiment_id}.ipynb"
     if not source.exists():
         raise FileNotFoundError(f"{source} is missing: run the strip stage first (dvc repro strip@{experiment_id})")
-    params = experiment_parameters(experiment_id, root)
-    params["output_dir"] = output_dir
+    params = experiment_parameters(experiment_id, root, scale=scale)
+    if progress and "progress" in params:  # a notebook's progress bars follow the runner's terminal
+        params["progress"] = True
+    params.update(overrides or {})
+    params["output_dir"] = str(output_dir)
     out_dir = root / output_dir
     (out_dir / "notebooks").mkdir(parents=True, exist_ok=True)
     for kind in ("figures", "results"):  # declared DVC outputs: they exist even if a notebook writes none
         (out_dir / kind / experiment_id).mkdir(parents=True, exist_ok=True)
     target = out_dir / "notebooks" / f"{experiment_id}.ipynb"
-    partial = root / FAILED_DIR / f"{experiment_id}.ipynb"
-    marker = failure_marker(root, experiment_id)
+    marker = failure_marker(root, experiment_id, output_dir)
+    partial = marker.with_suffix(".ipynb")
     partial.parent.mkdir(parents=True, exist_ok=True)
     marker.unlink(missing_ok=True)
     try:
+        streams = {"stdout_file": sys.stdout, "stderr_file": sys.stderr} if progress else {}
         papermill.execute_notebook(
-            str(source), str(partial), parameters=params, kernel_name=KERNEL, cwd=str(root), progress_bar=progress
+            str(source), str(partial), parameters=params, kernel_name=KERNEL, cwd=str(root), progress_bar=False,
+            extra_arguments=[f"--IPKernelApp.exec_lines={TEXT_PROGRESS}"], coalesce_streams=True, **streams,
         )
         data = check_metrics(out_dir / "metrics" / f"{experiment_id}.json", experiment_id)
     except Exception as exc:
@@ -61,23 +90,27 @@ def run_experiment(experiment_id: str, *, output_dir: str = "reports", progress:
     return target
 
 
-def failure_marker(root: Path, experiment_id: str) -> Path:
-    """Where a failed run of ``experiment_id`` leaves its error (beside its partial notebook)."""
-    return root / FAILED_DIR / f"{experiment_id}.json"
+def failure_marker(root: Path, experiment_id: str, output_dir: str | Path = "reports") -> Path:
+    """Where a failed run of ``experiment_id`` into ``output_dir`` leaves its error (beside its
+    partial notebook): ``build/failed/`` for ``reports``, else ``build/failed/<its name>/``
+    (a failed paper-scale run does not mark the default-scale report, nor the reverse)."""
+    out = Path(output_dir) if Path(output_dir).is_absolute() else root / output_dir
+    folder = root / FAILED_DIR if out == root / "reports" else root / FAILED_DIR / out.name
+    return folder / f"{experiment_id}.json"
 
 
-def record_failure(root: Path, experiment_id: str, exc: BaseException, output_dir: str = "reports") -> Path:
+def record_failure(root: Path, experiment_id: str, exc: BaseException, output_dir: str | Path = "reports") -> Path:
     """Write the failure marker and refresh the index so the failed experiment is marked, not
     shown with the previous run's numbers."""
     from .report import refresh_index  # the report imports this module's marker location
 
     error = str(exc).strip().splitlines()
     message = f"{type(exc).__name__}: {error[-1] if error else ''}"
-    marker = failure_marker(root, experiment_id)
+    marker = failure_marker(root, experiment_id, output_dir)
     marker.write_text(json.dumps({
         "experiment": experiment_id,
         "error": message.replace(str(root) + os.sep, ""),
-        "notebook": (FAILED_DIR / f"{experiment_id}.ipynb").as_posix(),
+        "notebook": marker.with_suffix(".ipynb").relative_to(root).as_posix(),
         "time": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
     }, indent=2) + "\n")
     try:

@@ -17,6 +17,7 @@ from the experiment seed (:func:`trial_seeds`), so results do not depend on ``n_
 from __future__ import annotations
 
 import zlib
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -24,6 +25,7 @@ import pandas as pd
 from ..._validation import check_choice, check_choices, check_int, check_table
 from ...datasets.glm_data import load_glm
 from ...coresets._common import DEFAULT_MAX_ITER
+from ..parallel import run_tasks
 from ...coresets.glm_problem import GLMCoresetProblem
 from .conjugate_trials import run_methods, split_method
 
@@ -126,13 +128,12 @@ def run_glm_trial(
 def run_glm_trials(datasets, methods, ks, *, n_trials: int, seed: int, n_jobs: int = 1, **options) -> pd.DataFrame:
     """:func:`run_glm_trial` for every dataset of ``datasets`` (a name or a list) and
     ``n_trials`` trials each (seeds from :func:`trial_seeds`), all (dataset, trial) pairs
-    spread over ``n_jobs`` joblib workers; one stacked table with a ``trial`` column."""
-    from joblib import Parallel, delayed
-
+    spread over ``n_jobs`` workers (:func:`~inferopt.experiment.parallel.run_tasks`: loky,
+    or Dask); one stacked table with a ``trial`` column."""
     n_jobs = check_int("n_jobs", n_jobs, low=-1)
     datasets = [datasets] if isinstance(datasets, str) else list(datasets)
     jobs = [(d, t, s) for d in datasets for t, s in enumerate(trial_seeds(seed, n_trials, d))]
-    tables = Parallel(n_jobs=n_jobs)(delayed(run_glm_trial)(d, methods, ks, s, **options) for d, _, s in jobs)
+    tables = run_tasks(partial(run_glm_trial, **options), [(d, methods, ks, s) for d, _, s in jobs], n_jobs=n_jobs)
     return pd.concat([tab.assign(trial=t) for (_, t, _), tab in zip(jobs, tables)], ignore_index=True)
 
 

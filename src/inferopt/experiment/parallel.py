@@ -1,0 +1,84 @@
+"""Independent units of work (trials × datasets, replicates × step rules, repetitions) on
+joblib: loky processes on this machine by default, an existing Dask cluster when asked.
+
+    run_tasks(fn, [(a1, b1), (a2, b2), ...], n_jobs=2)      # [fn(a1, b1), fn(a2, b2), ...]
+    INFEROPT_DASK_SCHEDULER=tcp://host:8786 ...               # the same call, on the cluster
+
+The Dask path connects a :class:`distributed.Client` to the scheduler's address and runs
+joblib under ``parallel_config(backend="dask")``; every worker of the cluster takes tasks
+(``n_jobs`` is then the cluster's size) and must be able to import ``inferopt``.
+
+Results come back in task order, and are identical whatever the backend and the number of
+workers as long as every task carries its own seed, fixed before any task runs (e.g.
+:func:`inferopt.coresets.glm_trials.trial_seeds`, one
+:class:`numpy.random.SeedSequence` spawned per trial): no task may draw from a generator
+shared with another. (Identical up to the BLAS's summation order: keep
+``OPENBLAS_NUM_THREADS`` the same on every worker.)
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import nullcontext
+
+from .._validation import check_choice, check_int
+
+__all__ = ["BACKENDS", "DASK_SCHEDULER_ENV", "describe_backend", "resolve_backend", "run_tasks"]
+
+#: the joblib backends :func:`run_tasks` accepts
+BACKENDS = ("loky", "dask")
+#: the environment variable holding a Dask scheduler's address (``tcp://host:8786``)
+DASK_SCHEDULER_ENV = "INFEROPT_DASK_SCHEDULER"
+
+
+def resolve_backend(backend: str | None = None, scheduler: str | None = None) -> tuple[str, str | None]:
+    """``(backend, scheduler address)``: an explicit ``backend`` wins; else ``"dask"`` when
+    ``scheduler`` or ``$INFEROPT_DASK_SCHEDULER`` names a scheduler, else ``"loky"``.
+    ``"dask"`` with no address uses the Dask client already made in this process."""
+    scheduler = scheduler or os.environ.get(DASK_SCHEDULER_ENV) or None
+    if backend is None:
+        backend = "dask" if scheduler else "loky"
+    backend = check_choice("backend", backend, BACKENDS)
+    return backend, (scheduler if backend == "dask" else None)
+
+
+def describe_backend(n_jobs: int | None = None) -> dict:
+    """What :func:`run_tasks` would use here without arguments: ``{"backend", "scheduler"}``,
+    plus ``"n_jobs"`` when given (recorded with a run's metrics)."""
+    backend, scheduler = resolve_backend()
+    info = {"backend": backend, "scheduler": scheduler}
+    return info if n_jobs is None else {**info, "n_jobs": n_jobs}
+
+
+def run_tasks(fn, tasks, *, n_jobs: int = 1, backend: str | None = None, scheduler: str | None = None) -> list:
+    """``[fn(*task) for task in tasks]``, computed by joblib workers, in task order.
+
+    ``tasks``: tuples of positional arguments (bind shared keyword arguments with
+    :func:`functools.partial`). ``n_jobs``: loky workers (``1`` runs in this process,
+    ``-1`` one per core); ignored by Dask, whose cluster decides. ``backend``: ``"loky"``
+    or ``"dask"``; default ``"dask"`` when ``scheduler`` or ``$INFEROPT_DASK_SCHEDULER``
+    holds a scheduler address, else ``"loky"``.
+    """
+    from joblib import Parallel, delayed, parallel_config
+
+    if not callable(fn):
+        raise TypeError(f"fn must be callable; got {type(fn).__name__}")
+    n_jobs = check_int("n_jobs", n_jobs, low=-1)
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be a positive number of workers or -1 (one per core); got 0")
+    tasks = [tuple(task) for task in tasks]
+    backend, scheduler = resolve_backend(backend, scheduler)
+    if backend == "loky":
+        return Parallel(n_jobs=n_jobs, backend="loky")(delayed(fn)(*task) for task in tasks)
+    from distributed import Client, default_client
+
+    if not scheduler:
+        try:
+            default_client()
+        except ValueError:
+            raise ValueError(
+                f"backend='dask' needs a scheduler address (scheduler= or ${DASK_SCHEDULER_ENV}) "
+                "or a distributed.Client made in this process"
+            ) from None
+    with Client(scheduler) if scheduler else nullcontext(), parallel_config(backend="dask"):
+        return Parallel(n_jobs=-1)(delayed(fn)(*task) for task in tasks)

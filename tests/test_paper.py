@@ -1,0 +1,101 @@
+"""The paper-scale runner: its plan, its run record, its own output root, terminal progress."""
+
+import json
+import shutil
+import subprocess
+
+import nbformat
+import pytest
+
+from inferopt.experiment import repo_root
+from inferopt.pipeline.__main__ import main
+from inferopt.pipeline.paper import estimate, run_paper, size_ratio
+from inferopt.pipeline.run import failure_marker
+
+ROOT = repo_root()
+# B6 at its notebook's tiny defaults: a real run in seconds, with a progress bar
+TINY_B6 = dict(d=6, n_sample=2000, n_points_finite=500, grid_size=1024, n_points_sobolev=200)
+
+
+def test_size_ratio_takes_the_largest_growth():
+    default = {"ks": [1, 5, 10, 20], "n_trials": 3, "seed": 0, "flag": False, "lr": 0.1}
+    paper = {"ks": list(range(1, 101)), "n_trials": 20, "flag": True, "lr": 0.05}
+    assert size_ratio(default, paper) == (25.0, "ks")
+    assert size_ratio(default, {"n_trials": 2}) == (1.0, None)
+
+
+def test_estimate_is_measured_else_scaled_default_else_unknown(tmp_path):
+    for name in ("params.yaml", "params_paper.yaml"):
+        shutil.copy2(ROOT / name, tmp_path / name)
+    out = tmp_path / "reports" / "paper"
+    assert estimate(tmp_path, "A4", out) == (None, "unknown (no paper run, no default-scale run)")
+    nb = nbformat.v4.new_notebook(metadata={"papermill": {"duration": 40.0}})
+    (tmp_path / "reports" / "notebooks").mkdir(parents=True)
+    nbformat.write(nb, tmp_path / "reports" / "notebooks" / "A4.ipynb")
+    seconds, how = estimate(tmp_path, "A4", out)  # A4: ks 8 -> 100 sizes is the largest growth
+    assert seconds == pytest.approx(40.0 * 100 / 8) and "rough" in how and "ks" in how
+    (out / "metrics").mkdir(parents=True)
+    (out / "metrics" / "A4.json").write_text(json.dumps({"run": {"wall_seconds": 1234.5, "date": "d", "workers": 2}}))
+    assert estimate(tmp_path, "A4", out) == (1234.5, "measured (d, 2 workers)")
+
+
+def test_dry_run_prints_the_plan_with_workers_and_runs_nothing(capsys, tmp_path):
+    assert main(["paper", "A4", "D1", "--workers", "2", "--dry-run"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("paper scale -> reports/paper/")
+    a4, d1 = lines[1].split(), lines[2].split()
+    assert a4[0] == "A4" and a4[2:4] == ["workers", "2"]  # A4 has n_jobs: it gets the workers
+    assert d1[0] == "D1" and d1[2:4] == ["workers", "1"]  # D1 has none
+    assert lines[-1].startswith("  total")
+    assert main(["paper", "Z9", "--dry-run"]) == 2
+    assert "unknown experiment" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="workers"):
+        run_paper(["D1"], workers=0, dry_run=True)
+
+
+def test_failures_of_each_output_root_are_kept_apart(tmp_path):
+    default = failure_marker(ROOT, "A3")
+    assert default == ROOT / "build" / "failed" / "A3.json"
+    assert failure_marker(ROOT, "A3", "reports/paper") == ROOT / "build" / "failed" / "paper" / "A3.json"
+    assert failure_marker(ROOT, "A3", tmp_path / "x") != default
+
+
+def test_a_real_paper_run_records_its_run_and_streams_progress(tmp_path, capsys):
+    default_metrics = ROOT / "reports" / "metrics" / "B6.json"
+    before = default_metrics.stat().st_mtime if default_metrics.exists() else None
+    out = tmp_path / "paper"
+    (run,) = run_paper(["B6"], workers=2, output_dir=out, overrides=TINY_B6)
+    err = capsys.readouterr().err
+    assert "\r" in err and "100%|" in err  # the notebook's progress bar reached this terminal, in place
+    metrics = json.loads((out / "metrics" / "B6.json").read_text())
+    assert metrics["run"] == run
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    assert run["commit"] == head and isinstance(run["dirty"], bool)
+    assert run["workers"] == 1 and run["backend"] == "loky" and run["machine"]["cores"] >= 1
+    assert 0 < run["wall_seconds"] < 120
+    assert metrics["params"]["d"] == 6 and metrics["params"]["n_sample"] == 2000  # overrides reached the notebook
+    assert metrics["params"]["panels"] and metrics["claims"]
+    nb = nbformat.read(out / "notebooks" / "B6.ipynb", as_version=4)
+    stderr = [o.text for c in nb.cells for o in c.get("outputs", []) if o.get("name") == "stderr"]
+    assert any("100%|" in text and "\r" not in text for text in stderr)  # only the bar's final state is kept
+    after = default_metrics.stat().st_mtime if default_metrics.exists() else None
+    assert after == before  # the default scale's reports are untouched
+    assert estimate(ROOT, "B6", out) == (run["wall_seconds"], f"measured ({run['date']}, 1 workers)")  # the next plan
+
+
+def test_a_stage_run_at_a_copys_root_uses_that_copy(tmp_path, monkeypatch):
+    """DVC runs queued experiments in a temporary copy: the pipeline must use the copy, not the
+    folder the editable install points at."""
+    from inferopt.pipeline.__main__ import ROOT_ENV, use_working_copy
+
+    for name in ("dvc.yaml", "pyproject.toml"):
+        shutil.copy2(ROOT / name, tmp_path / name)
+    monkeypatch.delenv(ROOT_ENV, raising=False)
+    monkeypatch.chdir(tmp_path)
+    try:
+        use_working_copy()
+        assert repo_root() == tmp_path
+    finally:
+        monkeypatch.delenv(ROOT_ENV, raising=False)
+        repo_root.cache_clear()
+    assert repo_root() == ROOT
