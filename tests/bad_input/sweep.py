@@ -273,12 +273,7 @@ def uncovered() -> list[str]:
     """Public callables neither in the baselines (under this or another of their public names,
     e.g. a package's re-export of its submodule's function) nor exempt nor without parameters."""
     table = {k.split("#")[0] for k in baselines()}
-    swept = set()
-    for key in table:
-        try:
-            swept.add(id(resolve(key)))
-        except (AttributeError, ImportError):    # renamed or moved away: reported under its new name
-            pass
+    swept = {id(resolve(key)) for key in table}    # a stale entry (renamed, moved) fails here, by name
     missing = []
     for key, obj in public_callables().items():
         if key in table or id(obj) in swept or key.rsplit(".", 1)[1] in EXEMPT or not parameters(obj):

@@ -10,7 +10,7 @@ joblib under ``parallel_config(backend="dask")``; every worker of the cluster ta
 
 Results come back in task order, and are identical whatever the backend and the number of
 workers as long as every task carries its own seed, fixed before any task runs (e.g.
-:func:`inferopt.coresets.glm_trials.trial_seeds`, one
+:func:`inferopt.experiment.coresets.glm_trials.trial_seeds`, one
 :class:`numpy.random.SeedSequence` spawned per trial): no task may draw from a generator
 shared with another. (Identical up to the BLAS's summation order: keep
 ``OPENBLAS_NUM_THREADS`` the same on every worker.)
@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 from contextlib import nullcontext
 
-from .._validation import check_choice, check_int
+from .._validation import check_callable, check_choice, check_int
 
 __all__ = ["BACKENDS", "DASK_SCHEDULER_ENV", "describe_backend", "resolve_backend", "run_tasks"]
 
@@ -61,8 +61,7 @@ def run_tasks(fn, tasks, *, n_jobs: int = 1, backend: str | None = None, schedul
     """
     from joblib import Parallel, delayed, parallel_config
 
-    if not callable(fn):
-        raise TypeError(f"fn must be callable; got {type(fn).__name__}")
+    check_callable("fn", fn)
     n_jobs = check_int("n_jobs", n_jobs, low=-1)
     if n_jobs == 0:
         raise ValueError("n_jobs must be a positive number of workers or -1 (one per core); got 0")

@@ -36,11 +36,10 @@ def parameters_since(namespace: dict, before: set) -> dict:
 def registry_entry(experiment_id: str) -> dict:
     """The experiment's entry of the ``experiments:`` registry in ``params.yaml`` (notebook,
     title, paper, figure): the one place an experiment's metadata is written."""
-    from ..pipeline.config import experiments, load_params
+    from ..pipeline.config import check_experiments, experiments, load_params
 
     registry = experiments(load_params(repo_root()))
-    if experiment_id not in registry:
-        raise ValueError(f"unknown experiment {experiment_id!r}; params.yaml lists {list(registry)}")
+    check_experiments([experiment_id], registry)
     return registry[experiment_id]
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..experiment.paths import repo_root
 from .claims_diff import claims_diff
-from .config import experiments
+from .config import check_experiments, experiments
 from .report import build_reports
 from .paper import run_paper
 from .run import run_experiment
@@ -58,8 +58,7 @@ def main(argv=None) -> int:
     try:
         if args.command == "strip":
             registry = experiments()
-            if args.experiment not in registry:
-                raise ValueError(f"unknown experiment {args.experiment!r}; params.yaml lists {list(registry)}")
+            check_experiments([args.experiment], registry)
             notebook = root / "notebooks" / f"{registry[args.experiment]['notebook']}.ipynb"
             strip_notebook(notebook, root / "build" / "stripped" / f"{args.experiment}.ipynb")
         elif args.command == "run":

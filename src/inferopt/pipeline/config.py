@@ -39,6 +39,15 @@ def experiments(params: dict | None = None) -> dict:
     return registry
 
 
+def check_experiments(ids, registry: dict) -> list:
+    """``ids`` as a list, every one an experiment of ``registry`` (else ``ValueError`` naming them)."""
+    ids = list(ids)
+    unknown = [i for i in ids if i not in registry]
+    if unknown:
+        raise ValueError(f"unknown experiment(s) {unknown}; params.yaml lists {list(registry)}")
+    return ids
+
+
 def experiment_parameters(experiment_id: str, root: Path | None = None, *, scale: str | None = None) -> dict:
     """The parameters the pipeline passes to ``experiment_id``'s notebook.
 
@@ -48,9 +57,7 @@ def experiment_parameters(experiment_id: str, root: Path | None = None, *, scale
     """
     root = root or repo_root()
     params = load_params(root)
-    registry = experiments(params)
-    if experiment_id not in registry:
-        raise ValueError(f"unknown experiment {experiment_id!r}; params.yaml lists {list(registry)}")
+    check_experiments([experiment_id], experiments(params))
     scale = params.get("scale", "default") if scale is None else scale
     if scale not in SCALES:
         raise ValueError(f"params.yaml 'scale' must be one of {SCALES}; got {scale!r}")

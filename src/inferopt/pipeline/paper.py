@@ -31,9 +31,10 @@ from pathlib import Path
 
 import nbformat
 
+from .._validation import check_int
 from ..experiment.parallel import describe_backend
 from ..experiment.paths import repo_root
-from .config import experiment_parameters, experiments
+from .config import check_experiments, experiment_parameters, experiments
 from .run import run_experiment
 from .strip import strip_notebook
 
@@ -166,13 +167,8 @@ def run_paper(
     """
     root = repo_root()
     registry = experiments()
-    ids = list(ids or registry)
-    unknown = [i for i in ids if i not in registry]
-    if unknown:
-        raise ValueError(f"unknown experiment(s) {unknown}; params.yaml lists {list(registry)}")
-    workers = (os.cpu_count() or 1) if workers is None else workers
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a positive integer; got {workers!r}")
+    ids = check_experiments(ids or registry, registry)
+    workers = check_int("workers", (os.cpu_count() or 1) if workers is None else workers, low=1)
     out = Path(output_dir) if Path(output_dir).is_absolute() else root / output_dir
     print(plan(ids, workers, root, out), flush=True)
     records = []

@@ -26,7 +26,7 @@ import papermill
 
 from ..experiment.claims import VERDICTS
 from ..experiment.paths import repo_root
-from .config import experiment_parameters, experiments
+from .config import check_experiments, experiment_parameters, experiments
 from .scorecard import write_scorecard
 
 KERNEL = "python3"
@@ -55,9 +55,7 @@ def run_experiment(
     ``source``: the stripped notebook (default ``build/stripped/<id>.ipynb``, DVC's strip stage).
     """
     root = repo_root()
-    registry = experiments()
-    if experiment_id not in registry:
-        raise ValueError(f"unknown experiment {experiment_id!r}; params.yaml lists {list(registry)}")
+    check_experiments([experiment_id], experiments())
     source = source or root / "build" / "stripped" / f"{experiment_id}.ipynb"
     if not source.exists():
         raise FileNotFoundError(f"{source} is missing: run the strip stage first (dvc repro strip@{experiment_id})")
