@@ -394,6 +394,9 @@ def _experiment_coresets():
         "run_methods": lambda: dict(Phi=Phi, y=y, ks=[1, 2], methods=["giga"]),
         "run_glm_trial": None,   # real data sets: covered through trial_seeds / coreset_path / GLMCoresetProblem
         "run_glm_trials": None,
+        "run_conjugate_trials": lambda: dict(make_model=__import__("functools").partial(
+            __import__("inferopt.coresets", fromlist=["make_gaussian_mean"]).make_gaussian_mean, 4, 10),
+            methods=["giga"], ks=[2], seed=0, n_trials=1, n_jobs=1),
         "split_method": lambda: dict(name="giga_refit"),
         "win_counts": lambda: dict(median=median_table(), winners=["a_iht"], losers=["giga"]),
         "always_wins": lambda: dict(median=median_table(), winners=["a_iht"], losers=["giga"]),
@@ -426,6 +429,8 @@ def _experiment_boosting():
         "compare_methods": lambda: dict(data=dict(Z=Z, y=yl, Zt=Z, yt=yl), methods=("predefined",), max_iter=1,
                                         n_replicates=1, rng=np.random.default_rng(0), n_eval=10, family="gaussian",
                                         n_samples=10, greedy=dict(max_iter=5)),
+        "run_replicate": lambda: dict(data=dict(Z=Z, y=yl, Zt=Z, yt=yl), method="predefined", replicate=0, seed=1,
+                                      max_iter=1, n_eval=10, family="gaussian", n_samples=10, greedy=dict(max_iter=5)),
         "format_table": lambda: dict(summary=__import__("inferopt.experiment.boosting", fromlist=["summary_table"])
                                      .summary_table(boosting_records())),
         "plot_per_iteration": None,   # plotting: takes an Axes and a record table produced by the library

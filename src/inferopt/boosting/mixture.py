@@ -10,7 +10,6 @@ Frank-Wolfe core) and :meth:`Mixture.remove` / :meth:`Mixture.prune` (drop steps
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import logsumexp
 
 from .._validation import as_finite_array, as_rows, check_choice, check_int, check_real
 from .families import Component, Family, check_params, get_family
@@ -180,25 +179,35 @@ class Mixture:
         """``log s_k(x_i)``: shape ``(S, K)``."""
         return self.family.log_density(self._x(x), self.locs, self.log_scales)
 
-    def log_density(self, x) -> np.ndarray:
-        """``log q(x) = logsumexp_k(log α_k + log s_k(x))``: shape ``(S,)``. Zero-weight
-        components contribute ``−inf`` terms, which ``logsumexp`` ignores."""
+    def _log_terms(self, x) -> tuple[np.ndarray, np.ndarray]:
+        """``a_ik = log α_k + log s_k(x_i)`` (``(S, K)``) and ``log q(x_i) = logsumexp_k a_ik``
+        (``(S, 1)``); zero-weight components give ``a = −inf``, which the sum ignores."""
         with np.errstate(divide="ignore"):
-            logw = np.log(self.weights)
-        return logsumexp(self.component_log_density(x) + logw[None], axis=1)
+            a = self.component_log_density(x) + np.log(self.weights)[None]
+        top = a.max(axis=1, keepdims=True)
+        top[~np.isfinite(top)] = 0.0
+        return a, np.log(np.exp(a - top).sum(axis=1, keepdims=True)) + top
+
+    def log_density(self, x) -> np.ndarray:
+        """``log q(x) = logsumexp_k(log α_k + log s_k(x))``: shape ``(S,)``."""
+        return self._log_terms(self._x(x))[1][:, 0]
 
     def responsibilities(self, x) -> np.ndarray:
         """``α_k s_k(x) / q(x)``: shape ``(S, K)``."""
-        with np.errstate(divide="ignore"):
-            a = self.component_log_density(x) + np.log(self.weights)[None]
-        return np.exp(a - logsumexp(a, axis=1, keepdims=True))
+        a, log_q = self._log_terms(self._x(x))
+        return np.exp(a - log_q)
+
+    def log_density_and_grad_x(self, x) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`log_density` and :meth:`grad_x_log_density` from one evaluation of the
+        components (the greedy step's inner loop)."""
+        x = self._x(x)
+        a, log_q = self._log_terms(x)
+        g = self.family.grad_x_log_density(x, self.locs, self.log_scales)    # (S, K, D)
+        return log_q[:, 0], np.einsum("sk,skd->sd", np.exp(a - log_q), g)
 
     def grad_x_log_density(self, x) -> np.ndarray:
         """``∇_x log q(x) = Σ_k r_k(x) ∇_x log s_k(x)``: shape ``(S, D)``."""
-        x = self._x(x)
-        r = self.responsibilities(x)
-        g = self.family.grad_x_log_density(x, self.locs, self.log_scales)    # (S, K, D)
-        return np.einsum("sk,skd->sd", r, g)
+        return self.log_density_and_grad_x(x)[1]
 
     def _x(self, x) -> np.ndarray:
         return as_rows("x", x, self.dim)

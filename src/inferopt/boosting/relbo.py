@@ -62,6 +62,11 @@ def relbo_and_grad(target, family, loc, log_scale, eps, q: Mixture | None = None
     eps = as_rows("eps", eps, D, nonempty=True)
     q = _check_q(q, D)
     lam = check_real("lam", lam, low=0.0)
+    return _relbo_and_grad(target, family, loc, log_scale, eps, q, lam)
+
+
+def _relbo_and_grad(target, family, loc, log_scale, eps, q, lam):
+    """:func:`relbo_and_grad` on checked arguments (the greedy step's inner loop)."""
     scale = np.exp(log_scale)
     x = loc + scale * eps
     if hasattr(target, "log_density_and_grad"):
@@ -69,8 +74,9 @@ def relbo_and_grad(target, family, loc, log_scale, eps, q: Mixture | None = None
     else:
         f, h = target.log_density(x), target.grad_log_density(x)
     if q is not None:
-        f = f - q.log_density(x)
-        h = h - q.grad_x_log_density(x)
+        log_q, grad_log_q = q.log_density_and_grad_x(x)
+        f = f - log_q
+        h = h - grad_log_q
     value = float(f.mean() + lam * family.entropy(log_scale))
     g_loc = h.mean(axis=0)
     g_rho = (h * eps).mean(axis=0) * scale + lam
@@ -165,7 +171,7 @@ def greedy_step(
     trace = np.empty(max_iter + 1)
     for i in range(max_iter):
         eps = family.standard_sample((n_samples, D), rng)
-        val, g_loc, g_rho = relbo_and_grad(target, family, params[:D], params[D:], eps, q, lam)
+        val, g_loc, g_rho = _relbo_and_grad(target, family, params[:D], params[D:], eps, q, lam)
         trace[i] = val
         params = opt.step(params, -np.concatenate([g_loc, g_rho]))     # Adam minimises −RELBO
         if log_scale_bounds is not None:

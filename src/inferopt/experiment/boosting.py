@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
@@ -26,6 +28,7 @@ from ..boosting.metrics import test_auroc, train_log_likelihood
 from ..boosting.targets import GaussianMixtureTarget, LogisticTarget
 from .._random import as_generator
 from .methods import labels_of
+from .parallel import run_tasks
 
 #: the step rules compared (Tables 2-3) and their display labels (from the one registry)
 METHODS = STEPS
@@ -82,33 +85,47 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     return pd.DataFrame(rows)
 
 
+def run_replicate(data: dict, method: str, replicate: int, seed: int, *, max_iter: int, n_eval: int = 100,
+                  **boost_kwargs) -> pd.DataFrame:
+    """One replicate of one ``method`` of :func:`compare_methods`: :func:`~inferopt.boosting.boost`
+    seeded by ``seed`` and evaluated with draws seeded by ``[seed, 1]``; its per-iteration record
+    with ``method``, ``replicate``, ``train_ll`` and ``test_auroc``."""
+    method = check_choice("method", method, METHODS)
+    replicate, seed = check_int("replicate", replicate, low=0), check_int("seed", seed, low=0)
+    n_eval = check_int("n_eval", n_eval, low=1)
+    target = LogisticTarget(data["Z"], data["y"])
+    ev_rng = np.random.default_rng([seed, 1])
+
+    def evaluate(q):
+        return {"train_ll": train_log_likelihood(target.model, q, n_samples=n_eval, rng=ev_rng),
+                "test_auroc": test_auroc(data["Zt"], data["yt"], q)}
+
+    res = boost(target, method, rng=np.random.default_rng(seed), max_iter=max_iter, evaluate=evaluate, **boost_kwargs)
+    return res.record.assign(method=method, replicate=replicate)
+
+
 def compare_methods(data: dict, *, methods=METHODS, max_iter: int, n_replicates: int, rng: np.random.Generator,
-                    n_eval: int = 100, progress: bool = False, **boost_kwargs) -> pd.DataFrame:
+                    n_eval: int = 100, n_jobs: int = 1, progress: bool = False, **boost_kwargs) -> pd.DataFrame:
     """Every method on Bayesian logistic regression (prior N(0, I)) of ``data`` (``Z, y, Zt, yt``).
 
-    Replicate ``r`` uses the same seed for every method. Returns the concatenated per-iteration
-    records of :func:`~inferopt.boosting.boost` with columns ``method``, ``replicate``, ``train_ll``
-    (mean over the training data of ``E_q log p(y|x, w)``, ``n_eval`` draws) and ``test_auroc``
-    (posterior-mean logit); ``boost_kwargs`` go to :func:`~inferopt.boosting.boost`.
+    Replicate ``r`` uses the same seed for every method, drawn from ``rng`` before any run, so
+    the (replicate, method) runs are independent tasks (:func:`run_replicate`) spread over
+    ``n_jobs`` workers (:func:`~inferopt.experiment.parallel.run_tasks`: loky, or a Dask
+    cluster) with results that do not depend on ``n_jobs`` (the timings aside). Returns the
+    concatenated per-iteration records of :func:`~inferopt.boosting.boost` with columns
+    ``method``, ``replicate``, ``train_ll`` (mean over the training data of
+    ``E_q log p(y|x, w)``, ``n_eval`` draws) and ``test_auroc`` (posterior-mean logit);
+    ``boost_kwargs`` go to :func:`~inferopt.boosting.boost`. ``progress``: a bar over the runs.
     """
     rng = as_generator(rng)
     n_replicates = check_int("n_replicates", n_replicates, low=1)
     methods = check_choices("methods", methods, METHODS)
     check_int("n_eval", n_eval, low=1)
-    target = LogisticTarget(data["Z"], data["y"])
+    LogisticTarget(data["Z"], data["y"])          # bad data fails here, before any worker starts
     seeds = rng.integers(2**32, size=n_replicates)
-    frames = []
-    for r, seed in enumerate(seeds):
-        for method in methods:
-            ev_rng = np.random.default_rng([int(seed), 1])
-
-            def evaluate(q, ev_rng=ev_rng):
-                return {"train_ll": train_log_likelihood(target.model, q, n_samples=n_eval, rng=ev_rng),
-                        "test_auroc": test_auroc(data["Zt"], data["yt"], q)}
-
-            res = boost(target, method, rng=np.random.default_rng(int(seed)), max_iter=max_iter, evaluate=evaluate,
-                        progress=progress, **boost_kwargs)
-            frames.append(res.record.assign(method=method, replicate=r))
+    tasks = [(data, method, r, int(seed)) for r, seed in enumerate(seeds) for method in methods]
+    frames = run_tasks(partial(run_replicate, max_iter=max_iter, n_eval=n_eval, **boost_kwargs), tasks, n_jobs=n_jobs,
+                       progress="runs (replicate x step rule)" if progress else False)
     return pd.concat(frames, ignore_index=True)
 
 

@@ -23,7 +23,7 @@ from contextlib import nullcontext
 
 from .._validation import check_callable, check_choice, check_int
 
-__all__ = ["BACKENDS", "DASK_SCHEDULER_ENV", "describe_backend", "resolve_backend", "run_tasks"]
+__all__ = ["BACKENDS", "DASK_SCHEDULER_ENV", "describe_backend", "resolve_backend", "run_calls", "run_tasks"]
 
 #: the joblib backends :func:`run_tasks` accepts
 BACKENDS = ("loky", "dask")
@@ -50,14 +50,26 @@ def describe_backend(n_jobs: int | None = None) -> dict:
     return info if n_jobs is None else {**info, "n_jobs": n_jobs}
 
 
-def run_tasks(fn, tasks, *, n_jobs: int = 1, backend: str | None = None, scheduler: str | None = None) -> list:
+def _collect(results, n_tasks: int, progress) -> list:
+    """The results of joblib's ordered generator as a list, counting them on a tqdm bar when
+    ``progress`` (a string: the bar's label)."""
+    if not progress:
+        return list(results)
+    from tqdm.auto import tqdm
+
+    return list(tqdm(results, total=n_tasks, desc=progress if isinstance(progress, str) else "tasks"))
+
+
+def run_tasks(fn, tasks, *, n_jobs: int = 1, backend: str | None = None, scheduler: str | None = None,
+              progress: bool | str = False) -> list:
     """``[fn(*task) for task in tasks]``, computed by joblib workers, in task order.
 
     ``tasks``: tuples of positional arguments (bind shared keyword arguments with
     :func:`functools.partial`). ``n_jobs``: loky workers (``1`` runs in this process,
     ``-1`` one per core); ignored by Dask, whose cluster decides. ``backend``: ``"loky"``
     or ``"dask"``; default ``"dask"`` when ``scheduler`` or ``$INFEROPT_DASK_SCHEDULER``
-    holds a scheduler address, else ``"loky"``.
+    holds a scheduler address, else ``"loky"``. ``progress``: a bar counting finished tasks
+    (a string labels it), shown in this process whatever the backend.
     """
     from joblib import Parallel, delayed, parallel_config
 
@@ -65,10 +77,13 @@ def run_tasks(fn, tasks, *, n_jobs: int = 1, backend: str | None = None, schedul
     n_jobs = check_int("n_jobs", n_jobs, low=-1)
     if n_jobs == 0:
         raise ValueError("n_jobs must be a positive number of workers or -1 (one per core); got 0")
+    if not isinstance(progress, bool | str):
+        raise TypeError(f"progress must be a bool or a label (str); got {type(progress).__name__}")
     tasks = [tuple(task) for task in tasks]
     backend, scheduler = resolve_backend(backend, scheduler)
     if backend == "loky":
-        return Parallel(n_jobs=n_jobs, backend="loky")(delayed(fn)(*task) for task in tasks)
+        results = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator")(delayed(fn)(*task) for task in tasks)
+        return _collect(results, len(tasks), progress)
     from distributed import Client, default_client
 
     if not scheduler:
@@ -80,4 +95,22 @@ def run_tasks(fn, tasks, *, n_jobs: int = 1, backend: str | None = None, schedul
                 "or a distributed.Client made in this process"
             ) from None
     with Client(scheduler) if scheduler else nullcontext(), parallel_config(backend="dask"):
-        return Parallel(n_jobs=-1)(delayed(fn)(*task) for task in tasks)
+        return _collect(Parallel(n_jobs=-1, return_as="generator")(delayed(fn)(*task) for task in tasks), len(tasks), progress)
+
+
+def _call(fn):
+    return fn()
+
+
+def run_calls(calls: dict, *, n_jobs: int = 1, backend: str | None = None, scheduler: str | None = None,
+              progress: bool | str = False) -> dict:
+    """``{key: fn() for key, fn in calls.items()}`` through :func:`run_tasks`: independent runs
+    named by their keys (e.g. ``(dataset, method)``), each a callable without arguments (a
+    :func:`functools.partial` carrying its own seed)."""
+    if not isinstance(calls, dict):
+        raise TypeError(f"calls must be a dict of callables; got {type(calls).__name__}")
+    for key, fn in calls.items():
+        check_callable(f"calls[{key!r}]", fn)
+    results = run_tasks(_call, [(fn,) for fn in calls.values()], n_jobs=n_jobs, backend=backend, scheduler=scheduler,
+                        progress=progress)
+    return dict(zip(calls, results))

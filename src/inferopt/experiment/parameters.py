@@ -130,7 +130,7 @@ _STEP_RULES = dict(C0=POSITIVE.or_null(), eta=Real(0.0, 1.0, low_open=True), tau
                    eps0=NONNEG, imax=COUNT, ls_iter=COUNT, ls_lr=POSITIVE)
 _BOOSTING = dict(seed=SEED, dataset=Choice("chemreact100", "phishing68"), test_fraction=FRACTION, n_iter=COUNT,
                  n_replicates=COUNT, family=Choice("laplace", "gaussian"), n_samples=COUNT, reuse_samples=Flag(),
-                 greedy=GREEDY, n_eval=Int(low=2), progress=Flag(), **_STEP_RULES)
+                 greedy=GREEDY, n_eval=Int(low=2), n_jobs=COUNT, progress=Flag(), **_STEP_RULES)
 _COMPLETION = dict(seed=SEED, test_fraction=FRACTION, ml_items=COUNT.or_null(), ml_users=COUNT.or_null(),
                    cond=POSITIVE, lam=POSITIVE, step=POSITIVE, step_decay=NONNEG, M=COUNT, iters=COUNT,
                    eval_every=COUNT, progress=Flag())
@@ -138,12 +138,12 @@ _COMPLETION = dict(seed=SEED, test_fraction=FRACTION, ml_items=COUNT.or_null(), 
 #: experiment id -> {key: Rule}, every key of its params.yaml section
 SPECS: dict[str, dict[str, Rule]] = {
     "A1": dict(_CONJUGATE, D=COUNT, N=Int(low=2), k_max=COUNT, k_num=COUNT, n_trials=COUNT,
-               constant=Choice("exact", "authors"), large_k_fraction=Real(0.0, 1.0), near_zero=NONNEG, progress=Flag()),
+               constant=Choice("exact", "authors"), large_k_fraction=Real(0.0, 1.0), near_zero=NONNEG, n_jobs=COUNT, progress=Flag()),
     "A2": dict(_CONJUGATE, D=COUNT, N=Int(low=2), k=COUNT, constant=Choice("exact", "authors"),
                projection_ks=ListOf(COUNT), slack=Real(1.0)),
     "A3": dict(_CONJUGATE, n_subsample=COUNT, n_per_scale=COUNT, scales=ListOf(POSITIVE), constant_scale=POSITIVE,
                k_max=COUNT, k_num=COUNT, contour_ks=ListOf(COUNT), n_contour_trials=COUNT, n_trials=COUNT,
-               large_k_fraction=Real(0.0, 1.0), contour_tolerance=POSITIVE, grid_size=Int(low=2), progress=Flag()),
+               large_k_fraction=Real(0.0, 1.0), contour_tolerance=POSITIVE, grid_size=Int(low=2), n_jobs=COUNT, progress=Flag()),
     "A4": dict(_GLM),
     "A5": dict(_GLM),
     "A6": {k: _GLM[k] for k in ("seed", "datasets", "methods", "ks", "n_trials", "n_projections", "max_iter", "n_jobs")},
@@ -170,13 +170,13 @@ SPECS: dict[str, dict[str, Rule]] = {
                functions=ListOf(FUNCTION), distribution=DISTRIBUTION, N=COUNT, M=COUNT, R=Int(low=2), z_max=POSITIVE),
     "D3": dict(_COMPLETION, synth_shape=ListOf(COUNT, length=2), synth_density=Real(0.0, 1.0, low_open=True),
                synth_rank=COUNT, synth_noise=NONNEG, N=COUNT, gd_iters=COUNT, svrg_outer=COUNT, svrg_inner=COUNT,
-               rmse_target=POSITIVE.or_null()),
+               rmse_target=POSITIVE.or_null(), n_jobs=COUNT),
     "D4": dict(_COMPLETION, N_dist=COUNT, N_values=ListOf(COUNT), negbin_p=FRACTION, n_tail=COUNT),
     "D5": dict(seed=SEED, n_sound=Int(low=10), n_humidity=Int(low=10), test_fraction=FRACTION, grid_per_unit=POSITIVE,
                theta0=ListOf(POSITIVE, length=3), low=ListOf(POSITIVE, length=3), high=ListOf(POSITIVE, length=3),
                n_iter=COUNT, eta0=POSITIVE, decay=NONNEG, M=COUNT, N=COUNT, cg_tol=POSITIVE, lanczos_steps=COUNT.or_null(),
                eval_every=COUNT, variance_n=Int(low=10), variance_theta1=ListOf(POSITIVE, length=3),
-               variance_N=ListOf(COUNT), variance_reps=Int(low=2)),
+               variance_N=ListOf(COUNT), variance_reps=Int(low=2), n_jobs=COUNT),
 }
 
 

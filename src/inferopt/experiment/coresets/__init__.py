@@ -1,6 +1,6 @@
 """The coreset experiments (A1-A8): trials over methods and sizes, their tables and panels."""
 
-from .conjugate_trials import always_wins, conjugate_trial, run_methods, split_method, win_counts
+from .conjugate_trials import always_wins, conjugate_trial, run_conjugate_trials, run_methods, split_method, win_counts
 from .glm_trials import (
     METHODS,
     best_method,
@@ -25,6 +25,7 @@ __all__ = [
     "contour_row",
     "medians",
     "plot_methods",
+    "run_conjugate_trials",
     "run_glm_trial",
     "run_glm_trials",
     "run_methods",

@@ -14,11 +14,14 @@ reach ``k`` in one pass; the IHT family -- the run at that ``k``; a re-fit adds 
 from __future__ import annotations
 
 import time
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
-from ..._validation import check_choice, check_choices, check_int, check_protocol, check_real, check_table
+from ..._validation import (
+    check_callable, check_choice, check_choices, check_int, check_int_sequence, check_protocol, check_real, check_table,
+)
 from ...coresets.iht import STEP_RULES
 from ...coresets._common import DEFAULT_MAX_ITER
 from ...coresets.evaluation import coreset_kls
@@ -27,8 +30,9 @@ from ...coresets.tangent import exact_problem
 from ...coresets.refit import nnls_on_support
 from ..._random import as_generator
 from ..methods import label
+from ..parallel import run_tasks
 
-__all__ = ["always_wins", "conjugate_trial", "run_methods", "split_method", "win_counts"]
+__all__ = ["always_wins", "conjugate_trial", "run_conjugate_trials", "run_methods", "split_method", "win_counts"]
 
 REFIT_SUFFIX = "_refit"
 
@@ -131,6 +135,35 @@ def conjugate_trial(
         }))
     runs["_problem"] = (Phi, y)
     return pd.concat(frames, ignore_index=True), runs
+
+
+def _conjugate_task(make_model, methods, ks, seed: np.random.SeedSequence, options: dict):
+    rng = np.random.default_rng(seed)
+    made = make_model(rng=rng)
+    table, runs = conjugate_trial(made[0] if isinstance(made, tuple) else made, methods, ks, rng, **options)
+    return made, table, runs
+
+
+def run_conjugate_trials(make_model, methods, ks, *, seed: int, n_trials: int, n_jobs: int = 1,
+                         progress: bool = False, **options) -> list[tuple]:
+    """``n_trials`` independent trials: trial ``i`` draws its problem with
+    ``make_model(rng=rng_i)`` (a model, or a tuple whose first item is the model, e.g.
+    :func:`~inferopt.coresets.make_rbf_regression`'s ``(model, info)``) and runs
+    :func:`conjugate_trial` on it with the same ``rng_i`` and ``options``; ``rng_i`` is
+    seeded by the ``i``-th :class:`numpy.random.SeedSequence` spawned from ``seed``.
+
+    The trials are tasks of :func:`~inferopt.experiment.parallel.run_tasks` (``n_jobs`` loky
+    workers, or a Dask cluster); every trial's draws come from its own seed, so the results do
+    not depend on ``n_jobs`` (the timings aside). ``make_model`` must be picklable (a
+    :func:`functools.partial` of a module-level function). Returns one ``(made, table, runs)``
+    per trial, in order: ``make_model``'s output and :func:`conjugate_trial`'s.
+    """
+    check_callable("make_model", make_model)
+    ks = check_int_sequence("ks", ks, low=1)
+    n_trials = check_int("n_trials", n_trials, low=1)
+    seeds = np.random.SeedSequence(check_int("seed", seed, low=0)).spawn(n_trials)
+    task = partial(_conjugate_task, make_model, list(methods), np.asarray(ks), options=options)
+    return run_tasks(task, [(ss,) for ss in seeds], n_jobs=n_jobs, progress="trials" if progress else False)
 
 
 def _check_medians(median, winners, losers) -> tuple[list, list]:
