@@ -6,7 +6,7 @@ collects the notebook's parameters, headline metrics and claims, and writes the
 metrics JSON of the project's contract::
 
     {"experiment", "title", "paper", "figure", "params", "metrics", "figures",
-     "stand_ins", "claims": [{"id", "target", "text", "verdict", "measured"}]}
+     "stand_ins", "claims": [{"id", "target", "text", "verdict", "measured"[, "support"][, "diagnosis"]}]}
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .claims import CLAIMS_CSS, Claim, claims_html, claims_text, to_jsonable, verdict
+from .claims import CLAIMS_CSS, Claim, check_diagnosis, claims_html, claims_text, to_jsonable, verdict
 from .parameters import check_parameters
+from .support import bootstrap_support, supported_verdict
 from .paths import repo_root, resolve
 
 
@@ -111,10 +112,30 @@ class Experiment:
         os.replace(tmp, path)
         return path
 
-    def claim(self, id: str, text: str, holds, measured: dict) -> Claim:
+    def claim(self, id: str, text: str, holds=None, measured: dict | None = None, *, test=None, table=None,
+              by: str = "trial", support: dict | None = None, diagnosis=None) -> Claim:
         """Record claim ``id``: its verdict is computed from ``holds`` (a boolean derived
-        from ``measured``), or ``not measured`` if ``holds`` is None."""
-        claim = Claim(id=id, target=self.id, text=text, verdict=verdict(holds), measured=to_jsonable(measured))
+        from ``measured``), or ``not measured`` if ``holds`` is None.
+
+        ``test`` and ``table``: the claim as a function ``test(table) -> bool`` of the tidy
+        table of independent trials (column ``by``); ``holds`` is then ``test(table)`` and the
+        verdict carries its bootstrap support (:func:`~.support.bootstrap_support`, seeded by
+        the notebook's ``seed``): ``inconclusive`` below 90 % agreement. ``support``: a
+        support given directly (e.g. :func:`~.support.deterministic`). ``diagnosis``:
+        ``(kind, sentence)`` why the claim does not hold (kinds:
+        :data:`~.claims.DIAGNOSES`), kept only when the verdict is not ``holds``.
+        """
+        if test is not None:
+            if holds is not None or support is not None:
+                raise ValueError("give either test and table (holds and support are computed) or holds")
+            holds = bool(test(table))
+            support = bootstrap_support(test, table, by=by, seed=int(self.params.get("seed", 0) or 0))
+        outcome = verdict(holds)
+        if outcome != "not measured":
+            outcome = supported_verdict(outcome == "holds", support)
+        claim = Claim(id=id, target=self.id, text=text, verdict=outcome, measured=to_jsonable(measured or {}),
+                      support=to_jsonable(support) if support is not None else None,
+                      diagnosis=check_diagnosis(diagnosis) if diagnosis is not None and outcome != "holds" else None)
         self.claims = [c for c in self.claims if c.id != id] + [claim]
         return claim
 
@@ -123,7 +144,7 @@ class Experiment:
         the index renders its scorecard (verdict colour, claim, ``name = value`` lines), a
         DataFrame with a plain-text form otherwise."""
         rows = [
-            {"id": c.id, "verdict": c.verdict, "claim": c.text, "measured": _format_measured(c.measured)}
+            {"id": c.id, "verdict": _verdict_cell(c), "claim": c.text, "measured": _format_measured(c.measured)}
             for c in self.claims
         ]
         table = ClaimsTable(pd.DataFrame(rows, columns=["id", "verdict", "claim", "measured"]).set_index("id"))
@@ -180,6 +201,13 @@ class ClaimsTable(pd.DataFrame):
 
     def __repr__(self) -> str:
         return claims_text(self.attrs.get("claims", []))
+
+
+def _verdict_cell(claim: Claim) -> str:
+    """The verdict, with the bootstrap's percentage of resamples holding when it has one."""
+    if claim.support and claim.support.get("method") == "bootstrap":
+        return f"{claim.verdict} ({100 * claim.support['fraction_holding']:.0f} %)"
+    return claim.verdict
 
 
 def _format_measured(measured: dict) -> str:

@@ -14,9 +14,11 @@ import html
 import json
 from pathlib import Path
 
-from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, claim_row_html, claims_html
+from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, diagnosis_html, measured_html, verdict_html
 from ..experiment.paths import repo_root
 from .config import experiments, load_params
+from .paper import PAPER_DIR
+from .paper_state import paper_results, run_note
 from .render import copy_mathjax, notebook_to_html
 from .run import failure_marker
 
@@ -84,26 +86,61 @@ def _groups(metas: dict) -> dict:
     return groups
 
 
-def _summary(metas: dict, failures: dict) -> str:
-    claims = [c for exp_id, m in metas.items() if m and exp_id not in failures for c in m["claims"]]
-    badges = "".join(
+def _badges(claims: list[dict]) -> str:
+    return "".join(
         f'<span class="verdict {cls}">{sum(c["verdict"] == v for c in claims)} {v}</span>' for v, cls in VERDICT_CLASS.items()
     )
+
+
+def _summary(metas: dict, failures: dict, papers: dict) -> str:
+    """Tallies of the paper-scale verdicts (runs, stale ones) and of the default scale's."""
+    claims = [c for exp_id, m in metas.items() if m and exp_id not in failures for c in m["claims"]]
     broken = [e for e, m in metas.items() if m is None or e in failures]
     missing = f'<span class="missing">{len(broken)} experiment(s) failed or missing: {", ".join(broken)}</span>' if broken else ""
-    return f'<p class="summary"><span>{len(claims)} claims</span>{badges}{missing}</p>'
+    runs = {e: papers[e] for e in metas if e in papers}
+    paper_claims = [c for p in runs.values() for c in p["claims"].values()]
+    stale = [e for e, p in runs.items() if p["changed"]]
+    not_run = [e for e in metas if e not in runs]
+    paper_line = (
+        f'<p class="summary"><span><b>paper scale</b>: {len(paper_claims)} claims of {len(runs)} experiment(s)</span>'
+        f'{_badges(paper_claims)}'
+        + (f'<span class="missing">stale: {", ".join(stale)}</span>' if stale else "")
+        + (f'<span>not run at paper scale: {", ".join(not_run)}</span>' if not_run else "") + "</p>"
+    )
+    return (paper_line + f'<p class="summary"><span><b>default scale</b>: {len(claims)} claims</span>'
+            f'{_badges(claims)}{missing}</p>')
 
 
-def _scorecard(metas: dict, failures: dict) -> str:
+#: the scorecard's columns: the paper scale's verdict is the headline, the default scale's the quick check
+SCORECARD_HEAD = ("id", "target", "paper scale", "default scale", "claim", "measured")
+
+
+def _scorecard(metas: dict, failures: dict, papers: dict) -> str:
+    """Every claim of the group: its paper-scale verdict (support, run, staleness), its
+    default-scale verdict (support), the claim with the diagnosis (the paper scale's when it
+    has one) and the numbers of the paper-scale run when there is one, else the default's."""
     rows = []
     for exp_id, meta in metas.items():
-        if meta is None or exp_id in failures:
-            continue
-        stand_in = " <span class='verdict nm'>stand-in data</span>" if meta.get("stand_ins") else ""
-        for c in meta["claims"]:
-            target = f"<td><a href='html/{exp_id}.html'>{html.escape(c['target'])}</a>{stand_in}</td>"
-            rows.append(claim_row_html(c, target=target))
-    return claims_html([], rows=rows, target_column=True)
+        paper = papers.get(exp_id)
+        default = {} if meta is None or exp_id in failures else {c["id"]: c for c in meta["claims"]}
+        ids = list(default) + [i for i in (paper or {}).get("claims", {}) if i not in default]
+        stand_in = " <span class='verdict nm'>stand-in data</span>" if meta and meta.get("stand_ins") else ""
+        for claim_id in ids:
+            d, p = default.get(claim_id), (paper or {}).get("claims", {}).get(claim_id)
+            shown = p if p is not None else d
+            rows.append(
+                f"<tr class='claim {VERDICT_CLASS.get(shown['verdict'], 'nm')}'><td class='id'>{html.escape(claim_id)}</td>"
+                f"<td><a href='html/{exp_id}.html'>{html.escape(exp_id)}</a>{stand_in}</td>"
+                f"<td class='v'>{verdict_html(p, run_note(paper)) if p else NOT_RUN}</td>"
+                f"<td class='v'>{verdict_html(d) if d else NOT_RUN}</td>"
+                f"<td>{html.escape(shown['text'])}{diagnosis_html(p if p and p.get('diagnosis') else d or p)}</td>"
+                f"<td class='measured'>{'<b>paper scale</b>' if p else ''}{measured_html(shown['measured'])}</td></tr>"
+            )
+    head = "".join(f"<th>{h}</th>" for h in SCORECARD_HEAD)
+    return f"<table class='claims'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+NOT_RUN = "<span class='verdict nm'>not run</span>"
 
 
 def _paper_title(metas: dict) -> str:
@@ -111,15 +148,17 @@ def _paper_title(metas: dict) -> str:
     return papers[0] if papers else "not run yet"
 
 
-def build_index(metas: dict, reports: Path, scale: str = "default", failures: dict | None = None) -> str:
+def build_index(metas: dict, reports: Path, scale: str = "default", failures: dict | None = None,
+                papers: dict | None = None) -> str:
     """The front page: overall tallies, the filter, then per paper its cards and its claims scorecard.
 
-    ``failures`` maps the id of an experiment whose stage failed to its failure record."""
-    failures = failures or {}
+    ``failures`` maps the id of an experiment whose stage failed to its failure record;
+    ``papers`` the committed paper-scale runs (:func:`.paper_state.paper_results`)."""
+    failures, papers = failures or {}, papers or {}
     sections = "".join(
-        f'<section><h2>{letter}. {html.escape(_paper_title(group))}</h2>{_summary(group, failures)}'
+        f'<section><h2>{letter}. {html.escape(_paper_title(group))}</h2>{_summary(group, failures, papers)}'
         f'<div class="cards">{"".join(_card(e, m, reports, failures.get(e)) for e, m in group.items())}</div>'
-        f"<h3>Claims</h3>{_scorecard(group, failures)}</section>"
+        f"<h3>Claims</h3>{_scorecard(group, failures, papers)}</section>"
         for letter, group in _groups(metas).items()
     )
     return f"""<!DOCTYPE html>
@@ -129,8 +168,16 @@ def build_index(metas: dict, reports: Path, scale: str = "default", failures: di
 (<code>params.yaml</code>{'' if scale == 'default' else ' overlaid by <code>params_paper.yaml</code>'});
 each card links to its full report, and each experiment's numbers are in <code>reports/results/&lt;id&gt;/</code>
 and <code>reports/metrics/&lt;id&gt;.json</code>. Verdicts are computed in the notebooks from the measurements;
-each claim shows its headline numbers, the rest behind "more".</p>
-<h2>All claims</h2>{_summary(metas, failures)}
+each claim shows its headline numbers, the rest behind "more".
+The <b>paper scale</b> column is the headline: the verdict of the last committed <code>make paper</code>
+run (<code>reports/paper/metrics/&lt;id&gt;.json</code>), with the commit and date it ran at, marked
+STALE when the experiment's notebook, library modules or parameters changed since; the default
+scale is the quick check. Under a verdict: its support — the share of bootstrap resamples of the
+trials in which the claim holds (<code>holds</code>/<code>fails</code> need 90 %, else
+<code>inconclusive</code>) — or why it has none. A claim that does not hold carries its diagnosis:
+PAPER (fails in the faithful setting), STAND-IN (rests on data we could not get), SETTING (rests on
+a setting the paper does not publish) or CONSTRUCTION (ours differs from the authors').</p>
+<h2>All claims</h2>{_summary(metas, failures, papers)}
 {FILTER}
 {sections}
 </body></html>
@@ -162,7 +209,9 @@ def _state(reports: Path, root: Path) -> tuple[dict, dict]:
 def _write_index(reports: Path, metas: dict, failures: dict) -> Path:
     index = reports / "index.html"
     tmp = index.with_suffix(".tmp")
-    tmp.write_text(build_index(metas, reports, load_params().get("scale", "default"), failures), encoding="utf-8")
+    root = repo_root()
+    papers = {} if reports.resolve() == (root / PAPER_DIR).resolve() else paper_results(root, experiments())
+    tmp.write_text(build_index(metas, reports, load_params().get("scale", "default"), failures, papers), encoding="utf-8")
     tmp.replace(index)
     return index
 

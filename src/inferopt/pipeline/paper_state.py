@@ -1,0 +1,92 @@
+"""The paper-scale verdicts the front page shows beside the default scale's, and whether each
+is still current.
+
+``make paper`` commits ``reports/paper/metrics/<id>.json`` with the commit it ran under
+(``run.commit``). A paper-scale verdict is *stale* when a file its experiment depends on
+differs between that commit and the work tree: the notebook, a module of ``src/`` the
+experiment stage lists in ``dvc.yaml`` (the pipeline's own aside), or the experiment's section
+of ``params.yaml`` or ``params_paper.yaml`` (``n_jobs`` and ``progress`` aside). Outside
+git, or when the commit is not in this clone, staleness is unknown (``None``).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import yaml
+
+from .paper import PAPER_DIR
+
+#: the parameter files whose section of an experiment decides its paper-scale results
+PARAMETER_FILES = ("params.yaml", "params_paper.yaml")
+#: the pipeline's runner and renderer: they run notebooks and draw pages, the results do not depend on them
+RUNNER = "src/inferopt/pipeline/"
+#: parameters that change how a run is spread or shown, not its results
+NEUTRAL = ("n_jobs", "progress")
+
+
+def stage_sources(root: Path, experiment_id: str, notebook: str) -> list[str]:
+    """The tracked files experiment ``experiment_id``'s results depend on: its notebook and the
+    ``src/`` modules of its ``dvc.yaml`` stage, but the pipeline's (:data:`RUNNER`)."""
+    stages = yaml.safe_load((root / "dvc.yaml").read_text()).get("stages", {})
+    deps = stages.get(experiment_id, {}).get("deps", [])
+    return [f"notebooks/{notebook}.ipynb", *(d for d in deps if d.startswith("src/") and not d.startswith(RUNNER))]
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def _section(text: str | None, experiment_id: str) -> dict:
+    section = (yaml.safe_load(text or "") or {}).get(experiment_id) or {}
+    return {k: v for k, v in section.items() if k not in NEUTRAL} if isinstance(section, dict) else section
+
+
+def changed_since(root: Path, commit: str, experiment_id: str, paths: list[str]) -> list[str] | None:
+    """What differs between ``commit`` and the work tree for ``experiment_id``: the ``paths``
+    changed, plus ``params.yaml`` / ``params_paper.yaml`` when the experiment's section changed
+    (:data:`NEUTRAL` keys aside). None when git cannot tell (no repository, commit not here)."""
+    out = _git(root, "diff", "--name-only", commit, "--", *paths)
+    if out is None:
+        return None
+    changed = [line for line in out.splitlines() if line]
+    for name in PARAMETER_FILES:
+        then = _git(root, "show", f"{commit}:{name}")
+        now = (root / name).read_text() if (root / name).exists() else None
+        if _section(then, experiment_id) != _section(now, experiment_id):
+            changed.append(name)
+    return changed
+
+
+def paper_results(root: Path, registry: dict) -> dict:
+    """Per experiment with a committed paper-scale run: ``{"claims": {id: claim}, "run": ...,
+    "changed": [paths changed since the run] or None}``."""
+    out = {}
+    for exp_id, entry in registry.items():
+        path = root / PAPER_DIR / "metrics" / f"{exp_id}.json"
+        if not path.exists():
+            continue
+        data = json.loads(path.read_text())
+        run = data.get("run") or {}
+        changed = (changed_since(root, run["commit"], exp_id, stage_sources(root, exp_id, entry["notebook"]))
+                   if run.get("commit") else None)
+        out[exp_id] = {"claims": {c["id"]: c for c in data.get("claims", [])}, "run": run, "changed": changed}
+    return out
+
+
+def run_note(paper: dict) -> str:
+    """``paper scale, 54d6f16, 2026-11-24`` plus ``STALE: <files> changed since`` when stale."""
+    run = paper["run"]
+    note = f"paper scale, {str(run.get('commit', '?'))[:7]}, {str(run.get('date', '?'))[:10]}"
+    if paper["changed"]:
+        shown = ", ".join(Path(p).name for p in paper["changed"][:3])
+        more = f" and {len(paper['changed']) - 3} more" if len(paper["changed"]) > 3 else ""
+        note += f"; STALE: {shown}{more} changed since"
+    elif paper["changed"] is None:
+        note += "; currency unknown (no git history)"
+    return note

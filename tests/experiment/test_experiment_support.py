@@ -1,0 +1,104 @@
+"""Bootstrap support of claims: resampling keeps trials whole, the fraction agrees with the
+normal approximation of the bootstrap distribution, and the verdict turns inconclusive below 90 %."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import norm
+
+from inferopt.experiment import Experiment
+from inferopt.experiment.claims import DIAGNOSES, support_text
+from inferopt.experiment.support import (
+    MIN_SUPPORT,
+    bootstrap_support,
+    deterministic,
+    resample_units,
+    supported_verdict,
+)
+
+
+def trials(values, per_trial=3):
+    """A tidy table: trial i has `per_trial` rows, all with value values[i]."""
+    return pd.DataFrame({"trial": np.repeat(np.arange(len(values)), per_trial),
+                         "k": np.tile(np.arange(per_trial), len(values)),
+                         "x": np.repeat(values, per_trial)})
+
+
+def mean_positive(table):
+    return bool(table.groupby("trial").x.first().mean() > 0)
+
+
+def test_resampling_draws_whole_trials_with_replacement():
+    table = trials([1.0, 2.0, 3.0, 4.0])
+    out = resample_units(table, "trial", np.random.default_rng(0))
+    assert len(out) == len(table) and out.trial.nunique() == 4
+    for _, group in out.groupby("trial"):
+        assert group.x.nunique() == 1 and group.k.tolist() == [0, 1, 2]     # a trial stays whole
+    many = pd.concat([resample_units(table, "trial", np.random.default_rng(s)) for s in range(50)])
+    assert set(many.x) == {1.0, 2.0, 3.0, 4.0}
+
+
+@pytest.mark.parametrize("shift", [0.0, 0.25, 0.5])
+def test_fraction_matches_the_normal_approximation_of_the_bootstrap(shift):
+    """With n = 40 trials the bootstrap mean is close to N(x̄, s²/n): P(mean > 0) = Φ(x̄ √n / s)."""
+    x = np.random.default_rng(1).normal(size=40)
+    x = x - x.mean() + shift
+    support = bootstrap_support(mean_positive, trials(x, 1), by="trial", n_resamples=2000, seed=4)
+    expected = norm.cdf(x.mean() / (x.std(ddof=0) / np.sqrt(x.size)))
+    assert support["fraction_holding"] == pytest.approx(expected, abs=0.035)
+    assert support == bootstrap_support(mean_positive, trials(x, 1), by="trial", n_resamples=2000, seed=4)
+    assert support["n_units"] == 40 and support["unit"] == "trial"
+
+
+@pytest.mark.parametrize(
+    ("holds", "fraction", "expected"),
+    [(True, 1.0, "holds"), (True, MIN_SUPPORT, "holds"), (True, 0.89, "inconclusive"), (False, 0.05, "fails"),
+     (False, 0.1, "fails"), (False, 0.5, "inconclusive"), (True, 0.0, "inconclusive"), (False, 1.0, "inconclusive")],
+)
+def test_verdict_needs_ninety_percent_agreement(holds, fraction, expected):
+    support = {"method": "bootstrap", "fraction_holding": fraction}
+    assert supported_verdict(holds, support) == expected
+    assert supported_verdict(holds, deterministic()) == ("holds" if holds else "fails")
+
+
+def test_experiment_claim_from_a_test_carries_support_and_diagnosis(tmp_path):
+    exp = Experiment("Z7", title="t", paper="p", figure="f", params={"output_dir": str(tmp_path), "seed": 2})
+    clear = trials([1.0, 1.2, 0.9, 1.1, 1.3])
+    noisy = trials([1.0, -1.1, 0.2, -0.3, 0.4])
+    exp.claim("Z7.1", "mean positive", test=mean_positive, table=clear, measured={"n": 5},
+              diagnosis=("paper", "never shown when the claim holds"))
+    exp.claim("Z7.2", "mean positive", test=mean_positive, table=noisy, measured={},
+              diagnosis=("setting", "five trials cannot decide it"))
+    exp.claim("Z7.3", "one computation", holds=False, measured={}, support=deterministic(),
+              diagnosis={"kind": "construction", "text": "ours differs"})
+    exp.write()
+    claims = {c["id"]: c for c in json.loads(exp.metrics_path.read_text())["claims"]}
+    assert claims["Z7.1"]["verdict"] == "holds" and "diagnosis" not in claims["Z7.1"]
+    assert claims["Z7.1"]["support"]["fraction_holding"] == 1.0
+    assert claims["Z7.2"]["verdict"] == "inconclusive" and claims["Z7.2"]["diagnosis"]["kind"] == "setting"
+    assert 0.1 < claims["Z7.2"]["support"]["fraction_holding"] < 0.9
+    assert claims["Z7.3"]["verdict"] == "fails" and claims["Z7.3"]["support"]["method"] == "deterministic"
+    assert "bootstrap resamples of 5 trials" in support_text(claims["Z7.1"]["support"])
+    assert "(100 %)" in exp.claims_table().loc["Z7.1", "verdict"]
+
+
+def test_bad_claims_and_supports_are_named():
+    exp_table = trials([1.0, 2.0])
+    with pytest.raises(ValueError, match="at least 2 units"):
+        bootstrap_support(mean_positive, trials([1.0]), by="trial")
+    with pytest.raises(TypeError, match="test must return a boolean"):
+        bootstrap_support(lambda t: 1.0, exp_table, by="trial")
+    with pytest.raises(ValueError, match="trial"):
+        bootstrap_support(mean_positive, exp_table.drop(columns="trial"), by="trial")
+    with pytest.raises(TypeError, match="test"):
+        bootstrap_support(None, exp_table, by="trial")
+    from inferopt.experiment.claims import check_diagnosis
+
+    with pytest.raises(ValueError, match="diagnosis kind"):
+        check_diagnosis(("noise", "x"))
+    with pytest.raises(ValueError, match="sentence"):
+        check_diagnosis((DIAGNOSES[0], " "))
+    with pytest.raises(TypeError, match="diagnosis"):
+        check_diagnosis("paper")

@@ -1,0 +1,95 @@
+"""The front page's paper-scale verdicts: read from the committed metrics, marked stale exactly
+when the experiment's notebook, library modules or parameter section changed since the run."""
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from inferopt.pipeline.paper_state import paper_results, run_note
+from inferopt.pipeline.report import build_index
+
+REGISTRY = {"X1": {"notebook": "X1_demo"}, "X2": {"notebook": "X2_other"}}
+
+
+def git(root, *args):
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A git repository with two experiments, a dvc.yaml listing their modules, and X1's committed paper run."""
+    root = tmp_path
+    (root / "notebooks").mkdir()
+    (root / "src/inferopt/pipeline").mkdir(parents=True)
+    for name in ("X1_demo", "X2_other"):
+        (root / "notebooks" / f"{name}.ipynb").write_text("{}")
+    (root / "src/inferopt/algo.py").write_text("A = 1\n")
+    (root / "src/inferopt/pipeline/run.py").write_text("R = 1\n")
+    deps = ["build/stripped/X1.ipynb", "src/inferopt/algo.py", "src/inferopt/pipeline/run.py"]
+    (root / "dvc.yaml").write_text(yaml.safe_dump({"stages": {"X1": {"deps": deps}, "X2": {"deps": deps}}}))
+    (root / "params.yaml").write_text(yaml.safe_dump({"X1": {"seed": 0, "n": 5, "n_jobs": 2}, "X2": {"n": 1}}))
+    (root / "params_paper.yaml").write_text(yaml.safe_dump({"X1": {"n": 50}}))
+    git(root, "init", "-q")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "init", "--allow-empty")
+    git(root, "add", "-A")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "code")
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True).stdout.strip()
+    metrics = root / "reports/paper/metrics"
+    metrics.mkdir(parents=True)
+    claim = {"id": "X1.1", "target": "X1", "text": "it holds", "verdict": "fails", "measured": {"gap": 2.0},
+             "support": {"method": "bootstrap", "fraction_holding": 0.02, "n_resamples": 200, "n_units": 10, "unit": "trial"},
+             "diagnosis": {"kind": "setting", "text": "the step size decides it"}}
+    (metrics / "X1.json").write_text(json.dumps({"claims": [claim], "run": {"commit": commit, "date": "2026-11-24T05:00:00Z"}}))
+    return root
+
+
+def edit(path: Path, text: str):
+    path.write_text(text)
+
+
+@pytest.mark.parametrize(
+    ("change", "stale"),
+    [
+        (lambda r: None, []),
+        (lambda r: edit(r / "notebooks/X1_demo.ipynb", '{"cells": []}'), ["notebooks/X1_demo.ipynb"]),
+        (lambda r: edit(r / "notebooks/X2_other.ipynb", '{"cells": []}'), []),                  # another notebook
+        (lambda r: edit(r / "src/inferopt/algo.py", "A = 2\n"), ["src/inferopt/algo.py"]),
+        (lambda r: edit(r / "src/inferopt/pipeline/run.py", "R = 2\n"), []),                   # the runner
+        (lambda r: edit(r / "params.yaml", yaml.safe_dump({"X1": {"seed": 0, "n": 5, "n_jobs": 1}, "X2": {"n": 3}})), []),
+        (lambda r: edit(r / "params.yaml", yaml.safe_dump({"X1": {"seed": 1, "n": 5, "n_jobs": 2}, "X2": {"n": 1}})),
+         ["params.yaml"]),
+        (lambda r: edit(r / "params_paper.yaml", yaml.safe_dump({"X1": {"n": 60}})), ["params_paper.yaml"]),
+    ],
+)
+def test_a_paper_verdict_is_stale_exactly_when_what_it_depends_on_changed(project, change, stale):
+    change(project)
+    papers = paper_results(project, REGISTRY)
+    assert list(papers) == ["X1"]                      # X2 has no paper run
+    assert papers["X1"]["changed"] == stale
+    assert ("STALE" in run_note(papers["X1"])) == bool(stale)
+
+
+def test_the_index_shows_both_scales_support_and_diagnosis(project):
+    papers = paper_results(project, REGISTRY)
+    default = {"experiment": "X1", "title": "demo", "paper": "P", "figure": "F", "figures": [], "stand_ins": [],
+               "claims": [{"id": "X1.1", "target": "X1", "text": "it holds", "verdict": "holds", "measured": {"gap": 0.5}}]}
+    page = build_index({"X1": default, "X2": None}, project / "reports", papers=papers)
+    row = page[page.index("<td class='id'>X1.1"):]
+    row = row[:row.index("</tr>")]
+    assert row.index(">fails<") < row.index(">holds<")            # paper scale first, then the default scale
+    assert "holds in 2 % of 200 bootstrap resamples of 10 trials" in row
+    assert "paper scale, " in row and "2026-11-24" in row and "STALE" not in row
+    assert "<b>setting</b> the step size decides it" in row and "gap = 2" in row
+    assert "paper scale</b>: 1 claims of 1 experiment(s)" in page and "not run at paper scale: X2" in page
+    (project / "src/inferopt/algo.py").write_text("A = 3\n")
+    assert "STALE: algo.py changed since" in build_index({"X1": default}, project / "reports",
+                                                          papers=paper_results(project, REGISTRY))
+
+
+def test_outside_git_staleness_is_unknown(project):
+    subprocess.run(["rm", "-rf", str(project / ".git")], check=True)
+    paper = paper_results(project, REGISTRY)["X1"]
+    assert paper["changed"] is None and "currency unknown" in run_note(paper)
