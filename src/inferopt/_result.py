@@ -18,7 +18,7 @@ class SolveResult:
     n_iter : iterations performed.
     converged : whether the stopping criterion (rather than the budget) ended the run.
     message : why it stopped, in words.
-    times : cumulative wall time in seconds after each iteration (same length as ``objective``).
+    times : cumulative CPU seconds (:mod:`inferopt._clock`) after each iteration (same length as ``objective``).
     info : solver-specific traces (e.g. duality gaps, step sizes), arrays of per-iteration values.
     """
 

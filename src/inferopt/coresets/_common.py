@@ -8,12 +8,12 @@ is the finite representation ``ĝ_i`` of the centred log-likelihood of datum ``i
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._clock import clock
 from .._result import SolveResult
 from .._validation import as_finite_array, check_choice, check_int, check_nonneg, check_real
 
@@ -29,7 +29,7 @@ class CoresetResult(SolveResult):
 
     ``x`` are the weights (length ``n``, at most ``k`` non-zeros, all ``>= 0``) for the
     largest requested size. ``objective[t]`` is ``f(w_t) = ‖y − Φ w_t‖²`` after ``t``
-    iterations (``objective[0] = ‖y‖²`` at ``w = 0``), ``times[t]`` the cumulative wall time.
+    iterations (``objective[0] = ‖y‖²`` at ``w = 0``), ``times[t]`` the cumulative CPU time (:mod:`inferopt._clock`).
 
     Greedy solvers asked for a grid of sizes record the weights at each of them in one
     pass: ``ks`` are the sizes (sorted, unique) and ``path_weights[j]`` the weights for
@@ -108,13 +108,13 @@ class Trace:
     """Objective and cumulative time per iteration (index 0 = the starting point)."""
 
     def __init__(self, f0: float):
-        self._t0 = time.perf_counter()
+        self._t0 = clock()
         self.objective = [float(f0)]
         self.times = [0.0]
 
     def record(self, f: float) -> None:
         self.objective.append(float(f))
-        self.times.append(time.perf_counter() - self._t0)
+        self.times.append(clock() - self._t0)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         return np.asarray(self.objective), np.asarray(self.times)

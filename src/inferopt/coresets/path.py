@@ -7,10 +7,10 @@ run once per size. Every solver is called as ``solver(Phi, y, k, **options)``.
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 
+from .._clock import clock
 from .._validation import check_choice
 from ._common import CoresetResult, check_k_grid, check_problem
 from .giga import giga
@@ -36,7 +36,7 @@ def coreset_path(solver: str, Phi, y, ks, *, refit_weights=False, progress=False
     """Weights of ``solver`` (a name of :data:`SOLVERS`) at every size in ``ks``.
 
     Returns ``(ks, W, seconds, results)``: sorted unique sizes, weights ``(len(ks), n)``,
-    the wall time to reach each size (cumulative for greedy solvers, per run for
+    the CPU time (:mod:`inferopt._clock`) to reach each size (cumulative for greedy solvers, per run for
     per-``k`` solvers) and the list of :class:`CoresetResult` (one for greedy solvers).
     ``refit_weights=True`` re-fits every row by NNLS on its support (:mod:`.refit`).
     """
@@ -54,9 +54,9 @@ def coreset_path(solver: str, Phi, y, ks, *, refit_weights=False, progress=False
 
             it = tqdm(list(it), desc=solver, leave=False)
         for j, k in it:
-            t0 = time.perf_counter()
+            t0 = clock()
             res: CoresetResult = fn(Phi, y, int(k), **options)
-            secs[j] = time.perf_counter() - t0
+            secs[j] = clock() - t0
             W[j] = res.x
             results.append(res)
     else:

@@ -7,11 +7,11 @@ asks for every method with and without it.
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 from scipy.optimize import nnls
 
+from .._clock import clock
 from .._validation import as_finite_array, check_indices, check_nonneg
 from ._common import CoresetResult, check_problem, support_objective
 
@@ -49,10 +49,10 @@ def refit_result(Phi, y, result: CoresetResult) -> CoresetResult:
     Phi, y = check_problem(Phi, y)
     if not isinstance(result, CoresetResult):
         raise TypeError(f"result must be a CoresetResult; got {type(result).__name__}")
-    t0 = time.perf_counter()
+    t0 = clock()
     W = refit(Phi, y, result.path_weights) if result.path_weights.size else result.path_weights
     x = refit(Phi, y, result.x)
-    elapsed = time.perf_counter() - t0
+    elapsed = clock() - t0
     f = support_objective(Phi, y, x)
     info = dict(result.info, refit=True, objective_before_refit=float(result.objective[-1]))
     extra_t = (result.times[-1] if len(result.times) else 0.0) + elapsed

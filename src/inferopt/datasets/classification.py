@@ -39,14 +39,19 @@ def stratified_split(y, test_fraction: float, rng: np.random.Generator) -> tuple
     return train, test
 
 
-def logistic_data(name: str, *, test_fraction: float, rng: np.random.Generator) -> dict:
-    """``{'Z', 'y', 'Zt', 'yt'}`` (design with intercept, labels ±1) for ``name`` in :data:`DATASETS`."""
+def logistic_data(name: str, *, test_fraction: float, rng: np.random.Generator, intercept: bool = True) -> dict:
+    """``{'Z', 'y', 'Zt', 'yt'}`` (design, labels ±1) for ``name`` in :data:`DATASETS`.
+
+    ``intercept``: append a column of ones (ours); ``False`` feeds the features alone, as the
+    authors' code of Dresdner et al. (2021) does (its bias helper is never called)."""
     check_choice("name", name, DATASETS)
+    if not isinstance(intercept, bool | np.bool_):
+        raise TypeError(f"intercept must be a boolean; got {intercept!r}")
     if name == "chemreact100":
         d = load("chemreact100")
         X, y = d["X"], np.where(d["y"] > 0, 1.0, -1.0)
     else:
         X, y = phishing_onehot()
-    Z = np.column_stack([X, np.ones(len(y))])
+    Z = np.column_stack([X, np.ones(len(y))]) if intercept else np.asarray(X, dtype=float)
     train, test = stratified_split(y, test_fraction, rng)
     return {"Z": Z[train], "y": y[train], "Zt": Z[test], "yt": y[test]}

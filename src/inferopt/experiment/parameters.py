@@ -128,7 +128,7 @@ _GLM = dict(seed=SEED, datasets=NAMES, methods=METHOD_NAMES, ks=ListOf(COUNT), n
             claim_k_min=COUNT, n_jobs=COUNT)
 _STEP_RULES = dict(C0=POSITIVE.or_null(), eta=Real(0.0, 1.0, low_open=True), tau=Real(1.0, low_open=True),
                    eps0=NONNEG, imax=COUNT, ls_iter=COUNT, ls_lr=POSITIVE)
-_BOOSTING = dict(seed=SEED, dataset=Choice("chemreact100", "phishing68"), test_fraction=FRACTION, n_iter=COUNT,
+_BOOSTING = dict(seed=SEED, dataset=Choice("chemreact100", "phishing68"), test_fraction=FRACTION, intercept=Flag(), n_iter=COUNT,
                  n_replicates=COUNT, family=Choice("laplace", "gaussian"), n_samples=COUNT, reuse_samples=Flag(),
                  greedy=GREEDY, n_eval=Int(low=2), n_jobs=COUNT, progress=Flag(), **_STEP_RULES)
 _COMPLETION = dict(seed=SEED, test_fraction=FRACTION, ml_items=COUNT.or_null(), ml_users=COUNT.or_null(),

@@ -34,7 +34,7 @@ def faster(fast: float, slow: float, factor: float = 1.0):
 
 
 def _seconds(name: str, value) -> float:
-    """A wall time: a non-negative real number, or NaN for a target never reached."""
+    """A time: a non-negative real number, or NaN for a target never reached."""
     if isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_) and np.isnan(value):
         return float("nan")
     return check_real(name, value, low=0.0)

@@ -52,7 +52,7 @@ Implement :class:`FWProblem` (``start``, ``lmo``, ``grad_active``, ``direction``
 ``Backtracking(C0, eta=0.9, tau=2.0, slack=lambda t: eps0 / t**2, max_tries=IMAX,
 fallback='2/(t+2)')``; ``info['C']`` and ``info['step_status']`` ('accepted'/'fallback')
 record each step, ``info['value']``/``info['bound']`` the sufficient-decrease test it made, and
-``info['time_lmo']``/``info['time_step']`` the wall time of the LMO and of the rest of each step
+``info['time_lmo']``/``info['time_step']`` the CPU time (:mod:`inferopt._clock`) of the LMO and of the rest of each step
 (``final_gap=False`` skips the LMO after the last step).  Boosting VI
 (:mod:`inferopt.boosting`) is such a problem, with Monte-Carlo estimates.
 """

@@ -12,11 +12,11 @@ A step with ``gamma = gamma_max`` is a *drop step*: ``v`` leaves the active set.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import numpy as np
 
+from .._clock import clock
 from .._validation import check_choice, check_int, check_protocol, check_real
 from .active_set import ActiveSet
 from .problem import FWProblem
@@ -70,7 +70,7 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
 
     Besides the per-step arrays listed in :class:`FWResult`, ``info`` holds ``slope``
     (``<grad f(x), d>``), ``n_evals``, ``value``/``bound`` (the last sufficient-decrease test
-    of a backtracking rule, NaN otherwise), and the wall times ``time_lmo`` (the LMO call that
+    of a backtracking rule, NaN otherwise), and the CPU times (:mod:`inferopt._clock`) ``time_lmo`` (the LMO call that
     chose the step's atom) and ``time_step`` (everything else of the step: ``grad_active``,
     ``direction``, the rule, ``move`` and ``objective``); ``info['time_init']`` is the time of
     placing the first atom.  Callbacks are excluded from these times.
@@ -84,13 +84,13 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
     if init is not None:
         init = check_int("init", init, low=0, high=getattr(problem, "n_atoms", np.inf) - 1)
 
-    t0 = time.perf_counter()
+    t0 = clock()
     problem.start()
     active = ActiveSet()
     s = problem.lmo(active)[0] if init is None else init
     problem.move(active, "fw", s, None, 1.0)
     active.fw_update(s, 1.0)
-    objective, times, gaps = [problem.objective(active)], [time.perf_counter() - t0], []
+    objective, times, gaps = [problem.objective(active)], [clock() - t0], []
     time_init = times[0]
     if callback is not None:
         callback(0, active)
@@ -102,9 +102,9 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
         if t == max_iter and not final_gap:
             gaps.append(np.nan)
             break
-        tic = time.perf_counter()
+        tic = clock()
         s, grad_s = problem.lmo(active)
-        toc = time.perf_counter()
+        toc = clock()
         time_lmo = toc - tic
         grad_act = problem.grad_active(active)
         grad_x = float(active.weights @ grad_act)
@@ -131,7 +131,7 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
         else:
             active.pairwise_update(s, v, gamma, drop)
         objective.append(problem.objective(active))
-        times.append(time.perf_counter() - t0)
+        times.append(clock() - t0)
         time_step = times[-1] - (toc - t0)
         if callback is not None:
             callback(t, active)

@@ -12,13 +12,13 @@ explicit inverse for sampling.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.linalg import cho_solve, solve_triangular
 from scipy.optimize import minimize
 
+from .._clock import clock
 from .._result import SolveResult
 from .._random import as_generator
 from .._validation import as_finite_array, check_choice, check_int, check_protocol, check_real
@@ -107,7 +107,7 @@ def laplace_approximation(
     if x0.shape[0] != model.D:
         raise ValueError(f"x0 must have length D = {model.D}; got {x0.shape[0]}")
     f, g, h = model.neg_log_joint_fns(w)
-    t0 = time.perf_counter()
+    t0 = clock()
     f0 = f(x0)
     opts = {"gtol": gtol, "maxiter": max_iter} if method == "trust-exact" else {"xtol": 1e-12, "maxiter": max_iter}
     res = minimize(f, x0, jac=g, hess=h, method=method, options=opts)
@@ -121,7 +121,7 @@ def laplace_approximation(
             "the Laplace approximation does not exist (try a stronger prior, i.e. smaller prior_var)"
         ) from exc
     gnorm = float(np.linalg.norm(g(mode)))
-    elapsed = time.perf_counter() - t0
+    elapsed = clock() - t0
     result = SolveResult(
         x=mode,
         objective=np.array([f0, float(res.fun)]),

@@ -34,6 +34,10 @@ FAILED_DIR = Path("build") / "failed"
 #: run at kernel start: ``tqdm.auto`` (the library's and notebooks' bars) writes text to stderr,
 #: which reaches the terminal, instead of a widget, which does not
 TEXT_PROGRESS = "import tqdm.auto, tqdm.std; tqdm.auto.tqdm, tqdm.auto.trange = tqdm.std.tqdm, tqdm.std.trange"
+#: one BLAS thread per kernel (and per worker, which inherits it) unless set otherwise: the
+#: library times on CPU seconds (:mod:`inferopt._clock`), which equal unloaded wall seconds
+#: only for one thread; parallelism comes from the trial workers (``n_jobs``)
+ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
 
 
 def run_experiment(
@@ -56,6 +60,8 @@ def run_experiment(
     """
     root = repo_root()
     check_experiments([experiment_id], experiments())
+    for name, value in ONE_THREAD.items():
+        os.environ.setdefault(name, value)
     source = source or root / "build" / "stripped" / f"{experiment_id}.ipynb"
     if not source.exists():
         raise FileNotFoundError(f"{source} is missing: run the strip stage first (dvc repro strip@{experiment_id})")

@@ -18,17 +18,17 @@ A *problem* is any object with
 * optional ``lanczos_spectral_grad(theta, Z)`` for :func:`lanczos_gd`.
 
 Every optimiser returns a :class:`SpectralSolveResult`: objective and metric traces at the
-evaluated iterations, with the cumulative wall time spent *optimising* (evaluation excluded).
+evaluated iterations, with the cumulative CPU time (:mod:`inferopt._clock`) spent *optimising* (evaluation excluded).
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 from tqdm.auto import tqdm
 
+from .._clock import clock
 from .._result import SolveResult
 from .._validation import as_finite_array, check_int, check_protocol, check_real
 from .estimators import ChebyshevSeries, make_degree_rule, rademacher
@@ -119,10 +119,10 @@ class _Trace:
         self._t0 = None
 
     def start(self):
-        self._t0 = time.perf_counter()
+        self._t0 = clock()
 
     def stop(self):
-        self.clock += time.perf_counter() - self._t0
+        self.clock += clock() - self._t0
 
     def record(self, it: int, theta, force: bool = False):
         if not (force or it % self.eval_every == 0):
