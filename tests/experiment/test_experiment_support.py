@@ -86,8 +86,10 @@ def test_experiment_claim_from_a_test_carries_support_and_diagnosis(tmp_path):
 
 def test_bad_claims_and_supports_are_named():
     exp_table = trials([1.0, 2.0])
-    with pytest.raises(ValueError, match="at least 2 units"):
-        bootstrap_support(mean_positive, trials([1.0]), by="trial")
+    single = bootstrap_support(mean_positive, trials([1.0]), by="trial")
+    assert single["method"] == "single unit" and supported_verdict(True, single) == "inconclusive"
+    with pytest.raises(ValueError, match="empty"):
+        bootstrap_support(mean_positive, trials([]), by="trial")
     with pytest.raises(TypeError, match="test must return a boolean"):
         bootstrap_support(lambda t: 1.0, exp_table, by="trial")
     with pytest.raises(ValueError, match="trial"):

@@ -6,7 +6,8 @@ with their own seeds) is a function ``test(table) -> bool`` of the tidy table of
 replacement, ``n_resamples`` times from a fixed seed, recomputes the claim on each resample
 and returns the fraction in which it holds. :func:`supported_verdict` then reads the
 verdict: ``holds`` / ``fails`` when at least :data:`MIN_SUPPORT` (90 %) of the resamples
-agree with the verdict on the measured table, ``inconclusive`` otherwise.
+agree with the verdict on the measured table, ``inconclusive`` otherwise -- and for a single unit, which
+leaves nothing to resample.
 
 A claim of a single deterministic computation has no resamples: its verdict stands and its
 support says so (:func:`deterministic`).
@@ -47,8 +48,10 @@ def bootstrap_support(test, table: pd.DataFrame, *, by: str, n_resamples: int = 
     n_resamples = check_int("n_resamples", n_resamples, low=1)
     rng = np.random.default_rng(check_int("seed", seed, low=0))
     n_units = int(table[by].nunique())
-    if n_units < 2:
-        raise ValueError(f"table must hold at least 2 units (distinct values of {by!r}) to resample; got {n_units}")
+    if n_units == 0:
+        raise ValueError(f"table must hold at least one unit (a value of {by!r}); it is empty")
+    if n_units == 1:
+        return {"method": "single unit", "unit": by, "n_units": 1, "note": f"one {by}: nothing to resample, no support"}
     held = [_outcome(test, resample_units(table, by, rng)) for _ in range(n_resamples)]
     return {"fraction_holding": float(np.mean(held)), "method": "bootstrap", "unit": by, "n_units": n_units,
             "n_resamples": n_resamples, "seed": int(seed)}
@@ -64,6 +67,8 @@ def deterministic(reason: str = "one deterministic computation") -> dict:
 def supported_verdict(holds: bool, support: dict | None) -> str:
     """``holds`` / ``fails`` from the measured outcome ``holds``; ``inconclusive`` when a
     bootstrap ``support`` has fewer than :data:`MIN_SUPPORT` of its resamples agreeing with it."""
+    if support is not None and support.get("method") == "single unit":
+        return "inconclusive"
     if support is None or support.get("method") != "bootstrap":
         return "holds" if holds else "fails"
     agree = support["fraction_holding"] if holds else 1.0 - support["fraction_holding"]
