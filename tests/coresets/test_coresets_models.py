@@ -269,3 +269,30 @@ def test_closed_form_kls_match_the_cholesky_kl(kind):
     np.testing.assert_allclose(out["symmetric_kl"], out["forward_kl"] + out["reverse_kl"])
     np.testing.assert_allclose(out["map_distance"], map_distance(m, W))
     assert out["reverse_kl"][-1] == pytest.approx(0, abs=1e-9)
+
+
+def authors_tangent_gram(m, n_dim):
+    """The Gram matrix of the authors' ``tsf_exact_w`` (riemann_linear_regression/main.py), transcribed:
+    β from the eigen-decomposition of Σ_w, the quadratic term projected onto the n_dim leading
+    eigenvectors of βᵀβ, as a full (not symmetric) vec of the outer product."""
+    mean, cov = m.posterior(np.ones(m.N))
+    lmb, V = np.linalg.eigh(cov)
+    beta = m.X @ (V * np.sqrt(np.maximum(lmb, 0.0)))
+    nu = m.y - m.X @ mean
+    _, V2 = np.linalg.eigh(beta.T @ beta)
+    p = beta @ V2[:, -n_dim:]
+    feats = np.hstack([nu[:, None] * beta, (p[:, :, None] * p[:, None, :]).reshape(len(nu), -1) / np.sqrt(2.0)])
+    feats /= m.noise_var
+    return feats @ feats.T
+
+
+@pytest.mark.parametrize("n_dim", [1, 4, 9])
+def test_authors_tangent_matches_their_construction_and_is_exact_with_every_direction(n_dim):
+    m = regression_model(seed=5, N=30)
+    Phi = m.tangent(representation="authors", n_quadratic=n_dim)
+    np.testing.assert_allclose(Phi.T @ Phi, authors_tangent_gram(m, n_dim), rtol=1e-8, atol=1e-10)
+    exact = m.tangent(representation="features")
+    full = m.tangent(representation="authors", n_quadratic=m.D)
+    np.testing.assert_allclose(full.T @ full, exact.T @ exact, rtol=1e-9, atol=1e-10)
+    if n_dim < m.D:                       # dropping directions loses part of the quadratic term
+        assert np.trace(Phi.T @ Phi) < np.trace(exact.T @ exact) * (1 - 1e-6)

@@ -198,6 +198,10 @@ def make_gaussian_mean(D, N, rng=None, *, prior_var=1.0, noise_var=1.0) -> Gauss
     return GaussianMeanModel(x, np.zeros(D), prior_var * np.eye(D), noise_var * np.eye(D))
 
 
+#: quadratic directions the authors keep in the tangent vectors of RBF regression (``n_dim = 20``)
+AUTHORS_QUADRATIC_DIRECTIONS = 20
+
+
 class LinearRegressionModel:
     """Bayesian linear regression ``y_n = b_nᵀα + ε_n``, ``ε_n ~ N(0, σ²)``, ``α ~ N(μ₀, Σ₀)``.
 
@@ -285,7 +289,7 @@ class LinearRegressionModel:
         z = rng.standard_normal((self.D, size))
         return (mean[:, None] + solve_triangular(L.T, z, lower=False)).T   # cov = Λ⁻¹
 
-    def tangent(self, w=None, *, representation="auto", rtol=1e-12):
+    def tangent(self, w=None, *, representation="auto", rtol=1e-12, n_quadratic=AUTHORS_QUADRATIC_DIRECTIONS):
         """Exact tangent vectors ``Φ_w`` at ``π_w`` (default ``w = 1``).
 
         With ``r_n = y_n − b_nᵀμ_w``, ``u_n = Rᵀb_n`` (``Σ_w = RRᵀ``), ``C_ij = u_iᵀu_j``:
@@ -298,10 +302,14 @@ class LinearRegressionModel:
         * ``representation="gram"``: ``Φ_w = diag(√λ)Qᵀ`` from the eigen-decomposition of
           the ``N × N`` covariance matrix above (eigenvalues below ``rtol·λ_max`` dropped),
           dimension ``≤ N``;
-        * ``"auto"`` picks the smaller. Both are exact (the authors instead project the
-          quadratic term onto 20 principal directions).
+        * ``"auto"`` picks the smaller. Both are exact.
+        * ``representation="authors"``: the authors' construction (``tsf_exact_w`` of
+          ``riemann_linear_regression/main.py``): the linear part as above, the quadratic part
+          of ``p_n = Vᵀu_n`` only, ``V`` the ``n_quadratic`` (20) leading eigenvectors of
+          ``Σ_n u_n u_nᵀ``: ``v_n = σ⁻²[r_n u_n ; svec(p_n p_nᵀ)/√2]``. Not exact: it drops
+          the quadratic term's other directions.
         """
-        check_choice("representation", representation, {"auto", "features", "gram"})
+        check_choice("representation", representation, {"auto", "features", "gram", "authors"})
         W = np.ones((1, self.N)) if w is None else _check_weights(w, self.N)[0][:1]
         mean, L = self._one(W[0])
         # Σ_w = Λ⁻¹ = L⁻ᵀL⁻¹, so R = L⁻ᵀ and u_n = L⁻¹ b_n
@@ -311,10 +319,16 @@ class LinearRegressionModel:
         D = self.D
         if representation == "auto":
             representation = "gram" if self.N < D + D * (D + 1) // 2 else "features"
-        if representation == "features":
-            iu = np.triu_indices(D)
+        if representation in ("features", "authors"):
+            P = U
+            if representation == "authors":
+                n_quadratic = check_int("n_quadratic", n_quadratic, low=1)
+                _, V = np.linalg.eigh(U.T @ U)
+                P = U @ V[:, -min(n_quadratic, D):]
+            k = P.shape[1]
+            iu = np.triu_indices(k)
             scale = np.where(iu[0] == iu[1], 1.0, np.sqrt(2.0))
-            quad = (U[:, iu[0]] * U[:, iu[1]]) * scale[None, :] / np.sqrt(2.0)
+            quad = (P[:, iu[0]] * P[:, iu[1]]) * scale[None, :] / np.sqrt(2.0)
             return (np.hstack([r[:, None] * U, quad]) / s2).T
         C = U @ U.T
         G = (np.outer(r, r) * C + 0.5 * C * C) / s2**2

@@ -143,7 +143,7 @@ SPECS: dict[str, dict[str, Rule]] = {
                projection_ks=ListOf(COUNT), slack=Real(1.0)),
     "A3": dict(_CONJUGATE, n_subsample=COUNT, n_per_scale=COUNT, scales=ListOf(POSITIVE), constant_scale=POSITIVE,
                k_max=COUNT, k_num=COUNT, contour_ks=ListOf(COUNT), n_contour_trials=COUNT, n_trials=COUNT,
-               large_k_fraction=Real(0.0, 1.0), contour_tolerance=POSITIVE, grid_size=Int(low=2), n_jobs=COUNT, progress=Flag()),
+               large_k_fraction=Real(0.0, 1.0), contour_tolerance=POSITIVE, grid_size=Int(low=2), authors_phi=Flag(), n_jobs=COUNT, progress=Flag()),
     "A4": dict(_GLM),
     "A5": dict(_GLM),
     "A6": {k: _GLM[k] for k in ("seed", "datasets", "methods", "ks", "n_trials", "n_projections", "max_iter", "n_jobs")},
