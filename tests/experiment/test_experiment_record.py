@@ -40,7 +40,10 @@ def test_experiment_writes_the_metrics_contract(tmp_path):
     assert data["params"] == {"seed": 3}  # output_dir is where, not what: not recorded
     assert data["figures"] == ["figures/Z9/panel.png"] and (tmp_path / "figures/Z9/panel.png").exists()
     assert [c["verdict"] for c in data["claims"]] == ["holds", "not measured"]
-    assert data["claims"][0] == {"id": "Z9.1", "target": "Z9", "text": "x is small", "verdict": "holds", "measured": {"x": 0.1}}
+    assert data["claims"][0] == {"id": "Z9.1", "target": "Z9", "text": "x is small", "verdict": "holds", "measured": {"x": 0.1},
+                                 "support": {"method": "deterministic",
+                                             "note": "computed once from this run's numbers: no trials to resample"}}
+    assert "support" not in data["claims"][1]      # not measured: nothing to support
     table = exp.claims_table()
     assert list(table.index) == ["Z9.1", "Z9.2"] and table.loc["Z9.1", "measured"] == "x = 0.1"
 

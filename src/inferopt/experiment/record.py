@@ -20,7 +20,7 @@ import pandas as pd
 
 from .claims import CLAIMS_CSS, Claim, check_diagnosis, claims_html, claims_text, to_jsonable, verdict
 from .parameters import check_parameters
-from .support import bootstrap_support, supported_verdict
+from .support import bootstrap_support, deterministic, supported_verdict
 from .paths import repo_root, resolve
 
 
@@ -121,7 +121,8 @@ class Experiment:
         table of independent trials (column ``by``); ``holds`` is then ``test(table)`` and the
         verdict carries its bootstrap support (:func:`~.support.bootstrap_support`, seeded by
         the notebook's ``seed``): ``inconclusive`` below 90 % agreement. ``support``: a
-        support given directly (e.g. :func:`~.support.deterministic`). ``diagnosis``:
+        support given directly (default for ``holds``: :func:`~.support.deterministic`, a
+        computation without trials to resample). ``diagnosis``:
         ``(kind, sentence)`` why the claim does not hold (kinds:
         :data:`~.claims.DIAGNOSES`), kept only when the verdict is not ``holds``.
         """
@@ -131,6 +132,8 @@ class Experiment:
             holds = bool(test(table))
             support = bootstrap_support(test, table, by=by, seed=int(self.params.get("seed", 0) or 0))
         outcome = verdict(holds)
+        if support is None and outcome != "not measured":
+            support = deterministic()
         if outcome != "not measured":
             outcome = supported_verdict(outcome == "holds", support)
         claim = Claim(id=id, target=self.id, text=text, verdict=outcome, measured=to_jsonable(measured or {}),

@@ -57,7 +57,7 @@ def bootstrap_support(test, table: pd.DataFrame, *, by: str, n_resamples: int = 
             "n_resamples": n_resamples, "seed": int(seed)}
 
 
-def deterministic(reason: str = "one deterministic computation") -> dict:
+def deterministic(reason: str = "computed once from this run's numbers: no trials to resample") -> dict:
     """The support of a claim without resamples: its verdict stands, and says why."""
     if not isinstance(reason, str) or not reason:
         raise TypeError(f"reason must be a non-empty string; got {reason!r}")
