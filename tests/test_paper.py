@@ -99,3 +99,12 @@ def test_a_stage_run_at_a_copys_root_uses_that_copy(tmp_path, monkeypatch):
         monkeypatch.delenv(ROOT_ENV, raising=False)
         repo_root.cache_clear()
     assert repo_root() == ROOT
+
+
+@pytest.mark.parametrize(("notebook", "declared"), [("C2_chemreact", True), ("A4_logistic_regression", True),
+                                                    ("D2_unbiasedness", False)])
+def test_progress_follows_the_notebooks_own_parameter(notebook, declared):
+    """A notebook with a `progress` parameter gets its bars in the terminal even when params.yaml does not set it."""
+    from inferopt.pipeline.run import declares_progress
+
+    assert declares_progress(ROOT / "notebooks" / f"{notebook}.ipynb") is declared

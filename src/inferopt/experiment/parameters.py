@@ -125,7 +125,7 @@ _CONJUGATE = dict(seed=SEED, max_iter=COUNT, step=IHT_STEP, sparsevi_steps=COUNT
 _GLM = dict(seed=SEED, datasets=NAMES, methods=METHOD_NAMES, ks=ListOf(COUNT), n_trials=COUNT,
             n_subsample=COUNT.or_null(), n_projections=Int(low=2), max_iter=COUNT, sparsevi_steps=COUNT,
             sparsevi_samples=Int(low=2), sparsevi_step_scale=POSITIVE, batch_fraction=Real(0.0, 1.0, low_open=True),
-            claim_k_min=COUNT, n_jobs=COUNT)
+            claim_k_min=COUNT, n_jobs=COUNT, progress=Flag())
 _STEP_RULES = dict(C0=POSITIVE.or_null(), eta=Real(0.0, 1.0, low_open=True), tau=Real(1.0, low_open=True),
                    eps0=NONNEG, imax=COUNT, ls_iter=COUNT, ls_lr=POSITIVE)
 _BOOSTING = dict(seed=SEED, dataset=Choice("chemreact100", "phishing68"), test_fraction=FRACTION, intercept=Flag(), n_iter=COUNT,
@@ -146,7 +146,7 @@ SPECS: dict[str, dict[str, Rule]] = {
                large_k_fraction=Real(0.0, 1.0), contour_tolerance=POSITIVE, grid_size=Int(low=2), authors_phi=Flag(), n_jobs=COUNT, progress=Flag()),
     "A4": dict(_GLM),
     "A5": dict(_GLM),
-    "A6": {k: _GLM[k] for k in ("seed", "datasets", "methods", "ks", "n_trials", "n_projections", "max_iter", "n_jobs")},
+    "A6": {k: _GLM[k] for k in ("seed", "datasets", "methods", "ks", "n_trials", "n_projections", "max_iter", "n_jobs", "progress")},
     "A7": dict(seed=SEED, sources=ListOf(Choice("A4", "A5", "A6")), comparable_factor=Real(1.0), claim_k_min=COUNT),
     "A8": dict(seed=SEED, sources=ListOf(Choice("A4", "A5", "A6")), claim_k_min=COUNT),
     "B1": dict(seed=SEED, panels=ListOf(PANEL), density_degree=COUNT, grid_size=Int(low=2), n_points=Int(low=2),

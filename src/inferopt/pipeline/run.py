@@ -40,6 +40,12 @@ TEXT_PROGRESS = "import tqdm.auto, tqdm.std; tqdm.auto.tqdm, tqdm.auto.trange = 
 ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
 
 
+def declares_progress(notebook: Path) -> bool:
+    """Does ``notebook``'s parameters cell declare ``progress`` (its bars' switch), whether or not
+    ``params.yaml`` sets it?"""
+    return "progress" in papermill.inspect_notebook(str(notebook))
+
+
 def run_experiment(
     experiment_id: str,
     *,
@@ -53,7 +59,7 @@ def run_experiment(
 
     ``output_dir``: the output root (``reports``; the paper scale uses ``reports/paper``).
     ``progress``: stream the notebook's output to this process's stdout / stderr, and turn
-    on the notebook's ``progress`` parameter (its bars) if it has one.
+    on the notebook's ``progress`` parameter (its bars) if its parameters cell declares one.
     ``scale``: ``"default"`` or ``"paper"`` (default: ``params.yaml``'s ``scale``);
     ``overrides``: parameters set over the section's (e.g. ``n_jobs``);
     ``source``: the stripped notebook (default ``build/stripped/<id>.ipynb``, DVC's strip stage).
@@ -66,7 +72,7 @@ def run_experiment(
     if not source.exists():
         raise FileNotFoundError(f"{source} is missing: run the strip stage first (dvc repro strip@{experiment_id})")
     params = experiment_parameters(experiment_id, root, scale=scale)
-    if progress and "progress" in params:  # a notebook's progress bars follow the runner's terminal
+    if progress and declares_progress(source):  # a notebook's progress bars follow the runner's terminal
         params["progress"] = True
     params.update(overrides or {})
     params["output_dir"] = str(output_dir)

@@ -125,15 +125,17 @@ def run_glm_trial(
     return pd.concat(frames, ignore_index=True)
 
 
-def run_glm_trials(datasets, methods, ks, *, n_trials: int, seed: int, n_jobs: int = 1, **options) -> pd.DataFrame:
+def run_glm_trials(datasets, methods, ks, *, n_trials: int, seed: int, n_jobs: int = 1, progress: bool = False,
+                   **options) -> pd.DataFrame:
     """:func:`run_glm_trial` for every dataset of ``datasets`` (a name or a list) and
     ``n_trials`` trials each (seeds from :func:`trial_seeds`), all (dataset, trial) pairs
     spread over ``n_jobs`` workers (:func:`~inferopt.experiment.parallel.run_tasks`: loky,
-    or Dask); one stacked table with a ``trial`` column."""
+    or Dask; ``progress``: a bar over the pairs); one stacked table with a ``trial`` column."""
     n_jobs = check_int("n_jobs", n_jobs, low=-1)
     datasets = [datasets] if isinstance(datasets, str) else list(datasets)
     jobs = [(d, t, s) for d in datasets for t, s in enumerate(trial_seeds(seed, n_trials, d))]
-    tables = run_tasks(partial(run_glm_trial, **options), [(d, methods, ks, s) for d, _, s in jobs], n_jobs=n_jobs)
+    tables = run_tasks(partial(run_glm_trial, **options), [(d, methods, ks, s) for d, _, s in jobs], n_jobs=n_jobs,
+                       progress="trials (dataset x trial)" if progress else False)
     return pd.concat([tab.assign(trial=t) for (_, t, _), tab in zip(jobs, tables)], ignore_index=True)
 
 
