@@ -152,7 +152,7 @@ SPECS: dict[str, dict[str, Rule]] = {
     "B1": dict(seed=SEED, panels=ListOf(PANEL), density_degree=COUNT, grid_size=Int(low=2), n_points=Int(low=2),
                n_rep=COUNT, n_proj=COUNT, progress=Flag()),
     "B2": dict(seed=SEED, s=Int(1, 4), density_degree=COUNT, sample_size=COUNT, n_points=Int(low=2), progress=Flag()),
-    "B3": dict(seed=SEED, d=Int(1, 20), n_sample=COUNT, n_points=Int(low=2), progress=Flag()),
+    "B3": dict(seed=SEED, d=Int(1, 20), n_sample=COUNT, n_points=Int(low=2), d_sweep=ListOf(Int(1, 20)), progress=Flag()),
     "B4": dict(seed=SEED, d=Int(1, 20), denominator=Int(low=2), n_points=Int(low=2), n_checkpoints=COUNT,
                conv_tol=POSITIVE, progress=Flag()),
     "B5": dict(seed=SEED, d=Int(2, 20), pair_weight=Real(), n_points=Int(low=2), n_checkpoints=COUNT,
