@@ -12,27 +12,21 @@ A run is named by what holds its scorecards (``reports/scorecard/<id>.json``, gi
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
+from .git import git
 from .scorecard import verdicts
 
 SCORECARD_DIR = "reports/scorecard"
 WORKSPACE = "workspace"
 
 
-def _git(root: Path, *args: str) -> str | None:
-    """Output of a git command in ``root``, or None if it fails."""
-    done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
-    return done.stdout if done.returncode == 0 else None
-
-
 def resolve_commit(root: Path, name: str) -> str | None:
     """The commit of a git revision or of a DVC experiment called ``name`` (None if neither)."""
-    commit = _git(root, "rev-parse", "--verify", "--quiet", f"{name}^{{commit}}")
+    commit = git(root, "rev-parse", "--verify", "--quiet", f"{name}^{{commit}}")
     if commit:
         return commit.strip()
-    refs = _git(root, "for-each-ref", "--format=%(objectname) %(refname)", "refs/exps") or ""
+    refs = git(root, "for-each-ref", "--format=%(objectname) %(refname)", "refs/exps") or ""
     matches = [line.split()[0] for line in refs.splitlines() if line.split()[1].rsplit("/", 1)[-1] == name]
     if len(matches) > 1:
         raise ValueError(f"{len(matches)} DVC experiments are called {name!r}: name one by its commit (dvc exp show --sha)")
@@ -50,8 +44,8 @@ def load_run(root: Path, name: str) -> dict:
         commit = resolve_commit(root, name)
         if commit is None:
             raise ValueError(f"{name!r} is neither 'workspace', a folder, a git revision nor a DVC experiment")
-        listing = _git(root, "ls-tree", "--name-only", f"{commit}:{SCORECARD_DIR}") or ""
-        cards = [json.loads(_git(root, "show", f"{commit}:{SCORECARD_DIR}/{f}")) for f in listing.split() if f.endswith(".json")]
+        listing = git(root, "ls-tree", "--name-only", f"{commit}:{SCORECARD_DIR}") or ""
+        cards = [json.loads(git(root, "show", f"{commit}:{SCORECARD_DIR}/{f}")) for f in listing.split() if f.endswith(".json")]
     if not cards:
         raise ValueError(f"run {name!r} has no scorecards ({SCORECARD_DIR}/*.json): was `dvc repro` run and committed?")
     merged: dict = {}

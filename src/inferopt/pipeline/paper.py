@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -35,6 +34,7 @@ from .._validation import check_int
 from ..experiment.parallel import describe_backend
 from ..experiment.paths import repo_root
 from .config import check_experiments, experiment_parameters, experiments
+from .git import git
 from .run import run_experiment
 from .strip import strip_notebook
 
@@ -123,15 +123,11 @@ def git_state(root: Path, output_dir: Path) -> tuple[str | None, bool | None]:
     """``(HEAD's commit, whether tracked files other than ``output_dir``'s differ from it)``
     (the paper runs' own committed metrics do not make the tree dirty); ``(None, None)`` outside git."""
     exclude = [f":(exclude){_rel(output_dir, root)}"] if output_dir.is_relative_to(root) else []
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True)
-        status = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", *exclude],
-            cwd=root, capture_output=True, text=True, check=True,
-        )
-    except (OSError, subprocess.CalledProcessError):
+    commit = git(root, "rev-parse", "HEAD")
+    status = git(root, "status", "--porcelain", "--untracked-files=no", "--", ".", *exclude)
+    if commit is None or status is None:
         return None, None
-    return commit.stdout.strip(), bool(status.stdout.strip())
+    return commit.strip(), bool(status.strip())
 
 
 def record_run(metrics: Path, *, wall_seconds: float, workers: int, git: tuple) -> dict:

@@ -12,11 +12,11 @@ git, or when the commit is not in this clone, staleness is unknown (``None``).
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import yaml
 
+from .git import git
 from .paper import PAPER_DIR
 
 #: the parameter files whose section of an experiment decides its paper-scale results
@@ -35,13 +35,6 @@ def stage_sources(root: Path, experiment_id: str, notebook: str) -> list[str]:
     return [f"notebooks/{notebook}.ipynb", *(d for d in deps if d.startswith("src/") and not d.startswith(RUNNER))]
 
 
-def _git(root: Path, *args: str) -> str | None:
-    try:
-        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-
-
 def _section(text: str | None, experiment_id: str) -> dict:
     section = (yaml.safe_load(text or "") or {}).get(experiment_id) or {}
     return {k: v for k, v in section.items() if k not in NEUTRAL} if isinstance(section, dict) else section
@@ -51,12 +44,12 @@ def changed_since(root: Path, commit: str, experiment_id: str, paths: list[str])
     """What differs between ``commit`` and the work tree for ``experiment_id``: the ``paths``
     changed, plus ``params.yaml`` / ``params_paper.yaml`` when the experiment's section changed
     (:data:`NEUTRAL` keys aside). None when git cannot tell (no repository, commit not here)."""
-    out = _git(root, "diff", "--name-only", commit, "--", *paths)
+    out = git(root, "diff", "--name-only", commit, "--", *paths)
     if out is None:
         return None
     changed = [line for line in out.splitlines() if line]
     for name in PARAMETER_FILES:
-        then = _git(root, "show", f"{commit}:{name}")
+        then = git(root, "show", f"{commit}:{name}")
         now = (root / name).read_text() if (root / name).exists() else None
         if _section(then, experiment_id) != _section(now, experiment_id):
             changed.append(name)

@@ -111,6 +111,8 @@ def _summary(metas: dict, failures: dict, papers: dict) -> str:
             f'{_badges(claims)}{missing}</p>')
 
 
+#: a scale with no verdict for a claim
+NOT_RUN = "<span class='verdict nm'>not run</span>"
 #: the scorecard's columns: the paper scale's verdict is the headline, the default scale's the quick check
 SCORECARD_HEAD = ("id", "target", "paper scale", "default scale", "claim", "measured")
 
@@ -138,9 +140,6 @@ def _scorecard(metas: dict, failures: dict, papers: dict) -> str:
             )
     head = "".join(f"<th>{h}</th>" for h in SCORECARD_HEAD)
     return f"<table class='claims'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-
-
-NOT_RUN = "<span class='verdict nm'>not run</span>"
 
 
 def _paper_title(metas: dict) -> str:
