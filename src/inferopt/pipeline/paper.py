@@ -130,10 +130,10 @@ def git_state(root: Path, output_dir: Path) -> tuple[str | None, bool | None]:
     return commit.strip(), bool(status.strip())
 
 
-def record_run(metrics: Path, *, wall_seconds: float, workers: int, git: tuple) -> dict:
+def record_run(metrics: Path, *, wall_seconds: float, workers: int, start_state: tuple) -> dict:
     """Add how the run went under ``run`` of the metrics JSON ``metrics``; return that record.
-    ``git``: :func:`git_state` when the run started."""
-    commit, dirty = git
+    ``start_state``: :func:`git_state` when the run started."""
+    commit, dirty = start_state
     backend = describe_backend()
     run = {
         "wall_seconds": round(wall_seconds, 1),
@@ -174,12 +174,12 @@ def run_paper(
         strip_notebook(root / "notebooks" / f"{registry[exp_id]['notebook']}.ipynb", source)
         extra = {WORKERS_PARAMETER: n} if WORKERS_PARAMETER in experiment_parameters(exp_id, root, scale="paper") else {}
         print(f"--- {exp_id} (paper scale, {n} workers) ---", file=sys.stderr, flush=True)
-        git, start = git_state(root, out), time.perf_counter()
+        start_state, start = git_state(root, out), time.perf_counter()
         run_experiment(
             exp_id, output_dir=_rel(out, root), progress=progress, scale="paper",
             overrides={**extra, **(overrides or {})}, source=source,
         )
-        run = record_run(out / "metrics" / f"{exp_id}.json", wall_seconds=time.perf_counter() - start, workers=n, git=git)
+        run = record_run(out / "metrics" / f"{exp_id}.json", wall_seconds=time.perf_counter() - start, workers=n, start_state=start_state)
         print(f"--- {exp_id} done in {_duration(run['wall_seconds'])} ---", file=sys.stderr, flush=True)
         records.append(run)
     return records
