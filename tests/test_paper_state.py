@@ -89,6 +89,43 @@ def test_the_index_shows_both_scales_support_and_diagnosis(project):
                                                           papers=paper_results(project, REGISTRY))
 
 
+def _row(page: str, claim_id: str) -> str:
+    row = page[page.index(f"<td class='id'>{claim_id}"):]
+    return row[:row.index("</tr>")]
+
+
+@pytest.mark.parametrize(
+    ("paper_verdict", "default_verdict", "default_diagnosis", "stale", "shown"),
+    [
+        ("holds", "fails", None, False, "<b>setting</b> It holds at paper scale (paper scale, "),
+        ("holds", "inconclusive", None, False, "<b>setting</b> It holds at paper scale"),
+        ("holds", "fails", {"kind": "paper", "text": "its own reason"}, False, "<b>paper</b> its own reason"),
+        ("holds", "fails", None, True, None),              # a stale paper run explains nothing
+        ("holds", "holds", None, False, None),
+        ("fails", "fails", None, False, "<b>setting</b> the step size decides it"),   # the paper run's own diagnosis
+    ],
+)
+def test_a_default_failure_that_holds_at_paper_scale_is_diagnosed_as_the_scale(
+        project, paper_verdict, default_verdict, default_diagnosis, stale, shown):
+    path = project / "reports/paper/metrics/X1.json"
+    data = json.loads(path.read_text())
+    data["claims"][0]["verdict"] = paper_verdict
+    if paper_verdict == "holds":
+        del data["claims"][0]["diagnosis"]
+    path.write_text(json.dumps(data))
+    if stale:
+        (project / "src/inferopt/algo.py").write_text("A = 4\n")
+    claim = {"id": "X1.1", "target": "X1", "text": "it holds", "verdict": default_verdict, "measured": {"gap": 0.5}}
+    if default_diagnosis:
+        claim["diagnosis"] = default_diagnosis
+    default = {"experiment": "X1", "title": "demo", "paper": "P", "figure": "F", "figures": [], "stand_ins": [], "claims": [claim]}
+    row = _row(build_index({"X1": default}, project / "reports", papers=paper_results(project, REGISTRY)), "X1.1")
+    if shown is None:
+        assert "class='diagnosis'" not in row
+    else:
+        assert shown in row and row.count("class='diagnosis'") == 1
+
+
 def test_outside_git_staleness_is_unknown(project):
     subprocess.run(["rm", "-rf", str(project / ".git")], check=True)
     paper = paper_results(project, REGISTRY)["X1"]

@@ -117,6 +117,22 @@ NOT_RUN = "<span class='verdict nm'>not run</span>"
 SCORECARD_HEAD = ("id", "target", "paper scale", "default scale", "claim", "measured")
 
 
+def shown_diagnosis(default: dict | None, paper_claim: dict | None, paper: dict | None) -> dict:
+    """The claim whose diagnosis the scorecard shows: the paper scale's when it has one, else the
+    default scale's. A default-scale verdict that does not hold and has no diagnosis of its own,
+    while the current (not stale) paper-scale run holds, is the default scale's settings: it gets
+    the diagnosis ``setting`` naming the paper-scale run."""
+    if paper_claim and paper_claim.get("diagnosis"):
+        return paper_claim
+    if default and default.get("diagnosis"):
+        return default
+    if (default and paper_claim and default["verdict"] != "holds" and paper_claim["verdict"] == "holds"
+            and paper is not None and paper["changed"] == []):
+        return {"diagnosis": {"kind": "setting", "text": f"It holds at paper scale ({run_note(paper)}): the default "
+                                                         "scale's smaller sizes and budgets (params.yaml) decide it."}}
+    return default or paper_claim or {}
+
+
 def _scorecard(metas: dict, failures: dict, papers: dict) -> str:
     """Every claim of the group: its paper-scale verdict (support, run, staleness), its
     default-scale verdict (support), the claim with the diagnosis (the paper scale's when it
@@ -135,7 +151,7 @@ def _scorecard(metas: dict, failures: dict, papers: dict) -> str:
                 f"<td><a href='html/{exp_id}.html'>{html.escape(exp_id)}</a>{stand_in}</td>"
                 f"<td class='v'>{verdict_html(p, run_note(paper)) if p else NOT_RUN}</td>"
                 f"<td class='v'>{verdict_html(d) if d else NOT_RUN}</td>"
-                f"<td>{html.escape(shown['text'])}{diagnosis_html(p if p and p.get('diagnosis') else d or p)}</td>"
+                f"<td>{html.escape(shown['text'])}{diagnosis_html(shown_diagnosis(d, p, paper))}</td>"
                 f"<td class='measured'>{'<b>paper scale</b>' if p else ''}{measured_html(shown['measured'])}</td></tr>"
             )
     head = "".join(f"<th>{h}</th>" for h in SCORECARD_HEAD)
