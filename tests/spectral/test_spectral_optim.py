@@ -34,9 +34,10 @@ def completion_problem(seed, d=40, r=30, rank=2, frac=0.5, lam=1.0, eps=1.0):
     return prob, rng.uniform(0, 5, (d, r)), L
 
 
-def test_problem_pieces_against_direct_formulas():
-    prob, theta, _ = completion_problem(0, d=12, r=7)
-    A = theta @ theta.T + prob.eps * np.eye(12)
+@pytest.mark.parametrize("d, r", [(12, 7), (7, 12)])   # both Gram orientations (theta^T theta, theta theta^T)
+def test_problem_pieces_against_direct_formulas(d, r):
+    prob, theta, _ = completion_problem(0, d=d, r=r)
+    A = theta @ theta.T + prob.eps * np.eye(d)
     lam, U = np.linalg.eigh(A)
     assert prob.spectral_term(theta) == pytest.approx(np.sum(np.sqrt(lam)), rel=1e-12)
     np.testing.assert_allclose(prob.exact_spectral_grad(theta), (U / np.sqrt(lam)) @ U.T @ theta, rtol=1e-9, atol=1e-12)
