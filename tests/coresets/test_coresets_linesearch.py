@@ -82,3 +82,27 @@ def test_column_products_on_the_row_stored_transpose_match_direct_ones(order, si
     assert PhiT.flags.c_contiguous and PhiT.shape == (50, 7)
     np.testing.assert_allclose(cols_matvec(PhiT, idx, v), Phi[:, idx] @ v, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(cols_rmatvec(PhiT, idx, r), Phi[:, idx].T @ r, rtol=1e-12, atol=1e-12)
+
+
+def test_problem_builders_store_phi_so_that_rows_of_is_a_view():
+    from inferopt.coresets import GLMCoresetProblem, exact_problem, make_gaussian_mean
+    from inferopt.models import LogisticRegression
+
+    rng = np.random.default_rng(0)
+    Phi, _ = exact_problem(make_gaussian_mean(3, 30, rng=rng))
+    X = rng.standard_normal((40, 3))
+    glm = GLMCoresetProblem(LogisticRegression(X, np.where(rng.random(40) < 0.5, 1.0, -1.0)), 20, rng=1)
+    for P in (Phi, glm.Phi):
+        assert P.flags.f_contiguous
+        assert np.shares_memory(rows_of(P), P)
+
+
+@pytest.mark.parametrize("solver", [a_iht, a_iht_ii])
+@pytest.mark.parametrize("k", [2, 9])
+def test_solvers_give_the_same_weights_for_either_layout_of_phi(solver, k):
+    rng = np.random.default_rng(k)
+    Phi = rng.standard_normal((25, 60))
+    y = Phi @ np.abs(rng.standard_normal(60))
+    c, f = solver(Phi, y, k), solver(np.asfortranarray(Phi), y, k)
+    np.testing.assert_allclose(f.x, c.x, rtol=1e-10, atol=1e-12)
+    assert f.n_iter == c.n_iter
