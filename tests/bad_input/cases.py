@@ -401,6 +401,7 @@ def _experiment_coresets():
         "win_counts": lambda: dict(median=median_table(), winners=["a_iht"], losers=["giga"]),
         "always_wins": lambda: dict(median=median_table(), winners=["a_iht"], losers=["giga"]),
         "surface": lambda: dict(model=rbf_model, info=info, coords=coords, w=np.ones(rbf_model.N), grid_size=4),
+        "relative_rms_difference": lambda: dict(model=rbf_model, info=info, coords=coords, w=np.ones(rbf_model.N), grid_size=4),
         "plot_methods": None,    # plotting: draws on an Axes from a table checked by trial_matrix
         "contour_row": None,
     }

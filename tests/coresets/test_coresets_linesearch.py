@@ -5,7 +5,7 @@ import pytest
 from scipy.optimize import minimize_scalar
 
 from inferopt.coresets import a_iht, a_iht_ii, objective
-from inferopt.coresets.iht import exact_momentum, exact_step
+from inferopt.coresets.iht import cols_matvec, cols_rmatvec, exact_momentum, exact_step, rows_of
 
 
 def f_dense(Phi, y, w):
@@ -69,3 +69,40 @@ def test_recorded_first_step_is_the_exact_line_search(solver):
     half = solver(Phi, y, k, max_iter=1, step="authors")
     assert half.info["step"][0] == pytest.approx(numeric / 2, rel=1e-6)
     assert res.objective[1] == pytest.approx(objective(Phi, y, res.x), rel=1e-10)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("size", [3, 40])  # gathered rows (<= 10 % of the columns) / zero-padded full product
+def test_column_products_on_the_row_stored_transpose_match_direct_ones(order, size):
+    rng = np.random.default_rng(size)
+    Phi = np.asarray(rng.standard_normal((7, 50)), order=order)
+    idx = np.sort(rng.choice(50, size=size, replace=False))
+    v, r = rng.standard_normal(size), rng.standard_normal(7)
+    PhiT = rows_of(Phi)
+    assert PhiT.flags.c_contiguous and PhiT.shape == (50, 7)
+    np.testing.assert_allclose(cols_matvec(PhiT, idx, v), Phi[:, idx] @ v, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(cols_rmatvec(PhiT, idx, r), Phi[:, idx].T @ r, rtol=1e-12, atol=1e-12)
+
+
+def test_problem_builders_store_phi_so_that_rows_of_is_a_view():
+    from inferopt.coresets import GLMCoresetProblem, exact_problem, make_gaussian_mean
+    from inferopt.models import LogisticRegression
+
+    rng = np.random.default_rng(0)
+    Phi, _ = exact_problem(make_gaussian_mean(3, 30, rng=rng))
+    X = rng.standard_normal((40, 3))
+    glm = GLMCoresetProblem(LogisticRegression(X, np.where(rng.random(40) < 0.5, 1.0, -1.0)), 20, rng=1)
+    for P in (Phi, glm.Phi):
+        assert P.flags.f_contiguous
+        assert np.shares_memory(rows_of(P), P)
+
+
+@pytest.mark.parametrize("solver", [a_iht, a_iht_ii])
+@pytest.mark.parametrize("k", [2, 9])
+def test_solvers_give_the_same_weights_for_either_layout_of_phi(solver, k):
+    rng = np.random.default_rng(k)
+    Phi = rng.standard_normal((25, 60))
+    y = Phi @ np.abs(rng.standard_normal(60))
+    c, f = solver(Phi, y, k), solver(np.asfortranarray(Phi), y, k)
+    np.testing.assert_allclose(f.x, c.x, rtol=1e-10, atol=1e-12)
+    assert f.n_iter == c.n_iter

@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from inferopt.coresets.projection import project_sparse_nonneg, support_expansion
+from inferopt.coresets.projection import project_sparse_nonneg, sparse_nonneg, support_expansion
 
 
 def brute_force_projection(z, k):
@@ -35,6 +35,9 @@ def test_projection_is_optimal_against_brute_force(seed, n, k):
     # the kept entries are copied, not changed
     kept = w > 0
     assert np.array_equal(w[kept], z[kept])
+    # the solvers' form returns the same point and its support, sorted (no scan for it)
+    w2, supp = sparse_nonneg(z, k)
+    assert np.array_equal(w2, w) and np.array_equal(supp, np.flatnonzero(w))
 
 
 def test_projection_all_negative_is_zero():

@@ -40,3 +40,24 @@ def test_time_to_target_and_speed_up():
     assert time_to(res, 1.5) == 1.0 and np.isnan(time_to(res, 0.1)) and time_to(res, 0.1, missing=np.inf) == np.inf
     assert faster(1.0, 3.0, factor=2.0) and not faster(2.0, 3.0, factor=2.0)
     assert faster(np.nan, np.nan) is None and faster(np.nan, 1.0) is False and faster(1.0, np.nan) is True
+
+
+@pytest.mark.parametrize("k", [2, 5])
+def test_relative_rms_difference_is_zero_for_the_full_data_and_matches_the_contour_panels(k):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from inferopt.coresets import make_rbf_regression
+    from inferopt.experiment.coresets import contour_row, relative_rms_difference
+    coords = np.random.default_rng(0).normal(size=(40, 2))
+    model, info = make_rbf_regression(coords, np.random.default_rng(1).normal(size=40), rng=0, n_subsample=20,
+                                      scales=(0.5, 1.0), n_per_scale=2)
+    assert relative_rms_difference(model, info, coords, np.ones(model.N), 6) == 0.0
+    rng = np.random.default_rng(k)
+    w = {m: np.where(rng.random(model.N) < k / model.N + 0.2, rng.uniform(0.5, 3.0, model.N), 0.0) for m in ["a_iht_ii", "sparsevi"]}
+    fig, axes = plt.subplots(1, 3)
+    shown = contour_row(axes, {"model": model, "info": info, "weights": {m: {k: w[m]} for m in w}}, k, "t", coords, 6)
+    plt.close(fig)
+    for m in w:
+        assert relative_rms_difference(model, info, coords, w[m], 6) == pytest.approx(shown[m], rel=1e-12)
+        assert shown[m] > 0

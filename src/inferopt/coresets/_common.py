@@ -48,7 +48,8 @@ class CoresetResult(SolveResult):
 
 
 def check_problem(Phi, y) -> tuple[np.ndarray, np.ndarray]:
-    """Validate ``Phi`` (S × n, finite) and ``y`` (length S, finite)."""
+    """Validate ``Phi`` (S × n, finite) and ``y`` (length S, finite). ``Phi`` keeps its layout if
+    contiguous in either order (the problem builders store it column by column)."""
     Phi = as_finite_array("Phi", Phi, ndim=2)
     y = as_finite_array("y", y, ndim=1)
     if y.shape[0] != Phi.shape[0]:
@@ -61,7 +62,7 @@ def check_problem(Phi, y) -> tuple[np.ndarray, np.ndarray]:
     if not np.any(Phi):
         raise ValueError("Phi must have a non-zero entry; got all zeros (every weight vector is then optimal: "
                          "no data point carries information)")
-    return np.ascontiguousarray(Phi), y
+    return (Phi if Phi.flags.f_contiguous else np.ascontiguousarray(Phi)), y
 
 
 def check_k(k, n: int, name: str = "k") -> int:

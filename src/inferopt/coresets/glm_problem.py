@@ -53,7 +53,7 @@ class GLMCoresetProblem:
         self.posterior = laplace_approximation(model)
         self._cov = self.posterior.cov
         thetas = self.posterior.sample(S, as_generator(rng))
-        self.Phi = np.ascontiguousarray(tangent_from_loglik(model.loglik(thetas)))
+        self.Phi = np.asfortranarray(tangent_from_loglik(model.loglik(thetas)))   # columns contiguous: rows_of is a view
         self.y = self.Phi.sum(axis=1)
 
     # -- weighted posteriors ---------------------------------------------------------

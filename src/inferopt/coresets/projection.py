@@ -23,24 +23,22 @@ def project_sparse_nonneg(z: np.ndarray, k: int) -> np.ndarray:
     """Euclidean projection onto ``C_k ∩ R^n_+ = {w : ‖w‖₀ ≤ k, w ≥ 0}`` (checked arguments; the
     solvers call :func:`sparse_nonneg`)."""
     z = as_finite_array("z", z, ndim=1, nonempty=True)
-    return sparse_nonneg(z, check_int("k", k, low=0))
+    return sparse_nonneg(z, check_int("k", k, low=0))[0]
 
 
-def sparse_nonneg(z: np.ndarray, k: int) -> np.ndarray:
-    """Euclidean projection onto ``C_k ∩ R^n_+ = {w : ‖w‖₀ ≤ k, w ≥ 0}``.
+def sparse_nonneg(z: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Euclidean projection onto ``C_k ∩ R^n_+ = {w : ‖w‖₀ ≤ k, w ≥ 0}``, and its support.
 
     Keeps the ``k`` largest *positive* entries of ``z`` and zeroes the rest; optimal
     because the distance to ``Π_{S ∩ R+}(z)`` is ``‖z‖² − Σ_{i∈S, z_i>0} z_i²``
-    (appendix B of Zhang et al. 2021).
+    (appendix B of Zhang et al. 2021). Returns ``(w, supp(w))``, the support sorted.
     """
     out = np.zeros_like(z)
-    pos = np.flatnonzero(z > 0)
-    if pos.size <= k:
-        out[pos] = z[pos]
-        return out
-    keep = pos[top_k(z[pos], k)]
+    keep = np.flatnonzero(z > 0)
+    if keep.size > k:
+        keep = np.sort(keep[top_k(z[keep], k)])
     out[keep] = z[keep]
-    return out
+    return out, keep
 
 
 def support_expansion(grad: np.ndarray, z_support: np.ndarray, k: int) -> np.ndarray:

@@ -55,8 +55,10 @@ def monte_carlo_tangent(loglik, sampler, n_samples, rng=None) -> np.ndarray:
 
 
 def problem_from_tangent(Phi) -> tuple[np.ndarray, np.ndarray]:
-    """``(Φ, y = Φ1)`` with ``Φ`` checked (finite, 2-d)."""
-    Phi = as_finite_array("Phi", Phi, ndim=2, nonempty=True)
+    """``(Φ, y = Φ1)`` with ``Φ`` checked (finite, 2-d) and stored column by column (Fortran
+    order): each data point's ``ĝ_i`` is contiguous, so the IHT family reads ``Φᵀ`` as a view
+    (:func:`.iht.rows_of`) instead of copying it at every solve."""
+    Phi = np.asfortranarray(as_finite_array("Phi", Phi, ndim=2, nonempty=True))
     return Phi, Phi.sum(axis=1)
 
 

@@ -13,7 +13,7 @@ from .glm_trials import (
     win_fraction,
     wins,
 )
-from .plots import METHOD_LABELS, METRIC_LABELS, contour_row, plot_methods, surface
+from .plots import METHOD_LABELS, METRIC_LABELS, contour_row, plot_methods, relative_rms_difference, surface
 
 __all__ = [
     "METHODS",
@@ -25,6 +25,7 @@ __all__ = [
     "contour_row",
     "medians",
     "plot_methods",
+    "relative_rms_difference",
     "run_conjugate_trials",
     "run_glm_trial",
     "run_glm_trials",

@@ -60,6 +60,18 @@ def surface(model, info, coords, w, grid_size: int):
     return g0, g1, (B @ model.posterior(w)[0]).reshape(g0.shape)
 
 
+def _relative_rms(f, truth) -> float:
+    """RMS of ``f - truth`` over the grid, relative to the standard deviation of ``truth``."""
+    return float(np.sqrt(np.mean((f - truth) ** 2)) / np.std(truth))
+
+
+def relative_rms_difference(model, info, coords, w, grid_size: int) -> float:
+    """Figs 2 and 7's number: how far the posterior-mean surface of ``π_w`` is from the full
+    posterior's (``w = 1``) on the :func:`surface` grid, relative to the latter's spread."""
+    f = surface(model, info, coords, w, grid_size)[2]    # checks the arguments first
+    return _relative_rms(f, surface(model, info, coords, np.ones(model.N), grid_size)[2])
+
+
 def contour_row(axes_row, trial: dict, k: int, row_title: str, coords, grid_size: int) -> dict:
     """Figs 2 and 7: contours of the A-IHT II coreset, true and SparseVI posterior-mean surfaces
     on three axes; ``trial`` holds ``model``, ``info`` and ``weights[method][k]``. Returns each
@@ -77,7 +89,7 @@ def contour_row(axes_row, trial: dict, k: int, row_title: str, coords, grid_size
         if name != "truth":
             sel = np.flatnonzero(w)
             ax.scatter(pts[sel, 0], pts[sel, 1], s=40 * w[sel] / w.max(), color="k")
-            out[name] = float(np.sqrt(np.mean((f - truth) ** 2)) / np.std(truth))
+            out[name] = _relative_rms(f, truth)
         ax.set_title(f"{row_title}: {'true posterior' if name == 'truth' else label(name)}", fontsize=10)
         ax.set_xlabel("longitude")
         ax.set_ylabel("latitude")
