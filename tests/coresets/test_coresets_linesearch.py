@@ -106,3 +106,14 @@ def test_solvers_give_the_same_weights_for_either_layout_of_phi(solver, k):
     c, f = solver(Phi, y, k), solver(np.asfortranarray(Phi), y, k)
     np.testing.assert_allclose(f.x, c.x, rtol=1e-10, atol=1e-12)
     assert f.n_iter == c.n_iter
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_check_problem_keeps_a_contiguous_layout_without_copying(order):
+    # a forced row-major copy here would bring back the transposing copy at every solve
+    from inferopt.coresets._common import check_problem
+
+    Phi = np.asarray(np.random.default_rng(0).standard_normal((6, 9)), order=order)
+    out, _ = check_problem(Phi, Phi.sum(axis=1))
+    assert np.shares_memory(out, Phi)
+    assert np.shares_memory(rows_of(out), Phi) == (order == "F")
