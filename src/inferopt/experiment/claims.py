@@ -3,7 +3,11 @@
 A :class:`Claim` carries the numbers its verdict was computed from; the verdict is
 ``holds`` or ``fails`` from a boolean the notebook computes, ``inconclusive`` (a statistical
 verdict without enough support), or ``not measured``. A failing or inconclusive claim may
-carry a ``diagnosis`` (``{"kind": paper|stand-in|setting|construction, "text": one sentence}``).
+carry a ``diagnosis`` (``{"kind", "text", "scale", "evidence"}``, :func:`check_diagnosis`). Each
+claim quotes the paper (``quote``: ``{"text", "where"}``, by default from the catalogue
+:mod:`.quotes`) and, when its test needs a number, states it (``threshold``:
+``{"value", "source": "paper" | "ours", "readings"}``, :func:`check_threshold`); a verdict that
+turns within the readings of a threshold of ours is ``inconclusive`` (diagnosis ``reading``).
 The claims of every experiment end up in ``reports/metrics/<id>.json``, in the
 scorecard of ``reports/index.html`` and, rendered the same way (:func:`claims_html`),
 in each report's claims table.
@@ -17,10 +21,35 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 VERDICTS = ("holds", "fails", "inconclusive", "not measured")
-#: why a claim does not hold: the paper's own claim fails in the faithful setting; it rests on
-#: data we could not get; on a setting the paper does not publish; on a construction of ours
-#: that differs from the authors'
-DIAGNOSES = ("paper", "stand-in", "setting", "construction")
+#: why a claim does not hold: the paper's own claim fails in the faithful setting and across a
+#: sweep of the choices it leaves open (``evidence["sweep"]``); it rests on data we could not
+#: get; on a setting the paper does not publish (the one that rescues it named); on a
+#: construction of ours that differs from the authors'; on a cut-off of ours (its readings
+#: disagree)
+DIAGNOSES = ("paper", "stand-in", "setting", "construction", "reading")
+#: where a verdict was measured: the notebook's tiny defaults, ``params.yaml``, ``params_paper.yaml``
+SCALES = ("notebook", "default", "paper")
+#: who set a threshold
+THRESHOLD_SOURCES = ("paper", "ours")
+#: the least number of settings of a ``paper`` diagnosis's sweep, and of an ``ours`` threshold's readings
+MIN_SWEEP = 3
+MIN_READINGS = 3
+
+
+class DegenerateTest(ValueError):
+    """A claim's test cannot decide: its statistic is not finite, or its target is met before the
+    run starts. An error, never a verdict."""
+
+
+def check_statistic(name: str, value) -> float:
+    """``value`` as a finite float, else :class:`DegenerateTest` naming the statistic ``name``."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise DegenerateTest(f"the statistic {name!r} must be a number; got {value!r}") from None
+    if not np.isfinite(v):
+        raise DegenerateTest(f"the statistic {name!r} is {v}: a claim cannot be decided from a non-finite statistic")
+    return v
 
 
 @dataclass
@@ -33,33 +62,114 @@ class Claim:
     #: how far the verdict can be trusted (:mod:`.support`): a bootstrap's fraction of
     #: resamples holding, or a note that the verdict is one deterministic computation
     support: dict | None = None
-    #: ``{"kind": one of DIAGNOSES, "text": one sentence of evidence}`` when not holding
+    #: ``{"kind": one of DIAGNOSES, "text", "scale", "evidence"}`` when not holding
     diagnosis: dict | None = None
+    #: the paper's own words and where they are: ``{"text", "where"}``
+    quote: dict | None = None
+    #: ``{"value", "source": "paper" | "ours", "readings": [{"value", "verdict"}, ...]}``
+    threshold: dict | None = None
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}; got {self.verdict!r}")
         if self.diagnosis is not None:
             self.diagnosis = check_diagnosis(self.diagnosis)
+        if self.quote is not None:
+            self.quote = check_quote(self.quote)
+        if self.threshold is not None:
+            self.threshold = check_threshold(self.threshold)
 
     def to_dict(self) -> dict:
         return to_jsonable({k: v for k, v in asdict(self).items() if v is not None})
 
 
-def check_diagnosis(diagnosis) -> dict:
-    """A diagnosis as ``{"kind", "text"}`` from that mapping or a ``(kind, text)`` pair; the
-    kind must be one of :data:`DIAGNOSES` and the text a non-empty sentence."""
+def check_diagnosis(diagnosis, *, scale: str | None = None) -> dict:
+    """A diagnosis as ``{"kind", "text"[, "scale"][, "evidence"]}`` from that mapping or a
+    ``(kind, text)`` pair; the kind must be one of :data:`DIAGNOSES`, the text a non-empty
+    sentence, ``scale`` one of :data:`SCALES` (the argument fills it when the mapping has none)
+    and ``evidence`` a mapping. Kind ``paper`` needs ``evidence["sweep"]``: at least
+    :data:`MIN_SWEEP` settings ``{"setting": {...}, "verdict": ...}`` of the choices the paper
+    leaves open (the verdict map), none of which holds."""
     if isinstance(diagnosis, dict):
         kind, text = diagnosis.get("kind"), diagnosis.get("text")
+        scale = diagnosis.get("scale", scale)
+        evidence = diagnosis.get("evidence")
+        unknown = set(diagnosis) - {"kind", "text", "scale", "evidence"}
+        if unknown:
+            raise ValueError(f"diagnosis has unknown keys {sorted(unknown)}; allowed: kind, text, scale, evidence")
     elif isinstance(diagnosis, tuple | list) and len(diagnosis) == 2:
-        kind, text = diagnosis
+        (kind, text), evidence = diagnosis, None
     else:
         raise TypeError(f"diagnosis must be a (kind, text) pair or a mapping with kind and text; got {diagnosis!r}")
     if kind not in DIAGNOSES:
         raise ValueError(f"diagnosis kind must be one of {DIAGNOSES}; got {kind!r}")
     if not isinstance(text, str) or not text.strip():
         raise ValueError("diagnosis text must be a sentence of evidence; got an empty one")
-    return {"kind": kind, "text": text}
+    out = {"kind": kind, "text": text}
+    if scale is not None:
+        if scale not in SCALES:
+            raise ValueError(f"diagnosis scale must be one of {SCALES}; got {scale!r}")
+        out["scale"] = scale
+    if evidence is not None:
+        if not isinstance(evidence, dict):
+            raise TypeError(f"diagnosis evidence must be a mapping; got {type(evidence).__name__}")
+        out["evidence"] = evidence
+    if kind == "paper":
+        sweep = (evidence or {}).get("sweep")
+        if not isinstance(sweep, list | tuple) or len(sweep) < MIN_SWEEP:
+            raise ValueError(f"a 'paper' diagnosis needs evidence['sweep']: at least {MIN_SWEEP} settings of the "
+                             f"choices the paper leaves open, each with its verdict; got {sweep!r}")
+        for i, cell in enumerate(sweep):
+            if not isinstance(cell, dict) or not isinstance(cell.get("setting"), dict) or cell.get("verdict") not in VERDICTS:
+                raise ValueError(f"evidence['sweep'][{i}] must be {{'setting': {{...}}, 'verdict': one of {VERDICTS}}}; got {cell!r}")
+        if any(cell["verdict"] == "holds" for cell in sweep):
+            raise ValueError("a 'paper' diagnosis cannot rest on a sweep in which the claim holds somewhere: "
+                             "name that setting (kind 'setting') instead")
+    return out
+
+
+def check_quote(quote) -> dict:
+    """The paper's words as ``{"text", "where"}`` (both non-empty strings)."""
+    if not isinstance(quote, dict) or set(quote) != {"text", "where"}:
+        raise ValueError(f"quote must be a mapping with exactly 'text' and 'where'; got {quote!r}")
+    for key in ("text", "where"):
+        if not isinstance(quote[key], str) or not quote[key].strip():
+            raise ValueError(f"quote[{key!r}] must be a non-empty string; got {quote[key]!r}")
+    return dict(quote)
+
+
+def check_threshold(threshold) -> dict:
+    """A test's number as ``{"value", "source"[, "readings"]}``: ``source`` one of
+    :data:`THRESHOLD_SOURCES`; a threshold of ``ours`` needs ``readings``, the verdict under at
+    least :data:`MIN_READINGS` reasonable values (``[{"value", "verdict"}, ...]``, the chosen
+    value among them)."""
+    if not isinstance(threshold, dict) or "value" not in threshold or "source" not in threshold:
+        raise ValueError(f"threshold must be a mapping with 'value' and 'source'; got {threshold!r}")
+    unknown = set(threshold) - {"value", "source", "readings", "unit"}
+    if unknown:
+        raise ValueError(f"threshold has unknown keys {sorted(unknown)}; allowed: value, source, readings, unit")
+    if threshold["source"] not in THRESHOLD_SOURCES:
+        raise ValueError(f"threshold source must be one of {THRESHOLD_SOURCES}; got {threshold['source']!r}")
+    readings = threshold.get("readings")
+    if threshold["source"] == "ours":
+        if not isinstance(readings, list | tuple) or len(readings) < MIN_READINGS:
+            raise ValueError(f"a threshold of ours needs readings: the verdict under at least {MIN_READINGS} "
+                             f"reasonable values; got {readings!r}")
+    for i, r in enumerate(readings or ()):
+        if not isinstance(r, dict) or "value" not in r or r.get("verdict") not in VERDICTS:
+            raise ValueError(f"threshold readings[{i}] must be {{'value', 'verdict'}}; got {r!r}")
+    return dict(threshold)
+
+
+def readings(holds_at, values, *, chosen) -> list[dict]:
+    """The verdict of a test under each reading of its cut-off: ``holds_at(value) -> bool`` for
+    every value of ``values`` (``chosen`` is added if absent), as ``[{"value", "verdict"}]``."""
+    if not callable(holds_at):
+        raise TypeError(f"holds_at must be callable value -> bool; got {type(holds_at).__name__}")
+    vals = list(values)
+    if chosen not in vals:
+        vals.append(chosen)
+    return [{"value": v, "verdict": verdict(holds_at(v))} for v in sorted(vals)]
 
 
 def support_text(support) -> str:

@@ -18,7 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .claims import CLAIMS_CSS, Claim, check_diagnosis, claims_html, claims_text, to_jsonable, verdict
+from .claims import CLAIMS_CSS, Claim, check_diagnosis, check_threshold, claims_html, claims_text, to_jsonable, verdict
+from .quotes import quote_of
 from .parameters import check_parameters
 from .support import bootstrap_support, deterministic, supported_verdict
 from .paths import repo_root, resolve
@@ -112,8 +113,18 @@ class Experiment:
         os.replace(tmp, path)
         return path
 
+    @property
+    def scale(self) -> str:
+        """Where this run's verdicts are measured (:data:`~.claims.SCALES`): ``paper`` under
+        ``reports/paper``, ``default`` under ``reports``, else ``notebook`` (the tiny defaults)."""
+        parts = self.output_dir.resolve().relative_to(repo_root()).parts if self.output_dir.resolve().is_relative_to(repo_root()) else ()
+        if parts[:2] == ("reports", "paper"):
+            return "paper"
+        return "default" if parts[:1] == ("reports",) else "notebook"
+
     def claim(self, id: str, text: str, holds=None, measured: dict | None = None, *, test=None, table=None,
-              by: str = "trial", support: dict | None = None, diagnosis=None) -> Claim:
+              by: str = "trial", support: dict | None = None, diagnosis=None, quote: dict | None = None,
+              threshold: dict | None = None) -> Claim:
         """Record claim ``id``: its verdict is computed from ``holds`` (a boolean derived
         from ``measured``), or ``not measured`` if ``holds`` is None.
 
@@ -124,7 +135,12 @@ class Experiment:
         support given directly (default for ``holds``: :func:`~.support.deterministic`, a
         computation without trials to resample). ``diagnosis``:
         ``(kind, sentence)`` why the claim does not hold (kinds:
-        :data:`~.claims.DIAGNOSES`), kept only when the verdict is not ``holds``.
+        :data:`~.claims.DIAGNOSES`), kept only when the verdict is not ``holds``; its ``scale``
+        is this run's (:attr:`scale`) unless given.
+        ``quote``: the paper's words ``{"text", "where"}`` (default: the catalogue's entry for
+        ``id``, :func:`~.quotes.quote_of`). ``threshold``: the test's number
+        (:func:`~.claims.check_threshold`); when it is ours and its ``readings`` disagree, the
+        verdict is ``inconclusive`` with the diagnosis ``reading`` (the readings named).
         """
         if test is not None:
             if holds is not None or support is not None:
@@ -136,9 +152,20 @@ class Experiment:
             support = deterministic()
         if outcome != "not measured":
             outcome = supported_verdict(outcome == "holds", support)
+        if threshold is not None:
+            threshold = to_jsonable(check_threshold(threshold))
+            turns = {r["verdict"] for r in threshold.get("readings", ())} - {"not measured"}
+            if threshold["source"] == "ours" and len(turns) > 1 and outcome != "not measured":
+                outcome = "inconclusive"
+                shown = ", ".join(f"{r['value']}: {r['verdict']}" for r in threshold["readings"])
+                diagnosis = {"kind": "reading", "text": f"The verdict turns within reasonable readings of our cut-off "
+                             f"({shown}; chosen {threshold['value']}).",
+                             "evidence": {"readings": threshold["readings"]}}
         claim = Claim(id=id, target=self.id, text=text, verdict=outcome, measured=to_jsonable(measured or {}),
                       support=to_jsonable(support) if support is not None else None,
-                      diagnosis=check_diagnosis(diagnosis) if diagnosis is not None and outcome != "holds" else None)
+                      diagnosis=to_jsonable(check_diagnosis(diagnosis, scale=self.scale))
+                      if diagnosis is not None and outcome != "holds" else None,
+                      quote=quote if quote is not None else quote_of(id), threshold=threshold)
         self.claims = [c for c in self.claims if c.id != id] + [claim]
         return claim
 
