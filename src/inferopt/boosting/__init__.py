@@ -10,7 +10,8 @@ backtracking with the Monte-Carlo slack of Alg. 2) are those of the shared core
 * :mod:`.mixture`   -- :class:`Mixture` (simplex weights, sampling, log-sum-exp density, add/move/remove);
 * :mod:`.targets`   -- :class:`LogisticTarget` (via :mod:`inferopt.models`), :class:`GaussianMixtureTarget`;
 * :mod:`.adam`      -- :class:`Adam`, :func:`adam_minimize`;
-* :mod:`.relbo`     -- :func:`greedy_step` (the LMO: RELBO by Adam, Eq. (4)), :func:`relbo_and_grad`;
+* :mod:`.relbo`     -- :func:`greedy_step` (the LMO: RELBO by Adam, Eq. (4)), :func:`relbo_and_grad`,
+  :func:`relbo_common` (candidates' RELBO on common draws), :data:`GREEDY_AUTHORS` (the authors' settings);
 * :mod:`.estimates` -- Monte-Carlo :func:`kl`, :func:`elbo`, :func:`grad_inner`, :func:`directional_derivative`;
 * :mod:`.metrics`   -- :func:`auroc`, :func:`train_log_likelihood`, :func:`test_auroc`;
 * :mod:`.problem`   -- :class:`BoostingProblem`, boosting VI as an :class:`inferopt.fw.FWProblem` (Monte-Carlo estimates);
@@ -43,7 +44,7 @@ from .families import FAMILIES, Component, Family, Gaussian, Laplace, get_family
 from .metrics import auroc, posterior_mean_logits, test_auroc, train_log_likelihood
 from .mixture import Mixture, check_simplex
 from .problem import BoostingProblem
-from .relbo import GreedyResult, greedy_step, relbo, relbo_and_grad, relbo_lambda
+from .relbo import GREEDY_AUTHORS, GreedyResult, greedy_step, relbo, relbo_and_grad, relbo_common, relbo_lambda
 from .targets import GaussianMixtureTarget, LogisticTarget
 
 __all__ = [
@@ -55,5 +56,5 @@ __all__ = [
     "LogisticTarget", "Mixture", "check_simplex", "get_family",
     # estimates and metrics
     "auroc", "directional_derivative", "elbo", "grad_inner", "grad_inner_components", "kl",
-    "posterior_mean_logits", "relbo", "relbo_and_grad", "relbo_lambda", "test_auroc", "train_log_likelihood",
+    "posterior_mean_logits", "relbo", "relbo_and_grad", "relbo_common", "relbo_lambda", "GREEDY_AUTHORS", "test_auroc", "train_log_likelihood",
 ]

@@ -49,13 +49,20 @@ class MonteCarloSlack:
 
 
 def make_step(step: str, *, C0: float | None = None, eta: float = 0.9, tau: float = 2.0, eps0: float = 0.1,
-                imax: int = 10, ls_iter: int = 10, ls_lr: float = 0.1):
+                imax: int = 10, ls_iter: int = 10, ls_lr: float = 0.1, min_gamma: float = 0.0,
+                on_ascent: str = "zero", fallback_C: str = "grown"):
     """``(variant, step rule)`` of ``step`` (one of :data:`STEPS`).
 
     C0, eta, tau, eps0, imax : Alg. 2's initial curvature ``C_{-1}`` (``None``: estimated at the
         first step from a finite difference of ``⟨∇f(q + γd), d⟩``, Pedregosa et al. 2020),
         shrink ``η ≤ 1``, growth ``τ > 1``, ``ε₀`` and ``IMAX`` (tries before the fallback).
     ls_iter, ls_lr : the line search's iterations and learning rate.
+    min_gamma, on_ascent, fallback_C : the authors' code's departures from Alg. 2 (see
+        :class:`~inferopt.fw.Backtracking`): their ``MIN_GAMMA = 0.01`` ends the backtracking with
+        the predefined step once a tried ``γ`` falls below it; a non-descent direction gets the
+        predefined step (``'fallback'``) rather than none (``'zero'``, Alg. 2); after a fallback
+        the curvature estimate is the one before the step (``'previous'``), not the grown one
+        (``'grown'``, Alg. 2 line 7).
     """
     check_choice("step", step, STEPS)
     ls_iter, ls_lr = check_int("ls_iter", ls_iter, low=1), check_real("ls_lr", ls_lr, low=0.0, low_open=True)
@@ -64,7 +71,8 @@ def make_step(step: str, *, C0: float | None = None, eta: float = 0.9, tau: floa
     if step == "line_search":
         return "fw", StochasticLineSearch(max_iter=ls_iter, lr=ls_lr)
     imax = check_int("imax", imax, low=1)
-    rule = Backtracking(C0, eta=eta, tau=tau, slack=MonteCarloSlack(eps0), max_tries=imax, fallback="2/(t+2)")
+    rule = Backtracking(C0, eta=eta, tau=tau, slack=MonteCarloSlack(eps0), max_tries=imax, fallback="2/(t+2)",
+                        min_gamma=min_gamma, on_ascent=on_ascent, fallback_C=fallback_C)
     return VARIANT[step], rule
 
 
@@ -106,8 +114,13 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     NaN at the last); per step (NaN / '' at ``t = 0``): ``gamma``, ``C`` (curvature estimate),
     ``step_type`` (``init`` / ``fw`` / ``away`` / ``pairwise`` / ``drop`` / ``fallback``),
     ``slope``, ``value`` and ``bound`` (the last sufficient-decrease test), ``eps`` (``2ε_t``),
-    ``n_tries``; ``n_components``; ``time_greedy`` and ``time_step`` (s, the greedy step and
-    the step-size selection incl. its Monte-Carlo estimates) and their running sum ``time``.
+    ``n_tries``; ``n_components``; CPU seconds per iteration, timed as the authors' script times
+    them (``times.csv``: one line per iteration, the evaluations outside): ``time_greedy`` (the
+    greedy step), ``time_step`` (the step-size selection with its Monte-Carlo estimates; for
+    the backtracking rules also the estimate of ``f(q_t)`` that their sufficient-decrease test
+    starts from), ``time_iter`` = ``time_greedy + time_step``, and the running sum ``time``;
+    ``time_eval`` (the objective trace's estimate at the new iterate, outside ``time_iter``
+    unless it served the rule).
     """
     max_iter = check_int("max_iter", max_iter, low=1)
     variant, rule = make_step(step, **rule_kwargs)
@@ -136,8 +149,11 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     eps = [rule.slack(k) if isinstance(rule, Backtracking) else np.nan for k in range(1, T + 1)]
     time_greedy = pad(info["time_lmo"])
     time_greedy[0] = info["time_init"]
+    time_eval = np.concatenate([[0.0], np.asarray(info["time_eval"], dtype=float)])
     time_step = pad(info["time_step"])
     time_step[0] = 0.0
+    if isinstance(rule, Backtracking):            # Alg. 2 line 5 compares with f(q_t): the previous estimate
+        time_step[1:] += time_eval[:-1]
     record = pd.DataFrame({
         "iteration": t,
         "objective": res.objective,
@@ -154,8 +170,10 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
         "n_components": np.concatenate([[1], info["n_active"]]).astype(int),
         "time_greedy": time_greedy,
         "time_step": time_step,
+        "time_eval": time_eval,
     })
-    record["time"] = (record["time_greedy"] + record["time_step"]).cumsum()
+    record["time_iter"] = record["time_greedy"] + record["time_step"]
+    record["time"] = record["time_iter"].cumsum()
     if evals:
         record = pd.concat([record, pd.DataFrame(evals)], axis=1)
     final = ActiveSet()

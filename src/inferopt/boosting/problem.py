@@ -41,7 +41,8 @@ from .relbo import greedy_step
 from .._random import as_generator
 
 #: keys of ``greedy`` passed on to :func:`~.relbo.greedy_step`.
-GREEDY_KEYS = ("max_iter", "n_samples", "lr", "init_log_scale", "average", "log_scale_bounds")
+GREEDY_KEYS = ("max_iter", "n_samples", "lr", "init_log_scale", "average", "log_scale_bounds", "lr_decay", "start",
+               "scale_param", "stored_scale")
 
 
 class BoostingProblem:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._result import SolveResult
-from .._validation import as_rows, check_int, check_real
+from .._validation import as_rows, check_choice, check_int, check_real
 from .adam import Adam
 from .families import Component, check_params, check_target, get_family
 from .mixture import Mixture
@@ -43,6 +43,25 @@ def _check_q(q, D: int):
     if q.dim != D:
         raise ValueError(f"q must have dimension D = {D} (the target's); got {q.dim}")
     return q
+
+
+def _log_scale(free: np.ndarray, scale_param: str) -> np.ndarray:
+    """``ρ = log b`` from the free scale parameter (``ρ`` itself, or ``u`` with ``b = softplus(u)``)."""
+    if scale_param == "exp":
+        return free
+    return np.log(np.logaddexp(0.0, free))
+
+
+def _free(log_scale: np.ndarray, scale_param: str) -> np.ndarray:
+    """The inverse of :func:`_log_scale`: ``u = log(e^b − 1)`` for softplus."""
+    if scale_param == "exp":
+        return np.array(log_scale, dtype=float)
+    b = np.exp(log_scale)
+    return b + np.log(-np.expm1(-b))
+
+
+def _log_sigmoid(u: np.ndarray) -> np.ndarray:
+    return -np.logaddexp(0.0, -u)
 
 
 def relbo_and_grad(target, family, loc, log_scale, eps, q: Mixture | None = None, lam: float = 1.0):
@@ -93,6 +112,43 @@ def relbo(target, s: Component, q: Mixture | None = None, lam: float = 1.0, *, n
     return relbo_and_grad(target, s.family, s.loc, s.log_scale, eps, q, lam)[0]
 
 
+def relbo_common(target, components, q: Mixture | None = None, lam: float = 1.0, *, n_samples: int = 2000,
+                 rng=None) -> tuple[np.ndarray, np.ndarray]:
+    """RELBO of each of ``components`` on the *same* standard draws (common random numbers), with
+    Monte-Carlo standard errors of each value: ``(values, stderrs)``, shape ``(len(components),)``.
+
+    The greedy step maximises the RELBO (Eq. (4)); its component must score at least as well as
+    any simple feasible candidate (plain VI's ``q_0``, the current mixture's best component)
+    under this estimate, else the greedy solver failed at its task.
+    """
+    check_target(target)
+    comps = list(components)
+    if not comps or not all(isinstance(c, Component) for c in comps):
+        raise TypeError("components must be a non-empty sequence of Component")
+    family = comps[0].family
+    if any(c.family.name != family.name or c.dim != target.dim for c in comps):
+        raise ValueError(f"components must all be {family.name} components of the target's dimension {target.dim}")
+    q = _check_q(q, target.dim)
+    lam = check_real("lam", lam, low=0.0)
+    n = check_int("n_samples", n_samples, low=2)
+    eps = family.standard_sample((n, target.dim), as_generator(rng))
+    values, errors = [], []
+    for c in comps:
+        x = c.loc + np.exp(c.log_scale) * eps
+        f = target.log_density(x) - (q.log_density(x) if q is not None else 0.0)
+        values.append(float(f.mean() + lam * family.entropy(c.log_scale)))
+        errors.append(float(f.std(ddof=1) / np.sqrt(n)))
+    return np.array(values), np.array(errors)
+
+
+#: the greedy step as the authors ran it (``boosting_bbvi``: ``relbo.KLqp(...).run(n_iter=LMO_iter)``
+#: with ``LMO_iter = 1000``; Edward's defaults: one draw per step, Adam at 0.1 decayed ×0.9 every
+#: 100 steps; ``construct_base``: location and softplus-scale parameter ``~ N(0, I)``; the next
+#: component stored with ``s.stddev()`` as its scale)
+GREEDY_AUTHORS = {"max_iter": 1000, "n_samples": 1, "lr": 0.1, "lr_decay": (100, 0.9), "start": "random",
+                  "scale_param": "softplus", "stored_scale": "stddev", "average": 0.0}
+
+
 @dataclass(repr=False)
 class GreedyResult(SolveResult):
     """The greedy step's Adam run (a :class:`~inferopt._result.SolveResult` on ``[loc, log_scale]``
@@ -116,6 +172,10 @@ def greedy_step(
     init_log_scale: float = 0.0,
     average: float = 0.0,
     log_scale_bounds: tuple[float, float] | None = None,
+    lr_decay: tuple[int, float] | None = None,
+    start: str = "draw",
+    scale_param: str = "exp",
+    stored_scale: str = "scale",
 ) -> GreedyResult:
     """Next component by maximising the RELBO with Adam (Algorithm 1 line 3, Eq. (4)).
 
@@ -138,6 +198,18 @@ def greedy_step(
         Laplace family (the paper's choice) has linear log-tails and does not suffer from this
         on the logistic posterior; an upper bound is the "clipped tails" remedy for Gaussians.
 
+    lr_decay : optional ``(every, factor)``: the learning rate is ``lr · factor^⌊i/every⌋`` at
+        step ``i`` (a staircase; Edward's default optimiser, which the authors' ``KLqp.run``
+        uses, is Adam with ``lr = 0.1`` and ``(100, 0.9)``).
+    start : ``'draw'`` (ours: location ``0`` for the first component, else one draw from ``q``;
+        log-scale ``init_log_scale``) or ``'random'`` (the authors' ``construct_base``:
+        location ``~ N(0, I)``, free scale parameter ``~ N(0, I)``). ``init`` overrides both.
+    scale_param : the free parameter of the scale: ``'exp'`` (``b = e^ρ``, ours) or
+        ``'softplus'`` (``b = log(1 + e^u)``, the authors'); Adam runs on that parameter.
+    stored_scale : the scale the returned component carries: ``'scale'`` (the optimised ``b``)
+        or ``'stddev'`` (the family's standard deviation ``b·√var_f``, as the authors' script
+        stores ``s.stddev()`` as the next component's scale: ``√2 b`` for Laplace).
+
     Returns a :class:`GreedyResult`: ``component`` the new component, ``objective`` the
     per-step RELBO estimates (``objective[-1]`` with fresh draws at ``component``), ``x`` its
     parameters ``[loc, log_scale]``, ``info['lam']`` the entropy weight.
@@ -152,35 +224,55 @@ def greedy_step(
     if lam is None:
         lam = 1.0 if q is None else relbo_lambda(q.n_components if t is None else t)
     lam = check_real("lam", lam, low=0.0)
+    start = check_choice("start", start, ("draw", "random"))
+    scale_param = check_choice("scale_param", scale_param, ("exp", "softplus"))
+    stored_scale = check_choice("stored_scale", stored_scale, ("scale", "stddev"))
+    if lr_decay is not None:
+        if not isinstance(lr_decay, tuple | list) or len(lr_decay) != 2:
+            raise ValueError(f"lr_decay must be a pair (every, factor); got {lr_decay!r}")
+        every = check_int("lr_decay[0]", lr_decay[0], low=1)
+        factor = check_real("lr_decay[1]", lr_decay[1], low=0.0, high=1.0, low_open=True)
     if init is None:
-        loc0 = np.zeros(D) if q is None else q.sample(1, rng)[0]
-        init = Component(family, loc0, np.full(D, check_real("init_log_scale", init_log_scale)))
+        if start == "random":
+            loc0, free0 = rng.standard_normal(D), rng.standard_normal(D)
+            log_scale0 = _log_scale(free0, scale_param)
+        else:
+            loc0 = np.zeros(D) if q is None else q.sample(1, rng)[0]
+            log_scale0 = np.full(D, check_real("init_log_scale", init_log_scale))
+        init = Component(family, loc0, log_scale0)
     elif init.dim != D or init.family.name != family.name:
         raise ValueError(f"init must be a {family.name} component of dimension {D}")
     if log_scale_bounds is not None:
         lo, hi = (check_real("log_scale_bounds[0]", log_scale_bounds[0]), check_real("log_scale_bounds[1]", log_scale_bounds[1]))
         if not lo < hi:
             raise ValueError(f"log_scale_bounds must satisfy low < high; got ({lo}, {hi})")
-    params = np.concatenate([init.loc, init.log_scale])
-    if log_scale_bounds is not None:
-        params[D:] = np.clip(params[D:], lo, hi)
+    log_scale = init.log_scale if log_scale_bounds is None else np.clip(init.log_scale, lo, hi)
+    params = np.concatenate([init.loc, _free(log_scale, scale_param)])
     average = check_real("average", average, low=0.0, high=1.0)
     n_avg = int(np.ceil(average * max_iter))
     avg = np.zeros_like(params)
     opt = Adam(lr=lr)
     trace = np.empty(max_iter + 1)
     for i in range(max_iter):
+        if lr_decay is not None:
+            opt.lr = lr * factor ** (i // every)
         eps = family.standard_sample((n_samples, D), rng)
-        val, g_loc, g_rho = _relbo_and_grad(target, family, params[:D], params[D:], eps, q, lam)
+        ls = _log_scale(params[D:], scale_param)
+        val, g_loc, g_rho = _relbo_and_grad(target, family, params[:D], ls, eps, q, lam)
         trace[i] = val
+        if scale_param == "softplus":        # dρ/du = σ(u)/softplus(u) = σ(u) e^{-ρ}
+            g_rho = g_rho * np.exp(_log_sigmoid(params[D:]) - ls)
         params = opt.step(params, -np.concatenate([g_loc, g_rho]))     # Adam minimises −RELBO
         if log_scale_bounds is not None:
-            params[D:] = np.clip(params[D:], lo, hi)
+            params[D:] = _free(np.clip(_log_scale(params[D:], scale_param), lo, hi), scale_param)
         if i >= max_iter - n_avg:
             avg += params / n_avg
     if n_avg > 0:
         params = avg
-    s = Component(family, params[:D], params[D:])
+    log_scale = _log_scale(params[D:], scale_param)
+    s = Component(family, params[:D], log_scale)
     trace[max_iter] = relbo(target, s, q, lam, n_samples=n_samples, rng=rng)
-    return GreedyResult(x=params, objective=trace, n_iter=max_iter, converged=False, message="iteration budget reached",
+    if stored_scale == "stddev":
+        s = Component(family, s.loc, s.log_scale + 0.5 * np.log(family.variance_per_dim()))
+    return GreedyResult(x=np.concatenate([s.loc, s.log_scale]), objective=trace, n_iter=max_iter, converged=False, message="iteration budget reached",
                         info={"lam": lam, "first": q is None}, component=s)

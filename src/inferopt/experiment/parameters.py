@@ -63,7 +63,8 @@ def ListOf(item: Rule, *, length: int | None = None, min_length: int = 1) -> Rul
         if len(value) < min_length:
             raise ValueError(f"{name} must have at least {min_length} entries; got {len(value)}")
         for i, v in enumerate(value):
-            item.check(f"{name}[{i}]", v)
+            if not (v is None and item.optional):
+                item.check(f"{name}[{i}]", v)
     size = f"{length} entries" if length is not None else f"at least {min_length} entries"
     return Rule(check, f"a list ({size}) of {item.allowed}")
 
@@ -113,7 +114,10 @@ METHOD_NAMES = ListOf(Choice(*CORESET_METHODS, *(f"{m}_refit" for m in CORESET_M
 FUNCTION = Choice("log", "sqrt", "exp")
 DISTRIBUTION = Choice("optimal", "poisson", "negative binomial", "negbin")
 PANEL = Record(s=Int(1, 4), density=Choice("random", "uniform"))
-GREEDY = Record(max_iter=Int(low=0), n_samples=COUNT, lr=POSITIVE, average=Real(0.0, 1.0, high_open=True))
+GREEDY = Record(max_iter=Int(low=0), n_samples=COUNT, lr=POSITIVE, average=Real(0.0, 1.0, high_open=True),
+                lr_decay=ListOf(POSITIVE, length=2).or_null(), start=Choice("draw", "random"),
+                scale_param=Choice("exp", "softplus"), stored_scale=Choice("scale", "stddev"),
+                init_log_scale=Real(), log_scale_bounds=ListOf(Real(), length=2).or_null())
 
 
 def _nonempty_string(name, value):
@@ -127,10 +131,14 @@ _GLM = dict(seed=SEED, datasets=NAMES, methods=METHOD_NAMES, ks=ListOf(COUNT), n
             sparsevi_samples=Int(low=2), sparsevi_step_scale=POSITIVE, batch_fraction=Real(0.0, 1.0, low_open=True),
             claim_k_min=COUNT, n_jobs=COUNT, progress=Flag())
 _STEP_RULES = dict(C0=POSITIVE.or_null(), eta=Real(0.0, 1.0, low_open=True), tau=Real(1.0, low_open=True),
-                   eps0=NONNEG, imax=COUNT, ls_iter=COUNT, ls_lr=POSITIVE)
+                   eps0=NONNEG, imax=COUNT, ls_iter=COUNT, ls_lr=POSITIVE, min_gamma=Real(0.0, 1.0, high_open=True),
+                   fallback_C=Choice("grown", "previous"))
 _BOOSTING = dict(seed=SEED, dataset=Choice("chemreact100", "phishing68"), test_fraction=FRACTION, intercept=Flag(), n_iter=COUNT,
                  n_replicates=COUNT, family=Choice("laplace", "gaussian"), n_samples=COUNT, reuse_samples=Flag(),
-                 greedy=GREEDY, n_eval=Int(low=2), n_jobs=COUNT, progress=Flag(), **_STEP_RULES)
+                 greedy=GREEDY, greedy_ours=GREEDY,
+                 C0_sweep=ListOf(Rule(lambda n, v: v == "estimated" or check_real(n, v, low=0.0, low_open=True),
+                                      "a real number > 0 or 'estimated'")), on_ascent=Choice("zero", "fallback"),
+                 n_eval=Int(low=2), n_jobs=COUNT, progress=Flag(), **_STEP_RULES)
 _COMPLETION = dict(seed=SEED, test_fraction=FRACTION, ml_items=COUNT.or_null(), ml_users=COUNT.or_null(),
                    cond=POSITIVE, lam=POSITIVE, step=POSITIVE, step_decay=NONNEG, M=COUNT, iters=COUNT,
                    eval_every=COUNT, progress=Flag())
@@ -159,7 +167,7 @@ SPECS: dict[str, dict[str, Rule]] = {
                conv_tol=POSITIVE, progress=Flag()),
     "B6": dict(seed=SEED, d=Int(1, 20), n_sample=COUNT, n_points_finite=Int(low=2), panels=ListOf(PANEL),
                density_degree=COUNT, grid_size=Int(low=2), n_points_sobolev=Int(low=2), progress=Flag()),
-    "C1": dict(seed=SEED, dims=ListOf(COUNT), n_runs=COUNT, n_samples=COUNT, n_eval=Int(low=2), progress=Flag(),
+    "C1": dict(seed=SEED, dims=ListOf(COUNT), n_runs=COUNT, draws=ListOf(COUNT), n_eval=Int(low=2), progress=Flag(),
                **_STEP_RULES),
     "C2": dict(_BOOSTING),
     "C3": dict(_BOOSTING),

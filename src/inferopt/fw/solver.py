@@ -72,7 +72,7 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
     (``<grad f(x), d>``), ``n_evals``, ``value``/``bound`` (the last sufficient-decrease test
     of a backtracking rule, NaN otherwise), and the CPU times (:mod:`inferopt._clock`) ``time_lmo`` (the LMO call that
     chose the step's atom) and ``time_step`` (everything else of the step: ``grad_active``,
-    ``direction``, the rule, ``move`` and ``objective``); ``info['time_init']`` is the time of
+    ``direction``, the rule and ``move``) and ``time_eval`` (the objective at the new iterate); ``info['time_init']`` is the time of
     placing the first atom.  Callbacks are excluded from these times.
     """
     check_protocol("problem", problem, "start", "lmo", "grad_active", "direction", "move", "objective",
@@ -95,7 +95,7 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
     if callback is not None:
         callback(0, active)
     trace = {key: [] for key in ("gamma", "step_type", "drop", "atom", "n_active", "C", "step_status",
-                                 "slope", "n_evals", "value", "bound", "time_lmo", "time_step")}
+                                 "slope", "n_evals", "value", "bound", "time_lmo", "time_step", "time_eval")}
     converged, message = False, f"reached max_iter = {max_iter}"
     t = 0
     while True:
@@ -130,13 +130,15 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
             active.away_update(v, gamma, drop)
         else:
             active.pairwise_update(s, v, gamma, drop)
+        tic_eval = clock()
         objective.append(problem.objective(active))
         times.append(clock() - t0)
-        time_step = times[-1] - (toc - t0)
+        time_eval = times[-1] - (tic_eval - t0)
+        time_step = tic_eval - toc
         if callback is not None:
             callback(t, active)
         for key, val in zip(trace, (gamma, kind, drop, s, len(active), out.C, out.status, slope,
-                                    out.n_evals, out.value, out.bound, time_lmo, time_step)):
+                                    out.n_evals, out.value, out.bound, time_lmo, time_step, time_eval)):
             trace[key].append(val)
 
     return FWResult.from_run(active, objective=objective, gaps=gaps, trace=trace, n_iter=t, converged=converged,

@@ -120,7 +120,14 @@ class Backtracking(StepRule):
     ``C = |phi'(delta) - phi'(0)| / (delta ||d||^2)`` with ``delta = 1e-3`` (the initial
     Lipschitz estimate of Pedregosa et al. 2020, Sec. 4; needs ``Line.dphi``).  After ``max_tries`` failed tries the step
     falls back to the ``fallback`` rule (a predefined step, default ``2/(t+2)``), keeping the
-    grown ``C``.  ``slack`` is a constant ``>= 0`` or a callable ``t -> eps_t`` (e.g.
+    grown ``C``. Two departures of the boosting-VI authors' code (Dresdner et al. 2021,
+    ``blr_step_size.adaptive_fw``) from their Alg. 2 are switches: ``min_gamma`` (their
+    ``MIN_GAMMA = 0.01``: a failed try at ``gamma < min_gamma`` ends the search with the
+    fallback; 0 never) and ``on_ascent`` (``'zero'``: no step when ``slope >= 0``;
+    ``'fallback'``: the fallback step, as their code does when the gap is negative), and
+    ``fallback_C`` (``'grown'``: after a fallback the next step starts from the grown ``C``, as
+    Alg. 2 line 7 returns it; ``'previous'``: from the ``C`` before this step's backtracking, as
+    their code keeps its Lipschitz estimate unless the adaptive step succeeded).  ``slack`` is a constant ``>= 0`` or a callable ``t -> eps_t`` (e.g.
     ``lambda t: 2 * eps0 / t**2`` for Eq. 11 of Dresdner et al. with ``eps_t = eps0/t^2``;
     0 gives the exact condition of Pedregosa et al.).  ``phi`` may return a Monte-Carlo
     estimate.  The outcome records ``C`` and whether the step was 'accepted' or 'fallback'.
@@ -128,7 +135,8 @@ class Backtracking(StepRule):
 
     def __init__(self, C0: float | None = 1.0, *, eta: float = 0.9, tau: float = 2.0,
                  slack: float | Callable[[int], float] = 0.0, max_tries: int = 60,
-                 fallback: str | StepRule = "2/(t+2)") -> None:
+                 fallback: str | StepRule = "2/(t+2)", min_gamma: float = 0.0, on_ascent: str = "zero",
+                 fallback_C: str = "grown") -> None:
         self.C0 = None if C0 is None else check_real("C0", C0, low=0.0, low_open=True)
         self.eta = check_real("eta", eta, low=0.0, high=1.0, low_open=True)
         self.tau = check_real("tau", tau, low=1.0, low_open=True)
@@ -139,6 +147,9 @@ class Backtracking(StepRule):
         self.fallback = make_step_rule(fallback, "fallback")
         if isinstance(self.fallback, Backtracking):
             raise ValueError("fallback must be a rule that needs no backtracking (e.g. '2/(t+2)')")
+        self.min_gamma = check_real("min_gamma", min_gamma, low=0.0, high=1.0, high_open=True)
+        self.on_ascent = check_choice("on_ascent", on_ascent, ("zero", "fallback"))
+        self.fallback_C = check_choice("fallback_C", fallback_C, ("grown", "previous"))
         self.C = self.C0
 
     def reset(self) -> None:
@@ -166,8 +177,12 @@ class Backtracking(StepRule):
         if line.phi is None:
             raise ValueError("step 'backtracking' needs Line.phi, the objective along d")
         if line.slope >= 0.0:
-            return StepOutcome(0.0, "accepted", math.nan if self.C is None else self.C, 0)
+            C = math.nan if self.C is None else self.C
+            if self.on_ascent == "fallback":
+                return StepOutcome(self.fallback(line).gamma, "fallback", C, 0)
+            return StepOutcome(0.0, "accepted", C, 0)
         eps = self._slack(line.t)
+        previous = self.C
         C = self.eta * self.C if self.C is not None else self._initial_C(line)
         for tries in range(1, self.max_tries + 1):
             gamma = min(-line.slope / (C * line.d_sqnorm), line.gamma_max) if line.d_sqnorm > 0 else line.gamma_max
@@ -177,26 +192,30 @@ class Backtracking(StepRule):
                 self.C = C
                 return StepOutcome(gamma, "accepted", C, tries, value, bound)
             C *= self.tau
-        self.C = C
-        return StepOutcome(self.fallback(line).gamma, "fallback", C, self.max_tries, value, bound)
+            if gamma < self.min_gamma:
+                break
+        self.C = C if self.fallback_C == "grown" or previous is None else previous
+        return StepOutcome(self.fallback(line).gamma, "fallback", C, tries, value, bound)
 
 
 class StochasticLineSearch(StepRule):
     """Projected gradient descent on ``gamma`` with decreasing steps (the boosting-VI line search).
 
     From ``gamma_0 = init(t)`` (default the predefined ``2/(t+2)``), ``max_iter`` updates
-    ``gamma <- gamma - lr / (i + 1) * phi'(gamma)``, ``i = 0, 1, ...``, each projected onto
-    ``[0, gamma_max]``; the search stops as soon as the projection is active (``gamma`` at 0
-    or ``gamma_max``).  This is the rule of Locatello et al. (2018a)'s and Dresdner et al.
-    (2021)'s code (``n_iter = 10``, ``lr = 0.1``), where ``phi'`` is a Monte-Carlo estimate
-    with samples fixed during the search: with a large ``|phi'|`` the first update already
-    leaves ``[0, gamma_max]``, so the step jumps to 0 or 1 (Dresdner et al., Sec. 6.1).
+    ``gamma <- proj_[0, gamma_max](gamma - lr / (i + 1) * phi'(gamma))``, ``i = 0, 1, ...``,
+    stopping early when an update changes ``gamma`` by less than ``tol``. This is the rule of
+    Locatello et al. (2018a)'s and Dresdner et al. (2021)'s code (``line_search_dkl``:
+    ``n_iter = 10``, ``lr = 0.1``, ``tol = 1e-6``), where ``phi'`` is a Monte-Carlo estimate with
+    samples fixed during the search. A projected ``gamma`` stays in the search: from 0 or 1
+    the next derivative can send it to the other end, so with a large ``|phi'|`` the step
+    oscillates between 0 and 1 and ends at either (Dresdner et al., Sec. 6.1).
     """
 
-    def __init__(self, max_iter: int = 10, lr: float = 0.1, init: str | StepRule = "2/(t+2)") -> None:
+    def __init__(self, max_iter: int = 10, lr: float = 0.1, init: str | StepRule = "2/(t+2)", tol: float = 1e-6) -> None:
         self.max_iter = check_int("max_iter", max_iter, low=1)
         self.lr = check_real("lr", lr, low=0.0, low_open=True)
         self.init = make_step_rule(init, "init")
+        self.tol = check_real("tol", tol, low=0.0)
 
     def reset(self) -> None:
         self.init.reset()
@@ -206,9 +225,10 @@ class StochasticLineSearch(StepRule):
             raise ValueError("step 'stochastic_line_search' needs Line.dphi, the derivative of the objective along d")
         gamma = min(max(self.init(line).gamma, 0.0), line.gamma_max)
         for i in range(self.max_iter):
-            gamma -= self.lr / (i + 1) * float(line.dphi(gamma))
-            if not 0.0 < gamma < line.gamma_max:
-                return StepOutcome(min(max(gamma, 0.0), line.gamma_max), "searched", n_evals=i + 1)
+            new = min(max(gamma - self.lr / (i + 1) * float(line.dphi(gamma)), 0.0), line.gamma_max)
+            if abs(new - gamma) < self.tol:
+                return StepOutcome(new, "searched", n_evals=i + 1)
+            gamma = new
         return StepOutcome(gamma, "searched", n_evals=self.max_iter)
 
 

@@ -159,14 +159,16 @@ class _GLM:
         w = self._weights(w)
         total = self.log_prior(th)
         g = -th / self.prior_var
+        one = th.shape[0] == 1      # one draw (the authors' greedy step): matrix-vector products, 2-4x faster than (1, D) @ (D, n)
         for b in self._blocks(th.shape[0]):
-            ll, d = self._ll_and_dll(th @ self.Z[b].T, self.y[None, b])
+            eta = (self.Z[b] @ th[0])[None] if one else th @ self.Z[b].T
+            ll, d = self._ll_and_dll(eta, self.y[None, b])
             if w is None:
                 total = total + ll.sum(axis=1)
             else:
                 total = total + ll @ w[b]
                 d = d * w[b]
-            g = g + d @ self.Z[b]
+            g = g + ((d[0] @ self.Z[b])[None] if one else d @ self.Z[b])
         return (float(total[0]), g[0]) if single else (total, g)
 
     def _ll_and_dll(self, eta, y):
