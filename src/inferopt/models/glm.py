@@ -212,7 +212,15 @@ class LogisticRegression(_GLM):
         return y
 
     def _ll(self, eta, y):
-        return -np.logaddexp(0.0, -y * eta)
+        # log σ(m) = min(m, 0) − log(1 + e^{−|m|}), m = yη: one exponential and one logarithm, in place
+        # (np.logaddexp costs about twice as much; the boosting evaluations' hot path)
+        m = np.multiply(y, eta)
+        ll = np.minimum(m, 0.0)
+        np.abs(m, out=m)
+        np.negative(m, out=m)
+        np.exp(m, out=m)
+        ll -= np.log1p(m, out=m)
+        return ll
 
     def _dll(self, eta, y):
         return y * expit(-y * eta)
