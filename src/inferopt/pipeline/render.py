@@ -28,6 +28,7 @@ import nbformat
 from nbconvert import HTMLExporter
 
 from ..experiment.claims import CLAIMS_CSS, claims_html, claims_text
+from .run import CLAIMS_HEADER
 
 #: MathJax configuration shipped by jupyter-server-mathjax (TeX input, HTML-CSS output).
 MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full,Safe"
@@ -39,8 +40,6 @@ MATHJAX_FONTS = (
 EMPTY_SCRIPT = "data:text/javascript,"
 #: Any installed-packages folder (another venv, a conda env), shown as ``<site-packages>``.
 SITE_PACKAGES = re.compile(r"/[^\s\"'<>]*?/(?:site|dist)-packages(?=/)")
-#: First line of the claims DataFrame a notebook prints (``print(exp.claims_table().to_string())``).
-CLAIMS_HEADER = re.compile(r"^\s*verdict\s+claim\s+measured\s*$", re.M)
 #: A tqdm bar's final state: ``label: 100%|█████| 12/12 [00:03<00:00, 3.9it/s]``.
 PROGRESS_LINE = re.compile(r"^[^\n]*\d+%\|[^|\n]*\|\s*[\d.]+[kMG]?/[\d.]+[kMG]?\s*\[[^\]\n]*\]\s*$")
 

@@ -27,6 +27,7 @@ from .paper import PAPER_DIR
 from .paper_state import is_current, paper_results, run_note
 from .render import copy_mathjax, notebook_to_html
 from .run import failure_marker
+from .timing_claims import timing_note
 
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1200px;color:#222;padding:0 1rem}
@@ -161,6 +162,12 @@ def diagnoses(default: dict | None, paper_claim: dict | None, paper: dict | None
     return shown
 
 
+def _timing(claim_id: str) -> str:
+    """The mark of a claim that rests on timings (:mod:`.timing_claims`)."""
+    note = timing_note(claim_id)
+    return f"<div class='support' title='rests on CPU times, which vary between runs'>{note}</div>" if note else ""
+
+
 def _measured(default: dict | None, paper_claim: dict | None) -> str:
     """The numbers behind each scale's verdict, each labelled with its scale."""
     return "".join(f"<div class='scale'>{scale} scale</div>{measured_html(c['measured'])}"
@@ -183,7 +190,7 @@ def _scorecard(metas: dict, failures: dict, papers: dict) -> str:
             shown = p if p is not None else d
             problem = next((c["verdict"] for c in (p, d) if c and c["verdict"] != "holds"), "holds")
             rows.append(
-                f"<tr class='claim {VERDICT_CLASS.get(problem, 'nm')}'><td class='id'>{html.escape(claim_id)}</td>"
+                f"<tr class='claim {VERDICT_CLASS.get(problem, 'nm')}'><td class='id'>{html.escape(claim_id)}{_timing(claim_id)}</td>"
                 f"<td><a href='html/{exp_id}.html'>{html.escape(exp_id)}</a>{stand_in}</td>"
                 f"<td class='v'>{verdict_html(p, run_note(paper)) + _stale_badge(paper) if p else NOT_RUN}</td>"
                 f"<td class='v'>{verdict_html(d) if d else NOT_RUN}</td>"

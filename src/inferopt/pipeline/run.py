@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 import textwrap
@@ -37,7 +38,6 @@ from ..experiment.claims import VERDICTS, claims_text
 from ..experiment.parameters import check_parameters
 from ..experiment.paths import repo_root
 from .config import check_experiments, experiment_parameters, experiments
-from .render import CLAIMS_HEADER
 from .scorecard import write_scorecard
 
 KERNEL = "python3"
@@ -52,6 +52,8 @@ ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", 
 #: the kernel's start-up: the text bars, and its own log at ERROR (no "running over TCP without
 #: encryption" warning on every run: the kernel listens on localhost, as every local kernel does)
 KERNEL_ARGUMENTS = [f"--IPKernelApp.exec_lines={TEXT_PROGRESS}", "--IPKernelApp.log_level=ERROR"]
+#: First line of the claims DataFrame a notebook prints (``Experiment.finish``).
+CLAIMS_HEADER = re.compile(r"^\s*verdict\s+claim\s+measured\s*$", re.M)
 #: parameters the runner itself sets, not the experiment's section
 RUNNER_PARAMETERS = ("output_dir",)
 #: parameters every stage passes whether or not a notebook reads them (the global seed)
