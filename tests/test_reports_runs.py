@@ -328,3 +328,28 @@ def test_the_readme_way_back_after_a_failed_variant_works_on_a_fresh_clone(tmp_p
         else:
             assert restored and (clone / "index.txt").read_text() == before
             assert sh(clone, "git status --porcelain params.yaml").stdout == ""
+
+
+def test_the_readme_keep_filter_shows_a_parameter_that_params_paper_also_sets(tmp_path):
+    """DVC names a parameter that two params files hold with its file (`params.yaml:D1.N_values`):
+    README's `dvc exp show --keep` recipe must still show it (`--keep '^D1'` hid it)."""
+    line = next(line for line in (ROOT / "README.md").read_text().splitlines() if line.startswith("dvc exp show --drop '.*' --keep"))
+    recipe = line.split("  #", 1)[0].strip() + " --no-pager"
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}", "DVC_NO_ANALYTICS": "1",
+           "COLUMNS": "200"}
+
+    def sh(command):
+        return subprocess.run(command, shell=True, cwd=tmp_path, env=env, capture_output=True, text=True, check=True).stdout
+
+    (tmp_path / "params.yaml").write_text("D1:\n  N_values:\n  - 1\n  - 2\n  negbin_p: 0.5\nD2:\n  d: 3\n")
+    (tmp_path / "params_paper.yaml").write_text("D1:\n  N_values:\n  - 5\n")
+    (tmp_path / "w.py").write_text('import json\njson.dump({"D1.1": 1}, open("m.json", "w"))\n')
+    stage = {"cmd": "python w.py", "params": ["D1.N_values", "D1.negbin_p", "D2.d", {"params_paper.yaml": ["D1.N_values"]}],
+             "metrics": [{"m.json": {"cache": False}}]}
+    (tmp_path / "dvc.yaml").write_text(yaml.safe_dump({"stages": {"D1": stage}}))
+    sh("git init -q && dvc init -q && dvc repro -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm one")
+    sh("dvc exp run -q -S D1.negbin_p=0.3")
+    shown = sh(recipe)
+    assert "params.yaml:D1.N_values" in shown and "D1.negbin_p" in shown and "D1.1" in shown
+    assert "D2.d" not in shown and "params_paper.yaml" not in shown
+    assert "params.yaml:D1.N_values" not in sh("dvc exp show --drop '.*' --keep 'Experiment|^D1' --no-pager")
