@@ -9,7 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
-from io import StringIO
+from io import BytesIO, StringIO
 from pathlib import Path
 
 import nbformat
@@ -124,7 +124,7 @@ def test_thumbnails_are_small(tmp_path):
     from PIL import Image
 
     small = thumbnail(png)
-    with Image.open(png) as big, Image.open(__import__("io").BytesIO(small)) as thumb:
+    with Image.open(png) as big, Image.open(BytesIO(small)) as thumb:
         assert big.width == 1900 and thumb.width == 480
         assert abs(thumb.height / thumb.width - big.height / big.width) < 0.01
     assert len(small) < png.stat().st_size / 4 and len(small) < 60_000
