@@ -65,8 +65,12 @@ def test_a_real_paper_run_records_its_run_and_streams_progress(tmp_path, capsys)
     before = default_metrics.stat().st_mtime if default_metrics.exists() else None
     out = tmp_path / "paper"
     (run,) = run_paper(["B6"], workers=2, output_dir=out, overrides=TINY_B6)
-    err = capsys.readouterr().err
+    captured = capsys.readouterr()
+    err = captured.err
     assert "\r" in err and "100%|" in err  # the notebook's progress bar reached this terminal, in place
+    assert "without encryption" not in err and "make reports" in err  # no kernel start-up warning; what to run next
+    claims = captured.out[captured.out.index("B6.1  ["):].splitlines()  # the claims table, printed last
+    assert max(map(len, claims)) <= 110 and not any(line.startswith("id") for line in claims)  # wrapped blocks
     metrics = json.loads((out / "metrics" / "B6.json").read_text())
     assert metrics["run"] == run
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()

@@ -82,7 +82,8 @@ def test_the_index_shows_both_scales_support_and_diagnosis(project):
     assert row.index(">fails<") < row.index(">holds<")            # paper scale first, then the default scale
     assert "holds in 2 % of 200 bootstrap resamples of 10 trials" in row
     assert "paper scale, " in row and "2026-11-24" in row and "STALE" not in row
-    assert "<b>setting</b> the step size decides it" in row and "gap = 2" in row
+    assert "<b>setting</b> <span class='scale'>paper scale</span> the step size decides it" in row
+    assert row.index("paper scale</div><div>gap = 2") < row.index("default scale</div><div>gap = 0.5")  # both scales' numbers
     assert "paper scale</b>: 1 claims of 1 experiment(s)" in page and "not run at paper scale: X2" in page
     (project / "src/inferopt/algo.py").write_text("A = 3\n")
     assert "STALE: algo.py changed since" in build_index({"X1": default}, project / "reports",
@@ -97,12 +98,13 @@ def _row(page: str, claim_id: str) -> str:
 @pytest.mark.parametrize(
     ("paper_verdict", "default_verdict", "default_diagnosis", "stale", "shown"),
     [
-        ("holds", "fails", None, False, "<b>setting</b> It holds at paper scale (paper scale, "),
-        ("holds", "inconclusive", None, False, "<b>setting</b> It holds at paper scale"),
-        ("holds", "fails", {"kind": "paper", "text": "its own reason"}, False, "<b>paper</b> its own reason"),
+        ("holds", "fails", None, False, "<b>setting</b> <span class='scale'>default scale</span> It holds at paper scale (paper scale, "),
+        ("holds", "inconclusive", None, False, "<b>setting</b> <span class='scale'>default scale</span> It holds at paper scale"),
+        ("holds", "fails", {"kind": "paper", "text": "its own reason"}, False,
+         "<b>paper</b> <span class='scale'>default scale</span> its own reason"),
         ("holds", "fails", None, True, None),              # a stale paper run explains nothing
         ("holds", "holds", None, False, None),
-        ("fails", "fails", None, False, "<b>setting</b> the step size decides it"),   # the paper run's own diagnosis
+        ("fails", "fails", None, False, "<b>setting</b> <span class='scale'>paper scale</span> the step size decides it"),
     ],
 )
 def test_a_default_failure_that_holds_at_paper_scale_is_diagnosed_as_the_scale(

@@ -153,7 +153,7 @@ def test_index_has_cards_and_every_claim(tmp_path):
     assert page.count("<tr class='claim ") == 5 and "claim 1 &lt;b&gt;" in page and "<div>x = 1.235</div>" in page
     for verdict, cls in [("holds", "holds"), ("fails", "fails"), ("not measured", "nm"), ("inconclusive", "inconclusive")]:
         assert f"<tr class='claim {cls}'><td class='id'>Q1." in page and f"1 {verdict}" in page
-    assert "<b>setting</b> too few trials" in page
+    assert "<b>setting</b> <span class='scale'>default scale</span> too few trials" in page
     assert "stand-in:</b> S instead of T" in page and 'href="html/Q1.html"' in page
     assert "outputs missing" in page and "failed or missing: Q2" in page
     # one section per paper letter, each with its own tallies; overall tallies first; the scale is named
@@ -240,12 +240,12 @@ def test_claims_diff_between_commits_experiments_and_workspace(tmp_path):
     git("commit", "-qm", "one")
     write_scorecard(_metrics("Q1", ["holds", "holds", "inconclusive"], {"kl": 0.1}), cards / "Q1.json")
     git("commit", "-qam", "two")
-    git("update-ref", "refs/exps/ab/cdef/paper", "HEAD~1")  # where DVC keeps an experiment called `paper`
+    git("update-ref", "refs/exps/ab/cdef/variant", "HEAD~1")  # where DVC keeps an experiment called `variant`
     write_scorecard(_metrics("Q1", ["fails", "holds", "inconclusive"]), cards / "Q1.json")
     report = claims_diff(tmp_path, "HEAD~1", "HEAD")
     assert report.splitlines() == ["claims-diff HEAD~1 -> HEAD: 2 of 3 claims changed verdict",
                                    "  Q1.2  fails -> holds", "  Q1.3  absent -> inconclusive"]
-    assert claims_diff(tmp_path, "paper", "HEAD") == report.replace("HEAD~1", "paper")
+    assert claims_diff(tmp_path, "variant", "HEAD") == report.replace("HEAD~1", "variant")
     assert claims_diff(tmp_path, "HEAD", "workspace").splitlines()[1:] == ["  Q1.1  holds -> fails"]
     assert "0 of 3" in claims_diff(tmp_path, str(tmp_path), "workspace")
     with pytest.raises(ValueError, match="neither"):

@@ -231,6 +231,8 @@ table.claims td.measured div{white-space:pre-wrap} table.claims summary{cursor:p
 .verdict.inconclusive{background:#fdf0c8;color:#6b4d00} .verdict.nm{background:#eee;color:#555}
 .diagnosis{margin-top:.3rem;font-size:.85rem;color:#444} .diagnosis b{text-transform:uppercase;font-size:.75rem}
 .support{font-size:.72rem;color:#666;white-space:normal;max-width:9rem;margin-top:.15rem}
+.diagnosis .scale,.measured .scale{font-size:.7rem;color:#555;background:#eef;border-radius:3px;padding:0 .3rem;font-family:system-ui,sans-serif}
+.verdict.stale{background:#7a1111;color:#fff;font-size:.7rem;margin-left:.3rem}
 """
 
 
@@ -299,9 +301,15 @@ def verdict_html(claim: dict, note: str = "") -> str:
     return f"<span class='verdict {cls}'>{html.escape(claim['verdict'])}</span>{below}"
 
 
-def diagnosis_html(claim: dict) -> str:
+def diagnosis_html(claim: dict, scale: str | None = None) -> str:
+    """A claim's diagnosis: its kind, the scale it was made at (``scale``, else the diagnosis's
+    own ``scale``) and its sentence; empty without one."""
     kind, sentence = diagnosis_text(claim.get("diagnosis"))
-    return f"<div class='diagnosis'><b>{html.escape(kind)}</b> {html.escape(sentence)}</div>" if sentence else ""
+    if not sentence:
+        return ""
+    scale = scale or (claim["diagnosis"].get("scale") if isinstance(claim.get("diagnosis"), dict) else None)
+    where = f"<span class='scale'>{html.escape(scale)} scale</span> " if scale else ""
+    return f"<div class='diagnosis'><b>{html.escape(kind)}</b> {where}{html.escape(sentence)}</div>"
 
 
 def claims_html(claims: list[dict], *, rows: list[str] | None = None, target_column: bool = False) -> str:

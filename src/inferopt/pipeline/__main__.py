@@ -5,8 +5,9 @@
     python -m inferopt.pipeline report        # reports/html/*.html and reports/index.html
     python -m inferopt.pipeline paper [IDS] [--workers N] [--dry-run]
                                               # the papers' scale into reports/paper/ (plan first)
-    python -m inferopt.pipeline claims-diff A B  # verdicts that changed between two runs
-                                              # (workspace, a git revision, a DVC experiment, a folder)
+    python -m inferopt.pipeline claims-diff A B  # verdicts that changed between two runs (workspace =
+                                              # default, paper, paper@REV, a git revision, a DVC
+                                              # experiment, a folder); claims-diff default paper
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def main(argv=None) -> int:
     paper.add_argument("--workers", type=int, help="n_jobs of the notebooks that have it (default: all cores)")
     paper.add_argument("--dry-run", action="store_true", help="print the plan only")
     diff = sub.add_parser("claims-diff", help="verdicts that changed between two runs")
-    diff.add_argument("a", help="workspace | git revision | DVC experiment name | folder")
+    diff.add_argument("a", help="workspace (= default) | paper | paper@REV | git revision | DVC experiment name | folder")
     diff.add_argument("b", nargs="?", default="workspace", help="as A (default: workspace)")
     args = parser.parse_args(argv)
     use_working_copy()

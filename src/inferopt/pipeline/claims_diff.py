@@ -1,12 +1,20 @@
 """Which verdicts changed between two runs: ``python -m inferopt.pipeline claims-diff A B``.
 
-A run is named by what holds its scorecards (``reports/scorecard/<id>.json``, git-tracked):
+A run is named by what holds its verdicts:
 
-- ``workspace`` — the working tree;
-- a git revision — ``HEAD``, ``main``, ``HEAD~3``, a commit hash;
-- a DVC experiment name — ``dvc exp show`` lists them (e.g. ``dvc exp run -n paper -S scale=paper``);
-- a folder — another checkout, or a scorecard folder itself (``reports/paper/scorecard``:
-  the paper scale of ``make paper``).
+- ``workspace`` (or ``default``) — the working tree's default scale (``reports/scorecard/<id>.json``,
+  git-tracked);
+- ``paper`` — the working tree's paper scale: the committed ``reports/paper/metrics/<id>.json``
+  of ``make paper`` (``paper@<rev>``: as committed at a git revision), so
+  ``claims-diff default paper`` works on a fresh clone;
+- a git revision — ``HEAD``, ``main``, ``HEAD~3``, a commit hash (its scorecards);
+- a DVC experiment name — ``dvc exp show`` lists them;
+- a folder — another checkout (its scorecards), or a folder of scorecards or of metrics JSONs.
+
+A file that is neither a scorecard nor a metrics JSON, or a run without a single verdict, is an
+error, never an empty run (which would list every claim as changed). Claims that rest on
+timings are marked (:mod:`.timing_claims`): their verdicts can turn between two runs of the
+same code.
 """
 
 from __future__ import annotations
@@ -15,10 +23,14 @@ import json
 from pathlib import Path
 
 from .git import git
-from .scorecard import verdicts
+from .scorecard import VALUE_VERDICT
+from .timing_claims import ROUNDS, timing_note
 
 SCORECARD_DIR = "reports/scorecard"
+PAPER_METRICS_DIR = "reports/paper/metrics"
 WORKSPACE = "workspace"
+DEFAULT = "default"
+PAPER = "paper"
 
 
 def resolve_commit(root: Path, name: str) -> str | None:
@@ -33,24 +45,71 @@ def resolve_commit(root: Path, name: str) -> str | None:
     return matches[0] if matches else None
 
 
-def load_run(root: Path, name: str) -> dict:
-    """``{claim id: verdict}`` of every scorecard of the run ``name`` (see the module docstring)."""
-    folder = root / SCORECARD_DIR if name == WORKSPACE else Path(name)
-    if name == WORKSPACE or folder.is_dir():
-        if (folder / SCORECARD_DIR).is_dir():
-            folder = folder / SCORECARD_DIR
-        cards = [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
-    else:
-        commit = resolve_commit(root, name)
+def file_verdicts(text: str, where: str) -> dict:
+    """``{claim id: verdict}`` of one JSON file: a metrics JSON (``claims``: a list of claims)
+    or a scorecard (claim ids to scorecard values, headline numbers aside). Anything else —
+    not JSON, another mapping, a file without one verdict — raises ``ValueError`` naming ``where``."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{where} is not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{where} is neither a scorecard nor a metrics JSON (not a mapping)")
+    if isinstance(data.get("claims"), list):
+        try:
+            return {c["id"]: c["verdict"] for c in data["claims"]}
+        except (KeyError, TypeError):
+            raise ValueError(f"{where}: every claim of a metrics JSON needs 'id' and 'verdict'") from None
+    claims = {k: v for k, v in data.items() if " " not in k}
+    unreadable = [k for k, v in claims.items() if str(v) not in VALUE_VERDICT]
+    if unreadable or not claims:
+        raise ValueError(f"{where} is neither a scorecard (claim id -> 1, 0, 'inconclusive', 'not measured') nor a "
+                         f"metrics JSON (with 'claims'): " + (f"key {unreadable[0]!r}" if unreadable else "no claims"))
+    return {k: VALUE_VERDICT[str(v)] for k, v in claims.items()}
+
+
+def _files_at(root: Path, commit: str, folder: str) -> list[tuple[str, str]]:
+    listing = git(root, "ls-tree", "--name-only", f"{commit}:{folder}") or ""
+    return [(f"{folder}/{f} at {commit[:7]}", git(root, "show", f"{commit}:{folder}/{f}") or "")
+            for f in listing.split() if f.endswith(".json")]
+
+
+def _files_in(folder: Path) -> list[tuple[str, str]]:
+    return [(str(p), p.read_text()) for p in sorted(folder.glob("*.json"))]
+
+
+def run_files(root: Path, name: str) -> list[tuple[str, str]]:
+    """``(where, text)`` of every JSON file of the run ``name`` (see the module docstring)."""
+    if name in (WORKSPACE, DEFAULT):
+        return _files_in(root / SCORECARD_DIR)
+    if name == PAPER:
+        return _files_in(root / PAPER_METRICS_DIR)
+    if name.startswith(PAPER + "@"):
+        commit = resolve_commit(root, name.split("@", 1)[1])
         if commit is None:
-            raise ValueError(f"{name!r} is neither 'workspace', a folder, a git revision nor a DVC experiment")
-        listing = git(root, "ls-tree", "--name-only", f"{commit}:{SCORECARD_DIR}") or ""
-        cards = [json.loads(git(root, "show", f"{commit}:{SCORECARD_DIR}/{f}")) for f in listing.split() if f.endswith(".json")]
-    if not cards:
-        raise ValueError(f"run {name!r} has no scorecards ({SCORECARD_DIR}/*.json): was `dvc repro` run and committed?")
+            raise ValueError(f"{name!r}: {name.split('@', 1)[1]!r} is not a git revision")
+        return _files_at(root, commit, PAPER_METRICS_DIR)
+    folder = Path(name) if Path(name).is_absolute() else Path.cwd() / name
+    if folder.is_dir():
+        return _files_in(folder / SCORECARD_DIR if (folder / SCORECARD_DIR).is_dir() else folder)
+    if folder.exists():
+        raise ValueError(f"{name!r} is a file: name the folder that holds the scorecards or metrics JSONs")
+    commit = resolve_commit(root, name)
+    if commit is None:
+        raise ValueError(f"{name!r} is neither 'workspace'/'default', 'paper', 'paper@<rev>', a folder, a git "
+                         "revision nor a DVC experiment")
+    return _files_at(root, commit, SCORECARD_DIR)
+
+
+def load_run(root: Path, name: str) -> dict:
+    """``{claim id: verdict}`` of every scorecard or metrics JSON of the run ``name``."""
+    files = run_files(root, name)
+    if not files:
+        raise ValueError(f"run {name!r} has no scorecards or metrics JSONs: was it run (`dvc repro`, `make paper`) "
+                         "and committed?")
     merged: dict = {}
-    for card in cards:
-        merged.update(verdicts(card))
+    for where, text in files:
+        merged.update(file_verdicts(text, where))
     return merged
 
 
@@ -62,10 +121,18 @@ def diff_verdicts(a: dict, b: dict) -> list[tuple[str, str, str]]:
 
 
 def claims_diff(root: Path, a: str, b: str) -> str:
-    """The report of :func:`diff_verdicts` between runs ``a`` and ``b``, as text."""
+    """The report of :func:`diff_verdicts` between runs ``a`` and ``b``, as text, the claims
+    resting on timings marked."""
     old, new = load_run(root, a), load_run(root, b)
     changes = diff_verdicts(old, new)
     lines = [f"claims-diff {a} -> {b}: {len(changes)} of {len(set(old) | set(new))} claims changed verdict"]
     width = max((len(k) for k, _, _ in changes), default=0)
-    lines += [f"  {k:<{width}}  {x} -> {y}" for k, x, y in changes]
+    for k, x, y in changes:
+        note = timing_note(k)
+        lines.append(f"  {k:<{width}}  {x} -> {y}" + (f"   [{note}]" if note else ""))
+    if any(timing_note(k) for k, _, _ in changes):
+        lines += ["[timing, one run]: CPU times measured once vary between runs of the same code;",
+                  "  such a change alone does not show that the variant changed anything.",
+                  f"[timing, repeated rounds] ({', '.join(sorted(ROUNDS))}): each method's least time over repeated",
+                  "  rounds of the same seeded runs, the support a bootstrap over rounds."]
     return "\n".join(lines)

@@ -61,8 +61,13 @@ def experiment_parameters(experiment_id: str, root: Path | None = None, *, scale
     scale = params.get("scale", "default") if scale is None else scale
     if scale not in SCALES:
         raise ValueError(f"params.yaml 'scale' must be one of {SCALES}; got {scale!r}")
+    return overlay(params, load_yaml(root / "params_paper.yaml") if scale == "paper" else {}, experiment_id)
+
+
+def overlay(params: dict, paper: dict, experiment_id: str) -> dict:
+    """``experiment_id``'s section of ``params`` overlaid key by key by its section of ``paper``
+    (empty for the default scale), with ``params``'s global ``seed`` unless the section sets one."""
     section = dict(params.get(experiment_id) or {})
-    if scale == "paper":
-        section.update(load_yaml(root / "params_paper.yaml").get(experiment_id) or {})
+    section.update(paper.get(experiment_id) or {})
     section.setdefault("seed", params.get("seed", 0))
     return section

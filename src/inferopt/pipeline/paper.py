@@ -14,9 +14,12 @@ and ``dvc repro`` never touches this one. Notebooks with an ``n_jobs`` parameter
 Before starting, a plan: per experiment its estimated wall time on this machine and its
 workers. The estimate is the last paper run's ``run.wall_seconds`` when there is one
 (``measured``), else the last default-scale run's duration times the largest ratio between
-a paper and a default size parameter (``~default x F``, rough), else ``unknown``. After
-each run, ``reports/paper/metrics/<id>.json`` records under ``run``: wall seconds,
-workers, backend, commit (and whether the work tree was dirty), date and the machine's cores.
+a paper and a default size parameter (``~default x F``, rough), else ``unknown``; for a
+notebook with ``n_jobs``, scaled by the workers that run had over the workers planned (each
+counted up to this machine's cores: the trials divide, nothing else does). After each run,
+``reports/paper/metrics/<id>.json`` records under ``run``: wall seconds, workers, backend,
+commit (and whether the work tree was dirty), date and the machine's cores. The front page
+shows it after ``make reports`` (``make paper`` runs it; the command prints that it is needed).
 """
 
 from __future__ import annotations
@@ -68,13 +71,21 @@ def default_duration(root: Path, experiment_id: str) -> float | None:
     return float(duration) if duration is not None else None
 
 
-def estimate(root: Path, experiment_id: str, output_dir: Path) -> tuple[float | None, str]:
-    """``(seconds or None, how it was obtained)`` for one paper-scale run of ``experiment_id``."""
+def effective_workers(workers: int, cores: int | None = None) -> int:
+    """The workers that divide a trial-bound run: ``workers``, at most this machine's cores."""
+    return max(1, min(int(workers), cores or os.cpu_count() or 1))
+
+
+def estimate(root: Path, experiment_id: str, output_dir: Path, workers: int | None = None) -> tuple[float | None, str]:
+    """``(seconds or None, how it was obtained)`` for one paper-scale run of ``experiment_id``
+    with ``workers`` (None: as the run it is estimated from, unadjusted)."""
+    parallel = workers is not None and WORKERS_PARAMETER in experiment_parameters(experiment_id, root, scale="paper")
     metrics = output_dir / "metrics" / f"{experiment_id}.json"
     if metrics.exists():
         run = json.loads(metrics.read_text()).get("run") or {}
         if "wall_seconds" in run:
-            return float(run["wall_seconds"]), f"measured ({run.get('date', '?')}, {run.get('workers', '?')} workers)"
+            seconds, how = float(run["wall_seconds"]), f"measured ({run.get('date', '?')}, {run.get('workers', '?')} workers)"
+            return _per_workers(seconds, how, run.get("workers") if parallel else None, workers)
     seconds = default_duration(root, experiment_id)
     if seconds is None:
         return None, "unknown (no paper run, no default-scale run)"
@@ -82,7 +93,15 @@ def estimate(root: Path, experiment_id: str, output_dir: Path) -> tuple[float | 
         experiment_parameters(experiment_id, root, scale="default"), experiment_parameters(experiment_id, root, scale="paper")
     )
     reason = f"paper/default {key}" if key else "no size parameter grows"
-    return seconds * factor, f"~default run {seconds:.0f} s x {factor:.3g} ({reason}; rough)"
+    ran = experiment_parameters(experiment_id, root, scale="default").get(WORKERS_PARAMETER) if parallel else None
+    return _per_workers(seconds * factor, f"~default run {seconds:.0f} s x {factor:.3g} ({reason}; rough)", ran, workers)
+
+
+def _per_workers(seconds: float, how: str, ran: int | None, workers: int | None) -> tuple[float, str]:
+    """``seconds`` of a run with ``ran`` workers, rescaled to ``workers`` (unchanged when either is unknown)."""
+    if not isinstance(ran, int) or workers is None or effective_workers(ran) == effective_workers(workers):
+        return seconds, how
+    return seconds * effective_workers(ran) / effective_workers(workers), f"{how} x {effective_workers(ran)}/{effective_workers(workers)} workers"
 
 
 def workers_for(experiment_id: str, root: Path, workers: int) -> int:
@@ -107,7 +126,7 @@ def plan(ids, workers: int, root: Path | None = None, output_dir: Path | None = 
     lines = [f"paper scale -> {_rel(output_dir, root)}/   ({os.cpu_count()} cores; trials on {where})"]
     total, unknown = 0.0, 0
     for exp_id in ids:
-        seconds, how = estimate(root, exp_id, output_dir)
+        seconds, how = estimate(root, exp_id, output_dir, workers_for(exp_id, root, workers))
         total += seconds or 0.0
         unknown += seconds is None
         lines.append(f"  {exp_id:<4} {_duration(seconds):>8}  workers {workers_for(exp_id, root, workers)}  {how}")
@@ -182,4 +201,7 @@ def run_paper(
         run = record_run(out / "metrics" / f"{exp_id}.json", wall_seconds=time.perf_counter() - start, workers=n, start_state=start_state)
         print(f"--- {exp_id} done in {_duration(run['wall_seconds'])} ---", file=sys.stderr, flush=True)
         records.append(run)
+    if records:
+        print(f"{_rel(out / 'metrics', root)}/ updated; the front page (reports/index.html) shows it after "
+              "`make reports` (make paper runs it)", file=sys.stderr, flush=True)
     return records

@@ -2,11 +2,17 @@
 is still current.
 
 ``make paper`` commits ``reports/paper/metrics/<id>.json`` with the commit it ran under
-(``run.commit``). A paper-scale verdict is *stale* when a file its experiment depends on
-differs between that commit and the work tree: the notebook, a module of ``src/`` the
-experiment stage lists in ``dvc.yaml`` (the pipeline's own aside), or the experiment's section
-of ``params.yaml`` or ``params_paper.yaml`` (``n_jobs`` and ``progress`` aside). Outside
-git, or when the commit is not in this clone, staleness is unknown (``None``).
+(``run.commit``), whether the work tree was modified then (``run.dirty``) and the parameters
+the notebook ran with (``params``). A paper-scale verdict is *stale* (:func:`stale_reasons`) when
+
+- the run was made from a modified work tree (``run.dirty``): its code is not that of any commit;
+- its parameters differ from ``params_paper.yaml`` overlaid on ``params.yaml`` as they are now;
+- a file its experiment depends on differs between that commit and the work tree: the notebook,
+  a module of ``src/`` the experiment stage lists in ``dvc.yaml`` (the pipeline's own aside), or
+  the experiment's section of ``params.yaml`` or ``params_paper.yaml``
+
+(``n_jobs`` and ``progress`` aside everywhere: they change how a run is spread or shown). Outside
+git, or when the commit is not in this clone, whether files changed is unknown (``None``).
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ from pathlib import Path
 
 import yaml
 
+from ..experiment.claims import to_jsonable
+from .config import load_yaml, overlay
 from .git import git
 from .paper import PAPER_DIR
 
@@ -25,6 +33,8 @@ PARAMETER_FILES = ("params.yaml", "params_paper.yaml")
 RUNNER = "src/inferopt/pipeline/"
 #: parameters that change how a run is spread or shown, not its results
 NEUTRAL = ("n_jobs", "progress")
+#: parameters the runner sets (where the outputs go), not the experiment
+RUNNER_SET = ("output_dir",)
 
 
 def stage_sources(root: Path, experiment_id: str, notebook: str) -> list[str]:
@@ -56,9 +66,30 @@ def changed_since(root: Path, commit: str, experiment_id: str, paths: list[str])
     return changed
 
 
+def parameters_differ(root: Path, experiment_id: str, recorded: dict | None) -> list[str]:
+    """``key = ran (now: value)`` for every parameter of ``params_paper.yaml`` overlaid on
+    ``params.yaml`` that the run's recorded ``params`` do not match (:data:`NEUTRAL` aside);
+    empty when the run recorded none."""
+    if not recorded or not (root / "params.yaml").exists():
+        return []
+    paper = load_yaml(root / "params_paper.yaml") if (root / "params_paper.yaml").exists() else {}
+    expected = to_jsonable(overlay(load_yaml(root / "params.yaml"), paper, experiment_id))
+    return [f"{k} = {recorded.get(k, 'unset')!r} (now {v!r})" for k, v in expected.items()
+            if k not in NEUTRAL + RUNNER_SET and recorded.get(k, "unset") != v]
+
+
+def stale_reasons(run: dict, changed: list[str] | None, params: list[str]) -> list[str]:
+    """Why a paper-scale run is stale, in words (empty: current): a dirty run, parameters that
+    differ (:func:`parameters_differ`), files changed since its commit (:func:`changed_since`)."""
+    reasons = ["run from a modified work tree (dirty)"] if run.get("dirty") else []
+    reasons += [f"ran with {p}" for p in params]
+    reasons += [f"{Path(p).name} changed since" for p in changed or []]
+    return reasons
+
+
 def paper_results(root: Path, registry: dict) -> dict:
     """Per experiment with a committed paper-scale run: ``{"claims": {id: claim}, "run": ...,
-    "changed": [paths changed since the run] or None}``."""
+    "changed": [paths changed since the run] or None, "stale": [reasons] (empty: current)}``."""
     out = {}
     for exp_id, entry in registry.items():
         path = root / PAPER_DIR / "metrics" / f"{exp_id}.json"
@@ -68,18 +99,25 @@ def paper_results(root: Path, registry: dict) -> dict:
         run = data.get("run") or {}
         changed = (changed_since(root, run["commit"], exp_id, stage_sources(root, exp_id, entry["notebook"]))
                    if run.get("commit") else None)
-        out[exp_id] = {"claims": {c["id"]: c for c in data.get("claims", [])}, "run": run, "changed": changed}
+        stale = stale_reasons(run, changed, parameters_differ(root, exp_id, data.get("params")))
+        out[exp_id] = {"claims": {c["id"]: c for c in data.get("claims", [])}, "run": run, "changed": changed,
+                       "stale": stale}
     return out
 
 
+def is_current(paper: dict | None) -> bool:
+    """A paper-scale run known not to be stale (files checked against git, nothing else off)."""
+    return paper is not None and paper["changed"] is not None and not paper["stale"]
+
+
 def run_note(paper: dict) -> str:
-    """``paper scale, 54d6f16, 2026-11-24`` plus ``STALE: <files> changed since`` when stale."""
+    """``paper scale, 54d6f16, 2026-11-24`` plus ``STALE: <reasons>`` when stale."""
     run = paper["run"]
     note = f"paper scale, {str(run.get('commit', '?'))[:7]}, {str(run.get('date', '?'))[:10]}"
-    if paper["changed"]:
-        shown = ", ".join(Path(p).name for p in paper["changed"][:3])
-        more = f" and {len(paper['changed']) - 3} more" if len(paper["changed"]) > 3 else ""
-        note += f"; STALE: {shown}{more} changed since"
+    stale = paper["stale"]
+    if stale:
+        more = f" and {len(stale) - 3} more" if len(stale) > 3 else ""
+        note += f"; STALE: {'; '.join(stale[:3])}{more}"
     elif paper["changed"] is None:
         note += "; currency unknown (no git history)"
     return note

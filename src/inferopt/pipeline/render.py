@@ -8,9 +8,10 @@ back to system fonts with misplaced hats and root bars); require.js and mermaid 
 these notebooks) are replaced by empty sources, so nothing is fetched.
 
 Before rendering, outputs are cleaned for reading: the claims table a notebook prints is
-replaced by the same table as HTML (:func:`~inferopt.experiment.claims.claims_html`), and
-absolute paths of the build machine are made relative (the executed notebook keeps its raw
-outputs).
+replaced by the same table as HTML (:func:`~inferopt.experiment.claims.claims_html`), the
+progress bars the notebook wrote to stderr (their final states) are shown as plain output, not
+in the pink box of an error stream (:func:`progress_apart`), and absolute paths of the build
+machine are made relative (the executed notebook keeps its raw outputs).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import nbformat
 from nbconvert import HTMLExporter
 
 from ..experiment.claims import CLAIMS_CSS, claims_html, claims_text
+from .run import CLAIMS_HEADER
 
 #: MathJax configuration shipped by jupyter-server-mathjax (TeX input, HTML-CSS output).
 MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full,Safe"
@@ -38,8 +40,24 @@ MATHJAX_FONTS = (
 EMPTY_SCRIPT = "data:text/javascript,"
 #: Any installed-packages folder (another venv, a conda env), shown as ``<site-packages>``.
 SITE_PACKAGES = re.compile(r"/[^\s\"'<>]*?/(?:site|dist)-packages(?=/)")
-#: First line of the claims DataFrame a notebook prints (``print(exp.claims_table().to_string())``).
-CLAIMS_HEADER = re.compile(r"^\s*verdict\s+claim\s+measured\s*$", re.M)
+#: A tqdm bar's final state: ``label: 100%|█████| 12/12 [00:03<00:00, 3.9it/s]``.
+PROGRESS_LINE = re.compile(r"^[^\n]*\d+%\|[^|\n]*\|\s*[\d.]+[kMG]?/[\d.]+[kMG]?\s*\[[^\]\n]*\]\s*$")
+
+
+def progress_apart(output):
+    """A stderr stream output split into runs of lines, the progress-bar lines
+    (:data:`PROGRESS_LINE`) as ``stdout`` streams, the rest (warnings, errors) kept on
+    ``stderr``; any other output as it is."""
+    if output.get("output_type") != "stream" or output.get("name") != "stderr":
+        return [output]
+    parts: list = []
+    for line in output.get("text", "").splitlines(keepends=True):
+        name = "stdout" if PROGRESS_LINE.match(line.rstrip("\n").split("\r")[-1]) else "stderr"
+        if parts and parts[-1][0] == name:
+            parts[-1][1].append(line)
+        else:
+            parts.append((name, [line]))
+    return [nbformat.v4.new_output("stream", name=name, text="".join(lines)) for name, lines in parts]
 
 
 def copy_mathjax(dest: Path) -> Path:
@@ -87,7 +105,7 @@ def prepare_for_reading(nb, *, root: Path, claims: list[dict] | None = None):
         if cell.cell_type != "code":
             continue
         outputs = []
-        for out in cell.outputs:
+        for out in (part for output in cell.outputs for part in progress_apart(output)):
             if claims and out.get("name") == "stdout" and CLAIMS_HEADER.search(out.get("text", "")):
                 out = nbformat.v4.new_output(
                     "display_data",

@@ -1,8 +1,11 @@
 """The report stage: every executed notebook as HTML, and ``reports/index.html`` with
 one card per experiment and the claims scorecard of every claim of every notebook.
 
-Everything reads offline from disk: figures and thumbnails are embedded as base64,
-MathJax is a local copy. An experiment whose stage failed (``build/failed/<id>.json``,
+Everything reads offline from disk: figures and thumbnails are embedded as base64 (each card's
+thumbnail a :data:`THUMB_WIDTH`-pixel copy of the experiment's first figure), MathJax is a
+local copy. Each claim shows both scales — the paper scale's verdict (marked STALE when it is,
+:mod:`.paper_state`) and the default scale's, each diagnosis and each set of numbers labelled
+with its scale — and the filter keeps a claim that does not hold at either scale. An experiment whose stage failed (``build/failed/<id>.json``,
 written by the runner) or whose outputs are missing is marked on its card, and its old
 report page is replaced by a page that says so: the index never shows a stale run as current.
 """
@@ -11,16 +14,20 @@ from __future__ import annotations
 
 import base64
 import html
+import io
 import json
 from pathlib import Path
+
+from PIL import Image
 
 from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, diagnosis_html, measured_html, verdict_html
 from ..experiment.paths import repo_root
 from .config import experiments, load_params
 from .paper import PAPER_DIR
-from .paper_state import paper_results, run_note
+from .paper_state import is_current, paper_results, run_note
 from .render import copy_mathjax, notebook_to_html
 from .run import failure_marker
+from .timing_claims import timing_note
 
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1200px;color:#222;padding:0 1rem}
@@ -34,21 +41,40 @@ h1{margin-bottom:.2rem} .sub{color:#555;margin-top:0}
 .summary span{margin-right:1rem}
 .filter{position:sticky;top:0;background:#fff;padding:.5rem 0;border-bottom:1px solid #ddd;z-index:1}
 body.problems-only tr.claim.holds{display:none}
+.measured .scale{display:inline-block;margin-top:.3rem}
 """ + CLAIMS_CSS
 
 #: The filter: show only the claims that do not hold (failing, inconclusive, not measured).
 FILTER = """<div class="filter"><label><input type="checkbox" id="problems-only"
 onchange="document.body.classList.toggle('problems-only', this.checked)">
-show only claims that do not hold (fails, inconclusive, not measured)</label></div>"""
+show only claims that do not hold at the paper or the default scale (fails, inconclusive, not measured)</label></div>"""
+#: width in pixels of a card's thumbnail (shown at most ~400 px wide; twice that would be retina-sharp)
+THUMB_WIDTH = 480
 
 
-def _data_uri(png: Path) -> str:
-    return "data:image/png;base64," + base64.b64encode(png.read_bytes()).decode("ascii")
+def thumbnail(png: Path, width: int = THUMB_WIDTH) -> bytes:
+    """``png`` scaled down to ``width`` pixels wide (never up), as a palette PNG: a card's
+    thumbnail, a few tens of kB where the figure is several hundred."""
+    with Image.open(png) as img:
+        img = img.convert("RGB")
+        if img.width > width:
+            img = img.resize((width, max(1, round(img.height * width / img.width))), Image.LANCZOS)
+        buf = io.BytesIO()
+        img.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(buf, "PNG", optimize=True)
+        return buf.getvalue()
+
+
+def _data_uri(data: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
 
 
 def _tally(claims: list[dict]) -> str:
     counts = {v: sum(c["verdict"] == v for c in claims) for v in VERDICT_CLASS}
     return ", ".join(f"{n} {verdict}" for verdict, n in counts.items() if n) or "no claims"
+
+
+def _stale_badge(paper: dict | None) -> str:
+    return "<span class='verdict stale'>STALE</span>" if paper and paper["stale"] else ""
 
 
 def _problem(exp_id: str, failure: dict | None) -> str:
@@ -62,19 +88,21 @@ def _problem(exp_id: str, failure: dict | None) -> str:
     return f'<p class="missing">outputs missing: not run yet or removed (run <code>dvc repro {exp_id}</code>)</p>'
 
 
-def _card(exp_id: str, meta: dict | None, reports: Path, failure: dict | None = None) -> str:
+def _card(exp_id: str, meta: dict | None, reports: Path, failure: dict | None = None, paper: dict | None = None) -> str:
+    at_paper = (f"<p>claims at paper scale: {_tally(list(paper['claims'].values()))}{_stale_badge(paper)}</p>"
+                if paper else "<p>claims at paper scale: not run</p>")
     if meta is None or failure:
-        return f'<div class="card broken"><h3>{html.escape(exp_id)}</h3>{_problem(exp_id, failure)}</div>'
+        return f'<div class="card broken"><h3>{html.escape(exp_id)}</h3>{_problem(exp_id, failure)}{at_paper}</div>'
     thumb = ""
     if meta.get("figures"):
         png = reports / meta["figures"][0]
         if png.exists():
-            thumb = f'<a href="html/{exp_id}.html"><img alt="{html.escape(exp_id)} figure" src="{_data_uri(png)}"></a>'
+            thumb = f'<a href="html/{exp_id}.html"><img alt="{html.escape(exp_id)} figure" src="{_data_uri(thumbnail(png))}"></a>'
     stand_ins = "".join(f"<p><b>stand-in:</b> {html.escape(s)}</p>" for s in meta.get("stand_ins", []))
     return (
         f'<div class="card"><h3><a href="html/{exp_id}.html">{html.escape(exp_id)}: {html.escape(meta["title"])}</a></h3>'
         f"<p>{html.escape(meta.get('paper', ''))} — {html.escape(meta.get('figure', ''))}</p>{stand_ins}{thumb}"
-        f"<p>claims: {_tally(meta['claims'])}</p></div>"
+        f"{at_paper}<p>claims at default scale: {_tally(meta['claims'])}</p></div>"
     )
 
 
@@ -99,7 +127,7 @@ def _summary(metas: dict, failures: dict, papers: dict) -> str:
     missing = f'<span class="missing">{len(broken)} experiment(s) failed or missing: {", ".join(broken)}</span>' if broken else ""
     runs = {e: papers[e] for e in metas if e in papers}
     paper_claims = [c for p in runs.values() for c in p["claims"].values()]
-    stale = [e for e, p in runs.items() if p["changed"]]
+    stale = [e for e, p in runs.items() if p["stale"]]
     not_run = [e for e in metas if e not in runs]
     paper_line = (
         f'<p class="summary"><span><b>paper scale</b>: {len(paper_claims)} claims of {len(runs)} experiment(s)</span>'
@@ -117,26 +145,40 @@ NOT_RUN = "<span class='verdict nm'>not run</span>"
 SCORECARD_HEAD = ("id", "target", "paper scale", "default scale", "claim", "measured")
 
 
-def shown_diagnosis(default: dict | None, paper_claim: dict | None, paper: dict | None) -> dict:
-    """The claim whose diagnosis the scorecard shows: the paper scale's when it has one, else the
-    default scale's. A default-scale verdict that does not hold and has no diagnosis of its own,
-    while the current (not stale) paper-scale run holds, is the default scale's settings: it gets
-    the diagnosis ``setting`` naming the paper-scale run."""
-    if paper_claim and paper_claim.get("diagnosis"):
-        return paper_claim
+def diagnoses(default: dict | None, paper_claim: dict | None, paper: dict | None) -> list[tuple[str, dict]]:
+    """``(scale, claim)`` for each diagnosis the scorecard shows: the paper scale's, then the
+    default scale's (the same kind and sentence at both scales is shown once, at the paper
+    scale). A default-scale verdict that does not hold and has no diagnosis of its own, while
+    the current (not stale) paper-scale run holds, is the default scale's settings: it gets the
+    diagnosis ``setting`` naming the paper-scale run."""
+    shown = [("paper", paper_claim)] if paper_claim and paper_claim.get("diagnosis") else []
     if default and default.get("diagnosis"):
-        return default
-    if (default and paper_claim and default["verdict"] != "holds" and paper_claim["verdict"] == "holds"
-            and paper is not None and paper["changed"] == []):
-        return {"diagnosis": {"kind": "setting", "text": f"It holds at paper scale ({run_note(paper)}): the default "
-                                                         "scale's smaller sizes and budgets (params.yaml) decide it."}}
-    return default or paper_claim or {}
+        same = shown and all(shown[0][1]["diagnosis"].get(k) == default["diagnosis"].get(k) for k in ("kind", "text"))
+        shown += [] if same else [("default", default)]
+    elif (default and paper_claim and default["verdict"] != "holds" and paper_claim["verdict"] == "holds"
+            and is_current(paper)):
+        shown.append(("default", {"diagnosis": {"kind": "setting", "text": f"It holds at paper scale ({run_note(paper)}): "
+                                                "the default scale's smaller sizes and budgets (params.yaml) decide it."}}))
+    return shown
+
+
+def _timing(claim_id: str) -> str:
+    """The mark of a claim that rests on timings (:mod:`.timing_claims`)."""
+    note = timing_note(claim_id)
+    return f"<div class='support' title='rests on CPU times, which vary between runs'>{note}</div>" if note else ""
+
+
+def _measured(default: dict | None, paper_claim: dict | None) -> str:
+    """The numbers behind each scale's verdict, each labelled with its scale."""
+    return "".join(f"<div class='scale'>{scale} scale</div>{measured_html(c['measured'])}"
+                   for scale, c in (("paper", paper_claim), ("default", default)) if c)
 
 
 def _scorecard(metas: dict, failures: dict, papers: dict) -> str:
     """Every claim of the group: its paper-scale verdict (support, run, staleness), its
-    default-scale verdict (support), the claim with the diagnosis (the paper scale's when it
-    has one) and the numbers of the paper-scale run when there is one, else the default's."""
+    default-scale verdict (support), the claim with each scale's diagnosis, and each scale's
+    numbers. A row counts as holding (hidden by the filter) only if it holds at every scale
+    that has a verdict."""
     rows = []
     for exp_id, meta in metas.items():
         paper = papers.get(exp_id)
@@ -146,13 +188,14 @@ def _scorecard(metas: dict, failures: dict, papers: dict) -> str:
         for claim_id in ids:
             d, p = default.get(claim_id), (paper or {}).get("claims", {}).get(claim_id)
             shown = p if p is not None else d
+            problem = next((c["verdict"] for c in (p, d) if c and c["verdict"] != "holds"), "holds")
             rows.append(
-                f"<tr class='claim {VERDICT_CLASS.get(shown['verdict'], 'nm')}'><td class='id'>{html.escape(claim_id)}</td>"
+                f"<tr class='claim {VERDICT_CLASS.get(problem, 'nm')}'><td class='id'>{html.escape(claim_id)}{_timing(claim_id)}</td>"
                 f"<td><a href='html/{exp_id}.html'>{html.escape(exp_id)}</a>{stand_in}</td>"
-                f"<td class='v'>{verdict_html(p, run_note(paper)) if p else NOT_RUN}</td>"
+                f"<td class='v'>{verdict_html(p, run_note(paper)) + _stale_badge(paper) if p else NOT_RUN}</td>"
                 f"<td class='v'>{verdict_html(d) if d else NOT_RUN}</td>"
-                f"<td>{html.escape(shown['text'])}{diagnosis_html(shown_diagnosis(d, p, paper))}</td>"
-                f"<td class='measured'>{'<b>paper scale</b>' if p else ''}{measured_html(shown['measured'])}</td></tr>"
+                f"<td>{html.escape(shown['text'])}{''.join(diagnosis_html(c, s) for s, c in diagnoses(d, p, paper))}</td>"
+                f"<td class='measured'>{_measured(d, p)}</td></tr>"
             )
     head = "".join(f"<th>{h}</th>" for h in SCORECARD_HEAD)
     return f"<table class='claims'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
@@ -163,16 +206,21 @@ def _paper_title(metas: dict) -> str:
     return papers[0] if papers else "not run yet"
 
 
+#: the review of every claim (quote, test, both verdicts, evidence), written by ``python -m inferopt.pipeline review``
+REVIEW = PAPER_DIR / "REVIEW.md"
+
+
 def build_index(metas: dict, reports: Path, scale: str = "default", failures: dict | None = None,
-                papers: dict | None = None) -> str:
+                papers: dict | None = None, review: bool = False) -> str:
     """The front page: overall tallies, the filter, then per paper its cards and its claims scorecard.
 
     ``failures`` maps the id of an experiment whose stage failed to its failure record;
-    ``papers`` the committed paper-scale runs (:func:`.paper_state.paper_results`)."""
+    ``papers`` the committed paper-scale runs (:func:`.paper_state.paper_results`);
+    ``review``: link :data:`REVIEW` (it exists)."""
     failures, papers = failures or {}, papers or {}
     sections = "".join(
         f'<section><h2>{letter}. {html.escape(_paper_title(group))}</h2>{_summary(group, failures, papers)}'
-        f'<div class="cards">{"".join(_card(e, m, reports, failures.get(e)) for e, m in group.items())}</div>'
+        f'<div class="cards">{"".join(_card(e, m, reports, failures.get(e), papers.get(e)) for e, m in group.items())}</div>'
         f"<h3>Claims</h3>{_scorecard(group, failures, papers)}</section>"
         for letter, group in _groups(metas).items()
     )
@@ -186,12 +234,15 @@ and <code>reports/metrics/&lt;id&gt;.json</code>. Verdicts are computed in the n
 each claim shows its headline numbers, the rest behind "more".
 The <b>paper scale</b> column is the headline: the verdict of the last committed <code>make paper</code>
 run (<code>reports/paper/metrics/&lt;id&gt;.json</code>), with the commit and date it ran at, marked
-STALE when the experiment's notebook, library modules or parameters changed since; the default
-scale is the quick check. Under a verdict: its support — the share of bootstrap resamples of the
+STALE when that run was made from a modified work tree, ran with parameters other than
+<code>params_paper.yaml</code> over <code>params.yaml</code>, or when the experiment's notebook or library
+modules changed since; the default scale is the quick check. The numbers of both scales are shown, labelled. Under a verdict: its support — the share of bootstrap resamples of the
 trials in which the claim holds (<code>holds</code>/<code>fails</code> need 90 %, else
 <code>inconclusive</code>) — or why it has none. A claim that does not hold carries its diagnosis:
 PAPER (fails in the faithful setting), STAND-IN (rests on data we could not get), SETTING (rests on
-a setting the paper does not publish) or CONSTRUCTION (ours differs from the authors').</p>
+a setting the paper does not publish) or CONSTRUCTION (ours differs from the authors'), with the
+scale it was made at.</p>
+{'<p><a href="paper/REVIEW.md">Review of every claim</a> (<code>reports/paper/REVIEW.md</code>): its quote, our test, both verdicts, support, diagnosis and evidence.</p>' if review else ''}
 <h2>All claims</h2>{_summary(metas, failures, papers)}
 {FILTER}
 {sections}
@@ -226,7 +277,9 @@ def _write_index(reports: Path, metas: dict, failures: dict) -> Path:
     tmp = index.with_suffix(".tmp")
     root = repo_root()
     papers = {} if reports.resolve() == (root / PAPER_DIR).resolve() else paper_results(root, experiments())
-    tmp.write_text(build_index(metas, reports, load_params().get("scale", "default"), failures, papers), encoding="utf-8")
+    review = reports.resolve() == (root / "reports").resolve() and (root / REVIEW).exists()
+    tmp.write_text(build_index(metas, reports, load_params().get("scale", "default"), failures, papers, review),
+                   encoding="utf-8")
     tmp.replace(index)
     return index
 

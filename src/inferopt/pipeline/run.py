@@ -9,22 +9,33 @@ is refreshed to mark the experiment as failed (DVC has already deleted its previ
 outputs, so the old run must not keep showing). After a successful run the compact,
 git-tracked scorecard ``reports/scorecard/<id>.json`` is written for ``dvc metrics``.
 
+The parameters are checked before the kernel starts (:func:`check_stage_parameters`): a bad
+key or value stops the stage with one line naming it, not a papermill traceback.
+
 The notebook's own output (prints, text progress bars) streams to this terminal while it
 runs: the kernel's ``tqdm.auto`` is the text bar, which updates one line in place, and the
-executed notebook keeps only each bar's final state (streams coalesced).
+executed notebook keeps only each bar's final state (streams coalesced). The kernel's own
+start-up warnings are off (``log_level`` ERROR: the unencrypted local TCP socket it warns
+about is how every local Jupyter kernel talks), and the claims table a notebook prints last
+reaches the terminal as wrapped blocks, one per claim (:class:`ReadableClaims`), instead of
+DataFrame rows of several hundred characters.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import sys
+import textwrap
 import time
 from pathlib import Path
 
 import papermill
 
-from ..experiment.claims import VERDICTS
+from ..experiment.claims import VERDICTS, claims_text
+from ..experiment.parameters import check_parameters
 from ..experiment.paths import repo_root
 from .config import check_experiments, experiment_parameters, experiments
 from .scorecard import write_scorecard
@@ -38,12 +49,79 @@ TEXT_PROGRESS = "import tqdm.auto, tqdm.std; tqdm.auto.tqdm, tqdm.auto.trange = 
 #: library times on CPU seconds (:mod:`inferopt._clock`), which equal unloaded wall seconds
 #: only for one thread; parallelism comes from the trial workers (``n_jobs``)
 ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+#: the kernel's start-up: the text bars, and its own log at ERROR (no "running over TCP without
+#: encryption" warning on every run: the kernel listens on localhost, as every local kernel does)
+KERNEL_ARGUMENTS = [f"--IPKernelApp.exec_lines={TEXT_PROGRESS}", "--IPKernelApp.log_level=ERROR"]
+#: First line of the claims DataFrame a notebook prints (``Experiment.finish``).
+CLAIMS_HEADER = re.compile(r"^\s*verdict\s+claim\s+measured\s*$", re.M)
+#: parameters the runner itself sets, not the experiment's section
+RUNNER_PARAMETERS = ("output_dir",)
+#: parameters every stage passes whether or not a notebook reads them (the global seed)
+ALWAYS_PASSED = ("output_dir", "seed")
 
 
 def declares_progress(notebook: Path) -> bool:
     """Does ``notebook``'s parameters cell declare ``progress`` (its bars' switch), whether or not
     ``params.yaml`` sets it?"""
     return "progress" in papermill.inspect_notebook(str(notebook))
+
+
+def check_stage_parameters(experiment_id: str, params: dict, notebook: Path) -> None:
+    """Check ``params`` before any kernel starts: every key must be a parameter of ``notebook``'s
+    parameters cell, and every value allowed by the experiment's spec
+    (:func:`~inferopt.experiment.parameters.check_parameters`). Raises ``ValueError`` with one
+    line naming the key (``D1.n_samples``)."""
+    declared = papermill.inspect_notebook(str(notebook))
+    unknown = [k for k in params if k not in declared and k not in ALWAYS_PASSED]
+    if unknown:
+        raise ValueError(f"parameter {experiment_id}.{unknown[0]} is not a parameter of {notebook.name} "
+                         f"(its parameters cell declares: {', '.join(declared)})")
+    try:
+        check_parameters(experiment_id, {k: v for k, v in params.items() if k not in RUNNER_PARAMETERS})
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"parameter {experiment_id}.{str(exc).removeprefix('parameter ')}") from None
+
+
+class ReadableClaims:
+    """The notebook's stdout on its way to the terminal, with the claims table that
+    ``Experiment.finish`` prints (a DataFrame, one row of several hundred characters per claim)
+    replaced by :func:`~inferopt.experiment.claims.claims_text` of the claims just written to
+    ``metrics``, wrapped to the terminal's width. Everything else passes through unchanged."""
+
+    def __init__(self, stream, metrics: Path):
+        self.stream, self.metrics, self.claim_ids = stream, metrics, None
+
+    def write(self, text: str) -> int:
+        out = []
+        for line in text.splitlines(keepends=True):
+            if self.claim_ids is None and CLAIMS_HEADER.match(line) and self.metrics.exists():
+                claims = json.loads(self.metrics.read_text()).get("claims", [])
+                self.claim_ids = {"id", *(c["id"] for c in claims)}
+                out.append(wrapped_claims(claims))
+            elif self.claim_ids is not None and line.split(maxsplit=1)[:1] and line.split(maxsplit=1)[0] in self.claim_ids:
+                continue  # a row of the table shown above as a block
+            else:
+                self.claim_ids = None
+                out.append(line)
+        self.stream.write("".join(out))
+        return len(text)
+
+    def flush(self):
+        self.stream.flush()
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
+def wrapped_claims(claims: list[dict], width: int | None = None) -> str:
+    """:func:`~inferopt.experiment.claims.claims_text` with every line wrapped to ``width``
+    (default: the terminal's, at most 110), continuation lines indented."""
+    width = width or min(shutil.get_terminal_size((100, 20)).columns, 110)
+    lines = []
+    for line in claims_text(claims).splitlines():
+        indent = " " * (len(line) - len(line.lstrip()) + 4)
+        lines += textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False) or [""]
+    return "\n".join(lines) + "\n"
 
 
 def run_experiment(
@@ -85,13 +163,15 @@ def run_experiment(
     partial = marker.with_suffix(".ipynb")
     partial.parent.mkdir(parents=True, exist_ok=True)
     marker.unlink(missing_ok=True)
+    metrics = out_dir / "metrics" / f"{experiment_id}.json"
     try:
-        streams = {"stdout_file": sys.stdout, "stderr_file": sys.stderr} if progress else {}
+        check_stage_parameters(experiment_id, params, source)
+        streams = {"stdout_file": ReadableClaims(sys.stdout, metrics), "stderr_file": sys.stderr} if progress else {}
         papermill.execute_notebook(
             str(source), str(partial), parameters=params, kernel_name=KERNEL, cwd=str(root), progress_bar=False,
-            extra_arguments=[f"--IPKernelApp.exec_lines={TEXT_PROGRESS}"], coalesce_streams=True, **streams,
+            extra_arguments=KERNEL_ARGUMENTS, coalesce_streams=True, **streams,
         )
-        data = check_metrics(out_dir / "metrics" / f"{experiment_id}.json", experiment_id)
+        data = check_metrics(metrics, experiment_id)
     except Exception as exc:
         record_failure(root, experiment_id, exc, output_dir)
         raise
