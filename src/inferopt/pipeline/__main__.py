@@ -5,6 +5,7 @@
     python -m inferopt.pipeline report        # reports/html/*.html and reports/index.html
     python -m inferopt.pipeline paper [IDS] [--workers N] [--dry-run]
                                               # the papers' scale into reports/paper/ (plan first)
+    python -m inferopt.pipeline review        # reports/paper/REVIEW.md: each claim beside the paper's words
     python -m inferopt.pipeline claims-diff A B  # verdicts that changed between two runs (workspace =
                                               # default, paper, paper@REV, a git revision, a DVC
                                               # experiment, a folder); claims-diff default paper
@@ -21,6 +22,7 @@ from ..experiment.paths import repo_root
 from .claims_diff import claims_diff
 from .config import check_experiments, experiments
 from .report import build_reports
+from .review import write_review
 from .paper import run_paper
 from .run import run_experiment
 from .strip import strip_notebook
@@ -46,6 +48,7 @@ def main(argv=None) -> int:
         p = sub.add_parser(name)
         p.add_argument("experiment")
     sub.add_parser("report")
+    sub.add_parser("review", help="reports/paper/REVIEW.md from the committed metrics")
     paper = sub.add_parser("paper", help="the papers' scale into reports/paper/, one experiment at a time")
     paper.add_argument("ids", nargs="*", metavar="ID", help="experiments (default: all)")
     paper.add_argument("--workers", type=int, help="n_jobs of the notebooks that have it (default: all cores)")
@@ -66,6 +69,8 @@ def main(argv=None) -> int:
             run_experiment(args.experiment)
         elif args.command == "paper":
             run_paper(args.ids, workers=args.workers, dry_run=args.dry_run)
+        elif args.command == "review":
+            print(write_review(root, experiments()))
         elif args.command == "claims-diff":
             print(claims_diff(root, args.a, args.b))
         else:

@@ -1,6 +1,7 @@
 """The coreset experiments (A1-A8): trials over methods and sizes, their tables and panels."""
 
 from .conjugate_trials import always_wins, conjugate_trial, run_conjugate_trials, run_methods, split_method, win_counts
+from .glm_claims import record_glm_claims
 from .glm_trials import (
     METHODS,
     best_method,
@@ -25,6 +26,7 @@ __all__ = [
     "contour_row",
     "medians",
     "plot_methods",
+    "record_glm_claims",
     "relative_rms_difference",
     "run_conjugate_trials",
     "run_glm_trial",

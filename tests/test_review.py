@@ -1,0 +1,94 @@
+"""The review page (``python -m inferopt.pipeline review``): each claim beside the paper's words."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from inferopt.experiment.quotes import quote_of
+from inferopt.pipeline.review import REVIEW, review_markdown, what_would_change, write_review
+
+ROOT = Path(__file__).resolve().parents[1]
+COMMITTED = sorted((ROOT / "reports" / "paper" / "metrics").glob("*.json"))
+
+SWEEP = [{"setting": {"degree": d, "probes": 10}, "verdict": "fails"} for d in (10, 20, 40)]
+PAPER_CLAIM = {
+    "id": "X1.1", "target": "X1", "text": "Our test: the ratio is at most 3.", "verdict": "fails",
+    "measured": {"ratio": 4.5},
+    "support": {"fraction_holding": 0.02, "method": "bootstrap", "unit": "trial", "n_units": 10, "n_resamples": 200, "seed": 0},
+    "diagnosis": {"kind": "paper", "text": "It fails at every degree.", "scale": "paper", "evidence": {"sweep": SWEEP}},
+    "quote": {"text": "The ratio stays small.", "where": "Section 9, Figure 9"},
+    "threshold": {"value": 3, "source": "ours", "readings": [{"value": 2, "verdict": "fails"}, {"value": 3, "verdict": "fails"},
+                                                              {"value": 5, "verdict": "holds"}]},
+}
+DEFAULT_CLAIM = {"id": "X1.1", "target": "X1", "text": "Our test: the ratio is at most 3.", "verdict": "holds",
+                 "measured": {"ratio": 2.5}, "support": {"method": "deterministic", "note": "one computation"}}
+
+
+def _project(tmp_path, *, default=True, paper_claim=PAPER_CLAIM):
+    meta = {"experiment": "X1", "title": "A ratio", "paper": "Someone et al. (2099)", "figure": "Fig. 9", "stand_ins": []}
+    (tmp_path / "reports" / "paper" / "metrics").mkdir(parents=True)
+    (tmp_path / "reports" / "paper" / "metrics" / "X1.json").write_text(json.dumps(meta | {"claims": [paper_claim]}))
+    if default:
+        (tmp_path / "reports" / "metrics").mkdir(parents=True)
+        (tmp_path / "reports" / "metrics" / "X1.json").write_text(json.dumps(meta | {"claims": [DEFAULT_CLAIM]}))
+    return tmp_path
+
+
+def test_the_page_sets_each_claim_beside_the_papers_words_at_both_scales(tmp_path):
+    page = review_markdown(_project(tmp_path))
+    assert "## Someone et al. (2099)" in page and "#### X1.1" in page
+    assert "> The ratio stays small." in page and "Section 9, Figure 9" in page
+    assert "**Our test.** Our test: the ratio is at most 3." in page
+    assert "| paper | **fails** |" in page and "| default | **holds** |" in page
+    assert "holds in 2 % of 200 bootstrap resamples of 10 trials" in page
+    assert "3 (ours; readings 2: fails, 3: fails, 5: holds)" in page
+    assert "**Diagnosis (paper, paper scale).** It fails at every degree." in page
+    # the verdict map: one row per setting, one column per open choice
+    assert "| degree | probes | verdict |" in page and "| 40 | 10 | fails |" in page
+    assert "**What would change the verdict.**" in page and "reading the cut-off as 5 (holds) instead of 3" in page
+    # it stands on its own
+    assert "issue" not in page.lower() and "session" not in page.lower()
+
+
+def test_a_missing_scale_is_said_and_the_catalogue_fills_a_missing_quote(tmp_path):
+    claim = {k: v for k, v in PAPER_CLAIM.items() if k != "quote"} | {"id": "A1.1"}
+    page = review_markdown(_project(tmp_path, default=False, paper_claim=claim))
+    assert "| default | not run | | |" in page
+    assert "No default-scale verdict is recorded" in page
+    assert quote_of("A1.1")["text"] in page
+
+
+def test_what_would_change_reads_the_sweep_and_the_support():
+    flipped = dict(PAPER_CLAIM, diagnosis={"kind": "setting", "text": "It holds at degree 40.",
+                                           "evidence": {"sweep": SWEEP[:2] + [{"setting": {"degree": 40}, "verdict": "holds"}]}})
+    lines = what_would_change({"paper": flipped, "default": None})
+    assert any("the swept settings {degree: 40} (holds)" in line for line in lines)
+    assert any("98 % of the bootstrap resamples agree" in line for line in lines)
+    assert any("the setting named in the diagnosis" in line for line in lines)
+
+
+def test_write_review_writes_the_page_where_the_front_page_links_it(tmp_path):
+    path = write_review(_project(tmp_path))
+    assert path == tmp_path / REVIEW and path.read_text().startswith("# Review")
+
+
+def test_the_cli_has_the_review_subcommand(tmp_path, monkeypatch):
+    from inferopt.pipeline.__main__ import main
+
+    _project(tmp_path)
+    for name in ("dvc.yaml", "pyproject.toml"):
+        (tmp_path / name).write_text("")
+    (tmp_path / "params.yaml").write_text("experiments: {X1: {notebook: X1_ratio}}\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("INFEROPT_ROOT", raising=False)
+    assert main(["review"]) == 0
+    assert "#### X1.1" in (tmp_path / REVIEW).read_text()
+
+
+@pytest.mark.parametrize("path", COMMITTED, ids=[p.stem for p in COMMITTED])
+def test_every_committed_paper_scale_claim_has_the_papers_words(path):
+    missing = [c["id"] for c in json.loads(path.read_text())["claims"] if not (c.get("quote") or quote_of(c["id"]))]
+    assert not missing, f"{path.name}: claims without a quote (add them to src/inferopt/experiment/quotes.yaml): {missing}"
