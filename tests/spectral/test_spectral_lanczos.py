@@ -129,7 +129,7 @@ def test_three_term_recurrence_stops_a_run_on_an_invariant_subspace():
     Z = np.ones((100, 2))
     Z[:, 1] = 0.0
     Z[[3, 7], 1] = 1.0                                     # lives in a 2-dimensional invariant subspace
-    alpha, beta = three_term_tridiagonals(as_operator(A), Z, 5)
+    alpha, beta = three_term_tridiagonals(as_operator(A).matrix, Z, 5)
     assert np.all(beta[1, 1:] == 0.0) and np.all(alpha[1, 2:] == 0.0)
     np.testing.assert_allclose(np.sort(np.linalg.eigvalsh(np.diag(alpha[1, :2]) + np.diag(beta[1, :1], 1)
                                                           + np.diag(beta[1, :1], -1))), [4.0, 8.0])
