@@ -17,7 +17,7 @@ Estimators (same probe count ``M``):
 
 * Chebyshev: ``inferopt.spectral.spectral_sum(A, "log", a, b, degree=...)`` (Hutchinson + truncated
   Chebyshev, Eq. 3), ``b`` from ``spectral_bounds`` (``--bound-steps`` Lanczos steps + margin; its time is included), ``a = 0.98 x shift``
-  (both matrices are PSD + shift I); degree 30 = as many products with ``A`` as the SLQ steps; with
+  (every matrix is PSD + shift I); degree 30 = 15 block products with ``A`` (moment doubling); with
   ``M`` and ``2M`` probes (the error at equal time is the question, not at equal probes);
 * our SLQ: ``inferopt.spectral.slq_logdet(A, M, n_steps)``;
 * imate's SLQ (the peer): ``imate.logdet(A, method="slq", lanczos_degree=steps, min_num_samples=M,
