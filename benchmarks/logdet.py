@@ -7,6 +7,8 @@ Matrices (exact log-det known):
 
 * dense ``n_dense x n_dense``: ``A = X Xᵀ / k + I`` (shift 1, so that log-det is a sum of positive logs, not a cancellation) with ``X`` Gaussian ``n x k`` (``k = n/2``);
   exact by Cholesky (``2 Σ log L_ii``, its time is the "exact" row);
+* dense RBF ``n_rbf x n_rbf`` (default 3,000): ``K + I`` with ``K_ij = exp(-|x_i - x_j|² / (2·0.1²))`` for
+  ``x_i`` uniform in the unit square (a GP's covariance with unit noise); exact by Cholesky;
 * sparse ``n = grid²`` (default 316² = 99,856): the 5-point 2-D Dirichlet Laplacian plus ``0.5 I``,
   whose eigenvalues are known in closed form, ``4 - 2cos(iπ/(m+1)) - 2cos(jπ/(m+1)) + 0.5``;
   exact = the sum of their logs (no factorisation).
@@ -14,8 +16,8 @@ Matrices (exact log-det known):
 Estimators (same probe count ``M``):
 
 * Chebyshev: ``inferopt.spectral.spectral_sum(A, "log", a, b, degree=...)`` (Hutchinson + truncated
-  Chebyshev, Eq. 3), ``b`` from ``spectral_bounds`` (Lanczos + margin; its time is included), ``a = 0.98 x shift``
-  (both matrices are PSD + shift I); degree 30 = as many products with ``A`` as the SLQ steps; with
+  Chebyshev, Eq. 3), ``b`` from ``spectral_bounds`` (``--bound-steps`` Lanczos steps + margin; its time is included), ``a = 0.98 x shift``
+  (every matrix is PSD + shift I); degree 30 = 15 block products with ``A`` (moment doubling); with
   ``M`` and ``2M`` probes (the error at equal time is the question, not at equal probes);
 * our SLQ: ``inferopt.spectral.slq_logdet(A, M, n_steps)``;
 * imate's SLQ (the peer): ``imate.logdet(A, method="slq", lanczos_degree=steps, min_num_samples=M,
@@ -43,6 +45,18 @@ def dense_problem(n, rng):
     return A, exact, time.perf_counter() - t0, "Cholesky", 1.0
 
 
+def rbf_problem(n, rng, dim=2, lengthscale=0.1, noise=1.0):
+    X = rng.uniform(size=(n, dim))
+    sq = np.sum(X * X, axis=1)
+    D2 = np.maximum(sq[:, None] + sq[None, :] - 2.0 * X @ X.T, 0.0)
+    A = np.exp(-D2 / (2.0 * lengthscale**2)) + noise * np.eye(n)
+    A = 0.5 * (A + A.T)
+    t0 = time.perf_counter()
+    L = np.linalg.cholesky(A)
+    exact = 2.0 * float(np.sum(np.log(np.diag(L))))
+    return A, exact, time.perf_counter() - t0, "Cholesky", noise
+
+
 def laplacian_problem(m, shift=0.5):
     T = sp.diags([-np.ones(m - 1), 2.0 * np.ones(m), -np.ones(m - 1)], [-1, 0, 1])
     I = sp.identity(m)
@@ -53,19 +67,19 @@ def laplacian_problem(m, shift=0.5):
     return A, exact, time.perf_counter() - t0, "closed-form eigenvalues", shift
 
 
-def estimators(A, shift, args):
+def estimators(A, shift, degree, args):
     """name -> callable(rng) returning the estimate (the timed unit)."""
     import imate
 
     def chebyshev(M):
         def run(rng):
-            a, b = spectral_bounds(A, n_steps=20, margin=0.05, lower=0.98 * shift, rng=rng)  # A = PSD + shift I
-            return spectral_sum(A, "log", a, b, M=M, degree=args.degree, rng=rng, check=False).value
+            a, b = spectral_bounds(A, n_steps=args.bound_steps, margin=0.05, lower=0.98 * shift, rng=rng)  # A = PSD + shift I
+            return spectral_sum(A, "log", a, b, M=M, degree=degree, rng=rng, check=False).value
         return run
 
     return {
-        f"Chebyshev (deg {args.degree}, M {args.M})": chebyshev(args.M),
-        f"Chebyshev (deg {args.degree}, M {2 * args.M})": chebyshev(2 * args.M),
+        f"Chebyshev (deg {degree}, M {args.M})": chebyshev(args.M),
+        f"Chebyshev (deg {degree}, M {2 * args.M})": chebyshev(2 * args.M),
         f"our SLQ ({args.steps} steps, M {args.M})": lambda rng: slq_logdet(A, M=args.M, n_steps=args.steps, rng=rng)[0],
         f"imate SLQ ({args.steps} steps, M {args.M}, 1 thread)": lambda rng: float(imate.logdet(
             A, method="slq", lanczos_degree=args.steps, min_num_samples=args.M, max_num_samples=args.M,
@@ -73,12 +87,12 @@ def estimators(A, shift, args):
     }
 
 
-def run(name, A, exact, exact_time, exact_label, shift, args):
+def run(name, A, exact, exact_time, exact_label, shift, degree, args):
     """Every estimator ``--repeats`` times, interleaved (one round = each estimator once, with a
     fresh seed); time = minimum over rounds of the process's CPU seconds (``time.process_time``:
     immune to time-slicing on a shared machine; every estimator runs on one thread), error = mean
     relative error over rounds."""
-    fns = estimators(A, shift, args)
+    fns = estimators(A, shift, degree, args)
     times = {m: [] for m in fns}
     errors = {m: [] for m in fns}
     for rep in range(args.repeats):
@@ -99,7 +113,10 @@ def main(argv=None):
     parser.add_argument("--n-dense", type=int, default=4000)
     parser.add_argument("--grid", type=int, default=316, help="sparse matrix is grid^2 x grid^2")
     parser.add_argument("--M", type=int, default=10, help="probes")
-    parser.add_argument("--degree", type=int, default=30, help="Chebyshev degree")
+    parser.add_argument("--n-rbf", type=int, default=3000, help="dense RBF kernel matrix + I (0: skip)")
+    parser.add_argument("--degree", type=int, default=30, help="Chebyshev degree (dense and sparse matrices)")
+    parser.add_argument("--degree-rbf", type=int, default=80, help="Chebyshev degree for the RBF matrix (b/a ~ 200)")
+    parser.add_argument("--bound-steps", type=int, default=10, help="Lanczos steps of spectral_bounds")
     parser.add_argument("--steps", type=int, default=30, help="Lanczos steps (ours and imate's)")
     parser.add_argument("--repeats", type=int, default=5, help="interleaved rounds (time: min; error: mean)")
     parser.add_argument("--seed", type=int, default=0)
@@ -107,10 +124,13 @@ def main(argv=None):
     rows = []
     if args.n_dense > 0:
         A, exact, t, label, shift = dense_problem(args.n_dense, np.random.default_rng(args.seed))
-        rows += run(f"dense n={args.n_dense}", A, exact, t, label, shift, args)
+        rows += run(f"dense n={args.n_dense}", A, exact, t, label, shift, args.degree, args)
+    if args.n_rbf > 0:
+        A, exact, t, label, shift = rbf_problem(args.n_rbf, np.random.default_rng(args.seed))
+        rows += run(f"dense RBF+I n={args.n_rbf}", A, exact, t, label, shift, args.degree_rbf, args)
     if args.grid > 0:
         A, exact, t, label, shift = laplacian_problem(args.grid)
-        rows += run(f"sparse 2-D Laplacian+0.5I n={args.grid ** 2}", A, exact, t, label, shift, args)
+        rows += run(f"sparse 2-D Laplacian+0.5I n={args.grid ** 2}", A, exact, t, label, shift, args.degree, args)
     width = max(len(r[1]) for r in rows)
     print(f"one interleaved run, {args.repeats} rounds: time = min over rounds of CPU seconds, error = mean |rel. error| over rounds")
     print(f"| matrix | method | CPU time [s] | mean rel. error | time / imate |\n|---|---|---:|---:|---:|")

@@ -203,3 +203,29 @@ def test_expectation_over_the_degree_is_exact(name, a, b, distribution, N):
     # while a fixed truncation at the mean degree is off (exp converges too fast to tell at N >= 8)
     truncated = np.sum(series.coefficients(N) * T[: N + 1].sum(axis=1))
     assert abs(truncated - np.sum(series.f(lam))) > 1e-6 or (name == "exp" and N >= 8)
+
+
+@pytest.mark.parametrize("rows", [1, 5, 4096])
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 8, 11])
+def test_sparse_moments_by_slabs_and_doubling_are_the_chebyshev_basis(rows, n, spd_matrix):
+    """``chebyshev_moments`` on a sparse matrix (slab-by-slab products, ``⌈n/2⌉`` of them, moments by
+    doubling) against ``v_kᵀ T_j(Ã) v_k`` from an eigendecomposition."""
+    from inferopt.spectral._csr_block import chebyshev_products_csr
+
+    A, _ = random_spd(spd_matrix, 23, 0.2, 3.0, seed=n)
+    A[np.abs(A) < 0.05] = 0.0                             # a sparse pattern, still symmetric
+    a, b = np.linalg.eigvalsh(A)[[0, -1]] + np.array([-0.1, 0.1])
+    V = rademacher(7, 23, 3)
+    s, c = 2.0 / (b - a), (b + a) / (b - a)
+    J = (n + 1) // 2
+    sq, cross = chebyshev_products_csr(sp.csr_matrix(A), V, J, s, c, rows=rows)
+    mu = chebyshev_moments(sp.csr_matrix(A), V, n, a, b)
+    lam, U = np.linalg.eigh(A)
+    for j in range(n + 1):
+        Tj = (U * Chebyshev.basis(j, domain=[a, b])(lam)) @ U.T
+        np.testing.assert_allclose(mu[j], np.einsum("ik,ij,jk->k", V, Tj, V), rtol=1e-10, atol=1e-10)
+    for j in range(1, J + 1):                            # the products themselves: w_j = T_j(Ã) v
+        W = (U * Chebyshev.basis(j, domain=[a, b])(lam)) @ U.T @ V
+        Wp = (U * Chebyshev.basis(j - 1, domain=[a, b])(lam)) @ U.T @ V
+        np.testing.assert_allclose(sq[j], np.einsum("ij,ij->j", W, W), rtol=1e-10)
+        np.testing.assert_allclose(cross[j], np.einsum("ij,ij->j", W, Wp), rtol=1e-10, atol=1e-10)

@@ -129,7 +129,7 @@ def test_three_term_recurrence_stops_a_run_on_an_invariant_subspace():
     Z = np.ones((100, 2))
     Z[:, 1] = 0.0
     Z[[3, 7], 1] = 1.0                                     # lives in a 2-dimensional invariant subspace
-    alpha, beta = three_term_tridiagonals(as_operator(A), Z, 5)
+    alpha, beta = three_term_tridiagonals(as_operator(A).matrix, Z, 5)
     assert np.all(beta[1, 1:] == 0.0) and np.all(alpha[1, 2:] == 0.0)
     np.testing.assert_allclose(np.sort(np.linalg.eigvalsh(np.diag(alpha[1, :2]) + np.diag(beta[1, :1], 1)
                                                           + np.diag(beta[1, :1], -1))), [4.0, 8.0])
@@ -142,3 +142,20 @@ def test_slq_logdet_on_a_large_sparse_matrix_without_reorthogonalisation():
     mu = 2.5 - 2.0 * np.cos(np.arange(1, d + 1) * np.pi / (d + 1))
     value, se = slq_logdet(A, M=40, n_steps=40, rng=5)
     assert abs(value - np.log(mu).sum()) < 4 * se + 1e-6 * d
+
+
+@pytest.mark.parametrize("rows", [1, 7, 64, 4096])
+def test_three_term_recurrence_is_the_same_for_any_slab_size(rows):
+    """The slab-by-slab passes (``_csr_block``) give the tridiagonals of one pass over all rows,
+    and those of full re-orthogonalisation before orthogonality is lost."""
+    from inferopt.spectral._three_term import three_term_tridiagonals
+    from inferopt.spectral.lanczos import _block_lanczos_tridiagonals
+    from inferopt.spectral.operators import as_operator
+
+    B = sp.random(200, 200, density=0.03, random_state=4)
+    A = (sparse_laplacian_1d(200) + 0.1 * (B + B.T)).tocsr()                      # an irregular sparsity pattern
+    Z = rademacher(5, 200, 4)
+    alpha, beta = three_term_tridiagonals(A, Z, 8, rows=rows)
+    a2, b2, _ = _block_lanczos_tridiagonals(as_operator(A.toarray()), Z, 8)
+    np.testing.assert_allclose(alpha, a2, rtol=1e-10)
+    np.testing.assert_allclose(beta, b2, rtol=1e-10, atol=1e-12)

@@ -111,10 +111,16 @@ class MatrixCompletion:
     def spectral_grad(self, theta, V, weights, a, b):
         return grad_lowrank(theta, self.eps, V, weights, a, b)
 
-    def _gram_eig(self, theta):
-        """Eigen-decomposition of the smaller Gram matrix (``θᵀθ`` if ``r <= d``, else ``θθᵀ``): ``O(d r min(d, r))``."""
+    @staticmethod
+    def _small_gram(theta):
+        """The smaller Gram matrix (``θᵀθ`` if ``r <= d``, else ``θθᵀ``; ``O(d r min(d, r))``) and which one it is."""
         small_right = theta.shape[1] <= theta.shape[0]
-        lam, U = np.linalg.eigh(theta.T @ theta if small_right else theta @ theta.T)
+        return (theta.T @ theta if small_right else theta @ theta.T), small_right
+
+    def _gram_eig(self, theta):
+        """Eigen-decomposition of the smaller Gram matrix (eigenvalues clipped at 0)."""
+        gram, small_right = self._small_gram(theta)
+        lam, U = np.linalg.eigh(gram)
         return np.maximum(lam, 0.0), U, small_right
 
     def exact_spectral_grad(self, theta):
@@ -134,7 +140,7 @@ class MatrixCompletion:
 
     def spectral_term(self, theta) -> float:
         """Exact ``tr((θθᵀ + εI)^{1/2}) = Σ sqrt(σ_i² + ε) + (d - min(d, r)) sqrt(ε)`` (Gram eigenvalues ``σ_i²``)."""
-        lam = self._gram_eig(theta)[0]
+        lam = np.maximum(np.linalg.eigvalsh(self._small_gram(theta)[0]), 0.0)  # eigenvalues only: no eigenvectors
         return float(np.sum(np.sqrt(lam + self.eps)) + (self.shape[0] - lam.size) * np.sqrt(self.eps))
 
     def objective(self, theta) -> float:

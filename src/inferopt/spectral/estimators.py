@@ -19,13 +19,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._validation import as_finite_array, check_callable, check_choice, check_int, check_protocol, check_real
+from ._csr_block import chebyshev_products_csr
 from .bounds import check_bounds
 from .chebyshev import bernstein_rho, check_interval, chebyshev_coefficients, fit_decay
 from .degrees import DegreeDistribution, make_degree_distribution
 from .functions import get_function
-from .operators import as_operator, check_symmetric
+from .operators import MatrixOperator, as_operator, check_symmetric
 from .._random import as_generator
 
 
@@ -177,18 +179,43 @@ def make_degree_rule(series: ChebyshevSeries, *, degree=None, N=None, distributi
 def chebyshev_moments(A, V, n: int, a, b) -> np.ndarray:
     """``mu[j, k] = v_kᵀ T_j(Ã) v_k`` for ``j = 0..n`` by the three-term recursion of Eq. (3).
 
-    One ``matmat`` of ``A`` with the ``d x M`` block ``V`` per degree.
+    Only ``⌈n/2⌉`` products of ``A`` with the ``d x M`` block ``V`` are needed: with
+    ``w_j = T_j(Ã) v`` and ``T_{2j} = 2T_j² - T_0``, ``T_{2j+1} = 2T_{j+1}T_j - T_1`` (Ã symmetric),
+
+        mu_{2j} = 2 w_jᵀ w_j - mu_0,        mu_{2j+1} = 2 w_{j+1}ᵀ w_j - mu_1
+
+    (the moment doubling of the kernel polynomial method; Weiße et al., Rev. Mod. Phys. 78, 275,
+    2006, Eq. 73). For a sparse matrix each product is one pass over the block
+    (:func:`._csr_block.chebyshev_products_csr`).
     """
     op = as_operator(A)
     a, b = check_interval(a, b)
     n = check_int("n (degree)", n, low=0)
     V = check_probes(V, op.shape[0])
     s, c = 2.0 / (b - a), (b + a) / (b - a)
+    J = (n + 1) // 2
+    if isinstance(op, MatrixOperator) and sp.issparse(op.matrix):
+        sq, cross = chebyshev_products_csr(op.matrix, V, J, s, c)
+    else:
+        sq, cross = _chebyshev_products(op, V, J, s, c)
     mu = np.empty((n + 1, V.shape[1]))
+    mu[0] = sq[0]
+    if n >= 1:
+        mu[1] = cross[1]
+        mu[2::2] = 2.0 * sq[1 : n // 2 + 1] - mu[0]
+        mu[3::2] = 2.0 * cross[2 : (n + 1) // 2 + 1] - mu[1]
+    return mu
+
+
+def _chebyshev_products(op, V, J: int, s: float, c: float):
+    """``sq[j] = w_jᵀ w_j`` (``j = 0..J``) and ``cross[j] = w_jᵀ w_{j-1}`` (``j = 1..J``) of the recursion
+    ``w_0 = v``, ``w_1 = Ã v``, ``w_{j+1} = 2Ã w_j - w_{j-1}``: one ``matmat`` per ``j``."""
+    sq = np.empty((J + 1, V.shape[1]))
+    cross = np.empty_like(sq)
+    sq[0] = np.einsum("ij,ij->j", V, V)
     w_prev, w = None, V
-    mu[0] = np.einsum("ij,ij->j", V, V)
     tmp = np.empty_like(V)
-    for j in range(1, n + 1):
+    for j in range(1, J + 1):
         # w_{j+1} = 2(s·Aw − c·w) − w_{j−1}, in place: scaling by 2 is exact, so this is
         # (2s)·Aw − (2c)·w − w_{j−1} bit for bit
         Aw = np.asarray(op.matmat(w), dtype=float)
@@ -199,9 +226,10 @@ def chebyshev_moments(A, V, n: int, a, b) -> np.ndarray:
         Aw -= np.multiply(w, k * c, out=tmp)
         if j > 1:
             Aw -= w_prev
+        sq[j] = np.einsum("ij,ij->j", Aw, Aw)
+        cross[j] = np.einsum("ij,ij->j", Aw, w)
         w_prev, w = w, Aw
-        mu[j] = np.einsum("ij,ij->j", V, w)
-    return mu
+    return sq, cross
 
 
 def quadratic_forms(A, V, weights, a, b) -> np.ndarray:

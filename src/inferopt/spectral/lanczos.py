@@ -78,11 +78,11 @@ def _block_lanczos_tridiagonals(op, Z, m: int):
 
     The ``M`` runs advance as one ``d x M`` block (one ``matmat`` per step): with full
     re-orthogonalisation of each column against its own basis, or (large sparse ``A``, see
-    :func:`_reorthogonalise`) by the cache-blocked three-term recurrence of :mod:`._three_term`."""
+    :func:`_reorthogonalise`) by the slab-by-slab three-term recurrence of :mod:`._three_term`."""
     d, M = Z.shape
     m = min(m, d)
     if not _reorthogonalise(op, m):
-        return (*three_term_tridiagonals(op, Z, m), m)
+        return (*three_term_tridiagonals(op.matrix, Z, m), m)
     Q = np.zeros((m, d, M))
     alpha = np.zeros((M, m))
     beta = np.zeros((M, m))

@@ -96,7 +96,18 @@ def _symmetric_enough(matrix) -> bool:
         diff = abs(matrix - matrix.T)
         scale = abs(matrix).max() if matrix.nnz else 0.0
         return diff.nnz == 0 or diff.max() <= 1e-10 * max(scale, 1e-300) + 1e-300
-    return np.allclose(matrix, matrix.T, rtol=1e-10, atol=1e-12 * max(1.0, float(np.abs(matrix).max(initial=0.0))))
+    # np.allclose(A, A.T, ...) tile by tile over the upper triangle (tile (i, j) against tile (j, i)):
+    # the same elementwise test in both directions, half the reads and no d x d temporaries (on the
+    # whole matrix it took 0.22 CPU-s at d = 3,000, more than 15 products with a d x 10 block)
+    scale = max(float(matrix.max(initial=0.0)), -float(matrix.min(initial=0.0)))  # max |A|
+    atol = 1e-12 * max(1.0, scale)
+    d, t = matrix.shape[0], 512
+    for i in range(0, d, t):
+        for j in range(i, d, t):
+            upper, lower = matrix[i : i + t, j : j + t], matrix[j : j + t, i : i + t].T
+            if not (np.allclose(upper, lower, rtol=1e-10, atol=atol) and np.allclose(lower, upper, rtol=1e-10, atol=atol)):
+                return False
+    return True
 
 
 def as_operator(A, *, name: str = "A", check_symmetric: bool = True):
