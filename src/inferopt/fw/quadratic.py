@@ -59,6 +59,8 @@ class QuadraticHull:
     def from_vectors(cls, V, b) -> QuadraticHull:
         """Atoms are the columns of ``V`` (m x N), target ``b`` (m,)."""
         V = as_finite_array("V", V, ndim=2)
+        if V.shape[1] == 0:
+            raise ValueError(f"V must have at least one column (an atom); got shape {V.shape}")
         b = as_finite_array("b", b, ndim=1)
         if V.shape[0] != b.shape[0]:
             raise ValueError(f"b must have length V.shape[0] = {V.shape[0]}; got {b.shape[0]}")

@@ -15,7 +15,10 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import logsumexp, softmax
 
-from .._validation import as_finite_array, check_int, check_probabilities, check_real
+from .._validation import as_finite_array, check_in_hull, check_int, check_probabilities, check_real
+
+#: largest |E_p Phi - mu| accepted from the dual solve (relative to max |features|)
+MOMENT_ATOL = 1e-6
 
 
 def all_states(d: int) -> np.ndarray:
@@ -60,9 +63,16 @@ def maxent_distribution(features, mu, *, tol: float = 1e-12) -> tuple[np.ndarray
         z = F @ theta
         return logsumexp(z) - theta @ mu, F.T @ softmax(z) - mu
 
+    check_in_hull("mu", mu, F, what="the marginal polytope (the convex hull of the rows of features)")
     res = minimize(dual, np.zeros(F.shape[1]), jac=True, method="L-BFGS-B",
                    options={"gtol": tol, "ftol": 1e-15, "maxiter": 10_000})
-    return exponential_family(F, res.x), res.x
+    p = exponential_family(F, res.x)
+    miss = float(np.abs(F.T @ p - mu).max())
+    if miss > MOMENT_ATOL * max(1.0, float(np.abs(F).max())):
+        # in the polytope but on its boundary: theta diverges and the moments are not reached
+        raise ValueError(f"mu must lie in the interior of the marginal polytope; it is on (or within {miss:.3g} of) "
+                         f"its boundary: the max-entropy distribution's moments miss mu by {miss:.3g}")
+    return p, res.x
 
 
 def entropy(p) -> float:

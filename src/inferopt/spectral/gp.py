@@ -118,7 +118,7 @@ def ski_operator(W, column, noise) -> CallableOperator:
     column = as_finite_array("column", column, ndim=1, nonempty=True)
     if column.size != W.shape[1]:
         raise ValueError(f"column must have length W.shape[1] = {W.shape[1]} (the grid size); got {column.size}")
-    noise = check_real("noise", noise)
+    noise = check_real("noise (a standard deviation)", noise, low=0.0)
     WT = W.T.tocsr()
 
     def matmat(V):
