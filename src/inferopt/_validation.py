@@ -267,3 +267,23 @@ def check_int_sequence(name: str, values, *, low: int | None = None, high: int |
     if not items:
         raise ValueError(f"{name} must not be empty")
     return [check_int(name, v, low=low, high=high) for v in items]
+
+
+def shape_checked(cls, *methods: str, name: str = "theta"):
+    """Wrap the ``methods`` of ``cls`` so that their first argument ``name`` must have the
+    instance's ``shape`` (a problem's parameter, e.g. ``θ`` of a matrix-completion problem):
+    a wrong-shaped ``θ`` is refused by name instead of failing deep in numpy (issue 29).
+    Applied once after the class definition; returns ``cls``."""
+    import functools
+
+    def wrap(method):
+        @functools.wraps(method)
+        def checked(self, theta, *args, **kwargs):
+            if np.shape(theta) != tuple(self.shape):
+                raise ValueError(f"{name} must have the problem's shape {tuple(self.shape)}; got {np.shape(theta)}")
+            return method(self, theta, *args, **kwargs)
+        return checked
+
+    for m in methods:
+        setattr(cls, m, wrap(getattr(cls, m)))
+    return cls

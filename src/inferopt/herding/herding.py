@@ -67,7 +67,7 @@ def herd(target: KernelTarget, candidates, n_points: int, step: str = "1/(t+1)",
     check_choice("step", step, HERDING_STEPS)
     candidates = check_points(target, "candidates", candidates)
     if test_target is not None:
-        check_points(test_target, "candidates", candidates)
+        check_points(test_target, "candidates", candidates, target_name="test_target")
     wanted = set() if snapshots is None else set(check_int_sequence("snapshots", snapshots, low=1, high=n_points))
     bar = Progress("herd", n_points, progress, unit="point")
     problem = hull_problem(target, candidates)

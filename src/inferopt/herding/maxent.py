@@ -31,7 +31,8 @@ def independent_maxent(states, mean) -> np.ndarray:
     """``p(x) = prod_i (1 + m_i x_i) / 2`` on ``states``: max entropy with ``E x = m`` (|m_i| <= 1)."""
     m = as_finite_array("mean", mean, ndim=1, nonempty=True)
     if np.any(np.abs(m) > 1):
-        raise ValueError("mean must lie in [-1, 1]^d")
+        dist = float(np.linalg.norm(m - np.clip(m, -1.0, 1.0)))
+        raise ValueError(f"mean is infeasible: it must lie in [-1, 1]^d; it is at a distance {dist:.6g} from it")
     S = as_finite_array("states", states, ndim=2, nonempty=True)
     if S.shape[1] != m.shape[0]:
         raise ValueError(f"mean must have one entry per column of states ({S.shape[1]}); got {m.shape[0]}")

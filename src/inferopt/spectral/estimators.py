@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import (as_finite_array, check_callable, check_choice, check_flag, check_int, check_protocol,
-                           check_real)
+                           check_real, check_returned)
 from .bounds import check_bounds
 from .chebyshev import bernstein_rho, check_interval, chebyshev_coefficients, fit_decay
 from .degrees import DegreeDistribution, make_degree_distribution
@@ -326,4 +326,4 @@ def exact_spectral_sum(A, f) -> float:
 
     f = get_function(f, argument="f")[0] if isinstance(f, str) else check_callable("f", f)
     lam = np.linalg.eigvalsh(dense_of(as_operator(A)))
-    return float(np.sum(f(lam)))
+    return float(np.sum(check_returned("f", f(lam), shape=lam.shape)))

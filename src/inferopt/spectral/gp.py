@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import as_finite_array, check_int, check_real
+from .._validation import as_finite_array, check_int, check_real, shape_checked
 from .bounds import spectral_bounds
 from ._ski_gradient import circulant_spectrum, ski_estimator_grad
 from .lanczos import block_cg, cg_logdet_grad
@@ -289,3 +289,9 @@ class SKIGaussianProcess:
         if self.y_test is None:
             return float("nan")
         return float(np.sqrt(np.mean((self.predict(theta) - self.y_test) ** 2)))
+
+
+# issue 29: a wrong-shaped θ is refused by name (not an IndexError deep inside)
+shape_checked(SKIGaussianProcess, "column", "operator", "derivative_operators", "dense", "alpha", "project",
+              "interval", "spectral_grad", "lanczos_spectral_grad", "exact_spectral_grad", "g_grad", "objective",
+              "predict", "metric")

@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import as_finite_array, check_callable, check_flag, check_int, check_protocol, check_real
+from .._validation import (as_finite_array, check_callable, check_flag, check_int, check_protocol, check_real,
+                           check_returned)
 from .._random import as_generator
 
 
@@ -60,7 +61,8 @@ class CallableOperator:
         self.shape = (d, d)
 
     def matmat(self, V):
-        return self._matmat(V)
+        """``A @ V``, the user's function's value checked (finite, of ``V``'s shape)."""
+        return check_returned("matmat", self._matmat(V), shape=np.shape(V))
 
 
 class ShiftedOperator:
