@@ -32,7 +32,7 @@ def independent_maxent(states, mean) -> np.ndarray:
     m = as_finite_array("mean", mean, ndim=1, nonempty=True)
     if np.any(np.abs(m) > 1):
         dist = float(np.linalg.norm(m - np.clip(m, -1.0, 1.0)))
-        raise ValueError(f"mean is infeasible: it must lie in [-1, 1]^d; it is at a distance {dist:.6g} from it")
+        raise ValueError(f"mean must lie in [-1, 1]^d; it is infeasible, at a distance {dist:.6g} from it")
     S = as_finite_array("states", states, ndim=2, nonempty=True)
     if S.shape[1] != m.shape[0]:
         raise ValueError(f"mean must have one entry per column of states ({S.shape[1]}); got {m.shape[0]}")
