@@ -114,13 +114,14 @@ def state_curves(features, mu, p_star, n_points: int, step: str, checkpoints) ->
     its mass (line search leaves many tiny weights, so a count of positive weights says little).
     """
     F = as_finite_array("features", features, ndim=2, nonempty=True)
+    p_star = as_finite_array("p_star", p_star, ndim=1)
+    if len(p_star) != len(F):
+        raise ValueError(f"p_star must have one entry per state ({len(F)}); got {len(p_star)}")
     p_star = check_probabilities("p_star", p_star)
     mu = as_finite_array("mu", mu, ndim=1)
     if len(mu) != F.shape[1]:
         raise ValueError(f"mu must have length features.shape[1] = {F.shape[1]}; got {len(mu)}")
     check_in_hull("mu", mu, F, what="the convex hull of the states' features (herding cannot reach it)")
-    if len(p_star) != len(F):
-        raise ValueError(f"p_star must have one entry per state ({len(F)}); got {len(p_star)}")
     n_points = check_int("n_points", n_points, low=2)
     ts = sorted(set(check_int_sequence("checkpoints", checkpoints, low=1, high=n_points)))
     res = herd(FeatureTarget(mu), F, n_points, step, snapshots=ts)
