@@ -17,3 +17,5 @@ source is an ``rng`` passed through :func:`inferopt._random.as_generator`.
 """
 
 __version__ = "0.1.0"
+
+from ._progress import LongCallWarning  # noqa: E402  (a long call announces itself: filter or catch it by this class)

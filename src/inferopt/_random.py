@@ -29,3 +29,11 @@ def as_generator(rng=None, name: str = "rng") -> np.random.Generator:
     if rng < 0:
         raise ValueError(f"{name} must be a non-negative seed; got {rng}")
     return np.random.default_rng(int(rng))
+
+
+def side_stream(rng: np.random.Generator) -> np.random.Generator:
+    """An independent child of ``rng`` for draws that only some inputs need (e.g. the randomised
+    symmetry test of a matrix-free operator, which a dense matrix skips). Spawning does not
+    advance ``rng``: the caller's draws, hence its results, are the same for the same seed
+    whatever the matrix type (dense, sparse or ``LinearOperator``; issue 29)."""
+    return rng.spawn(1)[0]

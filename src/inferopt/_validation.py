@@ -119,8 +119,13 @@ def check_psd(name: str, matrix, *, requirement: str = "must be positive semidef
     return mat
 
 
-def check_indices(name: str, value, n: int) -> np.ndarray:
-    """A 1-d array of integer indices in ``[0, n)`` (negative, fractional, boolean or larger ones refused)."""
+def check_indices(name: str, value, n: int, *, distinct: bool = True) -> np.ndarray:
+    """A 1-d array of integer indices in ``[0, n)`` (negative, fractional, boolean or larger ones refused).
+
+    ``distinct`` (default): the indices name a *set* (a support, a subset of columns), so a
+    repeated index is refused: solvers that slice ``Phi[:, idx]`` would count that column twice
+    (issue 29: ``nnls_on_support(Phi, y, [1, 1])`` returned a wrong objective). Pass
+    ``distinct=False`` for paired coordinates (e.g. the rows of observed matrix entries)."""
     raw = np.atleast_1d(np.asarray(value))
     if raw.size and (raw.dtype == bool or not np.issubdtype(raw.dtype, np.integer)):
         if raw.dtype == bool or not np.issubdtype(raw.dtype, np.floating) or not np.all(np.isfinite(raw)) \
@@ -131,7 +136,55 @@ def check_indices(name: str, value, n: int) -> np.ndarray:
     idx = raw.astype(np.intp)
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         raise ValueError(f"{name} must hold indices in [0, {n - 1}]; got values from {idx.min()} to {idx.max()}")
+    if distinct and idx.size > 1:
+        uniq, counts = np.unique(idx, return_counts=True)
+        if uniq.size < idx.size:
+            raise ValueError(f"{name} must hold distinct indices (a set); {uniq[counts > 1][:5].tolist()} "
+                             f"repeated")
     return idx
+
+
+def check_flag(name: str, value) -> bool:
+    """A boolean switch: ``True``/``False`` or ``numpy.bool_``. Anything else is refused, in
+    particular strings (``'no'`` is truthy) and numbers (issue 29)."""
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be True or False; got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+def check_returned(name: str, value, *, shape: tuple | None = None, low: float | None = None,
+                   low_open: bool = False) -> np.ndarray:
+    """The value returned by the user's callable ``name``: finite, real, of ``shape`` (if given)
+    and ``>= low`` (``> low`` with ``low_open``). The message names the callable, so a schedule
+    returning a negative step or a function returning NaN fails where it was passed, not deep
+    inside a solver."""
+    arr = as_finite_array(f"the value returned by {name}", value)
+    if shape is not None and arr.shape != tuple(shape):
+        raise ValueError(f"{name} must return an array of shape {tuple(shape)}; got shape {arr.shape}")
+    if low is not None and arr.size and (arr.min() < low or (low_open and arr.min() == low)):
+        raise ValueError(f"{name} must return values {'>' if low_open else '>='} {low}; got {arr.min():.6g}")
+    return arr
+
+
+def check_in_hull(name: str, point, vertices, *, what: str = "the convex hull of the rows of features",
+                  rtol: float = 1e-9) -> float:
+    """Feasibility of a target: ``point`` (length ``D``) must lie in the convex hull of the rows of
+    ``vertices`` (``m x D``), e.g. moments in the marginal polytope. The distance to the hull is
+    the min-norm point of ``{Vᵀp - point : p in the simplex}`` (Wolfe's algorithm,
+    :func:`inferopt.fw.hull_quadratic`); a distance above ``rtol * scale`` is refused and the
+    message gives it. Returns the distance."""
+    from .fw import hull_quadratic   # fw uses this module: import at call time
+
+    V = np.asarray(vertices, dtype=float)
+    x = np.asarray(point, dtype=float)
+    res = hull_quadratic(V.T, x, variant="mnp", tol=1e-14, max_iter=10 * (V.shape[0] + 10))
+    nearest = V.T @ res.dense_weights(V.shape[0])
+    dist = float(np.linalg.norm(nearest - x))       # directly, not from the Gram expansion (cancellation)
+    scale = max(1.0, float(np.abs(V).max()), float(np.abs(x).max()))
+    if dist > rtol * scale:
+        raise ValueError(f"{name} is infeasible: it lies outside {what}, at a distance {dist:.6g} from it "
+                         f"(nearest feasible value {np.array2string(nearest, precision=6)})")
+    return dist
 
 
 def check_nonneg(name: str, arr: np.ndarray) -> np.ndarray:
@@ -214,3 +267,23 @@ def check_int_sequence(name: str, values, *, low: int | None = None, high: int |
     if not items:
         raise ValueError(f"{name} must not be empty")
     return [check_int(name, v, low=low, high=high) for v in items]
+
+
+def shape_checked(cls, *methods: str, name: str = "theta"):
+    """Wrap the ``methods`` of ``cls`` so that their first argument ``name`` must have the
+    instance's ``shape`` (a problem's parameter, e.g. ``θ`` of a matrix-completion problem):
+    a wrong-shaped ``θ`` is refused by name instead of failing deep in numpy (issue 29).
+    Applied once after the class definition; returns ``cls``."""
+    import functools
+
+    def wrap(method):
+        @functools.wraps(method)
+        def checked(self, theta, *args, **kwargs):
+            if np.shape(theta) != tuple(self.shape):
+                raise ValueError(f"{name} must have the problem's shape {tuple(self.shape)}; got {np.shape(theta)}")
+            return method(self, theta, *args, **kwargs)
+        return checked
+
+    for m in methods:
+        setattr(cls, m, wrap(getattr(cls, m)))
+    return cls

@@ -8,6 +8,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 def pytest_terminal_summary(terminalreporter):
     import sweep
+    if sweep.EQUIV:
+        terminalreporter.write_sep("-", "equivalent values")
+        terminalreporter.write_line(", ".join(f"{n} {k}" for k, n in sorted(sweep.EQUIV.items())))
     if not sweep.TALLY:
         return
     n = sum(sweep.TALLY.values())

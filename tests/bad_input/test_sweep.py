@@ -2,6 +2,8 @@
 bad values for each of its parameters (non-finite, complex, bool for an int, empty, wrong shape or
 dtype, out of range, unknown choices); each call must raise ``ValueError``/``TypeError`` whose
 message names the argument. A result (silent) or any other failure (raw numpy/scipy) fails.
+Issue 29: values that mean the same as the valid one (``np.bool_``, ``2.0`` for ``2``, a
+reversed index set, a matrix as sparse or ``LinearOperator``) must give the same answer.
 The run prints the sweep's size and counts (conftest)."""
 
 import pytest
@@ -49,3 +51,26 @@ def test_bad_value_raises_a_clear_error(case):
 
     check()
     assert not failures, "\n".join(dict.fromkeys(failures))
+
+
+EQUIVALENT = [(c, label) for c in CASES for label, _ in sweep.equivalents(c, sweep.valid_value(c))]
+
+
+@pytest.mark.parametrize("case, label", EQUIVALENT, ids=[f"{c.id}:{label}" for c, label in EQUIVALENT])
+def test_equivalent_value_gives_the_same_answer(case, label):
+    """Issue 29: the same seed gives the same answer whatever the form of an equivalent value
+    (flags as ``np.bool_``, integers as integral floats, index sets in another order, matrices
+    as sparse or ``LinearOperator``); a refusal fails too (``k=2.0`` refused where ``M=2.0`` passes)."""
+    value = dict(sweep.equivalents(case, sweep.valid_value(case)))[label]
+    first = sweep.run(case, replace=False)
+    if not sweep.same(first, sweep.run(case, replace=False)):
+        sweep.EQUIV["not deterministic"] += 1
+        pytest.skip("the baseline call is not deterministic: nothing to compare")
+    try:
+        other = sweep.run(case, value)
+    except (ValueError, TypeError) as exc:
+        sweep.EQUIV["refused"] += 1
+        pytest.fail(f"{case.param}={label} refused: {type(exc).__name__}: {exc}")
+    ok = sweep.same(first, other)
+    sweep.EQUIV["same" if ok else "different"] += 1
+    assert ok, f"{case.param} as {label} changes the answer"

@@ -70,7 +70,7 @@ def test_other_bad_input():
         min_norm_point(prob, init=7)
     with pytest.raises(ValueError, match="diag must have the shape"):
         QuadraticHull.from_columns(lambda ids: V.T @ V[:, ids], V.T @ B, 3.0, np.ones(4))
-    with pytest.raises(ValueError, match="columns must be callable"):
+    with pytest.raises(TypeError, match="columns must be callable"):
         QuadraticHull.from_columns(V.T @ V, V.T @ B, 3.0, np.ones(5))
     with pytest.raises(ValueError, match="gram must contain only finite"):
         simplex_reweight(np.full((2, 2), np.inf), np.ones(2), 1.0)

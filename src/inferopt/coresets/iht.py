@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, check_choice, check_indices, check_real
+from .._validation import as_finite_array, check_choice, check_flag, check_indices, check_real
 from ._common import (
     DEFAULT_MAX_ITER,
     DEFAULT_TOL,
@@ -193,6 +193,7 @@ def _accelerated(Phi, y, k, *, debias, step, tol, max_iter, batch_size=None, rng
     k = check_k(k, n)
     tol, max_iter = check_stopping(tol, max_iter)
     check_choice("step", step, STEP_RULES)
+    keep_best = check_flag("keep_best", keep_best)
     half = 0.5 if step == "authors" else 1.0
     # with batch gradients an unchanged iterate may only mean that the batch held nothing
     # to update: require the stopping rule on ceil(n/B) consecutive iterations (choice)

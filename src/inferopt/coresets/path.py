@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._clock import clock
-from .._validation import check_choice
+from .._progress import Progress
+from .._validation import check_choice, check_flag
 from ._common import CoresetResult, check_k_grid, check_problem
 from .giga import giga
 from .hilbert_fw import hilbert_frank_wolfe
@@ -43,22 +44,22 @@ def coreset_path(solver: str, Phi, y, ks, *, refit_weights=False, progress=False
     check_choice("solver", solver, set(SOLVERS))
     Phi, y = check_problem(Phi, y)
     ks = check_k_grid(ks, Phi.shape[1], "ks")
+    refit_weights = check_flag("refit_weights", refit_weights)
+    check_flag("progress", progress)
     fn = SOLVERS[solver]
     if solver in PER_K:
         W = np.zeros((ks.size, Phi.shape[1]))
         secs = np.zeros(ks.size)
         results = []
-        it = enumerate(ks)
-        if progress:
-            from tqdm.auto import tqdm
-
-            it = tqdm(list(it), desc=solver, leave=False)
-        for j, k in it:
+        bar = Progress(f"coreset_path({solver!r})", ks.size, progress, unit="size")
+        for j, k in enumerate(ks):
             t0 = clock()
             res: CoresetResult = fn(Phi, y, int(k), **options)
             secs[j] = clock() - t0
             W[j] = res.x
             results.append(res)
+            bar.update()
+        bar.close()
     else:
         res = fn(Phi, y, ks, **options)
         W = res.path_weights

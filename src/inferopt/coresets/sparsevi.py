@@ -38,7 +38,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .._validation import as_finite_array, check_choice, check_int, check_real
+from .._validation import as_finite_array, check_choice, check_flag, check_int, check_real
 from ._active_covariance import active_covariance
 from ._common import GridRecorder, Trace, check_k_grid, check_problem, greedy_result, objective
 
@@ -124,7 +124,7 @@ def sparsevi(
     rec = GridRecorder(ks, n, until)
     trace = Trace(float(y @ y))
     it = range(1, max_iter + 1)
-    if progress:
+    if check_flag("progress", progress):
         from tqdm.auto import tqdm
 
         it = tqdm(it, desc="SparseVI", leave=False)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, check_callable, check_int, check_protocol
+from .._validation import as_finite_array, check_callable, check_int, check_protocol, check_returned
 from ._common import check_problem, objective
 from .._random import as_generator
 
@@ -51,7 +51,13 @@ def monte_carlo_tangent(loglik, sampler, n_samples, rng=None) -> np.ndarray:
     check_callable("sampler", sampler)
     rng = as_generator(rng)
     n_samples = check_int("n_samples", n_samples, low=2)
-    return tangent_from_loglik(loglik(sampler(n_samples, rng)))
+    thetas = check_returned("sampler", sampler(n_samples, rng))
+    if len(thetas) != n_samples:
+        raise ValueError(f"sampler(size, rng) must return size = {n_samples} draws; got shape {thetas.shape}")
+    L = check_returned("loglik", loglik(thetas))
+    if L.ndim != 2 or L.shape[0] != n_samples:
+        raise ValueError(f"loglik(thetas) must return shape (size, n) with size = {n_samples}; got {L.shape}")
+    return tangent_from_loglik(L)
 
 
 def problem_from_tangent(Phi) -> tuple[np.ndarray, np.ndarray]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, check_choice, check_real
+from .._validation import as_finite_array, check_choice, check_flag, check_real
 from .loaders import load
 from .glm_data import phishing_onehot
 from .._random import as_generator
@@ -45,8 +45,7 @@ def logistic_data(name: str, *, test_fraction: float, rng: np.random.Generator, 
     ``intercept``: append a column of ones (ours); ``False`` feeds the features alone, as the
     authors' code of Dresdner et al. (2021) does (its bias helper is never called)."""
     check_choice("name", name, DATASETS)
-    if not isinstance(intercept, bool | np.bool_):
-        raise TypeError(f"intercept must be a boolean; got {intercept!r}")
+    intercept = check_flag("intercept", intercept)
     if name == "chemreact100":
         d = load("chemreact100")
         X, y = d["X"], np.where(d["y"] > 0, 1.0, -1.0)

@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from .._validation import as_finite_array, check_choice, check_int, check_int_sequence, check_real
+from .._validation import (as_finite_array, check_choice, check_flag, check_in_hull, check_int, check_int_sequence,
+                           check_probabilities, check_real)
 from ..herding.baselines import sobol_points
 from ..herding.densities import TrigDensity, check_density
 from ..herding.herding import herd, projected_errors
@@ -52,7 +53,7 @@ def sobolev_curves(target: KernelTarget, density: TrigDensity, grid, n_points: i
     rng = as_generator(rng)
     grid = check_points(target, "grid", grid)
     frames = []
-    steps = tqdm(total=3 + 2 + n_rep, disable=not progress, desc="Fig. 3 panel", leave=False)
+    steps = tqdm(total=3 + 2 + n_rep, disable=not check_flag("progress", progress), desc="Fig. 3 panel", leave=False)
     for name, step in CG_METHODS.items():
         res = herd(target, grid, n_points, step)
         frames.append(_rows(name, res.objective))
@@ -81,7 +82,7 @@ def finite_sample_curves(target: KernelTarget, sample, n_points: int, progress: 
     sample = check_points(target, "sample", sample)
     train = EmpiricalTarget(target, sample)
     frames = []
-    for name, step in tqdm(CG_METHODS.items(), disable=not progress, desc="Fig. 4", leave=False):
+    for name, step in tqdm(CG_METHODS.items(), disable=not check_flag("progress", progress), desc="Fig. 4", leave=False):
         res = herd(train, sample, n_points, step, test_target=target)
         frames.append(pd.DataFrame({"method": name, "t": np.arange(1, len(res.objective) + 1),
                                     "train": res.objective, "test": res.test_objective}))
@@ -116,6 +117,11 @@ def state_curves(features, mu, p_star, n_points: int, step: str, checkpoints) ->
     p_star = as_finite_array("p_star", p_star, ndim=1)
     if len(p_star) != len(F):
         raise ValueError(f"p_star must have one entry per state ({len(F)}); got {len(p_star)}")
+    p_star = check_probabilities("p_star", p_star)
+    mu = as_finite_array("mu", mu, ndim=1)
+    if len(mu) != F.shape[1]:
+        raise ValueError(f"mu must have length features.shape[1] = {F.shape[1]}; got {len(mu)}")
+    check_in_hull("mu", mu, F, what="the convex hull of the states' features (herding cannot reach it)")
     n_points = check_int("n_points", n_points, low=2)
     ts = sorted(set(check_int_sequence("checkpoints", checkpoints, low=1, high=n_points)))
     res = herd(FeatureTarget(mu), F, n_points, step, snapshots=ts)

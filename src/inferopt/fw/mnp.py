@@ -34,7 +34,7 @@ import numpy as np
 import scipy.linalg
 
 from .._clock import clock
-from .._validation import check_int, check_real
+from .._validation import check_callable, check_int, check_real
 from .active_set import ActiveSet
 from .quadratic import QuadraticHull
 from .result import FWResult
@@ -197,6 +197,8 @@ def min_norm_point(problem: QuadraticHull, *, max_iter: int = 1000, tol: float =
         raise ValueError(f"problem must be a QuadraticHull; got {type(problem).__name__}")
     max_iter = check_int("max_iter", max_iter, low=1)
     tol = check_real("tol", tol, low=0.0)
+    if callback is not None:
+        check_callable("callback", callback)
     t0 = clock()
     problem.start()
     c, border = problem.c, problem.b_sqnorm

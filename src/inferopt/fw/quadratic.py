@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .._validation import as_finite_array, check_psd, check_real
+from .._validation import as_finite_array, check_callable, check_psd, check_real, check_returned
 from .active_set import ActiveSet
 from .problem import Direction
 
@@ -49,9 +49,7 @@ class QuadraticHull:
         if np.any(self.diag < 0):
             raise ValueError("diag (the squared norms G_ii of the atoms) must be >= 0")
         self.b_sqnorm = check_real("b_sqnorm", b_sqnorm, low=0.0)
-        if not callable(columns):
-            raise ValueError(f"columns must be callable ids -> G[:, ids]; got {type(columns).__name__}")
-        self.columns = columns
+        self.columns = check_callable("columns", columns)
         self.n_atoms = len(self.c)
         self.start()
 
@@ -59,6 +57,8 @@ class QuadraticHull:
     def from_vectors(cls, V, b) -> QuadraticHull:
         """Atoms are the columns of ``V`` (m x N), target ``b`` (m,)."""
         V = as_finite_array("V", V, ndim=2)
+        if V.shape[1] == 0:
+            raise ValueError(f"V must have at least one column (an atom); got shape {V.shape}")
         b = as_finite_array("b", b, ndim=1)
         if V.shape[0] != b.shape[0]:
             raise ValueError(f"b must have length V.shape[0] = {V.shape[0]}; got {b.shape[0]}")
@@ -87,10 +87,7 @@ class QuadraticHull:
     def column_block(self, ids) -> np.ndarray:
         """``G[:, ids]`` as an ``(N, len(ids))`` array."""
         ids = np.atleast_1d(np.asarray(ids, dtype=np.intp))
-        block = np.asarray(self.columns(ids), dtype=float)
-        if block.shape != (self.n_atoms, len(ids)):
-            raise ValueError(f"columns(ids) must return shape {(self.n_atoms, len(ids))}; got {block.shape}")
-        return block
+        return check_returned("columns", self.columns(ids), shape=(self.n_atoms, len(ids)))
 
     # --- FWProblem protocol -------------------------------------------------------
     def start(self) -> None:

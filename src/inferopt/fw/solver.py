@@ -17,7 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .._clock import clock
-from .._validation import check_choice, check_int, check_protocol, check_real
+from .._validation import check_callable, check_choice, check_flag, check_int, check_protocol, check_real
 from .active_set import ActiveSet
 from .problem import FWProblem
 from .result import FWResult
@@ -83,6 +83,9 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
     tol = -np.inf if tol is None else check_real("tol", tol, low=0.0)
     if init is not None:
         init = check_int("init", init, low=0, high=getattr(problem, "n_atoms", np.inf) - 1)
+    if callback is not None:
+        check_callable("callback", callback)
+    final_gap = check_flag("final_gap", final_gap)
 
     t0 = clock()
     problem.start()

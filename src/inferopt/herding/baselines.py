@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 from scipy.stats import qmc
 
-from .._validation import check_int
+from .._validation import check_flag, check_int
 from .densities import TrigDensity, check_density
 from .targets import KernelTarget, mmd2_uniform_prefix
 from .._random import as_generator
@@ -22,6 +22,7 @@ def sobol_points(density: TrigDensity, n: int, *, scramble: bool = False, rng=No
     """The first ``n`` points of the 1-d Sobol sequence, pushed through ``density.ppf``
     (unscrambled by default: deterministic; ``scramble=True`` uses ``rng``, a Generator or seed)."""
     n = check_int("n", n, low=1)
+    scramble = check_flag("scramble", scramble)
     check_density(density)
     rng = as_generator(rng)
     with warnings.catch_warnings():  # "balance properties ... power of 2": prefixes of all sizes are used

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from .._progress import Progress
 from .._validation import check_choice, check_int, check_int_sequence
 from ..fw import STEP_NAMES, FWResult, QuadraticHull, frank_wolfe, min_norm_point, simplex_reweight
 from .targets import KernelTarget, check_points
@@ -48,7 +49,7 @@ class HerdingResult(FWResult):
 
 
 def herd(target: KernelTarget, candidates, n_points: int, step: str = "1/(t+1)",
-         test_target: KernelTarget | None = None, snapshots=None) -> HerdingResult:
+         test_target: KernelTarget | None = None, snapshots=None, progress=False) -> HerdingResult:
     """Herding-type point selection over ``candidates`` (``n_points`` iterations, Bach et al. Eq. 4).
 
     ``step``: a FW step rule ('1/(t+1)' = herding, 'line_search', ...; always ``n_points``
@@ -59,13 +60,16 @@ def herd(target: KernelTarget, candidates, n_points: int, step: str = "1/(t+1)",
     iteration, ``||mu' - mu_hat||^2 = ||mu - mu_hat||^2 + 2 w'(mu(x) - mu'(x)) + ||mu'||^2 - ||mu||^2``.
     ``snapshots``: numbers of points ``t`` at which to keep the dense weight vector over the
     candidates (Sec. 5.3: herding's distribution over states along the run; O(N) each).
+    ``progress``: a bar over the points; a call projected to run for minutes warns either way
+    (:class:`inferopt._progress.LongCallWarning`).
     """
     n_points = check_int("n_points", n_points, low=2)
     check_choice("step", step, HERDING_STEPS)
     candidates = check_points(target, "candidates", candidates)
     if test_target is not None:
-        check_points(test_target, "candidates", candidates)
+        check_points(test_target, "candidates", candidates, target_name="test_target")
     wanted = set() if snapshots is None else set(check_int_sequence("snapshots", snapshots, low=1, high=n_points))
+    bar = Progress("herd", n_points, progress, unit="point")
     problem = hull_problem(target, candidates)
     first = int(np.argmax(problem.c))
     shift, kept = [], {}
@@ -77,11 +81,13 @@ def herd(target: KernelTarget, candidates, n_points: int, step: str = "1/(t+1)",
         if t + 1 in wanted:
             kept[t + 1] = np.zeros(problem.n_atoms)
             kept[t + 1][active.ids] = active.weights
+        bar.update()
     if step == "mnp":
         res = min_norm_point(problem, max_iter=n_points - 1, tol=0.0, init=first, callback=callback)
     else:
         res = frank_wolfe(problem, variant="fw", step=step, max_iter=n_points - 1, tol=None, init=first,
                           callback=callback)
+    bar.close()
     order = np.concatenate([[first], res.info["atom"]]).astype(np.intp)
     test = None
     if test_target is not None:

@@ -15,7 +15,10 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import logsumexp, softmax
 
-from .._validation import as_finite_array, check_int, check_probabilities, check_real
+from .._validation import as_finite_array, check_in_hull, check_int, check_probabilities, check_real
+
+#: largest |E_p Phi - mu| accepted from the dual solve (relative to max |features|)
+MOMENT_ATOL = 1e-6
 
 
 def all_states(d: int) -> np.ndarray:
@@ -28,7 +31,8 @@ def independent_maxent(states, mean) -> np.ndarray:
     """``p(x) = prod_i (1 + m_i x_i) / 2`` on ``states``: max entropy with ``E x = m`` (|m_i| <= 1)."""
     m = as_finite_array("mean", mean, ndim=1, nonempty=True)
     if np.any(np.abs(m) > 1):
-        raise ValueError("mean must lie in [-1, 1]^d")
+        dist = float(np.linalg.norm(m - np.clip(m, -1.0, 1.0)))
+        raise ValueError(f"mean must lie in [-1, 1]^d; it is infeasible, at a distance {dist:.6g} from it")
     S = as_finite_array("states", states, ndim=2, nonempty=True)
     if S.shape[1] != m.shape[0]:
         raise ValueError(f"mean must have one entry per column of states ({S.shape[1]}); got {m.shape[0]}")
@@ -60,9 +64,16 @@ def maxent_distribution(features, mu, *, tol: float = 1e-12) -> tuple[np.ndarray
         z = F @ theta
         return logsumexp(z) - theta @ mu, F.T @ softmax(z) - mu
 
+    check_in_hull("mu", mu, F, what="the marginal polytope (the convex hull of the rows of features)")
     res = minimize(dual, np.zeros(F.shape[1]), jac=True, method="L-BFGS-B",
                    options={"gtol": tol, "ftol": 1e-15, "maxiter": 10_000})
-    return exponential_family(F, res.x), res.x
+    p = exponential_family(F, res.x)
+    miss = float(np.abs(F.T @ p - mu).max())
+    if miss > MOMENT_ATOL * max(1.0, float(np.abs(F).max())):
+        # in the polytope but on its boundary: theta diverges and the moments are not reached
+        raise ValueError(f"mu must lie in the interior of the marginal polytope; it is on (or within {miss:.3g} of) "
+                         f"its boundary: the max-entropy distribution's moments miss mu by {miss:.3g}")
+    return p, res.x
 
 
 def entropy(p) -> float:

@@ -34,10 +34,10 @@ class KernelTarget:
         return as_finite_array(name, points, nonempty=True)
 
 
-def check_points(target, name: str, points) -> np.ndarray:
-    """Validate ``target`` (a :class:`KernelTarget`) and the ``points`` handed to it."""
+def check_points(target, name: str, points, target_name: str = "target") -> np.ndarray:
+    """Validate ``target`` (a :class:`KernelTarget`, the argument ``target_name``) and the ``points`` handed to it."""
     if not isinstance(target, KernelTarget):
-        raise TypeError(f"target must be a KernelTarget; got {type(target).__name__}")
+        raise TypeError(f"{target_name} must be a KernelTarget; got {type(target).__name__}")
     return target.check_points(name, points)
 
 

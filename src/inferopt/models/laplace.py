@@ -39,6 +39,25 @@ class LaplaceApprox:
     prec_chol: np.ndarray
     result: SolveResult | None = None
 
+    def __post_init__(self):
+        """The invariants every method relies on (issue 29): a finite mean of length ``D`` and a
+        ``D x D`` lower-triangular factor with a positive diagonal (so ``P`` is positive definite)."""
+        self.mean = as_finite_array("mean", self.mean, ndim=1, nonempty=True)
+        L = as_finite_array("prec_chol", self.prec_chol, ndim=2)
+        D = self.mean.shape[0]
+        if L.shape != (D, D):
+            raise ValueError(f"prec_chol must be D x D with D = len(mean) = {D}; got shape {L.shape}")
+        upper = np.abs(np.triu(L, 1)).max(initial=0.0)
+        if upper > 0:
+            raise ValueError(f"prec_chol must be lower triangular (the Cholesky factor of the precision); "
+                             f"its largest entry above the diagonal is {upper:.3g}")
+        diag = np.diag(L)
+        if not np.all(diag > 0):
+            raise ValueError(f"prec_chol must have a positive diagonal (a non-singular Cholesky factor); "
+                             f"its smallest diagonal entry is {diag.min():.3g}")
+        if self.result is not None and not isinstance(self.result, SolveResult):
+            raise TypeError(f"result must be a SolveResult or None; got {type(self.result).__name__}")
+
     @property
     def dim(self) -> int:
         return self.mean.shape[0]

@@ -85,10 +85,20 @@ def spectral_bounds(A, *, n_steps: int = 20, margin: float = 0.05, lower=None, c
     bottom = theta[0] - res[0]
     width = max(top - bottom, 1e-12 * max(abs(top), 1.0))
     b = top + margin * width
+    # a Ritz value is a weighted average of eigenvalues: theta[-1] <= lambda_max, theta[0] >= lambda_min
+    # (up to rounding: e.g. lower = eps is exactly lambda_min of theta theta^T + eps I)
+    slack = 1e-10 * max(abs(theta[0]), abs(theta[-1]), 1.0)
     if cap is not None:
-        b = min(b, check_real("cap", cap))
+        cap = check_real("cap", cap)
+        if cap < theta[-1] - slack:
+            raise ValueError(f"cap = {cap:.6g} is below the spectrum of A: it has an eigenvalue >= {theta[-1]:.6g} "
+                             "(a Ritz value); cap must be an upper bound of the spectrum")
+        b = min(b, cap)
     if lower is not None:
         a = check_real("lower", lower)
+        if a > theta[0] + slack:
+            raise ValueError(f"lower = {a:.6g} is above the bottom of the spectrum of A: it has an eigenvalue "
+                             f"<= {theta[0]:.6g} (a Ritz value); lower must be a lower bound of the spectrum")
     else:
         a = bottom - margin * width
     if not a < b:

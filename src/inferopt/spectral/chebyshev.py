@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.fft import dct
 
-from .._validation import as_finite_array, check_int, check_real
+from .._validation import as_finite_array, check_flag, check_int, check_real
 
 #: Largest number of Chebyshev points tried before giving up on convergence.
 MAX_POINTS = 2**16
@@ -74,6 +74,7 @@ def chebyshev_coefficients(
     """
     a, b = check_interval(a, b)
     tol = check_real("tol", tol, low=0.0, low_open=True)
+    require_convergence = check_flag("require_convergence", require_convergence)
     if not callable(f):
         raise ValueError(f"f must be callable; got {type(f).__name__}")
     if degree is not None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, check_indices, check_int, check_real
+from .._validation import as_finite_array, check_indices, check_int, check_real, shape_checked
 from .bounds import spectral_bounds
 from .gradients import grad_lowrank
 from .operators import LowRankShiftOperator
@@ -30,7 +30,8 @@ from .._random import as_generator
 def rmse(theta, rows, cols, values) -> float:
     """Root-mean-square error of ``θ[rows, cols]`` against ``values``."""
     theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
-    rows, cols = check_indices("rows", rows, theta.shape[0]), check_indices("cols", cols, theta.shape[1])
+    rows = check_indices("rows", rows, theta.shape[0], distinct=False)
+    cols = check_indices("cols", cols, theta.shape[1], distinct=False)
     values = as_finite_array("values", values, ndim=1, nonempty=True)
     if not rows.shape == cols.shape == values.shape:
         raise ValueError(f"rows, cols and values must have the same length; got {rows.size}, {cols.size}, {values.size}")
@@ -149,3 +150,8 @@ class MatrixCompletion:
     def metric(self, theta) -> float:
         """Test RMSE (``nan`` without test entries)."""
         return rmse(theta, *self.test) if self.test is not None else float("nan")
+
+
+# issue 29: a wrong-shaped θ is refused by name (not an IndexError deep inside)
+shape_checked(MatrixCompletion, "project", "interval", "spectral_grad", "exact_spectral_grad", "g", "g_grad",
+              "spectral_term", "objective", "metric")

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import as_finite_array, check_int, check_real
+from .._validation import as_finite_array, check_int, check_real, shape_checked
 from .bounds import spectral_bounds
 from ._ski_gradient import circulant_spectrum, ski_estimator_grad
 from .lanczos import block_cg, cg_logdet_grad
@@ -118,7 +118,7 @@ def ski_operator(W, column, noise) -> CallableOperator:
     column = as_finite_array("column", column, ndim=1, nonempty=True)
     if column.size != W.shape[1]:
         raise ValueError(f"column must have length W.shape[1] = {W.shape[1]} (the grid size); got {column.size}")
-    noise = check_real("noise", noise)
+    noise = check_real("noise (a standard deviation)", noise, low=0.0)
     WT = W.T.tocsr()
 
     def matmat(V):
@@ -289,3 +289,9 @@ class SKIGaussianProcess:
         if self.y_test is None:
             return float("nan")
         return float(np.sqrt(np.mean((self.predict(theta) - self.y_test) ** 2)))
+
+
+# issue 29: a wrong-shaped θ is refused by name (not an IndexError deep inside)
+shape_checked(SKIGaussianProcess, "column", "operator", "derivative_operators", "dense", "alpha", "project",
+              "interval", "spectral_grad", "lanczos_spectral_grad", "exact_spectral_grad", "g_grad", "objective",
+              "predict", "metric")

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, check_callable, check_int, check_real
+from .._validation import as_finite_array, check_callable, check_flag, check_int, check_real
 from .chebyshev import check_interval
 from .estimators import (ChebyshevSeries, check_coefficients, check_probes, check_rule, draw_estimator,
                          rademacher, replicate_weights)
@@ -55,6 +55,9 @@ def derivative_moments(A, dA, V, n: int, a, b) -> np.ndarray:
     """
     op = as_operator(A)
     dops = [as_operator(D, name=f"dA[{i}]") for i, D in enumerate(dA)]
+    for i, D in enumerate(dops):
+        if tuple(D.shape) != tuple(op.shape):
+            raise ValueError(f"dA[{i}] must have the shape of A {tuple(op.shape)}; got {tuple(D.shape)}")
     a, b = check_interval(a, b)
     n = check_int("n (degree)", n, low=0)
     V = check_probes(V, op.shape[0])
@@ -181,7 +184,7 @@ def spectral_sum_grad(A, dA, f, a, b, *, M=20, degree=None, N=None, distribution
     op = as_operator(A)
     series, weights, V = draw_estimator(
         op, f, a, b, M=M, degree=degree, N=N, distribution=distribution, p=p, rng=rng,
-        symmetric=[(op, "A")] + [(D, f"dA[{i}]") for i, D in enumerate(dA)] if check else None,
+        symmetric=[(op, "A")] + [(D, f"dA[{i}]") for i, D in enumerate(dA)] if check_flag("check", check) else None,
     )
     return grad_recursion(op, dA, V, weights, series.a, series.b), weights.size - 1
 
@@ -193,7 +196,7 @@ def spectral_sum_grad_lowrank(theta, eps, f, a, b, *, M=20, degree=None, N=None,
     theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
     series, weights, V = draw_estimator(
         LowRankShiftOperator(theta, eps), f, a, b, M=M, degree=degree, N=N, distribution=distribution, p=p,
-        rng=rng, symmetric=[] if check else None,  # θθᵀ + εI is symmetric by construction
+        rng=rng, symmetric=[] if check_flag("check", check) else None,  # θθᵀ + εI is symmetric by construction
     )
     return grad_lowrank(theta, eps, V, weights, series.a, series.b), weights.size - 1
 

@@ -37,8 +37,14 @@ def block_cg(A, B, *, tol: float = 1e-8, max_iter: int | None = None, x0=None):
     squeeze = B.ndim == 1
     if squeeze:
         B = B[:, None]
+        if x0 is not None and np.ndim(x0) == 1:
+            x0 = np.asarray(x0)[:, None]
     max_iter = 10 * op.shape[0] if max_iter is None else check_int("max_iter", max_iter, low=1)
-    X = np.zeros_like(B) if x0 is None else np.array(x0, dtype=float).reshape(B.shape)
+    if x0 is not None:
+        x0 = as_finite_array("x0", x0)
+        if x0.shape != B.shape:
+            raise ValueError(f"x0 must have the shape of B {B.shape}; got {x0.shape}")
+    X = np.zeros_like(B) if x0 is None else x0.copy()
     R = B - op.matmat(X) if x0 is not None else B.copy()
     P = R.copy()
     rr = np.einsum("ij,ij->j", R, R)
@@ -118,9 +124,12 @@ def slq_quadratic_forms(A, Z, f, n_steps: int = 30) -> np.ndarray:
     # a run that broke down has beta = 0 there: T is block diagonal and e_1 only sees the first block
     theta, S = np.linalg.eigh(T)
     with np.errstate(invalid="ignore", divide="ignore"):
-        ftheta = f(theta)
+        ftheta = np.asarray(f(theta), dtype=float)
     w2 = S[:, 0, :] ** 2
     ftheta = np.where(w2 > 0, ftheta, 0.0)  # eigenvalues of detached blocks carry no weight
+    if not np.all(np.isfinite(ftheta)):
+        raise ValueError("f returned non-finite values at Ritz values of A: f must be finite on the spectrum "
+                         "of A (for log: A positive definite)")
     return np.einsum("ij,ij->i", w2, ftheta) * np.einsum("ij,ij->j", Z, Z)
 
 
@@ -138,9 +147,12 @@ def slq_logdet(A, *, M: int = 30, n_steps: int = 30, rng=None):
 def cg_logdet_grad(A, dA, *, M: int = 10, tol: float = 1e-6, max_iter=None, rng=None, Z=None) -> np.ndarray:
     """Dong et al. (2017): ``∂ log det A/∂θ_i ≈ (1/M) Σ_k (A⁻¹ z_k)ᵀ (∂A_i z_k)``, ``A⁻¹ z_k`` by block CG."""
     op = as_operator(A)
+    M = check_int("M (number of probe vectors)", M, low=1)
+    rng = as_generator(rng)     # checked even when Z is given (then M and rng are unused)
     if Z is None:
-        M = check_int("M (number of probe vectors)", M, low=1)
-        Z = rademacher(as_generator(rng), op.shape[0], M)
+        Z = rademacher(rng, op.shape[0], M)
+    else:
+        Z = check_probes(Z, op.shape[0], "Z")
     X, _, _ = block_cg(op, Z, tol=tol, max_iter=max_iter)
     out = np.empty(len(dA))
     for i, D in enumerate(dA):

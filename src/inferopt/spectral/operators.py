@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import as_finite_array, check_callable, check_int, check_protocol, check_real
+from .._validation import (as_finite_array, check_callable, check_flag, check_int, check_protocol, check_real,
+                           check_returned)
 from .._random import as_generator
 
 
@@ -60,7 +61,8 @@ class CallableOperator:
         self.shape = (d, d)
 
     def matmat(self, V):
-        return self._matmat(V)
+        """``A @ V``, the user's function's value checked (finite, of ``V``'s shape)."""
+        return check_returned("matmat", self._matmat(V), shape=np.shape(V))
 
 
 class ShiftedOperator:
@@ -116,6 +118,7 @@ def as_operator(A, *, name: str = "A", check_symmetric: bool = True):
     Explicit matrices must be square, finite and (if ``check_symmetric``) symmetric:
     spectral sums and Chebyshev expansions are defined here for symmetric ``A`` only.
     """
+    check_symmetric = check_flag("check_symmetric", check_symmetric)
     if hasattr(A, "matmat") and hasattr(A, "shape") and not isinstance(A, np.ndarray) and not sp.issparse(A):
         shape = tuple(A.shape)
         if len(shape) != 2 or shape[0] != shape[1]:

@@ -26,11 +26,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from .._clock import clock
 from .._result import SolveResult
-from .._validation import as_finite_array, check_int, check_protocol, check_real
+from .._progress import Progress
+from .._validation import (as_finite_array, check_callable, check_choice, check_int, check_protocol, check_real,
+                           check_returned)
 from .estimators import ChebyshevSeries, make_degree_rule, rademacher
 from .._random import as_generator
 
@@ -60,9 +61,10 @@ def inverse_time_step(eta0, decay=1.0):
 
 
 def make_step(step):
-    """A schedule ``t -> η_t`` from a positive number (constant) or a callable."""
+    """A schedule ``t -> η_t`` from a positive number (constant) or a callable; a callable's
+    every value is checked (finite, ``> 0``: a negative step would run ascent)."""
     if callable(step):
-        return step
+        return lambda t: float(check_returned("step", step(t), shape=(), low=0.0, low_open=True))
     return constant_step(step)
 
 
@@ -174,16 +176,21 @@ def _projected_descent(problem, theta0, *, n_iter, step, eval_every, progress, d
     """The loop every optimiser here shares: ``θ ← Π_C(θ − η_t (spectral_grad(t, θ) + ∇g(θ)))``, timed
     (evaluations excluded) and traced every ``eval_every`` steps. Returns ``(θ, trace)``."""
     schedule = make_step(step)
+    if callback is not None:
+        check_callable("callback", callback)
+    bar = Progress(desc, n_iter, progress)
     theta = problem.project(np.array(theta0, dtype=float))
     trace = _Trace(problem, eval_every)
     trace.record(0, theta)
-    for t in tqdm(range(n_iter), disable=not progress, desc=desc):
+    for t in range(n_iter):
         trace.start()
         theta = problem.project(theta - schedule(t) * (spectral_grad(t, theta) + problem.g_grad(theta)))
         trace.stop()
         trace.record(t + 1, theta)
         if callback is not None:
             callback(t, theta)
+        bar.update()
+    bar.close()
     return theta, trace
 
 
@@ -274,8 +281,7 @@ def svrg(
     n_outer = check_int("n_outer", n_outer, low=0)
     n_inner = check_int("n_inner", n_inner, low=1)
     eval_every = check_int("eval_every", eval_every, low=1)
-    if snapshot not in ("average", "last"):
-        raise ValueError(f"snapshot must be 'average' or 'last'; got {snapshot!r}")
+    check_choice("snapshot", snapshot, ("average", "last"))
     eta = check_real("step", step, low=0.0, low_open=True) if not callable(step) else None
     schedule = make_step(step) if eta is None else constant_step(eta)
     rng = as_generator(rng)
@@ -285,7 +291,7 @@ def svrg(
     trace.record(0, snap)
     it = 0
     total = n_outer * n_inner
-    bar = tqdm(total=total, disable=not progress, desc="SVRG")
+    bar = Progress("SVRG", total, progress)
     for _ in range(n_outer):
         trace.start()
         mu = problem.exact_spectral_grad(snap)
@@ -306,7 +312,7 @@ def svrg(
             it += 1
             trace.stop()
             trace.record(it, theta)
-            bar.update(1)
+            bar.update()
         snap = acc / n_inner if snapshot == "average" else theta
     bar.close()
     return trace.result(snap, it, "iteration budget reached", n_full_gradients=n_outer)

@@ -20,7 +20,8 @@ import pandas as pd
 
 from ..._clock import clock
 from ..._validation import (
-    check_callable, check_choice, check_choices, check_int, check_int_sequence, check_protocol, check_real, check_table,
+    check_callable, check_choice, check_choices, check_flag, check_int, check_int_sequence, check_protocol, check_real,
+    check_table,
 )
 from ...coresets.iht import STEP_RULES
 from ...coresets._common import DEFAULT_MAX_ITER
@@ -55,6 +56,7 @@ def run_methods(Phi, y, ks, methods, *, options=None, progress=False) -> dict:
     :func:`coreset_path`, without the re-fit).
     """
     options = options or {}
+    check_flag("progress", progress)
     plan = {name: split_method(name) for name in methods}
     base = {}
     out = {}
@@ -104,6 +106,7 @@ def conjugate_trial(
     check_protocol("model", model, "tangent", "residual_covariance", "posterior", what="a conjugate model")
     max_iter, sparsevi_steps = check_int("max_iter", max_iter, low=1), check_int("sparsevi_steps", sparsevi_steps, low=1)
     check_choice("step", step, STEP_RULES)
+    check_flag("progress", progress)
     check_real("sparsevi_step_scale", sparsevi_step_scale, low=0.0, low_open=True)
     Phi, y = exact_problem(model, **(tangent_options or {}))
     rng = as_generator(rng)
@@ -161,6 +164,7 @@ def run_conjugate_trials(make_model, methods, ks, *, seed: int, n_trials: int, n
     check_callable("make_model", make_model)
     ks = check_int_sequence("ks", ks, low=1)
     n_trials = check_int("n_trials", n_trials, low=1)
+    check_flag("progress", progress)
     seeds = np.random.SeedSequence(check_int("seed", seed, low=0)).spawn(n_trials)
     task = partial(_conjugate_task, make_model, list(methods), np.asarray(ks), options=options)
     return run_tasks(task, [(ss,) for ss in seeds], n_jobs=n_jobs, progress="trials" if progress else False)

@@ -22,7 +22,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from ..._validation import check_choice, check_choices, check_int, check_table
+from ..._validation import check_choice, check_choices, check_flag, check_int, check_table
 from ...datasets.glm_data import load_glm
 from ...coresets._common import DEFAULT_MAX_ITER
 from ..parallel import run_tasks
@@ -132,6 +132,7 @@ def run_glm_trials(datasets, methods, ks, *, n_trials: int, seed: int, n_jobs: i
     spread over ``n_jobs`` workers (:func:`~inferopt.experiment.parallel.run_tasks`: loky,
     or Dask; ``progress``: a bar over the pairs); one stacked table with a ``trial`` column."""
     n_jobs = check_int("n_jobs", n_jobs, low=-1)
+    progress = check_flag("progress", progress)
     datasets = [datasets] if isinstance(datasets, str) else list(datasets)
     jobs = [(d, t, s) for d in datasets for t, s in enumerate(trial_seeds(seed, n_trials, d))]
     tables = run_tasks(partial(run_glm_trial, **options), [(d, methods, ks, s) for d, _, s in jobs], n_jobs=n_jobs,

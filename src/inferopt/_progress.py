@@ -1,0 +1,60 @@
+"""Long calls say so (issue 29): the loop of a long-running entry point (herding, the spectral
+optimisers, coreset paths) reports to a :class:`Progress`, which draws a ``tqdm`` bar when the
+caller asked for ``progress=True`` and, either way, warns once (:class:`LongCallWarning`) as soon
+as the time spent so far projects the whole call beyond :data:`LONG_SECONDS`. The projection is
+linear in the steps done: ``elapsed / done * total``, first made after :data:`FIRST_LOOK` seconds.
+Nothing here touches a random stream or the results.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+from ._validation import check_flag
+
+#: a call projected to run longer than this (wall-clock seconds) is announced
+LONG_SECONDS = 60.0
+#: seconds of running before the first projection (short calls never pay for a warning)
+FIRST_LOOK = 0.5
+
+
+class LongCallWarning(UserWarning):
+    """A call is projected to run for minutes."""
+
+
+class Progress:
+    """Step counter of one call: ``what`` (e.g. ``"herd"``), ``total`` steps, ``progress`` (a flag:
+    draw a bar). ``update(n)`` after ``n`` steps; ``close()`` at the end."""
+
+    def __init__(self, what: str, total: int, progress, *, unit: str = "it"):
+        self.progress = check_flag("progress", progress)
+        self.what, self.total, self.done = what, int(total), 0
+        self._t0 = time.perf_counter()
+        self._warned = False
+        self._bar = None
+        if self.progress:
+            from tqdm.auto import tqdm
+
+            self._bar = tqdm(total=self.total, desc=what, unit=unit, leave=False)
+
+    def update(self, n: int = 1) -> None:
+        self.done += n
+        if self._bar is not None:
+            self._bar.update(n)
+        if self._warned or self.done >= self.total:
+            return
+        elapsed = time.perf_counter() - self._t0
+        if elapsed < FIRST_LOOK:
+            return
+        projected = elapsed / self.done * self.total
+        if projected > LONG_SECONDS:
+            self._warned = True
+            hint = "" if self.progress else "; pass progress=True for a progress bar"
+            warnings.warn(f"{self.what} will take long: {self.done} of {self.total} steps took {elapsed:.1f} s, "
+                          f"so the whole call is projected to take about {projected / 60:.1f} min{hint}",
+                          LongCallWarning, stacklevel=3)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
