@@ -113,7 +113,7 @@ def trial_table():
 def boosting_records():
     rows = [dict(method=m, replicate=r, iteration=i, kl=1.0 / (i + 1), elbo=-1.0 / (i + 1), auroc=0.5,
                  train_ll=-1.0, test_auroc=0.5, n_components=i + 1, time=0.1 * i, time_step=0.01,
-                 time_greedy=0.05)
+                 time_greedy=0.05, elbo_eval=-1.0 / (i + 1), elbo_se=0.01, gamma=np.nan if i == 0 else 0.5)
             for m in ("predefined", "adafw") for r in range(2) for i in range(3)]
     return pd.DataFrame(rows)
 
@@ -244,6 +244,7 @@ def _boosting():
         "relbo_and_grad": lambda: dict(target=target, family="gaussian", loc=np.zeros(2), log_scale=np.zeros(2),
                                        eps=np.random.default_rng(0).normal(size=(5, 2)), q=q, lam=1.0),
         "relbo_lambda": lambda: dict(t=1),
+        "relbo_common": lambda: dict(target=target, components=[s], q=q, lam=1.0, n_samples=10, rng=np.random.default_rng(0)),
         "test_auroc": lambda: dict(Z=np.ones((4, 2)), y=np.array([-1.0, 1.0, 1.0, -1.0]), q=q),
         "train_log_likelihood": lambda: dict(model=LR(Z[:, :2], yl), q=q, n_samples=10,
                                              rng=np.random.default_rng(0)),
@@ -450,6 +451,12 @@ def _experiment_boosting():
         "random_two_gaussians": lambda: dict(D=2, rng=0),
         "summary_table": lambda: dict(records=boosting_records(), reference="predefined"),
         "best_median_iterate": lambda: dict(records=boosting_records()),
+        "elbo_by_rule": lambda: dict(records=boosting_records(), threshold=1e-6),
+        "by_method": lambda: dict(records=boosting_records()),
+        "improves_on_vi": lambda: dict(records=boosting_records(), methods=["adafw"], n_se=2.0),
+        "verdict_map": lambda: dict(runs={0.1: boosting_records()}, test=lambda r: True, name="C0"),
+        "greedy_check": lambda: dict(data=dict(Z=Z, y=yl), constructions={"tiny": dict(max_iter=3, n_samples=2)},
+                                     family="gaussian", gammas=(0.5,), n_eval=10, rng=np.random.default_rng(0)),
     }
 
 
@@ -525,6 +532,7 @@ EXEMPT = {
     "Family": "abstract base of variational families",
     "run_glm_trial": "needs the real data sets; its arguments are checked by trial_seeds, coreset_path, GLMCoresetProblem",
     "run_glm_trials": "needs the real data sets; its arguments are checked by trial_seeds, coreset_path, GLMCoresetProblem",
+    "record_glm_claims": "writes a notebook's claims into its Experiment from run_glm_trials' table (checked by check_table there)",
     "plot_per_iteration": "plotting of a record table produced by the library",
     "plot_methods": "plotting (draws on an Axes) of a trial table whose arguments trial_matrix checks",
     "contour_row": "plotting (draws on three Axes) of a conjugate trial's weights; its surfaces are swept via surface",

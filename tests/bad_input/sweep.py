@@ -49,12 +49,6 @@ TARGETS = {
 CALLBACK_NAMES = {"callback"}
 #: matrix parameters that also accept a scipy.sparse matrix or a LinearOperator (same answer)
 OPERATOR_PARAMS = {"A"}
-#: boosting is being rewritten by the lead (issue 29 report): its flags are left out for now
-BOOSTING_FLAGS = {("boosting.BoostingProblem", "reuse_samples"), ("boosting.boost", "reuse_samples"),
-                  ("boosting.boost", "progress"), ("boosting.directional_derivative", "stderr"),
-                  ("boosting.elbo", "stderr"), ("boosting.kl", "stderr"), ("boosting.grad_inner", "stderr"),
-                  ("experiment.boosting.compare_methods", "progress"),
-                  ("experiment.boosting.random_lmo_step", "progress")}
 #: (callable, parameter) -> what is *valid* beyond the kind's default (drops those bad values) or
 #: ``None`` to leave the parameter out of the sweep, with the reason.
 OVERRIDES = {
@@ -111,19 +105,17 @@ OVERRIDES = {
     # constructor cannot see NaN; test_issue29_examples checks the values at use
     ("spectral.CallableOperator", "matmat"): {"lazy"},
     ("fw.QuadraticHull", "columns"): {"lazy"},
-    # boosting is being rewritten by the lead: its checks of returned values are pending (report)
-    ("boosting.adam_minimize", "fun_and_grad"): {"not_numeric"},
     ("herding.herd", "snapshots"): {"repeated"},            # a set of sizes
     ("experiment.herding.sobolev_curves", "proj_sizes"): {"repeated"},
     ("experiment.herding.state_curves", "checkpoints"): {"repeated"},
     ("herding.projected_errors", "sizes"): {"repeated", "ordered"},    # one error per size, in the given order
     ("experiment.boosting.random_lmo_step", "dims"): {"large", "repeated", "ordered"},
+    ("experiment.boosting.verdict_map", "name"): None,     # a free-form label: the open choice's name
     # callables whose value is positive by definition (a negative one is out of range)
     ("spectral.sgd", "step"): {"number", "positive"},
     ("spectral.svrg", "step"): {"number", "positive"},
     ("spectral.gd", "step"): {"number", "positive"},
 }
-OVERRIDES.update({key: None for key in BOOSTING_FLAGS})
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .._result import SolveResult
-from .._validation import as_finite_array, check_callable, check_int, check_real
+from .._validation import as_finite_array, check_callable, check_int, check_real, check_returned
 
 
 class Adam:
@@ -43,6 +43,15 @@ class Adam:
         return x - self.lr * mhat / (np.sqrt(vhat) + self.eps)
 
 
+def _evaluate(fun_and_grad, x: np.ndarray) -> tuple[float, np.ndarray]:
+    """``fun_and_grad(x)`` checked: a pair of a finite number and a finite gradient of ``x``'s shape."""
+    out = fun_and_grad(x)
+    if not isinstance(out, tuple | list) or len(out) != 2:
+        raise ValueError(f"fun_and_grad must return a pair (f, grad); got {type(out).__name__}")
+    f = float(check_returned("fun_and_grad (its f)", out[0], shape=()))
+    return f, check_returned("fun_and_grad (its grad)", out[1], shape=x.shape)
+
+
 def adam_minimize(
     fun_and_grad: Callable[[np.ndarray], tuple[float, np.ndarray]],
     x0,
@@ -64,8 +73,8 @@ def adam_minimize(
     opt = Adam(lr, beta1, beta2, eps)
     trace = np.empty(max_iter + 1)
     for i in range(max_iter):
-        f, g = fun_and_grad(x)
+        f, g = _evaluate(fun_and_grad, x)
         trace[i] = f
         x = opt.step(x, g)
-    trace[max_iter] = fun_and_grad(x)[0]
+    trace[max_iter] = _evaluate(fun_and_grad, x)[0]
     return SolveResult(x=x, objective=trace, n_iter=max_iter, converged=False, message="iteration budget reached")

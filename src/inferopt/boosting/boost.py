@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, fields
 import numpy as np
 import pandas as pd
 
+from .._progress import Progress
 from .._validation import check_choice, check_int, check_real
 from ..fw import ActiveSet, Backtracking, FWResult, StochasticLineSearch, frank_wolfe
 from .mixture import Mixture
@@ -127,21 +128,16 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     problem = BoostingProblem(target, family, rng=rng, n_samples=n_samples, reuse_samples=reuse_samples,
                               greedy=greedy, lmo=lmo)
     evals: list[dict] = []
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=max_iter + 1, desc=step, leave=False)
+    bar = Progress(f"boost({step!r})", max_iter + 1, progress)     # a bar on request; a warning for a long call
 
     def callback(t, active):
         if evaluate is not None:
             evals.append(dict(evaluate(problem.mixture(active))))
-        if bar is not None:
-            bar.update(1)
+        bar.update(1)
 
     res = frank_wolfe(problem, variant=variant, step=rule, max_iter=max_iter, tol=None, callback=callback,
                       final_gap=False)
-    if bar is not None:
-        bar.close()
+    bar.close()
     info = res.info
     T = res.n_iter
     pad = lambda a: np.concatenate([[np.nan], np.asarray(a, dtype=float)])  # noqa: E731

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_flag, check_int
 from .families import Component, check_target
 from .mixture import Mixture
 from .._random import as_generator
@@ -45,6 +45,7 @@ def _density(name: str, d, D: int):
 
 
 def _mean(values: np.ndarray, stderr: bool):
+    stderr = check_flag("stderr", stderr)
     m = float(values.mean())
     if not stderr:
         return m
@@ -96,6 +97,7 @@ def directional_derivative(
     from ``s`` and ``v`` (``v = q`` by default: the Frank-Wolfe direction ``d = s − q``).
     Negative when moving towards ``s`` decreases the KL."""
     check_target(target)
+    stderr = check_flag("stderr", stderr)
     v = q if v is None else v
     a = grad_inner(target, q, s, n_samples=n_samples, rng=rng, stderr=True)
     b = grad_inner(target, q, v, n_samples=n_samples, rng=rng, stderr=True)

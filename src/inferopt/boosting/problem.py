@@ -32,7 +32,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy.special import logsumexp
 
-from .._validation import check_int
+from .._validation import check_flag, check_int
 from ..fw import ActiveSet, Direction
 from .estimates import kl
 from .families import Component, check_target, get_family
@@ -70,9 +70,7 @@ class BoostingProblem:
         self.family = get_family(family)
         self.rng = as_generator(rng)
         self.n_samples = check_int("n_samples", n_samples, low=1)
-        if not isinstance(reuse_samples, bool | np.bool_):
-            raise ValueError(f"reuse_samples must be a bool; got {reuse_samples!r}")
-        self.reuse_samples = bool(reuse_samples)
+        self.reuse_samples = check_flag("reuse_samples", reuse_samples)
         greedy = dict(greedy or {})
         unknown = set(greedy) - set(GREEDY_KEYS)
         if unknown:

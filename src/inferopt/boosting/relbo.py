@@ -122,6 +122,8 @@ def relbo_common(target, components, q: Mixture | None = None, lam: float = 1.0,
     under this estimate, else the greedy solver failed at its task.
     """
     check_target(target)
+    if isinstance(components, Component) or not isinstance(components, list | tuple):
+        raise TypeError(f"components must be a list of Component; got {type(components).__name__}")
     comps = list(components)
     if not comps or not all(isinstance(c, Component) for c in comps):
         raise TypeError("components must be a non-empty sequence of Component")

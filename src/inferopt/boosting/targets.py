@@ -42,6 +42,8 @@ class LogisticTarget:
             if Z is None or y is None:
                 raise ValueError("pass either model or both Z and y")
             model = LogisticRegression(Z, y, prior_var=prior_var)
+        elif Z is not None or y is not None:
+            raise ValueError("pass either model or Z and y, not both (the model already holds its data)")
         elif not isinstance(model, LogisticRegression):
             raise ValueError(f"model must be a LogisticRegression; got {type(model).__name__}")
         self.model = model

@@ -23,7 +23,8 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice, check_choices, check_int, check_int_sequence, check_table
+from .._validation import (check_callable, check_choice, check_choices, check_flag, check_int, check_int_sequence,
+                           check_real, check_table)
 from ..boosting.boost import STEPS, boost
 from ..boosting.estimates import elbo, kl
 from ..boosting.families import Component, Gaussian
@@ -33,6 +34,7 @@ from ..boosting.metrics import test_auroc, train_log_likelihood
 from ..boosting.targets import GaussianMixtureTarget, LogisticTarget
 from .._random import as_generator
 from .methods import labels_of
+from .verdict_map import cell
 from .parallel import run_tasks
 
 #: the step rules compared (Tables 2-3) and their display labels (from the one registry)
@@ -69,6 +71,7 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     dims = check_int_sequence("dims", dims, low=1)
     methods = check_choices("methods", methods, METHODS)
     check_int("n_eval", n_eval, low=2)
+    progress = check_flag("progress", progress)
     rows = []
     jobs = [(int(D), r) for D in dims for r in range(n_runs)]
     if progress:
@@ -129,6 +132,7 @@ def compare_methods(data: dict, *, methods=METHODS, max_iter: int, n_replicates:
     n_replicates = check_int("n_replicates", n_replicates, low=1)
     methods = check_choices("methods", methods, METHODS)
     check_int("n_eval", n_eval, low=1)
+    progress = check_flag("progress", progress)
     LogisticTarget(data["Z"], data["y"])          # bad data fails here, before any worker starts
     seeds = rng.integers(2**32, size=n_replicates)
     tasks = [(data, method, r, int(seed)) for r, seed in enumerate(seeds) for method in methods]
@@ -200,6 +204,7 @@ def elbo_by_rule(records: pd.DataFrame, *, threshold: float = 1e-6) -> dict:
 
     means over replicates; the gain is real when ``best − t0`` exceeds the two standard errors."""
     check_table("records", records, ("method", "replicate", "iteration", "elbo_eval", "elbo_se", "gamma"))
+    threshold = check_real("threshold", threshold, low=0.0)
     out = {}
     for method, rec in records.groupby("method", sort=False):
         by_t = rec.groupby("iteration")
@@ -222,6 +227,8 @@ def improves_on_vi(records: pd.DataFrame, methods, *, n_se: float = 2.0) -> bool
     """Does every rule of ``methods`` boost: takes non-zero steps and reaches a best mean ELBO above
     plain VI's (t = 0) by more than ``n_se`` combined Monte-Carlo standard errors (:func:`elbo_by_rule`)?"""
     e = elbo_by_rule(records)
+    methods = check_choices("methods", methods, sorted(e))
+    n_se = check_real("n_se", n_se, low=0.0)
     return bool(all(e[m]["nonzero_steps"] > 0 and e[m]["best"] - e[m]["t0"] > n_se * np.hypot(e[m]["best_se"], e[m]["t0_se"])
                     for m in methods))
 
@@ -230,7 +237,18 @@ def verdict_map(runs: dict, test, name: str) -> list[dict]:
     """A claim's verdict under each setting of one open choice: ``runs`` maps a value of ``name`` to
     the records run with it (same data, seeds and budgets), ``test(records) -> bool``; returns the
     ``evidence["sweep"]`` cells ``[{"setting": {name: value}, "verdict": "holds" | "fails"}]``."""
-    return [{"setting": {name: value}, "verdict": "holds" if test(rec) else "fails"} for value, rec in runs.items()]
+    if not isinstance(runs, dict) or not runs:
+        raise TypeError(f"runs must be a non-empty mapping {{value: records}}; got {type(runs).__name__}")
+    check_callable("test", test)
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be the open choice's name (a non-empty string); got {name!r}")
+    cells = []
+    for value, rec in runs.items():
+        holds = test(rec)
+        if not isinstance(holds, bool | np.bool_):
+            raise TypeError(f"test must return a boolean (the claim's outcome on the records); got {holds!r}")
+        cells.append(cell({name: value}, holds))
+    return cells
 
 
 def greedy_check(data: dict, constructions: dict, *, family: str = "laplace", gammas=(0.001, 0.01, 0.05, 0.2, 2 / 3),
@@ -245,7 +263,16 @@ def greedy_check(data: dict, constructions: dict, *, family: str = "laplace", ga
     ``relbo_s``, ``relbo_q0``, ``relbo_se``, ``distance`` (``‖μ_s − μ_0‖``), ``scale_ratio`` (median
     ``b_s / b_0``)."""
     rng = as_generator(rng)
+    if not isinstance(data, dict) or not {"Z", "y"} <= set(data):
+        raise TypeError(f"data must be a mapping with 'Z' and 'y' (logistic_data's); got {type(data).__name__}")
     target = LogisticTarget(data["Z"], data["y"])
+    if not isinstance(constructions, dict) or not constructions or not all(isinstance(v, dict) for v in constructions.values()):
+        raise TypeError("constructions must be a non-empty mapping {name: greedy_step keyword arguments}")
+    family = check_choice("family", family, ("laplace", "gaussian"))
+    gammas = [check_real(f"gammas[{i}]", g, low=0.0, high=1.0, low_open=True) for i, g in enumerate(gammas)]
+    if not gammas:
+        raise ValueError("gammas must hold at least one step size in (0, 1]")
+    n_eval = check_int("n_eval", n_eval, low=2)
     rows = []
     for name, settings in constructions.items():
         seed = int(rng.integers(2**32))
