@@ -139,6 +139,7 @@ def test_weights_stay_on_the_simplex(method):
     (dict(n_samples=0), "n_samples must be >= 1"),
     (dict(greedy=dict(steps=3)), "greedy has unknown keys"),
     (dict(reuse_samples="yes"), "reuse_samples must be True or False"),
+    (dict(ls_draws="mine"), "ls_draws must be one of"),
     (dict(lmo=lambda q, t, rng: Component("gaussian", [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])), "dimension 2"),
 ])
 def test_bad_input_raises(kwargs, match):
@@ -156,3 +157,72 @@ def test_non_positive_scales_and_mismatched_dimensions_raise():
         Component("laplace", [0.0, 0.0], [0.0])
     with pytest.raises(ValueError, match="imax must be"):
         make_step("adapfw", imax=2.5)
+
+
+def test_authors_line_search_derivative_is_their_estimator_on_its_own_draws():
+    """``ls_draws='authors'``: dphi(γ) = mean_s[log q_γ − log p] − mean_q[log q_γ − log p] on n draws from q_t and
+    n from s, fixed during the search (the same value at every call), close to the quadrature derivative, and its
+    re-evaluations of log p are timed apart."""
+    target = GaussianMixtureTarget([[-1.0], [2.0]], [[1.0], [0.7]], [0.4, 0.6])
+    c0, c1, s = (Component("gaussian", [-0.5], [0.1]), Component("gaussian", [1.0], [0.3]),
+                 Component("gaussian", [2.2], [-0.2]))
+    prob = BoostingProblem(target, "gaussian", rng=np.random.default_rng(0), n_samples=40_000, ls_draws="authors",
+                           lmo=sequence_lmo([c0, c1, s]))
+    active = ActiveSet()
+    for gamma in (1.0, 0.3):                                   # q = 0.7 c0 + 0.3 c1
+        sid, _ = prob.lmo(active)
+        prob.move(active, "fw", sid, None, gamma)
+        active.fw_update(sid, gamma)
+        prob.objective(active)
+    sid, _ = prob.lmo(active)
+    d = prob.direction(active, "fw", sid, None)
+    q0 = Mixture(c0.family, np.array([[-0.5], [1.0]]), np.array([[0.1], [0.3]]), np.array([0.7, 0.3]))
+    for gamma in (0.1, 0.5):
+        h = 1e-4
+        fd = (kl_quad(target, q0.add(s, gamma + h)) - kl_quad(target, q0.add(s, gamma - h))) / (2 * h)
+        first = d.dphi(gamma)
+        assert d.dphi(gamma) == first                          # fixed draws: the same estimate at every call
+        assert first == pytest.approx(fd, abs=0.05 * max(1.0, abs(fd)))
+    assert len(prob.time_reeval) == 1 and prob.time_reeval[0] > 0.0
+    iteration = BoostingProblem(target, "gaussian", rng=np.random.default_rng(0), n_samples=100,
+                                lmo=sequence_lmo([c0, s]))
+    assert iteration.ls_draws == "iteration"
+
+
+class SlowTarget:
+    """A target whose log density burns ``burn`` CPU seconds per call (to see where a rule's estimates are timed)."""
+
+    def __init__(self, target, burn):
+        self.target, self.burn = target, burn
+        self.dim, self.log_normalizer = target.dim, target.log_normalizer
+
+    def log_density(self, x):
+        import time
+        t = time.process_time()
+        while time.process_time() - t < self.burn:
+            pass
+        return self.target.log_density(x)
+
+    def grad_log_density(self, x):
+        return self.target.grad_log_density(x)
+
+
+@pytest.mark.parametrize("method", ["predefined", "line_search", "adafw"])
+def test_every_rule_is_charged_the_gap_estimates_and_the_greedy_step_is_timed_apart(method):
+    """Each of the authors' rules estimates the Frank-Wolfe gap inside its timed call: every rule's ``time_step`` holds
+    the estimates at s and at q_t (two log-density calls here), the greedy step's time none of them."""
+    burn = 0.02
+    target = SlowTarget(GaussianMixtureTarget([[-1.0], [2.0]], [[1.0], [0.7]], [0.4, 0.6]), burn)
+    comps = [Component("gaussian", [m], [0.0]) for m in (-0.5, 2.2, 0.5, 1.5)]     # a new component at every step
+    res = boost(target, method, rng=np.random.default_rng(0), max_iter=3, family="gaussian", n_samples=50,
+                lmo=sequence_lmo(comps), C0=1.0)
+    rec = res.record
+    assert (rec.time_step.iloc[1:] >= 2 * burn * 0.9).all()
+    assert (rec.time_greedy < burn * 0.5).all()
+    assert (rec.time_reeval == 0).all()
+    authors = boost(target, "line_search", rng=np.random.default_rng(0), max_iter=2, family="gaussian", n_samples=50,
+                    lmo=sequence_lmo(comps), ls_draws="authors", ls_iter=3, ls_lr=1e-3).record
+    # every derivative call of the search (n_tries of them) evaluates log p again
+    assert (authors.n_tries.iloc[1:] >= 2).all()
+    assert (authors.time_reeval.iloc[1:] >= authors.n_tries.iloc[1:] * burn * 0.9).all()
+    assert (authors.time_step.iloc[1:] >= authors.time_reeval.iloc[1:] + 2 * burn * 0.9).all()

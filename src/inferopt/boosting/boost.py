@@ -98,7 +98,7 @@ def _step_types(info: dict) -> list[str]:
 
 
 def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str = "laplace",
-          n_samples: int = 100, reuse_samples: bool = True, greedy: dict | None = None,
+          n_samples: int = 100, reuse_samples: bool = True, ls_draws: str = "iteration", greedy: dict | None = None,
           lmo: Callable | None = None, evaluate: Callable[[Mixture], dict] | None = None,
           progress: bool = False, **rule_kwargs) -> BoostingResult:
     """Boosting black-box VI (Alg. 1) with the step rule ``step`` for ``max_iter`` steps.
@@ -106,7 +106,7 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     The first component is plain VI (the greedy step without a current mixture), then each
     iteration runs the greedy step (RELBO, λ = 1/√(t+1)) and the step rule.  ``rule_kwargs``
     go to :func:`make_step` (``C0``, ``eta``, ``tau``, ``eps0``, ``imax``, ``ls_iter``,
-    ``ls_lr``); ``greedy``, ``lmo``, ``n_samples``, ``reuse_samples`` to
+    ``ls_lr``); ``greedy``, ``lmo``, ``n_samples``, ``reuse_samples``, ``ls_draws`` to
     :class:`~.problem.BoostingProblem`.  ``evaluate(q)`` is called at every iterate (outside the
     timed parts) and its dict joins the record.
 
@@ -116,17 +116,21 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     ``step_type`` (``init`` / ``fw`` / ``away`` / ``pairwise`` / ``drop`` / ``fallback``),
     ``slope``, ``value`` and ``bound`` (the last sufficient-decrease test), ``eps`` (``2ε_t``),
     ``n_tries``; ``n_components``; CPU seconds per iteration, timed as the authors' script times
-    them (``times.csv``: one line per iteration, the evaluations outside): ``time_greedy`` (the
-    greedy step), ``time_step`` (the step-size selection with its Monte-Carlo estimates; for
-    the backtracking rules also the estimate of ``f(q_t)`` that their sufficient-decrease test
-    starts from), ``time_iter`` = ``time_greedy + time_step``, and the running sum ``time``;
-    ``time_eval`` (the objective trace's estimate at the new iterate, outside ``time_iter``
-    unless it served the rule).
+    them (``times.csv``: one line per iteration, the greedy step and the evaluations outside):
+    ``time_greedy`` (the greedy step alone), ``time_step`` (the step-size selection with every
+    Monte-Carlo estimate it rests on, charged alike to every rule: the Frank-Wolfe gap's
+    estimates at ``s`` and at ``q_t`` -- each of the authors' rules estimates the gap inside its
+    timed call -- which also give ``f(q_t)`` for the sufficient-decrease test, then the rule's own
+    trials), ``time_iter`` = ``time_greedy + time_step``, and the running sum ``time``;
+    ``time_eval`` (the estimate at the new iterate, which the next step's ``time_step`` includes);
+    ``time_reeval`` (the part of ``time_step`` that the authors' line search spends evaluating
+    ``log p̃`` again at its fixed draws, ``ls_draws='authors'``; 0 otherwise: without it,
+    ``time_step`` is that of the same search with ``log p̃`` cached).
     """
     max_iter = check_int("max_iter", max_iter, low=1)
     variant, rule = make_step(step, **rule_kwargs)
     problem = BoostingProblem(target, family, rng=rng, n_samples=n_samples, reuse_samples=reuse_samples,
-                              greedy=greedy, lmo=lmo)
+                              ls_draws=ls_draws, greedy=greedy, lmo=lmo)
     evals: list[dict] = []
     bar = Progress(f"boost({step!r})", max_iter + 1, progress)     # a bar on request; a warning for a long call
 
@@ -143,13 +147,15 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     pad = lambda a: np.concatenate([[np.nan], np.asarray(a, dtype=float)])  # noqa: E731
     t = np.arange(T + 1)
     eps = [rule.slack(k) if isinstance(rule, Backtracking) else np.nan for k in range(1, T + 1)]
-    time_greedy = pad(info["time_lmo"])
-    time_greedy[0] = info["time_init"]
-    time_eval = np.concatenate([[0.0], np.asarray(info["time_eval"], dtype=float)])
-    time_step = pad(info["time_step"])
+    time_greedy = np.asarray(problem.time_greedy[:T + 1], dtype=float)
+    # the estimate at q_t: in the first objective for t = 0 (with the first greedy step), then the trace's
+    time_eval = np.concatenate([[info["time_init"] - time_greedy[0]], np.asarray(info["time_eval"], dtype=float)])
+    time_step = pad(info["time_step"]) + pad(info["time_lmo"]) - time_greedy   # + the estimate at s
     time_step[0] = 0.0
-    if isinstance(rule, Backtracking):            # Alg. 2 line 5 compares with f(q_t): the previous estimate
-        time_step[1:] += time_eval[:-1]
+    time_step[1:] += time_eval[:-1]               # + the estimate at q_t (the gap's, and f(q_t) of Alg. 2 line 5)
+    time_reeval = np.zeros(T + 1)
+    if problem.time_reeval:
+        time_reeval[1:] = problem.time_reeval
     record = pd.DataFrame({
         "iteration": t,
         "objective": res.objective,
@@ -167,6 +173,7 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
         "time_greedy": time_greedy,
         "time_step": time_step,
         "time_eval": time_eval,
+        "time_reeval": time_reeval,
     })
     record["time_iter"] = record["time_greedy"] + record["time_step"]
     record["time"] = record["time_iter"].cumsum()

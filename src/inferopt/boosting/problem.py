@@ -18,8 +18,13 @@ Monte-Carlo estimates (Sec. 4, "Notation"), ``n_samples`` draws *per component*:
   random numbers: ``log p̃`` and every ``log s_j`` at every draw are computed once per
   iteration, a trial costs one log-sum-exp); with ``reuse_samples=False`` every trial draws
   ``n_samples`` fresh points from ``q + γ d`` (as the authors' code does);
-* ``dphi(γ) = ⟨∇f(q + γ d), d⟩ = Σ_j d_j m_j(γ)`` on the iteration's draws (the authors'
-  line search keeps its draws from ``s`` and ``q_t`` fixed in the same way).
+* ``dphi(γ) = ⟨∇f(q + γ d), d⟩ = Σ_j d_j m_j(γ)`` on the iteration's draws
+  (``ls_draws='iteration'``; a call costs one log-sum-exp); with ``ls_draws='authors'`` it is the
+  estimate of the authors' ``line_search_dkl``: ``n_samples`` draws from ``q_t`` and ``n_samples``
+  from ``s``, fixed during the search, ``dphi(γ) = mean_s[log q_γ − log p̃] − mean_q[log q_γ − log p̃]``,
+  with ``log p̃`` evaluated again at every call as their graph does. The values equal those of a
+  cached ``log p̃`` exactly; the re-evaluations' CPU time is kept in ``time_reeval`` so that
+  both costs are known from one run (the authors': all of it; cached: without ``time_reeval``).
 
 The objective reported is ``f(q) + log Z`` with the target's ``log_normalizer`` when known
 (then it is the KL divergence itself), else ``−ELBO``.
@@ -32,7 +37,8 @@ from collections.abc import Callable
 import numpy as np
 from scipy.special import logsumexp
 
-from .._validation import check_flag, check_int
+from .._clock import clock
+from .._validation import check_choice, check_flag, check_int
 from ..fw import ActiveSet, Direction
 from .estimates import kl
 from .families import Component, check_target, get_family
@@ -40,6 +46,8 @@ from .mixture import Mixture
 from .relbo import greedy_step
 from .._random import as_generator
 
+#: where the line search's derivative takes its draws (module docstring)
+LS_DRAWS = ("iteration", "authors")
 #: keys of ``greedy`` passed on to :func:`~.relbo.greedy_step`.
 GREEDY_KEYS = ("max_iter", "n_samples", "lr", "init_log_scale", "average", "log_scale_bounds", "lr_decay", "start",
                "scale_param", "stored_scale")
@@ -55,6 +63,9 @@ class BoostingProblem:
     rng : ``numpy.random.Generator`` for every draw.
     n_samples : Monte-Carlo draws per component (the paper: 100).
     reuse_samples : trials ``f(q + γ d)`` on the iteration's draws (True) or fresh draws (False).
+    ls_draws : the derivative along a Frank-Wolfe direction (the line search's, and an estimated
+        ``C_{-1}``'s) on the iteration's draws (``'iteration'``) or on its own draws from ``q_t`` and
+        ``s`` as the authors' line search takes them (``'authors'``; module docstring).
     greedy : keyword arguments of :func:`~.relbo.greedy_step` (keys :data:`GREEDY_KEYS`).
     lmo : optional replacement of the greedy step, ``lmo(q, t, rng) -> Component`` (``q`` is
         ``None`` for the first component), e.g. the random components of Fig. 1 (left).
@@ -64,13 +75,14 @@ class BoostingProblem:
     """
 
     def __init__(self, target, family="laplace", *, rng: np.random.Generator, n_samples: int = 100,
-                 reuse_samples: bool = True, greedy: dict | None = None,
+                 reuse_samples: bool = True, ls_draws: str = "iteration", greedy: dict | None = None,
                  lmo: Callable[[Mixture | None, int, np.random.Generator], Component] | None = None) -> None:
         self.target = check_target(target)
         self.family = get_family(family)
         self.rng = as_generator(rng)
         self.n_samples = check_int("n_samples", n_samples, low=1)
         self.reuse_samples = check_flag("reuse_samples", reuse_samples)
+        self.ls_draws = check_choice("ls_draws", ls_draws, LS_DRAWS)
         greedy = dict(greedy or {})
         unknown = set(greedy) - set(GREEDY_KEYS)
         if unknown:
@@ -142,6 +154,8 @@ class BoostingProblem:
         """Empty iterate: no components, iteration counter 0, no draws."""
         self.components: list[Component] = []
         self.n_lmo = 0
+        self.time_greedy: list[float] = []     # CPU seconds of each greedy step (the LMO without its estimate)
+        self.time_reeval: list[float] = []     # per direction (step): the authors' derivative's re-evaluations of log p̃
         self._reset_draws()
 
     def _reset_draws(self) -> None:
@@ -156,10 +170,12 @@ class BoostingProblem:
         q = self.mixture(active) if len(active) else None
         t = self.n_lmo
         self.n_lmo += 1
+        tic = clock()
         if self.custom_lmo is not None:
             s = self.custom_lmo(q, t, self.rng)
         else:
             s = greedy_step(self.target, self.family, q, rng=self.rng, t=max(t, 1), **self.greedy).component
+        self.time_greedy.append(clock() - tic)
         sid = self._store(s)
         if q is None:
             return sid, float("nan")
@@ -190,8 +206,12 @@ class BoostingProblem:
             w = np.clip(base + gamma * d, 0.0, None)     # a drop step's vertex reaches exactly 0
             return w / w.sum()
 
-        def dphi(gamma: float) -> float:
-            return float(d @ self._means(weights(gamma)))
+        self.time_reeval.append(0.0)
+        if self.ls_draws == "authors" and kind == "fw":
+            dphi = self._authors_dphi(ids, weights, s)
+        else:
+            def dphi(gamma: float) -> float:
+                return float(d @ self._means(weights(gamma)))
 
         if self.reuse_samples:
             def phi(gamma: float) -> float:
@@ -207,6 +227,32 @@ class BoostingProblem:
                 return float(kl(self.target, q, n_samples=self.n_samples, rng=self.rng, log_z=self.log_z))
 
         return Direction(phi=phi, dphi=dphi)
+
+    def _authors_dphi(self, ids: np.ndarray, weights: Callable[[float], np.ndarray], s) -> Callable[[float], float]:
+        """``dphi`` of the authors' ``line_search_dkl``: ``n_samples`` draws from ``q_t`` and from ``s``
+        (taken at the first call, fixed during the search), ``log p̃`` evaluated at every call."""
+        cache: dict = {}
+
+        def dphi(gamma: float) -> float:
+            if not cache:
+                w0, comps = weights(0.0), [self.components[i] for i in ids]
+                keep = w0 > 0
+                q = Mixture(self.family, np.array([c.loc for c in comps])[keep],
+                            np.array([c.log_scale for c in comps])[keep], w0[keep])
+                X = np.vstack([q.sample(self.n_samples, self.rng), self.components[int(s)].sample(self.n_samples, self.rng)])
+                cache["X"] = X
+                cache["L"] = self.family.log_density(X, np.array([c.loc for c in comps]),
+                                                     np.array([c.log_scale for c in comps]))
+            tic = clock()
+            logp = self.target.log_density(cache["X"])            # their graph evaluates log p at every call
+            self.time_reeval[-1] += clock() - tic
+            with np.errstate(divide="ignore"):
+                log_q = logsumexp(cache["L"] + np.log(np.clip(weights(gamma), 0.0, None))[None], axis=1)
+            r = log_q - logp
+            n = self.n_samples
+            return float(r[n:].mean() - r[:n].mean())
+
+        return dphi
 
     def move(self, active: ActiveSet, kind: str, s, v, gamma: float) -> None:
         """The iterate changes: the next estimates use fresh draws."""
