@@ -241,7 +241,7 @@ def _accelerated(Phi, y, k, *, debias, step, tol, max_iter, batch_size=None, rng
         r = y - Phi_x
         d_Phi = Phi_x - Phi_w
         tau = _exact_momentum(r, d_Phi)                                 # line 8 / 11
-        U = sorted_union(X, W, n)                                          # supp(x) ∪ supp(w) ⊇ supp(z)
+        U = sorted_union(X, W, n)                                       # supp(x) ∪ supp(w) ⊇ supp(z)
         z = np.zeros(n)
         z[U] = w_new[U] + tau * (w_new[U] - w[U])                       # line 9 / 12
         z_supp = U[z[U] != 0]
