@@ -296,3 +296,12 @@ def test_authors_tangent_matches_their_construction_and_is_exact_with_every_dire
     np.testing.assert_allclose(full.T @ full, exact.T @ exact, rtol=1e-9, atol=1e-10)
     if n_dim < m.D:                       # dropping directions loses part of the quadratic term
         assert np.trace(Phi.T @ Phi) < np.trace(exact.T @ exact) * (1 - 1e-6)
+
+
+def test_tangent_from_loglik_is_the_centred_scaled_matrix_bit_for_bit():
+    """The in-place centring gives exactly ``(L − mean) / √S`` and leaves its input untouched."""
+    L = np.random.default_rng(5).standard_normal((7, 5)) * 30.0
+    before = L.copy()
+    T = tangent_from_loglik(L)
+    np.testing.assert_array_equal(T, (before - before.mean(axis=0, keepdims=True)) / np.sqrt(7))
+    np.testing.assert_array_equal(L, before)

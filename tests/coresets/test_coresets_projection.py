@@ -55,3 +55,17 @@ def test_support_expansion_adds_k_largest_gradients_outside_z(seed):
     expected = outside[np.argsort(-np.abs(g[outside]))[:k]]
     assert set(S) == set(Z) | set(expected)
     assert len(S) <= len(Z) + k
+
+
+def test_sorted_union_equals_union1d():
+    """The mask-based union of the solvers is ``np.union1d`` (sorted, unique), duplicates and empty inputs included."""
+    from inferopt.coresets.projection import sorted_union
+
+    rng = np.random.default_rng(3)
+    for n in (1, 7, 500):
+        for _ in range(20):
+            a = rng.integers(0, n, size=rng.integers(0, n + 1))
+            b = rng.integers(0, n, size=rng.integers(0, 3))
+            got = sorted_union(a, b, n)
+            np.testing.assert_array_equal(got, np.union1d(a, b))
+            assert got.dtype.kind == "i"

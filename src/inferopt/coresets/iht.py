@@ -45,7 +45,7 @@ from ._common import (
     check_problem,
     check_stopping,
 )
-from .projection import expanded_support, sparse_nonneg
+from .projection import expanded_support, sorted_union, sparse_nonneg
 from .._random import as_generator
 
 STEP_RULES = ("exact", "authors")
@@ -241,7 +241,7 @@ def _accelerated(Phi, y, k, *, debias, step, tol, max_iter, batch_size=None, rng
         r = y - Phi_x
         d_Phi = Phi_x - Phi_w
         tau = _exact_momentum(r, d_Phi)                                 # line 8 / 11
-        U = np.union1d(X, W)                                            # supp(x) ∪ supp(w) ⊇ supp(z)
+        U = sorted_union(X, W, n)                                       # supp(x) ∪ supp(w) ⊇ supp(z)
         z = np.zeros(n)
         z[U] = w_new[U] + tau * (w_new[U] - w[U])                       # line 9 / 12
         z_supp = U[z[U] != 0]

@@ -36,7 +36,9 @@ def tangent_from_loglik(L) -> np.ndarray:
     S = L.shape[0]
     if S < 2:
         raise ValueError(f"L must have at least 2 rows (samples); got {S}")
-    return (L - L.mean(axis=0, keepdims=True)) / np.sqrt(S)
+    out = np.subtract(L, L.mean(axis=0, keepdims=True))
+    out /= np.sqrt(S)   # in place: one S x n temporary instead of two, the same numbers
+    return out
 
 
 def monte_carlo_tangent(loglik, sampler, n_samples, rng=None) -> np.ndarray:
