@@ -126,9 +126,11 @@ class MatrixCompletion:
 
     def exact_spectral_grad(self, theta):
         """``∇_θ tr (θθᵀ + εI)^{1/2} = (θθᵀ + εI)^{-1/2} θ = θ (θᵀθ + εI)^{-1/2}`` (push-through identity),
-        from the eigen-decomposition of the smaller Gram matrix."""
+        from the eigen-decomposition of the smaller Gram matrix; ``S = W Wᵀ`` with ``W = U (Λ + ε)^{-1/4}``
+        (a symmetric rank-k product: half the work of ``(U (Λ + ε)^{-1/2}) Uᵀ``)."""
         lam, U, small_right = self._gram_eig(theta)
-        S = (U / np.sqrt(lam + self.eps)) @ U.T
+        W = U * (lam + self.eps) ** -0.25
+        S = W @ W.T
         return theta @ S if small_right else S @ theta
 
     def g(self, theta) -> float:

@@ -18,11 +18,13 @@ A *problem* is any object with
 * optional ``lanczos_spectral_grad(theta, Z)`` for :func:`lanczos_gd`.
 
 Every optimiser returns a :class:`SpectralSolveResult`: objective and metric traces at the
-evaluated iterations, with the cumulative CPU time (:mod:`inferopt._clock`) spent *optimising* (evaluation excluded).
+evaluated iterations, with the cumulative CPU time (:mod:`inferopt._clock`) spent *optimising* (evaluation excluded),
+and a CRC-32 of the iterate's bits there (``checksums``: a repeat of a seeded run is checked against them).
 """
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -38,10 +40,12 @@ from .._random import as_generator
 
 @dataclass(repr=False)  # keep SolveResult's short repr
 class SpectralSolveResult(SolveResult):
-    """:class:`SolveResult` plus ``iterations`` (the iteration of each trace entry) and ``metric`` (test metric trace)."""
+    """:class:`SolveResult` plus ``iterations`` (the iteration of each trace entry), ``metric`` (test metric trace)
+    and ``checksums`` (CRC-32 of the iterate's bytes at each trace entry: equal iterates, equal checksums)."""
 
     iterations: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
     metric: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    checksums: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint32))
 
 
 # ----------------------------------------------------------------------------- steps and projection
@@ -116,7 +120,7 @@ class _SeriesCache:
 class _Trace:
     def __init__(self, problem, eval_every: int):
         self.problem, self.eval_every = problem, eval_every
-        self.iterations, self.objective, self.metric, self.times = [], [], [], []
+        self.iterations, self.objective, self.metric, self.times, self.checksums = [], [], [], [], []
         self.clock = 0.0
         self._t0 = None
 
@@ -135,6 +139,7 @@ class _Trace:
         self.objective.append(obj(theta) if obj is not None else np.nan)
         self.metric.append(met(theta) if met is not None else np.nan)
         self.times.append(self.clock)
+        self.checksums.append(zlib.crc32(np.ascontiguousarray(theta, dtype=float).data))
 
     def result(self, theta, n_iter, message, **info) -> SpectralSolveResult:
         if not self.iterations or self.iterations[-1] != n_iter:
@@ -149,6 +154,7 @@ class _Trace:
             info=info,
             iterations=np.asarray(self.iterations, dtype=int),
             metric=np.asarray(self.metric, dtype=float),
+            checksums=np.asarray(self.checksums, dtype=np.uint32),
         )
 
 
