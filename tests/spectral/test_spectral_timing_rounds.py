@@ -88,3 +88,19 @@ def test_until_is_checked(problem):
     assert without_evaluations(c["SVRG"], until=5).keywords["n_outer"] == 2
     assert without_evaluations(c["GD"], until=None).keywords["max_iter"] == 8
     assert hit_iteration(run_calls({"GD": c["GD"]}, n_jobs=1)["GD"], -1.0) is None
+
+
+def test_ski_operators_with_a_cached_circulant_spectrum_give_the_plain_products_bit_for_bit():
+    """ski_operator / the derivative sandwiches compute the circulant spectrum once: the same numbers as
+    toeplitz_matmat, which computes it at every product."""
+    from inferopt.spectral.gp import RegularGrid, interpolation_matrix, rbf_toeplitz_column, ski_operator, toeplitz_matmat
+    rng = np.random.default_rng(0)
+    x = np.sort(rng.uniform(0, 30, 200))
+    grid = RegularGrid(x, 70)
+    W = interpolation_matrix(x, grid)
+    col = rbf_toeplitz_column(grid, 1.3, 2.0)
+    V = rng.standard_normal((200, 3))
+    op = ski_operator(W, col, 0.4)
+    plain = W @ toeplitz_matmat(col, W.T.tocsr() @ V) + 0.4 ** 2 * V
+    for _ in range(2):   # the cached spectrum is reused, not consumed
+        np.testing.assert_array_equal(op.matmat(V), plain)
