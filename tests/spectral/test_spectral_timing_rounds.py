@@ -7,8 +7,8 @@ import pytest
 
 from inferopt.datasets.movielens import synthetic_low_rank_ratings
 from inferopt.experiment.parallel import run_calls
-from inferopt.experiment.spectral import hit_iteration, time_to
-from inferopt.experiment.timing import retimed, without_evaluations
+from inferopt.experiment.spectral import time_to
+from inferopt.experiment.timing import hit_iteration, retimed, without_evaluations
 from inferopt.spectral import ChebyshevSeries, MatrixCompletion, gd, inverse_time_step, rademacher, sgd, svrg
 from inferopt.spectral.gradients import adjoint_factors, grad_lowrank
 from inferopt.spectral.operators import LowRankShiftOperator

@@ -21,15 +21,6 @@ def time_to(result, target: float, missing: float = float("nan")) -> float:
     return float(result.times[hit[0]]) if hit.size else float(missing)
 
 
-def hit_iteration(result, target: float):
-    """The recorded iteration at which ``result.metric`` first reaches ``<= target`` (``None`` if never):
-    where a repeat that only times the run to ``target`` may stop (:func:`.timing.without_evaluations`)."""
-    check_protocol("result", result, "metric", "iterations", what="a SpectralSolveResult")
-    target = check_real("target", target)
-    hit = np.flatnonzero(np.asarray(result.metric) <= target)
-    return int(result.iterations[hit[0]]) if hit.size else None
-
-
 def faster(fast: float, slow: float, factor: float = 1.0):
     """Did the method that took ``fast`` seconds reach the target at least ``factor`` times
     sooner than the one that took ``slow`` (NaN: never reached)? ``None`` if neither reached it."""

@@ -22,7 +22,7 @@ from functools import partial
 
 import numpy as np
 
-from .._validation import check_int, check_protocol
+from .._validation import check_int, check_protocol, check_real
 
 
 class TimingOnly:
@@ -48,10 +48,19 @@ class TimingOnly:
         return float("nan")
 
 
+def hit_iteration(result, target: float):
+    """The recorded iteration at which ``result.metric`` first reaches ``<= target`` (``None`` if never):
+    where a repeat that only times the run to ``target`` may stop (:func:`without_evaluations`)."""
+    check_protocol("result", result, "metric", "iterations", what="a SpectralSolveResult")
+    target = check_real("target", target)
+    hit = np.flatnonzero(np.asarray(result.metric) <= target)
+    return int(result.iterations[hit[0]]) if hit.size else None
+
+
 def without_evaluations(call: partial, until=None) -> partial:
     """``call`` -- ``partial(solver, problem, …)`` -- with its problem wrapped in :class:`TimingOnly`.
 
-    ``until``: an iteration (e.g. the one where round 0 reached the target, :func:`~.spectral.hit_iteration`)
+    ``until``: an iteration (e.g. the one where round 0 reached the target, :func:`hit_iteration`)
     after which the repeat may stop: its budget is cut to the least that records ``until`` -- ``max_iter = until``
     (GD, SGD, SGD-DET), or whole SVRG epochs, ``n_outer = ceil(until / n_inner)``. A seeded run's first
     ``until`` iterations do not depend on its budget, so the repeat makes the same iterates up to there;
