@@ -60,7 +60,7 @@ def test_a_repeat_stopped_at_the_target_times_the_same_iterates(problem):
         assert 0 < k < res.iterations[-1], m
         assert res.metric[list(res.iterations).index(k)] <= target < res.metric[list(res.iterations).index(k) - 1]
         rep = run_calls({m: without_evaluations(calls(problem)[m], until=k)}, n_jobs=1)[m]
-        assert rep.iterations[-1] < res.iterations[-1] or m == "SVRG" and rep.iterations[-1] >= k
+        assert rep.iterations[-1] == k < res.iterations[-1]
         out = retimed(res, rep)
         n = len(rep.iterations)
         np.testing.assert_array_equal(out.times[:n], rep.times)
@@ -85,7 +85,7 @@ def test_until_is_checked(problem):
         without_evaluations(c["GD"], until=-1)
     with pytest.raises(TypeError, match="until needs a call with max_iter"):
         without_evaluations(partial(len, problem), until=2)
-    assert without_evaluations(c["SVRG"], until=5).keywords["n_outer"] == 2
+    assert without_evaluations(c["SVRG"], until=5).keywords["max_iter"] == 5
     assert without_evaluations(c["GD"], until=None).keywords["max_iter"] == 8
     assert hit_iteration(run_calls({"GD": c["GD"]}, n_jobs=1)["GD"], -1.0) is None
 
@@ -104,3 +104,15 @@ def test_ski_operators_with_a_cached_circulant_spectrum_give_the_plain_products_
     plain = W @ toeplitz_matmat(col, W.T.tocsr() @ V) + 0.4 ** 2 * V
     for _ in range(2):   # the cached spectrum is reused, not consumed
         np.testing.assert_array_equal(op.matmat(V), plain)
+
+
+@pytest.mark.parametrize("k", [0, 3, 4, 6, 12])
+def test_svrg_stopped_after_k_inner_steps_makes_the_whole_runs_first_iterates(problem, k):
+    call = calls(problem)["SVRG"]
+    whole = call(eval_every=1)
+    part = call(eval_every=1, max_iter=k)
+    np.testing.assert_array_equal(part.iterations, whole.iterations[: k + 1])
+    np.testing.assert_array_equal(part.checksums, whole.checksums[: k + 1])
+    np.testing.assert_array_equal(part.metric, whole.metric[: k + 1])
+    if k == 12:   # the whole budget: the same result, snapshot included
+        np.testing.assert_array_equal(part.x, whole.x)

@@ -61,8 +61,8 @@ def without_evaluations(call: partial, until=None) -> partial:
     """``call`` -- ``partial(solver, problem, …)`` -- with its problem wrapped in :class:`TimingOnly`.
 
     ``until``: an iteration (e.g. the one where round 0 reached the target, :func:`hit_iteration`)
-    after which the repeat may stop: its budget is cut to the least that records ``until`` -- ``max_iter = until``
-    (GD, SGD, SGD-DET), or whole SVRG epochs, ``n_outer = ceil(until / n_inner)``. A seeded run's first
+    after which the repeat may stop: ``max_iter = until`` (GD, SGD, SGD-DET; SVRG stops inside its
+    epoch). A seeded run's first
     ``until`` iterations do not depend on its budget, so the repeat makes the same iterates up to there;
     ``None`` keeps the whole budget."""
     if not isinstance(call, partial) or not call.args:
@@ -70,14 +70,13 @@ def without_evaluations(call: partial, until=None) -> partial:
     keywords = dict(call.keywords)
     if until is not None:
         until = check_int("until (iteration)", until, low=0)
-        if "max_iter" in keywords:
-            budget = keywords["max_iter"]
-            keywords["max_iter"] = min(until, budget)
-        elif "n_outer" in keywords and "n_inner" in keywords:
+        if "n_outer" in keywords and "n_inner" in keywords:     # SVRG: its budget is n_outer · n_inner
             budget = keywords["n_outer"] * keywords["n_inner"]
-            keywords["n_outer"] = min(-(-until // keywords["n_inner"]), keywords["n_outer"])
+        elif "max_iter" in keywords:
+            budget = keywords["max_iter"]
         else:
             raise TypeError("until needs a call with max_iter, or n_outer and n_inner, among its keywords")
+        keywords["max_iter"] = min(until, budget)
         if until > budget:
             raise ValueError(f"until={until} is past the call's budget of {budget} iterations")
     return partial(call.func, TimingOnly(call.args[0]), *call.args[1:], **keywords)

@@ -273,6 +273,7 @@ def svrg(
     rng=None,
     eval_every: int = 1,
     progress: bool = False,
+    max_iter: int | None = None,
 ) -> SpectralSolveResult:
     """SVRG, Algorithm 2.
 
@@ -281,12 +282,16 @@ def svrg(
     (and the interval, the union of both), so ``ψ(θ̃) - μ̃`` is a zero-mean control variate.
     The new snapshot is the average of the inner iterates (``snapshot="average"``, line 10) or the last one.
     Iterations count inner steps; the traces are recorded every ``eval_every`` inner steps.
+    ``max_iter`` (default ``n_outer · n_inner``) stops the run after that many inner steps, inside an epoch if
+    need be, and returns the last iterate: the same iterates as the whole run up to there (a timing
+    repeat that only needs the time to a target stops where the target was reached).
     """
     theta0 = check_start(problem, theta0, "f", "dim", "interval", "spectral_grad", "exact_spectral_grad")
     M = check_int("M (number of probe vectors)", M, low=1)
     n_outer = check_int("n_outer", n_outer, low=0)
     n_inner = check_int("n_inner", n_inner, low=1)
     eval_every = check_int("eval_every", eval_every, low=1)
+    total = n_outer * n_inner if max_iter is None else min(check_int("max_iter", max_iter, low=0), n_outer * n_inner)
     check_choice("snapshot", snapshot, ("average", "last"))
     eta = check_real("step", step, low=0.0, low_open=True) if not callable(step) else None
     schedule = make_step(step) if eta is None else constant_step(eta)
@@ -296,16 +301,16 @@ def svrg(
     trace = _Trace(problem, eval_every)
     trace.record(0, snap)
     it = 0
-    total = n_outer * n_inner
     bar = Progress("SVRG", total, progress)
-    for _ in range(n_outer):
+    for _ in range(-(-total // n_inner)):
         trace.start()
         mu = problem.exact_spectral_grad(snap)
         a_s, b_s = problem.interval(snap)
         theta = snap.copy()
         acc = np.zeros_like(theta)
         trace.stop()
-        for _t in range(n_inner):
+        steps = min(n_inner, total - it)
+        for _t in range(steps):
             trace.start()
             a, b = problem.interval(theta)
             series = series_of(min(a, a_s), max(b, b_s))
@@ -319,9 +324,12 @@ def svrg(
             trace.stop()
             trace.record(it, theta)
             bar.update()
+        if steps < n_inner:   # stopped inside an epoch (max_iter): the last iterate, no new snapshot
+            snap = theta
+            break
         snap = acc / n_inner if snapshot == "average" else theta
     bar.close()
-    return trace.result(snap, it, "iteration budget reached", n_full_gradients=n_outer)
+    return trace.result(snap, it, "iteration budget reached", n_full_gradients=-(-total // n_inner))
 
 
 # ----------------------------------------------------------------------------- exact and LANCZOS baselines
