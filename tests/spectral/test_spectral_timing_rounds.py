@@ -116,3 +116,14 @@ def test_svrg_stopped_after_k_inner_steps_makes_the_whole_runs_first_iterates(pr
     np.testing.assert_array_equal(part.metric, whole.metric[: k + 1])
     if k == 12:   # the whole budget: the same result, snapshot included
         np.testing.assert_array_equal(part.x, whole.x)
+
+
+def test_time_to_and_hit_iteration_read_the_objective_trace_too(problem):
+    res = calls(problem)["GD"]()
+    target = 0.5 * (res.objective[0] + res.objective[-1])
+    k = hit_iteration(res, target, trace="objective")
+    i = list(res.iterations).index(k)
+    assert res.objective[i] <= target < res.objective[i - 1]
+    assert time_to(res, target, trace="objective") == res.times[i]
+    with pytest.raises(ValueError, match="trace"):
+        time_to(res, target, trace="rmse")

@@ -22,7 +22,7 @@ from functools import partial
 
 import numpy as np
 
-from .._validation import check_int, check_protocol, check_real
+from .._validation import check_choice, check_int, check_protocol, check_real
 
 
 class TimingOnly:
@@ -48,12 +48,14 @@ class TimingOnly:
         return float("nan")
 
 
-def hit_iteration(result, target: float):
-    """The recorded iteration at which ``result.metric`` first reaches ``<= target`` (``None`` if never):
-    where a repeat that only times the run to ``target`` may stop (:func:`without_evaluations`)."""
-    check_protocol("result", result, "metric", "iterations", what="a SpectralSolveResult")
+def hit_iteration(result, target: float, *, trace: str = "metric"):
+    """The recorded iteration at which ``result.metric`` (``trace="objective"``: the exact objective) first
+    reaches ``<= target`` (``None`` if never): where a repeat that only times the run to ``target`` may stop
+    (:func:`without_evaluations`)."""
+    check_protocol("result", result, "metric", "objective", "iterations", what="a SpectralSolveResult")
     target = check_real("target", target)
-    hit = np.flatnonzero(np.asarray(result.metric) <= target)
+    check_choice("trace", trace, ("metric", "objective"))
+    hit = np.flatnonzero(np.asarray(getattr(result, trace)) <= target)
     return int(result.iterations[hit[0]]) if hit.size else None
 
 
