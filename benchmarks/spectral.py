@@ -97,8 +97,8 @@ def gp_iteration_table(n, n_iter, reps, seed):
                                   lanczos_steps=25, dense_limit=0, rng=seed)
 
     runs = {
-        "SGD": lambda: sgd(make(), theta0, n_iter=n_iter, step=step, M=10, N=30, rng=seed + 1, eval_every=n_iter),
-        "LANCZOS": lambda: lanczos_gd(make(), theta0, n_iter=n_iter, step=step, M=10, rng=seed + 1, eval_every=n_iter),
+        "SGD": lambda: sgd(make(), theta0, max_iter=n_iter, step=step, M=10, N=30, rng=seed + 1, eval_every=n_iter),
+        "LANCZOS": lambda: lanczos_gd(make(), theta0, max_iter=n_iter, step=step, M=10, rng=seed + 1, eval_every=n_iter),
     }
     best = {name: np.inf for name in runs}
     for _ in range(reps):  # interleaved repeats, minimum per method

@@ -6,18 +6,19 @@ import numbers
 
 import numpy as np
 
-from .._validation import check_protocol, check_real
+from .._validation import check_choice, check_protocol, check_real
 
 
-def time_to(result, target: float, missing: float = float("nan")) -> float:
+def time_to(result, target: float, missing: float = float("nan"), *, trace: str = "metric") -> float:
     """Wall time at which ``result.metric`` (a :class:`~inferopt.spectral.SpectralSolveResult`
     with ``metric`` and ``times`` recorded at the same iterations) first reaches ``<= target``;
-    ``missing`` (default NaN) if it never does."""
-    check_protocol("result", result, "metric", "times", what="a SpectralSolveResult")
+    ``missing`` (default NaN) if it never does. ``trace="objective"``: the exact objective instead."""
+    check_protocol("result", result, "metric", "objective", "times", what="a SpectralSolveResult")
     target = check_real("target", target)
+    check_choice("trace", trace, ("metric", "objective"))
     if isinstance(missing, bool | np.bool_) or not isinstance(missing, numbers.Real):
         raise TypeError(f"missing must be a real number (NaN by default); got {missing!r}")
-    hit = np.flatnonzero(np.asarray(result.metric) <= target)
+    hit = np.flatnonzero(np.asarray(getattr(result, trace)) <= target)
     return float(result.times[hit[0]]) if hit.size else float(missing)
 
 

@@ -9,7 +9,8 @@ seconds to the same target in two paper-scale runs with identical iterates, and 
 So a timing claim is computed on *rounds*: round 0 is the run with its evaluations; rounds
 ``1 … R−1`` run the same calls again with the evaluations switched off (:func:`without_evaluations`:
 the optimisation's clock excludes the evaluations anyway, and the repeats then cost no
-evaluation); :func:`retimed` gives round ``r``'s times to round 0's result. A method's time
+evaluation, and they stop at the iteration where round 0 reached the target: later iterations
+time nothing); :func:`retimed` gives round ``r``'s times to round 0's result. A method's time
 is its minimum over the rounds (the least loaded), and the claim's support is the bootstrap
 over rounds (:func:`~.support.bootstrap_support` with ``by="round"``).
 """
@@ -21,7 +22,7 @@ from functools import partial
 
 import numpy as np
 
-from .._validation import check_protocol
+from .._validation import check_choice, check_int, check_protocol, check_real
 
 
 class TimingOnly:
@@ -47,24 +48,61 @@ class TimingOnly:
         return float("nan")
 
 
-def without_evaluations(call: partial) -> partial:
-    """``call`` -- ``partial(solver, problem, …)`` -- with its problem wrapped in :class:`TimingOnly`."""
+def hit_iteration(result, target: float, *, trace: str = "metric"):
+    """The recorded iteration at which ``result.metric`` (``trace="objective"``: the exact objective) first
+    reaches ``<= target`` (``None`` if never): where a repeat that only times the run to ``target`` may stop
+    (:func:`without_evaluations`)."""
+    check_protocol("result", result, "metric", "objective", "iterations", what="a SpectralSolveResult")
+    target = check_real("target", target)
+    check_choice("trace", trace, ("metric", "objective"))
+    hit = np.flatnonzero(np.asarray(getattr(result, trace)) <= target)
+    return int(result.iterations[hit[0]]) if hit.size else None
+
+
+def without_evaluations(call: partial, until=None) -> partial:
+    """``call`` -- ``partial(solver, problem, …)`` -- with its problem wrapped in :class:`TimingOnly`.
+
+    ``until``: an iteration (e.g. the one where round 0 reached the target, :func:`hit_iteration`)
+    after which the repeat may stop: ``max_iter = until`` (GD, SGD, SGD-DET; SVRG stops inside its
+    epoch). A seeded run's first
+    ``until`` iterations do not depend on its budget, so the repeat makes the same iterates up to there;
+    ``None`` keeps the whole budget."""
     if not isinstance(call, partial) or not call.args:
         raise TypeError(f"call must be a functools.partial(solver, problem, ...); got {call!r}")
-    return partial(call.func, TimingOnly(call.args[0]), *call.args[1:], **call.keywords)
+    keywords = dict(call.keywords)
+    if until is not None:
+        until = check_int("until (iteration)", until, low=0)
+        if "n_outer" in keywords and "n_inner" in keywords:     # SVRG: its budget is n_outer · n_inner
+            budget = keywords["n_outer"] * keywords["n_inner"]
+        elif "max_iter" in keywords:
+            budget = keywords["max_iter"]
+        else:
+            raise TypeError("until needs a call with max_iter, or n_outer and n_inner, among its keywords")
+        keywords["max_iter"] = min(until, budget)
+        if until > budget:
+            raise ValueError(f"until={until} is past the call's budget of {budget} iterations")
+    return partial(call.func, TimingOnly(call.args[0]), *call.args[1:], **keywords)
 
 
 def retimed(result, repeat):
     """``result`` with the times of ``repeat``, a run of the same call without evaluations.
 
-    Raises ``ValueError`` unless the two made the same iterates: the same recorded
-    iterations and the same final point, bit for bit (a seed handed to the call as a
-    generator object would be consumed by the first run, not replayed)."""
+    The repeat may have stopped early (``without_evaluations(…, until=…)``): it must record a prefix of
+    ``result``'s iterations, with the same iterates there bit for bit (the ``checksums`` of the traces;
+    and the same final point when it ran the whole budget). Entries past the repeat's last one get the
+    time NaN (not re-timed). Raises ``ValueError`` otherwise (a seed handed to the call as a generator
+    object would be consumed by the first run, not replayed)."""
     for name, r in (("result", result), ("repeat", repeat)):
-        check_protocol(name, r, "x", "iterations", "times", what="a SpectralSolveResult")
-    if not np.array_equal(result.iterations, repeat.iterations):
-        raise ValueError("repeat must record the iterations of result; got "
+        check_protocol(name, r, "x", "iterations", "times", "checksums", what="a SpectralSolveResult")
+    k = len(repeat.iterations)
+    if not (0 < k <= len(result.iterations) and np.array_equal(result.iterations[:k], repeat.iterations)):
+        raise ValueError("repeat must record the iterations of result (or their first ones); got "
                          f"{len(repeat.iterations)} entries against {len(result.iterations)}")
-    if not np.array_equal(np.asarray(result.x), np.asarray(repeat.x)):
-        raise ValueError("repeat must end at result's point (the same seeded iterates); it does not")
-    return dataclasses.replace(result, times=np.asarray(repeat.times, dtype=float).copy())
+    same = np.array_equal(result.checksums[:k], repeat.checksums)
+    if k == len(result.iterations):
+        same = same and np.array_equal(np.asarray(result.x), np.asarray(repeat.x))
+    if not same:
+        raise ValueError("repeat must make result's iterates (the same seeded iterates); it does not")
+    times = np.full(len(result.iterations), np.nan)
+    times[:k] = repeat.times
+    return dataclasses.replace(result, times=times)

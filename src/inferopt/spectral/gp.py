@@ -102,11 +102,15 @@ def toeplitz_matmat(column, X) -> np.ndarray:
 
 def _toeplitz_matmat(column: np.ndarray, X: np.ndarray) -> np.ndarray:
     """:func:`toeplitz_matmat` without the argument checks (inside operators)."""
+    return _circulant_matmat(column.size, *circulant_spectrum(column), X)
+
+
+def _circulant_matmat(r: int, n_fft: int, spectrum: np.ndarray, X: np.ndarray) -> np.ndarray:
+    """``T X`` from the circulant embedding ``(n_fft, spectrum)`` of ``T`` (:func:`._ski_gradient.circulant_spectrum`):
+    operators compute the spectrum once, not at every product."""
     squeeze = X.ndim == 1
     if squeeze:
         X = X[:, None]
-    r = column.size
-    n_fft, spectrum = circulant_spectrum(column)
     Y = np.fft.irfft(spectrum[:, None] * np.fft.rfft(X, n=n_fft, axis=0), n=n_fft, axis=0)[:r]
     return Y[:, 0] if squeeze else Y
 
@@ -120,16 +124,18 @@ def ski_operator(W, column, noise) -> CallableOperator:
         raise ValueError(f"column must have length W.shape[1] = {W.shape[1]} (the grid size); got {column.size}")
     noise = check_real("noise (a standard deviation)", noise, low=0.0)
     WT = W.T.tocsr()
+    embedding = circulant_spectrum(column)
 
     def matmat(V):
-        return W @ _toeplitz_matmat(column, WT @ V) + noise**2 * V
+        return W @ _circulant_matmat(column.size, *embedding, WT @ V) + noise**2 * V
 
     return CallableOperator(matmat, W.shape[0])
 
 
 def _sandwich(W, column) -> CallableOperator:
     WT = W.T.tocsr()
-    return CallableOperator(lambda V: W @ _toeplitz_matmat(column, WT @ V), W.shape[0])
+    embedding = circulant_spectrum(column)
+    return CallableOperator(lambda V: W @ _circulant_matmat(column.size, *embedding, WT @ V), W.shape[0])
 
 
 class SKIGaussianProcess:

@@ -168,12 +168,55 @@ def matrix_gradient(A, V, weights, a, b) -> np.ndarray:
 
 
 def grad_lowrank(theta, eps, V, weights, a, b) -> np.ndarray:
-    """Amortised gradient w.r.t. ``θ`` of the estimator for ``A = θθᵀ + εI``: ``(G + Gᵀ)θ``, shape of ``θ``."""
+    """Amortised gradient w.r.t. ``θ`` of the estimator for ``A = θθᵀ + εI``: ``(G + Gᵀ)θ = X (Yᵀθ) + Y (Xᵀθ)``.
+
+    The factors of :func:`adjoint_factors`, computed for this ``A`` in fewer passes over ``θ``
+    (the same recursions, equal up to round-off): the backward sweep ``u_n .. u_1`` needs only
+    ``V`` and the coefficients, not the forward ``w``'s, so step ``k`` of both sweeps is one block
+    product ``θ(θᵀ[w_{k-1}, u_{n-k+1}])`` with ``2M`` columns; and the ``θᵀw_j``, ``θᵀu_j`` of the
+    sweeps are kept, so the contraction ``X (Yᵀθ) + Y (Xᵀθ) = [X, Y] [θᵀY, θᵀX]ᵀ`` costs one more
+    product ``θᵀ[w_{n-1}, u_1]`` and one ``d x 2nM x r`` product. Shape of ``θ``.
+    """
     theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
-    op = LowRankShiftOperator(theta, eps)
-    X, Y = adjoint_factors(op, V, weights, a, b)
-    M = np.asarray(V).shape[1]
-    return (X @ (Y.T @ theta) + Y @ (X.T @ theta)) / M
+    eps = check_real("eps", eps, low=0.0)
+    d, r = theta.shape
+    a, b = check_interval(a, b)
+    V = check_probes(V, d)
+    c_ = check_coefficients(weights)
+    n = c_.size - 1
+    M = V.shape[1]
+    if n == 0:
+        return np.zeros_like(theta)
+    s, c = 2.0 / (b - a), (b + a) / (b - a)
+    X = np.empty((d, n * M))    # X[:, j-1 block] = (2s or s) u_j, j = 1..n
+    Y = np.empty((d, n * M))    # Y[:, j block] = w_j, j = 0..n-1
+    TX = np.empty((r, n * M))   # θᵀ u_j (unscaled), same blocks as X
+    TY = np.empty((r, n * M))   # θᵀ w_j, same blocks as Y
+
+    def blk(j):
+        return slice(j * M, (j + 1) * M)
+
+    Y[:, blk(0)] = V
+    w_prev, w = None, V
+    u_next2, u_next = None, c_[n] * V   # u_{j+2}, u_{j+1}: starts at u_n
+    for k in range(1, n):               # forward step on w_{k-1}, backward step on u_{n-k+1}
+        j = n - k + 1
+        T = theta.T @ np.concatenate([w, u_next], axis=1)   # θᵀ[w_{k-1}, u_j]
+        TY[:, blk(k - 1)], TX[:, blk(j - 1)] = T[:, :M], T[:, M:]
+        AB = theta @ T
+        aw = s * (AB[:, :M] + eps * w) - c * w          # Ã w_{k-1}, as atil() of adjoint_factors
+        au = s * (AB[:, M:] + eps * u_next) - c * u_next  # Ã u_j
+        w_new = aw if k == 1 else 2.0 * aw - w_prev
+        w_prev, w = w, w_new
+        Y[:, blk(k)] = w
+        u = c_[j - 1] * V + 2.0 * au - (u_next2 if u_next2 is not None else 0.0)
+        X[:, blk(j - 1)] = (2.0 * s if j > 1 else s) * u_next
+        u_next2, u_next = u_next, u
+    X[:, blk(0)] = s * u_next                           # u_1 (for n = 1: u_1 = c_1 v)
+    T = theta.T @ np.concatenate([w, u_next], axis=1)   # θᵀ[w_{n-1}, u_1]
+    TY[:, blk(n - 1)], TX[:, blk(0)] = T[:, :M], T[:, M:]
+    scale = np.repeat(np.r_[s, np.full(n - 1, 2.0 * s)], M)   # X = U diag(scale) with U = [u_1 .. u_n]
+    return np.concatenate([X, Y], axis=1) @ np.concatenate([TY.T, TX.T * scale[:, None]], axis=0) / M
 
 
 def spectral_sum_grad(A, dA, f, a, b, *, M=20, degree=None, N=None, distribution="optimal", p=0.5, rng=None, check=True):

@@ -18,11 +18,13 @@ A *problem* is any object with
 * optional ``lanczos_spectral_grad(theta, Z)`` for :func:`lanczos_gd`.
 
 Every optimiser returns a :class:`SpectralSolveResult`: objective and metric traces at the
-evaluated iterations, with the cumulative CPU time (:mod:`inferopt._clock`) spent *optimising* (evaluation excluded).
+evaluated iterations, with the cumulative CPU time (:mod:`inferopt._clock`) spent *optimising* (evaluation excluded),
+and a CRC-32 of the iterate's bits there (``checksums``: a repeat of a seeded run is checked against them).
 """
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -38,10 +40,12 @@ from .._random import as_generator
 
 @dataclass(repr=False)  # keep SolveResult's short repr
 class SpectralSolveResult(SolveResult):
-    """:class:`SolveResult` plus ``iterations`` (the iteration of each trace entry) and ``metric`` (test metric trace)."""
+    """:class:`SolveResult` plus ``iterations`` (the iteration of each trace entry), ``metric`` (test metric trace)
+    and ``checksums`` (CRC-32 of the iterate's bytes at each trace entry: equal iterates, equal checksums)."""
 
     iterations: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
     metric: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    checksums: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint32))
 
 
 # ----------------------------------------------------------------------------- steps and projection
@@ -116,7 +120,7 @@ class _SeriesCache:
 class _Trace:
     def __init__(self, problem, eval_every: int):
         self.problem, self.eval_every = problem, eval_every
-        self.iterations, self.objective, self.metric, self.times = [], [], [], []
+        self.iterations, self.objective, self.metric, self.times, self.checksums = [], [], [], [], []
         self.clock = 0.0
         self._t0 = None
 
@@ -135,6 +139,7 @@ class _Trace:
         self.objective.append(obj(theta) if obj is not None else np.nan)
         self.metric.append(met(theta) if met is not None else np.nan)
         self.times.append(self.clock)
+        self.checksums.append(zlib.crc32(np.ascontiguousarray(theta, dtype=float).data))
 
     def result(self, theta, n_iter, message, **info) -> SpectralSolveResult:
         if not self.iterations or self.iterations[-1] != n_iter:
@@ -149,6 +154,7 @@ class _Trace:
             info=info,
             iterations=np.asarray(self.iterations, dtype=int),
             metric=np.asarray(self.metric, dtype=float),
+            checksums=np.asarray(self.checksums, dtype=np.uint32),
         )
 
 
@@ -267,6 +273,7 @@ def svrg(
     rng=None,
     eval_every: int = 1,
     progress: bool = False,
+    max_iter: int | None = None,
 ) -> SpectralSolveResult:
     """SVRG, Algorithm 2.
 
@@ -275,12 +282,16 @@ def svrg(
     (and the interval, the union of both), so ``ψ(θ̃) - μ̃`` is a zero-mean control variate.
     The new snapshot is the average of the inner iterates (``snapshot="average"``, line 10) or the last one.
     Iterations count inner steps; the traces are recorded every ``eval_every`` inner steps.
+    ``max_iter`` (default ``n_outer · n_inner``) stops the run after that many inner steps, inside an epoch if
+    need be, and returns the last iterate: the same iterates as the whole run up to there (a timing
+    repeat that only needs the time to a target stops where the target was reached).
     """
     theta0 = check_start(problem, theta0, "f", "dim", "interval", "spectral_grad", "exact_spectral_grad")
     M = check_int("M (number of probe vectors)", M, low=1)
     n_outer = check_int("n_outer", n_outer, low=0)
     n_inner = check_int("n_inner", n_inner, low=1)
     eval_every = check_int("eval_every", eval_every, low=1)
+    total = n_outer * n_inner if max_iter is None else min(check_int("max_iter", max_iter, low=0), n_outer * n_inner)
     check_choice("snapshot", snapshot, ("average", "last"))
     eta = check_real("step", step, low=0.0, low_open=True) if not callable(step) else None
     schedule = make_step(step) if eta is None else constant_step(eta)
@@ -290,16 +301,16 @@ def svrg(
     trace = _Trace(problem, eval_every)
     trace.record(0, snap)
     it = 0
-    total = n_outer * n_inner
     bar = Progress("SVRG", total, progress)
-    for _ in range(n_outer):
+    for _ in range(-(-total // n_inner)):
         trace.start()
         mu = problem.exact_spectral_grad(snap)
         a_s, b_s = problem.interval(snap)
         theta = snap.copy()
         acc = np.zeros_like(theta)
         trace.stop()
-        for _t in range(n_inner):
+        steps = min(n_inner, total - it)
+        for _t in range(steps):
             trace.start()
             a, b = problem.interval(theta)
             series = series_of(min(a, a_s), max(b, b_s))
@@ -313,9 +324,12 @@ def svrg(
             trace.stop()
             trace.record(it, theta)
             bar.update()
+        if steps < n_inner:   # stopped inside an epoch (max_iter): the last iterate, no new snapshot
+            snap = theta
+            break
         snap = acc / n_inner if snapshot == "average" else theta
     bar.close()
-    return trace.result(snap, it, "iteration budget reached", n_full_gradients=n_outer)
+    return trace.result(snap, it, "iteration budget reached", n_full_gradients=-(-total // n_inner))
 
 
 # ----------------------------------------------------------------------------- exact and LANCZOS baselines
