@@ -5,11 +5,10 @@ from functools import partial
 import numpy as np
 import pytest
 
-from inferopt.datasets.movielens import synthetic_low_rank_ratings
 from inferopt.experiment.parallel import run_calls
 from inferopt.experiment.spectral import time_to
 from inferopt.experiment.timing import hit_iteration, retimed, without_evaluations
-from inferopt.spectral import ChebyshevSeries, MatrixCompletion, gd, inverse_time_step, rademacher, sgd, svrg
+from inferopt.spectral import ChebyshevSeries, rademacher
 from inferopt.spectral.gradients import adjoint_factors, grad_lowrank
 from inferopt.spectral.operators import LowRankShiftOperator
 
@@ -33,33 +32,15 @@ def test_fused_lowrank_gradient_equals_the_adjoint_factors_contraction(n, shape)
         np.testing.assert_allclose(fused, plain, rtol=0, atol=1e-13 * np.abs(plain).max())
 
 
-@pytest.fixture(scope="module")
-def problem():
-    D = synthetic_low_rank_ratings(40, 50, 3, 700, rng=0, test_fraction=0.1, noise=0.5)
-    return MatrixCompletion(D["rows"], D["cols"], D["values"], D["shape"], lam=0.05, eps=25 * 40 * 50 / 1e4,
-                            test=D["test"], rng=0)
-
-
-def calls(problem, seed=0):
-    ss = np.random.SeedSequence([seed]).spawn(2)
-    theta0 = np.zeros(problem.shape)
-    return {
-        "GD": partial(gd, problem, theta0, max_iter=8, step=4.0, eval_every=2),
-        "SGD": partial(sgd, problem, theta0, max_iter=12, step=inverse_time_step(4.0, 0.1), M=3, N=5, rng=ss[0],
-                       eval_every=2),
-        "SVRG": partial(svrg, problem, theta0, n_outer=3, n_inner=4, step=4.0, M=3, N=5, rng=ss[1], eval_every=2),
-    }
-
-
-def test_a_repeat_stopped_at_the_target_times_the_same_iterates(problem):
-    first = run_calls(calls(problem), n_jobs=1)
+def test_a_repeat_stopped_at_the_target_times_the_same_iterates(completion_problem, completion_calls):
+    first = run_calls(completion_calls(), n_jobs=1)
     for m, res in first.items():
         # a target reached in the middle of the run: half way from the start RMSE to the best one
         target = 0.5 * (res.metric[0] + res.metric.min())
         k = hit_iteration(res, target)
         assert 0 < k < res.iterations[-1], m
         assert res.metric[list(res.iterations).index(k)] <= target < res.metric[list(res.iterations).index(k) - 1]
-        rep = run_calls({m: without_evaluations(calls(problem)[m], until=k)}, n_jobs=1)[m]
+        rep = run_calls({m: without_evaluations(completion_calls()[m], until=k)}, n_jobs=1)[m]
         assert rep.iterations[-1] == k < res.iterations[-1]
         out = retimed(res, rep)
         n = len(rep.iterations)
@@ -69,22 +50,22 @@ def test_a_repeat_stopped_at_the_target_times_the_same_iterates(problem):
         assert time_to(out, target) == rep.times[list(rep.iterations).index(k)]
 
 
-def test_a_stopped_repeat_of_another_run_is_refused(problem):
-    first = run_calls(calls(problem, seed=0), n_jobs=1)
+def test_a_stopped_repeat_of_another_run_is_refused(completion_problem, completion_calls):
+    first = run_calls(completion_calls(seed=0), n_jobs=1)
     k = int(first["SGD"].iterations[3])
-    other = run_calls({"SGD": without_evaluations(calls(problem, seed=1)["SGD"], until=k)}, n_jobs=1)["SGD"]
+    other = run_calls({"SGD": without_evaluations(completion_calls(seed=1)["SGD"], until=k)}, n_jobs=1)["SGD"]
     with pytest.raises(ValueError, match="same seeded iterates"):
         retimed(first["SGD"], other)
 
 
-def test_until_is_checked(problem):
-    c = calls(problem)
+def test_until_is_checked(completion_problem, completion_calls):
+    c = completion_calls()
     with pytest.raises(ValueError, match="until=13 is past"):
         without_evaluations(c["SGD"], until=13)
     with pytest.raises(ValueError, match="until"):
         without_evaluations(c["GD"], until=-1)
     with pytest.raises(TypeError, match="until needs a call with max_iter"):
-        without_evaluations(partial(len, problem), until=2)
+        without_evaluations(partial(len, completion_problem), until=2)
     assert without_evaluations(c["SVRG"], until=5).keywords["max_iter"] == 5
     assert without_evaluations(c["GD"], until=None).keywords["max_iter"] == 8
     assert hit_iteration(run_calls({"GD": c["GD"]}, n_jobs=1)["GD"], -1.0) is None
@@ -107,8 +88,8 @@ def test_ski_operators_with_a_cached_circulant_spectrum_give_the_plain_products_
 
 
 @pytest.mark.parametrize("k", [0, 3, 4, 6, 12])
-def test_svrg_stopped_after_k_inner_steps_makes_the_whole_runs_first_iterates(problem, k):
-    call = calls(problem)["SVRG"]
+def test_svrg_stopped_after_k_inner_steps_makes_the_whole_runs_first_iterates(completion_problem, completion_calls, k):
+    call = completion_calls()["SVRG"]
     whole = call(eval_every=1)
     part = call(eval_every=1, max_iter=k)
     np.testing.assert_array_equal(part.iterations, whole.iterations[: k + 1])
@@ -118,8 +99,8 @@ def test_svrg_stopped_after_k_inner_steps_makes_the_whole_runs_first_iterates(pr
         np.testing.assert_array_equal(part.x, whole.x)
 
 
-def test_time_to_and_hit_iteration_read_the_objective_trace_too(problem):
-    res = calls(problem)["GD"]()
+def test_time_to_and_hit_iteration_read_the_objective_trace_too(completion_problem, completion_calls):
+    res = completion_calls()["GD"]()
     target = 0.5 * (res.objective[0] + res.objective[-1])
     k = hit_iteration(res, target, trace="objective")
     i = list(res.iterations).index(k)
