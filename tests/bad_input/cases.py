@@ -457,6 +457,11 @@ def _experiment_boosting():
         "verdict_map": lambda: dict(runs={0.1: boosting_records()}, test=lambda r: True, name="C0"),
         "greedy_check": lambda: dict(data=dict(Z=Z, y=yl), constructions={"tiny": dict(max_iter=3, n_samples=2)},
                                      family="gaussian", gammas=(0.5,), n_eval=10, rng=np.random.default_rng(0)),
+        "resample_rows": lambda: dict(data=dict(Z=Z, y=yl), n_rows=7, rng=np.random.default_rng(0)),
+        "first_step_gain": None,
+        "first_step_tables": None,
+        "plot_first_step": None,
+        "diagnose_step_rules": None,
     }
 
 
@@ -534,6 +539,10 @@ EXEMPT = {
     "run_glm_trials": "needs the real data sets; its arguments are checked by trial_seeds, coreset_path, GLMCoresetProblem",
     "record_glm_claims": "writes a notebook's claims into its Experiment from run_glm_trials' table (checked by check_table there)",
     "plot_per_iteration": "plotting of a record table produced by the library",
+    "plot_first_step": "plotting of a greedy_check table produced by the library",
+    "first_step_gain": "reads a greedy_check table produced by the library",
+    "first_step_tables": "reads a greedy_check table produced by the library",
+    "diagnose_step_rules": "reads the notebook's own verdict-map runs and greedy_check tables",
     "plot_methods": "plotting (draws on an Axes) of a trial table whose arguments trial_matrix checks",
     "contour_row": "plotting (draws on three Axes) of a conjugate trial's weights; its surfaces are swept via surface",
 }

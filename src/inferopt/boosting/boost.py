@@ -98,7 +98,8 @@ def _step_types(info: dict) -> list[str]:
 
 
 def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str = "laplace",
-          n_samples: int = 100, reuse_samples: bool = True, ls_draws: str = "iteration", greedy: dict | None = None,
+          n_samples: int = 100, reuse_samples: bool = True, ls_draws: str = "iteration", estimates: str = "stratified",
+          greedy: dict | None = None,
           lmo: Callable | None = None, evaluate: Callable[[Mixture], dict] | None = None,
           progress: bool = False, **rule_kwargs) -> BoostingResult:
     """Boosting black-box VI (Alg. 1) with the step rule ``step`` for ``max_iter`` steps.
@@ -106,7 +107,7 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     The first component is plain VI (the greedy step without a current mixture), then each
     iteration runs the greedy step (RELBO, λ = 1/√(t+1)) and the step rule.  ``rule_kwargs``
     go to :func:`make_step` (``C0``, ``eta``, ``tau``, ``eps0``, ``imax``, ``ls_iter``,
-    ``ls_lr``); ``greedy``, ``lmo``, ``n_samples``, ``reuse_samples``, ``ls_draws`` to
+    ``ls_lr``); ``greedy``, ``lmo``, ``n_samples``, ``reuse_samples``, ``ls_draws``, ``estimates`` to
     :class:`~.problem.BoostingProblem`.  ``evaluate(q)`` is called at every iterate (outside the
     timed parts) and its dict joins the record.
 
@@ -130,7 +131,7 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     max_iter = check_int("max_iter", max_iter, low=1)
     variant, rule = make_step(step, **rule_kwargs)
     problem = BoostingProblem(target, family, rng=rng, n_samples=n_samples, reuse_samples=reuse_samples,
-                              ls_draws=ls_draws, greedy=greedy, lmo=lmo)
+                              ls_draws=ls_draws, estimates=estimates, greedy=greedy, lmo=lmo)
     evals: list[dict] = []
     bar = Progress(f"boost({step!r})", max_iter + 1, progress)     # a bar on request; a warning for a long call
 

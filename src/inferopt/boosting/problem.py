@@ -20,11 +20,21 @@ Monte-Carlo estimates (Sec. 4, "Notation"), ``n_samples`` draws *per component*:
   ``n_samples`` fresh points from ``q + γ d`` (as the authors' code does);
 * ``dphi(γ) = ⟨∇f(q + γ d), d⟩ = Σ_j d_j m_j(γ)`` on the iteration's draws
   (``ls_draws='iteration'``; a call costs one log-sum-exp); with ``ls_draws='authors'`` it is the
-  estimate of the authors' ``line_search_dkl``: ``n_samples`` draws from ``q_t`` and ``n_samples``
-  from ``s``, fixed during the search, ``dphi(γ) = mean_s[log q_γ − log p̃] − mean_q[log q_γ − log p̃]``,
+  estimate of the authors' ``line_search_dkl``: ``n_samples`` draws from each side of
+  ``d = a − b`` (``s`` and ``q_t`` for a Frank-Wolfe step; ``q_t`` and ``v`` away; ``s`` and ``v``
+  pairwise), fixed during the search, ``dphi(γ) = mean_a[log q_γ − log p̃] − mean_b[log q_γ − log p̃]``,
   with ``log p̃`` evaluated again at every call as their graph does. The values equal those of a
   cached ``log p̃`` exactly; the re-evaluations' CPU time is kept in ``time_reeval`` so that
   both costs are known from one run (the authors': all of it; cached: without ``time_reeval``).
+
+With ``estimates='authors'`` the estimates at the iterate are the authors' (``blr_step_size.py``):
+``f(q_t)`` and ``⟨∇f(q_t), q_t⟩`` (they are the same expectation, Eq. (6)) from ``n_samples`` draws
+of the *mixture* ``q_t``, ``⟨∇f(q_t), s⟩`` from ``n_samples`` draws of ``s``, every trial on fresh
+draws of ``q_t + γ d`` and the derivative as ``ls_draws='authors'``: the cost of an iteration's
+estimates does not grow with the number of components ``K``, where the stratified estimates
+above draw ``n_samples`` points per component (``K · n_samples`` evaluations of ``log p̃``). Only
+the away and pairwise variants estimate ``⟨∇f(q_t), s_k⟩`` per component (their
+``argmax_grad_dotp``, ``n_samples`` draws each), for the away vertex of Eq. (15).
 
 The objective reported is ``f(q) + log Z`` with the target's ``log_normalizer`` when known
 (then it is the KL divergence itself), else ``−ELBO``.
@@ -48,6 +58,8 @@ from .._random import as_generator
 
 #: where the line search's derivative takes its draws (module docstring)
 LS_DRAWS = ("iteration", "authors")
+#: the estimates at the iterate: ``n_samples`` draws per component, or from the mixture (module docstring)
+ESTIMATES = ("stratified", "authors")
 #: keys of ``greedy`` passed on to :func:`~.relbo.greedy_step`.
 GREEDY_KEYS = ("max_iter", "n_samples", "lr", "init_log_scale", "average", "log_scale_bounds", "lr_decay", "start",
                "scale_param", "stored_scale")
@@ -66,6 +78,9 @@ class BoostingProblem:
     ls_draws : the derivative along a Frank-Wolfe direction (the line search's, and an estimated
         ``C_{-1}``'s) on the iteration's draws (``'iteration'``) or on its own draws from ``q_t`` and
         ``s`` as the authors' line search takes them (``'authors'``; module docstring).
+    estimates : ``'stratified'`` (``n_samples`` draws per component, shared by the iteration's
+        estimates) or ``'authors'`` (draws from the mixture, as their code; needs
+        ``reuse_samples=False`` and ``ls_draws='authors'``; module docstring).
     greedy : keyword arguments of :func:`~.relbo.greedy_step` (keys :data:`GREEDY_KEYS`).
     lmo : optional replacement of the greedy step, ``lmo(q, t, rng) -> Component`` (``q`` is
         ``None`` for the first component), e.g. the random components of Fig. 1 (left).
@@ -75,7 +90,8 @@ class BoostingProblem:
     """
 
     def __init__(self, target, family="laplace", *, rng: np.random.Generator, n_samples: int = 100,
-                 reuse_samples: bool = True, ls_draws: str = "iteration", greedy: dict | None = None,
+                 reuse_samples: bool = True, ls_draws: str = "iteration", estimates: str = "stratified",
+                 greedy: dict | None = None,
                  lmo: Callable[[Mixture | None, int, np.random.Generator], Component] | None = None) -> None:
         self.target = check_target(target)
         self.family = get_family(family)
@@ -83,6 +99,11 @@ class BoostingProblem:
         self.n_samples = check_int("n_samples", n_samples, low=1)
         self.reuse_samples = check_flag("reuse_samples", reuse_samples)
         self.ls_draws = check_choice("ls_draws", ls_draws, LS_DRAWS)
+        self.estimates = check_choice("estimates", estimates, ESTIMATES)
+        if self.estimates == "authors" and (self.reuse_samples or self.ls_draws != "authors"):
+            raise ValueError("estimates='authors' takes every estimate on its own draws, as the authors' code: it needs "
+                             f"reuse_samples=False and ls_draws='authors'; got reuse_samples={self.reuse_samples}, "
+                             f"ls_draws={self.ls_draws!r}")
         greedy = dict(greedy or {})
         unknown = set(greedy) - set(GREEDY_KEYS)
         if unknown:
@@ -156,6 +177,7 @@ class BoostingProblem:
         self.n_lmo = 0
         self.time_greedy: list[float] = []     # CPU seconds of each greedy step (the LMO without its estimate)
         self.time_reeval: list[float] = []     # per direction (step): the authors' derivative's re-evaluations of log p̃
+        self._f_iterate = float("nan")         # estimates='authors': mean[log q − log p̃] at the last objective's draws
         self._reset_draws()
 
     def _reset_draws(self) -> None:
@@ -179,13 +201,27 @@ class BoostingProblem:
         sid = self._store(s)
         if q is None:
             return sid, float("nan")
+        if self.estimates == "authors":
+            return sid, self._residual_mean(q, self.components[sid])
         self._ensure([sid])
         return sid, float(self._means(self._weights(active))[self._col[sid]])
+
+    def _residual_mean(self, q: Mixture, density) -> float:
+        """``mean[log q(x) − log p̃(x)]`` over ``n_samples`` fresh draws ``x`` of ``density``."""
+        x = density.sample(self.n_samples, self.rng)
+        return float(np.mean(q.log_density(x) - self.target.log_density(x)))
 
     def grad_active(self, active: ActiveSet) -> np.ndarray:
         self._ensure(active.ids)
         m = self._means(self._weights(active))
         return m[[self._col[int(i)] for i in active.ids]]
+
+    def grad_iterate(self, active: ActiveSet) -> float:
+        """``⟨∇f(q_t), q_t⟩``: the stratified ``Σ_k α_k m_k``, or (``estimates='authors'``) the mean of
+        ``log q_t − log p̃`` on the draws of ``q_t`` that gave the last :meth:`objective`."""
+        if self.estimates == "authors":
+            return self._f_iterate
+        return float(active.weights @ self.grad_active(active))
 
     def _direction_vector(self, active: ActiveSet, kind: str, s, v) -> tuple[np.ndarray, np.ndarray]:
         self._ensure(active.ids if kind == "away" else [*active.ids, s])
@@ -197,18 +233,35 @@ class BoostingProblem:
             d[self._col[int(v)]] -= 1.0
         return base, d
 
+    def _direction_authors(self, active: ActiveSet, kind: str, s, v) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(ids, base, d)`` over the active components and ``s``, without stratified draws."""
+        ids = [int(i) for i in active.ids]
+        if kind != "away" and int(s) not in ids:
+            ids.append(int(s))
+        base = np.zeros(len(ids))
+        base[:len(active)] = active.weights
+        d = -base.copy() if kind == "fw" else (base.copy() if kind == "away" else np.zeros_like(base))
+        if kind != "away":
+            d[ids.index(int(s))] += 1.0
+        if kind != "fw":
+            d[ids.index(int(v))] -= 1.0
+        return np.array(ids), base, d
+
     def direction(self, active: ActiveSet, kind: str, s, v) -> Direction:
         """``phi(γ) ≈ f(q + γ d)`` and ``dphi(γ) ≈ ⟨∇f(q + γ d), d⟩`` (module docstring)."""
-        base, d = self._direction_vector(active, kind, s, v)
-        ids = np.array(sorted(self._col, key=self._col.get))
+        if self.estimates == "authors":
+            ids, base, d = self._direction_authors(active, kind, s, v)
+        else:
+            base, d = self._direction_vector(active, kind, s, v)
+            ids = np.array(sorted(self._col, key=self._col.get))
 
         def weights(gamma: float) -> np.ndarray:
             w = np.clip(base + gamma * d, 0.0, None)     # a drop step's vertex reaches exactly 0
             return w / w.sum()
 
         self.time_reeval.append(0.0)
-        if self.ls_draws == "authors" and kind == "fw":
-            dphi = self._authors_dphi(ids, weights, s)
+        if self.ls_draws == "authors":
+            dphi = self._authors_dphi(ids, weights, kind, s, v)
         else:
             def dphi(gamma: float) -> float:
                 return float(d @ self._means(weights(gamma)))
@@ -228,9 +281,11 @@ class BoostingProblem:
 
         return Direction(phi=phi, dphi=dphi)
 
-    def _authors_dphi(self, ids: np.ndarray, weights: Callable[[float], np.ndarray], s) -> Callable[[float], float]:
-        """``dphi`` of the authors' ``line_search_dkl``: ``n_samples`` draws from ``q_t`` and from ``s``
-        (taken at the first call, fixed during the search), ``log p̃`` evaluated at every call."""
+    def _authors_dphi(self, ids: np.ndarray, weights: Callable[[float], np.ndarray], kind: str, s, v
+                      ) -> Callable[[float], float]:
+        """``dphi`` of the authors' ``line_search_dkl`` along ``d = a − b``: ``n_samples`` draws from ``b``
+        and from ``a`` (module docstring; taken at the first call, fixed during the search),
+        ``log p̃`` evaluated at every call."""
         cache: dict = {}
 
         def dphi(gamma: float) -> float:
@@ -239,7 +294,9 @@ class BoostingProblem:
                 keep = w0 > 0
                 q = Mixture(self.family, np.array([c.loc for c in comps])[keep],
                             np.array([c.log_scale for c in comps])[keep], w0[keep])
-                X = np.vstack([q.sample(self.n_samples, self.rng), self.components[int(s)].sample(self.n_samples, self.rng)])
+                a = q if kind == "away" else self.components[int(s)]
+                b = q if kind == "fw" else self.components[int(v)]
+                X = np.vstack([b.sample(self.n_samples, self.rng), a.sample(self.n_samples, self.rng)])
                 cache["X"] = X
                 cache["L"] = self.family.log_density(X, np.array([c.loc for c in comps]),
                                                      np.array([c.log_scale for c in comps]))
@@ -259,7 +316,12 @@ class BoostingProblem:
         self._reset_draws()
 
     def objective(self, active: ActiveSet) -> float:
-        """``f(q) + log Z ≈ Σ_k α_k m_k + log Z`` on fresh draws of every active component."""
+        """``f(q) + log Z ≈ Σ_k α_k m_k + log Z`` on fresh draws of every active component, or
+        (``estimates='authors'``) ``mean[log q − log p̃] + log Z`` on ``n_samples`` draws of ``q``."""
+        if self.estimates == "authors":
+            q = self.mixture(active)
+            self._f_iterate = self._residual_mean(q, q)
+            return self._f_iterate + self.log_z
         self._ensure(active.ids)
         w = self._weights(active)
         return float(w @ self._means(w)) + self.log_z

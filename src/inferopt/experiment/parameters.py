@@ -135,10 +135,11 @@ _STEP_RULES = dict(C0=POSITIVE.or_null(), eta=Real(0.0, 1.0, low_open=True), tau
                    fallback_C=Choice("grown", "previous"))
 _BOOSTING = dict(seed=SEED, dataset=Choice("chemreact100", "phishing68"), test_fraction=FRACTION, intercept=Flag(), n_iter=COUNT,
                  n_replicates=COUNT, family=Choice("laplace", "gaussian"), n_samples=COUNT, reuse_samples=Flag(),
-                 ls_draws=Choice("iteration", "authors"), greedy=GREEDY, greedy_ours=GREEDY,
+                 ls_draws=Choice("iteration", "authors"),
+                 estimates=Choice("stratified", "authors"), greedy=GREEDY, greedy_ours=GREEDY,
                  C0_sweep=ListOf(Rule(lambda n, v: v == "estimated" or check_real(n, v, low=0.0, low_open=True),
                                       "a real number > 0 or 'estimated'")), on_ascent=Choice("zero", "fallback"),
-                 n_eval=Int(low=2), n_jobs=COUNT, progress=Flag(), **_STEP_RULES)
+                 n_eval=Int(low=2), paper_rows=COUNT, n_jobs=COUNT, progress=Flag(), **_STEP_RULES)
 _COMPLETION = dict(seed=SEED, test_fraction=FRACTION, ml_items=COUNT.or_null(), ml_users=COUNT.or_null(),
                    cond=POSITIVE, lam=POSITIVE, step=POSITIVE, step_decay=NONNEG, M=COUNT, iters=COUNT,
                    eval_every=COUNT, progress=Flag())

@@ -58,6 +58,10 @@ class FWProblem(Protocol):
     def grad_active(self, active: ActiveSet) -> np.ndarray:
         """``<grad f(x), v_i>`` for the active atoms, in the order of ``active.ids``."""
 
+    # Optional: ``grad_iterate(active) -> float``, ``<grad f(x), x>`` when the problem estimates it apart
+    # from the atoms' values (boosting with the authors' estimates); the solver then calls ``grad_active``
+    # only to choose an away or pairwise vertex.
+
     def direction(self, active: ActiveSet, kind: str, s: int | None, v: int | None) -> Direction:
         """Facts about the direction ``d`` of ``kind`` at the current iterate."""
 

@@ -95,6 +95,8 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
     active.fw_update(s, 1.0)
     objective, times, gaps = [problem.objective(active)], [clock() - t0], []
     time_init = times[0]
+    grad_iterate = getattr(problem, "grad_iterate", None)     # optional (FWProblem)
+    grad_act = None
     if callback is not None:
         callback(0, active)
     trace = {key: [] for key in ("gamma", "step_type", "drop", "atom", "n_active", "C", "step_status",
@@ -109,8 +111,11 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
         s, grad_s = problem.lmo(active)
         toc = clock()
         time_lmo = toc - tic
-        grad_act = problem.grad_active(active)
-        grad_x = float(active.weights @ grad_act)
+        # <grad f(x), x> from the problem when it estimates it apart from the atoms' values (then those are
+        # needed only to choose an away vertex), else from the active atoms' values
+        if grad_iterate is None or (variant != "fw" and len(active) >= 2):
+            grad_act = problem.grad_active(active)
+        grad_x = float(active.weights @ grad_act) if grad_iterate is None else float(grad_iterate(active))
         gaps.append(grad_x - grad_s)
         if gaps[-1] <= tol:  # (never with tol = None)
             converged, message = True, f"duality gap {gaps[-1]:.3g} <= tol = {tol:g}"

@@ -1,0 +1,63 @@
+"""The diagnosis of C2/C3's claims (:func:`inferopt.experiment.boosting.diagnose_step_rules`): which kind follows from
+which verdict map and first-step evidence, and the resampled-rows check it rests on."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from inferopt.experiment.boosting import diagnose_step_rules, first_step_gain, resample_rows
+
+SWEEP = {"estimated": "run-estimated", 0.001: "run-0.001", 1.0: "run-1"}
+
+
+def check_table(gains, se=0.5, name="authors"):
+    """A greedy_check-shaped table whose ELBO at γ > 0 exceeds plain VI's by ``gains``."""
+    gammas = [0.0, *np.linspace(0.01, 0.5, len(gains))]
+    elbo = [-100.0, *(-100.0 + g for g in gains)]
+    return pd.DataFrame({"construction": name, "gamma": gammas, "elbo": elbo, "elbo_se": se})
+
+
+def diagnose(holding, check, check_rows=None):
+    return diagnose_step_rules(lambda runs: runs in holding, "It fails.", sweep=SWEEP, published="run-alg2", C0=0.001,
+                               check=check, budget="3 x 20", data_note="on a subset", check_rows=check_rows, n_rows=1000)
+
+
+def test_kind_follows_the_verdict_map_and_the_first_step():
+    flat = check_table([0.1, -0.5, -3.0])
+    paper = diagnose(set(), flat)
+    assert paper["kind"] == "paper" and len(paper["evidence"]["sweep"]) == 4          # three C_-1 and Alg. 2 as printed
+    assert all(c["verdict"] == "fails" for c in paper["evidence"]["sweep"])
+    assert diagnose({"run-alg2"}, flat)["kind"] == "construction"
+    assert diagnose({"run-1"}, flat)["kind"] == "setting" and "C_-1 = 1.0" in diagnose({"run-1"}, flat)["text"]
+    # Alg. 2 as printed holding while the authors' code at the same C_-1 also holds is no evidence of a construction
+    assert diagnose({"run-alg2", "run-0.001"}, flat)["kind"] == "setting"
+
+
+def test_stand_in_only_when_the_paper_sized_rows_gain_beyond_the_error():
+    flat, gaining = check_table([0.1, -0.5, -3.0]), check_table([5.0, 2.0, -1.0])
+    stand_in = diagnose(set(), flat, check_rows=gaining)
+    assert stand_in["kind"] == "stand-in" and "1000" in stand_in["text"]
+    assert stand_in["evidence"]["first step at 1000 resampled rows, best ELBO gain over plain VI"] == {"authors": 5.0}
+    within_error = diagnose(set(), flat, check_rows=check_table([1.0, 0.2, -1.0]))       # 1.0 < 2 * hypot(0.5, 0.5)
+    assert within_error["kind"] == "paper" and "not the cause" in within_error["text"]
+    assert first_step_gain(check_table([1.0, 0.2]))["authors"] == {"gain": 1.0, "beyond_2se": False}
+    assert first_step_gain(check_table([1.5, 0.2]))["authors"]["beyond_2se"]
+
+
+def test_resample_rows_draws_training_rows_and_keeps_the_test_rows():
+    rng = np.random.default_rng(0)
+    Z = rng.normal(size=(20, 3))
+    data = {"Z": Z, "y": np.sign(Z[:, 0]), "Zt": Z[:4], "yt": np.ones(4)}
+    big = resample_rows(data, 500, np.random.default_rng(1))
+    assert big["Z"].shape == (500, 3) and big["y"].shape == (500,)
+    assert big["Zt"] is data["Zt"] and big["yt"] is data["yt"]
+    rows = {tuple(r) for r in Z}
+    assert all(tuple(r) in rows for r in big["Z"])
+    assert all(np.sign(r[0]) == y for r, y in zip(big["Z"], big["y"]))          # rows and labels stay paired
+    assert len({tuple(r) for r in big["Z"]}) == 20                              # 500 draws of 20 rows reach them all
+    again = resample_rows(data, 500, np.random.default_rng(1))
+    assert np.array_equal(again["Z"], big["Z"])
+    with pytest.raises(ValueError, match="n_rows"):
+        resample_rows(data, 0, np.random.default_rng(1))
+    with pytest.raises(TypeError, match="data"):
+        resample_rows([Z], 5, np.random.default_rng(1))
