@@ -182,8 +182,8 @@ class Mixture:
     def _log_terms(self, x) -> tuple[np.ndarray, np.ndarray]:
         """``a_ik = log α_k + log s_k(x_i)`` (``(S, K)``) and ``log q(x_i) = logsumexp_k a_ik``
         (``(S, 1)``); zero-weight components give ``a = −inf``, which the sum ignores."""
-        with np.errstate(divide="ignore"):
-            a = self.component_log_density(x) + np.log(self.weights)[None]
+        with np.errstate(divide="ignore"):      # x is checked by the caller
+            a = self.family.log_density(x, self.locs, self.log_scales) + np.log(self.weights)[None]
         top = a.max(axis=1, keepdims=True)
         top[~np.isfinite(top)] = 0.0
         return a, np.log(np.exp(a - top).sum(axis=1, keepdims=True)) + top
