@@ -76,6 +76,8 @@ class Experiment:
         self.claims: list[Claim] = []
         self.figures: list[str] = []
         self.stand_ins: list[str] = []
+        #: the names of the researcher's own methods of this run (``extra_methods``, :mod:`.extra`)
+        self.extra_methods: list[str] = []
         self.figure_dir.mkdir(parents=True, exist_ok=True)
         self.metrics_path.parent.mkdir(parents=True, exist_ok=True)
 

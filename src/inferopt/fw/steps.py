@@ -232,6 +232,24 @@ class StochasticLineSearch(StepRule):
         return StepOutcome(gamma, "searched", n_evals=self.max_iter)
 
 
+class FunctionStep(StepRule):
+    """A stateless rule given as a function ``rule(line) -> StepOutcome`` (or a bare step size,
+    taken with status ``'fixed'``); the returned step must lie in ``[0, line.gamma_max]``."""
+
+    def __init__(self, rule: Callable[[Line], StepOutcome | float], name: str = "rule") -> None:
+        if not callable(rule):
+            raise TypeError(f"{name} must be callable as rule(line); got {type(rule).__name__}")
+        self.rule, self.name = rule, name
+
+    def __call__(self, line: Line) -> StepOutcome:
+        out = self.rule(line)
+        if not isinstance(out, StepOutcome):
+            out = StepOutcome(check_real(f"the step of {self.name}", out), "fixed")
+        if not 0.0 <= out.gamma <= line.gamma_max:
+            raise ValueError(f"{self.name} returned the step {out.gamma!r} outside [0, gamma_max = {line.gamma_max}]")
+        return out
+
+
 STEP_NAMES = (*FIXED_RULES, "line_search", "backtracking", "stochastic_line_search")
 
 
