@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_choice, check_flag, check_table
-from .methods import FAMILIES, PAPER_METHODS, add_method, label
+from .methods import FAMILIES, PAPER_METHODS, add_method, shown_name
 
 __all__ = ["FAMILIES", "load_extra_methods", "method_of", "register_method", "report_versus", "versus_paper"]
 
@@ -142,7 +142,8 @@ def versus_paper(table: pd.DataFrame, metric: str, extra, paper, *, by, method: 
     of ``paper``, on the cells (rows with equal ``by`` values, e.g. trial and size ``k``) both
     have, the fraction of cells where the extra method is strictly better on ``metric``
     (``lower_is_better``: smaller), the fraction of ties, both medians over those cells and, with
-    a column ``time``, both median times. Every ``by`` cell must hold one row per method."""
+    a column ``time``, both median times. Every ``by`` cell must hold one row per method. Methods
+    are shown by their labels (:func:`~inferopt.experiment.methods.shown_name`)."""
     check_table("table", table, [method, metric, *by, *([time] if time else [])])
     if table.duplicated([*by, method]).any():
         raise ValueError(f"table must have one row per ({', '.join(by)}, {method})")
@@ -157,7 +158,7 @@ def versus_paper(table: pd.DataFrame, metric: str, extra, paper, *, by, method: 
             if both.empty:
                 raise ValueError(f"methods {e!r} and {p!r} share no cell of ({', '.join(by)})")
             diff = (both[e] - both[p]).to_numpy() * (1 if lower_is_better else -1)
-            row = {"method": label(e), "against": label(p), "cells": len(both),
+            row = {"method": shown_name(e), "against": shown_name(p), "cells": len(both),
                    "win fraction": float(np.mean(diff < 0)), "tie fraction": float(np.mean(diff == 0)),
                    f"median {metric}": float(both[e].median()), f"median {metric}, against": float(both[p].median())}
             if time:

@@ -76,6 +76,11 @@ def label(name: str) -> str:
     return text + " + re-fit" if name.endswith(REFIT_SUFFIX) else text
 
 
+def shown_name(name: str) -> str:
+    """:func:`label` of a method of the registry, else ``name`` itself (e.g. a run's own label)."""
+    return label(name) if isinstance(name, str) and name.removesuffix(REFIT_SUFFIX) in _REGISTRY else str(name)
+
+
 def color(name: str):
     """The fixed colour of ``name`` (a re-fit variant shares its solver's colour)."""
     return _PALETTE[_REGISTRY[_base(name)][1]]
