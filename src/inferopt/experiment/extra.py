@@ -43,6 +43,11 @@ PROTOCOLS = {
     "boosting": (("line",), ()),
     "spectral": (("problem", "theta0"), ("max_iter", "step", "M", "rng", "eval_every")),
 }
+#: family -> ``"module:function"`` of the algorithm package's own registration hook. Imported by
+#: name when a method of that family registers: a stage imports (and depends on, in ``dvc.yaml``)
+#: only its own family's package, which its experiment imports anyway.
+LIBRARY_HOOKS = {"coresets": "inferopt.coresets.path:register_solver",
+                 "boosting": "inferopt.boosting.boost:register_step"}
 #: the experiment ids' letter -> the family of its methods
 FAMILY_OF_PAPER = {"A": "coresets", "B": "herding", "C": "boosting", "D": "spectral"}
 _METHODS: dict[str, tuple[str, object]] = {}
@@ -95,12 +100,9 @@ def register_method(name: str, solver, *, family: str, label: str | None = None,
                          f"{_METHODS[name][1]!r}); choose another name")
     if any(name in paper for paper in PAPER_METHODS.values()):
         raise ValueError(f"{name!r} is the name of a paper's method; choose another name")
-    if family == "coresets":
-        from ..coresets.path import register_solver
-        register_solver(name, solver, per_k=per_k)
-    elif family == "boosting":
-        from ..boosting.boost import register_step
-        register_step(name, solver)
+    if family in LIBRARY_HOOKS:
+        hook = _resolve(LIBRARY_HOOKS[family], "the registration hook")
+        hook(name, solver, **({"per_k": per_k} if family == "coresets" else {}))
     add_method(name, family, label)
     _METHODS[name] = (family, solver)
     return name
@@ -110,6 +112,15 @@ def method_of(name: str):
     """The solver registered as ``name``."""
     check_choice("name", name, set(_METHODS))
     return _METHODS[name][1]
+
+
+def _resolve(spec: str, what: str):
+    """The attribute named by ``"module:attribute"``."""
+    module, attribute = spec.split(":")
+    obj = getattr(importlib.import_module(module), attribute, None)
+    if obj is None:
+        raise ValueError(f"{what}: module {module!r} has no attribute {attribute!r}")
+    return obj
 
 
 def load_extra_methods(specs, family: str) -> list[str]:
@@ -124,10 +135,8 @@ def load_extra_methods(specs, family: str) -> list[str]:
     for i, spec in enumerate(specs):
         if not isinstance(spec, str) or spec.count(":") != 1 or not all(spec.split(":")):
             raise ValueError(f"extra_methods[{i}] must be a 'module:function' string; got {spec!r}")
-        module, attribute = spec.split(":")
-        obj = getattr(importlib.import_module(module), attribute, None)
-        if obj is None:
-            raise ValueError(f"extra_methods[{i}]: module {module!r} has no attribute {attribute!r}")
+        obj = _resolve(spec, f"extra_methods[{i}]")
+        attribute = spec.split(":")[1]
         known = [n for n, (fam, fn) in _METHODS.items() if fn is obj and fam == family]
         names.append(known[0] if known else register_method(
             attribute, obj, family=family, label=getattr(obj, "label", None), per_k=getattr(obj, "per_k", True)))
