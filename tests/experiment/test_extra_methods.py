@@ -3,6 +3,7 @@ its own label, colour and seeded stream, and never changes the paper's methods' 
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from functools import partial
@@ -33,9 +34,10 @@ A1_METHODS = ["uniform", "giga", "frank_wolfe", "sparsevi", "iht", "a_iht", "a_i
 @pytest.fixture(scope="module", autouse=True)
 def _registries_restored():
     """The registrations of this module end with it (other tests iterate STEPS, SOLVERS, ...)."""
-    from inferopt.boosting import boost as boost_module
     from inferopt.coresets import path
     from inferopt.experiment import extra, methods
+
+    boost_module = importlib.import_module("inferopt.boosting.boost")   # the package's `boost` is the function
 
     state = [(path, "SOLVERS"), (path, "PER_K"), (path, "GREEDY"), (boost_module, "_REGISTERED"),
              (methods, "_REGISTRY"), (extra, "_METHODS")]
