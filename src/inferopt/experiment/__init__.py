@@ -3,7 +3,7 @@
 * :mod:`.notebook` -- :func:`open_experiment`, the notebook's one opening call;
 * :mod:`.record`   -- :class:`Experiment`: figures, result tables, metrics, claims
   (:meth:`Experiment.finish` is the closing call);
-* :mod:`.claims`, :mod:`.paths`, :mod:`.plotting` -- verdicts, repository paths, one plotting style;
+* :mod:`.claims`, :mod:`.plotting` -- verdicts, one plotting style (repository paths: :mod:`inferopt._paths`);
 * :mod:`.methods`  -- the one registry of method names, labels and colours;
 * :mod:`.extra`    -- :func:`register_method`: a researcher's own method in its family's experiments;
 * :mod:`.coresets`, :mod:`.herding`, :mod:`.boosting`, :mod:`.spectral` -- each paper's trial
@@ -27,7 +27,7 @@ from .extra import register_method
 from .claims import VERDICTS, Claim, to_jsonable, verdict
 from .methods import color, colors_of, label, labels_of
 from .notebook import open_experiment
-from .paths import repo_root, resolve
+from .._paths import repo_root, resolve
 from .plotting import PALETTE, close, method_colors, plot_band, set_style
 from .record import Experiment, load_results, parameters_since
 
