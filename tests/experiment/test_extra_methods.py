@@ -21,6 +21,7 @@ from inferopt.experiment import color, label, register_method
 from inferopt.experiment.coresets import run_conjugate_trials
 from inferopt.experiment.extra import load_extra_methods, method_of, versus_paper
 from inferopt.experiment.methods import PAPER_METHODS
+from inferopt.experiment.plotting import method_colors
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGINS = ROOT / "tests" / "plugins"
@@ -60,11 +61,12 @@ def toy_names():
             "spectral": load_extra_methods(["toy_methods:half_step_sgd"], "spectral")[0]}
 
 
-def test_registration_gives_label_and_a_colour_no_paper_method_of_the_family_has(toy_names):
+def test_registration_gives_label_and_a_colour_no_paper_method_has(toy_names):
+    paper = list(method_colors(range(10)).values())      # the palette of the paper methods (and of positional runs)
     for family, name in toy_names.items():
         assert label(name) == getattr(toy_methods, name).label
-        paper = [color(m) for m in PAPER_METHODS[family]]
         assert all(not np.allclose(color(name), c) for c in paper), family
+        assert all(not np.allclose(color(name), color(m)) for m in PAPER_METHODS[family]), family
     assert method_of(toy_names["spectral"]) is toy_methods.half_step_sgd
     assert toy_names["boosting"] in STEPS and toy_names["coresets"] not in BUILTIN
 
@@ -196,3 +198,14 @@ def test_c1_runs_the_toy_step_rule_and_d4_the_toy_optimiser(tmp_path, monkeypatc
     vs = pd.read_csv(out / "results" / "D4" / "vs_paper.csv")
     assert (vs.method == toy_methods.half_step_sgd.label).all() and (vs.cells == 3).all()
     assert {"optimal", "poisson", "SGD-DET N=10"} <= set(vs.against)
+
+
+def test_a_registered_path_solver_runs_as_the_greedy_solvers_do():
+    """per_k=False: one pass over the size grid; GIGA registered under another name gives GIGA's path."""
+    from inferopt.coresets.giga import giga
+
+    register_method("giga_again", giga, family="coresets", per_k=False)
+    Phi, y = cs.exact_problem(cs.make_gaussian_mean(5, 30, rng=1))
+    _, W_again, _, runs = coreset_path("giga_again", Phi, y, [2, 5, 9])
+    _, W, _, _ = coreset_path("giga", Phi, y, [2, 5, 9])
+    assert len(runs) == 1 and np.array_equal(W_again, W)

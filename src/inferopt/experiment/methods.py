@@ -4,8 +4,8 @@ Every figure and table of every experiment takes a method's label and colour fro
 so a method looks the same in every panel.  A name ending in ``_refit`` (a coreset
 solver's weights re-fitted by NNLS on their support) is labelled ``<label> + re-fit`` and
 drawn in its solver's colour (figures dash it).  :func:`add_method` enters a researcher's own
-method (:func:`inferopt.experiment.register_method`): it gets a colour no paper method of its
-family uses.
+method (:func:`inferopt.experiment.register_method`): it gets a colour of its own, outside the
+paper methods' palette (black first), and one no other added method of its family has.
 """
 
 from __future__ import annotations
@@ -55,9 +55,10 @@ PAPER_METHODS = {
     },
 }
 FAMILIES = tuple(PAPER_METHODS)
-#: the paper methods' ten colours, then ten darker ones for further added methods
-_PALETTE = list(method_colors(range(10)).values()) + list(sns.color_palette("dark", 10))
-_N_COLOURS = len(_PALETTE)
+#: the paper methods' ten colours (figures that colour their runs by position use them too), then
+#: those of added methods: black, then nine dark ones, so an added method never shares a paper colour
+_PALETTE = list(method_colors(range(10)).values()) + [(0.0, 0.0, 0.0)] + list(sns.color_palette("dark", 9))
+_FIRST_ADDED = 10
 _REGISTRY = {name: entry for family in PAPER_METHODS.values() for name, entry in family.items()}
 #: family -> names added by :func:`add_method`, in order
 _ADDED: dict[str, list[str]] = {family: [] for family in FAMILIES}
@@ -98,8 +99,8 @@ def colors_of(names) -> dict:
 
 def add_method(name: str, family: str, text: str | None = None) -> None:
     """Enter ``name`` (a method of ``family``, one of :data:`FAMILIES`) with the label ``text``
-    (default: ``name``) and the next colour no method of its family has. Entering a name of the
-    same family again keeps its colour (and takes the new label); a paper method's name, or a
+    (default: ``name``) and the next colour of the added methods' palette its family has not
+    given. Entering a name of the same family again keeps its colour (and takes the new label); a paper method's name, or a
     name of another family, is a ``ValueError``."""
     if family not in PAPER_METHODS:
         raise ValueError(f"family must be one of {list(FAMILIES)}; got {family!r}")
@@ -114,8 +115,8 @@ def add_method(name: str, family: str, text: str | None = None) -> None:
     if name in _ADDED[family]:
         _REGISTRY[name] = (text, _REGISTRY[name][1])
         return
-    taken = {index for _, index in PAPER_METHODS[family].values()} | {_REGISTRY[m][1] for m in _ADDED[family]}
-    free = [i for i in range(_N_COLOURS) if i not in taken]
+    taken = {_REGISTRY[m][1] for m in _ADDED[family]}
+    free = [i for i in range(_FIRST_ADDED, len(_PALETTE)) if i not in taken]
     if not free:
         raise ValueError(f"family {family!r} has no colour left for another method")
     _REGISTRY[name] = (text, free[0])
