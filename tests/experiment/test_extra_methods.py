@@ -39,18 +39,18 @@ def _registries_restored():
     from inferopt.experiment import extra, methods
 
     boost_module = importlib.import_module("inferopt.boosting.boost")   # the package's `boost` is the function
-
-    state = [(path, "SOLVERS"), (path, "PER_K"), (path, "GREEDY"), (boost_module, "_REGISTERED"),
-             (methods, "_REGISTRY"), (extra, "_METHODS")]
-    saved = [dict(getattr(m, a)) for m, a in state]
-    steps, added = list(boost_module.STEPS), {f: list(v) for f, v in methods._ADDED.items()}
+    herding_module = importlib.import_module("inferopt.herding.herding")
+    steps = [boost_module._REGISTERED, herding_module._REGISTERED]
+    dicts = [path.SOLVERS, path.PER_K, path.GREEDY, methods._REGISTRY, extra._METHODS]
+    dicts += [d for r in steps for d in (r.rules, r._given)]
+    lists = [r.names for r in steps] + list(methods._ADDED.values())
+    saved = [dict(d) for d in dicts], [list(v) for v in lists]
     yield
-    for (m, a), value in zip(state, saved):
-        getattr(m, a).clear()
-        getattr(m, a).update(value)
-    boost_module.STEPS[:] = steps
-    for f, v in added.items():
-        methods._ADDED[f][:] = v
+    for d, value in zip(dicts, saved[0]):
+        d.clear()
+        d.update(value)
+    for v, value in zip(lists, saved[1]):
+        v[:] = value
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +58,8 @@ def toy_names():
     """The three toy methods, registered as extra_methods would register them."""
     return {"coresets": load_extra_methods(["toy_methods:greedy_topk"], "coresets")[0],
             "boosting": load_extra_methods(["toy_methods:constant_step"], "boosting")[0],
-            "spectral": load_extra_methods(["toy_methods:half_step_sgd"], "spectral")[0]}
+            "spectral": load_extra_methods(["toy_methods:half_step_sgd"], "spectral")[0],
+            "herding": load_extra_methods(["toy_methods:slow_herding_step"], "herding")[0]}
 
 
 def test_registration_gives_label_and_a_colour_no_paper_method_has(toy_names):
@@ -209,3 +210,20 @@ def test_a_registered_path_solver_runs_as_the_greedy_solvers_do():
     _, W_again, _, runs = coreset_path("giga_again", Phi, y, [2, 5, 9])
     _, W, _, _ = coreset_path("giga", Phi, y, [2, 5, 9])
     assert len(runs) == 1 and np.array_equal(W_again, W)
+
+
+def test_a_registered_herding_rule_joins_the_finite_sample_curves_without_changing_the_papers(toy_names):
+    """B2's runner with the toy rule beside the paper's: the paper's curves equal a run without it, and the toy
+    takes its steps 1/(t+2) on the FW core."""
+    from inferopt.experiment.herding import CG_METHODS, finite_sample_curves
+    from inferopt.herding import SobolevTarget, TrigDensity, herd
+
+    rng = np.random.default_rng(0)
+    density = TrigDensity.random(rng, degree=2)
+    target = SobolevTarget(1, density)
+    sample = density.sample(40, rng)
+    alone = finite_sample_curves(target, sample, 30)
+    both = finite_sample_curves(target, sample, 30, methods=CG_METHODS | {toy_names["herding"]: toy_names["herding"]})
+    pd.testing.assert_frame_equal(both[both.method.isin(list(CG_METHODS))].reset_index(drop=True), alone, check_exact=True)
+    res = herd(target, sample, 5, toy_names["herding"])
+    assert np.allclose(res.info["gamma"], [1 / (t + 2) for t in range(1, 5)])

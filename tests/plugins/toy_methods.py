@@ -4,7 +4,8 @@ worked example): each is importable as ``toy_methods:<name>`` with ``tests/plugi
 * :func:`greedy_topk` -- a coreset: the ``k`` points with the largest ``|Φᵀy|`` (ties broken at
   random), weighted by NNLS on that support;
 * :func:`constant_step` -- a boosting step rule: ``γ = min(0.3, γ_max)`` at every step;
-* :func:`half_step_sgd` -- a spectral optimiser: :func:`inferopt.spectral.sgd` with half the step.
+* :func:`half_step_sgd` -- a spectral optimiser: :func:`inferopt.spectral.sgd` with half the step;
+* :func:`slow_herding_step` -- a herding step rule: ``γ_t = 1/(t+2)``.
 """
 
 from __future__ import annotations
@@ -49,3 +50,11 @@ def half_step_sgd(problem, theta0, *, max_iter, step, M=10, rng=None, eval_every
 
 
 half_step_sgd.label = "SGD, half step (toy)"
+
+
+def slow_herding_step(line):
+    """A herding step rule: ``γ_t = 1/(t+2)``, slower than herding's ``1/(t+1)``."""
+    return StepOutcome(min(1.0 / (line.t + 2), line.gamma_max), "fixed")
+
+
+slow_herding_step.label = "γ = 1/(t+2) (toy)"

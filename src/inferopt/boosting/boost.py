@@ -35,7 +35,7 @@ import pandas as pd
 from .._progress import Progress
 from .._validation import check_choice, check_int, check_real
 from ..fw import ActiveSet, Backtracking, FWResult, StochasticLineSearch, frank_wolfe
-from ..fw.steps import FunctionStep, StepRule
+from ..fw.steps import StepRegistry
 from .mixture import Mixture
 from .problem import BoostingProblem
 
@@ -43,7 +43,7 @@ from .problem import BoostingProblem
 STEPS = ["predefined", "line_search", "adafw", "adaafw", "adapfw"]
 BUILTIN = tuple(STEPS)
 VARIANT = {"predefined": "fw", "line_search": "fw", "adafw": "fw", "adaafw": "away", "adapfw": "pairwise"}
-_REGISTERED: dict[str, StepRule] = {}
+_REGISTERED = StepRegistry(STEPS, "boosting step rule")
 
 
 def register_step(name: str, rule) -> None:
@@ -53,14 +53,7 @@ def register_step(name: str, rule) -> None:
     step. It takes Frank-Wolfe steps towards the new component; the settings of the paper's
     rules (``C0``, ``eta``, ...) are ignored. The same rule under its name again does nothing;
     a taken name is a ``ValueError``."""
-    if not isinstance(name, str) or not name:
-        raise TypeError(f"name must be a non-empty string; got {name!r}")
-    if name in BUILTIN or (name in _REGISTERED and _REGISTERED[name] is not rule
-                           and getattr(_REGISTERED[name], "rule", None) is not rule):
-        raise ValueError(f"a boosting step rule named {name!r} exists already; choose another name")
-    if name not in _REGISTERED:
-        _REGISTERED[name] = rule if isinstance(rule, StepRule) else FunctionStep(rule, name=f"step rule {name!r}")
-        STEPS.append(name)
+    _REGISTERED.add(name, rule)
 
 
 class MonteCarloSlack:
@@ -90,8 +83,8 @@ def make_step(step: str, *, C0: float | None = None, eta: float = 0.9, tau: floa
         (``'grown'``, Alg. 2 line 7).
     """
     check_choice("step", step, STEPS)
-    if step in _REGISTERED:
-        return "fw", _REGISTERED[step]
+    if step in _REGISTERED.rules:
+        return "fw", _REGISTERED.rules[step]
     ls_iter, ls_lr = check_int("ls_iter", ls_iter, low=1), check_real("ls_lr", ls_lr, low=0.0, low_open=True)
     if step == "predefined":
         return "fw", "2/(t+2)"

@@ -1,9 +1,9 @@
 """A researcher's own method in the experiments of its family (issue 30).
 
 * :func:`register_method` -- one call: checks the family's protocol, enters the method in the
-  registry of labels and colours (:mod:`.methods`) and, for coresets and boosting, in the
-  algorithm package's own list (:func:`inferopt.coresets.path.register_solver`,
-  :func:`inferopt.boosting.boost.register_step`), so the experiment runners accept its name;
+  registry of labels and colours (:mod:`.methods`) and, for coresets, herding and boosting, in
+  the algorithm package's own list (:data:`LIBRARY_HOOKS`), so the experiment runners accept
+  its name;
 * :func:`load_extra_methods` -- the notebook parameter ``extra_methods`` (``"module:function"``
   strings) imported and registered (:func:`~inferopt.experiment.open_experiment` calls it);
 * :func:`versus_paper` -- the table "your method against the paper's methods" on the same
@@ -16,7 +16,8 @@ Families and their protocols (checked at registration):
 coresets    ``solver(Phi, y, k, **options) -> result with .x`` (``per_k=True``, run once per size)
             or a path solver ``solver(Phi, y, ks, **options) -> CoresetResult``; a parameter
             ``rng`` gets the method's own seeded stream (:func:`inferopt._random.named_stream`)
-herding     a step rule ``rule(line) -> StepOutcome or step size`` (:mod:`inferopt.fw.steps`)
+herding     a step rule ``rule(line) -> StepOutcome or step size`` (:mod:`inferopt.fw.steps`) of
+            :func:`inferopt.herding.herd`
 boosting    the same, on the Frank-Wolfe core of :func:`inferopt.boosting.boost`
 spectral    an optimiser with the signature of :func:`inferopt.spectral.optim.sgd`:
             ``opt(problem, theta0, *, max_iter, step, M, rng, eval_every, ...) -> SpectralSolveResult``
@@ -47,6 +48,7 @@ PROTOCOLS = {
 #: name when a method of that family registers: a stage imports (and depends on, in ``dvc.yaml``)
 #: only its own family's package, which its experiment imports anyway.
 LIBRARY_HOOKS = {"coresets": "inferopt.coresets.path:register_solver",
+                 "herding": "inferopt.herding.herding:register_step",
                  "boosting": "inferopt.boosting.boost:register_step"}
 #: the experiment ids' letter -> the family of its methods
 FAMILY_OF_PAPER = {"A": "coresets", "B": "herding", "C": "boosting", "D": "spectral"}
