@@ -87,7 +87,7 @@ def register_method(name: str, solver, *, family: str, label: str | None = None,
 
     The protocol of the family (module docstring) is checked now, with a ``TypeError`` naming
     what is missing. ``label`` (default ``name``) is the method's name in figures and tables; its
-    colour is one no paper method of the family has. ``per_k`` (coresets): run once per size
+    colour lies outside the paper methods' palette (:func:`~.methods.add_method`). ``per_k`` (coresets): run once per size
     (``True``) or a path solver over the size grid (``False``). Registering the same solver
     under its name again is allowed (a notebook run twice); a taken name is a ``ValueError``.
     Returns ``name``.
@@ -96,6 +96,8 @@ def register_method(name: str, solver, *, family: str, label: str | None = None,
     per_k = check_flag("per_k", per_k)
     if not isinstance(name, str) or not name:
         raise TypeError(f"name must be a non-empty string; got {name!r}")
+    if label is not None and (not isinstance(label, str) or not label):
+        raise TypeError(f"label must be a non-empty string or None; got {label!r}")
     _check_protocol(family, solver)
     if name in _METHODS and _METHODS[name] != (family, solver):
         raise ValueError(f"a method named {name!r} is registered already (family {_METHODS[name][0]!r}, "
