@@ -227,3 +227,13 @@ def test_a_registered_herding_rule_joins_the_finite_sample_curves_without_changi
     pd.testing.assert_frame_equal(both[both.method.isin(list(CG_METHODS))].reset_index(drop=True), alone, check_exact=True)
     res = herd(target, sample, 5, toy_names["herding"])
     assert np.allclose(res.info["gamma"], [1 / (t + 2) for t in range(1, 5)])
+
+
+def test_a_registered_coreset_runs_in_worker_processes_too(toy_names):
+    """n_jobs=2 (loky): the workers register the solver themselves; the table equals the one-process run's."""
+    kw = dict(seed=1, n_trials=2, max_iter=30, sparsevi_steps=5)
+    methods, model = [toy_names["coresets"], "uniform", "a_iht"], partial(cs.make_gaussian_mean, 6, 20)
+    tables = [pd.concat([t for _, t, _ in run_conjugate_trials(model, methods, [1, 4, 8], n_jobs=n, **kw)])
+              .drop(columns="seconds").reset_index(drop=True) for n in (1, 2)]
+    pd.testing.assert_frame_equal(*tables, check_exact=True)
+    assert (tables[1].method == toy_names["coresets"]).sum() == 6
