@@ -10,7 +10,7 @@ import pytest
 from inferopt.experiment import repo_root
 from inferopt.pipeline.__main__ import main
 from inferopt.pipeline.paper import estimate, run_paper, size_ratio
-from inferopt.pipeline.run import failure_marker
+from inferopt.pipeline.layout import failure_marker
 
 ROOT = repo_root()
 # B6 at its notebook's tiny defaults: a real run in seconds, with a progress bar

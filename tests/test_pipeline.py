@@ -11,7 +11,7 @@ import yaml
 from papermill.translators import translate_parameters
 
 from inferopt.experiment import repo_root
-from inferopt.pipeline import config
+from inferopt import _config as config
 from inferopt.pipeline.render import notebook_to_html
 from inferopt.pipeline.report import build_index
 from inferopt.pipeline.strip import strip_notebook
@@ -112,7 +112,7 @@ def test_rendered_reports_carry_no_warnings_or_machine_paths(page):
 
 
 def test_a_failed_stage_is_marked_and_its_partial_notebook_kept_aside(tmp_path, monkeypatch):
-    from inferopt.experiment.paths import repo_root as root_of
+    from inferopt._paths import repo_root as root_of
     from inferopt.pipeline.run import run_experiment
 
     for name in ("dvc.yaml", "pyproject.toml"):

@@ -21,7 +21,7 @@ from inferopt.experiment import repo_root
 from inferopt.experiment.claims import claims_text
 from inferopt.pipeline.__main__ import main
 from inferopt.pipeline.claims_diff import claims_diff, file_verdicts
-from inferopt.pipeline.config import experiment_parameters, experiments
+from inferopt._config import experiment_parameters, experiments
 from inferopt.pipeline.paper import estimate
 from inferopt.pipeline.paper_state import paper_results, run_note
 from inferopt.pipeline.render import prepare_for_reading

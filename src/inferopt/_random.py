@@ -10,6 +10,7 @@ starts a fresh stream, and ``None`` draws fresh entropy from the operating syste
 from __future__ import annotations
 
 import numbers
+import zlib
 
 import numpy as np
 
@@ -37,3 +38,15 @@ def side_stream(rng: np.random.Generator) -> np.random.Generator:
     advance ``rng``: the caller's draws, hence its results, are the same for the same seed
     whatever the matrix type (dense, sparse or ``LinearOperator``; issue 29)."""
     return rng.spawn(1)[0]
+
+
+def named_stream(rng: np.random.Generator, name: str) -> np.random.Generator:
+    """A generator for the draws of the method ``name``, independent of ``rng``'s stream and
+    of every other name's: seeded by ``rng``'s seed sequence and the CRC-32 of ``name``, without
+    drawing from ``rng`` or spawning from it. A method added to a run (a researcher's own,
+    :func:`inferopt.experiment.register_method`) thus leaves the draws of the others unchanged."""
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be a non-empty string; got {name!r}")
+    ss = as_generator(rng).bit_generator.seed_seq
+    key = (*ss.spawn_key, 0x5EED, zlib.crc32(name.encode()))
+    return np.random.default_rng(np.random.SeedSequence(ss.entropy, spawn_key=key))

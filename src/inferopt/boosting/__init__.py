@@ -38,7 +38,7 @@ Example (first component = plain VI, then one RELBO step and the predefined step
 """
 
 from .adam import Adam, adam_minimize
-from .boost import STEPS, BoostingResult, MonteCarloSlack, boost, make_step
+from .boost import STEPS, BoostingResult, MonteCarloSlack, boost, make_step, register_step
 from .estimates import directional_derivative, elbo, grad_inner, grad_inner_components, kl
 from .families import FAMILIES, Component, Family, Gaussian, Laplace, get_family
 from .metrics import auroc, posterior_mean_logits, test_auroc, train_log_likelihood
@@ -50,7 +50,7 @@ from .targets import GaussianMixtureTarget, LogisticTarget
 __all__ = [
     # solvers and their results
     "STEPS", "BoostingResult", "GreedyResult", "MonteCarloSlack", "adam_minimize", "boost", "greedy_step",
-    "make_step", "Adam",
+    "make_step", "register_step", "Adam",
     # the problem, models and targets
     "BoostingProblem", "FAMILIES", "Component", "Family", "Gaussian", "GaussianMixtureTarget", "Laplace",
     "LogisticTarget", "Mixture", "check_simplex", "get_family",

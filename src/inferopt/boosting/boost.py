@@ -19,6 +19,9 @@ Alg. 2 here: ``C ← η C``; ``γ = min(g_t/C, γ_max)``; accept if
 ``C ← τ C``; after ``IMAX`` failed tries the predefined step ``2/(t+2)`` is taken (the
 "fallback"), keeping the grown ``C``.  A step with ``γ = γ_max`` on an away or pairwise
 direction is a *drop step*: the component leaves the mixture.
+
+:func:`register_step` adds a step rule of one's own to :data:`STEPS` (a Frank-Wolfe step, variant
+``fw``); the experiment layer's :func:`inferopt.experiment.register_method` calls it.
 """
 
 from __future__ import annotations
@@ -32,11 +35,25 @@ import pandas as pd
 from .._progress import Progress
 from .._validation import check_choice, check_int, check_real
 from ..fw import ActiveSet, Backtracking, FWResult, StochasticLineSearch, frank_wolfe
+from ..fw.steps import StepRegistry
 from .mixture import Mixture
 from .problem import BoostingProblem
 
-STEPS = ("predefined", "line_search", "adafw", "adaafw", "adapfw")
+#: the step rules: the paper's (:data:`BUILTIN`), then those added by :func:`register_step`
+STEPS = ["predefined", "line_search", "adafw", "adaafw", "adapfw"]
+BUILTIN = tuple(STEPS)
 VARIANT = {"predefined": "fw", "line_search": "fw", "adafw": "fw", "adaafw": "away", "adapfw": "pairwise"}
+_REGISTERED = StepRegistry(STEPS, "boosting step rule")
+
+
+def register_step(name: str, rule) -> None:
+    """Make ``rule`` a step rule of :func:`boost` named ``name`` (appended to :data:`STEPS`): a
+    :class:`~inferopt.fw.steps.StepRule` (reset at the start of every run) or a function
+    ``rule(line) -> StepOutcome or step size`` of the :class:`~inferopt.fw.steps.Line` of the
+    step. It takes Frank-Wolfe steps towards the new component; the settings of the paper's
+    rules (``C0``, ``eta``, ...) are ignored. The same rule under its name again does nothing;
+    a taken name is a ``ValueError``."""
+    _REGISTERED.add(name, rule)
 
 
 class MonteCarloSlack:
@@ -66,6 +83,8 @@ def make_step(step: str, *, C0: float | None = None, eta: float = 0.9, tau: floa
         (``'grown'``, Alg. 2 line 7).
     """
     check_choice("step", step, STEPS)
+    if step in _REGISTERED.rules:
+        return "fw", _REGISTERED.rules[step]
     ls_iter, ls_lr = check_int("ls_iter", ls_iter, low=1), check_real("ls_lr", ls_lr, low=0.0, low_open=True)
     if step == "predefined":
         return "fw", "2/(t+2)"

@@ -33,7 +33,7 @@ from .giga import giga
 from .glm_problem import GLMCoresetProblem
 from .hilbert_fw import hilbert_frank_wolfe
 from .iht import a_iht, a_iht_batch, a_iht_ii, iht
-from .path import available_solvers, coreset_path
+from .path import available_solvers, coreset_path, register_solver
 from .refit import refit, refit_result
 from .sparsevi import sparsevi
 from .tangent import exact_problem, monte_carlo_tangent, problem_from_tangent, tangent_from_loglik, weighted_mc_tangent
@@ -47,6 +47,7 @@ __all__ = [
     "a_iht_ii",
     "available_solvers",
     "coreset_path",
+    "register_solver",
     "giga",
     "hilbert_frank_wolfe",
     "iht",

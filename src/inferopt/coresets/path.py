@@ -3,6 +3,9 @@
 Greedy solvers (Uniform, GIGA, FW, SparseVI) record their weights at every requested
 size in one pass; the hard-thresholding solvers (IHT, A-IHT, A-IHT II, batch A-IHT) are
 run once per size. Every solver is called as ``solver(Phi, y, k, **options)``.
+
+:func:`register_solver` adds a solver of one's own to :data:`SOLVERS` (the experiment layer's
+:func:`inferopt.experiment.register_method` calls it; this package does not know that layer).
 """
 
 from __future__ import annotations
@@ -26,11 +29,39 @@ PER_K = {"iht": iht, "a_iht": a_iht, "a_iht_ii": a_iht_ii, "a_iht_batch": a_iht_
 
 
 SOLVERS = GREEDY | PER_K
+#: the solvers this package ships (the papers' methods); :func:`register_solver` adds others
+BUILTIN = tuple(SOLVERS)
 
 
 def available_solvers() -> list[str]:
     """Names accepted by :func:`coreset_path`."""
     return list(SOLVERS)
+
+
+def registered_solvers() -> list[str]:
+    """The names added by :func:`register_solver`, in order."""
+    return [name for name in SOLVERS if name not in BUILTIN]
+
+
+def register_solver(name: str, solver, *, per_k: bool = True) -> None:
+    """Make ``solver`` available to :func:`coreset_path` as ``name``.
+
+    ``per_k=True``: ``solver(Phi, y, k, **options)`` returns an object with the weights ``.x``
+    (length ``n``) and is run once per size, like the IHT family; ``per_k=False``: a path solver
+    ``solver(Phi, y, ks, **options)`` returning a :class:`CoresetResult` with ``path_weights``,
+    ``times`` and ``info["iter_at_size"]``, like the greedy solvers. Registering the same solver
+    under its name again does nothing; a built-in name or another solver under a taken name is a
+    ``ValueError``.
+    """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be a non-empty string; got {name!r}")
+    if not callable(solver):
+        raise TypeError(f"solver must be callable; got {type(solver).__name__}")
+    per_k = check_flag("per_k", per_k)
+    if name in BUILTIN or (name in SOLVERS and SOLVERS[name] is not solver):
+        raise ValueError(f"a coreset solver named {name!r} exists already; choose another name")
+    (PER_K if per_k else GREEDY)[name] = solver
+    SOLVERS[name] = solver
 
 
 def coreset_path(solver: str, Phi, y, ks, *, refit_weights=False, progress=False, **options):
@@ -56,7 +87,7 @@ def coreset_path(solver: str, Phi, y, ks, *, refit_weights=False, progress=False
             t0 = clock()
             res: CoresetResult = fn(Phi, y, int(k), **options)
             secs[j] = clock() - t0
-            W[j] = res.x
+            W[j] = _weights(solver, res, Phi.shape[1])
             results.append(res)
             bar.update()
         bar.close()
@@ -68,6 +99,15 @@ def coreset_path(solver: str, Phi, y, ks, *, refit_weights=False, progress=False
     if refit_weights:
         W = refit(Phi, y, W)
     return ks, W, secs, results
+
+
+def _weights(solver: str, res, n: int) -> np.ndarray:
+    """The weights ``res.x`` of a per-size run: ``n`` finite non-negative numbers."""
+    w = np.asarray(getattr(res, "x", None), dtype=float)
+    if w.shape != (n,) or not np.isfinite(w).all() or (w < 0).any():
+        raise ValueError(f"solver {solver!r} must return a result whose .x holds {n} finite non-negative weights; "
+                         f"got {getattr(res, 'x', None)!r}")
+    return w
 
 
 def _time_at_sizes(res: CoresetResult) -> np.ndarray:

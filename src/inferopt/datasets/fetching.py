@@ -15,7 +15,7 @@ import tempfile
 import urllib.request
 from pathlib import Path
 
-from ..experiment.paths import repo_root
+from .._paths import repo_root
 from .registry import DataFile, Dataset, get
 
 MIRROR_ENV = "INFEROPT_DATA_MIRROR"

@@ -73,16 +73,18 @@ def sobolev_curves(target: KernelTarget, density: TrigDensity, grid, n_points: i
     return pd.concat(frames, ignore_index=True)
 
 
-def finite_sample_curves(target: KernelTarget, sample, n_points: int, progress: bool = False) -> pd.DataFrame:
+def finite_sample_curves(target: KernelTarget, sample, n_points: int, progress: bool = False, *,
+                         methods: dict = CG_METHODS) -> pd.DataFrame:
     """Fig. 4: herding-type methods fit the empirical mean of ``sample`` (search over the sample).
 
     Columns ``method, t, train, test``: ``train = ||mu_n - mu_hat_t||^2`` (``mu_n`` the sample's
-    mean element) and ``test = ||mu - mu_hat_t||^2`` against the exact ``target``.
+    mean element) and ``test = ||mu - mu_hat_t||^2`` against the exact ``target``. ``methods``:
+    name -> step rule of :func:`~inferopt.herding.herd` (default the paper's :data:`CG_METHODS`).
     """
     sample = check_points(target, "sample", sample)
     train = EmpiricalTarget(target, sample)
     frames = []
-    for name, step in tqdm(CG_METHODS.items(), disable=not check_flag("progress", progress), desc="Fig. 4", leave=False):
+    for name, step in tqdm(methods.items(), disable=not check_flag("progress", progress), desc="Fig. 4", leave=False):
         res = herd(train, sample, n_points, step, test_target=target)
         frames.append(pd.DataFrame({"method": name, "t": np.arange(1, len(res.objective) + 1),
                                     "train": res.objective, "test": res.test_objective}))

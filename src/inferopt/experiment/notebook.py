@@ -6,12 +6,16 @@ A notebook reads as: imports, ``_before = set(globals())``, the ``parameters`` c
     ...
     exp.finish()   # writes the metrics JSON, prints the claims
 
-The experiment's title, paper and figure come from its entry in ``params.yaml``.
+The experiment's title, paper and figure come from its entry in ``params.yaml``. A parameter
+``extra_methods`` (``"module:function"`` strings) imports and registers a researcher's own
+methods (:func:`~inferopt.experiment.extra.load_extra_methods`); their names are
+``exp.extra_methods``.
 """
 
 from __future__ import annotations
 
 from .._random import as_generator
+from .extra import FAMILY_OF_PAPER, load_extra_methods
 from .plotting import set_style
 from .record import Experiment, parameters_since
 
@@ -19,11 +23,18 @@ from .record import Experiment, parameters_since
 def open_experiment(experiment_id: str, namespace: dict, before: set):
     """``(Experiment, Generator)`` for the notebook whose globals are ``namespace``: its
     parameters are the names defined since ``before`` (the parameters cell and papermill's
-    injected cell), the generator comes from their ``seed``; sets the plotting style."""
+    injected cell), the generator comes from their ``seed``; registers the ``extra_methods``
+    (as methods of the family of the experiment's paper); sets the plotting style."""
     exp = Experiment(experiment_id, params=parameters_since(namespace, before))
     seed = exp.params.get("seed")
     if seed is None:
         raise ValueError(f"experiment {experiment_id}: the parameters cell must define `seed`")
     rng = as_generator(seed)
+    extra = exp.params.get("extra_methods") or []
+    if extra:
+        if experiment_id[:1] not in FAMILY_OF_PAPER:
+            raise ValueError(f"experiment {experiment_id}: extra_methods needs an experiment of a paper "
+                             f"({', '.join(FAMILY_OF_PAPER)}), whose family of methods it joins")
+        exp.extra_methods = load_extra_methods(extra, FAMILY_OF_PAPER[experiment_id[0]])
     set_style()
     return exp, rng

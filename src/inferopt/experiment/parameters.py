@@ -125,6 +125,13 @@ def _nonempty_string(name, value):
         raise TypeError(f"{name} must be a non-empty string; got {value!r}")
 
 
+def _module_function(name, value):
+    if not isinstance(value, str) or value.count(":") != 1 or not all(value.split(":")):
+        raise ValueError(f"{name} must be a 'module:function' string; got {value!r}")
+
+
+#: a researcher's own methods (:mod:`inferopt.experiment.extra`), ``[]`` for none
+EXTRA_METHODS = ListOf(Rule(_module_function, "a 'module:function' string"), min_length=0)
 _CONJUGATE = dict(seed=SEED, max_iter=COUNT, step=IHT_STEP, sparsevi_steps=COUNT)
 _GLM = dict(seed=SEED, datasets=NAMES, methods=METHOD_NAMES, ks=ListOf(COUNT), n_trials=COUNT,
             n_subsample=COUNT.or_null(), n_projections=Int(low=2), max_iter=COUNT, sparsevi_steps=COUNT,
@@ -147,7 +154,8 @@ _COMPLETION = dict(seed=SEED, test_fraction=FRACTION, ml_items=COUNT.or_null(), 
 #: experiment id -> {key: Rule}, every key of its params.yaml section
 SPECS: dict[str, dict[str, Rule]] = {
     "A1": dict(_CONJUGATE, D=COUNT, N=Int(low=2), k_max=COUNT, k_num=COUNT, n_trials=COUNT,
-               constant=Choice("exact", "authors"), large_k_fraction=Real(0.0, 1.0), near_zero=NONNEG, n_jobs=COUNT, progress=Flag()),
+               constant=Choice("exact", "authors"), large_k_fraction=Real(0.0, 1.0), near_zero=NONNEG, n_jobs=COUNT, progress=Flag(),
+               extra_methods=EXTRA_METHODS),
     "A2": dict(_CONJUGATE, D=COUNT, N=Int(low=2), k=COUNT, constant=Choice("exact", "authors"),
                projection_ks=ListOf(COUNT), slack=Real(1.0), n_trials=COUNT),
     "A3": dict(_CONJUGATE, n_subsample=COUNT, n_per_scale=COUNT, scales=ListOf(POSITIVE), constant_scale=POSITIVE,
@@ -161,7 +169,8 @@ SPECS: dict[str, dict[str, Rule]] = {
     "A8": dict(seed=SEED, sources=ListOf(Choice("A4", "A5", "A6")), claim_k_min=COUNT),
     "B1": dict(seed=SEED, panels=ListOf(PANEL), density_degree=COUNT, grid_size=Int(low=2), n_points=Int(low=2),
                n_rep=COUNT, n_proj=COUNT, progress=Flag()),
-    "B2": dict(seed=SEED, s=Int(1, 4), density_degree=COUNT, sample_size=COUNT, n_points=Int(low=2), progress=Flag()),
+    "B2": dict(seed=SEED, s=Int(1, 4), density_degree=COUNT, sample_size=COUNT, n_points=Int(low=2), progress=Flag(),
+               extra_methods=EXTRA_METHODS),
     "B3": dict(seed=SEED, d=Int(1, 20), n_sample=COUNT, n_points=Int(low=2), d_sweep=ListOf(Int(1, 20)), progress=Flag()),
     "B4": dict(seed=SEED, d=Int(1, 20), denominator=Int(low=2), n_points=Int(low=2), n_checkpoints=COUNT,
                conv_tol=POSITIVE, progress=Flag()),
@@ -170,7 +179,7 @@ SPECS: dict[str, dict[str, Rule]] = {
     "B6": dict(seed=SEED, d=Int(1, 20), n_sample=COUNT, n_points_finite=Int(low=2), panels=ListOf(PANEL),
                density_degree=COUNT, grid_size=Int(low=2), n_points_sobolev=Int(low=2), progress=Flag()),
     "C1": dict(seed=SEED, dims=ListOf(COUNT), n_runs=COUNT, draws=ListOf(COUNT), n_eval=Int(low=2), progress=Flag(),
-               **_STEP_RULES),
+               extra_methods=EXTRA_METHODS, **_STEP_RULES),
     "C2": dict(_BOOSTING),
     "C3": dict(_BOOSTING),
     "C4": dict(seed=SEED),
@@ -181,7 +190,8 @@ SPECS: dict[str, dict[str, Rule]] = {
     "D3": dict(_COMPLETION, synth_shape=ListOf(COUNT, length=2), synth_density=Real(0.0, 1.0, low_open=True),
                synth_rank=COUNT, synth_noise=NONNEG, N=COUNT, gd_iters=COUNT, svrg_outer=COUNT, svrg_inner=COUNT,
                rmse_target=POSITIVE.or_null(), n_jobs=COUNT),
-    "D4": dict(_COMPLETION, N_dist=COUNT, N_values=ListOf(COUNT), negbin_p=FRACTION, n_tail=COUNT),
+    "D4": dict(_COMPLETION, N_dist=COUNT, N_values=ListOf(COUNT), negbin_p=FRACTION, n_tail=COUNT,
+               extra_methods=EXTRA_METHODS),
     "D5": dict(seed=SEED, n_sound=Int(low=10), n_humidity=Int(low=10), test_fraction=FRACTION, grid_per_unit=POSITIVE,
                theta0=ListOf(POSITIVE, length=3), low=ListOf(POSITIVE, length=3), high=ListOf(POSITIVE, length=3),
                n_iter=COUNT, eta0=POSITIVE, decay=NONNEG, M=COUNT, N=COUNT, cg_tol=POSITIVE, lanczos_steps=COUNT.or_null(),

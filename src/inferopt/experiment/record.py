@@ -22,7 +22,8 @@ from .claims import CLAIMS_CSS, Claim, check_diagnosis, check_threshold, claims_
 from .quotes import quote_of
 from .parameters import check_parameters
 from .support import bootstrap_support, deterministic, supported_verdict
-from .paths import repo_root, resolve
+from .._config import check_experiments, experiments, load_params
+from .._paths import repo_root, resolve
 
 
 def parameters_since(namespace: dict, before: set) -> dict:
@@ -38,8 +39,6 @@ def parameters_since(namespace: dict, before: set) -> dict:
 def registry_entry(experiment_id: str) -> dict:
     """The experiment's entry of the ``experiments:`` registry in ``params.yaml`` (notebook,
     title, paper, figure): the one place an experiment's metadata is written."""
-    from ..pipeline.config import check_experiments, experiments, load_params
-
     registry = experiments(load_params(repo_root()))
     check_experiments([experiment_id], registry)
     return registry[experiment_id]
@@ -76,6 +75,8 @@ class Experiment:
         self.claims: list[Claim] = []
         self.figures: list[str] = []
         self.stand_ins: list[str] = []
+        #: the names of the researcher's own methods of this run (``extra_methods``, :mod:`.extra`)
+        self.extra_methods: list[str] = []
         self.figure_dir.mkdir(parents=True, exist_ok=True)
         self.metrics_path.parent.mkdir(parents=True, exist_ok=True)
 

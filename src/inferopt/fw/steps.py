@@ -232,6 +232,48 @@ class StochasticLineSearch(StepRule):
         return StepOutcome(gamma, "searched", n_evals=self.max_iter)
 
 
+class FunctionStep(StepRule):
+    """A stateless rule given as a function ``rule(line) -> StepOutcome`` (or a bare step size,
+    taken with status ``'fixed'``); the returned step must lie in ``[0, line.gamma_max]``."""
+
+    def __init__(self, rule: Callable[[Line], StepOutcome | float], name: str = "rule") -> None:
+        if not callable(rule):
+            raise TypeError(f"{name} must be callable as rule(line); got {type(rule).__name__}")
+        self.rule, self.name = rule, name
+
+    def __call__(self, line: Line) -> StepOutcome:
+        out = self.rule(line)
+        if not isinstance(out, StepOutcome):
+            out = StepOutcome(check_real(f"the step of {self.name}", out), "fixed")
+        if not 0.0 <= out.gamma <= line.gamma_max:
+            raise ValueError(f"{self.name} returned the step {out.gamma!r} outside [0, gamma_max = {line.gamma_max}]")
+        return out
+
+
+class StepRegistry:
+    """Step rules added by name to a package's list of rule names (``names``, extended in place),
+    beside its built-in ones: boosting's :data:`~inferopt.boosting.boost.STEPS`, herding's
+    :data:`~inferopt.herding.herding.HERDING_STEPS`. A rule is a :class:`StepRule` or a function
+    ``rule(line)`` (:class:`FunctionStep`)."""
+
+    def __init__(self, names: list, what: str) -> None:
+        self.names, self.builtin, self.what = names, tuple(names), what
+        self.rules: dict[str, StepRule] = {}
+        self._given: dict[str, object] = {}
+
+    def add(self, name: str, rule) -> None:
+        """Add ``rule`` as ``name``; the same rule under its name again does nothing, a taken name
+        is a ``ValueError``."""
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"name must be a non-empty string; got {name!r}")
+        if name in self.builtin or (name in self._given and self._given[name] is not rule):
+            raise ValueError(f"a {self.what} named {name!r} exists already; choose another name")
+        if name not in self.rules:
+            self.rules[name] = rule if isinstance(rule, StepRule) else FunctionStep(rule, name=f"{self.what} {name!r}")
+            self._given[name] = rule
+            self.names.append(name)
+
+
 STEP_NAMES = (*FIXED_RULES, "line_search", "backtracking", "stochastic_line_search")
 
 

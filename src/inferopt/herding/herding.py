@@ -8,8 +8,9 @@ polytope restricted to a finite candidate set ``{Phi(x_j)}`` -- a fine grid on [
 ``k(candidates, x_j)`` (O(N) per iteration, no N x N matrix).
 
 Step rules (``step``): ``'1/(t+1)'`` (herding, uniform weights), ``'line_search'``
-(cg-l.search), ``'mnp'`` (min-norm-point), and any other FW step rule name.  The first
-point is ``argmax_j mu(x_j)`` (``g_0 = 0``, ``rho_0 = 1``; Chen et al. 2010).
+(cg-l.search), ``'mnp'`` (min-norm-point), and any other FW step rule name, or one added by
+:func:`register_step` (the experiment layer's :func:`inferopt.experiment.register_method`).  The
+first point is ``argmax_j mu(x_j)`` (``g_0 = 0``, ``rho_0 = 1``; Chen et al. 2010).
 """
 
 from __future__ import annotations
@@ -21,9 +22,19 @@ import numpy as np
 from .._progress import Progress
 from .._validation import check_choice, check_int, check_int_sequence
 from ..fw import STEP_NAMES, FWResult, QuadraticHull, frank_wolfe, min_norm_point, simplex_reweight
+from ..fw.steps import StepRegistry
 from .targets import KernelTarget, check_points
 
-HERDING_STEPS = (*STEP_NAMES, "mnp")
+#: the step rules of :func:`herd`: the FW rules and ``'mnp'``, then those added by :func:`register_step`
+HERDING_STEPS = [*STEP_NAMES, "mnp"]
+_REGISTERED = StepRegistry(HERDING_STEPS, "herding step rule")
+
+
+def register_step(name: str, rule) -> None:
+    """Make ``rule`` a step rule of :func:`herd` named ``name`` (appended to :data:`HERDING_STEPS`):
+    a :class:`~inferopt.fw.steps.StepRule` or a function ``rule(line) -> StepOutcome or step
+    size``. The same rule under its name again does nothing; a taken name is a ``ValueError``."""
+    _REGISTERED.add(name, rule)
 
 
 def hull_problem(target: KernelTarget, candidates) -> QuadraticHull:
@@ -85,8 +96,8 @@ def herd(target: KernelTarget, candidates, n_points: int, step: str = "1/(t+1)",
     if step == "mnp":
         res = min_norm_point(problem, max_iter=n_points - 1, tol=0.0, init=first, callback=callback)
     else:
-        res = frank_wolfe(problem, variant="fw", step=step, max_iter=n_points - 1, tol=None, init=first,
-                          callback=callback)
+        res = frank_wolfe(problem, variant="fw", step=_REGISTERED.rules.get(step, step), max_iter=n_points - 1,
+                          tol=None, init=first, callback=callback)
     bar.close()
     order = np.concatenate([[first], res.info["atom"]]).astype(np.intp)
     test = None

@@ -18,9 +18,9 @@ import os
 import sys
 from pathlib import Path
 
-from ..experiment.paths import repo_root
+from .._paths import repo_root
 from .claims_diff import claims_diff
-from .config import check_experiments, experiments
+from .._config import check_experiments, experiments
 from .report import build_reports
 from .review import write_review
 from .paper import run_paper

@@ -26,8 +26,8 @@ import re
 import sys
 from pathlib import Path
 
-from ..experiment.paths import repo_root
-from .config import experiments, load_params, load_yaml
+from .._paths import repo_root
+from .._config import experiments, load_params, load_yaml
 
 PACKAGE = "inferopt"
 #: modules every experiment stage runs through, besides its notebook's imports

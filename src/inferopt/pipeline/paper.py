@@ -35,13 +35,13 @@ import nbformat
 
 from .._validation import check_int
 from ..experiment.parallel import describe_backend
-from ..experiment.paths import repo_root
-from .config import check_experiments, experiment_parameters, experiments
+from .._paths import repo_root
+from .._config import check_experiments, experiment_parameters, experiments
 from .git import git
+from .layout import PAPER_DIR
 from .run import run_experiment
 from .strip import strip_notebook
 
-PAPER_DIR = Path("reports") / "paper"
 #: the parameter a notebook reads its worker count from
 WORKERS_PARAMETER = "n_jobs"
 

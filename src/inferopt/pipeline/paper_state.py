@@ -23,9 +23,9 @@ from pathlib import Path
 import yaml
 
 from ..experiment.claims import to_jsonable
-from .config import load_yaml, overlay
+from .._config import load_yaml, overlay
 from .git import git
-from .paper import PAPER_DIR
+from .layout import PAPER_DIR
 
 #: the parameter files whose section of an experiment decides its paper-scale results
 PARAMETER_FILES = ("params.yaml", "params_paper.yaml")

@@ -28,7 +28,7 @@ import nbformat
 from nbconvert import HTMLExporter
 
 from ..experiment.claims import CLAIMS_CSS, claims_html, claims_text
-from .run import CLAIMS_HEADER
+from .layout import CLAIMS_HEADER
 
 #: MathJax configuration shipped by jupyter-server-mathjax (TeX input, HTML-CSS output).
 MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full,Safe"

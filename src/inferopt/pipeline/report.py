@@ -21,12 +21,11 @@ from pathlib import Path
 from PIL import Image
 
 from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, diagnosis_html, measured_html, verdict_html
-from ..experiment.paths import repo_root
-from .config import experiments, load_params
-from .paper import PAPER_DIR
+from .._paths import repo_root
+from .._config import experiments, load_params
+from .layout import PAPER_DIR, failure_marker
 from .paper_state import is_current, paper_results, run_note
 from .render import copy_mathjax, notebook_to_html
-from .run import failure_marker
 from .timing_claims import timing_note
 
 STYLE = """

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..experiment.claims import format_value, measured_lines, support_text
 from ..experiment.quotes import quote_of
-from .paper import PAPER_DIR
+from .layout import PAPER_DIR
 from .paper_state import paper_results, run_note
 
 #: the page, relative to the project's root

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import sys
 import textwrap
@@ -36,12 +35,13 @@ import papermill
 
 from ..experiment.claims import VERDICTS, claims_text
 from ..experiment.parameters import check_parameters
-from ..experiment.paths import repo_root
-from .config import check_experiments, experiment_parameters, experiments
+from .._paths import repo_root
+from .._config import check_experiments, experiment_parameters, experiments
+from .layout import CLAIMS_HEADER, failure_marker
+from .report import refresh_index
 from .scorecard import write_scorecard
 
 KERNEL = "python3"
-FAILED_DIR = Path("build") / "failed"
 #: run at kernel start: ``tqdm.auto`` (the library's and notebooks' bars) writes text to stderr,
 #: which reaches the terminal, instead of a widget, which does not
 TEXT_PROGRESS = "import tqdm.auto, tqdm.std; tqdm.auto.tqdm, tqdm.auto.trange = tqdm.std.tqdm, tqdm.std.trange"
@@ -52,8 +52,6 @@ ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", 
 #: the kernel's start-up: the text bars, and its own log at ERROR (no "running over TCP without
 #: encryption" warning on every run: the kernel listens on localhost, as every local kernel does)
 KERNEL_ARGUMENTS = [f"--IPKernelApp.exec_lines={TEXT_PROGRESS}", "--IPKernelApp.log_level=ERROR"]
-#: First line of the claims DataFrame a notebook prints (``Experiment.finish``).
-CLAIMS_HEADER = re.compile(r"^\s*verdict\s+claim\s+measured\s*$", re.M)
 #: parameters the runner itself sets, not the experiment's section
 RUNNER_PARAMETERS = ("output_dir",)
 #: parameters every stage passes whether or not a notebook reads them (the global seed)
@@ -180,20 +178,9 @@ def run_experiment(
     return target
 
 
-def failure_marker(root: Path, experiment_id: str, output_dir: str | Path = "reports") -> Path:
-    """Where a failed run of ``experiment_id`` into ``output_dir`` leaves its error (beside its
-    partial notebook): ``build/failed/`` for ``reports``, else ``build/failed/<its name>/``
-    (a failed paper-scale run does not mark the default-scale report, nor the reverse)."""
-    out = Path(output_dir) if Path(output_dir).is_absolute() else root / output_dir
-    folder = root / FAILED_DIR if out == root / "reports" else root / FAILED_DIR / out.name
-    return folder / f"{experiment_id}.json"
-
-
 def record_failure(root: Path, experiment_id: str, exc: BaseException, output_dir: str | Path = "reports") -> Path:
     """Write the failure marker and refresh the index so the failed experiment is marked, not
     shown with the previous run's numbers."""
-    from .report import refresh_index  # the report imports this module's marker location
-
     error = str(exc).strip().splitlines()
     message = f"{type(exc).__name__}: {error[-1] if error else ''}"
     marker = failure_marker(root, experiment_id, output_dir)

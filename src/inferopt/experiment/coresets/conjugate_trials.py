@@ -7,12 +7,17 @@ suffixed ``_refit``: the solver's weights re-fitted by NNLS on their support
 (:mod:`.refit`), as REPRODUCTION.md (A) asks for GIGA, FW and one IHT variant. A solver
 shared by a method and its ``_refit`` variant runs once.
 
+A solver added by :func:`~inferopt.experiment.register_method` gets its own generator
+(:func:`~inferopt._random.named_stream` of the trial's and its name) if it takes ``rng``: the
+draws of the paper's methods are the same with and without it.
+
 Times (``seconds``): greedy methods (Uniform, GIGA, FW, SparseVI) -- cumulative time to
 reach ``k`` in one pass; the IHT family -- the run at that ``k``; a re-fit adds its time.
 """
 
 from __future__ import annotations
 
+import inspect
 from functools import partial
 
 import numpy as np
@@ -26,10 +31,10 @@ from ..._validation import (
 from ...coresets.iht import STEP_RULES
 from ...coresets._common import DEFAULT_MAX_ITER
 from ...coresets.evaluation import coreset_kls
-from ...coresets.path import PER_K, available_solvers, coreset_path
+from ...coresets.path import PER_K, SOLVERS, available_solvers, coreset_path, register_solver, registered_solvers
 from ...coresets.tangent import exact_problem
 from ...coresets.refit import nnls_on_support
-from ..._random import as_generator
+from ..._random import as_generator, named_stream
 from ..methods import label
 from ..parallel import run_tasks
 
@@ -119,7 +124,7 @@ def conjugate_trial(
         "a_iht": iht_opts,
         "a_iht_ii": iht_opts,
         "a_iht_batch": dict(iht_opts, rng=rng),
-    }
+    } | {name: {"rng": named_stream(rng, name)} for name in registered_solvers() if takes_rng(SOLVERS[name])}
     runs = run_methods(Phi, y, ks, methods, options=options, progress=progress)
     ynorm2 = float(y @ y)
     frames = []
@@ -127,7 +132,7 @@ def conjugate_trial(
         W = run["weights"]
         solver, _ = split_method(name)
         if solver in PER_K:
-            n_iter = np.array([r.n_iter for r in run["results"]])
+            n_iter = np.array([getattr(r, "n_iter", np.nan) for r in run["results"]])
         else:
             n_iter = np.asarray(run["results"][0].info.get("iter_at_size", np.zeros(len(run["ks"]))))
         f = np.sum((y[:, None] - Phi @ W.T) ** 2, axis=0)
@@ -140,7 +145,15 @@ def conjugate_trial(
     return pd.concat(frames, ignore_index=True), runs
 
 
-def _conjugate_task(make_model, methods, ks, seed: np.random.SeedSequence, options: dict):
+def takes_rng(solver) -> bool:
+    """Does ``solver`` take a keyword ``rng`` (by name or through ``**kwargs``)?"""
+    params = inspect.signature(solver).parameters.values()
+    return any(p.name == "rng" and p.kind != p.POSITIONAL_ONLY or p.kind == p.VAR_KEYWORD for p in params)
+
+
+def _conjugate_task(make_model, methods, ks, seed: np.random.SeedSequence, options: dict, added: dict):
+    for name, (solver, per_k) in added.items():   # a worker process has not seen the registration
+        register_solver(name, solver, per_k=per_k)
     rng = np.random.default_rng(seed)
     made = make_model(rng=rng)
     table, runs = conjugate_trial(made[0] if isinstance(made, tuple) else made, methods, ks, rng, **options)
@@ -157,7 +170,8 @@ def run_conjugate_trials(make_model, methods, ks, *, seed: int, n_trials: int, n
 
     The trials are tasks of :func:`~inferopt.experiment.parallel.run_tasks` (``n_jobs`` loky
     workers, or a Dask cluster); every trial's draws come from its own seed, so the results do
-    not depend on ``n_jobs`` (the timings aside). ``make_model`` must be picklable (a
+    not depend on ``n_jobs`` (the timings aside). Registered solvers among ``methods`` are
+    registered in the workers too (they must be picklable: module-level functions). ``make_model`` must be picklable (a
     :func:`functools.partial` of a module-level function). Returns one ``(made, table, runs)``
     per trial, in order: ``make_model``'s output and :func:`conjugate_trial`'s.
     """
@@ -166,7 +180,9 @@ def run_conjugate_trials(make_model, methods, ks, *, seed: int, n_trials: int, n
     n_trials = check_int("n_trials", n_trials, low=1)
     check_flag("progress", progress)
     seeds = np.random.SeedSequence(check_int("seed", seed, low=0)).spawn(n_trials)
-    task = partial(_conjugate_task, make_model, list(methods), np.asarray(ks), options=options)
+    used = {split_method(name)[0] for name in methods}
+    added = {name: (SOLVERS[name], name in PER_K) for name in registered_solvers() if name in used}
+    task = partial(_conjugate_task, make_model, list(methods), np.asarray(ks), options=options, added=added)
     return run_tasks(task, [(ss,) for ss in seeds], n_jobs=n_jobs, progress="trials" if progress else False)
 
 

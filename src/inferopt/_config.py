@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from ..experiment.paths import repo_root
+from ._paths import repo_root
 
 SCALES = ("default", "paper")
 

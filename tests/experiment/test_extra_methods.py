@@ -1,0 +1,239 @@
+"""Issue 30: a researcher's own method registered once runs in its family's experiments, with
+its own label, colour and seeded stream, and never changes the paper's methods' results."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import inferopt.coresets as cs
+from inferopt._random import named_stream
+from inferopt.boosting import STEPS, boost
+from inferopt.coresets.path import BUILTIN, coreset_path
+from inferopt.experiment import color, label, register_method
+from inferopt.experiment.coresets import run_conjugate_trials
+from inferopt.experiment.extra import load_extra_methods, method_of, versus_paper
+from inferopt.experiment.methods import PAPER_METHODS
+from inferopt.experiment.plotting import method_colors
+
+ROOT = Path(__file__).resolve().parents[2]
+PLUGINS = ROOT / "tests" / "plugins"
+sys.path.insert(0, str(PLUGINS))
+import toy_methods  # noqa: E402
+
+A1_METHODS = ["uniform", "giga", "frank_wolfe", "sparsevi", "iht", "a_iht", "a_iht_ii", "giga_refit", "frank_wolfe_refit",
+              "a_iht_ii_refit"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _registries_restored():
+    """The registrations of this module end with it (other tests iterate STEPS, SOLVERS, ...)."""
+    from inferopt.coresets import path
+    from inferopt.experiment import extra, methods
+
+    boost_module = importlib.import_module("inferopt.boosting.boost")   # the package's `boost` is the function
+    herding_module = importlib.import_module("inferopt.herding.herding")
+    steps = [boost_module._REGISTERED, herding_module._REGISTERED]
+    dicts = [path.SOLVERS, path.PER_K, path.GREEDY, methods._REGISTRY, extra._METHODS]
+    dicts += [d for r in steps for d in (r.rules, r._given)]
+    lists = [r.names for r in steps] + list(methods._ADDED.values())
+    saved = [dict(d) for d in dicts], [list(v) for v in lists]
+    yield
+    for d, value in zip(dicts, saved[0]):
+        d.clear()
+        d.update(value)
+    for v, value in zip(lists, saved[1]):
+        v[:] = value
+
+
+@pytest.fixture(scope="module")
+def toy_names():
+    """The three toy methods, registered as extra_methods would register them."""
+    return {"coresets": load_extra_methods(["toy_methods:greedy_topk"], "coresets")[0],
+            "boosting": load_extra_methods(["toy_methods:constant_step"], "boosting")[0],
+            "spectral": load_extra_methods(["toy_methods:half_step_sgd"], "spectral")[0],
+            "herding": load_extra_methods(["toy_methods:slow_herding_step"], "herding")[0]}
+
+
+def test_registration_gives_label_and_a_colour_no_paper_method_has(toy_names):
+    paper = list(method_colors(range(10)).values())      # the palette of the paper methods (and of positional runs)
+    for family, name in toy_names.items():
+        assert label(name) == getattr(toy_methods, name).label
+        assert all(not np.allclose(color(name), c) for c in paper), family
+        assert all(not np.allclose(color(name), color(m)) for m in PAPER_METHODS[family]), family
+    assert method_of(toy_names["spectral"]) is toy_methods.half_step_sgd
+    assert toy_names["boosting"] in STEPS and toy_names["coresets"] not in BUILTIN
+
+
+@pytest.mark.parametrize("family, solver, missing", [
+    ("coresets", lambda Phi, y: None, "3 positional parameters"),
+    ("coresets", lambda Phi, y, k, *, budget: None, "budget"),
+    ("spectral", lambda problem, theta0, *, max_iter, step, M: None, "'rng'"),
+    ("boosting", lambda: 0.5, "1 positional parameters"),
+    ("herding", "not callable", "callable"),
+])
+def test_protocol_is_checked_at_registration_naming_what_is_missing(family, solver, missing):
+    with pytest.raises(TypeError, match=missing):
+        register_method("bad_one", solver, family=family)
+
+
+def test_bad_names_and_families_are_refused(toy_names):
+    with pytest.raises(ValueError, match="family"):
+        register_method("x", toy_methods.greedy_topk, family="kernels")
+    with pytest.raises(ValueError, match="paper"):
+        register_method("giga", toy_methods.greedy_topk, family="coresets")
+    with pytest.raises(ValueError, match="registered already"):
+        register_method(toy_names["coresets"], lambda Phi, y, k: None, family="coresets")
+    assert register_method(toy_names["coresets"], toy_methods.greedy_topk, family="coresets",
+                           label=toy_methods.greedy_topk.label) == toy_names["coresets"]   # the same again: allowed
+    with pytest.raises(ValueError, match="module:function"):
+        load_extra_methods(["toy_methods.greedy_topk"], "coresets")
+
+
+def test_coreset_path_runs_a_registered_solver_and_checks_its_weights(toy_names):
+    Phi, y = cs.exact_problem(cs.make_gaussian_mean(5, 30, rng=0))
+    ks, W, secs, _ = coreset_path(toy_names["coresets"], Phi, y, [1, 4, 9], rng=np.random.default_rng(0))
+    assert W.shape == (3, 30) and (np.count_nonzero(W, axis=1) <= ks).all() and (W >= 0).all()
+    # the support is the top-k of |Phi^T y| (brute force: sort)
+    top = set(np.argsort(-np.abs(Phi.T @ y))[:4])
+    assert set(np.flatnonzero(W[1])) <= top
+
+
+def test_the_paper_methods_give_identical_numbers_with_and_without_an_extra_method(toy_names):
+    """Same seed, run with and without the toy coreset: every paper method's row is equal (times aside)."""
+    kw = dict(seed=3, n_trials=2, tangent_options={"constant": "exact"}, max_iter=50, step="exact", sparsevi_steps=20)
+    model, ks = partial(cs.make_gaussian_mean, 8, 30), [1, 5, 10, 20]
+    without = run_conjugate_trials(model, A1_METHODS, ks, **kw)
+    with_it = run_conjugate_trials(model, [toy_names["coresets"], *A1_METHODS], ks, **kw)   # first: it runs before Uniform
+
+    def table(trials):
+        out = pd.concat([t.assign(trial=i) for i, (_, t, _) in enumerate(trials)], ignore_index=True)
+        return out[out.method.isin(A1_METHODS)].drop(columns="seconds").sort_values(["trial", "method", "k"]).reset_index(drop=True)
+
+    pd.testing.assert_frame_equal(table(without), table(with_it), check_exact=True)
+    assert (pd.concat([t for _, t, _ in with_it]).method == toy_names["coresets"]).sum() == 2 * len(ks)
+
+
+def test_named_stream_is_independent_of_the_callers_draws():
+    ss = np.random.SeedSequence(7).spawn(3)[2]
+    a, b = np.random.default_rng(ss), np.random.default_rng(ss)
+    first = named_stream(a, "mine").random(4)
+    a.random(10)                                     # the caller draws: the named stream does not move
+    assert np.array_equal(named_stream(a, "mine").random(4), first)
+    assert np.array_equal(a.random(3), (b.random(10), b.random(3))[1])   # and the caller's stream is untouched
+    assert not np.array_equal(named_stream(a, "other").random(4), first)
+
+
+def test_a_registered_boosting_rule_takes_its_steps_on_the_fw_core(toy_names):
+    from inferopt.experiment.boosting import random_two_gaussians
+
+    target = random_two_gaussians(2, np.random.default_rng(0))
+    res = boost(target, toy_names["boosting"], rng=np.random.default_rng(1), max_iter=3, family="gaussian", n_samples=20)
+    assert np.allclose(res.record.gamma.iloc[1:], 0.3)
+    paper = boost(target, "adafw", rng=np.random.default_rng(1), max_iter=3, family="gaussian", n_samples=20)
+    assert not np.allclose(paper.record.gamma.iloc[1:], 0.3)
+
+
+def test_versus_paper_counts_wins_ties_and_medians_on_shared_cells():
+    t = pd.DataFrame({"trial": [0, 0, 1, 1, 2, 2, 3], "method": ["iht", "giga"] * 3 + ["iht"],
+                      "err": [1.0, 2.0, 3.0, 3.0, 5.0, 4.0, 0.0], "sec": [1, 2, 1, 2, 1, 2, 9]})
+    vs = versus_paper(t, "err", ["iht"], ["giga"], by=["trial"], time="sec").iloc[0]
+    assert vs["cells"] == 3 and vs["win fraction"] == pytest.approx(1 / 3) and vs["tie fraction"] == pytest.approx(1 / 3)
+    assert vs["median err"] == 3.0 and vs["median err, against"] == 3.0 and vs["median sec"] == 1 and vs["median sec, against"] == 2
+    with pytest.raises(ValueError, match="one row per"):
+        versus_paper(pd.concat([t, t]), "err", ["iht"], ["giga"], by=["trial"])
+
+
+def _execute(notebook: str, tmp_path, monkeypatch, extra: str) -> Path:
+    """Run a notebook at its tiny defaults with one extra method; returns its output folder."""
+    import papermill
+
+    monkeypatch.setenv("PYTHONPATH", str(PLUGINS))   # the kernel imports toy_methods from there
+    out = tmp_path / "out"
+    papermill.execute_notebook(str(ROOT / "notebooks" / f"{notebook}.ipynb"), str(tmp_path / f"{notebook}.ipynb"),
+                               parameters={"output_dir": str(out), "extra_methods": [extra]}, kernel_name="python3",
+                               progress_bar=False, cwd=str(ROOT))
+    return out
+
+
+def test_a1_runs_the_toy_coreset_beside_the_paper_methods(tmp_path, monkeypatch):
+    out = _execute("A1_gaussian_mean_kl", tmp_path, monkeypatch, "toy_methods:greedy_topk")
+    rows = pd.read_csv(out / "results" / "A1" / "kl_by_k.csv")
+    vs = pd.read_csv(out / "results" / "A1" / "vs_paper.csv")
+    assert (rows.method == "greedy_topk").sum() == rows.k.nunique() * rows.trial.nunique()
+    assert set(vs.against) == {label(m) for m in A1_METHODS} and (vs.method == toy_methods.greedy_topk.label).all()
+    assert vs["win fraction"].between(0, 1).all() and (vs.cells == rows.k.nunique() * rows.trial.nunique()).all()
+    # the paper's numbers are exactly those of a run without the toy (the notebook's defaults, run here in-process)
+    metrics = json.loads((out / "metrics" / "A1.json").read_text())
+    assert toy_methods.greedy_topk.label not in metrics["metrics"]["median_reverse_kl"]
+    trials = run_conjugate_trials(partial(cs.make_gaussian_mean, 20, 60), A1_METHODS, sorted(rows.k.unique()), seed=0,
+                                  n_trials=2, tangent_options={"constant": "exact"}, max_iter=300, step="exact",
+                                  sparsevi_steps=100)
+    alone = pd.concat([t.assign(trial=i) for i, (_, t, _) in enumerate(trials)], ignore_index=True)
+    rows = pd.read_csv(out / "results" / "A1" / "kl_by_k.csv")
+    key = ["trial", "method", "k"]
+    paper = rows[rows.method.isin(A1_METHODS)].drop(columns="seconds").sort_values(key).reset_index(drop=True)
+    pd.testing.assert_frame_equal(paper, alone.drop(columns="seconds").sort_values(key).reset_index(drop=True),
+                                  check_exact=True, check_dtype=False)
+    assert "your method against the paper's methods" in (tmp_path / "A1_gaussian_mean_kl.ipynb").read_text()   # shown
+
+
+def test_c1_runs_the_toy_step_rule_and_d4_the_toy_optimiser(tmp_path, monkeypatch):
+    out = _execute("C1_kl_vs_dimension", tmp_path, monkeypatch, "toy_methods:constant_step")
+    yours = pd.read_csv(out / "results" / "C1" / "kl_after_step_with_yours.csv")
+    mine = yours[yours.method == "constant_step"]
+    assert len(mine) and np.allclose(mine.gamma, 0.3)
+    vs = pd.read_csv(out / "results" / "C1" / "vs_paper.csv")
+    assert set(vs.against) == {"Predefined", "Line-search", "AdaFW"}
+    main = pd.read_csv(out / "results" / "C1" / "kl_after_step.csv")
+    assert "constant_step" not in set(main.method)        # the paper's table (and claims) hold the paper's rules only
+
+    out = _execute("D4_degree_distributions", tmp_path, monkeypatch, "toy_methods:half_step_sgd")
+    vs = pd.read_csv(out / "results" / "D4" / "vs_paper.csv")
+    assert (vs.method == toy_methods.half_step_sgd.label).all() and (vs.cells == 3).all()
+    assert {"optimal", "poisson", "SGD-DET N=10"} <= set(vs.against)
+
+
+def test_a_registered_path_solver_runs_as_the_greedy_solvers_do():
+    """per_k=False: one pass over the size grid; GIGA registered under another name gives GIGA's path."""
+    from inferopt.coresets.giga import giga
+
+    register_method("giga_again", giga, family="coresets", per_k=False)
+    Phi, y = cs.exact_problem(cs.make_gaussian_mean(5, 30, rng=1))
+    _, W_again, _, runs = coreset_path("giga_again", Phi, y, [2, 5, 9])
+    _, W, _, _ = coreset_path("giga", Phi, y, [2, 5, 9])
+    assert len(runs) == 1 and np.array_equal(W_again, W)
+
+
+def test_a_registered_herding_rule_joins_the_finite_sample_curves_without_changing_the_papers(toy_names):
+    """B2's runner with the toy rule beside the paper's: the paper's curves equal a run without it, and the toy
+    takes its steps 1/(t+2) on the FW core."""
+    from inferopt.experiment.herding import CG_METHODS, finite_sample_curves
+    from inferopt.herding import SobolevTarget, TrigDensity, herd
+
+    rng = np.random.default_rng(0)
+    density = TrigDensity.random(rng, degree=2)
+    target = SobolevTarget(1, density)
+    sample = density.sample(40, rng)
+    alone = finite_sample_curves(target, sample, 30)
+    both = finite_sample_curves(target, sample, 30, methods=CG_METHODS | {toy_names["herding"]: toy_names["herding"]})
+    pd.testing.assert_frame_equal(both[both.method.isin(list(CG_METHODS))].reset_index(drop=True), alone, check_exact=True)
+    res = herd(target, sample, 5, toy_names["herding"])
+    assert np.allclose(res.info["gamma"], [1 / (t + 2) for t in range(1, 5)])
+
+
+def test_a_registered_coreset_runs_in_worker_processes_too(toy_names):
+    """n_jobs=2 (loky): the workers register the solver themselves; the table equals the one-process run's."""
+    kw = dict(seed=1, n_trials=2, max_iter=30, sparsevi_steps=5)
+    methods, model = [toy_names["coresets"], "uniform", "a_iht"], partial(cs.make_gaussian_mean, 6, 20)
+    tables = [pd.concat([t for _, t, _ in run_conjugate_trials(model, methods, [1, 4, 8], n_jobs=n, **kw)])
+              .drop(columns="seconds").reset_index(drop=True) for n in (1, 2)]
+    pd.testing.assert_frame_equal(*tables, check_exact=True)
+    assert (tables[1].method == toy_names["coresets"]).sum() == 6
