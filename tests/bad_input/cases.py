@@ -137,6 +137,7 @@ def _coresets():
     w = np.zeros(8)
     w[:3] = 1.0
     return {
+        "register_solver": None,
         "GLMCoresetProblem": lambda: dict(model=logistic()[2](*logistic()[:2]), n_projections=20, rng=0),
         "GaussianMeanModel": lambda: dict(x=np.ones((4, 2)), mu0=np.zeros(2), Sigma0=np.eye(2), Sigma=np.eye(2)),
         "LinearRegressionModel": lambda: dict(design=np.random.default_rng(0).normal(size=(6, 2)), y=np.ones(6),
@@ -215,6 +216,7 @@ def _boosting():
     q, s = mixture(), component()
     Z, yl, LR = logistic()
     return {
+        "register_step": None,
         "BoostingProblem": lambda: dict(target=target, family="gaussian", rng=np.random.default_rng(0), n_samples=10),
         "MonteCarloSlack": lambda: dict(eps0=0.1),
         "boost": lambda: dict(target=target, step="predefined", rng=np.random.default_rng(0), max_iter=2,
@@ -532,6 +534,8 @@ EXEMPT = {
     "Direction": "value object built by FWProblem.direction",
     "FWProblem": "protocol (no constructor of its own)",
     "StepRule": "abstract base of step rules",
+    "register_solver": "mutates the process-wide solver registry; its checks are tested in tests/experiment/test_extra_methods.py",
+    "register_step": "mutates the process-wide step-rule registry; its checks are tested in tests/experiment/test_extra_methods.py",
     "KernelTarget": "abstract base of herding targets",
     "DegreeDistribution": "abstract base of degree distributions",
     "Family": "abstract base of variational families",

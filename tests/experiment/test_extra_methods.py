@@ -237,3 +237,22 @@ def test_a_registered_coreset_runs_in_worker_processes_too(toy_names):
               .drop(columns="seconds").reset_index(drop=True) for n in (1, 2)]
     pd.testing.assert_frame_equal(*tables, check_exact=True)
     assert (tables[1].method == toy_names["coresets"]).sum() == 6
+
+
+def test_library_hooks_refuse_bad_input_and_taken_names():
+    """The algorithm packages' own registration points (reached by register_method) name the bad argument."""
+    from inferopt.boosting.boost import register_step
+    from inferopt.coresets.path import register_solver
+
+    with pytest.raises(TypeError, match="solver must be callable"):
+        register_solver("mine", 3)
+    with pytest.raises(TypeError, match="name"):
+        register_solver("", toy_methods.greedy_topk)
+    with pytest.raises(ValueError, match="'giga' exists already"):
+        register_solver("giga", toy_methods.greedy_topk)
+    with pytest.raises(TypeError, match="per_k"):
+        register_solver("mine", toy_methods.greedy_topk, per_k="yes")
+    with pytest.raises(ValueError, match="'adafw' exists already"):
+        register_step("adafw", toy_methods.constant_step)
+    with pytest.raises(TypeError, match="name"):
+        register_step(None, toy_methods.constant_step)
