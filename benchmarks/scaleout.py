@@ -23,30 +23,18 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
-
+from boosting import paper_settings
 from inferopt.datasets.classification import logistic_data
 from inferopt.experiment.boosting import compare_methods
 from inferopt.experiment.parallel import DASK_SCHEDULER_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
-STEP_KEYS = ("C0", "eta", "tau", "eps0", "imax", "min_gamma", "on_ascent", "fallback_C", "ls_iter", "ls_lr")
-
-
-def settings() -> dict:
-    """C2's keyword arguments of :func:`compare_methods` at the paper scale (params.yaml under params_paper.yaml)."""
-    params = yaml.safe_load((ROOT / "params.yaml").read_text())["C2"]
-    params.update(yaml.safe_load((ROOT / "params_paper.yaml").read_text())["C2"])
-    greedy = dict(params["greedy"], lr_decay=tuple(params["greedy"]["lr_decay"]))
-    return dict(family=params["family"], n_samples=params["n_samples"], reuse_samples=params["reuse_samples"],
-                ls_draws=params["ls_draws"], estimates=params["estimates"], greedy=greedy,
-                **{k: params[k] for k in STEP_KEYS})
 
 
 def run(data, n_replicates: int, n_iter: int, n_jobs: int) -> tuple[float, pd.DataFrame]:
     t0 = time.perf_counter()
     rec = compare_methods(data, max_iter=n_iter, n_replicates=n_replicates, rng=np.random.default_rng(0), n_jobs=n_jobs,
-                          **settings())
+                          **paper_settings("C2")[1])
     return time.perf_counter() - t0, rec
 
 
