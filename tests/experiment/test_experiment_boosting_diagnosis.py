@@ -29,8 +29,11 @@ def test_kind_follows_the_verdict_map_and_the_first_step():
     assert all(c["verdict"] == "fails" for c in paper["evidence"]["sweep"])
     assert diagnose({"run-alg2"}, flat)["kind"] == "construction"
     assert diagnose({"run-1"}, flat)["kind"] == "setting" and "C_-1 = 1.0" in diagnose({"run-1"}, flat)["text"]
-    # Alg. 2 as printed holding while the authors' code at the same C_-1 also holds is no evidence of a construction
-    assert diagnose({"run-alg2", "run-0.001"}, flat)["kind"] == "setting"
+    # Alg. 2 as printed holding while the authors' code at the same C_-1 also holds is no evidence of a construction,
+    # and the map's cell at the main run's own C_-1 differs from the main run by its length, not by a setting
+    same_c0 = diagnose({"run-alg2", "run-0.001"}, flat)
+    assert same_c0["kind"] == "paper" and "the run's length decides" in same_c0["text"]
+    assert diagnose({"run-0.001", "run-estimated"}, flat)["kind"] == "setting"
 
 
 def test_stand_in_only_when_the_paper_sized_rows_gain_beyond_the_error():

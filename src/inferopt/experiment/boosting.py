@@ -311,11 +311,15 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
         return {"kind": "construction", "text": f"{what} It holds with Alg. 2 as the paper prints it and fails with the "
                 "authors' code's departures from it (MIN_GAMMA, the predefined step on a negative gap, the kept C), same "
                 f"C_-1 = {C0}, seeds and budget.", "evidence": evidence}
-    rescue = [c["setting"]["C0"] for c in cells if c["verdict"] == "holds"]
+    # a cell at the main run's own C_-1 that holds differs from the main run by its budget, not by a setting
+    rescue = [c["setting"]["C0"] for c in cells if c["verdict"] == "holds" and c["setting"]["C0"] != C0]
     if rescue:
         return {"kind": "setting", "text": f"{what} It holds with C_-1 = {rescue[0]} (the paper gives no C_-1).",
                 "evidence": evidence}
-    text = (f"{what} It fails at every C_-1 of the map and with Alg. 2 as printed; at the first step the best gain over "
+    same = [c for c in cells if c["setting"]["C0"] == C0 and c["verdict"] == "holds"]
+    where = (f"every other C_-1 of the map (at this run's C_-1 = {C0} the map's shorter runs, {budget}, hold: the run's "
+             "length decides there, not a setting)" if same else "every C_-1 of the map")
+    text = (f"{what} It fails at {where} and with Alg. 2 as printed; at the first step the best gain over "
             f"plain VI of any weight γ is {max(first_gain.values()):.3g} nats (greedy constructions "
             f"{ {k: round(v, 3) for k, v in first_gain.items()} }), {data_note}")
     if rows_gain is not None:
