@@ -64,3 +64,20 @@ def test_resample_rows_draws_training_rows_and_keeps_the_test_rows():
         resample_rows(data, 0, np.random.default_rng(1))
     with pytest.raises(TypeError, match="data"):
         resample_rows([Z], 5, np.random.default_rng(1))
+
+
+def test_a_greedy_setting_that_rescues_the_claim_is_named_and_the_headroom_is_evidence():
+    flat = check_table([0.1, -0.5, -3.0])
+    greedy = {"anneal = constant": "run-lam1", "stored_scale = scale": "run-scale"}
+    rescued = diagnose_step_rules(lambda runs: runs == "run-scale", "It fails.", sweep=SWEEP, published="run-alg2",
+                                  C0=0.001, check=flat, budget="3 x 20", data_note="on a subset", greedy_sweep=greedy,
+                                  room={"elbo": -80.0, "elbo_se": 0.1})
+    assert rescued["kind"] == "setting" and "stored_scale = scale" in rescued["text"]
+    assert {"greedy step": "anneal = constant"} in [c["setting"] for c in rescued["evidence"]["sweep"]]
+    lead = rescued["evidence"]["ELBO of the full-covariance Laplace approximation, and its lead over plain VI"]
+    assert lead == {"elbo": -80.0, "lead": 20.0}                       # plain VI's ELBO in check_table is -100
+    failing = diagnose_step_rules(lambda runs: False, "It fails.", sweep=SWEEP, published="run-alg2", C0=0.001, check=flat,
+                                  budget="3 x 20", data_note="on a subset", greedy_sweep=greedy,
+                                  room={"elbo": -120.0, "elbo_se": 0.1})
+    assert failing["kind"] == "paper" and len(failing["evidence"]["sweep"]) == 6      # 3 C_-1, Alg. 2, 2 greedy settings
+    assert "20 nats below plain VI" in failing["text"] and "anneal = constant and stored_scale = scale" in failing["text"]

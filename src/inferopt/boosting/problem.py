@@ -62,7 +62,7 @@ LS_DRAWS = ("iteration", "authors")
 ESTIMATES = ("stratified", "authors")
 #: keys of ``greedy`` passed on to :func:`~.relbo.greedy_step`.
 GREEDY_KEYS = ("max_iter", "n_samples", "lr", "init_log_scale", "average", "log_scale_bounds", "lr_decay", "start",
-               "scale_param", "stored_scale")
+               "scale_param", "stored_scale", "anneal")
 
 
 class BoostingProblem:

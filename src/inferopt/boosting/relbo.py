@@ -29,6 +29,10 @@ from .mixture import Mixture
 from .._random import as_generator
 
 
+#: how the entropy weight λ of the RELBO changes with the iteration (:func:`greedy_step`'s ``anneal``)
+ANNEALS = ("1oversqrt", "constant")
+
+
 def relbo_lambda(t: int) -> float:
     """The entropy weight ``λ = 1/√(t+1)`` of Locatello et al. (2018a) at boosting iteration ``t``."""
     t = check_int("t", t, low=0)
@@ -178,6 +182,7 @@ def greedy_step(
     start: str = "draw",
     scale_param: str = "exp",
     stored_scale: str = "scale",
+    anneal: str = "1oversqrt",
 ) -> GreedyResult:
     """Next component by maximising the RELBO with Adam (Algorithm 1 line 3, Eq. (4)).
 
@@ -187,6 +192,9 @@ def greedy_step(
     family : base family (``'laplace'``, ``'gaussian'`` or a :class:`Family`).
     q : the current mixture ``q_t``; ``None`` for the first component (plain VI, λ = 1).
     t : boosting iteration for ``λ = 1/√(t+1)``; default ``q.n_components``. ``lam`` overrides.
+    anneal : the entropy weight over the iterations: ``'1oversqrt'`` (``λ = 1/√(t+1)``, the authors'
+        ``relbo_anneal`` default) or ``'constant'`` (``λ = 1``: Eq. (4) as the paper derives it, "setting
+        the multiplier to one").
     init : starting component; default location ``0`` for the first component, else one draw
         from ``q`` (a random point of the current approximation), log-scale ``init_log_scale``.
     max_iter, n_samples, lr : Adam steps, reparameterised draws per step, learning rate.
@@ -223,8 +231,9 @@ def greedy_step(
     q = _check_q(q, D)
     max_iter = check_int("max_iter", max_iter, low=0)
     n_samples = check_int("n_samples", n_samples, low=1)
+    anneal = check_choice("anneal", anneal, ANNEALS)
     if lam is None:
-        lam = 1.0 if q is None else relbo_lambda(q.n_components if t is None else t)
+        lam = 1.0 if q is None or anneal == "constant" else relbo_lambda(q.n_components if t is None else t)
     lam = check_real("lam", lam, low=0.0)
     start = check_choice("start", start, ("draw", "random"))
     scale_param = check_choice("scale_param", scale_param, ("exp", "softplus"))

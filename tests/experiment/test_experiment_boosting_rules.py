@@ -1,0 +1,86 @@
+"""C2/C3's runs with each step rule's own settings (the authors' per-rule values), the RELBO's entropy weight as an
+open choice, the ELBO of the full-covariance Laplace approximation, and when a ranking of the rules by ELBO is measured."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from inferopt.boosting.mixture import Mixture
+from inferopt.boosting.relbo import greedy_step, relbo_lambda
+from inferopt.boosting.targets import GaussianMixtureTarget, LogisticTarget
+from inferopt.experiment.boosting import (AUTHORS_RULE_SETTINGS, check_rule_settings, compare_methods, headroom,
+                                          no_rule_boosts)
+from inferopt.models.laplace import laplace_approximation
+
+
+def small_data(seed=0, n=120, d=3):
+    rng = np.random.default_rng(seed)
+    Z = rng.normal(size=(n, d))
+    y = np.where(rng.random(n) < 1 / (1 + np.exp(-Z @ np.array([1.5, -1.0, 0.5]))), 1.0, -1.0)
+    return {"Z": Z, "y": y, "Zt": Z[:40], "yt": y[:40]}
+
+
+RUN = dict(max_iter=2, n_replicates=1, n_eval=20, n_samples=20, reuse_samples=False, ls_draws="authors", estimates="authors",
+           greedy={"max_iter": 30, "n_samples": 1, "lr": 0.1})
+
+
+def test_a_rules_own_settings_reach_its_runs_and_no_other():
+    data = small_data()
+    plain = compare_methods(data, methods=["predefined", "adafw"], rng=np.random.default_rng(3), C0=0.001, **RUN)
+    own = compare_methods(data, methods=["predefined", "adafw"], rng=np.random.default_rng(3), C0=0.001,
+                          rule_settings={"adafw": {"C0": 50.0, "eta": 0.5}}, **RUN)
+    pre = [r[r.method == "predefined"].drop(columns=[c for c in r if c.startswith("time")])
+           .reset_index(drop=True) for r in (plain, own)]
+    pd.testing.assert_frame_equal(*pre)                                   # the other rule is untouched, bit for bit
+    ada_plain, ada_own = (r[(r.method == "adafw") & (r.iteration == 1)].iloc[0] for r in (plain, own))
+    assert ada_plain.gamma != ada_own.gamma                                # C_-1 = 50 takes a different first step
+
+
+def test_rule_settings_are_checked_by_name():
+    assert check_rule_settings(None) == {}
+    assert check_rule_settings(AUTHORS_RULE_SETTINGS)["adaafw"] == {"C0": 1.0, "eta": 0.1, "tau": 5.0}
+    with pytest.raises(ValueError, match="rule_settings"):
+        check_rule_settings({"adafw": {"C1": 1.0}})
+    with pytest.raises(ValueError, match="rule_settings"):
+        check_rule_settings({"fastest": {"C0": 1.0}})
+    with pytest.raises(TypeError, match="rule_settings"):
+        check_rule_settings({"adafw": 1.0})
+
+
+def test_the_entropy_weight_is_annealed_or_constant():
+    target = GaussianMixtureTarget(np.array([[0.0, 0.0], [3.0, 0.0]]), np.ones((2, 2)))
+    q = Mixture.from_component(greedy_step(target, "gaussian", rng=np.random.default_rng(0), max_iter=20).component)
+    annealed = greedy_step(target, "gaussian", q, rng=np.random.default_rng(1), max_iter=5, t=3)
+    constant = greedy_step(target, "gaussian", q, rng=np.random.default_rng(1), max_iter=5, t=3, anneal="constant")
+    assert annealed.info["lam"] == pytest.approx(relbo_lambda(3)) == pytest.approx(0.5)
+    assert constant.info["lam"] == 1.0
+    with pytest.raises(ValueError, match="anneal"):
+        greedy_step(target, "gaussian", q, rng=np.random.default_rng(1), max_iter=5, anneal="linear")
+
+
+def test_headroom_is_the_elbo_of_the_laplace_approximation():
+    data = small_data(n=300)
+    room = headroom(data, n_eval=20000, rng=np.random.default_rng(0))
+    # independent: E_q[log p - log q] with the approximation's own log density on fresh draws
+    target = LogisticTarget(data["Z"], data["y"])
+    approx = laplace_approximation(target.model)
+    x = approx.sample(20000, np.random.default_rng(1))
+    direct = target.log_density(x) - approx.logpdf(x)
+    assert abs(room["elbo"] - direct.mean()) < 4 * np.hypot(room["elbo_se"], direct.std() / np.sqrt(len(x)))
+    with pytest.raises(TypeError, match="data"):
+        headroom({"Z": data["Z"]}, rng=np.random.default_rng(0))
+
+
+def records(t0, best, se=0.5, methods=("line_search", "adafw")):
+    rows = []
+    for m in methods:
+        for r in range(2):
+            rows += [{"method": m, "replicate": r, "iteration": 0, "elbo_eval": t0, "elbo_se": se, "gamma": np.nan},
+                     {"method": m, "replicate": r, "iteration": 1, "elbo_eval": best[m], "elbo_se": se, "gamma": 0.1}]
+    return pd.DataFrame(rows)
+
+
+def test_no_rule_boosts_only_when_every_rule_stays_within_the_error_of_plain_vi():
+    assert no_rule_boosts(records(-100.0, {"line_search": -99.8, "adafw": -100.3}))
+    assert not no_rule_boosts(records(-100.0, {"line_search": -100.0, "adafw": -95.0}))   # one rule boosts
+    assert not no_rule_boosts(records(-100.0, {"line_search": -99.8, "adafw": -99.0}, se=0.1))
