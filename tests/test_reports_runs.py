@@ -108,6 +108,47 @@ def test_progress_bars_in_a_report_are_plain_output_and_warnings_stay_red():
     assert [(o.name, o.text) for o in outputs] == [("stdout", bar), ("stderr", "UserWarning: careful\n"), ("stdout", bar)]
 
 
+@pytest.mark.parametrize(("exp_id", "again"), [("A4", "(the claims table above, less A4.3, A4.4)\n"), ("D3", None)])
+def test_the_report_shows_the_claims_table_once(exp_id, again):
+    """A4's notebook prints its claims table (Experiment.finish), then the rows nbval compares, less
+    its timing claims: the report shows every claim once, as HTML, and the copy as one line. D3's
+    prints only the rows nbval compares: the report shows every claim there, saying which the cell
+    leaves out. (The committed notebooks, with the committed paper-scale claims of the experiment.)"""
+    from inferopt.pipeline.layout import split_claims_table
+
+    claims = json.loads((ROOT / "reports/paper/metrics" / f"{exp_id}.json").read_text())["claims"]
+    ids = [c["id"] for c in claims]
+    nb = nbformat.read(_notebook(exp_id), as_version=4)
+    printed = [split[1] for cell in nb.cells for out in cell.get("outputs", [])
+               if (split := split_claims_table(out.get("text", ""), ids))]
+    outputs = [o for cell in prepare_for_reading(nb, root=ROOT, claims=claims).cells if cell.cell_type == "code"
+               for o in cell.outputs]
+    html_tables = [o["data"]["text/html"] for o in outputs if "<table class='claims'>" in (o.get("data") or {}).get("text/html", "")]
+    assert len(html_tables) == 1 and all(f">{i}</td>" in html_tables[0] for i in ids)
+    copies = [o["text"] for o in outputs if o.get("name") == "stdout" and o["text"].startswith("(the claims table")]
+    if again:
+        assert printed == [ids, [i for i in ids if not timing_note(i)]]
+        assert copies == [again] and "claims-note" not in html_tables[0]
+    else:
+        assert len(printed) == 1 and not copies
+        left_out = [i for i in ids if i not in printed[0]]
+        assert left_out and f"this cell prints the table less {', '.join(left_out)}" in html_tables[0]
+
+
+def test_a_claims_table_printed_again_reaches_the_terminal_as_one_line(tmp_path):
+    metrics = tmp_path / "Q1.json"
+    metrics.write_text(json.dumps({"claims": CLAIMS}))
+    rows = [{"id": c["id"], "verdict": c["verdict"], "claim": c["text"], "measured": str(c["measured"])} for c in CLAIMS]
+    table = pd.DataFrame(rows).set_index("id")
+    out = StringIO()
+    stream = ReadableClaims(out, metrics)
+    for chunk in (table.to_string() + "\n", "between\n", table.drop(index=["Q1.2"]).to_string() + "\n", "end\n"):
+        stream.write(chunk)
+    text = out.getvalue()
+    assert text.count("Q1.1  [holds]") == 1 and text.endswith("between\n(the claims table above, less Q1.2)\nend\n")
+    assert max(map(len, text.splitlines())) <= 110
+
+
 def test_thumbnails_are_small(tmp_path):
     import matplotlib
 

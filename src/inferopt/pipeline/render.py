@@ -8,7 +8,8 @@ back to system fonts with misplaced hats and root bars); require.js and mermaid 
 these notebooks) are replaced by empty sources, so nothing is fetched.
 
 Before rendering, outputs are cleaned for reading: the claims table a notebook prints is
-replaced by the same table as HTML (:func:`~inferopt.experiment.claims.claims_html`), the
+replaced by the same table as HTML (:func:`~inferopt.experiment.claims.claims_html`), once (a
+copy printed again, less the claims nbval leaves out, becomes one line: :func:`claims_once`), the
 progress bars the notebook wrote to stderr (their final states) are shown as plain output, not
 in the pink box of an error stream (:func:`progress_apart`), and absolute paths of the build
 machine are made relative (the executed notebook keeps its raw outputs).
@@ -16,6 +17,7 @@ machine are made relative (the executed notebook keeps its raw outputs).
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import shutil
@@ -28,7 +30,7 @@ import nbformat
 from nbconvert import HTMLExporter
 
 from ..experiment.claims import CLAIMS_CSS, claims_html, claims_text
-from .layout import CLAIMS_HEADER
+from .layout import claims_again, split_claims_table
 
 #: MathJax configuration shipped by jupyter-server-mathjax (TeX input, HTML-CSS output).
 MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full,Safe"
@@ -98,21 +100,52 @@ def _clean(value, pairs):
     return value
 
 
+def _claims_table(claims: list[dict], rows: list[str]):
+    """Every claim as the HTML table, said so when the notebook printed it less some claims."""
+    ids = [c["id"] for c in claims]
+    left_out = [i for i in ids if i not in rows]
+    note = (f"<p class='claims-note'>Every claim of this run (this cell prints the table less "
+            f"{html.escape(', '.join(left_out))}).</p>") if left_out else ""
+    return nbformat.v4.new_output("display_data", data={
+        "text/html": f"<style>{CLAIMS_CSS}</style>{note}{claims_html(claims)}", "text/plain": claims_text(claims)})
+
+
+def claims_once(outputs: list, claims: list[dict], shown: bool = False) -> tuple[list, bool]:
+    """``(outputs, shown)``: one cell's ``outputs`` with the claims table shown once per notebook
+    (``shown``: already shown by an earlier cell). The first printed claims table
+    (:data:`.layout.CLAIMS_HEADER`, as ``Experiment.finish`` prints it, or a copy less some claims) becomes
+    the HTML table of every claim; a later printed copy (the rows a notebook prints for nbval to
+    compare) or a later displayed one becomes one line saying so (:func:`claims_again`). Text
+    printed before or after a table stays."""
+    ids, out = [c["id"] for c in claims], []
+    for output in outputs:
+        split = (split_claims_table(output.get("text", ""), ids)
+                 if output.get("output_type") == "stream" and output.get("name") == "stdout" else None)
+        displayed = "<table class='claims'>" in str((output.get("data") or {}).get("text/html", ""))
+        if split is None and not (displayed and shown):  # not a claims table, or the first one displayed
+            out.append(output)
+            shown = shown or displayed
+            continue
+        before, rows, after = split or ("", ids, "")
+        table = (nbformat.v4.new_output("stream", name="stdout", text=claims_again(rows, ids)) if shown
+                 else _claims_table(claims, rows))
+        shown = True
+        out += [*([nbformat.v4.new_output("stream", name="stdout", text=before)] if before.strip() else []), table,
+                *([nbformat.v4.new_output("stream", name="stdout", text=after)] if after.strip() else [])]
+    return out, shown
+
+
 def prepare_for_reading(nb, *, root: Path, claims: list[dict] | None = None):
     """Clean ``nb``'s outputs in place for the HTML report (see the module docstring)."""
     pairs = machine_paths(root)
+    shown = False
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
-        outputs = []
-        for out in (part for output in cell.outputs for part in progress_apart(output)):
-            if claims and out.get("name") == "stdout" and CLAIMS_HEADER.search(out.get("text", "")):
-                out = nbformat.v4.new_output(
-                    "display_data",
-                    data={"text/html": f"<style>{CLAIMS_CSS}</style>{claims_html(claims)}", "text/plain": claims_text(claims)},
-                )
-            outputs.append(nbformat.from_dict(_clean(dict(out), pairs)))
-        cell.outputs = outputs
+        outputs = [part for output in cell.outputs for part in progress_apart(output)]
+        if claims:
+            outputs, shown = claims_once(outputs, claims, shown)
+        cell.outputs = [nbformat.from_dict(_clean(dict(out), pairs)) for out in outputs]
     return nb
 
 
