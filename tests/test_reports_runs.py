@@ -327,6 +327,7 @@ n = yaml.safe_load(open("params.yaml"))[name]["n"]
 if n < 0:
     sys.exit(f"bad n = {n}")
 open(f"out/{name}.txt", "w").write(f"{n} {time.time()}\\n")  # never byte-identical between runs, like a notebook
+open(f"card/{name}.json", "w").write(f'{{"{name}.1": {int(n > 2)}}}\\n')  # a git-tracked scorecard (cache: false)
 """
 
 
@@ -350,8 +351,8 @@ def test_the_readme_way_back_after_a_failed_variant_works_on_a_fresh_clone(tmp_p
     origin.mkdir()
     (origin / "stage.py").write_text(TOY_STAGE)
     (origin / "params.yaml").write_text("S1:\n  n: 2\nS2:\n  n: 3\n")
-    stages = {f"S{i}": {"cmd": f"mkdir -p out && python stage.py S{i}", "deps": ["stage.py"], "params": [f"S{i}.n"],
-                        "outs": [f"out/S{i}.txt"]} for i in (1, 2)}
+    stages = {f"S{i}": {"cmd": f"mkdir -p out card && python stage.py S{i}", "deps": ["stage.py"], "params": [f"S{i}.n"],
+                        "outs": [f"out/S{i}.txt"], "metrics": [{f"card/S{i}.json": {"cache": False}}]} for i in (1, 2)}
     stages["report"] = {"cmd": "cat out/S1.txt out/S2.txt > index.txt", "deps": ["out/S1.txt", "out/S2.txt"], "outs": ["index.txt"]}
     (origin / "dvc.yaml").write_text(yaml.safe_dump({"stages": stages}))
     sh(origin, "git init -q && dvc init -q && dvc config core.analytics false && dvc repro -q && git add -A && "
@@ -364,12 +365,12 @@ def test_the_readme_way_back_after_a_failed_variant_works_on_a_fresh_clone(tmp_p
         assert sh(clone, "dvc exp run -S S2.n=-1", check=False).returncode != 0      # the variant fails
         assert not (clone / "out/S2.txt").exists()
         sh(clone, recipe, check=False)
-        restored = all((clone / p).exists() for p in ("out/S1.txt", "out/S2.txt", "index.txt"))
+        restored = all((clone / p).exists() for p in ("out/S1.txt", "out/S2.txt", "index.txt", "card/S2.json"))
         if name == "old":
             assert not restored                        # the trap the README no longer sets
         else:
             assert restored and (clone / "index.txt").read_text() == before
-            assert sh(clone, "git status --porcelain params.yaml").stdout == ""
+            assert sh(clone, "git status --porcelain params.yaml card").stdout == ""
 
 
 def test_the_readme_keep_filter_shows_a_parameter_that_params_paper_also_sets(tmp_path):
