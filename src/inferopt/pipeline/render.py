@@ -18,6 +18,7 @@ machine are made relative (the executed notebook keeps its raw outputs).
 from __future__ import annotations
 
 import html
+import importlib.util
 import os
 import re
 import shutil
@@ -25,7 +26,6 @@ import sys
 import sysconfig
 from pathlib import Path
 
-import jupyter_server_mathjax
 import nbformat
 from nbconvert import HTMLExporter
 
@@ -62,9 +62,18 @@ def progress_apart(output):
     return [nbformat.v4.new_output("stream", name=name, text="".join(lines)) for name, lines in parts]
 
 
+def mathjax_source() -> Path:
+    """The MathJax 2.7 tree that ``jupyter-server-mathjax`` ships, found without importing that
+    package (its import loads the whole Jupyter server: seconds at the start of every stage)."""
+    spec = importlib.util.find_spec("jupyter_server_mathjax")
+    if spec is None or spec.origin is None:
+        raise FileNotFoundError("the package jupyter-server-mathjax (the reports' local MathJax) is not installed: `make venv`")
+    return Path(spec.origin).parent / "static"
+
+
 def copy_mathjax(dest: Path) -> Path:
-    """Copy the local MathJax 2.7 tree to ``dest`` (replacing what was there)."""
-    source = Path(jupyter_server_mathjax.__file__).parent / "static"
+    """Copy the local MathJax 2.7 tree (:func:`mathjax_source`) to ``dest`` (replacing what was there)."""
+    source = mathjax_source()
     if dest.exists():
         shutil.rmtree(dest)
     shutil.copytree(source, dest)
