@@ -4,7 +4,6 @@
 * :mod:`.record`   -- :class:`Experiment`: figures, result tables, metrics, claims
   (:meth:`Experiment.finish` is the closing call);
 * :mod:`.claims`, :mod:`.plotting` -- verdicts, one plotting style (repository paths: :mod:`inferopt._paths`);
-* :mod:`.tables`   -- :func:`~.tables.paper_table`: a result table with its caption, as an HTML table in the report;
 * :mod:`.methods`  -- the one registry of method names, labels and colours;
 * :mod:`.extra`    -- :func:`register_method`: a researcher's own method in its family's experiments;
 * :mod:`.coresets`, :mod:`.herding`, :mod:`.boosting`, :mod:`.spectral` -- each paper's trial
