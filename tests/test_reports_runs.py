@@ -270,7 +270,12 @@ def test_a_paper_run_is_stale_when_dirty_off_its_parameters_or_its_code_changed(
     default = {"experiment": "A4", "title": "t", "paper": "P", "figure": "F", "figures": [], "stand_ins": [],
                "claims": [_claim("A4.1", "holds"), _claim("A4.3", "fails")]}
     page = build_index({"A4": default}, project / "reports", papers={"A4": paper})
-    assert ("<span class='verdict stale'>STALE</span>" in page) == bool(reason)
+    assert ("<span class='verdict stale' title='" in page) == bool(reason)
+    if reason:   # each row carries the mark, its reasons on hover; the card says them once
+        row = page[page.index("<td class='id'>A4.1"):]
+        row = row[:row.index("</tr>")]
+        assert f"title='{reasons[0]}" in row.replace("&#x27;", "'") and "STALE:" not in row
+        assert "STALE: " + reasons[0] in page.replace("&#x27;", "'")
     assert "stale: A4" in page if reason else "stale:" not in page
 
 

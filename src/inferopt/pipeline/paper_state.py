@@ -120,11 +120,12 @@ def is_current(paper: dict | None) -> bool:
     return paper is not None and paper["changed"] is not None and not paper["stale"]
 
 
-def run_note(paper: dict) -> str:
-    """``paper scale, 54d6f16, 2026-11-24`` plus ``STALE: <reasons>`` when stale."""
+def run_note(paper: dict, *, reasons: bool = True) -> str:
+    """``paper scale, 54d6f16, 2026-11-24`` plus ``STALE: <reasons>`` when stale (``reasons``: False
+    leaves them to the STALE badge beside it, as each row of the front page does)."""
     run = paper["run"]
     note = f"paper scale, {str(run.get('commit', '?'))[:7]}, {str(run.get('date', '?'))[:10]}"
-    stale = paper["stale"]
+    stale = paper["stale"] if reasons else []
     if stale:
         more = f" and {len(stale) - 3} more" if len(stale) > 3 else ""
         note += f"; STALE: {'; '.join(stale[:3])}{more}"
