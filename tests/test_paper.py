@@ -60,12 +60,13 @@ def test_failures_of_each_output_root_are_kept_apart(tmp_path):
     assert failure_marker(ROOT, "A3", tmp_path / "x") != default
 
 
-def test_a_real_paper_run_records_its_run_and_streams_progress(tmp_path, capsys):
+def test_a_real_paper_run_records_its_run_and_streams_progress(tmp_path, capfd):
+    """(capfd: the kernel is another process, whose start-up warnings reach file descriptor 2, not sys.stderr.)"""
     default_metrics = ROOT / "reports" / "metrics" / "B6.json"
     before = default_metrics.stat().st_mtime if default_metrics.exists() else None
     out = tmp_path / "paper"
     (run,) = run_paper(["B6"], workers=2, output_dir=out, overrides=TINY_B6)
-    captured = capsys.readouterr()
+    captured = capfd.readouterr()
     err = captured.err
     assert "\r" in err and "100%|" in err  # the notebook's progress bar reached this terminal, in place
     assert "without encryption" not in err and "make reports" in err  # no kernel start-up warning; what to run next
