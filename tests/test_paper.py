@@ -113,3 +113,18 @@ def test_progress_follows_the_notebooks_own_parameter(notebook, declared):
     from inferopt.pipeline.run import declares_progress
 
     assert declares_progress(ROOT / "notebooks" / f"{notebook}.ipynb") is declared
+
+
+def test_make_paper_rewrites_the_front_page_after_the_runs_and_not_after_a_plan():
+    """`make paper` ends with the report stage alone (the front page shows the new paper-scale
+    verdicts) when a front page exists, else says what builds it; `PAPER_ARGS=--dry-run` only plans."""
+    def recipe(*args):
+        return subprocess.run(["make", "-n", "paper", "ID=D1", *args], cwd=ROOT, capture_output=True, text=True,
+                              check=True).stdout
+
+    run = recipe()
+    assert "inferopt.pipeline paper D1" in run
+    assert run.index("inferopt.pipeline paper D1") < run.index("dvc repro --single-item report")
+    assert "`make repro` builds the front page" in run
+    planned = recipe("PAPER_ARGS=--dry-run")
+    assert "--dry-run" in planned and "dvc repro" not in planned
