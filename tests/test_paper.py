@@ -125,6 +125,6 @@ def test_make_paper_rewrites_the_front_page_after_the_runs_and_not_after_a_plan(
     run = recipe()
     assert "inferopt.pipeline paper D1" in run
     assert run.index("inferopt.pipeline paper D1") < run.index("dvc repro --single-item report")
-    assert "`make repro` builds the front page" in run
+    assert "make repro\\` builds the front page" in run
     planned = recipe("PAPER_ARGS=--dry-run")
     assert "--dry-run" in planned and "dvc repro" not in planned
