@@ -210,7 +210,7 @@ def project(tmp_path):
 
 def test_default_against_paper_works_from_committed_files_and_marks_timing(project):
     report = claims_diff(project, "default", "paper").splitlines()
-    assert report[:2] == ["claims-diff default -> paper: 1 of 2 claims changed verdict",
+    assert report[:2] == ["claims-diff default -> paper: 1 of 2 claims changed verdict (1 of them rest on timings)",
                           "  A4.3  fails -> holds   [timing, one run]"]
     assert any("vary between runs of the same code" in line for line in report)
     assert claims_diff(project, "workspace", "paper@HEAD") == claims_diff(project, "workspace", "paper").replace(
