@@ -106,6 +106,10 @@ def test_progress_bars_in_a_report_are_plain_output_and_warnings_stay_red():
     nb.cells = [cell]
     outputs = prepare_for_reading(nb, root=ROOT).cells[0].outputs
     assert [(o.name, o.text) for o in outputs] == [("stdout", bar), ("stderr", "UserWarning: careful\n"), ("stdout", bar)]
+    # a bar with leave=False clears itself (blanks, carriage return): nothing is left, not an empty error box
+    cell.outputs = [nbformat.v4.new_output("stream", name="stderr", text=" " * 40 + "\r"),
+                    nbformat.v4.new_output("stream", name="stderr", text=" " * 40 + "\r" + bar)]
+    assert [(o.name, o.text) for o in prepare_for_reading(nb, root=ROOT).cells[0].outputs] == [("stdout", bar)]
 
 
 @pytest.mark.parametrize(("exp_id", "again"), [("A4", "(the claims table above, less A4.3, A4.4)\n"), ("D3", None)])

@@ -49,11 +49,14 @@ PROGRESS_LINE = re.compile(r"^[^\n]*\d+%\|[^|\n]*\|\s*[\d.]+[kMG]?/[\d.]+[kMG]?\
 def progress_apart(output):
     """A stderr stream output split into runs of lines, the progress-bar lines
     (:data:`PROGRESS_LINE`) as ``stdout`` streams, the rest (warnings, errors) kept on
-    ``stderr``; any other output as it is."""
+    ``stderr``; a bar that cleared itself (``leave=False``: blanks and a carriage return) is left
+    out, so no empty error box is left behind; any other output as it is."""
     if output.get("output_type") != "stream" or output.get("name") != "stderr":
         return [output]
     parts: list = []
     for line in output.get("text", "").splitlines(keepends=True):
+        if line.endswith("\r") and not line.strip():
+            continue
         name = "stdout" if PROGRESS_LINE.match(line.rstrip("\n").split("\r")[-1]) else "stderr"
         if parts and parts[-1][0] == name:
             parts[-1][1].append(line)
