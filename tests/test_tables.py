@@ -74,7 +74,7 @@ def test_two_levels_of_columns_give_two_header_rows_and_digits_round_the_floats(
     assert head[0] == ["", "elbo", "gain"]                      # each spanning its three constructions
     assert head[1] == ["construction", *PIVOT.columns.get_level_values(1)] and head[2][0] == "gamma"
     body = [[text for _, text in row] for section, row in cells.rows if section == "tbody"]
-    assert len(body) == len(PIVOT)
+    assert len(body) == len(PIVOT) and [row[0] for row in body] == ["0", "0.001", "0.01", "0.2"]   # the index too
     assert [float(x) for x in body[2][1:]] == pytest.approx(PIVOT.iloc[2].to_numpy(), rel=1e-3)
     assert all(len(x.replace("-", "").replace(".", "").lstrip("0")) <= 4 for x in body[2][1:])   # 4 significant digits
 

@@ -24,7 +24,8 @@ from .._validation import check_int
 TABLE_CSS = (".paper-table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}"
              ".paper-table caption{caption-side:top;text-align:left;font-weight:600;padding:.3rem 0}"
              ".paper-table th,.paper-table td{padding:.25rem .6rem;border-bottom:1px solid #ddd;text-align:right}"
-             ".paper-table thead th{border-bottom:2px solid #999}.paper-table tbody th{text-align:left}")
+             ".paper-table thead th{border-bottom:2px solid #999}.paper-table tbody th{text-align:left}"
+             ".paper-table thead th[colspan]{text-align:center;border-bottom:1px solid #999}")  # a group over its columns
 
 
 class PaperTable:
@@ -34,14 +35,21 @@ class PaperTable:
     def __init__(self, frame: pd.DataFrame, caption: str, float_format=None):
         self.frame, self.caption, self.float_format = frame, caption, float_format
 
+    def _shown(self) -> pd.DataFrame:
+        """The frame with a float index written as its cells are (pandas formats only the cells)."""
+        index = self.frame.index
+        if self.float_format is None or not pd.api.types.is_float_dtype(index):
+            return self.frame
+        return self.frame.set_axis(pd.Index([self.float_format(v) for v in index], name=index.name), axis=0)
+
     def _repr_html_(self) -> str:
-        table = self.frame.to_html(classes="paper-table", border=0, float_format=self.float_format, na_rep="—")
+        table = self._shown().to_html(classes="paper-table", border=0, float_format=self.float_format, na_rep="—")
         opening = table.index(">") + 1
         return (f"<style>{TABLE_CSS}</style>" + table[:opening] + f"<caption>{html.escape(self.caption)}</caption>"
                 + table[opening:])
 
     def __repr__(self) -> str:
-        return self.caption + "\n" + self.frame.to_string(float_format=self.float_format, na_rep="—")
+        return self.caption + "\n" + self._shown().to_string(float_format=self.float_format, na_rep="—")
 
 
 def paper_table(frame: pd.DataFrame, caption: str, *, digits: int | None = None) -> PaperTable:
