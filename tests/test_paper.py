@@ -60,12 +60,13 @@ def test_failures_of_each_output_root_are_kept_apart(tmp_path):
     assert failure_marker(ROOT, "A3", tmp_path / "x") != default
 
 
-def test_a_real_paper_run_records_its_run_and_streams_progress(tmp_path, capsys):
+def test_a_real_paper_run_records_its_run_and_streams_progress(tmp_path, capfd):
+    """(capfd: the kernel is another process, whose start-up warnings reach file descriptor 2, not sys.stderr.)"""
     default_metrics = ROOT / "reports" / "metrics" / "B6.json"
     before = default_metrics.stat().st_mtime if default_metrics.exists() else None
     out = tmp_path / "paper"
     (run,) = run_paper(["B6"], workers=2, output_dir=out, overrides=TINY_B6)
-    captured = capsys.readouterr()
+    captured = capfd.readouterr()
     err = captured.err
     assert "\r" in err and "100%|" in err  # the notebook's progress bar reached this terminal, in place
     assert "without encryption" not in err and "make reports" in err  # no kernel start-up warning; what to run next
@@ -112,3 +113,18 @@ def test_progress_follows_the_notebooks_own_parameter(notebook, declared):
     from inferopt.pipeline.run import declares_progress
 
     assert declares_progress(ROOT / "notebooks" / f"{notebook}.ipynb") is declared
+
+
+def test_make_paper_rewrites_the_front_page_after_the_runs_and_not_after_a_plan():
+    """`make paper` ends with the report stage alone (the front page shows the new paper-scale
+    verdicts) when a front page exists, else says what builds it; `PAPER_ARGS=--dry-run` only plans."""
+    def recipe(*args):
+        return subprocess.run(["make", "-n", "paper", "ID=D1", *args], cwd=ROOT, capture_output=True, text=True,
+                              check=True).stdout
+
+    run = recipe()
+    assert "inferopt.pipeline paper D1" in run
+    assert run.index("inferopt.pipeline paper D1") < run.index("dvc repro --single-item report")
+    assert "make repro\\` builds the front page" in run
+    planned = recipe("PAPER_ARGS=--dry-run")
+    assert "--dry-run" in planned and "dvc repro" not in planned

@@ -86,7 +86,7 @@ def test_the_index_shows_both_scales_support_and_diagnosis(project):
     assert row.index("paper scale</div><div>gap = 2") < row.index("default scale</div><div>gap = 0.5")  # both scales' numbers
     assert "paper scale</b>: 1 claims of 1 experiment(s)" in page and "not run at paper scale: X2" in page
     (project / "src/inferopt/algo.py").write_text("A = 3\n")
-    assert "STALE: algo.py changed since" in build_index({"X1": default}, project / "reports",
+    assert "STALE: inferopt/algo.py changed since" in build_index({"X1": default}, project / "reports",
                                                           papers=paper_results(project, REGISTRY))
 
 

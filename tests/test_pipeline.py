@@ -109,6 +109,10 @@ def test_rendered_reports_carry_no_warnings_or_machine_paths(page):
     assert str(repo_root()) not in text and os.path.expanduser("~") + "/" not in text
     warnings = re.findall(r"\w*(?:Warning|Error): [^<]{0,80}", text)
     assert not warnings, f"{page.name} shows {warnings[:3]}"
+    # every red (stderr) box says something, and the claims table is there once
+    boxes = re.findall(r'data-mime-type="application/vnd.jupyter.stderr"[^>]*>\s*<pre>(.*?)</pre>', text, re.S)
+    assert all(box.strip() for box in boxes), f"{page.name} has an empty error box"
+    assert text.count("<table class='claims'>") + text.count('<table class="claims">') == (0 if "no current run" in text else 1)
 
 
 def test_a_failed_stage_is_marked_and_its_partial_notebook_kept_aside(tmp_path, monkeypatch):

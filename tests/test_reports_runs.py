@@ -106,6 +106,51 @@ def test_progress_bars_in_a_report_are_plain_output_and_warnings_stay_red():
     nb.cells = [cell]
     outputs = prepare_for_reading(nb, root=ROOT).cells[0].outputs
     assert [(o.name, o.text) for o in outputs] == [("stdout", bar), ("stderr", "UserWarning: careful\n"), ("stdout", bar)]
+    # a bar with leave=False clears itself (blanks, carriage return): nothing is left, not an empty error box
+    cell.outputs = [nbformat.v4.new_output("stream", name="stderr", text=" " * 40 + "\r"),
+                    nbformat.v4.new_output("stream", name="stderr", text=" " * 40 + "\r" + bar)]
+    assert [(o.name, o.text) for o in prepare_for_reading(nb, root=ROOT).cells[0].outputs] == [("stdout", bar)]
+
+
+@pytest.mark.parametrize(("exp_id", "again"), [("A4", "(the claims table above, less A4.3, A4.4)\n"), ("D3", None)])
+def test_the_report_shows_the_claims_table_once(exp_id, again):
+    """A4's notebook prints its claims table (Experiment.finish), then the rows nbval compares, less
+    its timing claims: the report shows every claim once, as HTML, and the copy as one line. D3's
+    prints only the rows nbval compares: the report shows every claim there, saying which the cell
+    leaves out. (The committed notebooks, with the committed paper-scale claims of the experiment.)"""
+    from inferopt.pipeline.layout import split_claims_table
+
+    claims = json.loads((ROOT / "reports/paper/metrics" / f"{exp_id}.json").read_text())["claims"]
+    ids = [c["id"] for c in claims]
+    nb = nbformat.read(_notebook(exp_id), as_version=4)
+    printed = [split[1] for cell in nb.cells for out in cell.get("outputs", [])
+               if (split := split_claims_table(out.get("text", ""), ids))]
+    outputs = [o for cell in prepare_for_reading(nb, root=ROOT, claims=claims).cells if cell.cell_type == "code"
+               for o in cell.outputs]
+    html_tables = [o["data"]["text/html"] for o in outputs if "<table class='claims'>" in (o.get("data") or {}).get("text/html", "")]
+    assert len(html_tables) == 1 and all(f">{i}</td>" in html_tables[0] for i in ids)
+    copies = [o["text"] for o in outputs if o.get("name") == "stdout" and o["text"].startswith("(the claims table")]
+    if again:
+        assert printed == [ids, [i for i in ids if not timing_note(i)]]
+        assert copies == [again] and "claims-note" not in html_tables[0]
+    else:
+        assert len(printed) == 1 and not copies
+        left_out = [i for i in ids if i not in printed[0]]
+        assert left_out and f"this cell prints the table less {', '.join(left_out)}" in html_tables[0]
+
+
+def test_a_claims_table_printed_again_reaches_the_terminal_as_one_line(tmp_path):
+    metrics = tmp_path / "Q1.json"
+    metrics.write_text(json.dumps({"claims": CLAIMS}))
+    rows = [{"id": c["id"], "verdict": c["verdict"], "claim": c["text"], "measured": str(c["measured"])} for c in CLAIMS]
+    table = pd.DataFrame(rows).set_index("id")
+    out = StringIO()
+    stream = ReadableClaims(out, metrics)
+    for chunk in (table.to_string() + "\n", "between\n", table.drop(index=["Q1.2"]).to_string() + "\n", "end\n"):
+        stream.write(chunk)
+    text = out.getvalue()
+    assert text.count("Q1.1  [holds]") == 1 and text.endswith("between\n(the claims table above, less Q1.2)\nend\n")
+    assert max(map(len, text.splitlines())) <= 110
 
 
 def test_thumbnails_are_small(tmp_path):
@@ -169,7 +214,7 @@ def project(tmp_path):
 
 def test_default_against_paper_works_from_committed_files_and_marks_timing(project):
     report = claims_diff(project, "default", "paper").splitlines()
-    assert report[:2] == ["claims-diff default -> paper: 1 of 2 claims changed verdict",
+    assert report[:2] == ["claims-diff default -> paper: 1 of 2 claims changed verdict (1 of them rest on timings)",
                           "  A4.3  fails -> holds   [timing, one run]"]
     assert any("vary between runs of the same code" in line for line in report)
     assert claims_diff(project, "workspace", "paper@HEAD") == claims_diff(project, "workspace", "paper").replace(
@@ -207,6 +252,12 @@ def test_claims_diff_refuses_empty_and_unknown_runs(project):
     (lambda m, r: (r / "params_paper.yaml").write_text(yaml.safe_dump({"A4": {"max_iter": 500}})),
      ["ran with max_iter = 300 (now 500)", "params_paper.yaml changed since"]),
     (lambda m, r: m["params"].update(n_jobs=7, progress=False), None),          # how a run is spread or shown
+    (lambda m, r: (r / "params.yaml").write_text(yaml.safe_dump({"seed": 0, "A4": {"max_iter": 30, "n_jobs": 2,
+                                                                                   "extra_methods": []}})),
+     "params.yaml changed since"),                   # a parameter added later, empty: the run did the same
+    (lambda m, r: (r / "params.yaml").write_text(yaml.safe_dump({"seed": 0, "A4": {"max_iter": 30, "n_jobs": 2,
+                                                                                   "check": True}})),
+     ["ran with check = 'unset' (now True)", "params.yaml changed since"]),
     (lambda m, r: (r / "notebooks/A4_x.ipynb").write_text('{"cells": []}'), "A4_x.ipynb changed since"),
 ])
 def test_a_paper_run_is_stale_when_dirty_off_its_parameters_or_its_code_changed(project, change, reason):
@@ -223,7 +274,12 @@ def test_a_paper_run_is_stale_when_dirty_off_its_parameters_or_its_code_changed(
     default = {"experiment": "A4", "title": "t", "paper": "P", "figure": "F", "figures": [], "stand_ins": [],
                "claims": [_claim("A4.1", "holds"), _claim("A4.3", "fails")]}
     page = build_index({"A4": default}, project / "reports", papers={"A4": paper})
-    assert ("<span class='verdict stale'>STALE</span>" in page) == bool(reason)
+    assert ("<span class='verdict stale' title='" in page) == bool(reason)
+    if reason:   # each row carries the mark, its reasons on hover; the card says them once
+        row = page[page.index("<td class='id'>A4.1"):]
+        row = row[:row.index("</tr>")]
+        assert f"title='{reasons[0]}" in row.replace("&#x27;", "'") and "STALE:" not in row
+        assert "STALE: " + reasons[0] in page.replace("&#x27;", "'")
     assert "stale: A4" in page if reason else "stale:" not in page
 
 
@@ -286,6 +342,7 @@ n = yaml.safe_load(open("params.yaml"))[name]["n"]
 if n < 0:
     sys.exit(f"bad n = {n}")
 open(f"out/{name}.txt", "w").write(f"{n} {time.time()}\\n")  # never byte-identical between runs, like a notebook
+open(f"card/{name}.json", "w").write(f'{{"{name}.1": {int(n > 2)}}}\\n')  # a git-tracked scorecard (cache: false)
 """
 
 
@@ -309,8 +366,8 @@ def test_the_readme_way_back_after_a_failed_variant_works_on_a_fresh_clone(tmp_p
     origin.mkdir()
     (origin / "stage.py").write_text(TOY_STAGE)
     (origin / "params.yaml").write_text("S1:\n  n: 2\nS2:\n  n: 3\n")
-    stages = {f"S{i}": {"cmd": f"mkdir -p out && python stage.py S{i}", "deps": ["stage.py"], "params": [f"S{i}.n"],
-                        "outs": [f"out/S{i}.txt"]} for i in (1, 2)}
+    stages = {f"S{i}": {"cmd": f"mkdir -p out card && python stage.py S{i}", "deps": ["stage.py"], "params": [f"S{i}.n"],
+                        "outs": [f"out/S{i}.txt"], "metrics": [{f"card/S{i}.json": {"cache": False}}]} for i in (1, 2)}
     stages["report"] = {"cmd": "cat out/S1.txt out/S2.txt > index.txt", "deps": ["out/S1.txt", "out/S2.txt"], "outs": ["index.txt"]}
     (origin / "dvc.yaml").write_text(yaml.safe_dump({"stages": stages}))
     sh(origin, "git init -q && dvc init -q && dvc config core.analytics false && dvc repro -q && git add -A && "
@@ -323,12 +380,12 @@ def test_the_readme_way_back_after_a_failed_variant_works_on_a_fresh_clone(tmp_p
         assert sh(clone, "dvc exp run -S S2.n=-1", check=False).returncode != 0      # the variant fails
         assert not (clone / "out/S2.txt").exists()
         sh(clone, recipe, check=False)
-        restored = all((clone / p).exists() for p in ("out/S1.txt", "out/S2.txt", "index.txt"))
+        restored = all((clone / p).exists() for p in ("out/S1.txt", "out/S2.txt", "index.txt", "card/S2.json"))
         if name == "old":
             assert not restored                        # the trap the README no longer sets
         else:
             assert restored and (clone / "index.txt").read_text() == before
-            assert sh(clone, "git status --porcelain params.yaml").stdout == ""
+            assert sh(clone, "git status --porcelain params.yaml card").stdout == ""
 
 
 def test_the_readme_keep_filter_shows_a_parameter_that_params_paper_also_sets(tmp_path):

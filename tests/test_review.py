@@ -92,3 +92,51 @@ def test_the_cli_has_the_review_subcommand(tmp_path, monkeypatch):
 def test_every_committed_paper_scale_claim_has_the_papers_words(path):
     missing = [c["id"] for c in json.loads(path.read_text())["claims"] if not (c.get("quote") or quote_of(c["id"]))]
     assert not missing, f"{path.name}: claims without a quote (add them to src/inferopt/experiment/quotes.yaml): {missing}"
+
+
+def _git(root, *args):
+    import subprocess
+
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True, capture_output=True)
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    (None, None),
+    (lambda run, params: run.update(dirty=True), "run from a modified work tree (dirty)"),
+    (lambda run, params: params.update(ratio_max=30), "ran with ratio_max = 30 (now 300)"),
+])
+def test_a_stale_paper_run_is_marked_stale_on_the_review_page(tmp_path, change, reason):
+    """The review page marks a paper-scale verdict STALE exactly as the front page does: a dirty
+    run, parameters other than params_paper.yaml over params.yaml, or code changed since its commit."""
+    import subprocess
+
+    import yaml
+
+    root = _project(tmp_path)
+    (root / "notebooks").mkdir()
+    (root / "notebooks" / "X1_ratio.ipynb").write_text("{}")
+    (root / "dvc.yaml").write_text(yaml.safe_dump({"stages": {"X1": {"deps": []}}}))
+    (root / "params.yaml").write_text(yaml.safe_dump({"seed": 0, "X1": {"ratio_max": 3}}))
+    (root / "params_paper.yaml").write_text(yaml.safe_dump({"X1": {"ratio_max": 300}}))
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "code")
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True).stdout.strip()
+    path = root / "reports" / "paper" / "metrics" / "X1.json"
+    metrics = json.loads(path.read_text())
+    run, params = {"commit": commit, "dirty": False, "date": "2099-01-01T00:00:00Z"}, {"seed": 0, "ratio_max": 300}
+    if change:
+        change(run, params)
+    path.write_text(json.dumps(metrics | {"run": run, "params": params}))
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "paper run")
+    page = review_markdown(root, {"X1": {"notebook": "X1_ratio"}})
+    row = next(line for line in page.splitlines() if line.startswith("| paper |"))
+    assert ("STALE" in row) == bool(reason) and ("STALE" in page) == bool(reason)
+    if reason:
+        assert row.startswith(f"| paper | **fails** STALE ({reason}) |")
+        assert "its run is STALE" in page
+    # a code change since the run's commit makes it stale too
+    (root / "notebooks" / "X1_ratio.ipynb").write_text('{"cells": []}')
+    page = review_markdown(root, {"X1": {"notebook": "X1_ratio"}})
+    assert "X1_ratio.ipynb changed since" in next(line for line in page.splitlines() if line.startswith("| paper |"))

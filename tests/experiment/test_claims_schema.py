@@ -54,3 +54,21 @@ def test_a_verdict_that_turns_within_the_readings_is_inconclusive(tmp_path):
     assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "reading" and c.diagnosis["scale"] == "notebook"
     th = {"value": 2.0, "source": "ours", "readings": readings(lambda v: 9.0 >= v, [2.0, 3.0, 5.0], chosen=2.0)}
     assert exp.claim("D1.1", "ratio at least 2", True, {"ratio": 9.0}, threshold=th).verdict == "holds"
+
+
+def test_a_paper_diagnosis_stays_only_on_a_failing_verdict(tmp_path):
+    """'paper' says the paper's claim fails: a verdict short of 'fails' (too little support) cannot carry it."""
+    import pandas as pd
+
+    exp = Experiment("D1", params={"seed": 0, "output_dir": str(tmp_path)}, title="t", paper="p", figure="f")
+    paper = {"kind": "paper", "text": "fails at every setting", "evidence": {"sweep": _sweep(["fails"] * 3)}}
+    below = lambda t: bool(t.x.median() < 0)  # noqa: E731
+    firm = pd.DataFrame({"trial": range(10), "x": np.ones(10)})
+    c = exp.claim("D1.1", "median below 0", test=below, table=firm, diagnosis=paper)
+    assert c.verdict == "fails" and c.diagnosis["kind"] == "paper"
+    # 5 of 10 trials below 0: the median (0) is not, but about a third of the resamples hold
+    shaky = pd.DataFrame({"trial": range(10), "x": [-1.0] * 5 + [1.0] * 5})
+    c = exp.claim("D1.1", "median below 0", test=below, table=shaky, diagnosis=paper)
+    assert c.verdict == "inconclusive" and c.diagnosis is None
+    c = exp.claim("D1.1", "median below 0", test=below, table=shaky, diagnosis=("setting", "holds with x shifted"))
+    assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "setting"

@@ -9,7 +9,7 @@ from inferopt.boosting.mixture import Mixture
 from inferopt.boosting.relbo import greedy_step, relbo_lambda
 from inferopt.boosting.targets import GaussianMixtureTarget, LogisticTarget
 from inferopt.experiment.boosting import (AUTHORS_RULE_SETTINGS, check_rule_settings, compare_methods, headroom,
-                                          no_rule_boosts)
+                                          no_rule_boosts, selected_is_plain_vi)
 from inferopt.models.laplace import laplace_approximation
 
 
@@ -84,3 +84,26 @@ def test_no_rule_boosts_only_when_every_rule_stays_within_the_error_of_plain_vi(
     assert no_rule_boosts(records(-100.0, {"line_search": -99.8, "adafw": -100.3}))
     assert not no_rule_boosts(records(-100.0, {"line_search": -100.0, "adafw": -95.0}))   # one rule boosts
     assert not no_rule_boosts(records(-100.0, {"line_search": -99.8, "adafw": -99.0}, se=0.1))
+
+
+def table_records(gammas_by_method, ll_by_method):
+    """Records of two replicates whose train LL per iteration is ``ll_by_method[m]`` and steps ``gammas_by_method[m]``."""
+    rows = []
+    for m, gammas in gammas_by_method.items():
+        for r in range(2):
+            for t, ll in enumerate(ll_by_method[m]):
+                rows.append({"method": m, "replicate": r, "iteration": t, "train_ll": ll,
+                             "gamma": np.nan if t == 0 else gammas[t - 1]})
+    return pd.DataFrame(rows)
+
+
+def test_a_selected_iterate_reached_by_zero_steps_is_still_plain_vi():
+    # line search takes gamma = 0 twice and its evaluation noise picks t = 2: still plain VI
+    zero = table_records({"line_search": [0.0, 0.0], "adafw": [0.2, 0.1]},
+                         {"line_search": [-0.70, -0.69, -0.68], "adafw": [-0.60, -0.65, -0.66]})
+    assert selected_is_plain_vi(zero)
+    moved = table_records({"line_search": [0.0, 0.3], "adafw": [0.2, 0.1]},
+                          {"line_search": [-0.70, -0.69, -0.68], "adafw": [-0.60, -0.65, -0.66]})
+    assert not selected_is_plain_vi(moved)                       # line search's t = 2 follows a step of 0.3
+    with pytest.raises(ValueError, match="records"):
+        selected_is_plain_vi(zero.drop(columns="gamma"))

@@ -52,3 +52,31 @@ def test_conjugate_trial_refits_and_kls():
             np.testing.assert_allclose(w1, expected, rtol=1e-8, atol=1e-10)
             assert set(np.flatnonzero(w1)) <= set(supp)
             assert cs.objective(Phi, y, w1) <= cs.objective(Phi, y, w0) + 1e-12
+
+
+def _small_rbf():
+    rng = np.random.default_rng(4)
+    coords = rng.uniform(-2.0, 2.0, size=(60, 2))
+    targets = np.sin(coords[:, 0]) + 0.1 * rng.standard_normal(60)
+    return cs.make_rbf_regression(coords, targets, rng=5, n_subsample=40, n_per_scale=2, scales=[0.5, 1.0])[0]
+
+
+def test_sparsevi_on_the_tangent_of_the_others_construction():
+    """SparseVI's gradient from the tangent vectors at pi_w: with an exact construction it is the exact covariance's
+    (the same coresets); with the authors' projected one it is another gradient (other coresets), as the switch says."""
+    model = _small_rbf()
+    ks = [3, 6, 9]
+    exact, _ = conjugate_trial(model, ["sparsevi"], ks, rng=0, sparsevi_steps=5)
+    gram, _ = conjugate_trial(model, ["sparsevi"], ks, rng=0, sparsevi_steps=5, sparsevi_gradient="tangent",
+                              tangent_options={"representation": "gram"})
+    np.testing.assert_allclose(gram.reverse_kl, exact.reverse_kl, rtol=1e-6)
+    # the authors' construction keeps n_quadratic of the quadratic term's directions: with all of them it is exact
+    full, _ = conjugate_trial(model, ["sparsevi"], ks, rng=0, sparsevi_steps=5, sparsevi_gradient="tangent",
+                              tangent_options={"representation": "authors", "n_quadratic": model.D})
+    np.testing.assert_allclose(full.reverse_kl, exact.reverse_kl, rtol=1e-6)
+    cut, runs = conjugate_trial(model, ["sparsevi", "giga"], ks, rng=0, sparsevi_steps=5, sparsevi_gradient="tangent",
+                                tangent_options={"representation": "authors", "n_quadratic": 1})
+    assert runs["_problem"][0].shape[0] == model.D + 1  # the others' Phi: linear part and one quadratic direction
+    assert not np.allclose(cut[cut.method == "sparsevi"].reverse_kl.to_numpy(), exact.reverse_kl.to_numpy())
+    with pytest.raises(ValueError, match="sparsevi_gradient"):
+        conjugate_trial(model, ["sparsevi"], ks, rng=0, sparsevi_gradient="exact")

@@ -4,13 +4,19 @@ structure (one kernel column per step, never a Gram matrix); line search against
 import numpy as np
 import pytest
 
+import pandas as pd
+
 from inferopt.experiment.herding import (
     MEAN_KINDS,
+    at_sizes,
     bit_means,
+    error_table,
     exp_rate,
     finite_sample_curves,
     log_slope,
     power_fit,
+    ratio_over_sizes,
+    slopes_over_sizes,
     sobolev_curves,
     state_curves,
 )
@@ -127,7 +133,60 @@ def test_fitted_rates():
 
 
 def test_support99_counts_the_states_holding_99_percent():
-    from inferopt.experiment.herding import _support
-    assert _support(np.full(4, 0.25), 0.99) == 4
-    assert _support(np.array([0.005, 0.9, 0.004, 0.091]), 0.99) == 2
-    assert _support(np.array([0.0, 1.0]), 0.99) == 1
+    from inferopt.experiment.herding import states_holding
+    assert states_holding(np.full(4, 0.25), 0.99) == 4
+    assert states_holding(np.array([0.005, 0.9, 0.004, 0.091]), 0.99) == 2
+    assert states_holding(np.array([0.0, 1.0]), 0.99) == 1
+
+
+def _dyadic_curve(t):
+    """An error like a net's: t^-4 at t = 2^k, t^-2 elsewhere (Sobol's points, or herding's on a dyadic grid)."""
+    t = np.asarray(t, dtype=float)
+    return np.where(np.log2(t) % 1 == 0, t ** -4.0, t ** -2.0)
+
+
+def test_error_table_reads_every_method_at_the_same_sizes():
+    t = np.arange(1, 41)
+    rows = [pd.DataFrame({"method": "herding", "t": t, "error": 1.0 / t, "rep": 0}),
+            pd.DataFrame({"method": "min-norm-point", "t": t[:10], "error": 0.5 / t[:10], "rep": 0}),   # stops at t = 10
+            pd.DataFrame({"method": "min-norm-point-proj", "t": [5, 20], "error": [0.01, 0.001], "rep": 0})]
+    rows += [pd.DataFrame({"method": "random", "t": t, "error": (1.0 + r) / t, "rep": r}) for r in range(3)]
+    w = error_table(pd.concat(rows, ignore_index=True))
+    np.testing.assert_allclose(w["random"], 2.0 / t)                          # the mean over the draws, at each t
+    assert (w.loc[11:, "min-norm-point"] == 0.05).all()                      # carried past its termination only
+    assert w["min-norm-point-proj"].notna().sum() == 2                       # never carried to sizes it was not read at
+    with pytest.raises(ValueError, match="'min-norm-point-proj' has no error at sizes \\[6"):
+        at_sizes(w, ["herding", "min-norm-point-proj"], [5, 6, 20])
+    with pytest.raises(ValueError, match="not in the table"):
+        at_sizes(w, ["herding"], [50])
+
+
+def test_slopes_compare_two_methods_on_the_same_sizes():
+    """Sobol read at t = 2^k against herding read at every t differ by 2 in slope though the curves are one and the
+    same: fitted on the same sizes, both give -4 at t = 2^k and the same slope over every t."""
+    t = np.arange(1, 1025)
+    w = pd.DataFrame({"sobol": _dyadic_curve(t), "herding": _dyadic_curve(t)}, index=t)
+    dyadic = [2 ** k for k in range(3, 11)]
+    unequal = log_slope(dyadic, w.loc[dyadic, "sobol"]) - log_slope(t[t >= 8], w.loc[t >= 8, "herding"])
+    assert unequal == pytest.approx(-2.0, abs=0.1)                           # the defect: unequal sizes invent a gap
+    at_dyadic, at_every = slopes_over_sizes(w, ["sobol", "herding"], dyadic), slopes_over_sizes(w, ["sobol", "herding"], t[t >= 8])
+    assert at_dyadic["sobol"] == pytest.approx(-4.0) and at_dyadic["herding"] == at_dyadic["sobol"]
+    assert at_every["herding"] == at_every["sobol"]
+    with pytest.raises(ValueError, match="positive errors"):
+        slopes_over_sizes(w.assign(herding=0.0), ["sobol", "herding"], dyadic)
+
+
+def test_ratio_over_sizes_reads_many_sizes_not_one():
+    """A method that equals another except at the sizes t = 2^k, where it is exact to rounding: one lucky size decides a
+    pointwise maximum or minimum, not a summary over the sizes."""
+    t = np.arange(1, 257)
+    other = 1.0 / t
+    best = np.where(np.log2(t) % 1 == 0, 1e-3 / t, 1.02 / t)                  # 2% worse except at t = 2^k
+    w = pd.DataFrame({"mnp": 1.0 / t, "herding": best, "ls": 3.0 / t, "zero": np.zeros_like(other)}, index=t)
+    sizes = list(t[t >= 8])
+    assert (w.loc[sizes, "mnp"] / w.loc[sizes, "herding"]).max() > 100          # a pointwise test trips at t = 2^k
+    assert ratio_over_sizes(w, "mnp", ["herding", "ls"], sizes, how="median") == pytest.approx(1 / 1.02)
+    assert ratio_over_sizes(w, "ls", "mnp", sizes) == pytest.approx(3.0)      # geometric mean
+    assert ratio_over_sizes(w, "zero", "mnp", sizes) == pytest.approx(1e-300)  # an exact zero: the floor, never -inf
+    with pytest.raises(ValueError, match="how must be one of"):
+        ratio_over_sizes(w, "mnp", "ls", sizes, how="max")

@@ -6,6 +6,8 @@ import pytest
 
 from inferopt.herding import (
     FeatureTarget,
+    all_states,
+    boundary_distance_bound,
     herd,
     pairwise_features,
     random_correlation,
@@ -65,3 +67,35 @@ def test_bad_input():
         sign_gaussian_moments(np.array([[1.0, 2.0], [2.0, 1.0]]))
     with pytest.raises(ValueError, match="x must be 2-dimensional"):
         pairwise_features(np.ones(3))
+
+
+def _distance_to_boundary(V, mu):
+    """The exact distance from an interior mu to the boundary of conv(V) (full-dimensional), from its facets."""
+    from scipy.spatial import ConvexHull
+    eq = ConvexHull(V).equations                    # rows (n, b): n . x + b <= 0 inside, |n| = 1
+    return float(-(eq[:, :-1] @ mu + eq[:, -1]).max())
+
+
+def test_boundary_distance_bound_against_the_facets():
+    V = pairwise_features(all_states(3))           # the marginal polytope of 3 bits: 8 vertices in 6 dimensions
+    # at the centre every facet (triangle inequalities, some through the unary features) is 1/sqrt(3) away
+    assert boundary_distance_bound(V, V.mean(axis=0), 3) == pytest.approx(1 / np.sqrt(3))
+    assert _distance_to_boundary(V, V.mean(axis=0)) == pytest.approx(1 / np.sqrt(3))
+    rng = np.random.default_rng(3)
+    for _ in range(20):                             # interior means: the bound is never below the exact distance
+        mu = rng.dirichlet(np.full(8, 2.0)) @ V
+        assert boundary_distance_bound(V, mu, 3) >= _distance_to_boundary(V, mu) - 1e-12
+    assert boundary_distance_bound(V, V[0], 3) == 0.0          # a vertex is on the boundary
+    # a sample that misses states has a smaller hull: its bound is never larger
+    mu = V.mean(axis=0)
+    assert boundary_distance_bound(V[:7], mu, 3) <= boundary_distance_bound(V, mu, 3)
+
+
+def test_boundary_distance_bound_checks_its_input():
+    V = pairwise_features(all_states(3))
+    with pytest.raises(ValueError, match="candidates must hold pairwise features"):
+        boundary_distance_bound(V[:, :5], V.mean(axis=0)[:5], 3)
+    with pytest.raises(ValueError, match="mu must have length 6"):
+        boundary_distance_bound(V, np.zeros(5), 3)
+    with pytest.raises(ValueError, match="span the feature space"):
+        boundary_distance_bound(V[:4], V[:4].mean(axis=0), 3)

@@ -82,3 +82,21 @@ def test_herding_continues_through_exact_moment_matches():
         score = S @ w
         assert score[j] >= score.max() - 1e-9
         w = w + m - S[j]
+
+
+def test_low_entropy_distribution_is_a_vertex_with_the_moments():
+    from inferopt.herding import low_entropy_distribution
+    S = all_states(4)
+    m = np.array([0.3, -0.5, 0.1, 0.7])
+    p = low_entropy_distribution(S, m, np.random.default_rng(0))
+    np.testing.assert_allclose(S.T @ p, m, atol=1e-10)
+    assert p.min() >= 0 and p.sum() == pytest.approx(1.0)
+    assert (p > 1e-12).sum() <= 5                                   # a vertex: at most dim + 1 states
+    assert entropy(p) <= np.log(5) + 1e-12 < entropy(independent_maxent(S, m))
+    # more vertices tried: never a higher entropy (the first 3 of the 20 are the same draws)
+    assert entropy(low_entropy_distribution(S, m, np.random.default_rng(0), n_vertices=20)) <= \
+        entropy(low_entropy_distribution(S, m, np.random.default_rng(0), n_vertices=3)) + 1e-12
+    with pytest.raises(ValueError, match="mu must have length"):
+        low_entropy_distribution(S, m[:3], 0)
+    with pytest.raises(ValueError, match="mu"):
+        low_entropy_distribution(S, np.array([1.5, 0.0, 0.0, 0.0]), 0)

@@ -182,6 +182,19 @@ def best_median_iterate(records: pd.DataFrame) -> pd.DataFrame:
     return records.merge(best, on=["method", "iteration"])
 
 
+def selected_is_plain_vi(records: pd.DataFrame, *, threshold: float = 1e-12) -> bool:
+    """True when every rule's table iterate (:func:`best_median_iterate`) is still plain VI in every replicate:
+    the iterate ``t = 0``, or one reached by steps of ``γ ≤ threshold`` only (``gamma`` of the record at
+    iterations ``1..t``), so the mixture is ``q_0``. Tables 2-3 then compare one model with itself, up to
+    the Monte-Carlo noise of the evaluation that picked the iterate."""
+    check_table("records", records, ("method", "replicate", "iteration", "gamma", "train_ll"))
+    threshold = check_real("threshold", threshold, low=0.0)
+    chosen = best_median_iterate(records)[["method", "replicate", "iteration"]].rename(columns={"iteration": "chosen"})
+    rows = records.merge(chosen, on=["method", "replicate"])
+    moved = rows[(rows.iteration >= 1) & (rows.iteration <= rows.chosen)].gamma > threshold
+    return bool(not moved.any())
+
+
 def summary_table(records: pd.DataFrame, reference: str = "predefined") -> pd.DataFrame:
     """Tables 2-3: per method mean and std over replicates of ``train_ll`` and ``test_auroc`` at
     the best-median-train-LL iterate, of ``time_to_best`` (s, greedy steps + step sizes up to

@@ -4,7 +4,9 @@
 * :func:`finite_sample_curves` -- Fig. 4: fit the empirical mean of a sample, test against the exact one;
 * :func:`state_curves` -- Figs. 6-7: herding's distribution over the states against the max-entropy one;
 * :func:`bit_means` -- the three kinds of mean vectors of Fig. 6;
-* :func:`log_slope`, :func:`exp_rate` -- fitted rates (Sec. 4.2: ``O(t^-a)`` against ``exp(-c t)``).
+* :func:`log_slope`, :func:`exp_rate` -- fitted rates (Sec. 4.2: ``O(t^-a)`` against ``exp(-c t)``);
+* :func:`error_table`, :func:`at_sizes`, :func:`ratio_over_sizes`, :func:`slopes_over_sizes` -- the claims'
+  comparisons, every method read at the same sizes ``t`` (never one side at ``t = 2^k`` and the other at every ``t``).
 
 Method names follow the paper's legends: ``cg-1/(t+1)`` (herding), ``cg-l.search``,
 ``min-norm-point``, ``random``, ``sobol``, and ``<name>-proj`` (optimal simplex re-weighting
@@ -18,7 +20,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .._validation import (as_finite_array, check_choice, check_flag, check_in_hull, check_int, check_int_sequence,
-                           check_probabilities, check_real)
+                           check_probabilities, check_real, check_table)
 from ..herding.baselines import sobol_points
 from ..herding.densities import TrigDensity, check_density
 from ..herding.herding import herd, projected_errors
@@ -128,12 +130,12 @@ def state_curves(features, mu, p_star, n_points: int, step: str, checkpoints) ->
     ts = sorted(set(check_int_sequence("checkpoints", checkpoints, low=1, high=n_points)))
     res = herd(FeatureTarget(mu), F, n_points, step, snapshots=ts)
     rows = [{"t": t, "dist": float(np.linalg.norm(p - p_star)), "mean_error": float(np.linalg.norm(F.T @ p - mu)),
-             "entropy": entropy(p), "support99": _support(p, 0.99)}
+             "entropy": entropy(p), "support99": states_holding(p, 0.99)}
             for t, p in sorted(res.snapshots.items())]
     return pd.DataFrame(rows)
 
 
-def _support(p: np.ndarray, mass: float) -> int:
+def states_holding(p: np.ndarray, mass: float) -> int:
     """The fewest entries of ``p`` whose sum reaches ``mass``."""
     return int(np.searchsorted(np.cumsum(np.sort(p)[::-1]), mass * p.sum() * (1 - 1e-12)) + 1)
 
@@ -174,3 +176,70 @@ def exp_rate(t, error, t_min: float = 1, t_max: float = np.inf) -> tuple[float, 
     """Fit ``log error = a - c t`` over ``t_min <= t <= t_max`` (positive errors): returns ``(c, R^2)``."""
     slope, r2 = _fit(t, t, error, t_min, t_max, "exp_rate", 3)   # x = t: a line in t
     return -slope, r2
+
+
+#: how :func:`ratio_over_sizes` summarises a ratio over the sizes t
+RATIO_SUMMARIES = ("gmean", "median")
+#: the floor of a ratio in a geometric mean: an exact zero error (min-norm-point's finite termination) is the best there is
+RATIO_FLOOR = 1e-300
+
+
+def error_table(curves: pd.DataFrame, carry=("min-norm-point",)) -> pd.DataFrame:
+    """One panel's errors as a ``(t x method)`` table: the mean over the replications (``rep``) at each size ``t``.
+
+    Every method is indexed by the same sizes; a method measured at some sizes only (the ``-proj``
+    variants) stays NaN at the others (never carried to sizes it was not measured at); a method of
+    ``carry`` that stopped early (min-norm-point's finite termination: ``mu`` reached) keeps its
+    last error after its last size.
+    """
+    check_table("curves", curves, ("method", "t", "error"))
+    table = curves.groupby(["t", "method"]).error.mean().unstack("method").sort_index()
+    table.columns.name = None
+    for m in carry:
+        if m in table:
+            last = table[m].last_valid_index()
+            table.loc[table.index > last, m] = table.loc[last, m]
+    return table
+
+
+def at_sizes(table: pd.DataFrame, methods, sizes) -> pd.DataFrame:
+    """The errors of ``methods`` at ``sizes``, every method read at the same ``t``.
+
+    Raises ValueError naming the method and the sizes when one of them has no error there: a
+    comparison reads both sides at the same sizes or not at all.
+    """
+    check_table("table", table, list(methods))
+    sizes = check_int_sequence("sizes", sizes, low=1)
+    missing = [t for t in sizes if t not in table.index]
+    if missing:
+        raise ValueError(f"sizes {missing[:5]} are not in the table (sizes {table.index.min()}..{table.index.max()})")
+    rows = table.loc[sizes, list(methods)]
+    for m in methods:
+        gap = rows.index[rows[m].isna()].tolist()
+        if gap:
+            raise ValueError(f"method {m!r} has no error at sizes {gap[:5]}: compare methods at sizes where both are measured")
+    return rows
+
+
+def ratio_over_sizes(table: pd.DataFrame, num: str, den, sizes, how: str = "gmean") -> float:
+    """``num / den`` at the same ``sizes`` (``den``: a method or a list of methods, their pointwise
+    minimum: "the best other"), summarised over the sizes: geometric mean (``'gmean'``, ratios
+    floored at :data:`RATIO_FLOOR`) or ``'median'``. Reading the ratio at many sizes, not one, keeps
+    a coincidence at a single size (herding's evenly spaced points at ``t = 2^k`` on a dyadic grid)
+    from deciding a comparison."""
+    check_choice("how", how, RATIO_SUMMARIES)
+    den = [den] if isinstance(den, str) else list(den)
+    rows = at_sizes(table, [num] + den, sizes)
+    ratio = (rows[num] / rows[den].min(axis=1)).to_numpy(dtype=float)
+    if how == "median":
+        return float(np.median(ratio))
+    return float(np.exp(np.mean(np.log(np.maximum(ratio, RATIO_FLOOR)))))
+
+
+def slopes_over_sizes(table: pd.DataFrame, methods, sizes) -> dict:
+    """Least-squares log-log slope of each of ``methods`` fitted on the same ``sizes`` (every error
+    there positive: ValueError otherwise, as a fit that dropped a zero would read one method at fewer sizes)."""
+    rows = at_sizes(table, methods, sizes)
+    if (rows.to_numpy(dtype=float) <= 0).any():
+        raise ValueError("slopes_over_sizes needs positive errors of every method at every size (a zero error has no log)")
+    return {m: log_slope(rows.index.to_numpy(dtype=float), rows[m].to_numpy(dtype=float)) for m in methods}

@@ -137,7 +137,8 @@ class Experiment:
         computation without trials to resample). ``diagnosis``:
         ``(kind, sentence)`` why the claim does not hold (kinds:
         :data:`~.claims.DIAGNOSES`), kept only when the verdict is not ``holds``; its ``scale``
-        is this run's (:attr:`scale`) unless given.
+        is this run's (:attr:`scale`) unless given; a ``paper`` diagnosis (the paper's claim fails) is kept only on a
+        ``fails`` verdict, never on an ``inconclusive`` one (too little support to say the claim fails).
         ``quote``: the paper's words ``{"text", "where"}`` (default: the catalogue's entry for
         ``id``, :func:`~.quotes.quote_of`). ``threshold``: the test's number
         (:func:`~.claims.check_threshold`); when it is ours and its ``readings`` disagree, the
@@ -162,6 +163,8 @@ class Experiment:
                 diagnosis = {"kind": "reading", "text": f"The verdict turns within reasonable readings of our cut-off "
                              f"({shown}; chosen {threshold['value']}).",
                              "evidence": {"readings": threshold["readings"]}}
+        if _kind(diagnosis) == "paper" and outcome != "fails":
+            diagnosis = None
         claim = Claim(id=id, target=self.id, text=text, verdict=outcome, measured=to_jsonable(measured or {}),
                       support=to_jsonable(support) if support is not None else None,
                       diagnosis=to_jsonable(check_diagnosis(diagnosis, scale=self.scale))
@@ -205,6 +208,13 @@ class Experiment:
         tmp.write_text(json.dumps(payload, indent=2, sort_keys=False) + "\n")
         os.replace(tmp, self.metrics_path)
         return self.metrics_path
+
+
+def _kind(diagnosis) -> str | None:
+    """The kind of a diagnosis given as a mapping or a ``(kind, text)`` pair (None without one)."""
+    if isinstance(diagnosis, dict):
+        return diagnosis.get("kind")
+    return diagnosis[0] if isinstance(diagnosis, tuple | list) and diagnosis else None
 
 
 def load_results(experiment_id: str, name: str, output_dir: str | os.PathLike = "build/scratch") -> pd.DataFrame:

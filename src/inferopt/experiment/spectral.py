@@ -1,12 +1,15 @@
-"""Helpers of the spectral-optimisation experiments (D3): time to a target quality and speed-ups."""
+"""Helpers of the spectral-optimisation experiments (D3, D5): time to a target quality, speed-ups, and a run's
+first iterations."""
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 
 import numpy as np
 
-from .._validation import check_choice, check_protocol, check_real
+from .._validation import check_choice, check_int, check_protocol, check_real
+from .claims import DegenerateTest, check_statistic
 
 
 def time_to(result, target: float, missing: float = float("nan"), *, trace: str = "metric") -> float:
@@ -20,6 +23,41 @@ def time_to(result, target: float, missing: float = float("nan"), *, trace: str 
         raise TypeError(f"missing must be a real number (NaN by default); got {missing!r}")
     hit = np.flatnonzero(np.asarray(getattr(result, trace)) <= target)
     return float(result.times[hit[0]]) if hit.size else float(missing)
+
+
+def progress_target(results, share: float, *, trace: str = "metric") -> float:
+    """The target of a time-to-target comparison of ``results`` (runs from the same start, each a
+    :class:`~inferopt.spectral.SpectralSolveResult`): ``share`` of the way from the best value of ``trace`` at the
+    first evaluation after the start to the best final value,
+
+        target = e1 - share * (e1 - best),  e1 = min over runs of trace[1],  best = min over runs of trace[-1].
+
+    Every run's first evaluation is at least ``e1`` > target, so no run meets it at the start or at its first
+    evaluation, where a time would be the cost of one evaluation interval rather than a time to the target. Raises
+    :class:`~.claims.DegenerateTest` when a value is not finite, when the runs make no progress after their first
+    evaluation (``best >= e1``: nothing to time), or when a run starts at or below the target."""
+    check_choice("trace", trace, ("metric", "objective"))
+    share = check_real("share", share, low=0.0, high=1.0, low_open=True)
+    runs = list(results.values()) if isinstance(results, dict) else list(results)
+    if not runs:
+        raise ValueError("results must hold at least one run")
+    traces = []
+    for r in runs:
+        check_protocol("result", r, trace, what="a SpectralSolveResult")
+        v = np.asarray(getattr(r, trace), dtype=float)
+        if v.size < 3:
+            raise ValueError(f"each run must record its start, a first evaluation and a later one; got {v.size} entries")
+        traces.append(v)
+    first = check_statistic(f"best {trace} at the first evaluation", min(v[1] for v in traces))
+    best = check_statistic(f"best final {trace}", min(v[-1] for v in traces))
+    if not best < first:
+        raise DegenerateTest(f"no run improves its {trace} after the first evaluation (best there {first:.6g}, best "
+                             f"final {best:.6g}): there is no target to time")
+    target = first - share * (first - best)
+    start = min(check_statistic(f"start {trace}", v[0]) for v in traces)
+    if start <= target:
+        raise DegenerateTest(f"the target {target:.6g} is met at the start ({start:.6g})")
+    return target
 
 
 def faster(fast: float, slow: float, factor: float = 1.0):
@@ -39,3 +77,22 @@ def _seconds(name: str, value) -> float:
     if isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_) and np.isnan(value):
         return float("nan")
     return check_real(name, value, low=0.0)
+
+
+def truncated(result, until: int):
+    """``result`` (a :class:`~inferopt.spectral.SpectralSolveResult`) read as the run of its first ``until``
+    iterations: its trace entries (``iterations``, ``objective``, ``metric``, ``times``, ``checksums``) up to
+    iteration ``until``, which must be a recorded one. A seeded run's first iterations do not depend on its budget
+    (the step schedule is a function of the iteration), so this is the trace a run with ``max_iter = until`` records:
+    a verdict map that runs its settings for ``until`` iterations compares them with the main runs read this way.
+    ``x`` and ``info`` stay the whole run's (they are not traces)."""
+    check_protocol("result", result, "iterations", "objective", "metric", "times", "checksums",
+                   what="a SpectralSolveResult")
+    until = check_int("until (iteration)", until, low=0)
+    iterations = np.asarray(result.iterations)
+    if until not in iterations:
+        raise ValueError(f"until={until} must be a recorded iteration of result; recorded: {iterations.tolist()}")
+    k = int(np.flatnonzero(iterations == until)[0]) + 1
+    return dataclasses.replace(result, n_iter=until, iterations=iterations[:k], objective=np.asarray(result.objective)[:k],
+                               metric=np.asarray(result.metric)[:k], times=np.asarray(result.times)[:k],
+                               checksums=np.asarray(result.checksums)[:k])

@@ -24,14 +24,15 @@ Example (Fig. 3, s = 1, random density)::
 
 from .baselines import random_errors, sobol_points
 from .densities import TrigDensity
-from .graphical import pairwise_features, random_correlation, sample_sign_gaussian, sign_gaussian_moments
+from .graphical import boundary_distance_bound, pairwise_features, random_correlation, sample_sign_gaussian, sign_gaussian_moments
 from .herding import HERDING_STEPS, HerdingResult, herd, hull_problem, project, projected_errors, welling_herding
-from .maxent import all_states, entropy, exponential_family, independent_maxent, maxent_distribution
+from .maxent import all_states, entropy, exponential_family, independent_maxent, low_entropy_distribution, maxent_distribution
 from .sobolev import SobolevTarget, bernoulli_polynomial, fourier_weight, sobolev_kernel, sobolev_kernel_fourier
 from .targets import EmpiricalTarget, FeatureTarget, KernelTarget, mmd2, mmd2_uniform_prefix
 
 __all__ = [
     "HERDING_STEPS",
+    "boundary_distance_bound",
     "EmpiricalTarget",
     "FeatureTarget",
     "HerdingResult",
@@ -46,6 +47,7 @@ __all__ = [
     "herd",
     "hull_problem",
     "independent_maxent",
+    "low_entropy_distribution",
     "maxent_distribution",
     "mmd2",
     "mmd2_uniform_prefix",

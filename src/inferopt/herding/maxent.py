@@ -12,9 +12,10 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from scipy.optimize import minimize
+from scipy.optimize import linprog, minimize
 from scipy.special import logsumexp, softmax
 
+from .._random import as_generator
 from .._validation import as_finite_array, check_in_hull, check_int, check_probabilities, check_real
 
 #: largest |E_p Phi - mu| accepted from the dual solve (relative to max |features|)
@@ -81,3 +82,34 @@ def entropy(p) -> float:
     p = check_probabilities("p", p)
     nz = p[p > 0]
     return float(-np.sum(nz * np.log(nz)))
+
+
+def low_entropy_distribution(features, mu, rng, n_vertices: int = 20) -> np.ndarray:
+    """A distribution over the states with moments ``E Phi = mu`` and low entropy, the other end of
+    Sec. 5.3's scale: the lowest-entropy of ``n_vertices`` vertices of ``{p >= 0, sum p = 1, F'p = mu}``.
+
+    Entropy is concave, so its minimum over that polytope is at a vertex (a basic solution, on at
+    most ``dim + 1`` states); each vertex here is the simplex solution (scipy's HiGHS) of the
+    linear program with costs drawn uniformly from ``rng``. The result's entropy bounds the minimum
+    entropy from above.
+    """
+    F = as_finite_array("features", features, ndim=2, nonempty=True)
+    mu = as_finite_array("mu", mu, ndim=1)
+    if len(mu) != F.shape[1]:
+        raise ValueError(f"mu must have length features.shape[1] = {F.shape[1]}; got {len(mu)}")
+    n_vertices = check_int("n_vertices", n_vertices, low=1)
+    check_in_hull("mu", mu, F, what="the marginal polytope (the convex hull of the rows of features)")
+    rng = as_generator(rng)
+    A = np.vstack([F.T, np.ones(len(F))])
+    b = np.append(mu, 1.0)
+    best, best_h = None, np.inf
+    for _ in range(n_vertices):
+        res = linprog(rng.uniform(size=len(F)), A_eq=A, b_eq=b, bounds=(0, None), method="highs-ds")
+        if res.status != 0:
+            raise ValueError(f"the moment polytope's linear program failed: {res.message}")
+        p = np.clip(res.x, 0.0, None)
+        p /= p.sum()
+        h = entropy(p)
+        if h < best_h:
+            best, best_h = p, h
+    return best

@@ -125,7 +125,9 @@ def claims_diff(root: Path, a: str, b: str) -> str:
     resting on timings marked."""
     old, new = load_run(root, a), load_run(root, b)
     changes = diff_verdicts(old, new)
-    lines = [f"claims-diff {a} -> {b}: {len(changes)} of {len(set(old) | set(new))} claims changed verdict"]
+    timing = sum(bool(timing_note(k)) for k, _, _ in changes)
+    lines = [f"claims-diff {a} -> {b}: {len(changes)} of {len(set(old) | set(new))} claims changed verdict"
+             + (f" ({timing} of them rest on timings)" if timing else "")]
     width = max((len(k) for k, _, _ in changes), default=0)
     for k, x, y in changes:
         note = timing_note(k)

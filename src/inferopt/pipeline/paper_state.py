@@ -35,6 +35,9 @@ RUNNER = "src/inferopt/pipeline/"
 NEUTRAL = ("n_jobs", "progress")
 #: parameters the runner sets (where the outputs go), not the experiment
 RUNNER_SET = ("output_dir",)
+#: the value a parameter the run did not have yet stands for: an empty list or mapping (no extra
+#: methods, no overrides) is what every run without it did; anything else is a change
+EMPTY = {list: [], dict: {}}
 
 
 def stage_sources(root: Path, experiment_id: str, notebook: str) -> list[str]:
@@ -68,14 +71,21 @@ def changed_since(root: Path, commit: str, experiment_id: str, paths: list[str])
 
 def parameters_differ(root: Path, experiment_id: str, recorded: dict | None) -> list[str]:
     """``key = ran (now: value)`` for every parameter of ``params_paper.yaml`` overlaid on
-    ``params.yaml`` that the run's recorded ``params`` do not match (:data:`NEUTRAL` aside);
-    empty when the run recorded none."""
+    ``params.yaml`` that the run's recorded ``params`` do not match (:data:`NEUTRAL` aside; a
+    parameter added after the run matches when it is empty, :data:`EMPTY`); empty when the run
+    recorded none."""
     if not recorded or not (root / "params.yaml").exists():
         return []
     paper = load_yaml(root / "params_paper.yaml") if (root / "params_paper.yaml").exists() else {}
     expected = to_jsonable(overlay(load_yaml(root / "params.yaml"), paper, experiment_id))
     return [f"{k} = {recorded.get(k, 'unset')!r} (now {v!r})" for k, v in expected.items()
-            if k not in NEUTRAL + RUNNER_SET and recorded.get(k, "unset") != v]
+            if k not in NEUTRAL + RUNNER_SET and recorded.get(k, EMPTY.get(type(v), "unset")) != v]
+
+
+def shown_path(path: str) -> str:
+    """A changed file as the STALE note names it: a notebook by its name, a module of ``inferopt``
+    by its path (``inferopt/experiment/__init__.py``, not a bare ``__init__.py``)."""
+    return path.removeprefix("notebooks/").removeprefix("src/")
 
 
 def stale_reasons(run: dict, changed: list[str] | None, params: list[str]) -> list[str]:
@@ -83,7 +93,7 @@ def stale_reasons(run: dict, changed: list[str] | None, params: list[str]) -> li
     differ (:func:`parameters_differ`), files changed since its commit (:func:`changed_since`)."""
     reasons = ["run from a modified work tree (dirty)"] if run.get("dirty") else []
     reasons += [f"ran with {p}" for p in params]
-    reasons += [f"{Path(p).name} changed since" for p in changed or []]
+    reasons += [f"{shown_path(p)} changed since" for p in changed or []]
     return reasons
 
 
@@ -110,11 +120,12 @@ def is_current(paper: dict | None) -> bool:
     return paper is not None and paper["changed"] is not None and not paper["stale"]
 
 
-def run_note(paper: dict) -> str:
-    """``paper scale, 54d6f16, 2026-11-24`` plus ``STALE: <reasons>`` when stale."""
+def run_note(paper: dict, *, reasons: bool = True) -> str:
+    """``paper scale, 54d6f16, 2026-11-24`` plus ``STALE: <reasons>`` when stale (``reasons``: False
+    leaves them to the STALE badge beside it, as each row of the front page does)."""
     run = paper["run"]
     note = f"paper scale, {str(run.get('commit', '?'))[:7]}, {str(run.get('date', '?'))[:10]}"
-    stale = paper["stale"]
+    stale = paper["stale"] if reasons else []
     if stale:
         more = f" and {len(stale) - 3} more" if len(stale) > 3 else ""
         note += f"; STALE: {'; '.join(stale[:3])}{more}"

@@ -8,7 +8,8 @@ back to system fonts with misplaced hats and root bars); require.js and mermaid 
 these notebooks) are replaced by empty sources, so nothing is fetched.
 
 Before rendering, outputs are cleaned for reading: the claims table a notebook prints is
-replaced by the same table as HTML (:func:`~inferopt.experiment.claims.claims_html`), the
+replaced by the same table as HTML (:func:`~inferopt.experiment.claims.claims_html`), once (a
+copy printed again, less the claims nbval leaves out, becomes one line: :func:`claims_once`), the
 progress bars the notebook wrote to stderr (their final states) are shown as plain output, not
 in the pink box of an error stream (:func:`progress_apart`), and absolute paths of the build
 machine are made relative (the executed notebook keeps its raw outputs).
@@ -16,6 +17,8 @@ machine are made relative (the executed notebook keeps its raw outputs).
 
 from __future__ import annotations
 
+import html
+import importlib.util
 import os
 import re
 import shutil
@@ -23,12 +26,11 @@ import sys
 import sysconfig
 from pathlib import Path
 
-import jupyter_server_mathjax
 import nbformat
 from nbconvert import HTMLExporter
 
 from ..experiment.claims import CLAIMS_CSS, claims_html, claims_text
-from .layout import CLAIMS_HEADER
+from .layout import claims_again, split_claims_table
 
 #: MathJax configuration shipped by jupyter-server-mathjax (TeX input, HTML-CSS output).
 MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full,Safe"
@@ -47,11 +49,14 @@ PROGRESS_LINE = re.compile(r"^[^\n]*\d+%\|[^|\n]*\|\s*[\d.]+[kMG]?/[\d.]+[kMG]?\
 def progress_apart(output):
     """A stderr stream output split into runs of lines, the progress-bar lines
     (:data:`PROGRESS_LINE`) as ``stdout`` streams, the rest (warnings, errors) kept on
-    ``stderr``; any other output as it is."""
+    ``stderr``; a bar that cleared itself (``leave=False``: blanks and a carriage return) is left
+    out, so no empty error box is left behind; any other output as it is."""
     if output.get("output_type") != "stream" or output.get("name") != "stderr":
         return [output]
     parts: list = []
     for line in output.get("text", "").splitlines(keepends=True):
+        if line.endswith("\r") and not line.strip():
+            continue
         name = "stdout" if PROGRESS_LINE.match(line.rstrip("\n").split("\r")[-1]) else "stderr"
         if parts and parts[-1][0] == name:
             parts[-1][1].append(line)
@@ -60,9 +65,18 @@ def progress_apart(output):
     return [nbformat.v4.new_output("stream", name=name, text="".join(lines)) for name, lines in parts]
 
 
+def mathjax_source() -> Path:
+    """The MathJax 2.7 tree that ``jupyter-server-mathjax`` ships, found without importing that
+    package (its import loads the whole Jupyter server: seconds at the start of every stage)."""
+    spec = importlib.util.find_spec("jupyter_server_mathjax")
+    if spec is None or spec.origin is None:
+        raise FileNotFoundError("the package jupyter-server-mathjax (the reports' local MathJax) is not installed: `make venv`")
+    return Path(spec.origin).parent / "static"
+
+
 def copy_mathjax(dest: Path) -> Path:
-    """Copy the local MathJax 2.7 tree to ``dest`` (replacing what was there)."""
-    source = Path(jupyter_server_mathjax.__file__).parent / "static"
+    """Copy the local MathJax 2.7 tree (:func:`mathjax_source`) to ``dest`` (replacing what was there)."""
+    source = mathjax_source()
     if dest.exists():
         shutil.rmtree(dest)
     shutil.copytree(source, dest)
@@ -98,21 +112,52 @@ def _clean(value, pairs):
     return value
 
 
+def _claims_table(claims: list[dict], rows: list[str]):
+    """Every claim as the HTML table, said so when the notebook printed it less some claims."""
+    ids = [c["id"] for c in claims]
+    left_out = [i for i in ids if i not in rows]
+    note = (f"<p class='claims-note'>Every claim of this run (this cell prints the table less "
+            f"{html.escape(', '.join(left_out))}).</p>") if left_out else ""
+    return nbformat.v4.new_output("display_data", data={
+        "text/html": f"<style>{CLAIMS_CSS}</style>{note}{claims_html(claims)}", "text/plain": claims_text(claims)})
+
+
+def claims_once(outputs: list, claims: list[dict], shown: bool = False) -> tuple[list, bool]:
+    """``(outputs, shown)``: one cell's ``outputs`` with the claims table shown once per notebook
+    (``shown``: already shown by an earlier cell). The first printed claims table
+    (:data:`.layout.CLAIMS_HEADER`, as ``Experiment.finish`` prints it, or a copy less some claims) becomes
+    the HTML table of every claim; a later printed copy (the rows a notebook prints for nbval to
+    compare) or a later displayed one becomes one line saying so (:func:`claims_again`). Text
+    printed before or after a table stays."""
+    ids, out = [c["id"] for c in claims], []
+    for output in outputs:
+        split = (split_claims_table(output.get("text", ""), ids)
+                 if output.get("output_type") == "stream" and output.get("name") == "stdout" else None)
+        displayed = "<table class='claims'>" in str((output.get("data") or {}).get("text/html", ""))
+        if split is None and not (displayed and shown):  # not a claims table, or the first one displayed
+            out.append(output)
+            shown = shown or displayed
+            continue
+        before, rows, after = split or ("", ids, "")
+        table = (nbformat.v4.new_output("stream", name="stdout", text=claims_again(rows, ids)) if shown
+                 else _claims_table(claims, rows))
+        shown = True
+        out += [*([nbformat.v4.new_output("stream", name="stdout", text=before)] if before.strip() else []), table,
+                *([nbformat.v4.new_output("stream", name="stdout", text=after)] if after.strip() else [])]
+    return out, shown
+
+
 def prepare_for_reading(nb, *, root: Path, claims: list[dict] | None = None):
     """Clean ``nb``'s outputs in place for the HTML report (see the module docstring)."""
     pairs = machine_paths(root)
+    shown = False
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
-        outputs = []
-        for out in (part for output in cell.outputs for part in progress_apart(output)):
-            if claims and out.get("name") == "stdout" and CLAIMS_HEADER.search(out.get("text", "")):
-                out = nbformat.v4.new_output(
-                    "display_data",
-                    data={"text/html": f"<style>{CLAIMS_CSS}</style>{claims_html(claims)}", "text/plain": claims_text(claims)},
-                )
-            outputs.append(nbformat.from_dict(_clean(dict(out), pairs)))
-        cell.outputs = outputs
+        outputs = [part for output in cell.outputs for part in progress_apart(output)]
+        if claims:
+            outputs, shown = claims_once(outputs, claims, shown)
+        cell.outputs = [nbformat.from_dict(_clean(dict(out), pairs)) for out in outputs]
     return nb
 
 

@@ -41,6 +41,7 @@ h1{margin-bottom:.2rem} .sub{color:#555;margin-top:0}
 .filter{position:sticky;top:0;background:#fff;padding:.5rem 0;border-bottom:1px solid #ddd;z-index:1}
 body.problems-only tr.claim.holds{display:none}
 .measured .scale{display:inline-block;margin-top:.3rem}
+.card p.run{font-size:.75rem;color:#666}
 """ + CLAIMS_CSS
 
 #: The filter: show only the claims that do not hold (failing, inconclusive, not measured).
@@ -49,17 +50,19 @@ onchange="document.body.classList.toggle('problems-only', this.checked)">
 show only claims that do not hold at the paper or the default scale (fails, inconclusive, not measured)</label></div>"""
 #: width in pixels of a card's thumbnail (shown at most ~400 px wide; twice that would be retina-sharp)
 THUMB_WIDTH = 480
+#: colours of a thumbnail's palette: line plots on white need few (64 looks as 256 does, a quarter smaller)
+THUMB_COLORS = 64
 
 
 def thumbnail(png: Path, width: int = THUMB_WIDTH) -> bytes:
-    """``png`` scaled down to ``width`` pixels wide (never up), as a palette PNG: a card's
-    thumbnail, a few tens of kB where the figure is several hundred."""
+    """``png`` scaled down to ``width`` pixels wide (never up), as a PNG of :data:`THUMB_COLORS`
+    palette colours: a card's thumbnail, 10-30 kB where the figure is several hundred."""
     with Image.open(png) as img:
         img = img.convert("RGB")
         if img.width > width:
             img = img.resize((width, max(1, round(img.height * width / img.width))), Image.LANCZOS)
         buf = io.BytesIO()
-        img.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(buf, "PNG", optimize=True)
+        img.quantize(colors=THUMB_COLORS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(buf, "PNG", optimize=True)
         return buf.getvalue()
 
 
@@ -73,7 +76,10 @@ def _tally(claims: list[dict]) -> str:
 
 
 def _stale_badge(paper: dict | None) -> str:
-    return "<span class='verdict stale'>STALE</span>" if paper and paper["stale"] else ""
+    """The STALE mark of a stale paper-scale run, its reasons shown on hover."""
+    if not (paper and paper["stale"]):
+        return ""
+    return f"<span class='verdict stale' title='{html.escape('; '.join(paper['stale']))}'>STALE</span>"
 
 
 def _problem(exp_id: str, failure: dict | None) -> str:
@@ -89,7 +95,7 @@ def _problem(exp_id: str, failure: dict | None) -> str:
 
 def _card(exp_id: str, meta: dict | None, reports: Path, failure: dict | None = None, paper: dict | None = None) -> str:
     at_paper = (f"<p>claims at paper scale: {_tally(list(paper['claims'].values()))}{_stale_badge(paper)}</p>"
-                if paper else "<p>claims at paper scale: not run</p>")
+                f"<p class='run'>{html.escape(run_note(paper))}</p>" if paper else "<p>claims at paper scale: not run</p>")
     if meta is None or failure:
         return f'<div class="card broken"><h3>{html.escape(exp_id)}</h3>{_problem(exp_id, failure)}{at_paper}</div>'
     thumb = ""
@@ -191,7 +197,7 @@ def _scorecard(metas: dict, failures: dict, papers: dict) -> str:
             rows.append(
                 f"<tr class='claim {VERDICT_CLASS.get(problem, 'nm')}'><td class='id'>{html.escape(claim_id)}{_timing(claim_id)}</td>"
                 f"<td><a href='html/{exp_id}.html'>{html.escape(exp_id)}</a>{stand_in}</td>"
-                f"<td class='v'>{verdict_html(p, run_note(paper)) + _stale_badge(paper) if p else NOT_RUN}</td>"
+                f"<td class='v'>{verdict_html(p, run_note(paper, reasons=False)) + _stale_badge(paper) if p else NOT_RUN}</td>"
                 f"<td class='v'>{verdict_html(d) if d else NOT_RUN}</td>"
                 f"<td>{html.escape(shown['text'])}{''.join(diagnosis_html(c, s) for s, c in diagnoses(d, p, paper))}</td>"
                 f"<td class='measured'>{_measured(d, p)}</td></tr>"

@@ -84,7 +84,7 @@ def diagnosis_block(diagnosis: dict, scale: str) -> str:
 def what_would_change(by_scale: dict) -> list[str]:
     """Sentences on what would turn each scale's verdict, read off its own record: readings of a
     threshold of ours that disagree, settings of a sweep with another verdict, the bootstrap's
-    margin, a missing run, a stale run."""
+    margin, a missing run."""
     out = []
     for scale, claim in by_scale.items():
         if claim is None:
@@ -119,7 +119,8 @@ def what_would_change(by_scale: dict) -> list[str]:
 
 
 def claim_section(claim_id: str, by_scale: dict, stale: str | None) -> str:
-    """One claim: the paper's words, our test, the verdicts, threshold, diagnoses, what would change it."""
+    """One claim: the paper's words, our test, the verdicts, threshold, diagnoses, what would change it;
+    ``stale``: why the paper-scale run is stale (:func:`.paper_state.stale_reasons`), None when current."""
     any_claim = next(c for c in by_scale.values() if c is not None)
     parts = [f"#### {claim_id}", "", "**The paper.**", "", quote_block(any_claim), "",
              f"**Our test.** {any_claim['text']}", ""]
@@ -131,7 +132,7 @@ def claim_section(claim_id: str, by_scale: dict, stale: str | None) -> str:
         if claim is None:
             parts.append(f"| {scale} | not run | | |")
             continue
-        note = " (stale: " + stale + ")" if scale == "paper" and stale else ""
+        note = f" STALE ({stale})" if scale == "paper" and stale else ""
         parts.append(f"| {scale} | **{claim['verdict']}**{_cell(note)} | {_cell(support_text(claim.get('support')))} "
                      f"| {_cell(threshold_text(claim.get('threshold')))} |")
     parts.append("")
@@ -142,7 +143,9 @@ def claim_section(claim_id: str, by_scale: dict, stale: str | None) -> str:
     if measured:
         parts += ["<details><summary>measured" + (" (paper scale)" if by_scale.get("paper") else "") + "</summary>", "",
                   *(f"- {_cell(line)}" for line in measured_lines(measured)), "", "</details>", ""]
-    parts += ["**What would change the verdict.**", "", *(f"- {s}" for s in what_would_change(by_scale)), ""]
+    rerun = [f"paper: its run is STALE ({stale}): a fresh `make paper` run of the current code and parameters may "
+             "turn it."] if stale and by_scale.get("paper") else []
+    parts += ["**What would change the verdict.**", "", *(f"- {s}" for s in rerun + what_would_change(by_scale)), ""]
     return "\n".join(parts)
 
 
@@ -169,8 +172,7 @@ def review_markdown(root: Path, registry: dict | None = None) -> str:
             stale = None
             if exp_id in state:
                 parts += [f"*{run_note(state[exp_id])}*", ""]
-                changed = state[exp_id]["changed"]
-                stale = ", ".join(Path(p).name for p in changed) + " changed since the run" if changed else None
+                stale = "; ".join(state[exp_id]["stale"]) or None
             if meta.get("stand_ins"):
                 parts += [f"Stand-in: {s}." for s in meta["stand_ins"]] + [""]
             ids_ = list(dict.fromkeys([*entry["paper"], *entry["default"]]))

@@ -37,7 +37,7 @@ from ..experiment.claims import VERDICTS, claims_text
 from ..experiment.parameters import check_parameters
 from .._paths import repo_root
 from .._config import check_experiments, experiment_parameters, experiments
-from .layout import CLAIMS_HEADER, failure_marker
+from .layout import CLAIMS_HEADER, claims_again, failure_marker, table_row
 from .report import refresh_index
 from .scorecard import write_scorecard
 
@@ -84,25 +84,41 @@ class ReadableClaims:
     """The notebook's stdout on its way to the terminal, with the claims table that
     ``Experiment.finish`` prints (a DataFrame, one row of several hundred characters per claim)
     replaced by :func:`~inferopt.experiment.claims.claims_text` of the claims just written to
-    ``metrics``, wrapped to the terminal's width. Everything else passes through unchanged."""
+    ``metrics``, wrapped to the terminal's width, once: a copy printed again (the rows a notebook
+    prints for nbval, less its timing claims) becomes one line (:func:`.layout.claims_again`).
+    Everything else passes through unchanged."""
 
     def __init__(self, stream, metrics: Path):
-        self.stream, self.metrics, self.claim_ids = stream, metrics, None
+        self.stream, self.metrics = stream, metrics
+        self.ids: list[str] = []        # every claim's id, once the table has been shown
+        self.rows: list[str] | None = None   # the rows of the table being printed (None: not in one)
+        self.again = False              # that table is a copy, to be announced by one line
+        self.announced = False
 
     def write(self, text: str) -> int:
         out = []
         for line in text.splitlines(keepends=True):
-            if self.claim_ids is None and CLAIMS_HEADER.match(line) and self.metrics.exists():
-                claims = json.loads(self.metrics.read_text()).get("claims", [])
-                self.claim_ids = {"id", *(c["id"] for c in claims)}
-                out.append(wrapped_claims(claims))
-            elif self.claim_ids is not None and line.split(maxsplit=1)[:1] and line.split(maxsplit=1)[0] in self.claim_ids:
-                continue  # a row of the table shown above as a block
+            if self.rows is None and CLAIMS_HEADER.match(line) and self.metrics.exists():
+                self.rows, self.again, self.announced = [], bool(self.ids), False
+                if not self.again:
+                    claims = json.loads(self.metrics.read_text()).get("claims", [])
+                    self.ids = [c["id"] for c in claims]
+                    out.append(wrapped_claims(claims))
+            elif self.rows is not None and table_row(line, self.ids):  # shown above as blocks
+                self.rows += [line.split(maxsplit=1)[0]] if line.split(maxsplit=1)[0] in self.ids else []
             else:
-                self.claim_ids = None
-                out.append(line)
+                out += self._copy_note(end=True) + [line]
+        out += self._copy_note(end=False)  # a table arrives whole in one message of the kernel
         self.stream.write("".join(out))
         return len(text)
+
+    def _copy_note(self, *, end: bool) -> list[str]:
+        """The line for a copy of the table (once, when its rows are known); ``end``: the table ended."""
+        note = ([claims_again(self.rows, self.ids)] if self.again and self.rows and not self.announced else [])
+        self.announced = self.announced or bool(note)
+        if end:
+            self.rows, self.again, self.announced = None, False, False
+        return note
 
     def flush(self):
         self.stream.flush()

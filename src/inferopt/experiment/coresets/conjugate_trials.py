@@ -90,15 +90,19 @@ def conjugate_trial(
     step: str = "exact",
     sparsevi_steps: int = 100,
     sparsevi_step_scale: float = 1.0,
+    sparsevi_gradient: str = "covariance",
     progress: bool = False,
 ):
     """One trial on a conjugate ``model`` (:mod:`.models`): exact ``(Φ, y)`` at the true
     posterior (``model.tangent(**tangent_options)``, e.g. ``constant="authors"`` for the
     Gaussian), every method at every size of ``ks``, each coreset evaluated exactly.
 
-    SparseVI gets exact expectations (``covariance=model.residual_covariance``, always the
-    exact covariance: it is the KL gradient), ``sparsevi_steps`` weight updates per selection
-    with step ``sparsevi_step_scale / t``; the IHT family ``max_iter`` iterations and the
+    SparseVI's gradient ``Cov_{π_w}[L_a, (1 − w)ᵀL]`` (Campbell & Beronov 2019, Eq. 7) comes,
+    with ``sparsevi_gradient="covariance"`` (default), from the exact covariance of the weighted
+    posterior ``π_w`` (``model.residual_covariance``); with ``"tangent"``, from the tangent
+    vectors ``Φ_w = model.tangent(w, **tangent_options)`` at ``π_w``, the same construction as
+    the other methods' ``Φ`` (e.g. the authors' projected one). ``sparsevi_steps`` weight
+    updates per selection with step ``sparsevi_step_scale / t``; the IHT family ``max_iter`` iterations and the
     ``step`` rule (``"exact"`` or the authors' ``"authors"`` half step); Uniform draws from
     ``rng``.
 
@@ -113,13 +117,16 @@ def conjugate_trial(
     check_choice("step", step, STEP_RULES)
     check_flag("progress", progress)
     check_real("sparsevi_step_scale", sparsevi_step_scale, low=0.0, low_open=True)
-    Phi, y = exact_problem(model, **(tangent_options or {}))
+    check_choice("sparsevi_gradient", sparsevi_gradient, {"covariance", "tangent"})
+    tangent_options = dict(tangent_options or {})
+    Phi, y = exact_problem(model, **tangent_options)
     rng = as_generator(rng)
     iht_opts = {"max_iter": max_iter, "step": step}
     options = {
         "uniform": {"rng": rng},
-        "sparsevi": {"covariance": model.residual_covariance, "n_steps": sparsevi_steps,
-                     "step_scale": sparsevi_step_scale},
+        "sparsevi": {"n_steps": sparsevi_steps, "step_scale": sparsevi_step_scale}
+        | ({"covariance": model.residual_covariance} if sparsevi_gradient == "covariance"
+           else {"tangent": partial(model.tangent, **tangent_options)}),
         "iht": {"max_iter": max_iter},
         "a_iht": iht_opts,
         "a_iht_ii": iht_opts,

@@ -3,10 +3,11 @@
 The paper's sentence (Sec. 5.3, App. G): "The IHT algorithms often obtain coresets with smaller
 KL [...] than GIGA and SparseVI, with computing time comparable to GIGA and significantly less
 than SparseVI", and "SparseVI needs ×10^4 more time than IHT and GIGA", as four tests on the
-table of trials (:func:`~.glm_trials.run_glm_trials`). None of "often", "comparable" or "orders
-of magnitude" is a number in the paper: each test states its cut-off as ours with the verdict
-under a range of readings (:func:`~inferopt.experiment.claims.readings`), so a verdict that
-turns within them is ``inconclusive``.
+table of trials (:func:`~.glm_trials.run_glm_trials`). Neither "often" nor "comparable" is a
+number in the paper: each of those tests states its cut-off as ours with the verdict under a
+range of readings (:func:`~inferopt.experiment.claims.readings`), so a verdict that turns within
+them is ``inconclusive``. SparseVI's slowdown is the paper's number, ×10^4, read to the nearest
+power of ten (at least 10^3.5); the readings beside it show where the measured ratio stands.
 """
 
 from __future__ import annotations
@@ -24,8 +25,12 @@ KLS = ("forward_kl", "reverse_kl")
 OFTEN = (1 / 3, 1 / 2, 2 / 3)
 #: readings of "comparable": every IHT algorithm's time within this factor of GIGA's
 COMPARABLE = (3.0, 10.0, 30.0)
-#: readings of "orders of magnitude": SparseVI's time at least this factor of every IHT algorithm's
-ORDERS = (10.0, 100.0, 1000.0)
+#: the paper's SparseVI slowdown ("SparseVI needs ×10^4 more time than IHT and GIGA", Sec. 5.3), and the least
+#: ratio that reads as it to the nearest power of ten
+PAPER_SLOWDOWN = 1e4
+SLOWDOWN_CUT = 10**3.5
+#: where the measured ratio stands: the verdict at these least ratios (one and two orders of magnitude below the paper's)
+ORDERS = (100.0, 1000.0, SLOWDOWN_CUT)
 
 
 def often_fraction(table: pd.DataFrame, ours, theirs, *, k_min: int) -> float:
@@ -91,14 +96,16 @@ def record_glm_claims(exp, table: pd.DataFrame, *, k_min: int, sparsevi_steps: i
     slow = slowdown(table, "sparsevi", IHT)
     exp.claim(
         f"{cid}.4",
-        f"SparseVI is orders of magnitude slower: at the largest k, its median time is >= {ORDERS[1]:g}x that of A-IHT and "
-        "of A-IHT II on every dataset (the paper reads ~1e4 off Fig. 3). Times: CPU seconds of each trial's process (one BLAS thread).",
-        test=lambda t: slowdown(t, "sparsevi", IHT) >= ORDERS[1], table=table,
-        threshold={"value": ORDERS[1], "source": "ours",
-                   "readings": readings(lambda v: slow >= v, ORDERS, chosen=ORDERS[1])},
-        diagnosis=("setting", f"SparseVI takes at least {slow:.3g}x IHT's time at k = {int(table.k.max())}; its cost is its weight "
-                   f"updates x Monte-Carlo samples per added point ({sparsevi_steps} x {sparsevi_samples} here), and the paper "
-                   "gives 100 updates but neither its samples nor its timing set-up."),
+        f"SparseVI needs ~1e4x the time of IHT (the paper's number): at the largest k, its median time is >= 10^3.5x (1e4 to "
+        "the nearest power of ten) that of A-IHT and of A-IHT II on every dataset. Times: CPU seconds of each trial's process "
+        "(one BLAS thread).",
+        test=lambda t: slowdown(t, "sparsevi", IHT) >= SLOWDOWN_CUT, table=table,
+        threshold={"value": PAPER_SLOWDOWN, "source": "paper", "unit": "x IHT's time, read as >= 10^3.5",
+                   "readings": readings(lambda v: slow >= v, ORDERS, chosen=SLOWDOWN_CUT)},
+        diagnosis=("setting", f"SparseVI takes at least {slow:.3g}x IHT's time at k = {int(table.k.max())}, not the paper's ~1e4x. The "
+                   f"ratio is set by SparseVI's weight updates per point ({sparsevi_steps} here; the paper: 100) and Monte-Carlo draws "
+                   f"per gradient (open; {sparsevi_samples} here), by each implementation's cost per step and by the machine; no "
+                   "setting that reaches 1e4 was run (SparseVI is most of a trial's time already)."),
         measured={"least ratio": slow}
         | {f"time SparseVI / {METHOD_LABELS[m]}, {ds}": float(v) for m in IHT for ds, v in time_ratio(table, "sparsevi", m).items()}
         | {"sparsevi_steps": sparsevi_steps, "sparsevi_samples": sparsevi_samples},
