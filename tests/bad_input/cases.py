@@ -172,6 +172,12 @@ def _coresets():
     }
 
 
+def _cube3():
+    """The pairwise features of the 8 states of 3 binary variables (a full-dimensional marginal polytope)."""
+    from inferopt.herding import all_states, pairwise_features
+    return pairwise_features(all_states(3))
+
+
 def _herding():
     T = sobolev_target()
     from inferopt.herding import FeatureTarget, TrigDensity
@@ -196,6 +202,8 @@ def _herding():
         "mmd2": lambda: dict(target=T, points=np.array([0.1, 0.6]), weights=np.array([0.5, 0.5])),
         "mmd2_uniform_prefix": lambda: dict(target=T, points=np.array([0.1, 0.6])),
         "pairwise_features": lambda: dict(x=states),
+        "boundary_distance_bound": lambda: dict(candidates=_cube3(), mu=_cube3().mean(axis=0), d=3),
+        "low_entropy_distribution": lambda: dict(features=states, mu=np.array([0.2, -0.1]), rng=0, n_vertices=3),
         "project": lambda: dict(target=T, points=np.array([0.1, 0.6, 0.3])),
         "projected_errors": lambda: dict(target=T, points=np.array([0.1, 0.6, 0.3]), sizes=[1, 2]),
         "random_correlation": lambda: dict(d=3, rng=0, rank=2),
@@ -464,6 +472,10 @@ def _experiment_boosting():
         "first_step_tables": None,
         "plot_first_step": None,
         "diagnose_step_rules": None,
+        "check_rule_settings": lambda: dict(rule_settings={"adafw": {"C0": 1.0, "eta": 0.5}}),
+        "selected_is_plain_vi": lambda: dict(records=boosting_records(), threshold=1e-12),
+        "no_rule_boosts": lambda: dict(records=boosting_records(), n_se=2.0),
+        "headroom": lambda: dict(data=dict(Z=Z, y=yl), n_eval=10, rng=np.random.default_rng(0)),
     }
 
 
@@ -547,6 +559,13 @@ EXEMPT = {
     "first_step_gain": "reads a greedy_check table produced by the library",
     "first_step_tables": "reads a greedy_check table produced by the library",
     "diagnose_step_rules": "reads the notebook's own verdict-map runs and greedy_check tables",
+    "states_holding": "reads a distribution computed by the library (maxent_distribution, herd)",
+    "error_table": "reads the curves table that sobolev_curves builds",
+    "at_sizes": "reads an error_table of the library's curves",
+    "ratio_over_sizes": "reads an error_table of the library's curves",
+    "slopes_over_sizes": "reads an error_table of the library's curves",
+    "progress_target": "reads the SpectralSolveResult runs of the library's optimisers",
+    "truncated": "reads a SpectralSolveResult built by the library's optimisers",
     "plot_methods": "plotting (draws on an Axes) of a trial table whose arguments trial_matrix checks",
     "contour_row": "plotting (draws on three Axes) of a conjugate trial's weights; its surfaces are swept via surface",
 }

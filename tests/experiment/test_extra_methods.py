@@ -197,7 +197,8 @@ def test_c1_runs_the_toy_step_rule_and_d4_the_toy_optimiser(tmp_path, monkeypatc
 
     out = _execute("D4_degree_distributions", tmp_path, monkeypatch, "toy_methods:half_step_sgd")
     vs = pd.read_csv(out / "results" / "D4" / "vs_paper.csv")
-    assert (vs.method == toy_methods.half_step_sgd.label).all() and (vs.cells == 3).all()
+    # one cell per setting of D4's verdict map (the main setting and each open choice varied), the same for every pair
+    assert (vs.method == toy_methods.half_step_sgd.label).all() and vs.cells.nunique() == 1 and vs.cells.iloc[0] >= 3
     assert {"optimal", "poisson", "SGD-DET N=10"} <= set(vs.against)
 
 

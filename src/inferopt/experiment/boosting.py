@@ -125,8 +125,8 @@ AUTHORS_RULE_SETTINGS = {"adafw": {"C0": 1.0, "eta": 0.01, "tau": 2.0}, "adaafw"
 RULE_SETTING_KEYS = ("C0", "eta", "tau", "ls_lr", "ls_iter", "imax", "eps0")
 
 
-def check_rule_settings(rule_settings, methods=METHODS) -> dict:
-    """``rule_settings`` as ``{rule: {key: value}}`` with rules of ``methods`` and keys of :data:`RULE_SETTING_KEYS`."""
+def check_rule_settings(rule_settings) -> dict:
+    """``rule_settings`` as ``{rule: {key: value}}`` with rules of :data:`METHODS` and keys of :data:`RULE_SETTING_KEYS`."""
     if rule_settings is None:
         return {}
     if not isinstance(rule_settings, dict) or not all(isinstance(v, dict) for v in rule_settings.values()):
