@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from inferopt._paths import repo_root
+
 from inferopt.experiment.quotes import quote_of
 from inferopt.pipeline.review import REVIEW, review_markdown, what_would_change, write_review
 
@@ -83,8 +85,14 @@ def test_the_cli_has_the_review_subcommand(tmp_path, monkeypatch):
         (tmp_path / name).write_text("")
     (tmp_path / "params.yaml").write_text("experiments: {X1: {notebook: X1_ratio}}\n")
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("INFEROPT_ROOT", raising=False)
-    assert main(["review"]) == 0
+    # the root main() would take from the working directory, set through monkeypatch so that it does not outlive the
+    # test (main sets it in os.environ itself otherwise, and the cached root would point the next tests at tmp_path)
+    monkeypatch.setenv("INFEROPT_ROOT", str(tmp_path))
+    repo_root.cache_clear()
+    try:
+        assert main(["review"]) == 0
+    finally:
+        repo_root.cache_clear()
     assert "#### X1.1" in (tmp_path / REVIEW).read_text()
 
 
