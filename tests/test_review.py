@@ -148,3 +148,20 @@ def test_a_stale_paper_run_is_marked_stale_on_the_review_page(tmp_path, change, 
     (root / "notebooks" / "X1_ratio.ipynb").write_text('{"cells": []}')
     page = review_markdown(root, {"X1": {"notebook": "X1_ratio"}})
     assert "X1_ratio.ipynb changed since" in next(line for line in page.splitlines() if line.startswith("| paper |"))
+
+
+def test_a_run_stale_for_many_reasons_lists_them_once(tmp_path, monkeypatch):
+    """Each claim's row names the first three reasons and how many more; the whole list stands
+    once, under its experiment (a long list in every row made the page unreadable)."""
+    from inferopt.pipeline import review
+
+    root = _project(tmp_path)
+    reasons = [f"inferopt/m{i}.py changed since" for i in range(7)]
+    state = {"X1": {"claims": {}, "run": {"commit": "abc1234", "date": "2099-01-01"}, "changed": reasons,
+                    "stale": reasons}}
+    monkeypatch.setattr(review, "paper_results", lambda root_, registry: state)
+    page = review_markdown(root, {"X1": {"notebook": "X1_ratio"}})
+    row = next(line for line in page.splitlines() if line.startswith("| paper |"))
+    assert "m0.py changed since; inferopt/m1.py changed since; inferopt/m2.py changed since and 4 more" in row
+    assert "m3.py" not in row
+    assert page.count("inferopt/m6.py changed since") == 1

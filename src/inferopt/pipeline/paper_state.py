@@ -115,6 +115,12 @@ def paper_results(root: Path, registry: dict) -> dict:
     return out
 
 
+def short_reasons(reasons: list[str], shown: int = 3) -> str:
+    """The first ``shown`` reasons a run is stale, joined, and how many more there are."""
+    more = f" and {len(reasons) - shown} more" if len(reasons) > shown else ""
+    return "; ".join(reasons[:shown]) + more
+
+
 def is_current(paper: dict | None) -> bool:
     """A paper-scale run known not to be stale (files checked against git, nothing else off)."""
     return paper is not None and paper["changed"] is not None and not paper["stale"]
@@ -127,8 +133,7 @@ def run_note(paper: dict, *, reasons: bool = True) -> str:
     note = f"paper scale, {str(run.get('commit', '?'))[:7]}, {str(run.get('date', '?'))[:10]}"
     stale = paper["stale"] if reasons else []
     if stale:
-        more = f" and {len(stale) - 3} more" if len(stale) > 3 else ""
-        note += f"; STALE: {'; '.join(stale[:3])}{more}"
+        note += f"; STALE: {short_reasons(stale)}"
     elif paper["changed"] is None:
         note += "; currency unknown (no git history)"
     return note

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..experiment.claims import format_value, measured_lines, support_text
 from ..experiment.quotes import quote_of
 from .layout import PAPER_DIR
-from .paper_state import paper_results, run_note
+from .paper_state import paper_results, run_note, short_reasons
 
 #: the page, relative to the project's root
 REVIEW = PAPER_DIR / "REVIEW.md"
@@ -172,7 +172,11 @@ def review_markdown(root: Path, registry: dict | None = None) -> str:
             stale = None
             if exp_id in state:
                 parts += [f"*{run_note(state[exp_id])}*", ""]
-                stale = "; ".join(state[exp_id]["stale"]) or None
+                reasons = state[exp_id]["stale"]
+                stale = short_reasons(reasons) if reasons else None
+                if len(reasons) > 3:   # the whole list once, not in every claim's row
+                    parts += ["<details><summary>why the paper-scale run is stale: every change since it</summary>", "",
+                              *(f"- {r}" for r in reasons), "", "</details>", ""]
             if meta.get("stand_ins"):
                 parts += [f"Stand-in: {s}." for s in meta["stand_ins"]] + [""]
             ids_ = list(dict.fromkeys([*entry["paper"], *entry["default"]]))
