@@ -38,6 +38,8 @@ RUNNER_SET = ("output_dir",)
 #: the value a parameter the run did not have yet stands for: an empty list or mapping (no extra
 #: methods, no overrides) is what every run without it did; anything else is a change
 EMPTY = {list: [], dict: {}}
+#: how many reasons a stale run's note names before "and N more" (:func:`short_reasons`)
+SHOWN_REASONS = 3
 
 
 def stage_sources(root: Path, experiment_id: str, notebook: str) -> list[str]:
@@ -115,7 +117,7 @@ def paper_results(root: Path, registry: dict) -> dict:
     return out
 
 
-def short_reasons(reasons: list[str], shown: int = 3) -> str:
+def short_reasons(reasons: list[str], shown: int = SHOWN_REASONS) -> str:
     """The first ``shown`` reasons a run is stale, joined, and how many more there are."""
     more = f" and {len(reasons) - shown} more" if len(reasons) > shown else ""
     return "; ".join(reasons[:shown]) + more

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..experiment.claims import format_value, measured_lines, support_text
 from ..experiment.quotes import quote_of
 from .layout import PAPER_DIR
-from .paper_state import paper_results, run_note, short_reasons
+from .paper_state import SHOWN_REASONS, paper_results, run_note, short_reasons
 
 #: the page, relative to the project's root
 REVIEW = PAPER_DIR / "REVIEW.md"
@@ -174,7 +174,7 @@ def review_markdown(root: Path, registry: dict | None = None) -> str:
                 parts += [f"*{run_note(state[exp_id])}*", ""]
                 reasons = state[exp_id]["stale"]
                 stale = short_reasons(reasons) if reasons else None
-                if len(reasons) > 3:   # the whole list once, not in every claim's row
+                if len(reasons) > SHOWN_REASONS:   # the whole list once, not in every claim's row
                     parts += ["<details><summary>why the paper-scale run is stale: every change since it</summary>", "",
                               *(f"- {r}" for r in reasons), "", "</details>", ""]
             if meta.get("stand_ins"):
