@@ -257,3 +257,23 @@ def test_library_hooks_refuse_bad_input_and_taken_names():
         register_step("adafw", toy_methods.constant_step)
     with pytest.raises(TypeError, match="name"):
         register_step(None, toy_methods.constant_step)
+
+
+def test_glm_trials_run_the_toy_coreset_without_changing_the_papers_rows(toy_names):
+    """A4/A5's runner: the toy solver's rows appear on every (trial, k), the paper methods' rows are those of a run
+    without it (seconds aside), and two worker processes give the same table."""
+    from inferopt.experiment.coresets import run_glm_trials
+
+    methods = ["uniform", "giga", "sparsevi", "a_iht", "a_iht_batch"]
+    kw = dict(n_trials=2, seed=4, n_projections=20, max_iter=10, sparsevi_steps=1, sparsevi_samples=5)
+    alone = run_glm_trials("synth_lr", methods, [2, 6], **kw)
+    both = run_glm_trials("synth_lr", [toy_names["coresets"], *methods], [2, 6], **kw)
+    paper = both[both.method.isin(methods)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(paper.drop(columns="seconds"), alone.drop(columns="seconds"), check_exact=True)
+    mine = both[both.method == toy_names["coresets"]]
+    assert len(mine) == 4 and (mine.support <= mine.k).all() and np.isfinite(mine.reverse_kl).all()
+    in_workers = run_glm_trials("synth_lr", [toy_names["coresets"], "uniform"], [2, 6], n_jobs=2, **kw)
+    pd.testing.assert_frame_equal(in_workers.drop(columns="seconds"),
+                                  both[both.method.isin([toy_names["coresets"], "uniform"])].reset_index(drop=True)
+                                  .drop(columns="seconds"), check_exact=True)
+
