@@ -277,3 +277,37 @@ def test_glm_trials_run_the_toy_coreset_without_changing_the_papers_rows(toy_nam
                                   both[both.method.isin([toy_names["coresets"], "uniform"])].reset_index(drop=True)
                                   .drop(columns="seconds"), check_exact=True)
 
+
+def _logistic_data(n=40, d=3, seed=0):
+    rng = np.random.default_rng(seed)
+    Z, Zt = rng.normal(size=(n, d)), rng.normal(size=(n // 2, d))
+    w = rng.normal(size=d)
+    y, yt = (np.where(rng.random(len(M)) < 1 / (1 + np.exp(-M @ w)), 1.0, -1.0) for M in (Z, Zt))
+    return {"Z": Z, "y": y, "Zt": Zt, "yt": yt}
+
+
+def test_compare_methods_runs_a_registered_rule_beside_the_papers_which_do_not_change(toy_names):
+    """C2/C3's runner: the toy rule's runs appear (its steps 0.3), the paper rules' records equal a run without it
+    (times aside), the summary table labels it from the registry, and two workers register it themselves."""
+    from inferopt.experiment.boosting import by_method, compare_methods, summary_table
+
+    mine = toy_names["boosting"]
+    kw = dict(max_iter=2, n_replicates=2, n_eval=10, family="gaussian", n_samples=10,
+              greedy={"max_iter": 5, "n_samples": 2})
+    data = _logistic_data()
+
+    def paper_rows(records):
+        rows = records[records.method.isin(["predefined", "adafw"])].reset_index(drop=True)
+        return rows.drop(columns=[c for c in rows if c.startswith("time")])
+
+    alone = compare_methods(data, methods=["predefined", "adafw"], rng=np.random.default_rng(5), **kw)
+    both = compare_methods(data, methods=[mine, "predefined", "adafw"], rng=np.random.default_rng(5), **kw)
+    pd.testing.assert_frame_equal(paper_rows(both), paper_rows(alone), check_exact=True)
+    assert np.allclose(both[(both.method == mine) & (both.iteration >= 1)].gamma, 0.3)
+    assert toy_methods.constant_step.label in summary_table(both).index and mine in by_method(both).index
+    in_workers = compare_methods(data, methods=[mine, "predefined"], rng=np.random.default_rng(5), n_jobs=2, **kw)
+    pd.testing.assert_frame_equal(paper_rows(in_workers[in_workers.method == mine].assign(method="predefined")),
+                                  paper_rows(both[both.method == mine].assign(method="predefined")), check_exact=True)
+    with pytest.raises(ValueError, match="methods"):
+        compare_methods(data, methods=["predefined", "not_a_rule"], rng=0, **kw)
+

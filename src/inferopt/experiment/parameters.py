@@ -188,8 +188,8 @@ SPECS: dict[str, dict[str, Rule]] = {
                density_degree=COUNT, grid_size=Int(low=2), n_points_sobolev=Int(low=2), progress=Flag()),
     "C1": dict(seed=SEED, dims=ListOf(COUNT), n_runs=COUNT, draws=ListOf(COUNT), n_eval=Int(low=2), progress=Flag(),
                extra_methods=EXTRA_METHODS, **_STEP_RULES),
-    "C2": dict(_BOOSTING),
-    "C3": dict(_BOOSTING),
+    "C2": dict(_BOOSTING, extra_methods=EXTRA_METHODS),
+    "C3": dict(_BOOSTING, extra_methods=EXTRA_METHODS),
     "C4": dict(seed=SEED),
     "D1": dict(seed=SEED, N_values=ListOf(COUNT), functions=ListOf(Record(name=FUNCTION, a=Real(), b=Real())),
                negbin_p=FRACTION, decay_function=FUNCTION, n_samples=Int(low=2)),
@@ -197,14 +197,14 @@ SPECS: dict[str, dict[str, Rule]] = {
                functions=ListOf(FUNCTION), distribution=DISTRIBUTION, N=COUNT, M=COUNT, R=Int(low=2), z_max=POSITIVE),
     "D3": dict(_COMPLETION, synth_shape=ListOf(COUNT, length=2), synth_density=Real(0.0, 1.0, low_open=True),
                synth_rank=COUNT, synth_noise=NONNEG, N=COUNT, gd_iters=COUNT, svrg_outer=COUNT, svrg_inner=COUNT,
-               rmse_target=POSITIVE.or_null(), n_jobs=COUNT),
+               rmse_target=POSITIVE.or_null(), n_jobs=COUNT, extra_methods=EXTRA_METHODS),
     "D4": dict(_COMPLETION, N_dist=COUNT, N_values=ListOf(COUNT), negbin_p=FRACTION, n_tail=COUNT,
                extra_methods=EXTRA_METHODS),
     "D5": dict(seed=SEED, n_sound=Int(low=10), n_humidity=Int(low=10), test_fraction=FRACTION, grid_per_unit=POSITIVE,
                theta0=ListOf(POSITIVE, length=3), low=ListOf(POSITIVE, length=3), high=ListOf(POSITIVE, length=3),
                n_iter=COUNT, eta0=POSITIVE, decay=NONNEG, M=COUNT, N=COUNT, cg_tol=POSITIVE, lanczos_steps=COUNT.or_null(),
                eval_every=COUNT, variance_n=Int(low=10), variance_theta1=ListOf(POSITIVE, length=3),
-               variance_N=ListOf(COUNT), variance_reps=Int(low=2), n_jobs=COUNT),
+               variance_N=ListOf(COUNT), variance_reps=Int(low=2), n_jobs=COUNT, extra_methods=EXTRA_METHODS),
 }
 
 
