@@ -311,3 +311,64 @@ def test_compare_methods_runs_a_registered_rule_beside_the_papers_which_do_not_c
     with pytest.raises(ValueError, match="methods"):
         compare_methods(data, methods=["predefined", "not_a_rule"], rng=0, **kw)
 
+
+def test_spectral_calls_run_a_registered_optimiser_beside_the_papers_which_do_not_change(toy_names, completion_calls):
+    """D3/D5's runs: the toy optimiser's calls (its own stream) run with the paper's; the paper's runs give the same
+    traces with and without it, the toy's are reproducible, and bad names or options are refused by name."""
+    from inferopt.experiment.extra import spectral_calls
+    from inferopt.experiment.parallel import run_calls
+    from inferopt.spectral import inverse_time_step
+
+    mine = toy_names["spectral"]
+    sgd_call = completion_calls()["SGD"]
+    problem, theta0 = sgd_call.args
+
+    def yours():
+        return spectral_calls([mine], problem, theta0, rng=np.random.SeedSequence([0, 1]), max_iter=12,
+                              step=inverse_time_step(4.0, 0.1), M=3, eval_every=2)
+
+    alone = run_calls(completion_calls())
+    both = run_calls(completion_calls() | yours())
+    for m, res in alone.items():
+        assert np.array_equal(both[m].metric, res.metric) and np.array_equal(both[m].x, res.x), m
+    again = run_calls(yours())[mine]
+    assert np.array_equal(both[mine].metric, again.metric) and not np.array_equal(both[mine].x, both["SGD"].x)
+    with pytest.raises(ValueError, match="names"):
+        spectral_calls(["SGD"], problem, theta0, rng=0)
+    with pytest.raises(ValueError, match="options"):
+        spectral_calls([mine], problem, theta0, rng=0, N=5)
+    with pytest.raises(TypeError, match="names"):
+        spectral_calls(mine, problem, theta0, rng=0)
+
+
+def test_methods_beyond_finds_your_methods_in_an_earlier_experiments_table(toy_names):
+    """A8 reads A4's and A5's trials: the methods outside the paper's, registered or not (then labelled by name)."""
+    from inferopt.experiment.extra import methods_beyond
+
+    t = pd.DataFrame({"method": ["giga", toy_names["coresets"], "someone_elses", "giga", "a_iht"]})
+    assert methods_beyond(t, ["giga", "a_iht"], "coresets") == [toy_names["coresets"], "someone_elses"]
+    assert label("someone_elses") == "someone_elses" and label(toy_names["coresets"]) == toy_methods.greedy_topk.label
+    assert methods_beyond(t, ["giga", "a_iht", "someone_elses", toy_names["coresets"]], "coresets") == []
+    with pytest.raises(ValueError, match="family"):
+        methods_beyond(t, ["giga"], "kernels")
+    with pytest.raises(ValueError, match="table"):
+        methods_beyond(t.rename(columns={"method": "solver"}), ["giga"], "coresets")
+
+
+def test_sobolev_curves_run_a_registered_herding_rule_without_changing_the_papers(toy_names):
+    """B1's runner: the toy rule's curve (and its -proj) appear; every paper curve, the random draws included, equals
+    a run without it."""
+    from inferopt.experiment.herding import CG_METHODS, sobolev_curves
+    from inferopt.herding import SobolevTarget, TrigDensity
+
+    density = TrigDensity.random(np.random.default_rng(0), degree=2)
+    target, grid = SobolevTarget(1, density), np.arange(128) / 128
+
+    def run(methods):
+        return sobolev_curves(target, density, grid, 12, [2, 6, 12], 2, np.random.default_rng(1), methods=methods)
+
+    mine = toy_names["herding"]
+    alone, both = run(CG_METHODS), run(CG_METHODS | {mine: mine})
+    paper = both[~both.method.isin([mine, mine + "-proj"])].reset_index(drop=True)
+    pd.testing.assert_frame_equal(paper, alone, check_exact=True)
+    assert (both.method == mine).sum() == 12 and (both.method == mine + "-proj").sum() == 3
