@@ -372,3 +372,13 @@ def test_sobolev_curves_run_a_registered_herding_rule_without_changing_the_paper
     paper = both[~both.method.isin([mine, mine + "-proj"])].reset_index(drop=True)
     pd.testing.assert_frame_equal(paper, alone, check_exact=True)
     assert (both.method == mine).sum() == 12 and (both.method == mine + "-proj").sum() == 3
+
+
+def test_state_curves_herd_with_a_registered_rule(toy_names):
+    """B4/B5's runner takes the toy herding rule by name: its moment error falls (it herds towards the moments)."""
+    from inferopt.experiment.herding import state_curves
+    from inferopt.herding import all_states, independent_maxent
+
+    S, m = all_states(3), np.array([0.2, -0.4, 0.1])
+    curves = state_curves(S, m, independent_maxent(S, m), 200, toy_names["herding"], [10, 200])
+    assert curves.mean_error.iloc[-1] < curves.mean_error.iloc[0]
