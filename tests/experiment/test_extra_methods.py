@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 from functools import partial
 from pathlib import Path
@@ -155,7 +156,8 @@ def _execute(notebook: str, tmp_path, monkeypatch, extra: str) -> Path:
     """Run a notebook at its tiny defaults with one extra method; returns its output folder."""
     import papermill
 
-    monkeypatch.setenv("PYTHONPATH", str(PLUGINS))   # the kernel imports toy_methods from there
+    # the kernel imports toy_methods from there (and inferopt from where this process has it, e.g. a worktree's src)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(PLUGINS), *filter(None, [os.environ.get("PYTHONPATH")])]))
     out = tmp_path / "out"
     papermill.execute_notebook(str(ROOT / "notebooks" / f"{notebook}.ipynb"), str(tmp_path / f"{notebook}.ipynb"),
                                parameters={"output_dir": str(out), "extra_methods": [extra]}, kernel_name="python3",
@@ -382,3 +384,20 @@ def test_state_curves_herd_with_a_registered_rule(toy_names):
     S, m = all_states(3), np.array([0.2, -0.4, 0.1])
     curves = state_curves(S, m, independent_maxent(S, m), 200, toy_names["herding"], [10, 200])
     assert curves.mean_error.iloc[-1] < curves.mean_error.iloc[0]
+
+
+def test_run_methods_with_added_options_leaves_uniforms_draws_alone(toy_names):
+    """A2's baselines: Uniform draws from the trial's generator, the toy from its own stream (added_options), so
+    Uniform's coreset is the same with and without the toy."""
+    from inferopt.experiment.coresets import run_methods
+    from inferopt.experiment.coresets.conjugate_trials import added_options
+
+    Phi, y = cs.exact_problem(cs.make_gaussian_mean(5, 30, rng=2))
+
+    def weights(methods):
+        rng = np.random.default_rng(9)
+        runs = run_methods(Phi, y, [4], methods, options={"uniform": {"rng": rng}} | added_options(rng))
+        return {m: run["weights"] for m, run in runs.items()}
+
+    alone, both = weights(["uniform"]), weights([toy_names["coresets"], "uniform"])
+    assert np.array_equal(alone["uniform"], both["uniform"]) and np.count_nonzero(both[toy_names["coresets"]]) <= 4

@@ -177,8 +177,8 @@ def compare_methods(data: dict, *, methods=PAPER_RULES, max_iter: int, n_replica
     own = check_rule_settings(rule_settings)
     tasks = [(data, method, r, int(seed), own.get(method, {})) for r, seed in enumerate(seeds) for method in methods]
     added = {m: method_of(m) for m in methods if m not in PAPER_RULES}
-    frames = run_tasks(partial(_run_with_settings, added=added, max_iter=max_iter, n_eval=n_eval, **boost_kwargs), tasks, n_jobs=n_jobs,
-                       progress="runs (replicate x step rule)" if progress else False)
+    task = partial(_run_with_settings, added=added, max_iter=max_iter, n_eval=n_eval, **boost_kwargs)
+    frames = run_tasks(task, tasks, n_jobs=n_jobs, progress="runs (replicate x step rule)" if progress else False)
     return pd.concat(frames, ignore_index=True)
 
 

@@ -44,9 +44,9 @@ def sobolev_curves(target: KernelTarget, density: TrigDensity, grid, n_points: i
     """``||mu - mu_hat_t||^2`` of every Fig. 3 method, ``t = 1..n_points`` (``-proj``: ``t`` in ``proj_sizes``).
 
     The conditional-gradient methods (``methods``: name -> step of :func:`~inferopt.herding.herd`, e.g. a
-    registered step rule beside the paper's; they draw nothing) search ``grid`` exhaustively; ``random`` draws ``n_rep``
-    i.i.d. samples of ``density`` with ``rng``; ``sobol`` is the unscrambled Sobol sequence
-    through ``density.ppf``.  Columns: ``method, t, error, rep``.  ``min-norm-point`` may stop
+    registered step rule beside the paper's; they draw nothing) search ``grid`` exhaustively; ``random``
+    draws ``n_rep`` i.i.d. samples of ``density`` with ``rng``; ``sobol`` is the unscrambled Sobol
+    sequence through ``density.ppf``.  Columns: ``method, t, error, rep``.  ``min-norm-point`` may stop
     early (finite termination): its curve is then shorter.
     """
     n_points = check_int("n_points", n_points, low=2)
@@ -56,7 +56,8 @@ def sobolev_curves(target: KernelTarget, density: TrigDensity, grid, n_points: i
     rng = as_generator(rng)
     grid = check_points(target, "grid", grid)
     frames = []
-    steps = tqdm(total=len(methods) + 2 + n_rep, disable=not check_flag("progress", progress), desc="Fig. 3 panel", leave=False)
+    steps = tqdm(total=len(methods) + 2 + n_rep, disable=not check_flag("progress", progress), desc="Fig. 3 panel",
+                 leave=False)
     for name, step in methods.items():
         res = herd(target, grid, n_points, step)
         frames.append(_rows(name, res.objective))
