@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 from functools import partial
 from pathlib import Path
@@ -155,7 +156,8 @@ def _execute(notebook: str, tmp_path, monkeypatch, extra: str) -> Path:
     """Run a notebook at its tiny defaults with one extra method; returns its output folder."""
     import papermill
 
-    monkeypatch.setenv("PYTHONPATH", str(PLUGINS))   # the kernel imports toy_methods from there
+    # the kernel imports toy_methods from there (and inferopt from where this process has it, e.g. a worktree's src)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(PLUGINS), *filter(None, [os.environ.get("PYTHONPATH")])]))
     out = tmp_path / "out"
     papermill.execute_notebook(str(ROOT / "notebooks" / f"{notebook}.ipynb"), str(tmp_path / f"{notebook}.ipynb"),
                                parameters={"output_dir": str(out), "extra_methods": [extra]}, kernel_name="python3",
@@ -257,3 +259,145 @@ def test_library_hooks_refuse_bad_input_and_taken_names():
         register_step("adafw", toy_methods.constant_step)
     with pytest.raises(TypeError, match="name"):
         register_step(None, toy_methods.constant_step)
+
+
+def test_glm_trials_run_the_toy_coreset_without_changing_the_papers_rows(toy_names):
+    """A4/A5's runner: the toy solver's rows appear on every (trial, k), the paper methods' rows are those of a run
+    without it (seconds aside), and two worker processes give the same table."""
+    from inferopt.experiment.coresets import run_glm_trials
+
+    methods = ["uniform", "giga", "sparsevi", "a_iht", "a_iht_batch"]
+    kw = dict(n_trials=2, seed=4, n_projections=20, max_iter=10, sparsevi_steps=1, sparsevi_samples=5)
+    alone = run_glm_trials("synth_lr", methods, [2, 6], **kw)
+    both = run_glm_trials("synth_lr", [toy_names["coresets"], *methods], [2, 6], **kw)
+    paper = both[both.method.isin(methods)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(paper.drop(columns="seconds"), alone.drop(columns="seconds"), check_exact=True)
+    mine = both[both.method == toy_names["coresets"]]
+    assert len(mine) == 4 and (mine.support <= mine.k).all() and np.isfinite(mine.reverse_kl).all()
+    in_workers = run_glm_trials("synth_lr", [toy_names["coresets"], "uniform"], [2, 6], n_jobs=2, **kw)
+    pd.testing.assert_frame_equal(in_workers.drop(columns="seconds"),
+                                  both[both.method.isin([toy_names["coresets"], "uniform"])].reset_index(drop=True)
+                                  .drop(columns="seconds"), check_exact=True)
+
+
+def _logistic_data(n=40, d=3, seed=0):
+    rng = np.random.default_rng(seed)
+    Z, Zt = rng.normal(size=(n, d)), rng.normal(size=(n // 2, d))
+    w = rng.normal(size=d)
+    y, yt = (np.where(rng.random(len(M)) < 1 / (1 + np.exp(-M @ w)), 1.0, -1.0) for M in (Z, Zt))
+    return {"Z": Z, "y": y, "Zt": Zt, "yt": yt}
+
+
+def test_compare_methods_runs_a_registered_rule_beside_the_papers_which_do_not_change(toy_names):
+    """C2/C3's runner: the toy rule's runs appear (its steps 0.3), the paper rules' records equal a run without it
+    (times aside), the summary table labels it from the registry, and two workers register it themselves."""
+    from inferopt.experiment.boosting import by_method, compare_methods, summary_table
+
+    mine = toy_names["boosting"]
+    kw = dict(max_iter=2, n_replicates=2, n_eval=10, family="gaussian", n_samples=10,
+              greedy={"max_iter": 5, "n_samples": 2})
+    data = _logistic_data()
+
+    def paper_rows(records):
+        rows = records[records.method.isin(["predefined", "adafw"])].reset_index(drop=True)
+        return rows.drop(columns=[c for c in rows if c.startswith("time")])
+
+    alone = compare_methods(data, methods=["predefined", "adafw"], rng=np.random.default_rng(5), **kw)
+    both = compare_methods(data, methods=[mine, "predefined", "adafw"], rng=np.random.default_rng(5), **kw)
+    pd.testing.assert_frame_equal(paper_rows(both), paper_rows(alone), check_exact=True)
+    assert np.allclose(both[(both.method == mine) & (both.iteration >= 1)].gamma, 0.3)
+    assert toy_methods.constant_step.label in summary_table(both).index and mine in by_method(both).index
+    in_workers = compare_methods(data, methods=[mine, "predefined"], rng=np.random.default_rng(5), n_jobs=2, **kw)
+    pd.testing.assert_frame_equal(paper_rows(in_workers[in_workers.method == mine].assign(method="predefined")),
+                                  paper_rows(both[both.method == mine].assign(method="predefined")), check_exact=True)
+    with pytest.raises(ValueError, match="methods"):
+        compare_methods(data, methods=["predefined", "not_a_rule"], rng=0, **kw)
+
+
+def test_spectral_calls_run_a_registered_optimiser_beside_the_papers_which_do_not_change(toy_names, completion_calls):
+    """D3/D5's runs: the toy optimiser's calls (its own stream) run with the paper's; the paper's runs give the same
+    traces with and without it, the toy's are reproducible, and bad names or options are refused by name."""
+    from inferopt.experiment.extra import spectral_calls
+    from inferopt.experiment.parallel import run_calls
+    from inferopt.spectral import inverse_time_step
+
+    mine = toy_names["spectral"]
+    sgd_call = completion_calls()["SGD"]
+    problem, theta0 = sgd_call.args
+
+    def yours():
+        return spectral_calls([mine], problem, theta0, rng=np.random.SeedSequence([0, 1]), max_iter=12,
+                              step=inverse_time_step(4.0, 0.1), M=3, eval_every=2)
+
+    alone = run_calls(completion_calls())
+    both = run_calls(completion_calls() | yours())
+    for m, res in alone.items():
+        assert np.array_equal(both[m].metric, res.metric) and np.array_equal(both[m].x, res.x), m
+    again = run_calls(yours())[mine]
+    assert np.array_equal(both[mine].metric, again.metric) and not np.array_equal(both[mine].x, both["SGD"].x)
+    with pytest.raises(ValueError, match="names"):
+        spectral_calls(["SGD"], problem, theta0, rng=0)
+    with pytest.raises(ValueError, match="options"):
+        spectral_calls([mine], problem, theta0, rng=0, N=5)
+    with pytest.raises(TypeError, match="names"):
+        spectral_calls(mine, problem, theta0, rng=0)
+
+
+def test_methods_beyond_finds_your_methods_in_an_earlier_experiments_table(toy_names):
+    """A8 reads A4's and A5's trials: the methods outside the paper's, registered or not (then labelled by name)."""
+    from inferopt.experiment.extra import methods_beyond
+
+    t = pd.DataFrame({"method": ["giga", toy_names["coresets"], "someone_elses", "giga", "a_iht"]})
+    assert methods_beyond(t, ["giga", "a_iht"], "coresets") == [toy_names["coresets"], "someone_elses"]
+    assert label("someone_elses") == "someone_elses" and label(toy_names["coresets"]) == toy_methods.greedy_topk.label
+    assert methods_beyond(t, ["giga", "a_iht", "someone_elses", toy_names["coresets"]], "coresets") == []
+    with pytest.raises(ValueError, match="family"):
+        methods_beyond(t, ["giga"], "kernels")
+    with pytest.raises(ValueError, match="table"):
+        methods_beyond(t.rename(columns={"method": "solver"}), ["giga"], "coresets")
+
+
+def test_sobolev_curves_run_a_registered_herding_rule_without_changing_the_papers(toy_names):
+    """B1's runner: the toy rule's curve (and its -proj) appear; every paper curve, the random draws included, equals
+    a run without it."""
+    from inferopt.experiment.herding import CG_METHODS, sobolev_curves
+    from inferopt.herding import SobolevTarget, TrigDensity
+
+    density = TrigDensity.random(np.random.default_rng(0), degree=2)
+    target, grid = SobolevTarget(1, density), np.arange(128) / 128
+
+    def run(methods):
+        return sobolev_curves(target, density, grid, 12, [2, 6, 12], 2, np.random.default_rng(1), methods=methods)
+
+    mine = toy_names["herding"]
+    alone, both = run(CG_METHODS), run(CG_METHODS | {mine: mine})
+    paper = both[~both.method.isin([mine, mine + "-proj"])].reset_index(drop=True)
+    pd.testing.assert_frame_equal(paper, alone, check_exact=True)
+    assert (both.method == mine).sum() == 12 and (both.method == mine + "-proj").sum() == 3
+
+
+def test_state_curves_herd_with_a_registered_rule(toy_names):
+    """B4/B5's runner takes the toy herding rule by name: its moment error falls (it herds towards the moments)."""
+    from inferopt.experiment.herding import state_curves
+    from inferopt.herding import all_states, independent_maxent
+
+    S, m = all_states(3), np.array([0.2, -0.4, 0.1])
+    curves = state_curves(S, m, independent_maxent(S, m), 200, toy_names["herding"], [10, 200])
+    assert curves.mean_error.iloc[-1] < curves.mean_error.iloc[0]
+
+
+def test_run_methods_with_added_options_leaves_uniforms_draws_alone(toy_names):
+    """A2's baselines: Uniform draws from the trial's generator, the toy from its own stream (added_options), so
+    Uniform's coreset is the same with and without the toy."""
+    from inferopt.experiment.coresets import run_methods
+    from inferopt.experiment.coresets.conjugate_trials import added_options
+
+    Phi, y = cs.exact_problem(cs.make_gaussian_mean(5, 30, rng=2))
+
+    def weights(methods):
+        rng = np.random.default_rng(9)
+        runs = run_methods(Phi, y, [4], methods, options={"uniform": {"rng": rng}} | added_options(rng))
+        return {m: run["weights"] for m, run in runs.items()}
+
+    alone, both = weights(["uniform"]), weights([toy_names["coresets"], "uniform"])
+    assert np.array_equal(alone["uniform"], both["uniform"]) and np.count_nonzero(both[toy_names["coresets"]]) <= 4

@@ -25,7 +25,7 @@ import pandas as pd
 
 from .._validation import (check_callable, check_choice, check_choices, check_flag, check_int, check_int_sequence,
                            check_real, check_table)
-from ..boosting.boost import STEPS, boost
+from ..boosting.boost import BUILTIN, STEPS, boost, register_step
 from ..boosting.estimates import elbo, kl
 from ..boosting.families import Component, Gaussian
 from ..boosting.mixture import Mixture
@@ -34,13 +34,15 @@ from ..boosting.metrics import test_auroc, train_log_likelihood
 from ..boosting.targets import GaussianMixtureTarget, LogisticTarget
 from ..models.laplace import laplace_approximation
 from .._random import as_generator
-from .methods import labels_of
+from .extra import method_of
+from .methods import label
 from .verdict_map import cell
 from .parallel import run_tasks
 
-#: the step rules compared (Tables 2-3) and their display labels (from the one registry)
+#: the step rules a comparison accepts: the paper's (:data:`PAPER_RULES`, Tables 2-3), then those registered
+#: (:func:`inferopt.experiment.register_method`); their labels come from the one registry (:func:`~.methods.label`)
 METHODS = STEPS
-LABELS = labels_of(STEPS)
+PAPER_RULES = BUILTIN
 
 C1_METHODS = ("predefined", "line_search", "adafw")
 #: open markers of :func:`plot_per_iteration`, one per method in order
@@ -139,12 +141,15 @@ def check_rule_settings(rule_settings) -> dict:
     return {rule: dict(kw) for rule, kw in rule_settings.items()}
 
 
-def _run_with_settings(data, method, replicate, seed, settings, **kwargs) -> pd.DataFrame:
-    """:func:`run_replicate` with the rule's own ``settings`` over the shared keyword arguments."""
+def _run_with_settings(data, method, replicate, seed, settings, *, added: dict, **kwargs) -> pd.DataFrame:
+    """:func:`run_replicate` with the rule's own ``settings`` over the shared keyword arguments; the
+    registered rules of ``added`` registered first (a worker process has not seen the registration)."""
+    for name, rule in added.items():
+        register_step(name, rule)
     return run_replicate(data, method, replicate, seed, **{**kwargs, **settings})
 
 
-def compare_methods(data: dict, *, methods=METHODS, max_iter: int, n_replicates: int, rng: np.random.Generator,
+def compare_methods(data: dict, *, methods=PAPER_RULES, max_iter: int, n_replicates: int, rng: np.random.Generator,
                     n_eval: int = 100, n_jobs: int = 1, progress: bool = False, rule_settings: dict | None = None,
                     **boost_kwargs) -> pd.DataFrame:
     """Every method on Bayesian logistic regression (prior N(0, I)) of ``data`` (``Z, y, Zt, yt``).
@@ -158,7 +163,9 @@ def compare_methods(data: dict, *, methods=METHODS, max_iter: int, n_replicates:
     ``E_q log p(y|x, w)``, ``n_eval`` draws) and ``test_auroc`` (posterior-mean logit);
     ``boost_kwargs`` go to :func:`~inferopt.boosting.boost`, updated for each rule by its entry of
     ``rule_settings`` (``{rule: {"C0": ..., "eta": ..., ...}}``, e.g. :data:`AUTHORS_RULE_SETTINGS`).
-    ``progress``: a bar over the runs.
+    ``progress``: a bar over the runs. ``methods``: the paper's rules by default; a rule registered by
+    :func:`inferopt.experiment.register_method` runs as its own tasks with the replicates' seeds, so
+    the paper's rules give the same records with and without it.
     """
     rng = as_generator(rng)
     n_replicates = check_int("n_replicates", n_replicates, low=1)
@@ -169,8 +176,9 @@ def compare_methods(data: dict, *, methods=METHODS, max_iter: int, n_replicates:
     seeds = rng.integers(2**32, size=n_replicates)
     own = check_rule_settings(rule_settings)
     tasks = [(data, method, r, int(seed), own.get(method, {})) for r, seed in enumerate(seeds) for method in methods]
-    frames = run_tasks(partial(_run_with_settings, max_iter=max_iter, n_eval=n_eval, **boost_kwargs), tasks, n_jobs=n_jobs,
-                       progress="runs (replicate x step rule)" if progress else False)
+    added = {m: method_of(m) for m in methods if m not in PAPER_RULES}
+    task = partial(_run_with_settings, added=added, max_iter=max_iter, n_eval=n_eval, **boost_kwargs)
+    frames = run_tasks(task, tasks, n_jobs=n_jobs, progress="runs (replicate x step rule)" if progress else False)
     return pd.concat(frames, ignore_index=True)
 
 
@@ -224,7 +232,7 @@ def summary_table(records: pd.DataFrame, reference: str = "predefined") -> pd.Da
         out["step_time_cached_ratio"] = out["step_time_cached_mean"] / out.loc[reference, "step_time_cached_mean"]
     order = [m for m in METHODS if m in out.index]
     out = out.loc[order]
-    out.index = [LABELS[m] for m in order]
+    out.index = [label(m) for m in order]
     out.index.name = "method"
     return out
 
@@ -270,7 +278,7 @@ def elbo_by_rule(records: pd.DataFrame, *, threshold: float = 1e-6) -> dict:
 
 def by_method(records: pd.DataFrame) -> pd.DataFrame:
     """:func:`summary_table` indexed by the rules' names (``'adafw'``, ...) instead of their labels."""
-    return summary_table(records).rename(index={v: k for k, v in LABELS.items()})
+    return summary_table(records).rename(index={label(m): m for m in METHODS})
 
 
 def improves_on_vi(records: pd.DataFrame, methods, *, n_se: float = 2.0) -> bool:
@@ -491,7 +499,7 @@ def plot_first_step(ax, check: pd.DataFrame) -> None:
     ax.legend()
 
 
-def plot_per_iteration(ax, records: pd.DataFrame, column: str, colors: dict, methods=METHODS) -> None:
+def plot_per_iteration(ax, records: pd.DataFrame, column: str, colors: dict, methods=PAPER_RULES) -> None:
     """Mean over replicates of ``column`` against the iteration, shaded ± one std (Fig. 1 centre/right, Fig. 2).
 
     Each method has its own open marker, larger for the earlier methods, so that curves lying on
@@ -499,8 +507,8 @@ def plot_per_iteration(ax, records: pd.DataFrame, column: str, colors: dict, met
     for j, m in enumerate(methods):
         sub = records[records.method == m].groupby("iteration")[column]
         mean, std = sub.mean(), sub.std(ddof=1).fillna(0.0)
-        ax.plot(mean.index, mean.values, color=colors[LABELS[m]], label=LABELS[m], ls="--" if m == "predefined" else "-",
+        ax.plot(mean.index, mean.values, color=colors[label(m)], label=label(m), ls="--" if m == "predefined" else "-",
                 marker=MARKERS[j % len(MARKERS)], ms=11 - 1.5 * j, mfc="none", mew=1.2,
                 markevery=max(1, len(mean) // 12))
-        ax.fill_between(mean.index, mean - std, mean + std, color=colors[LABELS[m]], alpha=0.15, lw=0)
+        ax.fill_between(mean.index, mean - std, mean + std, color=colors[label(m)], alpha=0.15, lw=0)
     ax.set_xlabel("boosting iteration t")

@@ -6,6 +6,10 @@
   its name;
 * :func:`load_extra_methods` -- the notebook parameter ``extra_methods`` (``"module:function"``
   strings) imported and registered (:func:`~inferopt.experiment.open_experiment` calls it);
+* :func:`spectral_calls` -- registered spectral optimisers as calls on an experiment's problem,
+  each with its own seeded stream, to run beside the paper's optimisers;
+* :func:`methods_beyond` -- the researcher's methods in a table an earlier experiment wrote (A8 reads
+  A4's and A5's trials);
 * :func:`versus_paper` -- the table "your method against the paper's methods" on the same
   trials and seeds: win fractions and medians of the experiment's main error metric;
   :func:`report_versus` writes it to the results and prints it.
@@ -28,14 +32,18 @@ from __future__ import annotations
 
 import importlib
 import inspect
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
+from .._random import as_generator, named_stream
 from .._validation import check_choice, check_flag, check_table
 from .methods import FAMILIES, PAPER_METHODS, add_method, shown_name
+from .methods import label as method_label
 
-__all__ = ["FAMILIES", "load_extra_methods", "method_of", "register_method", "report_versus", "versus_paper"]
+__all__ = ["FAMILIES", "load_extra_methods", "method_of", "methods_beyond", "register_method", "report_versus",
+           "spectral_calls", "versus_paper"]
 
 #: family -> (positional parameters, keyword parameters) its callable must accept
 PROTOCOLS = {
@@ -118,6 +126,25 @@ def method_of(name: str):
     return _METHODS[name][1]
 
 
+def spectral_calls(names, problem, theta0, *, rng, **options) -> dict:
+    """``{name: call}``: each registered spectral optimiser of ``names`` run on ``problem`` from ``theta0``
+    with ``options`` (keywords of the family's protocol: ``max_iter``, ``step``, ``M``, ``eval_every``), as a
+    call without arguments (:func:`~inferopt.experiment.parallel.run_calls`). Each draws from its own
+    stream, :func:`~inferopt._random.named_stream` of ``rng`` (a seed or generator) and its name, so the
+    paper's runs draw the same with and without it."""
+    if isinstance(names, str) or not hasattr(names, "__iter__"):
+        raise TypeError(f"names must be a list of registered spectral methods; got {names!r}")
+    spectral = sorted(n for n, (family, _) in _METHODS.items() if family == "spectral")
+    for name in names:
+        check_choice("names (an entry of)", name, spectral)
+    allowed = set(PROTOCOLS["spectral"][1]) - {"rng"}
+    if set(options) - allowed:
+        raise ValueError(f"options {sorted(set(options) - allowed)} are not keywords of the spectral protocol; "
+                         f"allowed: {sorted(allowed)}")
+    rng = as_generator(rng)
+    return {name: partial(method_of(name), problem, theta0, rng=named_stream(rng, name), **options) for name in names}
+
+
 def _resolve(spec: str, what: str):
     """The attribute named by ``"module:attribute"``."""
     module, attribute = spec.split(":")
@@ -147,6 +174,23 @@ def load_extra_methods(specs, family: str) -> list[str]:
     if len(set(names)) != len(names):
         raise ValueError(f"extra_methods names a method twice: {list(specs)}")
     return names
+
+
+def methods_beyond(table: pd.DataFrame, paper, family: str, *, method: str = "method") -> list[str]:
+    """The methods of ``table`` (its column ``method``) outside ``paper``, in order of appearance: a
+    researcher's own methods, run by the experiment that wrote the table. One not registered in this
+    process enters the method registry of ``family`` under its name (:func:`~.methods.add_method`), so it
+    has a label and a colour of its own."""
+    check_table("table", table, [method])
+    check_choice("family", family, FAMILIES)
+    paper = set(paper)
+    beyond = [m for m in dict.fromkeys(table[method]) if m not in paper]
+    for name in beyond:
+        try:
+            method_label(name)
+        except ValueError:          # not registered here: its name is its label
+            add_method(name, family)
+    return beyond
 
 
 def versus_paper(table: pd.DataFrame, metric: str, extra, paper, *, by, method: str = "method",
@@ -181,13 +225,14 @@ def versus_paper(table: pd.DataFrame, metric: str, extra, paper, *, by, method: 
     return pd.DataFrame(rows)
 
 
-def report_versus(exp, table: pd.DataFrame, metric: str, paper, *, by, **options) -> pd.DataFrame | None:
-    """:func:`versus_paper` of ``exp.extra_methods`` against ``paper`` on ``table``, saved as the
-    result table ``vs_paper`` of ``exp`` and printed; ``None`` (nothing written) without extra
-    methods. ``options`` go to :func:`versus_paper`."""
-    if not exp.extra_methods:
+def report_versus(exp, table: pd.DataFrame, metric: str, paper, *, by, extra=None, **options) -> pd.DataFrame | None:
+    """:func:`versus_paper` of ``extra`` (default ``exp.extra_methods``) against ``paper`` on ``table``,
+    saved as the result table ``vs_paper`` of ``exp`` and printed; ``None`` (nothing written) without
+    extra methods. ``options`` go to :func:`versus_paper`."""
+    extra = exp.extra_methods if extra is None else list(extra)
+    if not extra:
         return None
-    vs = versus_paper(table, metric, exp.extra_methods, paper, by=by, **options)
+    vs = versus_paper(table, metric, extra, paper, by=by, **options)
     exp.save_results("vs_paper", vs)
     with pd.option_context("display.width", 250, "display.max_columns", 20):
         print(f"your method against the paper's methods: {metric} on the same {', '.join(by)} "

@@ -40,12 +40,13 @@ def _rows(method: str, error, t=None, rep: int = 0, **extra) -> pd.DataFrame:
 
 
 def sobolev_curves(target: KernelTarget, density: TrigDensity, grid, n_points: int, proj_sizes, n_rep: int,
-                   rng, progress: bool = False) -> pd.DataFrame:
+                   rng, progress: bool = False, *, methods: dict = CG_METHODS) -> pd.DataFrame:
     """``||mu - mu_hat_t||^2`` of every Fig. 3 method, ``t = 1..n_points`` (``-proj``: ``t`` in ``proj_sizes``).
 
-    The conditional-gradient methods search ``grid`` exhaustively; ``random`` draws ``n_rep``
-    i.i.d. samples of ``density`` with ``rng``; ``sobol`` is the unscrambled Sobol sequence
-    through ``density.ppf``.  Columns: ``method, t, error, rep``.  ``min-norm-point`` may stop
+    The conditional-gradient methods (``methods``: name -> step of :func:`~inferopt.herding.herd`, e.g. a
+    registered step rule beside the paper's; they draw nothing) search ``grid`` exhaustively; ``random``
+    draws ``n_rep`` i.i.d. samples of ``density`` with ``rng``; ``sobol`` is the unscrambled Sobol
+    sequence through ``density.ppf``.  Columns: ``method, t, error, rep``.  ``min-norm-point`` may stop
     early (finite termination): its curve is then shorter.
     """
     n_points = check_int("n_points", n_points, low=2)
@@ -55,8 +56,9 @@ def sobolev_curves(target: KernelTarget, density: TrigDensity, grid, n_points: i
     rng = as_generator(rng)
     grid = check_points(target, "grid", grid)
     frames = []
-    steps = tqdm(total=3 + 2 + n_rep, disable=not check_flag("progress", progress), desc="Fig. 3 panel", leave=False)
-    for name, step in CG_METHODS.items():
+    steps = tqdm(total=len(methods) + 2 + n_rep, disable=not check_flag("progress", progress), desc="Fig. 3 panel",
+                 leave=False)
+    for name, step in methods.items():
         res = herd(target, grid, n_points, step)
         frames.append(_rows(name, res.objective))
         if step != "mnp":

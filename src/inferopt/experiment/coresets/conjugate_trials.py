@@ -131,7 +131,7 @@ def conjugate_trial(
         "a_iht": iht_opts,
         "a_iht_ii": iht_opts,
         "a_iht_batch": dict(iht_opts, rng=rng),
-    } | {name: {"rng": named_stream(rng, name)} for name in registered_solvers() if takes_rng(SOLVERS[name])}
+    } | added_options(rng)
     runs = run_methods(Phi, y, ks, methods, options=options, progress=progress)
     ynorm2 = float(y @ y)
     frames = []
@@ -158,9 +158,27 @@ def takes_rng(solver) -> bool:
     return any(p.name == "rng" and p.kind != p.POSITIONAL_ONLY or p.kind == p.VAR_KEYWORD for p in params)
 
 
-def _conjugate_task(make_model, methods, ks, seed: np.random.SeedSequence, options: dict, added: dict):
-    for name, (solver, per_k) in added.items():   # a worker process has not seen the registration
+def added_options(rng) -> dict:
+    """``{name: {"rng": stream}}`` for every registered solver that takes ``rng``: its own
+    :func:`~inferopt._random.named_stream` of ``rng`` (the draws of the others do not move)."""
+    return {name: {"rng": named_stream(rng, name)} for name in registered_solvers() if takes_rng(SOLVERS[name])}
+
+
+def added_solvers(methods) -> dict:
+    """``{name: (solver, per_k)}`` of the registered solvers among ``methods`` (``_refit``
+    variants included), for :func:`register_added` in a worker process."""
+    used = {split_method(name)[0] for name in methods}
+    return {name: (SOLVERS[name], name in PER_K) for name in registered_solvers() if name in used}
+
+
+def register_added(added: dict) -> None:
+    """Register the solvers of :func:`added_solvers` (a worker process has not seen the registration)."""
+    for name, (solver, per_k) in added.items():
         register_solver(name, solver, per_k=per_k)
+
+
+def _conjugate_task(make_model, methods, ks, seed: np.random.SeedSequence, options: dict, added: dict):
+    register_added(added)
     rng = np.random.default_rng(seed)
     made = make_model(rng=rng)
     table, runs = conjugate_trial(made[0] if isinstance(made, tuple) else made, methods, ks, rng, **options)
@@ -187,9 +205,8 @@ def run_conjugate_trials(make_model, methods, ks, *, seed: int, n_trials: int, n
     n_trials = check_int("n_trials", n_trials, low=1)
     check_flag("progress", progress)
     seeds = np.random.SeedSequence(check_int("seed", seed, low=0)).spawn(n_trials)
-    used = {split_method(name)[0] for name in methods}
-    added = {name: (SOLVERS[name], name in PER_K) for name in registered_solvers() if name in used}
-    task = partial(_conjugate_task, make_model, list(methods), np.asarray(ks), options=options, added=added)
+    task = partial(_conjugate_task, make_model, list(methods), np.asarray(ks), options=options,
+                   added=added_solvers(methods))
     return run_tasks(task, [(ss,) for ss in seeds], n_jobs=n_jobs, progress="trials" if progress else False)
 
 

@@ -27,7 +27,7 @@ from ...datasets.glm_data import load_glm
 from ...coresets._common import DEFAULT_MAX_ITER
 from ..parallel import run_tasks
 from ...coresets.glm_problem import GLMCoresetProblem
-from .conjugate_trials import run_methods, split_method
+from .conjugate_trials import added_options, added_solvers, register_added, run_methods, split_method
 
 __all__ = [
     "METHODS",
@@ -77,7 +77,10 @@ def run_glm_trial(
     ``methods`` at every size of ``ks``, each coreset evaluated.
 
     ``seed``: an int or SeedSequence; it seeds, independently, the subsample (if
-    ``n_subsample``), the projection draws, Uniform, SparseVI's Monte Carlo and the batches.
+    ``n_subsample``), the projection draws, Uniform, SparseVI's Monte Carlo and the batches; a
+    solver added by :func:`~inferopt.experiment.register_method` that takes ``rng`` gets its own
+    stream (:func:`~inferopt._random.named_stream` of the trial's seed and its name), so the
+    other methods' draws are the same with and without it.
     ``max_iter``: iteration budget of the IHT family (300; 500 for the large-scale runs).
     ``sparsevi_steps`` / ``sparsevi_samples`` / ``sparsevi_step_scale``: SparseVI's weight
     updates per selection, Monte-Carlo samples per gradient and step ``scale/t``.
@@ -103,7 +106,7 @@ def run_glm_trial(
         "a_iht": {"max_iter": max_iter},
         "a_iht_ii": {"max_iter": max_iter},
         "a_iht_batch": {"max_iter": max_iter, "rng": s_batch, "batch_fraction": batch_fraction},
-    }
+    } | added_options(np.random.default_rng(ss))
     runs = run_methods(Phi, y, ks, methods, options=options)
     ynorm = float(np.linalg.norm(y))
     frames = []
@@ -130,14 +133,22 @@ def run_glm_trials(datasets, methods, ks, *, n_trials: int, seed: int, n_jobs: i
     """:func:`run_glm_trial` for every dataset of ``datasets`` (a name or a list) and
     ``n_trials`` trials each (seeds from :func:`trial_seeds`), all (dataset, trial) pairs
     spread over ``n_jobs`` workers (:func:`~inferopt.experiment.parallel.run_tasks`: loky,
-    or Dask; ``progress``: a bar over the pairs); one stacked table with a ``trial`` column."""
+    or Dask; ``progress``: a bar over the pairs); one stacked table with a ``trial`` column.
+    Registered solvers among ``methods`` are registered in the workers too (module-level
+    functions, so that they pickle)."""
     n_jobs = check_int("n_jobs", n_jobs, low=-1)
     progress = check_flag("progress", progress)
     datasets = [datasets] if isinstance(datasets, str) else list(datasets)
     jobs = [(d, t, s) for d in datasets for t, s in enumerate(trial_seeds(seed, n_trials, d))]
-    tables = run_tasks(partial(run_glm_trial, **options), [(d, methods, ks, s) for d, _, s in jobs], n_jobs=n_jobs,
+    task = partial(_glm_task, added_solvers(methods), options)
+    tables = run_tasks(task, [(d, methods, ks, s) for d, _, s in jobs], n_jobs=n_jobs,
                        progress="trials (dataset x trial)" if progress else False)
     return pd.concat([tab.assign(trial=t) for (_, t, _), tab in zip(jobs, tables)], ignore_index=True)
+
+
+def _glm_task(added: dict, options: dict, dataset, methods, ks, seed) -> pd.DataFrame:
+    register_added(added)
+    return run_glm_trial(dataset, methods, ks, seed, **options)
 
 
 def trial_matrix(table: pd.DataFrame, dataset: str, method: str, metric: str) -> tuple[np.ndarray, np.ndarray]:
