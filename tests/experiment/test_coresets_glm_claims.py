@@ -93,3 +93,23 @@ def test_uk_shaped_prices_are_reproducible_inside_the_uk_extent_with_a_smooth_sp
     assert abs(y1.mean() - 5.3) < 0.05 and 0.22 < y1.std() < 0.36
     with pytest.raises(ValueError, match="n_records"):
         uk_shaped_prices(1)
+
+
+def test_sparsevi_slowdown_is_diagnosed_with_the_authors_settings_as_a_switch(tmp_path):
+    """The switch's own verdict comes from its own table (SparseVI 50x IHT with ours, 5000x with the authors'
+    settings: the claim fails as run and holds on the authors' construction); without it the diagnosis says so."""
+    authors = _table(_kl, lambda d, m: {**SECONDS, "sparsevi": 40000.0}.get(m, 1.0), trials=1)
+    for switch, verdict in [(authors, "holds"), (_table(_kl, lambda d, m: SECONDS.get(m, 1.0), trials=1), "fails"), (None, None)]:
+        exp = Experiment("Z4", title="t", paper="p", figure="f", params={"output_dir": str(tmp_path), "seed": 0})
+        record_glm_claims(exp, _table(_kl, lambda d, m: SECONDS.get(m, 1.0)), k_min=1, sparsevi_steps=100,
+                          sparsevi_samples=100, authors=switch)
+        c = {c.id: c for c in exp.claims}["Z4.4"]
+        assert c.verdict == "fails" and c.diagnosis["kind"] == "construction"
+        cells = c.diagnosis["evidence"]["sweep"]
+        assert cells[0]["setting"] == {"sparsevi_steps": 100, "sparsevi_samples": 100} and cells[0]["verdict"] == "fails"
+        if switch is None:
+            assert len(cells) == 1 and "not run at this scale" in c.diagnosis["text"]
+        else:
+            assert cells[1]["setting"]["sparsevi_steps"] == 500 and cells[1]["verdict"] == verdict
+            assert cells[1]["least ratio"] == pytest.approx(40000.0 / 8.0 if verdict == "holds" else 50.0)
+            assert f"claim {verdict} on the authors' construction" in c.diagnosis["text"]

@@ -3,6 +3,7 @@
 from .conjugate_trials import always_wins, conjugate_trial, run_conjugate_trials, run_methods, split_method, win_counts
 from .glm_claims import record_glm_claims
 from .glm_trials import (
+    AUTHORS_SPARSEVI,
     METHODS,
     best_method,
     medians,
@@ -17,6 +18,7 @@ from .glm_trials import (
 from .plots import METHOD_LABELS, METRIC_LABELS, contour_row, plot_methods, relative_rms_difference, surface
 
 __all__ = [
+    "AUTHORS_SPARSEVI",
     "METHODS",
     "METHOD_LABELS",
     "METRIC_LABELS",
