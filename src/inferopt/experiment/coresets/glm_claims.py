@@ -65,7 +65,7 @@ def slowdown_diagnosis(slow: float, k: int, *, sparsevi_steps: int, sparsevi_sam
             f"{AUTHORS_SPARSEVI['sparsevi_steps']} updates, {AUTHORS_SPARSEVI['sparsevi_samples']} draws per gradient and "
             f"step {AUTHORS_SPARSEVI['sparsevi_step_scale']:g}/t")
     if authors is None:
-        return {"kind": "construction", "text": head + "; that switch was not run at this scale (authors_sparsevi_trials = 0).",
+        return {"kind": "construction", "text": head + "; that switch was not run at this scale (sparsevi_authors_trials = 0).",
                 "evidence": {"sweep": [ours]}}
     theirs = slowdown(authors, "sparsevi", IHT)
     verdict = "holds" if theirs >= SLOWDOWN_CUT else "fails"
