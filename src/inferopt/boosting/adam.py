@@ -32,12 +32,19 @@ class Adam:
         g = as_finite_array("grad", grad)
         if g.shape != np.shape(x):
             raise ValueError(f"grad must have the shape of x {np.shape(x)}; got {g.shape}")
+        return self.update(x, g)
+
+    def update(self, x: np.ndarray, g: np.ndarray) -> np.ndarray:
+        """:meth:`step` without the checks, for a caller's inner loop: ``g`` a float array of ``x``'s
+        shape (a non-finite ``g`` makes every later iterate NaN). The moments are updated in place."""
         if self.m is None:
             self.m = np.zeros_like(g)
             self.v = np.zeros_like(g)
         self.t += 1
-        self.m = self.beta1 * self.m + (1.0 - self.beta1) * g
-        self.v = self.beta2 * self.v + (1.0 - self.beta2) * g**2
+        self.m *= self.beta1
+        self.m += (1.0 - self.beta1) * g
+        self.v *= self.beta2
+        self.v += (1.0 - self.beta2) * g**2
         mhat = self.m / (1.0 - self.beta1**self.t)
         vhat = self.v / (1.0 - self.beta2**self.t)
         return x - self.lr * mhat / (np.sqrt(vhat) + self.eps)

@@ -68,9 +68,12 @@ class Family:
         loc = np.asarray(loc, dtype=float)
         log_scale = np.asarray(log_scale, dtype=float)
         if loc.ndim == 2:
-            e = (x[:, None, :] - loc[None]) * np.exp(-log_scale)[None]
-            return (self.standard_logpdf(e) - log_scale[None]).sum(axis=-1)
-        e = (x - loc) * np.exp(-log_scale)
+            return self.log_density_standardised((x[:, None, :] - loc[None]) * np.exp(-log_scale)[None], log_scale[None])
+        return self.log_density_standardised((x - loc) * np.exp(-log_scale), log_scale)
+
+    def log_density_standardised(self, e: np.ndarray, log_scale: np.ndarray) -> np.ndarray:
+        """``log s(x) = Σ_d (log f(e_d) − ρ_d)`` from the standardised draws ``e = (x − μ)/b`` and ``ρ``
+        (broadcast against ``e``; the last axis summed): :meth:`log_density` after its standardisation."""
         return (self.standard_logpdf(e) - log_scale).sum(axis=-1)
 
     def grad_x_log_density(self, x, loc, log_scale) -> np.ndarray:
@@ -80,8 +83,12 @@ class Family:
         loc = np.asarray(loc, dtype=float)
         inv = np.exp(-np.asarray(log_scale, dtype=float))
         if loc.ndim == 2:
-            return self.standard_score((x[:, None, :] - loc[None]) * inv[None]) * inv[None]
-        return self.standard_score((x - loc) * inv) * inv
+            return self.grad_x_log_density_standardised((x[:, None, :] - loc[None]) * inv[None], inv[None])
+        return self.grad_x_log_density_standardised((x - loc) * inv, inv)
+
+    def grad_x_log_density_standardised(self, e: np.ndarray, inv_scale: np.ndarray) -> np.ndarray:
+        """``∇_x log s(x) = f'/f(e) / b`` from ``e = (x − μ)/b`` and ``1/b`` (broadcast against ``e``)."""
+        return self.standard_score(e) * inv_scale
 
     def entropy(self, log_scale) -> np.ndarray:
         """Closed-form differential entropy ``D·H(f) + Σ_d ρ_d`` (last axis summed)."""

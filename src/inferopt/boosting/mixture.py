@@ -51,6 +51,10 @@ class Mixture:
         self.locs.setflags(write=False)
         self.log_scales.setflags(write=False)
         self.weights.setflags(write=False)
+        # fixed for the mixture's life: 1/b_k and log α_k (−inf for a zero weight), for every density evaluation
+        self._inv_scales = np.exp(-self.log_scales)
+        with np.errstate(divide="ignore"):
+            self._log_weights = np.log(self.weights)
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -179,30 +183,42 @@ class Mixture:
         """``log s_k(x_i)``: shape ``(S, K)``."""
         return self.family.log_density(self._x(x), self.locs, self.log_scales)
 
-    def _log_terms(self, x) -> tuple[np.ndarray, np.ndarray]:
+    def _standardised(self, x: np.ndarray) -> np.ndarray:
+        """``e_ikd = (x_id − μ_kd) / b_kd``: every checked draw under every component, ``(S, K, D)``."""
+        return (x[:, None, :] - self.locs[None]) * self._inv_scales[None]
+
+    def _log_terms(self, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``a_ik = log α_k + log s_k(x_i)`` (``(S, K)``) and ``log q(x_i) = logsumexp_k a_ik``
-        (``(S, 1)``); zero-weight components give ``a = −inf``, which the sum ignores."""
-        with np.errstate(divide="ignore"):      # x is checked by the caller
-            a = self.family.log_density(x, self.locs, self.log_scales) + np.log(self.weights)[None]
+        (``(S, 1)``) from ``e = _standardised(x)``; zero-weight components give ``a = −inf``, which the sum ignores."""
+        a = self.family.log_density_standardised(e, self.log_scales[None]) + self._log_weights[None]
         top = a.max(axis=1, keepdims=True)
         top[~np.isfinite(top)] = 0.0
         return a, np.log(np.exp(a - top).sum(axis=1, keepdims=True)) + top
 
     def log_density(self, x) -> np.ndarray:
         """``log q(x) = logsumexp_k(log α_k + log s_k(x))``: shape ``(S,)``."""
-        return self._log_terms(self._x(x))[1][:, 0]
+        return self._log_terms(self._standardised(self._x(x)))[1][:, 0]
 
     def responsibilities(self, x) -> np.ndarray:
         """``α_k s_k(x) / q(x)``: shape ``(S, K)``."""
-        a, log_q = self._log_terms(self._x(x))
+        a, log_q = self._log_terms(self._standardised(self._x(x)))
         return np.exp(a - log_q)
 
     def log_density_and_grad_x(self, x) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`log_density` and :meth:`grad_x_log_density` from one evaluation of the
-        components (the greedy step's inner loop)."""
-        x = self._x(x)
-        a, log_q = self._log_terms(x)
-        g = self.family.grad_x_log_density(x, self.locs, self.log_scales)    # (S, K, D)
+        components."""
+        return self._log_density_and_grad_x(self._x(x))
+
+    def log_density_and_grad_x_fn(self):
+        """:meth:`log_density_and_grad_x` without the check of ``x`` (a finite ``(S, D)`` array): the greedy
+        step's inner loop, whose draws are finite by construction."""
+        return self._log_density_and_grad_x
+
+    def _log_density_and_grad_x(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``log q(x)`` and ``∇_x log q(x) = Σ_k r_k(x) ∇_x log s_k(x)`` on one standardisation of the draws."""
+        e = self._standardised(x)
+        a, log_q = self._log_terms(e)
+        g = self.family.grad_x_log_density_standardised(e, self._inv_scales[None])    # (S, K, D)
         return log_q[:, 0], np.einsum("sk,skd->sd", np.exp(a - log_q), g)
 
     def grad_x_log_density(self, x) -> np.ndarray:

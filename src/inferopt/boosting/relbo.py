@@ -12,7 +12,9 @@ reparameterisation ``x = μ + e^ρ ⊙ ε`` (Sec. 4.1 "Implementation") and
     ∂RELBO/∂μ = E_ε[h(x)],      ∂RELBO/∂ρ = E_ε[h(x) ⊙ e^ρ ⊙ ε] + λ.
 
 The first component (``q_t`` absent) is plain VI: the ELBO ``E_s[log p] + H(s)`` (λ = 1).
-Stochastic gradients use ``n_samples`` fresh draws per Adam step.
+Stochastic gradients use ``n_samples`` fresh draws per Adam step. The authors' greedy step takes one
+draw per step for 1000 steps, so each step is a few small array operations: its inner loop
+(:func:`_relbo_fn`) checks its arguments once, not at every step.
 """
 
 from __future__ import annotations
@@ -85,25 +87,45 @@ def relbo_and_grad(target, family, loc, log_scale, eps, q: Mixture | None = None
     eps = as_rows("eps", eps, D, nonempty=True)
     q = _check_q(q, D)
     lam = check_real("lam", lam, low=0.0)
-    return _relbo_and_grad(target, family, loc, log_scale, eps, q, lam)
+    return _relbo_fn(target, family, q, lam)(loc, log_scale, eps)
 
 
-def _relbo_and_grad(target, family, loc, log_scale, eps, q, lam):
-    """:func:`relbo_and_grad` on checked arguments (the greedy step's inner loop)."""
-    scale = np.exp(log_scale)
-    x = loc + scale * eps
+def _log_density_and_grad_fn(target):
+    """The target's ``x -> (log p(x), ∇ log p(x))`` for checked draws ``x`` (S, D): its unchecked
+    ``log_density_and_grad_fn()`` if it has one, else its (checking) methods."""
+    if hasattr(target, "log_density_and_grad_fn"):
+        return target.log_density_and_grad_fn()
     if hasattr(target, "log_density_and_grad"):
-        f, h = target.log_density_and_grad(x)
-    else:
-        f, h = target.log_density(x), target.grad_log_density(x)
-    if q is not None:
-        log_q, grad_log_q = q.log_density_and_grad_x(x)
-        f = f - log_q
-        h = h - grad_log_q
-    value = float(f.mean() + lam * family.entropy(log_scale))
-    g_loc = h.mean(axis=0)
-    g_rho = (h * eps).mean(axis=0) * scale + lam
-    return value, g_loc, g_rho
+        return target.log_density_and_grad
+    return lambda x: (target.log_density(x), target.grad_log_density(x))
+
+
+def _mean(a: np.ndarray) -> np.ndarray:
+    """``a.mean(axis=0)``, the Monte-Carlo average over the draws, as numpy computes it (the sum, then one
+    division) without its wrapper's per-call overhead; of one draw, that draw (``x/1 = x`` exactly)."""
+    return a[0] if a.shape[0] == 1 else np.add.reduce(a, axis=0) / a.shape[0]
+
+
+def _relbo_fn(target, family, q, lam):
+    """``(loc, log_scale, eps) -> (RELBO, ∂RELBO/∂μ, ∂RELBO/∂ρ)`` of the module's equations, on checked
+    arguments (``eps`` of shape ``(S, D)``): the value and both gradients from one evaluation of
+    ``log p − log q_t`` and its gradient ``h`` at the reparameterised draws ``x = μ + e^ρ ⊙ ε``. The
+    target's and the mixture's unchecked functions are built once: the greedy step's inner loop."""
+    log_p = _log_density_and_grad_fn(target)
+    log_q = None if q is None else q.log_density_and_grad_x_fn()
+
+    def value_and_grad(loc, log_scale, eps):
+        scale = np.exp(log_scale)
+        x = loc + scale * eps
+        f, h = log_p(x)
+        if log_q is not None:
+            lq, grad_lq = log_q(x)
+            f = f - lq
+            h = h - grad_lq
+        value = float(_mean(f) + lam * family.entropy(log_scale))
+        return value, _mean(h), _mean(h * eps) * scale + lam
+
+    return value_and_grad
 
 
 def relbo(target, s: Component, q: Mixture | None = None, lam: float = 1.0, *, n_samples: int = 100, rng=None) -> float:
@@ -264,20 +286,26 @@ def greedy_step(
     avg = np.zeros_like(params)
     opt = Adam(lr=lr)
     trace = np.empty(max_iter + 1)
+    relbo_fn = _relbo_fn(target, family, q, lam)
+    grad = np.empty_like(params)        # −∇RELBO in the Adam parameters [μ, ρ or u]: Adam minimises −RELBO
     for i in range(max_iter):
         if lr_decay is not None:
             opt.lr = lr * factor ** (i // every)
         eps = family.standard_sample((n_samples, D), rng)
         ls = _log_scale(params[D:], scale_param)
-        val, g_loc, g_rho = _relbo_and_grad(target, family, params[:D], ls, eps, q, lam)
-        trace[i] = val
+        trace[i], g_loc, g_rho = relbo_fn(params[:D], ls, eps)
         if scale_param == "softplus":        # dρ/du = σ(u)/softplus(u) = σ(u) e^{-ρ}
             g_rho = g_rho * np.exp(_log_sigmoid(params[D:]) - ls)
-        params = opt.step(params, -np.concatenate([g_loc, g_rho]))     # Adam minimises −RELBO
+        np.negative(g_loc, out=grad[:D])
+        np.negative(g_rho, out=grad[D:])
+        params = opt.update(params, grad)
         if log_scale_bounds is not None:
             params[D:] = _free(np.clip(_log_scale(params[D:], scale_param), lo, hi), scale_param)
         if i >= max_iter - n_avg:
             avg += params / n_avg
+    if not np.all(np.isfinite(params)):      # a non-finite gradient at any step leaves NaN in every later iterate
+        raise ValueError(f"the greedy step diverged: a non-finite RELBO gradient within its {max_iter} Adam steps made "
+                         "its parameters NaN (log_scale_bounds keeps the scale finite)")
     if n_avg > 0:
         params = avg
     log_scale = _log_scale(params[D:], scale_param)

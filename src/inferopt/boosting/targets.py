@@ -10,7 +10,8 @@ vectorised over a batch of samples ``(S, D)``.
 
 Protocol: ``dim``, ``log_density(x) -> (S,)``, ``grad_log_density(x) -> (S, D)``,
 ``log_normalizer`` (``log Z`` if known, else ``None``), and optionally
-``log_density_and_grad(x)`` (both at once, faster).
+``log_density_and_grad(x)`` (both at once, faster) and ``log_density_and_grad_fn()`` (that pair as a
+function of checked draws, built once per greedy step: its inner loop checks nothing per Adam step).
 """
 
 from __future__ import annotations
@@ -59,8 +60,12 @@ class LogisticTarget:
         return self.model.grad_log_joint(_check_x(x, self.dim))
 
     def log_density_and_grad(self, x) -> tuple[np.ndarray, np.ndarray]:
-        """Both in one pass over the data (used by the greedy step when available)."""
+        """Both in one pass over the data."""
         return self.model.log_joint_and_grad(_check_x(x, self.dim))
+
+    def log_density_and_grad_fn(self):
+        """:meth:`log_density_and_grad` without the check of ``x`` (a finite ``(S, D)`` array)."""
+        return self.model.log_joint_and_grad_fn()
 
 
 class GaussianMixtureTarget:
@@ -112,6 +117,10 @@ class GaussianMixtureTarget:
 
     def grad_log_density(self, x) -> np.ndarray:
         return self.mixture.grad_x_log_density(x)
+
+    def log_density_and_grad_fn(self):
+        """``x -> (log p(x), ∇ log p(x))`` without the check of ``x`` (a finite ``(S, D)`` array)."""
+        return self.mixture.log_density_and_grad_x_fn()
 
     def sample(self, size: int, rng: np.random.Generator) -> np.ndarray:
         return self.mixture.sample(size, rng)
