@@ -104,7 +104,8 @@ class MatrixCompletion:
 
     def interval(self, theta):
         op = LowRankShiftOperator(theta, self.eps)
-        cap = self.eps + float(np.sum(theta * theta))
+        flat = theta.reshape(-1)
+        cap = self.eps + float(np.dot(flat, flat))   # ε + ||θ||_F² without a d x r temporary
         if cap <= self.eps * (1 + 1e-12):
             return self.eps, _round_up_geometric(2 * self.eps)
         _, b = spectral_bounds(op, n_steps=self.bound_steps, margin=self.margin, lower=self.eps, cap=cap, rng=self._rng)
@@ -141,6 +142,25 @@ class MatrixCompletion:
         out = np.zeros_like(theta)
         out[self.rows, self.cols] = 2.0 * self.lam * (theta[self.rows, self.cols] - self.values)
         return out
+
+    def descent_step(self, theta, eta, direction):
+        """``Π_C(θ - η (direction + ∇g(θ)))``, the projected step of :mod:`.optim`, computed in the storage of
+        ``direction`` (which the optimiser hands over: it is overwritten and returned).
+
+        ``∇g(θ) = 2λ (θ_ij - R_ij)`` is zero off ``Ω``, so it is added on the observed entries only, and the
+        step and the clip to ``[low, high]`` run in place: no ``d x r`` temporaries (each one a fresh 179 MB
+        at the paper's 3,706 x 6,040, paged in by the kernel). The same operations in the same order as
+        ``project(theta - eta * (direction + g_grad(theta)))``, bit for bit (off ``Ω`` the sum with ``g``'s
+        zeros is skipped: it only turns a ``-0.0`` into ``+0.0``).
+        """
+        direction = np.asarray(direction)
+        if direction.shape != theta.shape or direction.dtype != np.float64 or not direction.flags.writeable:
+            direction = np.array(direction, dtype=float)   # not ours to overwrite in place
+        rows, cols = self.rows, self.cols
+        direction[rows, cols] += 2.0 * self.lam * (theta[rows, cols] - self.values)
+        direction *= eta
+        np.subtract(theta, direction, out=direction)
+        return np.clip(direction, self.low, self.high, out=direction)
 
     def spectral_term(self, theta) -> float:
         """Exact ``tr((θθᵀ + εI)^{1/2}) = Σ sqrt(σ_i² + ε) + (d - min(d, r)) sqrt(ε)`` (Gram eigenvalues ``σ_i²``)."""
@@ -184,4 +204,4 @@ def reference_solution(problem: MatrixCompletion, *, max_iter: int = 3000, gtol:
 
 # issue 29: a wrong-shaped θ is refused by name (not an IndexError deep inside)
 shape_checked(MatrixCompletion, "project", "interval", "spectral_grad", "exact_spectral_grad", "g", "g_grad",
-              "spectral_term", "objective", "metric")
+              "descent_step", "spectral_term", "objective", "metric")

@@ -14,6 +14,9 @@ A *problem* is any object with
 * ``spectral_grad(theta, V, weights, a, b)`` -- gradient of the estimator with probes ``V`` and Chebyshev weights;
 * ``exact_spectral_grad(theta)`` -- the exact ``∇ Σ_f(A(θ))`` (GD, SVRG snapshots);
 * ``g_grad(theta)`` -- ``∇ g``; ``project(theta)`` -- the projection ``Π_C``;
+* optional ``descent_step(theta, eta, direction)`` -- ``Π_C(θ - η (direction + ∇g(θ)))`` computed in the storage
+  of ``direction``, which the optimisers hand over (a fresh array built from the problem's own gradients): a problem
+  with a sparse ``∇g`` and a box ``C`` saves the ``d x r`` temporaries of the generic step (issue 27);
 * optional ``objective(theta)`` (exact objective) and ``metric(theta)`` (e.g. test RMSE) for the traces;
 * optional ``lanczos_spectral_grad(theta, Z)`` for :func:`lanczos_gd`.
 
@@ -178,10 +181,21 @@ def _check_common(M, n_iter, eval_every):
     )
 
 
+def _descent(problem):
+    """``(θ, η, direction) -> Π_C(θ − η (direction + ∇g(θ)))``: the problem's ``descent_step`` (in place in
+    ``direction``) if it has one, else ``project`` and ``g_grad``."""
+    step = getattr(problem, "descent_step", None)
+    if step is not None:
+        return step
+    return lambda theta, eta, direction: problem.project(theta - eta * (direction + problem.g_grad(theta)))
+
+
 def _projected_descent(problem, theta0, *, n_iter, step, eval_every, progress, desc, spectral_grad, callback=None):
     """The loop every optimiser here shares: ``θ ← Π_C(θ − η_t (spectral_grad(t, θ) + ∇g(θ)))``, timed
-    (evaluations excluded) and traced every ``eval_every`` steps. Returns ``(θ, trace)``."""
+    (evaluations excluded) and traced every ``eval_every`` steps. ``spectral_grad`` returns a fresh array
+    (handed to ``descent_step``). Returns ``(θ, trace)``."""
     schedule = make_step(step)
+    descend = _descent(problem)
     if callback is not None:
         check_callable("callback", callback)
     bar = Progress(desc, n_iter, progress)
@@ -190,7 +204,7 @@ def _projected_descent(problem, theta0, *, n_iter, step, eval_every, progress, d
     trace.record(0, theta)
     for t in range(n_iter):
         trace.start()
-        theta = problem.project(theta - schedule(t) * (spectral_grad(t, theta) + problem.g_grad(theta)))
+        theta = descend(theta, schedule(t), spectral_grad(t, theta))
         trace.stop()
         trace.record(t + 1, theta)
         if callback is not None:
@@ -297,6 +311,8 @@ def svrg(
     schedule = make_step(step) if eta is None else constant_step(eta)
     rng = as_generator(rng)
     series_of = _SeriesCache(problem.f)
+    in_place = getattr(problem, "descent_step", None) is not None
+    descend = _descent(problem)
     snap = problem.project(np.array(theta0, dtype=float))
     trace = _Trace(problem, eval_every)
     trace.record(0, snap)
@@ -318,7 +334,13 @@ def svrg(
             V = rademacher(rng, problem.dim, M)
             psi = problem.spectral_grad(theta, V, weights, series.a, series.b)
             psi_snap = problem.spectral_grad(snap, V, weights, series.a, series.b)
-            theta = problem.project(theta - schedule(it) * (psi - psi_snap + mu + problem.g_grad(theta)))
+            if in_place:   # psi - psi_snap + mu in psi's storage (the same sums in the same order)
+                psi -= psi_snap
+                psi += mu
+                direction = psi
+            else:
+                direction = psi - psi_snap + mu
+            theta = descend(theta, schedule(it), direction)
             acc += theta
             it += 1
             trace.stop()
