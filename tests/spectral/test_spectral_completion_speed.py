@@ -153,3 +153,75 @@ def test_repeat_horizon_is_the_last_target_round_0_reached(completion_problem, c
         assert np.isnan(time_to(out, never))
     with pytest.raises(ValueError, match="at least one"):
         repeat_horizon(first["GD"], [])
+
+
+class Unshared(Generic):
+    """The problem without frozen_iterates either: no kept Gram matrix, every evaluation from scratch."""
+
+    def __getattr__(self, name):
+        if name == "frozen_iterates":
+            raise AttributeError(name)
+        return super().__getattr__(name)
+
+
+def test_grad_lowrank_with_the_gram_matrix_equals_the_products_with_theta():
+    rng = np.random.default_rng(5)
+    theta, eps = rng.uniform(0, 5, (13, 21)), 4.0
+    b = eps + np.sum(theta ** 2)
+    for n in (1, 2, 16):
+        weights = ChebyshevSeries("sqrt", eps, b).coefficients(n)
+        V = rademacher(rng, 13, 3)
+        plain = grad_lowrank(theta, eps, V, weights, eps, b)
+        np.testing.assert_allclose(grad_lowrank(theta, eps, V, weights, eps, b, gram=theta @ theta.T), plain, rtol=0,
+                                   atol=1e-13 * np.abs(plain).max())
+    with pytest.raises(ValueError, match="gram"):
+        grad_lowrank(theta, eps, V, weights, eps, b, gram=theta.T @ theta)
+
+
+def test_the_kept_gram_matrix_serves_only_the_same_frozen_array():
+    prob, rng = small_problem(3, 9, 14)               # d <= r: the kept Gram matrix is θθᵀ
+    theta = rng.uniform(0, 5, prob.shape)
+    fresh = MatrixCompletion(prob.rows, prob.cols, prob.values, prob.shape, lam=prob.lam, eps=prob.eps)
+    prob.exact_spectral_grad(theta)                   # writeable: nothing kept
+    assert prob._at_frozen(theta) is None
+    theta.flags.writeable = False
+    prob.exact_spectral_grad(theta)
+    assert prob._at_frozen(theta) is not None and prob._at_frozen(theta.copy()) is None
+    assert prob.spectral_term(theta) == pytest.approx(fresh.spectral_term(theta), rel=1e-14)
+    V, w = rademacher(rng, 9, 3), ChebyshevSeries("sqrt", prob.eps, 2e3).coefficients(9)
+    np.testing.assert_allclose(prob.spectral_grad(theta, V, w, prob.eps, 2e3), grad_lowrank(theta, prob.eps, V, w, prob.eps, 2e3),
+                               rtol=1e-12, atol=1e-12)
+    import pickle
+    assert pickle.loads(pickle.dumps(prob))._frozen is None
+    theta.flags.writeable = True                      # changed in place after the gradient: the kept values are not used
+    theta *= 0.5
+    assert prob._at_frozen(theta) is None
+    assert prob.spectral_term(theta) == fresh.spectral_term(theta)
+
+
+@pytest.mark.parametrize("shape", [(9, 14), (14, 9)])
+def test_gd_and_svrg_sharing_work_at_an_iterate_equal_the_unshared_runs(shape):
+    """GD evaluates θ_t from its gradient's eigenvalues, SVRG takes ψ(θ̃) with the snapshot's Gram matrix: the same
+    iterates (GD bit for bit) and traces up to round-off; the results are writeable."""
+    prob, _ = small_problem(4, *shape)
+    theta0 = np.zeros(prob.shape)
+    shared = gd(prob, theta0, max_iter=7, step=1.0, eval_every=2)
+    plain = gd(Unshared(prob), theta0, max_iter=7, step=1.0, eval_every=2)
+    assert np.array_equal(shared.x, plain.x) and np.array_equal(shared.checksums, plain.checksums)
+    np.testing.assert_allclose(shared.objective, plain.objective, rtol=1e-14)
+    np.testing.assert_array_equal(shared.metric, plain.metric)
+    kw = dict(n_outer=3, n_inner=4, step=1.0, M=3, N=5, rng=7, eval_every=2)
+    shared_v, plain_v = svrg(prob, theta0, **kw), svrg(Unshared(prob), theta0, **kw)
+    np.testing.assert_allclose(shared_v.x, plain_v.x, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(shared_v.objective, plain_v.objective, rtol=1e-12)
+    for res in (shared, shared_v):
+        res.x[0, 0] = 1.0                                # the caller may change its result
+
+
+def test_spectral_term_at_zero_is_the_eigvalsh_value():
+    for shape in [(9, 14), (14, 9)]:
+        prob, _ = small_problem(6, *shape)
+        zero = np.zeros(shape)                         # θ = 0: the Gram eigenvalues are exactly 0, no eigvalsh
+        lam = np.maximum(np.linalg.eigvalsh(np.zeros((min(shape), min(shape)))), 0.0)
+        expected = float(np.sum(np.sqrt(lam + prob.eps)) + (shape[0] - lam.size) * np.sqrt(prob.eps))
+        assert prob.spectral_term(zero) == expected
