@@ -225,3 +225,17 @@ def test_spectral_term_at_zero_is_the_eigvalsh_value():
         lam = np.maximum(np.linalg.eigvalsh(np.zeros((min(shape), min(shape)))), 0.0)
         expected = float(np.sum(np.sqrt(lam + prob.eps)) + (shape[0] - lam.size) * np.sqrt(prob.eps))
         assert prob.spectral_term(zero) == expected
+
+
+def test_gradients_at_zero_are_exact_zeros():
+    """θ = 0 (every run's start, SVRG's first snapshot): both gradients are 0 without a product or eigh, as the
+    full computations give."""
+    prob, rng = small_problem(7, 9, 14)
+    zero = np.zeros(prob.shape)
+    V, w = rademacher(rng, 9, 3), ChebyshevSeries("sqrt", prob.eps, 50.0).coefficients(7)
+    for got in (prob.exact_spectral_grad(zero), prob.spectral_grad(zero, V, w, prob.eps, 50.0)):
+        assert np.array_equal(got, np.zeros(prob.shape))
+    X, Y = adjoint_factors(LowRankShiftOperator(zero, prob.eps), V, w, prob.eps, 50.0)
+    assert not np.any(X @ (Y.T @ zero) + Y @ (X.T @ zero))
+    lam, U = np.linalg.eigh(zero @ zero.T)
+    assert not np.any((U * (lam + prob.eps) ** -0.5) @ U.T @ zero)

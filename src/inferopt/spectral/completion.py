@@ -157,6 +157,9 @@ class MatrixCompletion:
         return self._exact_grad_and_eigenvalues(theta)[0]
 
     def _exact_grad_and_eigenvalues(self, theta):
+        if not theta.any():     # θ = 0 (every run's start, SVRG's first snapshot): the gradient (εI)^{-1/2} 0 = 0
+            self._frozen = None
+            return np.zeros_like(theta), np.zeros(min(self.shape))
         gram, small_right = self._small_gram(theta)
         lam, U = np.linalg.eigh(gram)
         lam = np.maximum(lam, 0.0)

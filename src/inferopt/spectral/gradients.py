@@ -228,7 +228,7 @@ def grad_lowrank(theta, eps, V, weights, a, b, *, gram=None) -> np.ndarray:
     c_ = check_coefficients(weights)
     n = c_.size - 1
     M = V.shape[1]
-    if n == 0:
+    if n == 0 or not theta.any():   # degree 0, or θ = 0 (SVRG's first snapshot): (G + Gᵀ)θ = 0 exactly
         return np.zeros_like(theta)
     if gram is not None:
         gram = np.asarray(gram)
