@@ -13,7 +13,7 @@ from inferopt.spectral import MatrixCompletion, svrg
 
 
 class Recording:
-    """The problem, with its ``interval``, ``spectral_grad`` and ``project`` calls recorded."""
+    """The problem, with its ``interval``, ``spectral_grad`` and ``project``/``descent_step`` calls recorded."""
 
     def __init__(self, problem):
         self._p = problem
@@ -35,6 +35,11 @@ class Recording:
 
     def project(self, theta):
         out = self._p.project(theta)
+        self.projected.append(out.copy())
+        return out
+
+    def descent_step(self, theta, eta, direction):   # the projected step (issue 27: in place, no project call)
+        out = self._p.descent_step(theta, eta, direction)
         self.projected.append(out.copy())
         return out
 

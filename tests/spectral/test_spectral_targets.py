@@ -74,7 +74,12 @@ def test_a_run_read_at_fewer_iterations_is_the_run_with_that_budget(completion_c
         np.testing.assert_array_equal(cut.iterations, short.iterations)
         np.testing.assert_array_equal(cut.checksums, short.checksums)
         np.testing.assert_array_equal(cut.metric, short.metric)
-        np.testing.assert_array_equal(cut.objective, short.objective)
+        if m == "GD":   # issue 27: at θ_6 the longer run reuses the eigenvalues of its gradient there (eigh's, not
+            # eigvalsh's, as the shorter run's last evaluation): the same objective up to round-off
+            np.testing.assert_array_equal(cut.objective[:-1], short.objective[:-1])
+            np.testing.assert_allclose(cut.objective[-1], short.objective[-1], rtol=1e-14)
+        else:
+            np.testing.assert_array_equal(cut.objective, short.objective)
         assert cut.n_iter == 6 and cut.times.size == cut.iterations.size
     with pytest.raises(ValueError, match="recorded iteration"):
         truncated(full["SGD"], 5)

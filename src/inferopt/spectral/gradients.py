@@ -27,11 +27,18 @@ so ``∇_A y = G = (2/(b-a)) [u_1 w_0ᵀ + 2 Σ_{j=1}^{n-1} u_{j+1} w_jᵀ]`` (a
 Expanding ``u`` gives the double sum ``Σ_j c_j Σ_k U_{j-1-k}(Ã) v (T_k(Ã) v)ᵀ``, the matrix form of
 ``T_j' = j U_{j-1}``. For ``A = θθᵀ + εI``, ``dA = dθ θᵀ + θ dθᵀ`` and
 
-    ∇_θ y = (G + Gᵀ) θ = X (Yᵀθ) + Y (Xᵀθ)
+    ∇_θ y = (G + Gᵀ) θ = X (Yᵀθ) + Y (Xᵀθ).
 
-at cost ``O(dMn r)`` for the ``2n`` block products with ``A`` (``||A||_mv = O(dr)``) and
-``O(dMnr)`` for the contraction: within the paper's ``O(dM(N² + Nr))``, independent of the
-``d' = dr`` parameters (the forward recursion (6) would cost ``O(dr · dMNr)``).
+Every ``u_j`` is a polynomial of degree ``n - j`` in ``Ã`` applied to ``v``, hence a combination
+``σ_j u_j = Σ_i C[j-1, i] w_i`` of the forward vectors (:func:`krylov_adjoint_coefficients`), i.e.
+``X = Y (C ⊗ I_M)ᵀ`` probe by probe, and
+
+    ∇_θ y = Y ((C + Cᵀ) ⊗ I_M) (Yᵀθ) / M                                            (issue 27)
+
+needs neither the backward sweep nor ``X``: :func:`grad_lowrank` costs ``n - 1`` block products with
+``A`` (``||A||_mv = O(dr)``) and one ``d x nM x r`` contraction, ``O(dMnr)`` in all: within the
+paper's ``O(dM(N² + Nr))``, independent of the ``d' = dr`` parameters (the forward recursion (6)
+would cost ``O(dr · dMNr)``).
 """
 
 from __future__ import annotations
@@ -167,15 +174,51 @@ def matrix_gradient(A, V, weights, a, b) -> np.ndarray:
     return 0.5 * (G + G.T)
 
 
-def grad_lowrank(theta, eps, V, weights, a, b) -> np.ndarray:
-    """Amortised gradient w.r.t. ``θ`` of the estimator for ``A = θθᵀ + εI``: ``(G + Gᵀ)θ = X (Yᵀθ) + Y (Xᵀθ)``.
+def krylov_adjoint_coefficients(weights, s: float) -> np.ndarray:
+    """``C`` (``n x n``) with ``σ_j u_j = Σ_{i=0}^{n-1} C[j-1, i] T_i(Ã) v`` for the adjoint vectors
+    ``u_j = Σ_{m>=j} c_m U_{m-j}(Ã) v`` of the module docstring (``σ_1 = s``, ``σ_j = 2s``, ``s = 2/(b-a)``).
 
-    The factors of :func:`adjoint_factors`, computed for this ``A`` in fewer passes over ``θ``
-    (the same recursions, equal up to round-off): the backward sweep ``u_n .. u_1`` needs only
-    ``V`` and the coefficients, not the forward ``w``'s, so step ``k`` of both sweeps is one block
-    product ``θ(θᵀ[w_{k-1}, u_{n-k+1}])`` with ``2M`` columns; and the ``θᵀw_j``, ``θᵀu_j`` of the
-    sweeps are kept, so the contraction ``X (Yᵀθ) + Y (Xᵀθ) = [X, Y] [θᵀY, θᵀX]ᵀ`` costs one more
-    product ``θᵀ[w_{n-1}, u_1]`` and one ``d x 2nM x r`` product. Shape of ``θ``.
+    Every ``u_j`` is a polynomial of degree ``n - j <= n - 1`` in ``Ã`` applied to ``v``, so a
+    combination of the forward vectors ``w_i = T_i(Ã) v``: with ``U_{2q} = T_0 + 2 Σ_{i=1}^{q} T_{2i}``,
+    ``U_{2q+1} = 2 Σ_{i=0}^{q} T_{2i+1}`` and the parity suffix sums ``S_k = Σ_{m>=k, m ≡ k (2)} c_m``,
+
+        C[j-1, 0] = σ_j S_j,    C[j-1, i] = 2 σ_j S_{j+i}  (i >= 1; S_k = 0 for k > n),
+
+    in ``O(n²)`` (the same matrix as :func:`._ski_gradient.adjoint_coefficients`, which sums
+    ``c_m U_{m-j}`` term by term in ``O(n³)``; equal up to round-off).
+    """
+    c = check_coefficients(weights)
+    n = c.size - 1
+    S = np.zeros(2 * n + 1)
+    for parity in (0, 1):               # suffix sums along each parity class, smallest (last) terms first
+        S[parity : n + 1 : 2] = np.cumsum(c[parity::2][::-1])[::-1]
+    j = np.arange(1, n + 1)[:, None]
+    i = np.arange(n)[None, :]
+    C = np.where(i == 0, S[j + i], 2.0 * S[j + i])
+    C *= np.where(j == 1, s, 2.0 * s)
+    return C
+
+
+def grad_lowrank(theta, eps, V, weights, a, b, *, gram=None) -> np.ndarray:
+    """Amortised gradient w.r.t. ``θ`` of the estimator for ``A = θθᵀ + εI`` (Sec. 5.1, Eq. 12): ``(G + Gᵀ)θ``
+    with ``G = ∇_A y`` of the module docstring, from the forward recursion alone.
+
+    ``G = (1/M) Σ_k Σ_{j=1}^{n} σ_j u_j w_{j-1}ᵀ`` (``σ_1 = s``, ``σ_j = 2s``) and every adjoint vector is a
+    combination of the forward ones, ``σ_j u_j = Σ_i C[j-1, i] w_i`` (:func:`krylov_adjoint_coefficients`), so
+    ``G = (1/M) Σ_k Σ_{i,j} C[j, i] w_i w_jᵀ`` and, with ``Y = [w_0 .. w_{n-1}]`` (``d x nM``, probe blocks),
+
+        ∇_θ y = (G + Gᵀ)θ = (1/M) Y ((C + Cᵀ) ⊗ I_M) Yᵀθ.
+
+    ``Yᵀθ`` is a by-product of the recursion (step ``j`` forms ``θᵀw_j`` for ``Ã w_j``), so the cost is
+    ``n - 1`` block products ``θ(θᵀ w)`` with ``M`` columns, one ``θᵀw_{n-1}`` and one ``d x nM x r``
+    contraction: about half the flops of the two-sweep adjoint (:func:`adjoint_factors`: ``X = [σ_j u_j]``,
+    ``∇_θ y = (X Yᵀ + Y Xᵀ)θ/M`` with a backward sweep of ``M`` more columns per step and a ``d x 2nM x r``
+    contraction), equal to it up to round-off. Shape of ``θ``.
+
+    ``gram``: optionally ``θθᵀ`` (``d x d``, e.g. kept from an exact gradient at the same ``θ``). The products
+    are then ``A w = (θθᵀ) w + εw``, one pass over ``d²`` numbers instead of two over ``dr``, and ``Yᵀθ`` is one
+    ``nM x d x r`` product at the end: cheaper when ``d <= r`` (SVRG's ``ψ(θ̃)`` at its fixed snapshot; equal
+    up to round-off).
     """
     theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
     eps = check_real("eps", eps, low=0.0)
@@ -185,38 +228,35 @@ def grad_lowrank(theta, eps, V, weights, a, b) -> np.ndarray:
     c_ = check_coefficients(weights)
     n = c_.size - 1
     M = V.shape[1]
-    if n == 0:
+    if n == 0 or not theta.any():   # degree 0, or θ = 0 (SVRG's first snapshot): (G + Gᵀ)θ = 0 exactly
         return np.zeros_like(theta)
+    if gram is not None:
+        gram = np.asarray(gram)
+        if gram.shape != (d, d):
+            raise ValueError(f"gram must be θθᵀ, of shape ({d}, {d}); got {gram.shape}")
     s, c = 2.0 / (b - a), (b + a) / (b - a)
-    X = np.empty((d, n * M))    # X[:, j-1 block] = (2s or s) u_j, j = 1..n
-    Y = np.empty((d, n * M))    # Y[:, j block] = w_j, j = 0..n-1
-    TX = np.empty((r, n * M))   # θᵀ u_j (unscaled), same blocks as X
-    TY = np.empty((r, n * M))   # θᵀ w_j, same blocks as Y
-
-    def blk(j):
-        return slice(j * M, (j + 1) * M)
-
-    Y[:, blk(0)] = V
+    Y = np.empty((d, n * M))    # Y[:, block j] = w_j, j = 0..n-1
+    P = np.empty((n * M, r))    # P[block j] = w_jᵀ θ  (= (θᵀ w_j)ᵀ, rows: the block is C-contiguous)
+    Y[:, :M] = V
     w_prev, w = None, V
-    u_next2, u_next = None, c_[n] * V   # u_{j+2}, u_{j+1}: starts at u_n
-    for k in range(1, n):               # forward step on w_{k-1}, backward step on u_{n-k+1}
-        j = n - k + 1
-        T = theta.T @ np.concatenate([w, u_next], axis=1)   # θᵀ[w_{k-1}, u_j]
-        TY[:, blk(k - 1)], TX[:, blk(j - 1)] = T[:, :M], T[:, M:]
-        AB = theta @ T
-        aw = s * (AB[:, :M] + eps * w) - c * w          # Ã w_{k-1}, as atil() of adjoint_factors
-        au = s * (AB[:, M:] + eps * u_next) - c * u_next  # Ã u_j
-        w_new = aw if k == 1 else 2.0 * aw - w_prev
-        w_prev, w = w, w_new
-        Y[:, blk(k)] = w
-        u = c_[j - 1] * V + 2.0 * au - (u_next2 if u_next2 is not None else 0.0)
-        X[:, blk(j - 1)] = (2.0 * s if j > 1 else s) * u_next
-        u_next2, u_next = u_next, u
-    X[:, blk(0)] = s * u_next                           # u_1 (for n = 1: u_1 = c_1 v)
-    T = theta.T @ np.concatenate([w, u_next], axis=1)   # θᵀ[w_{n-1}, u_1]
-    TY[:, blk(n - 1)], TX[:, blk(0)] = T[:, :M], T[:, M:]
-    scale = np.repeat(np.r_[s, np.full(n - 1, 2.0 * s)], M)   # X = U diag(scale) with U = [u_1 .. u_n]
-    return np.concatenate([X, Y], axis=1) @ np.concatenate([TY.T, TX.T * scale[:, None]], axis=0) / M
+    for j in range(n - 1):      # w_{j+1} from w_j (and θᵀ w_j kept, without gram)
+        if gram is None:
+            Pj = P[j * M : (j + 1) * M]
+            np.matmul(w.T, theta, out=Pj)
+            Aw = theta @ Pj.T
+        else:
+            Aw = gram @ w
+        aw = s * (Aw + eps * w) - c * w    # Ã w_j
+        w_prev, w = w, (aw if j == 0 else 2.0 * aw - w_prev)
+        Y[:, (j + 1) * M : (j + 2) * M] = w
+    if gram is None:
+        np.matmul(w.T, theta, out=P[(n - 1) * M :])
+    else:
+        np.matmul(Y.T, theta, out=P)
+    C = krylov_adjoint_coefficients(c_, s)
+    K = (C + C.T) / M
+    Z = (K @ P.reshape(n, M * r)).reshape(n * M, r)  # ((C + Cᵀ) ⊗ I_M) Yᵀθ / M
+    return Y @ Z
 
 
 def spectral_sum_grad(A, dA, f, a, b, *, M=20, degree=None, N=None, distribution="optimal", p=0.5, rng=None, check=True):

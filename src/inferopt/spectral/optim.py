@@ -14,6 +14,15 @@ A *problem* is any object with
 * ``spectral_grad(theta, V, weights, a, b)`` -- gradient of the estimator with probes ``V`` and Chebyshev weights;
 * ``exact_spectral_grad(theta)`` -- the exact ``∇ Σ_f(A(θ))`` (GD, SVRG snapshots);
 * ``g_grad(theta)`` -- ``∇ g``; ``project(theta)`` -- the projection ``Π_C``;
+* optional ``descent_step(theta, eta, direction)`` -- ``Π_C(θ - η (direction + ∇g(θ)))`` computed in the storage
+  of ``direction``, which the optimisers hand over (a fresh array built from the problem's own gradients): a problem
+  with a sparse ``∇g`` and a box ``C`` saves the ``d x r`` temporaries of the generic step (issue 27);
+* optional ``frozen_iterates = True``: :func:`gd` and :func:`svrg` then hand the problem read-only iterates (GD's
+  iterates, SVRG's snapshots; arrays owning their data, writeable again in the result), so that it may keep work
+  done at one array for later calls with the same array (:class:`.completion.MatrixCompletion` keeps the Gram
+  matrix and eigenvalues of an exact gradient: GD's objective at ``θ_t`` and SVRG's ``ψ(θ̃)`` reuse them), and
+  :func:`gd` evaluates the objective at ``θ_t`` after the gradient at ``θ_t`` (outside the timed region, as every
+  evaluation) instead of before it (issue 27);
 * optional ``objective(theta)`` (exact objective) and ``metric(theta)`` (e.g. test RMSE) for the traces;
 * optional ``lanczos_spectral_grad(theta, Z)`` for :func:`lanczos_gd`.
 
@@ -118,32 +127,49 @@ class _SeriesCache:
 
 
 class _Trace:
-    def __init__(self, problem, eval_every: int):
-        self.problem, self.eval_every = problem, eval_every
+    """The traces of a run. ``defer``: the objective and metric of a recorded iterate are evaluated after the next
+    timed step (:meth:`stop`) rather than at once, so that a problem with ``frozen_iterates`` can reuse the work of
+    the gradient at that iterate (GD); the values are those of the same iterate either way."""
+
+    def __init__(self, problem, eval_every: int, defer: bool = False):
+        self.problem, self.eval_every, self.defer = problem, eval_every, defer
         self.iterations, self.objective, self.metric, self.times, self.checksums = [], [], [], [], []
         self.clock = 0.0
         self._t0 = None
+        self._pending = []   # (trace index, iterate) not evaluated yet
 
     def start(self):
         self._t0 = clock()
 
     def stop(self):
         self.clock += clock() - self._t0
+        self.flush()
 
     def record(self, it: int, theta, force: bool = False):
         if not (force or it % self.eval_every == 0):
             return
-        obj = getattr(self.problem, "objective", None)
-        met = getattr(self.problem, "metric", None)
         self.iterations.append(it)
-        self.objective.append(obj(theta) if obj is not None else np.nan)
-        self.metric.append(met(theta) if met is not None else np.nan)
+        self.objective.append(np.nan)
+        self.metric.append(np.nan)
         self.times.append(self.clock)
         self.checksums.append(zlib.crc32(np.ascontiguousarray(theta, dtype=float).data))
+        self._pending.append((len(self.iterations) - 1, theta))
+        if not self.defer:
+            self.flush()
+
+    def flush(self):
+        """Evaluate the objective and metric of the recorded iterates not evaluated yet."""
+        obj = getattr(self.problem, "objective", None)
+        met = getattr(self.problem, "metric", None)
+        for i, theta in self._pending:
+            self.objective[i] = obj(theta) if obj is not None else np.nan
+            self.metric[i] = met(theta) if met is not None else np.nan
+        self._pending.clear()
 
     def result(self, theta, n_iter, message, **info) -> SpectralSolveResult:
         if not self.iterations or self.iterations[-1] != n_iter:
             self.record(n_iter, theta, force=True)
+        self.flush()
         return SpectralSolveResult(
             x=theta,
             objective=np.asarray(self.objective, dtype=float),
@@ -178,26 +204,55 @@ def _check_common(M, n_iter, eval_every):
     )
 
 
-def _projected_descent(problem, theta0, *, n_iter, step, eval_every, progress, desc, spectral_grad, callback=None):
+def _descent(problem):
+    """``(θ, η, direction) -> Π_C(θ − η (direction + ∇g(θ)))``: the problem's ``descent_step`` (in place in
+    ``direction``) if it has one, else ``project`` and ``g_grad``."""
+    step = getattr(problem, "descent_step", None)
+    if step is not None:
+        return step
+    return lambda theta, eta, direction: problem.project(theta - eta * (direction + problem.g_grad(theta)))
+
+
+def _freeze(theta, on: bool = True):
+    """``theta`` read-only (if ``on`` and it owns its data): see ``frozen_iterates`` in the module docstring."""
+    if on and theta.flags.owndata:
+        theta.flags.writeable = False
+    return theta
+
+
+def _thaw(theta):
+    """``theta`` writeable again (the result handed to the caller)."""
+    if not theta.flags.writeable and theta.flags.owndata:
+        theta.flags.writeable = True
+    return theta
+
+
+def _projected_descent(problem, theta0, *, n_iter, step, eval_every, progress, desc, spectral_grad, callback=None,
+                       share=False):
     """The loop every optimiser here shares: ``θ ← Π_C(θ − η_t (spectral_grad(t, θ) + ∇g(θ)))``, timed
-    (evaluations excluded) and traced every ``eval_every`` steps. Returns ``(θ, trace)``."""
+    (evaluations excluded) and traced every ``eval_every`` steps. ``spectral_grad`` returns a fresh array
+    (handed to ``descent_step``). ``share`` (GD) with a problem's ``frozen_iterates``: read-only iterates, each
+    evaluated after the gradient at it. Returns ``(θ, trace)``; ``θ`` writeable."""
     schedule = make_step(step)
+    descend = _descent(problem)
+    share = bool(share and getattr(problem, "frozen_iterates", False))
     if callback is not None:
         check_callable("callback", callback)
     bar = Progress(desc, n_iter, progress)
-    theta = problem.project(np.array(theta0, dtype=float))
-    trace = _Trace(problem, eval_every)
+    theta = _freeze(problem.project(np.array(theta0, dtype=float)), share)
+    trace = _Trace(problem, eval_every, defer=share)
     trace.record(0, theta)
     for t in range(n_iter):
         trace.start()
-        theta = problem.project(theta - schedule(t) * (spectral_grad(t, theta) + problem.g_grad(theta)))
+        theta = _freeze(descend(theta, schedule(t), spectral_grad(t, theta)), share)
         trace.stop()
         trace.record(t + 1, theta)
         if callback is not None:
             callback(t, theta)
         bar.update()
     bar.close()
-    return theta, trace
+    trace.flush()
+    return _thaw(theta), trace
 
 
 # ----------------------------------------------------------------------------- Algorithm 1 and SGD-DET
@@ -297,7 +352,10 @@ def svrg(
     schedule = make_step(step) if eta is None else constant_step(eta)
     rng = as_generator(rng)
     series_of = _SeriesCache(problem.f)
-    snap = problem.project(np.array(theta0, dtype=float))
+    in_place = getattr(problem, "descent_step", None) is not None
+    descend = _descent(problem)
+    frozen = bool(getattr(problem, "frozen_iterates", False))   # read-only snapshots (module docstring)
+    snap = _freeze(problem.project(np.array(theta0, dtype=float)), frozen)
     trace = _Trace(problem, eval_every)
     trace.record(0, snap)
     it = 0
@@ -318,7 +376,13 @@ def svrg(
             V = rademacher(rng, problem.dim, M)
             psi = problem.spectral_grad(theta, V, weights, series.a, series.b)
             psi_snap = problem.spectral_grad(snap, V, weights, series.a, series.b)
-            theta = problem.project(theta - schedule(it) * (psi - psi_snap + mu + problem.g_grad(theta)))
+            if in_place:   # psi - psi_snap + mu in psi's storage (the same sums in the same order)
+                psi -= psi_snap
+                psi += mu
+                direction = psi
+            else:
+                direction = psi - psi_snap + mu
+            theta = descend(theta, schedule(it), direction)
             acc += theta
             it += 1
             trace.stop()
@@ -327,9 +391,11 @@ def svrg(
         if steps < n_inner:   # stopped inside an epoch (max_iter): the last iterate, no new snapshot
             snap = theta
             break
-        snap = acc / n_inner if snapshot == "average" else theta
+        snap = _freeze(acc / n_inner if snapshot == "average" else theta, frozen)
     bar.close()
-    return trace.result(snap, it, "iteration budget reached", n_full_gradients=-(-total // n_inner))
+    out = trace.result(snap, it, "iteration budget reached", n_full_gradients=-(-total // n_inner))
+    _thaw(out.x)
+    return out
 
 
 # ----------------------------------------------------------------------------- exact and LANCZOS baselines
@@ -342,7 +408,7 @@ def gd(problem, theta0, *, max_iter: int, step, eval_every: int = 1, progress: b
     eval_every = check_int("eval_every", eval_every, low=1)
     theta, trace = _projected_descent(
         problem, theta0, n_iter=n_iter, step=step, eval_every=eval_every, progress=progress, desc="GD",
-        spectral_grad=lambda t, theta: problem.exact_spectral_grad(theta),
+        spectral_grad=lambda t, theta: problem.exact_spectral_grad(theta), share=True,
     )
     return trace.result(theta, n_iter, "iteration budget reached")
 
