@@ -372,7 +372,7 @@ def _models():
     return {
         "LogisticRegression": lambda: dict(Z=Z, y=y, prior_var=1.0),
         "PoissonRegression": lambda: dict(Z=Z, y=np.arange(20.0) % 3, prior_var=1.0),
-        "laplace_approximation": lambda: dict(model=LR(Z, y), method="trust-exact", gtol=1e-8, max_iter=50,
+        "laplace_approximation": lambda: dict(model=LR(Z, y), method="newton", gtol=1e-10, max_iter=50,
                                               x0=np.zeros(3), w=np.ones(20)),
         "LaplaceApprox": lambda: dict(mean=np.zeros(2), prec_chol=np.array([[2.0, 0.0], [0.5, 1.0]])),
     }

@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy.special import gammaln
 from scipy.stats import norm, poisson
 
 import inferopt.models.glm as glm
@@ -178,3 +179,35 @@ def test_log_joint_and_grad_in_one_pass_agrees(kind):
         np.testing.assert_allclose(g, m.grad_log_joint(th, ww), rtol=1e-11, atol=1e-12)
     v1, g1 = m.log_joint_and_grad(th[0])
     assert isinstance(v1, float) and g1.shape == (m.D,)
+
+
+@pytest.mark.parametrize("kind", ["logistic", "poisson"])
+def test_neg_log_joint_fns_agree_with_the_checked_methods(kind):
+    """The optimisers' unchecked closures give the public methods' values with the sign flipped."""
+    m, rng = _data(kind, n=57)
+    w = rng.random(m.n) * np.repeat([0.0, 1.0, 3.0], 19)   # some weights zero
+    for ww in (None, w):
+        f, g, h = m.neg_log_joint_fns(ww)
+        for t in rng.normal(size=(4, m.D)) * 2:
+            assert f(t) == pytest.approx(-m.log_joint(t, ww), rel=1e-13)
+            np.testing.assert_allclose(g(t), -m.grad_log_joint(t, ww), rtol=1e-12, atol=1e-12)
+            np.testing.assert_array_equal(h(t), -m.hess_log_joint(t, ww))
+
+
+def test_poisson_loglik_equals_the_formula_that_computed_the_rate_twice():
+    """Issue 27: ``log(1 + e^η)`` computed once (``_softplus``) gives exactly the values of the
+    earlier formula, which computed it a second time inside ``log(log(1 + e^η))``."""
+
+    def twice(eta, y):
+        small = eta < -30.0
+        sp = np.logaddexp(0.0, np.where(small, 0.0, eta))
+        log_softplus = np.where(small, eta, np.log(np.where(small, 1.0, sp)))
+        return y * log_softplus - np.logaddexp(0.0, eta) - gammaln(y + 1.0)
+
+    rng = np.random.default_rng(3)
+    eta = np.concatenate([rng.normal(0.0, 5.0, 2000), [-800.0, -40.0, -30.0, -29.999, 0.0, 35.0, 800.0]])
+    y = rng.poisson(3.0, eta.size).astype(float)
+    m = PoissonRegression(np.ones((eta.size, 1)), y)
+    np.testing.assert_array_equal(m._ll(eta[None, :], y[None, :]), twice(eta[None, :], y[None, :]))
+    th = rng.normal(size=(5, 1))
+    np.testing.assert_array_equal(m.loglik(th), twice(th @ m.Z.T, y[None, :]))

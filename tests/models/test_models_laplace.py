@@ -1,9 +1,11 @@
-"""Laplace approximation: stationarity, agreement with BFGS, recovery of the true parameter,
-covariance against a finite-difference Hessian, sampler and bad input."""
+"""Laplace approximation: the damped Newton mode against a converged reference (the gradient's
+root from scipy's trust-exact mode) and trust-exact itself (warm and cold starts, weights with
+zeros), its optimality certificate and failures, stationarity, agreement with BFGS, recovery of
+the true parameter, covariance against a finite-difference Hessian, sampler and bad input."""
 
 import numpy as np
 import pytest
-from scipy.optimize import minimize
+from scipy.optimize import minimize, root
 from scipy.special import expit
 from scipy.stats import multivariate_normal
 
@@ -25,7 +27,7 @@ def _synthetic_poisson(n, seed, theta=(1.0, 0.5)):
     return PoissonRegression(Z, y), rng
 
 
-@pytest.mark.parametrize("method", ["trust-exact", "Newton-CG"])
+@pytest.mark.parametrize("method", ["newton", "trust-exact", "Newton-CG"])
 @pytest.mark.parametrize("make", [_synthetic_logistic, _synthetic_poisson])
 def test_map_is_stationary_and_matches_bfgs(make, method):
     m, rng = make(300, 1)
@@ -35,6 +37,85 @@ def test_map_is_stationary_and_matches_bfgs(make, method):
     assert np.linalg.norm(m.grad_log_joint(la.mean, w)) < 1e-5
     bfgs = minimize(lambda t: -m.log_joint(t, w), np.ones(m.D) * 0.1, method="BFGS", options={"gtol": 1e-9})
     np.testing.assert_allclose(la.mean, bfgs.x, atol=1e-4)
+
+
+def _coreset_weights(m, rng):
+    """Weights as a coreset's: about 40 % zeros, the rest spread over [0.5, 20]."""
+    return rng.uniform(0.5, 20.0, m.n) * (rng.random(m.n) < 0.6)
+
+
+def _reference_mode(m, w):
+    """The root of the gradient by MINPACK's hybrid method (``scipy.optimize.root``, no line
+    search, no Cholesky) from scipy's trust-exact mode (the solver before issue 27), certified
+    by the model's own gradient."""
+    start = laplace_approximation(m, w, method="trust-exact", gtol=1e-8).mean
+    sol = root(lambda t: m.grad_log_joint(t, w), start, jac=lambda t: m.hess_log_joint(t, w), method="hybr",
+               options={"xtol": 1e-15})
+    assert np.linalg.norm(m.grad_log_joint(sol.x, w)) <= 1e-12 * max(1.0, abs(m.log_joint(sol.x, w)))
+    return sol.x
+
+
+@pytest.mark.parametrize("start", ["cold", "warm"])
+@pytest.mark.parametrize("seed", [11, 12, 13])
+@pytest.mark.parametrize("make", [_synthetic_logistic, _synthetic_poisson])
+def test_newton_mode_matches_a_converged_reference_and_trust_exact(make, seed, start):
+    m, rng = make(150, seed)
+    w = _coreset_weights(m, rng)
+    ref = _reference_mode(m, w)
+    x0 = None if start == "cold" else ref + 1e-2 * rng.standard_normal(m.D)   # warm: as SparseVI's steps
+    la = laplace_approximation(m, w, x0=x0)
+    assert la.result.converged and la.result.info["method"] == "newton"
+    assert la.result.n_iter <= (4 if start == "warm" else 12)
+    np.testing.assert_allclose(la.mean, ref, rtol=1e-8, atol=1e-8 * np.abs(ref).max())
+    np.testing.assert_allclose(la.precision, -m.hess_log_joint(ref, w), rtol=1e-8, atol=1e-8)
+    old = laplace_approximation(m, w, x0=x0, method="trust-exact", gtol=1e-8)   # the defaults before issue 27
+    np.testing.assert_allclose(la.mean, old.mean, rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("gtol", [1e-6, 1e-10, 1e-13])
+@pytest.mark.parametrize("make", [_synthetic_logistic, _synthetic_poisson])
+def test_newton_mode_carries_its_optimality_certificate(make, gtol):
+    """At the returned mode the model's own (checked) gradient meets the stopping rule
+    ``‖∇‖ <= gtol · max(1, |f|)``, the result reports that norm, and the objective decreased."""
+    m, rng = make(200, 21)
+    w = _coreset_weights(m, rng)
+    la = laplace_approximation(m, w, x0=rng.standard_normal(m.D), gtol=gtol)
+    f = -m.log_joint(la.mean, w)
+    gnorm = np.linalg.norm(m.grad_log_joint(la.mean, w))
+    assert gnorm <= gtol * max(1.0, abs(f))
+    assert la.result.info["grad_norm"] == pytest.approx(gnorm, rel=1e-6, abs=1e-3 * gtol * max(1.0, abs(f)))
+    assert la.result.objective[1] == pytest.approx(f, rel=1e-13) and la.result.objective[1] <= la.result.objective[0]
+    np.testing.assert_allclose(la.precision, -m.hess_log_joint(la.mean, w), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("make", [_synthetic_logistic, _synthetic_poisson])
+def test_zero_weights_fit_as_the_support_alone(make):
+    """Fitting on the support only (as GLMCoresetProblem.weighted_laplace does) gives the mode of
+    the full model with zero weights elsewhere."""
+    m, rng = make(120, 31)
+    w = _coreset_weights(m, rng)
+    supp = np.flatnonzero(w)
+    sub = type(m)(m.Z[supp], m.y[supp], prior_var=m.prior_var)
+    np.testing.assert_allclose(laplace_approximation(sub, w[supp]).mean, laplace_approximation(m, w).mean,
+                               rtol=1e-10, atol=1e-10)
+
+
+class _WrongGradient(LogisticRegression):
+    """A broken model whose gradient points uphill: Newton's direction never decreases f."""
+
+    def neg_log_joint_fns(self, w=None):
+        f, g, h = super().neg_log_joint_fns(w)
+        return f, lambda t: -g(t), h
+
+
+def test_newton_failures_are_named():
+    m, _ = _synthetic_logistic(100, 7)
+    with pytest.raises(ValueError, match=r"did not converge in max_iter = 1 steps: ‖∇f‖ = .* \(raise max_iter or gtol\)"):
+        laplace_approximation(m, x0=np.full(m.D, 5.0), max_iter=1)
+    with pytest.raises(ValueError, match="found no decrease .* gradient and Hessian disagree"):
+        laplace_approximation(_WrongGradient(m.Z, m.y), x0=np.ones(m.D))
+    with pytest.raises(ValueError, match="at the start x0 is not positive definite"):
+        laplace_approximation(_NotConcave(m.Z, m.y))
 
 
 def test_laplace_mean_recovers_true_parameter_on_large_synthetic_data():
@@ -78,10 +159,12 @@ def test_sampler_and_logpdf():
 
 
 class _NotConcave(LogisticRegression):
-    """A deliberately broken model: its Hessian is +I (not a maximum)."""
+    """A deliberately broken model: the Hessian of the log joint it hands the optimiser is +I
+    (not a maximum)."""
 
-    def hess_log_joint(self, theta, w=None):
-        return np.eye(self.D)
+    def neg_log_joint_fns(self, w=None):
+        f, g, _ = super().neg_log_joint_fns(w)
+        return f, g, lambda t: -np.eye(self.D)
 
 
 def test_bad_input_and_indefinite_hessian_raise():

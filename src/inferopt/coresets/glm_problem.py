@@ -8,7 +8,7 @@ full-data posterior stands in for it twice:
   centred log-likelihoods of datum ``i`` scaled by ``1/√S``) and ``y = Φ1`` for IHT, GIGA,
   FW and Uniform (:class:`GLMCoresetProblem`);
 * **evaluation** -- the coreset posterior ``π_w`` is Laplace-approximated too (MAP by a
-  trust-region Newton method from the full MAP), and compared with ``π̂``: forward KL
+  damped Newton method from the full MAP), and compared with ``π̂``: forward KL
   ``KL(π̂ ‖ π̂_w)``, reverse ``KL(π̂_w ‖ π̂)``, their sum, and ``‖θ̂_w − θ̂‖`` (App. G).
 
 SparseVI's gradient needs ``Cov_{π_w}`` at every step: :meth:`GLMCoresetProblem.sparsevi_tangent`
