@@ -216,7 +216,7 @@ class _GLM:
         :meth:`grad_log_joint` and :meth:`hess_log_joint` up to rounding."""
         w = self._weights(w)
         Z, y, prec = self.Z, self.y, 1.0 / self.prior_var
-        const = 0.5 * self.D * (LOG2PI + np.log(self.prior_var))
+        const = self._log_prior_const
 
         def f(theta):
             ll = self._ll(Z @ theta, y)
