@@ -11,15 +11,17 @@ from inferopt.experiment.record import Experiment
 
 
 def _sweep(verdicts):
-    return [{"setting": {"N": n}, "verdict": v} for n, v in zip((10, 20, 30, 40), verdicts)]
+    """A verdict map over N whose first cell runs the authors' construction."""
+    return [{"setting": {"N": n}, "verdict": v, **({"construction": "authors"} if n == 10 else {})}
+            for n, v in zip((10, 20, 30, 40), verdicts)]
 
 
 def test_paper_diagnosis_needs_a_sweep_of_three_settings_none_holding():
     with pytest.raises(ValueError, match="sweep"):
         check_diagnosis(("paper", "fails"))
-    with pytest.raises(ValueError, match="sweep"):
+    with pytest.raises(ValueError, match="at least 3 distinct settings"):
         check_diagnosis({"kind": "paper", "text": "x", "evidence": {"sweep": _sweep(["fails", "fails"])}})
-    with pytest.raises(ValueError, match="holds somewhere"):
+    with pytest.raises(ValueError, match="do not fail"):
         check_diagnosis({"kind": "paper", "text": "x", "evidence": {"sweep": _sweep(["fails", "holds", "fails"])}})
     d = check_diagnosis({"kind": "paper", "text": "x", "evidence": {"sweep": _sweep(["fails"] * 3)}}, scale="paper")
     assert d["scale"] == "paper" and len(d["evidence"]["sweep"]) == 3

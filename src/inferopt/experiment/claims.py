@@ -16,9 +16,13 @@ in each report's claims table.
 from __future__ import annotations
 
 import html
+import json
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
+import pandas as pd
+
+from .support import MIN_SUPPORT, check_support
 
 VERDICTS = ("holds", "fails", "inconclusive", "not measured")
 #: why a claim does not hold: the paper's own claim fails in the faithful setting and across a
@@ -34,6 +38,26 @@ THRESHOLD_SOURCES = ("paper", "ours")
 #: the least number of settings of a ``paper`` diagnosis's sweep, and of an ``ours`` threshold's readings
 MIN_SWEEP = 3
 MIN_READINGS = 3
+#: whose construction a cell of a verdict map runs
+CONSTRUCTIONS = ("ours", "authors")
+#: the data a cell of a verdict map runs on: the paper's own, a synthetic (or reweighting) of the
+#: paper's shape, or a stand-in for data we could not get
+CELL_DATA = ("paper", "paper-shape", "stand-in")
+
+
+class UnearnedDiagnosis(ValueError):
+    """A diagnosis whose evidence does not earn its kind (:func:`paper_rules`): the claim is
+    ``inconclusive``, with this message as its reason, never ``fails`` with that diagnosis."""
+
+
+@dataclass(frozen=True)
+class Unearned:
+    """What :func:`~.verdict_map.map_diagnosis` returns when a map earns no diagnosis: the
+    ``reason`` (what the map lacks) and the map itself. Given as a claim's ``diagnosis``, it
+    makes a failing claim ``inconclusive`` with that reason."""
+
+    reason: str
+    evidence: dict
 
 
 class DegenerateTest(ValueError):
@@ -68,28 +92,50 @@ class Claim:
     quote: dict | None = None
     #: ``{"value", "source": "paper" | "ours", "readings": [{"value", "verdict"}, ...]}``
     threshold: dict | None = None
+    #: why an ``inconclusive`` claim is not decided, in one line (every inconclusive claim has one)
+    reason: str | None = None
 
     def __post_init__(self):
+        self.id = check_claim_id(self.id)
+        if not isinstance(self.text, str) or not self.text.strip():
+            raise ValueError(f"claim {self.id}: text must be a non-empty sentence; got {self.text!r}")
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}; got {self.verdict!r}")
+        if not isinstance(self.measured, dict):
+            raise TypeError(f"claim {self.id}: measured must be a mapping of name -> number; got {type(self.measured).__name__}")
+        self.measured = to_jsonable(self.measured, where=f"claim {self.id}: measured")
+        if self.support is not None:
+            self.support = check_support(self.support)
         if self.diagnosis is not None:
             self.diagnosis = check_diagnosis(self.diagnosis)
+            if self.diagnosis["kind"] == "paper" and self.verdict != "fails":
+                raise ValueError(f"claim {self.id}: a 'paper' diagnosis belongs to a 'fails' verdict; got {self.verdict!r}")
         if self.quote is not None:
             self.quote = check_quote(self.quote)
         if self.threshold is not None:
             self.threshold = check_threshold(self.threshold)
+        if self.verdict == "inconclusive" and (not isinstance(self.reason, str) or not self.reason.strip()):
+            raise ValueError(f"claim {self.id}: an inconclusive verdict needs its reason (one line: why it is not decided)")
+        if self.verdict != "inconclusive" and self.reason is not None:
+            raise ValueError(f"claim {self.id}: only an inconclusive verdict carries a reason; got {self.verdict!r}")
 
     def to_dict(self) -> dict:
         return to_jsonable({k: v for k, v in asdict(self).items() if v is not None})
+
+
+def check_claim_id(claim_id) -> str:
+    """A claim id: a non-empty string without spaces (``A3.1b``, ``C1.2-draws100``)."""
+    if not isinstance(claim_id, str) or not claim_id.strip() or any(ch.isspace() for ch in claim_id):
+        raise ValueError(f"claim id must be a non-empty string without spaces, e.g. 'A3.1b'; got {claim_id!r}")
+    return claim_id
 
 
 def check_diagnosis(diagnosis, *, scale: str | None = None) -> dict:
     """A diagnosis as ``{"kind", "text"[, "scale"][, "evidence"]}`` from that mapping or a
     ``(kind, text)`` pair; the kind must be one of :data:`DIAGNOSES`, the text a non-empty
     sentence, ``scale`` one of :data:`SCALES` (the argument fills it when the mapping has none)
-    and ``evidence`` a mapping. Kind ``paper`` needs ``evidence["sweep"]``: at least
-    :data:`MIN_SWEEP` settings ``{"setting": {...}, "verdict": ...}`` of the choices the paper
-    leaves open (the verdict map), none of which holds."""
+    and ``evidence`` a mapping. Kind ``paper`` must be earned by its ``evidence["sweep"]``
+    (:func:`paper_rules`), else :class:`UnearnedDiagnosis`."""
     if isinstance(diagnosis, dict):
         kind, text = diagnosis.get("kind"), diagnosis.get("text")
         scale = diagnosis.get("scale", scale)
@@ -115,17 +161,59 @@ def check_diagnosis(diagnosis, *, scale: str | None = None) -> dict:
             raise TypeError(f"diagnosis evidence must be a mapping; got {type(evidence).__name__}")
         out["evidence"] = evidence
     if kind == "paper":
-        sweep = (evidence or {}).get("sweep")
-        if not isinstance(sweep, list | tuple) or len(sweep) < MIN_SWEEP:
-            raise ValueError(f"a 'paper' diagnosis needs evidence['sweep']: at least {MIN_SWEEP} settings of the "
-                             f"choices the paper leaves open, each with its verdict; got {sweep!r}")
-        for i, cell in enumerate(sweep):
-            if not isinstance(cell, dict) or not isinstance(cell.get("setting"), dict) or cell.get("verdict") not in VERDICTS:
-                raise ValueError(f"evidence['sweep'][{i}] must be {{'setting': {{...}}, 'verdict': one of {VERDICTS}}}; got {cell!r}")
-        if any(cell["verdict"] == "holds" for cell in sweep):
-            raise ValueError("a 'paper' diagnosis cannot rest on a sweep in which the claim holds somewhere: "
-                             "name that setting (kind 'setting') instead")
+        paper_rules(evidence or {})
     return out
+
+
+def paper_rules(evidence: dict) -> None:
+    """Raise :class:`UnearnedDiagnosis` naming what is missing unless ``evidence`` earns a
+    ``paper`` diagnosis (the rubric's rule 7): ``evidence["sweep"]`` holds at least
+    :data:`MIN_SWEEP` distinct, non-empty settings ``{"setting", "verdict"[, "support"]
+    [, "construction"][, "data"]}``, every one ``fails`` and decisive (a ``support``, the fraction
+    of resamples holding, of at most 1 − :data:`MIN_SUPPORT`), and a cell runs the authors'
+    construction (``"construction": "authors"``) or ``evidence["no_authors_construction"]`` says
+    in a sentence why the experiment has none. Malformed cells raise ``ValueError``."""
+    sweep = evidence.get("sweep")
+    if not isinstance(sweep, list | tuple) or not sweep:
+        raise UnearnedDiagnosis("a 'paper' diagnosis needs evidence['sweep'], the verdict map of the choices the paper "
+                                f"leaves open (at least {MIN_SWEEP} settings); got {sweep!r}")
+    for i, c in enumerate(sweep):
+        if not isinstance(c, dict) or not isinstance(c.get("setting"), dict) or c.get("verdict") not in VERDICTS:
+            raise ValueError(f"evidence['sweep'][{i}] must be {{'setting': {{...}}, 'verdict': one of {VERDICTS}}}; got {c!r}")
+        if c.get("construction", "ours") not in CONSTRUCTIONS:
+            raise ValueError(f"evidence['sweep'][{i}]['construction'] must be one of {CONSTRUCTIONS}; got {c['construction']!r}")
+        if c.get("data", "paper") not in CELL_DATA:
+            raise ValueError(f"evidence['sweep'][{i}]['data'] must be one of {CELL_DATA}; got {c['data']!r}")
+    empty = [i for i, c in enumerate(sweep) if not c["setting"]]
+    if empty:
+        raise UnearnedDiagnosis(f"the verdict map has cells without a setting (cells {empty}): a 'paper' diagnosis needs "
+                                "the open choices each cell sets")
+    distinct = {json.dumps(to_jsonable(c["setting"]), sort_keys=True) for c in sweep}
+    if len(distinct) < MIN_SWEEP:
+        raise UnearnedDiagnosis(f"the verdict map has {len(distinct)} distinct setting(s) of {len(sweep)} cells; a 'paper' "
+                                f"diagnosis needs at least {MIN_SWEEP} distinct settings")
+    not_failing = [c for c in sweep if c["verdict"] != "fails"]
+    if not_failing:
+        shown = "; ".join(f"{setting_text(c['setting'])}: {c['verdict']}" for c in not_failing[:4])
+        raise UnearnedDiagnosis(f"{len(not_failing)} of {len(sweep)} cells of the verdict map do not fail ({shown}); a "
+                                "'paper' diagnosis needs every cell to fail decisively")
+    weak = [c for c in sweep if "support" in c and not 1.0 - float(c["support"]) >= MIN_SUPPORT]
+    if weak:
+        shown = "; ".join(f"{setting_text(c['setting'])}: {100 * (1 - float(c['support'])):.0f} % of resamples fail"
+                          for c in weak[:4])
+        raise UnearnedDiagnosis(f"{len(weak)} cells of the verdict map are not decisive ({shown}; a 'paper' diagnosis needs "
+                                f"{100 * MIN_SUPPORT:.0f} % in every cell)")
+    why_none = evidence.get("no_authors_construction")
+    if not any(c.get("construction") == "authors" for c in sweep):
+        if not isinstance(why_none, str) or not why_none.strip():
+            raise UnearnedDiagnosis("the verdict map leaves out the authors' construction (no cell with "
+                                    "construction='authors'), and no evidence['no_authors_construction'] says why the "
+                                    "experiment has none")
+
+
+def setting_text(setting: dict) -> str:
+    """A setting as ``name = value, …`` (values as :func:`format_value` shows them)."""
+    return ", ".join(f"{k} = {format_value(to_jsonable(v))}" for k, v in setting.items())
 
 
 def check_quote(quote) -> dict:
@@ -139,10 +227,11 @@ def check_quote(quote) -> dict:
 
 
 def check_threshold(threshold) -> dict:
-    """A test's number as ``{"value", "source"[, "readings"]}``: ``source`` one of
+    """A test's number as ``{"value", "source"[, "readings"][, "unit"]}``: ``value`` a finite
+    number (or a list of finite numbers, for a cut-off of several parts); ``source`` one of
     :data:`THRESHOLD_SOURCES`; a threshold of ``ours`` needs ``readings``, the verdict under at
-    least :data:`MIN_READINGS` reasonable values (``[{"value", "verdict"}, ...]``, the chosen
-    value among them)."""
+    least :data:`MIN_READINGS` distinct values of the same form (``[{"value", "verdict"}, ...]``),
+    the chosen value among them."""
     if not isinstance(threshold, dict) or "value" not in threshold or "source" not in threshold:
         raise ValueError(f"threshold must be a mapping with 'value' and 'source'; got {threshold!r}")
     unknown = set(threshold) - {"value", "source", "readings", "unit"}
@@ -150,15 +239,53 @@ def check_threshold(threshold) -> dict:
         raise ValueError(f"threshold has unknown keys {sorted(unknown)}; allowed: value, source, readings, unit")
     if threshold["source"] not in THRESHOLD_SOURCES:
         raise ValueError(f"threshold source must be one of {THRESHOLD_SOURCES}; got {threshold['source']!r}")
+    out = dict(threshold, value=_cut_off("threshold['value']", threshold["value"]))
+    if "unit" in out and not isinstance(out["unit"], str):
+        raise TypeError(f"threshold['unit'] must be a string; got {out['unit']!r}")
     readings = threshold.get("readings")
     if threshold["source"] == "ours":
         if not isinstance(readings, list | tuple) or len(readings) < MIN_READINGS:
             raise ValueError(f"a threshold of ours needs readings: the verdict under at least {MIN_READINGS} "
                              f"reasonable values; got {readings!r}")
-    for i, r in enumerate(readings or ()):
-        if not isinstance(r, dict) or "value" not in r or r.get("verdict") not in VERDICTS:
-            raise ValueError(f"threshold readings[{i}] must be {{'value', 'verdict'}}; got {r!r}")
-    return dict(threshold)
+    elif readings is not None and not isinstance(readings, list | tuple):
+        raise ValueError(f"threshold readings must be a list of {{'value', 'verdict'}}; got {readings!r}")
+    if readings is not None:
+        checked = []
+        for i, r in enumerate(readings):
+            if not isinstance(r, dict) or "value" not in r or r.get("verdict") not in VERDICTS:
+                raise ValueError(f"threshold readings[{i}] must be {{'value', 'verdict': one of {VERDICTS}}}; got {r!r}")
+            checked.append(dict(r, value=_cut_off(f"threshold readings[{i}]['value']", r["value"])))
+        if threshold["source"] == "ours":
+            distinct = {json.dumps(r["value"]) for r in checked}
+            if len(distinct) < MIN_READINGS:
+                raise ValueError(f"a threshold of ours needs at least {MIN_READINGS} distinct readings; got "
+                                 f"{len(distinct)} ({sorted(distinct)})")
+            if not any(_same_cut_off(r["value"], out["value"]) for r in checked):
+                raise ValueError(f"the chosen value {out['value']!r} of a threshold of ours must be one of its readings "
+                                 f"({[r['value'] for r in checked]})")
+        out["readings"] = checked
+    return out
+
+
+def _cut_off(name: str, value):
+    """A cut-off as a finite number, or a non-empty list of finite numbers; else ``ValueError`` naming it."""
+    if isinstance(value, list | tuple | np.ndarray):
+        parts = list(value)
+        if not parts:
+            raise ValueError(f"{name} must be a finite number or a non-empty list of them; got an empty list")
+        return [_cut_off(f"{name}[{i}]", v) for i, v in enumerate(parts)]
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.integer | np.floating):
+        raise ValueError(f"{name} must be a finite number; got {value!r}")
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite number; got {value!r}")
+    return int(value) if isinstance(value, int | np.integer) else float(value)
+
+
+def _same_cut_off(a, b) -> bool:
+    """Two cut-offs equal to the 6 significant digits the records keep."""
+    if isinstance(a, list) or isinstance(b, list):
+        return isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and all(map(_same_cut_off, a, b))
+    return bool(np.isclose(a, b, rtol=1e-6, atol=0.0))
 
 
 def readings(holds_at, values, *, chosen) -> list[dict]:
@@ -192,15 +319,24 @@ def verdict(holds) -> str:
     return "holds" if bool(holds) else "fails"
 
 
-def to_jsonable(value):
-    """Recursively turn numpy scalars/arrays and tuples into JSON-friendly values,
-    rounding floats to 6 significant digits (reports compare numbers, not bits)."""
+def to_jsonable(value, *, where: str = "value"):
+    """Recursively turn numpy/pandas values and tuples into JSON values, rounding floats to 6
+    significant digits (reports compare numbers, not bits; a non-finite float becomes its name,
+    ``"nan"``). A pandas Series becomes ``{index: value}``, a DataFrame a list of row records,
+    a timestamp its ISO text. Anything else that JSON cannot hold (a set, an object) raises
+    ``TypeError`` naming where it is (``where``: the name of ``value``, e.g. ``"measured"``)."""
     if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
+        return {str(k): to_jsonable(v, where=f"{where}[{k!r}]") for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [to_jsonable(v) for v in value]
+        return [to_jsonable(v, where=f"{where}[{i}]") for i, v in enumerate(value)]
     if isinstance(value, np.ndarray):
-        return to_jsonable(value.tolist())
+        return to_jsonable(value.tolist(), where=where)
+    if isinstance(value, pd.DataFrame):
+        return to_jsonable(value.to_dict(orient="records"), where=where)
+    if isinstance(value, pd.Series):
+        return to_jsonable(value.to_dict(), where=where)
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat()
     if isinstance(value, bool | np.bool_):
         return bool(value)
     if isinstance(value, int | np.integer):
@@ -210,7 +346,10 @@ def to_jsonable(value):
         if not np.isfinite(value):
             return str(value)
         return float(f"{value:.6g}")
-    return value
+    if value is None or isinstance(value, str):
+        return str(value) if isinstance(value, np.str_) else value
+    raise TypeError(f"{where} is a {type(value).__name__} ({value!r:.60}), which a metrics JSON cannot hold: give a "
+                    "number, a string, a list or a mapping of them (a set as a sorted list)")
 
 
 #: CSS class of each verdict's badge.
@@ -297,8 +436,14 @@ def claim_row_html(claim: dict, *, target: str = "") -> str:
 def verdict_html(claim: dict, note: str = "") -> str:
     """A claim's verdict badge with its support (and an optional ``note``) underneath."""
     cls = VERDICT_CLASS.get(claim["verdict"], "nm")
-    below = "".join(f"<div class='support'>{html.escape(t)}</div>" for t in (support_text(claim.get("support")), note) if t)
+    below = "".join(f"<div class='support'>{html.escape(t)}</div>"
+                    for t in (support_text(claim.get("support")), _why(claim), note) if t)
     return f"<span class='verdict {cls}'>{html.escape(claim['verdict'])}</span>{below}"
+
+
+def _why(claim: dict) -> str:
+    """``why: …`` -- an inconclusive claim's reason, shown beside its verdict."""
+    return f"why: {claim['reason']}" if claim.get("reason") else ""
 
 
 def diagnosis_html(claim: dict, scale: str | None = None) -> str:
@@ -328,6 +473,7 @@ def claims_text(claims: list[dict]) -> str:
         kind, sentence = diagnosis_text(c.get("diagnosis"))
         lines = [f"{c['id']}  [{c['verdict']}]  {c['text']}"]
         lines += [f"    support: {support_text(c['support'])}"] if c.get("support") else []
+        lines += [f"    {_why(c)}"] if c.get("reason") else []
         lines += [f"    diagnosis ({kind}): {sentence}"] if sentence else []
         lines += [f"    {line}" for line in measured_lines(c["measured"])]
         blocks.append("\n".join(lines))

@@ -15,13 +15,14 @@ import json
 import os
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from .claims import CLAIMS_CSS, Claim, check_diagnosis, check_threshold, claims_html, claims_text, to_jsonable, verdict
+from .claims import (CLAIMS_CSS, Claim, Unearned, UnearnedDiagnosis, check_claim_id, check_diagnosis, check_threshold,
+                     claims_html, claims_text, format_value, to_jsonable, verdict)
 from .quotes import quote_of
 from .parameters import check_parameters
-from .support import bootstrap_support, deterministic, supported_verdict
+from .support import bootstrap_support, check_support, deterministic, support_reason, supported_verdict
+from .._validation import check_callable
 from .._config import check_experiments, experiments, load_params
 from .._paths import repo_root, resolve
 
@@ -134,44 +135,107 @@ class Experiment:
         verdict carries its bootstrap support (:func:`~.support.bootstrap_support`, seeded by
         the notebook's ``seed``): ``inconclusive`` below 90 % agreement. ``support``: a
         support given directly (default for ``holds``: :func:`~.support.deterministic`, a
-        computation without trials to resample). ``diagnosis``:
-        ``(kind, sentence)`` why the claim does not hold (kinds:
-        :data:`~.claims.DIAGNOSES`), kept only when the verdict is not ``holds``; its ``scale``
-        is this run's (:attr:`scale`) unless given; a ``paper`` diagnosis (the paper's claim fails) is kept only on a
-        ``fails`` verdict, never on an ``inconclusive`` one (too little support to say the claim fails).
+        computation without trials to resample).
+
+        ``diagnosis``: why the claim does not hold (``(kind, sentence)``, a mapping, or what
+        :func:`~.verdict_map.map_diagnosis` returns), kept only when the verdict is not
+        ``holds``; its ``scale`` is this run's (:attr:`scale`) unless given. The rubric's rules
+        are enforced here (:func:`~.claims.paper_rules`): a ``paper`` diagnosis whose verdict
+        map does not earn it, or an :class:`~.claims.Unearned` one, turns a ``fails`` into
+        ``inconclusive`` with the reason; on an experiment that declares a stand-in
+        (:attr:`stand_ins`) either becomes ``stand-in`` unless a cell of the map runs data of the
+        paper's shape; a ``paper`` diagnosis is never kept on an ``inconclusive`` verdict.
+
         ``quote``: the paper's words ``{"text", "where"}`` (default: the catalogue's entry for
         ``id``, :func:`~.quotes.quote_of`). ``threshold``: the test's number
         (:func:`~.claims.check_threshold`); when it is ours and its ``readings`` disagree, the
-        verdict is ``inconclusive`` with the diagnosis ``reading`` (the readings named).
-        """
+        verdict is ``inconclusive``: the diagnosis ``reading`` names them, or, when the notebook
+        computed a specific diagnosis (``construction``, ``setting``, ``stand-in``), the readings
+        join it (its text and ``evidence["readings"]``).
+
+        Every ``inconclusive`` claim carries its ``reason`` (one line). Arguments are checked
+        before anything runs."""
+        id = check_claim_id(id)
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"claim {id}: text must be a non-empty sentence; got {text!r}")
+        if measured is not None and not isinstance(measured, dict):
+            raise TypeError(f"claim {id}: measured must be a mapping of name -> number; got {type(measured).__name__}")
+        measured = to_jsonable(measured or {}, where=f"claim {id}: measured")
+        if threshold is not None:
+            threshold = to_jsonable(check_threshold(threshold))
+        if support is not None:
+            support = check_support(support)
         if test is not None:
             if holds is not None or support is not None:
-                raise ValueError("give either test and table (holds and support are computed) or holds")
-            holds = bool(test(table))
+                raise ValueError(f"claim {id}: give either test and table (holds and support are computed) or holds")
+            check_callable("test", test)
+            holds = test(table)
             support = bootstrap_support(test, table, by=by, seed=int(self.params.get("seed", 0) or 0))
         outcome = verdict(holds)
         if support is None and outcome != "not measured":
             support = deterministic()
+        reason = None
         if outcome != "not measured":
+            reason = support_reason(outcome == "holds", support)
             outcome = supported_verdict(outcome == "holds", support)
-        if threshold is not None:
-            threshold = to_jsonable(check_threshold(threshold))
+        if outcome == "not measured" and diagnosis is not None:
+            raise ValueError(f"claim {id} is not measured: a diagnosis explains a measured verdict that does not hold; "
+                             "give none")
+        diagnosis, unearned = self._checked_diagnosis(diagnosis)
+        if outcome == "fails" and unearned:
+            outcome, reason, diagnosis = "inconclusive", unearned, None
+        if threshold is not None and threshold["source"] == "ours" and outcome != "not measured":
             turns = {r["verdict"] for r in threshold.get("readings", ())} - {"not measured"}
-            if threshold["source"] == "ours" and len(turns) > 1 and outcome != "not measured":
+            if len(turns) > 1:
+                shown = ", ".join(f"{format_value(r['value'])}: {r['verdict']}" for r in threshold["readings"])
+                sentence = f"The verdict turns within reasonable readings of our cut-off ({shown}; chosen {format_value(threshold['value'])})."
+                turning = f"the verdict turns within the readings of our cut-off ({shown})"
+                reason = f"{reason}; and {turning}" if outcome == "inconclusive" and reason else turning
                 outcome = "inconclusive"
-                shown = ", ".join(f"{r['value']}: {r['verdict']}" for r in threshold["readings"])
-                diagnosis = {"kind": "reading", "text": f"The verdict turns within reasonable readings of our cut-off "
-                             f"({shown}; chosen {threshold['value']}).",
-                             "evidence": {"readings": threshold["readings"]}}
-        if _kind(diagnosis) == "paper" and outcome != "fails":
+                if diagnosis is not None and diagnosis["kind"] in ("construction", "setting", "stand-in"):
+                    diagnosis = dict(diagnosis, text=f"{diagnosis['text']} {sentence}",
+                                     evidence={**diagnosis.get("evidence", {}), "readings": threshold["readings"]})
+                else:
+                    diagnosis = {"kind": "reading", "text": sentence, "scale": self.scale,
+                                 "evidence": {"readings": threshold["readings"]}}
+        if outcome == "holds" or (diagnosis is not None and diagnosis["kind"] == "paper" and outcome != "fails"):
             diagnosis = None
-        claim = Claim(id=id, target=self.id, text=text, verdict=outcome, measured=to_jsonable(measured or {}),
+        claim = Claim(id=id, target=self.id, text=text, verdict=outcome, measured=measured,
                       support=to_jsonable(support) if support is not None else None,
-                      diagnosis=to_jsonable(check_diagnosis(diagnosis, scale=self.scale))
-                      if diagnosis is not None and outcome != "holds" else None,
-                      quote=quote if quote is not None else quote_of(id), threshold=threshold)
+                      diagnosis=to_jsonable(diagnosis) if diagnosis is not None else None,
+                      quote=quote if quote is not None else quote_of(id), threshold=threshold, reason=reason)
         self.claims = [c for c in self.claims if c.id != id] + [claim]
         return claim
+
+    def _checked_diagnosis(self, diagnosis) -> tuple[dict | None, str | None]:
+        """``(diagnosis, None)`` checked and with this run's scale, or ``(None, reason)`` when it
+        is :class:`~.claims.Unearned` or a ``paper`` diagnosis its map does not earn. On an
+        experiment that declares a stand-in (:attr:`stand_ins`), a ``paper`` (or unearned) map
+        without a cell on data of the paper's shape becomes ``stand-in``."""
+        if diagnosis is None:
+            return None, None
+        if isinstance(diagnosis, Unearned):
+            stand_in = self._stand_in(f"No diagnosis of the paper is earned ({diagnosis.reason}).", diagnosis.evidence)
+            return (check_diagnosis(stand_in, scale=self.scale), None) if stand_in else (None, f"no diagnosis is earned: {diagnosis.reason}")
+        if isinstance(diagnosis, dict) and diagnosis.get("kind") == "paper":
+            stand_in = self._stand_in(str(diagnosis.get("text", "")), diagnosis.get("evidence") or {})
+            diagnosis = dict(stand_in, scale=diagnosis.get("scale", self.scale)) if stand_in else diagnosis
+        try:
+            return check_diagnosis(diagnosis, scale=self.scale), None
+        except UnearnedDiagnosis as exc:
+            return None, f"a 'paper' diagnosis was refused: {exc}"
+
+    def _stand_in(self, text: str, evidence: dict) -> dict | None:
+        """The ``stand-in`` diagnosis of a failure this experiment's map attributes to the paper,
+        when the experiment declares stand-in data (:attr:`stand_ins`) and no cell of the map
+        (``evidence["sweep"]``) runs data of the paper's shape (``"data": "paper"`` or
+        ``"paper-shape"``); None otherwise."""
+        sweep = evidence.get("sweep") or []
+        if not self.stand_ins or any(isinstance(c, dict) and c.get("data") in ("paper", "paper-shape") for c in sweep):
+            return None
+        return {"kind": "stand-in", "evidence": evidence,
+                "text": f"{text} This experiment runs on a stand-in ({'; '.join(self.stand_ins)}), and no cell of its map "
+                        "runs data of the paper's shape: the failure is the stand-in's until one does."}
 
     def claims_table(self) -> "ClaimsTable":
         """The claims as a table (the notebook's last cell shows it): displayed in a notebook as
@@ -208,13 +272,6 @@ class Experiment:
         tmp.write_text(json.dumps(payload, indent=2, sort_keys=False) + "\n")
         os.replace(tmp, self.metrics_path)
         return self.metrics_path
-
-
-def _kind(diagnosis) -> str | None:
-    """The kind of a diagnosis given as a mapping or a ``(kind, text)`` pair (None without one)."""
-    if isinstance(diagnosis, dict):
-        return diagnosis.get("kind")
-    return diagnosis[0] if isinstance(diagnosis, tuple | list) and diagnosis else None
 
 
 def load_results(experiment_id: str, name: str, output_dir: str | os.PathLike = "build/scratch") -> pd.DataFrame:

@@ -64,15 +64,54 @@ def deterministic(reason: str = "computed once from this run's numbers: no trial
     return {"method": "deterministic", "note": reason}
 
 
+#: the methods a support records: resampled units, one computation, one unit only
+SUPPORT_METHODS = ("bootstrap", "deterministic", "single unit")
+
+
+def check_support(support) -> dict:
+    """A claim's support as written by :func:`bootstrap_support` or :func:`deterministic`: a
+    mapping whose ``method`` is one of :data:`SUPPORT_METHODS`; a bootstrap's
+    ``fraction_holding`` a number in [0, 1] and its ``n_units`` / ``n_resamples`` positive
+    integers. Else ``ValueError`` naming the field."""
+    if not isinstance(support, dict):
+        raise TypeError(f"support must be a mapping (bootstrap_support(...) or deterministic(...)); got {support!r}")
+    method = support.get("method")
+    if method not in SUPPORT_METHODS:
+        raise ValueError(f"support['method'] must be one of {SUPPORT_METHODS}; got {method!r}")
+    if method == "bootstrap":
+        f = support.get("fraction_holding")
+        if isinstance(f, bool) or not isinstance(f, int | float | np.integer | np.floating) or not 0.0 <= float(f) <= 1.0:
+            raise ValueError(f"support['fraction_holding'] must be a fraction in [0, 1]; got {f!r}")
+        for key in ("n_units", "n_resamples"):
+            n = support.get(key)
+            if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
+                raise ValueError(f"support[{key!r}] must be a positive integer; got {n!r}")
+    elif method == "deterministic" and (not isinstance(support.get("note"), str) or not support["note"].strip()):
+        raise ValueError("a deterministic support needs its note: why the verdict has no resamples")
+    return dict(support)
+
+
+def support_reason(holds: bool, support: dict | None) -> str | None:
+    """Why the support leaves ``holds`` undecided (:func:`supported_verdict` reads
+    ``inconclusive``), in one line; None when it decides."""
+    if support is not None and support.get("method") == "single unit":
+        return f"one {support.get('unit', 'unit')} only: nothing to resample, so no support either way"
+    if support is None or support.get("method") != "bootstrap":
+        return None
+    agree = support["fraction_holding"] if holds else 1.0 - support["fraction_holding"]
+    if agree >= MIN_SUPPORT:
+        return None
+    unit = support.get("unit", "unit")
+    return (f"it {'holds' if holds else 'fails'} on the measured {unit}s, but only {100 * agree:.0f} % of "
+            f"{support.get('n_resamples', 'the')} bootstrap resamples of its {support.get('n_units', '')} {unit}s agree "
+            f"(a decisive verdict needs {100 * MIN_SUPPORT:.0f} %)").replace("  ", " ")
+
+
 def supported_verdict(holds: bool, support: dict | None) -> str:
     """``holds`` / ``fails`` from the measured outcome ``holds``; ``inconclusive`` when a
-    bootstrap ``support`` has fewer than :data:`MIN_SUPPORT` of its resamples agreeing with it."""
-    if support is not None and support.get("method") == "single unit":
-        return "inconclusive"
-    if support is None or support.get("method") != "bootstrap":
-        return "holds" if holds else "fails"
-    agree = support["fraction_holding"] if holds else 1.0 - support["fraction_holding"]
-    if agree < MIN_SUPPORT:
+    bootstrap ``support`` has fewer than :data:`MIN_SUPPORT` of its resamples agreeing with it
+    (:func:`support_reason` says why), or a single unit."""
+    if support_reason(holds, support) is not None:
         return "inconclusive"
     return "holds" if holds else "fails"
 

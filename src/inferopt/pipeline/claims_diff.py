@@ -23,6 +23,7 @@ import json
 from pathlib import Path
 
 from .git import git
+from .metrics_file import metrics_files, parse_metrics
 from .scorecard import VALUE_VERDICT
 from .timing_claims import ROUNDS, timing_note
 
@@ -52,14 +53,11 @@ def file_verdicts(text: str, where: str) -> dict:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{where} is not JSON ({exc})") from None
+        raise ValueError(f"{where} is not JSON ({exc.msg} at line {exc.lineno})") from None
     if not isinstance(data, dict):
-        raise ValueError(f"{where} is neither a scorecard nor a metrics JSON (not a mapping)")
-    if isinstance(data.get("claims"), list):
-        try:
-            return {c["id"]: c["verdict"] for c in data["claims"]}
-        except (KeyError, TypeError):
-            raise ValueError(f"{where}: every claim of a metrics JSON needs 'id' and 'verdict'") from None
+        raise ValueError(f"{where} is a JSON {type(data).__name__}, not a mapping: neither a scorecard nor a metrics JSON")
+    if "claims" in data:
+        return {c["id"]: c["verdict"] for c in parse_metrics(text, where)["claims"]}
     claims = {k: v for k, v in data.items() if " " not in k}
     unreadable = [k for k, v in claims.items() if str(v) not in VALUE_VERDICT]
     if unreadable or not claims:
@@ -75,7 +73,12 @@ def _files_at(root: Path, commit: str, folder: str) -> list[tuple[str, str]]:
 
 
 def _files_in(folder: Path) -> list[tuple[str, str]]:
-    return [(str(p), p.read_text()) for p in sorted(folder.glob("*.json"))]
+    out = []
+    for p in metrics_files(folder):
+        if p.is_dir():
+            raise ValueError(f"{p} is a folder, not a scorecard or metrics JSON: move it out of {folder}")
+        out.append((str(p), p.read_text()))
+    return out
 
 
 def run_files(root: Path, name: str) -> list[tuple[str, str]]:

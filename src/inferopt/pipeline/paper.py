@@ -39,6 +39,7 @@ from .._paths import repo_root
 from .._config import check_experiments, experiment_parameters, experiments
 from .git import git
 from .layout import PAPER_DIR
+from .metrics_file import read_metrics
 from .run import run_experiment
 from .strip import strip_notebook
 
@@ -82,7 +83,7 @@ def estimate(root: Path, experiment_id: str, output_dir: Path, workers: int | No
     parallel = workers is not None and WORKERS_PARAMETER in experiment_parameters(experiment_id, root, scale="paper")
     metrics = output_dir / "metrics" / f"{experiment_id}.json"
     if metrics.exists():
-        run = json.loads(metrics.read_text()).get("run") or {}
+        run = read_metrics(metrics).get("run") or {}
         if "wall_seconds" in run:
             seconds, how = float(run["wall_seconds"]), f"measured ({run.get('date', '?')}, {run.get('workers', '?')} workers)"
             return _per_workers(seconds, how, run.get("workers") if parallel else None, workers)
@@ -164,7 +165,7 @@ def record_run(metrics: Path, *, wall_seconds: float, workers: int, start_state:
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "machine": {"cores": os.cpu_count(), "platform": platform.platform()},
     }
-    data = json.loads(metrics.read_text())
+    data = read_metrics(metrics)
     data["run"] = run
     metrics.write_text(json.dumps(data, indent=2) + "\n")
     return run

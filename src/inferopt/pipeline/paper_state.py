@@ -17,7 +17,6 @@ git, or when the commit is not in this clone, whether files changed is unknown (
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import yaml
@@ -25,6 +24,7 @@ import yaml
 from ..experiment.claims import to_jsonable
 from .._config import load_yaml, overlay
 from .git import git
+from .metrics_file import read_metrics
 from .layout import PAPER_DIR
 
 #: the parameter files whose section of an experiment decides its paper-scale results
@@ -107,7 +107,7 @@ def paper_results(root: Path, registry: dict) -> dict:
         path = root / PAPER_DIR / "metrics" / f"{exp_id}.json"
         if not path.exists():
             continue
-        data = json.loads(path.read_text())
+        data = read_metrics(path)
         run = data.get("run") or {}
         changed = (changed_since(root, run["commit"], exp_id, stage_sources(root, exp_id, entry["notebook"]))
                    if run.get("commit") else None)

@@ -24,6 +24,7 @@ from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, diagnosis_html, measu
 from .._paths import repo_root
 from .._config import experiments, load_params
 from .layout import PAPER_DIR, failure_marker
+from .metrics_file import read_metrics
 from .paper_state import is_current, paper_results, run_note
 from .render import copy_mathjax, notebook_to_html
 from .timing_claims import timing_note
@@ -269,7 +270,7 @@ def _state(reports: Path, root: Path) -> tuple[dict, dict]:
     metas, failures = {}, {}
     for exp_id in experiments():
         metrics = reports / "metrics" / f"{exp_id}.json"
-        metas[exp_id] = json.loads(metrics.read_text()) if metrics.exists() else None
+        metas[exp_id] = read_metrics(metrics) if metrics.exists() else None
         marker = failure_marker(root, exp_id, reports)
         # a failure counts until outputs newer than it appear (a re-run, or `dvc checkout` of an old run)
         if marker.exists() and (not metrics.exists() or metrics.stat().st_mtime <= marker.stat().st_mtime):

@@ -11,12 +11,12 @@ map), and what would change the verdict, read off those same records.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..experiment.claims import format_value, measured_lines, support_text
 from ..experiment.quotes import quote_of
 from .layout import PAPER_DIR
+from .metrics_file import metrics_files, read_metrics
 from .paper_state import SHOWN_REASONS, paper_results, run_note, short_reasons
 
 #: the page, relative to the project's root
@@ -30,8 +30,8 @@ def load_claims(root: Path) -> dict:
     "default": {...}}}`` for every experiment with a metrics JSON at either scale, sorted by id."""
     out: dict = {}
     for scale, folder in METRICS.items():
-        for path in sorted((root / folder).glob("*.json")):
-            data = json.loads(path.read_text())
+        for path in metrics_files(root / folder):
+            data = read_metrics(path)
             entry = out.setdefault(data.get("experiment", path.stem), {"meta": {}, "paper": {}, "default": {}})
             entry["meta"] = entry["meta"] or {k: v for k, v in data.items() if k != "claims"}
             entry[scale] = {c["id"]: c for c in data.get("claims", [])}
@@ -105,8 +105,11 @@ def what_would_change(by_scale: dict) -> list[str]:
         support = claim.get("support") or {}
         if support.get("method") == "bootstrap":
             f = support["fraction_holding"]
-            if v == "inconclusive":
+            if v == "inconclusive" and max(f, 1 - f) < 0.9:
                 out.append(f"{scale}: {100 * f:.0f} % of the bootstrap resamples hold, short of the 90 % either way: more trials could settle it.")
+            elif v == "inconclusive":
+                out.append(f"{scale}: the bootstrap is decisive ({100 * max(f, 1 - f):.0f} % of resamples agree); the verdict is "
+                           "inconclusive for the reason above, which more trials would not change.")
             else:
                 agree = f if v == "holds" else 1 - f
                 out.append(f"{scale}: {100 * agree:.0f} % of the bootstrap resamples agree with the verdict (90 % needed): "
@@ -136,6 +139,8 @@ def claim_section(claim_id: str, by_scale: dict, stale: str | None) -> str:
         parts.append(f"| {scale} | **{claim['verdict']}**{_cell(note)} | {_cell(support_text(claim.get('support')))} "
                      f"| {_cell(threshold_text(claim.get('threshold')))} |")
     parts.append("")
+    parts += [f"*Why inconclusive ({scale} scale):* {claim['reason']}.\n" for scale, claim in by_scale.items()
+              if claim is not None and claim.get("reason")]
     for scale, claim in by_scale.items():
         if claim is not None and claim.get("diagnosis"):
             parts += [diagnosis_block(claim["diagnosis"], scale), ""]

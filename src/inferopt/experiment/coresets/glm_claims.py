@@ -127,7 +127,7 @@ def record_glm_claims(exp, table: pd.DataFrame, *, k_min: int, sparsevi_steps: i
     slow = slowdown(table, "sparsevi", IHT)
     exp.claim(
         f"{cid}.4",
-        f"SparseVI needs ~1e4x the time of IHT (the paper's number): at the largest k, its median time is >= 10^3.5x (1e4 to "
+        "SparseVI needs ~1e4x the time of IHT (the paper's number): at the largest k, its median time is >= 10^3.5x (1e4 to "
         "the nearest power of ten) that of A-IHT and of A-IHT II on every dataset. Times: CPU seconds of each trial's process "
         "(one BLAS thread).",
         test=lambda t: slowdown(t, "sparsevi", IHT) >= SLOWDOWN_CUT, table=table,
