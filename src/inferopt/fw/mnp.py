@@ -34,6 +34,7 @@ import numpy as np
 import scipy.linalg
 
 from .._clock import clock
+from .._selection import tied_argmin
 from .._validation import check_callable, check_int, check_real
 from .active_set import ActiveSet
 from .quadratic import QuadraticHull
@@ -151,7 +152,7 @@ def _minor_cycles(factor: CorralFactor, cols: _Columns, ids: np.ndarray,
         with np.errstate(invalid="ignore", divide="ignore"):
             ratios = np.where(lam[neg] > 0, lam[neg] / (lam[neg] - beta[neg]), 0.0)
         lam = lam + float(ratios.min()) * (beta - lam)
-        lam[np.flatnonzero(neg)[np.argmin(ratios)]] = 0.0
+        lam[np.flatnonzero(neg)[tied_argmin(ratios)]] = 0.0   # of ratios tied up to round-off, the first atom
         keep = lam > 0
         for j in np.flatnonzero(~keep)[::-1]:
             factor.delete(int(j))
