@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .blas import blas_config
 from .claims import CLAIMS_CSS, Claim, check_diagnosis, check_threshold, claims_html, claims_text, to_jsonable, verdict
 from .quotes import quote_of
 from .parameters import check_parameters
@@ -203,6 +204,7 @@ class Experiment:
             "figures": self.figures,
             "stand_ins": self.stand_ins,
             "claims": [c.to_dict() for c in self.claims],
+            "run": {"blas": blas_config()},   # the BLAS computed with: kernel, version, threads (issue 40)
         }
         tmp = self.metrics_path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(payload, indent=2, sort_keys=False) + "\n")
