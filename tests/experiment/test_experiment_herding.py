@@ -15,6 +15,7 @@ from inferopt.experiment.herding import (
     finite_sample_curves,
     log_slope,
     power_fit,
+    ROUNDING_LEVEL,
     ratio_over_sizes,
     slopes_over_sizes,
     sobolev_curves,
@@ -187,6 +188,10 @@ def test_ratio_over_sizes_reads_many_sizes_not_one():
     assert (w.loc[sizes, "mnp"] / w.loc[sizes, "herding"]).max() > 100          # a pointwise test trips at t = 2^k
     assert ratio_over_sizes(w, "mnp", ["herding", "ls"], sizes, how="median") == pytest.approx(1 / 1.02)
     assert ratio_over_sizes(w, "ls", "mnp", sizes) == pytest.approx(3.0)      # geometric mean
-    assert ratio_over_sizes(w, "zero", "mnp", sizes) == pytest.approx(1e-300)  # an exact zero: the floor, never -inf
+    # an exact zero (or any error at the rounding level) is read at the rounding level: never -inf, never its round-off
+    floor = ROUNDING_LEVEL * 3.0                                                # the table's largest error is ls at t = 1
+    assert ratio_over_sizes(w, "zero", "mnp", sizes) == pytest.approx(np.exp(np.mean(np.log(floor * np.array(sizes)))))
+    noise = w.assign(zero=np.random.default_rng(0).random(t.size) * floor * 0.9)  # round-off of another BLAS kernel
+    assert ratio_over_sizes(noise, "zero", "mnp", sizes) == ratio_over_sizes(w, "zero", "mnp", sizes)
     with pytest.raises(ValueError, match="how must be one of"):
         ratio_over_sizes(w, "mnp", "ls", sizes, how="max")

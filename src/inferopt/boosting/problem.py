@@ -48,6 +48,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from .._clock import clock
+from .._selection import TIE_RTOL
 from .._validation import check_choice, check_flag, check_int
 from ..fw import ActiveSet, Direction
 from .estimates import kl
@@ -256,7 +257,10 @@ class BoostingProblem:
             ids = np.array(sorted(self._col, key=self._col.get))
 
         def weights(gamma: float) -> np.ndarray:
-            w = np.clip(base + gamma * d, 0.0, None)     # a drop step's vertex reaches exactly 0
+            # a drop step's vertex reaches 0 in exact arithmetic: a weight within round-off of its terms is 0
+            # (a tie with 0, :mod:`inferopt._selection`), not a component kept at 1e-17 whose draws change the estimate
+            w = base + gamma * d
+            w[w <= TIE_RTOL * (np.abs(base) + gamma * np.abs(d))] = 0.0
             return w / w.sum()
 
         self.time_reeval.append(0.0)

@@ -4,7 +4,8 @@ Works on the normalised vectors ``ℓ_n = φ_n/σ_n`` (``σ_n = ‖φ_n‖``) an
 the unit sphere. With ``ℓ_w`` the current (unit) approximation, each step
 
 1. selects ``n_t = argmax_n ⟨d_t, d_tn⟩`` with the geodesic directions
-   ``d_t ∝ ℓ − ⟨ℓ, ℓ_w⟩ℓ_w`` and ``d_tn ∝ ℓ_n − ⟨ℓ_n, ℓ_w⟩ℓ_w`` (eq. 9);
+   ``d_t ∝ ℓ − ⟨ℓ, ℓ_w⟩ℓ_w`` and ``d_tn ∝ ℓ_n − ⟨ℓ_n, ℓ_w⟩ℓ_w`` (eq. 9), the lowest index among
+   scores tied up to round-off (:func:`inferopt._selection.tied_argmax`);
 2. moves along the geodesic towards ``ℓ_{n_t}`` with the closed-form step
    ``γ = (ζ₀ − ζ₁ζ₂) / ((ζ₀ − ζ₁ζ₂) + (ζ₁ − ζ₀ζ₂))``,
    ``ζ₀ = ⟨ℓ, ℓ_n⟩, ζ₁ = ⟨ℓ, ℓ_w⟩, ζ₂ = ⟨ℓ_n, ℓ_w⟩`` (eq. 11), renormalising onto the sphere;
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._selection import tied_argmax
 from .._validation import check_int
 from ._common import CoresetResult, GridRecorder, Trace, check_k_grid, check_problem, greedy_result
 
@@ -73,7 +75,7 @@ def giga(Phi, y, k, *, until="iterations", max_iter=None) -> CoresetResult:
             ok = valid & (denom2 > _TOL)
             scores = np.full(n, -np.inf)
             scores[ok] = (q[ok] - zeta1 * p[ok]) / np.sqrt(denom2[ok])
-        f = int(np.argmax(scores))
+        f = tied_argmax(scores)
         if not np.isfinite(scores[f]) or (t == 1 and q[f] <= 0.0):
             # (at w = 0 a point with <l_n, l> <= 0 would need a negative scale)
             converged, message = True, "no admissible direction left"

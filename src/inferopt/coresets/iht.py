@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._selection import TIE_RTOL
 from .._validation import as_finite_array, check_choice, check_flag, check_indices, check_real
 from ._common import (
     DEFAULT_MAX_ITER,
@@ -119,6 +120,25 @@ def exact_momentum(residual: np.ndarray, Phi_d: np.ndarray) -> float:
 def _exact_momentum(residual: np.ndarray, Phi_d: np.ndarray) -> float:
     den = float(Phi_d @ Phi_d)
     return float(residual @ Phi_d) / den if den > 0 else 0.0
+
+
+def _momentum(residual: np.ndarray, Phi_x: np.ndarray, Phi_w: np.ndarray) -> float:
+    """The exact momentum ``τ`` with ``Φd = Φx − Φw`` (:func:`exact_momentum`), 0 where it is 0 in
+    exact arithmetic and only round-off is left (the tie rule of :mod:`inferopt._selection`):
+
+    * ``‖Φd‖ ≤ TIE_RTOL (‖Φx‖ + ‖Φw‖)``: the iterate did not move, ``Φd`` is the round-off of the
+      difference, and ``⟨r, Φd⟩ / ‖Φd‖²`` would be noise over noise (measured: ``τ = 1.8e10`` on one
+      BLAS kernel, ``−6.4e9`` on another, and ``Φz = Φx + τΦd`` carried that into every later iterate);
+    * ``|⟨r, Φd⟩| ≤ TIE_RTOL ‖r‖ ‖Φd‖``: ``r ⟂ Φd``, as after an exact line search along ``d``.
+    """
+    Phi_d = Phi_x - Phi_w
+    size = float(np.linalg.norm(Phi_d))
+    if size <= TIE_RTOL * (float(np.linalg.norm(Phi_x)) + float(np.linalg.norm(Phi_w))):
+        return 0.0
+    num = float(residual @ Phi_d)
+    if abs(num) <= TIE_RTOL * float(np.linalg.norm(residual)) * size:
+        return 0.0
+    return num / (size * size)
 
 
 def _result(w, trace, n_iter, converged, k, info) -> CoresetResult:
@@ -240,7 +260,7 @@ def _accelerated(Phi, y, k, *, debias, step, tol, max_iter, batch_size=None, rng
         w_new = x
         r = y - Phi_x
         d_Phi = Phi_x - Phi_w
-        tau = _exact_momentum(r, d_Phi)                                 # line 8 / 11
+        tau = _momentum(r, Phi_x, Phi_w)                                # line 8 / 11
         U = sorted_union(X, W, n)                                       # supp(x) ∪ supp(w) ⊇ supp(z)
         z = np.zeros(n)
         z[U] = w_new[U] + tau * (w_new[U] - w[U])                       # line 9 / 12
@@ -248,7 +268,7 @@ def _accelerated(Phi, y, k, *, debias, step, tol, max_iter, batch_size=None, rng
         Phi_z = Phi_x + tau * d_Phi
         f_new = float(r @ r)
         trace.record(f_new)
-        if keep_best and f_new < best_f:
+        if keep_best and f_new < best_f * (1.0 - TIE_RTOL):   # a tie up to round-off keeps the earlier iterate
             best_f, best_w = f_new, w_new
         mus.append(mu)
         taus.append(tau)
@@ -274,7 +294,8 @@ def a_iht(
 
     The iteration is not monotone (momentum, hard thresholding): ``keep_best=True``
     returns the iterate with the lowest ``f`` instead of the last one (a *choice*, not in
-    the paper; ``objective`` still traces every iterate, ``info['last_objective']``).
+    the paper; ``objective`` still traces every iterate, ``info['last_objective']``); of
+    iterates whose ``f`` agree to a relative :data:`~inferopt._selection.TIE_RTOL`, the earliest.
     """
     return _accelerated(Phi, y, k, debias=False, step=step, tol=tol, max_iter=max_iter, keep_best=keep_best)
 

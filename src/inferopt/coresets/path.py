@@ -2,7 +2,10 @@
 
 Greedy solvers (Uniform, GIGA, FW, SparseVI) record their weights at every requested
 size in one pass; the hard-thresholding solvers (IHT, A-IHT, A-IHT II, batch A-IHT) are
-run once per size. Every solver is called as ``solver(Phi, y, k, **options)``.
+run once per size. Every solver is called as ``solver(Phi, y, k, **options)``; a per-size
+solver given ``rng`` draws at each size from that size's own stream
+(:func:`~inferopt._random.named_stream`), so that its draws at one size do not depend on how
+many the run at another size consumed (an iteration count, which can move with round-off).
 
 :func:`register_solver` adds a solver of one's own to :data:`SOLVERS` (the experiment layer's
 :func:`inferopt.experiment.register_method` calls it; this package does not know that layer).
@@ -15,6 +18,7 @@ import numpy as np
 
 from .._clock import clock
 from .._progress import Progress
+from .._random import as_generator, named_stream
 from .._validation import check_choice, check_flag
 from ._common import CoresetResult, check_k_grid, check_problem
 from .giga import giga
@@ -83,7 +87,10 @@ def coreset_path(solver: str, Phi, y, ks, *, refit_weights=False, progress=False
         secs = np.zeros(ks.size)
         results = []
         bar = Progress(f"coreset_path({solver!r})", ks.size, progress, unit="size")
+        rng = as_generator(options["rng"]) if "rng" in options else None
         for j, k in enumerate(ks):
+            if rng is not None:
+                options["rng"] = named_stream(rng, f"size {k}")
             t0 = clock()
             res: CoresetResult = fn(Phi, y, int(k), **options)
             secs[j] = clock() - t0

@@ -1,22 +1,15 @@
 """Projections used by the hard-thresholding solvers (Zhang et al. 2021, Sec. 3.1 and
-appendix B), by partial selection (``np.argpartition``, O(n)) rather than a full sort.
+appendix B), by partial selection (O(n)) rather than a full sort. Entries tied up to round-off
+are kept by lowest index (:func:`inferopt._selection.tied_top_k`), so that the support does not
+depend on the last bits of the gradient (the BLAS kernel, issue 40).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._selection import tied_top_k
 from .._validation import as_finite_array, check_indices, check_int
-
-
-def top_k(values: np.ndarray, k: int) -> np.ndarray:
-    """Indices of the ``k`` largest entries of ``values`` (unordered), O(n)."""
-    n = values.shape[0]
-    if k >= n:
-        return np.arange(n)
-    if k <= 0:
-        return np.zeros(0, dtype=np.intp)
-    return np.argpartition(values, n - k)[n - k:]
 
 
 def sorted_union(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
@@ -40,12 +33,13 @@ def sparse_nonneg(z: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
     Keeps the ``k`` largest *positive* entries of ``z`` and zeroes the rest; optimal
     because the distance to ``Π_{S ∩ R+}(z)`` is ``‖z‖² − Σ_{i∈S, z_i>0} z_i²``
-    (appendix B of Zhang et al. 2021). Returns ``(w, supp(w))``, the support sorted.
+    (appendix B of Zhang et al. 2021); entries tied at the ``k``-th up to round-off are kept by
+    lowest index (:func:`~inferopt._selection.tied_top_k`). Returns ``(w, supp(w))``, the support sorted.
     """
     out = np.zeros_like(z)
     keep = np.flatnonzero(z > 0)
     if keep.size > k:
-        keep = np.sort(keep[top_k(z[keep], k)])
+        keep = keep[tied_top_k(z[keep], k)]
     out[keep] = z[keep]
     return out, keep
 
@@ -62,11 +56,13 @@ def expanded_support(grad: np.ndarray, z_support: np.ndarray, k: int) -> np.ndar
     """``S = supp(Π_{C_k \\ Z}(∇f(z))) ∪ Z`` of Algorithms 2–3, line 4.
 
     ``Π_{C_k \\ Z}`` is the plain ``k``-sparse projection (largest ``|∇f|``) restricted to the
-    coordinates outside ``Z = supp(z)``; ``|S| ≤ |Z| + k ≤ 3k``. Returns sorted indices.
+    coordinates outside ``Z = supp(z)``, ties up to round-off (relative to the largest ``|∇f|``
+    there) kept by lowest index; ``|S| ≤ |Z| + k ≤ 3k``. Returns sorted indices.
     """
-    score = np.abs(grad)
-    score[z_support] = -1.0  # never chosen: |.| >= 0 elsewhere
-    n_out = grad.shape[0] - z_support.shape[0]
-    extra = top_k(score, min(k, n_out))
-    extra = extra[score[extra] > 0]  # zero gradient entries add nothing to the direction
+    outside = np.ones(grad.shape[0], dtype=bool)
+    outside[z_support] = False
+    outside = np.flatnonzero(outside)
+    score = np.abs(grad[outside])
+    extra = outside[tied_top_k(score, k)]
+    extra = extra[grad[extra] != 0]  # zero gradient entries add nothing to the direction
     return sorted_union(z_support, extra, grad.shape[0])

@@ -5,7 +5,8 @@ Minimises the reverse KL ``D(π_w ‖ π)`` over ``k``-sparse ``w ≥ 0`` greedi
 1. **selection** -- with ``Φ_w`` the tangent vectors of the *current* weighted posterior
    ``π_w`` (``Φ_wᵀΦ_w = Cov_{π_w}[L_i, L_j]``) and the residual ``r = Φ_w(1 − w)``, add
    ``n* = argmax_n ⟨φ_n, r⟩/‖φ_n‖`` (the correlation with the residual; for points already
-   in the coreset its absolute value, as in the public code);
+   in the coreset its absolute value, as in the public code; the lowest index among correlations
+   tied up to round-off, :func:`inferopt._selection.tied_argmax`);
 2. **weight update** -- ``T`` (default 100) projected stochastic-gradient steps on the
    active weights with the KL gradient ``∇_w D(π_w‖π) = −Cov_{π_w}[L, (1 − w)ᵀL]
    = −Φ_wᵀΦ_w(1 − w)`` and step ``γ_t = step_scale / t``, ``w ← max(w − γ_t·update, 0)``.
@@ -38,6 +39,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .._selection import tied_argmax
 from .._validation import as_finite_array, check_choice, check_flag, check_int, check_real
 from ._active_covariance import active_covariance
 from ._common import GridRecorder, Trace, check_k_grid, check_problem, greedy_result, objective
@@ -137,7 +139,7 @@ def sparsevi(
         sd = np.sqrt(np.maximum(var, 0.0))
         corr = np.where(sd > 0, gv / np.where(sd > 0, sd, 1.0), -np.inf)
         corr[active] = np.abs(corr[active])
-        f = int(np.argmax(corr))
+        f = tied_argmax(corr)
         active = np.union1d(active, [f])
         if until == "support" and active.size > ks[-1]:
             rec.update(np.where(np.isin(np.arange(n), active), 1.0, 0.0))  # closes the grid

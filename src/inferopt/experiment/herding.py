@@ -184,6 +184,11 @@ def exp_rate(t, error, t_min: float = 1, t_max: float = np.inf) -> tuple[float, 
 RATIO_SUMMARIES = ("gmean", "median")
 #: the floor of a ratio in a geometric mean: an exact zero error (min-norm-point's finite termination) is the best there is
 RATIO_FLOOR = 1e-300
+#: errors below this fraction of a table's largest error are read at that level by :func:`ratio_over_sizes`: they are
+#: the round-off of the expansion ``||mu||^2 - 2 c'alpha + alpha'G alpha`` the solvers evaluate (about eps ||mu||^2;
+#: :class:`inferopt.fw.QuadraticHull` keeps its drift below ``REFRESH_RTOL = 1e-13``), not a measurement:
+#: min-norm-point's error once it reaches ``mu`` is 1e-30 with one BLAS kernel and 1e-17 with another (issue 40)
+ROUNDING_LEVEL = 1e-13
 
 
 def error_table(curves: pd.DataFrame, carry=("min-norm-point",)) -> pd.DataFrame:
@@ -228,10 +233,13 @@ def ratio_over_sizes(table: pd.DataFrame, num: str, den, sizes, how: str = "gmea
     minimum: "the best other"), summarised over the sizes: geometric mean (``'gmean'``, ratios
     floored at :data:`RATIO_FLOOR`) or ``'median'``. Reading the ratio at many sizes, not one, keeps
     a coincidence at a single size (herding's evenly spaced points at ``t = 2^k`` on a dyadic grid)
-    from deciding a comparison."""
+    from deciding a comparison. Errors below :data:`ROUNDING_LEVEL` times the table's largest error
+    are read at that level (round-off, whose value depends on the BLAS kernel, is not compared)."""
     check_choice("how", how, RATIO_SUMMARIES)
     den = [den] if isinstance(den, str) else list(den)
     rows = at_sizes(table, [num] + den, sizes)
+    largest = np.nanmax(table.to_numpy(dtype=float)) if table.size else 0.0
+    rows = rows.clip(lower=ROUNDING_LEVEL * largest) if np.isfinite(largest) and largest > 0 else rows
     ratio = (rows[num] / rows[den].min(axis=1)).to_numpy(dtype=float)
     if how == "median":
         return float(np.median(ratio))

@@ -15,6 +15,7 @@ methods (:func:`~inferopt.experiment.extra.load_extra_methods`); their names are
 from __future__ import annotations
 
 from .._random import as_generator
+from .blas import pin_threads
 from .extra import FAMILY_OF_PAPER, load_extra_methods
 from .plotting import set_style
 from .record import Experiment, parameters_since
@@ -24,7 +25,9 @@ def open_experiment(experiment_id: str, namespace: dict, before: set):
     """``(Experiment, Generator)`` for the notebook whose globals are ``namespace``: its
     parameters are the names defined since ``before`` (the parameters cell and papermill's
     injected cell), the generator comes from their ``seed``; registers the ``extra_methods``
-    (as methods of the family of the experiment's paper); sets the plotting style."""
+    (as methods of the family of the experiment's paper); sets the plotting style; pins the BLAS to
+    one thread (:func:`~.blas.pin_threads`: results must not depend on the machine's core count)."""
+    pin_threads()
     exp = Experiment(experiment_id, params=parameters_since(namespace, before))
     seed = exp.params.get("seed")
     if seed is None:

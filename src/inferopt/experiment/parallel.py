@@ -16,8 +16,9 @@ Results come back in task order, and are identical whatever the backend and the 
 workers as long as every task carries its own seed, fixed before any task runs (e.g.
 :func:`inferopt.experiment.coresets.glm_trials.trial_seeds`, one
 :class:`numpy.random.SeedSequence` spawned per trial): no task may draw from a generator
-shared with another. (Identical up to the BLAS's summation order: keep
-``OPENBLAS_NUM_THREADS`` the same on every worker.)
+shared with another. Every task computes with one BLAS thread (:func:`.blas.one_thread`), on
+every backend: the BLAS's summation order, hence the last bits, would otherwise follow each
+worker's thread count (joblib gives a loky worker ``cores // n_jobs``).
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ from __future__ import annotations
 import os
 import pickle
 from contextlib import nullcontext
+from functools import partial
 
 from .._validation import check_callable, check_choice, check_int
+from .blas import one_thread
 
 __all__ = ["BACKENDS", "DASK_SCHEDULER_ENV", "describe_backend", "resolve_backend", "run_calls", "run_tasks"]
 
@@ -85,6 +88,7 @@ def run_tasks(fn, tasks, *, n_jobs: int = 1, backend: str | None = None, schedul
     if not isinstance(progress, bool | str):
         raise TypeError(f"progress must be a bool or a label (str); got {type(progress).__name__}")
     tasks = [tuple(task) for task in tasks]
+    fn = partial(_on_one_thread, fn)
     backend, scheduler = resolve_backend(backend, scheduler)
     if backend == "loky":
         results = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator")(delayed(fn)(*task) for task in tasks)
@@ -116,6 +120,12 @@ def _run_in_band(blob: bytes) -> bytes:
 
     fn, task = pickle.loads(blob)
     return cloudpickle.dumps(fn(*task), protocol=4)
+
+
+def _on_one_thread(fn, *args):
+    """``fn(*args)`` with one BLAS thread (module docstring)."""
+    with one_thread():
+        return fn(*args)
 
 
 def _call(fn):

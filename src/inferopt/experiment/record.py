@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .blas import blas_config
 from .claims import (CLAIMS_CSS, Claim, Unearned, UnearnedDiagnosis, check_claim_id, check_diagnosis, check_threshold,
                      claims_html, claims_text, format_value, to_jsonable, verdict)
 from .quotes import quote_of
@@ -267,6 +268,7 @@ class Experiment:
             "figures": self.figures,
             "stand_ins": self.stand_ins,
             "claims": [c.to_dict() for c in self.claims],
+            "run": {"blas": blas_config()},   # the BLAS computed with: kernel, version, threads (issue 40)
         }
         tmp = self.metrics_path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(payload, indent=2, sort_keys=False) + "\n")

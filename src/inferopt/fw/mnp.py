@@ -34,6 +34,7 @@ import numpy as np
 import scipy.linalg
 
 from .._clock import clock
+from .._selection import tie_tolerance
 from .._validation import check_callable, check_int, check_real
 from .active_set import ActiveSet
 from .quadratic import QuadraticHull
@@ -150,8 +151,11 @@ def _minor_cycles(factor: CorralFactor, cols: _Columns, ids: np.ndarray,
         neg = beta <= 0                      # move from lam towards beta, stop on the simplex boundary
         with np.errstate(invalid="ignore", divide="ignore"):
             ratios = np.where(lam[neg] > 0, lam[neg] / (lam[neg] - beta[neg]), 0.0)
-        lam = lam + float(ratios.min()) * (beta - lam)
-        lam[np.flatnonzero(neg)[np.argmin(ratios)]] = 0.0
+        step = float(ratios.min())
+        lam = lam + step * (beta - lam)
+        # every atom that reaches the boundary at this step leaves, those tied with the first up to round-off too
+        # (inferopt._selection): none stays at the round-off of its weight, on one BLAS kernel and not another
+        lam[np.flatnonzero(neg)[ratios <= step + tie_tolerance(ratios)]] = 0.0
         keep = lam > 0
         for j in np.flatnonzero(~keep)[::-1]:
             factor.delete(int(j))

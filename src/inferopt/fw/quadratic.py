@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .._selection import tied_argmin
 from .._validation import as_finite_array, check_callable, check_psd, check_real, check_returned
 from .active_set import ActiveSet
 from .problem import Direction
@@ -101,8 +102,11 @@ class QuadraticHull:
         return 2.0 * (self.g_alpha - self.c)
 
     def lmo(self, active: ActiveSet) -> tuple[int, float]:
+        """The atom of least ``grad_i``; of atoms tied up to round-off, the lowest id
+        (:func:`~inferopt._selection.tied_argmin`, each relative to ``2 (|(G alpha)_i| + |c_i|)``, the
+        size of the terms whose difference ``grad_i`` is: its round-off is relative to them)."""
         grad = self.gradient()
-        s = int(np.argmin(grad))
+        s = tied_argmin(grad, scale=2.0 * (np.abs(self.g_alpha) + np.abs(self.c)))
         return s, float(grad[s])
 
     def grad_active(self, active: ActiveSet) -> np.ndarray:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .._clock import clock
+from .._selection import tied_argmax
 from .._validation import check_callable, check_choice, check_flag, check_int, check_protocol, check_real
 from .active_set import ActiveSet
 from .problem import FWProblem
@@ -31,7 +32,7 @@ def _choose(variant: str, active: ActiveSet, grad_act: np.ndarray, grad_x: float
     fw_gap = grad_x - grad_s
     if variant == "fw" or len(active) < 2:
         return "fw", None, -fw_gap, 1.0
-    j = int(np.argmax(grad_act))
+    j = tied_argmax(grad_act)   # the away vertex; ties up to round-off by position in the active set
     v, alpha_v = int(active.ids[j]), float(active.weights[j])
     if variant == "away":
         away_gap = float(grad_act[j]) - grad_x

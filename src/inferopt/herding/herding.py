@@ -10,7 +10,8 @@ polytope restricted to a finite candidate set ``{Phi(x_j)}`` -- a fine grid on [
 Step rules (``step``): ``'1/(t+1)'`` (herding, uniform weights), ``'line_search'``
 (cg-l.search), ``'mnp'`` (min-norm-point), and any other FW step rule name, or one added by
 :func:`register_step` (the experiment layer's :func:`inferopt.experiment.register_method`).  The
-first point is ``argmax_j mu(x_j)`` (``g_0 = 0``, ``rho_0 = 1``; Chen et al. 2010).
+first point is ``argmax_j mu(x_j)`` (``g_0 = 0``, ``rho_0 = 1``; Chen et al. 2010). Every argmax and argmin
+chooses, among candidates tied up to round-off, the lowest index (:mod:`inferopt._selection`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field, fields
 import numpy as np
 
 from .._progress import Progress
+from .._selection import tied_argmax
 from .._validation import check_choice, check_int, check_int_sequence
 from ..fw import STEP_NAMES, FWResult, QuadraticHull, frank_wolfe, min_norm_point, simplex_reweight
 from ..fw.steps import StepRegistry
@@ -82,7 +84,7 @@ def herd(target: KernelTarget, candidates, n_points: int, step: str = "1/(t+1)",
     wanted = set() if snapshots is None else set(check_int_sequence("snapshots", snapshots, low=1, high=n_points))
     bar = Progress("herd", n_points, progress, unit="point")
     problem = hull_problem(target, candidates)
-    first = int(np.argmax(problem.c))
+    first = tied_argmax(problem.c)
     shift, kept = [], {}
     delta = None if test_target is None else problem.c - test_target.mean(candidates)
 
@@ -121,7 +123,7 @@ def welling_herding(target: KernelTarget, candidates, n_points: int) -> np.ndarr
     score = np.zeros(len(candidates))
     order = np.empty(n_points, dtype=np.intp)
     for t in range(n_points):
-        order[t] = np.argmax(score if t else mu)
+        order[t] = tied_argmax(score if t else mu)
         score += mu - target.kernel(candidates, candidates[order[t:t + 1]])[:, 0]
     return order
 

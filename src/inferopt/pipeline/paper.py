@@ -166,6 +166,7 @@ def record_run(metrics: Path, *, wall_seconds: float, workers: int, start_state:
         "machine": {"cores": os.cpu_count(), "platform": platform.platform()},
     }
     data = read_metrics(metrics)
+    run = (data.get("run") or {}) | run   # after what the notebook recorded (its BLAS)
     data["run"] = run
     metrics.write_text(json.dumps(data, indent=2) + "\n")
     return run

@@ -1,0 +1,113 @@
+"""Same seed, same verdict, on any processor (issue 40): stages run at their notebook defaults under
+two OpenBLAS kernels (``OPENBLAS_CORETYPE``: what OpenBLAS picks per processor model) record
+identical metrics and verdicts, timings aside.
+
+The stages: A4 (every coreset method; batch A-IHT's draws and momentum moved with the kernel),
+A7 on A4's trials (its claim read batch A-IHT against A-IHT: 3.29 -> 4.58 between two kernels)
+and B3 (min-norm-point's error at the rounding level entered B3.1's ratio). About 2 minutes: each
+kernel's stages run in a process of their own, the two at once.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from inferopt.pipeline.timing_claims import TIMING_CLAIMS, base_id
+
+ROOT = Path(__file__).resolve().parents[1]
+#: kernels an x86-64 OpenBLAS can be forced to, AVX-512 first; the test takes the first two this machine runs
+CANDIDATES = ("SkylakeX", "Haswell", "Sandybridge")
+#: (experiment, notebook, parameters over the notebook's defaults), run in this order
+STAGES = (("A4", "A4_logistic_regression", {}), ("A7", "A7_batch_gradients", {"sources": ["A4"]}),
+          ("B3", "B3_graphical_model", {}))
+#: a metric whose path names a time is a timing (CPU seconds move with the machine's load)
+TIMING_KEY = re.compile(r"time|second", re.IGNORECASE)
+
+PROBE = """
+import hashlib, json, numpy as np, threadpoolctl
+rng = np.random.default_rng(0)
+A, r = rng.standard_normal((500, 1111)), rng.standard_normal(500)
+print(json.dumps({"architecture": [l["architecture"] for l in threadpoolctl.threadpool_info() if l["user_api"] == "blas"],
+                  "bits": hashlib.sha256((A.T @ r).tobytes() + (A @ A.T).tobytes()).hexdigest()}))
+"""
+
+RUN = """
+import json, sys, papermill
+root, out, stages = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+for exp_id, notebook, params in stages:
+    papermill.execute_notebook(f"{root}/notebooks/{notebook}.ipynb", f"{out}/{exp_id}.ipynb", kernel_name="python3",
+                               parameters={"output_dir": out, **params}, cwd=root, progress_bar=False)
+"""
+
+
+def environment(kernel: str) -> dict:
+    """This process's environment with the OpenBLAS kernel forced (the venv's kernel first on PATH)."""
+    env = dict(os.environ, OPENBLAS_CORETYPE=kernel, PYTHONHASHSEED="0", MPLBACKEND="Agg")
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+def probe(kernel: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", PROBE], env=environment(kernel), capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+@pytest.fixture(scope="module")
+def kernels():
+    usable = [k for k in CANDIDATES if set(probe(k)["architecture"]) == {k}]
+    if len(usable) < 2:
+        pytest.skip(f"this machine's OpenBLAS runs fewer than two of {CANDIDATES} (x86-64 OpenBLAS only)")
+    return usable[:2]
+
+
+def comparable(data: dict) -> dict:
+    """A metrics file without what may differ between machines: the ``run`` record, the claims that
+    rest on timings, and the metrics whose path names a time."""
+
+    def keep(node, path=""):
+        if isinstance(node, dict):
+            return {k: keep(v, f"{path}/{k}") for k, v in node.items() if not TIMING_KEY.search(f"{path}/{k}")}
+        return [keep(v, path) for v in node] if isinstance(node, list) else node
+
+    claims = {c["id"]: c for c in data["claims"] if base_id(c["id"]) not in TIMING_CLAIMS}
+    return {"claims": claims, "metrics": keep(data["metrics"]), "params": data["params"]}
+
+
+def differences(a, b, path="") -> list[str]:
+    """The paths at which ``a`` and ``b`` differ, with both values."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [d for k in sorted(set(a) | set(b), key=str) for d in differences(a.get(k), b.get(k), f"{path}/{k}")]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (u, v) in enumerate(zip(a, b)) for d in differences(u, v, f"{path}/{i}")]
+    return [] if a == b else [f"{path}: {a!r} != {b!r}"]
+
+
+def test_the_two_kernels_compute_different_last_bits(kernels):
+    """Else the test below would show nothing."""
+    assert probe(kernels[0])["bits"] != probe(kernels[1])["bits"]
+
+
+def test_stages_at_notebook_defaults_record_the_same_metrics_and_verdicts_under_two_kernels(kernels, tmp_path):
+    runs = {}
+    for kernel in kernels:
+        (tmp_path / kernel).mkdir()
+        runs[kernel] = subprocess.Popen(
+            [sys.executable, "-c", RUN, str(ROOT), str(tmp_path / kernel), json.dumps(STAGES)], env=environment(kernel),
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for kernel, proc in runs.items():
+        log = proc.communicate()[0]
+        assert proc.returncode == 0, f"the stages failed under {kernel}:\n{log[-3000:]}"
+    metrics = {exp_id: [json.loads((tmp_path / k / "metrics" / f"{exp_id}.json").read_text()) for k in kernels]
+               for exp_id, _, _ in STAGES}
+    found = []
+    for exp_id, (a, b) in metrics.items():
+        diff = differences(comparable(a), comparable(b))   # the verdicts among them
+        found += [f"{exp_id}: {len(diff)} values differ between {kernels[0]} and {kernels[1]}"] + diff[:10] if diff else []
+    assert not found, "\n".join(found)
+    for exp_id, runs_ in metrics.items():   # each run recorded the kernel it computed with
+        assert [{lib["architecture"] for lib in data["run"]["blas"]} for data in runs_] == [{k} for k in kernels], exp_id
