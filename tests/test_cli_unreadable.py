@@ -15,8 +15,8 @@ GOOD = {"experiment": "X1", "title": "t", "paper": "p", "figure": "f", "stand_in
         "claims": [{"id": "X1.1", "target": "X1", "text": "x", "verdict": "holds", "measured": {}}]}
 
 BAD = {
-    "json-list": (lambda d: (d / "X1.json").write_text("[1, 2]"), "JSON list"),
-    "not-json": (lambda d: (d / "X1.json").write_text("{oops"), "not JSON"),
+    "json-list": (lambda d: (d / "X1.json").write_text("[1, 2]"), "is a JSON list"),
+    "not-json": (lambda d: (d / "X1.json").write_text("{oops"), "is not JSON"),
     "claim-without-id": (lambda d: (d / "X1.json").write_text(json.dumps({**GOOD, "claims": [{"verdict": "holds"}]})),
                          "claims[0] has no 'id'"),
     "unknown-verdict": (lambda d: (d / "X1.json").write_text(

@@ -19,11 +19,10 @@ same code.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .git import git
-from .metrics_file import metrics_files, parse_metrics
+from .metrics_file import check_metrics, json_mapping, metrics_files, read_text
 from .scorecard import VALUE_VERDICT
 from .timing_claims import ROUNDS, timing_note
 
@@ -50,14 +49,9 @@ def file_verdicts(text: str, where: str) -> dict:
     """``{claim id: verdict}`` of one JSON file: a metrics JSON (``claims``: a list of claims)
     or a scorecard (claim ids to scorecard values, headline numbers aside). Anything else —
     not JSON, another mapping, a file without one verdict — raises ``ValueError`` naming ``where``."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{where} is not JSON ({exc.msg} at line {exc.lineno})") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"{where} is a JSON {type(data).__name__}, not a mapping: neither a scorecard nor a metrics JSON")
+    data = json_mapping(text, where)
     if "claims" in data:
-        return {c["id"]: c["verdict"] for c in parse_metrics(text, where)["claims"]}
+        return {c["id"]: c["verdict"] for c in check_metrics(data, where)["claims"]}
     claims = {k: v for k, v in data.items() if " " not in k}
     unreadable = [k for k, v in claims.items() if str(v) not in VALUE_VERDICT]
     if unreadable or not claims:
@@ -73,12 +67,7 @@ def _files_at(root: Path, commit: str, folder: str) -> list[tuple[str, str]]:
 
 
 def _files_in(folder: Path) -> list[tuple[str, str]]:
-    out = []
-    for p in metrics_files(folder):
-        if p.is_dir():
-            raise ValueError(f"{p} is a folder, not a scorecard or metrics JSON: move it out of {folder}")
-        out.append((str(p), p.read_text()))
-    return out
+    return [(str(p), read_text(p)) for p in metrics_files(folder)]
 
 
 def run_files(root: Path, name: str) -> list[tuple[str, str]]:

@@ -1,6 +1,6 @@
 """Reading a metrics JSON (``reports/metrics/<id>.json``, ``reports/paper/metrics/<id>.json``)
-for the command line: a file that cannot be one is refused in one line naming the file and what
-is wrong, never with a traceback from deep inside ``json`` or a ``KeyError``."""
+or a scorecard for the command line: a file that cannot be one is refused in one line naming
+the file and what is wrong, never with a traceback from deep inside ``json`` or a ``KeyError``."""
 
 from __future__ import annotations
 
@@ -10,16 +10,21 @@ from pathlib import Path
 from ..experiment.claims import VERDICTS
 
 
-def parse_metrics(text: str, where: str) -> dict:
-    """The metrics mapping in ``text`` (the contents of ``where``): a JSON object whose optional
-    ``claims`` is a list of mappings, each with a string ``id`` and a ``verdict`` of
-    :data:`~inferopt.experiment.claims.VERDICTS`. Else ``ValueError`` naming ``where``."""
+def json_mapping(text: str, where: str) -> dict:
+    """The JSON object in ``text`` (the contents of ``where``); else ``ValueError`` naming ``where``."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"{where} is not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
     if not isinstance(data, dict):
-        raise ValueError(f"{where} is a JSON {type(data).__name__}, not a metrics JSON (a mapping with 'claims')")
+        raise ValueError(f"{where} is a JSON {type(data).__name__}, not a mapping: neither a metrics JSON nor a scorecard")
+    return data
+
+
+def check_metrics(data: dict, where: str) -> dict:
+    """``data`` as a metrics mapping: its optional ``claims`` a list of mappings, each with a
+    string ``id`` and a ``verdict`` of :data:`~inferopt.experiment.claims.VERDICTS`. Else
+    ``ValueError`` naming ``where``."""
     claims = data.get("claims", [])
     if not isinstance(claims, list):
         raise ValueError(f"{where}: 'claims' must be a list of claims; got a {type(claims).__name__}")
@@ -31,15 +36,24 @@ def parse_metrics(text: str, where: str) -> dict:
     return data
 
 
-def read_metrics(path: Path) -> dict:
-    """:func:`parse_metrics` of the file ``path`` (a folder or an unreadable file is refused by name)."""
+def parse_metrics(text: str, where: str) -> dict:
+    """The metrics mapping in ``text`` (:func:`json_mapping`, then :func:`check_metrics`)."""
+    return check_metrics(json_mapping(text, where), where)
+
+
+def read_text(path: Path) -> str:
+    """The text of the file ``path``; a folder or an unreadable file is refused by name."""
     if path.is_dir():
-        raise ValueError(f"{path} is a folder, not a metrics JSON: move it out of the metrics folder")
+        raise ValueError(f"{path} is a folder, not a metrics JSON or scorecard: move it out of {path.parent}")
     try:
-        text = path.read_text()
+        return path.read_text()
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path} cannot be read ({exc.__class__.__name__}: {exc})") from None
-    return parse_metrics(text, str(path))
+
+
+def read_metrics(path: Path) -> dict:
+    """:func:`parse_metrics` of the file ``path``."""
+    return parse_metrics(read_text(path), str(path))
 
 
 def metrics_files(folder: Path) -> list[Path]:

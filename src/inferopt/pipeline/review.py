@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..experiment.claims import format_value, measured_lines, support_text
 from ..experiment.quotes import quote_of
+from ..experiment.support import MIN_SUPPORT
 from .layout import PAPER_DIR
 from .metrics_file import metrics_files, read_metrics
 from .paper_state import SHOWN_REASONS, paper_results, run_note, short_reasons
@@ -105,7 +106,7 @@ def what_would_change(by_scale: dict) -> list[str]:
         support = claim.get("support") or {}
         if support.get("method") == "bootstrap":
             f = support["fraction_holding"]
-            if v == "inconclusive" and max(f, 1 - f) < 0.9:
+            if v == "inconclusive" and max(f, 1 - f) < MIN_SUPPORT:
                 out.append(f"{scale}: {100 * f:.0f} % of the bootstrap resamples hold, short of the 90 % either way: more trials could settle it.")
             elif v == "inconclusive":
                 out.append(f"{scale}: the bootstrap is decisive ({100 * max(f, 1 - f):.0f} % of resamples agree); the verdict is "
