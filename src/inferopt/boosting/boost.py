@@ -56,6 +56,11 @@ def register_step(name: str, rule) -> None:
     _REGISTERED.add(name, rule)
 
 
+def check_step(name: str, rule) -> None:
+    """What :func:`register_step` requires, without registering."""
+    _REGISTERED.check(name, rule)
+
+
 class MonteCarloSlack:
     """The slack ``2 ε_t`` of Eq. (11) with ``ε_t = ε₀ / t²`` (picklable, unlike a lambda)."""
 

@@ -37,6 +37,11 @@ def register_step(name: str, rule) -> None:
     _REGISTERED.add(name, rule)
 
 
+def check_step(name: str, rule) -> None:
+    """What :func:`register_step` requires, without registering."""
+    _REGISTERED.check(name, rule)
+
+
 def hull_problem(target: KernelTarget, candidates) -> QuadraticHull:
     """``||mu - sum_j alpha_j Phi(x_j)||^2`` over the candidates, from kernel columns only."""
     candidates = check_points(target, "candidates", candidates)
