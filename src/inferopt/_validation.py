@@ -218,6 +218,17 @@ def _check_bounds(name: str, value, low, high) -> None:
         raise ValueError(f"{name} must be <= {high}; got {value}")
 
 
+def check_file_name(name: str, value) -> str:
+    """A plain file name (issue 47: ``save_results("../escape")`` wrote outside its folder): a non-empty
+    string with no path separator (``/`` or ``\\``), not ``.`` or ``..``, no NUL character."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a file name (a string); got {type(value).__name__} {value!r}")
+    if not value or value in (".", "..") or any(c in value for c in "/\\\0"):
+        raise ValueError(f"{name} must be a plain file name (no '/', '\\', NUL, not '.' or '..'), so the file stays "
+                         f"in its folder; got {value!r}")
+    return value
+
+
 def check_callable(name: str, value):
     """Require ``value`` to be callable (a function of the documented signature)."""
     if not callable(value):
