@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_flag, check_int
+from .._validation import check_flag, check_int, check_real
 from .families import Component, check_target
 from .mixture import Mixture
 from .._random import as_generator
@@ -75,6 +75,8 @@ def kl(target, q, *, n_samples: int = N_SAMPLES, rng: np.random.Generator, log_z
     n = check_int("n_samples", n_samples, low=1)
     if log_z is None:
         log_z = getattr(target, "log_normalizer", None) or 0.0
+    else:
+        log_z = check_real("log_z", log_z)      # issue 47: log_z=nan returned NaN
     x = q.sample(n, as_generator(rng))
     out = _mean(_residual(target, q, x), stderr)
     return (out[0] + log_z, out[1]) if stderr else out + log_z

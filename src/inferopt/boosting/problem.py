@@ -196,7 +196,9 @@ class BoostingProblem:
         if self.custom_lmo is not None:
             s = self.custom_lmo(q, t, self.rng)
         else:
-            s = greedy_step(self.target, self.family, q, rng=self.rng, t=max(t, 1), **self.greedy).component
+            anneals = q is not None and self.greedy.get("anneal", "1oversqrt") != "constant"   # λ depends on t
+            s = greedy_step(self.target, self.family, q, rng=self.rng, **({"t": max(t, 1)} if anneals else {}),
+                            **self.greedy).component
         self.time_greedy.append(clock() - tic)
         sid = self._store(s)
         if q is None:
