@@ -72,6 +72,9 @@ def sparsevi(
     check_choice("optimizer", optimizer, {"adam", "sgd"})
     check_choice("until", until, {"iterations", "support"})
     if until == "iterations":
+        if max_iter is not None:
+            raise ValueError(f"max_iter is used with until='support' only (until='iterations' makes max(k) "
+                             f"selections); got max_iter={max_iter!r}")
         max_iter = int(ks[-1])
     else:
         max_iter = 2 * int(ks[-1]) if max_iter is None else check_int("max_iter", max_iter, low=1)
