@@ -37,6 +37,9 @@ def independent_maxent(states, mean) -> np.ndarray:
     S = as_finite_array("states", states, ndim=2, nonempty=True)
     if S.shape[1] != m.shape[0]:
         raise ValueError(f"mean must have one entry per column of states ({S.shape[1]}); got {m.shape[0]}")
+    off = S[np.abs(S) != 1.0]
+    if off.size:    # issue 47: (1 + m x) / 2 is a probability only for x = +-1
+        raise ValueError(f"states must hold -1 and 1 only (binary variables); got {off.size} other entries, e.g. {off[0]:g}")
     return np.prod((1.0 + S * m) / 2.0, axis=1)
 
 

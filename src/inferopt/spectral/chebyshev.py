@@ -41,7 +41,10 @@ def _values_at_nodes(f, a: float, b: float, n_points: int) -> np.ndarray:
     theta = np.pi * (np.arange(n_points) + 0.5) / n_points
     x = from_unit(np.cos(theta), a, b)
     with np.errstate(all="ignore"):
-        values = np.asarray(f(x), dtype=float)
+        values = np.asarray(f(x))
+    if np.iscomplexobj(values):     # issue 47: the imaginary part was dropped with a warning
+        raise TypeError(f"f must be real-valued on [a, b] = [{a}, {b}]; it returned complex values (dtype {values.dtype})")
+    values = np.asarray(values, dtype=float)
     if values.shape != x.shape:
         raise ValueError(f"f must map an array of shape {x.shape} to one of the same shape; got {values.shape}")
     if not np.all(np.isfinite(values)):
