@@ -21,11 +21,12 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_int
-from ._common import CoresetResult, GridRecorder, Trace, check_k_grid, check_problem, greedy_result
+from ._common import CoresetResult, GridRecorder, Trace, check_k_grid, check_problem, greedy_result, scale_free
 
 _TOL = 1e-12
 
 
+@scale_free(info={"scale": 1})
 def giga(Phi, y, k, *, until="iterations", max_iter: int | None = None) -> CoresetResult:
     """GIGA coreset of size ``k`` (an int or a grid of sizes, recorded in one pass).
 

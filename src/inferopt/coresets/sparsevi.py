@@ -80,6 +80,11 @@ def sparsevi(
         max_iter = 2 * int(ks[-1]) if max_iter is None else check_int("max_iter", max_iter, low=1)
     if tangent is not None and covariance is not None:
         raise ValueError("give tangent or covariance, not both")
+    big = max(float(np.abs(Phi).max()), float(np.abs(y).max(initial=0.0)))
+    if big * big * Phi.size > np.finfo(float).max:   # issue 47: the gradient overflowed, then "w must be finite"
+        raise ValueError(f"Phi and y are too large for SparseVI's arithmetic: with entries up to {big:.3g} its gradients "
+                         "Phi_w'Phi_w(1 - w) overflow float64; divide Phi and y by one constant (SparseVI's steps are in "
+                         "the problem's units: with optimizer='adam' the weights barely change)")
     restricted = active_covariance(covariance) if covariance is not None else None
     fixed_sum = Phi.sum(axis=1)
     fixed_norms = np.linalg.norm(Phi, axis=0)
