@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from .._progress import Progress
-from .._validation import check_choice, check_int, check_real
+from .._validation import check_choice, check_int, check_real, check_size
 from ..fw import ActiveSet, Backtracking, FWResult, StochasticLineSearch, frank_wolfe
 from ..fw.steps import StepRegistry
 from .mixture import Mixture
@@ -136,13 +136,13 @@ def step_settings(step: str, settings: dict, *, strict: bool = True) -> dict:
     unknown = [k for k in settings if k not in SETTINGS]
     if unknown:
         raise ValueError(f"{unknown[0]} is not a setting of any step rule; the rules' settings are {list(SETTINGS)}")
-    for rule in ("adafw", "line_search"):       # the values, by the rule that uses them
-        make_step(rule, **{k: v for k, v in settings.items() if k in RULE_SETTINGS[rule]})
     used = RULE_SETTINGS.get(step, ())
     if strict:
         unused = [k for k in settings if k not in used]
         if unused:
             raise ValueError(_not_used(step, unused[0], settings[unused[0]]))
+    for rule in ("adafw", "line_search"):       # the values, by the rule that uses them
+        make_step(rule, **{k: v for k, v in settings.items() if k in RULE_SETTINGS[rule]})
     return {k: v for k, v in settings.items() if k in used}
 
 
@@ -196,7 +196,8 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     The first component is plain VI (the greedy step without a current mixture), then each
     iteration runs the greedy step (RELBO, λ = 1/√(t+1)) and the step rule.  ``rule_kwargs``
     go to :func:`make_step` (``C0``, ``eta``, ``tau``, ``eps0``, ``imax``, ``ls_iter``,
-    ``ls_lr``): only the settings ``step`` uses (:data:`RULE_SETTINGS`), any other is refused; ``greedy``, ``lmo``, ``n_samples``, ``reuse_samples``, ``ls_draws``, ``estimates`` to
+    ``ls_lr``): only the settings ``step`` uses (:data:`RULE_SETTINGS`), any other is refused;
+    ``greedy``, ``lmo``, ``n_samples``, ``reuse_samples``, ``ls_draws``, ``estimates`` to
     :class:`~.problem.BoostingProblem`.  ``evaluate(q)`` is called at every iterate (outside the
     timed parts) and its dict joins the record.
 
@@ -217,12 +218,13 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     ``log p̃`` again at its fixed draws, ``ls_draws='authors'``; 0 otherwise: without it,
     ``time_step`` is that of the same search with ``log p̃`` cached).
     """
-    max_iter = check_int("max_iter", max_iter, low=1)
+    max_iter = check_size("max_iter", max_iter, item_bytes=8 * 20, item="iteration (its record row)")
     variant, rule = make_step(step, **step_settings(step, rule_kwargs))
     problem = BoostingProblem(target, family, rng=rng, n_samples=n_samples, reuse_samples=reuse_samples,
                               ls_draws=ls_draws, estimates=estimates, greedy=greedy, lmo=lmo)
     evals: list[dict] = []
-    bar = Progress(f"boost({step!r})", max_iter + 1, progress)     # a bar on request; a warning for a long call
+    # a bar on request; a warning for a long call
+    bar = Progress(f"boost({step!r})", max_iter + 1, progress, size="max_iter")
 
     def callback(t, active):
         if evaluate is not None:

@@ -48,7 +48,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from .._clock import clock
-from .._validation import check_choice, check_flag, check_int
+from .._validation import check_choice, check_flag, check_size
 from ..fw import ActiveSet, Direction
 from .estimates import kl
 from .families import Component, check_target, get_family
@@ -96,7 +96,7 @@ class BoostingProblem:
         self.target = check_target(target)
         self.family = get_family(family)
         self.rng = as_generator(rng)
-        self.n_samples = check_int("n_samples", n_samples, low=1)
+        self.n_samples = check_size("n_samples", n_samples, item_bytes=8 * (self.target.dim + 2), item="draw")
         self.reuse_samples = check_flag("reuse_samples", reuse_samples)
         self.ls_draws = check_choice("ls_draws", ls_draws, LS_DRAWS)
         self.estimates = check_choice("estimates", estimates, ESTIMATES)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._result import SolveResult
-from .._validation import as_rows, check_choice, check_int, check_real
+from .._validation import as_rows, check_choice, check_int, check_real, check_size
 from .adam import Adam
 from .families import Component, check_params, check_target, get_family
 from .mixture import Mixture
@@ -133,7 +133,7 @@ def relbo(target, s: Component, q: Mixture | None = None, lam: float = 1.0, *, n
     check_target(target)
     if not isinstance(s, Component):
         raise TypeError(f"s must be a Component; got {type(s).__name__}")
-    n_samples = check_int("n_samples", n_samples, low=1)
+    n_samples = check_size("n_samples", n_samples, item_bytes=8 * (s.dim + 2), item="draw")
     eps = s.family.standard_sample((n_samples, s.dim), as_generator(rng))
     return relbo_and_grad(target, s.family, s.loc, s.log_scale, eps, q, lam)[0]
 
@@ -158,7 +158,7 @@ def relbo_common(target, components, q: Mixture | None = None, lam: float = 1.0,
         raise ValueError(f"components must all be {family.name} components of the target's dimension {target.dim}")
     q = _check_q(q, target.dim)
     lam = check_real("lam", lam, low=0.0)
-    n = check_int("n_samples", n_samples, low=2)
+    n = check_size("n_samples", n_samples, low=2, item_bytes=8 * (target.dim + 2 * len(comps)), item="draw")
     eps = family.standard_sample((n, target.dim), as_generator(rng))
     values, errors = [], []
     for c in comps:
@@ -254,13 +254,14 @@ def greedy_step(
     rng = as_generator(rng)
     D = target.dim
     q = _check_q(q, D)
-    max_iter = check_int("max_iter", max_iter, low=0)
-    n_samples = check_int("n_samples", n_samples, low=1)
+    max_iter = check_size("max_iter", max_iter, low=0, item_bytes=8, item="step (its RELBO trace)")
+    n_samples = check_size("n_samples", n_samples, item_bytes=8 * (D + 2), item="draw")
     anneal = check_choice("anneal", anneal, ANNEALS)
     if t is not None:
         t = check_int("t", t, low=0)
         if lam is not None:
-            raise ValueError(f"give t (for lam = 1/sqrt(t+1)) or lam, not both: lam would override t; got t={t}, lam={lam!r}")
+            raise ValueError(f"give t (for lam = 1/sqrt(t+1)) or lam, not both: lam would override t; "
+                             f"got t={t}, lam={lam!r}")
         if q is None or anneal == "constant":
             why = "the first component (q=None) is plain VI" if q is None else "anneal='constant'"
             raise ValueError(f"t is not used: {why}, with lam = 1; got t={t}")

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import (check_callable, check_choice, check_choices, check_flag, check_int, check_int_sequence,
-                           check_real, check_table)
+                           check_real, check_size, check_table)
 from ..boosting.boost import BUILTIN, SETTINGS, STEPS, boost, register_step, step_settings
 from ..boosting.estimates import elbo, kl
 from ..boosting.families import Component, Gaussian
@@ -55,7 +55,7 @@ def _softplus(x):
 
 def random_two_gaussians(D: int, rng: np.random.Generator) -> GaussianMixtureTarget:
     """``Σ_k π_k N(μ_k, diag σ_k²)``, ``K = 2``, ``π ~ Dir(1, 1)``, ``μ_k ~ N(0, I_D)``, ``σ_k = softplus(N(0, I_D))``."""
-    D, rng = check_int("D", D, low=1), as_generator(rng)
+    D, rng = check_size("D", D, item_bytes=8 * 4, item="dimension (two means, two scales)"), as_generator(rng)
     return GaussianMixtureTarget(rng.normal(size=(2, D)), _softplus(rng.normal(size=(2, D))), rng.dirichlet([1.0, 1.0]))
 
 
@@ -71,10 +71,11 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     the methods, each taking those it uses (:func:`~inferopt.boosting.boost.step_settings`).
     """
     rng = as_generator(rng)
-    n_runs = check_int("n_runs", n_runs, low=1)
+    n_runs = check_size("n_runs", n_runs, item_bytes=8 * 6, item="run (a row per method)")
     dims = check_int_sequence("dims", dims, low=1)
     methods = check_choices("methods", methods, METHODS)
-    check_int("n_eval", n_eval, low=2)
+    check_size("n_eval", n_eval, low=2, item_bytes=8 * (max(dims) + 2), item="draw")
+    check_size("n_samples", n_samples, item_bytes=8 * (max(dims) + 2), item="draw")
     progress = check_flag("progress", progress)
     own = {m: step_settings(m, rule_kwargs, strict=False) for m in methods}   # shared settings: each rule takes its own
     rows = []
@@ -108,8 +109,8 @@ def run_replicate(data: dict, method: str, replicate: int, seed: int, *, max_ite
     ``method`` takes those it uses (:func:`~inferopt.boosting.boost.step_settings`)."""
     method = check_choice("method", method, METHODS)
     replicate, seed = check_int("replicate", replicate, low=0), check_int("seed", seed, low=0)
-    n_eval = check_int("n_eval", n_eval, low=1)
     target = LogisticTarget(data["Z"], data["y"])
+    n_eval = check_size("n_eval", n_eval, item_bytes=8 * (target.dim + len(data["y"])), item="draw")
     ev_rng = np.random.default_rng([seed, 1])
 
     def evaluate(q):
@@ -182,12 +183,12 @@ def compare_methods(data: dict, *, methods=PAPER_RULES, max_iter: int, n_replica
     the paper's rules give the same records with and without it.
     """
     rng = as_generator(rng)
-    n_replicates = check_int("n_replicates", n_replicates, low=1)
+    n_replicates = check_size("n_replicates", n_replicates, item_bytes=8 * 20, item="replicate (a record row)")
     methods = check_choices("methods", methods, METHODS)
-    check_int("n_eval", n_eval, low=1)
+    target = LogisticTarget(data["Z"], data["y"])          # bad data fails here, before any worker starts
+    check_size("n_eval", n_eval, item_bytes=8 * (target.dim + len(data["y"])), item="draw")
     progress = check_flag("progress", progress)
-    LogisticTarget(data["Z"], data["y"])          # bad data fails here, before any worker starts
-    step_settings(methods[0], {k: v for k, v in boost_kwargs.items() if k in SETTINGS}, strict=False)  # before any worker
+    step_settings(methods[0], {k: v for k, v in boost_kwargs.items() if k in SETTINGS}, strict=False)   # values, here
     seeds = rng.integers(2**32, size=n_replicates)
     own = check_rule_settings(rule_settings)
     tasks = [(data, method, r, int(seed), own.get(method, {})) for r, seed in enumerate(seeds) for method in methods]
@@ -344,7 +345,7 @@ def resample_rows(data: dict, n_rows: int, rng: np.random.Generator) -> dict:
     whether a subset's size is what a first-step check depends on."""
     if not isinstance(data, dict) or not {"Z", "y"} <= set(data):
         raise TypeError(f"data must be a mapping with 'Z' and 'y' (logistic_data's); got {type(data).__name__}")
-    n_rows = check_int("n_rows", n_rows, low=1)
+    n_rows = check_size("n_rows", n_rows, item_bytes=8 * (np.shape(data["Z"])[1] + 1), item="row")
     idx = as_generator(rng).integers(len(data["y"]), size=n_rows)
     return {**data, "Z": data["Z"][idx], "y": data["y"][idx]}
 
@@ -452,7 +453,7 @@ def greedy_check(data: dict, constructions: dict, *, family: str = "laplace", ga
     gammas = [check_real(f"gammas[{i}]", g, low=0.0, high=1.0, low_open=True) for i, g in enumerate(gammas)]
     if not gammas:
         raise ValueError("gammas must hold at least one step size in (0, 1]")
-    n_eval = check_int("n_eval", n_eval, low=2)
+    n_eval = check_size("n_eval", n_eval, low=2, item_bytes=8 * (target.dim + len(data["y"])), item="draw")
     rows = []
     for name, settings in constructions.items():
         seed = int(rng.integers(2**32))
@@ -481,8 +482,8 @@ def headroom(data: dict, *, n_eval: int = 2000, rng: np.random.Generator) -> dic
     above plain VI bounds from below what a mixture could gain: ``{"elbo", "elbo_se"}``."""
     if not isinstance(data, dict) or not {"Z", "y"} <= set(data):
         raise TypeError(f"data must be a mapping with 'Z' and 'y' (logistic_data's); got {type(data).__name__}")
-    n_eval = check_int("n_eval", n_eval, low=2)
     target = LogisticTarget(data["Z"], data["y"])
+    n_eval = check_size("n_eval", n_eval, low=2, item_bytes=8 * (target.dim + len(data["y"])), item="draw")
     approx = laplace_approximation(target.model)
     draws = approx.sample(n_eval, as_generator(rng))
     log_p = target.log_density(draws)

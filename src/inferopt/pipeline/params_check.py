@@ -78,14 +78,16 @@ def check_params_files(root: Path | None = None, *, scale: str | None = None, id
     for eid, entry in registry.items():
         extra = sorted(set(entry) - set(ENTRY_KEYS))
         if extra:
-            raise ValueError(f"params.yaml: experiments.{eid} has unknown key {extra[0]!r}; allowed: {list(ENTRY_KEYS)}")
+            raise ValueError(f"params.yaml: experiments.{eid} has unknown key {extra[0]!r}; "
+                             f"allowed: {list(ENTRY_KEYS)}")
         for key in ENTRY_KEYS[1:]:
             if key in entry and not isinstance(entry[key], str):
                 raise ValueError(f"params.yaml: experiments.{eid}.{key} must be text; got {entry[key]!r}")
         notebook = Path((sources or {}).get(eid) or root / "notebooks" / f"{entry['notebook']}.ipynb")
         if not notebook.exists():
+            shown = notebook.relative_to(root) if notebook.is_relative_to(root) else notebook
             raise ValueError(f"params.yaml: experiments.{eid}.notebook = {entry['notebook']!r} names no notebook: "
-                             f"{notebook.relative_to(root) if notebook.is_relative_to(root) else notebook} does not exist")
+                             f"{shown} does not exist")
         notebooks[eid] = notebook
     chosen = list(registry) if ids is None else list(ids)
     sections = {eid: overlay(params, paper, eid) for eid in registry}

@@ -233,7 +233,8 @@ def failure_line(experiment_id: str, exc: BaseException, params: dict | None = N
             in_cell = False
     read = [k for k in (params or {}) if k != "output_dir" and any(
         re.search(rf"(?<![\w.]){re.escape(k)}(?!\w)", text) for text in cell_lines[:1])]
-    reads = ("; its failing line reads " + ", ".join(f"{experiment_id}.{k} = {params[k]!r}" for k in read)) if read else ""
+    shown_read = ", ".join(f"{experiment_id}.{k} = {params[k]!r}" for k in read)
+    reads = f"; its failing line reads {shown_read}" if read else ""
     cell = getattr(exc, "exec_count", None)
     where = failure_marker(repo_root(), experiment_id, output_dir).with_suffix(".ipynb")
     shown = where.relative_to(repo_root()) if where.is_relative_to(repo_root()) else where
