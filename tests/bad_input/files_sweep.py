@@ -47,6 +47,7 @@ CROSS_FIELD = [
     ("B3", "d", 1),                # the graphical model needs pairs of variables
     ("B3", "d_sweep", [1, 6]),
     ("B6", "d", 1),
+    ("B4", "d", 2),                # its verdict maps run d - 2 bits
 ]
 
 
