@@ -66,4 +66,4 @@ def test_bad_values_name_the_key_and_what_is_allowed(eid, key, value, match):
 def test_messages_say_what_is_allowed():
     with pytest.raises(ParameterError) as info:
         check_parameters("B3", {**DEFAULT["B3"], "d": 40})
-    assert re.search(r"parameter d: d must be <= 20; got 40 \(allowed: an integer >= 1 and <= 20\)", str(info.value))
+    assert re.search(r"parameter d: d must be <= 20; got 40 \(allowed: an integer >= 2 and <= 20\)", str(info.value))

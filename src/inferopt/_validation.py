@@ -3,7 +3,9 @@ the argument, what was wrong and what is allowed, raised before numpy is reached
 
 from __future__ import annotations
 
+import functools
 import numbers
+import os
 
 import numpy as np
 
@@ -56,6 +58,39 @@ def check_int(name: str, value, *, low: int | None = None, high: int | None = No
             raise ValueError(f"{name} must be an integer; got {value!r}")
     value = int(value)
     _check_bounds(name, value, low, high)
+    return value
+
+
+@functools.cache
+def memory_bytes() -> int:
+    """This machine's physical memory in bytes (``2**40`` where the system does not say)."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return 2**40
+
+
+def _in_bytes(n: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
+        if n < 1024 or unit == "EiB":
+            return f"{n:.3g} {unit}"
+        n /= 1024
+    return f"{n:.3g} EiB"
+
+
+def check_size(name: str, value, *, low: int | None = 1, high: int | None = None, item_bytes: int = 8,
+               item: str = "") -> int:
+    """An integer count (``check_int``) that sizes what a call keeps in memory: ``value * item_bytes``
+    (a lower bound of the call's arrays; ``item`` says per what) must fit this machine's memory
+    (:func:`memory_bytes`). Issue 47: sizes like ``2**40`` reached numpy's allocator ("Unable to
+    allocate 16 TiB") or ran with no end in sight; they are refused here, before anything starts."""
+    value = check_int(name, value, low=low, high=high)
+    need, have = value * int(item_bytes), memory_bytes()
+    if need > have:
+        per = f"{int(item_bytes)} bytes per {item or 'unit of ' + name}"
+        raise ValueError(f"{name} = {value} is more than this machine can hold: the call keeps at least "
+                         f"{_in_bytes(need)} ({per}) and the memory is {_in_bytes(have)} "
+                         f"(allowed: {name} <= {have // int(item_bytes)})")
     return value
 
 
@@ -216,6 +251,17 @@ def _check_bounds(name: str, value, low, high) -> None:
         raise ValueError(f"{name} must be >= {low}; got {value}")
     if high is not None and value > high:
         raise ValueError(f"{name} must be <= {high}; got {value}")
+
+
+def check_file_name(name: str, value) -> str:
+    """A plain file name (issue 47: ``save_results("../escape")`` wrote outside its folder): a non-empty
+    string with no path separator (``/`` or ``\\``), not ``.`` or ``..``, no NUL character."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a file name (a string); got {type(value).__name__} {value!r}")
+    if not value or value in (".", "..") or any(c in value for c in "/\\\0"):
+        raise ValueError(f"{name} must be a plain file name (no '/', '\\', NUL, not '.' or '..'), so the file stays "
+                         f"in its folder; got {value!r}")
+    return value
 
 
 def check_callable(name: str, value):

@@ -12,16 +12,27 @@ wrong-length optional arrays, infeasible targets (:data:`TARGETS`: refused with 
 the message), and :func:`equivalents`: values that mean the same as the valid one (``np.bool_``
 for a flag, ``2.0`` for ``2``, an index set in another order, a matrix as sparse or as a
 ``LinearOperator``) and must give the same answer for the same seed.
+
+Issue 47 added the kinds of the third round: a parameter whose default is ``None`` gets the kind
+its annotation names (``float | None`` is a real number); callables returning complex values;
+values off a parameter's domain (:data:`DOMAINS`); sizes no machine holds (:data:`HUGE`, with a
+time guard: a call must refuse, announce its length or finish); settings an option does not use
+(:func:`setting_cases`: every other choice of a choice parameter, the keywords a ``**kwargs``
+callable forwards, and a made-up keyword); and scaling (:data:`SCALE_INVARIANT`: the same answer
+for the problem times a constant, or a clear refusal).
 """
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import functools
 import importlib
 import inspect
 import math
 import numbers
 import re
+import signal
 import warnings
 from collections import Counter
 from dataclasses import dataclass
@@ -32,8 +43,9 @@ from hypothesis import strategies as st
 from cases import EXEMPT, PACKAGES, baselines
 
 #: outcome of one bad call
-CLEAR, SILENT, RAW = "clear", "silent", "raw"
+CLEAR, SILENT, RAW, HANG = "clear", "silent", "raw", "hang"
 TALLY: Counter = Counter()          # outcome -> number of calls (printed by conftest at the end)
+KINDS: Counter = Counter()          # (kind of the sweep, outcome) -> number of calls, for issue 47's kinds
 CALLS: set = set()                  # distinct (case, bad value) pairs actually called
 EQUIV: Counter = Counter()          # equivalent-value calls: "same", "different", "refused", "not deterministic"
 
@@ -45,6 +57,13 @@ TARGETS = {
     ("herding.independent_maxent", "mean"),
     ("experiment.herding.state_curves", "mu"),
 }
+#: (callable, parameter) -> (what the domain is, a valid value moved off it): values a parameter's
+#: kind allows but its meaning does not (issue 47: states that are not +-1)
+DOMAINS = {
+    ("herding.independent_maxent", "states"): ("states in {-1, 1}", lambda v: _spoil_entry(v, 0.5)),
+}
+#: the kind of a parameter that defaults to ``None`` read from its annotation (``float | None``)
+ANNOTATION_KINDS = {"float": "real", "int": "int", "bool": "flag"}
 #: callables whose return value is ignored (NaN from them is harmless)
 CALLBACK_NAMES = {"callback"}
 #: matrix parameters that also accept a scipy.sparse matrix or a LinearOperator (same answer)
@@ -216,11 +235,23 @@ def cases() -> list[Case]:
             kind = kind_of(p.name, value)
             if kind == "int" and str(p.annotation).startswith("float"):
                 kind = "real"       # an int default of a float parameter (e.g. t_min: float = 1)
+            if value is None and p.default is None:
+                kind = annotation_kind(p)       # issue 47: an optional number is swept as a number
             if kind is not None:
                 out.append(Case(key, p.name, kind, repr(value)[:60], optional=p.default is None))
             if (key.split("#")[0], p.name) in TARGETS:
                 out.append(Case(key, p.name, "target", repr(value)[:60]))
+            if (key.split("#")[0], p.name) in DOMAINS:
+                out.append(Case(key, p.name, "domain", repr(value)[:60]))
     return out
+
+
+def annotation_kind(p: inspect.Parameter) -> str | None:
+    """The kind of an optional parameter (default ``None``) named by its annotation ``T | None``."""
+    parts = [part.strip() for part in str(p.annotation).split("|")]
+    if len(parts) != 2 or "None" not in parts:
+        return None
+    return ANNOTATION_KINDS.get(next(part for part in parts if part != "None"))
 
 
 def valid_value(case: Case):
@@ -257,12 +288,14 @@ def bad_values(case: Case, valid) -> st.SearchStrategy:
     if case.kind == "callable":
         bad = ["abc"] + ([] if "number" in ok else [3])
         if not ok & {"not_numeric", "lazy"} and case.param not in CALLBACK_NAMES:
-            bad.append(_returning_nan(valid))
+            bad += [_returning_nan(valid), _returning_complex(valid)]
         if "positive" in ok:
             bad.append(_negated(valid))
         return st.sampled_from(bad)
     if case.kind == "target":
         return st.just(np.asarray(valid, dtype=float) + 10.0)
+    if case.kind == "domain":
+        return st.just(DOMAINS[(case.key.split("#")[0], case.param)][1](valid))
     if case.kind == "choices":
         return st.sampled_from([["no-such-option"], [3]])
     if case.kind == "index":
@@ -294,6 +327,24 @@ def _returning_nan(fn):
     def nan_fn(*args, **kwargs):
         return _nan_like(fn(*args, **kwargs))
     return nan_fn
+
+
+def _returning_complex(fn):
+    """A callable of ``fn``'s signature whose values are ``fn``'s plus an imaginary part (issue 47:
+    ``chebyshev_coefficients`` of a complex-valued ``f`` returned numbers)."""
+    def complex_fn(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        if isinstance(out, tuple | list):
+            return type(out)(np.asarray(o) + 1j for o in out)
+        return np.asarray(out) + 1j
+    return complex_fn
+
+
+def _spoil_entry(value, entry):
+    """``value`` as a float array with its first entry replaced by ``entry``."""
+    out = np.array(value, dtype=float)
+    out.reshape(-1)[0] = entry
+    return out
 
 
 def _negated(fn):
@@ -378,9 +429,9 @@ def equivalents(case: Case, valid) -> list[tuple[str, object]]:
     integral float and a numpy integer for an integer, the index set reversed, the matrix as a
     sparse matrix and as a ``LinearOperator`` (the same random stream whatever the type)."""
     ok = allowed(case)
-    if case.kind == "flag":
+    if case.kind == "flag" and valid is not None:
         return [("np.bool_", np.bool_(valid))]
-    if case.kind == "int":
+    if case.kind == "int" and valid is not None:
         return [("float", float(valid)), ("np.int64", np.int64(valid))]
     if case.kind == "index" and "ordered" not in ok and np.size(valid) > 1:
         return [("reversed", np.asarray(valid)[::-1].copy())]
@@ -459,3 +510,276 @@ def same(a, b, depth: int = 0) -> bool:
     if hasattr(a, "__dict__"):
         return type(a) is type(b) and same(vars(a), vars(b), depth + 1)
     return a == b
+
+
+# --- issue 47: sizes no machine holds ------------------------------------------------------------
+#: sizes of the third round: 2**40 reached numpy's allocator, 2**62 made herd run with no end in sight
+HUGE = (2**40, 2**62)
+#: seconds a call with a huge size may take: it must refuse it, announce its length or finish by then
+HUGE_SECONDS = 5.0
+ANNOUNCED = "announced"     # a LongCallWarning: the call said how long it will take
+
+
+class Hang(Exception):
+    """Raised by the time guard of :func:`guarded`."""
+
+
+@contextlib.contextmanager
+def time_guard(seconds: float):
+    """Raise :class:`Hang` in the calling thread after ``seconds`` (SIGALRM; the sweep runs on Unix)."""
+    def stop(signum, frame):
+        raise Hang(f"still running after {seconds:g} s")
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def size_cases() -> list[Case]:
+    """Every integer parameter: each gets the :data:`HUGE` sizes."""
+    return [c for c in cases() if c.kind == "int" and "huge" not in allowed(c)]
+
+
+def guarded(kind: str, case: Case, value, *, names=None, seconds: float = HUGE_SECONDS,
+            returned: str = SILENT, base: dict | None = None, extra: dict | None = None) -> tuple[str, str]:
+    """Run ``case``'s callable with ``value`` for its parameter (over ``base``, default the baseline,
+    plus ``extra`` keywords), warnings as errors, under a time guard; ``(outcome, detail)``:
+    a ``ValueError``/``TypeError`` naming one of ``names`` (default the parameter) is clear, a
+    :class:`~inferopt.LongCallWarning` is announced, a return is ``returned``, running past
+    ``seconds`` a hang, anything else raw. Counted in :data:`KINDS` under ``kind``."""
+    from inferopt import LongCallWarning
+
+    names = names or [case.param]
+    kwargs = dict(baselines()[case.key]() if base is None else base)
+    if case.param:
+        kwargs[case.param] = value
+    kwargs.update(extra or {})
+    try:
+        with warnings.catch_warnings(), time_guard(seconds):
+            warnings.simplefilter("error")
+            resolve(case.key)(**kwargs)
+    except LongCallWarning as exc:
+        outcome, detail = ANNOUNCED, str(exc)
+    except Hang as exc:
+        outcome, detail = HANG, str(exc)
+    except (ValueError, TypeError) as exc:
+        clear = any(names_argument(str(exc), n) for n in names)
+        outcome, detail = (CLEAR, "") if clear else (RAW, f"{type(exc).__name__}: {exc}")
+    except Exception as exc:  # noqa: BLE001 - anything else is a raw failure
+        outcome, detail = RAW, f"{type(exc).__name__}: {exc}"
+    else:
+        outcome, detail = returned, "returned without an error"
+    KINDS[(kind, outcome)] += 1
+    return outcome, detail[:300]
+
+
+# --- issue 47: settings an option does not use ---------------------------------------------------
+#: callables that pass their ``**kwargs`` on: the callable whose keywords they accept (followed on)
+FORWARDS = {
+    "boosting.boost": "boosting.make_step",
+    "experiment.boosting.random_lmo_step": "boosting.make_step",
+    "experiment.boosting.run_replicate": "boosting.boost",
+    "experiment.boosting.compare_methods": "boosting.boost",
+}
+#: the keywords a forwarding callable sets itself (never the caller's)
+SET_BY_CALLER = {"target", "step", "rng", "lmo", "evaluate", "max_iter", "progress"}
+#: one bad value per kind (never valid for it, whatever the parameter's range): a setting that is used
+#: refuses it, one that is ignored lets it pass
+ONE_BAD = {"int": "3", "real": "0.5", "choice": "no-such-option", "flag": "yes", "object": "abc", "callable": "abc",
+           "seed": "abc", "choices": ["no-such-option"], "index": "abc", "array": "abc"}
+#: a keyword no callable has
+MADE_UP = "no_such_setting"
+
+
+def options_of(case: Case) -> list[str]:
+    """The options of a choice parameter, read from its refusal of an unknown one (``[]`` if none is said)."""
+    try:
+        with warnings.catch_warnings(), time_guard(HUGE_SECONDS):
+            warnings.simplefilter("ignore")
+            resolve(case.key)(**{**baselines()[case.key](), case.param: "no-such-option"})
+    except (ValueError, TypeError) as exc:
+        found = re.search(r"must be one of (\[[^\]]*\])", str(exc))
+        if found:
+            try:
+                return [o for o in ast.literal_eval(found.group(1)) if isinstance(o, str)]
+            except (ValueError, SyntaxError):
+                return []
+    except Exception:  # noqa: BLE001 - no options to read
+        return []
+    return []
+
+
+def forwarded(key: str) -> dict[str, str]:
+    """``{keyword: kind}`` of the keywords ``key`` passes on through ``**kwargs`` (:data:`FORWARDS`)."""
+    out = {}
+    target = FORWARDS.get(key.split("#")[0])
+    own = {p.name for p in parameters(resolve(key))}
+    while target:
+        for p in parameters(resolve(target)):
+            if p.name in own or p.name in SET_BY_CALLER or p.name in out:
+                continue
+            kind = kind_of(p.name, p.default) if p.default is not None else annotation_kind(p)
+            if kind in ONE_BAD:
+                out[p.name] = kind
+        target = FORWARDS.get(target)
+    return out
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting given where it may be ignored: ``param`` (of kind ``kind``) on the baseline of
+    ``key`` with ``choice`` (``"param=option"`` or ``""`` for the baseline itself)."""
+
+    key: str
+    choice: str
+    param: str
+    kind: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.key}[{self.choice or 'baseline'}]:{self.param}"
+
+    def base(self) -> dict:
+        kwargs = baselines()[self.key]()
+        if self.choice:
+            name, option = self.choice.split("=", 1)
+            kwargs[name] = option
+        return kwargs
+
+
+@functools.cache
+def setting_cases() -> list[Setting]:
+    """Every setting given a bad value where an option may ignore it: for each other option of a
+    choice parameter (whose baseline call runs), every other parameter; for a callable with
+    ``**kwargs``, the keywords it passes on (:data:`FORWARDS`) and a made-up one (:data:`MADE_UP`)."""
+    by_key: dict[str, list[Case]] = {}
+    for c in cases():
+        by_key.setdefault(c.key, []).append(c)
+    out = []
+    for key, own in by_key.items():
+        variants = [""]
+        for c in own:
+            if c.kind != "choice" or (key.split("#")[0], c.param) in NOT_SELECTORS:
+                continue
+            valid = valid_value(c)
+            for option in options_of(c):
+                if option != valid and _runs(key, {c.param: option}):
+                    variants.append(f"{c.param}={option}")
+        extra = forwarded(key)
+        for choice in variants:
+            chosen = choice.split("=", 1)[0]
+            if choice:
+                out += [Setting(key, choice, c.param, c.kind) for c in own
+                        if c.param != chosen and c.kind in ONE_BAD]
+            out += [Setting(key, choice, name, kind) for name, kind in extra.items()]
+        if any(p.kind == p.VAR_KEYWORD for p in inspect.signature(resolve(key)).parameters.values()):
+            out.append(Setting(key, "", MADE_UP, "int"))
+    return out
+
+
+#: choice parameters that do not select an option with settings of its own (a label, a metric name)
+NOT_SELECTORS = {("experiment.coresets.best_method", "metric"), ("experiment.coresets.medians", "metric"),
+                 ("experiment.coresets.trial_matrix", "metric"), ("experiment.coresets.win_fraction", "metric"),
+                 ("experiment.coresets.trial_matrix", "dataset"), ("experiment.coresets.trial_matrix", "method"),
+                 ("experiment.coresets.time_ratio", "numerator"), ("experiment.coresets.time_ratio", "denominator"),
+                 ("experiment.boosting.summary_table", "reference")}
+
+
+def _runs(key: str, change: dict) -> bool:
+    """Does the baseline call of ``key`` with ``change`` run (quickly, without an error)?"""
+    try:
+        with warnings.catch_warnings(), time_guard(HUGE_SECONDS):
+            warnings.simplefilter("ignore")
+            resolve(key)(**{**baselines()[key](), **change})
+    except Exception:  # noqa: BLE001 - an option that needs other arguments: not a variant
+        return False
+    return True
+
+
+def call_setting(s: Setting) -> tuple[str, str]:
+    """The baseline of ``s`` with the bad value of its kind for its setting: clear when refused by name."""
+    case = Case(s.key, s.param, s.kind, "")
+    value = 1 if s.param == MADE_UP else ONE_BAD[s.kind]
+    return guarded("setting", case, value, base=s.base(), returned=SILENT)
+
+
+# --- issue 47: scaling ---------------------------------------------------------------------------
+def _weights(result):
+    return np.asarray(result.x, dtype=float)
+
+
+#: callables whose answer does not change when their problem is multiplied by a constant ``c``:
+#: ``key -> (the parameters multiplied by c, the part of the result compared)``. A coreset problem
+#: ``(c Phi, c y)`` has the weights of ``(Phi, y)``; a hull problem ``(c gram, c c, c b_sqnorm)`` the
+#: simplex weights of ``(gram, c, b_sqnorm)``.
+SCALE_INVARIANT = {
+    **{f"coresets.{name}": (("Phi", "y"), _weights)
+       for name in ("iht", "a_iht", "a_iht_ii", "a_iht_batch", "giga", "uniform", "hilbert_frank_wolfe")},
+    "coresets.coreset_path": (("Phi", "y"), lambda r: r[1]),
+    "coresets.refit": (("Phi", "y"), np.asarray),
+    "coresets.refit.nnls_on_support": (("Phi", "y"), np.asarray),
+}
+#: callables whose answer depends on the problem's scale by definition (a step size or an absolute
+#: tolerance in the problem's units: SparseVI's steps, the hull solvers' ``tol`` on the duality gap):
+#: a scaled problem must give a finite answer without warnings, or a clear refusal
+SCALE_DEPENDENT = {"coresets.sparsevi": ("Phi", "y"), "fw.hull_quadratic": ("V", "b"),
+                   "fw.hull_quadratic#gram": ("gram", "c", "b_sqnorm"), "fw.simplex_reweight": ("gram", "c", "b_sqnorm")}
+#: the constants of the third round: a_iht_ii returned w = 0 at 1e160 and 1e-310, giga changed at 1e-200
+SCALES = (1e160, 1e-200, 1e-310)
+
+
+def scale_cases() -> list[tuple[str, float]]:
+    return [(key, c) for key in (*SCALE_INVARIANT, *SCALE_DEPENDENT) for c in SCALES]
+
+
+def call_scaled(key: str, c: float) -> tuple[str, str]:
+    """The baseline of ``key`` with its problem multiplied by ``c``: clear when the answer is the one
+    for the same numbers brought back to scale 1 by the power of two nearest ``1/c`` (an exact
+    multiplication: the reference is the solver at an ordinary scale, on exactly the data the scaled
+    call got, so rounding in ``x * c`` and the problem's own conditioning cannot make a difference) --
+    or, for a scale-dependent callable, finite -- or when refused naming a scaled parameter."""
+    params, compare = SCALE_INVARIANT.get(key, (SCALE_DEPENDENT.get(key), None))
+    kwargs = baselines()[key]()
+    scaled = {p: (np.asarray(kwargs[p], dtype=float) * c if np.ndim(kwargs[p]) else float(kwargs[p]) * c)
+              for p in params}
+    back = -round(math.log2(c))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        first = resolve(key)(**{**kwargs, **{p: np.ldexp(v, back) for p, v in scaled.items()}})
+    out = {}
+
+    def check():
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                out["result"] = resolve(key)(**{**kwargs, **scaled})
+        except (ValueError, TypeError) as exc:
+            if not any(names_argument(str(exc), p) for p in params):
+                raise
+            return
+    try:
+        check()
+    except Exception as exc:  # noqa: BLE001
+        KINDS[("scaling", RAW)] += 1
+        return RAW, f"{type(exc).__name__}: {exc}"[:300]
+    if "result" not in out:
+        KINDS[("scaling", CLEAR)] += 1
+        return CLEAR, ""
+    if compare is None:
+        ok = _finite(out["result"])
+        detail = "" if ok else "a non-finite answer"
+    else:
+        a, b = np.asarray(compare(first), dtype=float), np.asarray(compare(out["result"]), dtype=float)
+        ok = a.shape == b.shape and bool(np.allclose(b, a, rtol=1e-6, atol=1e-9 * max(1.0, float(np.abs(a).max()))))
+        detail = "" if ok else f"weights {np.array2string(b, precision=4)} instead of {np.array2string(a, precision=4)}"
+    outcome = CLEAR if ok else SILENT
+    KINDS[("scaling", outcome)] += 1
+    return outcome, detail
+
+
+def _finite(result) -> bool:
+    x = getattr(result, "x", result)
+    return bool(np.all(np.isfinite(np.asarray(x, dtype=float))))

@@ -74,3 +74,44 @@ def test_equivalent_value_gives_the_same_answer(case, label):
     ok = sweep.same(first, other)
     sweep.EQUIV["same" if ok else "different"] += 1
     assert ok, f"{case.param} as {label} changes the answer"
+
+
+# --- issue 47: sizes, settings an option ignores, scaling -----------------------------------------
+SIZES = [(c, n) for c in sweep.size_cases() for n in sweep.HUGE]
+
+
+@pytest.mark.parametrize("case, size", SIZES, ids=[f"{c.id}:2**{int(n).bit_length() - 1}" for c, n in SIZES])
+def test_a_size_no_machine_holds_is_refused_announced_or_finished(case, size):
+    """Issue 47: 2**40 reached numpy's allocator and 2**62 made herd run on. A size is refused by
+    name before any allocation, or the call announces its length (LongCallWarning) or finishes,
+    within a few seconds."""
+    outcome, detail = sweep.guarded("size", case, size, returned=sweep.CLEAR)
+    assert outcome in (sweep.CLEAR, sweep.ANNOUNCED), f"{outcome}: {case.param}={size} -> {detail}"
+
+
+SETTINGS = sweep.setting_cases()
+
+
+@pytest.mark.parametrize("setting", SETTINGS, ids=[s.id for s in SETTINGS])
+def test_a_setting_the_option_ignores_is_refused(setting):
+    """Issue 47: a setting given where the chosen option does not use it (``boost('predefined', eta=5)``,
+    ``greedy_step(t=..., lam=...)``) ran silently. With the bad value of its kind it must be refused
+    by name, whether the option checks it or ignores it."""
+    outcome, detail = sweep.call_setting(setting)
+    assert outcome == sweep.CLEAR, f"{outcome}: {setting.param} -> {detail}"
+
+
+def test_the_settings_sweep_reaches_options_and_forwarded_keywords():
+    ids = {s.id for s in SETTINGS}
+    assert "boosting.make_step[step=predefined]:eta" in ids
+    assert "boosting.boost[baseline]:eta" in ids and "boosting.greedy_step[start=random]:init_log_scale" in ids
+    assert f"boosting.boost[baseline]:{sweep.MADE_UP}" in ids
+    assert len(SETTINGS) >= 300
+
+
+@pytest.mark.parametrize("key, c", sweep.scale_cases(), ids=[f"{k}:{c:g}" for k, c in sweep.scale_cases()])
+def test_a_scaled_problem_gives_the_same_answer_or_a_clear_refusal(key, c):
+    """Issue 47: the coreset weights of ``(c Phi, c y)`` are those of ``(Phi, y)``; a_iht_ii returned
+    w = 0 at c = 1e160 and 1e-310, giga other weights at 1e-200."""
+    outcome, detail = sweep.call_scaled(key, c)
+    assert outcome == sweep.CLEAR, f"{outcome}: {key} at scale {c:g} -> {detail}"

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from inferopt.boosting import BoostingProblem, Component, GaussianMixtureTarget, Mixture, boost
+from inferopt.boosting.boost import step_settings
 from inferopt.fw import ActiveSet
 
 from test_boosting_steps import kl_quad, sequence_lmo
@@ -75,12 +76,13 @@ def test_authors_estimates_cost_does_not_grow_with_the_components(method):
     comps = [Component("gaussian", [m], [0.0]) for m in np.linspace(-2.0, 3.0, T + 1)]   # a new component every step
     counted = CountingTarget(TARGET)
     res = boost(counted, method, rng=np.random.default_rng(0), max_iter=T, family="gaussian", n_samples=n,
-                lmo=sequence_lmo(comps), C0=1.0, **AUTHORS)
+                lmo=sequence_lmo(comps), **step_settings(method, {"C0": 1.0}, strict=False), **AUTHORS)
     assert set(counted.rows) <= {n, 2 * n}                    # never a per-component batch
     assert res.record.n_components.iloc[-1] > 3
     stratified = CountingTarget(TARGET)
     boost(stratified, method, rng=np.random.default_rng(0), max_iter=T, family="gaussian", n_samples=n,
-          lmo=sequence_lmo(comps), C0=1.0, reuse_samples=False, ls_draws="authors")    # the same trials
+          lmo=sequence_lmo(comps), **step_settings(method, {"C0": 1.0}, strict=False), reuse_samples=False,
+          ls_draws="authors")    # the same trials
     assert max(stratified.rows) >= 3 * n                      # a batch of n draws per component
     assert sum(stratified.rows) > sum(counted.rows) + T * n
 

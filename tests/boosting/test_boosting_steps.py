@@ -8,6 +8,7 @@ from scipy.integrate import quad
 from scipy.stats import norm
 
 from inferopt.boosting import BoostingProblem, Component, GaussianMixtureTarget, Mixture, boost, make_step
+from inferopt.boosting.boost import step_settings
 from inferopt.fw import ActiveSet
 
 
@@ -215,7 +216,7 @@ def test_every_rule_is_charged_the_gap_estimates_and_the_greedy_step_is_timed_ap
     target = SlowTarget(GaussianMixtureTarget([[-1.0], [2.0]], [[1.0], [0.7]], [0.4, 0.6]), burn)
     comps = [Component("gaussian", [m], [0.0]) for m in (-0.5, 2.2, 0.5, 1.5)]     # a new component at every step
     res = boost(target, method, rng=np.random.default_rng(0), max_iter=3, family="gaussian", n_samples=50,
-                lmo=sequence_lmo(comps), C0=1.0)
+                lmo=sequence_lmo(comps), **step_settings(method, {"C0": 1.0}, strict=False))
     rec = res.record
     assert (rec.time_step.iloc[1:] >= 2 * burn * 0.9).all()
     assert (rec.time_greedy < burn * 0.5).all()

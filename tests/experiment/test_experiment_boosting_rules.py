@@ -51,7 +51,7 @@ def test_the_entropy_weight_is_annealed_or_constant():
     target = GaussianMixtureTarget(np.array([[0.0, 0.0], [3.0, 0.0]]), np.ones((2, 2)))
     q = Mixture.from_component(greedy_step(target, "gaussian", rng=np.random.default_rng(0), max_iter=20).component)
     annealed = greedy_step(target, "gaussian", q, rng=np.random.default_rng(1), max_iter=5, t=3)
-    constant = greedy_step(target, "gaussian", q, rng=np.random.default_rng(1), max_iter=5, t=3, anneal="constant")
+    constant = greedy_step(target, "gaussian", q, rng=np.random.default_rng(1), max_iter=5, anneal="constant")
     assert annealed.info["lam"] == pytest.approx(relbo_lambda(3)) == pytest.approx(0.5)
     assert constant.info["lam"] == 1.0
     with pytest.raises(ValueError, match="anneal"):

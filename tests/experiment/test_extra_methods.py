@@ -3,7 +3,6 @@ its own label, colour and seeded stream, and never changes the paper's methods' 
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import sys
@@ -28,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PLUGINS = ROOT / "tests" / "plugins"
 sys.path.insert(0, str(PLUGINS))
 import toy_methods  # noqa: E402
+from registries import restored_registries  # noqa: E402
 
 A1_METHODS = ["uniform", "giga", "frank_wolfe", "sparsevi", "iht", "a_iht", "a_iht_ii", "giga_refit", "frank_wolfe_refit",
               "a_iht_ii_refit"]
@@ -36,22 +36,8 @@ A1_METHODS = ["uniform", "giga", "frank_wolfe", "sparsevi", "iht", "a_iht", "a_i
 @pytest.fixture(scope="module", autouse=True)
 def _registries_restored():
     """The registrations of this module end with it (other tests iterate STEPS, SOLVERS, ...)."""
-    from inferopt.coresets import path
-    from inferopt.experiment import extra, methods
-
-    boost_module = importlib.import_module("inferopt.boosting.boost")   # the package's `boost` is the function
-    herding_module = importlib.import_module("inferopt.herding.herding")
-    steps = [boost_module._REGISTERED, herding_module._REGISTERED]
-    dicts = [path.SOLVERS, path.PER_K, path.GREEDY, methods._REGISTRY, extra._METHODS]
-    dicts += [d for r in steps for d in (r.rules, r._given)]
-    lists = [r.names for r in steps] + list(methods._ADDED.values())
-    saved = [dict(d) for d in dicts], [list(v) for v in lists]
-    yield
-    for d, value in zip(dicts, saved[0]):
-        d.clear()
-        d.update(value)
-    for v, value in zip(lists, saved[1]):
-        v[:] = value
+    with restored_registries():
+        yield
 
 
 @pytest.fixture(scope="module")

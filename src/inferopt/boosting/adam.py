@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .._result import SolveResult
-from .._validation import as_finite_array, check_callable, check_int, check_real, check_returned
+from .._validation import as_finite_array, check_callable, check_real, check_returned, check_size
 
 
 class Adam:
@@ -75,7 +75,7 @@ def adam_minimize(
     ``i``-th iterate (``objective[0]`` at ``x0``), ``converged`` is ``False`` (fixed budget).
     """
     check_callable("fun_and_grad", fun_and_grad)
-    max_iter = check_int("max_iter", max_iter, low=0)
+    max_iter = check_size("max_iter", max_iter, low=0, item_bytes=8, item="step (its objective trace)")
     x = as_finite_array("x0", x0, ndim=1, nonempty=True).copy()
     opt = Adam(lr, beta1, beta2, eps)
     trace = np.empty(max_iter + 1)

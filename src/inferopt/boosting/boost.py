@@ -22,10 +22,15 @@ direction is a *drop step*: the component leaves the mixture.
 
 :func:`register_step` adds a step rule of one's own to :data:`STEPS` (a Frank-Wolfe step, variant
 ``fw``); the experiment layer's :func:`inferopt.experiment.register_method` calls it.
+
+Each rule takes its own settings (:data:`RULE_SETTINGS`); :func:`boost` refuses a setting its rule
+does not use, and :func:`step_settings` picks a rule's settings out of settings shared by several.
 """
 
 from __future__ import annotations
 
+import inspect
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 
@@ -33,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from .._progress import Progress
-from .._validation import check_choice, check_int, check_real
+from .._validation import check_choice, check_int, check_real, check_size
 from ..fw import ActiveSet, Backtracking, FWResult, StochasticLineSearch, frank_wolfe
 from ..fw.steps import StepRegistry
 from .mixture import Mixture
@@ -44,6 +49,13 @@ STEPS = ["predefined", "line_search", "adafw", "adaafw", "adapfw"]
 BUILTIN = tuple(STEPS)
 VARIANT = {"predefined": "fw", "line_search": "fw", "adafw": "fw", "adaafw": "away", "adapfw": "pairwise"}
 _REGISTERED = StepRegistry(STEPS, "boosting step rule")
+#: the settings of the backtracking rules (Alg. 2 and the authors' departures from it)
+BACKTRACKING_SETTINGS = ("C0", "eta", "tau", "eps0", "imax", "min_gamma", "on_ascent", "fallback_C")
+#: every setting of a step rule (keywords of :func:`make_step`), and the ones each paper rule uses; a
+#: registered rule uses none (issue 47: a setting a rule does not use is refused, not ignored)
+SETTINGS = (*BACKTRACKING_SETTINGS, "ls_iter", "ls_lr")
+RULE_SETTINGS = {"predefined": (), "line_search": ("ls_iter", "ls_lr"), "adafw": BACKTRACKING_SETTINGS,
+                 "adaafw": BACKTRACKING_SETTINGS, "adapfw": BACKTRACKING_SETTINGS}
 
 
 def register_step(name: str, rule) -> None:
@@ -51,9 +63,14 @@ def register_step(name: str, rule) -> None:
     :class:`~inferopt.fw.steps.StepRule` (reset at the start of every run) or a function
     ``rule(line) -> StepOutcome or step size`` of the :class:`~inferopt.fw.steps.Line` of the
     step. It takes Frank-Wolfe steps towards the new component; the settings of the paper's
-    rules (``C0``, ``eta``, ...) are ignored. The same rule under its name again does nothing;
-    a taken name is a ``ValueError``."""
+    rules (``C0``, ``eta``, ...) are not its own: :func:`boost` refuses them with it. The same
+    rule under its name again does nothing; a taken name is a ``ValueError``."""
     _REGISTERED.add(name, rule)
+
+
+def check_step(name: str, rule) -> None:
+    """What :func:`register_step` requires, without registering."""
+    _REGISTERED.check(name, rule)
 
 
 class MonteCarloSlack:
@@ -81,19 +98,72 @@ def make_step(step: str, *, C0: float | None = None, eta: float = 0.9, tau: floa
         predefined step (``'fallback'``) rather than none (``'zero'``, Alg. 2); after a fallback
         the curvature estimate is the one before the step (``'previous'``), not the grown one
         (``'grown'``, Alg. 2 line 7).
+
+    A setting the rule does not use (:data:`RULE_SETTINGS`) given other than at its default is
+    refused (issue 47: ``make_step('predefined', eta=5)`` ignored it).
     """
     check_choice("step", step, STEPS)
+    given = dict(C0=C0, eta=eta, tau=tau, eps0=eps0, imax=imax, ls_iter=ls_iter, ls_lr=ls_lr, min_gamma=min_gamma,
+                 on_ascent=on_ascent, fallback_C=fallback_C)
+    unused = [k for k, v in given.items() if k not in RULE_SETTINGS.get(step, ()) and not _is_default(v, _DEFAULTS[k])]
+    if unused:
+        raise ValueError(_not_used(step, unused[0], given[unused[0]]))
     if step in _REGISTERED.rules:
         return "fw", _REGISTERED.rules[step]
-    ls_iter, ls_lr = check_int("ls_iter", ls_iter, low=1), check_real("ls_lr", ls_lr, low=0.0, low_open=True)
     if step == "predefined":
         return "fw", "2/(t+2)"
     if step == "line_search":
+        ls_iter, ls_lr = check_int("ls_iter", ls_iter, low=1), check_real("ls_lr", ls_lr, low=0.0, low_open=True)
         return "fw", StochasticLineSearch(max_iter=ls_iter, lr=ls_lr)
     imax = check_int("imax", imax, low=1)
     rule = Backtracking(C0, eta=eta, tau=tau, slack=MonteCarloSlack(eps0), max_tries=imax, fallback="2/(t+2)",
                         min_gamma=min_gamma, on_ascent=on_ascent, fallback_C=fallback_C)
     return VARIANT[step], rule
+
+
+#: :func:`make_step`'s defaults: a setting at its default is no setting given
+_DEFAULTS = {p.name: p.default for p in inspect.signature(make_step).parameters.values() if p.kind == p.KEYWORD_ONLY}
+
+
+def step_settings(step: str, settings: dict, *, strict: bool = True) -> dict:
+    """The entries of ``settings`` (keywords of :func:`make_step`) that the rule ``step`` uses. Every
+    key must be a setting of some rule (:data:`SETTINGS`) and every value allowed (checked by the
+    rule that uses it, whichever ``step`` is); ``strict``: a setting ``step`` does not use is refused
+    (:func:`boost`), else left out (settings shared by several rules, as the experiments pass them)."""
+    check_choice("step", step, STEPS)
+    if not isinstance(settings, dict):
+        raise TypeError(f"settings must be a mapping of step-rule settings; got {type(settings).__name__}")
+    unknown = [k for k in settings if k not in SETTINGS]
+    if unknown:
+        raise ValueError(f"{unknown[0]} is not a setting of any step rule; the rules' settings are {list(SETTINGS)}")
+    used = RULE_SETTINGS.get(step, ())
+    if strict:
+        unused = [k for k in settings if k not in used]
+        if unused:
+            raise ValueError(_not_used(step, unused[0], settings[unused[0]]))
+    for rule in ("adafw", "line_search"):       # the values, by the rule that uses them
+        make_step(rule, **{k: v for k, v in settings.items() if k in RULE_SETTINGS[rule]})
+    return {k: v for k, v in settings.items() if k in used}
+
+
+def _is_default(value, default) -> bool:
+    if value is default:
+        return True
+    if default is None or isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Number | str):
+        return False
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):
+        return False
+
+
+def _not_used(step: str, key: str, value) -> str:
+    used = ", ".join(RULE_SETTINGS.get(step, ())) or "none of the rules' settings"
+    users = ", ".join(r for r, keys in RULE_SETTINGS.items() if key in keys) or "none"
+    return (f"{key} = {value!r} is not a setting of step {step!r}, which would ignore it (it uses {used}): leave it "
+            f"out, or choose a rule that uses it ({users})")
+
+
 
 
 @dataclass(repr=False)
@@ -126,7 +196,8 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     The first component is plain VI (the greedy step without a current mixture), then each
     iteration runs the greedy step (RELBO, λ = 1/√(t+1)) and the step rule.  ``rule_kwargs``
     go to :func:`make_step` (``C0``, ``eta``, ``tau``, ``eps0``, ``imax``, ``ls_iter``,
-    ``ls_lr``); ``greedy``, ``lmo``, ``n_samples``, ``reuse_samples``, ``ls_draws``, ``estimates`` to
+    ``ls_lr``): only the settings ``step`` uses (:data:`RULE_SETTINGS`), any other is refused;
+    ``greedy``, ``lmo``, ``n_samples``, ``reuse_samples``, ``ls_draws``, ``estimates`` to
     :class:`~.problem.BoostingProblem`.  ``evaluate(q)`` is called at every iterate (outside the
     timed parts) and its dict joins the record.
 
@@ -147,12 +218,13 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     ``log p̃`` again at its fixed draws, ``ls_draws='authors'``; 0 otherwise: without it,
     ``time_step`` is that of the same search with ``log p̃`` cached).
     """
-    max_iter = check_int("max_iter", max_iter, low=1)
-    variant, rule = make_step(step, **rule_kwargs)
+    max_iter = check_size("max_iter", max_iter, item_bytes=8 * 20, item="iteration (its record row)")
+    variant, rule = make_step(step, **step_settings(step, rule_kwargs))
     problem = BoostingProblem(target, family, rng=rng, n_samples=n_samples, reuse_samples=reuse_samples,
                               ls_draws=ls_draws, estimates=estimates, greedy=greedy, lmo=lmo)
     evals: list[dict] = []
-    bar = Progress(f"boost({step!r})", max_iter + 1, progress)     # a bar on request; a warning for a long call
+    # a bar on request; a warning for a long call
+    bar = Progress(f"boost({step!r})", max_iter + 1, progress, size="max_iter")
 
     def callback(t, active):
         if evaluate is not None:

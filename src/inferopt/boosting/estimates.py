@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_flag, check_int
+from .._validation import check_flag, check_real, check_size
 from .families import Component, check_target
 from .mixture import Mixture
 from .._random import as_generator
@@ -62,7 +62,7 @@ def elbo(target, q, *, n_samples: int = N_SAMPLES, rng: np.random.Generator, std
     """``E_q[log p̃ − log q]`` (the ELBO; ``= log Z − KL(q‖p)``)."""
     check_target(target)
     q = _density("q", q, target.dim)
-    n = check_int("n_samples", n_samples, low=1)
+    n = check_size("n_samples", n_samples, item_bytes=8 * (target.dim + 2), item="draw")
     x = q.sample(n, as_generator(rng))
     return _mean(-_residual(target, q, x), stderr)
 
@@ -72,9 +72,11 @@ def kl(target, q, *, n_samples: int = N_SAMPLES, rng: np.random.Generator, log_z
     ``log_normalizer`` (exact for :class:`~.targets.GaussianMixtureTarget`) or 0 (then ``= −ELBO``)."""
     check_target(target)
     q = _density("q", q, target.dim)
-    n = check_int("n_samples", n_samples, low=1)
+    n = check_size("n_samples", n_samples, item_bytes=8 * (target.dim + 2), item="draw")
     if log_z is None:
         log_z = getattr(target, "log_normalizer", None) or 0.0
+    else:
+        log_z = check_real("log_z", log_z)      # issue 47: log_z=nan returned NaN
     x = q.sample(n, as_generator(rng))
     out = _mean(_residual(target, q, x), stderr)
     return (out[0] + log_z, out[1]) if stderr else out + log_z
@@ -85,7 +87,7 @@ def grad_inner(target, q, s, *, n_samples: int = N_SAMPLES, rng: np.random.Gener
     check_target(target)
     q = _density("q", q, target.dim)
     s = _density("s", s, target.dim)
-    n = check_int("n_samples", n_samples, low=1)
+    n = check_size("n_samples", n_samples, item_bytes=8 * (target.dim + 2), item="draw")
     x = s.sample(n, as_generator(rng))
     return _mean(_residual(target, q, x), stderr)
 
@@ -112,7 +114,7 @@ def grad_inner_components(target, q: Mixture, *, n_samples: int = N_SAMPLES, rng
     if not isinstance(q, Mixture):
         raise ValueError(f"q must be a Mixture; got {type(q).__name__}")
     _density("q", q, target.dim)
-    n = check_int("n_samples", n_samples, low=1)
+    n = check_size("n_samples", n_samples, item_bytes=8 * (target.dim + 2), item="draw")
     rng = as_generator(rng)
     K, D = q.n_components, q.dim
     eps = q.family.standard_sample((K, n, D), rng)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import rankdata
 
-from .._validation import as_finite_array, as_rows, check_int
+from .._validation import as_finite_array, as_rows, check_size
 from ..models import LogisticRegression
 
 from .mixture import Mixture
@@ -56,7 +56,7 @@ def _check_model_q(model, q) -> None:
 def train_log_likelihood(model: LogisticRegression, q: Mixture, *, n_samples: int = 100, rng: np.random.Generator) -> float:
     """``(1/n) Σ_n (1/S) Σ_s log p(y_n | z_n, w_s)``, ``w_s ~ q`` (``S = n_samples``)."""
     _check_model_q(model, q)
-    S = check_int("n_samples", n_samples, low=1)
+    S = check_size("n_samples", n_samples, item_bytes=8 * (model.D + model.n), item="draw")
     W = q.sample(S, as_generator(rng))
     return float(model.log_joint(W).sum() - model.log_prior(W).sum()) / (S * model.n)
 

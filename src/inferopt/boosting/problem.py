@@ -49,7 +49,7 @@ from scipy.special import logsumexp
 
 from .._clock import clock
 from .._selection import TIE_RTOL
-from .._validation import check_choice, check_flag, check_int
+from .._validation import check_choice, check_flag, check_size
 from ..fw import ActiveSet, Direction
 from .estimates import kl
 from .families import Component, check_target, get_family
@@ -97,7 +97,7 @@ class BoostingProblem:
         self.target = check_target(target)
         self.family = get_family(family)
         self.rng = as_generator(rng)
-        self.n_samples = check_int("n_samples", n_samples, low=1)
+        self.n_samples = check_size("n_samples", n_samples, item_bytes=8 * (self.target.dim + 2), item="draw")
         self.reuse_samples = check_flag("reuse_samples", reuse_samples)
         self.ls_draws = check_choice("ls_draws", ls_draws, LS_DRAWS)
         self.estimates = check_choice("estimates", estimates, ESTIMATES)
@@ -197,7 +197,9 @@ class BoostingProblem:
         if self.custom_lmo is not None:
             s = self.custom_lmo(q, t, self.rng)
         else:
-            s = greedy_step(self.target, self.family, q, rng=self.rng, t=max(t, 1), **self.greedy).component
+            anneals = q is not None and self.greedy.get("anneal", "1oversqrt") != "constant"   # λ depends on t
+            s = greedy_step(self.target, self.family, q, rng=self.rng, **({"t": max(t, 1)} if anneals else {}),
+                            **self.greedy).component
         self.time_greedy.append(clock() - tic)
         sid = self._store(s)
         if q is None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._result import SolveResult
-from .._validation import as_rows, check_choice, check_int, check_real
+from .._validation import as_rows, check_choice, check_int, check_real, check_size
 from .adam import Adam
 from .families import Component, check_params, check_target, get_family
 from .mixture import Mixture
@@ -133,7 +133,7 @@ def relbo(target, s: Component, q: Mixture | None = None, lam: float = 1.0, *, n
     check_target(target)
     if not isinstance(s, Component):
         raise TypeError(f"s must be a Component; got {type(s).__name__}")
-    n_samples = check_int("n_samples", n_samples, low=1)
+    n_samples = check_size("n_samples", n_samples, item_bytes=8 * (s.dim + 2), item="draw")
     eps = s.family.standard_sample((n_samples, s.dim), as_generator(rng))
     return relbo_and_grad(target, s.family, s.loc, s.log_scale, eps, q, lam)[0]
 
@@ -158,7 +158,7 @@ def relbo_common(target, components, q: Mixture | None = None, lam: float = 1.0,
         raise ValueError(f"components must all be {family.name} components of the target's dimension {target.dim}")
     q = _check_q(q, target.dim)
     lam = check_real("lam", lam, low=0.0)
-    n = check_int("n_samples", n_samples, low=2)
+    n = check_size("n_samples", n_samples, low=2, item_bytes=8 * (target.dim + 2 * len(comps)), item="draw")
     eps = family.standard_sample((n, target.dim), as_generator(rng))
     values, errors = [], []
     for c in comps:
@@ -213,7 +213,8 @@ def greedy_step(
     target : a target (``dim``, ``log_density``, ``grad_log_density``), see :mod:`.targets`.
     family : base family (``'laplace'``, ``'gaussian'`` or a :class:`Family`).
     q : the current mixture ``q_t``; ``None`` for the first component (plain VI, λ = 1).
-    t : boosting iteration for ``λ = 1/√(t+1)``; default ``q.n_components``. ``lam`` overrides.
+    t : boosting iteration for ``λ = 1/√(t+1)``; default ``q.n_components``. Giving ``lam`` too, or
+        ``t`` where no λ depends on it (``q=None``, ``anneal='constant'``), is refused (issue 47).
     anneal : the entropy weight over the iterations: ``'1oversqrt'`` (``λ = 1/√(t+1)``, the authors'
         ``relbo_anneal`` default) or ``'constant'`` (``λ = 1``: Eq. (4) as the paper derives it, "setting
         the multiplier to one").
@@ -235,7 +236,9 @@ def greedy_step(
         uses, is Adam with ``lr = 0.1`` and ``(100, 0.9)``).
     start : ``'draw'`` (ours: location ``0`` for the first component, else one draw from ``q``;
         log-scale ``init_log_scale``) or ``'random'`` (the authors' ``construct_base``:
-        location ``~ N(0, I)``, free scale parameter ``~ N(0, I)``). ``init`` overrides both.
+        location ``~ N(0, I)``, free scale parameter ``~ N(0, I)``). ``init`` replaces both (then
+        ``start`` and ``init_log_scale`` other than their defaults are refused, as is
+        ``init_log_scale`` with ``'random'``).
     scale_param : the free parameter of the scale: ``'exp'`` (``b = e^ρ``, ours) or
         ``'softplus'`` (``b = log(1 + e^u)``, the authors'); Adam runs on that parameter.
     stored_scale : the scale the returned component carries: ``'scale'`` (the optimised ``b``)
@@ -251,9 +254,17 @@ def greedy_step(
     rng = as_generator(rng)
     D = target.dim
     q = _check_q(q, D)
-    max_iter = check_int("max_iter", max_iter, low=0)
-    n_samples = check_int("n_samples", n_samples, low=1)
+    max_iter = check_size("max_iter", max_iter, low=0, item_bytes=8, item="step (its RELBO trace)")
+    n_samples = check_size("n_samples", n_samples, item_bytes=8 * (D + 2), item="draw")
     anneal = check_choice("anneal", anneal, ANNEALS)
+    if t is not None:
+        t = check_int("t", t, low=0)
+        if lam is not None:
+            raise ValueError(f"give t (for lam = 1/sqrt(t+1)) or lam, not both: lam would override t; "
+                             f"got t={t}, lam={lam!r}")
+        if q is None or anneal == "constant":
+            why = "the first component (q=None) is plain VI" if q is None else "anneal='constant'"
+            raise ValueError(f"t is not used: {why}, with lam = 1; got t={t}")
     if lam is None:
         lam = 1.0 if q is None or anneal == "constant" else relbo_lambda(q.n_components if t is None else t)
     lam = check_real("lam", lam, low=0.0)
@@ -265,13 +276,24 @@ def greedy_step(
             raise ValueError(f"lr_decay must be a pair (every, factor); got {lr_decay!r}")
         every = check_int("lr_decay[0]", lr_decay[0], low=1)
         factor = check_real("lr_decay[1]", lr_decay[1], low=0.0, high=1.0, low_open=True)
+    init_log_scale = check_real("init_log_scale", init_log_scale)
+    if init is not None:
+        if not isinstance(init, Component):
+            raise TypeError(f"init must be a Component (or None); got {type(init).__name__} {init!r}")
+        ignored = [f"{k}={v!r}" for k, v, default in (("start", start, "draw"), ("init_log_scale", init_log_scale, 0.0))
+                   if v != default]
+        if ignored:
+            raise ValueError(f"{ignored[0].split('=')[0]} is not used when init is given (init is the starting "
+                             f"component); got {ignored[0]}")
+    elif start == "random" and init_log_scale != 0.0:
+        raise ValueError(f"init_log_scale is not used with start='random' (the scale is drawn); got {init_log_scale}")
     if init is None:
         if start == "random":
             loc0, free0 = rng.standard_normal(D), rng.standard_normal(D)
             log_scale0 = _log_scale(free0, scale_param)
         else:
             loc0 = np.zeros(D) if q is None else q.sample(1, rng)[0]
-            log_scale0 = np.full(D, check_real("init_log_scale", init_log_scale))
+            log_scale0 = np.full(D, init_log_scale)
         init = Component(family, loc0, log_scale0)
     elif init.dim != D or init.family.name != family.name:
         raise ValueError(f"init must be a {family.name} component of dimension {D}")

@@ -8,6 +8,10 @@ is the finite representation ``ĝ_i`` of the centred log-likelihood of datum ``i
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import inspect
+import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -63,6 +67,60 @@ def check_problem(Phi, y) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError("Phi must have a non-zero entry; got all zeros (every weight vector is then optimal: "
                          "no data point carries information)")
     return (Phi if Phi.flags.f_contiguous else np.ascontiguousarray(Phi)), y
+
+
+#: the binary exponents of ``max |Phi|`` a solver works at as given; outside them :func:`scale_free`
+#: multiplies the problem by a power of two (exact), so no product of the solvers under- or overflows
+SAFE_EXPONENTS = (-64, 64)
+
+
+def scale_free(*, arguments=None, info=None):
+    """Make a coreset solver ``solver(Phi, y, k, ...)`` independent of the problem's scale (issue 47:
+    ``a_iht_ii`` returned ``w = 0`` for ``(c Phi, c y)`` at ``c = 1e160`` and ``1e-310``, ``giga`` other
+    weights at ``1e-200``). The weights of ``(c Phi, c y)`` are those of ``(Phi, y)`` (``min ||y - Phi w||^2``
+    is homogeneous), so a problem whose ``max |Phi|`` lies outside ``2**SAFE_EXPONENTS`` is solved as
+    ``(2^-e Phi, 2^-e y)`` with ``2^e`` its magnitude -- a power of two: exact, and the same arithmetic as
+    the problem at scale 1 -- and the result is given back in the caller's units: ``objective`` times
+    ``4^e`` (beyond float64's range: ``inf`` or ``0``, the weights unaffected). ``arguments``:
+    ``{name: p}``, a numeric argument in the problem's units, multiplied by ``2^(p e)`` (a fixed step
+    size, ``p = 2``); ``info``: ``{key: p}``, a result's ``info`` entry multiplied by ``2^(p e)``."""
+    arguments, info = dict(arguments or {}), dict(info or {})
+
+    def wrap(solver):
+        signature = inspect.signature(solver)
+
+        @functools.wraps(solver)
+        def run(*args, **kwargs):
+            bound = signature.bind(*args, **kwargs)
+            Phi, y = check_problem(bound.arguments["Phi"], bound.arguments["y"])
+            e = int(np.frexp(np.max(np.abs(Phi)))[1])
+            if SAFE_EXPONENTS[0] <= e <= SAFE_EXPONENTS[1]:
+                bound.arguments.update(Phi=Phi, y=y)
+                return solver(*bound.args, **bound.kwargs)
+            scaled_y = np.ldexp(y, -e)
+            if not np.all(np.isfinite(scaled_y)):
+                raise ValueError(f"y is too large for Phi: max |y| = {np.max(np.abs(y)):.3g} is more than 1e308 times "
+                                 f"max |Phi| = {np.max(np.abs(Phi)):.3g}, so the weights overflow float64")
+            bound.arguments.update(Phi=np.ldexp(Phi, -e), y=scaled_y)
+            for name, power in arguments.items():
+                value = bound.arguments.get(name)
+                if isinstance(value, numbers.Real) and not isinstance(value, bool):
+                    bound.arguments[name] = float(np.ldexp(float(value), power * e))
+            return _in_callers_units(solver(*bound.args, **bound.kwargs), e, info)
+        return run
+    return wrap
+
+
+def _in_callers_units(result, e: int, info: dict):
+    """``result`` of the problem scaled by ``2^-e`` in the caller's units (:func:`scale_free`)."""
+    if not isinstance(result, CoresetResult):
+        return result               # weights: the same at every scale
+    with np.errstate(over="ignore", under="ignore"):
+        back = {key: np.ldexp(np.asarray(result.info[key], dtype=float), power * e) for key, power in info.items()
+                if key in result.info}
+        objective = np.ldexp(np.asarray(result.objective, dtype=float), 2 * e)
+    return dataclasses.replace(result, objective=objective, info={**result.info, **{
+        key: (float(v) if np.ndim(v) == 0 else v) for key, v in back.items()}})
 
 
 def check_k(k, n: int, name: str = "k") -> int:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import cho_solve, solve_triangular
 
-from .._validation import as_finite_array, as_rows, check_choice, check_int, check_real, check_spd
+from .._validation import as_finite_array, as_rows, check_choice, check_int, check_real, check_size, check_spd
 from .._random import as_generator
 
 
@@ -189,8 +189,8 @@ def make_gaussian_mean(D, N, rng=None, *, prior_var=1.0, noise_var=1.0) -> Gauss
     ``Σ₀ = prior_var·I``, ``Σ = noise_var·I`` (the paper: both ``I``), ``θ ~ N(μ₀, Σ₀)`` and
     ``N`` draws ``x_n ~ N(θ, Σ)``."""
     rng = as_generator(rng)
-    D = check_int("D", D, low=1)
-    N = check_int("N", N, low=1)
+    D = check_size("D", D, item_bytes=8 * 4, item="dimension")
+    N = check_size("N", N, item_bytes=8 * (D + 1), item="data point")
     prior_var = check_real("prior_var", prior_var, low=0.0, low_open=True)
     noise_var = check_real("noise_var", noise_var, low=0.0, low_open=True)
     theta = np.sqrt(prior_var) * rng.standard_normal(D)

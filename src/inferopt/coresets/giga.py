@@ -23,12 +23,13 @@ import numpy as np
 
 from .._selection import tied_argmax
 from .._validation import check_int
-from ._common import CoresetResult, GridRecorder, Trace, check_k_grid, check_problem, greedy_result
+from ._common import CoresetResult, GridRecorder, Trace, check_k_grid, check_problem, greedy_result, scale_free
 
 _TOL = 1e-12
 
 
-def giga(Phi, y, k, *, until="iterations", max_iter=None) -> CoresetResult:
+@scale_free(info={"scale": 1})
+def giga(Phi, y, k, *, until="iterations", max_iter: int | None = None) -> CoresetResult:
     """GIGA coreset of size ``k`` (an int or a grid of sizes, recorded in one pass).
 
     ``until="iterations"`` (default): ``k`` steps, hence at most ``k`` points (points may
@@ -41,6 +42,9 @@ def giga(Phi, y, k, *, until="iterations", max_iter=None) -> CoresetResult:
     S, n = Phi.shape
     ks = check_k_grid(k, n)
     if until == "iterations":
+        if max_iter is not None:
+            raise ValueError(f"max_iter is used with until='support' only (until='iterations' takes max(k) steps); "
+                             f"got max_iter={max_iter!r}")
         max_iter = int(ks[-1])
     else:
         max_iter = 10 * int(ks[-1]) + 10 if max_iter is None else check_int("max_iter", max_iter, low=1)

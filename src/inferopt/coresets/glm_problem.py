@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..models import LaplaceApprox, laplace_approximation
-from .._validation import as_finite_array, check_int, check_protocol
+from .._validation import as_finite_array, check_int, check_protocol, check_size
 from .._random import as_generator
 from .evaluation import gaussian_kl
 from .tangent import tangent_from_loglik
@@ -49,7 +49,8 @@ class GLMCoresetProblem:
         self.model = check_protocol("model", model, "n", "loglik", "neg_log_joint_fns",
                                     what="a GLM of inferopt.models")
         self.n = model.n
-        S = check_int("n_projections", n_projections, low=2)
+        S = check_size("n_projections", n_projections, low=2, item_bytes=8 * (model.n + model.D),
+                       item="projection (a row of Phi)")
         self.posterior = laplace_approximation(model)
         self._cov = self.posterior.cov
         thetas = self.posterior.sample(S, as_generator(rng))

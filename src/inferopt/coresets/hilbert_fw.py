@@ -18,9 +18,10 @@ import numpy as np
 
 from .. import fw
 from .._validation import check_choice, check_real
-from ._common import CoresetResult, GridRecorder, check_k_grid, check_problem
+from ._common import CoresetResult, GridRecorder, check_k_grid, check_problem, scale_free
 
 
+@scale_free(arguments={"tol": -2}, info={"gap": 2, "slope": 2, "value": 2, "bound": 2, "C": 2})
 def hilbert_frank_wolfe(Phi, y, k, *, variant="fw", step="line_search", tol=0.0) -> CoresetResult:
     """FW Hilbert coreset(s) of size ``k`` (an int or a grid, recorded in one pass).
 

@@ -45,6 +45,7 @@ from ._common import (
     check_k,
     check_problem,
     check_stopping,
+    scale_free,
 )
 from .projection import expanded_support, sorted_union, sparse_nonneg
 from .._random import as_generator
@@ -154,6 +155,7 @@ def _result(w, trace, n_iter, converged, k, info) -> CoresetResult:
     )
 
 
+@scale_free(arguments={"step": 2}, info={"step": -2})
 def iht(Phi, y, k, *, step="lipschitz", tol=DEFAULT_TOL, max_iter=DEFAULT_MAX_ITER) -> CoresetResult:
     """Vanilla IHT (Algorithm 1): ``w ← Π_{C_k ∩ R+}(w − μ∇f(w))`` from ``w = 0``.
 
@@ -287,6 +289,7 @@ def _accelerated(Phi, y, k, *, debias, step, tol, max_iter, batch_size=None, rng
     return _result(w, trace, t, converged, k, info)
 
 
+@scale_free(info={"step": -2, "last_objective": 2})
 def a_iht(
     Phi, y, k, *, step="exact", tol=DEFAULT_TOL, max_iter=DEFAULT_MAX_ITER, keep_best=False
 ) -> CoresetResult:
@@ -300,6 +303,7 @@ def a_iht(
     return _accelerated(Phi, y, k, debias=False, step=step, tol=tol, max_iter=max_iter, keep_best=keep_best)
 
 
+@scale_free(info={"step": -2, "last_objective": 2})
 def a_iht_ii(
     Phi, y, k, *, step="exact", tol=DEFAULT_TOL, max_iter=DEFAULT_MAX_ITER, keep_best=False
 ) -> CoresetResult:
@@ -308,6 +312,7 @@ def a_iht_ii(
     return _accelerated(Phi, y, k, debias=True, step=step, tol=tol, max_iter=max_iter, keep_best=keep_best)
 
 
+@scale_free(info={"step": -2, "last_objective": 2})
 def a_iht_batch(
     Phi, y, k, *, batch_fraction=0.2, rng=None, step="exact", tol=DEFAULT_TOL, max_iter=DEFAULT_MAX_ITER,
     keep_best=False,

@@ -57,6 +57,13 @@ def register_solver(name: str, solver, *, per_k: bool = True) -> None:
     under its name again does nothing; a built-in name or another solver under a taken name is a
     ``ValueError``.
     """
+    per_k = check_solver(name, solver, per_k=per_k)
+    (PER_K if per_k else GREEDY)[name] = solver
+    SOLVERS[name] = solver
+
+
+def check_solver(name: str, solver, *, per_k: bool = True) -> bool:
+    """What :func:`register_solver` requires, without registering (returns ``per_k``)."""
     if not isinstance(name, str) or not name:
         raise TypeError(f"name must be a non-empty string; got {name!r}")
     if not callable(solver):
@@ -64,8 +71,7 @@ def register_solver(name: str, solver, *, per_k: bool = True) -> None:
     per_k = check_flag("per_k", per_k)
     if name in BUILTIN or (name in SOLVERS and SOLVERS[name] is not solver):
         raise ValueError(f"a coreset solver named {name!r} exists already; choose another name")
-    (PER_K if per_k else GREEDY)[name] = solver
-    SOLVERS[name] = solver
+    return per_k
 
 
 def coreset_path(solver: str, Phi, y, ks, *, refit_weights=False, progress=False, **options):

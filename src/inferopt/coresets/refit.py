@@ -13,9 +13,10 @@ from scipy.optimize import nnls
 
 from .._clock import clock
 from .._validation import as_finite_array, check_indices, check_nonneg
-from ._common import CoresetResult, check_problem, support_objective
+from ._common import CoresetResult, check_problem, scale_free, support_objective
 
 
+@scale_free()
 def nnls_on_support(Phi, y, support) -> np.ndarray:
     """Weights (length ``n``) solving the NNLS problem on the columns ``support``."""
     Phi, y = check_problem(Phi, y)

@@ -39,6 +39,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .._progress import Progress
 from .._selection import tied_argmax
 from .._validation import as_finite_array, check_choice, check_flag, check_int, check_real
 from ._active_covariance import active_covariance
@@ -74,11 +75,19 @@ def sparsevi(
     check_choice("optimizer", optimizer, {"adam", "sgd"})
     check_choice("until", until, {"iterations", "support"})
     if until == "iterations":
+        if max_iter is not None:
+            raise ValueError(f"max_iter is used with until='support' only (until='iterations' makes max(k) "
+                             f"selections); got max_iter={max_iter!r}")
         max_iter = int(ks[-1])
     else:
         max_iter = 2 * int(ks[-1]) if max_iter is None else check_int("max_iter", max_iter, low=1)
     if tangent is not None and covariance is not None:
         raise ValueError("give tangent or covariance, not both")
+    big = max(float(np.abs(Phi).max()), float(np.abs(y).max(initial=0.0)))
+    if big * big * Phi.size > np.finfo(float).max:   # issue 47: the gradient overflowed, then "w must be finite"
+        raise ValueError(f"Phi and y are too large for SparseVI's arithmetic: with entries up to {big:.3g} its "
+                         "gradients Phi_w'Phi_w(1 - w) overflow float64; divide Phi and y by one constant (SparseVI's "
+                         "steps are in the problem's units: with optimizer='adam' the weights barely change)")
     restricted = active_covariance(covariance) if covariance is not None else None
     fixed_sum = Phi.sum(axis=1)
     fixed_norms = np.linalg.norm(Phi, axis=0)
@@ -130,6 +139,7 @@ def sparsevi(
         from tqdm.auto import tqdm
 
         it = tqdm(it, desc="SparseVI", leave=False)
+    clock = Progress("sparsevi", max_iter * n_steps, False, unit="step", size="n_steps")   # a long call warns
     t = 0
     message = f"{ks[-1]} selections" if until == "iterations" else f"support reached k = {ks[-1]}"
     for t in it:
@@ -150,6 +160,7 @@ def sparsevi(
         m1 = np.zeros(active.size)
         m2 = np.zeros(active.size)
         for i in range(1, n_steps + 1):
+            clock.update()
             wa = w[active]
             if covariance is None:
                 V, vsum = vectors(w)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, check_callable, check_int, check_protocol, check_returned
+from .._validation import as_finite_array, check_callable, check_int, check_protocol, check_returned, check_size
 from ._common import check_problem, objective
 from .._random import as_generator
 
@@ -52,7 +52,7 @@ def monte_carlo_tangent(loglik, sampler, n_samples, rng=None) -> np.ndarray:
     check_callable("loglik", loglik)
     check_callable("sampler", sampler)
     rng = as_generator(rng)
-    n_samples = check_int("n_samples", n_samples, low=2)
+    n_samples = check_size("n_samples", n_samples, low=2, item_bytes=8 * 2, item="draw (a row of log-likelihoods)")
     thetas = check_returned("sampler", sampler(n_samples, rng))
     if len(thetas) != n_samples:
         raise ValueError(f"sampler(size, rng) must return size = {n_samples} draws; got shape {thetas.shape}")

@@ -13,10 +13,11 @@ import numpy as np
 
 from .._validation import check_choice
 
-from ._common import CoresetResult, Trace, check_k_grid, check_problem, support_objective
+from ._common import CoresetResult, Trace, check_k_grid, check_problem, scale_free, support_objective
 from .._random import as_generator
 
 
+@scale_free()
 def uniform(Phi, y, k, *, rng=None, until="iterations") -> CoresetResult:
     """Uniform coreset(s); ``Phi, y`` give ``n`` and the objective values reported.
 

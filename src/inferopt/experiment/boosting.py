@@ -24,8 +24,8 @@ import numpy as np
 import pandas as pd
 
 from .._validation import (check_callable, check_choice, check_choices, check_flag, check_int, check_int_sequence,
-                           check_real, check_table)
-from ..boosting.boost import BUILTIN, STEPS, boost, register_step
+                           check_real, check_size, check_table)
+from ..boosting.boost import BUILTIN, SETTINGS, STEPS, boost, register_step, step_settings
 from ..boosting.estimates import elbo, kl
 from ..boosting.families import Component, Gaussian
 from ..boosting.mixture import Mixture
@@ -55,7 +55,7 @@ def _softplus(x):
 
 def random_two_gaussians(D: int, rng: np.random.Generator) -> GaussianMixtureTarget:
     """``Σ_k π_k N(μ_k, diag σ_k²)``, ``K = 2``, ``π ~ Dir(1, 1)``, ``μ_k ~ N(0, I_D)``, ``σ_k = softplus(N(0, I_D))``."""
-    D, rng = check_int("D", D, low=1), as_generator(rng)
+    D, rng = check_size("D", D, item_bytes=8 * 4, item="dimension (two means, two scales)"), as_generator(rng)
     return GaussianMixtureTarget(rng.normal(size=(2, D)), _softplus(rng.normal(size=(2, D))), rng.dirichlet([1.0, 1.0]))
 
 
@@ -67,14 +67,17 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     Each run draws one target and one random component, shared by all methods. The KL of the
     resulting two-component mixture is estimated with ``n_eval`` fresh draws (the target's
     density is exact). Returns one row per (dimension, run, method): ``gamma``, ``kl``,
-    ``kl_init`` (the KL of ``q_1``), ``step_type``.
+    ``kl_init`` (the KL of ``q_1``), ``step_type``. ``rule_kwargs``: step-rule settings shared by
+    the methods, each taking those it uses (:func:`~inferopt.boosting.boost.step_settings`).
     """
     rng = as_generator(rng)
-    n_runs = check_int("n_runs", n_runs, low=1)
+    n_runs = check_size("n_runs", n_runs, item_bytes=8 * 6, item="run (a row per method)")
     dims = check_int_sequence("dims", dims, low=1)
     methods = check_choices("methods", methods, METHODS)
-    check_int("n_eval", n_eval, low=2)
+    check_size("n_eval", n_eval, low=2, item_bytes=8 * (max(dims) + 2), item="draw")
+    check_size("n_samples", n_samples, item_bytes=8 * (max(dims) + 2), item="draw")
     progress = check_flag("progress", progress)
+    own = {m: step_settings(m, rule_kwargs, strict=False) for m in methods}   # shared settings: each rule takes its own
     rows = []
     jobs = [(int(D), r) for D in dims for r in range(n_runs)]
     if progress:
@@ -89,7 +92,7 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
         kl_init = kl(target, target.mixture.with_weights([1.0, 0.0]), n_samples=n_eval, rng=rng)
         for method in methods:
             res = boost(target, method, rng=np.random.default_rng(seed), max_iter=1, family="gaussian",
-                        n_samples=n_samples, lmo=lambda q, t, _rng, seq=seq: seq[t], **rule_kwargs)
+                        n_samples=n_samples, lmo=lambda q, t, _rng, seq=seq: seq[t], **own[method])
             rows.append({"dimension": D, "run": r, "method": method, "gamma": float(res.record["gamma"].iloc[1]),
                          "step_type": res.record["step_type"].iloc[1], "kl_init": kl_init,
                          "kl": kl(target, res.mixture, n_samples=n_eval, rng=rng)})
@@ -102,11 +105,12 @@ def run_replicate(data: dict, method: str, replicate: int, seed: int, *, max_ite
     seeded by ``seed`` and evaluated with draws seeded by ``[seed, 1]`` (outside the timed parts); its
     per-iteration record with ``method``, ``replicate``, ``train_ll``, ``test_auroc`` and an
     independent ELBO estimate ``elbo_eval`` with its Monte-Carlo standard error ``elbo_se``
-    (``n_eval`` draws)."""
+    (``n_eval`` draws). Step-rule settings among ``boost_kwargs`` may be shared by several rules:
+    ``method`` takes those it uses (:func:`~inferopt.boosting.boost.step_settings`)."""
     method = check_choice("method", method, METHODS)
     replicate, seed = check_int("replicate", replicate, low=0), check_int("seed", seed, low=0)
-    n_eval = check_int("n_eval", n_eval, low=1)
     target = LogisticTarget(data["Z"], data["y"])
+    n_eval = check_size("n_eval", n_eval, item_bytes=8 * (target.dim + len(data["y"])), item="draw")
     ev_rng = np.random.default_rng([seed, 1])
 
     def evaluate(q):
@@ -114,7 +118,10 @@ def run_replicate(data: dict, method: str, replicate: int, seed: int, *, max_ite
         return {"train_ll": train_log_likelihood(target.model, q, n_samples=n_eval, rng=ev_rng),
                 "test_auroc": test_auroc(data["Zt"], data["yt"], q), "elbo_eval": value, "elbo_se": se}
 
-    res = boost(target, method, rng=np.random.default_rng(seed), max_iter=max_iter, evaluate=evaluate, **boost_kwargs)
+    rule = {k: v for k, v in boost_kwargs.items() if k in SETTINGS}
+    rest = {k: v for k, v in boost_kwargs.items() if k not in SETTINGS}
+    res = boost(target, method, rng=np.random.default_rng(seed), max_iter=max_iter, evaluate=evaluate,
+                **rest, **step_settings(method, rule, strict=False))
     return res.record.assign(method=method, replicate=replicate)
 
 
@@ -128,7 +135,10 @@ RULE_SETTING_KEYS = ("C0", "eta", "tau", "ls_lr", "ls_iter", "imax", "eps0")
 
 
 def check_rule_settings(rule_settings) -> dict:
-    """``rule_settings`` as ``{rule: {key: value}}`` with rules of :data:`METHODS` and keys of :data:`RULE_SETTING_KEYS`."""
+    """``rule_settings`` as ``{rule: {key: value}}`` with rules of :data:`METHODS`, keys of
+    :data:`RULE_SETTING_KEYS` that the rule uses (issue 47: ``{"predefined": {"eta": 5}}`` was
+    ignored) and values the rule allows (``C0 > 0``, ``0 < eta <= 1``, ``tau > 1``, ``imax >= 1``, ...:
+    :func:`~inferopt.boosting.boost.step_settings`). A refusal names ``rule_settings[rule]``."""
     if rule_settings is None:
         return {}
     if not isinstance(rule_settings, dict) or not all(isinstance(v, dict) for v in rule_settings.values()):
@@ -138,6 +148,10 @@ def check_rule_settings(rule_settings) -> dict:
         unknown = set(kw) - set(RULE_SETTING_KEYS)
         if unknown:
             raise ValueError(f"rule_settings[{rule!r}] has unknown keys {sorted(unknown)}; allowed: {list(RULE_SETTING_KEYS)}")
+        try:
+            step_settings(rule, kw)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"rule_settings[{rule!r}]: {exc}") from None
     return {rule: dict(kw) for rule, kw in rule_settings.items()}
 
 
@@ -161,18 +175,20 @@ def compare_methods(data: dict, *, methods=PAPER_RULES, max_iter: int, n_replica
     concatenated per-iteration records of :func:`~inferopt.boosting.boost` with columns
     ``method``, ``replicate``, ``train_ll`` (mean over the training data of
     ``E_q log p(y|x, w)``, ``n_eval`` draws) and ``test_auroc`` (posterior-mean logit);
-    ``boost_kwargs`` go to :func:`~inferopt.boosting.boost`, updated for each rule by its entry of
-    ``rule_settings`` (``{rule: {"C0": ..., "eta": ..., ...}}``, e.g. :data:`AUTHORS_RULE_SETTINGS`).
+    ``boost_kwargs`` go to :func:`~inferopt.boosting.boost` (its step-rule settings shared: each rule
+    takes those it uses), updated for each rule by its entry of ``rule_settings``
+    (``{rule: {"C0": ..., "eta": ..., ...}}``, e.g. :data:`AUTHORS_RULE_SETTINGS`).
     ``progress``: a bar over the runs. ``methods``: the paper's rules by default; a rule registered by
     :func:`inferopt.experiment.register_method` runs as its own tasks with the replicates' seeds, so
     the paper's rules give the same records with and without it.
     """
     rng = as_generator(rng)
-    n_replicates = check_int("n_replicates", n_replicates, low=1)
+    n_replicates = check_size("n_replicates", n_replicates, item_bytes=8 * 20, item="replicate (a record row)")
     methods = check_choices("methods", methods, METHODS)
-    check_int("n_eval", n_eval, low=1)
+    target = LogisticTarget(data["Z"], data["y"])          # bad data fails here, before any worker starts
+    check_size("n_eval", n_eval, item_bytes=8 * (target.dim + len(data["y"])), item="draw")
     progress = check_flag("progress", progress)
-    LogisticTarget(data["Z"], data["y"])          # bad data fails here, before any worker starts
+    step_settings(methods[0], {k: v for k, v in boost_kwargs.items() if k in SETTINGS}, strict=False)   # values, here
     seeds = rng.integers(2**32, size=n_replicates)
     own = check_rule_settings(rule_settings)
     tasks = [(data, method, r, int(seed), own.get(method, {})) for r, seed in enumerate(seeds) for method in methods]
@@ -329,7 +345,7 @@ def resample_rows(data: dict, n_rows: int, rng: np.random.Generator) -> dict:
     whether a subset's size is what a first-step check depends on."""
     if not isinstance(data, dict) or not {"Z", "y"} <= set(data):
         raise TypeError(f"data must be a mapping with 'Z' and 'y' (logistic_data's); got {type(data).__name__}")
-    n_rows = check_int("n_rows", n_rows, low=1)
+    n_rows = check_size("n_rows", n_rows, item_bytes=8 * (np.shape(data["Z"])[1] + 1), item="row")
     idx = as_generator(rng).integers(len(data["y"]), size=n_rows)
     return {**data, "Z": data["Z"][idx], "y": data["y"][idx]}
 
@@ -437,7 +453,7 @@ def greedy_check(data: dict, constructions: dict, *, family: str = "laplace", ga
     gammas = [check_real(f"gammas[{i}]", g, low=0.0, high=1.0, low_open=True) for i, g in enumerate(gammas)]
     if not gammas:
         raise ValueError("gammas must hold at least one step size in (0, 1]")
-    n_eval = check_int("n_eval", n_eval, low=2)
+    n_eval = check_size("n_eval", n_eval, low=2, item_bytes=8 * (target.dim + len(data["y"])), item="draw")
     rows = []
     for name, settings in constructions.items():
         seed = int(rng.integers(2**32))
@@ -466,8 +482,8 @@ def headroom(data: dict, *, n_eval: int = 2000, rng: np.random.Generator) -> dic
     above plain VI bounds from below what a mixture could gain: ``{"elbo", "elbo_se"}``."""
     if not isinstance(data, dict) or not {"Z", "y"} <= set(data):
         raise TypeError(f"data must be a mapping with 'Z' and 'y' (logistic_data's); got {type(data).__name__}")
-    n_eval = check_int("n_eval", n_eval, low=2)
     target = LogisticTarget(data["Z"], data["y"])
+    n_eval = check_size("n_eval", n_eval, low=2, item_bytes=8 * (target.dim + len(data["y"])), item="draw")
     approx = laplace_approximation(target.model)
     draws = approx.sample(n_eval, as_generator(rng))
     log_p = target.log_density(draws)

@@ -39,7 +39,7 @@ import pandas as pd
 
 from .._random import as_generator, named_stream
 from .._validation import check_choice, check_flag, check_table
-from .methods import FAMILIES, PAPER_METHODS, add_method, shown_name
+from .methods import FAMILIES, PAPER_METHODS, add_method, check_new_method, shown_name
 from .methods import label as method_label
 
 __all__ = ["FAMILIES", "load_extra_methods", "method_of", "methods_beyond", "register_method", "report_versus",
@@ -52,12 +52,16 @@ PROTOCOLS = {
     "boosting": (("line",), ()),
     "spectral": (("problem", "theta0"), ("max_iter", "step", "M", "rng", "eval_every")),
 }
-#: family -> ``"module:function"`` of the algorithm package's own registration hook. Imported by
-#: name when a method of that family registers: a stage imports (and depends on, in ``dvc.yaml``)
-#: only its own family's package, which its experiment imports anyway.
+#: family -> ``"module:function"`` of the algorithm package's own registration hook and of its check
+#: (what the hook requires, without registering). Imported by name when a method of that family
+#: registers: a stage imports (and depends on, in ``dvc.yaml``) only its own family's package, which
+#: its experiment imports anyway.
 LIBRARY_HOOKS = {"coresets": "inferopt.coresets.path:register_solver",
                  "herding": "inferopt.herding.herding:register_step",
                  "boosting": "inferopt.boosting.boost:register_step"}
+LIBRARY_CHECKS = {"coresets": "inferopt.coresets.path:check_solver",
+                  "herding": "inferopt.herding.herding:check_step",
+                  "boosting": "inferopt.boosting.boost:check_step"}
 #: the experiment ids' letter -> the family of its methods
 FAMILY_OF_PAPER = {"A": "coresets", "B": "herding", "C": "boosting", "D": "spectral"}
 _METHODS: dict[str, tuple[str, object]] = {}
@@ -71,8 +75,10 @@ def _check_protocol(family: str, solver) -> None:
     positional, keywords = PROTOCOLS[family]
     try:
         params = inspect.signature(solver).parameters.values()
-    except (TypeError, ValueError):   # a builtin without a signature: cannot be checked, trust it
-        return
+    except (TypeError, ValueError):
+        raise TypeError(f"solver {getattr(solver, '__name__', solver)!r} has no signature to check against the "
+                        f"{family} protocol {family}({', '.join(positional + keywords)}) (a builtin such as max): "
+                        "wrap it in a function of that signature") from None
     kinds = {p.kind for p in params}
     by_position = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     named = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
@@ -98,8 +104,21 @@ def register_method(name: str, solver, *, family: str, label: str | None = None,
     colour lies outside the paper methods' palette (:func:`~.methods.add_method`). ``per_k`` (coresets): run once per size
     (``True``) or a path solver over the size grid (``False``). Registering the same solver
     under its name again is allowed (a notebook run twice); a taken name is a ``ValueError``.
-    Returns ``name``.
+    Everything is checked before any registry changes: a refused method leaves nothing registered
+    (issue 47). Returns ``name``.
     """
+    check_registration(name, solver, family=family, label=label, per_k=per_k)
+    if family in LIBRARY_HOOKS:
+        hook = _resolve(LIBRARY_HOOKS[family], "the registration hook")
+        hook(name, solver, **({"per_k": per_k} if family == "coresets" else {}))
+    add_method(name, family, label)
+    _METHODS[name] = (family, solver)
+    return name
+
+
+def check_registration(name: str, solver, *, family: str, label: str | None = None, per_k: bool = True) -> None:
+    """Everything :func:`register_method` requires (its arguments, the family's protocol, a free
+    name in the method registry and in the algorithm package's), checked without registering."""
     check_choice("family", family, FAMILIES)
     per_k = check_flag("per_k", per_k)
     if not isinstance(name, str) or not name:
@@ -112,12 +131,10 @@ def register_method(name: str, solver, *, family: str, label: str | None = None,
                          f"{_METHODS[name][1]!r}); choose another name")
     if any(name in paper for paper in PAPER_METHODS.values()):
         raise ValueError(f"{name!r} is the name of a paper's method; choose another name")
-    if family in LIBRARY_HOOKS:
-        hook = _resolve(LIBRARY_HOOKS[family], "the registration hook")
-        hook(name, solver, **({"per_k": per_k} if family == "coresets" else {}))
-    add_method(name, family, label)
-    _METHODS[name] = (family, solver)
-    return name
+    check_new_method(name, family, label)
+    if family in LIBRARY_CHECKS:
+        check = _resolve(LIBRARY_CHECKS[family], "the registration check")
+        check(name, solver, **({"per_k": per_k} if family == "coresets" else {}))
 
 
 def method_of(name: str):
@@ -146,11 +163,23 @@ def spectral_calls(names, problem, theta0, *, rng, **options) -> dict:
 
 
 def _resolve(spec: str, what: str):
-    """The attribute named by ``"module:attribute"``."""
+    """The attribute named by ``"module:attribute"``; a module that is relative, missing or fails
+    on import, or an attribute it lacks, is a ``ValueError`` naming ``what`` (issue 47: importlib's
+    own errors never said which entry)."""
     module, attribute = spec.split(":")
-    obj = getattr(importlib.import_module(module), attribute, None)
+    if module.startswith("."):
+        raise ValueError(f"{what} = {spec!r} names a relative module {module!r}, which has no package to be relative "
+                         f"to: give its full dotted name")
+    try:
+        loaded = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        raise ValueError(f"{what} = {spec!r}: no module named {exc.name!r} on the import path (the project folder "
+                         "and PYTHONPATH)") from None
+    except Exception as exc:  # noqa: BLE001 - the module's own code failed: say so, with its error
+        raise ValueError(f"{what} = {spec!r}: module {module!r} fails on import: {type(exc).__name__}: {exc}") from exc
+    obj = getattr(loaded, attribute, None)
     if obj is None:
-        raise ValueError(f"{what}: module {module!r} has no attribute {attribute!r}")
+        raise ValueError(f"{what} = {spec!r}: module {module!r} has no attribute {attribute!r}")
     return obj
 
 
@@ -158,21 +187,35 @@ def load_extra_methods(specs, family: str) -> list[str]:
     """Import and register each ``"module:attribute"`` of ``specs`` as a method of ``family``;
     returns their names. An attribute already registered (e.g. by its module, with a label) keeps
     its registration; any other callable is registered under its attribute name, with the label
-    and ``per_k`` of its attributes ``label`` and ``per_k`` if it has them."""
+    and ``per_k`` of its attributes ``label`` and ``per_k`` if it has them. Every entry is imported
+    and checked before any registers: an error names ``extra_methods[i]`` and leaves nothing
+    registered."""
     check_choice("family", family, FAMILIES)
     if isinstance(specs, str) or not hasattr(specs, "__iter__"):
         raise TypeError(f"extra_methods must be a list of 'module:function' strings; got {specs!r}")
-    names = []
+    specs = list(specs)
+    plan = []
     for i, spec in enumerate(specs):
         if not isinstance(spec, str) or spec.count(":") != 1 or not all(spec.split(":")):
             raise ValueError(f"extra_methods[{i}] must be a 'module:function' string; got {spec!r}")
         obj = _resolve(spec, f"extra_methods[{i}]")
         attribute = spec.split(":")[1]
         known = [n for n, (fam, fn) in _METHODS.items() if fn is obj and fam == family]
-        names.append(known[0] if known else register_method(
-            attribute, obj, family=family, label=getattr(obj, "label", None), per_k=getattr(obj, "per_k", True)))
+        options = dict(label=getattr(obj, "label", None), per_k=getattr(obj, "per_k", True))
+        if not known:
+            try:
+                check_registration(attribute, obj, family=family, **options)
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"extra_methods[{i}] = {spec!r}: {exc}") from None
+        plan.append((known[0] if known else attribute, obj, options, bool(known)))
+    names = [name for name, *_ in plan]
     if len(set(names)) != len(names):
-        raise ValueError(f"extra_methods names a method twice: {list(specs)}")
+        twice = next(n for n in names if names.count(n) > 1)
+        raise ValueError(f"extra_methods names the method {twice!r} twice (entries "
+                         f"{[i for i, n in enumerate(names) if n == twice]}): {specs}")
+    for name, obj, options, known in plan:
+        if not known:
+            register_method(name, obj, family=family, **options)
     return names
 
 

@@ -20,7 +20,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .._validation import (as_finite_array, check_choice, check_flag, check_in_hull, check_int, check_int_sequence,
-                           check_probabilities, check_real, check_table)
+                           check_probabilities, check_real, check_size, check_table)
 from ..herding.baselines import sobol_points
 from ..herding.densities import TrigDensity, check_density
 from ..herding.herding import herd, projected_errors
@@ -49,8 +49,8 @@ def sobolev_curves(target: KernelTarget, density: TrigDensity, grid, n_points: i
     sequence through ``density.ppf``.  Columns: ``method, t, error, rep``.  ``min-norm-point`` may stop
     early (finite termination): its curve is then shorter.
     """
-    n_points = check_int("n_points", n_points, low=2)
-    n_rep = check_int("n_rep", n_rep, low=1)
+    n_points = check_size("n_points", n_points, low=2, item_bytes=8 * 4, item="point")
+    n_rep = check_size("n_rep", n_rep, item_bytes=8 * n_points, item="replication (a curve of n_points errors)")
     check_density(density)
     sizes = sorted(set(check_int_sequence("proj_sizes", proj_sizes, low=1, high=n_points)))
     rng = as_generator(rng)
@@ -103,7 +103,7 @@ def bit_means(kind: str, d: int, rng, denominator: int = 10) -> np.ndarray:
     such rationals (irrational means whose ratios are rational).
     """
     check_choice("kind", kind, MEAN_KINDS)
-    d, q = check_int("d", d, low=1), check_int("denominator", denominator, low=2)
+    d, q = check_size("d", d, item_bytes=8 * 2, item="bit"), check_int("denominator", denominator, low=2)
     rng = as_generator(rng)
     if kind == "random":
         return rng.uniform(-1.0, 1.0, size=d)

@@ -102,25 +102,37 @@ def add_method(name: str, family: str, text: str | None = None) -> None:
     (default: ``name``) and the next colour of the added methods' palette its family has not
     given. Entering a name of the same family again keeps its colour (and takes the new label); a paper method's name, or a
     name of another family, is a ``ValueError``."""
+    text = check_new_method(name, family, text)
+    if name in _ADDED[family]:
+        _REGISTRY[name] = (text, _REGISTRY[name][1])
+        return
+    _REGISTRY[name] = (text, _free_colours(family)[0])
+    _ADDED[family].append(name)
+
+
+def check_new_method(name: str, family: str, text: str | None = None) -> str:
+    """Everything :func:`add_method` requires of ``name``, ``family`` and the label ``text``, checked
+    without entering anything (so a registration can check before it changes any registry);
+    returns the label."""
     if family not in PAPER_METHODS:
         raise ValueError(f"family must be one of {list(FAMILIES)}; got {family!r}")
     if not isinstance(name, str) or not name or name.endswith(REFIT_SUFFIX):
-        raise ValueError(f"name must be a non-empty string not ending in {REFIT_SUFFIX!r}; got {name!r}")
+        raise ValueError(f"name must be a non-empty string not ending in {REFIT_SUFFIX!r} (the suffix of the "
+                         f"re-fitted variants); got {name!r}")
     text = name if text is None else text
     if not isinstance(text, str) or not text:
         raise TypeError(f"label must be a non-empty string; got {text!r}")
     if any(name in paper for paper in PAPER_METHODS.values()) or any(
             name in added for fam, added in _ADDED.items() if fam != family):
         raise ValueError(f"a method named {name!r} exists already; choose another name")
-    if name in _ADDED[family]:
-        _REGISTRY[name] = (text, _REGISTRY[name][1])
-        return
-    taken = {_REGISTRY[m][1] for m in _ADDED[family]}
-    free = [i for i in range(_FIRST_ADDED, len(_PALETTE)) if i not in taken]
-    if not free:
+    if name not in _ADDED[family] and not _free_colours(family):
         raise ValueError(f"family {family!r} has no colour left for another method")
-    _REGISTRY[name] = (text, free[0])
-    _ADDED[family].append(name)
+    return text
+
+
+def _free_colours(family: str) -> list[int]:
+    taken = {_REGISTRY[m][1] for m in _ADDED[family]}
+    return [i for i in range(_FIRST_ADDED, len(_PALETTE)) if i not in taken]
 
 
 def added_methods(family: str) -> list[str]:

@@ -28,8 +28,11 @@ import pickle
 from contextlib import nullcontext
 from functools import partial
 
-from .._validation import check_callable, check_choice, check_int
+from .._validation import check_callable, check_choice, check_size
 from .blas import one_thread
+
+#: the memory of one loky worker (a Python process with numpy and the library loaded), at least
+WORKER_BYTES = 50 * 2**20
 
 __all__ = ["BACKENDS", "DASK_SCHEDULER_ENV", "describe_backend", "resolve_backend", "run_calls", "run_tasks"]
 
@@ -82,7 +85,8 @@ def run_tasks(fn, tasks, *, n_jobs: int = 1, backend: str | None = None, schedul
     from joblib import Parallel, delayed, parallel_config
 
     check_callable("fn", fn)
-    n_jobs = check_int("n_jobs", n_jobs, low=-1)
+    # each loky worker is a Python process with numpy loaded (~50 MiB): more than memory holds is refused
+    n_jobs = check_size("n_jobs", n_jobs, low=-1, item_bytes=WORKER_BYTES, item="worker process")
     if n_jobs == 0:
         raise ValueError("n_jobs must be a positive number of workers or -1 (one per core); got 0")
     if not isinstance(progress, bool | str):

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .._validation import check_choice, check_int, check_real
+from .claims import MIN_SWEEP
 
 
 class ParameterError(ValueError):
@@ -129,6 +130,28 @@ def _nonempty_string(name, value):
 def _module_function(name, value):
     if not isinstance(value, str) or value.count(":") != 1 or not all(value.split(":")):
         raise ValueError(f"{name} must be a 'module:function' string; got {value!r}")
+    if value.startswith("."):
+        raise ValueError(f"{name} names a relative module {value.split(':')[0]!r}, which has no package to be "
+                         f"relative to: give its full dotted name; got {value!r}")
+
+
+def check_extra_modules(specs) -> None:
+    """Each ``"module:function"`` of ``specs`` (already of that form) names a module that can be found
+    on the import path, without importing it (issue 47: a missing module failed inside the kernel
+    with importlib's own error). Raises :class:`ParameterError` naming ``extra_methods[i]``."""
+    import importlib.util
+
+    for i, spec in enumerate(specs or []):
+        module = spec.split(":")[0]
+        try:
+            found = importlib.util.find_spec(module)
+        except (ImportError, ValueError) as exc:
+            found, why = None, f"{type(exc).__name__}: {exc}"
+        else:
+            why = "no such module on the import path (the project folder and PYTHONPATH)"
+        if found is None:
+            raise ParameterError(f"parameter extra_methods[{i}]: module {module!r} of {spec!r} cannot be imported: "
+                                 f"{why} (allowed: 'module:function' of an importable module)")
 
 
 #: a researcher's own methods (:mod:`inferopt.experiment.extra`), ``[]`` for none
@@ -181,13 +204,14 @@ SPECS: dict[str, dict[str, Rule]] = {
                n_rep=COUNT, n_proj=COUNT, progress=Flag(), extra_methods=EXTRA_METHODS),
     "B2": dict(seed=SEED, s=Int(1, 4), density_degree=COUNT, sample_size=COUNT, n_points=Int(low=2), progress=Flag(),
                extra_methods=EXTRA_METHODS),
-    "B3": dict(seed=SEED, d=Int(1, 20), n_sample=COUNT, n_points=Int(low=2), d_sweep=ListOf(Int(1, 20)), progress=Flag(),
+    "B3": dict(seed=SEED, d=Int(2, 20), n_sample=COUNT, n_points=Int(low=2), d_sweep=ListOf(Int(2, 20)), progress=Flag(),
                extra_methods=EXTRA_METHODS),
-    "B4": dict(seed=SEED, d=Int(1, 20), denominator=Int(low=2), n_points=Int(low=2), n_checkpoints=COUNT,
+    # B4's verdict maps also run d - 2 bits (its d_sweep): d >= 3
+    "B4": dict(seed=SEED, d=Int(3, 20), denominator=Int(low=2), n_points=Int(low=2), n_checkpoints=COUNT,
                conv_tol=POSITIVE, progress=Flag(), extra_methods=EXTRA_METHODS),
     "B5": dict(seed=SEED, d=Int(2, 20), pair_weight=Real(), n_points=Int(low=2), n_checkpoints=COUNT,
                conv_tol=POSITIVE, progress=Flag(), extra_methods=EXTRA_METHODS),
-    "B6": dict(seed=SEED, d=Int(1, 20), n_sample=COUNT, n_points_finite=Int(low=2), panels=ListOf(PANEL),
+    "B6": dict(seed=SEED, d=Int(2, 20), n_sample=COUNT, n_points_finite=Int(low=2), panels=ListOf(PANEL),
                density_degree=COUNT, grid_size=Int(low=2), n_points_sobolev=Int(low=2), progress=Flag()),
     "C1": dict(seed=SEED, dims=ListOf(COUNT), n_runs=COUNT, draws=ListOf(COUNT), n_eval=Int(low=2), progress=Flag(),
                extra_methods=EXTRA_METHODS, **_STEP_RULES),
@@ -238,6 +262,15 @@ def _check_pairs(experiment_id: str, params: Mapping) -> None:
         raise ParameterError(f"parameter k_max: must be <= N = {get('N')}; got {get('k_max')}")
     if experiment_id == "A2" and get("k") is not None and get("N") is not None and get("k") > get("N"):
         raise ParameterError(f"parameter k: must be <= N = {get('N')}; got {get('k')}")
+    ks, k_min = get("ks"), get("claim_k_min")
+    if experiment_id in ("A4", "A5") and ks and k_min is not None:
+        # the claims' verdict map (glm_claims.record_glm_claims) reads the sizes k >= 1, >= claim_k_min, >= max(ks)
+        settings = {1, k_min, max(ks)}
+        if len(settings) < MIN_SWEEP or k_min > max(ks):
+            raise ParameterError(f"parameter claim_k_min: claim_k_min = {k_min} leaves the claims' verdict map "
+                                 f"{len(settings & set(range(1, max(ks) + 1)))} distinct sizes (k >= 1, >= claim_k_min, >= "
+                                 f"max(ks) = {max(ks)}), fewer than {MIN_SWEEP}; got {k_min} (allowed: an integer "
+                                 f"from 2 to {max(ks) - 1})")
     for i, panel in enumerate(get("functions") or []):
         if isinstance(panel, Mapping) and "a" in panel and "b" in panel and not panel["a"] < panel["b"]:
             raise ParameterError(f"parameter functions[{i}]: needs a < b; got a={panel['a']}, b={panel['b']}")

@@ -26,6 +26,7 @@ from .support import bootstrap_support, check_support, deterministic, support_re
 from .._validation import check_callable
 from .._config import check_experiments, experiments, load_params
 from .._paths import repo_root, resolve
+from .._validation import check_file_name
 
 
 def parameters_since(namespace: dict, before: set) -> dict:
@@ -106,7 +107,9 @@ class Experiment:
     def save_results(self, name: str, frame: pd.DataFrame) -> Path:
         """Write a tidy table of measurements as ``<results_dir>/<name>.csv`` (atomically), so the
         numbers behind a figure are on disk and a later experiment can read them with
-        :func:`load_results` instead of recomputing them."""
+        :func:`load_results` instead of recomputing them. ``name`` is a plain file name: the table
+        never lands outside ``<results_dir>``."""
+        check_file_name("name", name)
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(f"save_results needs a pandas DataFrame; got {type(frame).__name__}")
         self.results_dir.mkdir(parents=True, exist_ok=True)

@@ -43,6 +43,8 @@ from .result import FWResult
 #: an appended pivot with ``rho^2 / M_ss`` at or below this triggers a fresh factorisation.
 UPDATE_RTOL = 1e-10
 _EPS = np.finfo(float).eps
+#: the least scale of ``M`` (:func:`min_norm_point`) whose inverse's square stays finite, with a margin
+_SMALLEST_SCALE = 2.0 ** -1000
 
 
 class CorralFactor:
@@ -208,6 +210,10 @@ def min_norm_point(problem: QuadraticHull, *, max_iter: int = 1000, tol: float =
     c, border = problem.c, problem.b_sqnorm
     h_max = float(np.max(problem.diag - 2.0 * c)) + border    # max_i ||v_i - b||^2
     border += h_max if h_max > 0 else 1.0                     # ||b||^2 + kappa: M = G - c1' - 1c' + border
+    if border < _SMALLEST_SCALE:    # issue 47: the corral's solves divide by M's scale and overflowed
+        raise ValueError(f"the problem is too small for the min-norm-point arithmetic: ||b||^2 + max ||v_i - b||^2 = "
+                         f"{border:.3g} (from gram, c and b_sqnorm, or V and b), and the corral's solves divide by it "
+                         "(overflowing float64); multiply the problem by one constant (the weights do not change)")
     start = _start_atoms(problem, init)
     block = problem.column_block(start)
     factor, keep = _start_corral(block[start], c[start], border)

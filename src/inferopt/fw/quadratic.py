@@ -63,6 +63,11 @@ class QuadraticHull:
         b = as_finite_array("b", b, ndim=1)
         if V.shape[0] != b.shape[0]:
             raise ValueError(f"b must have length V.shape[0] = {V.shape[0]}; got {b.shape[0]}")
+        big = max(float(np.abs(V).max(initial=0.0)), float(np.abs(b).max(initial=0.0)))
+        if big * big * max(V.shape[0], 1) > np.finfo(float).max:     # issue 47: V'V overflowed to inf deep inside
+            raise ValueError(f"V and b are too large for this problem's arithmetic: with entries up to {big:.3g}, the "
+                             "inner products V'V and V'b overflow float64; divide V and b by one constant (the weights "
+                             "do not change, the objective scales by its square)")
         return cls(lambda ids: V.T @ V[:, ids], V.T @ b, float(b @ b), np.einsum("ij,ij->j", V, V))
 
     @classmethod

@@ -261,13 +261,18 @@ class StepRegistry:
         self.rules: dict[str, StepRule] = {}
         self._given: dict[str, object] = {}
 
-    def add(self, name: str, rule) -> None:
-        """Add ``rule`` as ``name``; the same rule under its name again does nothing, a taken name
-        is a ``ValueError``."""
+    def check(self, name: str, rule) -> None:
+        """What :meth:`add` requires, without adding: a non-empty name, not built in, not taken by
+        another rule."""
         if not isinstance(name, str) or not name:
             raise TypeError(f"name must be a non-empty string; got {name!r}")
         if name in self.builtin or (name in self._given and self._given[name] is not rule):
             raise ValueError(f"a {self.what} named {name!r} exists already; choose another name")
+
+    def add(self, name: str, rule) -> None:
+        """Add ``rule`` as ``name``; the same rule under its name again does nothing, a taken name
+        is a ``ValueError``."""
+        self.check(name, rule)
         if name not in self.rules:
             self.rules[name] = rule if isinstance(rule, StepRule) else FunctionStep(rule, name=f"{self.what} {name!r}")
             self._given[name] = rule

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 from scipy.stats import qmc
 
-from .._validation import check_flag, check_int
+from .._validation import check_flag, check_size
 from .densities import TrigDensity, check_density
 from .targets import KernelTarget, mmd2_uniform_prefix
 from .._random import as_generator
@@ -21,7 +21,7 @@ from .._random import as_generator
 def sobol_points(density: TrigDensity, n: int, *, scramble: bool = False, rng=None) -> np.ndarray:
     """The first ``n`` points of the 1-d Sobol sequence, pushed through ``density.ppf``
     (unscrambled by default: deterministic; ``scramble=True`` uses ``rng``, a Generator or seed)."""
-    n = check_int("n", n, low=1)
+    n = check_size("n", n, item_bytes=16, item="point")
     scramble = check_flag("scramble", scramble)
     check_density(density)
     rng = as_generator(rng)
@@ -34,7 +34,8 @@ def sobol_points(density: TrigDensity, n: int, *, scramble: bool = False, rng=No
 def random_errors(target: KernelTarget, density: TrigDensity, n: int, n_rep: int, rng) -> np.ndarray:
     """``(n_rep, n)`` errors ``||mu - mu_hat_t||^2`` of i.i.d. samples from ``density`` (one row per
     replication), drawn with ``rng`` (a Generator or a seed)."""
-    n, n_rep = check_int("n", n, low=1), check_int("n_rep", n_rep, low=1)
+    n = check_size("n", n, item_bytes=16, item="point")
+    n_rep = check_size("n_rep", n_rep, item_bytes=8 * n, item="replication (a row of n errors)")
     check_density(density)
     rng = as_generator(rng)
     return np.stack([mmd2_uniform_prefix(target, density.sample(n, rng)) for _ in range(n_rep)])

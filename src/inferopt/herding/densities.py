@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, check_int
+from .._validation import as_finite_array, check_int, check_size
 from .._random import as_generator
 
 
@@ -88,5 +88,5 @@ class TrigDensity:
 
     def sample(self, n: int, rng) -> np.ndarray:
         """``n`` i.i.d. draws by inverse CDF of uniforms from ``rng`` (a Generator or a seed)."""
-        n = check_int("n", n, low=1)
+        n = check_size("n", n, item_bytes=16, item="draw")
         return self.ppf(as_generator(rng).uniform(size=n))

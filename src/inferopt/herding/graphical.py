@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, check_int, check_spd
+from .._validation import as_finite_array, check_int, check_size, check_spd
 from .._random import as_generator
 
 
@@ -26,7 +26,8 @@ def random_correlation(d: int, rng, rank: int | None = None) -> np.ndarray:
     """A random correlation matrix ``D^-1/2 (A A' + I) D^-1/2``, ``A`` a ``d x rank`` Gaussian
     matrix drawn from ``rng`` (a Generator or a seed)."""
     d = check_int("d", d, low=1)
-    rank = d if rank is None else check_int("rank", rank, low=1)
+    check_size("d", d, item_bytes=8 * d, item="row of the d x d correlation matrix")
+    rank = d if rank is None else check_size("rank", rank, item_bytes=8 * d, item="column of the d x rank factor")
     A = as_generator(rng).normal(size=(d, rank))
     S = A @ A.T + np.eye(d)
     scale = 1.0 / np.sqrt(np.diag(S))
@@ -46,7 +47,7 @@ def sign_gaussian_moments(sigma) -> np.ndarray:
 def sample_sign_gaussian(sigma, n: int, rng) -> np.ndarray:
     """``n`` states ``sign(z)`` in {-1, 1}^d, ``z ~ N(0, sigma)`` drawn with ``rng`` (Generator or seed)."""
     L = check_spd("sigma", sigma)
-    z = as_generator(rng).normal(size=(check_int("n", n, low=1), len(L))) @ L.T
+    z = as_generator(rng).normal(size=(check_size("n", n, item_bytes=8 * len(L), item="draw"), len(L))) @ L.T
     return np.where(z >= 0, 1.0, -1.0)
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._progress import Progress
 from .._selection import tied_argmax
-from .._validation import check_choice, check_int, check_int_sequence
+from .._validation import check_choice, check_int_sequence, check_size
 from ..fw import STEP_NAMES, FWResult, QuadraticHull, frank_wolfe, min_norm_point, simplex_reweight
 from ..fw.steps import StepRegistry
 from .targets import KernelTarget, check_points
@@ -37,6 +37,11 @@ def register_step(name: str, rule) -> None:
     a :class:`~inferopt.fw.steps.StepRule` or a function ``rule(line) -> StepOutcome or step
     size``. The same rule under its name again does nothing; a taken name is a ``ValueError``."""
     _REGISTERED.add(name, rule)
+
+
+def check_step(name: str, rule) -> None:
+    """What :func:`register_step` requires, without registering."""
+    _REGISTERED.check(name, rule)
 
 
 def hull_problem(target: KernelTarget, candidates) -> QuadraticHull:
@@ -76,13 +81,13 @@ def herd(target: KernelTarget, candidates, n_points: int, step: str = "1/(t+1)",
     ``progress``: a bar over the points; a call projected to run for minutes warns either way
     (:class:`inferopt._progress.LongCallWarning`).
     """
-    n_points = check_int("n_points", n_points, low=2)
+    n_points = check_size("n_points", n_points, low=2, item_bytes=8 * 4, item="point (error, atom, weight, gap)")
     check_choice("step", step, HERDING_STEPS)
     candidates = check_points(target, "candidates", candidates)
     if test_target is not None:
         check_points(test_target, "candidates", candidates, target_name="test_target")
     wanted = set() if snapshots is None else set(check_int_sequence("snapshots", snapshots, low=1, high=n_points))
-    bar = Progress("herd", n_points, progress, unit="point")
+    bar = Progress("herd", n_points, progress, unit="point", size="n_points")
     problem = hull_problem(target, candidates)
     first = tied_argmax(problem.c)
     shift, kept = [], {}
@@ -117,7 +122,7 @@ def welling_herding(target: KernelTarget, candidates, n_points: int) -> np.ndarr
     candidates.  ``w_0 = 0`` makes the first argmax degenerate: as ``w_0 -> 0+ mu``, take
     ``argmax mu(x_j)``.  Returns the candidate index of each point.
     """
-    n_points = check_int("n_points", n_points, low=1)
+    n_points = check_size("n_points", n_points, item_bytes=8, item="point")
     candidates = check_points(target, "candidates", candidates)
     mu = target.mean(candidates)
     score = np.zeros(len(candidates))

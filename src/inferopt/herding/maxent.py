@@ -16,7 +16,7 @@ from scipy.optimize import linprog, minimize
 from scipy.special import logsumexp, softmax
 
 from .._random import as_generator
-from .._validation import as_finite_array, check_in_hull, check_int, check_probabilities, check_real
+from .._validation import as_finite_array, check_in_hull, check_int, check_probabilities, check_real, check_size
 
 #: largest |E_p Phi - mu| accepted from the dual solve (relative to max |features|)
 MOMENT_ATOL = 1e-6
@@ -37,6 +37,10 @@ def independent_maxent(states, mean) -> np.ndarray:
     S = as_finite_array("states", states, ndim=2, nonempty=True)
     if S.shape[1] != m.shape[0]:
         raise ValueError(f"mean must have one entry per column of states ({S.shape[1]}); got {m.shape[0]}")
+    off = S[np.abs(S) != 1.0]
+    if off.size:    # issue 47: (1 + m x) / 2 is a probability only for x = +-1
+        raise ValueError(f"states must hold -1 and 1 only (binary variables); got {off.size} other entries, "
+                         f"e.g. {off[0]:g}")
     return np.prod((1.0 + S * m) / 2.0, axis=1)
 
 
@@ -97,7 +101,7 @@ def low_entropy_distribution(features, mu, rng, n_vertices: int = 20) -> np.ndar
     mu = as_finite_array("mu", mu, ndim=1)
     if len(mu) != F.shape[1]:
         raise ValueError(f"mu must have length features.shape[1] = {F.shape[1]}; got {len(mu)}")
-    n_vertices = check_int("n_vertices", n_vertices, low=1)
+    n_vertices = check_size("n_vertices", n_vertices, item_bytes=8 * len(F), item="vertex (a linear program)")
     check_in_hull("mu", mu, F, what="the marginal polytope (the convex hull of the rows of features)")
     rng = as_generator(rng)
     A = np.vstack([F.T, np.ones(len(F))])

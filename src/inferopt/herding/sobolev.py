@@ -17,14 +17,15 @@ from math import comb, factorial
 import numpy as np
 from scipy.special import bernoulli
 
-from .._validation import as_finite_array, check_int
+from .._validation import as_finite_array, check_int, check_size
 from .densities import TrigDensity
 from .targets import KernelTarget
 
 
 def bernoulli_polynomial(n: int, u) -> np.ndarray:
-    """``B_n(u) = sum_k C(n, k) B_k u^(n-k)`` (e.g. ``B_2 = u^2 - u + 1/6``)."""
-    n = check_int("n", n, low=0)
+    """``B_n(u) = sum_k C(n, k) B_k u^(n-k)`` (e.g. ``B_2 = u^2 - u + 1/6``); ``n <= 258``, beyond which the
+    Bernoulli numbers ``B_k`` overflow float64."""
+    n = check_int("n", n, low=0, high=258)
     numbers = bernoulli(n)
     coeffs = [comb(n, k) * numbers[k] for k in range(n + 1)]   # highest power first
     return np.polyval(coeffs, as_finite_array("u", u))
@@ -54,7 +55,7 @@ def sobolev_kernel(x, y, s: int) -> np.ndarray:
 def sobolev_kernel_fourier(x, y, s: int, n_terms: int = 10_000) -> np.ndarray:
     """The Fourier form truncated to ``m <= n_terms`` (for checks and spectral views)."""
     s = _order(s)
-    m = np.arange(1, check_int("n_terms", n_terms, low=1) + 1)
+    m = np.arange(1, check_size("n_terms", n_terms, item_bytes=8 * (1 + np.size(x) * np.size(y)), item="term") + 1)
     diff = np.subtract.outer(as_finite_array("x", x, ndim=1), as_finite_array("y", y, ndim=1))
     return 2.0 * np.cos(2.0 * np.pi * diff[..., None] * m) @ fourier_weight(m, s)
 

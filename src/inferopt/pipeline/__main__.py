@@ -24,7 +24,7 @@ from .._config import check_experiments, experiments
 from .report import build_reports
 from .review import write_review
 from .paper import run_paper
-from .run import run_experiment
+from .run import StageFailed, run_experiment
 from .strip import strip_notebook
 
 ROOT_ENV = "INFEROPT_ROOT"  # read by repo_root()
@@ -75,7 +75,10 @@ def main(argv=None) -> int:
             print(claims_diff(root, args.a, args.b))
         else:
             print(build_reports())
-    except (ValueError, FileNotFoundError) as exc:
+    except StageFailed as exc:       # a notebook failed: one line naming the stage (the notebook is kept)
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except (ValueError, TypeError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0

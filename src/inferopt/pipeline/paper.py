@@ -40,6 +40,7 @@ from .._config import check_experiments, experiment_parameters, experiments
 from .git import git
 from .layout import PAPER_DIR
 from .metrics_file import read_metrics
+from .params_check import check_params_files
 from .run import run_experiment
 from .strip import strip_notebook
 
@@ -186,6 +187,7 @@ def run_paper(
     registry = experiments()
     ids = check_experiments(ids or registry, registry)
     workers = check_int("workers", (os.cpu_count() or 1) if workers is None else workers, low=1)
+    check_params_files(root, scale="paper", ids=ids)      # every experiment's parameters before the first kernel
     out = Path(output_dir) if Path(output_dir).is_absolute() else root / output_dir
     print(plan(ids, workers, root, out), flush=True)
     records = []

@@ -9,8 +9,11 @@ is refreshed to mark the experiment as failed (DVC has already deleted its previ
 outputs, so the old run must not keep showing). After a successful run the compact,
 git-tracked scorecard ``reports/scorecard/<id>.json`` is written for ``dvc metrics``.
 
-The parameters are checked before the kernel starts (:func:`check_stage_parameters`): a bad
-key or value stops the stage with one line naming it, not a papermill traceback.
+The parameters are checked before the kernel starts (the whole files,
+:func:`.params_check.check_params_files`, then the stage's own, :func:`check_stage_parameters`): a bad
+key or value stops the stage with one line naming it, not a papermill traceback. A value that passes
+and still fails in the notebook ends the same way: :func:`failure_line` names the stage, the cell,
+the error and the parameters the failing line reads (issue 47).
 
 The notebook's own output (prints, text progress bars) streams to this terminal while it
 runs: the kernel's ``tqdm.auto`` is the text bar, which updates one line in place, and the
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 import textwrap
@@ -38,6 +42,7 @@ from ..experiment.parameters import check_parameters
 from .._paths import repo_root
 from .._config import check_experiments, experiment_parameters, experiments
 from .layout import CLAIMS_HEADER, claims_again, failure_marker, table_row
+from .params_check import check_params_files
 from .report import refresh_index
 from .scorecard import write_scorecard
 
@@ -163,6 +168,7 @@ def run_experiment(
     source = source or root / "build" / "stripped" / f"{experiment_id}.ipynb"
     if not source.exists():
         raise FileNotFoundError(f"{source} is missing: run the strip stage first (dvc repro strip@{experiment_id})")
+    check_params_files(root, scale=scale, sources={experiment_id: source})
     params = experiment_parameters(experiment_id, root, scale=scale)
     if progress and declares_progress(source):  # a notebook's progress bars follow the runner's terminal
         params["progress"] = True
@@ -188,10 +194,52 @@ def run_experiment(
         data = check_metrics(metrics, experiment_id)
     except Exception as exc:
         record_failure(root, experiment_id, exc, output_dir)
+        if isinstance(exc, papermill.PapermillExecutionError):
+            raise StageFailed(failure_line(experiment_id, exc, params, output_dir)) from exc
         raise
     os.replace(partial, target)
     write_scorecard(data, out_dir / "scorecard" / f"{experiment_id}.json")
     return target
+
+
+class StageFailed(RuntimeError):
+    """A stage's notebook failed; the message is one line (:func:`failure_line`)."""
+
+
+#: ANSI colour codes of IPython's tracebacks (papermill keeps them)
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def failure_line(experiment_id: str, exc: BaseException, params: dict | None = None,
+                 output_dir: str | Path = "reports") -> str:
+    """One line for a stage whose notebook failed (a papermill ``PapermillExecutionError``): the
+    stage, the cell, the error's last line and, when the failing line of the notebook reads
+    parameters of the stage, their names and values (``A4.claim_k_min = 1``), then where the
+    executed notebook is kept. Any other exception: the stage and the error."""
+    ename, evalue = getattr(exc, "ename", type(exc).__name__), getattr(exc, "evalue", str(exc))
+    error = (str(evalue).strip().splitlines() or [""])[-1]
+    if not hasattr(exc, "traceback"):
+        return f"stage {experiment_id} failed: {ename}: {error}"
+    lines = [_ANSI.sub("", line) for frame in exc.traceback for line in str(frame).splitlines()]
+    # the notebook's own frame: IPython marks the failing line of a cell with an arrow
+    cell_lines = []
+    in_cell = False
+    for line in lines:
+        if line.lstrip().startswith("Cell In["):
+            in_cell = True
+            continue
+        if in_cell and line.lstrip().startswith("---->"):
+            cell_lines.append(line.split("---->", 1)[1])
+            in_cell = False
+    read = [k for k in (params or {}) if k != "output_dir" and any(
+        re.search(rf"(?<![\w.]){re.escape(k)}(?!\w)", text) for text in cell_lines[:1])]
+    shown_read = ", ".join(f"{experiment_id}.{k} = {params[k]!r}" for k in read)
+    reads = f"; its failing line reads {shown_read}" if read else ""
+    cell = getattr(exc, "exec_count", None)
+    where = failure_marker(repo_root(), experiment_id, output_dir).with_suffix(".ipynb")
+    shown = where.relative_to(repo_root()) if where.is_relative_to(repo_root()) else where
+    return (f"stage {experiment_id} failed in its notebook{f' (cell {cell})' if cell is not None else ''}: "
+            f"{ename}: {error}{reads}; the executed notebook is {shown}")
 
 
 def record_failure(root: Path, experiment_id: str, exc: BaseException, output_dir: str | Path = "reports") -> Path:

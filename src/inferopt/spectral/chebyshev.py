@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.fft import dct
 
-from .._validation import as_finite_array, check_flag, check_int, check_real
+from .._validation import as_finite_array, check_flag, check_int, check_real, check_size
 
 #: Largest number of Chebyshev points tried before giving up on convergence.
 MAX_POINTS = 2**16
@@ -41,7 +41,11 @@ def _values_at_nodes(f, a: float, b: float, n_points: int) -> np.ndarray:
     theta = np.pi * (np.arange(n_points) + 0.5) / n_points
     x = from_unit(np.cos(theta), a, b)
     with np.errstate(all="ignore"):
-        values = np.asarray(f(x), dtype=float)
+        values = np.asarray(f(x))
+    if np.iscomplexobj(values):     # issue 47: the imaginary part was dropped with a warning
+        raise TypeError(f"f must be real-valued on [a, b] = [{a}, {b}]; it returned complex values "
+                        f"(dtype {values.dtype})")
+    values = np.asarray(values, dtype=float)
     if values.shape != x.shape:
         raise ValueError(f"f must map an array of shape {x.shape} to one of the same shape; got {values.shape}")
     if not np.all(np.isfinite(values)):
@@ -78,7 +82,7 @@ def chebyshev_coefficients(
     if not callable(f):
         raise ValueError(f"f must be callable; got {type(f).__name__}")
     if degree is not None:
-        degree = check_int("degree", degree, low=0)
+        degree = check_size("degree", degree, low=0, item_bytes=8 * 3, item="Chebyshev term")
     max_points = check_int("max_points", max_points, low=32)
     n_points = 32
     while True:

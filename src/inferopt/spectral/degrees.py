@@ -169,9 +169,13 @@ class NegativeBinomialDegrees(_FrozenScipyDegrees):
 
 def make_degree_distribution(name: str, N, *, rho=None, p: float = 0.5) -> DegreeDistribution:
     """Build a degree distribution by name: ``"optimal"`` (needs ``rho``), ``"poisson"``,
-    ``"negative binomial"`` (alias ``"negbin"``, success probability ``p``)."""
+    ``"negative binomial"`` (alias ``"negbin"``, success probability ``p``). ``rho`` and ``p`` are
+    checked whichever the name (callers pass the same settings to every distribution; a bad one
+    is refused, never ignored)."""
     check_choice("name", name, ("optimal", "poisson", "negative binomial", "negbin"))
     check_real("p", p, low=0.0, high=1.0, low_open=True, high_open=True)
+    if rho is not None:
+        check_real("rho", rho, low=1.0, low_open=True)
     if name == "optimal":
         if rho is None:
             raise ValueError("the optimal distribution needs rho (> 1)")

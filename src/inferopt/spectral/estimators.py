@@ -16,13 +16,15 @@ recursion serves any coefficient vector of length ``<= n + 1``.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
 from .._validation import (as_finite_array, check_callable, check_choice, check_flag, check_int, check_protocol,
-                           check_real, check_returned)
+                           check_real, check_returned, check_size)
 from ._csr_block import chebyshev_products_csr
 from .bounds import check_bounds
 from .chebyshev import bernstein_rho, check_interval, chebyshev_coefficients, fit_decay
@@ -34,8 +36,8 @@ from .._random import as_generator, side_stream
 
 def rademacher(rng, d: int, M: int) -> np.ndarray:
     """``d x M`` block of i.i.d. Rademacher probes (entries ±1 with probability 1/2)."""
-    d = check_int("d", d, low=1)
-    M = check_int("M (number of probe vectors)", M, low=1)
+    d = check_size("d", d, item_bytes=9, item="entry of a probe (int8, then float)")
+    M = check_size("M (number of probe vectors)", M, item_bytes=9 * d, item="probe of length d")
     return as_generator(rng).integers(0, 2, size=(d, M), dtype=np.int8).astype(float) * 2.0 - 1.0
 
 
@@ -101,7 +103,7 @@ class FixedDegree:
 
     def __init__(self, series: ChebyshevSeries, degree: int):
         self.series = check_series(series)
-        self.degree = check_int("degree", degree, low=0)
+        self.degree = check_size("degree", degree, low=0, item_bytes=8 * 3, item="Chebyshev term")
 
     def draw(self, rng) -> np.ndarray:
         return self.series.coefficients(self.degree)
@@ -172,6 +174,7 @@ def make_degree_rule(series: ChebyshevSeries, *, degree=None, N=None, distributi
     if N is None:
         raise ValueError("give degree (fixed, biased) or N (the mean of a random degree)")
     N = check_real("N (the mean degree)", N, low=0.0)
+    check_size("N (the mean degree)", math.ceil(N), low=0, item_bytes=8 * 3, item="Chebyshev term up to the mean degree")
     if distribution == "optimal":
         N = check_int("N (the mean degree of the optimal distribution)", N, low=0)
     return RandomDegree(series, make_degree_distribution(distribution, N, rho=series.rho, p=p))
@@ -191,8 +194,8 @@ def chebyshev_moments(A, V, n: int, a, b) -> np.ndarray:
     """
     op = as_operator(A)
     a, b = check_interval(a, b)
-    n = check_int("n (degree)", n, low=0)
     V = check_probes(V, op.shape[0])
+    n = check_size("n (degree)", n, low=0, item_bytes=8 * (V.shape[0] + V.shape[1]), item="degree (a block product)")
     s, c = 2.0 / (b - a), (b + a) / (b - a)
     J = (n + 1) // 2
     if isinstance(op, MatrixOperator) and sp.issparse(op.matrix):
@@ -241,7 +244,7 @@ def quadratic_forms(A, V, weights, a, b) -> np.ndarray:
 
 def replicate_weights(rule, R: int, rng) -> np.ndarray:
     """``R x (n_max + 1)`` Chebyshev weights of ``R`` independent draws of a degree rule (zero-padded)."""
-    R = check_int("R (number of replicates)", R, low=1)
+    R = check_size("R (number of replicates)", R, item_bytes=8, item="replicate")
     check_rule(rule)
     rng = as_generator(rng)
     draws = [rule.draw(rng) for _ in range(R)]
@@ -258,11 +261,11 @@ def replicated_estimates(A, rule, a, b, *, R: int, M: int, rng=None) -> np.ndarr
     (:func:`chebyshev_moments` to the largest degree drawn), then each replicate applies its own
     weights to its own ``M`` probes. Returns shape ``(R,)``.
     """
-    M = check_int("M (number of probe vectors)", M, low=1)
+    op = as_operator(A)
+    M = check_size("M (number of probe vectors)", M, item_bytes=9 * op.shape[0], item="probe of length d")
     check_rule(rule)
     rng = as_generator(rng)
     W = replicate_weights(rule, R, rng)
-    op = as_operator(A)
     mu = chebyshev_moments(op, rademacher(rng, op.shape[0], W.shape[0] * M), W.shape[1] - 1, a, b)
     return np.einsum("rj,jrm->r", W, mu.reshape(W.shape[1], W.shape[0], M)) / M
 

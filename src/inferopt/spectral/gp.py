@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import as_finite_array, check_int, check_real, shape_checked
+from .._validation import as_finite_array, check_int, check_real, check_size, shape_checked
 from .bounds import spectral_bounds
 from ._ski_gradient import circulant_spectrum, ski_estimator_grad
 from .lanczos import block_cg, cg_logdet_grad
@@ -54,7 +54,7 @@ class RegularGrid:
 
     def __init__(self, x, r: int):
         x = as_finite_array("x", x, ndim=1, nonempty=True)
-        self.r = check_int("r (grid size)", r, low=5)
+        self.r = check_size("r (grid size)", r, low=5, item_bytes=8 * 4, item="grid point")
         lo, hi = float(x.min()), float(x.max())
         if hi == lo:
             hi = lo + 1.0

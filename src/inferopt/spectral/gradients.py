@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_finite_array, check_callable, check_flag, check_int, check_real
+from .._validation import as_finite_array, check_callable, check_flag, check_real, check_size
 from .chebyshev import check_interval
 from .estimators import (ChebyshevSeries, check_coefficients, check_probes, check_rule, draw_estimator,
                          rademacher, replicate_weights)
@@ -66,8 +66,8 @@ def derivative_moments(A, dA, V, n: int, a, b) -> np.ndarray:
         if tuple(D.shape) != tuple(op.shape):
             raise ValueError(f"dA[{i}] must have the shape of A {tuple(op.shape)}; got {tuple(D.shape)}")
     a, b = check_interval(a, b)
-    n = check_int("n (degree)", n, low=0)
     V = check_probes(V, op.shape[0])
+    n = check_size("n (degree)", n, low=0, item_bytes=8 * max(len(dops), 1) * V.shape[1], item="degree (its moments)")
     (d, K), P = V.shape, len(dops)
     nu = np.zeros((n + 1, P, K))
     if P == 0 or n == 0:
@@ -121,11 +121,11 @@ def replicated_grad_estimates(A, dA, rule, a, b, *, R: int, M: int, rng=None) ->
     The counterpart of :func:`.estimators.replicated_estimates` for the gradient: one block recursion (6)
     over all ``R M`` probes. Returns shape ``(R, d')``.
     """
-    M = check_int("M (number of probe vectors)", M, low=1)
+    op = as_operator(A)
+    M = check_size("M (number of probe vectors)", M, item_bytes=9 * op.shape[0], item="probe of length d")
     check_rule(rule)
     rng = as_generator(rng)
     W = replicate_weights(rule, R, rng)
-    op = as_operator(A)
     nu = derivative_moments(op, dA, rademacher(rng, op.shape[0], W.shape[0] * M), W.shape[1] - 1, a, b)
     return np.einsum("rj,jirm->ri", W, nu.reshape(nu.shape[0], nu.shape[1], W.shape[0], M)) / M
 

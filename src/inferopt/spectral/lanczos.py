@@ -124,7 +124,10 @@ def slq_quadratic_forms(A, Z, f, n_steps: int = 30) -> np.ndarray:
     # a run that broke down has beta = 0 there: T is block diagonal and e_1 only sees the first block
     theta, S = np.linalg.eigh(T)
     with np.errstate(invalid="ignore", divide="ignore"):
-        ftheta = np.asarray(f(theta), dtype=float)
+        ftheta = np.asarray(f(theta))
+    if np.iscomplexobj(ftheta):
+        raise TypeError(f"f must be real-valued on the spectrum of A; it returned complex values (dtype {ftheta.dtype})")
+    ftheta = np.asarray(ftheta, dtype=float)
     w2 = S[:, 0, :] ** 2
     ftheta = np.where(w2 > 0, ftheta, 0.0)  # eigenvalues of detached blocks carry no weight
     if not np.all(np.isfinite(ftheta)):

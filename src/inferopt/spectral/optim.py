@@ -42,7 +42,7 @@ from .._clock import clock
 from .._result import SolveResult
 from .._progress import Progress
 from .._validation import (as_finite_array, check_callable, check_choice, check_int, check_protocol, check_real,
-                           check_returned)
+                           check_returned, check_size)
 from .estimators import ChebyshevSeries, make_degree_rule, rademacher
 from .._random import as_generator
 
@@ -196,10 +196,12 @@ def check_start(problem, theta0, *attributes: str) -> np.ndarray:
     return theta0
 
 
-def _check_common(M, n_iter, eval_every):
+def _check_common(M, n_iter, eval_every, dim: int):
+    """The probe count (``dim``-long probes), the iteration budget (a degree and an interval kept per
+    iteration) and the evaluation interval, each within what this machine holds."""
     return (
-        check_int("M (number of probe vectors)", M, low=1),
-        check_int("max_iter", n_iter, low=0),
+        check_size("M (number of probe vectors)", M, item_bytes=9 * dim, item="probe of length d"),
+        check_size("max_iter", n_iter, low=0, item_bytes=8 * 3, item="iteration (its degree and interval)"),
         check_int("eval_every", eval_every, low=1),
     )
 
@@ -238,7 +240,7 @@ def _projected_descent(problem, theta0, *, n_iter, step, eval_every, progress, d
     share = bool(share and getattr(problem, "frozen_iterates", False))
     if callback is not None:
         check_callable("callback", callback)
-    bar = Progress(desc, n_iter, progress)
+    bar = Progress(desc, n_iter, progress, size="max_iter")
     theta = _freeze(problem.project(np.array(theta0, dtype=float)), share)
     trace = _Trace(problem, eval_every, defer=share)
     trace.record(0, theta)
@@ -283,7 +285,7 @@ def sgd(
     gradient) and the rest on very high degrees -- unbiased, but slow; check ``info["degrees"]``.
     """
     theta0 = check_start(problem, theta0, "f", "dim", "interval", "spectral_grad")
-    M, n_iter, eval_every = _check_common(M, max_iter, eval_every)
+    M, n_iter, eval_every = _check_common(M, max_iter, eval_every, problem.dim)
     rng = as_generator(rng)
     series_of = _SeriesCache(problem.f)
     degrees = np.zeros(n_iter, dtype=int)
@@ -342,7 +344,7 @@ def svrg(
     repeat that only needs the time to a target stops where the target was reached).
     """
     theta0 = check_start(problem, theta0, "f", "dim", "interval", "spectral_grad", "exact_spectral_grad")
-    M = check_int("M (number of probe vectors)", M, low=1)
+    M = check_size("M (number of probe vectors)", M, item_bytes=9 * problem.dim, item="probe of length d")
     n_outer = check_int("n_outer", n_outer, low=0)
     n_inner = check_int("n_inner", n_inner, low=1)
     eval_every = check_int("eval_every", eval_every, low=1)
@@ -359,7 +361,7 @@ def svrg(
     trace = _Trace(problem, eval_every)
     trace.record(0, snap)
     it = 0
-    bar = Progress("SVRG", total, progress)
+    bar = Progress("SVRG", total, progress, size="n_outer x n_inner" if max_iter is None else "max_iter")
     for _ in range(-(-total // n_inner)):
         trace.start()
         mu = problem.exact_spectral_grad(snap)
@@ -418,7 +420,7 @@ def lanczos_gd(
 ) -> SpectralSolveResult:
     """The LANCZOS baseline: gradient steps with ``problem.lanczos_spectral_grad`` (CG + Hutchinson, Dong et al. 2017)."""
     theta0 = check_start(problem, theta0, "dim", "lanczos_spectral_grad")
-    M, n_iter, eval_every = _check_common(M, max_iter, eval_every)
+    M, n_iter, eval_every = _check_common(M, max_iter, eval_every, problem.dim)
     rng = as_generator(rng)
     theta, trace = _projected_descent(
         problem, theta0, n_iter=n_iter, step=step, eval_every=eval_every, progress=progress, desc="LANCZOS",

@@ -26,7 +26,7 @@ import pandas as pd
 from ..._clock import clock
 from ..._validation import (
     check_callable, check_choice, check_choices, check_flag, check_int, check_int_sequence, check_protocol, check_real,
-    check_table,
+    check_size, check_table,
 )
 from ...coresets.iht import STEP_RULES
 from ...coresets._common import DEFAULT_MAX_ITER
@@ -202,7 +202,7 @@ def run_conjugate_trials(make_model, methods, ks, *, seed: int, n_trials: int, n
     """
     check_callable("make_model", make_model)
     ks = check_int_sequence("ks", ks, low=1)
-    n_trials = check_int("n_trials", n_trials, low=1)
+    n_trials = check_size("n_trials", n_trials, item_bytes=8 * 8, item="trial (its seed sequence)")
     check_flag("progress", progress)
     seeds = np.random.SeedSequence(check_int("seed", seed, low=0)).spawn(n_trials)
     task = partial(_conjugate_task, make_model, list(methods), np.asarray(ks), options=options,

@@ -22,7 +22,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from ..._validation import check_choice, check_choices, check_flag, check_int, check_table
+from ..._validation import check_choice, check_choices, check_flag, check_int, check_size, check_table
 from ...datasets.glm_data import load_glm
 from ...coresets._common import DEFAULT_MAX_ITER
 from ..parallel import run_tasks
@@ -60,7 +60,8 @@ def trial_seeds(seed: int, n_trials: int, dataset: str = "") -> list[np.random.S
     """One independent :class:`numpy.random.SeedSequence` per trial from the experiment seed
     and the dataset's name (so a dataset's trials do not depend on which others are run)."""
     seed = check_int("seed", seed, low=0)
-    return np.random.SeedSequence([seed, zlib.crc32(dataset.encode())]).spawn(check_int("n_trials", n_trials, low=1))
+    n_trials = check_size("n_trials", n_trials, item_bytes=8 * 8, item="trial (its seed sequence)")
+    return np.random.SeedSequence([seed, zlib.crc32(dataset.encode())]).spawn(n_trials)
 
 
 def run_glm_trial(
@@ -191,10 +192,15 @@ def win_fraction(table: pd.DataFrame, metric: str, ours, theirs, *, k_min: int =
     """Per dataset, the fraction of sizes ``k >= k_min`` at which the best of ``ours``
     (lowest median ``metric`` over trials) is strictly below the best of ``theirs``."""
     check_trial_table(table, metric, ours=ours, theirs=theirs)
-    k_min = check_int("k_min", k_min, low=1)
+    k_min = _check_k_min(table, k_min)
     med = medians(table[table["k"] >= k_min], metric)
     win = med[list(ours)].min(axis=1) < med[list(theirs)].min(axis=1)
     return win.groupby(level="dataset").mean()
+
+
+def _check_k_min(table: pd.DataFrame, k_min) -> int:
+    """``k_min`` from 1 to the table's largest size (issue 47: beyond it no size is left to compare)."""
+    return check_int("k_min", k_min, low=1, high=int(table["k"].max()))
 
 
 def time_ratio(table: pd.DataFrame, numerator: str, denominator: str, k: int | None = None) -> pd.Series:
@@ -212,7 +218,7 @@ def best_method(table: pd.DataFrame, metric: str, methods, *, k_min: int = 1) ->
     """Per dataset, the method of ``methods`` with the lowest median ``metric`` at the most
     sizes ``k >= k_min`` (ties to the first listed)."""
     check_trial_table(table, metric, methods=methods)
-    k_min = check_int("k_min", k_min, low=1)
+    k_min = _check_k_min(table, k_min)
     med = medians(table[table["k"] >= k_min], metric)[list(methods)]
     winners = med.idxmin(axis=1).groupby(level="dataset")
     return winners.agg(lambda s: max(methods, key=lambda m: (s == m).sum() - 1e-3 * list(methods).index(m)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._validation import as_rows, check_int, check_protocol
+from ..._validation import as_rows, check_int, check_protocol, check_size
 from ...coresets.conjugate import rbf_features
 from ..methods import color, label, labels_of
 from ..plotting import plot_band
@@ -49,7 +49,8 @@ def surface(model, info, coords, w, grid_size: int):
     :func:`~inferopt.coresets.make_rbf_regression`). Returns ``(lon, lat, mean)`` grids."""
     check_protocol("model", model, "posterior", what="a conjugate model")
     coords = as_rows("coords", coords, 2, nonempty=True)
-    grid_size = check_int("grid_size", grid_size, low=2)
+    grid_size = check_size("grid_size", grid_size, low=2, item_bytes=8 * 4 * check_int("grid_size", grid_size, low=2),
+                           item="row of the grid (its points and surface)")
     if coords.shape[0] <= np.max(info["indices"]):
         raise ValueError(f"coords must hold every record of info['indices'] (at least {np.max(info['indices']) + 1} "
                          f"rows, as passed to make_rbf_regression); got {coords.shape[0]}")
