@@ -25,11 +25,13 @@ class LongCallWarning(UserWarning):
 
 class Progress:
     """Step counter of one call: ``what`` (e.g. ``"herd"``), ``total`` steps, ``progress`` (a flag:
-    draw a bar). ``update(n)`` after ``n`` steps; ``close()`` at the end."""
+    draw a bar). ``update(n)`` after ``n`` steps; ``close()`` at the end. ``seconds``: a time budget that stops the
+    call sooner (its projection is then at most that)."""
 
-    def __init__(self, what: str, total: int, progress, *, unit: str = "it"):
+    def __init__(self, what: str, total: int, progress, *, unit: str = "it", seconds: float | None = None):
         self.progress = check_flag("progress", progress)
         self.what, self.total, self.done = what, int(total), 0
+        self.seconds = seconds
         self._t0 = time.perf_counter()
         self._warned = False
         self._bar = None
@@ -48,6 +50,8 @@ class Progress:
         if elapsed < FIRST_LOOK:
             return
         projected = elapsed / self.done * self.total
+        if self.seconds is not None:
+            projected = min(projected, self.seconds)
         if projected > LONG_SECONDS:
             self._warned = True
             hint = "" if self.progress else "; pass progress=True for a progress bar"

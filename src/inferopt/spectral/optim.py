@@ -250,7 +250,7 @@ def _projected_descent(problem, theta0, *, n_iter, step, eval_every, progress, d
     share = bool(share and getattr(problem, "frozen_iterates", False))
     if callback is not None:
         check_callable("callback", callback)
-    bar = Progress(desc, n_iter, progress)
+    bar = Progress(desc, n_iter, progress, seconds=max_time)
     theta = _freeze(problem.project(np.array(theta0, dtype=float)), share)
     trace = _Trace(problem, eval_every, defer=share)
     trace.record(0, theta)
@@ -382,7 +382,7 @@ def svrg(
     trace = _Trace(problem, eval_every)
     trace.record(0, snap)
     it = 0
-    bar = Progress("SVRG", total, progress)
+    bar = Progress("SVRG", total, progress, seconds=max_time)
     for _ in range(-(-total // n_inner)):
         trace.start()
         mu = problem.exact_spectral_grad(snap)
@@ -479,13 +479,20 @@ def lanczos_lbfgs(
     problem's box (their code has no bounds). The trace is recorded at every accepted iterate with the CPU time
     spent in the evaluations so far; its objective and metric come from ``evaluator`` (default ``problem``), outside
     the timed region."""
-    check_start(problem, theta0, "dong_value_and_grad")
+    check_start(problem, theta0, "dong_value_and_grad", "dim", "low", "high")
     theta0 = problem.project(np.array(theta0, dtype=float))
     if np.any(theta0 <= 0):
         raise ValueError(f"theta0 must be positive (the optimisation runs in log θ); got {theta0}")
     n_steps = check_int("n_steps (Lanczos steps)", n_steps, low=1)
     max_evals = check_int("max_evals", max_evals, low=1)
     cg_tol = check_real("cg_tol", cg_tol, low=0.0, low_open=True)
+    Z = as_finite_array("Z", Z, ndim=2, nonempty=True)
+    if Z.shape[0] != problem.dim:
+        raise ValueError(f"Z must have the problem's {problem.dim} rows; got shape {Z.shape}")
+    if not isinstance(bounded, bool | np.bool_):
+        raise TypeError(f"bounded must be True or False; got {bounded!r}")
+    if evaluator is not None:
+        check_protocol("evaluator", evaluator, "objective", "metric", what="a problem to evaluate the iterates")
     import scipy.optimize
 
     trace = _Trace(problem if evaluator is None else evaluator, 1)
@@ -494,6 +501,8 @@ def lanczos_lbfgs(
     count = {"evals": 0, "iterations": 0, "failed": 0}
 
     def fun(phi):
+        if count["evals"] >= max_evals:
+            raise _EvaluationBudget      # scipy checks maxfun between iterations only: stop inside a line search too
         trace.start()
         theta = np.exp(phi)
         try:
@@ -509,14 +518,27 @@ def lanczos_lbfgs(
         bar.update()
         return value, grad
 
-    def callback(phi):
+    def record(phi):
         count["iterations"] += 1
         trace.record(count["iterations"], np.exp(np.asarray(phi, dtype=float)))
 
     bounds = list(zip(np.log(problem.low), np.log(problem.high))) if bounded else None
-    res = scipy.optimize.minimize(fun, np.log(theta0), jac=True, method="L-BFGS-B", bounds=bounds, callback=callback,
-                                  options={"maxfun": max_evals, "maxiter": max_evals})
+    last = {"phi": np.log(theta0)}
+
+    def callback(phi):    # each accepted iterate is traced and kept (a stop inside a line search returns it)
+        last["phi"] = np.array(phi, dtype=float)
+        record(phi)
+
+    try:
+        res = scipy.optimize.minimize(fun, np.log(theta0), jac=True, method="L-BFGS-B", bounds=bounds, callback=callback,
+                                      options={"maxfun": max_evals, "maxiter": max_evals})
+        phi, message = res.x, str(res.message)
+    except _EvaluationBudget:
+        phi, message = last["phi"], f"evaluation budget ({max_evals}) reached"
     bar.close()
-    theta = np.exp(res.x)
-    return trace.result(theta, count["iterations"], str(res.message), n_evaluations=count["evals"],
+    return trace.result(np.exp(phi), count["iterations"], message, n_evaluations=count["evals"],
                         failed_evaluations=count["failed"])
+
+
+class _EvaluationBudget(Exception):
+    """Raised by :func:`lanczos_lbfgs`'s objective when its evaluation budget is spent."""

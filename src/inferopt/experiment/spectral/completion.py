@@ -19,7 +19,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from ..._validation import check_choice, check_int, check_protocol, check_real
+from ..._validation import as_finite_array, check_choice, check_choices, check_int, check_protocol, check_real, check_table
 from ..claims import check_statistic
 from ..timing import MetricOnly
 from .streams import run_stream
@@ -151,6 +151,28 @@ def horizon(table: pd.DataFrame, name: str) -> float:
     return float(table.loc[table.dataset == name, "total time"].max())
 
 
+def _runs(table, *columns) -> pd.DataFrame:
+    """A table of runs (:func:`run_table`) with ``columns``."""
+    return check_table("table", table, ("dataset", "method", "seed", *columns))
+
+
+def _reading(table, reading) -> str:
+    """``reading`` names a target of ``table`` (its column ``time to <reading>``)."""
+    readings_ = [c[len("time to "):] for c in table.columns if str(c).startswith("time to ")]
+    return check_choice("reading", reading, readings_)
+
+
+def _member(param: str, value, table, column: str) -> str:
+    """``value`` is one of the entries of ``table[column]`` (a dataset or a method of the runs)."""
+    return check_choice(param, value, {str(v) for v in pd.unique(table[column])})
+
+
+def _budgets(budget) -> dict:
+    if not isinstance(budget, dict):
+        raise TypeError(f"budget must be a mapping dataset -> seconds or None; got {type(budget).__name__}")
+    return budget
+
+
 def _median(table, name, method, column) -> float:
     v = table.loc[(table.dataset == name) & (table.method == method), column]
     if v.empty:
@@ -163,7 +185,8 @@ def censored_ratio(slow: float, fast: float, budget: float) -> tuple[float, str]
     (``"exact"``), a lower bound ``budget / fast`` when only the slow one never reached it (``"at least"``), ``0``
     when only the fast one never did (``"exact"``: it is not faster), NaN when neither did (``"neither"``)."""
     budget = check_real("budget", budget, low=0.0, low_open=True)
-    slow, fast = float(slow), float(fast)
+    slow = check_real("slow", slow, low=0.0) if not (isinstance(slow, float) and slow == np.inf) else np.inf
+    fast = check_real("fast", fast, low=0.0) if not (isinstance(fast, float) and fast == np.inf) else np.inf
     if np.isinf(slow) and np.isinf(fast):
         return float("nan"), "neither"
     if np.isinf(fast):
@@ -176,12 +199,14 @@ def censored_ratio(slow: float, fast: float, budget: float) -> tuple[float, str]
 def sgd_det_gap(table: pd.DataFrame, name: str) -> float:
     """D3.1's statistic on ``name``: SGD-DET's median final RMSE minus the larger of SGD's and SVRG's (> 0: SGD-DET
     ends worst of the stochastic methods)."""
+    _member("name", name, _runs(table, "final RMSE"), "dataset")
     return _median(table, name, "SGD-DET", "final RMSE") - max(_median(table, name, m, "final RMSE") for m in ("SGD", "SVRG"))
 
 
 def d31_test(table: pd.DataFrame) -> bool:
     """D3.1: on every dataset of ``table`` SGD-DET ends the common budget with a higher median test RMSE than both
     unbiased stochastic methods (SGD, SVRG)."""
+    _runs(table, "final RMSE")
     return bool(all(check_statistic(f"{n}: SGD-DET gap", sgd_det_gap(table, n)) > 0 for n in pd.unique(table.dataset)))
 
 
@@ -198,27 +223,34 @@ def ahead(table: pd.DataFrame, name: str, fast: str, slow: str, reading: str):
 
 def d32_test(table: pd.DataFrame, reading: str) -> bool:
     """D3.2 ("SGD converges much faster and outperforms GD"): SGD ahead of GD (:func:`ahead`) on every dataset."""
+    _reading(_runs(table, "final RMSE"), reading)
     return bool(all(ahead(table, n, "SGD", "GD", reading) is True for n in pd.unique(table.dataset)))
 
 
 def speedup(table: pd.DataFrame, name: str, reading: str, budget: float, fast: str = "SVRG", slow: str = "GD"):
     """:func:`censored_ratio` of the median times of ``slow`` and ``fast`` to the target ``reading`` on ``name``."""
+    _runs(table)
+    _member("name", name, table, "dataset")
+    _reading(table, reading)
+    _member("fast", fast, table, "method")
+    _member("slow", slow, table, "method")
     return censored_ratio(_median(table, name, slow, f"time to {reading}"), _median(table, name, fast, f"time to {reading}"),
                           budget)
 
 
-def d33_test(table: pd.DataFrame, reading: str, budget: dict, factor: float = 1.5):
+def d33_test(table: pd.DataFrame, reading: str, budget: dict, factor: float = 1.5) -> bool:
     """D3.3 ("SVRG is the fastest one, e.g., compared to GD, about 2 times faster"): on every dataset SVRG is ahead
     of GD and SGD (:func:`ahead`) and reaches the target at least ``factor`` times sooner than GD (a censored ratio
-    counts when its lower bound does). None when on some dataset neither SVRG nor GD reaches the target."""
+    counts when its lower bound does). On a dataset where neither SVRG nor GD reaches the target within the budget
+    the factor cannot be measured and being ahead (the lower final test RMSE) decides there."""
     factor = check_real("factor", factor, low=1.0)
+    _reading(_runs(table, "final RMSE", "total time"), reading)
+    _budgets(budget)
     out = True
     for n in pd.unique(table.dataset):
         ratio, kind = speedup(table, n, reading, budget.get(n) or horizon(table, n))
-        if kind == "neither":
-            return None
         out = out and ahead(table, n, "SVRG", "GD", reading) is True and ahead(table, n, "SVRG", "SGD", reading) is True \
-            and ratio >= factor
+            and (kind == "neither" or ratio >= factor)
     return bool(out)
 
 
@@ -227,6 +259,10 @@ def d34_test(table: pd.DataFrame, reading: str, budget: dict, small: str, large:
     target is larger on ``large`` than on ``small``. A lower bound on ``large`` counts when it already exceeds the
     ratio on ``small``; None when a ratio is unknown (neither reached the target, or a lower bound that does not
     decide)."""
+    _reading(_runs(table, "total time"), reading)
+    _budgets(budget)
+    _member("small", small, table, "dataset")
+    _member("large", large, table, "dataset")
     r_small, k_small = speedup(table, small, reading, budget.get(small) or horizon(table, small))
     r_large, k_large = speedup(table, large, reading, budget.get(large) or horizon(table, large))
     if "neither" in (k_small, k_large) or k_small == "at least":
@@ -242,14 +278,17 @@ def d41_test(table: pd.DataFrame, column: str = "mean RMSE") -> bool:
     median ``column`` (default the RMSE averaged over the run, i.e. the area under its curve) is below Poisson's
     and negative binomial's."""
     check_choice("column", column, ("mean RMSE", "final RMSE"))
-    name = pd.unique(table.dataset)[0]
+    name = pd.unique(_runs(table, column).dataset)[0]
     opt = _median(table, name, "optimal", column)
     return bool(all(opt < _median(table, name, m, column) for m in ("poisson", "negative binomial")))
 
 
 def d42_parts(table: pd.DataFrame, low: int, high: int) -> tuple[float, float]:
     """(SGD-DET's gain in median final RMSE from degree ``low`` to ``high``, SGD's absolute change)."""
-    name = pd.unique(table.dataset)[0]
+    name = pd.unique(_runs(table, "final RMSE").dataset)[0]
+    low, high = check_int("low", low, low=0), check_int("high", high, low=0)
+    for param, n in (("low", low), ("high", high)):
+        check_choice(param, f"SGD-DET N={n}", set(table.method))
     gain = _median(table, name, f"SGD-DET N={low}", "final RMSE") - _median(table, name, f"SGD-DET N={high}", "final RMSE")
     change = abs(_median(table, name, f"SGD N={low}", "final RMSE") - _median(table, name, f"SGD N={high}", "final RMSE"))
     return gain, change
@@ -266,10 +305,10 @@ def d42_test(table: pd.DataFrame, low: int, high: int, share: float = 0.5) -> bo
 def gradient_mse(draws, exact) -> np.ndarray:
     """``||ψ_r - ∇||_F²`` of each draw ``ψ_r`` (``draws``: ``R x ...``) of a gradient estimator against the exact
     gradient ``exact``: for an unbiased estimator their mean is its variance ``E ||ψ - E ψ||_F²``."""
-    draws = np.asarray(draws, dtype=float)
-    exact = np.asarray(exact, dtype=float)
-    if draws.ndim < 2 or draws.shape[1:] != exact.shape or not (np.isfinite(draws).all() and np.isfinite(exact).all()):
-        raise ValueError(f"draws must be finite draws R x {exact.shape} of the exact gradient's shape; got {draws.shape}")
+    exact = as_finite_array("exact", exact, nonempty=True)
+    draws = as_finite_array("draws", draws, nonempty=True)
+    if draws.ndim < 2 or draws.shape[1:] != exact.shape:
+        raise ValueError(f"draws must be R draws of the shape of exact {exact.shape}; got draws {draws.shape}")
     return np.sum((draws - exact).reshape(draws.shape[0], -1) ** 2, axis=1)
 
 
@@ -277,6 +316,7 @@ def d43_test(table: pd.DataFrame) -> bool:
     """D4.3 (Fig. 2(c)'s mechanism, "other distributions have relatively large variances"): the mean squared error
     of the gradient draws against the exact gradient (``table``: columns ``distribution, draw, squared error``;
     :func:`gradient_mse`) is smallest for the optimal distribution."""
-    mse = table.groupby("distribution")["squared error"].mean()
+    mse = check_table("table", table, ("distribution", "draw", "squared error")).groupby("distribution")["squared error"].mean()
+    check_choices("table's distributions", ["optimal", "poisson", "negative binomial"], set(mse.index))
     return bool(all(check_statistic(f"MSE {m}", mse[m]) > check_statistic("MSE optimal", mse["optimal"])
                     for m in ("poisson", "negative binomial")))

@@ -20,7 +20,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from ..._validation import as_finite_array, check_choice, check_int, check_real
+from ..._validation import as_finite_array, check_choice, check_int, check_real, check_table
 from ...datasets.movielens import split_entries
 from ..parallel import run_calls
 
@@ -33,6 +33,7 @@ def hold_out(data: dict, fraction: float, rng) -> dict:
     ``data["validation"] = (rows, cols, values)``; the test ratings are kept as they are."""
     if not isinstance(data, dict) or not {"rows", "cols", "values", "shape"} <= set(data):
         raise TypeError("data must be a ratings dict with rows, cols, values and shape (inferopt.datasets.movielens)")
+    fraction = check_real("fraction", fraction, low=0.0, high=1.0, low_open=True, high_open=True)
     part = split_entries(data["rows"], data["cols"], data["values"], data["shape"], test_fraction=fraction, rng=rng)
     return {**data, "rows": part["rows"], "cols": part["cols"], "values": part["values"], "validation": part["test"]}
 
@@ -57,9 +58,13 @@ def _chain(make_problem, eps: float, lams, solver_options: dict):
     """The optima along one row of the grid (one ε, the λ in the given order), each warm-started from the last."""
     from ...spectral.completion import reference_solution
 
+    from ...spectral import MatrixCompletion
+
     out, start = [], None
     for lam in lams:
         problem = make_problem(eps, lam)
+        if not isinstance(problem, MatrixCompletion):
+            raise TypeError(f"make_problem must return a MatrixCompletion; got {type(problem).__name__}")
         theta, info = reference_solution(problem, theta0=start, **solver_options)
         out.append((theta, info))
         start = theta
@@ -90,8 +95,12 @@ def select_regime(make_problem, validation, eps_grid, lam_grid, *, rule: str = "
         raise ValueError("eps_grid and lam_grid must each hold at least one value")
     if not callable(make_problem):
         raise TypeError("make_problem must be a callable (eps, lam) -> MatrixCompletion")
-    rows, cols, values = validation
+    if not isinstance(validation, tuple | list) or len(validation) != 3:
+        raise TypeError("validation must be the triple (rows, cols, values) of the validation ratings")
+    rows, cols, values = (np.asarray(v) for v in validation)
     values = as_finite_array("validation values", values, ndim=1, nonempty=True)
+    if not (rows.shape == cols.shape == values.shape) or rows.dtype.kind not in "iu" or cols.dtype.kind not in "iu":
+        raise ValueError("validation must hold integer rows and cols and the values, all of the same length")
     options = {"max_iter": check_int("max_iter", max_iter, low=1), "gtol": check_real("gtol", gtol, low=0.0, low_open=True)}
     solved = run_calls({eps: partial(_chain, make_problem, eps, lam_grid, options) for eps in eps_grid}, n_jobs=n_jobs)
     records, thetas = [], {}
@@ -111,7 +120,8 @@ def choose(table: pd.DataFrame, rule: str = "one-se") -> dict:
     ``"best"`` the least validation RMSE; ``"one-se"`` the largest ε with a cell within one standard error of the
     best (``RMSE <= best RMSE + its SE``), and there the λ of least validation RMSE."""
     check_choice("rule", rule, RULES)
-    missing = {"eps", "lam", "validation RMSE", "validation SE"} - set(getattr(table, "columns", ()))
+    check_table("table", table)
+    missing = {"eps", "lam", "validation RMSE", "validation SE"} - set(table.columns)
     if missing or len(table) == 0:
         raise ValueError(f"table must be a non-empty grid with columns eps, lam, validation RMSE, validation SE; "
                          f"missing {sorted(missing)}")

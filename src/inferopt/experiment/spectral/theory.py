@@ -15,10 +15,11 @@ iff ``ρ² (1-p) > 1``. The experiments' estimators use the series chopped where
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 from scipy.special import logsumexp
 
-from ..._validation import as_finite_array, check_choice, check_int, check_real
+from ..._validation import as_finite_array, check_choice, check_choices, check_int, check_real, check_table
 
 #: the probabilities summed by :func:`log_tail` (the next ones are below 1e-100 of the first for both families at
 #: the means used here)
@@ -61,12 +62,17 @@ def log_tail(name: str, N: float, j, *, rho: float | None = None, p: float = 0.5
 
 def lemma2_partial_sums(log_b2, log_tails, J_values) -> np.ndarray:
     """``log10`` of Lemma 2's partial sums ``π/2 Σ_{j=1}^{J} b_j² P(n<j)/P(n>=j)`` for each ``J`` of ``J_values``,
-    from ``log b_j²`` and ``log P(n>=j)`` of ``j = 1 … max J`` (log-sum-exp: no overflow)."""
+    from ``log b_j²`` and ``log P(n>=j)`` of ``j = 1 … max J`` (log-sum-exp: no overflow), in increasing ``J``."""
     log_b2 = as_finite_array("log_b2", log_b2, ndim=1, nonempty=True)
-    log_tails = np.asarray(log_tails, dtype=float)
+    log_tails = as_finite_array("log_tails", log_tails, ndim=1)   # a zero tail (-inf) leaves b_j / P(n >= j) undefined
     if log_tails.shape != log_b2.shape or np.any(log_tails > 1e-12) or np.any(np.isnan(log_tails)):
         raise ValueError("log_tails must be log-probabilities (<= 0), one per coefficient of log_b2")
+    if isinstance(J_values, str) or not hasattr(J_values, "__iter__"):
+        raise TypeError(f"J_values must be a list of degrees; got {J_values!r}")
     Js = [check_int("J_values (an entry of)", J, low=1) for J in J_values]
+    if len(set(Js)) != len(Js):
+        raise ValueError(f"J_values must be distinct degrees; got {Js}")
+    Js = sorted(Js)
     if not Js or max(Js) > log_b2.size:
         raise ValueError(f"J_values must be non-empty and at most {log_b2.size} (the coefficients given)")
     with np.errstate(divide="ignore"):
@@ -84,3 +90,82 @@ def cost_exponent(sizes, seconds) -> float:
     if np.unique(sizes).size < 2:
         raise ValueError("sizes must hold at least two distinct values")
     return float(np.polyfit(np.log(sizes), np.log(seconds), 1)[0])
+
+
+# ----------------------------------------------------------------------------- D1 (Fig. 1) and D2 (Lemma 1)
+
+
+def optimal_smallest(wide) -> bool:
+    """D1.1: in a table of variances (rows: ``(function, N)``; columns ``optimal``, ``poisson``,
+    ``negative binomial``), the optimal distribution's is at most the others' in every row."""
+    check_table("wide", wide, ("optimal", "poisson", "negative binomial"))
+    others = wide[["poisson", "negative binomial"]].min(axis=1)
+    return bool((wide["optimal"] <= others).all())
+
+
+def orders_of_magnitude(wide, floors: dict):
+    """``log10(best other / optimal)`` per row of ``wide`` (as :func:`optimal_smallest`) where the optimal variance is
+    above its function's truncation floor (``floors[function]``: ``(1e-15 max |b_j|)²``; below it the ratio is
+    unresolved and the row is left out). Returns ``{function: ratios}`` (a Series per function)."""
+    check_table("wide", wide, ("optimal", "poisson", "negative binomial"))
+    if not isinstance(floors, dict):
+        raise TypeError(f"floors must be a mapping function -> floor; got {type(floors).__name__}")
+    others = wide[["poisson", "negative binomial"]].min(axis=1)
+    out = {}
+    for f in wide.index.get_level_values(0).unique():
+        opt, best = wide.loc[f, "optimal"], others.loc[f]
+        keep = opt > check_real(f"floors[{f!r}]", floors[f], low=0.0)
+        out[f] = np.log10(best[keep] / opt[keep])
+    return out
+
+
+def d12_test(orders: dict, cut: float = 1.0) -> bool:
+    """D1.2 ("order-of-magnitude smaller variance"): the median ``log10`` ratio of every function is at least ``cut``
+    (a function without a resolved ratio cannot be decided: ValueError)."""
+    cut = check_real("cut", cut)
+    if not isinstance(orders, dict) or not orders:
+        raise TypeError(f"orders must be a non-empty mapping function -> ratios (orders_of_magnitude); got {orders!r}")
+    for f, r in orders.items():
+        if len(r) == 0:
+            raise ValueError(f"{f}: no mean degree with a resolved optimal variance")
+    return bool(all(float(np.median(r)) >= cut for r in orders.values()))
+
+
+def d13_test(r2: float, rho_fit: float, rho_singular: float, r2_min: float = 0.99, rho_tol: float = 0.10) -> bool:
+    """D1.3 (``b_j² ≈ c ρ^{-2j}``): the log-linear fit explains the decay (``R² >= r2_min``) with its ``ρ`` within
+    ``rho_tol`` (relative) of the Bernstein ``ρ`` of the singularity."""
+    r2 = check_real("r2", r2, high=1.0)
+    r2_min = check_real("r2_min", r2_min, high=1.0)
+    rho_tol = check_real("rho_tol", rho_tol, low=0.0)
+    rho_fit = check_real("rho_fit", rho_fit, low=1.0, low_open=True)
+    rho_singular = check_real("rho_singular", rho_singular, low=1.0, low_open=True)
+    return bool(r2 >= r2_min and abs(rho_fit - rho_singular) / rho_singular <= rho_tol)
+
+
+def batch_z(batches, exact: dict, estimator: str) -> dict:
+    """``{"<f> <quantity>": z}`` of ``estimator``: ``(mean - exact) / (sd / √n)`` from a table of batches of
+    independent estimates (columns ``f, quantity, estimator, n, sum, sum2``; ``exact[(f, quantity)]``)."""
+    check_table("batches", batches, ("f", "quantity", "estimator", "n", "sum", "sum2"))
+    check_choice("estimator", estimator, {str(e) for e in pd.unique(batches.estimator)})
+    if not isinstance(exact, dict):
+        raise TypeError(f"exact must be a mapping (f, quantity) -> value; got {type(exact).__name__}")
+    g = batches[batches.estimator == estimator].groupby(["f", "quantity"])[["n", "sum", "sum2"]].sum()
+    if g.empty:
+        raise ValueError(f"the table has no batch of {estimator!r}")
+    mean = g["sum"] / g["n"]
+    se = np.sqrt((g["sum2"] - g["n"] * mean ** 2) / (g["n"] - 1) / g["n"])
+    return {f"{f} {q}": float((mean[(f, q)] - exact[(f, q)]) / se[(f, q)]) for f, q in g.index}
+
+
+def unbiased(batches, exact: dict, estimators, z_max: float) -> bool:
+    """D2.1 / D2.3 (Lemma 1): every estimator of ``estimators`` matches every exact value within ``|z| < z_max``."""
+    z_max = check_real("z_max", z_max, low=0.0, low_open=True)
+    check_table("batches", batches, ("estimator",))
+    check_choices("estimators", estimators, {str(e) for e in pd.unique(batches.estimator)})
+    return bool(all(abs(z) < z_max for e in estimators for z in batch_z(batches, exact, e).values()))
+
+
+def biased(batches, exact: dict, estimator: str, z_max: float) -> bool:
+    """D2.2: ``estimator`` misses every exact value by more than ``z_max`` standard errors."""
+    z_max = check_real("z_max", z_max, low=0.0, low_open=True)
+    return bool(all(abs(z) > z_max for z in batch_z(batches, exact, estimator).values()))
