@@ -559,6 +559,8 @@ def _experiment_spectral():
         "gp_run_table": None,
         "gp_targets": None,
         "gradient_mse": lambda: dict(draws=np.ones((3, 2, 2)), exact=np.zeros((2, 2))),
+        "eigenpairs_needed": lambda: dict(theta=np.arange(6.0).reshape(3, 2), eps=1.0, rtol=1e-6),
+        "exact_gradient_profile": lambda: dict(theta=np.arange(6.0).reshape(3, 2), eps=1.0),
         "hold_out": lambda: dict(data=ratings, fraction=0.2, rng=0),
         "lemma2_partial_sums": lambda: dict(log_b2=np.array([-1.0, -2.0, -3.0]), log_tails=np.array([0.0, -0.5, -1.0]), J_values=[2, 3]),
         "mean_rmse": lambda: dict(train_values=np.array([3.0, 4.0]), values=np.array([3.5, 2.0])),

@@ -320,3 +320,37 @@ def d43_test(table: pd.DataFrame) -> bool:
     check_choices("table's distributions", ["optimal", "poisson", "negative binomial"], set(mse.index))
     return bool(all(check_statistic(f"MSE {m}", mse[m]) > check_statistic("MSE optimal", mse["optimal"])
                     for m in ("poisson", "negative binomial")))
+
+
+def eigenpairs_needed(theta, eps: float, rtol: float = 1e-6) -> tuple[int, int]:
+    """``(needed, total)``: how many eigenpairs of the smaller Gram matrix of ``theta`` the exact gradient
+    ``θ (θᵀθ + εI)^{-1/2}`` needs to relative accuracy ``rtol``: those whose factor ``(λ + ε)^{-1/2}`` differs from the
+    tail value ``ε^{-1/2}`` by more than ``rtol`` of it (the rest could be taken as one multiple of the identity). A
+    partial (top-k) decomposition is exact to ``rtol`` only if ``needed`` is small."""
+    theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
+    eps = check_real("eps", eps, low=0.0, low_open=True)
+    rtol = check_real("rtol", rtol, low=0.0, low_open=True)
+    sv = np.linalg.svd(theta, compute_uv=False)
+    factor = (sv ** 2 + eps) ** -0.5
+    return int(np.sum(np.abs(factor - eps ** -0.5) > rtol * eps ** -0.5)), int(sv.size)
+
+
+def exact_gradient_profile(theta, eps: float) -> dict:
+    """CPU seconds of the stages of one exact gradient ``(θθᵀ + εI)^{-1/2} θ`` (the smaller Gram side): the Gram
+    matrix, its eigen-decomposition, the matrix function ``S = U (Λ + ε)^{-1/2} Uᵀ`` and the product with ``θ``."""
+    import time
+
+    theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
+    eps = check_real("eps", eps, low=0.0, low_open=True)
+    small_right = theta.shape[1] <= theta.shape[0]
+    t = [time.process_time()]
+    gram = theta.T @ theta if small_right else theta @ theta.T
+    t.append(time.process_time())
+    lam, U = np.linalg.eigh(gram)
+    t.append(time.process_time())
+    W = U * (np.maximum(lam, 0.0) + eps) ** -0.25
+    S = W @ W.T
+    t.append(time.process_time())
+    _ = theta @ S if small_right else S @ theta
+    t.append(time.process_time())
+    return dict(zip(("Gram", "eigendecomposition", "matrix function", "product"), np.diff(t).tolist()))
