@@ -182,3 +182,21 @@ def test_lipschitz_step_is_a_stable_gd_step(small):
     p = completion_problem(small, 2.0, 0.5)
     run = gd(p, np.zeros(small["shape"]), max_iter=200, step=lipschitz_step(0.5, 2.0), eval_every=10)
     assert np.all(np.diff(run.objective) <= 1e-9 * abs(run.objective[0]))     # monotone descent at 1/L
+
+
+def test_eigenpairs_needed_counts_the_spectrum_a_partial_decomposition_would_miss():
+    from inferopt.experiment.spectral import eigenpairs_needed, exact_gradient_profile
+    rng = np.random.default_rng(4)
+    low_rank = rng.standard_normal((30, 3)) @ rng.standard_normal((3, 20))      # rank 3: the rest of the spectrum is 0
+    assert eigenpairs_needed(low_rank, 10.0) == (3, 20)
+    assert eigenpairs_needed(low_rank + 0.1 * rng.standard_normal((30, 20)), 10.0)[0] == 20   # noise: every pair counts
+    prof = exact_gradient_profile(low_rank, 10.0)
+    assert set(prof) == {"Gram", "eigendecomposition", "matrix function", "product"} and min(prof.values()) >= 0
+
+
+def test_reference_solution_from_a_warm_start_finds_the_same_optimum(small):
+    from inferopt.spectral.completion import reference_solution
+    p = completion_problem(small, 2.0, 0.5)
+    cold, info = reference_solution(p)
+    warm, info_w = reference_solution(p, theta0=cold + 0.01)
+    assert info_w["objective"] == pytest.approx(info["objective"], rel=1e-9) and info_w["n_iter"] < info["n_iter"]
