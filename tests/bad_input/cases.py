@@ -542,6 +542,7 @@ def _experiment_spectral():
         "optimal_smallest": lambda: dict(wide=variance_wide()),
         "orders_of_magnitude": lambda: dict(wide=variance_wide(), floors={"log": 1e-30}),
         "censored_ratio": lambda: dict(slow=4.0, fast=2.0, budget=10.0),
+        "completion_diagnosis": None,
         "choose": lambda: dict(table=grid, rule="one-se"),
         "cost_exponent": lambda: dict(sizes=np.array([1.0, 2.0, 4.0]), seconds=np.array([1.0, 2.1, 3.9])),
         "d31_test": lambda: dict(table=run_rows()),
@@ -627,6 +628,7 @@ def baselines() -> dict:
 #: bases, value objects built by the solvers), or whose inputs are covered through other entries.
 EXEMPT = {
     "RegimeSelection": "result container built by select_regime",
+    "completion_diagnosis": "reads verdict-map cells built by verdict_map.cell (checked there); text checked by map_diagnosis",
     "run_table": "mappings of solver results to targets: every value is checked by rmse_at / time_to",
     "gp_run_table": "mappings of solver results to targets: every value is checked by time_to",
     "gp_targets": "a mapping of solver results (protocol-checked); shares checked by check_real",

@@ -200,3 +200,16 @@ def test_reference_solution_from_a_warm_start_finds_the_same_optimum(small):
     cold, info = reference_solution(p)
     warm, info_w = reference_solution(p, theta0=cold + 0.01)
     assert info_w["objective"] == pytest.approx(info["objective"], rel=1e-9) and info_w["n_iter"] < info["n_iter"]
+
+
+def test_completion_diagnosis_names_a_holding_setting_or_the_stand_in():
+    from inferopt.experiment.spectral import completion_diagnosis
+    from inferopt.experiment.verdict_map import cell
+    ml = [cell({"eps": e}, False, data="stand-in") for e in (1, 10, 100)]
+    big = cell({"dataset": "synthetic"}, True, data="paper-shape")
+    assert completion_diagnosis(ml + [big], "t.", no_authors_construction="none")["kind"] == "stand-in"
+    rescued = ml[:2] + [cell({"eps": 100}, True, data="stand-in")]
+    d = completion_diagnosis(rescued + [big], "t.", no_authors_construction="none")
+    assert d["kind"] == "setting" and "eps = 100" in d["text"]
+    assert completion_diagnosis(ml + [cell({"dataset": "synthetic"}, False, data="paper-shape")], "t.",
+                                no_authors_construction="none")["kind"] == "paper"

@@ -354,3 +354,22 @@ def exact_gradient_profile(theta, eps: float) -> dict:
     _ = theta @ S if small_right else S @ theta
     t.append(time.process_time())
     return dict(zip(("Gram", "eigendecomposition", "matrix function", "product"), np.diff(t).tolist()))
+
+
+def completion_diagnosis(cells, text: str, *, no_authors_construction: str) -> dict:
+    """The diagnosis of a D3 claim that does not hold, from its verdict map ``cells``
+    (:func:`~inferopt.experiment.verdict_map.cell` with ``data``: ``stand-in`` for MovieLens 100K's settings,
+    ``paper-shape`` for the matrix of the paper's size): ``setting`` when a MovieLens setting holds; ``stand-in`` when
+    only the matrix of the paper's size holds (the claim fails on the smaller stand-in only); else ``paper`` (which
+    the verdict engine keeps only under its rules)."""
+    from ..verdict_map import map_diagnosis
+
+    cells = list(cells)
+    stand_in = [c for c in cells if c.get("data") == "stand-in"]
+    shaped = [c for c in cells if c.get("data") == "paper-shape"]
+    if not any(c["verdict"] == "holds" for c in stand_in) and any(c["verdict"] == "holds" for c in shaped):
+        return {"kind": "stand-in", "text": f"{text} It holds on the matrix of the paper's size and at none of the "
+                f"{len(stand_in)} MovieLens 100K settings of the verdict map: it fails on the smaller stand-in only.",
+                "evidence": {"sweep": cells, "no_authors_construction": no_authors_construction}}
+    return map_diagnosis(stand_in if any(c["verdict"] == "holds" for c in stand_in) else cells, text,
+                         no_authors_construction=no_authors_construction)
