@@ -32,11 +32,14 @@ class LongCallWarning(UserWarning):
 class Progress:
     """Step counter of one call: ``what`` (e.g. ``"herd"``), ``total`` steps, ``progress`` (a flag:
     draw a bar). ``update(n)`` after ``n`` steps; ``close()`` at the end. ``size``: the argument(s)
-    that set ``total`` (e.g. ``"n_points"``), named when the call is refused (:data:`NEVER_SECONDS`)."""
+    that set ``total`` (e.g. ``"n_points"``), named when the call is refused (:data:`NEVER_SECONDS`).
+    ``seconds``: a time budget that stops the call sooner (its projection is then at most that)."""
 
-    def __init__(self, what: str, total: int, progress, *, unit: str = "it", size: str | None = None):
+    def __init__(self, what: str, total: int, progress, *, unit: str = "it", size: str | None = None,
+                 seconds: float | None = None):
         self.progress = check_flag("progress", progress)
         self.what, self.total, self.done, self.size = what, int(total), 0, size
+        self.seconds = seconds
         self._t0 = time.perf_counter()
         self._warned = False
         self._bar = None
@@ -55,6 +58,8 @@ class Progress:
         if elapsed < FIRST_LOOK:
             return
         projected = elapsed / self.done * self.total
+        if self.seconds is not None:
+            projected = min(projected, self.seconds)
         if projected > NEVER_SECONDS and self.size is not None:
             self.close()
             in_a_year = int(self.done / elapsed * NEVER_SECONDS)

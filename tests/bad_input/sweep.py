@@ -108,6 +108,8 @@ OVERRIDES = {
     ("experiment.spectral.faster", "fast"): {"nan"},       # NaN: the target was never reached
     ("experiment.spectral.faster", "slow"): {"nan"},
     ("experiment.spectral.time_to", "missing"): {"nan", "inf"},   # the value returned when never reached
+    ("experiment.spectral.censored_ratio", "slow"): {"inf"},      # inf: not reached within the budget
+    ("experiment.spectral.censored_ratio", "fast"): {"inf"},
     # issue 29: index arrays that are not sets (paired coordinates, grids of sizes, shapes)
     ("spectral.MatrixCompletion", "rows"): {"repeated", "ordered"},     # paired with cols: repeats are data
     ("spectral.MatrixCompletion", "cols"): {"repeated", "ordered"},

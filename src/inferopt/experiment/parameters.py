@@ -178,9 +178,11 @@ _BOOSTING = dict(seed=SEED, dataset=Choice("chemreact100", "phishing68"), test_f
                                       "a real number > 0 or 'estimated'")), on_ascent=Choice("zero", "fallback"),
                  n_eval=Int(low=2), paper_rows=COUNT, n_jobs=COUNT, progress=Flag(), rule_settings=RULE_SETTINGS,
                  greedy_sweep=ListOf(GREEDY, min_length=0), **_STEP_RULES)
-_COMPLETION = dict(seed=SEED, test_fraction=FRACTION, ml_items=COUNT.or_null(), ml_users=COUNT.or_null(),
-                   cond=POSITIVE, lam=POSITIVE, step=POSITIVE, step_decay=NONNEG, M=COUNT, iters=COUNT,
-                   eval_every=COUNT, progress=Flag())
+_COMPLETION = dict(seed=SEED, test_fraction=FRACTION, validation_fraction=FRACTION, ml_items=COUNT.or_null(),
+                   ml_users=COUNT.or_null(), eps_grid=ListOf(POSITIVE), lam_grid=ListOf(POSITIVE),
+                   regime_rule=Choice("one-se", "best"), regime_iters=COUNT, M=COUNT, n_seeds=Int(low=2),
+                   sgd_decay=NONNEG, iters=COUNT, budget=POSITIVE.or_null(), eval_every=COUNT, map_seeds=Int(low=2),
+                   map_budget=POSITIVE.or_null(), map_iters=COUNT, n_jobs=COUNT, progress=Flag(), extra_methods=EXTRA_METHODS)
 
 #: experiment id -> {key: Rule}, every key of its params.yaml section
 SPECS: dict[str, dict[str, Rule]] = {
@@ -221,17 +223,20 @@ SPECS: dict[str, dict[str, Rule]] = {
     "D1": dict(seed=SEED, N_values=ListOf(COUNT), functions=ListOf(Record(name=FUNCTION, a=Real(), b=Real())),
                negbin_p=FRACTION, decay_function=FUNCTION, n_samples=Int(low=2)),
     "D2": dict(seed=SEED, d=COUNT, spectrum=ListOf(POSITIVE, length=2), interval=ListOf(Real(), length=2),
-               functions=ListOf(FUNCTION), distribution=DISTRIBUTION, N=COUNT, M=COUNT, R=Int(low=2), z_max=POSITIVE),
+               functions=ListOf(FUNCTION), distribution=DISTRIBUTION, N=COUNT, M=COUNT, R=Int(low=2), z_max=POSITIVE,
+               other_N=COUNT, other_R=Int(low=40), negbin_p=FRACTION),
     "D3": dict(_COMPLETION, synth_shape=ListOf(COUNT, length=2), synth_density=Real(0.0, 1.0, low_open=True),
-               synth_rank=COUNT, synth_noise=NONNEG, N=COUNT, gd_iters=COUNT, svrg_outer=COUNT, svrg_inner=COUNT,
-               rmse_target=POSITIVE.or_null(), n_jobs=COUNT, extra_methods=EXTRA_METHODS),
-    "D4": dict(_COMPLETION, N_dist=COUNT, N_values=ListOf(COUNT), negbin_p=FRACTION, n_tail=COUNT,
-               extra_methods=EXTRA_METHODS),
+               synth_rank=COUNT, synth_noise=NONNEG, N=COUNT, gd_iters=COUNT, svrg_inner=COUNT,
+               synth_budget=POSITIVE.or_null(), target_share=Real(0.0, 1.0, low_open=True), cost_rows=ListOf(COUNT, min_length=2)),
+    "D4": dict(_COMPLETION, N_dist=COUNT, N_values=ListOf(COUNT, length=2), negbin_p=FRACTION, variance_draws=Int(low=2)),
     "D5": dict(seed=SEED, n_sound=Int(low=10), n_humidity=Int(low=10), test_fraction=FRACTION, grid_per_unit=POSITIVE,
                theta0=ListOf(POSITIVE, length=3), low=ListOf(POSITIVE, length=3), high=ListOf(POSITIVE, length=3),
                n_iter=COUNT, eta0=POSITIVE, decay=NONNEG, M=COUNT, N=COUNT, cg_tol=POSITIVE, lanczos_steps=COUNT.or_null(),
-               eval_every=COUNT, variance_n=Int(low=10), variance_theta1=ListOf(POSITIVE, length=3),
-               variance_N=ListOf(COUNT), variance_reps=Int(low=2), n_jobs=COUNT, extra_methods=EXTRA_METHODS),
+               authors_probes=COUNT, authors_steps=COUNT, authors_cg_tol=POSITIVE, authors_evals=COUNT, n_seeds=Int(low=2),
+               eval_every=COUNT, target_share=Real(0.0, 1.0, low_open=True), map_seeds=Int(low=2),
+               theta0_alt=ListOf(POSITIVE, length=3), floor_alt=POSITIVE, cost_sizes=ListOf(Int(low=10), min_length=2),
+               variance_n=Int(low=10), variance_theta1=ListOf(POSITIVE, length=3), variance_N=ListOf(COUNT),
+               variance_reps=Int(low=2), n_jobs=COUNT, extra_methods=EXTRA_METHODS),
 }
 
 

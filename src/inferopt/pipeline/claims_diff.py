@@ -24,7 +24,7 @@ from pathlib import Path
 from .git import git
 from .metrics_file import check_metrics, json_mapping, metrics_files, read_text
 from .scorecard import VALUE_VERDICT
-from .timing_claims import ROUNDS, timing_note
+from .timing_claims import SEEDS, timing_note
 
 SCORECARD_DIR = "reports/scorecard"
 PAPER_METRICS_DIR = "reports/paper/metrics"
@@ -127,6 +127,6 @@ def claims_diff(root: Path, a: str, b: str) -> str:
     if any(timing_note(k) for k, _, _ in changes):
         lines += ["[timing, one run]: CPU times measured once vary between runs of the same code;",
                   "  such a change alone does not show that the variant changed anything.",
-                  f"[timing, repeated rounds] ({', '.join(sorted(ROUNDS))}): each method's least time over repeated",
-                  "  rounds of the same seeded runs, the support a bootstrap over rounds."]
+                  f"[timing, over seeds] ({', '.join(sorted(SEEDS))}): the times of independent seeds of every",
+                  "  randomised method, the support a bootstrap over seeds (the clock's own noise reported beside them)."]
     return "\n".join(lines)

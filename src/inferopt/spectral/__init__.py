@@ -58,7 +58,7 @@ from .gradients import (
     spectral_sum_grad,
     spectral_sum_grad_lowrank,
 )
-from .lanczos import block_cg, cg_logdet_grad, slq_logdet, slq_quadratic_forms
+from .lanczos import block_cg, cg_logdet_grad, lanczos_logdet_solve, slq_logdet, slq_quadratic_forms
 from .operators import CallableOperator, LowRankShiftOperator, ShiftedOperator, check_symmetric
 from .optim import (
     SpectralSolveResult,
@@ -67,6 +67,7 @@ from .optim import (
     gd,
     inverse_time_step,
     lanczos_gd,
+    lanczos_lbfgs,
     project_box,
     sgd,
     sgd_det,
@@ -82,6 +83,7 @@ __all__ = [
     "gd",
     "inverse_time_step",
     "lanczos_gd",
+    "lanczos_lbfgs",
     "project_box",
     "sgd",
     "sgd_det",
@@ -126,6 +128,7 @@ __all__ = [
     # Lanczos and CG (the LANCZOS baseline), eigenvalue bounds
     "block_cg",
     "cg_logdet_grad",
+    "lanczos_logdet_solve",
     "check_bounds",
     "lanczos_tridiagonal",
     "ritz_values",

@@ -212,13 +212,21 @@ class MatrixCompletion:
     def objective(self, theta) -> float:
         return self.spectral_term(theta) + self.g(theta)
 
+    def value_and_grad(self, theta):
+        """``(F(θ), ∇F(θ))`` of the whole objective from ONE eigen-decomposition of the smaller Gram matrix
+        (:meth:`exact_spectral_grad`'s; :meth:`objective` alone would take a second one)."""
+        grad, lam = self._exact_grad_and_eigenvalues(theta)
+        grad += self.g_grad(theta)
+        return self._spectral_term_of(lam) + self.g(theta), grad
+
     def metric(self, theta) -> float:
         """Test RMSE (``nan`` without test entries)."""
         return rmse(theta, *self.test) if self.test is not None else float("nan")
 
 
-def reference_solution(problem: MatrixCompletion, *, max_iter: int = 3000, gtol: float = 1e-9):
-    """The minimiser of the exact objective over the box by L-BFGS-B (scipy), from ``θ = 0``: an
+def reference_solution(problem: MatrixCompletion, *, max_iter: int = 3000, gtol: float = 1e-9, theta0=None):
+    """The minimiser of the exact objective over the box by L-BFGS-B (scipy), from ``θ = 0`` (or ``theta0``, a
+    warm start: the minimiser does not depend on it, only the work to find it): an
     independent solver of the problem the stochastic methods attack (the objective is convex:
     ``tr((θθᵀ+εI)^{1/2})`` is the nuclear norm of ``[θ, √ε I]``), to read how far a run ends from the
     optimum and what test RMSE the model reaches there.
@@ -232,11 +240,14 @@ def reference_solution(problem: MatrixCompletion, *, max_iter: int = 3000, gtol:
     shape = problem.shape
 
     def fun(x):
-        theta = x.reshape(shape)
-        return problem.objective(theta), (problem.exact_spectral_grad(theta) + problem.g_grad(theta)).ravel()
+        value, grad = problem.value_and_grad(x.reshape(shape))
+        return value, grad.ravel()
 
     size = shape[0] * shape[1]
-    res = scipy.optimize.minimize(fun, np.zeros(size), jac=True, method="L-BFGS-B",
+    start = np.zeros(size) if theta0 is None else problem.project(as_finite_array("theta0", theta0)).reshape(-1)
+    if start.size != size:
+        raise ValueError(f"theta0 must have the problem's shape {shape}; got {np.shape(theta0)}")
+    res = scipy.optimize.minimize(fun, start, jac=True, method="L-BFGS-B",
                                   bounds=scipy.optimize.Bounds(np.full(size, problem.low), np.full(size, problem.high)),
                                   options={"maxiter": max_iter, "maxfun": 2 * max_iter, "ftol": 1e-14, "gtol": gtol})
     theta = res.x.reshape(shape)
@@ -246,4 +257,4 @@ def reference_solution(problem: MatrixCompletion, *, max_iter: int = 3000, gtol:
 
 # issue 29: a wrong-shaped θ is refused by name (not an IndexError deep inside)
 shape_checked(MatrixCompletion, "project", "interval", "spectral_grad", "exact_spectral_grad", "g", "g_grad",
-              "descent_step", "spectral_term", "objective", "metric")
+              "descent_step", "spectral_term", "objective", "value_and_grad", "metric")

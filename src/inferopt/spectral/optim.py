@@ -5,7 +5,9 @@
 * :func:`svrg`    -- Algorithm 2: exact gradient at a snapshot, control variate ``ψ(θ) - ψ(θ̃) + μ̃``
   with the same probes and degree at ``θ`` and ``θ̃``;
 * :func:`gd`      -- projected gradient descent with exact gradients (eigen-decomposition);
-* :func:`lanczos_gd` -- gradient descent with the LANCZOS baseline gradient (CG + Hutchinson, Dong et al. 2017).
+* :func:`lanczos_gd` -- gradient descent with the LANCZOS baseline gradient (CG + Hutchinson, Dong et al. 2017);
+* :func:`lanczos_lbfgs` -- the LANCZOS baseline as Dong et al. ran it: fixed probes, Lanczos quadrature, a
+  line-search optimiser in ``log θ``.
 
 A *problem* is any object with
 
@@ -206,6 +208,15 @@ def _check_common(M, n_iter, eval_every, dim: int):
     )
 
 
+def check_time_budget(max_time):
+    """A time budget: ``None`` (none) or positive CPU seconds of the optimisation's own clock."""
+    return None if max_time is None else check_real("max_time (CPU seconds)", max_time, low=0.0, low_open=True)
+
+
+def _stop_message(n_done: int, n_iter: int) -> str:
+    return "iteration budget reached" if n_done >= n_iter else "time budget reached"
+
+
 def _descent(problem):
     """``(θ, η, direction) -> Π_C(θ − η (direction + ∇g(θ)))``: the problem's ``descent_step`` (in place in
     ``direction``) if it has one, else ``project`` and ``g_grad``."""
@@ -230,31 +241,36 @@ def _thaw(theta):
 
 
 def _projected_descent(problem, theta0, *, n_iter, step, eval_every, progress, desc, spectral_grad, callback=None,
-                       share=False):
+                       share=False, max_time=None):
     """The loop every optimiser here shares: ``θ ← Π_C(θ − η_t (spectral_grad(t, θ) + ∇g(θ)))``, timed
     (evaluations excluded) and traced every ``eval_every`` steps. ``spectral_grad`` returns a fresh array
     (handed to ``descent_step``). ``share`` (GD) with a problem's ``frozen_iterates``: read-only iterates, each
-    evaluated after the gradient at it. Returns ``(θ, trace)``; ``θ`` writeable."""
+    evaluated after the gradient at it. ``max_time``: stop after the step at which the optimisation's clock reaches
+    it (a time budget; ``n_iter`` still caps the steps). Returns ``(θ, trace, steps done)``; ``θ`` writeable."""
     schedule = make_step(step)
     descend = _descent(problem)
     share = bool(share and getattr(problem, "frozen_iterates", False))
     if callback is not None:
         check_callable("callback", callback)
-    bar = Progress(desc, n_iter, progress, size="max_iter")
+    bar = Progress(desc, n_iter, progress, size="max_iter", seconds=max_time)
     theta = _freeze(problem.project(np.array(theta0, dtype=float)), share)
     trace = _Trace(problem, eval_every, defer=share)
     trace.record(0, theta)
+    done = 0
     for t in range(n_iter):
         trace.start()
         theta = _freeze(descend(theta, schedule(t), spectral_grad(t, theta)), share)
         trace.stop()
-        trace.record(t + 1, theta)
+        done = t + 1
+        trace.record(done, theta)
         if callback is not None:
             callback(t, theta)
         bar.update()
+        if max_time is not None and trace.clock >= max_time:
+            break
     bar.close()
     trace.flush()
-    return _thaw(theta), trace
+    return _thaw(theta), trace, done
 
 
 # ----------------------------------------------------------------------------- Algorithm 1 and SGD-DET
@@ -275,6 +291,7 @@ def sgd(
     eval_every: int = 1,
     progress: bool = False,
     callback=None,
+    max_time=None,
 ) -> SpectralSolveResult:
     """Projected SGD, Algorithm 1: ``θ ← Π_C(θ - η_t (ψ + ∇g(θ)))`` with ``ψ`` the estimator (12).
 
@@ -283,9 +300,11 @@ def sgd(
     ``info`` holds the degree and the interval ``[a, b]`` of every step: when ``b/a`` is huge, ``rho -> 1``
     and the optimal distribution (Theorem 3) puts almost all its mass on degree ``K = 0`` (a zero
     gradient) and the rest on very high degrees -- unbiased, but slow; check ``info["degrees"]``.
+    ``max_time``: a time budget (CPU seconds of the optimisation; ``max_iter`` caps the steps as well).
     """
     theta0 = check_start(problem, theta0, "f", "dim", "interval", "spectral_grad")
     M, n_iter, eval_every = _check_common(M, max_iter, eval_every, problem.dim)
+    max_time = check_time_budget(max_time)
     rng = as_generator(rng)
     series_of = _SeriesCache(problem.f)
     degrees = np.zeros(n_iter, dtype=int)
@@ -299,11 +318,11 @@ def sgd(
         intervals[t] = series.a, series.b
         return problem.spectral_grad(theta, rademacher(rng, problem.dim, M), weights, series.a, series.b)
 
-    theta, trace = _projected_descent(
+    theta, trace, done = _projected_descent(
         problem, theta0, n_iter=n_iter, step=step, eval_every=eval_every, progress=progress,
-        desc="SGD-DET" if degree is not None else "SGD", spectral_grad=estimator, callback=callback,
+        desc="SGD-DET" if degree is not None else "SGD", spectral_grad=estimator, callback=callback, max_time=max_time,
     )
-    return trace.result(theta, n_iter, "iteration budget reached", degrees=degrees, intervals=intervals)
+    return trace.result(theta, done, _stop_message(done, n_iter), degrees=degrees[:done], intervals=intervals[:done])
 
 
 def sgd_det(problem, theta0, *, degree: int, **kwargs) -> SpectralSolveResult:
@@ -331,6 +350,7 @@ def svrg(
     eval_every: int = 1,
     progress: bool = False,
     max_iter: int | None = None,
+    max_time=None,
 ) -> SpectralSolveResult:
     """SVRG, Algorithm 2.
 
@@ -341,7 +361,9 @@ def svrg(
     Iterations count inner steps; the traces are recorded every ``eval_every`` inner steps.
     ``max_iter`` (default ``n_outer · n_inner``) stops the run after that many inner steps, inside an epoch if
     need be, and returns the last iterate: the same iterates as the whole run up to there (a timing
-    repeat that only needs the time to a target stops where the target was reached).
+    repeat that only needs the time to a target stops where the target was reached). ``max_time``: a time budget
+    (CPU seconds of the optimisation, the snapshots' exact gradients included): the run stops after the inner step at
+    which the clock reaches it, and returns its last iterate.
     """
     theta0 = check_start(problem, theta0, "f", "dim", "interval", "spectral_grad", "exact_spectral_grad")
     M = check_size("M (number of probe vectors)", M, item_bytes=9 * problem.dim, item="probe of length d")
@@ -350,6 +372,7 @@ def svrg(
     eval_every = check_int("eval_every", eval_every, low=1)
     total = n_outer * n_inner if max_iter is None else min(check_int("max_iter", max_iter, low=0), n_outer * n_inner)
     check_choice("snapshot", snapshot, ("average", "last"))
+    max_time = check_time_budget(max_time)
     eta = check_real("step", step, low=0.0, low_open=True) if not callable(step) else None
     schedule = make_step(step) if eta is None else constant_step(eta)
     rng = as_generator(rng)
@@ -361,7 +384,8 @@ def svrg(
     trace = _Trace(problem, eval_every)
     trace.record(0, snap)
     it = 0
-    bar = Progress("SVRG", total, progress, size="n_outer x n_inner" if max_iter is None else "max_iter")
+    bar = Progress("SVRG", total, progress, size="n_outer x n_inner" if max_iter is None else "max_iter",
+                   seconds=max_time)
     for _ in range(-(-total // n_inner)):
         trace.start()
         mu = problem.exact_spectral_grad(snap)
@@ -390,12 +414,14 @@ def svrg(
             trace.stop()
             trace.record(it, theta)
             bar.update()
-        if steps < n_inner:   # stopped inside an epoch (max_iter): the last iterate, no new snapshot
-            snap = theta
+            if max_time is not None and trace.clock >= max_time:
+                break
+        if it < total and max_time is not None and trace.clock >= max_time or steps < n_inner:
+            snap = theta   # stopped by the time budget or inside an epoch (max_iter): the last iterate, no new snapshot
             break
         snap = _freeze(acc / n_inner if snapshot == "average" else theta, frozen)
     bar.close()
-    out = trace.result(snap, it, "iteration budget reached", n_full_gradients=-(-total // n_inner))
+    out = trace.result(snap, it, _stop_message(it, total), n_full_gradients=-(-it // n_inner) if it else 0)
     _thaw(out.x)
     return out
 
@@ -403,27 +429,119 @@ def svrg(
 # ----------------------------------------------------------------------------- exact and LANCZOS baselines
 
 
-def gd(problem, theta0, *, max_iter: int, step, eval_every: int = 1, progress: bool = False) -> SpectralSolveResult:
-    """Projected gradient descent with the exact gradient ``∇Σ_f(A(θ)) + ∇g(θ)`` (eigen-decomposition)."""
+def gd(problem, theta0, *, max_iter: int, step, eval_every: int = 1, progress: bool = False,
+       max_time=None) -> SpectralSolveResult:
+    """Projected gradient descent with the exact gradient ``∇Σ_f(A(θ)) + ∇g(θ)`` (eigen-decomposition);
+    ``max_time``: a time budget (CPU seconds), ``max_iter`` caps the steps as well."""
     theta0 = check_start(problem, theta0, "exact_spectral_grad")
     n_iter = check_int("max_iter", max_iter, low=0)
     eval_every = check_int("eval_every", eval_every, low=1)
-    theta, trace = _projected_descent(
+    max_time = check_time_budget(max_time)
+    theta, trace, done = _projected_descent(
         problem, theta0, n_iter=n_iter, step=step, eval_every=eval_every, progress=progress, desc="GD",
-        spectral_grad=lambda t, theta: problem.exact_spectral_grad(theta), share=True,
+        spectral_grad=lambda t, theta: problem.exact_spectral_grad(theta), share=True, max_time=max_time,
     )
-    return trace.result(theta, n_iter, "iteration budget reached")
+    return trace.result(theta, done, _stop_message(done, n_iter))
 
 
 def lanczos_gd(
-    problem, theta0, *, max_iter: int, step, M: int = 10, rng=None, eval_every: int = 1, progress: bool = False
+    problem, theta0, *, max_iter: int, step, M: int = 10, rng=None, eval_every: int = 1, progress: bool = False,
+    max_time=None, Z=None,
 ) -> SpectralSolveResult:
-    """The LANCZOS baseline: gradient steps with ``problem.lanczos_spectral_grad`` (CG + Hutchinson, Dong et al. 2017)."""
+    """The LANCZOS baseline: gradient steps with ``problem.lanczos_spectral_grad`` (CG + Hutchinson, Dong et al. 2017),
+    fresh probes at every step, or the fixed probes ``Z`` (``d x M``) at every step (Dong et al.'s code draws its
+    probes once); ``max_time``: a time budget (CPU seconds)."""
     theta0 = check_start(problem, theta0, "dim", "lanczos_spectral_grad")
     M, n_iter, eval_every = _check_common(M, max_iter, eval_every, problem.dim)
+    max_time = check_time_budget(max_time)
     rng = as_generator(rng)
-    theta, trace = _projected_descent(
+    if Z is not None:
+        Z = as_finite_array("Z", Z, ndim=2, nonempty=True)
+        if Z.shape[0] != problem.dim:
+            raise ValueError(f"Z must have the problem's {problem.dim} rows; got shape {Z.shape}")
+    probes = (lambda: Z) if Z is not None else (lambda: rademacher(rng, problem.dim, M))
+    theta, trace, done = _projected_descent(
         problem, theta0, n_iter=n_iter, step=step, eval_every=eval_every, progress=progress, desc="LANCZOS",
-        spectral_grad=lambda t, theta: problem.lanczos_spectral_grad(theta, rademacher(rng, problem.dim, M)),
+        spectral_grad=lambda t, theta: problem.lanczos_spectral_grad(theta, probes()),
+        max_time=max_time,
     )
-    return trace.result(theta, n_iter, "iteration budget reached")
+    return trace.result(theta, done, _stop_message(done, n_iter))
+
+
+def lanczos_lbfgs(
+    problem, theta0, *, Z, n_steps: int = 25, cg_tol: float = 1e-2, max_evals: int = 50, bounded: bool = False,
+    evaluator=None, progress: bool = False,
+) -> SpectralSolveResult:
+    """The LANCZOS baseline as Dong et al. (2017) ran it for the paper's Fig. 3 (``kd383/GPML_SLD``,
+    ``demo/sound/demo_sound.m``): the probes ``Z`` (their code: 5 Rademacher vectors) are drawn ONCE for the whole
+    run, so the estimated objective is a deterministic function that a line search can work on; the objective and
+    its gradient come from ``problem.dong_value_and_grad(θ, Z, n_steps, cg_tol)`` (``n_steps`` Lanczos steps, CG
+    tolerance ``cg_tol`` for ``α``); the hyperparameters are optimised in ``log θ`` (GPML's parameterisation) by a
+    line-search quasi-Newton method (scipy's L-BFGS-B; their GPML ``minimize`` is non-linear conjugate gradients
+    with a line search) for at most ``max_evals`` evaluations (their ``-50``). ``bounded``: keep ``θ`` in the
+    problem's box (their code has no bounds). The trace is recorded at every accepted iterate with the CPU time
+    spent in the evaluations so far; its objective and metric come from ``evaluator`` (default ``problem``), outside
+    the timed region."""
+    check_start(problem, theta0, "dong_value_and_grad", "dim", "low", "high")
+    theta0 = problem.project(np.array(theta0, dtype=float))
+    if np.any(theta0 <= 0):
+        raise ValueError(f"theta0 must be positive (the optimisation runs in log θ); got {theta0}")
+    n_steps = check_int("n_steps (Lanczos steps)", n_steps, low=1)
+    max_evals = check_int("max_evals", max_evals, low=1)
+    cg_tol = check_real("cg_tol", cg_tol, low=0.0, low_open=True)
+    Z = as_finite_array("Z", Z, ndim=2, nonempty=True)
+    if Z.shape[0] != problem.dim:
+        raise ValueError(f"Z must have the problem's {problem.dim} rows; got shape {Z.shape}")
+    if not isinstance(bounded, bool | np.bool_):
+        raise TypeError(f"bounded must be True or False; got {bounded!r}")
+    if evaluator is not None:
+        check_protocol("evaluator", evaluator, "objective", "metric", what="a problem to evaluate the iterates")
+    import scipy.optimize
+
+    trace = _Trace(problem if evaluator is None else evaluator, 1)
+    trace.record(0, theta0)
+    bar = Progress("LANCZOS (L-BFGS)", max_evals, progress)
+    count = {"evals": 0, "iterations": 0, "failed": 0}
+
+    def fun(phi):
+        if count["evals"] >= max_evals:
+            raise _EvaluationBudget      # scipy checks maxfun between iterations only: stop inside a line search too
+        trace.start()
+        theta = np.exp(phi)
+        try:
+            value, grad = problem.dong_value_and_grad(theta, Z, n_steps, cg_tol)
+            grad = grad * theta          # d/d log θ
+        except (ValueError, FloatingPointError):
+            # a step into numerically indefinite A (tiny noise, huge lengthscale): reported as +inf, so the line search
+            # backs off, as GPML's minimize bisects a step whose evaluation fails
+            value, grad = np.inf, np.full(theta.shape, np.nan)
+            count["failed"] += 1
+        trace.stop()
+        count["evals"] += 1
+        bar.update()
+        return value, grad
+
+    def record(phi):
+        count["iterations"] += 1
+        trace.record(count["iterations"], np.exp(np.asarray(phi, dtype=float)))
+
+    bounds = list(zip(np.log(problem.low), np.log(problem.high))) if bounded else None
+    last = {"phi": np.log(theta0)}
+
+    def callback(phi):    # each accepted iterate is traced and kept (a stop inside a line search returns it)
+        last["phi"] = np.array(phi, dtype=float)
+        record(phi)
+
+    try:
+        res = scipy.optimize.minimize(fun, np.log(theta0), jac=True, method="L-BFGS-B", bounds=bounds, callback=callback,
+                                      options={"maxfun": max_evals, "maxiter": max_evals})
+        phi, message = res.x, str(res.message)
+    except _EvaluationBudget:
+        phi, message = last["phi"], f"evaluation budget ({max_evals}) reached"
+    bar.close()
+    return trace.result(np.exp(phi), count["iterations"], message, n_evaluations=count["evals"],
+                        failed_evaluations=count["failed"])
+
+
+class _EvaluationBudget(Exception):
+    """Raised by :func:`lanczos_lbfgs`'s objective when its evaluation budget is spent."""

@@ -8,8 +8,8 @@ import numbers
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_protocol, check_real
-from .claims import DegenerateTest, check_statistic
+from ..._validation import check_choice, check_int, check_protocol, check_real
+from ..claims import DegenerateTest, check_statistic
 
 
 def time_to(result, target: float, missing: float = float("nan"), *, trace: str = "metric") -> float:

@@ -1,0 +1,376 @@
+"""The deciding code of the matrix-completion claims (D3, Fig. 2(a)-(b); D4, Fig. 2(c)-(d)), on the paper's axis:
+the test RMSE.
+
+Every randomised arm runs over several independent seeds; the claims are functions of a tidy table with one row
+per run (:func:`run_table`: ``dataset, method, seed``, the time to each RMSE target, the RMSE at the end of the
+common budget, the RMSE averaged over the run), so that their support is the bootstrap over seeds
+(:func:`~inferopt.experiment.support.bootstrap_support` with ``by="seed"``). A deterministic method (GD) has one
+run, repeated in the table under every seed so that every resample holds it.
+
+Targets (:func:`rmse_target`) are anchored to the paper's: RMSE 1.5 on MovieLens 1M is 85 % of the way from the
+RMSE of θ = 0 (the runs' start, ≈ 3.75 there) to that of the training mean (≈ 1.117), and RMSE 1.8 on 10M is 72 %
+(start ≈ 3.67, mean ≈ 1.06). A time to a target that a run never reaches within its budget is censored: ``inf``.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import pandas as pd
+
+from ..._validation import as_finite_array, check_choice, check_choices, check_int, check_protocol, check_real, check_table
+from ..claims import check_statistic
+from ..timing import MetricOnly
+from .streams import run_stream
+from .targets import time_to
+
+#: the optimisers of Fig. 2(a)-(b); GD is deterministic (one run), the others run over seeds
+METHODS = ("GD", "SGD", "SVRG", "SGD-DET")
+
+#: the paper's targets as shares of the way from the start RMSE to the training mean's (see the module docstring)
+PAPER_SHARES = {"MovieLens 1M (RMSE 1.5)": 0.85, "MovieLens 10M (RMSE 1.8)": 0.72}
+
+
+def completion_problem(data: dict, eps: float, lam: float, rng=None):
+    """The problem of Sec. 5.1 on the training ratings of ``data`` (``rows, cols, values, shape, test``), the test
+    ratings held out for the metric; ``rng`` seeds its spectral bounds."""
+    from ...spectral import MatrixCompletion
+
+    return MatrixCompletion(data["rows"], data["cols"], data["values"], data["shape"], lam=lam, eps=eps,
+                            test=data["test"], rng=rng)
+
+
+def share_key(share: float) -> str:
+    """The name of the target at ``share`` in the tables (``"0.85"``)."""
+    return f"{check_real('share', share, low=0.0, low_open=True):g}"
+
+
+def lipschitz_step(lam: float, eps: float) -> float:
+    """The constant step ``1 / L`` with ``L = 2λ + 1/√ε``, a bound of the Lipschitz constant of the objective's
+    gradient (data term: ``2λ`` on the observed entries; ``tr((θθᵀ + εI)^{1/2})``: its Hessian is at most
+    ``ε^{-1/2}``): the step of GD and SVRG, and SGD's initial one, as a practitioner sets it without tuning."""
+    lam = check_real("lam", lam, low=0.0, low_open=True)
+    eps = check_real("eps", eps, low=0.0, low_open=True)
+    return 1.0 / (2.0 * lam + 1.0 / np.sqrt(eps))
+
+
+def completion_calls(make_problem, theta0, *, name: str, experiment: str, seed: int, n_seeds: int, methods=METHODS,
+                     step: float, sgd_step: float | None = None, sgd_decay: float, M: int, N: int, svrg_inner: int,
+                     max_iter: int, gd_iter: int | None = None, max_time=None, eval_every: int = 1) -> dict:
+    """The runs of Fig. 2(a)-(b) on one dataset as calls ``{(name, method, seed index or None): call}``.
+
+    ``make_problem(rng)`` builds the problem with ``rng`` for its spectral bounds (each run gets its own);
+    every randomised run draws from its own stream (:func:`~.streams.run_stream` of ``seed``, ``experiment``,
+    ``name``, the method and its index), GD (deterministic) runs once, every step of it recorded (``eval_every``
+    applies to the others). The evaluations trace the test RMSE only
+    (:class:`~inferopt.experiment.timing.MetricOnly`; the objective is computed at the end). GD and SVRG take the
+    constant ``step``, SGD and SGD-DET ``sgd_step / (1 + sgd_decay t)`` (``sgd_step`` default ``step``); SGD-DET
+    uses degree ``N``. Budget: ``max_time`` CPU seconds for every method (None: iteration budgets, ``max_iter``
+    steps, GD ``gd_iter``), SVRG's epochs ``svrg_inner`` steps long."""
+    from ...spectral import gd, inverse_time_step, sgd, sgd_det, svrg
+
+    n_seeds = check_int("n_seeds", n_seeds, low=1)
+    max_iter = check_int("max_iter", max_iter, low=1)
+    gd_iter = max_iter if gd_iter is None else check_int("gd_iter", gd_iter, low=1)
+    svrg_inner = check_int("svrg_inner", svrg_inner, low=1)
+    for m in methods:
+        check_choice("methods (an entry of)", m, METHODS)
+    schedule = inverse_time_step(step if sgd_step is None else sgd_step, sgd_decay)
+    budget = dict(max_time=max_time, eval_every=eval_every)
+    calls = {}
+    for method in methods:
+        for k in ([None] if method == "GD" else range(n_seeds)):
+            labels = (experiment, name, method) if k is None else (experiment, name, method, k)
+            problem_rng, run_rng = run_stream(seed, *labels).spawn(2)
+            problem = MetricOnly(make_problem(problem_rng))
+            if method == "GD":   # every GD step recorded: at the paper's size one takes 15 s, a coarser trace reads
+                call = partial(gd, problem, theta0, max_iter=gd_iter, step=step, max_time=max_time, eval_every=1)   # it late
+            elif method == "SGD":
+                call = partial(sgd, problem, theta0, max_iter=max_iter, step=schedule, M=M, N=N, rng=run_rng, **budget)
+            elif method == "SGD-DET":
+                call = partial(sgd_det, problem, theta0, degree=N, max_iter=max_iter, step=schedule, M=M, rng=run_rng,
+                               **budget)
+            else:
+                call = partial(svrg, problem, theta0, n_outer=-(-max_iter // svrg_inner), n_inner=svrg_inner, step=step,
+                               M=M, N=N, rng=run_rng, max_iter=max_iter, **budget)
+            calls[name, method, k] = call
+    return calls
+
+
+def rmse_target(start: float, mean_rmse: float, share: float) -> float:
+    """``start - share (start - mean_rmse)``: ``share`` of the way from the RMSE of the start to the training mean's."""
+    start = check_real("start", start)
+    mean_rmse = check_real("mean_rmse", mean_rmse, low=0.0)
+    share = check_real("share", share, low=0.0, low_open=True, high=1.5)
+    if not mean_rmse < start:
+        raise ValueError(f"the start RMSE {start} must be above the training mean's {mean_rmse}")
+    return start - share * (start - mean_rmse)
+
+
+def rmse_at(result, seconds: float) -> float:
+    """The test RMSE of ``result`` (a :class:`~inferopt.spectral.SpectralSolveResult`) at ``seconds`` of its
+    optimisation: its last evaluation at or before then."""
+    check_protocol("result", result, "metric", "times", what="a SpectralSolveResult")
+    seconds = check_real("seconds", seconds, low=0.0)
+    k = np.flatnonzero(np.asarray(result.times) <= seconds)
+    return float(np.asarray(result.metric)[k[-1]]) if k.size else float("nan")
+
+
+def run_table(results: dict, targets: dict, budget: dict) -> pd.DataFrame:
+    """One row per run: ``results`` maps ``(dataset, method, seed)`` to a result (``seed`` None: a deterministic run,
+    repeated under every seed of its dataset); ``targets`` ``{dataset: {reading: target RMSE}}``; ``budget``
+    ``{dataset: seconds or None}``, the common time budget (None: each run read to its end, as under equal
+    iteration budgets). Columns: ``dataset, method, seed``, ``time to <reading>`` (``inf``: not reached within the
+    budget), ``final RMSE`` (at the budget), ``mean RMSE`` (the evaluations' mean over the budget: the area under
+    the curve), ``iterations``, ``total time``."""
+    if not isinstance(results, dict) or not results:
+        raise ValueError("results must be a non-empty mapping (dataset, method, seed) -> result")
+    seeds = {}
+    for (name, _, seed) in results:
+        if seed is not None:
+            seeds.setdefault(name, set()).add(seed)
+    rows = []
+    for (name, method, seed), res in results.items():
+        limit = budget.get(name)
+        limit = np.inf if limit is None else check_real(f"budget[{name!r}]", limit, low=0.0, low_open=True)
+        times = np.asarray(res.times)
+        within = times <= limit
+        row = {"dataset": name, "method": method, "final RMSE": rmse_at(res, limit) if np.isfinite(limit) else float(res.metric[-1]),
+               "mean RMSE": float(np.mean(np.asarray(res.metric)[within])), "iterations": int(np.asarray(res.iterations)[within][-1]),
+               "total time": float(times[within][-1])}
+        for reading, target in targets[name].items():
+            t = time_to(res, target, missing=np.inf)
+            row[f"time to {reading}"] = t if t <= limit else np.inf
+        for s in (sorted(seeds.get(name, {0})) if seed is None else [seed]):
+            rows.append({"seed": s, **row})
+    return pd.DataFrame(rows)
+
+
+def horizon(table: pd.DataFrame, name: str) -> float:
+    """The longest run's time on ``name``: what a censored time is censored at under iteration budgets."""
+    return float(table.loc[table.dataset == name, "total time"].max())
+
+
+def _runs(table, *columns) -> pd.DataFrame:
+    """A table of runs (:func:`run_table`) with ``columns``."""
+    return check_table("table", table, ("dataset", "method", "seed", *columns))
+
+
+def _reading(table, reading) -> str:
+    """``reading`` names a target of ``table`` (its column ``time to <reading>``)."""
+    readings_ = [c[len("time to "):] for c in table.columns if str(c).startswith("time to ")]
+    return check_choice("reading", reading, readings_)
+
+
+def _member(param: str, value, table, column: str) -> str:
+    """``value`` is one of the entries of ``table[column]`` (a dataset or a method of the runs)."""
+    return check_choice(param, value, {str(v) for v in pd.unique(table[column])})
+
+
+def _budgets(budget) -> dict:
+    if not isinstance(budget, dict):
+        raise TypeError(f"budget must be a mapping dataset -> seconds or None; got {type(budget).__name__}")
+    return budget
+
+
+def _median(table, name, method, column) -> float:
+    v = table.loc[(table.dataset == name) & (table.method == method), column]
+    if v.empty:
+        raise ValueError(f"the table has no run of {method} on {name}")
+    return float(np.median(v))
+
+
+def censored_ratio(slow: float, fast: float, budget: float) -> tuple[float, str]:
+    """``slow / fast`` of two times to a target with ``inf`` for "not reached within ``budget``": the ratio
+    (``"exact"``), a lower bound ``budget / fast`` when only the slow one never reached it (``"at least"``), ``0``
+    when only the fast one never did (``"exact"``: it is not faster), NaN when neither did (``"neither"``)."""
+    budget = check_real("budget", budget, low=0.0, low_open=True)
+    slow = check_real("slow", slow, low=0.0) if not (isinstance(slow, float) and slow == np.inf) else np.inf
+    fast = check_real("fast", fast, low=0.0) if not (isinstance(fast, float) and fast == np.inf) else np.inf
+    if np.isinf(slow) and np.isinf(fast):
+        return float("nan"), "neither"
+    if np.isinf(fast):
+        return 0.0, "exact"
+    if np.isinf(slow):
+        return budget / fast, "at least"
+    return slow / fast, "exact"
+
+
+def sgd_det_gap(table: pd.DataFrame, name: str) -> float:
+    """D3.1's statistic on ``name``: SGD-DET's median final RMSE minus the larger of SGD's and SVRG's (> 0: SGD-DET
+    ends worst of the stochastic methods)."""
+    _member("name", name, _runs(table, "final RMSE"), "dataset")
+    return _median(table, name, "SGD-DET", "final RMSE") - max(_median(table, name, m, "final RMSE") for m in ("SGD", "SVRG"))
+
+
+def d31_test(table: pd.DataFrame) -> bool:
+    """D3.1: on every dataset of ``table`` SGD-DET ends the common budget with a higher median test RMSE than both
+    unbiased stochastic methods (SGD, SVRG)."""
+    _runs(table, "final RMSE")
+    return bool(all(check_statistic(f"{n}: SGD-DET gap", sgd_det_gap(table, n)) > 0 for n in pd.unique(table.dataset)))
+
+
+def ahead(table: pd.DataFrame, name: str, fast: str, slow: str, reading: str):
+    """Is ``fast`` ahead of ``slow`` on ``name``: its median time to the target ``reading`` is smaller (``inf``: not
+    reached); when neither reaches it within the budget, its median final RMSE is lower. None: both reach it at the
+    same time."""
+    t_fast = _median(table, name, fast, f"time to {reading}")
+    t_slow = _median(table, name, slow, f"time to {reading}")
+    if np.isinf(t_fast) and np.isinf(t_slow):
+        return bool(_median(table, name, fast, "final RMSE") < _median(table, name, slow, "final RMSE"))
+    return None if t_fast == t_slow else bool(t_fast < t_slow)
+
+
+def d32_test(table: pd.DataFrame, reading: str) -> bool:
+    """D3.2 ("SGD converges much faster and outperforms GD"): SGD ahead of GD (:func:`ahead`) on every dataset."""
+    _reading(_runs(table, "final RMSE"), reading)
+    return bool(all(ahead(table, n, "SGD", "GD", reading) is True for n in pd.unique(table.dataset)))
+
+
+def speedup(table: pd.DataFrame, name: str, reading: str, budget: float, fast: str = "SVRG", slow: str = "GD"):
+    """:func:`censored_ratio` of the median times of ``slow`` and ``fast`` to the target ``reading`` on ``name``."""
+    _runs(table)
+    _member("name", name, table, "dataset")
+    _reading(table, reading)
+    _member("fast", fast, table, "method")
+    _member("slow", slow, table, "method")
+    return censored_ratio(_median(table, name, slow, f"time to {reading}"), _median(table, name, fast, f"time to {reading}"),
+                          budget)
+
+
+def d33_test(table: pd.DataFrame, reading: str, budget: dict, factor: float = 1.5) -> bool:
+    """D3.3 ("SVRG is the fastest one, e.g., compared to GD, about 2 times faster"): on every dataset SVRG is ahead
+    of GD and SGD (:func:`ahead`) and reaches the target at least ``factor`` times sooner than GD (a censored ratio
+    counts when its lower bound does). On a dataset where neither SVRG nor GD reaches the target within the budget
+    the factor cannot be measured and being ahead (the lower final test RMSE) decides there."""
+    factor = check_real("factor", factor, low=1.0)
+    _reading(_runs(table, "final RMSE", "total time"), reading)
+    _budgets(budget)
+    out = True
+    for n in pd.unique(table.dataset):
+        ratio, kind = speedup(table, n, reading, budget.get(n) or horizon(table, n))
+        out = out and ahead(table, n, "SVRG", "GD", reading) is True and ahead(table, n, "SVRG", "SGD", reading) is True \
+            and (kind == "neither" or ratio >= factor)
+    return bool(out)
+
+
+def d34_test(table: pd.DataFrame, reading: str, budget: dict, small: str, large: str):
+    """D3.4 ("the gap between SVRG and GD is expected to increase for larger datasets"): the GD / SVRG speed-up to the
+    target is larger on ``large`` than on ``small``. A lower bound on ``large`` counts when it already exceeds the
+    ratio on ``small``; None when a ratio is unknown (neither reached the target, or a lower bound that does not
+    decide)."""
+    _reading(_runs(table, "total time"), reading)
+    _budgets(budget)
+    _member("small", small, table, "dataset")
+    _member("large", large, table, "dataset")
+    r_small, k_small = speedup(table, small, reading, budget.get(small) or horizon(table, small))
+    r_large, k_large = speedup(table, large, reading, budget.get(large) or horizon(table, large))
+    if "neither" in (k_small, k_large) or k_small == "at least":
+        return None
+    return bool(r_large > r_small)
+
+
+# ----------------------------------------------------------------------------- D4 (Fig. 2(c)-(d))
+
+
+def d41_test(table: pd.DataFrame, column: str = "mean RMSE") -> bool:
+    """D4.1 ("other distributions ... converge slower than the optimal distribution"): the optimal distribution's
+    median ``column`` (default the RMSE averaged over the run, i.e. the area under its curve) is below Poisson's
+    and negative binomial's."""
+    check_choice("column", column, ("mean RMSE", "final RMSE"))
+    name = pd.unique(_runs(table, column).dataset)[0]
+    opt = _median(table, name, "optimal", column)
+    return bool(all(opt < _median(table, name, m, column) for m in ("poisson", "negative binomial")))
+
+
+def d42_parts(table: pd.DataFrame, low: int, high: int) -> tuple[float, float]:
+    """(SGD-DET's gain in median final RMSE from degree ``low`` to ``high``, SGD's absolute change)."""
+    name = pd.unique(_runs(table, "final RMSE").dataset)[0]
+    low, high = check_int("low", low, low=0), check_int("high", high, low=0)
+    for param, n in (("low", low), ("high", high)):
+        check_choice(param, f"SGD-DET N={n}", set(table.method))
+    gain = _median(table, name, f"SGD-DET N={low}", "final RMSE") - _median(table, name, f"SGD-DET N={high}", "final RMSE")
+    change = abs(_median(table, name, f"SGD N={low}", "final RMSE") - _median(table, name, f"SGD N={high}", "final RMSE"))
+    return gain, change
+
+
+def d42_test(table: pd.DataFrame, low: int, high: int, share: float = 0.5) -> bool:
+    """D4.2 ("a larger degree reduces the bias error in SGD-DET, while SGD achieves similar error regardless of the
+    degree"): SGD-DET's final RMSE falls from ``low`` to ``high`` and SGD's changes by less than ``share`` of that."""
+    share = check_real("share", share, low=0.0, low_open=True)
+    gain, change = d42_parts(table, low, high)
+    return bool(gain > 0 and change < share * gain)
+
+
+def gradient_mse(draws, exact) -> np.ndarray:
+    """``||ψ_r - ∇||_F²`` of each draw ``ψ_r`` (``draws``: ``R x ...``) of a gradient estimator against the exact
+    gradient ``exact``: for an unbiased estimator their mean is its variance ``E ||ψ - E ψ||_F²``."""
+    exact = as_finite_array("exact", exact, nonempty=True)
+    draws = as_finite_array("draws", draws, nonempty=True)
+    if draws.ndim < 2 or draws.shape[1:] != exact.shape:
+        raise ValueError(f"draws must be R draws of the shape of exact {exact.shape}; got draws {draws.shape}")
+    return np.sum((draws - exact).reshape(draws.shape[0], -1) ** 2, axis=1)
+
+
+def d43_test(table: pd.DataFrame) -> bool:
+    """D4.3 (Fig. 2(c)'s mechanism, "other distributions have relatively large variances"): the mean squared error
+    of the gradient draws against the exact gradient (``table``: columns ``distribution, draw, squared error``;
+    :func:`gradient_mse`) is smallest for the optimal distribution."""
+    mse = check_table("table", table, ("distribution", "draw", "squared error")).groupby("distribution")["squared error"].mean()
+    check_choices("table's distributions", ["optimal", "poisson", "negative binomial"], set(mse.index))
+    return bool(all(check_statistic(f"MSE {m}", mse[m]) > check_statistic("MSE optimal", mse["optimal"])
+                    for m in ("poisson", "negative binomial")))
+
+
+def eigenpairs_needed(theta, eps: float, rtol: float = 1e-6) -> tuple[int, int]:
+    """``(needed, total)``: how many eigenpairs of the smaller Gram matrix of ``theta`` the exact gradient
+    ``θ (θᵀθ + εI)^{-1/2}`` needs to relative accuracy ``rtol``: those whose factor ``(λ + ε)^{-1/2}`` differs from the
+    tail value ``ε^{-1/2}`` by more than ``rtol`` of it (the rest could be taken as one multiple of the identity). A
+    partial (top-k) decomposition is exact to ``rtol`` only if ``needed`` is small."""
+    theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
+    eps = check_real("eps", eps, low=0.0, low_open=True)
+    rtol = check_real("rtol", rtol, low=0.0, low_open=True)
+    sv = np.linalg.svd(theta, compute_uv=False)
+    factor = (sv ** 2 + eps) ** -0.5
+    return int(np.sum(np.abs(factor - eps ** -0.5) > rtol * eps ** -0.5)), int(sv.size)
+
+
+def exact_gradient_profile(theta, eps: float) -> dict:
+    """CPU seconds of the stages of one exact gradient ``(θθᵀ + εI)^{-1/2} θ`` (the smaller Gram side): the Gram
+    matrix, its eigen-decomposition, the matrix function ``S = U (Λ + ε)^{-1/2} Uᵀ`` and the product with ``θ``."""
+    import time
+
+    theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
+    eps = check_real("eps", eps, low=0.0, low_open=True)
+    small_right = theta.shape[1] <= theta.shape[0]
+    t = [time.process_time()]
+    gram = theta.T @ theta if small_right else theta @ theta.T
+    t.append(time.process_time())
+    lam, U = np.linalg.eigh(gram)
+    t.append(time.process_time())
+    W = U * (np.maximum(lam, 0.0) + eps) ** -0.25
+    S = W @ W.T
+    t.append(time.process_time())
+    _ = theta @ S if small_right else S @ theta
+    t.append(time.process_time())
+    return dict(zip(("Gram", "eigendecomposition", "matrix function", "product"), np.diff(t).tolist()))
+
+
+def completion_diagnosis(cells, text: str, *, no_authors_construction: str):
+    """The diagnosis of a D3 claim that does not hold, from its verdict map ``cells``
+    (:func:`~inferopt.experiment.verdict_map.cell` with ``data``: ``stand-in`` for MovieLens 100K's settings,
+    ``paper-shape`` for the matrix of the paper's size): ``setting`` when a MovieLens setting holds; ``stand-in`` when
+    only the matrix of the paper's size holds (the claim fails on the smaller stand-in only); else ``paper`` (which
+    the verdict engine keeps only under its rules)."""
+    from ..verdict_map import map_diagnosis
+
+    cells = list(cells)
+    stand_in = [c for c in cells if c.get("data") == "stand-in"]
+    shaped = [c for c in cells if c.get("data") == "paper-shape"]
+    if not any(c["verdict"] == "holds" for c in stand_in) and any(c["verdict"] == "holds" for c in shaped):
+        return {"kind": "stand-in", "text": f"{text} It holds on the matrix of the paper's size and at none of the "
+                f"{len(stand_in)} MovieLens 100K settings of the verdict map: it fails on the smaller stand-in only.",
+                "evidence": {"sweep": cells, "no_authors_construction": no_authors_construction}}
+    return map_diagnosis(stand_in if any(c["verdict"] == "holds" for c in stand_in) else cells, text,
+                         no_authors_construction=no_authors_construction)

@@ -1,0 +1,142 @@
+"""Issue 41: the deciding code of D1, D2 and D5 holds and fails on constructed inputs; Lemma 2 in exact arithmetic;
+the LANCZOS baseline as Dong et al. ran it against dense truth."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from inferopt.experiment.spectral import (batch_z, biased, cost_exponent, d12_test, d13_test, d51_test, d52_test, d53_test,
+                                          d54_test, gp_run_table, gp_targets, lemma2_partial_sums, optimal_smallest,
+                                          orders_of_magnitude, stuck_share, time_ratio, unbiased)
+from inferopt.experiment.spectral.theory import log_coefficients_squared, log_tail
+from inferopt.spectral import (SKIGaussianProcess, SpectralSolveResult, bernstein_rho, chebyshev_coefficients, get_function,
+                               lanczos_gd, lanczos_lbfgs, lanczos_logdet_solve, rademacher)
+
+
+def test_lemma2_partial_sums_diverge_for_poisson_only():
+    rho = bernstein_rho(0.05, 0.95, 0.0)
+    j = np.arange(1, 1001)
+    coeffs = chebyshev_coefficients(get_function("log")[0], 0.05, 0.95)
+    np.testing.assert_allclose(np.log(coeffs[1:30] ** 2), log_coefficients_squared(rho, j[:29]), rtol=1e-8)   # closed form
+    sums = {name: lemma2_partial_sums(log_coefficients_squared(rho, j), log_tail(name, 15, j, rho=rho), [66, 300, 1000])
+            for name in ("optimal", "poisson", "negative binomial")}
+    assert sums["poisson"][-1] > sums["poisson"][0] + 100          # grows without bound
+    for name in ("optimal", "negative binomial"):                  # converged by degree 66
+        assert sums[name][-1] == pytest.approx(sums[name][0], abs=1e-9)
+    assert np.exp(log_tail("poisson", 15, np.array([1.0, 5.0]))) == pytest.approx([1 - np.exp(-15), 0.99914], rel=1e-4)
+
+
+def test_d1_tests_hold_and_fail():
+    idx = pd.MultiIndex.from_product([["log"], [5, 10]], names=["function", "N"])
+    wide = pd.DataFrame({"optimal": [1e-3, 1e-6], "poisson": [1.0, 1e-3], "negative binomial": [1e-1, 1e-4]}, index=idx)
+    assert optimal_smallest(wide) and not optimal_smallest(wide.assign(optimal=[1e-3, 1e-3]))
+    orders = orders_of_magnitude(wide, {"log": 1e-30})
+    assert d12_test(orders, 1.0) and not d12_test(orders, 2.5)
+    assert orders_of_magnitude(wide, {"log": 1e-4})["log"].size == 1           # the floor leaves a row out
+    with pytest.raises(ValueError, match="resolved"):
+        d12_test(orders_of_magnitude(wide, {"log": 1.0}))
+    assert d13_test(0.995, 1.65, 1.6) and not d13_test(0.98, 1.65, 1.6) and not d13_test(0.995, 2.0, 1.6)
+
+
+def test_d2_z_tests_detect_a_bias():
+    rng = np.random.default_rng(0)
+    rows = []
+    for est, shift in (("fair", 0.0), ("shifted", 0.05)):
+        x = 1.0 + shift + 0.1 * rng.standard_normal(20000)
+        rows += [{"batch": b, "f": "log", "quantity": "trace", "estimator": est, "n": p.size, "sum": p.sum(), "sum2": np.sum(p ** 2)}
+                 for b, p in enumerate(np.array_split(x, 20))]
+    tb, exact = pd.DataFrame(rows), {("log", "trace"): 1.0}
+    assert abs(batch_z(tb, exact, "fair")["log trace"]) < 4 and batch_z(tb, exact, "shifted")["log trace"] > 30
+    assert unbiased(tb, exact, ["fair"], 4.0) and not unbiased(tb, exact, ["fair", "shifted"], 4.0)
+    assert biased(tb, exact, "shifted", 4.0) and not biased(tb, exact, "fair", 4.0)
+
+
+def test_cost_exponent():
+    n = np.array([100, 200, 400])
+    assert cost_exponent(n, 3e-6 * n) == pytest.approx(1.0) and cost_exponent(n, 1e-8 * n ** 2) == pytest.approx(2.0)
+    with pytest.raises(ValueError, match="distinct"):
+        cost_exponent([5, 5], [1.0, 2.0])
+
+
+def run(times, rmse):
+    times, rmse = np.asarray(times, float), np.asarray(rmse, float)
+    return SpectralSolveResult(x=np.zeros(3), objective=np.full(times.size, np.nan), n_iter=times.size - 1, converged=False,
+                               message="", times=times, iterations=np.arange(times.size), metric=rmse)
+
+
+def gp_table(curves, shares=(0.5, 0.9)):
+    results = {(name, m, s): run(*c) for (name, m), cs in curves.items() for s, c in enumerate(cs)}
+    targets = {name: gp_targets({k: r for k, r in results.items() if k[0] == name}, shares) for name in {k[0] for k in curves}}
+    return gp_run_table(results, targets)
+
+
+T = np.arange(0.0, 11.0)
+
+
+def curve(rate, floor=1.0):
+    return T, np.maximum(2.0 - rate * T, floor)
+
+
+def test_d5_speed_tests():
+    fast, slow = [curve(0.4)] * 5, [curve(0.1)] * 5                # target 1.1: SGD's first evaluation below at 3 s, LANCZOS's at 9 s
+    tb = gp_table({("sound", "SGD"): fast, ("sound", "LANCZOS"): slow, ("humidity", "SGD"): fast, ("humidity", "LANCZOS"): slow})
+    assert time_ratio(tb, "sound", "LANCZOS", 0.9) == pytest.approx(3.0)
+    assert d51_test(tb, "LANCZOS", 0.9, 1.5) and d53_test(tb, "LANCZOS", 0.9) and d54_test(tb, "LANCZOS", [0.5, 0.9], 3.0)
+    assert not d54_test(tb, "LANCZOS", [0.5, 0.9], 6.0)
+    swapped = gp_table({("sound", "SGD"): slow, ("sound", "LANCZOS"): fast, ("humidity", "SGD"): fast, ("humidity", "LANCZOS"): slow})
+    assert not d51_test(swapped, "LANCZOS", 0.9) and not d53_test(swapped, "LANCZOS", 0.9)
+    never = gp_table({("sound", "SGD"): fast, ("sound", "LANCZOS"): [curve(0.01)] * 5})   # LANCZOS never: its whole run counts
+    assert time_ratio(never, "sound", "LANCZOS", 0.9) == pytest.approx(10 / 3)
+
+
+def test_d52_stuck_shares():
+    good, stuck = curve(0.4), curve(0.4, floor=1.2)
+    tb = gp_table({("humidity", "SGD"): [good] * 5, ("humidity", "LANCZOS"): [stuck, stuck, stuck, good, good]})
+    assert stuck_share(tb, "humidity", "LANCZOS", 0.02) == pytest.approx(0.6) and d52_test(tb, "LANCZOS")
+    tb = gp_table({("humidity", "SGD"): [good] * 5, ("humidity", "LANCZOS"): [stuck, good, good, good, good]})
+    assert not d52_test(tb, "LANCZOS")
+
+
+@pytest.fixture(scope="module")
+def gp():
+    rng = np.random.default_rng(0)
+    x = np.sort(rng.uniform(0, 50, 200))
+    y = np.sin(x / 3) + 0.2 * rng.standard_normal(200)
+    xt = np.linspace(1, 49, 20)
+    return SKIGaussianProcess(x, y, r=100, x_test=xt, y_test=np.sin(xt / 3), low=[0.01, 0.01, 0.1], high=[10, 10, 100],
+                              cg_tol=1e-10, rng=0)
+
+
+def test_lanczos_logdet_solve_is_exact_with_enough_steps(gp):
+    th = np.array([0.5, 1.0, 2.0])
+    A = gp.dense(th)
+    Z = rademacher(np.random.default_rng(1), gp.dim, 4)
+    quad, X = lanczos_logdet_solve(A, Z, 80)
+    w, U = np.linalg.eigh(A)
+    np.testing.assert_allclose(quad, np.einsum("ij,ij->j", Z, (U * np.log(w)) @ U.T @ Z), rtol=1e-8)
+    np.testing.assert_allclose(X, np.linalg.solve(A, Z), atol=1e-7)
+    q5, X5 = lanczos_logdet_solve(A, Z, 5)                       # few steps: a different (biased) estimate
+    assert np.abs(X5 - X).max() > 1e-3
+
+
+def test_dong_value_and_grad_matches_the_dense_likelihood(gp):
+    th = np.array([0.5, 1.0, 2.0])
+    Z = rademacher(np.random.default_rng(2), gp.dim, 3000)
+    value, grad = gp.dong_value_and_grad(th, Z, 100, 1e-12)
+    assert value == pytest.approx(gp.objective(th), rel=2e-2)                   # Hutchinson over 3,000 probes
+    eye = np.eye(gp.dim)
+    Ainv = np.linalg.inv(gp.dense(th))
+    exact = 0.5 * np.array([np.sum(Ainv * D.matmat(eye)) for D in gp.derivative_operators(th)]) + gp.g_grad(th)
+    np.testing.assert_allclose(grad, exact, rtol=5e-2, atol=0.5)
+
+
+def test_lanczos_lbfgs_fixed_probes_deterministic_and_improving(gp):
+    Z = rademacher(np.random.default_rng(3), gp.dim, 5)
+    a = lanczos_lbfgs(gp, [1.0, 0.5, 2.0], Z=Z, n_steps=25, cg_tol=1e-2, max_evals=30)
+    b = lanczos_lbfgs(gp, [1.0, 0.5, 2.0], Z=Z, n_steps=25, cg_tol=1e-2, max_evals=30)
+    assert np.array_equal(a.x, b.x) and a.info["n_evaluations"] == 30
+    assert a.metric[-1] < a.metric[0] and (np.diff(a.times) >= 0).all()
+    fixed = lanczos_gd(gp, [1.0, 0.5, 2.0], max_iter=3, step=1e-3, Z=Z, eval_every=1)
+    assert np.isfinite(fixed.metric).all()
+    with pytest.raises(ValueError, match="rows"):
+        lanczos_gd(gp, [1.0, 0.5, 2.0], max_iter=1, step=1e-3, Z=Z[:5])
