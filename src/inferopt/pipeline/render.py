@@ -148,7 +148,8 @@ def claims_once(outputs: list, claims: list[dict], shown: bool = False) -> tuple
 
 
 def prepare_for_reading(nb, *, root: Path, claims: list[dict] | None = None):
-    """Clean ``nb``'s outputs in place for the HTML report (see the module docstring)."""
+    """Clean ``nb``'s outputs in place for the HTML report (see the module docstring); with
+    ``claims``, a notebook that shows no claims table gets one closing cell that shows it."""
     pairs = machine_paths(root)
     shown = False
     for cell in nb.cells:
@@ -158,6 +159,10 @@ def prepare_for_reading(nb, *, root: Path, claims: list[dict] | None = None):
         if claims:
             outputs, shown = claims_once(outputs, claims, shown)
         cell.outputs = [nbformat.from_dict(_clean(dict(out), pairs)) for out in outputs]
+    if claims and not shown:   # a notebook that writes its claims without printing them: they close the report
+        closing = nbformat.v4.new_code_cell("exp.claims_table()  # every claim of this run (added by the report)")
+        closing.outputs = [_claims_table(claims, [c["id"] for c in claims])]
+        nb.cells.append(closing)
     return nb
 
 
