@@ -148,12 +148,14 @@ def test_nothing_points_to_the_shared_folder_for_documentation():
     inputs = _stage_inputs()
     offenders = []
     for path in _tracked():
+        if path == Path(__file__):                                     # names the patterns it looks for
+            continue
         if path.suffix not in (".md", ".py", ".ipynb", ".yaml", ".yml", ".cff", ".toml", ".txt", "") or path.name == "LICENSE":
             continue
         text = path.read_text(errors="replace")
         if "../shared/" in text.replace(DATA_MIRROR, "") or "shared/REPRODUCTION" in text:
             offenders.append(f"{path.relative_to(ROOT)}: ../shared/")
-        if "REPRODUCTION.md" in text and path not in inputs and path != ROOT / "docs" / "experiments.md" and path != Path(__file__):
+        if "REPRODUCTION.md" in text and path not in inputs and path != ROOT / "docs" / "experiments.md":
             offenders.append(f"{path.relative_to(ROOT)}: REPRODUCTION.md (docs/experiments.md)")
     assert not offenders, offenders
 
