@@ -72,8 +72,8 @@ lab: $(STAMP)
 # touching the default scale's reports/: `make paper ID=A3` one experiment (IDS="A4 A7" several),
 # `make paper` all; a plan (estimated time, workers) prints first (PAPER_ARGS=--dry-run: only
 # the plan). WORKERS=N sets n_jobs;
-# INFEROPT_DASK_SCHEDULER=tcp://host:8786 sends trials to a Dask cluster. Then the front page
-# is rewritten (the report stage alone) when the default scale's reports exist.
+# INFEROPT_DASK_SCHEDULER=tcp://host:8786 sends trials to a Dask cluster. Then README.md's results
+# table is rewritten, and the front page (the report stage alone) when the default scale's reports exist.
 ID ?=
 IDS ?= $(ID)
 WORKERS ?=
@@ -81,6 +81,7 @@ PAPER_ARGS ?=
 paper: $(STAMP)
 	$(BIN)/python -m inferopt.pipeline paper $(IDS) $(if $(WORKERS),--workers $(WORKERS)) $(PAPER_ARGS)
 ifeq ($(findstring --dry-run,$(PAPER_ARGS)),)
+	$(BIN)/python -m inferopt.pipeline readme-table
 	@if [ -f reports/index.html ]; then dvc repro --single-item report; \
 	else echo "no reports/index.html yet: \`make repro\` builds the front page with these paper-scale verdicts"; fi
 endif
