@@ -1,7 +1,8 @@
 # inferopt: two commands do all set-up on a fresh machine with Python 3.11:
 #   make repro   -> .venv with the locked environment, then `dvc repro` (default scale)
 #   make test    -> .venv if needed, then the whole test suite (pytest + nbval)
-# Other targets: make lab [LAB_ARGS=...] | paper | reports | plots | lock | plots-template | clean-venv
+# Other targets: make repro-paper P=A|B|C|D (one paper, default scale) | lab [LAB_ARGS=...] | paper | reports
+#   | plots [REV=...] | readme-table | lock | plots-template | clean-venv
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
@@ -29,7 +30,7 @@ endif
 LAB_ARGS ?=
 ROOT_ARGS := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: repro test lab paper reports venv lock plots plots-template clean-venv
+.PHONY: repro repro-paper test lab paper reports readme-table venv lock plots plots-template clean-venv
 
 venv: $(STAMP)
 
@@ -54,15 +55,25 @@ repro: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+# One paper's stages at the default scale (with the data and stripped notebooks they need), e.g.
+# `make repro-paper P=D` = `dvc repro --glob 'D[0-9]*'` (D1-D5); the front page is rewritten when it exists.
+P ?=
+repro-paper: $(STAMP)
+	@case "$(P)" in A|B|C|D) ;; *) echo "make repro-paper P=A|B|C|D (got P='$(P)')"; exit 2;; esac
+	dvc repro --glob '$(P)[0-9]*'
+	@if [ -f reports/index.html ]; then dvc repro --single-item report; \
+	else echo "no reports/index.html yet: \`make repro\` builds the front page"; fi
+
+# JupyterLab rooted at the project (params.yaml, reports/ and docs/ open from Lab), showing notebooks/.
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/ $(ROOT_ARGS) $(LAB_ARGS)
+	$(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks $(ROOT_ARGS) $(LAB_ARGS)
 
 # The papers' settings (params.yaml overlaid by params_paper.yaml) into reports/paper/, never
 # touching the default scale's reports/: `make paper ID=A3` one experiment (IDS="A4 A7" several),
 # `make paper` all; a plan (estimated time, workers) prints first (PAPER_ARGS=--dry-run: only
 # the plan). WORKERS=N sets n_jobs;
-# INFEROPT_DASK_SCHEDULER=tcp://host:8786 sends trials to a Dask cluster. Then the front page
-# is rewritten (the report stage alone) when the default scale's reports exist.
+# INFEROPT_DASK_SCHEDULER=tcp://host:8786 sends trials to a Dask cluster. Then README.md's results
+# table is rewritten, and the front page (the report stage alone) when the default scale's reports exist.
 ID ?=
 IDS ?= $(ID)
 WORKERS ?=
@@ -70,18 +81,28 @@ PAPER_ARGS ?=
 paper: $(STAMP)
 	$(BIN)/python -m inferopt.pipeline paper $(IDS) $(if $(WORKERS),--workers $(WORKERS)) $(PAPER_ARGS)
 ifeq ($(findstring --dry-run,$(PAPER_ARGS)),)
+	$(BIN)/python -m inferopt.pipeline readme-table
 	@if [ -f reports/index.html ]; then dvc repro --single-item report; \
 	else echo "no reports/index.html yet: \`make repro\` builds the front page with these paper-scale verdicts"; fi
 endif
+
+# README.md's results table from the committed reports/paper/metrics/ (a test fails when it is out of step).
+readme-table: $(STAMP)
+	$(BIN)/python -m inferopt.pipeline readme-table
 
 reports: $(STAMP)
 	dvc repro report
 	@echo "open reports/index.html"
 
-# Headline curves of the workspace against HEAD, offline (the vega scripts are in .dvc/plots/offline.html).
+# Headline curves (dvc.yaml's `plots:`) of the workspace beside a revision's (REV: a commit or a DVC experiment,
+# default HEAD), offline (the vega scripts are in .dvc/plots/offline.html). The curves are pipeline outputs, not
+# in git: a revision's load from this clone's DVC cache, the workspace's after `make repro`. What cannot be
+# loaded is named by DVC and left out (on a fresh clone, before `make repro`: everything), never an error.
+REV ?= HEAD
 plots: $(STAMP)
-	dvc plots diff HEAD -o build/plots
-	@echo "open build/plots/index.html"
+	@mkdir -p build/plots
+	dvc plots diff $(REV) -o build/plots
+	@echo "open build/plots/index.html (curves DVC could not load, named above, are missing: \`make repro\` draws the workspace's)"
 
 # The page template of `dvc plots` with vega, vega-lite and vega-embed inlined (DVC's own loads
 # them from a CDN, so offline its charts are silently missing); committed, rebuilt with npm.

@@ -6,6 +6,7 @@
     python -m inferopt.pipeline paper [IDS] [--workers N] [--dry-run]
                                               # the papers' scale into reports/paper/ (plan first)
     python -m inferopt.pipeline review        # reports/paper/REVIEW.md: each claim beside the paper's words
+    python -m inferopt.pipeline readme-table [--check]  # README.md's results table from reports/paper/metrics/
     python -m inferopt.pipeline claims-diff A B  # verdicts that changed between two runs (workspace =
                                               # default, paper, paper@REV, a git revision, a DVC
                                               # experiment, a folder); claims-diff default paper
@@ -22,6 +23,7 @@ from .._paths import repo_root
 from .claims_diff import claims_diff
 from .._config import check_experiments, experiments
 from .report import build_reports
+from .readme import update_readme
 from .review import write_review
 from .paper import run_paper
 from .run import StageFailed, run_experiment
@@ -49,6 +51,8 @@ def main(argv=None) -> int:
         p.add_argument("experiment")
     sub.add_parser("report")
     sub.add_parser("review", help="reports/paper/REVIEW.md from the committed metrics")
+    table = sub.add_parser("readme-table", help="README.md's results table from the committed paper-scale metrics")
+    table.add_argument("--check", action="store_true", help="exit 1 when README.md's table is out of step; write nothing")
     paper = sub.add_parser("paper", help="the papers' scale into reports/paper/, one experiment at a time")
     paper.add_argument("ids", nargs="*", metavar="ID", help="experiments (default: all)")
     paper.add_argument("--workers", type=int, help="n_jobs of the notebooks that have it (default: all cores)")
@@ -71,6 +75,11 @@ def main(argv=None) -> int:
             run_paper(args.ids, workers=args.workers, dry_run=args.dry_run)
         elif args.command == "review":
             print(write_review(root, experiments()))
+        elif args.command == "readme-table":
+            if not update_readme(root, experiments(), check=args.check):
+                print("error: README.md's results table is out of step with reports/paper/metrics/: run "
+                      "`python -m inferopt.pipeline readme-table`", file=sys.stderr)
+                return 1
         elif args.command == "claims-diff":
             print(claims_diff(root, args.a, args.b))
         else:
