@@ -299,8 +299,8 @@ def test_front_page_shows_both_scales_and_filters_on_both(project):
     assert page.count("<tr class='claim holds'>") == 1 and "<tr class='claim fails'><td class='id'>A4.1" in page
     assert "timing, one run" in page[page.index("<td class='id'>A4.3"):][:200]
     assert "claims at paper scale: 2 holds" in page and "claims at default scale: 1 holds, 1 fails" in page
-    assert 'href="paper/REVIEW.md"' in page
-    assert 'href="paper/REVIEW.md"' not in build_index({"A4": default}, project / "reports", papers={"A4": paper})
+    assert 'href="review.html"' in page
+    assert 'href="review.html"' not in build_index({"A4": default}, project / "reports", papers={"A4": paper})
 
 
 def test_timing_claims_are_those_the_notebooks_name_and_rounds_those_with_round_support():
