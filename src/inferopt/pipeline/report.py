@@ -1,9 +1,10 @@
-"""The report stage: every executed notebook as HTML, and ``reports/index.html`` with
-one card per experiment and the claims scorecard of every claim of every notebook.
+"""The report stage: every executed notebook as HTML (:mod:`.render`), ``reports/index.html``
+with a one-line verdict per paper, one card per experiment and the claims scorecard of every
+claim of every notebook, and the review page ``reports/review.html`` (:mod:`.review_html`).
 
 Everything reads offline from disk: figures and thumbnails are embedded as base64 (each card's
-thumbnail a :data:`THUMB_WIDTH`-pixel copy of the experiment's first figure), MathJax is a
-local copy. Each claim shows both scales — the paper scale's verdict (marked STALE when it is,
+figure the committed small copy of the paper scale's first figure, else the default scale's,
+:mod:`.small_figures`). Each claim shows both scales — the paper scale's verdict (marked STALE when it is,
 :mod:`.paper_state`) and the default scale's, each diagnosis and each set of numbers labelled
 with its scale — and the filter keeps a claim that does not hold at either scale. An experiment whose stage failed (``build/failed/<id>.json``,
 written by the runner) or whose outputs are missing is marked on its card, and its old
@@ -22,7 +23,7 @@ from .._config import experiments, load_params
 from .layout import PAPER_DIR, failure_marker
 from .metrics_file import read_metrics
 from .paper_state import is_current, paper_results, run_note
-from .render import copy_mathjax, notebook_to_html
+from .render import notebook_to_html
 from .review import prose, why_inconclusive
 from .review_html import write_review_html
 from .small_figures import figure_block, thumbnail  # noqa: F401  (thumbnail: the cards' copies, tested here)
@@ -331,13 +332,12 @@ def build_reports(reports_dir: str = "reports") -> Path:
     """Render every executed notebook and write ``index.html``; return its path."""
     root = repo_root()
     reports = root / reports_dir
-    copy_mathjax(reports / "mathjax")
     metas, failures = _state(reports, root)
     for exp_id, meta in metas.items():
         notebook = reports / "notebooks" / f"{exp_id}.ipynb"
         page = reports / "html" / f"{exp_id}.html"
         if notebook.exists() and meta is not None and exp_id not in failures:
-            notebook_to_html(notebook, page, mathjax_rel="../mathjax", root=root, claims=meta["claims"])
+            notebook_to_html(notebook, page, root=root, claims=meta["claims"])
         else:
             page.parent.mkdir(parents=True, exist_ok=True)
             page.write_text(failed_page(exp_id, failures.get(exp_id)), encoding="utf-8")

@@ -31,8 +31,8 @@ MAX_BYTES = 60_000
 NOT_COMMITTED = "paper-scale figure not yet committed"
 
 
-def thumbnail(png: Path, width: int = THUMB_WIDTH) -> bytes:
-    """``png`` scaled down to ``width`` pixels wide (never up), as a PNG of :data:`THUMB_COLORS`
+def thumbnail(png, width: int = THUMB_WIDTH) -> bytes:
+    """``png`` (a path or a binary file) scaled down to ``width`` pixels wide (never up), as a PNG of :data:`THUMB_COLORS`
     palette colours: 10-30 kB where the figure is several hundred."""
     with Image.open(png) as img:
         img = img.convert("RGB")
