@@ -181,6 +181,12 @@ def _in_words(claim: dict) -> dict:
     return dict(claim, diagnosis=dict(diagnosis, text=prose(diagnosis["text"]))) if isinstance(diagnosis, dict) else claim
 
 
+def _with_reason(claim: dict) -> dict:
+    """``claim``, an ``inconclusive`` one with its reason (read off its record when a run older than
+    the reasons has none: :func:`.review.why_inconclusive`)."""
+    return dict(claim, reason=why_inconclusive(claim)) if claim["verdict"] == "inconclusive" else claim
+
+
 def _scorecard(metas: dict, failures: dict, papers: dict, review: bool = False) -> str:
     """Every claim of the group: its paper-scale verdict (support, run, staleness), its
     default-scale verdict (support), the claim with each scale's diagnosis, and each scale's
@@ -199,8 +205,8 @@ def _scorecard(metas: dict, failures: dict, papers: dict, review: bool = False) 
             rows.append(
                 f"<tr class='claim {VERDICT_CLASS.get(problem, 'nm')}'><td class='id'>{html.escape(claim_id)}{_timing(claim_id)}</td>"
                 f"<td><a href='html/{exp_id}.html'>{html.escape(exp_id)}</a>{stand_in}</td>"
-                f"<td class='v'>{verdict_html(p, run_note(paper, reasons=False)) + _stale_badge(paper) if p else NOT_RUN}</td>"
-                f"<td class='v'>{verdict_html(d) if d else NOT_RUN}</td>"
+                f"<td class='v'>{verdict_html(_with_reason(p), run_note(paper, reasons=False)) + _stale_badge(paper) if p else NOT_RUN}</td>"
+                f"<td class='v'>{verdict_html(_with_reason(d)) if d else NOT_RUN}</td>"
                 f"<td>{html.escape(shown['text'])}{''.join(diagnosis_html(_in_words(c), s) for s, c in diagnoses(d, p, paper))}</td>"
                 f"<td class='measured'>{_measured(d, p, review)}</td></tr>"
             )
