@@ -98,7 +98,7 @@ REPR = re.compile(r"\{'|\['|\{\"|'\s*:\s|\{data:")
 
 
 def _text(page: str) -> str:
-    page = re.sub(r"src='data:[^']*'", "", page)
+    page = re.sub(r"src=('data:[^']*'|\"data:[^\"]*\")", "", page)
     return html.unescape(re.sub(r"<[^>]+>", " ", page))
 
 
@@ -148,6 +148,7 @@ def test_no_section_is_empty(committed_page):
 
 def test_the_page_reads_offline(committed_page):
     assert "<script" not in committed_page
+    assert 'class="math"' in committed_page and "$k = 300$" not in committed_page   # the papers' formulas, typeset
     assert not re.search(r"""(src|href)=['"](https?:|//|\.\./)""", committed_page)
 
 

@@ -61,3 +61,13 @@ def formula_html(tex: str, display: bool = False) -> str:
 def markdown_with_formulas(source: str) -> str:
     """A Markdown cell's ``source`` with each formula replaced by :func:`formula_html`."""
     return MATH.sub(lambda m: formula_html(m.group(1), True) if m.group(1) is not None else formula_html(m.group(2)), source)
+
+
+def text_with_formulas(text: str) -> str:
+    """Plain ``text`` as HTML: escaped, each formula as :func:`formula_html` (a quote of a paper)."""
+    out, i = [], 0
+    for m in MATH.finditer(text):
+        out += [html.escape(text[i:m.start()]),
+                formula_html(m.group(1), True) if m.group(1) is not None else formula_html(m.group(2))]
+        i = m.end()
+    return "".join(out) + html.escape(text[i:])

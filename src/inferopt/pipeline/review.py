@@ -153,8 +153,8 @@ def why_inconclusive(claim: dict) -> str:
     older than the reasons) what :func:`what_would_change` reads off its record."""
     if claim.get("reason"):
         return prose(claim["reason"])
-    first = what_would_change({"x": claim})[0]
-    return first.removeprefix("x: ").rstrip(".")
+    undecided = [s for s in what_would_change({"x": claim}) if "bootstrap is decisive" not in s]
+    return undecided[0].removeprefix("x: ").rstrip(".")
 
 
 #: a Python literal (a dict or a list of strings) printed into a sentence, e.g. ``{'adafw': 5.6}`` or ``['AdaFW']``

@@ -17,6 +17,7 @@ from pathlib import Path
 from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, format_value, support_text
 from ..experiment.quotes import quote_of
 from .layout import PAPER_DIR
+from .math_svg import text_with_formulas
 from .metrics_file import read_metrics
 from .paper_state import SHOWN_REASONS, paper_results, run_note, short_reasons
 from .review import load_claims, prose, threshold_text, what_would_change, why_inconclusive
@@ -33,6 +34,7 @@ blockquote{margin:.5rem 0;padding:.3rem .8rem;border-left:4px solid #bbb;backgro
 blockquote .where{display:block;color:#555;font-size:.85rem;margin-top:.3rem}
 section.claim{border-top:1px solid #ddd;margin-top:1.2rem;padding-top:.4rem}
 .figures{display:flex;flex-wrap:wrap;gap:.8rem} .figures figure{margin:0;max-width:480px} .figures img{max-width:100%;border:1px solid #eee}
+img.math{vertical-align:middle;border:0} img.math.display{display:block;margin:.4rem auto}
 .figures figcaption,.note{font-size:.8rem;color:#555} .missing{color:#a00}
 h2{margin-top:2.5rem;border-bottom:2px solid #ccc} h3{margin-top:2rem}
 """ + CLAIMS_CSS
@@ -109,10 +111,10 @@ def claim_html(claim_id: str, by_scale: dict, stale: str | None) -> str:
     """One claim: the paper's words, our test, the verdicts, the diagnoses, the numbers, what would change it."""
     any_claim = next(c for c in by_scale.values() if c is not None)
     quote = any_claim.get("quote") or quote_of(claim_id)
-    words = (f"<blockquote>{_e(quote['text'])}<span class='where'>— {_e(quote['where'])}</span></blockquote>" if quote
+    words = (f"<blockquote>{text_with_formulas(quote['text'])}<span class='where'>— {_e(quote['where'])}</span></blockquote>" if quote
              else "<p class='note'>(no quote of the paper recorded for this claim)</p>")
     parts = [f"<section class='claim' id='{_e(claim_id)}'><h4>{_e(claim_id)}</h4><p><b>The paper.</b></p>{words}",
-             f"<p><b>Our test.</b> {_e(any_claim['text'])}</p>"]
+             f"<p><b>Our test.</b> {text_with_formulas(any_claim['text'])}</p>"]
     parts += [f"<p class='note'>At the {s} scale: {_e(c['text'])}</p>" for s, c in by_scale.items()
               if c is not None and c["text"] != any_claim["text"]]
     rows = []
