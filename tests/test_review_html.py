@@ -218,3 +218,25 @@ def test_the_front_page_gives_each_paper_one_line_and_the_reason_beside_inconclu
     assert "paper scale: 1 inconclusive; headline claim" in results and "X1.2</a> (Fig. 9)" in results
     assert "inconclusive</span> <span class='why'>(the verdict turns within the readings" in results
     assert index.index("<table class='results'>") < index.index("<h2>All claims</h2>")
+
+
+def test_the_cli_makes_small_figures_of_an_existing_paper_run(tmp_path, monkeypatch, capsys):
+    """Paper-scale runs made before the runner kept small figures get them without compute."""
+    from inferopt._paths import repo_root
+    from inferopt.pipeline.__main__ import main
+
+    root, _ = _project(tmp_path, figure=False)
+    _big_png(root / "reports" / "paper" / "figures" / "X1" / "fig9.png")
+    for name in ("dvc.yaml", "pyproject.toml"):
+        (root / name).write_text("")
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("INFEROPT_ROOT", str(root))
+    repo_root.cache_clear()
+    try:
+        assert main(["small-figures", "X1"]) == 0
+        assert main(["small-figures", "Z9"]) == 2
+    finally:
+        repo_root.cache_clear()
+    small = root / "reports" / "paper" / "figures-small" / "X1" / "fig9.png"
+    assert small.is_file() and small.stat().st_size <= MAX_BYTES
+    assert "no paper-scale metrics" in capsys.readouterr().err
