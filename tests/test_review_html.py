@@ -94,7 +94,7 @@ def test_no_generated_sentence_contradicts_its_claim_over_the_committed_metrics(
 
 # ------------------------------------------------------------------ no Python literal reaches the page
 
-REPR = re.compile(r"\{'|\['|\{\"|'\s*:\s|\{data:")
+REPR = re.compile(r"\{'|\['|\{\"|'\s*:\s|\{data:|=\s'")
 
 
 def _text(page: str) -> str:
@@ -113,8 +113,11 @@ def test_prose_puts_python_literals_in_words():
 
 @pytest.fixture(scope="module")
 def committed_page():
-    """The review page over the committed metrics (and the default scale's, where present)."""
-    return review_html(ROOT)
+    """The review page over the committed metrics (and the default scale's, where present), with
+    whether each paper-scale run is current (its reasons when stale)."""
+    from inferopt._config import experiments
+
+    return review_html(ROOT, experiments())
 
 
 def test_the_review_page_over_the_committed_metrics_has_no_python_literal(committed_page):
