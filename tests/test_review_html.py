@@ -243,3 +243,12 @@ def test_the_cli_makes_small_figures_of_an_existing_paper_run(tmp_path, monkeypa
     small = root / "reports" / "paper" / "figures-small" / "X1" / "fig9.png"
     assert small.is_file() and small.stat().st_size <= MAX_BYTES
     assert "no paper-scale metrics" in capsys.readouterr().err
+
+
+def test_the_paper_scale_front_page_labels_its_own_figures_paper_scale(tmp_path):
+    """`make paper`'s own front page (reports/paper/index.html) shows its run's figures as paper scale."""
+    root, meta = _project(tmp_path, figure=False)
+    paper = root / "reports" / "paper"
+    _big_png(paper / "figures" / "X1" / "fig9.png")
+    index = build_index({"X1": meta | {"claims": [BY_READING]}}, paper, figures_scale="paper")
+    assert "paper scale: fig9" in index and "default scale: fig9" not in index and NOT_COMMITTED in index

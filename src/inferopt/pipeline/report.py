@@ -77,15 +77,18 @@ def _problem(exp_id: str, failure: dict | None) -> str:
 
 
 def _card(exp_id: str, meta: dict | None, reports: Path, failure: dict | None = None, paper: dict | None = None,
-          paper_dir: Path | None = None) -> str:
+          figures_scale: str = "default") -> str:
     """An experiment's card: title, paper and figure, stand-ins, its paper-scale figure (the committed
-    small copy, else a note and the default scale's), the tallies of both scales."""
-    paper_dir = paper_dir or reports / "paper"
+    small copy, else a note and the figure of ``reports``, whose scale is ``figures_scale``), the
+    tallies of both scales."""
+    paper_dir = reports if figures_scale == "paper" else reports / "paper"
     at_paper = (f"<p>claims at paper scale: {_tally(list(paper['claims'].values()))}{_stale_badge(paper)}</p>"
                 f"<p class='run'>{html.escape(run_note(paper))}</p>" if paper else "<p>claims at paper scale: not run</p>")
     if meta is None or failure:
         return f'<div class="card broken"><h3>{html.escape(exp_id)}</h3>{_problem(exp_id, failure)}{at_paper}</div>'
-    thumb = f'<a href="html/{exp_id}.html">{figure_block(paper_dir, exp_id, [reports / f for f in meta.get("figures", [])], first_only=True)}</a>'
+    figure = figure_block(paper_dir, exp_id, [reports / f for f in meta.get("figures", [])], first_only=True,
+                          fallback_scale=figures_scale)
+    thumb = f'<a href="html/{exp_id}.html">{figure}</a>'
     stand_ins = "".join(f"<p><b>stand-in:</b> {html.escape(s)}</p>" for s in meta.get("stand_ins", []))
     return (
         f'<div class="card"><h3><a href="html/{exp_id}.html">{html.escape(exp_id)}: {html.escape(meta["title"])}</a></h3>'
@@ -257,17 +260,18 @@ def results_table(metas: dict, papers: dict) -> str:
 
 
 def build_index(metas: dict, reports: Path, scale: str = "default", failures: dict | None = None,
-                papers: dict | None = None, review: bool = False) -> str:
+                papers: dict | None = None, review: bool = False, figures_scale: str = "default") -> str:
     """The front page: overall tallies, the filter, then per paper its cards and its claims scorecard.
 
     ``failures`` maps the id of an experiment whose stage failed to its failure record;
     ``papers`` the committed paper-scale runs (:func:`.paper_state.paper_results`);
-    ``review``: link the review page (:data:`.review_html.REVIEW_HTML`, written beside it)."""
+    ``review``: link the review page (:data:`.review_html.REVIEW_HTML`, written beside it);
+    ``figures_scale``: the scale of the figures under ``reports`` (``paper`` for ``reports/paper/``)."""
     failures, papers = failures or {}, papers or {}
     sections = "".join(
         f'<section id="paper-{letter}"><h2>{letter}. {html.escape(_paper_title(group))}</h2>'
         f'<p class="verdict-line">{verdict_line(group, papers)}</p>{_summary(group, failures, papers)}'
-        f'<div class="cards">{"".join(_card(e, m, reports, failures.get(e), papers.get(e)) for e, m in group.items())}</div>'
+        f'<div class="cards">{"".join(_card(e, m, reports, failures.get(e), papers.get(e), figures_scale) for e, m in group.items())}</div>'
         f"<h3>Claims</h3>{_scorecard(group, failures, papers, review)}</section>"
         for letter, group in _groups(metas).items()
     )
@@ -324,12 +328,13 @@ def _write_index(reports: Path, metas: dict, failures: dict) -> Path:
     index = reports / "index.html"
     tmp = index.with_suffix(".tmp")
     root = repo_root()
-    papers = {} if reports.resolve() == (root / PAPER_DIR).resolve() else paper_results(root, experiments())
+    at_paper = reports.resolve() == (root / PAPER_DIR).resolve()
+    papers = {} if at_paper else paper_results(root, experiments())
     review = reports.resolve() == (root / "reports").resolve()
     if review:
         write_review_html(root, experiments())
-    tmp.write_text(build_index(metas, reports, load_params().get("scale", "default"), failures, papers, review),
-                   encoding="utf-8")
+    tmp.write_text(build_index(metas, reports, load_params().get("scale", "default"), failures, papers, review,
+                               "paper" if at_paper else "default"), encoding="utf-8")
     tmp.replace(index)
     return index
 

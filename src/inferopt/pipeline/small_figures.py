@@ -86,17 +86,19 @@ def small_figures(paper_dir: Path, experiment_id: str) -> list[Path]:
     return sorted((Path(paper_dir) / SMALL_DIR / experiment_id).glob("*.png"))
 
 
-def figure_block(paper_dir: Path, experiment_id: str, default_figures: list[Path] = (), *, first_only: bool = False) -> str:
+def figure_block(paper_dir: Path, experiment_id: str, default_figures: list[Path] = (), *, first_only: bool = False,
+                 fallback_scale: str = "default") -> str:
     """HTML of an experiment's figures: the paper-scale small copies when committed, else
-    :data:`NOT_COMMITTED` and the default scale's figure (the first of ``default_figures`` that
-    exists, as a thumbnail), each captioned with its scale. ``first_only``: one figure (a card)."""
+    :data:`NOT_COMMITTED` and the figure of a run at ``fallback_scale`` (the first of
+    ``default_figures`` that exists, as a thumbnail), each captioned with its scale.
+    ``first_only``: one figure (a card)."""
     paper = small_figures(paper_dir, experiment_id)[: 1 if first_only else None]
     if paper:
         shown = [(p.read_bytes(), f"paper scale: {p.stem}") for p in paper]
         note = ""
     else:
         default = [p for p in default_figures if Path(p).is_file()][:1]
-        shown = [(thumbnail(p), f"default scale: {Path(p).stem}") for p in default]
+        shown = [(thumbnail(p), f"{fallback_scale} scale: {Path(p).stem}") for p in default]
         note = f"<p class='missing note'>{NOT_COMMITTED}</p>"
     figures = "".join(f"<figure><img alt='{html.escape(experiment_id)} {html.escape(cap)}' src='{data_uri(data)}'>"
                       f"<figcaption>{html.escape(cap)}</figcaption></figure>" for data, cap in shown)
