@@ -280,7 +280,7 @@ def build_index(metas: dict, reports: Path, scale: str = "default", failures: di
 <body><h1>inferopt: reproduction reports</h1>
 {results_table(metas, papers)}
 {'<p><a href="review.html"><b>Review of every claim</b></a>: a summary table, then each claim with the paper&#39;s words, our test, its figure, its numbers, its diagnosis and what would change its verdict.</p>' if review else ''}
-<p class="sub">Executed notebooks of <code>dvc repro</code> at the <b>{html.escape(scale)}</b> scale
+<details class="sub"><summary>How to read this page</summary><p>Executed notebooks of <code>dvc repro</code> at the <b>{html.escape(scale)}</b> scale
 (<code>params.yaml</code>{'' if scale == 'default' else ' overlaid by <code>params_paper.yaml</code>'});
 each card links to its full report, and each experiment's numbers are in <code>reports/results/&lt;id&gt;/</code>
 and <code>reports/metrics/&lt;id&gt;.json</code>. Verdicts are computed in the notebooks from the measurements;
@@ -294,7 +294,7 @@ trials in which the claim holds (<code>holds</code>/<code>fails</code> need 90 %
 <code>inconclusive</code>) — or why it has none. A claim that does not hold carries its diagnosis:
 PAPER (fails in the faithful setting), STAND-IN (rests on data we could not get), SETTING (rests on
 a setting the paper does not publish) or CONSTRUCTION (ours differs from the authors'), with the
-scale it was made at.</p>
+scale it was made at.</p></details>
 <h2>All claims</h2>{_summary(metas, failures, papers)}
 {FILTER}
 {sections}
