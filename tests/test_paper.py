@@ -3,6 +3,7 @@
 import json
 import shutil
 import subprocess
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -86,6 +87,10 @@ def test_a_real_paper_run_records_its_run_and_streams_progress(tmp_path, capfd):
     after = default_metrics.stat().st_mtime if default_metrics.exists() else None
     assert after == before  # the default scale's reports are untouched
     assert estimate(ROOT, "B6", out) == (run["wall_seconds"], f"measured ({run['date']}, 1 workers)")  # the next plan
+    # a small copy of each figure, to commit beside the metrics
+    small = sorted((out / "figures-small" / "B6").glob("*.png"))
+    assert [p.stem for p in small] == sorted(Path(f).stem for f in metrics["figures"]) and small
+    assert all(p.stat().st_size <= 60_000 for p in small)
 
 
 def test_a_stage_run_at_a_copys_root_uses_that_copy(tmp_path, monkeypatch):

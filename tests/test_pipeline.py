@@ -65,19 +65,41 @@ def test_paper_scale_overlays_params(tmp_path):
         config.experiment_parameters("E2", tmp_path)
 
 
-def test_report_html_reads_offline(tmp_path):
+def test_report_html_reads_offline_verdicts_first_code_folded(tmp_path):
+    """One self-contained file: no script at all (the formulas are inline SVG, not MathJax), the
+    verdicts, figures and contents before the notebook, each code cell's source folded."""
+    import base64
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     nb = _notebook(True)
+    del nb.metadata["widgets"]   # (an empty widget state, which nbconvert cannot read beside a figure)
+    fig, ax = plt.subplots()
+    ax.plot([0, 1])
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    nb.cells[2].outputs.append(nbformat.v4.new_output("display_data", data={"image/png": base64.b64encode(buf.getvalue()).decode()}))
+    nb.cells.insert(1, nbformat.v4.new_markdown_cell("## Second part\n\nwhere $\\|w\\|_0 \\le k$ and $\\nosuchmacro$"))
+    claims = [{"id": "N.1", "target": "N", "text": "small", "verdict": "fails", "measured": {"x": 0.5}}]
     path = tmp_path / "n.ipynb"
     nbformat.write(nb, path)
-    html = notebook_to_html(path, tmp_path / "html" / "n.html", mathjax_rel="../mathjax").read_text()
-    assert 'src="../mathjax/MathJax.js?config=' in html
-    assert "cdnjs" not in html and 'src="http' not in html and 'href="http' not in html.replace('href="https://', "", 0)
-    # the fonts jupyter-server-mathjax ships, configured before MathJax loads
-    assert html.index('webFont: "STIX-Web"') < html.index('src="../mathjax/MathJax.js')
-    import jupyter_server_mathjax
-
-    fonts = Path(jupyter_server_mathjax.__file__).parent / "static" / "fonts" / "HTML-CSS"
-    assert [p.name for p in fonts.iterdir()] == ["STIX-Web"]
+    html = notebook_to_html(path, tmp_path / "html" / "n.html", claims=claims).read_text()
+    assert "<script" not in html and "mathjax" not in html.lower()
+    assert not re.search(r"""(src|href)=["'](https?:|//|\.\./)""", html)
+    # formulas typeset as inline SVG (the TeX kept as alt text); one mathtext cannot read stays as TeX
+    assert html.count('class="math"') == 2 and 'alt="x^2"' in html and "data:image/svg+xml;base64," in html
+    assert "&#36;\\nosuchmacro&#36;" in html or "$\\nosuchmacro$" in html
+    # verdicts, figures and contents first, then the notebook; the thumbnail links to the figure in place
+    order = [html.index(x) for x in (">Verdicts<", ">Figures<", ">Contents<", 'class="jp-Cell')]
+    assert order == sorted(order)
+    assert 'href="#figure-0"' in html and 'id="figure-0"' in html and 'href="#Second-part"' in html and 'id="Second-part"' in html
+    # each code cell's source folded; the printed claims table is not repeated
+    assert html.count('<details class="code">') == 2 and html.count("<summary>code</summary>") == 2
 
 
 def test_report_html_shows_claims_as_html_and_no_machine_paths(tmp_path):
@@ -92,7 +114,7 @@ def test_report_html_shows_claims_as_html_and_no_machine_paths(tmp_path):
     ]
     path = tmp_path / "n.ipynb"
     nbformat.write(nb, path)
-    html = notebook_to_html(path, tmp_path / "n.html", mathjax_rel="m", root=tmp_path, claims=claims).read_text()
+    html = notebook_to_html(path, tmp_path / "n.html", root=tmp_path, claims=claims).read_text()
     assert str(tmp_path) not in html and site not in html
     assert "&lt;site-packages&gt;/tqdm/auto.py" in html and "./data/x.csv" in html and "/opt/other" not in html
     assert '<tr class="claim fails"><td class="id">N.1</td>' in html and "N.1 fails small" not in html

@@ -2,6 +2,7 @@
 
 import ast
 import hashlib
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -257,3 +258,14 @@ def test_dvc_plots_read_result_tables_and_render_offline():
     config.read(ROOT / ".dvc" / "config")
     page = (ROOT / ".dvc" / config["plots"]["html_template"]).read_text()
     assert "{plot_divs}" in page and "vegaEmbed" in page and "<script src" not in page
+
+
+@pytest.mark.parametrize("template", sorted((ROOT / ".dvc" / "plots").glob("*.json")), ids=lambda p: p.stem)
+def test_plot_templates_mark_each_run_with_its_own_point_shape(template):
+    """Runs compared by `dvc plots diff` differ in the legend by their point's shape, not only by a
+    dash that a legend's point symbol does not show (identical black dots for every run before)."""
+    spec = json.loads(template.read_text())
+    encodings = [s.get("encoding", {}) for s in (spec, spec.get("spec", {}), *spec.get("layer", []))]
+    enc = next(e for e in encodings if "strokeDash" in e)
+    assert enc.get("shape", {}).get("field") == enc["strokeDash"]["field"] == "rev"
+    assert enc["shape"].get("title") == enc["strokeDash"].get("title")   # one legend for the run, not two

@@ -96,7 +96,7 @@ def test_in_the_report_it_is_a_table_not_preformatted_text(tmp_path):
     nb.cells = [cell]
     path = tmp_path / "t.ipynb"
     nbformat.write(nb, path)
-    page = notebook_to_html(path, tmp_path / "t.html", mathjax_rel="m", root=tmp_path).read_text()
+    page = notebook_to_html(path, tmp_path / "t.html", root=tmp_path).read_text()
     cells = _cells(page[page.index('<table class="dataframe paper-table">'):])
     assert cells.caption == "Table 2: CHEMREACT" and len(cells.rows) == 2 + len(TABLE2)
     assert "-0.6690 ± 5.39e-04</td>" in page and "Table 2: CHEMREACT\n" not in page

@@ -369,7 +369,7 @@ table.claims td.measured div{white-space:pre-wrap} table.claims summary{cursor:p
 .verdict.holds{background:#d7f0dd;color:#125a24} .verdict.fails{background:#f8d7d7;color:#7a1111}
 .verdict.inconclusive{background:#fdf0c8;color:#6b4d00} .verdict.nm{background:#eee;color:#555}
 .diagnosis{margin-top:.3rem;font-size:.85rem;color:#444} .diagnosis b{text-transform:uppercase;font-size:.75rem}
-.support{font-size:.72rem;color:#666;white-space:normal;max-width:9rem;margin-top:.15rem}
+.support{font-size:.72rem;color:#666;white-space:normal;max-width:9rem;margin-top:.15rem} .support.why{color:#6b4d00;max-width:14rem}
 .diagnosis .scale,.measured .scale{font-size:.7rem;color:#555;background:#eef;border-radius:3px;padding:0 .3rem;font-family:system-ui,sans-serif}
 .verdict.stale{background:#7a1111;color:#fff;font-size:.7rem;margin-left:.3rem}
 """
@@ -434,10 +434,11 @@ def claim_row_html(claim: dict, *, target: str = "") -> str:
 
 
 def verdict_html(claim: dict, note: str = "") -> str:
-    """A claim's verdict badge with its support (and an optional ``note``) underneath."""
+    """A claim's verdict badge with, underneath, why it is inconclusive (first: the reason decides
+    the word, the support beside it may be decisive), its support and an optional ``note``."""
     cls = VERDICT_CLASS.get(claim["verdict"], "nm")
-    below = "".join(f"<div class='support'>{html.escape(t)}</div>"
-                    for t in (support_text(claim.get("support")), _why(claim), note) if t)
+    below = "".join(f"<div class='support{' why' if t.startswith('why: ') else ''}'>{html.escape(t)}</div>"
+                    for t in (_why(claim), support_text(claim.get("support")), note) if t)
     return f"<span class='verdict {cls}'>{html.escape(claim['verdict'])}</span>{below}"
 
 

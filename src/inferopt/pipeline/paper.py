@@ -18,7 +18,9 @@ a paper and a default size parameter (``~default x F``, rough), else ``unknown``
 notebook with ``n_jobs``, scaled by the workers that run had over the workers planned (each
 counted up to this machine's cores: the trials divide, nothing else does). After each run,
 ``reports/paper/metrics/<id>.json`` records under ``run``: wall seconds, workers, backend,
-commit (and whether the work tree was dirty), date and the machine's cores. The front page
+commit (and whether the work tree was dirty), date and the machine's cores, and a small copy of
+each figure goes to ``reports/paper/figures-small/<id>/`` (committed, :mod:`.small_figures`), so
+that the front page and the review page show it on a fresh clone. The front page
 shows it after ``make reports`` (``make paper`` runs it; the command prints that it is needed).
 """
 
@@ -42,6 +44,7 @@ from .layout import PAPER_DIR
 from .metrics_file import read_metrics
 from .params_check import check_params_files
 from .run import run_experiment
+from .small_figures import keep_small_figures
 from .strip import strip_notebook
 
 #: the parameter a notebook reads its worker count from
@@ -202,7 +205,9 @@ def run_paper(
             exp_id, output_dir=_rel(out, root), progress=progress, scale="paper",
             overrides={**extra, **(overrides or {})}, source=source,
         )
-        run = record_run(out / "metrics" / f"{exp_id}.json", wall_seconds=time.perf_counter() - start, workers=n, start_state=start_state)
+        metrics = out / "metrics" / f"{exp_id}.json"
+        run = record_run(metrics, wall_seconds=time.perf_counter() - start, workers=n, start_state=start_state)
+        keep_small_figures(out, exp_id, read_metrics(metrics).get("figures") or [])
         print(f"--- {exp_id} done in {_duration(run['wall_seconds'])} ---", file=sys.stderr, flush=True)
         records.append(run)
     if records:

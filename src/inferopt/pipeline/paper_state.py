@@ -21,7 +21,7 @@ from pathlib import Path
 
 import yaml
 
-from ..experiment.claims import to_jsonable
+from ..experiment.claims import format_value, to_jsonable
 from .._config import load_yaml, overlay
 from .git import git
 from .metrics_file import read_metrics
@@ -72,7 +72,7 @@ def changed_since(root: Path, commit: str, experiment_id: str, paths: list[str])
 
 
 def parameters_differ(root: Path, experiment_id: str, recorded: dict | None) -> list[str]:
-    """``key = ran (now: value)`` for every parameter of ``params_paper.yaml`` overlaid on
+    """``key = ran (now value)``, or ``key unset (now value)``, for every parameter of ``params_paper.yaml`` overlaid on
     ``params.yaml`` that the run's recorded ``params`` do not match (:data:`NEUTRAL` aside; a
     parameter added after the run matches when it is empty, :data:`EMPTY`); empty when the run
     recorded none."""
@@ -80,7 +80,8 @@ def parameters_differ(root: Path, experiment_id: str, recorded: dict | None) -> 
         return []
     paper = load_yaml(root / "params_paper.yaml") if (root / "params_paper.yaml").exists() else {}
     expected = to_jsonable(overlay(load_yaml(root / "params.yaml"), paper, experiment_id))
-    return [f"{k} = {recorded.get(k, 'unset')!r} (now {v!r})" for k, v in expected.items()
+    return [(f"{k} = {format_value(recorded[k])}" if k in recorded else f"{k} unset") + f" (now {format_value(v)})"
+            for k, v in expected.items()
             if k not in NEUTRAL + RUNNER_SET and recorded.get(k, EMPTY.get(type(v), "unset")) != v]
 
 

@@ -1,44 +1,39 @@
-"""Executed notebooks as self-contained HTML that reads offline.
+"""Executed notebooks as self-contained HTML that reads offline, verdicts first.
 
-nbconvert's ``lab`` template embeds output figures as base64 but loads MathJax and
-require.js from a CDN. MathJax 2.7 is copied from the ``jupyter-server-mathjax``
-package next to the reports and referenced relatively, configured to the STIX-Web fonts
-that package ships (its default, the TeX web fonts, is not shipped: formulas would fall
-back to system fonts with misplaced hats and root bars); require.js and mermaid (unused by
-these notebooks) are replaced by empty sources, so nothing is fetched.
+nbconvert's ``lab`` template embeds output figures as base64; its script sources (require.js,
+mermaid, MathJax) are emptied, so nothing is fetched: the formulas of the Markdown cells are
+typeset here as inline SVG (:mod:`.math_svg`). The page opens with the experiment's verdicts
+(the claims table), its figures (thumbnails linking to each figure in place) and a table of
+contents of the notebook's headings; each code cell's source is folded (``<details>``) under
+its outputs' heading.
 
 Before rendering, outputs are cleaned for reading: the claims table a notebook prints is
-replaced by the same table as HTML (:func:`~inferopt.experiment.claims.claims_html`), once (a
-copy printed again, less the claims nbval leaves out, becomes one line: :func:`claims_once`), the
-progress bars the notebook wrote to stderr (their final states) are shown as plain output, not
-in the pink box of an error stream (:func:`progress_apart`), and absolute paths of the build
-machine are made relative (the executed notebook keeps its raw outputs).
+replaced by one line pointing to the table at the top (:func:`claims_once`), the progress bars
+the notebook wrote to stderr (their final states) are shown as plain output, not in the pink box
+of an error stream (:func:`progress_apart`), and absolute paths of the build machine are made
+relative (the executed notebook keeps its raw outputs).
 """
 
 from __future__ import annotations
 
+import base64
 import html
-import importlib.util
+import io
 import os
 import re
-import shutil
 import sys
 import sysconfig
 from pathlib import Path
 
 import nbformat
+from jinja2 import DictLoader
 from nbconvert import HTMLExporter
 
 from ..experiment.claims import CLAIMS_CSS, claims_html, claims_text
 from .layout import claims_again, split_claims_table
+from .math_svg import markdown_with_formulas
+from .small_figures import data_uri, thumbnail
 
-#: MathJax configuration shipped by jupyter-server-mathjax (TeX input, HTML-CSS output).
-MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full,Safe"
-#: Set before MathJax loads: use the STIX-Web fonts jupyter-server-mathjax ships.
-MATHJAX_FONTS = (
-    '<script>window.MathJax = {"HTML-CSS": {availableFonts: ["STIX-Web"], preferredFont: "STIX-Web", '
-    'webFont: "STIX-Web", imageFont: null}};</script>'
-)
 EMPTY_SCRIPT = "data:text/javascript,"
 #: Any installed-packages folder (another venv, a conda env), shown as ``<site-packages>``.
 SITE_PACKAGES = re.compile(r"/[^\s\"'<>]*?/(?:site|dist)-packages(?=/)")
@@ -63,24 +58,6 @@ def progress_apart(output):
         else:
             parts.append((name, [line]))
     return [nbformat.v4.new_output("stream", name=name, text="".join(lines)) for name, lines in parts]
-
-
-def mathjax_source() -> Path:
-    """The MathJax 2.7 tree that ``jupyter-server-mathjax`` ships, found without importing that
-    package (its import loads the whole Jupyter server: seconds at the start of every stage)."""
-    spec = importlib.util.find_spec("jupyter_server_mathjax")
-    if spec is None or spec.origin is None:
-        raise FileNotFoundError("the package jupyter-server-mathjax (the reports' local MathJax) is not installed: `make venv`")
-    return Path(spec.origin).parent / "static"
-
-
-def copy_mathjax(dest: Path) -> Path:
-    """Copy the local MathJax 2.7 tree (:func:`mathjax_source`) to ``dest`` (replacing what was there)."""
-    source = mathjax_source()
-    if dest.exists():
-        shutil.rmtree(dest)
-    shutil.copytree(source, dest)
-    return dest
 
 
 def machine_paths(root: Path) -> list[tuple[str, str]]:
@@ -147,12 +124,16 @@ def claims_once(outputs: list, claims: list[dict], shown: bool = False) -> tuple
     return out, shown
 
 
-def prepare_for_reading(nb, *, root: Path, claims: list[dict] | None = None):
-    """Clean ``nb``'s outputs in place for the HTML report (see the module docstring); with
-    ``claims``, a notebook that shows no claims table gets one closing cell that shows it."""
+def prepare_for_reading(nb, *, root: Path, claims: list[dict] | None = None, shown: bool = False):
+    """Clean ``nb``'s outputs in place for the HTML report (see the module docstring); ``shown``:
+    the claims table is already on the page (its top), so every printed copy becomes one line;
+    else, with ``claims``, a notebook that shows no claims table gets one closing cell that shows
+    it. Markdown formulas become inline SVG (:func:`.math_svg.markdown_with_formulas`)."""
     pairs = machine_paths(root)
-    shown = False
     for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = markdown_with_formulas(cell.source)
+            continue
         if cell.cell_type != "code":
             continue
         outputs = [part for output in cell.outputs for part in progress_apart(output)]
@@ -166,21 +147,80 @@ def prepare_for_reading(nb, *, root: Path, claims: list[dict] | None = None):
     return nb
 
 
-def notebook_to_html(notebook: Path, html: Path, *, mathjax_rel: str, root: Path | None = None,
-                     claims: list[dict] | None = None) -> Path:
-    """Render ``notebook`` to ``html`` (lab template, images embedded, MathJax at ``mathjax_rel``
-    with STIX-Web fonts); ``claims`` renders the printed claims table as HTML."""
-    exporter = HTMLExporter(template_name="lab", embed_images=True)
-    loader = f"{mathjax_rel}/MathJax.js?config={MATHJAX_CONFIG}"
-    exporter.mathjax_url = loader
-    exporter.require_js_url = EMPTY_SCRIPT
+#: the ``lab`` template with each code cell's source folded, no script loaded, and the top of
+#: the page (:func:`top_of_page`) after ``<main>``
+TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
+{%- block extra_css -%}<style>{{ resources.report_css }}</style>{%- endblock extra_css -%}
+{%- block body_header -%}{{ super() }}{{ resources.top_of_page }}{%- endblock body_header -%}
+{% block input_group -%}<details class="code"><summary>code</summary>{{ super() }}</details>{%- endblock input_group %}
+"""
+#: styles of the top of the page and of the folded code
+REPORT_CSS = CLAIMS_CSS + """
+nav.top{margin:1rem 0 2rem;padding:0 1rem} nav.top h2{margin:.8rem 0 .4rem}
+nav.top .figures{display:flex;flex-wrap:wrap;gap:.6rem} nav.top .figures img{max-width:320px;border:1px solid #ddd}
+nav.top ol{columns:2;font-size:.9rem} details.code>summary{cursor:pointer;color:#666;font-size:.8rem;margin:.2rem 0 .2rem 1rem}
+img.math{vertical-align:middle} img.math.display{display:block;margin:.5rem auto}
+"""
+#: a Markdown heading of a notebook: its level and text
+HEADING = re.compile(r"^(#{1,3})\s+(.+?)\s*#*\s*$", re.M)
+
+
+def _anchor(text: str) -> str:
+    """The id nbconvert gives a heading: its text with spaces as ``-``."""
+    return re.sub(r"\s+", "-", re.sub(r"<[^>]+>", "", text).strip())
+
+
+#: the most figures the top of a report shows as thumbnails
+TOP_FIGURES = 6
+
+
+def notebook_pngs(nb) -> list[bytes]:
+    """The PNG figures of ``nb``'s outputs, in order."""
+    return [base64.b64decode(o["data"]["image/png"]) for c in nb.cells if c.cell_type == "code"
+            for o in c.get("outputs", []) if "image/png" in (o.get("data") or {})]
+
+
+def top_of_page(nb, claims: list[dict] | None) -> str:
+    """The verdicts (claims table), the figures (thumbnails of the first :data:`TOP_FIGURES`, each
+    linking to it in place) and the contents (the notebook's Markdown headings, levels 1-3), as HTML."""
+    parts = []
+    if claims:
+        parts.append(f"<h2>Verdicts</h2>{claims_html(claims)}")
+    pngs = notebook_pngs(nb)[:TOP_FIGURES]
+    if pngs:
+        thumbs = "".join(f"<a href='#figure-{i}'><img alt='figure {i + 1}' src='{data_uri(thumbnail(io.BytesIO(p)))}'></a>"
+                         for i, p in enumerate(pngs))
+        parts.append(f"<h2>Figures</h2><div class='figures'>{thumbs}</div>")
+    headings = [(len(m.group(1)), m.group(2)) for c in nb.cells if c.cell_type == "markdown" for m in HEADING.finditer(c.source)]
+    if headings:
+        items = "".join(f"<li style='margin-left:{level - 1}rem'><a href='#{html.escape(_anchor(text))}'>{html.escape(re.sub(r'<[^>]+>', '', text))}</a></li>"
+                        for level, text in headings)
+        parts.append(f"<h2>Contents</h2><ol>{items}</ol>")
+    return f"<nav class='top'>{''.join(parts)}</nav>" if parts else ""
+
+
+def _figure_anchors(body: str) -> str:
+    """``id="figure-<i>"`` on the i-th embedded PNG output, the targets of the top's thumbnails."""
+    count = iter(range(10 ** 6))
+    return re.sub(r'<img (?=[^>]*src="data:image/png)', lambda m: f'<img id="figure-{next(count)}" ', body)
+
+
+def notebook_to_html(notebook: Path, html_path: Path, *, root: Path | None = None, claims: list[dict] | None = None) -> Path:
+    """Render ``notebook`` to ``html_path``: self-contained (images embedded, formulas as SVG, no
+    script), its verdicts (``claims``), figures and contents first, code folded."""
+    exporter = HTMLExporter(template_name="lab", embed_images=True, extra_loaders=[DictLoader({"report.html.j2": TEMPLATE})],
+                            template_file="report.html.j2")
+    exporter.require_js_url = exporter.mathjax_url = EMPTY_SCRIPT
     exporter.mermaid_js_url = exporter.mermaid_layout_elk_js_url = ""  # no diagrams: nothing to load
-    nb = prepare_for_reading(nbformat.read(notebook, as_version=4), root=root or notebook.parent, claims=claims)
-    body, _ = exporter.from_notebook_node(nb)
-    tag = f'<script src="{loader}">'
-    if tag not in body:
-        raise ValueError(f"nbconvert's template no longer loads MathJax as {tag!r}: cannot set its fonts")
-    body = body.replace(tag, MATHJAX_FONTS + "\n" + tag, 1)
-    html.parent.mkdir(parents=True, exist_ok=True)
-    html.write_text(body, encoding="utf-8")
-    return html
+    nb = nbformat.read(notebook, as_version=4)
+    top = top_of_page(nb, claims)
+    nb = prepare_for_reading(nb, root=root or notebook.parent, claims=claims, shown=bool(claims))
+    body, _ = exporter.from_notebook_node(nb, resources={"top_of_page": top, "report_css": REPORT_CSS})
+    if top and not re.search(r"<nav class=[\"']top[\"']>", body):
+        raise ValueError("nbconvert's lab template no longer has the block body_header: cannot put the verdicts first")
+    html_path.parent.mkdir(parents=True, exist_ok=True)
+    html_path.write_text(_figure_anchors(body), encoding="utf-8")
+    return html_path

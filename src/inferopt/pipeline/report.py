@@ -1,9 +1,10 @@
-"""The report stage: every executed notebook as HTML, and ``reports/index.html`` with
-one card per experiment and the claims scorecard of every claim of every notebook.
+"""The report stage: every executed notebook as HTML (:mod:`.render`), ``reports/index.html``
+with a one-line verdict per paper, one card per experiment and the claims scorecard of every
+claim of every notebook, and the review page ``reports/review.html`` (:mod:`.review_html`).
 
 Everything reads offline from disk: figures and thumbnails are embedded as base64 (each card's
-thumbnail a :data:`THUMB_WIDTH`-pixel copy of the experiment's first figure), MathJax is a
-local copy. Each claim shows both scales — the paper scale's verdict (marked STALE when it is,
+figure the committed small copy of the paper scale's first figure, else the default scale's,
+:mod:`.small_figures`). Each claim shows both scales — the paper scale's verdict (marked STALE when it is,
 :mod:`.paper_state`) and the default scale's, each diagnosis and each set of numbers labelled
 with its scale — and the filter keeps a claim that does not hold at either scale. An experiment whose stage failed (``build/failed/<id>.json``,
 written by the runner) or whose outputs are missing is marked on its card, and its old
@@ -12,21 +13,21 @@ report page is replaced by a page that says so: the index never shows a stale ru
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 import json
 from pathlib import Path
 
-from PIL import Image
-
-from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, diagnosis_html, measured_html, verdict_html
+from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, diagnosis_html, measured_lines, verdict_html
 from .._paths import repo_root
 from .._config import experiments, load_params
 from .layout import PAPER_DIR, failure_marker
 from .metrics_file import read_metrics
 from .paper_state import is_current, paper_results, run_note
-from .render import copy_mathjax, notebook_to_html
+from .readme import PAPERS
+from .render import notebook_to_html
+from .review import prose, why_inconclusive
+from .review_html import write_review_html
+from .small_figures import figure_block, thumbnail  # noqa: F401  (thumbnail: the cards' copies, tested here)
 from .timing_claims import timing_note
 
 STYLE = """
@@ -43,34 +44,16 @@ h1{margin-bottom:.2rem} .sub{color:#555;margin-top:0}
 body.problems-only tr.claim.holds{display:none}
 .measured .scale{display:inline-block;margin-top:.3rem}
 .card p.run{font-size:.75rem;color:#666}
+.card .figures figure{margin:0} .card .figures figcaption,.card .note{font-size:.72rem;color:#666;margin:.1rem 0}
+table.results{border-collapse:collapse;margin:.8rem 0} table.results td,table.results th{padding:.3rem .6rem;border-bottom:1px solid #e3e3e3;text-align:left}
+.why{font-size:.8rem;color:#6b4d00} p.verdict-line{font-size:1.05rem;margin:.2rem 0 .6rem}
+table.claims td.measured div.more{font-size:.75rem}
 """ + CLAIMS_CSS
 
 #: The filter: show only the claims that do not hold (failing, inconclusive, not measured).
 FILTER = """<div class="filter"><label><input type="checkbox" id="problems-only"
 onchange="document.body.classList.toggle('problems-only', this.checked)">
 show only claims that do not hold at the paper or the default scale (fails, inconclusive, not measured)</label></div>"""
-#: width in pixels of a card's thumbnail (shown at most ~400 px wide; twice that would be retina-sharp)
-THUMB_WIDTH = 480
-#: colours of a thumbnail's palette: line plots on white need few (64 looks as 256 does, a quarter smaller)
-THUMB_COLORS = 64
-
-
-def thumbnail(png: Path, width: int = THUMB_WIDTH) -> bytes:
-    """``png`` scaled down to ``width`` pixels wide (never up), as a PNG of :data:`THUMB_COLORS`
-    palette colours: a card's thumbnail, 10-30 kB where the figure is several hundred."""
-    with Image.open(png) as img:
-        img = img.convert("RGB")
-        if img.width > width:
-            img = img.resize((width, max(1, round(img.height * width / img.width))), Image.LANCZOS)
-        buf = io.BytesIO()
-        img.quantize(colors=THUMB_COLORS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(buf, "PNG", optimize=True)
-        return buf.getvalue()
-
-
-def _data_uri(data: bytes) -> str:
-    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
-
-
 def _tally(claims: list[dict]) -> str:
     counts = {v: sum(c["verdict"] == v for c in claims) for v in VERDICT_CLASS}
     return ", ".join(f"{n} {verdict}" for verdict, n in counts.items() if n) or "no claims"
@@ -94,16 +77,19 @@ def _problem(exp_id: str, failure: dict | None) -> str:
     return f'<p class="missing">outputs missing: not run yet or removed (run <code>dvc repro {exp_id}</code>)</p>'
 
 
-def _card(exp_id: str, meta: dict | None, reports: Path, failure: dict | None = None, paper: dict | None = None) -> str:
+def _card(exp_id: str, meta: dict | None, reports: Path, failure: dict | None = None, paper: dict | None = None,
+          figures_scale: str = "default") -> str:
+    """An experiment's card: title, paper and figure, stand-ins, its paper-scale figure (the committed
+    small copy, else a note and the figure of ``reports``, whose scale is ``figures_scale``), the
+    tallies of both scales."""
+    paper_dir = reports if figures_scale == "paper" else reports / "paper"
     at_paper = (f"<p>claims at paper scale: {_tally(list(paper['claims'].values()))}{_stale_badge(paper)}</p>"
                 f"<p class='run'>{html.escape(run_note(paper))}</p>" if paper else "<p>claims at paper scale: not run</p>")
     if meta is None or failure:
         return f'<div class="card broken"><h3>{html.escape(exp_id)}</h3>{_problem(exp_id, failure)}{at_paper}</div>'
-    thumb = ""
-    if meta.get("figures"):
-        png = reports / meta["figures"][0]
-        if png.exists():
-            thumb = f'<a href="html/{exp_id}.html"><img alt="{html.escape(exp_id)} figure" src="{_data_uri(thumbnail(png))}"></a>'
+    figure = figure_block(paper_dir, exp_id, [reports / f for f in meta.get("figures", [])], first_only=True,
+                          fallback_scale=figures_scale)
+    thumb = f'<a href="html/{exp_id}.html">{figure}</a>'
     stand_ins = "".join(f"<p><b>stand-in:</b> {html.escape(s)}</p>" for s in meta.get("stand_ins", []))
     return (
         f'<div class="card"><h3><a href="html/{exp_id}.html">{html.escape(exp_id)}: {html.escape(meta["title"])}</a></h3>'
@@ -174,13 +160,38 @@ def _timing(claim_id: str) -> str:
     return f"<div class='support' title='rests on CPU times, which vary between runs'>{note}</div>" if note else ""
 
 
-def _measured(default: dict | None, paper_claim: dict | None) -> str:
-    """The numbers behind each scale's verdict, each labelled with its scale."""
-    return "".join(f"<div class='scale'>{scale} scale</div>{measured_html(c['measured'])}"
-                   for scale, c in (("paper", paper_claim), ("default", default)) if c)
+#: how many ``name = value`` lines of each scale's numbers a scorecard row shows (the rest are on the review page)
+ROW_LINES = 2
 
 
-def _scorecard(metas: dict, failures: dict, papers: dict) -> str:
+def _measured(default: dict | None, paper_claim: dict | None, review: bool = False) -> str:
+    """The first :data:`ROW_LINES` numbers behind each scale's verdict, each labelled with its
+    scale, and how many more there are (linked to the claim on the review page when it exists)."""
+    out = []
+    for scale, c in (("paper", paper_claim), ("default", default)):
+        if not c:
+            continue
+        lines = measured_lines(c["measured"])
+        more = len(lines) - ROW_LINES
+        link = (f"<a href='review.html#{html.escape(c['id'])}'>{more} more</a>" if review else f"{more} more") if more > 0 else ""
+        out.append(f"<div class='scale'>{scale} scale</div>" + "".join(f"<div>{html.escape(x)}</div>" for x in lines[:ROW_LINES])
+                   + (f"<div class='more'>{link}</div>" if link else ""))
+    return "".join(out)
+
+
+def _in_words(claim: dict) -> dict:
+    """``claim`` with its diagnosis's sentence in words (:func:`.review.prose`: no Python literal)."""
+    diagnosis = claim["diagnosis"]
+    return dict(claim, diagnosis=dict(diagnosis, text=prose(diagnosis["text"]))) if isinstance(diagnosis, dict) else claim
+
+
+def _with_reason(claim: dict) -> dict:
+    """``claim``, an ``inconclusive`` one with its reason (read off its record when a run older than
+    the reasons has none: :func:`.review.why_inconclusive`)."""
+    return dict(claim, reason=why_inconclusive(claim)) if claim["verdict"] == "inconclusive" else claim
+
+
+def _scorecard(metas: dict, failures: dict, papers: dict, review: bool = False) -> str:
     """Every claim of the group: its paper-scale verdict (support, run, staleness), its
     default-scale verdict (support), the claim with each scale's diagnosis, and each scale's
     numbers. A row counts as holding (hidden by the filter) only if it holds at every scale
@@ -198,10 +209,10 @@ def _scorecard(metas: dict, failures: dict, papers: dict) -> str:
             rows.append(
                 f"<tr class='claim {VERDICT_CLASS.get(problem, 'nm')}'><td class='id'>{html.escape(claim_id)}{_timing(claim_id)}</td>"
                 f"<td><a href='html/{exp_id}.html'>{html.escape(exp_id)}</a>{stand_in}</td>"
-                f"<td class='v'>{verdict_html(p, run_note(paper, reasons=False)) + _stale_badge(paper) if p else NOT_RUN}</td>"
-                f"<td class='v'>{verdict_html(d) if d else NOT_RUN}</td>"
-                f"<td>{html.escape(shown['text'])}{''.join(diagnosis_html(c, s) for s, c in diagnoses(d, p, paper))}</td>"
-                f"<td class='measured'>{_measured(d, p)}</td></tr>"
+                f"<td class='v'>{verdict_html(_with_reason(p), run_note(paper, reasons=False)) + _stale_badge(paper) if p else NOT_RUN}</td>"
+                f"<td class='v'>{verdict_html(_with_reason(d)) if d else NOT_RUN}</td>"
+                f"<td>{html.escape(shown['text'])}{''.join(diagnosis_html(_in_words(c), s) for s, c in diagnoses(d, p, paper))}</td>"
+                f"<td class='measured'>{_measured(d, p, review)}</td></tr>"
             )
     head = "".join(f"<th>{h}</th>" for h in SCORECARD_HEAD)
     return f"<table class='claims'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
@@ -212,32 +223,78 @@ def _paper_title(metas: dict) -> str:
     return papers[0] if papers else "not run yet"
 
 
-#: the review of every claim (quote, test, both verdicts, evidence), written by ``python -m inferopt.pipeline review``
-REVIEW = PAPER_DIR / "REVIEW.md"
+def headline(group: dict, papers: dict) -> tuple[str, dict, str] | None:
+    """``(experiment id, claim, scale)`` of a paper's headline claim: its central claim (the README's,
+    :data:`.readme.PAPERS`), at the paper scale when that ran, else the default scale's; for a paper
+    without one, the first claim of its first experiment."""
+    for cid in PAPERS.get(next(iter(group), " ")[0], {}).get("central", ()):
+        exp_id = cid.split(".")[0]
+        paper = (papers.get(exp_id) or {}).get("claims") or {}
+        if cid in paper:
+            return exp_id, paper[cid], "paper"
+        default = [c for c in (group.get(exp_id) or {}).get("claims", []) if c["id"] == cid]
+        if default:
+            return exp_id, default[0], "default"
+    for exp_id, meta in group.items():
+        paper = (papers.get(exp_id) or {}).get("claims") or {}
+        if paper:
+            return exp_id, next(iter(paper.values())), "paper"
+        if meta and meta.get("claims"):
+            return exp_id, meta["claims"][0], "default"
+    return None
+
+
+def verdict_line(group: dict, papers: dict) -> str:
+    """A paper in one line: the tally of its paper-scale verdicts (the default scale's when none
+    ran) and its headline claim's verdict, with the reason beside an ``inconclusive``."""
+    paper_claims = [c for e in group if e in papers for c in papers[e]["claims"].values()]
+    claims, scale = (paper_claims, "paper scale") if paper_claims else (
+        [c for m in group.values() if m for c in m["claims"]], "default scale (no paper-scale run)")
+    top = headline(group, papers)
+    head = ""
+    if top:
+        exp_id, claim, at = top
+        title = (group.get(exp_id) or {}).get("figure", "")
+        why = f" <span class='why'>({html.escape(why_inconclusive(claim))})</span>" if claim["verdict"] == "inconclusive" else ""
+        head = (f"; headline claim <a href='review.html#{html.escape(claim['id'])}'>{html.escape(claim['id'])}</a>"
+                f"{' (' + html.escape(title) + ')' if title else ''} at the {at} scale: "
+                f"<span class='verdict {VERDICT_CLASS.get(claim['verdict'], 'nm')}'>{html.escape(claim['verdict'])}</span>{why}")
+    return f"<span class='line'>{scale}: {_tally(claims)}{head}</span>"
+
+
+def results_table(metas: dict, papers: dict) -> str:
+    """One row per paper: its letter, title and :func:`verdict_line`."""
+    rows = "".join(f"<tr><td><a href='#paper-{letter}'>{letter}</a></td><td>{html.escape(_paper_title(group))}</td>"
+                   f"<td>{verdict_line(group, papers)}</td></tr>" for letter, group in _groups(metas).items())
+    return f"<table class='results'><tr><th></th><th>paper</th><th>verdicts</th></tr>{rows}</table>"
 
 
 def build_index(metas: dict, reports: Path, scale: str = "default", failures: dict | None = None,
-                papers: dict | None = None, review: bool = False) -> str:
+                papers: dict | None = None, review: bool = False, figures_scale: str = "default") -> str:
     """The front page: overall tallies, the filter, then per paper its cards and its claims scorecard.
 
     ``failures`` maps the id of an experiment whose stage failed to its failure record;
     ``papers`` the committed paper-scale runs (:func:`.paper_state.paper_results`);
-    ``review``: link :data:`REVIEW` (it exists)."""
+    ``review``: link the review page (:data:`.review_html.REVIEW_HTML`, written beside it);
+    ``figures_scale``: the scale of the figures under ``reports`` (``paper`` for ``reports/paper/``)."""
     failures, papers = failures or {}, papers or {}
     sections = "".join(
-        f'<section><h2>{letter}. {html.escape(_paper_title(group))}</h2>{_summary(group, failures, papers)}'
-        f'<div class="cards">{"".join(_card(e, m, reports, failures.get(e), papers.get(e)) for e, m in group.items())}</div>'
-        f"<h3>Claims</h3>{_scorecard(group, failures, papers)}</section>"
+        f'<section id="paper-{letter}"><h2>{letter}. {html.escape(_paper_title(group))}</h2>'
+        f'<p class="verdict-line">{verdict_line(group, papers)}</p>{_summary(group, failures, papers)}'
+        f'<div class="cards">{"".join(_card(e, m, reports, failures.get(e), papers.get(e), figures_scale) for e, m in group.items())}</div>'
+        f"<h3>Claims</h3>{_scorecard(group, failures, papers, review)}</section>"
         for letter, group in _groups(metas).items()
     )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>inferopt reports</title><style>{STYLE}</style></head>
 <body><h1>inferopt: reproduction reports</h1>
-<p class="sub">Executed notebooks of <code>dvc repro</code> at the <b>{html.escape(scale)}</b> scale
+{results_table(metas, papers)}
+{'<p><a href="review.html"><b>Review of every claim</b></a>: a summary table, then each claim with the paper&#39;s words, our test, its figure, its numbers, its diagnosis and what would change its verdict.</p>' if review else ''}
+<details class="sub"><summary>How to read this page</summary><p>Executed notebooks of <code>dvc repro</code> at the <b>{html.escape(scale)}</b> scale
 (<code>params.yaml</code>{'' if scale == 'default' else ' overlaid by <code>params_paper.yaml</code>'});
 each card links to its full report, and each experiment's numbers are in <code>reports/results/&lt;id&gt;/</code>
 and <code>reports/metrics/&lt;id&gt;.json</code>. Verdicts are computed in the notebooks from the measurements;
-each claim shows its headline numbers, the rest behind "more".
+each claim shows its first numbers, the rest on the review page.
 The <b>paper scale</b> column is the headline: the verdict of the last committed <code>make paper</code>
 run (<code>reports/paper/metrics/&lt;id&gt;.json</code>), with the commit and date it ran at, marked
 STALE when that run was made from a modified work tree, ran with parameters other than
@@ -247,8 +304,7 @@ trials in which the claim holds (<code>holds</code>/<code>fails</code> need 90 %
 <code>inconclusive</code>) — or why it has none. A claim that does not hold carries its diagnosis:
 PAPER (fails in the faithful setting), STAND-IN (rests on data we could not get), SETTING (rests on
 a setting the paper does not publish) or CONSTRUCTION (ours differs from the authors'), with the
-scale it was made at.</p>
-{'<p><a href="paper/REVIEW.md">Review of every claim</a> (<code>reports/paper/REVIEW.md</code>): its quote, our test, both verdicts, support, diagnosis and evidence.</p>' if review else ''}
+scale it was made at.</p></details>
 <h2>All claims</h2>{_summary(metas, failures, papers)}
 {FILTER}
 {sections}
@@ -282,10 +338,13 @@ def _write_index(reports: Path, metas: dict, failures: dict) -> Path:
     index = reports / "index.html"
     tmp = index.with_suffix(".tmp")
     root = repo_root()
-    papers = {} if reports.resolve() == (root / PAPER_DIR).resolve() else paper_results(root, experiments())
-    review = reports.resolve() == (root / "reports").resolve() and (root / REVIEW).exists()
-    tmp.write_text(build_index(metas, reports, load_params().get("scale", "default"), failures, papers, review),
-                   encoding="utf-8")
+    at_paper = reports.resolve() == (root / PAPER_DIR).resolve()
+    papers = {} if at_paper else paper_results(root, experiments())
+    review = reports.resolve() == (root / "reports").resolve()
+    if review:
+        write_review_html(root, experiments())
+    tmp.write_text(build_index(metas, reports, load_params().get("scale", "default"), failures, papers, review,
+                               "paper" if at_paper else "default"), encoding="utf-8")
     tmp.replace(index)
     return index
 
@@ -294,13 +353,12 @@ def build_reports(reports_dir: str = "reports") -> Path:
     """Render every executed notebook and write ``index.html``; return its path."""
     root = repo_root()
     reports = root / reports_dir
-    copy_mathjax(reports / "mathjax")
     metas, failures = _state(reports, root)
     for exp_id, meta in metas.items():
         notebook = reports / "notebooks" / f"{exp_id}.ipynb"
         page = reports / "html" / f"{exp_id}.html"
         if notebook.exists() and meta is not None and exp_id not in failures:
-            notebook_to_html(notebook, page, mathjax_rel="../mathjax", root=root, claims=meta["claims"])
+            notebook_to_html(notebook, page, root=root, claims=meta["claims"])
         else:
             page.parent.mkdir(parents=True, exist_ok=True)
             page.write_text(failed_page(exp_id, failures.get(exp_id)), encoding="utf-8")

@@ -11,9 +11,11 @@ map), and what would change the verdict, read off those same records.
 
 from __future__ import annotations
 
+import ast
+import re
 from pathlib import Path
 
-from ..experiment.claims import format_value, measured_lines, support_text
+from ..experiment.claims import format_value, measured_lines, setting_text, support_text
 from ..experiment.quotes import quote_of
 from ..experiment.support import MIN_SUPPORT
 from .layout import PAPER_DIR
@@ -73,7 +75,7 @@ def sweep_table(sweep: list[dict]) -> str:
 
 def diagnosis_block(diagnosis: dict, scale: str) -> str:
     """A diagnosis as a paragraph (kind, scale, text), its evidence as lines and its sweep as a table."""
-    lines = [f"**Diagnosis ({diagnosis.get('kind', '?')}, {diagnosis.get('scale', scale)} scale).** {diagnosis.get('text', '')}"]
+    lines = [f"**Diagnosis ({diagnosis.get('kind', '?')}, {diagnosis.get('scale', scale)} scale).** {prose(diagnosis.get('text', ''))}"]
     evidence = dict(diagnosis.get("evidence") or {})
     sweep = evidence.pop("sweep", None)
     lines += [f"- evidence: {line}" for line in measured_lines(evidence)]
@@ -82,44 +84,135 @@ def diagnosis_block(diagnosis: dict, scale: str) -> str:
     return "\n".join(lines)
 
 
+def _reading_split(readings: list[dict]) -> str:
+    """``0.02 and 0.05 give fails; 0.1 gives holds``: the readings of a cut-off grouped by verdict."""
+    by_verdict: dict = {}
+    for r in readings:
+        by_verdict.setdefault(r["verdict"], []).append(format_value(r["value"]))
+    return "; ".join(f"{' and '.join(vals)} give{'s' if len(vals) == 1 else ''} {v}" for v, vals in by_verdict.items())
+
+
 def what_would_change(by_scale: dict) -> list[str]:
-    """Sentences on what would turn each scale's verdict, read off its own record: readings of a
-    threshold of ours that disagree, settings of a sweep with another verdict, the bootstrap's
-    margin, a missing run."""
+    """Sentences on what would turn each scale's verdict, read off its own record and true of
+    it: for an ``inconclusive`` claim, what keeps it undecided (readings of a cut-off of ours
+    that disagree, a bootstrap short of :data:`MIN_SUPPORT` either way, else its recorded reason)
+    and, when the bootstrap is decisive, that more trials would not settle it; for a decided one,
+    the readings or swept settings that give another verdict and the bootstrap's margin. A claim
+    with nothing on record that bears on it gets no sentence (the section is then left out)."""
     out = []
     for scale, claim in by_scale.items():
         if claim is None:
             out.append(f"No {scale}-scale verdict is recorded: running that scale would give one.")
             continue
         v = claim["verdict"]
-        threshold = claim.get("threshold") or {}
-        other = [r for r in threshold.get("readings", []) if r["verdict"] != v]
-        if other:
-            out.append(f"{scale}: reading the cut-off as " + ", ".join(f"{format_value(r['value'])} ({r['verdict']})" for r in other)
-                       + f" instead of {format_value(threshold['value'])}.")
-        elif threshold.get("readings"):
-            out.append(f"{scale}: no reading of the cut-off in {[r['value'] for r in threshold['readings']]} changes it.")
+        readings = (claim.get("threshold") or {}).get("readings") or []
+        verdicts = {r["verdict"] for r in readings}
+        support = claim.get("support") or {}
+        bootstrap = support.get("method") == "bootstrap"
+        f = support.get("fraction_holding", 0.0) if bootstrap else None
+        if v == "inconclusive":
+            split = len(verdicts) > 1
+            short = bootstrap and max(f, 1 - f) < MIN_SUPPORT
+            if split:
+                out.append(f"{scale}: the readings of our cut-off disagree ({_reading_split(readings)}): a cut-off the "
+                           "paper fixed, or a measurement away from every reading, would settle it.")
+            if short:
+                out.append(f"{scale}: the trials are split ({100 * f:.0f} % of the bootstrap resamples hold, "
+                           f"{100 * (1 - f):.0f} % fail, {100 * MIN_SUPPORT:.0f} % needed either way): more trials could "
+                           "settle it.")
+            elif bootstrap:
+                out.append(f"{scale}: the bootstrap is decisive ({100 * max(f, 1 - f):.0f} % of the resamples agree), "
+                           "so more trials would not settle it.")
+            if not split and not short:
+                out.append(f"{scale}: what it lacks: {prose(claim.get('reason') or 'no reason recorded')}.")
+        else:
+            other = [r for r in readings if r["verdict"] != v]
+            if other:
+                out.append(f"{scale}: reading the cut-off as " + ", ".join(f"{format_value(r['value'])} ({r['verdict']})" for r in other)
+                           + f" instead of {format_value(claim['threshold']['value'])}.")
+            elif readings:
+                out.append(f"{scale}: every reading of the cut-off ({', '.join(format_value(r['value']) for r in readings)}) "
+                           f"gives {v}.")
+            if bootstrap:
+                agree = f if v == "holds" else 1 - f
+                out.append(f"{scale}: {100 * agree:.0f} % of the bootstrap resamples agree with the verdict "
+                           f"({100 * MIN_SUPPORT:.0f} % needed): fewer agreeing trials would make it inconclusive.")
+            elif support.get("method") == "deterministic":
+                out.append(f"{scale}: one computation, no trials to resample: only a change of data, settings or test moves it.")
         sweep = ((claim.get("diagnosis") or {}).get("evidence") or {}).get("sweep") or []
         flips = [c for c in sweep if c["verdict"] != v]
         if flips:
-            out.append(f"{scale}: the swept settings " + "; ".join(f"{format_value(c['setting'])} ({c['verdict']})" for c in flips) + ".")
-        support = claim.get("support") or {}
-        if support.get("method") == "bootstrap":
-            f = support["fraction_holding"]
-            if v == "inconclusive" and max(f, 1 - f) < MIN_SUPPORT:
-                out.append(f"{scale}: {100 * f:.0f} % of the bootstrap resamples hold, short of the 90 % either way: more trials could settle it.")
-            elif v == "inconclusive":
-                out.append(f"{scale}: the bootstrap is decisive ({100 * max(f, 1 - f):.0f} % of resamples agree); the verdict is "
-                           "inconclusive for the reason above, which more trials would not change.")
-            else:
-                agree = f if v == "holds" else 1 - f
-                out.append(f"{scale}: {100 * agree:.0f} % of the bootstrap resamples agree with the verdict (90 % needed): "
-                           "fewer agreeing trials would make it inconclusive.")
-        elif support.get("method") == "deterministic":
-            out.append(f"{scale}: one computation, no trials to resample: only a change of data, settings or test moves it.")
+            out.append(f"{scale}: the swept settings " + "; ".join(f"{setting_text(c['setting'])} ({c['verdict']})" for c in flips) + ".")
         if (claim.get("diagnosis") or {}).get("kind") == "setting":
             out.append(f"{scale}: the setting named in the diagnosis.")
     return out
+
+
+def why_inconclusive(claim: dict) -> str:
+    """Why an ``inconclusive`` claim is undecided, in words: its recorded reason, else (a run
+    older than the reasons) what :func:`what_would_change` reads off its record."""
+    if claim.get("reason"):
+        return prose(claim["reason"])
+    undecided = [s for s in what_would_change({"x": claim}) if "bootstrap is decisive" not in s]
+    return undecided[0].removeprefix("x: ").rstrip(".")
+
+
+#: a Python literal (a dict or a list of strings) printed into a sentence, e.g. ``{'adafw': 5.6}`` or ``['AdaFW']``
+_LITERAL_START = re.compile(r"[{\[]")
+
+
+def _literal_at(text: str, start: int) -> tuple[object, int] | None:
+    """The Python literal that opens at ``text[start]`` and its end, or None."""
+    depth, quote = 0, None
+    for i in range(start, len(text)):
+        ch = text[i]
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+            if depth == 0:
+                try:
+                    return ast.literal_eval(text[start:i + 1]), i + 1
+                except (ValueError, SyntaxError):
+                    return None
+    return None
+
+
+def _spoken(value) -> str:
+    """A literal in words: a mapping as ``name value, …``, a list as ``a, b and c``."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_spoken(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        parts = [_spoken(v) for v in value]
+        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1] if parts else "none"
+    return format_value(value)
+
+
+def prose(text: str) -> str:
+    """``text`` with every Python mapping, and every list holding strings or mappings, that a
+    notebook printed into it (``{'line_search': 36.4, 'adafw': 5.6}``, ``['AdaFW', 'AdaPFW']``)
+    put in words (``line_search 36.4, adafw 5.6``, ``AdaFW and AdaPFW``), and a subscript
+    (``evidence['sweep']``) as ``evidence › sweep``; lists of numbers stay."""
+    out, i = [], 0
+    for m in _LITERAL_START.finditer(text):
+        if m.start() < i:
+            continue
+        found = _literal_at(text, m.start())
+        if found is None:
+            continue
+        value, end = found
+        subscript = m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_")
+        if subscript and isinstance(value, list) and len(value) == 1:   # evidence['sweep'] -> evidence › sweep
+            out += [text[i:m.start()], f" › {_spoken(value[0])}"]
+            i = end
+        elif isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, str | dict) for v in value)):
+            out += [text[i:m.start()], _spoken(value)]
+            i = end
+    return "".join(out) + text[i:]
 
 
 def claim_section(claim_id: str, by_scale: dict, stale: str | None) -> str:
@@ -140,8 +233,8 @@ def claim_section(claim_id: str, by_scale: dict, stale: str | None) -> str:
         parts.append(f"| {scale} | **{claim['verdict']}**{_cell(note)} | {_cell(support_text(claim.get('support')))} "
                      f"| {_cell(threshold_text(claim.get('threshold')))} |")
     parts.append("")
-    parts += [f"*Why inconclusive ({scale} scale):* {claim['reason']}.\n" for scale, claim in by_scale.items()
-              if claim is not None and claim.get("reason")]
+    parts += [f"*Why inconclusive ({scale} scale):* {why_inconclusive(claim)}.\n" for scale, claim in by_scale.items()
+              if claim is not None and claim["verdict"] == "inconclusive"]
     for scale, claim in by_scale.items():
         if claim is not None and claim.get("diagnosis"):
             parts += [diagnosis_block(claim["diagnosis"], scale), ""]
@@ -151,7 +244,8 @@ def claim_section(claim_id: str, by_scale: dict, stale: str | None) -> str:
                   *(f"- {_cell(line)}" for line in measured_lines(measured)), "", "</details>", ""]
     rerun = [f"paper: its run is STALE ({stale}): a fresh `make paper` run of the current code and parameters may "
              "turn it."] if stale and by_scale.get("paper") else []
-    parts += ["**What would change the verdict.**", "", *(f"- {s}" for s in rerun + what_would_change(by_scale)), ""]
+    change = rerun + what_would_change(by_scale)
+    parts += ["**What would change the verdict.**", "", *(f"- {s}" for s in change), ""] if change else []
     return "\n".join(parts)
 
 
