@@ -84,13 +84,15 @@ def test_a_central_claim_missing_from_its_run_is_refused(tmp_path):
 
 
 def test_readme_table_command_rewrites_between_the_markers_and_check_tells(tmp_path, monkeypatch, capsys):
-    shutil.copy2(ROOT / "README.md", tmp_path / "README.md")
+    for name in ("README.md", "dvc.yaml", "pyproject.toml", "params.yaml", "params_paper.yaml"):   # a root of its own
+        shutil.copy2(ROOT / name, tmp_path / name)
     _metrics_copy(tmp_path)
     stale = with_table((tmp_path / "README.md").read_text(), "| an old table |")
     (tmp_path / "README.md").write_text(stale)
     monkeypatch.setenv("INFEROPT_ROOT", str(tmp_path))      # main() leaves the root alone when it is set
     monkeypatch.setattr("inferopt.pipeline.__main__.repo_root", lambda: tmp_path)
-    assert main(["readme-table", "--check"]) == 1 and "out of step" in capsys.readouterr().err
+    code = main(["readme-table", "--check"]); err = capsys.readouterr().err
+    assert code == 1 and "out of step" in err, err
     assert (tmp_path / "README.md").read_text() == stale
     assert main(["readme-table"]) == 0
     assert "| an old table |" not in (tmp_path / "README.md").read_text()
