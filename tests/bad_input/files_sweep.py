@@ -71,20 +71,12 @@ def _load(name: str) -> dict:
     return copy.deepcopy(_parsed(name))
 
 
+#: a parameter value's kind by its YAML type (bool before int: a flag is not a count)
+KINDS = ((bool, "flag"), (int, "int"), (float, "real"), (str, "choice"), (list, "list"), (dict, "mapping"))
+
+
 def kind_of(value) -> str | None:
-    if isinstance(value, bool):
-        return "flag"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "real"
-    if isinstance(value, str):
-        return "choice"
-    if isinstance(value, list):
-        return "list"
-    if isinstance(value, dict):
-        return "mapping"
-    return None
+    return next((kind for typ, kind in KINDS if isinstance(value, typ)), None)
 
 
 def copy_root(root: Path) -> None:
