@@ -122,6 +122,7 @@ OVERRIDES = {
     ("experiment.coresets.run_conjugate_trials", "ks"): {"repeated"},
     # callables whose value is not a number: a NaN-valued stand-in says nothing
     ("experiment.coresets.run_conjugate_trials", "make_model"): {"not_numeric"},   # returns a model
+    ("experiment.spectral.select_regime", "make_problem"): {"not_numeric"},   # returns a problem (its type is checked)
     # the user's function is called lazily (by matmat / column_block, which check its values): the
     # constructor cannot see NaN; test_issue29_examples checks the values at use
     ("spectral.CallableOperator", "matmat"): {"lazy"},
