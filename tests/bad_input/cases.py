@@ -518,6 +518,11 @@ def variance_wide():
     return pd.DataFrame({"optimal": [1e-3, 1e-6], "poisson": [1.0, 1e-3], "negative binomial": [1e-1, 1e-4]}, index=idx)
 
 
+def degree_dist():
+    from inferopt.spectral import make_degree_distribution
+    return make_degree_distribution("poisson", 3)
+
+
 def z_batches():
     rng = np.random.default_rng(0)
     return pd.DataFrame([{"batch": b, "f": "log", "quantity": "trace", "estimator": "e", "n": 10, "sum": 10 + rng.normal(),
@@ -534,11 +539,18 @@ def _experiment_spectral():
     return {
         "time_to": lambda: dict(result=solve_result(), target=1.5, missing=np.nan),
         "faster": lambda: dict(fast=1.0, slow=2.0, factor=1.5),
-        "batch_z": lambda: dict(batches=z_batches(), exact={("log", "trace"): 1.0}, estimator="e"),
+        "batch_z": lambda: dict(batches=z_batches(), exact={("log", "trace"): 1.0}, estimator="e", se=None),
         "biased": lambda: dict(batches=z_batches(), exact={("log", "trace"): 1.0}, estimator="e", z_max=4.0),
         "unbiased": lambda: dict(batches=z_batches(), exact={("log", "trace"): 1.0}, estimators=["e"], z_max=4.0),
         "d12_test": lambda: dict(orders={"log": pd.Series([2.0, 3.0])}, cut=1.0),
-        "d13_test": lambda: dict(r2=0.995, rho_fit=1.65, rho_singular=1.6, r2_min=0.99, rho_tol=0.1),
+        "d13_test": lambda: dict(coeffs=0.5 ** np.arange(10.0), rho_singular=2.0, j_max=None, r2_min=0.99),
+        "decay_fit_fixed_rate": lambda: dict(coeffs=0.5 ** np.arange(10.0), rho=2.0, j_max=6, rel_floor=1e-13),
+        "degree_terms": lambda: dict(lam=np.array([0.2, 0.5]), weights=np.ones(2), a=0.1, b=0.9, n_terms=4, derivative=False),
+        "degree_values": lambda: dict(coeffs=np.array([1.0, 0.5, 0.25]), terms=np.array([2.0, 1.0, 0.5]), dist=None),
+        "min_chebyshev_variance": lambda: dict(coeffs=0.5 ** np.arange(10.0), N=3.0),
+        "d14_test": lambda: dict(ratios=np.array([1.1, 1.2]), factor=1.5),
+        "degree_moments": lambda: dict(values=np.array([1.0, 1.5, 1.6]), dist=degree_dist()),
+        "lemma1_test": lambda: dict(batches=z_batches(), exact={("log", "trace"): 1.0}, tested=["e"], controls=["e"], z_max=4.0, se=None),
         "optimal_smallest": lambda: dict(wide=variance_wide()),
         "orders_of_magnitude": lambda: dict(wide=variance_wide(), floors={"log": 1e-30}),
         "censored_ratio": lambda: dict(slow=4.0, fast=2.0, budget=10.0),

@@ -8,8 +8,9 @@ import pytest
 from inferopt.experiment.spectral import (batch_z, biased, cost_exponent, d12_test, d13_test, d51_test, d52_test, d53_test,
                                           d54_test, gp_run_table, gp_targets, lemma2_partial_sums, optimal_smallest,
                                           orders_of_magnitude, stuck_share, time_ratio, unbiased)
-from inferopt.experiment.spectral.theory import log_coefficients_squared, log_tail
-from inferopt.spectral import (SKIGaussianProcess, SpectralSolveResult, bernstein_rho, chebyshev_coefficients, get_function,
+from inferopt.experiment.spectral.theory import (d14_test, decay_fit_fixed_rate, min_chebyshev_variance, degree_moments, degree_terms, degree_values, lemma1_test,
+                                                log_coefficients_squared, log_tail)
+from inferopt.spectral import (ChebyshevSeries, SKIGaussianProcess, chebyshev_weighted_variance, make_degree_distribution, SpectralSolveResult, bernstein_rho, chebyshev_coefficients, get_function,
                                lanczos_gd, lanczos_lbfgs, lanczos_logdet_solve, rademacher)
 
 
@@ -35,7 +36,18 @@ def test_d1_tests_hold_and_fail():
     assert orders_of_magnitude(wide, {"log": 1e-4})["log"].size == 1           # the floor leaves a row out
     with pytest.raises(ValueError, match="resolved"):
         d12_test(orders_of_magnitude(wide, {"log": 1.0}))
-    assert d13_test(0.995, 1.65, 1.6) and not d13_test(0.98, 1.65, 1.6) and not d13_test(0.995, 2.0, 1.6)
+
+
+def test_d13_fixed_rate_fit_holds_on_a_geometric_decay_and_fails_on_log():
+    j = np.arange(0, 66)
+    geometric = 0.7 * 1.6 ** (-j.astype(float))
+    c, r2 = decay_fit_fixed_rate(geometric, 1.6)
+    assert c == pytest.approx(0.49) and r2 == pytest.approx(1.0)
+    assert d13_test(geometric, 1.6, 20, 0.99) and not d13_test(geometric, 2.0, 20, 0.99)       # the wrong rho fails
+    rho = bernstein_rho(0.05, 0.95, 0.0)
+    log_b = chebyshev_coefficients(get_function("log")[0], 0.05, 0.95)      # b_j^2 = 4 / (j^2 rho^2j): the 1/j^2 factor
+    r2_20, r2_all = decay_fit_fixed_rate(log_b, rho, 20)[1], decay_fit_fixed_rate(log_b, rho)[1]
+    assert r2_20 < r2_all < 0.99 and d13_test(log_b, rho, None, 0.95) and not d13_test(log_b, rho, 20, 0.99)
 
 
 def test_d2_z_tests_detect_a_bias():
@@ -49,6 +61,57 @@ def test_d2_z_tests_detect_a_bias():
     assert abs(batch_z(tb, exact, "fair")["log trace"]) < 4 and batch_z(tb, exact, "shifted")["log trace"] > 30
     assert unbiased(tb, exact, ["fair"], 4.0) and not unbiased(tb, exact, ["fair", "shifted"], 4.0)
     assert biased(tb, exact, "shifted", 4.0) and not biased(tb, exact, "fair", 4.0)
+
+
+def test_min_chebyshev_variance_is_the_minimum_over_distributions():
+    from scipy.optimize import minimize
+    b = 2.0 / (np.arange(1, 9) * 1.6 ** np.arange(1, 9))                      # |b_j| of log, 8 coefficients
+    coeffs = np.concatenate([[0.3], b])
+    N = 3.0
+    best = min_chebyshev_variance(coeffs, N)
+    # an independent solver over the tails T_1 >= ... >= T_8 in (0, 1] with sum N
+    res = minimize(lambda T: np.pi / 2 * np.sum(b ** 2 * (1 - T) / T), np.full(8, N / 8), method="SLSQP",
+                   bounds=[(1e-6, 1.0)] * 8, constraints=[{"type": "eq", "fun": lambda T: T.sum() - N},
+                                                           {"type": "ineq", "fun": lambda T: -np.diff(T)}], options={"ftol": 1e-14})
+    assert best == pytest.approx(res.fun, rel=1e-6)
+    dist = make_degree_distribution("optimal", 3, rho=1.6)
+    ratio = chebyshev_weighted_variance(coeffs, dist) / best
+    assert ratio >= 1.0 and d14_test([ratio], 2.0) and not d14_test([ratio], 1.5)
+    assert min_chebyshev_variance(coeffs, 8) == 0.0
+
+
+def test_exact_degree_values_give_lemma1_and_its_controls():
+    rng = np.random.default_rng(1)
+    Q, _ = np.linalg.qr(rng.standard_normal((8, 8)))
+    lam = np.geomspace(0.06, 0.9, 8)
+    E = rng.standard_normal((8, 8))
+    E = (E + E.T) / 2
+    series = ChebyshevSeries("log", 0.05, 0.95)
+    L = series.coeffs.size
+    trace, grad = degree_terms(lam, np.ones(8), 0.05, 0.95, L), degree_terms(lam, np.diag(Q.T @ E @ Q), 0.05, 0.95, L, derivative=True)
+    exact_grad = float(np.sum((Q / lam) @ Q.T * E))                    # d/dt tr log(A + tE) = tr(A^-1 E)
+    for dist in (make_degree_distribution("poisson", 12), make_degree_distribution("negative binomial", 5, p=0.5)):
+        for terms, exact in ((trace, np.sum(np.log(lam))), (grad, exact_grad)):
+            mean, sd = degree_moments(degree_values(series.coeffs, terms, dist), dist)
+            assert mean == pytest.approx(exact, abs=1e-9) and sd > 0                          # Lemma 1, exactly
+            biased_mean = degree_moments(degree_values(series.coeffs, terms), dist)[0]      # no reweighting: biased
+            assert abs(biased_mean - exact) > 1e-4
+    np.testing.assert_allclose(degree_values(series.coeffs, trace)[-1], np.sum(np.log(lam)), atol=1e-10)
+
+
+def test_lemma1_test_needs_its_controls_rejected():
+    rng = np.random.default_rng(0)
+    rows = []
+    for est, shift in (("fair", 0.0), ("control", 0.05), ("weak control", 0.001)):
+        x = 1.0 + shift + 0.1 * rng.standard_normal(20000)
+        rows += [{"batch": b, "f": "log", "quantity": "trace", "estimator": est, "n": p.size, "sum": p.sum(), "sum2": np.sum(p ** 2)}
+                 for b, p in enumerate(np.array_split(x, 20))]
+    tb, exact = pd.DataFrame(rows), {("log", "trace"): 1.0}
+    assert lemma1_test(tb, exact, ["fair"], ["control"], 4.0)
+    assert not lemma1_test(tb, exact, ["fair"], ["control", "weak control"], 4.0)        # a control the test cannot see
+    assert not lemma1_test(tb, exact, ["control"], ["control"], 4.0)                      # the tested one biased
+    se = {"fair": {("log", "trace"): 1e-3}}                                                 # a known sd far below the sample's
+    assert batch_z(tb, exact, "fair", se["fair"])["log trace"] == pytest.approx(batch_z(tb, exact, "fair")["log trace"] * 0.1 / 1e-3, rel=0.05)
 
 
 def test_cost_exponent():

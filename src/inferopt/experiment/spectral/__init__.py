@@ -14,11 +14,12 @@ from .gp import d51_test, d52_test, d53_test, d54_test, gp_run_table, gp_targets
 from .regime import RegimeSelection, choose, hold_out, mean_rmse, rmse_se, select_regime
 from .streams import run_stream
 from .targets import faster, progress_target, time_to, truncated
-from .theory import (batch_z, biased, cost_exponent, d12_test, d13_test, lemma2_partial_sums, optimal_smallest,
-                     orders_of_magnitude, unbiased)
+from .theory import (batch_z, biased, cost_exponent, d12_test, d13_test, decay_fit_fixed_rate, degree_moments, degree_terms,
+                     degree_values, d14_test, lemma1_test, lemma2_partial_sums, min_chebyshev_variance, optimal_smallest, orders_of_magnitude, unbiased)
 
 __all__ = [
-    "batch_z", "biased", "d12_test", "d13_test", "optimal_smallest", "orders_of_magnitude", "unbiased",
+    "batch_z", "biased", "d12_test", "d13_test", "decay_fit_fixed_rate", "degree_moments", "degree_terms", "degree_values",
+    "d14_test", "lemma1_test", "min_chebyshev_variance", "optimal_smallest", "orders_of_magnitude", "unbiased",
     "PAPER_SHARES", "RegimeSelection", "censored_ratio", "choose", "completion_diagnosis", "cost_exponent", "d31_test", "d32_test", "d33_test",
     "d34_test", "d41_test", "d42_parts", "d42_test", "d43_test", "d51_test", "d52_test", "d53_test", "d54_test", "eigenpairs_needed", "exact_gradient_profile", "faster",
     "gp_run_table", "gp_targets", "gradient_mse", "hold_out", "lemma2_partial_sums", "mean_rmse", "progress_target",

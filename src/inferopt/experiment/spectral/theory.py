@@ -17,9 +17,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from scipy import stats
+from scipy.optimize import brentq
 from scipy.special import logsumexp
 
-from ..._validation import as_finite_array, check_choice, check_choices, check_int, check_real, check_table
+from ..._validation import as_finite_array, check_choice, check_choices, check_flag, check_int, check_real, check_size, check_table
+from ...spectral import DegreeDistribution
 
 #: the probabilities summed by :func:`log_tail` (the next ones are below 1e-100 of the first for both families at
 #: the means used here)
@@ -131,20 +133,68 @@ def d12_test(orders: dict, cut: float = 1.0) -> bool:
     return bool(all(float(np.median(r)) >= cut for r in orders.values()))
 
 
-def d13_test(r2: float, rho_fit: float, rho_singular: float, r2_min: float = 0.99, rho_tol: float = 0.10) -> bool:
-    """D1.3 (``b_j² ≈ c ρ^{-2j}``): the log-linear fit explains the decay (``R² >= r2_min``) with its ``ρ`` within
-    ``rho_tol`` (relative) of the Bernstein ``ρ`` of the singularity."""
-    r2 = check_real("r2", r2, high=1.0)
+def decay_fit_fixed_rate(coeffs, rho: float, j_max: int | None = None, rel_floor: float = 1e-13) -> tuple[float, float]:
+    """``(c, R²)`` of ``b_j² ≈ c ρ^{-2j}`` (Fig. 1(d)) with ``ρ`` fixed (the Bernstein ``ρ`` of the singularity, the
+    one Eq. (10) and Theorem 3 use) and ``c`` fitted by least squares on ``log b_j²`` (``log c`` = the mean of
+    ``log b_j² + 2j log ρ``), over the degrees ``1 <= j <= j_max`` (all when None) whose coefficient is above
+    ``rel_floor · max |b|`` (as :func:`~inferopt.spectral.fit_decay`: below, rounding noise). ``R²`` is
+    ``1 - SS_res / SS_tot`` of ``log b_j²`` (negative when the line explains less than the mean)."""
+    coeffs = as_finite_array("coeffs", coeffs, ndim=1, nonempty=True)
+    rho = check_real("rho", rho, low=1.0, low_open=True)
+    rel_floor = check_real("rel_floor", rel_floor, low=0.0, high=1.0, high_open=True)
+    j_max = coeffs.size - 1 if j_max is None else check_int("j_max", j_max, low=3)
+    j = np.arange(1, min(j_max, coeffs.size - 1) + 1)
+    j = j[np.abs(coeffs[j]) > rel_floor * np.abs(coeffs).max()]
+    if j.size < 3:
+        raise ValueError("coeffs must hold at least 3 non-zero coefficients b_1 ... b_j_max to fit a decay")
+    y = np.log(coeffs[j] ** 2)
+    log_c = float(np.mean(y + 2.0 * j * np.log(rho)))
+    residual = y - (log_c - 2.0 * j * np.log(rho))
+    return float(np.exp(log_c)), float(1.0 - np.sum(residual ** 2) / np.sum((y - y.mean()) ** 2))
+
+
+def d13_test(coeffs, rho_singular: float, j_max: int | None = None, r2_min: float = 0.99) -> bool:
+    """D1.3 (``b_j² ≈ c ρ^{-2j}``, the decay Eq. (10) and Theorem 3 assume): with ``ρ`` fixed at the Bernstein ``ρ``
+    of the singularity and ``c`` fitted (:func:`decay_fit_fixed_rate`, degrees ``j <= j_max``), ``R² >= r2_min``."""
     r2_min = check_real("r2_min", r2_min, high=1.0)
-    rho_tol = check_real("rho_tol", rho_tol, low=0.0)
-    rho_fit = check_real("rho_fit", rho_fit, low=1.0, low_open=True)
     rho_singular = check_real("rho_singular", rho_singular, low=1.0, low_open=True)
-    return bool(r2 >= r2_min and abs(rho_fit - rho_singular) / rho_singular <= rho_tol)
+    return bool(decay_fit_fixed_rate(coeffs, rho_singular, j_max)[1] >= r2_min)
 
 
-def batch_z(batches, exact: dict, estimator: str) -> dict:
-    """``{"<f> <quantity>": z}`` of ``estimator``: ``(mean - exact) / (sd / √n)`` from a table of batches of
-    independent estimates (columns ``f, quantity, estimator, n, sum, sum2``; ``exact[(f, quantity)]``)."""
+def min_chebyshev_variance(coeffs, N: float) -> float:
+    """The smallest Chebyshev-weighted variance (Lemma 2) of ``p̂_n`` over EVERY degree distribution of mean ``N``: with
+    tails ``T_j = P(n >= j)`` (``T_0 = 1``, non-increasing, ``Σ_{j>=1} T_j = N``) the variance is
+    ``π/2 Σ_j b_j² (1/T_j - 1)``, convex in ``T``; its minimum without the order constraint is the water-filling
+    ``T_j = min(1, λ |b_j|)`` with ``λ`` setting ``Σ_j T_j = N`` (Lagrange): the exact problem that Theorem 3's
+    relaxation (10), ``|b_j| <= 2U ρ^{-j}``, replaces. Where ``|b_j|`` is non-increasing the water-filling tails are
+    a distribution and this is the minimum; elsewhere (rounding wiggles of the last coefficients) a lower bound of it,
+    so ``Var(q*) / this`` never understates the gap. 0 once ``N`` covers every non-zero coefficient."""
+    coeffs = as_finite_array("coeffs", coeffs, ndim=1, nonempty=True)
+    N = check_real("N", N, low=0.0, low_open=True)
+    b = np.abs(coeffs[1:])
+    b = b[b > 0]                                 # a zero coefficient needs no degree (T_j -> 0 costs nothing)
+    if N >= b.size:
+        return 0.0
+    lam = brentq(lambda x: np.minimum(1.0, x * b).sum() - N, 0.0, 1.0 / b.min())
+    T = np.minimum(1.0, lam * b)
+    return float(np.pi / 2 * np.sum(b ** 2 * (1.0 - T) / T))
+
+
+def d14_test(ratios, factor: float = 1.5) -> bool:
+    """D1.4 ("(10) is nearly tight"): Theorem 3's ``q*`` has a variance within ``factor`` of the smallest over every
+    distribution of the same mean (:func:`min_chebyshev_variance`) at every ``N`` given (``ratios``: ``Var(q*) / min``)."""
+    factor = check_real("factor", factor, low=1.0)
+    ratios = as_finite_array("ratios", ratios, ndim=1, nonempty=True)
+    if np.any(ratios < 1.0 - 1e-9):
+        raise ValueError(f"ratios must be >= 1 (Var(q*) over the minimum); got {ratios.min()!r}")
+    return bool(np.all(ratios <= factor))
+
+
+def batch_z(batches, exact: dict, estimator: str, se: dict | None = None) -> dict:
+    """``{"<f> <quantity>": z}`` of ``estimator``: ``(mean - exact) / SE`` from a table of batches of independent
+    estimates (columns ``f, quantity, estimator, n, sum, sum2``; ``exact[(f, quantity)]``); ``SE`` is ``sd / √n`` of
+    the estimates, or ``se[(f, quantity)] / √n`` when ``se`` gives the standard deviation of one estimate (exactly
+    known: :func:`degree_moments`)."""
     check_table("batches", batches, ("f", "quantity", "estimator", "n", "sum", "sum2"))
     check_choice("estimator", estimator, {str(e) for e in pd.unique(batches.estimator)})
     if not isinstance(exact, dict):
@@ -153,8 +203,13 @@ def batch_z(batches, exact: dict, estimator: str) -> dict:
     if g.empty:
         raise ValueError(f"the table has no batch of {estimator!r}")
     mean = g["sum"] / g["n"]
-    se = np.sqrt((g["sum2"] - g["n"] * mean ** 2) / (g["n"] - 1) / g["n"])
-    return {f"{f} {q}": float((mean[(f, q)] - exact[(f, q)]) / se[(f, q)]) for f, q in g.index}
+    if se is None:
+        sd = np.sqrt((g["sum2"] - g["n"] * mean ** 2) / (g["n"] - 1))
+    elif isinstance(se, dict):
+        sd = pd.Series({k: check_real(f"se[{k!r}]", se[k], low=0.0, low_open=True) for k in g.index})
+    else:
+        raise TypeError(f"se must be a mapping (f, quantity) -> standard deviation of one estimate; got {type(se).__name__}")
+    return {f"{f} {q}": float((mean[(f, q)] - exact[(f, q)]) / (sd[(f, q)] / np.sqrt(g["n"][(f, q)]))) for f, q in g.index}
 
 
 def unbiased(batches, exact: dict, estimators, z_max: float) -> bool:
@@ -169,3 +224,72 @@ def biased(batches, exact: dict, estimator: str, z_max: float) -> bool:
     """D2.2: ``estimator`` misses every exact value by more than ``z_max`` standard errors."""
     z_max = check_real("z_max", z_max, low=0.0, low_open=True)
     return bool(all(abs(z) > z_max for z in batch_z(batches, exact, estimator).values()))
+
+
+def lemma1_test(batches, exact: dict, tested, controls, z_max: float, se: dict | None = None) -> bool:
+    """D2.3 (Lemma 1 for other degree distributions, with its negative controls): every estimator of ``tested`` matches
+    every exact value within ``|z| < z_max`` AND every estimator of ``controls`` (biased ones the lemma is contrasted
+    with: the same degree draws without the ``1/P(n>=j)`` reweighting, a fixed degree) misses by ``|z| > z_max`` --
+    a test that does not reject its controls cannot tell an unbiased estimator from a biased one. ``se``:
+    ``{estimator: {(f, quantity): sd of one estimate}}`` where it is known exactly (:func:`batch_z`); a control's
+    entry is its resolution against the tested estimator, ``hypot`` of both sds, so a deterministic control
+    (fixed degree, exact traces) is judged against the test's noise."""
+    z_max = check_real("z_max", z_max, low=0.0, low_open=True)
+    check_table("batches", batches, ("estimator",))
+    names = {str(e) for e in pd.unique(batches.estimator)}
+    check_choices("tested", tested, names)
+    check_choices("controls", controls, names)
+    se = {} if se is None else se
+    if not isinstance(se, dict):
+        raise TypeError(f"se must be a mapping estimator -> {{(f, quantity): sd}}; got {type(se).__name__}")
+    z = {e: batch_z(batches, exact, e, se.get(e)).values() for e in [*tested, *controls]}
+    return bool(all(abs(v) < z_max for e in tested for v in z[e]) and all(abs(v) > z_max for e in controls for v in z[e]))
+
+
+def degree_terms(lam, weights, a: float, b: float, n_terms: int, *, derivative: bool = False) -> np.ndarray:
+    """``s_j = Σ_i w_i T_j(x_i)`` (``x = (2λ - a - b)/(b - a)``), ``j = 0 … n_terms-1``: ``tr p(A) = Σ_j c_j s_j`` for
+    ``p = Σ c_j T_j`` with unit weights; with ``derivative``, ``s_j = Σ_i w_i d/dλ T_j(x(λ_i))``, so that with
+    ``w = diag(Uᵀ E U)`` ``Σ_j c_j s_j = <U p'(Λ) Uᵀ, E>``, the gradient component of recursion (6)."""
+    lam = as_finite_array("lam", lam, ndim=1, nonempty=True)
+    weights = as_finite_array("weights", weights, ndim=1)
+    if weights.shape != lam.shape:
+        raise ValueError(f"weights must have one entry per eigenvalue ({lam.size}); got {weights.size}")
+    a, b = check_real("a", a), check_real("b", b)
+    if not a < b:
+        raise ValueError(f"the interval must have a < b; got [{a}, {b}]")
+    n_terms = check_size("n_terms", n_terms, item_bytes=8 * (lam.size + 1), item="Chebyshev term (a column of T_j(x_i))")
+    derivative = check_flag("derivative", derivative)
+    x = (2.0 * lam - a - b) / (b - a)
+    V = np.polynomial.chebyshev.chebvander(x, n_terms - 1)            # (d, n_terms): T_j(x_i)
+    if derivative:
+        D = np.zeros((n_terms, n_terms))                               # column j: Chebyshev coefficients of T_j'
+        for jj in range(1, n_terms):
+            D[: jj, jj] = np.polynomial.chebyshev.chebder(np.eye(n_terms)[jj][: jj + 1])
+        V = V @ D * (2.0 / (b - a))
+    return weights @ V
+
+
+def degree_values(coeffs, terms, dist=None) -> np.ndarray:
+    """``S(n) = Σ_{j<=n} c_j s_j`` for ``n = 0 … L-1`` (``L`` coefficients; a degree ``n >= L`` gives ``S(L-1)``): the
+    exact value ``tr p̂_n(A)`` (or its gradient component) at degree ``n`` of Eq. (7), ``c_j = b_j / P(n>=j)`` of
+    ``dist`` (a :class:`~inferopt.spectral.DegreeDistribution`), or ``c_j = b_j`` without it (no reweighting)."""
+    coeffs = as_finite_array("coeffs", coeffs, ndim=1, nonempty=True)
+    terms = as_finite_array("terms", terms, ndim=1)
+    if terms.shape != coeffs.shape:
+        raise ValueError(f"terms must have one entry per coefficient ({coeffs.size}); got {terms.size}")
+    if dist is not None and not isinstance(dist, DegreeDistribution):
+        raise TypeError(f"dist must be a DegreeDistribution (or None: no reweighting); got {dist!r}")
+    c = coeffs if dist is None else dist.reweight(coeffs)
+    return np.cumsum(c * terms)
+
+
+def degree_moments(values, dist) -> tuple[float, float]:
+    """Exact mean and standard deviation over the degree ``n ~ dist`` of ``values[min(n, L-1)]`` (:func:`degree_values`):
+    ``Σ_{n<L-1} q_n S(n) + P(n >= L-1) S(L-1)``. The sd includes the degrees too rare to show among a sample's draws."""
+    values = as_finite_array("values", values, ndim=1, nonempty=True)
+    if not isinstance(dist, DegreeDistribution):
+        raise TypeError(f"dist must be a DegreeDistribution; got {dist!r}")
+    L = values.size
+    probs = np.append(dist.pmf(np.arange(L - 1)), dist.tail(L - 1))
+    mean = float(probs @ values)
+    return mean, float(np.sqrt(max(float(probs @ (values - mean) ** 2), 0.0)))
