@@ -126,9 +126,8 @@ def claims_once(outputs: list, claims: list[dict], shown: bool = False) -> tuple
 
 def prepare_for_reading(nb, *, root: Path, claims: list[dict] | None = None, shown: bool = False):
     """Clean ``nb``'s outputs in place for the HTML report (see the module docstring); ``shown``:
-    the claims table is already on the page (its top), so every printed copy becomes one line;
-    else, with ``claims``, a notebook that shows no claims table gets one closing cell that shows
-    it. Markdown formulas become inline SVG (:func:`.math_svg.markdown_with_formulas`)."""
+    the claims table is already on the page (its top, :func:`top_of_page`), so every printed copy
+    becomes one line. Markdown formulas become inline SVG (:func:`.math_svg.markdown_with_formulas`)."""
     pairs = machine_paths(root)
     for cell in nb.cells:
         if cell.cell_type == "markdown":
@@ -140,10 +139,6 @@ def prepare_for_reading(nb, *, root: Path, claims: list[dict] | None = None, sho
         if claims:
             outputs, shown = claims_once(outputs, claims, shown)
         cell.outputs = [nbformat.from_dict(_clean(dict(out), pairs)) for out in outputs]
-    if claims and not shown:   # a notebook that writes its claims without printing them: they close the report
-        closing = nbformat.v4.new_code_cell("exp.claims_table()  # every claim of this run (added by the report)")
-        closing.outputs = [_claims_table(claims, [c["id"] for c in claims])]
-        nb.cells.append(closing)
     return nb
 
 
