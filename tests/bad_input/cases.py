@@ -533,8 +533,9 @@ def _experiment_spectral():
     from inferopt.datasets.movielens import synthetic_low_rank_ratings
     from inferopt.experiment.spectral.completion import completion_problem
     ratings = synthetic_low_rank_ratings(8, 6, 2, 30, rng=0, test_fraction=0.2)
-    mse = pd.DataFrame([{"distribution": d, "draw": k, "squared error": float(i + k)}
-                        for i, d in enumerate(("optimal", "poisson", "negative binomial")) for k in range(3)])
+    var_c = pd.DataFrame([{"cell": c, "distribution": d, "Var_C": float(i + 1)}
+                          for c in ("a", "b") for i, d in enumerate(("optimal", "poisson", "negative binomial"))])
+    pilots = pd.DataFrame({"arm": ["optimal", "optimal", "poisson"], "factor": [0.25, 1.0, 0.25], "validation RMSE": [1.0, 0.9, 1.1]})
     grid = pd.DataFrame({"eps": [1.0, 10.0], "lam": [0.2, 0.2], "validation RMSE": [0.9, 0.95], "validation SE": [0.01, 0.01]})
     return {
         "time_to": lambda: dict(result=solve_result(), target=1.5, missing=np.nan),
@@ -564,14 +565,17 @@ def _experiment_spectral():
         "d41_test": lambda: dict(table=degree_rows(), column="mean RMSE"),
         "d42_parts": lambda: dict(table=degree_rows(), low=10, high=30),
         "d42_test": lambda: dict(table=degree_rows(), low=10, high=30, share=0.5),
-        "d43_test": lambda: dict(table=mse),
+        "d43_test": lambda: dict(table=var_c),
+        "choose_steps": lambda: dict(table=pilots),
+        "centred_ratings": lambda: dict(data=ratings),
+        "optimal_shape": lambda: dict(rho=1.1, N=15),
+        "convergence_gap": lambda: dict(table=degree_rows(), optimum=0.9, trivial=1.1),
         "d51_test": lambda: dict(table=gp_rows(), lanczos="LANCZOS", share=0.9, factor=1.5),
         "d52_test": lambda: dict(table=gp_rows(), lanczos="LANCZOS", margin=0.02),
         "d53_test": lambda: dict(table=gp_rows(), lanczos="LANCZOS", share=0.9),
         "d54_test": lambda: dict(table=gp_rows(), lanczos="LANCZOS", shares=[0.9], factor=6.0),
         "gp_run_table": None,
         "gp_targets": None,
-        "gradient_mse": lambda: dict(draws=np.ones((3, 2, 2)), exact=np.zeros((2, 2))),
         "eigenpairs_needed": lambda: dict(theta=np.arange(6.0).reshape(3, 2), eps=1.0, rtol=1e-6),
         "exact_gradient_profile": lambda: dict(theta=np.arange(6.0).reshape(3, 2), eps=1.0),
         "hold_out": lambda: dict(data=ratings, fraction=0.2, rng=0),

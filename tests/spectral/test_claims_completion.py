@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from inferopt.experiment.spectral import (censored_ratio, choose, d31_test, d32_test, d33_test, d34_test, d41_test, d42_test,
-                                          d43_test, gradient_mse, hold_out, mean_rmse, rmse_at, rmse_se, rmse_target, run_stream,
+                                          d43_test, hold_out, choose_steps, convergence_gap, optimal_shape, mean_rmse, rmse_at, rmse_se, rmse_target, run_stream,
                                           run_table, select_regime)
 from inferopt.experiment.spectral.completion import completion_calls, completion_problem, lipschitz_step
 from inferopt.experiment.support import bootstrap_support
@@ -107,14 +107,67 @@ def test_d41_d42_d43():
            (name, "SGD-DET N=30"): falling(0.2)}
     assert d42_test(table_of(d42, {name: {"0.85": 1.5}}), 10, 30)
     assert not d42_test(table_of(d42 | {(name, "SGD N=30"): falling(0.05)}, {name: {"0.85": 1.5}}), 10, 30)
-    exact = np.zeros((3, 2))
-    rng = np.random.default_rng(1)
-    rows = [{"distribution": dist, "draw": k, "squared error": e}
-            for dist, scale in (("optimal", 0.1), ("poisson", 1.0), ("negative binomial", 0.5))
-            for k, e in enumerate(gradient_mse(exact + scale * rng.standard_normal((50, 3, 2)), exact))]
-    assert d43_test(pd.DataFrame(rows))
-    swapped = pd.DataFrame(rows).replace({"optimal": "poisson", "poisson": "optimal"})
-    assert not d43_test(swapped)
+
+
+def _var_c_table(**cells):
+    """{cell: (optimal, poisson, negative binomial)} -> the Var_C table of d43_test."""
+    return pd.DataFrame([{"cell": c, "distribution": d, "Var_C": v} for c, vals in cells.items()
+                         for d, v in zip(("optimal", "poisson", "negative binomial"), vals)])
+
+
+def test_d43_on_lemma2_variances_holds_and_fails_with_a_heavy_tailed_arm():
+    """D4.3 on Lemma 2's Var_C: holds where the optimal is least in every cell, fails where one cell has it larger.
+    A heavy-tailed estimator (Poisson at huge b/a: Var_C infinite) counts as larger than any finite variance, and
+    the test still fails when a finite competitor beats the optimal in that cell; an infinite optimal is refused."""
+    from inferopt.experiment.claims import DegenerateTest
+    from inferopt.spectral import ChebyshevSeries, chebyshev_weighted_variance, make_degree_distribution
+
+    assert d43_test(_var_c_table(a=(1.0, 3.0, 2.0), b=(0.5, 0.6, 0.7)))
+    assert not d43_test(_var_c_table(a=(1.0, 3.0, 2.0), b=(0.5, 0.4, 0.7)))
+    assert d43_test(_var_c_table(a=(1e8, np.inf, np.inf)))                 # heavy tails: diverging variances
+    assert not d43_test(_var_c_table(a=(1e8, np.inf, 1e6)))
+    with pytest.raises(DegenerateTest):
+        d43_test(_var_c_table(a=(np.inf, np.inf, 1.0)))
+    # the real thing: sqrt on an interval of b/a = 1e6, where Poisson's reweighted series diverges (heavy tail),
+    # and b/a = 100, where all three are finite and the optimal is least (Fig. 1(b)'s ordering)
+    rows = []
+    for ratio in (1e6, 1e2):
+        series = ChebyshevSeries("sqrt", 1.0, ratio)
+        for d in ("optimal", "poisson", "negative binomial"):
+            rows.append({"cell": ratio, "distribution": d,
+                         "Var_C": chebyshev_weighted_variance(series.coeffs, make_degree_distribution(d, 15, rho=series.rho))})
+    table = pd.DataFrame(rows)
+    assert np.isinf(table.loc[(table.cell == 1e6) & (table.distribution == "poisson"), "Var_C"]).all()
+    assert np.isfinite(table.loc[table.cell == 1e2, "Var_C"]).all()
+    assert d43_test(table)
+    assert not d43_test(table.replace({"optimal": "negative binomial", "negative binomial": "optimal"}).query("cell == 100.0"))
+
+
+def test_choose_steps_takes_each_arms_least_validation_rmse_smaller_on_ties():
+    pilots = pd.DataFrame({"arm": ["optimal"] * 3 + ["poisson"] * 3, "factor": [0.0625, 0.25, 1.0] * 2,
+                           "validation RMSE": [1.0, 0.9, 1.2, 1.1, 1.1, 1.3]})
+    assert choose_steps(pilots) == {"optimal": 0.25, "poisson": 0.0625}
+    with pytest.raises(ValueError):
+        choose_steps(pilots.assign(**{"validation RMSE": np.nan}))
+
+
+def test_optimal_shape_degenerates_at_huge_b_over_a():
+    from inferopt.spectral import ChebyshevSeries
+    wide = optimal_shape(ChebyshevSeries("sqrt", 1.0, 1e6).rho, 15)
+    narrow = optimal_shape(ChebyshevSeries("sqrt", 1.0, 100.0).rho, 15)
+    assert wide["K"] == 0 and wide["q0"] > 0.95            # almost every draw is degree 0
+    assert narrow["K"] > 0 and narrow["q0"] == 0.0          # support K, K+1, ...: a deterministic head
+
+
+def test_convergence_gap_is_a_share_of_the_optimums_lead():
+    name = "a"
+    tb = table_of({(name, "optimal"): falling(0.5), (name, "poisson"): falling(0.3)}, {name: {"0.85": 1.5}})
+    gap = convergence_gap(tb, optimum=0.5, trivial=1.5)
+    final = tb.groupby("method")["final RMSE"].median()
+    assert np.allclose(gap["gap to the optimum"], final - 0.5)
+    assert np.allclose(gap["share of the lead"], (final - 0.5) / 1.0)
+    with pytest.raises(ValueError):
+        convergence_gap(tb, optimum=1.5, trivial=1.0)
 
 
 def test_choose_takes_the_smoothest_cell_within_one_standard_error():

@@ -8,8 +8,8 @@
 * :mod:`.theory`     -- Lemma 1 and 2 beyond the optimal distribution, and the per-gradient cost scaling.
 """
 
-from .completion import (PAPER_SHARES, censored_ratio, completion_diagnosis, d31_test, d32_test, d33_test, d34_test, d41_test, d42_parts,
-                         d42_test, d43_test, eigenpairs_needed, exact_gradient_profile, gradient_mse, rmse_at, rmse_target, run_table, sgd_det_gap, speedup)
+from .completion import (PAPER_SHARES, censored_ratio, centred_ratings, choose_steps, completion_diagnosis, convergence_gap, d31_test, d32_test, d33_test, d34_test, d41_test, d42_parts,
+                         d42_test, d43_test, eigenpairs_needed, exact_gradient_profile, optimal_shape, rmse_at, rmse_target, run_table, sgd_det_gap, speedup)
 from .gp import d51_test, d52_test, d53_test, d54_test, gp_run_table, gp_targets, stuck_share, time_ratio
 from .regime import RegimeSelection, choose, hold_out, mean_rmse, rmse_se, select_regime
 from .streams import run_stream
@@ -20,9 +20,9 @@ from .theory import (batch_z, biased, cost_exponent, d12_test, d13_test, decay_f
 __all__ = [
     "batch_z", "biased", "d12_test", "d13_test", "decay_fit_fixed_rate", "degree_moments", "degree_terms", "degree_values",
     "d14_test", "lemma1_test", "min_chebyshev_variance", "optimal_smallest", "orders_of_magnitude", "unbiased",
-    "PAPER_SHARES", "RegimeSelection", "censored_ratio", "choose", "completion_diagnosis", "cost_exponent", "d31_test", "d32_test", "d33_test",
+    "PAPER_SHARES", "RegimeSelection", "censored_ratio", "centred_ratings", "choose", "choose_steps", "completion_diagnosis", "convergence_gap", "cost_exponent", "d31_test", "d32_test", "d33_test",
     "d34_test", "d41_test", "d42_parts", "d42_test", "d43_test", "d51_test", "d52_test", "d53_test", "d54_test", "eigenpairs_needed", "exact_gradient_profile", "faster",
-    "gp_run_table", "gp_targets", "gradient_mse", "hold_out", "lemma2_partial_sums", "mean_rmse", "progress_target",
+    "gp_run_table", "gp_targets", "hold_out", "optimal_shape", "lemma2_partial_sums", "mean_rmse", "progress_target",
     "rmse_at", "rmse_se", "rmse_target", "run_stream", "run_table", "select_regime", "sgd_det_gap", "speedup",
     "stuck_share", "time_ratio", "time_to", "truncated",
 ]

@@ -34,11 +34,27 @@ PAPER_SHARES = {"MovieLens 1M (RMSE 1.5)": 0.85, "MovieLens 10M (RMSE 1.8)": 0.7
 
 def completion_problem(data: dict, eps: float, lam: float, rng=None):
     """The problem of Sec. 5.1 on the training ratings of ``data`` (``rows, cols, values, shape, test``), the test
-    ratings held out for the metric; ``rng`` seeds its spectral bounds."""
+    ratings held out for the metric; ``rng`` seeds its spectral bounds. The box is ``[0, 5]`` (the paper's) unless
+    ``data`` carries ``low`` and ``high`` (:func:`centred_ratings`)."""
     from ...spectral import MatrixCompletion
 
     return MatrixCompletion(data["rows"], data["cols"], data["values"], data["shape"], lam=lam, eps=eps,
-                            test=data["test"], rng=rng)
+                            low=data.get("low", 0.0), high=data.get("high", 5.0), test=data["test"], rng=rng)
+
+
+def centred_ratings(data: dict) -> dict:
+    """``data`` with every rating (training, ``test``, ``validation``) less the training mean ``μ`` and the box
+    ``[-μ, 5 - μ]``: the model of Sec. 5.1 on the ratings' deviations from their mean (its ``θ = 0`` is the
+    training-mean predictor; RMSEs are unchanged by the shift). The smoothed nuclear norm then acts on the
+    deviations, whose spectrum is far narrower than the ratings' (whose top singular value is the mean's)."""
+    if not isinstance(data, dict) or not {"rows", "cols", "values", "shape", "test"} <= set(data):
+        raise TypeError("data must be a ratings dict with rows, cols, values, shape and test")
+    mu = float(as_finite_array("data['values']", data["values"], ndim=1, nonempty=True).mean())
+    out = {**data, "values": data["values"] - mu, "test": (*data["test"][:2], data["test"][2] - mu),
+           "low": -mu, "high": 5.0 - mu, "mean": mu}
+    if "validation" in data:
+        out["validation"] = (*data["validation"][:2], data["validation"][2] - mu)
+    return out
 
 
 def share_key(share: float) -> str:
@@ -274,6 +290,47 @@ def d34_test(table: pd.DataFrame, reading: str, budget: dict, small: str, large:
 # ----------------------------------------------------------------------------- D4 (Fig. 2(c)-(d))
 
 
+def choose_steps(table: pd.DataFrame) -> dict:
+    """The step of every arm tuned on the validation split, one rule for all: ``table`` has one row per pilot run
+    (columns ``arm, factor, validation RMSE``: the validation RMSE at the end of the pilot with initial step
+    ``factor / L``); each arm takes the factor of least validation RMSE (a tie: the smaller factor, the safer step).
+    Returns ``{arm: factor}``."""
+    check_table("table", table, ("arm", "factor", "validation RMSE"))
+    if len(table) == 0:
+        raise ValueError("table must hold at least one pilot run")
+    out = {}
+    for arm, rows in table.groupby("arm", sort=False):
+        rmse = as_finite_array(f"validation RMSE of {arm}", rows["validation RMSE"].to_numpy(float), ndim=1)
+        factor = rows["factor"].to_numpy(float)
+        best = np.flatnonzero(rmse == rmse.min())
+        out[str(arm)] = float(factor[best].min())
+    return out
+
+
+def optimal_shape(rho: float, N: int) -> dict:
+    """What the optimal distribution of Theorem 3 (Eq. 11) looks like at ``rho`` and mean ``N``: its least degree
+    ``K`` (the support is ``K, K+1, ...``), the mass ``q_K`` there (``q0``: the mass at degree 0, zero when
+    ``K > 0``) and ``rho / (rho - 1)``. ``q0`` near one (huge ``b/a``, ``rho -> 1``) is the degenerate case: almost
+    every draw is degree 0 (a zero spectral gradient), the rest very high degrees."""
+    from ...spectral.degrees import OptimalDegrees
+
+    dist = OptimalDegrees(check_int("N", N, low=0), check_real("rho", rho, low=1.0, low_open=True))
+    return {"K": dist.K, "q_K": float(dist.q_K), "q0": float(dist.q_K) if dist.K == 0 else 0.0, "rho/(rho-1)": float(rho / (rho - 1.0))}
+
+
+def convergence_gap(table: pd.DataFrame, optimum: float, trivial: float) -> pd.DataFrame:
+    """Per method of ``table`` (:func:`run_table`): the median final test RMSE, its gap to the model's optimum
+    ``optimum`` and that gap as a share of the optimum's lead over the trivial predictor (``trivial - optimum``):
+    0 at the optimum, 1 no better than the training mean."""
+    _runs(table, "final RMSE")
+    optimum, trivial = check_real("optimum", optimum, low=0.0), check_real("trivial", trivial, low=0.0)
+    if not optimum < trivial:
+        raise ValueError(f"the optimum's RMSE {optimum} must beat the trivial predictor's {trivial}: the gap has no scale")
+    final = table.groupby("method")["final RMSE"].median()
+    return pd.DataFrame({"median final RMSE": final, "gap to the optimum": final - optimum,
+                         "share of the lead": (final - optimum) / (trivial - optimum)})
+
+
 def d41_test(table: pd.DataFrame, column: str = "mean RMSE") -> bool:
     """D4.1 ("other distributions ... converge slower than the optimal distribution"): the optimal distribution's
     median ``column`` (default the RMSE averaged over the run, i.e. the area under its curve) is below Poisson's
@@ -303,24 +360,24 @@ def d42_test(table: pd.DataFrame, low: int, high: int, share: float = 0.5) -> bo
     return bool(gain > 0 and change < share * gain)
 
 
-def gradient_mse(draws, exact) -> np.ndarray:
-    """``||ψ_r - ∇||_F²`` of each draw ``ψ_r`` (``draws``: ``R x ...``) of a gradient estimator against the exact
-    gradient ``exact``: for an unbiased estimator their mean is its variance ``E ||ψ - E ψ||_F²``."""
-    exact = as_finite_array("exact", exact, nonempty=True)
-    draws = as_finite_array("draws", draws, nonempty=True)
-    if draws.ndim < 2 or draws.shape[1:] != exact.shape:
-        raise ValueError(f"draws must be R draws of the shape of exact {exact.shape}; got draws {draws.shape}")
-    return np.sum((draws - exact).reshape(draws.shape[0], -1) ** 2, axis=1)
-
-
 def d43_test(table: pd.DataFrame) -> bool:
-    """D4.3 (Fig. 2(c)'s mechanism, "other distributions have relatively large variances"): the mean squared error
-    of the gradient draws against the exact gradient (``table``: columns ``distribution, draw, squared error``;
-    :func:`gradient_mse`) is smallest for the optimal distribution."""
-    mse = check_table("table", table, ("distribution", "draw", "squared error")).groupby("distribution")["squared error"].mean()
-    check_choices("table's distributions", ["optimal", "poisson", "negative binomial"], set(mse.index))
-    return bool(all(check_statistic(f"MSE {m}", mse[m]) > check_statistic("MSE optimal", mse["optimal"])
-                    for m in ("poisson", "negative binomial")))
+    """D4.3 (Fig. 2(c)'s mechanism, "other distributions have relatively large variances"), on Lemma 2's
+    Chebyshev-weighted variance ``Var_C`` of each distribution on the spectrum's interval of each cell (``table``:
+    columns ``cell, distribution, Var_C``; :func:`~inferopt.spectral.chebyshev_weighted_variance`): in every cell
+    the optimal distribution's is finite and below Poisson's and negative binomial's. An infinite ``Var_C`` (a
+    heavy-tailed estimator: the reweighted coefficients ``b_j / P(n >= j)`` grow faster than the tail shrinks) is
+    larger than any finite one; the optimal one's being infinite or NaN leaves nothing to compare (an error)."""
+    check_table("table", table, ("cell", "distribution", "Var_C"))
+    out = True
+    for cell_, rows in table.groupby("cell", sort=False):
+        var = dict(zip(rows["distribution"], rows["Var_C"].astype(float)))
+        check_choices(f"cell {cell_}'s distributions", ["optimal", "poisson", "negative binomial"], set(var))
+        opt = check_statistic(f"{cell_}: Var_C optimal", var["optimal"])
+        for m in ("poisson", "negative binomial"):
+            if np.isnan(var[m]):
+                raise ValueError(f"cell {cell_}: Var_C of {m} is NaN")
+            out = out and bool(var[m] > opt)
+    return bool(out)
 
 
 def eigenpairs_needed(theta, eps: float, rtol: float = 1e-6) -> tuple[int, int]:
