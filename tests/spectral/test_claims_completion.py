@@ -5,8 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from inferopt.experiment.spectral import (censored_ratio, choose, d31_test, d32_test, d33_test, d34_test, d41_test, d42_test,
-                                          d43_test, hold_out, choose_steps, convergence_gap, optimal_shape, mean_rmse, rmse_at, rmse_se, rmse_target, run_stream,
+from inferopt.experiment.spectral import (all_of, censored_ratio, choose, choose_steps, convergence_gap, d31_test, d32_test, d33_test, d34_test,
+                                          d35_test, d41_test, d42_test, d43_test, factor_reached, hold_out, mean_rmse, optimal_shape, rmse_at,
+                                          rmse_se, rmse_target, run_stream,
                                           run_table, select_regime)
 from inferopt.experiment.spectral.completion import completion_calls, completion_problem, lipschitz_step
 from inferopt.experiment.support import bootstrap_support
@@ -71,22 +72,67 @@ def test_d32_and_d33_on_times_to_the_target():
     assert not d33_test(tb, "0.85", {"a": None}, 3.0)
     slow_sgd = dict(curves) | {("a", "SGD"): falling(0.2)}
     assert not d32_test(table_of(slow_sgd, {"a": {"0.85": 1.5}}), "0.85")
-    # neither reaches the target: D3.2 and D3.3 fall back to the final RMSE (the factor cannot be measured)
+    # neither reaches the target: not measured (None), whatever the final RMSEs near the start say
     flat = {("a", "GD"): falling(0.05), ("a", "SGD"): falling(0.1), ("a", "SVRG"): falling(0.06), ("a", "SGD-DET"): falling(0.01)}
     tb = table_of(flat, {"a": {"0.85": 1.5}})
-    assert d32_test(tb, "0.85") and not d33_test(tb, "0.85", {"a": None})       # SVRG not ahead of SGD at the end
-    assert d33_test(table_of(flat | {("a", "SVRG"): falling(0.12)}, {"a": {"0.85": 1.5}}), "0.85", {"a": None})
+    assert d32_test(tb, "0.85") is None and d33_test(tb, "0.85", {"a": None}) is None
+
+
+def test_d32_d33_are_not_measured_on_one_dataset_and_fail_on_another():
+    hold = {("a", "GD"): falling(0.25), ("a", "SGD"): falling(0.3), ("a", "SVRG"): falling(0.6), ("a", "SGD-DET"): falling(0.1)}
+    stall = {("b", "GD"): falling(0.05), ("b", "SGD"): falling(0.1), ("b", "SVRG"): falling(0.06), ("b", "SGD-DET"): falling(0.01)}
+    assert d32_test(table_of(hold | stall, TARGETS), "0.85") is None          # holds on a, not measured on b
+    lose = {("b", "GD"): falling(0.6), ("b", "SGD"): falling(0.3), ("b", "SVRG"): falling(0.25), ("b", "SGD-DET"): falling(0.1)}
+    tb = table_of(hold | lose, TARGETS)
+    assert d32_test(tb, "0.85") is False and d33_test(tb, "0.85", {"a": None, "b": None}) is False
+
+
+def test_d33_a_censored_ratio_below_the_factor_is_undecided():
+    # GD never reaches the target within 10 s, SVRG at 8 s: the ratio is at least 10/8 = 1.25 < 1.5: undecided
+    curves = {("a", "GD"): falling(0.1), ("a", "SGD"): falling(0.23), ("a", "SVRG"): falling(0.28), ("a", "SGD-DET"): falling(0.1)}
+    tb = table_of(curves, {"a": {"0.85": 1.5}})
+    assert d33_test(tb, "0.85", {"a": None}, 1.5) is None
+    assert d33_test(tb, "0.85", {"a": None}, 1.2) is True                      # a lower bound above the factor decides
+    # GD reaches it, SVRG never: an exact ratio of 0, fails
+    slow = curves | {("a", "GD"): falling(0.6), ("a", "SVRG"): falling(0.1)}
+    assert d33_test(table_of(slow, {"a": {"0.85": 1.5}}), "0.85", {"a": None}) is False
+
+
+def test_factor_reached_and_all_of():
+    assert factor_reached(2.0, "exact", 1.5) is True and factor_reached(1.2, "exact", 1.5) is False
+    assert factor_reached(2.0, "at least", 1.5) is True and factor_reached(1.2, "at least", 1.5) is None
+    assert factor_reached(float("nan"), "neither", 1.5) is None
+    assert all_of([True, True]) is True and all_of([True, None]) is None and all_of([None, False]) is False
 
 
 def test_censored_ratio_and_d34():
     assert censored_ratio(np.inf, 2.0, 10.0) == (5.0, "at least")
     assert censored_ratio(4.0, np.inf, 10.0) == (0.0, "exact")
     assert np.isnan(censored_ratio(np.inf, np.inf, 10.0)[0])
-    small = {("a", "GD"): falling(0.3), ("a", "SVRG"): falling(0.45)}     # ratio 1.5
-    large = {("b", "GD"): falling(0.2), ("b", "SVRG"): falling(0.6)}      # ratio 3
+    small = {("a", "GD"): falling(0.3), ("a", "SVRG"): falling(0.45)}
+    large = {("b", "GD"): falling(0.25), ("b", "SVRG"): falling(0.6)}     # 9 s / 4 s: 2.25 (small: 8 s / 5 s, 1.6)
     both = table_of(small | large, TARGETS)
-    assert d34_test(both, "0.85", {"a": None, "b": None}, small="a", large="b")
-    assert not d34_test(both, "0.85", {"a": None, "b": None}, small="b", large="a")
+    assert d34_test(both, "0.85", {"a": None, "b": None}, small="a", large="b") is True
+    assert d34_test(both, "0.85", {"a": None, "b": None}, small="b", large="a") is False
+    # SVRG slower than GD on both: SVRG never reaches the target on the small one (ratio 0), and is not ahead on the large
+    slower = table_of({("a", "GD"): falling(0.3), ("a", "SVRG"): falling(0.1), ("b", "GD"): falling(0.6),
+                       ("b", "SVRG"): falling(0.3)}, TARGETS)
+    assert d34_test(slower, "0.85", {"a": None, "b": None}, small="a", large="b") is False
+    # the ratio on the small one is not exact (GD never reaches the target there): not measured
+    censored = table_of({("a", "GD"): falling(0.1), ("a", "SVRG"): falling(0.45)} | large, TARGETS)
+    assert d34_test(censored, "0.85", {"a": None, "b": None}, small="a", large="b") is None
+    # neither reaches it on the large one: not measured
+    stalled = table_of(small | {("b", "GD"): falling(0.05), ("b", "SVRG"): falling(0.06)}, TARGETS)
+    assert d34_test(stalled, "0.85", {"a": None, "b": None}, small="a", large="b") is None
+
+
+def test_d35_on_the_cost_exponents():
+    bounds = {"d": 1.0, "M": 1.0, "N": 2.0}
+    assert d35_test({"d": 1.1, "M": 0.7, "N": 1.9}, bounds, 0.25) is True
+    assert d35_test({"d": 1.4, "M": 0.7, "N": 1.9}, bounds, 0.25) is False
+    assert d35_test({"d": 1.0, "M": 1.0, "N": 2.3}, bounds, 0.25) is False
+    with pytest.raises(ValueError):
+        d35_test({"d": 1.0}, bounds, 0.25)
 
 
 def test_the_bootstrap_over_seeds_sees_disagreeing_seeds():

@@ -358,7 +358,8 @@ def svrg(
     ``θ ← Π_C(θ - η(ψ(θ) - ψ(θ̃) + μ̃ + ∇g(θ)))`` where ``ψ(θ)`` and ``ψ(θ̃)`` share probes and degree
     (and the interval, the union of both), so ``ψ(θ̃) - μ̃`` is a zero-mean control variate.
     The new snapshot is the average of the inner iterates (``snapshot="average"``, line 10) or the last one.
-    Iterations count inner steps; the traces are recorded every ``eval_every`` inner steps.
+    Iterations count inner steps; the traces are recorded every ``eval_every`` inner steps; ``info`` holds
+    ``n_full_gradients`` (the snapshots' exact gradients), ``n_inner`` and ``degrees`` (the degree drawn at each inner step).
     ``max_iter`` (default ``n_outer · n_inner``) stops the run after that many inner steps, inside an epoch if
     need be, and returns the last iterate: the same iterates as the whole run up to there (a timing
     repeat that only needs the time to a target stops where the target was reached). ``max_time``: a time budget
@@ -384,6 +385,7 @@ def svrg(
     trace = _Trace(problem, eval_every)
     trace.record(0, snap)
     it = 0
+    degrees = np.zeros(total, dtype=int)   # the degree drawn at each inner step (work counts; no effect on the run)
     bar = Progress("SVRG", total, progress, size="n_outer x n_inner" if max_iter is None else "max_iter",
                    seconds=max_time)
     for _ in range(-(-total // n_inner)):
@@ -399,6 +401,7 @@ def svrg(
             a, b = problem.interval(theta)
             series = series_of(min(a, a_s), max(b, b_s))
             weights = make_degree_rule(series, N=N, distribution=distribution, p=p).draw(rng)
+            degrees[it] = weights.size - 1
             V = rademacher(rng, problem.dim, M)
             psi = problem.spectral_grad(theta, V, weights, series.a, series.b)
             psi_snap = problem.spectral_grad(snap, V, weights, series.a, series.b)
@@ -421,7 +424,8 @@ def svrg(
             break
         snap = _freeze(acc / n_inner if snapshot == "average" else theta, frozen)
     bar.close()
-    out = trace.result(snap, it, _stop_message(it, total), n_full_gradients=-(-it // n_inner) if it else 0)
+    out = trace.result(snap, it, _stop_message(it, total), n_full_gradients=-(-it // n_inner) if it else 0,
+                       n_inner=n_inner, degrees=degrees[:it])
     _thaw(out.x)
     return out
 
