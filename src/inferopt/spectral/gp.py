@@ -193,7 +193,7 @@ class SKIGaussianProcess:
         self.margin = check_real("margin", margin, low=0.0)
         self.dense_limit = check_int("dense_limit", dense_limit, low=0)
         self._rng = as_generator(rng)
-        self._alpha_cache = (None, None)
+        self._alpha_cache = self._metric_cache = (None, None)
         #: products with ``A`` or a kernel sandwich ``W T Wᵀ`` (one per column) spent by the optimisation so far: the
         #: hardware-neutral count of the dominant work (each costs ``O(n + r log r)``); :meth:`metric` adds none
         self.matvecs = 0
@@ -324,9 +324,11 @@ class SKIGaussianProcess:
         if self.y_test is None:
             return float("nan")
         state = self.matvecs, self._alpha_cache
+        self._alpha_cache = self._metric_cache        # the evaluations warm-start from each other, not from the optimiser
         try:
             return float(np.sqrt(np.mean((self.predict(theta) - self.y_test) ** 2)))
         finally:
+            self._metric_cache = self._alpha_cache
             self.matvecs, self._alpha_cache = state
 
 
