@@ -98,6 +98,9 @@ def gp_comparison(results: dict, methods, shares) -> pd.DataFrame:
         raise ValueError(f"methods must be two different method names; got {methods!r}")
     if not isinstance(results, dict) or not results:
         raise ValueError("results must be a non-empty mapping (dataset, method, seed) -> result")
+    if isinstance(shares, str) or not hasattr(shares, "__iter__") or len(list(shares)) == 0:
+        raise TypeError(f"shares must be a non-empty list of shares in (0, 1]; got {shares!r}")
+    shares = [check_real(f"shares[{i}]", s_, low=0.0, low_open=True, high=1.0) for i, s_ in enumerate(shares)]
     sub = {k: r for k, r in results.items() if k[1] in methods}
     for m in methods:
         if not any(k[1] == m for k in sub):
@@ -112,10 +115,9 @@ def gp_comparison(results: dict, methods, shares) -> pd.DataFrame:
 def _runs(table, name, sgd, lanczos):
     """A table of one comparison on ``name``: exactly the methods ``sgd`` and ``lanczos`` (its reference and targets
     must not come from a third method: build it with :func:`gp_comparison`)."""
-    present = set(_pair(table, name))
-    if present != {sgd, lanczos}:
-        raise ValueError(f"table must hold the runs of exactly the two compared methods {sgd!r} and {lanczos!r} on {name} "
-                         f"(build it with gp_comparison); got {sorted(present)}")
+    present = _pair(table, name)
+    check_choice("sgd", sgd, present)
+    check_choice("lanczos", lanczos, [m for m in present if m != sgd])
     return table
 
 
