@@ -492,7 +492,7 @@ def run_results(methods=("GD", "SGD", "SVRG", "SGD-DET"), datasets=("a", "b")):
             for s_ in ([None] if m == "GD" else [0, 1, 2]):
                 metric = np.maximum(3.7 - (0.3 + 0.1 * i + 0.01 * (s_ or 0)) * t, 1.0)
                 out[n, m, s_] = SpectralSolveResult(x=np.zeros(2), objective=np.full(6, np.nan), n_iter=5, converged=False, message="",
-                                                    times=t, iterations=np.arange(6), metric=metric)
+                                                    times=t, iterations=np.arange(6), metric=metric, matvecs=100.0 * t)
     return out
 
 
@@ -574,8 +574,12 @@ def _experiment_spectral():
         "d52_test": lambda: dict(table=gp_rows(), lanczos="LANCZOS", margin=0.02),
         "d53_test": lambda: dict(table=gp_rows(), lanczos="LANCZOS", share=0.9),
         "d54_test": lambda: dict(table=gp_rows(), lanczos="LANCZOS", shares=[0.9], factor=6.0),
+        "gp_comparison": lambda: dict(results=run_results(("SGD", "LANCZOS"), ("sound", "humidity")), methods=("SGD", "LANCZOS"), shares=[0.9]),
         "gp_run_table": None,
         "gp_targets": None,
+        "late_gain": lambda: dict(result=solve_result(), tail=0.25),
+        "reference_rmse": lambda: dict(table=gp_rows(), name="humidity"),
+        "work_to": lambda: dict(result=next(iter(run_results(("SGD",), ("a",)).values())), target=2.0),
         "eigenpairs_needed": lambda: dict(theta=np.arange(6.0).reshape(3, 2), eps=1.0, rtol=1e-6),
         "exact_gradient_profile": lambda: dict(theta=np.arange(6.0).reshape(3, 2), eps=1.0),
         "hold_out": lambda: dict(data=ratings, fraction=0.2, rng=0),

@@ -193,7 +193,10 @@ class SKIGaussianProcess:
         self.margin = check_real("margin", margin, low=0.0)
         self.dense_limit = check_int("dense_limit", dense_limit, low=0)
         self._rng = as_generator(rng)
-        self._alpha_cache = (None, None)
+        self._alpha_cache = self._metric_cache = (None, None)
+        #: products with ``A`` or a kernel sandwich ``W T Wᵀ`` (one per column) spent by the optimisation so far: the
+        #: hardware-neutral count of the dominant work (each costs ``O(n + r log r)``); :meth:`metric` adds none
+        self.matvecs = 0
 
     @staticmethod
     def _box_side(name: str, value) -> np.ndarray:
@@ -208,7 +211,15 @@ class SKIGaussianProcess:
         return rbf_toeplitz_column(self.grid, theta[1], theta[2])
 
     def operator(self, theta) -> CallableOperator:
-        return ski_operator(self.W, self.column(theta), theta[0])
+        return self._counted(ski_operator(self.W, self.column(theta), theta[0]))
+
+    def _counted(self, op) -> CallableOperator:
+        """``op`` whose every product adds its number of columns to :attr:`matvecs`."""
+        def matmat(V):
+            self.matvecs += 1 if np.ndim(V) == 1 else np.shape(V)[1]
+            return op._matmat(V)
+
+        return CallableOperator(matmat, op.shape[0])
 
     def derivative_operators(self, theta):
         """``[∂A/∂θ₁, ∂A/∂θ₂, ∂A/∂θ₃]`` as operators."""
@@ -217,8 +228,8 @@ class SKIGaussianProcess:
         n = self.dim
         return [
             CallableOperator(lambda V: 2.0 * theta[0] * V, n),
-            _sandwich(self.W, 2.0 * col / theta[1]),
-            _sandwich(self.W, col * tau2 / theta[2] ** 3),
+            self._counted(_sandwich(self.W, 2.0 * col / theta[1])),
+            self._counted(_sandwich(self.W, col * tau2 / theta[2] ** 3)),
         ]
 
     def dense(self, theta) -> np.ndarray:
@@ -255,7 +266,9 @@ class SKIGaussianProcess:
     def spectral_grad(self, theta, V, weights, a, b):
         """``½ ∇ log det A`` by the Chebyshev estimator (12) with probes ``V`` and weights: the exact
         gradient of the same polynomial estimator as recursion (6), by its adjoint and one
-        cross-correlation for all three hyperparameters (:mod:`._ski_gradient`)."""
+        cross-correlation for all three hyperparameters (:mod:`._ski_gradient`): ``n - 1`` products with ``A`` per
+        probe (``n`` the degree drawn), counted in :attr:`matvecs`."""
+        self.matvecs += max(np.asarray(weights).size - 2, 0) * np.shape(V)[1]
         return 0.5 * ski_estimator_grad(self, theta, V, weights, a, b)
 
     def lanczos_spectral_grad(self, theta, Z):
@@ -306,10 +319,66 @@ class SKIGaussianProcess:
         return W_new @ toeplitz_matmat(self.column(theta), self.WT @ self.alpha(theta)) + self.y_mean
 
     def metric(self, theta) -> float:
-        """Test RMSE of the predictive mean (``nan`` without test data)."""
+        """Test RMSE of the predictive mean (``nan`` without test data). An evaluation, not the optimiser's work: it
+        leaves :attr:`matvecs` and the warm start of :meth:`alpha` as they were (the next gradient solves for itself)."""
         if self.y_test is None:
             return float("nan")
-        return float(np.sqrt(np.mean((self.predict(theta) - self.y_test) ** 2)))
+        state = self.matvecs, self._alpha_cache
+        self._alpha_cache = self._metric_cache        # the evaluations warm-start from each other, not from the optimiser
+        try:
+            return float(np.sqrt(np.mean((self.predict(theta) - self.y_test) ** 2)))
+        finally:
+            self._metric_cache = self._alpha_cache
+            self.matvecs, self._alpha_cache = state
+
+
+class LogHyperparameters:
+    """The problem of a :class:`SKIGaussianProcess` ``gp`` in ``φ = log θ`` (GPML's parameterisation of positive
+    hyperparameters, the one Dong et al.'s optimiser steps in): ``θ = exp φ``, ``∂L/∂φ = θ ∘ ∂L/∂θ``, the box
+    ``[log low, log high]`` (the same box as ``gp``'s in ``θ``). A projected step ``φ - η ĝ_φ`` changes every
+    hyperparameter by a relative amount, whatever its scale. The interface of :mod:`.optim` (``x`` of a result is
+    ``φ``; :meth:`theta` maps back); :attr:`matvecs` is ``gp``'s."""
+
+    shape = (3,)
+    f = "log"
+
+    def __init__(self, gp):
+        if not isinstance(gp, SKIGaussianProcess):
+            raise TypeError(f"gp must be a SKIGaussianProcess; got {type(gp).__name__}")
+        self.gp, self.dim = gp, gp.dim
+        self.low, self.high = np.log(gp.low), np.log(gp.high)
+
+    @property
+    def matvecs(self) -> int:
+        return self.gp.matvecs
+
+    @staticmethod
+    def theta(phi) -> np.ndarray:
+        return np.exp(np.asarray(phi, dtype=float))
+
+    def project(self, phi):
+        return np.clip(phi, self.low, self.high)
+
+    def interval(self, phi):
+        return self.gp.interval(self.theta(phi))
+
+    def spectral_grad(self, phi, V, weights, a, b):
+        th = self.theta(phi)
+        return th * self.gp.spectral_grad(th, V, weights, a, b)
+
+    def lanczos_spectral_grad(self, phi, Z):
+        th = self.theta(phi)
+        return th * self.gp.lanczos_spectral_grad(th, Z)
+
+    def g_grad(self, phi):
+        th = self.theta(phi)
+        return th * self.gp.g_grad(th)
+
+    def objective(self, phi) -> float:
+        return self.gp.objective(self.theta(phi))
+
+    def metric(self, phi) -> float:
+        return self.gp.metric(self.theta(phi))
 
 
 # issue 29: a wrong-shaped θ is refused by name (not an IndexError deep inside)

@@ -52,11 +52,13 @@ from .._random import as_generator
 @dataclass(repr=False)  # keep SolveResult's short repr
 class SpectralSolveResult(SolveResult):
     """:class:`SolveResult` plus ``iterations`` (the iteration of each trace entry), ``metric`` (test metric trace)
-    and ``checksums`` (CRC-32 of the iterate's bytes at each trace entry: equal iterates, equal checksums)."""
+    and ``checksums`` (CRC-32 of the iterate's bytes at each trace entry: equal iterates, equal checksums),
+    ``matvecs`` (the problem's count of products with ``A`` at each trace entry, when it keeps one: ``matvecs``)."""
 
     iterations: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))
     metric: np.ndarray = field(default_factory=lambda: np.zeros(0))
     checksums: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint32))
+    matvecs: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
 # ----------------------------------------------------------------------------- steps and projection
@@ -131,11 +133,14 @@ class _SeriesCache:
 class _Trace:
     """The traces of a run. ``defer``: the objective and metric of a recorded iterate are evaluated after the next
     timed step (:meth:`stop`) rather than at once, so that a problem with ``frozen_iterates`` can reuse the work of
-    the gradient at that iterate (GD); the values are those of the same iterate either way."""
+    the gradient at that iterate (GD); the values are those of the same iterate either way. ``counter``: the object
+    whose ``matvecs`` (the work done so far) is traced beside the time (default ``problem``; NaN without one)."""
 
-    def __init__(self, problem, eval_every: int, defer: bool = False):
+    def __init__(self, problem, eval_every: int, defer: bool = False, counter=None):
         self.problem, self.eval_every, self.defer = problem, eval_every, defer
+        self.counter = problem if counter is None else counter
         self.iterations, self.objective, self.metric, self.times, self.checksums = [], [], [], [], []
+        self.matvecs = []
         self.clock = 0.0
         self._t0 = None
         self._pending = []   # (trace index, iterate) not evaluated yet
@@ -154,6 +159,7 @@ class _Trace:
         self.objective.append(np.nan)
         self.metric.append(np.nan)
         self.times.append(self.clock)
+        self.matvecs.append(float(getattr(self.counter, "matvecs", np.nan)))
         self.checksums.append(zlib.crc32(np.ascontiguousarray(theta, dtype=float).data))
         self._pending.append((len(self.iterations) - 1, theta))
         if not self.defer:
@@ -183,6 +189,7 @@ class _Trace:
             iterations=np.asarray(self.iterations, dtype=int),
             metric=np.asarray(self.metric, dtype=float),
             checksums=np.asarray(self.checksums, dtype=np.uint32),
+            matvecs=np.asarray(self.matvecs, dtype=float),
         )
 
 
@@ -502,7 +509,7 @@ def lanczos_lbfgs(
         check_protocol("evaluator", evaluator, "objective", "metric", what="a problem to evaluate the iterates")
     import scipy.optimize
 
-    trace = _Trace(problem if evaluator is None else evaluator, 1)
+    trace = _Trace(problem if evaluator is None else evaluator, 1, counter=problem)
     trace.record(0, theta0)
     bar = Progress("LANCZOS (L-BFGS)", max_evals, progress)
     count = {"evals": 0, "iterations": 0, "failed": 0}

@@ -95,4 +95,4 @@ def truncated(result, until: int):
     k = int(np.flatnonzero(iterations == until)[0]) + 1
     return dataclasses.replace(result, n_iter=until, iterations=iterations[:k], objective=np.asarray(result.objective)[:k],
                                metric=np.asarray(result.metric)[:k], times=np.asarray(result.times)[:k],
-                               checksums=np.asarray(result.checksums)[:k])
+                               checksums=np.asarray(result.checksums)[:k], matvecs=np.asarray(result.matvecs)[:k])
