@@ -392,7 +392,7 @@ def svrg(
     trace = _Trace(problem, eval_every)
     trace.record(0, snap)
     it = 0
-    degrees = np.zeros(total, dtype=int)   # the degree drawn at each inner step (work counts; no effect on the run)
+    degrees = []   # the degree drawn at each inner step (work counts; no effect on the run; grows with the run, not max_iter)
     bar = Progress("SVRG", total, progress, size="n_outer x n_inner" if max_iter is None else "max_iter",
                    seconds=max_time)
     for _ in range(-(-total // n_inner)):
@@ -408,7 +408,7 @@ def svrg(
             a, b = problem.interval(theta)
             series = series_of(min(a, a_s), max(b, b_s))
             weights = make_degree_rule(series, N=N, distribution=distribution, p=p).draw(rng)
-            degrees[it] = weights.size - 1
+            degrees.append(weights.size - 1)
             V = rademacher(rng, problem.dim, M)
             psi = problem.spectral_grad(theta, V, weights, series.a, series.b)
             psi_snap = problem.spectral_grad(snap, V, weights, series.a, series.b)
@@ -432,7 +432,7 @@ def svrg(
         snap = _freeze(acc / n_inner if snapshot == "average" else theta, frozen)
     bar.close()
     out = trace.result(snap, it, _stop_message(it, total), n_full_gradients=-(-it // n_inner) if it else 0,
-                       n_inner=n_inner, degrees=degrees[:it])
+                       n_inner=n_inner, degrees=np.asarray(degrees[:it], dtype=int))
     _thaw(out.x)
     return out
 
