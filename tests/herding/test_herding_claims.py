@@ -63,16 +63,14 @@ def test_ratio_before_end_ignores_the_terminated_zeros():
         ratio_before_end(table(mnp=np.zeros(len(T)) + (T == 1), a=T ** -1.0), "mnp", ["a"], range(10, 20))
 
 
-def test_terminates_ahead_holds_within_dim_plus_one_and_fails_otherwise():
+def test_terminates_ahead_holds_when_only_the_method_reaches_mu():
     others = dict(a=T ** -1.0, b=T ** -2.0)
-    ok, t_end = terminates_ahead(table(mnp=np.where(T < 56, T ** -1.0, 0.0), **others), "mnp", ["a", "b"], dim=55)
+    ok, t_end = terminates_ahead(table(mnp=np.where(T < 56, T ** -1.0, 0.0), **others), "mnp", ["a", "b"])
     assert ok and t_end == 56
-    late, t_end = terminates_ahead(table(mnp=np.where(T < 100, T ** -1.0, 0.0), **others), "mnp", ["a", "b"], dim=55)
-    assert not late and t_end == 100
-    never, t_end = terminates_ahead(table(mnp=T ** -1.0, **others), "mnp", ["a", "b"], dim=55)
+    never, t_end = terminates_ahead(table(mnp=T ** -1.0, **others), "mnp", ["a", "b"])
     assert not never and t_end is None
     tied, _ = terminates_ahead(table(mnp=np.where(T < 56, T ** -1.0, 0.0), a=T ** -1.0, b=np.where(T < 50, 1.0, 0.0)),
-                               "mnp", ["a", "b"], dim=55)
+                               "mnp", ["a", "b"])
     assert not tied                                           # another method got there too
 
 

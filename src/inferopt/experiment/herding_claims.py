@@ -11,7 +11,7 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
   the sizes the claim excuses left out;
 * :func:`share_below` -- B1.7: the share of sizes where one method's error is below another's;
 * :func:`before_end` / :func:`ratio_before_end` -- B3.1: min-norm-point against the others before it terminates;
-* :func:`terminates_ahead` -- B3.3: min-norm-point reaches ``mu`` within ``dim + 1`` points while the others have not;
+* :func:`terminates_ahead` -- B3.3: min-norm-point reaches ``mu`` in finitely many steps while the others have not;
 * :func:`slower_share` -- B3.2: the share of sizes where line search's error is above herding's, and at the last;
 * :func:`rank_correlation` -- B3.4: Spearman's correlation (the boundary distance against line search's advantage);
 * :func:`same_points` -- B6.4, B6.5: two recursions choose the same points and give the same errors;
@@ -79,19 +79,18 @@ def ratio_before_end(table: pd.DataFrame, method: str, others, sizes) -> float:
     return ratio_over_sizes(table, method, list(others), kept)
 
 
-def terminates_ahead(table: pd.DataFrame, method: str, others, dim: int, margin: float = 1e3) -> tuple[bool, int | None]:
+def terminates_ahead(table: pd.DataFrame, method: str, others, margin: float = 1e3) -> tuple[bool, int | None]:
     """B3.3: ``(holds, t_end)``: ``method`` reaches the rounding level (``ROUNDING_LEVEL`` times the table's largest
-    error) at some ``t_end <= dim + 1`` (Caratheodory: ``mu`` in the hull of ``dim + 1`` points), while every one of
-    ``others`` is still above ``margin`` times that level at ``t_end``."""
-    dim, margin = check_int("dim", dim, low=1), check_real("margin", margin, low=1.0)
+    error) at some size ``t_end`` of the table (finite termination), while every one of ``others`` is still above
+    ``margin`` times that level at ``t_end``."""
+    margin = check_real("margin", margin, low=1.0)
     check_table("table", table, [method, *others])
     floor = ROUNDING_LEVEL * float(np.nanmax(table.to_numpy(dtype=float)))
     reached = table.index[(table[method] <= floor).to_numpy()]
     if not len(reached):
         return False, None
     t_end = int(reached.min())
-    ahead = all(float(table.loc[t_end, m]) > margin * floor for m in others)
-    return bool(t_end <= dim + 1 and ahead), t_end
+    return bool(all(float(table.loc[t_end, m]) > margin * floor for m in others)), t_end
 
 
 def slower_share(table: pd.DataFrame, slow: str, fast: str, sizes) -> tuple[float, bool, float]:
