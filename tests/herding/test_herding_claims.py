@@ -103,8 +103,10 @@ def test_same_points():
 def test_entropy_tradeoff():
     ls = {"mean_error": 1e-6, "dist": 0.4, "entropy": 2.0}
     herding = {"mean_error": 1e-3, "dist": 0.05, "entropy": 4.0}
-    assert entropy_tradeoff(ls, herding)
-    assert not entropy_tradeoff(herding, ls)
-    assert not entropy_tradeoff(ls | {"entropy": 5.0}, herding)
+    assert entropy_tradeoff(ls, herding) is True
+    assert entropy_tradeoff(ls | {"entropy": 5.0}, herding) is False
+    assert entropy_tradeoff(ls | {"dist": 0.01}, herding) is False
+    assert entropy_tradeoff(herding, ls) is None                      # not better at the moments: the premise fails
+    assert entropy_tradeoff(ls | {"mean_error": 2e-4}, herding) is None  # better, but not by the factor
     with pytest.raises(ValueError, match="missing"):
         entropy_tradeoff({"dist": 1.0}, herding)

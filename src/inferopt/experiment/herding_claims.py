@@ -15,7 +15,7 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`slower_share` -- B3.2: the share of sizes where line search's error is above herding's, and at the last;
 * :func:`rank_correlation` -- B3.4: Spearman's correlation (the boundary distance against line search's advantage);
 * :func:`same_points` -- B6.4, B6.5: two recursions choose the same points and give the same errors;
-* :func:`entropy_tradeoff` -- B4.6: the method better at the moments is farther from the maximum entropy, with lower entropy.
+* :func:`entropy_tradeoff` -- B4.6: where a method is better at the moments, is it farther from the maximum entropy, with lower entropy?
 """
 
 from __future__ import annotations
@@ -125,12 +125,16 @@ def same_points(points_a, points_b, errors_a, errors_b, rtol: float = 1e-8) -> t
     return float(same.mean()), float(np.max(np.abs(ea - eb)) / scale) if scale > 0 else 0.0
 
 
-def entropy_tradeoff(better: dict, worse: dict) -> bool:
-    """B4.6: the method ``better`` at the moments (``{"mean_error", "dist", "entropy"}`` at the end of a run) is
-    farther from the maximum-entropy distribution and has lower entropy than ``worse``: the trade-off of Sec. 6."""
+def entropy_tradeoff(better: dict, worse: dict, factor: float = 10.0) -> bool | None:
+    """B4.6: where the method ``better`` is more efficient at the moments (its final moment error below ``worse``'s by
+    more than ``factor``; ``{"mean_error", "dist", "entropy"}`` at the end of a run), is it farther from the
+    maximum-entropy distribution, with a lower entropy (the trade-off of Sec. 6)? ``None`` where it is not more
+    efficient (the claim's premise does not apply: e.g. herding matches rational means exactly)."""
+    factor = check_real("factor", factor, low=1.0)
     for name, d in (("better", better), ("worse", worse)):
         missing = {"mean_error", "dist", "entropy"} - set(d)
         if missing:
             raise ValueError(f"{name} must give mean_error, dist and entropy; missing {sorted(missing)}")
-    return bool(better["mean_error"] < worse["mean_error"] and better["dist"] > worse["dist"]
-                and better["entropy"] < worse["entropy"])
+    if not factor * better["mean_error"] < worse["mean_error"]:
+        return None
+    return bool(better["dist"] > worse["dist"] and better["entropy"] < worse["entropy"])
