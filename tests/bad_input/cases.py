@@ -214,6 +214,7 @@ def _herding():
         "sobolev_kernel": lambda: dict(x=np.array([0.1, 0.2]), y=np.array([0.3]), s=1),
         "sobolev_kernel_fourier": lambda: dict(x=np.array([0.1, 0.2]), y=np.array([0.3]), s=1, n_terms=50),
         "welling_herding": lambda: dict(target=T, candidates=np.linspace(0, 1, 20, endpoint=False), n_points=3),
+        "dual_subgradient_ascent": lambda: dict(target=T, candidates=np.linspace(0, 1, 20, endpoint=False), n_points=3),
         "herd#features": lambda: dict(target=F, candidates=feats, n_points=3, step="line_search"),
     }
 

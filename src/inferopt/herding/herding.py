@@ -22,7 +22,7 @@ import numpy as np
 
 from .._progress import Progress
 from .._selection import tied_argmax
-from .._validation import check_choice, check_int_sequence, check_size
+from .._validation import check_choice, check_int, check_int_sequence, check_size
 from ..fw import STEP_NAMES, FWResult, QuadraticHull, frank_wolfe, min_norm_point, simplex_reweight
 from ..fw.steps import StepRegistry
 from .targets import KernelTarget, check_points
@@ -114,23 +114,68 @@ def herd(target: KernelTarget, candidates, n_points: int, step: str = "1/(t+1)",
                          snapshots=kept if snapshots is not None else None)
 
 
-def welling_herding(target: KernelTarget, candidates, n_points: int) -> np.ndarray:
+#: the initialisations of :func:`welling_herding` (Sec. 4, "We finally comment on the initialization")
+WELLING_INITS = ("zero", "mean")
+
+
+def welling_herding(target: KernelTarget, candidates, n_points: int, *, init: str = "zero",
+                    first: int | None = None) -> np.ndarray:
     """Welling's recursion, Eq. (1): ``x_{t+1} in argmax_x <w_t, Phi(x)>``, ``w_{t+1} = w_t + mu - Phi(x_{t+1})``.
 
     ``w_t`` is carried by its values on the candidates, ``<w_t, Phi(x_j)>``, updated by
     ``+ mu(x_j) - k(x_{t+1}, x_j)`` (reproducing property); exhaustive argmax over the
-    candidates.  ``w_0 = 0`` makes the first argmax degenerate: as ``w_0 -> 0+ mu``, take
-    ``argmax mu(x_j)``.  Returns the candidate index of each point.
+    candidates.  ``init``: ``'zero'`` (``w_0 = 0``, the paper's ``rho_0 = 1``: ``w_t = t (mu - g_t)``;
+    the first argmax is degenerate, so the first point is ``first``, a candidate index, or as
+    ``w_0 -> 0+ mu`` ``argmax mu(x_j)``) or ``'mean'`` (``w_0 = mu``, Chen et al. 2010's kernel
+    herding, ``g_0 = 0``: ``x_{t+1} = argmax (t + 1) mu(x) - sum_{i<=t} k(x_i, x)``; ``first`` must
+    then be None).  Returns the candidate index of each point.
     """
     n_points = check_size("n_points", n_points, item_bytes=8, item="point")
+    check_choice("init", init, WELLING_INITS)
     candidates = check_points(target, "candidates", candidates)
+    if first is not None:
+        if init != "zero":
+            raise ValueError("first is the first point of the init='zero' recursion; with init='mean' w_0 = mu chooses it")
+        first = check_int("first", first, low=0, high=len(candidates) - 1)
     mu = target.mean(candidates)
-    score = np.zeros(len(candidates))
+    score = mu.copy() if init == "mean" else np.zeros(len(candidates))
     order = np.empty(n_points, dtype=np.intp)
     for t in range(n_points):
-        order[t] = tied_argmax(score if t else mu)
+        if t == 0 and init == "zero":
+            order[t] = tied_argmax(mu) if first is None else first
+        else:
+            order[t] = tied_argmax(score)
         score += mu - target.kernel(candidates, candidates[order[t:t + 1]])[:, 0]
     return order
+
+
+def dual_subgradient_ascent(target: KernelTarget, candidates, n_points: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sec. 4.1: supergradient ascent on the dual ``D(w) = <w, mu> - max_x <w, Phi(x)> - ||w||^2 / 2``.
+
+    Step ``gamma_t = 1/(t+1)`` along the supergradient ``mu - Phi(x_{t+1}) - w_t`` (``x_{t+1}`` the
+    maximiser of ``<w_t, Phi(x)>`` over the candidates; ``w_0 = mu``, ``gamma_0 = 1``), carried in
+    kernel terms: the scores ``<w_t, Phi(x_j)>``, ``a_t = <w_t, mu>`` and ``||w_t||^2``.
+    Returns ``(order, primal, gap)``: the candidate index of each maximiser, ``||w_t||^2`` (the
+    primal error ``||mu - g_t||^2`` of ``g_t = mu - w_t``) and the duality gap
+    ``||w_t||^2 / 2 - D(w_t) >= 0`` after each step ``t = 1..n_points``.
+    """
+    n_points = check_size("n_points", n_points, item_bytes=8 * 3, item="point")
+    candidates = check_points(target, "candidates", candidates)
+    mu, m2 = target.mean(candidates), target.mean_sqnorm
+    diag = target.kernel_diag(candidates)
+    score, a, w2 = mu.copy(), m2, m2                        # w_0 = mu
+    order, primal, gap = np.empty(n_points, dtype=np.intp), np.empty(n_points), np.empty(n_points)
+    for t in range(n_points):
+        j = tied_argmax(score)
+        g = 1.0 / (t + 1)
+        kj = target.kernel(candidates, candidates[j:j + 1])[:, 0]
+        # w' = (1 - g) w + g (mu - Phi(x_j)); ||mu - Phi(x_j)||^2 = m2 - 2 mu(x_j) + k(x_j, x_j)
+        w2 = (1 - g) ** 2 * w2 + 2 * g * (1 - g) * (a - score[j]) + g ** 2 * (m2 - 2 * mu[j] + diag[j])
+        a = (1 - g) * a + g * (m2 - mu[j])
+        score = (1 - g) * score + g * (mu - kj)
+        order[t], primal[t] = j, max(w2, 0.0)
+        gap[t] = w2 - a + score.max()                      # ||w||^2 / 2 - (a - max score - ||w||^2 / 2)
+    return order, primal, gap
 
 
 def project(target: KernelTarget, points) -> tuple[np.ndarray, np.ndarray, float]:
