@@ -8,7 +8,7 @@ from scipy.integrate import quad
 
 from inferopt.boosting import AUTHORS_RULES, Component, GaussianMixtureTarget, Mixture, boost
 from inferopt.boosting.distance import l2_distance, l2_distance_authors, log_inner_products, log_l2_distance
-from inferopt.fw.steps import Backtracking, Line
+from inferopt.fw.steps import Backtracking, Line, ZeroStep
 
 
 def _lap(x, m, b):
@@ -87,7 +87,7 @@ def test_infinite_distance_falls_back_nan_aborts_fw_fallback_unclipped():
 
 def test_toy_fallback_is_zero():
     """C1's authors' toy script returns γ = 0 when the search fails."""
-    out = Backtracking(1.0, max_tries=3, fallback="0")(Line(t=1, slope=-1.0, f0=0.0, gamma_max=1.0,
+    out = Backtracking(1.0, max_tries=3, fallback=ZeroStep())(Line(t=1, slope=-1.0, f0=0.0, gamma_max=1.0,
                                                             phi=lambda g: 10.0))
     assert out.status == "fallback" and out.gamma == 0.0
 

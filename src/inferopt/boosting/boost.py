@@ -40,7 +40,7 @@ import pandas as pd
 from .._progress import Progress
 from .._validation import check_choice, check_int, check_real, check_size
 from ..fw import ActiveSet, Backtracking, FWResult, StochasticLineSearch, frank_wolfe
-from ..fw.steps import StepRegistry
+from ..fw.steps import StepRegistry, ZeroStep
 from .mixture import Mixture
 from .problem import BoostingProblem
 
@@ -123,13 +123,16 @@ def make_step(step: str, *, C0: float | None = None, eta: float = 0.9, tau: floa
         ls_iter, ls_lr = check_int("ls_iter", ls_iter, low=1), check_real("ls_lr", ls_lr, low=0.0, low_open=True)
         return "fw", StochasticLineSearch(max_iter=ls_iter, lr=ls_lr)
     imax = check_int("imax", imax, low=1)
-    check_choice("fallback", fallback, ("2/(t+2)", "0"))
-    rule = Backtracking(C0, eta=eta, tau=tau, slack=MonteCarloSlack(eps0), max_tries=imax, fallback=fallback,
+    check_choice("fallback", fallback, FALLBACKS)
+    rule = Backtracking(C0, eta=eta, tau=tau, slack=MonteCarloSlack(eps0), max_tries=imax,
+                        fallback=ZeroStep() if fallback == "0" else fallback,
                         min_gamma=min_gamma, on_ascent=on_ascent, fallback_C=fallback_C,
                         fallback_direction=fallback_direction)
     return VARIANT[step], rule
 
 
+#: the step after a failed search: the predefined step (Alg. 2) or none (the authors' toy script)
+FALLBACKS = ("2/(t+2)", "0")
 #: the adaptive rules as the authors' ``optim/blr_step_size.py`` runs them (with :func:`boost`'s ``distance``
 #: ``'exact'`` or ``'float32'``): ``γ = min(g/(L·d), γ_max)``, the test ``f(q + γd) ≤ f(q) − γg + γ²Ld/2`` without
 #: a Monte-Carlo slack (``eps0 = 0``), ``MIN_GAMMA = 0.01``, at most 10 tries, the fixed step (a Frank-Wolfe step

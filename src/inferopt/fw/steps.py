@@ -79,8 +79,7 @@ class StepRule:
         raise NotImplementedError
 
 
-#: ``'0'``: no step (the fallback of the authors' toy script, Fig. 1 left: their ``adaptive_fw`` returns ``γ = 0``)
-FIXED_RULES = {"1/(t+1)": lambda t: 1.0 / (t + 1), "2/(t+2)": lambda t: 2.0 / (t + 2), "0": lambda t: 0.0}
+FIXED_RULES = {"1/(t+1)": lambda t: 1.0 / (t + 1), "2/(t+2)": lambda t: 2.0 / (t + 2)}
 #: where :class:`Backtracking`'s fallback step goes: along the line, or a Frank-Wolfe step
 FALLBACK_DIRECTIONS = ("line", "fw")
 
@@ -98,6 +97,14 @@ class FixedStep(StepRule):
 
     def __call__(self, line: Line) -> StepOutcome:
         return StepOutcome(min(self._gamma(line.t), line.gamma_max), "fixed")
+
+
+class ZeroStep(StepRule):
+    """No step (``gamma = 0``): the fallback of the boosting-VI authors' toy script (Fig. 1 left of Dresdner
+    et al. 2021; their ``adaptive_fw`` returns ``γ = 0`` when its search fails or the gap is negative)."""
+
+    def __call__(self, line: Line) -> StepOutcome:
+        return StepOutcome(0.0, "fixed")
 
 
 class ExactLineSearch(StepRule):
