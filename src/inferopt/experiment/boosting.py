@@ -363,7 +363,7 @@ def first_step_gain(check: pd.DataFrame) -> dict:
 
 def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame, C0, check: pd.DataFrame,
                         budget: str, data_note: str, check_rows: pd.DataFrame | None = None, n_rows: int | None = None,
-                        greedy_sweep: dict | None = None, room: dict | None = None) -> dict:
+                        greedy_sweep: dict | None = None, room: dict | None = None, authors: dict | None = None) -> dict:
     """The diagnosis of a C2/C3 claim that does not hold, from its verdict map.
 
     ``sweep`` maps each ``C_{-1}`` of the map to its records (:func:`verdict_map`), ``published`` holds
@@ -372,8 +372,11 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
     ``check_rows`` the same on the training rows resampled to the paper's ``n_rows``
     (:func:`resample_rows`), ``greedy_sweep`` maps a description of a greedy-step setting the paper
     leaves open (e.g. the RELBO's entropy weight) to the runs with it, ``room`` is :func:`headroom`'s ELBO of
-    the full-covariance Laplace approximation, beside plain VI's at the first step. Kind ``construction`` if Alg. 2
-    as printed rescues the claim and the authors' code at the same ``C0`` does not; ``setting`` if some
+    the full-covariance Laplace approximation, beside plain VI's at the first step, ``authors`` maps a description
+    of the adaptive rules as the authors' code runs them (:mod:`.boosting_rules`) to the records with them (cells of
+    construction ``authors``; a cell whose records lack a rule, every run of it stopped, is not measured). Kind
+    ``construction`` if the authors' rules rescue the claim, or Alg. 2 as printed does and the authors' code's
+    departures at the same ``C0`` do not; ``setting`` if some
     ``C_{-1}`` or greedy setting does; ``stand-in`` if the first step gains nothing here but gains at
     the paper's row count; else ``paper``.
     """
@@ -382,9 +385,10 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
     alg2 = cell({"C0": C0, "step rules": "Alg. 2 as printed (min_gamma 0, on_ascent zero, fallback_C grown)"},
                 test(published))
     greedy_cells = verdict_map(greedy_sweep, test, "greedy step") if greedy_sweep else []
+    authors_cells = [cell({"rules": name}, _measured(test, rec), construction="authors") for name, rec in (authors or {}).items()]
     gains = first_step_gain(check)
     first_gain = {name: g["gain"] for name, g in gains.items()}
-    evidence = {"sweep": [*cells, alg2, *greedy_cells], "first step, best ELBO gain over plain VI": first_gain,
+    evidence = {"sweep": [*cells, alg2, *greedy_cells, *authors_cells], "first step, best ELBO gain over plain VI": first_gain,
                 "sweep budget": budget}
     if room is not None:
         t0 = float(check.loc[check.gamma == 0, "elbo"].iloc[0])
@@ -395,6 +399,11 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
         rows_gain = first_step_gain(check_rows)
         evidence[f"first step at {n_rows} resampled rows, best ELBO gain over plain VI"] = {
             name: g["gain"] for name, g in rows_gain.items()}
+    rescued = [c["setting"]["rules"] for c in authors_cells if c["verdict"] == "holds"]
+    if rescued:
+        return {"kind": "construction", "text": f"{what} It holds with the adaptive rules as the authors' code runs them "
+                f"({rescued[0]}: γ = min(g/(L·d), γ_max), d = ∫(s − q)², their fixed-step fallback) and fails with ours.",
+                "evidence": evidence}
     if alg2["verdict"] == "holds" and C0 in sweep and not test(sweep[C0]):
         return {"kind": "construction", "text": f"{what} It holds with Alg. 2 as the paper prints it and fails with the "
                 "authors' code's departures from it (MIN_GAMMA, the predefined step on a negative gap, the kept C), same "
@@ -430,6 +439,14 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
         text += (f"; with the training rows resampled to the paper's {n_rows} it gains {at_rows} nats, so the subset's "
                  "size is not the cause")
     return {"kind": "paper", "text": text + ".", "evidence": evidence}
+
+
+def _measured(test, records: pd.DataFrame) -> bool | None:
+    """``test(records)``, or None when a rule the test reads has no records (e.g. every run of it stopped)."""
+    try:
+        return test(records)
+    except KeyError:
+        return None
 
 
 def greedy_check(data: dict, constructions: dict, *, family: str = "laplace", gammas=(0.001, 0.01, 0.05, 0.2, 2 / 3),
