@@ -102,3 +102,19 @@ def test_with_rules_replaces_the_adaptive_runs():
     assert authors_rules("float32")["distance"] == "float32" and authors_rules("exact", toy=True)["fallback"] == "0"
     with pytest.raises(ValueError, match="distance"):
         authors_rules("float16")
+
+
+def test_corrective_fewer_and_more_accurate_hold_and_fail():
+    rec = make_records(auroc={"adaafw": 0.02, "adapfw": 0.01})
+    rec["n_components"] = rec.iteration + 1
+    assert not bc.corrective_fewer(rec) and bc.corrective_more_accurate(rec)
+    rec.loc[rec.method.isin(["adaafw", "adapfw"]) & (rec.iteration >= 2), "n_components"] = 2
+    assert bc.corrective_fewer(rec)
+    assert not bc.corrective_more_accurate(make_records(auroc={"adaafw": 0.02, "adapfw": -0.01}))
+
+
+def test_rules_diagnosis_construction_or_the_map():
+    ours = make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3})
+    d = bc.rules_diagnosis(bc.elbo_curves_above, "x.", ours, "authors, d float32", lambda t, w: {"kind": "paper"})
+    assert d["kind"] == "construction" and d["evidence"]["sweep"][1]["construction"] == "authors"
+    assert bc.rules_diagnosis(bc.elbo_curves_above, "x.", make_records(), "a", lambda t, w: {"kind": "paper"}) == {"kind": "paper"}
