@@ -29,6 +29,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
+from .._random import as_generator
+from .._validation import check_size
 from .families import Component
 from .mixture import Mixture
 
@@ -98,9 +100,11 @@ def l2_distance_authors(s: Component, q: Mixture, *, n_samples: int, rng: np.ran
     """The authors' estimate ``d̂`` of ``∫ (s − q)²`` (their ``divergence(s_t, q_t, 'dotproduct')``, module
     docstring): ``n_samples`` draws of ``s`` and of ``q``, densities ``exp(log density)`` in ``dtype``
     (``'float32'``: their arithmetic, ``inf`` or ``NaN`` where a density overflows; ``'float64'``)."""
-    if dtype not in DTYPES:
+    if not isinstance(dtype, str) or dtype not in DTYPES:
         raise ValueError(f"dtype must be one of {sorted(DTYPES)}; got {dtype!r}")
     _signed(s, q)
+    n_samples = check_size("n_samples", n_samples, item_bytes=8 * (s.dim + 2), item="draw")
+    rng = as_generator(rng)
     ft = DTYPES[dtype]
     xs, xq = s.sample(n_samples, rng), q.sample(n_samples, rng)
 

@@ -29,6 +29,7 @@ from ..boosting.boost import BUILTIN, RULE_SETTINGS, SETTINGS, STEPS, boost, reg
 from ..boosting.estimates import elbo, kl
 from ..boosting.families import Component, Gaussian
 from ..boosting.mixture import Mixture
+from ..boosting.problem import DISTANCES
 from ..boosting.relbo import greedy_step, relbo_common, relbo_lambda
 from ..boosting.metrics import test_auroc, train_log_likelihood
 from ..boosting.targets import GaussianMixtureTarget, LogisticTarget
@@ -81,6 +82,7 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     check_size("n_eval", n_eval, low=2, item_bytes=8 * (max(dims) + 2), item="draw")
     check_size("n_samples", n_samples, item_bytes=8 * (max(dims) + 2), item="draw")
     progress = check_flag("progress", progress)
+    distance = check_choice("distance", distance, DISTANCES)
     own = {m: step_settings(m, rule_kwargs, strict=False) for m in methods}   # shared settings: each rule takes its own
     rows = []
     jobs = [(int(D), r) for D in dims for r in range(n_runs)]
