@@ -12,6 +12,7 @@ backtracking with the Monte-Carlo slack of Alg. 2) are those of the shared core
 * :mod:`.adam`      -- :class:`Adam`, :func:`adam_minimize`;
 * :mod:`.relbo`     -- :func:`greedy_step` (the LMO: RELBO by Adam, Eq. (4)), :func:`relbo_and_grad`,
   :func:`relbo_common` (candidates' RELBO on common draws), :data:`GREEDY_AUTHORS` (the authors' settings);
+* :mod:`.distance`  -- :func:`l2_distance` (``∫(s − q)²``, closed form), :func:`l2_distance_authors` (their float32 estimate);
 * :mod:`.estimates` -- Monte-Carlo :func:`kl`, :func:`elbo`, :func:`grad_inner`, :func:`directional_derivative`;
 * :mod:`.metrics`   -- :func:`auroc`, :func:`train_log_likelihood`, :func:`test_auroc`;
 * :mod:`.problem`   -- :class:`BoostingProblem`, boosting VI as an :class:`inferopt.fw.FWProblem` (Monte-Carlo estimates);
@@ -38,7 +39,8 @@ Example (first component = plain VI, then one RELBO step and the predefined step
 """
 
 from .adam import Adam, adam_minimize
-from .boost import STEPS, BoostingResult, MonteCarloSlack, boost, make_step, register_step
+from .boost import AUTHORS_RULES, STEPS, BoostingResult, MonteCarloSlack, boost, make_step, register_step
+from .distance import l2_distance, l2_distance_authors, log_l2_distance
 from .estimates import directional_derivative, elbo, grad_inner, grad_inner_components, kl
 from .families import FAMILIES, Component, Family, Gaussian, Laplace, get_family
 from .metrics import auroc, posterior_mean_logits, test_auroc, train_log_likelihood
@@ -49,12 +51,12 @@ from .targets import GaussianMixtureTarget, LogisticTarget
 
 __all__ = [
     # solvers and their results
-    "STEPS", "BoostingResult", "GreedyResult", "MonteCarloSlack", "adam_minimize", "boost", "greedy_step",
+    "AUTHORS_RULES", "STEPS", "BoostingResult", "GreedyResult", "MonteCarloSlack", "adam_minimize", "boost", "greedy_step",
     "make_step", "register_step", "Adam",
     # the problem, models and targets
     "BoostingProblem", "FAMILIES", "Component", "Family", "Gaussian", "GaussianMixtureTarget", "Laplace",
     "LogisticTarget", "Mixture", "check_simplex", "get_family",
     # estimates and metrics
-    "auroc", "directional_derivative", "elbo", "grad_inner", "grad_inner_components", "kl",
+    "auroc", "directional_derivative", "elbo", "l2_distance", "l2_distance_authors", "log_l2_distance", "grad_inner", "grad_inner_components", "kl",
     "posterior_mean_logits", "relbo", "relbo_and_grad", "relbo_common", "relbo_lambda", "GREEDY_AUTHORS", "test_auroc", "train_log_likelihood",
 ]

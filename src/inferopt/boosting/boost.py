@@ -40,7 +40,7 @@ import pandas as pd
 from .._progress import Progress
 from .._validation import check_choice, check_int, check_real, check_size
 from ..fw import ActiveSet, Backtracking, FWResult, StochasticLineSearch, frank_wolfe
-from ..fw.steps import StepRegistry
+from ..fw.steps import StepRegistry, ZeroStep
 from .mixture import Mixture
 from .problem import BoostingProblem
 
@@ -50,7 +50,8 @@ BUILTIN = tuple(STEPS)
 VARIANT = {"predefined": "fw", "line_search": "fw", "adafw": "fw", "adaafw": "away", "adapfw": "pairwise"}
 _REGISTERED = StepRegistry(STEPS, "boosting step rule")
 #: the settings of the backtracking rules (Alg. 2 and the authors' departures from it)
-BACKTRACKING_SETTINGS = ("C0", "eta", "tau", "eps0", "imax", "min_gamma", "on_ascent", "fallback_C")
+BACKTRACKING_SETTINGS = ("C0", "eta", "tau", "eps0", "imax", "min_gamma", "on_ascent", "fallback_C", "fallback",
+                         "fallback_direction")
 #: every setting of a step rule (keywords of :func:`make_step`), and the ones each paper rule uses; a
 #: registered rule uses none (issue 47: a setting a rule does not use is refused, not ignored)
 SETTINGS = (*BACKTRACKING_SETTINGS, "ls_iter", "ls_lr")
@@ -85,7 +86,8 @@ class MonteCarloSlack:
 
 def make_step(step: str, *, C0: float | None = None, eta: float = 0.9, tau: float = 2.0, eps0: float = 0.1,
                 imax: int = 10, ls_iter: int = 10, ls_lr: float = 0.1, min_gamma: float = 0.0,
-                on_ascent: str = "zero", fallback_C: str = "grown"):
+                on_ascent: str = "zero", fallback_C: str = "grown", fallback: str = "2/(t+2)",
+                fallback_direction: str = "line"):
     """``(variant, step rule)`` of ``step`` (one of :data:`STEPS`).
 
     C0, eta, tau, eps0, imax : Alg. 2's initial curvature ``C_{-1}`` (``None``: estimated at the
@@ -98,13 +100,18 @@ def make_step(step: str, *, C0: float | None = None, eta: float = 0.9, tau: floa
         predefined step (``'fallback'``) rather than none (``'zero'``, Alg. 2); after a fallback
         the curvature estimate is the one before the step (``'previous'``), not the grown one
         (``'grown'``, Alg. 2 line 7).
+    fallback, fallback_direction : the step after ``IMAX`` failed tries (``'2/(t+2)'``, Alg. 2; ``'0'``, the
+        authors' toy script of Fig. 1 left) and where it goes (``'line'``: along the step's direction;
+        ``'fw'``: a Frank-Wolfe step adding ``s``, the authors' ``fixed(...)`` for every variant).
+        With :func:`boost`'s ``distance`` these make the rules as the authors' code runs them
+        (:data:`AUTHORS_RULES`).
 
     A setting the rule does not use (:data:`RULE_SETTINGS`) given other than at its default is
     refused (issue 47: ``make_step('predefined', eta=5)`` ignored it).
     """
     check_choice("step", step, STEPS)
     given = dict(C0=C0, eta=eta, tau=tau, eps0=eps0, imax=imax, ls_iter=ls_iter, ls_lr=ls_lr, min_gamma=min_gamma,
-                 on_ascent=on_ascent, fallback_C=fallback_C)
+                 on_ascent=on_ascent, fallback_C=fallback_C, fallback=fallback, fallback_direction=fallback_direction)
     unused = [k for k, v in given.items() if k not in RULE_SETTINGS.get(step, ()) and not _is_default(v, _DEFAULTS[k])]
     if unused:
         raise ValueError(_not_used(step, unused[0], given[unused[0]]))
@@ -116,9 +123,22 @@ def make_step(step: str, *, C0: float | None = None, eta: float = 0.9, tau: floa
         ls_iter, ls_lr = check_int("ls_iter", ls_iter, low=1), check_real("ls_lr", ls_lr, low=0.0, low_open=True)
         return "fw", StochasticLineSearch(max_iter=ls_iter, lr=ls_lr)
     imax = check_int("imax", imax, low=1)
-    rule = Backtracking(C0, eta=eta, tau=tau, slack=MonteCarloSlack(eps0), max_tries=imax, fallback="2/(t+2)",
-                        min_gamma=min_gamma, on_ascent=on_ascent, fallback_C=fallback_C)
+    check_choice("fallback", fallback, FALLBACKS)
+    rule = Backtracking(C0, eta=eta, tau=tau, slack=MonteCarloSlack(eps0), max_tries=imax,
+                        fallback=ZeroStep() if fallback == "0" else fallback,
+                        min_gamma=min_gamma, on_ascent=on_ascent, fallback_C=fallback_C,
+                        fallback_direction=fallback_direction)
     return VARIANT[step], rule
+
+
+#: the step after a failed search: the predefined step (Alg. 2) or none (the authors' toy script)
+FALLBACKS = ("2/(t+2)", "0")
+#: the adaptive rules as the authors' ``optim/blr_step_size.py`` runs them (with :func:`boost`'s ``distance``
+#: ``'exact'`` or ``'float32'``): ``γ = min(g/(L·d), γ_max)``, the test ``f(q + γd) ≤ f(q) − γg + γ²Ld/2`` without
+#: a Monte-Carlo slack (``eps0 = 0``), ``MIN_GAMMA = 0.01``, at most 10 tries, the fixed step (a Frank-Wolfe step
+#: adding ``s`` with ``2/(t+2)``) on a gap ``≤ 0`` and after a failed search, the Lipschitz estimate kept then
+AUTHORS_RULES = dict(eps0=0.0, imax=10, min_gamma=0.01, on_ascent="fallback", fallback_C="previous",
+                     fallback_direction="fw")
 
 
 #: :func:`make_step`'s defaults: a setting at its default is no setting given
@@ -188,7 +208,7 @@ def _step_types(info: dict) -> list[str]:
 
 def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str = "laplace",
           n_samples: int = 100, reuse_samples: bool = True, ls_draws: str = "iteration", estimates: str = "stratified",
-          greedy: dict | None = None,
+          greedy: dict | None = None, distance: str = "unit",
           lmo: Callable | None = None, evaluate: Callable[[Mixture], dict] | None = None,
           progress: bool = False, **rule_kwargs) -> BoostingResult:
     """Boosting black-box VI (Alg. 1) with the step rule ``step`` for ``max_iter`` steps.
@@ -197,8 +217,10 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     iteration runs the greedy step (RELBO, λ = 1/√(t+1)) and the step rule.  ``rule_kwargs``
     go to :func:`make_step` (``C0``, ``eta``, ``tau``, ``eps0``, ``imax``, ``ls_iter``,
     ``ls_lr``): only the settings ``step`` uses (:data:`RULE_SETTINGS`), any other is refused;
-    ``greedy``, ``lmo``, ``n_samples``, ``reuse_samples``, ``ls_draws``, ``estimates`` to
-    :class:`~.problem.BoostingProblem`.  ``evaluate(q)`` is called at every iterate (outside the
+    ``greedy``, ``lmo``, ``n_samples``, ``reuse_samples``, ``ls_draws``, ``estimates``, ``distance`` to
+    :class:`~.problem.BoostingProblem` (``distance``: the ``‖d‖²`` of the backtracking rules; with
+    ``'float32'`` a run can stop early, as the authors' runs do: ``record.attrs["aborted_at"]`` is then the
+    step it could not take, else ``None``).  ``evaluate(q)`` is called at every iterate (outside the
     timed parts) and its dict joins the record.
 
     ``record`` columns: ``iteration``; ``elbo`` (``−objective``; with a normalised target
@@ -221,7 +243,7 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     max_iter = check_size("max_iter", max_iter, item_bytes=8 * 20, item="iteration (its record row)")
     variant, rule = make_step(step, **step_settings(step, rule_kwargs))
     problem = BoostingProblem(target, family, rng=rng, n_samples=n_samples, reuse_samples=reuse_samples,
-                              ls_draws=ls_draws, estimates=estimates, greedy=greedy, lmo=lmo)
+                              ls_draws=ls_draws, estimates=estimates, greedy=greedy, distance=distance, lmo=lmo)
     evals: list[dict] = []
     # a bar on request; a warning for a long call
     bar = Progress(f"boost({step!r})", max_iter + 1, progress, size="max_iter")
@@ -247,7 +269,7 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     time_step[1:] += time_eval[:-1]               # + the estimate at q_t (the gap's, and f(q_t) of Alg. 2 line 5)
     time_reeval = np.zeros(T + 1)
     if problem.time_reeval:
-        time_reeval[1:] = problem.time_reeval
+        time_reeval[1:] = problem.time_reeval[:T]     # (an aborted run made one more direction)
     record = pd.DataFrame({
         "iteration": t,
         "objective": res.objective,
@@ -271,6 +293,7 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     record["time"] = record["time_iter"].cumsum()
     if evals:
         record = pd.concat([record, pd.DataFrame(evals)], axis=1)
+    record.attrs["aborted_at"] = T + 1 if res.message.startswith("aborted") else None
     final = ActiveSet()
     final.assign(res.atoms, res.x)
     return BoostingResult(**{f.name: getattr(res, f.name) for f in fields(FWResult)}, mixture=problem.mixture(final),

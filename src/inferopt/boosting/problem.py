@@ -36,6 +36,12 @@ above draw ``n_samples`` points per component (``K · n_samples`` evaluations of
 the away and pairwise variants estimate ``⟨∇f(q_t), s_k⟩`` per component (their
 ``argmax_grad_dotp``, ``n_samples`` draws each), for the away vertex of Eq. (15).
 
+``distance`` sets ``‖d‖²`` of the step's :class:`~inferopt.fw.Direction`, the norm in which a backtracking
+rule measures its curvature constant: ``'unit'`` (1: ``γ = g/C``, Alg. 2 as printed), ``'exact'`` (``∫(s − q_t)²``
+in closed form, :func:`~.distance.l2_distance`) or ``'float32'`` (the authors' Monte-Carlo estimate of it
+with float32 densities, :func:`~.distance.l2_distance_authors`: ``inf`` or ``NaN`` where a density overflows).
+As in the authors' code the distance is that of ``s − q_t`` for every direction, away and pairwise included.
+
 The objective reported is ``f(q) + log Z`` with the target's ``log_normalizer`` when known
 (then it is the KL divergence itself), else ``−ELBO``.
 """
@@ -51,6 +57,7 @@ from .._clock import clock
 from .._selection import TIE_RTOL
 from .._validation import check_choice, check_flag, check_size
 from ..fw import ActiveSet, Direction
+from .distance import l2_distance, l2_distance_authors
 from .estimates import kl
 from .families import Component, check_target, get_family
 from .mixture import Mixture
@@ -61,6 +68,8 @@ from .._random import as_generator
 LS_DRAWS = ("iteration", "authors")
 #: the estimates at the iterate: ``n_samples`` draws per component, or from the mixture (module docstring)
 ESTIMATES = ("stratified", "authors")
+#: ``‖d‖²`` of a direction (module docstring)
+DISTANCES = ("unit", "exact", "float32")
 #: keys of ``greedy`` passed on to :func:`~.relbo.greedy_step`.
 GREEDY_KEYS = ("max_iter", "n_samples", "lr", "init_log_scale", "average", "log_scale_bounds", "lr_decay", "start",
                "scale_param", "stored_scale", "anneal")
@@ -83,6 +92,7 @@ class BoostingProblem:
         estimates) or ``'authors'`` (draws from the mixture, as their code; needs
         ``reuse_samples=False`` and ``ls_draws='authors'``; module docstring).
     greedy : keyword arguments of :func:`~.relbo.greedy_step` (keys :data:`GREEDY_KEYS`).
+    distance : ``'unit'``, ``'exact'`` or ``'float32'`` (module docstring; :data:`DISTANCES`).
     lmo : optional replacement of the greedy step, ``lmo(q, t, rng) -> Component`` (``q`` is
         ``None`` for the first component), e.g. the random components of Fig. 1 (left).
 
@@ -92,7 +102,7 @@ class BoostingProblem:
 
     def __init__(self, target, family="laplace", *, rng: np.random.Generator, n_samples: int = 100,
                  reuse_samples: bool = True, ls_draws: str = "iteration", estimates: str = "stratified",
-                 greedy: dict | None = None,
+                 greedy: dict | None = None, distance: str = "unit",
                  lmo: Callable[[Mixture | None, int, np.random.Generator], Component] | None = None) -> None:
         self.target = check_target(target)
         self.family = get_family(family)
@@ -101,6 +111,7 @@ class BoostingProblem:
         self.reuse_samples = check_flag("reuse_samples", reuse_samples)
         self.ls_draws = check_choice("ls_draws", ls_draws, LS_DRAWS)
         self.estimates = check_choice("estimates", estimates, ESTIMATES)
+        self.distance = check_choice("distance", distance, DISTANCES)
         if self.estimates == "authors" and (self.reuse_samples or self.ls_draws != "authors"):
             raise ValueError("estimates='authors' takes every estimate on its own draws, as the authors' code: it needs "
                              f"reuse_samples=False and ls_draws='authors'; got reuse_samples={self.reuse_samples}, "
@@ -285,7 +296,16 @@ class BoostingProblem:
                             w[keep])
                 return float(kl(self.target, q, n_samples=self.n_samples, rng=self.rng, log_z=self.log_z))
 
-        return Direction(phi=phi, dphi=dphi)
+        return Direction(d_sqnorm=self._sqnorm(active, s), phi=phi, dphi=dphi)
+
+    def _sqnorm(self, active: ActiveSet, s) -> float:
+        """``‖d‖²`` of :attr:`distance` for the new component ``s`` against the iterate (module docstring)."""
+        if self.distance == "unit":
+            return 1.0
+        comp, q = self.components[int(s)], self.mixture(active)
+        if self.distance == "exact":
+            return l2_distance(comp, q)
+        return l2_distance_authors(comp, q, n_samples=self.n_samples, rng=self.rng, dtype="float32")
 
     def _authors_dphi(self, ids: np.ndarray, weights: Callable[[float], np.ndarray], kind: str, s, v
                       ) -> Callable[[float], float]:

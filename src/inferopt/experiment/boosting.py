@@ -25,10 +25,11 @@ import pandas as pd
 
 from .._validation import (check_callable, check_choice, check_choices, check_flag, check_int, check_int_sequence,
                            check_real, check_size, check_table)
-from ..boosting.boost import BUILTIN, SETTINGS, STEPS, boost, register_step, step_settings
+from ..boosting.boost import BUILTIN, RULE_SETTINGS, SETTINGS, STEPS, boost, register_step, step_settings
 from ..boosting.estimates import elbo, kl
 from ..boosting.families import Component, Gaussian
 from ..boosting.mixture import Mixture
+from ..boosting.problem import DISTANCES
 from ..boosting.relbo import greedy_step, relbo_common, relbo_lambda
 from ..boosting.metrics import test_auroc, train_log_likelihood
 from ..boosting.targets import GaussianMixtureTarget, LogisticTarget
@@ -60,15 +61,19 @@ def random_two_gaussians(D: int, rng: np.random.Generator) -> GaussianMixtureTar
 
 
 def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_METHODS, n_samples: int = 100,
-                    n_eval: int = 4000, progress: bool = False, **rule_kwargs) -> pd.DataFrame:
+                    n_eval: int = 4000, progress: bool = False, distance: str = "unit", **rule_kwargs) -> pd.DataFrame:
     """Fig. 1 (left): KL after one step from ``q_1`` = the target's first component towards a random
     Gaussian, for each method, ``n_runs`` random targets per dimension in ``dims``.
 
-    Each run draws one target and one random component, shared by all methods. The KL of the
-    resulting two-component mixture is estimated with ``n_eval`` fresh draws (the target's
-    density is exact). Returns one row per (dimension, run, method): ``gamma``, ``kl``,
-    ``kl_init`` (the KL of ``q_1``), ``step_type``. ``rule_kwargs``: step-rule settings shared by
-    the methods, each taking those it uses (:func:`~inferopt.boosting.boost.step_settings`).
+    Each run draws one target, one random component and a seed from ``rng``, whatever the methods: a
+    pass with other methods meets the same targets. The step rules draw from the run's seed, and the KL
+    of each resulting two-component mixture is estimated on the same ``n_eval`` draws' stream for every
+    method (common random numbers; the target's density is exact). Returns one row per (dimension, run,
+    method): ``gamma``, ``kl``, ``kl_init`` (the KL of ``q_1``), ``step_type``. ``rule_kwargs``:
+    step-rule settings shared by the methods, each taking those it uses
+    (:func:`~inferopt.boosting.boost.step_settings`); ``distance``: the backtracking rules' ``‖d‖²``
+    (:func:`~inferopt.boosting.boost`; ``'exact'`` with :data:`~.boosting_rules.AUTHORS_TOY_RULES`: the
+    authors' toy script).
     """
     rng = as_generator(rng)
     n_runs = check_size("n_runs", n_runs, item_bytes=8 * 6, item="run (a row per method)")
@@ -77,6 +82,7 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     check_size("n_eval", n_eval, low=2, item_bytes=8 * (max(dims) + 2), item="draw")
     check_size("n_samples", n_samples, item_bytes=8 * (max(dims) + 2), item="draw")
     progress = check_flag("progress", progress)
+    distance = check_choice("distance", distance, DISTANCES)
     own = {m: step_settings(m, rule_kwargs, strict=False) for m in methods}   # shared settings: each rule takes its own
     rows = []
     jobs = [(int(D), r) for D in dims for r in range(n_runs)]
@@ -89,13 +95,14 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
         rand = Component(Gaussian(), rng.normal(size=D), np.log(_softplus(rng.normal(size=D))))
         seq = [first, rand]
         seed = int(rng.integers(2**32))
-        kl_init = kl(target, target.mixture.with_weights([1.0, 0.0]), n_samples=n_eval, rng=rng)
+        kl_init = kl(target, target.mixture.with_weights([1.0, 0.0]), n_samples=n_eval, rng=np.random.default_rng([seed, 1]))
         for method in methods:
             res = boost(target, method, rng=np.random.default_rng(seed), max_iter=1, family="gaussian",
-                        n_samples=n_samples, lmo=lambda q, t, _rng, seq=seq: seq[t], **own[method])
+                        n_samples=n_samples, lmo=lambda q, t, _rng, seq=seq: seq[t],
+                        distance=distance if "C0" in RULE_SETTINGS.get(method, ()) else "unit", **own[method])
             rows.append({"dimension": D, "run": r, "method": method, "gamma": float(res.record["gamma"].iloc[1]),
                          "step_type": res.record["step_type"].iloc[1], "kl_init": kl_init,
-                         "kl": kl(target, res.mixture, n_samples=n_eval, rng=rng)})
+                         "kl": kl(target, res.mixture, n_samples=n_eval, rng=np.random.default_rng([seed, 2]))})
     return pd.DataFrame(rows)
 
 
@@ -363,7 +370,7 @@ def first_step_gain(check: pd.DataFrame) -> dict:
 
 def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame, C0, check: pd.DataFrame,
                         budget: str, data_note: str, check_rows: pd.DataFrame | None = None, n_rows: int | None = None,
-                        greedy_sweep: dict | None = None, room: dict | None = None) -> dict:
+                        greedy_sweep: dict | None = None, room: dict | None = None, authors: dict | None = None) -> dict:
     """The diagnosis of a C2/C3 claim that does not hold, from its verdict map.
 
     ``sweep`` maps each ``C_{-1}`` of the map to its records (:func:`verdict_map`), ``published`` holds
@@ -372,8 +379,11 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
     ``check_rows`` the same on the training rows resampled to the paper's ``n_rows``
     (:func:`resample_rows`), ``greedy_sweep`` maps a description of a greedy-step setting the paper
     leaves open (e.g. the RELBO's entropy weight) to the runs with it, ``room`` is :func:`headroom`'s ELBO of
-    the full-covariance Laplace approximation, beside plain VI's at the first step. Kind ``construction`` if Alg. 2
-    as printed rescues the claim and the authors' code at the same ``C0`` does not; ``setting`` if some
+    the full-covariance Laplace approximation, beside plain VI's at the first step, ``authors`` maps a description
+    of the adaptive rules as the authors' code runs them (:mod:`.boosting_rules`) to the records with them (cells of
+    construction ``authors``; a cell whose records lack a rule, every run of it stopped, is not measured). Kind
+    ``construction`` if the authors' rules rescue the claim, or Alg. 2 as printed does and the authors' code's
+    departures at the same ``C0`` do not; ``setting`` if some
     ``C_{-1}`` or greedy setting does; ``stand-in`` if the first step gains nothing here but gains at
     the paper's row count; else ``paper``.
     """
@@ -382,9 +392,10 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
     alg2 = cell({"C0": C0, "step rules": "Alg. 2 as printed (min_gamma 0, on_ascent zero, fallback_C grown)"},
                 test(published))
     greedy_cells = verdict_map(greedy_sweep, test, "greedy step") if greedy_sweep else []
+    authors_cells = [cell({"rules": name}, _measured(test, rec), construction="authors") for name, rec in (authors or {}).items()]
     gains = first_step_gain(check)
     first_gain = {name: g["gain"] for name, g in gains.items()}
-    evidence = {"sweep": [*cells, alg2, *greedy_cells], "first step, best ELBO gain over plain VI": first_gain,
+    evidence = {"sweep": [*cells, alg2, *greedy_cells, *authors_cells], "first step, best ELBO gain over plain VI": first_gain,
                 "sweep budget": budget}
     if room is not None:
         t0 = float(check.loc[check.gamma == 0, "elbo"].iloc[0])
@@ -395,6 +406,11 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
         rows_gain = first_step_gain(check_rows)
         evidence[f"first step at {n_rows} resampled rows, best ELBO gain over plain VI"] = {
             name: g["gain"] for name, g in rows_gain.items()}
+    rescued = [c["setting"]["rules"] for c in authors_cells if c["verdict"] == "holds"]
+    if rescued:
+        return {"kind": "construction", "text": f"{what} It holds with the adaptive rules as the authors' code runs them "
+                f"({rescued[0]}: γ = min(g/(L·d), γ_max), d = ∫(s − q)², their fixed-step fallback), not in this construction.",
+                "evidence": evidence}
     if alg2["verdict"] == "holds" and C0 in sweep and not test(sweep[C0]):
         return {"kind": "construction", "text": f"{what} It holds with Alg. 2 as the paper prints it and fails with the "
                 "authors' code's departures from it (MIN_GAMMA, the predefined step on a negative gap, the kept C), same "
@@ -430,6 +446,14 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
         text += (f"; with the training rows resampled to the paper's {n_rows} it gains {at_rows} nats, so the subset's "
                  "size is not the cause")
     return {"kind": "paper", "text": text + ".", "evidence": evidence}
+
+
+def _measured(test, records: pd.DataFrame) -> bool | None:
+    """``test(records)``, or None when a rule the test reads has no records (e.g. every run of it stopped)."""
+    try:
+        return test(records)
+    except KeyError:
+        return None
 
 
 def greedy_check(data: dict, constructions: dict, *, family: str = "laplace", gammas=(0.001, 0.01, 0.05, 0.2, 2 / 3),

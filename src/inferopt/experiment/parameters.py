@@ -177,7 +177,8 @@ _BOOSTING = dict(seed=SEED, dataset=Choice("chemreact100", "phishing68"), test_f
                  C0_sweep=ListOf(Rule(lambda n, v: v == "estimated" or check_real(n, v, low=0.0, low_open=True),
                                       "a real number > 0 or 'estimated'")), on_ascent=Choice("zero", "fallback"),
                  n_eval=Int(low=2), paper_rows=COUNT, n_jobs=COUNT, progress=Flag(), rule_settings=RULE_SETTINGS,
-                 greedy_sweep=ListOf(GREEDY, min_length=0), **_STEP_RULES)
+                 greedy_sweep=ListOf(GREEDY, min_length=0),
+                 authors_distances=ListOf(Choice("exact", "float32"), min_length=0), **_STEP_RULES)
 _COMPLETION = dict(seed=SEED, test_fraction=FRACTION, validation_fraction=FRACTION, ml_items=COUNT.or_null(),
                    ml_users=COUNT.or_null(), eps_grid=ListOf(POSITIVE), lam_grid=ListOf(POSITIVE),
                    regime_rule=Choice("one-se", "best"), regime_iters=COUNT, M=COUNT, n_seeds=Int(low=2),
@@ -215,7 +216,7 @@ SPECS: dict[str, dict[str, Rule]] = {
                conv_tol=POSITIVE, progress=Flag(), extra_methods=EXTRA_METHODS),
     "B6": dict(seed=SEED, d=Int(2, 20), n_sample=COUNT, n_points_finite=Int(low=2), panels=ListOf(PANEL),
                density_degree=COUNT, grid_size=Int(low=2), n_points_sobolev=Int(low=2), progress=Flag()),
-    "C1": dict(seed=SEED, dims=ListOf(COUNT), n_runs=COUNT, draws=ListOf(COUNT), n_eval=Int(low=2), progress=Flag(),
+    "C1": dict(seed=SEED, dims=ListOf(COUNT), n_runs=COUNT, draws=ListOf(COUNT), n_eval=Int(low=2), progress=Flag(), authors_toy=Flag(),
                extra_methods=EXTRA_METHODS, **_STEP_RULES),
     "C2": dict(_BOOSTING, extra_methods=EXTRA_METHODS),
     "C3": dict(_BOOSTING, extra_methods=EXTRA_METHODS),

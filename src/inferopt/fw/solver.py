@@ -51,7 +51,9 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
     :class:`~inferopt.fw.QuadraticHull` that is ``rho_0 = 1`` from ``g_0 = 0``, Bach et al.
     2012, Sec. 4) and performs at most ``max_iter`` steps ``t = 1, 2, ...``; it stops early
     when the FW duality gap ``<grad f(x), x - s>`` (an upper bound on ``f(x) - f*`` for
-    convex ``f``) is ``<= tol``.
+    convex ``f``) is ``<= tol``, or when the step rule aborts (a :class:`~inferopt.fw.steps.StepOutcome` of
+    status ``'abort'``: ``message`` says where; ``n_iter`` counts the steps taken). A rule's outcome with
+    ``direction='fw'`` turns the step into a Frank-Wolfe step towards ``v_s`` (``gamma_max = 1``).
 
     Parameters
     ----------
@@ -128,6 +130,14 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
         d = problem.direction(active, kind, s, v)
         out = rule(Line(t=t, slope=slope, f0=objective[-1], gamma_max=gamma_max,
                         d_sqnorm=d.d_sqnorm, curvature=d.curvature, phi=d.phi, dphi=d.dphi))
+        if out.status == "abort":       # the rule cannot take a step (e.g. a NaN norm): the run ends at x_{t-1}
+            t -= 1
+            message = f"aborted at step {t + 1}: the step rule returned no step size"
+            break
+        if out.direction is not None and out.direction != kind:
+            if out.direction != "fw":
+                raise ValueError(f"a step rule may redirect a step only to 'fw'; got direction {out.direction!r}")
+            kind, v, slope, gamma_max = "fw", None, grad_s - grad_x, 1.0
         gamma = min(max(out.gamma, 0.0), gamma_max)
         if gamma >= gamma_max * (1.0 - 1e-12):  # a full step up to rounding: remove the atom exactly
             gamma = gamma_max

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .._validation import check_choice, check_int, check_real
 
@@ -51,10 +51,14 @@ class Line:
 
 @dataclass(frozen=True)
 class StepOutcome:
-    """The step taken and how: ``status`` in {'fixed', 'exact', 'accepted', 'fallback', 'searched'};
+    """The step taken and how: ``status`` in {'fixed', 'exact', 'accepted', 'fallback', 'searched', 'abort'};
     ``C`` the curvature estimate (NaN for rules without one); ``n_evals`` calls of ``phi``
     (or ``dphi``).  A backtracking step also returns the test it made last: ``value`` =
-    ``phi(gamma)`` and ``bound`` = the right-hand side it was compared with (NaN otherwise)."""
+    ``phi(gamma)`` and ``bound`` = the right-hand side it was compared with (NaN otherwise).
+    ``direction = 'fw'`` takes the step along the Frank-Wolfe direction ``v_s − x`` (``gamma_max = 1``)
+    whatever direction the line was (a fallback of the boosting-VI authors' code); ``None``: the line's.
+    ``status = 'abort'`` ends the run before the step (a step size that is not a number, as the
+    authors' code meets it: their run stops with an error)."""
 
     gamma: float
     status: str
@@ -62,6 +66,7 @@ class StepOutcome:
     n_evals: int = 0
     value: float = math.nan
     bound: float = math.nan
+    direction: str | None = None
 
 
 class StepRule:
@@ -75,6 +80,8 @@ class StepRule:
 
 
 FIXED_RULES = {"1/(t+1)": lambda t: 1.0 / (t + 1), "2/(t+2)": lambda t: 2.0 / (t + 2)}
+#: where :class:`Backtracking`'s fallback step goes: along the line, or a Frank-Wolfe step
+FALLBACK_DIRECTIONS = ("line", "fw")
 
 
 class FixedStep(StepRule):
@@ -90,6 +97,14 @@ class FixedStep(StepRule):
 
     def __call__(self, line: Line) -> StepOutcome:
         return StepOutcome(min(self._gamma(line.t), line.gamma_max), "fixed")
+
+
+class ZeroStep(StepRule):
+    """No step (``gamma = 0``): the fallback of the boosting-VI authors' toy script (Fig. 1 left of Dresdner
+    et al. 2021; their ``adaptive_fw`` returns ``γ = 0`` when its search fails or the gap is negative)."""
+
+    def __call__(self, line: Line) -> StepOutcome:
+        return StepOutcome(0.0, "fixed")
 
 
 class ExactLineSearch(StepRule):
@@ -127,7 +142,13 @@ class Backtracking(StepRule):
     ``'fallback'``: the fallback step, as their code does when the gap is negative), and
     ``fallback_C`` (``'grown'``: after a fallback the next step starts from the grown ``C``, as
     Alg. 2 line 7 returns it; ``'previous'``: from the ``C`` before this step's backtracking, as
-    their code keeps its Lipschitz estimate unless the adaptive step succeeded).  ``slack`` is a constant ``>= 0`` or a callable ``t -> eps_t`` (e.g.
+    their code keeps its Lipschitz estimate unless the adaptive step succeeded), and ``fallback_direction``
+    (``'line'``: the fallback step moves along the line's direction; ``'fw'``: it is a Frank-Wolfe step
+    adding the new atom with the fallback's weight, ``2/(t+2)``, as the authors' ``fixed(...)`` does for
+    every variant, away and pairwise included).  ``Line.d_sqnorm`` is the squared norm of ``d`` in which
+    ``C`` is measured (the authors' ``d = ∫(s − q)²``, :mod:`inferopt.boosting.distance`); a NaN norm (their
+    float32 arithmetic) aborts the run (status ``'abort'``), an infinite one gives ``gamma = 0`` and a
+    test that cannot pass (``0 · inf``), hence the fallback.  ``slack`` is a constant ``>= 0`` or a callable ``t -> eps_t`` (e.g.
     ``lambda t: 2 * eps0 / t**2`` for Eq. 11 of Dresdner et al. with ``eps_t = eps0/t^2``;
     0 gives the exact condition of Pedregosa et al.).  ``phi`` may return a Monte-Carlo
     estimate.  The outcome records ``C`` and whether the step was 'accepted' or 'fallback'.
@@ -136,7 +157,7 @@ class Backtracking(StepRule):
     def __init__(self, C0: float | None = 1.0, *, eta: float = 0.9, tau: float = 2.0,
                  slack: float | Callable[[int], float] = 0.0, max_tries: int = 60,
                  fallback: str | StepRule = "2/(t+2)", min_gamma: float = 0.0, on_ascent: str = "zero",
-                 fallback_C: str = "grown") -> None:
+                 fallback_C: str = "grown", fallback_direction: str = "line") -> None:
         self.C0 = None if C0 is None else check_real("C0", C0, low=0.0, low_open=True)
         self.eta = check_real("eta", eta, low=0.0, high=1.0, low_open=True)
         self.tau = check_real("tau", tau, low=1.0, low_open=True)
@@ -150,6 +171,7 @@ class Backtracking(StepRule):
         self.min_gamma = check_real("min_gamma", min_gamma, low=0.0, high=1.0, high_open=True)
         self.on_ascent = check_choice("on_ascent", on_ascent, ("zero", "fallback"))
         self.fallback_C = check_choice("fallback_C", fallback_C, ("grown", "previous"))
+        self.fallback_direction = check_choice("fallback_direction", fallback_direction, FALLBACK_DIRECTIONS)
         self.C = self.C0
 
     def reset(self) -> None:
@@ -173,14 +195,24 @@ class Backtracking(StepRule):
             raise ValueError(f"slack(t) must return a finite value >= 0; got {eps} at t={t}")
         return eps
 
+    def _fall_back(self, line: Line, C: float, tries: int, value: float = math.nan,
+                   bound: float = math.nan) -> StepOutcome:
+        """The fallback step: along the line (clipped to its ``gamma_max``), or a Frank-Wolfe step."""
+        if self.fallback_direction == "fw":
+            return StepOutcome(self.fallback(replace(line, gamma_max=1.0)).gamma, "fallback", C, tries, value, bound,
+                               direction="fw")
+        return StepOutcome(self.fallback(line).gamma, "fallback", C, tries, value, bound)
+
     def __call__(self, line: Line) -> StepOutcome:
         if line.phi is None:
             raise ValueError("step 'backtracking' needs Line.phi, the objective along d")
         if line.slope >= 0.0:
             C = math.nan if self.C is None else self.C
             if self.on_ascent == "fallback":
-                return StepOutcome(self.fallback(line).gamma, "fallback", C, 0)
+                return self._fall_back(line, C, 0)
             return StepOutcome(0.0, "accepted", C, 0)
+        if math.isnan(line.d_sqnorm):
+            return StepOutcome(math.nan, "abort", math.nan if self.C is None else self.C, 0)
         eps = self._slack(line.t)
         previous = self.C
         C = self.eta * self.C if self.C is not None else self._initial_C(line)
@@ -195,7 +227,7 @@ class Backtracking(StepRule):
             if gamma < self.min_gamma:
                 break
         self.C = C if self.fallback_C == "grown" or previous is None else previous
-        return StepOutcome(self.fallback(line).gamma, "fallback", C, tries, value, bound)
+        return self._fall_back(line, C, tries, value, bound)
 
 
 class StochasticLineSearch(StepRule):

@@ -1,0 +1,92 @@
+"""The adaptive step rules as the authors' code runs them: the construction ``rules: authors`` of C1-C4 (issue 42).
+
+The authors' ``optim/blr_step_size.py`` (Dresdner et al. 2021) take ``γ = min(g/(L·d), γ_max)`` with
+``d = ∫(s − q_t)²``, test sufficient decrease without a Monte-Carlo slack, and on a gap ``≤ 0`` or a failed
+search take ``fixed(...)``: a Frank-Wolfe step adding ``s`` with ``2/(t+2)``, for AdaAFW and AdaPFW too
+(:data:`~inferopt.boosting.AUTHORS_RULES`). Their ``d`` is a float32 Monte-Carlo estimate that overflows in
+100 dimensions (``inf``: every step falls back; ``NaN``: the run stops with an error, and their plotting
+script leaves the run out). Two arithmetics of the construction (:data:`DISTANCES`):
+
+* ``'float32'`` -- their arithmetic (:func:`~inferopt.boosting.distance.l2_distance_authors`);
+* ``'exact'`` -- ``∫(s − q_t)²`` in closed form, float64 (:func:`~inferopt.boosting.distance.l2_distance`).
+
+:func:`authors_rules` gives the keyword arguments of :func:`~inferopt.experiment.boosting.compare_methods`
+for the adaptive rules; :func:`with_rules` puts those runs in place of ours beside the predefined step and
+line search of the same replicates; :func:`complete_runs` leaves out the runs that stopped early, as their
+plotting script does; :func:`adaptation` says how often each rule adapted and which runs stopped.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._validation import check_choice, check_int, check_real, check_table
+from ..boosting.boost import AUTHORS_RULES
+
+#: the rules whose construction differs (the backtracking rules of Alg. 2)
+ADAPTIVE = ("adafw", "adaafw", "adapfw")
+#: the arithmetic of the authors' distance (module docstring)
+DISTANCES = ("exact", "float32")
+#: C1's toy script (``toy_random_lmo``'s ``adaptive_fw``): ``γ = 0`` after a failed search or on a negative gap,
+#: no ``MIN_GAMMA``, 32 tries, no slack, the distance factor; their ``C_{-1}``, η, τ are C1's own parameters
+AUTHORS_TOY_RULES = dict(eps0=0.0, imax=32, min_gamma=0.0, on_ascent="zero", fallback="0", fallback_C="previous")
+
+
+def authors_rules(distance: str, *, toy: bool = False) -> dict:
+    """Keyword arguments that make the adaptive rules the authors' (their logistic-regression code, or with
+    ``toy`` their Fig. 1 (left) script), with their distance in the arithmetic ``distance``."""
+    check_choice("distance", distance, DISTANCES)
+    return {**(AUTHORS_TOY_RULES if toy else AUTHORS_RULES), "distance": distance}
+
+
+def with_rules(records: pd.DataFrame, adaptive: pd.DataFrame) -> pd.DataFrame:
+    """``records`` with its adaptive rules' runs replaced by those of ``adaptive`` (another construction of
+    the same rules, run on the same replicate seeds): the predefined step and line search do not depend on
+    the construction, so they are shared."""
+    check_table("records", records, ("method", "replicate", "iteration"))
+    check_table("adaptive", adaptive, ("method", "replicate", "iteration"))
+    other = sorted(set(adaptive.method) - set(ADAPTIVE))
+    if other:
+        raise ValueError(f"adaptive must hold the adaptive rules {ADAPTIVE} only; got {other}")
+    if set(adaptive.replicate) != set(records.replicate):
+        raise ValueError(f"adaptive's replicates {sorted(set(adaptive.replicate))} differ from records' "
+                         f"{sorted(set(records.replicate))}: run both on the same seeds")
+    kept = records[~records.method.isin(adaptive.method.unique())]
+    return pd.concat([kept, adaptive], ignore_index=True)
+
+
+def complete_runs(records: pd.DataFrame, max_iter: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(kept, dropped)``: the records of the runs that reached ``max_iter``, and one row per run that
+    stopped early (``method``, ``replicate``, ``last_iteration``) -- the runs the authors' plotting script
+    leaves out without a word."""
+    check_table("records", records, ("method", "replicate", "iteration"))
+    max_iter = check_int("max_iter", max_iter, low=1)
+    last = records.groupby(["method", "replicate"]).iteration.max().rename("last_iteration").reset_index()
+    dropped = last[last.last_iteration < max_iter].reset_index(drop=True)
+    keys = set(zip(dropped.method, dropped.replicate))
+    mask = np.array([(m, r) not in keys for m, r in zip(records.method, records.replicate)], dtype=bool)
+    return records[mask].reset_index(drop=True), dropped
+
+
+def adaptation(records: pd.DataFrame, max_iter: int, *, threshold: float = 1e-6) -> dict:
+    """Per adaptive rule in ``records``: how often it adapted. ``steps`` taken; ``adapted`` the share of steps
+    whose sufficient-decrease test passed (not ``'fallback'``); ``moved`` the share that passed with a step
+    ``γ > threshold`` (a step that changes the mixture); ``fallback`` the share that fell back; ``runs``,
+    ``stopped`` (runs that ended before ``max_iter``, as a NaN distance ends the authors') and ``stopped_at``
+    (their last iterations, sorted)."""
+    check_table("records", records, ("method", "replicate", "iteration", "gamma", "step_type"))
+    threshold = check_real("threshold", threshold, low=0.0)
+    _, dropped = complete_runs(records, max_iter)
+    out = {}
+    for method in [m for m in ADAPTIVE if m in set(records.method)]:
+        rec = records[(records.method == method) & (records.iteration >= 1)]
+        fell = rec.step_type == "fallback"
+        stopped = dropped[dropped.method == method]
+        out[method] = {"steps": int(len(rec)),
+                       "adapted": float((~fell).mean()) if len(rec) else float("nan"),
+                       "moved": float((~fell & (rec.gamma > threshold)).mean()) if len(rec) else float("nan"),
+                       "fallback": float(fell.mean()) if len(rec) else float("nan"),
+                       "runs": int(records[records.method == method].replicate.nunique()),
+                       "stopped": int(len(stopped)), "stopped_at": sorted(int(t) for t in stopped.last_iteration)}
+    return out

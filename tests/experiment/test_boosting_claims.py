@@ -1,0 +1,120 @@
+"""The deciding code of C2/C3 (inferopt.experiment.boosting_claims) and the authors' rules' bookkeeping
+(inferopt.experiment.boosting_rules): each test can hold and can fail on constructed records."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from inferopt.experiment import boosting_claims as bc
+from inferopt.experiment.boosting_rules import adaptation, authors_rules, complete_runs, with_rules
+
+RULES = ("predefined", "line_search", "adafw", "adaafw", "adapfw")
+
+
+def make_records(*, elbo=None, ll=None, auroc=None, step_time=None, T=4, reps=3, gamma=0.1, stop=None):
+    """Records of T iterations and reps replicates: per rule a constant offset of the ELBO and train LL curves
+    after t = 0 (``elbo``, ``ll``: rule -> offset), the test AUROC after t = 0, and the step time per iteration;
+    ``stop``: {(rule, replicate): last iteration} for runs that stopped early."""
+    elbo, ll, auroc, step_time = elbo or {}, ll or {}, auroc or {}, step_time or {}
+    rows = []
+    for m in RULES:
+        for r in range(reps):
+            last = (stop or {}).get((m, r), T)
+            for t in range(last + 1):
+                rows.append({"method": m, "replicate": r, "iteration": t, "gamma": np.nan if t == 0 else gamma,
+                             "step_type": "init" if t == 0 else "fw",
+                             "elbo_eval": -100.0 + (elbo.get(m, 0.0) if t else 0.0) + 0.01 * r, "elbo_se": 0.1,
+                             "train_ll": -0.7 + (ll.get(m, 0.0) if t else 0.0) + 1e-4 * r,
+                             "test_auroc": 0.7 + (auroc.get(m, 0.0) if t else 0.0),
+                             "time_step": 0.0 if t == 0 else step_time.get(m, 1.0), "time_reeval": 0.0})
+    rec = pd.DataFrame(rows)
+    rec["time"] = rec.groupby(["method", "replicate"]).time_step.cumsum()
+    return rec
+
+
+def test_elbo_curves_above_holds_and_fails():
+    up = make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3, "line_search": 0.5})
+    down = make_records(elbo={"adafw": 2, "adaafw": -1, "adapfw": 3, "line_search": 0.5})
+    assert bc.elbo_curves_above(up) and not bc.elbo_curves_above(down)
+    assert bc.curve_gaps(down)["adaafw"]["mean"] == pytest.approx(-1.5)
+
+
+def test_predefined_fastest_and_worst_holds_and_fails():
+    fast = {"predefined": 0.1}
+    worst = make_records(ll={"predefined": -0.01, "line_search": 0.01}, step_time=fast)
+    assert bc.predefined_fastest_and_worst(worst)
+    assert not bc.predefined_fastest_and_worst(make_records(ll={"adaafw": -0.02}, step_time=fast))   # not the worst
+    assert not bc.predefined_fastest_and_worst(make_records(ll={"predefined": -0.01}, step_time={"adafw": 0.05}))
+    assert not bc.predefined_fastest_and_worst(make_records(step_time=fast))                          # a tie
+
+
+def test_ll_at_paper_level_holds_and_fails():
+    rec = make_records(ll={m: 0.03 for m in RULES})           # selected iterate t >= 1: -0.67
+    assert bc.ll_at_paper_level(rec, (-0.676, -0.669), 0.005)
+    assert not bc.ll_at_paper_level(make_records(ll={m: 0.01 for m in RULES}), (-0.676, -0.669), 0.005)
+
+
+def test_auroc_faster_adaafw_best_hold_and_fail():
+    rec = make_records(ll={m: 0.01 for m in RULES}, auroc={"adafw": 0.005, "line_search": 0.0},
+                       step_time={"line_search": 5.0})
+    assert bc.auroc_comparable(rec, 0.01) and not bc.auroc_comparable(rec, 0.001)
+    assert bc.adaptive_faster(rec) and not bc.adaptive_faster(make_records(step_time={"line_search": 0.5}))
+    best = make_records(ll={"adaafw": 0.02}, auroc={"adaafw": 0.05})
+    assert bc.adaafw_best(best) and not bc.adaafw_best(make_records(ll={"adafw": 0.02}, auroc={"adafw": 0.05}))
+
+
+class _Exp:
+    def __init__(self):
+        self.calls = []
+
+    def claim(self, id_, text, **kw):
+        self.calls.append((id_, text, kw))
+
+
+def test_claim_on_table_not_measured_at_plain_vi():
+    exp = _Exp()
+    flat = make_records(ll={m: -0.01 for m in RULES})          # every rule's best iterate is t = 0
+    bc.claim_on_table(exp, "X", "t.", bc.adaafw_best, flat)
+    bc.claim_on_table(exp, "Y", "t.", bc.adaafw_best, make_records(ll={m: 0.01 for m in RULES}))
+    assert "Not measured" in exp.calls[0][1] and "test" not in exp.calls[0][2]
+    assert exp.calls[1][2]["test"] is bc.adaafw_best
+
+
+def test_complete_runs_and_adaptation():
+    rec = make_records(stop={("adafw", 1): 2, ("adapfw", 0): 0})
+    rec.loc[(rec.method == "adaafw") & (rec.iteration == 2), "step_type"] = "fallback"
+    rec.loc[(rec.method == "adafw") & (rec.iteration == 1), "gamma"] = 1e-30
+    kept, dropped = complete_runs(rec, 4)
+    assert sorted(zip(dropped.method, dropped.last_iteration)) == [("adafw", 2), ("adapfw", 0)]
+    assert not ((kept.method == "adafw") & (kept.replicate == 1)).any()
+    a = adaptation(rec, 4)
+    assert a["adaafw"]["fallback"] == pytest.approx(3 / 12) and a["adaafw"]["adapted"] == pytest.approx(9 / 12)
+    assert a["adafw"]["stopped"] == 1 and a["adafw"]["stopped_at"] == [2]
+    assert a["adafw"]["moved"] == pytest.approx((10 - 3) / 10)   # 10 steps, the three t = 1 steps of γ ≈ 0 do not move
+
+
+def test_with_rules_replaces_the_adaptive_runs():
+    ours, theirs = make_records(), make_records(elbo={"adafw": 7})
+    mixed = with_rules(ours, theirs[theirs.method.isin(["adafw", "adaafw", "adapfw"])])
+    assert len(mixed) == len(ours) and mixed[mixed.method == "adafw"].elbo_eval.max() > -94
+    with pytest.raises(ValueError, match="adaptive rules"):
+        with_rules(ours, theirs)
+    assert authors_rules("float32")["distance"] == "float32" and authors_rules("exact", toy=True)["fallback"] == "0"
+    with pytest.raises(ValueError, match="distance"):
+        authors_rules("float16")
+
+
+def test_corrective_fewer_and_more_accurate_hold_and_fail():
+    rec = make_records(auroc={"adaafw": 0.02, "adapfw": 0.01})
+    rec["n_components"] = rec.iteration + 1
+    assert not bc.corrective_fewer(rec) and bc.corrective_more_accurate(rec)
+    rec.loc[rec.method.isin(["adaafw", "adapfw"]) & (rec.iteration >= 2), "n_components"] = 2
+    assert bc.corrective_fewer(rec)
+    assert not bc.corrective_more_accurate(make_records(auroc={"adaafw": 0.02, "adapfw": -0.01}))
+
+
+def test_rules_diagnosis_construction_or_the_map():
+    ours = make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3})
+    d = bc.rules_diagnosis(bc.elbo_curves_above, "x.", ours, "authors, d float32", lambda t, w: {"kind": "paper"})
+    assert d["kind"] == "construction" and d["evidence"]["sweep"][1]["construction"] == "authors"
+    assert bc.rules_diagnosis(bc.elbo_curves_above, "x.", make_records(), "a", lambda t, w: {"kind": "paper"}) == {"kind": "paper"}
