@@ -14,8 +14,9 @@ CASES = [(run["params"]["C0"], claim) for run in RUNS for claim in run["claims"]
 
 
 def own_setting(claim_id: str, c0) -> dict:
-    """The claim's own cell: its draw count (C1.x at 10 draws, C1.x-draws<n> at n) and, for C1.2, the run's C_-1."""
-    m = re.fullmatch(r"C1\.(\d)(?:-draws(\d+))?", claim_id)
+    """The claim's own cell: its draw count (C1.x at 10 draws, C1.x-draws<n> at n; ``-authors``: the same cell under the
+    authors' construction) and, for C1.2, the run's C_-1."""
+    m = re.fullmatch(r"C1\.(\d)(?:-draws(\d+))?(?:-authors)?", claim_id)
     draws = int(m.group(2) or 10)
     return {"draws": draws} if m.group(1) == "1" else {"draws": draws, "C0": str(c0)}
 
