@@ -150,7 +150,7 @@ def distance_record(features, mu, p_star, n_points: int, step: str, t_from: int)
     (:func:`state_curves`) see a few points per decade. Each distance is summed over the support only,
     ``sum_{i in ids} (w_i - p*_i)^2 + sum_{i not in ids} p*_i^2`` (O(support) per step)."""
     F, mu, p_star = _states(features, mu, p_star)
-    n_points = check_int("n_points", n_points, low=2)
+    n_points = check_size("n_points", n_points, low=2, item_bytes=8 * 5, item="point (its distance, and herd's record)")
     t_from = check_int("t_from", t_from, low=1, high=n_points)
     sq = p_star ** 2
     total = float(np.sum(sq))
