@@ -18,10 +18,17 @@ def test_the_own_checkout_and_folders_outside_any_checkout_pass(tmp_path):
     check_checkout(tmp_path)                              # no repository above: nothing to compare
 
 
-def test_another_checkout_is_refused_naming_both(tmp_path):
+def test_another_checkout_is_refused_naming_both(tmp_path, monkeypatch):
+    monkeypatch.delenv("INFEROPT_ROOT", raising=False)
     other = _fake_repo(tmp_path / "other")
     (other / "notebooks").mkdir()
     assert enclosing_root(other / "notebooks") == other.resolve()
     with pytest.raises(RuntimeError, match="PYTHONPATH") as e:
         check_checkout(other / "notebooks")
     assert str(other.resolve()) in str(e.value) and str(repo_root()) in str(e.value)
+
+
+def test_an_explicit_root_turns_the_check_off(tmp_path, monkeypatch):
+    other = _fake_repo(tmp_path / "other")
+    monkeypatch.setenv("INFEROPT_ROOT", str(other))
+    check_checkout(other)
