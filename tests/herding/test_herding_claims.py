@@ -110,3 +110,115 @@ def test_entropy_tradeoff():
     assert entropy_tradeoff(ls | {"mean_error": 2e-4}, herding) is None  # better, but not by the factor
     with pytest.raises(ValueError, match="missing"):
         entropy_tradeoff({"dist": 1.0}, herding)
+
+
+# --- B1.1, B1.2, B1.4, B2, B4, B5, B6 deciding functions --------------------------------------------------------------
+
+from inferopt.experiment.herding_claims import (DECREASING_SLOPE, all_at_most, beats_at, classify, converges, ends_on_mean,  # noqa: E402
+                                                erratic_spread, gain_share, lands_low_entropy, linear_not_polynomial,
+                                                matches_moments, more_erratic, never_beaten, proj_gains, reaches_first,
+                                                size_outcomes, slightly_worse, stalls, within_factor)
+
+
+def test_size_outcomes_counts_ties_as_ties_and_reads_proj_arms_where_measured():
+    proj = np.full(len(T), np.nan)
+    proj[[9, 19]] = 0.5                                   # a -proj arm measured at t = 10 and 20 only, better there
+    w = table(mnp=np.ones(len(T)), h=np.where(T % 2 == 0, 1.0, 2.0), **{"h-proj": proj})
+    o = size_outcomes(w, "mnp", ["h", "h-proj"], range(8, 32))
+    assert o.loc[9, "outcome"] == "win" and o.loc[8, "outcome"] == "tie"
+    assert o.loc[10, "outcome"] == "loss" and o.loc[10, "best other"] == "h-proj"
+    assert not never_beaten(o.outcome)
+    o = size_outcomes(w, "mnp", ["h"], range(8, 32))
+    assert (o.outcome == "tie").sum() == 12 and never_beaten(o.outcome)   # ties and wins, no loss
+    assert not never_beaten(["tie", "tie"])                                 # tied everywhere: not shown best
+
+
+def test_size_outcomes_refuses_a_size_without_any_other():
+    w = table(mnp=np.ones(len(T)), **{"h-proj": np.full(len(T), np.nan)})
+    with pytest.raises(ValueError, match="no other method"):
+        size_outcomes(w, "mnp", ["h-proj"], [8])
+
+
+def test_classify_and_never_beaten_read_the_tie_tolerance():
+    r = np.array([0.5, 1.02])
+    assert list(classify(r, 1e-9)) == ["win", "loss"] and list(classify(r, 0.05)) == ["win", "tie"]
+    assert never_beaten(classify(r, 0.05)) and not never_beaten(classify(r, 1e-9))
+    with pytest.raises(ValueError, match="outcomes"):
+        never_beaten(["win", "draw"])
+
+
+def test_slightly_worse_holds_in_the_band_and_fails_outside():
+    assert slightly_worse({"a": 1.5, "b": 2.9}, 3.0)
+    assert not slightly_worse({"a": 1.5, "b": 22.0}, 3.0)          # far worse
+    assert not slightly_worse([0.8, 1.5], 3.0)                     # better: not worse
+    with pytest.raises(ValueError):
+        slightly_worse([1.5], 0.5)
+
+
+def test_beats_at_lists_the_sizes():
+    w = table(r=np.where(T > 100, 0.5, 2.0), h=np.ones(len(T)))
+    assert beats_at(w, "r", "h", [50, 101, 200]) == [101, 200]
+    assert beats_at(w, "r", "h", [50, 60]) == []
+
+
+def test_gain_share_and_proj_gains():
+    w = table(h=np.full(len(T), 3.0), **{"h-proj": np.where(T > 10, 1.0, 2.5)})
+    g = proj_gains(w, "h", [5, 8, 20, 30])
+    assert gain_share(g, 1.1) == 1.0 and gain_share(g, 2.0) == 0.5
+
+
+def test_ends_on_mean_and_reaches_first():
+    assert ends_on_mean([0.01, 0.05], [1.1, 0.9], tol=0.25)
+    assert not ends_on_mean([0.01, 0.5], [1.1, 0.9], tol=0.25)    # one run has not fitted the sample
+    assert not ends_on_mean([0.01, 0.05], [1.1, 1.6], tol=0.25)   # test error still far from the floor
+    with pytest.raises(ValueError, match="one entry per run"):
+        ends_on_mean([0.01], [1.0, 1.0], tol=0.25)
+    assert reaches_first({"mnp": 10, "h": 30, "ls": None}, "mnp")
+    assert not reaches_first({"mnp": 10, "h": 10}, "mnp")          # a tie is not first
+    assert not reaches_first({"mnp": None, "h": 10}, "mnp")
+    with pytest.raises(ValueError):
+        reaches_first({"h": 1}, "mnp")
+
+
+def test_converges_and_stalls_are_decided_on_the_distance_and_its_slope():
+    assert converges(0.01, -0.7, 0.02) and not stalls(0.01, -0.7, 0.02)
+    assert stalls(0.2, 0.0, 0.02) and not converges(0.2, 0.0, 0.02)
+    assert not converges(0.01, 0.0, 0.02)          # small but on a plateau: B5.1's "does not converge" holds
+    assert not converges(0.037, DECREASING_SLOPE + 0.1, 0.04)
+    with pytest.raises(ValueError):
+        converges(-1.0, 0.0, 0.02)
+
+
+def test_erratic_spread_and_more_erratic():
+    t = np.arange(1000)
+    smooth, jumpy = 0.3 + 1e-4 * np.sin(t / 50), 0.3 + 0.05 * (t % 7 == 0)
+    assert more_erratic(erratic_spread(jumpy), erratic_spread(smooth))
+    assert not more_erratic(erratic_spread(smooth), erratic_spread(jumpy))
+    assert not more_erratic(1.0, 1.0)
+    with pytest.raises(ValueError):
+        erratic_spread([0.0, 0.0, 0.0])
+
+
+def test_lands_low_entropy_and_within_factor():
+    assert lands_low_entropy(0.3, 0.2, 8, 30, tol=0.02, cut=0.5)
+    assert not lands_low_entropy(0.3, 0.8, 8, 30, tol=0.02, cut=0.5)     # near the maximum entropy
+    assert not lands_low_entropy(0.01, 0.2, 8, 30, tol=0.02, cut=0.5)    # converged
+    assert not lands_low_entropy(0.3, 0.2, 30, 30, tol=0.02, cut=0.5)    # as spread as p*
+    assert within_factor(1.0, 1.9, 2.0) and not within_factor(1.0, 2.5, 2.0) and within_factor(2.5, 1.0, 3.0)
+    with pytest.raises(ValueError, match="positive"):
+        within_factor(0.0, 1.0, 2.0)
+
+
+def test_matches_moments():
+    assert matches_moments(1e4, -1.0) and not matches_moments(5.0, -1.0) and not matches_moments(1e4, -0.1)
+
+
+def test_linear_not_polynomial_and_all_at_most():
+    ls = {"R2 exp": 0.99, "R2 power": 0.8, "exp rate c": 0.01}
+    hd = {"R2 exp": 0.7, "R2 power": 0.99, "exp rate c": 1e-4}
+    assert linear_not_polynomial(ls, hd, 0.9)
+    assert not linear_not_polynomial(hd, hd, 0.9)        # line search polynomial too
+    assert not linear_not_polynomial(ls, ls, 0.9)        # herding linear too
+    with pytest.raises(ValueError, match="missing"):
+        linear_not_polynomial({"R2 exp": 1.0}, hd, 0.9)
+    assert all_at_most({"a": -1.9, "b": -2.0}, -1.5) and not all_at_most([-1.9, -1.2], -1.5)

@@ -7,8 +7,8 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 
 * :func:`dyadic` -- the sizes ``t = 2^k`` among some sizes (herding's and Sobol's evenly spaced sets);
 * :func:`rate_near` -- B1.5, B1.6, B1.7, B6.3: a log-log slope fitted on given sizes, within ``tol`` of a rate;
-* :func:`proj_gain_share` -- B1.3: the share of sizes where ``-proj`` divides the error by more than a cut,
-  the sizes the claim excuses left out;
+* :func:`proj_gains`, :func:`gain_share`, :func:`proj_gain_share` -- B1.3: the share of sizes where ``-proj`` divides
+  the error by more than a cut, the sizes the claim excuses left out;
 * :func:`share_below` -- B1.7: the share of sizes where one method's error is below another's;
 * :func:`before_end` / :func:`ratio_before_end` -- B3.1: min-norm-point against the others before it terminates;
 * :func:`terminates_ahead` -- B3.3: min-norm-point reaches ``mu`` in finitely many steps while the others have not;
@@ -16,6 +16,15 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`rank_correlation` -- B3.4: Spearman's correlation (the boundary distance against line search's advantage);
 * :func:`same_points` -- B6.4, B6.5: two recursions choose the same points and give the same errors;
 * :func:`entropy_tradeoff` -- B4.6: where a method is better at the moments, is it farther from the maximum entropy, with lower entropy?
+* :func:`size_outcomes`, :func:`classify`, :func:`never_beaten` -- B1.1: per size ``t``, win / tie / loss of a method against the best of the others;
+* :func:`slightly_worse` -- B1.2: a ratio in ``(1, cut]`` in every panel;
+* :func:`beats_at` -- B1.4: the sizes at which one method's error is below another's;
+* :func:`ends_on_mean`, :func:`reaches_first` -- B2.1, B2.2: fitting the empirical mean, and who fits it first;
+* :func:`converges`, :func:`stalls`, :func:`more_erratic`, :func:`erratic_spread` -- B4.1-B4.3, B5.1: the distance to the
+  maximum-entropy distribution goes to 0, or does not; a dense distance record's spread;
+* :func:`lands_low_entropy`, :func:`within_factor` -- B4.4, B4.5;
+* :func:`matches_moments` -- B5.1, B5.2: the moment error falls;
+* :func:`linear_not_polynomial`, :func:`all_at_most` -- B6.1, B6.3.
 """
 
 from __future__ import annotations
@@ -41,16 +50,29 @@ def rate_near(table: pd.DataFrame, method: str, sizes, rate: float, tol: float) 
     return bool(abs(slope - rate) <= tol), float(slope)
 
 
+def proj_gains(table: pd.DataFrame, method: str, sizes, excused=()) -> pd.Series:
+    """B1.3: the gain ``error / error-proj`` of ``method`` at ``sizes`` (both read at the same ``t``), the sizes in
+    ``excused`` left out."""
+    excused = set(check_int_sequence("excused", excused, low=1)) if len(excused) else set()
+    kept = [t for t in check_int_sequence("sizes", sizes, low=1) if t not in excused]
+    if not kept:
+        raise ValueError("proj_gains: every size is excused; no size is left to read the gain at")
+    rows = at_sizes(table, [method, method + "-proj"], kept)
+    return rows[method] / rows[method + "-proj"]
+
+
+def gain_share(gains, cut: float) -> float:
+    """B1.3: the share of the ``gains`` (:func:`proj_gains`) above ``cut``."""
+    cut = check_real("cut", cut, low=1.0)
+    g = as_finite_array("gains", gains, ndim=1, nonempty=True)
+    return float((g > cut).mean())
+
+
 def proj_gain_share(table: pd.DataFrame, method: str, sizes, cut: float, excused=()) -> float:
     """B1.3: the share of ``sizes`` (those in ``excused`` left out) at which ``error / error-proj > cut``
     (both read at the same ``t``)."""
     cut = check_real("cut", cut, low=1.0)
-    excused = set(check_int_sequence("excused", excused, low=1)) if len(excused) else set()
-    kept = [t for t in check_int_sequence("sizes", sizes, low=1) if t not in excused]
-    if not kept:
-        raise ValueError("proj_gain_share: every size is excused; no size is left to read the gain at")
-    rows = at_sizes(table, [method, method + "-proj"], kept)
-    return float((rows[method] / rows[method + "-proj"] > cut).mean())
+    return gain_share(proj_gains(table, method, sizes, excused), cut)
 
 
 def share_below(table: pd.DataFrame, method: str, other: str, sizes) -> float:
@@ -138,3 +160,166 @@ def entropy_tradeoff(better: dict, worse: dict, factor: float = 10.0) -> bool | 
     if not factor * better["mean_error"] < worse["mean_error"]:
         return None
     return bool(better["dist"] > worse["dist"] and better["entropy"] < worse["entropy"])
+
+
+#: B1.1: two errors within this relative difference (or both at the rounding level) are a tie, counted as a tie
+TIE_RTOL = 1e-9
+
+
+def size_outcomes(table: pd.DataFrame, method: str, others, sizes, tie_rtol: float = TIE_RTOL) -> pd.DataFrame:
+    """B1.1: at each of ``sizes``, ``method``'s error against the best (smallest) error of ``others`` measured there
+    (an other with no error at a size, a ``-proj`` arm between its sizes, is left out there; every size needs one).
+    Errors below ``ROUNDING_LEVEL`` times the table's largest error are read at that level. Columns ``best other, ratio,
+    outcome``: ``win`` (ratio below ``1 - tie_rtol``), ``tie`` (within ``tie_rtol`` of 1) or ``loss``; index ``t``."""
+    others = list(others)
+    tie_rtol = check_real("tie_rtol", tie_rtol, low=0.0)
+    check_table("table", table, [method, *others])
+    sizes = check_int_sequence("sizes", sizes, low=1)
+    rows = at_sizes(table, [method], sizes)
+    floor = ROUNDING_LEVEL * float(np.nanmax(table.to_numpy(dtype=float)))
+    oth = table.loc[sizes, others]
+    empty = oth.index[oth.isna().all(axis=1)].tolist()
+    if empty:
+        raise ValueError(f"size_outcomes: no other method has an error at sizes {empty[:5]}")
+    best = oth.min(axis=1, skipna=True).clip(lower=floor)
+    ratio = rows[method].clip(lower=floor) / best
+    return pd.DataFrame({"best other": oth.idxmin(axis=1, skipna=True), "ratio": ratio, "outcome": classify(ratio, tie_rtol)},
+                        index=rows.index)
+
+
+def classify(ratio, tie_rtol: float = TIE_RTOL) -> np.ndarray:
+    """B1.1: ``win`` / ``tie`` / ``loss`` of each ratio (a method's error over the best other's): a tie within
+    ``tie_rtol`` of 1."""
+    tie_rtol = check_real("tie_rtol", tie_rtol, low=0.0)
+    r = as_finite_array("ratio", ratio, ndim=1)
+    return np.where(r < 1 - tie_rtol, "win", np.where(r <= 1 + tie_rtol, "tie", "loss"))
+
+
+def never_beaten(outcomes) -> bool:
+    """B1.1 ("always performs best"): no size is a ``loss`` and at least one is a ``win`` (a method tied everywhere
+    is not shown best; ties are counted as ties, not as wins). ``outcomes``: :func:`classify`'s labels."""
+    out = np.asarray(outcomes, dtype=object)
+    if out.ndim != 1 or not len(out):
+        raise ValueError(f"never_beaten needs a non-empty 1-d sequence of outcomes; got shape {out.shape}")
+    unknown = set(out) - {"win", "tie", "loss"}
+    if unknown:
+        raise ValueError(f"outcomes must be 'win', 'tie' or 'loss'; got {sorted(map(str, unknown))}")
+    return bool((out != "loss").all() and (out == "win").any())
+
+
+def slightly_worse(ratios, cut: float) -> bool:
+    """B1.2: every ratio (line search / herding, one per panel) is in ``(1, cut]``: worse, but not by more than ``cut``."""
+    cut = check_real("cut", cut, low=1.0)
+    r = as_finite_array("ratios", list(ratios.values()) if isinstance(ratios, dict) else ratios, ndim=1, nonempty=True)
+    return bool(((r > 1) & (r <= cut)).all())
+
+
+def beats_at(table: pd.DataFrame, method: str, other: str, sizes) -> list[int]:
+    """B1.4: the ``sizes`` at which ``method``'s error is strictly below ``other``'s (both read at the same ``t``)."""
+    rows = at_sizes(table, [method, other], sizes)
+    return [int(t) for t in rows.index[(rows[method] < rows[other]).to_numpy()]]
+
+
+def ends_on_mean(train_over_floor, test_over_floor, tol: float, fit: float = 0.1) -> bool:
+    """B2.1: every run ends with its training error at most ``fit`` times the sample's floor ``||mu - mu_n||^2`` and its
+    test error within ``tol`` of the floor (relative)."""
+    tol, fit = check_real("tol", tol, low=0.0), check_real("fit", fit, low=0.0)
+    tr = as_finite_array("train_over_floor", train_over_floor, ndim=1, nonempty=True)
+    te = as_finite_array("test_over_floor", test_over_floor, ndim=1)
+    if len(te) != len(tr):
+        raise ValueError(f"train_over_floor and test_over_floor must have one entry per run; got {len(tr)} and {len(te)}")
+    return bool(((tr <= fit) & (np.abs(te - 1) <= tol)).all())
+
+
+def reaches_first(first: dict, method: str) -> bool:
+    """B2.2: ``method`` reaches the target (``first``: method -> its first ``t`` there, None if never) and strictly
+    before every other method that does."""
+    if not isinstance(first, dict) or method not in first:
+        raise ValueError(f"first must map method names (with {method!r}) to their first t or None; got {first!r}")
+    own = first[method]
+    if own is None:
+        return False
+    return all(v is None or v > own for m, v in first.items() if m != method)
+
+
+#: B4.1-B4.3, B5.1: a distance "still decreasing" has a log-log slope over the last decade below this
+DECREASING_SLOPE = -0.2
+
+
+def converges(final_dist: float, slope: float, tol: float) -> bool:
+    """B4.1: the distance to the maximum-entropy distribution goes to 0: it ends below ``tol`` and still decreases
+    (log-log slope over the last decade below :data:`DECREASING_SLOPE`). B5.1 is its negation."""
+    final_dist, slope, tol = check_real("final_dist", final_dist, low=0.0), check_real("slope", slope), check_real("tol", tol, low=0.0)
+    return bool(final_dist < tol and slope < DECREASING_SLOPE)
+
+
+def stalls(final_dist: float, slope: float, tol: float) -> bool:
+    """B4.2, B4.3: no convergence: the distance ends above ``tol`` and no longer decreases (slope over the last decade
+    above :data:`DECREASING_SLOPE`)."""
+    final_dist, slope, tol = check_real("final_dist", final_dist, low=0.0), check_real("slope", slope), check_real("tol", tol, low=0.0)
+    return bool(final_dist > tol and slope > DECREASING_SLOPE)
+
+
+def erratic_spread(dist) -> float:
+    """B4.3: the relative standard deviation (std / mean) of a dense record of the distance over the last decade (one
+    value per iteration, in the order of the iterations; its summation is numpy's over one contiguous array)."""
+    x = as_finite_array("dist", dist, ndim=1)
+    if len(x) < 3:
+        raise ValueError(f"erratic_spread needs a record of at least 3 iterations; got {len(x)}")
+    m = float(np.mean(x))
+    if m <= 0:
+        raise ValueError("erratic_spread: the distances are all zero; a spread relative to them is undefined")
+    return float(np.std(x, ddof=1) / m)
+
+
+def more_erratic(spread: float, reference: float, margin: float = 1.0) -> bool:
+    """B4.3: ``spread`` (rational means) is above ``margin`` times ``reference`` (irrational means with rational ratios)."""
+    spread, reference = check_real("spread", spread, low=0.0), check_real("reference", reference, low=0.0)
+    margin = check_real("margin", margin, low=1.0)
+    return bool(spread > margin * reference)
+
+
+def lands_low_entropy(final_dist: float, position: float, support99: int, support99_star: int, tol: float, cut: float) -> bool:
+    """B4.4: line search does not converge (distance above ``tol``), lands nearer the low end of the entropy scale
+    (``position = (H - H_low) / (H* - H_low) <= cut``) and puts 99 % of its mass on fewer states than ``p*`` needs."""
+    final_dist, position = check_real("final_dist", final_dist, low=0.0), check_real("position", position)
+    tol, cut = check_real("tol", tol, low=0.0), check_real("cut", cut)
+    support99, support99_star = check_int("support99", support99, low=1), check_int("support99_star", support99_star, low=1)
+    return bool(final_dist > tol and position <= cut and support99 < support99_star)
+
+
+def within_factor(a: float, b: float, factor: float) -> bool:
+    """B4.5: ``a`` is within a factor ``factor`` of ``b``: ``1/factor <= a / b <= factor`` (both positive)."""
+    a, b = check_real("a", a, low=0.0), check_real("b", b, low=0.0)
+    factor = check_real("factor", factor, low=1.0)
+    if a == 0 or b == 0:
+        raise ValueError(f"within_factor needs positive a and b; got {a!r} and {b!r}")
+    return bool(1 / factor <= a / b <= factor)
+
+
+def matches_moments(drop: float, slope: float, min_drop: float = 20.0, max_slope: float = -0.5) -> bool:
+    """B5.1, B5.2: the moment error falls: by ``min_drop`` or more from ``t = 10`` to the end, with a log-log slope
+    below ``max_slope``."""
+    drop, slope = check_real("drop", drop, low=0.0), check_real("slope", slope)
+    min_drop, max_slope = check_real("min_drop", min_drop, low=1.0), check_real("max_slope", max_slope)
+    return bool(drop >= min_drop and slope < max_slope)
+
+
+def linear_not_polynomial(line_search: dict, herding: dict, r2: float) -> bool:
+    """B6.1 on one draw's fits over the last decade (``{"R2 exp", "R2 power", "exp rate c"}``): line search converges
+    linearly (exponential fit with ``R^2 >= r2``, beating the power fit, a positive rate) while herding stays
+    polynomial (its power fit beats its exponential fit)."""
+    r2 = check_real("r2", r2, low=0.0, high=1.0)
+    for name, f in (("line_search", line_search), ("herding", herding)):
+        missing = {"R2 exp", "R2 power", "exp rate c"} - set(f)
+        if missing:
+            raise ValueError(f"{name} must give 'R2 exp', 'R2 power' and 'exp rate c'; missing {sorted(missing)}")
+    return bool(line_search["R2 exp"] >= r2 and line_search["R2 exp"] > line_search["R2 power"]
+                and line_search["exp rate c"] > 0 and herding["R2 power"] > herding["R2 exp"])
+
+
+def all_at_most(values, cut: float) -> bool:
+    """B6.3: every value (herding's log-log slope, one per panel) is at most ``cut``."""
+    cut = check_real("cut", cut)
+    v = as_finite_array("values", list(values.values()) if isinstance(values, dict) else values, ndim=1, nonempty=True)
+    return bool((v <= cut).all())

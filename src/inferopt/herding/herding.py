@@ -67,7 +67,7 @@ class HerdingResult(FWResult):
 
 
 def herd(target: KernelTarget, candidates, n_points: int, step: str = "1/(t+1)",
-         test_target: KernelTarget | None = None, snapshots=None, progress=False) -> HerdingResult:
+         test_target: KernelTarget | None = None, snapshots=None, progress=False, track=None) -> HerdingResult:
     """Herding-type point selection over ``candidates`` (``n_points`` iterations, Bach et al. Eq. 4).
 
     ``step``: a FW step rule ('1/(t+1)' = herding, 'line_search', ...; always ``n_points``
@@ -78,6 +78,9 @@ def herd(target: KernelTarget, candidates, n_points: int, step: str = "1/(t+1)",
     iteration, ``||mu' - mu_hat||^2 = ||mu - mu_hat||^2 + 2 w'(mu(x) - mu'(x)) + ||mu'||^2 - ||mu||^2``.
     ``snapshots``: numbers of points ``t`` at which to keep the dense weight vector over the
     candidates (Sec. 5.3: herding's distribution over states along the run; O(N) each).
+    ``track``: a function ``track(t, ids, weights)`` called after every point ``t`` with the candidates' indices
+    ``ids`` carrying weight and their ``weights`` (O(size of the support) each: a dense record along the run
+    without keeping the dense weight vectors).
     ``progress``: a bar over the points; a call projected to run for minutes warns either way
     (:class:`inferopt._progress.LongCallWarning`).
     """
@@ -87,6 +90,8 @@ def herd(target: KernelTarget, candidates, n_points: int, step: str = "1/(t+1)",
     if test_target is not None:
         check_points(test_target, "candidates", candidates, target_name="test_target")
     wanted = set() if snapshots is None else set(check_int_sequence("snapshots", snapshots, low=1, high=n_points))
+    if track is not None and not callable(track):
+        raise TypeError(f"track must be a function track(t, ids, weights); got {track!r}")
     bar = Progress("herd", n_points, progress, unit="point", size="n_points")
     problem = hull_problem(target, candidates)
     first = tied_argmax(problem.c)
@@ -99,6 +104,8 @@ def herd(target: KernelTarget, candidates, n_points: int, step: str = "1/(t+1)",
         if t + 1 in wanted:
             kept[t + 1] = np.zeros(problem.n_atoms)
             kept[t + 1][active.ids] = active.weights
+        if track is not None:
+            track(t + 1, active.ids, active.weights)
         bar.update()
     if step == "mnp":
         res = min_norm_point(problem, max_iter=n_points - 1, tol=0.0, init=first, callback=callback)
