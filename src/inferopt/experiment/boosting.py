@@ -67,7 +67,7 @@ SEGMENT_GAMMAS = np.linspace(0.0, 1.0, 201)
 
 def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_METHODS, n_samples: int = 100,
                     n_eval: int = 4000, progress: bool = False, distance: str = "unit", n_jobs: int = 1,
-                    **rule_kwargs) -> pd.DataFrame:
+                    exact_step: bool = True, **rule_kwargs) -> pd.DataFrame:
     """Fig. 1 (left): KL after one step from ``q_1`` = the target's first component towards a random
     Gaussian, for each method, ``n_runs`` random targets per dimension in ``dims``.
 
@@ -79,7 +79,8 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     target's density is exact): ``kl_init``, the KL of ``q_1`` alone (the never-step arm, ``γ = 0``), on
     that stream too, so a rule that returns ``γ = 0`` has exactly ``q_1``'s KL. The run's segment
     ``(1 − γ) q_1 + γ s`` is estimated at :data:`SEGMENT_GAMMAS` (:func:`~inferopt.boosting.estimates.kl_segment`,
-    ``n_eval`` draws from each end): ``gamma_best`` its argmin (the exact step) and ``kl_best`` its minimum.
+    ``n_eval`` draws from each end): ``gamma_best`` its argmin (the exact step) and ``kl_best`` its minimum (NaN
+    without ``exact_step``: a pass of other rules on the same targets need not repeat it).
     Returns one row per (dimension, run, method): ``gamma``, ``kl``, ``kl_init``, ``gamma_best``,
     ``kl_best``, ``step_type``. ``rule_kwargs``: step-rule settings shared by the methods, each taking
     those it uses (:func:`~inferopt.boosting.boost.step_settings`); ``distance``: the backtracking rules'
@@ -92,7 +93,7 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     methods = check_choices("methods", methods, METHODS)
     check_size("n_eval", n_eval, low=2, item_bytes=8 * (max(dims) + 2) * len(SEGMENT_GAMMAS), item="draw")
     check_size("n_samples", n_samples, item_bytes=8 * (max(dims) + 2), item="draw")
-    progress = check_flag("progress", progress)
+    progress, exact_step = check_flag("progress", progress), check_flag("exact_step", exact_step)
     distance = check_choice("distance", distance, DISTANCES)
     own = {m: step_settings(m, rule_kwargs, strict=False) for m in methods}   # shared settings: each rule takes its own
     tasks = []
@@ -103,13 +104,13 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
             tasks.append((int(D), r, target, rand, int(rng.integers(2**32))))
     added = {m: method_of(m) for m in methods if m not in PAPER_RULES}
     one = partial(_one_random_lmo_run, methods=tuple(methods), own=own, added=added, n_samples=n_samples,
-                  n_eval=n_eval, distance=distance)
+                  n_eval=n_eval, distance=distance, exact_step=exact_step)
     rows = run_tasks(one, tasks, n_jobs=n_jobs, progress="runs" if progress else False)
     return pd.DataFrame([row for run in rows for row in run])
 
 
 def _one_random_lmo_run(D: int, r: int, target, rand, seed: int, *, methods, own, added, n_samples, n_eval,
-                        distance) -> list[dict]:
+                        distance, exact_step) -> list[dict]:
     """The rows of one run of :func:`random_lmo_step` (the registered rules of ``added`` registered first:
     a worker process has not seen the registration)."""
     for name, rule in added.items():
@@ -117,8 +118,9 @@ def _one_random_lmo_run(D: int, r: int, target, rand, seed: int, *, methods, own
     first = target.component(0)
     seq = [first, rand]
     kl_init = kl(target, target.mixture.with_weights([1.0, 0.0]), n_samples=n_eval, rng=np.random.default_rng([seed, 2]))
-    curve = kl_segment(target, first, rand, SEGMENT_GAMMAS, n_samples=n_eval, rng=np.random.default_rng([seed, 3]))
-    best = int(np.argmin(curve))
+    curve = (kl_segment(target, first, rand, SEGMENT_GAMMAS, n_samples=n_eval, rng=np.random.default_rng([seed, 3]))
+             if exact_step else np.full(1, np.nan))
+    best = int(np.argmin(curve)) if exact_step else 0
     rows = []
     for method in methods:
         res = boost(target, method, rng=np.random.default_rng(seed), max_iter=1, family="gaussian",
@@ -126,7 +128,7 @@ def _one_random_lmo_run(D: int, r: int, target, rand, seed: int, *, methods, own
                     distance=distance if "C0" in RULE_SETTINGS.get(method, ()) else "unit", **own[method])
         rows.append({"dimension": D, "run": r, "method": method, "gamma": float(res.record["gamma"].iloc[1]),
                      "step_type": res.record["step_type"].iloc[1], "kl_init": kl_init,
-                     "gamma_best": float(SEGMENT_GAMMAS[best]), "kl_best": float(curve[best]),
+                     "gamma_best": float(SEGMENT_GAMMAS[best]) if exact_step else float("nan"), "kl_best": float(curve[best]),
                      "kl": kl(target, res.mixture, n_samples=n_eval, rng=np.random.default_rng([seed, 2]))})
     return rows
 
