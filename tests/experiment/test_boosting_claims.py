@@ -118,3 +118,76 @@ def test_rules_diagnosis_construction_or_the_map():
     d = bc.rules_diagnosis(bc.elbo_curves_above, "x.", ours, "authors, d float32", lambda t, w: {"kind": "paper"})
     assert d["kind"] == "construction" and d["evidence"]["sweep"][1]["construction"] == "authors"
     assert bc.rules_diagnosis(bc.elbo_curves_above, "x.", make_records(), "a", lambda t, w: {"kind": "paper"}) == {"kind": "paper"}
+
+
+# -- C1: constructed rows of random_lmo_step ---------------------------------------------------------------------------
+
+def c1_runs(dims=(1, 10, 100), n=10, ls=None, kl=None, best=0.0, adafw_fail=0.0):
+    """Rows of ``random_lmo_step``: per dimension ``n`` runs; ``ls``: {D: (share at 0, share at 1)} of line search's
+    steps (the rest at 0.5); ``kl``: {(D, method): KL}, default 1 (line search and predefined) and 0.5 (AdaFW), with a
+    spread of 0.01·run; ``best``: the exact step; ``adafw_fail``: the share of AdaFW's failed searches (γ = 0, q1's KL)."""
+    rows = []
+    for d in dims:
+        z, o = (ls or {}).get(d, (0.0, 0.0))
+        for r in range(n):
+            g_ls = 0.0 if r < z * n else 1.0 if r < (z + o) * n else 0.5
+            failed = r < adafw_fail * n
+            for m, g in (("predefined", 2 / 3), ("line_search", g_ls), ("adafw", 0.0 if failed else 0.2)):
+                base = (kl or {}).get((d, m), 0.5 if m == "adafw" else 1.0)
+                rows.append({"dimension": d, "run": r, "method": m, "gamma": g, "kl_init": 0.7, "gamma_best": best,
+                             "kl_best": 0.4, "step_type": "fallback" if (m == "adafw" and failed) else "fw",
+                             "kl": 0.7 if (m == "adafw" and failed) else base + 0.01 * r})
+    return pd.DataFrame(rows)
+
+
+def test_c1_extremes_hold_and_fail():
+    runs = c1_runs(ls={1: (0.0, 0.0), 10: (0.2, 0.2), 100: (0.3, 0.4)})
+    assert bc.boundary_share(runs, "line_search", [100]) == pytest.approx(0.7)
+    assert bc.line_search_oscillates(runs, [100], [1], half=0.5, both=0.1)
+    assert not bc.line_search_oscillates(runs, [10], [1], half=0.5, both=0.1)        # 40 % only
+    assert not bc.line_search_oscillates(runs, [100], [1], half=0.5, both=0.35)      # one extreme rare
+    with pytest.raises(ValueError, match="which"):
+        bc.boundary_share(runs, "line_search", [1], "2")
+
+
+def test_c1_trend_holds_fails_and_is_not_measured():
+    grow = c1_runs(ls={10: (0.1, 0.1), 100: (0.3, 0.4)}, kl={(10, "line_search"): 5.0, (100, "line_search"): 50.0})
+    assert bc.instability_grows(grow, 0.8) is True
+    fall = c1_runs(ls={1: (0.3, 0.4), 10: (0.1, 0.1)}, kl={(10, "line_search"): 5.0, (100, "line_search"): 50.0})
+    assert bc.instability_grows(fall, 0.8) is False                                 # the share falls with D
+    assert bc.instability_grows(c1_runs(), 0.8) is None                              # no step at 0 or 1 anywhere
+    assert bc.instability_grows(grow, 0.8, [10, 100]) is None                        # two dimensions make no trend
+
+
+def test_c1_stable_and_lower_decided_per_dimension():
+    good = c1_runs()
+    assert bc.stable_and_lower(good, [10, 100])
+    worse_at_100 = c1_runs(kl={(100, "adafw"): 2.0})
+    assert bc.stable_and_lower(worse_at_100, [10]) and not bc.stable_and_lower(worse_at_100, [10, 100])
+    spread = c1_runs()
+    spread.loc[(spread.method == "adafw") & (spread.dimension == 10), "kl"] = np.linspace(0, 0.9, 10)   # IQR > line search's
+    assert not bc.stable_and_lower(spread, [10])
+    with pytest.raises(ValueError, match="line_search"):
+        bc.stable_and_lower(good[good.method != "line_search"], [10])
+
+
+def test_c1_a_rule_that_never_steps_is_not_a_step_rule():
+    stuck = c1_runs(adafw_fail=0.8)             # γ = 0 and q1's KL (0.7, below line search's 1) in 80 % of the runs
+    assert bc.stable_and_lower(stuck, [10, 100]) and not bc.adapts_stable_and_lower(stuck, [10, 100])
+    assert bc.adapts_stable_and_lower(c1_runs(adafw_fail=0.2), [10, 100])
+    ev = bc.never_step_evidence(stuck, [10])[10]
+    assert ev["gamma 0"] == pytest.approx(0.8) and ev["failed search"] == pytest.approx(0.8)
+    assert ev["KL within 1% of q1's"] == pytest.approx(0.8) and ev["median KL of q1 alone"] == pytest.approx(0.7)
+
+
+def test_c1_cannot_distinguish_holds_and_fails():
+    runs = c1_runs(ls={10: (0.0, 0.4)}, best=0.0)     # 40 % of line search's steps at 1 where the exact step is 0
+    assert bc.misjudged_share(runs, [10]) == pytest.approx(0.4)
+    assert bc.cannot_distinguish(runs, [10], miss=0.25) and not bc.cannot_distinguish(runs, [10], miss=0.5)
+    assert not bc.cannot_distinguish(c1_runs(best=0.4), [10], miss=0.1)               # steps of 0.5 near 0.4
+
+
+def test_c1_a_rescue_rests_on_a_decided_cell():
+    assert bc.decided_elsewhere({10: "holds", 100: "fails"}, 100) == [10]
+    assert bc.decided_elsewhere({10: "inconclusive", 100: "fails"}, 100) == []        # no rescue from an undecided cell
+    assert bc.decided_elsewhere({10: "holds", 100: "fails"}, 10) == []

@@ -120,3 +120,29 @@ def grad_inner_components(target, q: Mixture, *, n_samples: int = N_SAMPLES, rng
     eps = q.family.standard_sample((K, n, D), rng)
     x = (q.locs[:, None, :] + np.exp(q.log_scales)[:, None, :] * eps).reshape(K * n, D)
     return _residual(target, q, x).reshape(K, n).mean(axis=1)
+
+
+def kl_segment(target, q, s, gammas, *, n_samples: int = N_SAMPLES, rng: np.random.Generator) -> np.ndarray:
+    """``f((1 − γ) q + γ s)`` for every ``γ`` of ``gammas`` on one set of draws (common random numbers):
+    ``KL(q_γ ‖ p) = (1 − γ) E_q[log q_γ − log p̃] + γ E_s[log q_γ − log p̃] + log Z`` with
+    ``log q_γ = logaddexp(log(1 − γ) + log q, log γ + log s)``, ``n_samples`` draws from each of ``q``
+    and ``s`` (a stratified estimate of the KL along the Frank-Wolfe segment: the exact step a line
+    search approximates is its argmin). ``q``, ``s``: densities of the target's dimension."""
+    check_target(target)
+    q, s = _density("q", q, target.dim), _density("s", s, target.dim)
+    n = check_size("n_samples", n_samples, item_bytes=8 * (target.dim + 4), item="draw")
+    g = np.asarray(gammas, dtype=float)
+    if g.ndim != 1 or g.size == 0 or not np.all((g >= 0) & (g <= 1)):
+        raise ValueError(f"gammas must be a non-empty 1-D sequence of steps in [0, 1]; got {gammas!r}")
+    rng = as_generator(rng)
+    log_z = getattr(target, "log_normalizer", None) or 0.0
+    out = np.zeros(g.size)
+    with np.errstate(divide="ignore"):
+        lw_q, lw_s = np.log1p(-g)[:, None], np.log(g)[:, None]
+    for weight, x in ((1.0 - g, q.sample(n, rng)), (g, s.sample(n, rng))):
+        log_p = target.log_density(x)
+        log_qg = np.logaddexp(lw_q + q.log_density(x)[None], lw_s + s.log_density(x)[None])   # (G, n)
+        with np.errstate(invalid="ignore"):
+            term = (log_qg - log_p[None]).mean(axis=1)
+            out += np.where(weight > 0, weight * term, 0.0)     # a stratum of weight 0 adds nothing
+    return out + log_z

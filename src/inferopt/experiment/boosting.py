@@ -26,7 +26,7 @@ import pandas as pd
 from .._validation import (check_callable, check_choice, check_choices, check_flag, check_int, check_int_sequence,
                            check_real, check_size, check_table)
 from ..boosting.boost import BUILTIN, RULE_SETTINGS, SETTINGS, STEPS, boost, register_step, step_settings
-from ..boosting.estimates import elbo, kl
+from ..boosting.estimates import elbo, kl, kl_segment
 from ..boosting.families import Component, Gaussian
 from ..boosting.mixture import Mixture
 from ..boosting.problem import DISTANCES
@@ -61,50 +61,77 @@ def random_two_gaussians(D: int, rng: np.random.Generator) -> GaussianMixtureTar
     return GaussianMixtureTarget(rng.normal(size=(2, D)), _softplus(rng.normal(size=(2, D))), rng.dirichlet([1.0, 1.0]))
 
 
+#: the steps on which :func:`random_lmo_step` estimates the KL along the segment ``(1 − γ) q_1 + γ s``: the exact step
+#: (its argmin) and the quality of the random component (the KL it can remove)
+SEGMENT_GAMMAS = np.linspace(0.0, 1.0, 201)
+
+
 def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_METHODS, n_samples: int = 100,
-                    n_eval: int = 4000, progress: bool = False, distance: str = "unit", **rule_kwargs) -> pd.DataFrame:
+                    n_eval: int = 4000, progress: bool = False, distance: str = "unit", n_jobs: int = 1,
+                    exact_step: bool = True, **rule_kwargs) -> pd.DataFrame:
     """Fig. 1 (left): KL after one step from ``q_1`` = the target's first component towards a random
     Gaussian, for each method, ``n_runs`` random targets per dimension in ``dims``.
 
     Each run draws one target, one random component and a seed from ``rng``, whatever the methods: a
-    pass with other methods meets the same targets. The step rules draw from the run's seed, and the KL
-    of each resulting two-component mixture is estimated on the same ``n_eval`` draws' stream for every
-    method (common random numbers; the target's density is exact). Returns one row per (dimension, run,
-    method): ``gamma``, ``kl``, ``kl_init`` (the KL of ``q_1``), ``step_type``. ``rule_kwargs``:
-    step-rule settings shared by the methods, each taking those it uses
-    (:func:`~inferopt.boosting.boost.step_settings`); ``distance``: the backtracking rules' ``‖d‖²``
-    (:func:`~inferopt.boosting.boost`; ``'exact'`` with :data:`~.boosting_rules.AUTHORS_TOY_RULES`: the
-    authors' toy script).
+    pass with other methods meets the same targets. The targets are drawn first, in order, and the runs
+    are independent tasks on ``n_jobs`` workers (:func:`~.parallel.run_tasks`; the results do not depend on
+    ``n_jobs``). The step rules draw from the run's seed, and the KL of each resulting two-component
+    mixture is estimated on the same ``n_eval`` draws' stream for every method (common random numbers; the
+    target's density is exact): ``kl_init``, the KL of ``q_1`` alone (the never-step arm, ``γ = 0``), on
+    that stream too, so a rule that returns ``γ = 0`` has exactly ``q_1``'s KL. The run's segment
+    ``(1 − γ) q_1 + γ s`` is estimated at :data:`SEGMENT_GAMMAS` (:func:`~inferopt.boosting.estimates.kl_segment`,
+    ``n_eval`` draws from each end): ``gamma_best`` its argmin (the exact step) and ``kl_best`` its minimum (NaN
+    without ``exact_step``: a pass of other rules on the same targets need not repeat it).
+    Returns one row per (dimension, run, method): ``gamma``, ``kl``, ``kl_init``, ``gamma_best``,
+    ``kl_best``, ``step_type``. ``rule_kwargs``: step-rule settings shared by the methods, each taking
+    those it uses (:func:`~inferopt.boosting.boost.step_settings`); ``distance``: the backtracking rules'
+    ``‖d‖²`` (:func:`~inferopt.boosting.boost`; ``'exact'`` with :data:`~.boosting_rules.AUTHORS_TOY_RULES`:
+    the authors' toy script).
     """
     rng = as_generator(rng)
     n_runs = check_size("n_runs", n_runs, item_bytes=8 * 6, item="run (a row per method)")
     dims = check_int_sequence("dims", dims, low=1)
     methods = check_choices("methods", methods, METHODS)
-    check_size("n_eval", n_eval, low=2, item_bytes=8 * (max(dims) + 2), item="draw")
+    check_size("n_eval", n_eval, low=2, item_bytes=8 * (max(dims) + 2) * len(SEGMENT_GAMMAS), item="draw")
     check_size("n_samples", n_samples, item_bytes=8 * (max(dims) + 2), item="draw")
-    progress = check_flag("progress", progress)
+    progress, exact_step = check_flag("progress", progress), check_flag("exact_step", exact_step)
     distance = check_choice("distance", distance, DISTANCES)
     own = {m: step_settings(m, rule_kwargs, strict=False) for m in methods}   # shared settings: each rule takes its own
+    tasks = []
+    for D in dims:
+        for r in range(n_runs):
+            target = random_two_gaussians(int(D), rng)
+            rand = Component(Gaussian(), rng.normal(size=int(D)), np.log(_softplus(rng.normal(size=int(D)))))
+            tasks.append((int(D), r, target, rand, int(rng.integers(2**32))))
+    added = {m: method_of(m) for m in methods if m not in PAPER_RULES}
+    one = partial(_one_random_lmo_run, methods=tuple(methods), own=own, added=added, n_samples=n_samples,
+                  n_eval=n_eval, distance=distance, exact_step=exact_step)
+    rows = run_tasks(one, tasks, n_jobs=n_jobs, progress="runs" if progress else False)
+    return pd.DataFrame([row for run in rows for row in run])
+
+
+def _one_random_lmo_run(D: int, r: int, target, rand, seed: int, *, methods, own, added, n_samples, n_eval,
+                        distance, exact_step) -> list[dict]:
+    """The rows of one run of :func:`random_lmo_step` (the registered rules of ``added`` registered first:
+    a worker process has not seen the registration)."""
+    for name, rule in added.items():
+        register_step(name, rule)
+    first = target.component(0)
+    seq = [first, rand]
+    kl_init = kl(target, target.mixture.with_weights([1.0, 0.0]), n_samples=n_eval, rng=np.random.default_rng([seed, 2]))
+    curve = (kl_segment(target, first, rand, SEGMENT_GAMMAS, n_samples=n_eval, rng=np.random.default_rng([seed, 3]))
+             if exact_step else np.full(1, np.nan))
+    best = int(np.argmin(curve)) if exact_step else 0
     rows = []
-    jobs = [(int(D), r) for D in dims for r in range(n_runs)]
-    if progress:
-        from tqdm.auto import tqdm
-        jobs = tqdm(jobs, desc="runs")
-    for D, r in jobs:
-        target = random_two_gaussians(D, rng)
-        first = target.component(0)
-        rand = Component(Gaussian(), rng.normal(size=D), np.log(_softplus(rng.normal(size=D))))
-        seq = [first, rand]
-        seed = int(rng.integers(2**32))
-        kl_init = kl(target, target.mixture.with_weights([1.0, 0.0]), n_samples=n_eval, rng=np.random.default_rng([seed, 1]))
-        for method in methods:
-            res = boost(target, method, rng=np.random.default_rng(seed), max_iter=1, family="gaussian",
-                        n_samples=n_samples, lmo=lambda q, t, _rng, seq=seq: seq[t],
-                        distance=distance if "C0" in RULE_SETTINGS.get(method, ()) else "unit", **own[method])
-            rows.append({"dimension": D, "run": r, "method": method, "gamma": float(res.record["gamma"].iloc[1]),
-                         "step_type": res.record["step_type"].iloc[1], "kl_init": kl_init,
-                         "kl": kl(target, res.mixture, n_samples=n_eval, rng=np.random.default_rng([seed, 2]))})
-    return pd.DataFrame(rows)
+    for method in methods:
+        res = boost(target, method, rng=np.random.default_rng(seed), max_iter=1, family="gaussian",
+                    n_samples=n_samples, lmo=lambda q, t, _rng, seq=seq: seq[t],
+                    distance=distance if "C0" in RULE_SETTINGS.get(method, ()) else "unit", **own[method])
+        rows.append({"dimension": D, "run": r, "method": method, "gamma": float(res.record["gamma"].iloc[1]),
+                     "step_type": res.record["step_type"].iloc[1], "kl_init": kl_init,
+                     "gamma_best": float(SEGMENT_GAMMAS[best]) if exact_step else float("nan"), "kl_best": float(curve[best]),
+                     "kl": kl(target, res.mixture, n_samples=n_eval, rng=np.random.default_rng([seed, 2]))})
+    return rows
 
 
 def run_replicate(data: dict, method: str, replicate: int, seed: int, *, max_iter: int, n_eval: int = 100,

@@ -1,4 +1,4 @@
-"""The deciding code of the claims of Tables 2-3 and Fig. 1 (centre, right) of Dresdner et al. (2021): C2 and C3.
+"""The deciding code of the claims of Fig. 1 (left), Tables 2-3 and Fig. 1 (centre, right) of Dresdner et al. (2021): C1-C3.
 
 Each test takes the per-iteration records of :func:`~inferopt.experiment.boosting.compare_methods` (or a
 bootstrap resample of their replicates) and returns a boolean:
@@ -18,14 +18,23 @@ bootstrap resample of their replicates) and returns a boolean:
 :func:`claim_on_table` makes a claim ``not measured`` where its comparison is degenerate (every rule's selected
 iterate is plain VI), :func:`claim_on_runs` where a rule has no complete run (the authors' float32 arithmetic stops
 runs); else they decide it.
+
+C1 (Fig. 1 left, Sec. 6.1; the rows of :func:`~.boosting.random_lmo_step`, each dimension decided alone):
+:func:`instability_grows` (line search's instability rises with the dimension: a trend),
+:func:`line_search_oscillates` (its step at 0 or 1 at large against small dimensions: the extremes),
+:func:`stable_and_lower` (AdaFW's KL at most line search's and predefined's, its spread at most line search's, at
+every dimension), :func:`adapts_stable_and_lower` (the same for a construction that may return ``γ = 0`` on
+failure; :func:`never_step_evidence` shows how far it is ``q_1`` alone), :func:`cannot_distinguish` (line search's
+step far from the exact step in a share of runs at medium dimensions).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy.stats import rankdata
 
-from .._validation import check_choices, check_real, check_table
+from .._validation import check_choice, check_choices, check_real, check_table
 from .boosting import by_method, elbo_by_rule, improves_on_vi, selected_is_plain_vi
 from .boosting_rules import ADAPTIVE
 from .verdict_map import cell
@@ -156,3 +165,145 @@ def rules_diagnosis(test, what: str, ours: pd.DataFrame, name: str, otherwise):
                 f"with the authors' ({name}).",
                 "evidence": {"sweep": [cell({"rules": "ours"}, True), cell({"rules": name}, False, construction="authors")]}}
     return otherwise(test, what)
+
+
+# -- C1 (Fig. 1 left, Sec. 6.1): one step from q_1 towards a random component, per dimension ---------------------------
+#
+# ``runs``: the rows of :func:`~.boosting.random_lmo_step` (``dimension``, ``run``, ``method``, ``gamma``, ``kl``,
+# ``kl_init``, ``gamma_best``, ``kl_best``, ``step_type``) for one draw count and one construction of AdaFW.
+
+#: a step at the boundary of [0, 1]: within this of 0 or of 1
+AT_BOUNDARY = 1e-12
+_C1_COLUMNS = ("dimension", "run", "method", "gamma", "kl")
+
+
+def _c1(runs: pd.DataFrame, columns=_C1_COLUMNS) -> pd.DataFrame:
+    check_table("runs", runs, columns)
+    return runs
+
+
+def boundary_share(runs: pd.DataFrame, method: str, dims, which: str = "either") -> float:
+    """The share of ``method``'s runs at the dimensions ``dims`` whose step is at 0 (``which='0'``), at 1 (``'1'``)
+    or at either (``'either'``); NaN where it has no run there."""
+    check_choice("which", which, ("0", "1", "either"))
+    g = _c1(runs)
+    g = g[(g.method == method) & g.dimension.isin(list(dims))].gamma
+    if not len(g):
+        return float("nan")
+    at0, at1 = g <= AT_BOUNDARY, g >= 1 - AT_BOUNDARY
+    return float({"0": at0, "1": at1, "either": at0 | at1}[which].mean())
+
+
+def _spearman(x, y) -> float | None:
+    """Spearman's rank correlation (mid-ranks), or None where either side is constant."""
+    rx, ry = rankdata(x), rankdata(y)
+    if np.ptp(rx) == 0 or np.ptp(ry) == 0:
+        return None
+    return float(np.corrcoef(rx, ry)[0, 1])
+
+
+def instability_trend(runs: pd.DataFrame, dims=None) -> dict:
+    """Sec. 6.1 "line search becomes unstable as the dimensionality increases", as a trend over ``dims`` (default: all):
+    Spearman's correlation of the dimension with line search's share of steps at 0 or 1 (``boundary``) and with its
+    median KL excess over the exact step ``kl − kl_best`` (``kl_excess``, Fig. 1's axis), None where a side is constant."""
+    r = _c1(runs, (*_C1_COLUMNS, "kl_best"))
+    dims = sorted(set(r.dimension)) if dims is None else sorted(dims)
+    ls = r[(r.method == "line_search") & r.dimension.isin(dims)]
+    share = [boundary_share(r, "line_search", [d]) for d in dims]
+    excess = (ls.kl - ls.kl_best).groupby(ls.dimension).median().reindex(dims).to_numpy()
+    return {"boundary": _spearman(dims, share), "kl_excess": _spearman(dims, excess)}
+
+
+def instability_grows(runs: pd.DataFrame, rho: float, dims=None) -> bool | None:
+    """The trend holds: both correlations of :func:`instability_trend` at least ``rho`` (None: not measured, a
+    constant side or fewer than three dimensions)."""
+    rho = check_real("rho", rho, low=-1.0, high=1.0)
+    dims = sorted(set(_c1(runs).dimension)) if dims is None else sorted(dims)
+    t = instability_trend(runs, dims)
+    if len(dims) < 3 or None in t.values():
+        return None
+    return bool(t["boundary"] >= rho and t["kl_excess"] >= rho)
+
+
+def line_search_oscillates(runs: pd.DataFrame, large, small, *, half: float, both: float) -> bool:
+    """Sec. 6.1 "oscillates between the two extreme values of zero and one", at the dimensions ``large`` against
+    ``small``: line search's step is at 0 or 1 in at least ``half`` of its runs at ``large`` and more often than at
+    ``small``, and each extreme occurs in at least ``both`` of its runs at ``large``."""
+    half, both = check_real("half", half, low=0.0, high=1.0), check_real("both", both, low=0.0, high=1.0)
+    at = boundary_share(runs, "line_search", large)
+    return bool(at >= half and at > boundary_share(runs, "line_search", small)
+                and boundary_share(runs, "line_search", large, "0") >= both
+                and boundary_share(runs, "line_search", large, "1") >= both)
+
+
+def _iqr(v: pd.Series) -> float:
+    return float(v.quantile(0.75) - v.quantile(0.25))
+
+
+def stable_and_lower_at(runs: pd.DataFrame, dimension: int, method: str = "adafw") -> bool:
+    """At one dimension: ``method``'s median KL after the step at most line search's and predefined's, and its
+    interquartile range at most line search's (Fig. 1 left: "stays stable and lower")."""
+    r = _c1(runs)
+    r = r[r.dimension == dimension]
+    kl = {m: r[r.method == m].kl for m in (method, "line_search", "predefined")}
+    if any(not len(v) for v in kl.values()):
+        raise ValueError(f"runs must hold {method}, line_search and predefined at dimension {dimension}")
+    return bool(kl[method].median() <= kl["line_search"].median() and kl[method].median() <= kl["predefined"].median()
+                and _iqr(kl[method]) <= _iqr(kl["line_search"]))
+
+
+def stable_and_lower(runs: pd.DataFrame, dims, method: str = "adafw") -> bool:
+    """:func:`stable_and_lower_at` at every dimension of ``dims`` (each decided alone: no pooled median)."""
+    return bool(all(stable_and_lower_at(runs, int(d), method) for d in dims))
+
+
+def adapts(runs: pd.DataFrame, dims, method: str = "adafw", share: float = 0.5) -> bool:
+    """``method``'s step comes from a successful search (``step_type`` not ``'fallback'``) in at least ``share`` of
+    its runs at every dimension of ``dims``: a rule that returns ``γ = 0`` on failure is ``q_1`` alone, not a step rule."""
+    r = _c1(runs, (*_C1_COLUMNS, "step_type"))
+    share = check_real("share", share, low=0.0, high=1.0)
+    r = r[r.method == method]
+    return bool(all((r[r.dimension == d].step_type != "fallback").mean() >= share for d in dims))
+
+
+def adapts_stable_and_lower(runs: pd.DataFrame, dims, method: str = "adafw") -> bool:
+    """C1.2 for a construction that may not step: :func:`adapts` and :func:`stable_and_lower` at every ``dims``."""
+    return bool(adapts(runs, dims, method) and stable_and_lower(runs, dims, method))
+
+
+def never_step_evidence(runs: pd.DataFrame, dims, method: str = "adafw", rtol: float = 0.01) -> dict:
+    """How far ``method`` is the never-step arm (``q_1`` alone, ``kl_init``) at ``dims``: per dimension the share of
+    its steps at ``γ = 0``, of its searches that failed, of its runs whose KL is within ``rtol`` of ``q_1``'s, and its
+    median KL beside ``q_1``'s."""
+    r = _c1(runs, (*_C1_COLUMNS, "step_type", "kl_init"))
+    r = r[(r.method == method) & r.dimension.isin(list(dims))]
+    out = {}
+    for d, g in r.groupby("dimension"):
+        out[int(d)] = {"gamma 0": float((g.gamma <= AT_BOUNDARY).mean()),
+                       "failed search": float((g.step_type == "fallback").mean()),
+                       "KL within 1% of q1's": float((abs(g.kl - g.kl_init) <= rtol * abs(g.kl_init)).mean()),
+                       "median KL": float(g.kl.median()), "median KL of q1 alone": float(g.kl_init.median())}
+    return out
+
+
+def misjudged_share(runs: pd.DataFrame, dims, method: str = "line_search", gap: float = 0.5) -> float:
+    """The share of ``method``'s runs at ``dims`` whose step is more than ``gap`` from the exact step ``gamma_best``
+    (the argmin of the KL along the segment): a good component dropped or a bad one taken."""
+    r = _c1(runs, (*_C1_COLUMNS, "gamma_best"))
+    gap = check_real("gap", gap, low=0.0, high=1.0)
+    r = r[(r.method == method) & r.dimension.isin(list(dims))]
+    return float((abs(r.gamma - r.gamma_best) > gap).mean()) if len(r) else float("nan")
+
+
+def cannot_distinguish(runs: pd.DataFrame, dims, *, miss: float, gap: float = 0.5) -> bool:
+    """Sec. 6.1 "even in medium dimensional cases, line-search is unable to distinguish between these cases" (a good
+    next component from a bad one): at the dimensions ``dims`` line search's step is more than ``gap`` from the exact
+    step in at least ``miss`` of its runs (:func:`misjudged_share`)."""
+    miss = check_real("miss", miss, low=0.0, high=1.0)
+    return bool(misjudged_share(runs, dims, "line_search", gap) >= miss)
+
+
+def decided_elsewhere(cells: dict, own) -> list:
+    """The cells of ``cells`` (setting -> the recorded verdict of the same claim there) other than ``own`` whose claim
+    holds: a ``setting`` rescue rests on such a decided cell only, never on an inconclusive one."""
+    return [k for k, v in cells.items() if k != own and v == "holds"]
