@@ -272,5 +272,6 @@ def conjugate_diagnosis(cells, chosen: dict, text: str, *, n_trials: dict | None
         rescue = [c for c in holding if pick(c)]
         if rescue:
             shown = "; ".join(", ".join(f"{k} = {v}" for k, v in c["setting"].items()) for c in rescue)
-            return {"kind": kind, "text": f"{text} {lead} ({shown}) and not at the chosen one.", "evidence": evidence}
-    return map_diagnosis(cells, text)
+            return {"kind": kind, "text": f"{text.strip()} {lead} ({shown}) and not at the chosen one.".strip(),
+                    "evidence": evidence}
+    return map_diagnosis(cells, text.strip())
