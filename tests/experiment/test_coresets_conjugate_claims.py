@@ -7,6 +7,7 @@ import pytest
 
 from inferopt.experiment.claims import Unearned
 from inferopt.experiment.coresets import conjugate_claims as cc
+from inferopt.experiment.support import deterministic
 from inferopt.experiment.verdict_map import cell
 
 KS = [1, 10, 20, 30]
@@ -132,8 +133,8 @@ def test_contours_and_reverse_kl_misleads():
         cc.kl_and_surface(res, c, 5)
 
 
-def _cells(verdicts, who=("ours", "ours", "authors"), data=("stand-in", "paper-shape", "stand-in")):
-    return [cell({"data": f"d{i}", "construction": w}, v, construction=w, data=d)
+def _cells(verdicts, who=("ours", "ours", "authors"), data=("stand-in", "paper-shape", "stand-in"), support=deterministic()):
+    return [cell({"data": f"d{i}", "construction": w}, v, construction=w, data=d, support=support)
             for i, (v, w, d) in enumerate(zip(verdicts, who, data))]
 
 
@@ -149,6 +150,8 @@ def test_conjugate_diagnosis_kinds():
     assert isinstance(few, Unearned) and "do not fail" in few.reason
     # no authors' cell: not earned
     assert isinstance(cc.conjugate_diagnosis(_cells([False, False, False], who=("ours",) * 3), chosen, "x"), Unearned)
+    # a holding cell without support or deterministic note rescues nothing
+    assert isinstance(cc.conjugate_diagnosis(_cells([False, False, True], support=None), chosen, "x"), Unearned)
     with pytest.raises(ValueError, match="chosen"):
         cc.conjugate_diagnosis(_cells([False, False, False]), {"data": "zz"}, "x")
     with pytest.raises(ValueError, match="at least"):

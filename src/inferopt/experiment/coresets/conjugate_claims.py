@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..._validation import check_choices, check_real, check_table
 from ..claims import MIN_SWEEP
-from ..verdict_map import map_diagnosis
+from ..verdict_map import decisive, map_diagnosis
 
 __all__ = [
     "FLOOR",
@@ -245,7 +245,7 @@ def conjugate_diagnosis(cells, chosen: dict, text: str, *, n_trials: dict | None
     (:func:`~inferopt.experiment.verdict_map.cell`, each with ``construction`` and ``data``).
 
     ``chosen``: the setting of the measured cell. None when that cell holds. Otherwise, of the
-    cells that hold: one of the authors' construction -> ``construction``; one on data of the
+    cells that hold decisively (:func:`~inferopt.experiment.verdict_map.decisive`): one of the authors' construction -> ``construction``; one on data of the
     paper's shape -> ``stand-in``; any other -> ``setting``; none -> the engine's
     :func:`~inferopt.experiment.verdict_map.map_diagnosis` (``paper`` when earned, else
     :class:`~inferopt.experiment.claims.Unearned`). ``n_trials``: index of a cell -> its number of
@@ -263,7 +263,7 @@ def conjugate_diagnosis(cells, chosen: dict, text: str, *, n_trials: dict | None
     if at[0]["verdict"] == "holds":
         return None
     evidence = {"sweep": cells}
-    holding = [c for c in cells if c["verdict"] == "holds"]
+    holding = [c for c in cells if c["verdict"] == "holds" and decisive(c)]
     for kind, pick, lead in [
         ("construction", lambda c: c.get("construction") == "authors", "It holds on the authors' construction"),
         ("stand-in", lambda c: c.get("data") == "paper-shape", "It holds on data of the paper's shape"),
