@@ -314,3 +314,17 @@ def test_sparsevi_divergence_is_reported_clearly_not_as_a_linalg_traceback():
         sparsevi(Phi, y, 3, covariance=covariance, optimizer="sgd", step_scale=1e4, n_steps=5)
     res = sparsevi(Phi, y, 3, covariance=covariance, optimizer="adam", n_steps=5)  # Adam's steps stay bounded
     assert np.all(res.x >= 0) and np.count_nonzero(res.x) <= 3
+
+
+def test_a_iht_restricted_gradient_differs_from_full():
+    """Sec. 3.3: the step along the gradient restricted to S misses a useful column outside S.
+    Column 0 is anti-correlated with y (largest |∇f|, positive ∇f: S = {0} at k = 1); column 1
+    is correlated with y (negative ∇f, outside S): only the full gradient can select it."""
+    y = np.array([1.0, 0.0, 0.0])
+    Phi = np.array([[-3.0, 0.5, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]])
+    full = cs.a_iht(Phi, y, 1, max_iter=1, tol=0.0)
+    restricted = cs.a_iht(Phi, y, 1, max_iter=1, tol=0.0, gradient="restricted")
+    assert full.x[1] > 0 and full.objective[-1] < 1.0
+    assert np.all(restricted.x == 0) and restricted.objective[-1] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="gradient"):
+        cs.a_iht(Phi, y, 1, gradient="partial")

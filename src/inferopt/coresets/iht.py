@@ -51,6 +51,9 @@ from .projection import expanded_support, sorted_union, sparse_nonneg
 from .._random import as_generator
 
 STEP_RULES = ("exact", "authors")
+#: line 7 of Algorithm 2: the projected step along the full gradient (the paper's) or along the
+#: gradient restricted to the expanded support ``S`` (Khanna & Kyrillidis 2018; Sec. 3.3)
+GRADIENTS = ("full", "restricted")
 
 
 #: below this fraction of the columns, products with Φ gather the columns; above it, one
@@ -207,14 +210,17 @@ def spectral_norm(Phi: np.ndarray, iters: int = 100, rtol: float = 1e-6) -> floa
     return float(np.sqrt(s))
 
 
-def _accelerated(Phi, y, k, *, debias, step, tol, max_iter, batch_size=None, rng=None, keep_best=False):
+def _accelerated(Phi, y, k, *, debias, step, tol, max_iter, batch_size=None, rng=None, keep_best=False,
+                 gradient="full"):
     """Algorithms 2 (``debias=False``) and 3 (``debias=True``), optionally with the batch
-    gradient of appendix G. Returns a :class:`CoresetResult`."""
+    gradient of appendix G; ``gradient`` (:data:`GRADIENTS`) the direction of line 7. Returns a
+    :class:`CoresetResult`."""
     Phi, y = check_problem(Phi, y)
     n = Phi.shape[1]
     k = check_k(k, n)
     tol, max_iter = check_stopping(tol, max_iter)
     check_choice("step", step, STEP_RULES)
+    check_choice("gradient", gradient, GRADIENTS)
     keep_best = check_flag("keep_best", keep_best)
     half = 0.5 if step == "authors" else 1.0
     # with batch gradients an unchanged iterate may only mean that the batch held nothing
@@ -249,7 +255,12 @@ def _accelerated(Phi, y, k, *, debias, step, tol, max_iter, batch_size=None, rng
             # exact line search along the direction actually taken: the n/B rescaling of
             # the unbiased estimate must not lengthen the step (it would diverge)
             mu *= batch_size / n
-        x, X = sparse_nonneg(z - mu * grad, k)                          # line 7 (full gradient)
+        if gradient == "restricted":                                    # Sec. 3.3: ∇f(z_t)|_S
+            direction = np.zeros(n)
+            direction[S] = grad[S]
+        else:
+            direction = grad
+        x, X = sparse_nonneg(z - mu * direction, k)                     # line 7 (full gradient)
         Phi_x = cols_matvec(PhiT, X, x[X])
         if debias and X.size:                                           # Alg. 3, lines 8-10
             g2 = -2.0 * cols_rmatvec(PhiT, X, y - Phi_x)
@@ -291,16 +302,20 @@ def _accelerated(Phi, y, k, *, debias, step, tol, max_iter, batch_size=None, rng
 
 @scale_free(info={"step": -2, "last_objective": 2})
 def a_iht(
-    Phi, y, k, *, step="exact", tol=DEFAULT_TOL, max_iter=DEFAULT_MAX_ITER, keep_best=False
+    Phi, y, k, *, step="exact", tol=DEFAULT_TOL, max_iter=DEFAULT_MAX_ITER, keep_best=False, gradient="full"
 ) -> CoresetResult:
     """Automated accelerated IHT (A-IHT, Algorithm 2 of Zhang et al. 2021).
+
+    ``gradient="restricted"`` projects the step along ``∇f(z_t)|_S`` instead of the full
+    gradient (the variant of Khanna & Kyrillidis 2018 that Sec. 3.3 says performs worse).
 
     The iteration is not monotone (momentum, hard thresholding): ``keep_best=True``
     returns the iterate with the lowest ``f`` instead of the last one (a *choice*, not in
     the paper; ``objective`` still traces every iterate, ``info['last_objective']``); of
     iterates whose ``f`` agree to a relative :data:`~inferopt._selection.TIE_RTOL`, the earliest.
     """
-    return _accelerated(Phi, y, k, debias=False, step=step, tol=tol, max_iter=max_iter, keep_best=keep_best)
+    return _accelerated(Phi, y, k, debias=False, step=step, tol=tol, max_iter=max_iter, keep_best=keep_best,
+                        gradient=gradient)
 
 
 @scale_free(info={"step": -2, "last_objective": 2})

@@ -1,0 +1,277 @@
+"""Deciding code of the conjugate-model claims of Zhang et al. (2021), A1-A3: each claim a
+function of the tidy trial tables of :func:`~.conjugate_trials.conjugate_trial` (columns
+``trial, method, k, forward_kl, reverse_kl, n_iter, seconds``, ...), so that the notebooks'
+verdicts and their bootstrap resamples come from the same code and the unit tests can make
+each claim hold and fail on constructed tables.
+
+Work is counted in products with ``Φ`` or ``Φᵀ`` (hardware-neutral, beside the seconds):
+:data:`PRODUCTS_PER_ITERATION` per IHT iteration (:mod:`inferopt.coresets.iht`: one ``Φᵀr``
+and one / two / four products with at most ``3k`` columns, each counted as a whole product),
+one ``Φᵀℓ`` per greedy step (GIGA, FW).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..._validation import check_choices, check_real, check_table
+from ..claims import MIN_SWEEP
+from ..verdict_map import decisive, map_diagnosis
+
+__all__ = [
+    "FLOOR",
+    "MIN_MAP_TRIALS",
+    "PRODUCTS_PER_ITERATION",
+    "always_better",
+    "beats_at",
+    "conjugate_diagnosis",
+    "fewer",
+    "first_below",
+    "first_k_beating",
+    "full_beats_restricted",
+    "first_near_zero",
+    "iht_beats_baselines",
+    "kl_and_surface",
+    "kl_medians",
+    "median_table",
+    "median_work",
+    "more_accurate_share",
+    "objective_drop",
+    "passes_within",
+    "median_crossing",
+    "reaches_near_zero_first",
+    "reverse_kl_misleads",
+    "sparsevi_flat_ratio",
+    "sparsevi_rank_correlation",
+    "contours_match",
+    "with_products",
+]
+
+#: KLs below this are round-off: compared and reported at this floor
+FLOOR = 1e-10
+#: products with Φ or Φᵀ per iteration of the IHT family (one full ``Φᵀr``; Φ on few columns)
+PRODUCTS_PER_ITERATION = {"iht": 2, "a_iht": 3, "a_iht_ii": 5, "a_iht_batch": 3}
+#: the least number of trials a verdict-map cell needs to count as decisive (the rubric's ">= 10")
+MIN_MAP_TRIALS = 10
+
+
+def _trials(table, columns=()) -> pd.DataFrame:
+    check_table("table", table, ("method", *columns))
+    return table
+
+
+def median_table(table, value: str = "reverse_kl", *, floor: float | None = FLOOR) -> pd.DataFrame:
+    """Median of ``value`` over the trials, by size ``k`` (rows) and method (columns), floored."""
+    t = _trials(table, ("k", value))
+    m = t.pivot_table(index="k", columns="method", values=value, aggfunc="median")
+    return m.clip(lower=floor) if floor is not None else m
+
+
+def beats_at(median: pd.DataFrame, rows, winners, losers, near_zero: float = 0.0) -> bool:
+    """Every winner's median strictly below every loser's at each size of ``rows``; a pair both
+    at most ``near_zero`` counts as a tie won (both are at the optimum)."""
+    winners = check_choices("winners", winners, set(median.columns))
+    losers = check_choices("losers", losers, set(median.columns))
+    sub = median.loc[list(rows)]
+    return bool(all(((sub[w] < sub[l]) | ((sub[w] <= near_zero) & (sub[l] <= near_zero))).all()
+                    for w in winners for l in losers))
+
+
+def first_k_beating(median: pd.DataFrame, winners, losers, near_zero: float = 0.0):
+    """Smallest grid ``k`` from which the winners beat the losers at every larger size (None: never)."""
+    for k in median.index:
+        if beats_at(median, median.index[median.index >= k], winners, losers, near_zero):
+            return int(k)
+    return None
+
+
+def iht_beats_baselines(table, large, iht, baselines, *, near_zero: float, at_zero=()) -> bool:
+    """A1.1 / A1.1b: the ``iht`` methods' median reverse KL below the ``baselines``' at every
+    size of ``large``, and the ``at_zero`` methods at most ``near_zero`` at the largest size."""
+    m = median_table(table)
+    kmax = m.index.max()
+    return beats_at(m, large, iht, baselines, near_zero) and bool((m.loc[kmax, list(at_zero)] <= near_zero).all())
+
+
+def sparsevi_flat_ratio(table, start: int) -> float:
+    """SparseVI's median reverse KL at the largest size over its value at size ``start``."""
+    m = median_table(table)
+    return float(m.loc[m.index.max(), "sparsevi"] / m.loc[start, "sparsevi"])
+
+
+def first_near_zero(median: pd.DataFrame, name: str, near_zero: float):
+    """Smallest grid size at which ``name``'s median is at most ``near_zero`` (None: none)."""
+    hit = median.index[median[name] <= near_zero]
+    return int(hit.min()) if hit.size else None
+
+
+def reaches_near_zero_first(table, faster: str, slower: str, *, near_zero: float) -> bool:
+    """A1.3's size reading: ``faster``'s median reverse KL reaches ``near_zero`` at a smaller
+    grid size than ``slower``'s (or ``slower``'s never does)."""
+    m = median_table(table)
+    kf, ks = first_near_zero(m, faster, near_zero), first_near_zero(m, slower, near_zero)
+    return kf is not None and (ks is None or kf < ks)
+
+
+def with_products(table) -> pd.DataFrame:
+    """``table`` with a column ``products``: the products with Φ or Φᵀ of each run, ``n_iter``
+    times :data:`PRODUCTS_PER_ITERATION` for the IHT family, one per greedy step otherwise."""
+    t = _trials(table, ("n_iter",))
+    per = t["method"].map(lambda m: PRODUCTS_PER_ITERATION.get(str(m).removesuffix("_refit"), 1))
+    return t.assign(products=t["n_iter"] * per)
+
+
+def median_work(table, methods, ks, column: str = "n_iter") -> dict:
+    """``{method: median of column}`` over the trials and the sizes ``ks`` (``products``: counted
+    by :func:`with_products`)."""
+    t = with_products(table) if column == "products" else _trials(table, (column,))
+    sub = t[t.k.isin(list(ks))]
+    return {m: float(sub.loc[sub.method == m, column].median()) for m in methods}
+
+
+def fewer(table, faster: str, slower: str, ks, *, column: str = "n_iter", ratio: float = 1.0) -> bool:
+    """``faster``'s median work (``column``: ``n_iter``, ``products`` or ``seconds``) over the
+    trials and sizes ``ks`` is below ``ratio`` times ``slower``'s. ``ratio > 1`` with the roles
+    swapped reads "much slower": ``fewer(t, giga, iht, ratio=1/3)``."""
+    ratio = check_real("ratio", ratio, low=0.0, low_open=True)
+    w = median_work(table, [faster, slower], ks, column)
+    return bool(w[faster] < ratio * w[slower])
+
+
+def more_accurate_share(table, better: str, worse: str, value: str = "reverse_kl") -> float:
+    """Share of the grid sizes at which ``better``'s median ``value`` is strictly below ``worse``'s."""
+    m = median_table(table, value)
+    return float((m[better] < m[worse]).mean())
+
+
+# ---- A2: objective traces ------------------------------------------------------------------
+
+def first_below(trace, target: float):
+    """First iteration ``t >= 1`` with ``f(w_t) < target`` of an objective trace (None: never)."""
+    trace = np.asarray(trace, dtype=float)
+    hit = np.flatnonzero(trace[1:] < target)
+    return int(hit[0]) + 1 if hit.size else None
+
+
+def full_beats_restricted(table) -> bool:
+    """A2.5: A-IHT's median final objective with the full gradient strictly below its median
+    with the restricted one (``table``: columns ``trial, gradient, objective``)."""
+    check_table("table", table, ("trial", "gradient", "objective"))
+    m = table.groupby("gradient").objective.median()
+    return bool(m["full"] < m["restricted"])
+
+
+def median_crossing(crossings, it: str, base: str) -> float:
+    """Median over trials of the iteration at which trace ``it`` passes ``base``'s final objective."""
+    check_table("crossings", crossings, ("iht", "baseline", "iteration"))
+    sel = crossings[(crossings.iht == it) & (crossings.baseline == base)]
+    if sel.empty:
+        raise ValueError(f"crossings has no rows for trace {it!r} against {base!r}")
+    return float(sel.iteration.median())
+
+
+def passes_within(crossings, pairs, slack: float) -> bool:
+    """Every ``(trace, baseline, t)`` of ``pairs``: the median crossing at most ``slack · t``."""
+    return all(median_crossing(crossings, it, b) <= slack * bound for it, b, bound in pairs)
+
+
+def objective_drop(traces, method: str, last: int) -> float:
+    """Median over trials of ``(f_{T−last} − f_T) / f_{T−last}``: the objective's relative fall
+    over the last ``last`` iterations of ``method``'s trace (``traces``: columns ``trial,
+    method, iteration, objective``; ``T`` the last iteration)."""
+    check_table("traces", traces, ("trial", "method", "iteration", "objective"))
+    drops = []
+    for _, tr in traces[traces.method == method].groupby("trial"):
+        f = tr.sort_values("iteration").objective.to_numpy()
+        if f.size <= last:
+            raise ValueError(f"a trace of {method!r} has {f.size} values: it cannot show the last {last} iterations")
+        drops.append((f[-1 - last] - f[-1]) / f[-1 - last])
+    if not drops:
+        raise ValueError(f"traces has no rows of {method!r}")
+    return float(np.median(drops))
+
+
+# ---- A3: KLs, contours --------------------------------------------------------------------
+
+def kl_medians(table) -> dict:
+    """``{"forward", "reverse"}`` median KL tables (:func:`median_table`)."""
+    return {d: median_table(table, f"{d}_kl") for d in ("forward", "reverse")}
+
+
+def always_better(table, winners, losers, rows) -> bool:
+    """A3.1: the winners strictly below the losers in forward and reverse KL at every size of ``rows``."""
+    m = kl_medians(table)
+    return all(beats_at(m[d], rows, winners, losers) for d in m)
+
+
+def sparsevi_rank_correlation(table, rows) -> float:
+    """Spearman correlation between ``k`` and SparseVI's median forward KL over the sizes ``rows``."""
+    f = median_table(table, "forward_kl")["sparsevi"].loc[list(rows)]
+    return float(pd.Series(f.index, dtype=float).corr(pd.Series(f.to_numpy()), method="spearman"))
+
+
+def contours_match(table, tol: float, *, good: str = "a_iht_ii", bad: str = "sparsevi") -> bool:
+    """A3.3: ``good``'s median relative RMS difference from the true surface at most ``tol``,
+    ``bad``'s above it (``table``: columns ``method, relative_rms_difference``)."""
+    check_table("table", table, ("method", "relative_rms_difference"))
+    m = table.groupby("method").relative_rms_difference.median()
+    return bool(m[good] <= tol < m[bad])
+
+
+def kl_and_surface(results, contours, k: int) -> pd.DataFrame:
+    """One row per (trial, method) of ``contours`` (columns ``trial, method,
+    relative_rms_difference``) with that trial's reverse KL at size ``k`` from ``results``."""
+    check_table("contours", contours, ("trial", "method", "relative_rms_difference"))
+    kl = _trials(results, ("trial", "k", "reverse_kl"))
+    kl = kl[kl.k == k][["trial", "method", "reverse_kl"]]
+    out = contours[["trial", "method", "relative_rms_difference"]].merge(kl, on=["trial", "method"], how="inner")
+    if out.empty:
+        raise ValueError(f"no (trial, method) of contours has a reverse KL at k = {k} in results")
+    return out
+
+
+def reverse_kl_misleads(table, *, low_kl: str = "sparsevi", good_surface: str = "a_iht_ii") -> bool:
+    """A3.4 ("the reverse KL alone is not enough"): ``low_kl``'s median reverse KL below
+    ``good_surface``'s while its median surface error (relative RMS difference) is above it."""
+    check_table("table", table, ("method", "reverse_kl", "relative_rms_difference"))
+    m = table.groupby("method")[["reverse_kl", "relative_rms_difference"]].median()
+    return bool(m.loc[low_kl, "reverse_kl"] < m.loc[good_surface, "reverse_kl"]
+                and m.loc[low_kl, "relative_rms_difference"] > m.loc[good_surface, "relative_rms_difference"])
+
+
+def conjugate_diagnosis(cells, chosen: dict, text: str, *, n_trials: dict | None = None):
+    """The diagnosis of an A3 claim from its verdict map ``cells``
+    (:func:`~inferopt.experiment.verdict_map.cell`, each with ``construction`` and ``data``).
+
+    ``chosen``: the setting of the measured cell. None when that cell holds. Otherwise, of the
+    cells that hold decisively (:func:`~inferopt.experiment.verdict_map.decisive`): one of the authors' construction -> ``construction``; one on data of the
+    paper's shape -> ``stand-in``; any other -> ``setting``; none -> the engine's
+    :func:`~inferopt.experiment.verdict_map.map_diagnosis` (``paper`` when earned, else
+    :class:`~inferopt.experiment.claims.Unearned`). ``n_trials``: index of a cell -> its number of
+    trials; a cell on fewer than :data:`MIN_MAP_TRIALS` is not decisive (``inconclusive``), so
+    that no ``paper`` diagnosis rests on it."""
+    cells = [dict(c) for c in cells]
+    if len(cells) < MIN_SWEEP:
+        raise ValueError(f"a verdict map needs at least {MIN_SWEEP} cells; got {len(cells)}")
+    for i, n in (n_trials or {}).items():
+        if n < MIN_MAP_TRIALS and cells[i]["verdict"] == "fails":
+            cells[i] = dict(cells[i], verdict="inconclusive", note=f"{n} trials, fewer than {MIN_MAP_TRIALS}")
+    at = [c for c in cells if c["setting"] == chosen]
+    if not at:
+        raise ValueError(f"chosen {chosen!r} is not the setting of any cell")
+    if at[0]["verdict"] == "holds":
+        return None
+    evidence = {"sweep": cells}
+    holding = [c for c in cells if c["verdict"] == "holds" and decisive(c)]
+    for kind, pick, lead in [
+        ("construction", lambda c: c.get("construction") == "authors", "It holds on the authors' construction"),
+        ("stand-in", lambda c: c.get("data") == "paper-shape", "It holds on data of the paper's shape"),
+        ("setting", lambda c: True, "It holds at another setting"),
+    ]:
+        rescue = [c for c in holding if pick(c)]
+        if rescue:
+            shown = "; ".join(", ".join(f"{k} = {v}" for k, v in c["setting"].items()) for c in rescue)
+            return {"kind": kind, "text": f"{text.strip()} {lead} ({shown}) and not at the chosen one.".strip(),
+                    "evidence": evidence}
+    return map_diagnosis(cells, text.strip())

@@ -1,0 +1,158 @@
+"""The deciding code of claims A1-A3 (inferopt.experiment.coresets.conjugate_claims): each test
+can hold and can fail on constructed trial tables."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from inferopt.experiment.claims import Unearned
+from inferopt.experiment.coresets import conjugate_claims as cc
+from inferopt.experiment.support import deterministic
+from inferopt.experiment.verdict_map import cell
+
+KS = [1, 10, 20, 30]
+
+
+def kl_table(curves: dict, n_trials=3, noise=0.0, n_iter=None, seconds=None):
+    """Trials x sizes x methods with reverse/forward KL from ``curves[method](k)``."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for t in range(n_trials):
+        for m, f in curves.items():
+            for k in KS:
+                v = f(k) * (1 + noise * rng.standard_normal())
+                rows.append({"trial": t, "method": m, "k": k, "reverse_kl": v, "forward_kl": v,
+                             "n_iter": (n_iter or {}).get(m, k), "seconds": (seconds or {}).get(m, 1.0)})
+    return pd.DataFrame(rows)
+
+
+def test_beats_and_first_k():
+    t = kl_table({"a": lambda k: 1 / k, "b": lambda k: 0.5 if k < 20 else 10 / k**2})
+    m = cc.median_table(t)
+    assert cc.beats_at(m, [20, 30], ["b"], ["a"])
+    assert not cc.beats_at(m, [1, 10], ["b"], ["a"])
+    assert cc.first_k_beating(m, ["b"], ["a"]) == 20
+    assert cc.first_k_beating(m, ["a"], ["b"]) is None
+    # both at the optimum: a tie won
+    z = cc.median_table(kl_table({"a": lambda k: 0.0, "b": lambda k: 0.0}))
+    assert cc.beats_at(z, KS, ["a"], ["b"], near_zero=1e-3) and not cc.beats_at(z, KS, ["a"], ["b"])
+
+
+def test_iht_beats_baselines_holds_and_fails():
+    t = kl_table({"iht": lambda k: 1e-4 / k, "giga": lambda k: 1.0 / k})
+    assert cc.iht_beats_baselines(t, [20, 30], ["iht"], ["giga"], near_zero=1e-3, at_zero=["iht"])
+    assert not cc.iht_beats_baselines(t, [20, 30], ["giga"], ["iht"], near_zero=1e-3)
+    assert not cc.iht_beats_baselines(t, [20, 30], ["iht"], ["giga"], near_zero=1e-9, at_zero=["iht"])
+
+
+def test_sparsevi_flat_ratio():
+    flat = kl_table({"sparsevi": lambda k: 0.1})
+    falling = kl_table({"sparsevi": lambda k: 1.0 / k**3})
+    assert cc.sparsevi_flat_ratio(flat, 20) == pytest.approx(1.0)
+    assert cc.sparsevi_flat_ratio(falling, 20) < 0.5
+
+
+def test_near_zero_first():
+    t = kl_table({"fast": lambda k: 1e-5 if k >= 10 else 1.0, "slow": lambda k: 1e-5 if k >= 30 else 1.0})
+    assert cc.reaches_near_zero_first(t, "fast", "slow", near_zero=1e-3)
+    assert not cc.reaches_near_zero_first(t, "slow", "fast", near_zero=1e-3)
+    assert cc.first_near_zero(cc.median_table(t), "slow", 1e-9) is None
+
+
+def test_fewer_iterations_products_and_ratio():
+    t = kl_table({"a_iht": lambda k: 1.0, "a_iht_ii": lambda k: 1.0, "iht": lambda k: 1.0, "giga": lambda k: 1.0},
+                 n_iter={"a_iht": 100, "a_iht_ii": 50, "iht": 300, "giga": 30})
+    p = cc.with_products(t)
+    assert set(p[p.method == "a_iht_ii"].products) == {250} and set(p[p.method == "giga"].products) == {30}
+    assert cc.fewer(t, "a_iht_ii", "a_iht", [20, 30])
+    assert not cc.fewer(t, "a_iht", "a_iht_ii", [20, 30])
+    # in products A-IHT II's 5 per iteration: 250 < 300 holds; with 70 iterations (350) it fails
+    assert cc.fewer(t, "a_iht_ii", "a_iht", [20, 30], column="products")
+    t2 = t.assign(n_iter=np.where(t.method == "a_iht_ii", 70, t.n_iter))
+    assert cc.fewer(t2, "a_iht_ii", "a_iht", [20, 30]) and not cc.fewer(t2, "a_iht_ii", "a_iht", [20, 30], column="products")
+    # "much slower": IHT 600 products against GIGA's 30
+    assert cc.fewer(t, "giga", "iht", [30], column="products", ratio=1 / 5)
+    assert not cc.fewer(t, "giga", "iht", [30], column="products", ratio=1 / 50)
+    assert cc.median_work(t, ["iht"], [30], "seconds") == {"iht": 1.0}
+    with pytest.raises(ValueError, match="ratio"):
+        cc.fewer(t, "giga", "iht", [30], ratio=0.0)
+
+
+def test_more_accurate_share():
+    t = kl_table({"a": lambda k: 1.0 / k, "b": lambda k: 2.0 / k if k < 20 else 0.1 / k})
+    assert cc.more_accurate_share(t, "b", "a") == pytest.approx(0.5)
+    assert cc.more_accurate_share(t, "a", "b") == pytest.approx(0.5)
+
+
+def test_first_below_and_crossings():
+    assert cc.first_below([10.0, 5.0, 3.0, 1.0], 4.0) == 2
+    assert cc.first_below([10.0, 5.0], 1.0) is None
+    cr = pd.DataFrame({"trial": [0, 1, 2], "iht": "a_iht", "baseline": "giga", "iteration": [20, 30, 40]})
+    assert cc.median_crossing(cr, "a_iht", "giga") == 30
+    assert cc.passes_within(cr, [("a_iht", "giga", 30)], 1.0)
+    assert not cc.passes_within(cr, [("a_iht", "giga", 20)], 1.0)
+    with pytest.raises(ValueError, match="no rows"):
+        cc.median_crossing(cr, "a_iht_ii", "giga")
+
+
+def test_objective_drop():
+    it = np.arange(301)
+    falling = pd.DataFrame({"trial": 0, "method": "a", "iteration": it, "objective": 1.0 / (1 + it)})
+    flat = pd.DataFrame({"trial": 0, "method": "b", "iteration": it, "objective": np.where(it < 100, 1.0 / (1 + it), 0.01)})
+    t = pd.concat([falling, flat])
+    assert cc.objective_drop(t, "a", 50) > 0.1
+    assert cc.objective_drop(t, "b", 50) == pytest.approx(0.0)
+    with pytest.raises(ValueError, match="cannot show"):
+        cc.objective_drop(t, "a", 400)
+
+
+def test_full_beats_restricted():
+    t = pd.DataFrame({"trial": [0, 0, 1, 1], "gradient": ["full", "restricted"] * 2, "objective": [1.0, 2.0, 1.0, 3.0]})
+    assert cc.full_beats_restricted(t)
+    assert not cc.full_beats_restricted(t.assign(objective=1.0))  # a tie is not "better"
+
+
+def test_always_better_and_rank_correlation():
+    t = kl_table({"a_iht": lambda k: 1.0 / k, "giga": lambda k: 2.0 / k, "sparsevi": lambda k: float(k)})
+    assert cc.always_better(t, ["a_iht"], ["giga", "sparsevi"], [20, 30])
+    assert not cc.always_better(t, ["giga"], ["a_iht"], [20, 30])
+    assert cc.sparsevi_rank_correlation(t, KS) == pytest.approx(1.0)
+    down = kl_table({"sparsevi": lambda k: 1.0 / k})
+    assert cc.sparsevi_rank_correlation(down, KS) == pytest.approx(-1.0)
+
+
+def test_contours_and_reverse_kl_misleads():
+    c = pd.DataFrame({"trial": [0, 0, 1, 1], "method": ["a_iht_ii", "sparsevi"] * 2, "relative_rms_difference": [0.01, 0.5, 0.02, 0.4]})
+    assert cc.contours_match(c, 0.05) and not cc.contours_match(c, 0.005) and not cc.contours_match(c, 0.6)
+    res = kl_table({"a_iht_ii": lambda k: 2.0, "sparsevi": lambda k: 1.0}, n_trials=2)
+    t = cc.kl_and_surface(res, c, 30)
+    assert len(t) == 4 and cc.reverse_kl_misleads(t)
+    # the lower reverse KL with the better surface: the reverse KL is not misleading
+    assert not cc.reverse_kl_misleads(t.assign(reverse_kl=np.where(t.method == "sparsevi", 3.0, 2.0)))
+    with pytest.raises(ValueError, match="no \\(trial, method\\)"):
+        cc.kl_and_surface(res, c, 5)
+
+
+def _cells(verdicts, who=("ours", "ours", "authors"), data=("stand-in", "paper-shape", "stand-in"), support=deterministic()):
+    return [cell({"data": f"d{i}", "construction": w}, v, construction=w, data=d, support=support)
+            for i, (v, w, d) in enumerate(zip(verdicts, who, data))]
+
+
+def test_conjugate_diagnosis_kinds():
+    chosen = {"data": "d0", "construction": "ours"}
+    assert cc.conjugate_diagnosis(_cells([True, False, False]), chosen, "x") is None
+    assert cc.conjugate_diagnosis(_cells([False, False, True]), chosen, "x")["kind"] == "construction"
+    assert cc.conjugate_diagnosis(_cells([False, True, False]), chosen, "x")["kind"] == "stand-in"
+    paper = cc.conjugate_diagnosis(_cells([False, False, False]), chosen, "x")
+    assert paper["kind"] == "paper"
+    # a failing cell on fewer than MIN_MAP_TRIALS trials is not decisive: no paper diagnosis
+    few = cc.conjugate_diagnosis(_cells([False, False, False]), chosen, "x", n_trials={0: 10, 1: 10, 2: 2})
+    assert isinstance(few, Unearned) and "do not fail" in few.reason
+    # no authors' cell: not earned
+    assert isinstance(cc.conjugate_diagnosis(_cells([False, False, False], who=("ours",) * 3), chosen, "x"), Unearned)
+    # a holding cell without support or deterministic note rescues nothing
+    assert isinstance(cc.conjugate_diagnosis(_cells([False, False, True], support=None), chosen, "x"), Unearned)
+    with pytest.raises(ValueError, match="chosen"):
+        cc.conjugate_diagnosis(_cells([False, False, False]), {"data": "zz"}, "x")
+    with pytest.raises(ValueError, match="at least"):
+        cc.conjugate_diagnosis(_cells([False, False]), chosen, "x")
