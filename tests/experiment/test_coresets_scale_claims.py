@@ -16,7 +16,8 @@ from inferopt.experiment.coresets.batch_map_claims import (
 from inferopt.experiment.coresets.large_scale import (
     crossover_k, crossovers, grows_linearly, kl_fraction, loglog_slope, record_large_scale_claims, scales_as_paper,
 )
-from inferopt.experiment.coresets.work import work_counts
+from inferopt.experiment.coresets.large_scale import care
+from inferopt.experiment.coresets.work import product_seconds, work_counts
 
 KS = (10, 100, 500, 1000, 2000)
 
@@ -160,3 +161,11 @@ def test_work_counts_by_hand():
     assert refit["phi_products"].tolist() == pytest.approx([7.0 + 16 / n, 12.0])
     with pytest.raises(ValueError, match="draws"):
         work_counts("sparsevi", {"ks": ks, "weights": W, "results": [_Res(iters=[5, 10])]}, S=S, n=n, D=D)
+
+
+def test_care_is_seconds_over_the_floor_of_the_products():
+    t = pd.DataFrame({"dataset": "d", "method": ["giga", "a_iht"], "k": 10, "trial": 0, "seconds": [1.0, 6.0],
+                      "phi_products": [10.0, 20.0], "phi_floor_seconds": 0.05})
+    assert care(t, ["giga", "a_iht"]) == {"seconds over the floor of its Phi products, GIGA": pytest.approx(2.0),
+                                          "seconds over the floor of its Phi products, A-IHT": pytest.approx(6.0)}
+    assert product_seconds(np.ones((50, 40)), repeats=3) >= 0.0

@@ -26,6 +26,7 @@ from ..claims import Unearned, check_statistic, readings
 from ..support import bootstrap_support
 from ..verdict_map import cell, map_diagnosis
 from .glm_trials import AUTHORS_SPARSEVI, check_trial_table, medians, wins
+from .large_scale import PEER_SPEEDUPS, care
 from .plots import METHOD_LABELS
 
 #: the IHT algorithms of the paper, and the two KLs the claims pool
@@ -95,15 +96,6 @@ def with_arms(table: pd.DataFrame, arms: pd.DataFrame | None) -> pd.DataFrame | 
     check_trial_table(arms, "k")
     keys = arms[["dataset", "trial"]].drop_duplicates()
     return pd.concat([table.merge(keys, on=["dataset", "trial"]), arms], ignore_index=True)
-
-
-def care(table: pd.DataFrame, methods) -> dict:
-    """Per method, the median CPU seconds per full product with ``Φ`` at the largest size (all datasets):
-    how close each implementation runs to the floor of its products (the equal-care evidence)."""
-    kmax = int(table["k"].max())
-    at = table[(table["k"] == kmax) & table["method"].isin(list(methods)) & (table["phi_products"] > 0)]
-    per = (at["seconds"] / at["phi_products"]).groupby(at["method"]).median()
-    return {f"seconds per Phi product, {METHOD_LABELS.get(m, m)}": float(v) for m, v in per.items()}
 
 
 def _svi_cells(exp, table, authors, test_at, name: str) -> list[dict]:
@@ -202,7 +194,8 @@ def _comparable_claim(exp, table) -> None:
         measured={"largest work factor": fw, "largest seconds factor": fs}
         | {f"work {METHOD_LABELS[m]} / GIGA, {ds}": float(v) for m in IHT for ds, v in basis_ratio(table, "work", m, "giga").items()}
         | {f"seconds {METHOD_LABELS[m]} / GIGA, {ds}": float(v) for m in IHT for ds, v in basis_ratio(table, "seconds", m, "giga").items()}
-        | care(table, ["giga", *IHT]) | {"k": int(table.k.max())},
+        | care(table, ["giga", *IHT]) | {"k": int(table.k.max())}
+        | {"peer speed-ups (benchmarks/README.md, full phishing, k = 50/200/500)": PEER_SPEEDUPS},
     )
 
 

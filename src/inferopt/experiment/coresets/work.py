@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._clock import clock
 from ..._validation import check_int
 from .conjugate_trials import split_method
 
-__all__ = ["WORK_COLUMNS", "work_counts"]
+__all__ = ["WORK_COLUMNS", "product_seconds", "work_counts"]
 
 #: the columns :func:`work_counts` adds to a trial table
 WORK_COLUMNS = ("phi_products", "gradient_draws", "laplace_fits", "work")
@@ -70,3 +71,15 @@ def work_counts(method: str, run: dict, *, S: int, n: int, D: int, draws: int = 
         phi = phi + support.astype(float) ** 2 / n
     return {"phi_products": phi, "gradient_draws": grads, "laplace_fits": grads.copy(),
             "work": phi * S * n + grads * draws * n * D}
+
+
+def product_seconds(Phi: np.ndarray, repeats: int = 20) -> float:
+    """CPU seconds of one product ``Φᵀr`` (the floor of an iteration of GIGA or IHT): ``repeats`` products
+    timed together, divided by ``repeats``. A measurement of this machine, for the equal-care evidence only
+    (seconds per product against this floor), never a verdict's input."""
+    repeats = check_int("repeats", repeats, low=1)
+    r = np.ones(Phi.shape[0])
+    t0 = clock()
+    for _ in range(repeats):
+        Phi.T @ r
+    return (clock() - t0) / repeats
