@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 
 from ..claims import Unearned, check_statistic, readings
-from ..verdict_map import cell, map_diagnosis
 from .glm_claims import AUTHORS_ARM, with_arms
 from .glm_trials import best_method, check_trial_table, medians
+from .map_cells import diagnose, supported_cell
 
 #: readings of "comparably" (A7.1): batch and full-gradient KL within this factor, either way
 FACTORS = (2.0, 3.0, 5.0)
@@ -71,7 +71,7 @@ def _map_or_unearned(cells: list[dict], text: str, authors):
     arm (``authors`` None) nothing is earned (the App. G claims concern SparseVI as its authors ran it)."""
     if authors is None:
         return Unearned("the authors' SparseVI arm (A4/A5 sparsevi_authors_trials) was not run at this scale", {"sweep": cells})
-    return map_diagnosis(cells, text)
+    return diagnose(cells, text)
 
 
 #: why A7's maps have no cell of the authors' construction
@@ -84,7 +84,8 @@ def record_batch_claims(exp, table: pd.DataFrame, arms: pd.DataFrame | None, *, 
     (``None`` or without that arm: not measured at this scale)."""
     ratio, worst = batch_over_full(table, k_min), batch_factor(table, k_min)
     k_sweep = sorted({1, k_min, int(np.median(table["k"].unique())), int(table["k"].max())})
-    sweep = [cell({"sizes k >=": k}, batch_factor(table, k) <= comparable_factor) for k in k_sweep]
+    sweep = [] if worst <= comparable_factor else [
+        supported_cell(exp, {"sizes k >=": k}, lambda t, k=k: batch_factor(t, k) <= comparable_factor, table) for k in k_sweep]
     far = ratio.sub(1).abs().idxmax()
     exp.claim(
         "A7.1",
@@ -93,7 +94,7 @@ def record_batch_claims(exp, table: pd.DataFrame, arms: pd.DataFrame | None, *, 
         test=lambda t: batch_factor(t, k_min) <= comparable_factor, table=table,
         threshold={"value": comparable_factor, "source": "ours",
                    "readings": readings(lambda v: worst <= v, sorted({*FACTORS, comparable_factor}), chosen=comparable_factor)},
-        diagnosis=None if worst <= comparable_factor else map_diagnosis(
+        diagnosis=None if worst <= comparable_factor else diagnose(
             sweep, f"The largest factor is {worst:.3g} (batch / full {ratio.loc[far]:.3g} on {far}); the batches and the "
                    "step rule are as the paper gives them (B = n/5, A-IHT's line search).",
             no_authors_construction=NO_AUTHORS_BATCH),
@@ -132,13 +133,15 @@ def record_map_claims(exp, table: pd.DataFrame, arms: pd.DataFrame | None, *, k_
     best = best_method(table, "map_distance", list(MAP_METHODS), k_min=k_min)
     best_all = best_method(table, "map_distance", list(all_methods), k_min=k_min)
     n_iht = best_on(table, MAP_METHODS, IHT_FAMILY, k_min=k_min)
-    iht_cells = [cell({"best over sizes k >=": k, "SparseVI": "sparsevi"}, best_on(table, MAP_METHODS, IHT_FAMILY, k_min=k) >= iht_need)
-                 for k in k_sweep]
-    extra = {}
-    if authors is not None:
-        n_iht_a = best_on(authors, auth_methods, IHT_FAMILY, k_min=k_min)
-        iht_cells.append(cell({"best over sizes k >=": k_min, "SparseVI": AUTHORS_ARM}, n_iht_a >= iht_need, construction="authors"))
-        extra = {"datasets where IHT is best, against the authors' SparseVI": n_iht_a}
+    extra = {} if authors is None else {
+        "datasets where IHT is best, against the authors' SparseVI": best_on(authors, auth_methods, IHT_FAMILY, k_min=k_min)}
+    iht_cells = [] if n_iht >= iht_need else [
+        supported_cell(exp, {"best over sizes k >=": k, "SparseVI": "sparsevi"},
+                       lambda t, k=k: best_on(t, MAP_METHODS, IHT_FAMILY, k_min=k) >= iht_need, table) for k in k_sweep]
+    if iht_cells and authors is not None:
+        iht_cells.append(supported_cell(exp, {"best over sizes k >=": k_min, "SparseVI": AUTHORS_ARM},
+                                        lambda t: best_on(t, auth_methods, IHT_FAMILY, k_min=k_min) >= iht_need, authors,
+                                        construction="authors"))
     exp.claim(
         "A8.1",
         f"IHT (A-IHT or A-IHT II) usually has the smallest MAP distance among Uniform, GIGA, SparseVI, A-IHT, A-IHT II (lowest "
@@ -151,10 +154,12 @@ def record_map_claims(exp, table: pd.DataFrame, arms: pd.DataFrame | None, *, k_
     )
     svi, t_svi, methods = (AUTHORS_ARM, authors, auth_methods) if authors is not None else ("sparsevi", table, list(MAP_METHODS))
     n_svi = best_on(t_svi, methods, [svi], k_min=k_min)
-    svi_cells = [cell({"best over sizes k >=": k, "SparseVI": svi}, 1 <= best_on(t_svi, methods, [svi], k_min=k) <= 3,
-                      construction="authors" if authors is not None else "ours") for k in k_sweep]
-    svi_cells.append(cell({"best over sizes k >=": k_min, "SparseVI": "sparsevi (ours, all trials)"},
-                          1 <= best_on(table, MAP_METHODS, ["sparsevi"], k_min=k_min) <= 3))
+    svi_cells = [] if 1 <= n_svi <= 3 else [
+        supported_cell(exp, {"best over sizes k >=": k, "SparseVI": svi}, lambda t, k=k: 1 <= best_on(t, methods, [svi], k_min=k) <= 3,
+                       t_svi, construction="authors" if authors is not None else "ours") for k in k_sweep]
+    if svi_cells:
+        svi_cells.append(supported_cell(exp, {"best over sizes k >=": k_min, "SparseVI": "sparsevi (ours, all trials)"},
+                                        lambda t: 1 <= best_on(t, MAP_METHODS, ["sparsevi"], k_min=k_min) <= 3, table))
     best_svi = best_method(t_svi, "map_distance", methods, k_min=k_min)
     exp.claim(
         "A8.2",

@@ -23,10 +23,9 @@ import numpy as np
 import pandas as pd
 
 from ..claims import Unearned, check_statistic, readings
-from ..support import bootstrap_support
-from ..verdict_map import cell, map_diagnosis
-from .glm_trials import AUTHORS_SPARSEVI, check_trial_table, medians, wins
+from .glm_trials import AUTHORS_SPARSEVI, check_trial_table, wins
 from .large_scale import PEER_SPEEDUPS, care
+from .map_cells import diagnose, supported_cell
 from .plots import METHOD_LABELS
 
 #: the IHT algorithms of the paper, and the two KLs the claims pool
@@ -101,16 +100,10 @@ def with_arms(table: pd.DataFrame, arms: pd.DataFrame | None) -> pd.DataFrame | 
 def _svi_cells(exp, table, authors, test_at, name: str) -> list[dict]:
     """Verdict-map cells of a SparseVI speed test ``test_at(t, slow, basis)`` over both bases and both
     constructions (ours: ``sparsevi`` on all trials; the authors': :data:`AUTHORS_ARM` on ``authors``)."""
-    seed = int(exp.params.get("seed", 0) or 0)
-    out = []
-    for construction, slow, t in [("ours", "sparsevi", table), ("authors", AUTHORS_ARM, authors)]:
-        if t is None:
-            continue
-        for basis in BASES:
-            test = (lambda tt, s=slow, b=basis: test_at(tt, s, b))
-            out.append(cell({"SparseVI": slow, "basis": basis, "test": name}, test(t), construction=construction,
-                            support=bootstrap_support(test, t, by="trial", seed=seed)))
-    return out
+    return [supported_cell(exp, {"SparseVI": slow, "basis": basis, "test": name},
+                           lambda tt, s=slow, b=basis: test_at(tt, s, b), t, construction=construction)
+            for construction, slow, t in [("ours", "sparsevi", table), ("authors", AUTHORS_ARM, authors)] if t is not None
+            for basis in BASES]
 
 
 def _svi_diagnosis(cells: list[dict], text: str):
@@ -119,7 +112,7 @@ def _svi_diagnosis(cells: list[dict], text: str):
     if not any(c.get("construction") == "authors" for c in cells):
         return Unearned("the authors' SparseVI arm (sparsevi_authors_trials) was not run at this scale, and the Sec. 5.3 / "
                         "App. G claims are about SparseVI as its authors ran it", {"sweep": cells})
-    return map_diagnosis(cells, text)
+    return diagnose(cells, text)
 
 
 def record_glm_claims(exp, table: pd.DataFrame, *, k_min: int, sparsevi_steps: int, sparsevi_samples: int,
@@ -146,26 +139,28 @@ def record_glm_claims(exp, table: pd.DataFrame, *, k_min: int, sparsevi_steps: i
          "With NNLS re-fits on both sides, A-IHT II + re-fit has lower KL than GIGA + re-fit and FW + re-fit"),
     ]:
         f = often_fraction(table, ours, theirs, k_min=k_min)
-        sweep = [{"setting": {"sizes k >=": km, "cut": OFTEN[1]},
-                  "verdict": "holds" if often_fraction(table, ours, theirs, k_min=km) >= OFTEN[1] else "fails"}
-                 for km in sorted({1, k_min, int(table.k.max())})]
-        extra = {}
+        extra, sweep, rescue = {}, [], []
         if n == 1 and authors is not None:
-            fa = often_fraction(authors, ours, ["giga", AUTHORS_ARM], k_min=k_min)
-            sweep.append({"setting": {"sizes k >=": k_min, "cut": OFTEN[1], "SparseVI": AUTHORS_ARM}, "construction": "authors",
-                          "verdict": "holds" if fa >= OFTEN[1] else "fails"})
-            extra = {"least fraction won, against the authors' SparseVI": fa}
-        rescue = [c["setting"] for c in sweep if c["verdict"] == "holds"]
+            extra = {"least fraction won, against the authors' SparseVI": often_fraction(authors, ours, ["giga", AUTHORS_ARM], k_min=k_min)}
+        if f < OFTEN[1]:
+            sweep = [supported_cell(exp, {"sizes k >=": km, "cut": OFTEN[1]},
+                                    lambda t, o=ours, th=theirs, km=km: often_fraction(t, o, th, k_min=km) >= OFTEN[1], table)
+                     for km in sorted({1, k_min, int(table.k.max())})]
+            if n == 1 and authors is not None:
+                sweep.append(supported_cell(exp, {"sizes k >=": k_min, "cut": OFTEN[1], "SparseVI": AUTHORS_ARM},
+                                            lambda t, o=ours: often_fraction(t, o, ["giga", AUTHORS_ARM], k_min=k_min) >= OFTEN[1],
+                                            authors, construction="authors"))
+            rescue = [c["setting"] for c in sweep if c["verdict"] == "holds"]
         exp.claim(
             f"{cid}.{n}",
             f"{what} often: on every dataset at >= half of the (size k >= {k_min}, forward or reverse KL) cells.",
             test=lambda t, o=ours, th=theirs: often_fraction(t, o, th, k_min=k_min) >= OFTEN[1], table=table,
             threshold={"value": OFTEN[1], "source": "ours",
                        "readings": readings(lambda v, f=f: f >= v, OFTEN, chosen=OFTEN[1])},
-            diagnosis=None if f >= OFTEN[1] else {"kind": "setting" if rescue else "paper",
-                       "text": (f"It holds at {rescue[0]}." if rescue else
-                                "It fails whichever sizes count (the paper names none), at every reading of 'often'."),
-                       "evidence": {"sweep": sweep}},
+            diagnosis=None if f >= OFTEN[1] else diagnose(
+                sweep, f"IHT wins a least fraction {f:.3g} of the cells over datasets." + ("" if rescue else
+                       " It fails whichever sizes count (the paper names none)."),
+            ),
             measured={"least fraction won over datasets": f, "fraction won (pooled)": float(won.to_numpy().mean())}
             | {f"{ds} {kl}": float(won.loc[ds, kl]) for ds in won.index for kl in KLS} | extra,
         )
@@ -186,8 +181,9 @@ def _comparable_claim(exp, table) -> None:
         test=lambda t: time_factor(t, IHT, "giga", "work") <= COMPARABLE[1], table=table,
         threshold={"value": COMPARABLE[1], "source": "ours", "unit": "x GIGA's work",
                    "readings": readings(lambda v: fw <= v, COMPARABLE, chosen=COMPARABLE[1])},
-        diagnosis=None if fw <= COMPARABLE[1] else map_diagnosis(
-            [cell({"basis": b, "cut": c}, time_factor(table, IHT, "giga", b) <= c) for b in BASES for c in COMPARABLE],
+        diagnosis=None if fw <= COMPARABLE[1] else diagnose(
+            [supported_cell(exp, {"basis": b, "cut": c}, lambda t, b=b, c=c: time_factor(t, IHT, "giga", b) <= c, table)
+             for b in BASES for c in COMPARABLE],
             f"IHT's work is {fw:.3g}x GIGA's at the largest k (seconds: {fs:.3g}x).",
             no_authors_construction="the authors' IHT differs from ours in its step (half the exact one), not in the products "
                                     "per iteration; GIGA is the peer library's algorithm"),

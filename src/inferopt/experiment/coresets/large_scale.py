@@ -21,9 +21,8 @@ import numpy as np
 import pandas as pd
 
 from ..claims import check_statistic, readings
-from ..support import bootstrap_support
-from ..verdict_map import cell, map_diagnosis
 from .glm_trials import check_trial_table, medians, win_fraction
+from .map_cells import diagnose, supported_cell
 from .plots import METHOD_LABELS
 
 IHT = ("a_iht", "a_iht_ii")
@@ -138,15 +137,13 @@ def kl_fraction(table: pd.DataFrame, methods=IHT, metric: str = "symmetric_kl") 
 
 def record_large_scale_claims(exp, table: pd.DataFrame) -> None:
     """The claims A6.1-A6.4 of ``exp`` on A6's trial table (both IHT algorithms, GIGA)."""
-    seed = int(exp.params.get("seed", 0) or 0)
     ks = sorted(set(table["k"].tolist()))
     g_w, g_s = growth(table, "work"), growth(table, "seconds")
     label = lambda m: METHOD_LABELS.get(m, m)  # noqa: E731
     peers = {"peer speed-ups (benchmarks/README.md, k = 50/200/500)": PEER_SPEEDUPS}
 
     def basis_cells(test, cuts, name):
-        return [cell({"basis": b, "cut": c, "test": name}, test(table, basis=b, cut=c),
-                     support=bootstrap_support(lambda t, b=b, c=c: test(t, basis=b, cut=c), table, by="trial", seed=seed))
+        return [supported_cell(exp, {"basis": b, "cut": c, "test": name}, lambda t, b=b, c=c: test(t, basis=b, cut=c), table)
                 for b in ("work", "seconds") for c in cuts]
 
     no_authors = ("the authors' large-scale runs use the same GIGA (peer library) and their IHT differs in its step only "
@@ -160,7 +157,7 @@ def record_large_scale_claims(exp, table: pd.DataFrame) -> None:
         test=grows_linearly, table=table,
         threshold={"value": GROWTH[1], "source": "ours", "unit": "x growth of IHT's work over the grid",
                    "readings": readings(lambda v: grows_linearly(table, cut=v), GROWTH, chosen=GROWTH[1])},
-        diagnosis=None if holds1 else map_diagnosis(
+        diagnosis=None if holds1 else diagnose(
             basis_cells(grows_linearly, GROWTH, "A6.1"),
             "Growth over the grid, work: " + "; ".join(f"{d}: " + ", ".join(f"{label(m)} {v:.3g}x" for m, v in cs.items())
                                                       for d, cs in g_w.items()) + ".",
@@ -179,7 +176,7 @@ def record_large_scale_claims(exp, table: pd.DataFrame) -> None:
         "CPU seconds beside.",
         test=crosses_by, table=table,
         threshold={"value": CROSS[1], "source": "ours", "readings": readings(lambda v: crosses_by(table, cut=v), CROSS, chosen=CROSS[1])},
-        diagnosis=None if holds2 else map_diagnosis(
+        diagnosis=None if holds2 else diagnose(
             basis_cells(crosses_by, CROSS, "A6.2"),
             "Crossovers (work): " + "; ".join(f"{d}: " + ", ".join(f"{label(m)} {k}" for m, k in c.items()) for d, c in cw.items())
             + "; (seconds): " + "; ".join(f"{d}: " + ", ".join(f"{label(m)} {k}" for m, k in c.items()) for d, c in cs_.items()) + ".",
@@ -198,7 +195,7 @@ def record_large_scale_claims(exp, table: pd.DataFrame) -> None:
         test=scales_as_paper, table=table,
         threshold={"value": LOG_SLOPE[1], "source": "ours", "unit": "log-log slope of IHT's work",
                    "readings": readings(lambda v: scales_as_paper(table, cut=v), LOG_SLOPE, chosen=LOG_SLOPE[1])},
-        diagnosis=None if holds3 else map_diagnosis(
+        diagnosis=None if holds3 else diagnose(
             basis_cells(scales_as_paper, LOG_SLOPE, "A6.3"),
             "Log-log slopes (work): " + "; ".join(f"{d}: " + ", ".join(f"{label(m)} {v:.3g}" for m, v in s.items())
                                                 for d, s in sl.items()) + ".",
@@ -215,18 +212,21 @@ def record_large_scale_claims(exp, table: pd.DataFrame) -> None:
         f"every dataset at >= half of the sizes k of the grid.",
         test=lambda t: kl_fraction(t) >= OFTEN[1], table=table,
         threshold={"value": OFTEN[1], "source": "ours", "readings": readings(lambda v: f >= v, OFTEN, chosen=OFTEN[1])},
-        diagnosis=None if f >= OFTEN[1] else _kl_diagnosis(table, f, no_authors),
+        diagnosis=None if f >= OFTEN[1] else _kl_diagnosis(exp, table, f, no_authors),
         measured={"least fraction of sizes won": f} | {f"{d}: fraction won": float(v) for d, v in per.items()},
     )
 
 
-def _kl_diagnosis(table: pd.DataFrame, f: float, no_authors: str):
+def _kl_diagnosis(exp, table: pd.DataFrame, f: float, no_authors: str):
     """A6.4's map: each IHT algorithm alone, and A-IHT II + re-fit against GIGA + re-fit (when run)."""
-    cells = [cell({"IHT": m, "versus": "giga"}, kl_fraction(table, [m]) >= OFTEN[1]) for m in IHT]
+    cells = [supported_cell(exp, {"IHT": m, "versus": "giga"}, lambda t, m=m: kl_fraction(t, [m]) >= OFTEN[1], table)
+             for m in IHT]
     if {"a_iht_ii_refit", "giga_refit"} <= set(table["method"]):
-        won = check_statistic("re-fit fraction", win_fraction(table, "symmetric_kl", ["a_iht_ii_refit"], ["giga_refit"]).min())
-        cells.append(cell({"IHT": "a_iht_ii_refit", "versus": "giga_refit"}, won >= OFTEN[1]))
+        cells.append(supported_cell(
+            exp, {"IHT": "a_iht_ii_refit", "versus": "giga_refit"},
+            lambda t: win_fraction(t, "symmetric_kl", ["a_iht_ii_refit"], ["giga_refit"]).min() >= OFTEN[1], table))
     else:
-        cells.append(cell({"IHT": "a_iht or a_iht_ii", "versus": "giga", "cut": OFTEN[0]}, f >= OFTEN[0]))
-    return map_diagnosis(cells, f"IHT has the lower symmetrised KL at a least fraction {f:.3g} of the sizes.",
+        cells.append(supported_cell(exp, {"IHT": "a_iht or a_iht_ii", "versus": "giga", "cut": OFTEN[0]},
+                                    lambda t: kl_fraction(t) >= OFTEN[0], table))
+    return diagnose(cells, f"IHT has the lower symmetrised KL at a least fraction {f:.3g} of the sizes.",
                          no_authors_construction=no_authors)
