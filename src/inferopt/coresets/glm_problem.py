@@ -26,7 +26,6 @@ from .._validation import as_finite_array, check_int, check_protocol, check_size
 from .._random import as_generator
 from .evaluation import gaussian_kl
 from .tangent import tangent_from_loglik
-from .._random import as_generator
 
 __all__ = ["GLMCoresetProblem"]
 
@@ -70,9 +69,18 @@ class GLMCoresetProblem:
         D = self.model.D
         if supp.size == 0:
             return LaplaceApprox(mean=np.zeros(D), prec_chol=np.eye(D) / np.sqrt(self.model.prior_var))
-        sub = type(self.model)(self.model.Z[supp], self.model.y[supp], prior_var=self.model.prior_var)
+        sub = self._submodel(supp)
         start = self.posterior.mean if x0 is None else x0
         return laplace_approximation(sub, w[supp], x0=start)
+
+    def _submodel(self, supp: np.ndarray):
+        """The model on the data ``supp``, kept for the next call with the same support (SparseVI's
+        updates between two selections refit on one support hundreds of times)."""
+        key = supp.tobytes()
+        if getattr(self, "_sub_key", None) != key:
+            self._sub = type(self.model)(self.model.Z[supp], self.model.y[supp], prior_var=self.model.prior_var)
+            self._sub_key = key
+        return self._sub
 
     def evaluate(self, weights) -> dict[str, np.ndarray]:
         """Forward, reverse and symmetrised KL between the full-data and the coreset

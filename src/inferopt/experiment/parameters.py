@@ -160,7 +160,7 @@ _CONJUGATE = dict(seed=SEED, max_iter=COUNT, step=IHT_STEP, sparsevi_steps=COUNT
 _GLM = dict(seed=SEED, datasets=NAMES, methods=METHOD_NAMES, ks=ListOf(COUNT), n_trials=COUNT,
             n_subsample=COUNT.or_null(), n_projections=Int(low=2), max_iter=COUNT, sparsevi_steps=COUNT,
             sparsevi_samples=Int(low=2), sparsevi_step_scale=POSITIVE, sparsevi_authors_trials=Int(low=0),
-            batch_fraction=Real(0.0, 1.0, low_open=True),
+            batch_fraction=Real(0.0, 1.0, low_open=True), long_factor=COUNT,
             claim_k_min=COUNT, n_jobs=COUNT, progress=Flag())
 _STEP_RULES = dict(C0=POSITIVE.or_null(), eta=Real(0.0, 1.0, low_open=True), tau=Real(1.0, low_open=True),
                    eps0=NONNEG, imax=COUNT, ls_iter=COUNT, ls_lr=POSITIVE, min_gamma=Real(0.0, 1.0, high_open=True),

@@ -27,9 +27,12 @@ from ...datasets.glm_data import load_glm
 from ...coresets._common import DEFAULT_MAX_ITER
 from ..parallel import run_tasks
 from ...coresets.glm_problem import GLMCoresetProblem
+from ..._random import named_stream
 from .conjugate_trials import added_options, added_solvers, register_added, run_methods, split_method
+from .work import product_seconds, work_counts
 
 __all__ = [
+    "ARMS",
     "METHODS",
     "best_method",
     "medians",
@@ -42,11 +45,12 @@ __all__ = [
     "wins",
 ]
 
-#: SparseVI as the authors' code runs it for Figs. 3 and 9 (``riemann_logistic_poisson_regression/main.py``
-#: of jackyzyb/bayesian-coresets-optimization: ``opt_itrs = 500`` weight updates per selection, where the
-#: paper says 100; ``projection_dim = 500`` draws per gradient; learning rate ``0.5 / (1 + itr)``), as
-#: :func:`run_glm_trial` keywords: the construction switch of the SparseVI timing claims
-AUTHORS_SPARSEVI = {"sparsevi_steps": 500, "sparsevi_samples": 500, "sparsevi_step_scale": 0.5}
+#: SparseVI as the authors' code runs it for Sec. 5.3 and App. G (``examples/riemann_logistic_poisson_regression/main.py``
+#: of jackyzyb/bayesian-coresets-optimization, both stored versions: ``opt_itrs = 500`` weight updates per selection,
+#: where the paper's Secs. 5.1-5.2 say 100; ``projection_dim = 100`` draws per gradient (the ``BayesianTangentSpaceFactory``
+#: of ``tsf_w`` samples ``projection_dim`` parameters per call); learning rate ``0.5 / (1 + itr)``, itr from 0, which is
+#: ``0.5 / t`` for t from 1), as :func:`run_glm_trial` keywords of the ``sparsevi_authors`` arm
+AUTHORS_SPARSEVI = {"authors_steps": 500, "authors_samples": 100, "authors_step_scale": 0.5}
 
 #: the methods of the figures: solvers of :func:`~inferopt.coresets.path.coreset_path`, a
 #: ``_refit`` suffix re-fitting the weights by NNLS on their support (:mod:`.trials`)
@@ -54,6 +58,9 @@ METHODS = (
     "uniform", "giga", "giga_refit", "frank_wolfe", "frank_wolfe_refit", "sparsevi",
     "iht", "a_iht", "a_iht_ii", "a_iht_ii_refit", "a_iht_batch",
 )
+#: second arms of a method with other options (:mod:`inferopt.coresets.path`): SparseVI with the authors' settings
+#: (:data:`AUTHORS_SPARSEVI`) and batch A-IHT with ``long_factor`` times the iteration budget (App. G)
+ARMS = ("sparsevi_authors", "a_iht_batch_long")
 
 
 def trial_seeds(seed: int, n_trials: int, dataset: str = "") -> list[np.random.SeedSequence]:
@@ -78,6 +85,10 @@ def run_glm_trial(
     sparsevi_samples: int = 100,
     sparsevi_step_scale: float = 1.0,
     batch_fraction: float = 0.2,
+    authors_steps: int = 500,
+    authors_samples: int = 100,
+    authors_step_scale: float = 0.5,
+    long_factor: int = 3,
 ) -> pd.DataFrame:
     """One trial on ``dataset`` (:func:`~inferopt.datasets.glm.load_glm` name): ``Φ`` from
     ``n_projections`` draws of the full-data Laplace approximation, then every method of
@@ -90,10 +101,15 @@ def run_glm_trial(
     other methods' draws are the same with and without it.
     ``max_iter``: iteration budget of the IHT family (300; 500 for the large-scale runs).
     ``sparsevi_steps`` / ``sparsevi_samples`` / ``sparsevi_step_scale``: SparseVI's weight
-    updates per selection, Monte-Carlo samples per gradient and step ``scale/t``.
+    updates per selection, Monte-Carlo samples per gradient and step ``scale/t``; ``authors_*`` the same for
+    the ``sparsevi_authors`` arm (defaults: :data:`AUTHORS_SPARSEVI`); ``long_factor``: the ``a_iht_batch_long``
+    arm's budget is ``long_factor * max_iter``. The arms draw from their own streams
+    (:func:`~inferopt._random.named_stream`), so adding them leaves every other method's draws unchanged.
 
     Returns a tidy table: ``dataset, method, k, forward_kl, reverse_kl, symmetric_kl,
-    map_distance, seconds, rel_error`` (``‖y − Φw‖/‖y‖``) and ``support``.
+    map_distance, seconds, rel_error`` (``‖y − Φw‖/‖y‖``), ``support`` and the work counts of
+    :func:`~.work.work_counts` (``phi_products, gradient_draws, laplace_fits, work``), and ``phi_floor_seconds``:
+    the CPU seconds of one product ``Φᵀr`` in this trial (:func:`~.work.product_seconds`, equal-care evidence).
     """
     for m in methods:
         split_method(m)
@@ -114,7 +130,16 @@ def run_glm_trial(
         "a_iht_ii": {"max_iter": max_iter},
         "a_iht_batch": {"max_iter": max_iter, "rng": s_batch, "batch_fraction": batch_fraction},
     } | added_options(np.random.default_rng(ss))
+    arm_rng = np.random.default_rng(ss)
+    if "sparsevi_authors" in methods:
+        options["sparsevi_authors"] = {
+            "tangent": problem.sparsevi_tangent(authors_samples, named_stream(arm_rng, "sparsevi_authors")),
+            "n_steps": authors_steps, "step_scale": authors_step_scale}
+    if "a_iht_batch_long" in methods:
+        options["a_iht_batch_long"] = {"max_iter": check_int("long_factor", long_factor, low=1) * max_iter,
+                                       "rng": named_stream(arm_rng, "a_iht_batch_long"), "batch_fraction": batch_fraction}
     runs = run_methods(Phi, y, ks, methods, options=options)
+    floor = product_seconds(Phi)
     ynorm = float(np.linalg.norm(y))
     frames = []
     for name, run in runs.items():
@@ -129,10 +154,19 @@ def run_glm_trial(
                     "seconds": run["seconds"],
                     "rel_error": np.linalg.norm(y[:, None] - Phi @ W.T, axis=0) / ynorm,
                     "support": np.count_nonzero(W, axis=1),
+                    **work_counts(name, run, S=Phi.shape[0], n=problem.n, D=problem.model.D,
+                                  **_sparsevi_work(name, sparsevi_samples, sparsevi_steps, authors_samples, authors_steps)),
+                    "phi_floor_seconds": floor,
                 }
             )
         )
     return pd.concat(frames, ignore_index=True)
+
+
+def _sparsevi_work(name: str, samples: int, steps: int, authors_samples: int, authors_steps: int) -> dict:
+    """The draws and steps of ``name``'s SparseVI arm (nothing for the other methods)."""
+    return {"sparsevi": {"draws": samples, "steps": steps},
+            "sparsevi_authors": {"draws": authors_samples, "steps": authors_steps}}.get(name, {})
 
 
 def run_glm_trials(datasets, methods, ks, *, n_trials: int, seed: int, n_jobs: int = 1, progress: bool = False,
