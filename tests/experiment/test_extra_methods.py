@@ -257,13 +257,14 @@ def test_glm_trials_run_the_toy_coreset_without_changing_the_papers_rows(toy_nam
     alone = run_glm_trials("synth_lr", methods, [2, 6], **kw)
     both = run_glm_trials("synth_lr", [toy_names["coresets"], *methods], [2, 6], **kw)
     paper = both[both.method.isin(methods)].reset_index(drop=True)
-    pd.testing.assert_frame_equal(paper.drop(columns="seconds"), alone.drop(columns="seconds"), check_exact=True)
+    clock = ["seconds", "phi_floor_seconds"]                                   # measured times differ run to run
+    pd.testing.assert_frame_equal(paper.drop(columns=clock), alone.drop(columns=clock), check_exact=True)
     mine = both[both.method == toy_names["coresets"]]
     assert len(mine) == 4 and (mine.support <= mine.k).all() and np.isfinite(mine.reverse_kl).all()
     in_workers = run_glm_trials("synth_lr", [toy_names["coresets"], "uniform"], [2, 6], n_jobs=2, **kw)
-    pd.testing.assert_frame_equal(in_workers.drop(columns="seconds"),
+    pd.testing.assert_frame_equal(in_workers.drop(columns=clock),
                                   both[both.method.isin([toy_names["coresets"], "uniform"])].reset_index(drop=True)
-                                  .drop(columns="seconds"), check_exact=True)
+                                  .drop(columns=clock), check_exact=True)
 
 
 def _logistic_data(n=40, d=3, seed=0):
