@@ -582,6 +582,7 @@ def _experiment_spectral():
         "d52_test": lambda: dict(table=gp_rows(), lanczos="LANCZOS", margin=0.02),
         "d53_test": lambda: dict(table=gp_rows(), lanczos="LANCZOS", share=0.9),
         "d54_test": lambda: dict(table=gp_rows(), lanczos="LANCZOS", shares=[0.9], factor=6.0),
+        "informative": lambda: dict(table=gp_rows(), names=["sound"], share=0.9),
         "d55_test": lambda: dict(exponents={"seconds, M": 1.0, "seconds, N": 1.1}, keys=["seconds, M", "seconds, N"], cut=0.25),
         "choose_split": lambda: dict(fits={1: {"path": [1.0, 0.5], "mean": 1.0}, 6: {"path": [1.0, 0.8, 0.9], "mean": 1.0}}, agree=0.02, beat=0.9),
         "accurate_nll": lambda: dict(gp=gp(), theta=np.array([0.5, 1.0, 0.2]), Z=np.ones((20, 2)), n_steps=5),

@@ -57,3 +57,29 @@ def test_accurate_nll_matches_the_dense_likelihood_and_leaves_the_work_count():
     assert value == pytest.approx(gp.objective(th), rel=1e-2)
     worse = accurate_nll(gp, [5.0, 0.1, 50.0], rademacher(np.random.default_rng(1), gp.dim, 200), 80)
     assert worse > value + 10                                             # a poor fit reads as one
+
+
+def _runs(first_hit):
+    """SGD and LANCZOS on one dataset over 4 seeds: each run's RMSE falls from 1 to 0.1 over 10 records, reaching 0.5 at the
+    record ``first_hit`` (1: at the first record after the start)."""
+    from inferopt.spectral import SpectralSolveResult
+    out = {}
+    for m in ("SGD", "LANCZOS"):
+        for s in range(4):
+            metric = np.r_[1.0, np.linspace(0.5, 0.1, 10 - first_hit + 1)] if first_hit == 1 else np.r_[np.linspace(1.0, 0.55, first_hit), np.linspace(0.5, 0.1, 10 - first_hit + 1)]
+            t = np.arange(metric.size, dtype=float)
+            out["sound", m, s] = SpectralSolveResult(x=np.zeros(3), objective=np.full(t.size, np.nan), n_iter=t.size - 1, converged=False, message="",
+                                                    times=t, iterations=np.arange(t.size), metric=metric, matvecs=10.0 * t)
+    return out
+
+
+def test_informative_refuses_a_target_met_at_the_first_record():
+    from inferopt.experiment.spectral import gp_comparison, informative
+    coarse = gp_comparison(_runs(1), ("SGD", "LANCZOS"), [0.5, 0.9])
+    fine = gp_comparison(_runs(4), ("SGD", "LANCZOS"), [0.5, 0.9])
+    assert not informative(coarse, ["sound"], 0.5) and informative(fine, ["sound"], 0.5)
+    assert informative(coarse, ["sound"], 0.9)                            # the 0.9 target is met later
+    with pytest.raises(ValueError, match="share"):
+        informative(fine, ["sound"], 0.75)
+    with pytest.raises(ValueError, match="name"):
+        informative(fine, ["humidity"], 0.5)

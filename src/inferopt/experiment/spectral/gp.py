@@ -69,8 +69,8 @@ def late_gain(result, tail: float = TAIL) -> float:
 
 def gp_run_table(results: dict, targets: dict) -> pd.DataFrame:
     """One row per run: ``results`` maps ``(dataset, method, seed)`` to a result; ``targets`` ``{dataset: {share:
-    target}}``. Columns ``dataset, method, seed``, ``time to <share>`` and ``matvecs to <share>`` (``inf``: not
-    reached), ``final RMSE``, ``best RMSE``, ``total time``, ``total matvecs``, ``late gain``."""
+    target}}``. Columns ``dataset, method, seed``, ``time to <share>``, ``matvecs to <share>`` and ``records to <share>`` (the index of
+    the first recorded entry at or below the target, the start being 0; ``inf``: not reached), ``final RMSE``, ``best RMSE``, ``total time``, ``total matvecs``, ``late gain``."""
     if not isinstance(results, dict) or not results:
         raise ValueError("results must be a non-empty mapping (dataset, method, seed) -> result")
     if not isinstance(targets, dict):
@@ -83,6 +83,8 @@ def gp_run_table(results: dict, targets: dict) -> pd.DataFrame:
         for share, target in targets[name].items():
             row[f"time to {share:g}"] = time_to(res, target, missing=np.inf)
             row[f"matvecs to {share:g}"] = work_to(res, target)
+            hit = np.flatnonzero(np.asarray(res.metric) <= target)
+            row[f"records to {share:g}"] = float(hit[0]) if hit.size else float("inf")
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -267,3 +269,20 @@ def d55_test(exponents: dict, keys, cut: float) -> bool:
         raise TypeError(f"keys must be a non-empty list of exponent names; got {keys!r}")
     return bool(all(check_statistic(f"exponent of {k}", exponents[check_choice("keys (an entry of)", k, tuple(exponents))]) <= 1.0 + cut
                     for k in keys))
+
+
+def informative(table: pd.DataFrame, names, share: float) -> bool:
+    """Can a speed be read on this comparison's table at ``share``? On each dataset of ``names``, fewer than half of the
+    runs meet the target at their start or at their first recorded entry (``records to <share>`` <= 1): a target met there
+    times one recording interval, not the method (a cell that cannot be read is ``not measured``)."""
+    if isinstance(names, str) or not hasattr(names, "__iter__") or not list(names):
+        raise TypeError(f"names must be a non-empty list of dataset names; got {names!r}")
+    share = _share(table, share)
+    if f"records to {share:g}" not in table.columns:
+        raise ValueError(f"table must hold 'records to {share:g}' (build it with gp_comparison)")
+    out = True
+    for name in names:
+        _pair(table, name)
+        v = table.loc[table.dataset == name, f"records to {share:g}"].to_numpy(float)
+        out &= bool(np.mean(v <= 1) < 0.5)
+    return out
