@@ -11,6 +11,7 @@ import yaml
 from inferopt.pipeline.paper_state import paper_results, run_note
 from inferopt.pipeline.report import build_index
 
+CODE_CELL = {"cell_type": "code", "source": "x = 2", "metadata": {"tags": ["parameters"]}, "outputs": []}
 REGISTRY = {"X1": {"notebook": "X1_demo"}, "X2": {"notebook": "X2_other"}}
 
 
@@ -25,10 +26,13 @@ def project(tmp_path):
     (root / "notebooks").mkdir()
     (root / "src/inferopt/pipeline").mkdir(parents=True)
     for name in ("X1_demo", "X2_other"):
-        (root / "notebooks" / f"{name}.ipynb").write_text("{}")
+        (root / "notebooks" / f"{name}.ipynb").write_text(json.dumps({"cells": [CODE_CELL]}))
     (root / "src/inferopt/algo.py").write_text("A = 1\n")
     (root / "src/inferopt/pipeline/run.py").write_text("R = 1\n")
-    deps = ["build/stripped/X1.ipynb", "src/inferopt/algo.py", "src/inferopt/pipeline/run.py"]
+    (root / "src/inferopt/experiment").mkdir()
+    (root / "src/inferopt/experiment/parameters.py").write_text("SPECS = {}\n")
+    deps = ["build/stripped/X1.ipynb", "src/inferopt/algo.py", "src/inferopt/pipeline/run.py",
+            "src/inferopt/experiment/parameters.py"]
     (root / "dvc.yaml").write_text(yaml.safe_dump({"stages": {"X1": {"deps": deps}, "X2": {"deps": deps}}}))
     (root / "params.yaml").write_text(yaml.safe_dump({"X1": {"seed": 0, "n": 5, "n_jobs": 2}, "X2": {"n": 1}}))
     (root / "params_paper.yaml").write_text(yaml.safe_dump({"X1": {"n": 50}}))
@@ -56,8 +60,17 @@ def edit(path: Path, text: str):
         (lambda r: None, []),
         (lambda r: edit(r / "notebooks/X1_demo.ipynb", '{"cells": []}'), ["notebooks/X1_demo.ipynb"]),
         (lambda r: edit(r / "notebooks/X2_other.ipynb", '{"cells": []}'), []),                  # another notebook
+        (lambda r: edit(r / "notebooks/X1_demo.ipynb", json.dumps({"cells": [CODE_CELL], "metadata": {"k": 1}})), []),
+        (lambda r: edit(r / "notebooks/X1_demo.ipynb", json.dumps({"cells": [dict(CODE_CELL, outputs=[{"text": "4"}]),
+                                                                              {"cell_type": "markdown", "source": "why"}]})),
+         []),                                                                                   # outputs, prose, metadata
+        (lambda r: edit(r / "notebooks/X1_demo.ipynb", json.dumps({"cells": [dict(CODE_CELL, source="x = 3")]})),
+         ["notebooks/X1_demo.ipynb"]),                                                          # its code
+        (lambda r: edit(r / "notebooks/X1_demo.ipynb", json.dumps({"cells": [dict(CODE_CELL, metadata={})]})),
+         ["notebooks/X1_demo.ipynb"]),                                                          # which cell takes parameters
         (lambda r: edit(r / "src/inferopt/algo.py", "A = 2\n"), ["src/inferopt/algo.py"]),
         (lambda r: edit(r / "src/inferopt/pipeline/run.py", "R = 2\n"), []),                   # the runner
+        (lambda r: edit(r / "src/inferopt/experiment/parameters.py", "SPECS = {'X2': {}}\n"), []),  # the checks
         (lambda r: edit(r / "params.yaml", yaml.safe_dump({"X1": {"seed": 0, "n": 5, "n_jobs": 1}, "X2": {"n": 3}})), []),
         (lambda r: edit(r / "params.yaml", yaml.safe_dump({"X1": {"seed": 1, "n": 5, "n_jobs": 2}, "X2": {"n": 1}})),
          ["params.yaml"]),

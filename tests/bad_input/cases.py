@@ -605,6 +605,9 @@ def _experiment_spectral():
         "select_regime": lambda: dict(make_problem=lambda e, l: completion_problem(ratings, e, l), validation=ratings["test"],
                                       eps_grid=[1.0], lam_grid=[0.5], rule="best", n_jobs=1, max_iter=5, gtol=1e-6),
         "sgd_det_gap": lambda: dict(table=run_rows(), name="a"),
+        "all_of": lambda: dict(outcomes=[True, None]),
+        "factor_reached": lambda: dict(ratio=2.0, kind="exact", factor=1.5),
+        "zero_degree_share": lambda: dict(ratio=100.0, N=15),
         "speedup": lambda: dict(table=run_rows(), name="a", reading="0.85", budget=10.0, fast="SVRG", slow="GD"),
         "stuck_share": lambda: dict(table=gp_rows(), name="humidity", method="LANCZOS", margin=0.02),
         "time_ratio": lambda: dict(table=gp_rows(), name="sound", lanczos="LANCZOS", share=0.9, sgd="SGD"),
@@ -659,11 +662,6 @@ def baselines() -> dict:
 #: public names that are not entry points for user data (result containers, protocols, abstract
 #: bases, value objects built by the solvers), or whose inputs are covered through other entries.
 EXEMPT = {
-    # issue 47 follow-up (validation written, lands with the next D run: it changes D3-D5's code): these three do not yet
-    # refuse every bad value: all_of a non-boolean outcome, factor_reached a non-finite ratio/factor, zero_degree_share N = 2**40
-    "all_of": "TO FIX (issue 47 follow-up): outcomes other than True/False/None pass through",
-    "factor_reached": "TO FIX (issue 47 follow-up): ratio and factor are not checked before kind decides",
-    "zero_degree_share": "TO FIX (issue 47 follow-up): N has no upper bound (2**40 allocates)",
     "centred_ratings": "its one argument is a ratings dict (no generated bad values for a mapping): refused by its keys, naming data",
     "drawn_zero_share": "every 1-d array of non-negative integer degrees is valid (empty: a run that drew none, NaN); others refused naming degrees",
     "RegimeSelection": "result container built by select_regime",

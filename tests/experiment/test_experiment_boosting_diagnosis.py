@@ -7,7 +7,17 @@ import pytest
 
 from inferopt.experiment.boosting import diagnose_step_rules, first_step_gain, resample_rows
 
-SWEEP = {"estimated": "run-estimated", 0.001: "run-0.001", 1.0: "run-1"}
+
+def run(name, n=4):
+    """A records table of ``n`` replicates of one run (the tests below read its name)."""
+    return pd.DataFrame({"replicate": range(n), "run": name})
+
+
+def name(records):
+    return records["run"].iloc[0]
+
+
+SWEEP = {"estimated": run("run-estimated"), 0.001: run("run-0.001"), 1.0: run("run-1")}
 
 
 def check_table(gains, se=0.5, name="authors"):
@@ -18,7 +28,7 @@ def check_table(gains, se=0.5, name="authors"):
 
 
 def diagnose(holding, check, check_rows=None):
-    return diagnose_step_rules(lambda runs: runs in holding, "It fails.", sweep=SWEEP, published="run-alg2", C0=0.001,
+    return diagnose_step_rules(lambda runs: name(runs) in holding, "It fails.", sweep=SWEEP, published=run("run-alg2"), C0=0.001,
                                check=check, budget="3 x 20", data_note="on a subset", check_rows=check_rows, n_rows=1000)
 
 
@@ -26,7 +36,13 @@ def test_kind_follows_the_verdict_map_and_the_first_step():
     flat = check_table([0.1, -0.5, -3.0])
     paper = diagnose(set(), flat)
     assert paper["kind"] == "paper" and len(paper["evidence"]["sweep"]) == 4          # three C_-1 and Alg. 2 as printed
-    assert all(c["verdict"] == "fails" for c in paper["evidence"]["sweep"])
+    assert all(c["verdict"] == "fails" and c["support"] == 0.0 for c in paper["evidence"]["sweep"])
+    # a cell whose replicates disagree is not decisive, and a map with one cannot earn 'paper'
+    mixed = {**SWEEP, 1.0: pd.concat([run("run-1", 2), run("run-0.001", 2).assign(replicate=[2, 3])])}
+    split = diagnose_step_rules(lambda runs: (runs["run"] == "run-1").mean() > 0.4, "It fails.", sweep=mixed,
+                                published=run("run-alg2"), C0=0.001, check=flat, budget="3 x 20", data_note="on a subset")
+    one = next(c for c in split["evidence"]["sweep"] if c["setting"] == {"C0": 1.0})
+    assert one["verdict"] == "inconclusive" and 0.1 < one["support"] < 0.9
     assert diagnose({"run-alg2"}, flat)["kind"] == "construction"
     assert diagnose({"run-1"}, flat)["kind"] == "setting" and "C_-1 = 1.0" in diagnose({"run-1"}, flat)["text"]
     # Alg. 2 as printed holding while the authors' code at the same C_-1 also holds is no evidence of a construction,
@@ -68,15 +84,15 @@ def test_resample_rows_draws_training_rows_and_keeps_the_test_rows():
 
 def test_a_greedy_setting_that_rescues_the_claim_is_named_and_the_headroom_is_evidence():
     flat = check_table([0.1, -0.5, -3.0])
-    greedy = {"anneal = constant": "run-lam1", "stored_scale = scale": "run-scale"}
-    rescued = diagnose_step_rules(lambda runs: runs == "run-scale", "It fails.", sweep=SWEEP, published="run-alg2",
+    greedy = {"anneal = constant": run("run-lam1"), "stored_scale = scale": run("run-scale")}
+    rescued = diagnose_step_rules(lambda runs: name(runs) == "run-scale", "It fails.", sweep=SWEEP, published=run("run-alg2"),
                                   C0=0.001, check=flat, budget="3 x 20", data_note="on a subset", greedy_sweep=greedy,
                                   room={"elbo": -80.0, "elbo_se": 0.1})
     assert rescued["kind"] == "setting" and "stored_scale = scale" in rescued["text"]
     assert {"greedy step": "anneal = constant"} in [c["setting"] for c in rescued["evidence"]["sweep"]]
     lead = rescued["evidence"]["ELBO of the full-covariance Laplace approximation, and its lead over plain VI"]
     assert lead == {"elbo": -80.0, "lead": 20.0}                       # plain VI's ELBO in check_table is -100
-    failing = diagnose_step_rules(lambda runs: False, "It fails.", sweep=SWEEP, published="run-alg2", C0=0.001, check=flat,
+    failing = diagnose_step_rules(lambda runs: False, "It fails.", sweep=SWEEP, published=run("run-alg2"), C0=0.001, check=flat,
                                   budget="3 x 20", data_note="on a subset", greedy_sweep=greedy,
                                   room={"elbo": -120.0, "elbo_se": 0.1})
     assert failing["kind"] == "paper" and len(failing["evidence"]["sweep"]) == 6      # 3 C_-1, Alg. 2, 2 greedy settings

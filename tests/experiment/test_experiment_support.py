@@ -104,3 +104,20 @@ def test_bad_claims_and_supports_are_named():
         check_diagnosis((DIAGNOSES[0], " "))
     with pytest.raises(TypeError, match="diagnosis"):
         check_diagnosis("paper")
+
+
+def test_a_multiset_drawn_again_is_not_recomputed_and_gives_the_same_fraction():
+    table = trials([-1.0, 0.5, 2.0])
+    calls = []
+
+    def counted(t):
+        calls.append(1)
+        return mean_positive(t)
+
+    support = bootstrap_support(counted, table, by="trial", n_resamples=300, seed=3)
+    assert len(calls) <= 10                                    # 3 units: 10 multisets of size 3
+    # the same draws, every one computed: the fraction is unchanged
+    rng = np.random.default_rng(3)
+    values = np.array([-1.0, 0.5, 2.0])
+    brute = np.mean([values[rng.choice(3, 3, replace=True)].mean() > 0 for _ in range(300)])
+    assert support["fraction_holding"] == pytest.approx(brute)

@@ -10,6 +10,7 @@ import pytest
 
 from inferopt.experiment.claims import Claim, check_threshold, readings
 from inferopt.experiment.record import Experiment
+from inferopt.experiment.support import deterministic
 from inferopt.experiment.verdict_map import cell, map_diagnosis
 
 
@@ -19,7 +20,8 @@ def exp(tmp_path):
 
 
 def _map(*verdicts, authors=True, data=None):
-    return [cell({"eps": e}, v, construction="authors" if authors and i == 0 else None, data=data)
+    return [cell({"eps": e}, v, construction="authors" if authors and i == 0 else None, data=data,
+                 support=deterministic("a constructed cell"))
             for i, (e, v) in enumerate(zip((0.1, 1.0, 10.0, 100.0), verdicts))]
 
 
@@ -57,7 +59,7 @@ def test_a_paper_diagnosis_on_a_stand_in_becomes_stand_in_unless_a_cell_has_the_
     # a map that earns nothing (the authors' construction left out) on a stand-in is the stand-in's failure too
     c = exp.claim("Z1.3", "x beats y", False, {}, diagnosis=map_diagnosis(_map(False, False, False, authors=False), "y wins."))
     assert c.verdict == "fails" and c.diagnosis["kind"] == "stand-in" and "No diagnosis of the paper is earned" in c.diagnosis["text"]
-    cells = _map(False, False, False) + [cell({"eps": 1000.0}, False, data="paper-shape")]
+    cells = _map(False, False, False) + [cell({"eps": 1000.0}, False, data="paper-shape", support=deterministic("x"))]
     c = exp.claim("Z1.3", "x beats y", False, {}, diagnosis=map_diagnosis(cells, "y wins."))
     assert c.diagnosis["kind"] == "paper"
 

@@ -4,7 +4,10 @@ map earns it (the rubric's rule 7), else :class:`Unearned` with what is missing.
 import pytest
 
 from inferopt.experiment.claims import Unearned, UnearnedDiagnosis, check_diagnosis
-from inferopt.experiment.verdict_map import cell, map_diagnosis
+from inferopt.experiment.support import deterministic
+from inferopt.experiment.verdict_map import cell, decisive, map_diagnosis
+
+EXACT = deterministic("one closed-form computation: nothing random to resample")
 
 
 def _boot(fraction, n=10):
@@ -12,7 +15,8 @@ def _boot(fraction, n=10):
 
 
 def _failing_map(**authors):
-    return [cell({"grid": 1}, False, **authors), cell({"grid": 2}, False), cell({"grid": 3}, False)]
+    return [cell({"grid": 1}, False, support=EXACT, **authors), cell({"grid": 2}, False, support=_boot(0.02)),
+            cell({"grid": 3}, False, support=EXACT)]
 
 
 def test_paper_when_every_cell_fails_and_the_authors_construction_is_among_them():
@@ -29,7 +33,7 @@ def test_paper_without_the_authors_construction_needs_the_reason_there_is_none()
 
 
 def test_a_holding_setting_is_named():
-    cells = [cell({"grid": 1}, False), cell({"grid": 2}, True), cell({"grid": 3}, None)]
+    cells = [cell({"grid": 1}, False, support=EXACT), cell({"grid": 2}, True, support=EXACT), cell({"grid": 3}, None)]
     d = map_diagnosis(cells, "It fails at ours.")
     assert d["kind"] == "setting" and "grid = 2" in d["text"] and "grid = 1" not in d["text"]
     check_diagnosis(d)
@@ -63,14 +67,36 @@ def test_a_cell_with_weak_support_is_not_decisive():
     assert weak["verdict"] == "inconclusive" and weak["support"] == 0.15
     firm = cell({"grid": 2}, False, support=_boot(0.05))
     assert firm["verdict"] == "fails"
-    out = map_diagnosis([cell({"grid": 1}, False, construction="authors"), weak, cell({"grid": 3}, False)], "x")
+    out = map_diagnosis([cell({"grid": 1}, False, construction="authors", support=EXACT), weak,
+                         cell({"grid": 3}, False, support=EXACT)], "x")
     assert isinstance(out, Unearned)
     # a hand-written cell that says fails but carries weak support is refused too
     hand = {"kind": "paper", "text": "x", "evidence": {"sweep": [
-        {"setting": {"a": 1}, "verdict": "fails", "construction": "authors"}, {"setting": {"a": 2}, "verdict": "fails"},
+        {"setting": {"a": 1}, "verdict": "fails", "construction": "authors", "deterministic": "one computation"},
+        {"setting": {"a": 2}, "verdict": "fails", "deterministic": "one computation"},
         {"setting": {"a": 3}, "verdict": "fails", "support": 0.2}]}}
     with pytest.raises(UnearnedDiagnosis, match="not decisive"):
         check_diagnosis(hand)
+
+
+def test_cells_without_support_decide_nothing():
+    # a cell measured once, with draws behind it and no bootstrap, could turn on another draw: it
+    # neither names a setting nor counts towards 'paper'
+    bare = [cell({"grid": 1}, False, construction="authors"), cell({"grid": 2}, False), cell({"grid": 3}, False)]
+    assert not any(decisive(c) for c in bare)
+    out = map_diagnosis(bare, "It fails.")
+    assert isinstance(out, Unearned) and "neither a bootstrap support nor a deterministic note" in out.reason
+    holds_once = [cell({"grid": 1}, False, support=EXACT, construction="authors"), cell({"grid": 2}, True),
+                  cell({"grid": 3}, False, support=EXACT)]
+    out = map_diagnosis(holds_once, "It fails.")
+    assert isinstance(out, Unearned) and "grid = 2" in out.reason          # not a 'setting' rescue
+    hand = {"kind": "setting", "text": "It holds at grid = 2.", "evidence": {"sweep": holds_once}}
+    with pytest.raises(UnearnedDiagnosis, match="carry no support .grid = 2"):
+        check_diagnosis(hand)
+    exact = cell({"grid": 2}, True, support=EXACT)
+    assert decisive(exact) and exact["deterministic"].startswith("one closed-form")
+    d = map_diagnosis([holds_once[0], exact, holds_once[2]], "It fails.")
+    assert d["kind"] == "setting" and "grid = 2" in d["text"]
 
 
 def test_unknown_verdicts_and_bad_cells_are_refused():

@@ -303,12 +303,19 @@ def test_reference_solution_from_a_warm_start_finds_the_same_optimum(small):
 
 def test_completion_diagnosis_names_a_holding_setting_or_the_stand_in():
     from inferopt.experiment.spectral import completion_diagnosis
+    from inferopt.experiment.claims import Unearned
+    from inferopt.experiment.support import deterministic
     from inferopt.experiment.verdict_map import cell
-    ml = [cell({"eps": e}, False, data="stand-in") for e in (1, 10, 100)]
-    big = cell({"dataset": "synthetic"}, True, data="paper-shape")
+    one = deterministic("a constructed cell")
+    ml = [cell({"eps": e}, False, data="stand-in", support=one) for e in (1, 10, 100)]
+    big = cell({"dataset": "synthetic"}, True, data="paper-shape", support=one)
     assert completion_diagnosis(ml + [big], "t.", no_authors_construction="none")["kind"] == "stand-in"
-    rescued = ml[:2] + [cell({"eps": 100}, True, data="stand-in")]
+    rescued = ml[:2] + [cell({"eps": 100}, True, data="stand-in", support=one)]
     d = completion_diagnosis(rescued + [big], "t.", no_authors_construction="none")
     assert d["kind"] == "setting" and "eps = 100" in d["text"]
-    assert completion_diagnosis(ml + [cell({"dataset": "synthetic"}, False, data="paper-shape")], "t.",
+    assert completion_diagnosis(ml + [cell({"dataset": "synthetic"}, False, data="paper-shape", support=one)], "t.",
                                 no_authors_construction="none")["kind"] == "paper"
+    # cells without support decide nothing: no stand-in, no setting, no paper
+    bare = [cell({"eps": e}, False, data="stand-in") for e in (1, 10, 100)]
+    assert isinstance(completion_diagnosis(bare + [cell({"dataset": "synthetic"}, True, data="paper-shape")], "t.",
+                                           no_authors_construction="none"), Unearned)

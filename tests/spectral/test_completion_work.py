@@ -10,6 +10,7 @@ from inferopt.datasets.movielens import synthetic_low_rank_ratings
 from inferopt.experiment.spectral import (completion_diagnosis, cumulative_work, run_table, spectrum_ratio, work_at,
                                           zero_degree_draws, zero_degree_share)
 from inferopt.experiment.spectral.completion import completion_problem
+from inferopt.experiment.support import deterministic
 from inferopt.experiment.verdict_map import cell
 from inferopt.spectral import gd, sgd, sgd_det, svrg
 from inferopt.spectral.chebyshev import bernstein_rho
@@ -82,11 +83,12 @@ def test_run_table_adds_work_to_the_target(problem):
 
 def test_the_chosen_cell_is_no_rescue_of_itself_and_a_meaningless_rescue_says_so():
     chosen = {"eps": 10.0}
-    cells = [cell(chosen, True, data="stand-in"), cell({"eps": 100.0}, False, data="stand-in"),
-             cell({"eps": 1000.0}, False, data="stand-in"), cell({"dataset": "synthetic"}, False, data="paper-shape")]
+    one = {"support": deterministic("a constructed cell")}
+    cells = [cell(chosen, True, data="stand-in", **one), cell({"eps": 100.0}, False, data="stand-in", **one),
+             cell({"eps": 1000.0}, False, data="stand-in", **one), cell({"dataset": "synthetic"}, False, data="paper-shape", **one)]
     d = completion_diagnosis(cells, "t.", no_authors_construction="none", chosen=chosen)
     assert not (isinstance(d, dict) and d["kind"] == "setting")                # only the chosen cell holds: no rescue
-    cells[2] = cell({"eps": 1000.0}, True, data="stand-in")
+    cells[2] = cell({"eps": 1000.0}, True, data="stand-in", **one)
     d = completion_diagnosis(cells, "t.", no_authors_construction="none", chosen=chosen, worse_than_mean=[{"eps": 1000.0}])
     assert d["kind"] == "setting" and "eps = 1000" in d["text"] and "worse than the training mean" in d["text"]
     assert len(d["evidence"]["sweep"]) == 4

@@ -37,6 +37,7 @@ from ..models.laplace import laplace_approximation
 from .._random import as_generator
 from .extra import method_of
 from .methods import label
+from .support import bootstrap_support
 from .verdict_map import cell
 from .parallel import run_tasks
 
@@ -337,8 +338,18 @@ def verdict_map(runs: dict, test, name: str) -> list[dict]:
         holds = test(rec)
         if not isinstance(holds, bool | np.bool_):
             raise TypeError(f"test must return a boolean (the claim's outcome on the records); got {holds!r}")
-        cells.append(cell({name: value}, holds))
+        cells.append(cell({name: value}, holds, support=replicate_support(test, rec)))
     return cells
+
+
+def replicate_support(test, records: pd.DataFrame) -> dict | None:
+    """The bootstrap support of ``test`` over the replicates of ``records`` (seed 0: the same resamples for
+    every cell), None when a rule the test reads has no records; a cell with it is decisive only when 90 % of
+    the resamples agree (:func:`~.verdict_map.cell`)."""
+    try:
+        return bootstrap_support(test, records, by="replicate", seed=0)
+    except KeyError:
+        return None
 
 
 #: Alg. 2 as the paper prints it: no ``MIN_GAMMA``, no step on a negative gap, the grown ``C`` after a fallback
@@ -390,9 +401,10 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
     check_callable("test", test)
     cells = verdict_map(sweep, test, "C0")
     alg2 = cell({"C0": C0, "step rules": "Alg. 2 as printed (min_gamma 0, on_ascent zero, fallback_C grown)"},
-                test(published))
+                test(published), support=replicate_support(test, published))
     greedy_cells = verdict_map(greedy_sweep, test, "greedy step") if greedy_sweep else []
-    authors_cells = [cell({"rules": name}, _measured(test, rec), construction="authors") for name, rec in (authors or {}).items()]
+    authors_cells = [cell({"rules": name}, _measured(test, rec), construction="authors", support=replicate_support(test, rec))
+                     for name, rec in (authors or {}).items()]
     gains = first_step_gain(check)
     first_gain = {name: g["gain"] for name, g in gains.items()}
     evidence = {"sweep": [*cells, alg2, *greedy_cells, *authors_cells], "first step, best ELBO gain over plain VI": first_gain,

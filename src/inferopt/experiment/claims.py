@@ -162,15 +162,30 @@ def check_diagnosis(diagnosis, *, scale: str | None = None) -> dict:
         out["evidence"] = evidence
     if kind == "paper":
         paper_rules(evidence or {})
+    if kind == "setting" and isinstance(evidence, dict) and isinstance(evidence.get("sweep"), list | tuple):
+        setting_rules(evidence["sweep"])
     return out
+
+
+def setting_rules(sweep) -> None:
+    """Raise :class:`UnearnedDiagnosis` unless a ``setting`` diagnosis's verdict map holds, decisively, at some
+    cell: its verdict ``holds`` with a bootstrap ``support`` (the cell's verdict reads it) or a ``deterministic``
+    note. A cell that holds once with draws behind it and no support could turn on another draw: no rescue."""
+    cells = [c for c in sweep if isinstance(c, dict)]
+    if not any(c.get("verdict") == "holds" and ("support" in c or c.get("deterministic")) for c in cells):
+        bare = [setting_text(c["setting"]) for c in cells if c.get("verdict") == "holds" and isinstance(c.get("setting"), dict)]
+        raise UnearnedDiagnosis("a 'setting' diagnosis needs a cell of its verdict map where the claim holds decisively "
+                                "(bootstrap support of 90 % or a deterministic outcome); "
+                                + (f"the cells that hold carry no support ({'; '.join(bare[:4])})" if bare else "no cell holds"))
 
 
 def paper_rules(evidence: dict) -> None:
     """Raise :class:`UnearnedDiagnosis` naming what is missing unless ``evidence`` earns a
     ``paper`` diagnosis (the rubric's rule 7): ``evidence["sweep"]`` holds at least
-    :data:`MIN_SWEEP` distinct, non-empty settings ``{"setting", "verdict"[, "support"]
-    [, "construction"][, "data"]}``, every one ``fails`` and decisive (a ``support``, the fraction
-    of resamples holding, of at most 1 − :data:`MIN_SUPPORT`), and a cell runs the authors'
+    :data:`MIN_SWEEP` distinct, non-empty settings ``{"setting", "verdict"[, "support" |
+    "deterministic"][, "construction"][, "data"]}``, every one ``fails`` and decisive (a ``support``,
+    the fraction of resamples holding, of at most 1 − :data:`MIN_SUPPORT`, or a ``deterministic``
+    note: nothing random to resample), and a cell runs the authors'
     construction (``"construction": "authors"``) or ``evidence["no_authors_construction"]`` says
     in a sentence why the experiment has none. Malformed cells raise ``ValueError``."""
     sweep = evidence.get("sweep")
@@ -196,6 +211,12 @@ def paper_rules(evidence: dict) -> None:
     if not_failing:
         shown = "; ".join(f"{setting_text(c['setting'])}: {c['verdict']}" for c in not_failing[:4])
         raise UnearnedDiagnosis(f"{len(not_failing)} of {len(sweep)} cells of the verdict map do not fail ({shown}); a "
+                                "'paper' diagnosis needs every cell to fail decisively")
+    unsupported = [c for c in sweep if "support" not in c and not c.get("deterministic")]
+    if unsupported:
+        shown = "; ".join(setting_text(c["setting"]) for c in unsupported[:4])
+        raise UnearnedDiagnosis(f"{len(unsupported)} of {len(sweep)} cells of the verdict map carry neither a bootstrap "
+                                f"support nor a deterministic note ({shown}): their outcome could turn on another draw, and a "
                                 "'paper' diagnosis needs every cell to fail decisively")
     weak = [c for c in sweep if "support" in c and not 1.0 - float(c["support"]) >= MIN_SUPPORT]
     if weak:

@@ -30,9 +30,17 @@ def resample_units(table: pd.DataFrame, by: str, rng: np.random.Generator) -> pd
     """``table`` rebuilt from its units (the distinct values of column ``by``) drawn with
     replacement; a unit drawn twice appears twice, under two new labels ``0 … n−1``."""
     units = pd.unique(table[by])
-    groups = {u: g for u, g in table.groupby(by, sort=False)}
-    drawn = rng.choice(len(units), size=len(units), replace=True)
-    return pd.concat([groups[units[j]].assign(**{by: i}) for i, j in enumerate(drawn)], ignore_index=True)
+    return _rebuild(_unit_groups(table, by, units), by, np.sort(rng.choice(len(units), size=len(units), replace=True)))
+
+
+def _unit_groups(table: pd.DataFrame, by: str, units) -> list[pd.DataFrame]:
+    groups = dict(tuple(table.groupby(by, sort=False)))
+    return [groups[u] for u in units]
+
+
+def _rebuild(groups: list[pd.DataFrame], by: str, drawn) -> pd.DataFrame:
+    """The table of the units ``drawn`` (indices into ``groups``, in order), relabelled ``0 … n−1``."""
+    return pd.concat([groups[j].assign(**{by: i}) for i, j in enumerate(drawn)], ignore_index=True)
 
 
 def bootstrap_support(test, table: pd.DataFrame, *, by: str, n_resamples: int = N_RESAMPLES, seed: int = 0) -> dict:
@@ -52,7 +60,17 @@ def bootstrap_support(test, table: pd.DataFrame, *, by: str, n_resamples: int = 
         raise ValueError(f"table must hold at least one unit (a value of {by!r}); it is empty")
     if n_units == 1:
         return {"method": "single unit", "unit": by, "n_units": 1, "note": f"one {by}: nothing to resample, no support"}
-    held = [_outcome(test, resample_units(table, by, rng)) for _ in range(n_resamples)]
+    units = pd.unique(table[by])
+    groups = _unit_groups(table, by, units)
+    # a resample is the multiset of units drawn (sorted: the order of units in a table is no part of a claim), so
+    # a multiset drawn again gives the outcome it gave: few units have few multisets (3 units: 10)
+    outcomes: dict[tuple, bool] = {}
+    held = []
+    for _ in range(n_resamples):
+        drawn = tuple(np.sort(rng.choice(n_units, size=n_units, replace=True)).tolist())
+        if drawn not in outcomes:
+            outcomes[drawn] = _outcome(test, _rebuild(groups, by, drawn))
+        held.append(outcomes[drawn])
     return {"fraction_holding": float(np.mean(held)), "method": "bootstrap", "unit": by, "n_units": n_units,
             "n_resamples": n_resamples, "seed": int(seed)}
 

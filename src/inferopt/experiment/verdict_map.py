@@ -3,10 +3,10 @@ diagnosis it supports (:func:`~.claims.check_diagnosis`).
 
 A claim that fails at our chosen setting is diagnosed from its map (:func:`map_diagnosis`):
 
-* ``setting`` when the claim holds, decisively, at some cell (that setting is named);
+* ``setting`` when the claim holds, decisively (:func:`decisive`), at some cell (that setting is named);
 * ``paper`` only when the map earns it (:func:`~.claims.paper_rules`): at least
   :data:`~.claims.MIN_SWEEP` distinct settings, every one of them failing decisively (its own
-  bootstrap support >= 90 % where it has one), the authors' construction among them (or a
+  bootstrap support >= 90 %, or a deterministic outcome), the authors' construction among them (or a
   sentence saying why the experiment has none);
 * otherwise nothing is earned: :class:`~.claims.Unearned`, which turns the claim
   ``inconclusive`` with the reason (what the map lacks).
@@ -31,7 +31,9 @@ def cell(setting: dict, holds, *, support: dict | None = None, construction: str
     ``holds``: the measured boolean at this setting (None: not measured). ``support``: the
     bootstrap support of that outcome (:func:`~.support.bootstrap_support`); the cell's verdict
     is then ``inconclusive`` unless at least 90 % of the resamples agree, and the cell keeps the
-    fraction holding. ``construction``: whose construction the cell runs (:data:`~.claims.CONSTRUCTIONS`).
+    fraction holding; or :func:`~.support.deterministic` for an outcome with nothing random to
+    resample (the cell keeps its note). A cell with neither is measured but not *decisive*
+    (:func:`decisive`): it cannot name a ``setting`` nor count towards ``paper``. ``construction``: whose construction the cell runs (:data:`~.claims.CONSTRUCTIONS`).
     ``data``: the cell's data (:data:`~.claims.CELL_DATA`)."""
     if not isinstance(setting, dict) or not setting:
         raise TypeError(f"setting must be a non-empty mapping of the open choices; got {setting!r}")
@@ -43,6 +45,8 @@ def cell(setting: dict, holds, *, support: dict | None = None, construction: str
             out["verdict"] = supported_verdict(outcome == "holds", support)
         if support.get("method") == "bootstrap":
             out["support"] = support["fraction_holding"]
+        elif support.get("method") == "deterministic":
+            out["deterministic"] = support["note"]
     if construction is not None:
         if construction not in CONSTRUCTIONS:
             raise ValueError(f"construction must be one of {CONSTRUCTIONS}; got {construction!r}")
@@ -74,7 +78,7 @@ def map_diagnosis(cells, text: str, *, no_authors_construction: str | None = Non
     evidence = {"sweep": cells}
     if no_authors_construction is not None:
         evidence["no_authors_construction"] = no_authors_construction
-    holding = [c for c in cells if c["verdict"] == "holds"]
+    holding = [c for c in cells if c["verdict"] == "holds" and decisive(c)]
     if holding:
         return {"kind": "setting", "text": f"{text} It holds at {len(holding)} of {len(cells)} settings of the verdict map "
                 f"({'; '.join(_cell_text(c) for c in holding)}).", "evidence": evidence}
@@ -84,6 +88,13 @@ def map_diagnosis(cells, text: str, *, no_authors_construction: str | None = Non
         return Unearned(str(exc), evidence)
     return {"kind": "paper", "text": f"{text} It fails, decisively, at every one of the {len(cells)} settings of the "
             f"verdict map ({'; '.join(_cell_text(c) for c in cells)}).", "evidence": evidence}
+
+
+def decisive(c: dict) -> bool:
+    """Does a verdict-map cell's outcome stand on its own support: a bootstrap ``support`` (its
+    verdict already ``inconclusive`` below 90 %, :func:`cell`) or a ``deterministic`` note (nothing
+    random to resample). A cell with neither could turn on another draw."""
+    return "support" in c or bool(c.get("deterministic"))
 
 
 def _cell_text(c: dict) -> str:

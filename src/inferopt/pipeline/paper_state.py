@@ -7,8 +7,10 @@ the notebook ran with (``params``). A paper-scale verdict is *stale* (:func:`sta
 
 - the run was made from a modified work tree (``run.dirty``): its code is not that of any commit;
 - its parameters differ from ``params_paper.yaml`` overlaid on ``params.yaml`` as they are now;
-- a file its experiment depends on differs between that commit and the work tree: the notebook,
-  a module of ``src/`` the experiment stage lists in ``dvc.yaml`` (the pipeline's own aside), or
+- a file its experiment depends on differs between that commit and the work tree: the notebook's code
+  (its code cells and which one takes the parameters; outputs, prose and test tags aside),
+  a module of ``src/`` the experiment stage lists in ``dvc.yaml`` (the pipeline's own and the parameter
+  checks aside: they never change a result), or
   the experiment's section of ``params.yaml`` or ``params_paper.yaml``
 
 (``n_jobs`` and ``progress`` aside everywhere: they change how a run is spread or shown). Outside
@@ -17,6 +19,7 @@ git, or when the commit is not in this clone, whether files changed is unknown (
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import yaml
@@ -31,6 +34,9 @@ from .layout import PAPER_DIR
 PARAMETER_FILES = ("params.yaml", "params_paper.yaml")
 #: the pipeline's runner and renderer: they run notebooks and draw pages, the results do not depend on them
 RUNNER = "src/inferopt/pipeline/"
+#: modules that refuse or pass parameters and never change one (``check_parameters`` returns its input as
+#: given, ``tests/test_experiment_parameters.py``): a run that passed them has the results it would have now
+CHECKS = ("src/inferopt/experiment/parameters.py",)
 #: parameters that change how a run is spread or shown, not its results
 NEUTRAL = ("n_jobs", "progress")
 #: parameters the runner sets (where the outputs go), not the experiment
@@ -44,15 +50,32 @@ SHOWN_REASONS = 3
 
 def stage_sources(root: Path, experiment_id: str, notebook: str) -> list[str]:
     """The tracked files experiment ``experiment_id``'s results depend on: its notebook and the
-    ``src/`` modules of its ``dvc.yaml`` stage, but the pipeline's (:data:`RUNNER`)."""
+    ``src/`` modules of its ``dvc.yaml`` stage, but the pipeline's (:data:`RUNNER`) and the parameter checks
+    (:data:`CHECKS`)."""
     stages = yaml.safe_load((root / "dvc.yaml").read_text()).get("stages", {})
     deps = stages.get(experiment_id, {}).get("deps", [])
-    return [f"notebooks/{notebook}.ipynb", *(d for d in deps if d.startswith("src/") and not d.startswith(RUNNER))]
+    return [f"notebooks/{notebook}.ipynb", *(d for d in deps if d.startswith("src/") and not d.startswith(RUNNER)
+                                                    and d not in CHECKS)]
 
 
 def _section(text: str | None, experiment_id: str) -> dict:
     section = (yaml.safe_load(text or "") or {}).get(experiment_id) or {}
     return {k: v for k, v in section.items() if k not in NEUTRAL} if isinstance(section, dict) else section
+
+
+def _read(path: Path) -> str | None:
+    return path.read_text() if path.exists() else None
+
+
+def _code(notebook: str | None):
+    """What of a notebook decides its results: its code cells' sources and which one takes the parameters
+    (outputs, markdown and test tags such as ``NBVAL_CHECK_OUTPUT`` aside); None when unreadable."""
+    try:
+        cells = json.loads(notebook)["cells"]
+    except (TypeError, ValueError, KeyError):
+        return None
+    return [("".join(c.get("source", "")), "parameters" in c.get("metadata", {}).get("tags", []))
+            for c in cells if c.get("cell_type") == "code"]
 
 
 def changed_since(root: Path, commit: str, experiment_id: str, paths: list[str]) -> list[str] | None:
@@ -62,7 +85,8 @@ def changed_since(root: Path, commit: str, experiment_id: str, paths: list[str])
     out = git(root, "diff", "--name-only", commit, "--", *paths)
     if out is None:
         return None
-    changed = [line for line in out.splitlines() if line]
+    changed = [line for line in out.splitlines() if line
+               and not (line.endswith(".ipynb") and _code(git(root, "show", f"{commit}:{line}")) == _code(_read(root / line)))]
     for name in PARAMETER_FILES:
         then = git(root, "show", f"{commit}:{name}")
         now = (root / name).read_text() if (root / name).exists() else None

@@ -258,7 +258,11 @@ def ahead(table: pd.DataFrame, name: str, fast: str, slow: str, reading: str):
 def all_of(outcomes):
     """The three-valued conjunction of ``outcomes`` (True, False or None: not measured): False if any is False, else
     None if any is None, else True."""
-    outcomes = list(outcomes)
+    if isinstance(outcomes, (str, bytes, dict)) or not hasattr(outcomes, "__iter__"):
+        raise TypeError(f"outcomes must be an iterable of True, False or None; got {type(outcomes).__name__}")
+    outcomes = [bool(o) if isinstance(o, np.bool_) else o for o in outcomes]
+    if any(o is not None and not isinstance(o, bool) for o in outcomes):
+        raise TypeError("outcomes must hold only True, False or None (not measured)")
     if any(o is False for o in outcomes):
         return False
     return None if any(o is None for o in outcomes) else True
@@ -286,8 +290,10 @@ def factor_reached(ratio: float, kind: str, factor: float):
     """Does a :func:`censored_ratio` reach ``factor``: an exact ratio decides; a lower bound (``"at least"``) decides
     only when it reaches the factor (below it: None, undecided); ``"neither"``: None."""
     check_choice("kind", kind, ("exact", "at least", "neither"))
-    if kind == "neither":
+    factor = check_real("factor", factor, low=0.0, low_open=True)
+    if kind == "neither":        # no ratio: neither run reached the target (censored_ratio's NaN)
         return None
+    ratio = check_real("ratio", ratio, low=0.0)
     if ratio >= factor:
         return True
     return False if kind == "exact" else None
@@ -481,14 +487,14 @@ def completion_diagnosis(cells, text: str, *, no_authors_construction: str, chos
     size holds (the claim fails on the smaller stand-in only); else ``paper`` (which the verdict engine keeps only
     under its rules). A ``setting`` rescue at a setting of ``worse_than_mean`` (settings where the model's optimum
     predicts held-out ratings worse than the training mean) says so in its text: there the model means nothing."""
-    from ..verdict_map import map_diagnosis
+    from ..verdict_map import decisive, map_diagnosis
 
     cells = list(cells)
     worse = [dict(w) for w in worse_than_mean]
     others = [c for c in cells if chosen is None or c["setting"] != chosen]
     stand_in = [c for c in others if c.get("data") == "stand-in"]
     shaped = [c for c in others if c.get("data") == "paper-shape"]
-    if not any(c["verdict"] == "holds" for c in stand_in) and any(c["verdict"] == "holds" for c in shaped):
+    if not any(c["verdict"] == "holds" for c in stand_in) and any(c["verdict"] == "holds" and decisive(c) for c in shaped):
         return {"kind": "stand-in", "text": f"{text} It holds on the matrix of the paper's size and at none of the "
                 f"{len(stand_in)} other MovieLens 100K settings of the verdict map: it fails on the smaller stand-in only.",
                 "evidence": {"sweep": cells, "no_authors_construction": no_authors_construction}}

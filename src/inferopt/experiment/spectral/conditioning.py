@@ -22,6 +22,10 @@ def spectrum_ratio(problem, theta) -> float:
     return float(check_real("b", b, low=0.0, low_open=True) / check_real("a", a, low=0.0, low_open=True))
 
 
+#: the largest mean degree zero_degree_share takes (Chebyshev degrees beyond it are far past any run's)
+MAX_MEAN_DEGREE = 10**6
+
+
 def zero_degree_share(ratio: float, N: int) -> float:
     """``q_0`` of the optimal degree distribution with mean ``N`` for ``√·`` on an interval of ``b/a = ratio``
     (:class:`~inferopt.spectral.degrees.OptimalDegrees` with ``ρ`` of :func:`~inferopt.spectral.chebyshev.bernstein_rho`)."""
@@ -29,7 +33,7 @@ def zero_degree_share(ratio: float, N: int) -> float:
     from ...spectral.degrees import OptimalDegrees
 
     ratio = check_real("ratio", ratio, low=1.0, low_open=True)
-    N = check_int("N", N, low=0)
+    N = check_int("N", N, low=0, high=MAX_MEAN_DEGREE)
     return float(OptimalDegrees(N, bernstein_rho(1.0, ratio, 0.0)).pmf(0))
 
 
@@ -38,4 +42,6 @@ def drawn_zero_share(degrees) -> float:
     degrees = np.asarray(degrees)
     if degrees.ndim != 1 or (degrees.size and degrees.dtype.kind not in "iu"):
         raise ValueError(f"degrees must be a 1-d array of integer degrees; got shape {degrees.shape}, dtype {degrees.dtype}")
+    if degrees.size and degrees.min() < 0:
+        raise ValueError("degrees must be non-negative Chebyshev degrees")
     return float(np.mean(degrees == 0)) if degrees.size else float("nan")
