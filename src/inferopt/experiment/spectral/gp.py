@@ -277,11 +277,13 @@ def informative(table: pd.DataFrame, names, share: float) -> bool:
     times one recording interval, not the method (a cell that cannot be read is ``not measured``)."""
     if isinstance(names, str) or not hasattr(names, "__iter__") or not list(names):
         raise TypeError(f"names must be a non-empty list of dataset names; got {names!r}")
+    check_table("table", table, ("dataset", "method", "seed"))
     share = _share(table, share)
     if f"records to {share:g}" not in table.columns:
         raise ValueError(f"table must hold 'records to {share:g}' (build it with gp_comparison)")
     out = True
-    for name in names:
+    for i, name in enumerate(names):
+        check_choice(f"names[{i}]", name, {str(v) for v in pd.unique(table.dataset)})
         _pair(table, name)
         v = table.loc[table.dataset == name, f"records to {share:g}"].to_numpy(float)
         out &= bool(np.mean(v <= 1) < 0.5)
