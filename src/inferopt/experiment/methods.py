@@ -28,6 +28,8 @@ PAPER_METHODS = {
         "iht": ("IHT", 5),
         "uniform": ("Uniform", 7),
         "a_iht_batch": ("A-IHT batch grad.", 9),
+        "sparsevi_authors": ("SparseVI (authors' settings)", 6),
+        "a_iht_batch_long": ("A-IHT batch grad., longer budget", 8),
     },
     # B. herding (the paper's legends)
     "herding": {

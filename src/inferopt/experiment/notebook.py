@@ -14,6 +14,7 @@ methods (:func:`~inferopt.experiment.extra.load_extra_methods`); their names are
 
 from __future__ import annotations
 
+from .._paths import check_checkout
 from .._random import as_generator
 from .blas import pin_threads
 from .extra import FAMILY_OF_PAPER, load_extra_methods
@@ -26,7 +27,9 @@ def open_experiment(experiment_id: str, namespace: dict, before: set):
     parameters are the names defined since ``before`` (the parameters cell and papermill's
     injected cell), the generator comes from their ``seed``; registers the ``extra_methods``
     (as methods of the family of the experiment's paper); sets the plotting style; pins the BLAS to
-    one thread (:func:`~.blas.pin_threads`: results must not depend on the machine's core count)."""
+    one thread (:func:`~.blas.pin_threads`: results must not depend on the machine's core count); refuses to run
+    another checkout's library than the one the notebook sits in (:func:`~inferopt._paths.check_checkout`)."""
+    check_checkout()
     pin_threads()
     exp = Experiment(experiment_id, params=parameters_since(namespace, before))
     seed = exp.params.get("seed")

@@ -47,8 +47,15 @@ LOG2PI = float(np.log(2.0 * np.pi))
 
 
 def _softplus(eta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(log(1 + e^η), η < −30)``: the Poisson rate and where it is below 1e-13 (then ``≈ e^η``)."""
-    return np.logaddexp(0.0, eta), eta < -30.0
+    """``(log(1 + e^η), η < −30)``: the Poisson rate and where it is below 1e-13 (then ``≈ e^η``).
+    ``log(1 + e^η) = max(η, 0) + log(1 + e^{−|η|})``, in place: what ``np.logaddexp(0, η)`` computes, in a
+    third of its time (SparseVI's gradient draws evaluate it on every datum at every step)."""
+    sp = np.abs(eta)
+    np.negative(sp, out=sp)
+    np.exp(sp, out=sp)
+    np.log1p(sp, out=sp)
+    sp += np.maximum(eta, 0.0)
+    return sp, eta < -30.0
 
 
 def _log_softplus(eta: np.ndarray, sp: np.ndarray, small: np.ndarray) -> np.ndarray:
