@@ -247,7 +247,8 @@ SPECS: dict[str, dict[str, Rule]] = {
                eval_every=COUNT, target_share=Real(0.0, 1.0, low_open=True), map_n=Int(low=10), map_seeds=Int(low=2),
                theta0_alt=ListOf(POSITIVE, length=3), floor_alt=POSITIVE, cost_sizes=ListOf(Int(low=10), min_length=2),
                variance_n=Int(low=10), variance_theta1=ListOf(POSITIVE, length=3), variance_N=ListOf(COUNT),
-               variance_reps=Int(low=2), n_jobs=COUNT, extra_methods=EXTRA_METHODS),
+               variance_reps=Int(low=2), n_jobs=COUNT, extra_methods=EXTRA_METHODS,
+               gap_hours=ListOf(COUNT, min_length=1), split_agree=NONNEG, split_beat=POSITIVE, nll_probes=COUNT, nll_steps=COUNT, cost_r=Int(low=2)),
 }
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..._validation import check_choice, check_protocol, check_real, check_table
+from ..._validation import as_finite_array, check_choice, check_int, check_protocol, check_real, check_table
 from ..claims import check_statistic
 from .targets import time_to
 
@@ -69,8 +69,8 @@ def late_gain(result, tail: float = TAIL) -> float:
 
 def gp_run_table(results: dict, targets: dict) -> pd.DataFrame:
     """One row per run: ``results`` maps ``(dataset, method, seed)`` to a result; ``targets`` ``{dataset: {share:
-    target}}``. Columns ``dataset, method, seed``, ``time to <share>`` and ``matvecs to <share>`` (``inf``: not
-    reached), ``final RMSE``, ``best RMSE``, ``total time``, ``total matvecs``, ``late gain``."""
+    target}}``. Columns ``dataset, method, seed``, ``time to <share>``, ``matvecs to <share>`` and ``records to <share>`` (the index of
+    the first recorded entry at or below the target, the start being 0; ``inf``: not reached), ``final RMSE``, ``best RMSE``, ``total time``, ``total matvecs``, ``late gain``."""
     if not isinstance(results, dict) or not results:
         raise ValueError("results must be a non-empty mapping (dataset, method, seed) -> result")
     if not isinstance(targets, dict):
@@ -83,6 +83,8 @@ def gp_run_table(results: dict, targets: dict) -> pd.DataFrame:
         for share, target in targets[name].items():
             row[f"time to {share:g}"] = time_to(res, target, missing=np.inf)
             row[f"matvecs to {share:g}"] = work_to(res, target)
+            hit = np.flatnonzero(np.asarray(res.metric) <= target)
+            row[f"records to {share:g}"] = float(hit[0]) if hit.size else float("inf")
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -210,3 +212,79 @@ def d54_test(table: pd.DataFrame, lanczos: str, shares, factor: float = 6.0, uni
         raise TypeError(f"shares must be a non-empty list of the table's targets; got {shares!r}")
     shares = [_share(table, check_real(f"shares[{i}]", s_, low=0.0, low_open=True, high=1.0)) for i, s_ in enumerate(shares)]
     return bool(max(time_ratio(table, "humidity", lanczos, s, unit=unit) for s in shares) >= factor)
+
+
+def accurate_nll(gp, theta, Z, n_steps: int) -> float:
+    """The negative log marginal likelihood of ``gp`` (a :class:`~inferopt.spectral.SKIGaussianProcess`) at ``theta``,
+    read beside the test RMSE: ``½ yᵀα + ½ log det A + (d/2) log 2π`` with ``α`` by CG to ``gp.cg_tol`` and ``log det A``
+    by stochastic Lanczos quadrature on the probes ``Z`` with ``n_steps`` steps (accurate with many probes and steps;
+    exact in the limit, tested against the dense Cholesky value). An evaluation: ``gp``'s work count is left as it was."""
+    check_protocol("gp", gp, "dong_value_and_grad", "cg_tol", "matvecs", "dim", what="an SKIGaussianProcess")
+    theta = as_finite_array("theta", theta, ndim=1)
+    if theta.shape != (3,) or np.any(theta <= 0):
+        raise ValueError(f"theta must be 3 positive hyperparameters (noise std, signal std, lengthscale); got {theta!r}")
+    Z = as_finite_array("Z", Z, ndim=2)
+    if Z.shape[0] != gp.dim or Z.shape[1] < 1:
+        raise ValueError(f"Z must hold probes of length {gp.dim} in its columns; got shape {Z.shape}")
+    n_steps = check_int("n_steps", n_steps, low=1)
+    before = gp.matvecs
+    try:
+        return check_statistic("negative log likelihood", gp.dong_value_and_grad(theta, Z, n_steps, cg_tol=gp.cg_tol)[0])
+    finally:
+        gp.matvecs = before
+
+
+def choose_split(fits: dict, agree: float = 0.02, beat: float = 0.9):
+    """The held-out split of a series chosen on a VALIDATION split (the test split is never read): ``fits`` maps each
+    candidate gap length to ``{"path": the validation RMSE along a likelihood fit on the rest of the training data (its
+    start first, its optimum last), "mean": the validation RMSE of the training mean}``. A gap is *meaningful* when the
+    likelihood optimum predicts there: its final validation RMSE is within ``agree`` (relative) of the least along
+    its path (the likelihood and the RMSE agree) and at most ``beat`` times the training mean's. The rule: the longest
+    meaningful gap; none meaningful: the shortest gap. Returns ``(gap, {gap: meaningful})``."""
+    if not isinstance(fits, dict) or not fits:
+        raise ValueError("fits must be a non-empty mapping gap -> {'path', 'mean'}")
+    agree = check_real("agree", agree, low=0.0)
+    beat = check_real("beat", beat, low=0.0, low_open=True)
+    ok = {}
+    for gap, fit in fits.items():
+        if not isinstance(fit, dict) or not {"path", "mean"} <= set(fit):
+            raise ValueError(f"fits[{gap!r}] must be a mapping with 'path' and 'mean'; got {fit!r}")
+        path = np.asarray(fit["path"], dtype=float)
+        if path.ndim != 1 or path.size < 2 or not np.all(np.isfinite(path)):
+            raise ValueError(f"fits[{gap!r}]['path'] must hold at least two finite validation RMSEs; got {fit['path']!r}")
+        mean = check_statistic("training mean's validation RMSE", fit["mean"])
+        ok[gap] = bool(path[-1] <= (1.0 + agree) * path.min() and path[-1] <= beat * mean)
+    good = [g for g, v in ok.items() if v]
+    return (max(good) if good else min(fits)), ok
+
+
+def d55_test(exponents: dict, keys, cut: float) -> bool:
+    """D5.5 (one stochastic gradient costs ``O(MN(d + r²))``, an upper bound): the measured CPU-seconds exponents of
+    one gradient named by ``keys`` (in ``d`` with ``r`` fixed, in ``M``, in ``N``: :func:`~.theory.cost_exponent`) are
+    each at most ``1 + cut``."""
+    cut = check_real("cut", cut, low=0.0)
+    if not isinstance(exponents, dict):
+        raise TypeError(f"exponents must be a mapping name -> exponent; got {type(exponents).__name__}")
+    if isinstance(keys, str) or not hasattr(keys, "__iter__") or not list(keys):
+        raise TypeError(f"keys must be a non-empty list of exponent names; got {keys!r}")
+    return bool(all(check_statistic(f"exponent of {k}", exponents[check_choice("keys (an entry of)", k, tuple(exponents))]) <= 1.0 + cut
+                    for k in keys))
+
+
+def informative(table: pd.DataFrame, names, share: float) -> bool:
+    """Can a speed be read on this comparison's table at ``share``? On each dataset of ``names``, fewer than half of the
+    runs meet the target at their start or at their first recorded entry (``records to <share>`` <= 1): a target met there
+    times one recording interval, not the method (a cell that cannot be read is ``not measured``)."""
+    if isinstance(names, str) or not hasattr(names, "__iter__") or not list(names):
+        raise TypeError(f"names must be a non-empty list of dataset names; got {names!r}")
+    check_table("table", table, ("dataset", "method", "seed"))
+    share = _share(table, share)
+    if f"records to {share:g}" not in table.columns:
+        raise ValueError(f"table must hold 'records to {share:g}' (build it with gp_comparison)")
+    out = True
+    for i, name in enumerate(names):
+        check_choice(f"names[{i}]", name, {str(v) for v in pd.unique(table.dataset)})
+        _pair(table, name)
+        v = table.loc[table.dataset == name, f"records to {share:g}"].to_numpy(float)
+        out &= bool(np.mean(v <= 1) < 0.5)
+    return out

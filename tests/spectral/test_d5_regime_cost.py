@@ -1,0 +1,85 @@
+"""D5 fixes of the second review (issue 41): the humidity split chosen on a validation split, the accurate likelihood
+beside the RMSE, and D5.5 judged on measured seconds; each deciding function holds and fails on constructed inputs."""
+
+import numpy as np
+import pytest
+
+from inferopt.experiment.claims import DegenerateTest
+from inferopt.experiment.spectral import accurate_nll, choose_split, d55_test
+from inferopt.spectral import SKIGaussianProcess, rademacher
+
+
+def test_choose_split_takes_the_longest_meaningful_gap():
+    good, drifting, useless = [1.0, 0.5, 0.3, 0.301], [1.0, 0.8, 0.9, 0.93], [1.0, 0.97, 0.96]
+    gap, ok = choose_split({1: {"path": good, "mean": 1.0}, 6: {"path": good, "mean": 1.0}, 24: {"path": drifting, "mean": 1.0}})
+    assert gap == 6 and ok == {1: True, 6: True, 24: False}            # 24 h: the optimum drifts 16 % above its path's best
+    gap, ok = choose_split({1: {"path": good, "mean": 1.0}, 24: {"path": useless, "mean": 1.0}})
+    assert gap == 1 and not ok[24]                                      # 24 h: agrees but does not beat the mean by 10 %
+    gap, ok = choose_split({6: {"path": drifting, "mean": 1.0}, 24: {"path": useless, "mean": 1.0}})
+    assert gap == 6 and not any(ok.values())                           # none meaningful: the shortest
+    assert choose_split({24: {"path": drifting, "mean": 1.0}}, agree=0.2)[0] == 24
+
+
+def test_choose_split_bad_input():
+    with pytest.raises(ValueError, match="fits"):
+        choose_split({})
+    with pytest.raises(ValueError, match="path"):
+        choose_split({1: {"path": [1.0], "mean": 1.0}})
+    with pytest.raises(ValueError, match="'path' and 'mean'"):
+        choose_split({1: [1.0, 0.5]})
+    with pytest.raises(DegenerateTest):
+        choose_split({1: {"path": [1.0, 0.5], "mean": float("nan")}})
+
+
+def test_d55_test_holds_and_fails():
+    linear = {"seconds, d (r fixed)": 1.02, "seconds, M": 0.97, "seconds, N": 1.1}
+    keys = list(linear)
+    assert d55_test(linear, keys, 0.25)
+    assert not d55_test(linear | {"seconds, d (r fixed)": 2.0}, keys, 0.25)     # quadratic in d: fails
+    assert not d55_test(linear, keys, 0.05)                                      # N's 1.1 above a cut of 0.05
+    with pytest.raises(ValueError, match="keys"):
+        d55_test(linear, ["seconds, r"], 0.25)
+    with pytest.raises(DegenerateTest):
+        d55_test(linear | {"seconds, M": float("nan")}, keys, 0.25)
+    with pytest.raises(TypeError, match="keys"):
+        d55_test(linear, "seconds, M", 0.25)
+
+
+def test_accurate_nll_matches_the_dense_likelihood_and_leaves_the_work_count():
+    rng = np.random.default_rng(0)
+    x = np.sort(rng.uniform(0, 50, 200))
+    y = np.sin(x / 3) + 0.2 * rng.standard_normal(200)
+    gp = SKIGaussianProcess(x, y, r=100, low=[0.01, 0.01, 0.1], high=[10, 10, 100], cg_tol=1e-10, rng=0)
+    th = np.array([0.5, 1.0, 2.0])
+    before = gp.matvecs
+    value = accurate_nll(gp, th, rademacher(np.random.default_rng(1), gp.dim, 2000), 80)
+    assert gp.matvecs == before
+    assert value == pytest.approx(gp.objective(th), rel=1e-2)
+    worse = accurate_nll(gp, [5.0, 0.1, 50.0], rademacher(np.random.default_rng(1), gp.dim, 200), 80)
+    assert worse > value + 10                                             # a poor fit reads as one
+
+
+def _runs(first_hit):
+    """SGD and LANCZOS on one dataset over 4 seeds: each run's RMSE falls from 1 to 0.1 over 10 records, reaching 0.5 at the
+    record ``first_hit`` (1: at the first record after the start)."""
+    from inferopt.spectral import SpectralSolveResult
+    out = {}
+    for m in ("SGD", "LANCZOS"):
+        for s in range(4):
+            metric = np.r_[1.0, np.linspace(0.5, 0.1, 10 - first_hit + 1)] if first_hit == 1 else np.r_[np.linspace(1.0, 0.55, first_hit), np.linspace(0.5, 0.1, 10 - first_hit + 1)]
+            t = np.arange(metric.size, dtype=float)
+            out["sound", m, s] = SpectralSolveResult(x=np.zeros(3), objective=np.full(t.size, np.nan), n_iter=t.size - 1, converged=False, message="",
+                                                    times=t, iterations=np.arange(t.size), metric=metric, matvecs=10.0 * t)
+    return out
+
+
+def test_informative_refuses_a_target_met_at_the_first_record():
+    from inferopt.experiment.spectral import gp_comparison, informative
+    coarse = gp_comparison(_runs(1), ("SGD", "LANCZOS"), [0.5, 0.9])
+    fine = gp_comparison(_runs(4), ("SGD", "LANCZOS"), [0.5, 0.9])
+    assert not informative(coarse, ["sound"], 0.5) and informative(fine, ["sound"], 0.5)
+    assert informative(coarse, ["sound"], 0.9)                            # the 0.9 target is met later
+    with pytest.raises(ValueError, match="share"):
+        informative(fine, ["sound"], 0.75)
+    with pytest.raises(ValueError, match="name"):
+        informative(fine, ["humidity"], 0.5)
