@@ -125,6 +125,12 @@ def what_would_change(by_scale: dict) -> list[str]:
                            "so more trials would not settle it.")
             if not split and not short:
                 out.append(f"{scale}: what it lacks: {prose(claim.get('reason') or 'no reason recorded')}.")
+        elif v == "not measured":
+            decided = [r for r in readings if r["verdict"] in ("holds", "fails")]
+            if decided:
+                out.append(f"{scale}: not measured, yet the readings of the cut-off record verdicts ("
+                           + ", ".join(f"{format_value(r['value'])} ({r['verdict']})" for r in decided)
+                           + f"): check the recorded reason ({prose(claim.get('reason') or 'none recorded')}) against them.")
         else:
             other = [r for r in readings if r["verdict"] != v]
             if other:
