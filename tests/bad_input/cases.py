@@ -245,6 +245,8 @@ def _boosting():
         "directional_derivative": lambda: dict(target=target, q=q, s=s, n_samples=10, rng=np.random.default_rng(0)),
         "elbo": lambda: dict(target=target, q=q, n_samples=10, rng=np.random.default_rng(0)),
         "kl": lambda: dict(target=target, q=q, n_samples=10, rng=np.random.default_rng(0)),
+        "kl_segment": lambda: dict(target=target, q=q, s=s, gammas=[0.0, 0.5], n_samples=10,
+                                   rng=np.random.default_rng(0)),
         "grad_inner": lambda: dict(target=target, q=q, s=s, n_samples=10, rng=np.random.default_rng(0)),
         "grad_inner_components": lambda: dict(target=target, q=q, n_samples=10, rng=np.random.default_rng(0)),
         "get_family": lambda: dict(family="gaussian"),
@@ -485,6 +487,7 @@ def _experiment_boosting():
         "selected_is_plain_vi": lambda: dict(records=boosting_records(), threshold=1e-12),
         "no_rule_boosts": lambda: dict(records=boosting_records(), n_se=2.0),
         "headroom": lambda: dict(data=dict(Z=Z, y=yl), n_eval=10, rng=np.random.default_rng(0)),
+        "replicate_support": lambda: dict(test=lambda r: True, records=boosting_records()),
     }
 
 
@@ -664,10 +667,6 @@ def baselines() -> dict:
 #: public names that are not entry points for user data (result containers, protocols, abstract
 #: bases, value objects built by the solvers), or whose inputs are covered through other entries.
 EXEMPT = {
-    "kl_segment": ("TO FIX (lands with C's next paper run, which it would stale): gammas of strings or complex numbers "
-                   "reach numpy's float conversion before the check names gammas"),
-    "replicate_support": ("TO FIX (lands with C's next paper run, which it would stale): its arguments are checked by "
-                          "bootstrap_support, whose messages name them test and table, not records"),
     "centred_ratings": "its one argument is a ratings dict (no generated bad values for a mapping): refused by its keys, naming data",
     "drawn_zero_share": "every 1-d array of non-negative integer degrees is valid (empty: a run that drew none, NaN); others refused naming degrees",
     "RegimeSelection": "result container built by select_regime",

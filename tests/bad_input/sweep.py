@@ -689,10 +689,7 @@ NOT_SELECTORS = {("experiment.coresets.best_method", "metric"), ("experiment.cor
                  ("experiment.coresets.trial_matrix", "metric"), ("experiment.coresets.win_fraction", "metric"),
                  ("experiment.coresets.trial_matrix", "dataset"), ("experiment.coresets.trial_matrix", "method"),
                  ("experiment.coresets.time_ratio", "numerator"), ("experiment.coresets.time_ratio", "denominator"),
-                 ("experiment.boosting.summary_table", "reference"),
-                 # kind 'neither' is censored_ratio's own no-ratio case: the ratio it comes with is that function's NaN, not a
-                 # setting someone passes (validating it would stale D's paper runs; revisit with the next D run)
-                 ("experiment.spectral.factor_reached", "kind")}
+                 ("experiment.boosting.summary_table", "reference")}
 
 
 def _runs(key: str, change: dict) -> bool:

@@ -56,9 +56,9 @@ def test_a_paper_diagnosis_on_a_stand_in_becomes_stand_in_unless_a_cell_has_the_
     exp.stand_ins.append("phishing for EICU")
     c = exp.claim("Z1.3", "x beats y", False, {}, diagnosis=map_diagnosis(_map(False, False, False), "y wins."))
     assert c.verdict == "fails" and c.diagnosis["kind"] == "stand-in" and "phishing for EICU" in c.diagnosis["text"]
-    # a map that earns nothing (the authors' construction left out) on a stand-in is the stand-in's failure too
+    # a map that earns nothing (the authors' construction left out) on a stand-in blames nothing, the stand-in neither
     c = exp.claim("Z1.3", "x beats y", False, {}, diagnosis=map_diagnosis(_map(False, False, False, authors=False), "y wins."))
-    assert c.verdict == "fails" and c.diagnosis["kind"] == "stand-in" and "No diagnosis of the paper is earned" in c.diagnosis["text"]
+    assert c.verdict == "inconclusive" and c.diagnosis is None and "no diagnosis is earned" in c.reason
     cells = _map(False, False, False) + [cell({"eps": 1000.0}, False, data="paper-shape", support=deterministic("x"))]
     c = exp.claim("Z1.3", "x beats y", False, {}, diagnosis=map_diagnosis(cells, "y wins."))
     assert c.diagnosis["kind"] == "paper"

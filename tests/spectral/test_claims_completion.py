@@ -102,6 +102,8 @@ def test_factor_reached_and_all_of():
     assert factor_reached(2.0, "exact", 1.5) is True and factor_reached(1.2, "exact", 1.5) is False
     assert factor_reached(2.0, "at least", 1.5) is True and factor_reached(1.2, "at least", 1.5) is None
     assert factor_reached(float("nan"), "neither", 1.5) is None
+    with pytest.raises(ValueError, match="ratio"):
+        factor_reached(2.0, "neither", 1.5)       # a ratio with no ratio's kind: refused, not silently None
     assert all_of([True, True]) is True and all_of([True, None]) is None and all_of([None, False]) is False
 
 

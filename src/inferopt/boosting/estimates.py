@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_flag, check_real, check_size
+from .._validation import as_finite_array, check_flag, check_real, check_size
 from .families import Component, check_target
 from .mixture import Mixture
 from .._random import as_generator
@@ -131,7 +131,7 @@ def kl_segment(target, q, s, gammas, *, n_samples: int = N_SAMPLES, rng: np.rand
     check_target(target)
     q, s = _density("q", q, target.dim), _density("s", s, target.dim)
     n = check_size("n_samples", n_samples, item_bytes=8 * (target.dim + 4), item="draw")
-    g = np.asarray(gammas, dtype=float)
+    g = as_finite_array("gammas", gammas)
     if g.ndim != 1 or g.size == 0 or not np.all((g >= 0) & (g <= 1)):
         raise ValueError(f"gammas must be a non-empty 1-D sequence of steps in [0, 1]; got {gammas!r}")
     rng = as_generator(rng)

@@ -373,6 +373,8 @@ def replicate_support(test, records: pd.DataFrame) -> dict | None:
     """The bootstrap support of ``test`` over the replicates of ``records`` (seed 0: the same resamples for
     every cell), None when a rule the test reads has no records; a cell with it is decisive only when 90 % of
     the resamples agree (:func:`~.verdict_map.cell`)."""
+    check_callable("test", test)
+    check_table("records", records, ("replicate",))
     try:
         return bootstrap_support(test, records, by="replicate", seed=0)
     except KeyError:

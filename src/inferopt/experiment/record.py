@@ -214,13 +214,15 @@ class Experiment:
     def _checked_diagnosis(self, diagnosis) -> tuple[dict | None, str | None]:
         """``(diagnosis, None)`` checked and with this run's scale, or ``(None, reason)`` when it
         is :class:`~.claims.Unearned` or a ``paper`` diagnosis its map does not earn. On an
-        experiment that declares a stand-in (:attr:`stand_ins`), a ``paper`` (or unearned) map
-        without a cell on data of the paper's shape becomes ``stand-in``."""
+        experiment that declares a stand-in (:attr:`stand_ins`), a ``paper`` map (every cell failing
+        decisively: the stand-in's data show the failure with the power of those cells) without a
+        cell on data of the paper's shape becomes ``stand-in``; an unearned map stays undecided."""
         if diagnosis is None:
             return None, None
         if isinstance(diagnosis, Unearned):
-            stand_in = self._stand_in(f"No diagnosis of the paper is earned ({diagnosis.reason}).", diagnosis.evidence)
-            return (check_diagnosis(stand_in, scale=self.scale), None) if stand_in else (None, f"no diagnosis is earned: {diagnosis.reason}")
+            # a map that earns nothing is undecided, on a stand-in as anywhere: blaming the stand-in needs a map that fails
+            # decisively (below), not one that cannot tell
+            return None, f"no diagnosis is earned: {diagnosis.reason}"
         if isinstance(diagnosis, dict) and diagnosis.get("kind") == "paper":
             stand_in = self._stand_in(str(diagnosis.get("text", "")), diagnosis.get("evidence") or {})
             diagnosis = dict(stand_in, scale=diagnosis.get("scale", self.scale)) if stand_in else diagnosis

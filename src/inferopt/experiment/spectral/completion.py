@@ -288,10 +288,12 @@ def speedup(table: pd.DataFrame, name: str, reading: str, budget: float, fast: s
 
 def factor_reached(ratio: float, kind: str, factor: float):
     """Does a :func:`censored_ratio` reach ``factor``: an exact ratio decides; a lower bound (``"at least"``) decides
-    only when it reaches the factor (below it: None, undecided); ``"neither"``: None."""
+    only when it reaches the factor (below it: None, undecided); ``"neither"`` (with its NaN ratio): None."""
     check_choice("kind", kind, ("exact", "at least", "neither"))
     factor = check_real("factor", factor, low=0.0, low_open=True)
     if kind == "neither":        # no ratio: neither run reached the target (censored_ratio's NaN)
+        if not (isinstance(ratio, float | np.floating) and np.isnan(ratio)):
+            raise ValueError(f"ratio must be NaN with kind 'neither' (censored_ratio's no-ratio case); got {ratio!r}")
         return None
     ratio = check_real("ratio", ratio, low=0.0)
     if ratio >= factor:
