@@ -193,3 +193,16 @@ def test_work_to_level_and_slower_to_level():
     r = cc.slower_to_level(never, "iht", "giga", 0.05, much=3.0)
     assert r["censored"] == 3 and r["holds"] and np.isinf(r["median"])
     assert cc.slower_to_level(t, "iht", "giga", 1e-6)["holds"] is None  # GIGA never reaches it: not measured
+
+
+def test_linear_rate():
+    it = np.arange(100)
+    rows = [{"trial": t, "method": m, "iteration": i, "objective": f}
+            for t in range(3) for m, fs in [("lin", 2.0 * 0.9**it), ("flat", np.full(100, 3.0)), ("zero", np.zeros(100))]
+            for i, f in zip(it, fs)]
+    traces = pd.DataFrame(rows)
+    assert cc.linear_rate(traces, "lin", 0, 50) == pytest.approx(0.9)
+    assert cc.linear_rate(traces, "flat", 0, 50) == pytest.approx(1.0)
+    assert np.isnan(cc.linear_rate(traces, "zero", 0, 50))
+    with pytest.raises(ValueError, match="start and stop"):
+        cc.linear_rate(traces, "lin", 10, 11)

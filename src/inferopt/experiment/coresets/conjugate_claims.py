@@ -35,6 +35,7 @@ __all__ = [
     "kl_and_surface",
     "kl_medians",
     "leading_sizes",
+    "linear_rate",
     "paired_outcomes",
     "paired_better",
     "slower_to_level",
@@ -259,6 +260,23 @@ def objective_drop(traces, method: str, last: int) -> float:
     if not drops:
         raise ValueError(f"traces has no rows of {method!r}")
     return float(np.median(drops))
+
+
+def linear_rate(traces, method: str, start: int, stop: int) -> float:
+    """App. E's linear rate as measured: median over trials of ``exp(b)``, ``b`` the least-squares slope of
+    ``log f(w_t)`` against ``t`` over the iterations ``start <= t < stop`` of ``method``'s trace (a factor
+    below 1: the objective shrinks by it per iteration; 1: no linear decrease). Traces with a non-positive
+    value in the window are left out (the objective reached zero); NaN when none is left."""
+    check_table("traces", traces, ("trial", "method", "iteration", "objective"))
+    if not 0 <= start < stop - 1:
+        raise ValueError(f"start and stop must satisfy 0 <= start < stop - 1; got {start}, {stop}")
+    slopes = []
+    for _, tr in traces[traces.method == method].groupby("trial"):
+        tr = tr[(tr.iteration >= start) & (tr.iteration < stop)]
+        f = tr.objective.to_numpy(dtype=float)
+        if f.size >= 2 and (f > 0).all():
+            slopes.append(np.polyfit(tr.iteration.to_numpy(dtype=float), np.log(f), 1)[0])
+    return float(np.exp(np.median(slopes))) if slopes else float("nan")
 
 
 # ---- A3: KLs, contours --------------------------------------------------------------------
