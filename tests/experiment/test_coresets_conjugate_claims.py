@@ -206,3 +206,15 @@ def test_linear_rate():
     assert np.isnan(cc.linear_rate(traces, "zero", 0, 50))
     with pytest.raises(ValueError, match="start and stop"):
         cc.linear_rate(traces, "lin", 10, 11)
+
+
+def test_trace_work_to_level_counts_until_the_level():
+    # trial 0: the k = 2 run reaches 0.1 at iteration 7, the k = 4 run at 4; trial 1: never
+    rows = [{"trial": 0, "k": k, "iteration": i, "rel_error": 1.0 / (1 + i * s)} for k, s in [(2, 1.3), (4, 2.3)] for i in range(10)]
+    rows += [{"trial": 1, "k": 2, "iteration": i, "rel_error": 0.5} for i in range(10)]
+    w = cc.trace_work_to_level(pd.DataFrame(rows), 0.1, 2.0)
+    assert w.loc[0] == 8.0 and np.isnan(w.loc[1])
+    fast = pd.Series([4.0, 4.0], index=[0, 1])
+    r = cc.censored_ratio(w, fast, 3.0)
+    assert r["censored"] == 1 and r["ratios"][0] == 2.0 and r["holds"]  # median of 2 and +inf
+    assert not cc.censored_ratio(w.iloc[:1], fast.iloc[:1], 3.0)["holds"]

@@ -25,6 +25,7 @@ __all__ = [
     "PRODUCTS_PER_ITERATION",
     "always_better",
     "beats_at",
+    "censored_ratio",
     "conjugate_diagnosis",
     "fewer",
     "first_below",
@@ -39,6 +40,7 @@ __all__ = [
     "paired_outcomes",
     "paired_better",
     "slower_to_level",
+    "trace_work_to_level",
     "work_to_level",
     "median_table",
     "median_work",
@@ -204,8 +206,13 @@ def slower_to_level(table, slow: str, fast: str, level: float, *, much: float = 
     never does is censored (ratio +inf: at least its largest run's work over ``fast``'s). Returns
     ``{"ratios", "censored", "median", "holds"}``; ``holds``: median ratio at least ``much``, None
     when ``fast`` reaches ``level`` in no trial (not measured)."""
+    return censored_ratio(work_to_level(table, slow, level), work_to_level(table, fast, level), much)
+
+
+def censored_ratio(ws: pd.Series, wf: pd.Series, much: float) -> dict:
+    """:func:`slower_to_level`'s ratio from the per-trial works ``ws`` (slow) and ``wf`` (fast), NaN where a
+    method never reached the level."""
     much = check_real("much", much, low=0.0, low_open=True)
-    ws, wf = work_to_level(table, slow, level), work_to_level(table, fast, level)
     keep = wf.dropna().index
     ratios = (ws.reindex(keep) / wf.loc[keep]).fillna(np.inf)
     if ratios.empty:
@@ -213,6 +220,19 @@ def slower_to_level(table, slow: str, fast: str, level: float, *, much: float = 
     med = float(np.median(ratios.to_numpy()))
     return {"ratios": [float(r) for r in ratios], "censored": int(np.isinf(ratios).sum()), "median": med,
             "holds": bool(med >= much)}
+
+
+def trace_work_to_level(traces, level: float, per_iteration: float, *, value: str = "rel_error") -> pd.Series:
+    """Per trial, the least work for a per-size run to reach ``level``: over the runs (one per size ``k``),
+    the first iteration ``t >= 1`` whose ``value`` is at most ``level``, times ``per_iteration`` products;
+    NaN for a trial where no run reaches it (``traces``: columns ``trial, k, iteration`` and ``value``, one
+    row per iteration of each run: the work *until* the level, not the run's whole budget)."""
+    level = check_real("level", level, low=0.0)
+    per_iteration = check_real("per_iteration", per_iteration, low=0.0, low_open=True)
+    t = _trials(traces.assign(method="trace"), ("trial", "k", "iteration", value))
+    trials = sorted(t.trial.unique())
+    hit = t[(t.iteration >= 1) & (t[value] <= level)].groupby("trial").iteration.min()
+    return (hit * per_iteration).astype(float).reindex(trials)
 
 
 # ---- A2: objective traces ------------------------------------------------------------------
