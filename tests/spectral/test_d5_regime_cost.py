@@ -102,3 +102,24 @@ def test_informative_is_one_sided():
         informative(fine, {"humidity": True}, "LANCZOS", 0.5)
     with pytest.raises(ValueError, match="need"):
         informative(fine, {"sound": True}, "LANCZOS", 0.5, need="most")
+
+
+def test_claim_informative_wrappers_hold_fail_and_none():
+    from inferopt.experiment.spectral import d51_informative, d53_informative, d54_informative, gp_comparison
+    from inferopt.spectral import SpectralSolveResult
+    both = {}
+    for name in ("sound", "humidity"):
+        both |= {(name, *k[1:]): r for k, r in _runs(4, lanczos_hit=1, lanczos_speed=2.0).items()}
+    lan_first = gp_comparison(both, ("SGD", "LANCZOS"), [0.5, 0.9])
+    assert d51_informative(lan_first, "LANCZOS", 0.5)                      # LANCZOS's upper bound 2 s < 1.5 x SGD's 4 s: decided miss
+    assert not d51_informative(lan_first, "LANCZOS", 0.5, factor=0.1)      # a pass on an upper bound: not decided
+    assert d53_informative(lan_first, "LANCZOS", 0.5)                      # one decided miss decides "all"
+    assert d54_informative(lan_first, "LANCZOS", [0.5, 0.9])               # every readable target a decided miss
+    assert not d54_informative(lan_first, "LANCZOS", [0.5], factor=0.1)       # its one pass rests on an upper bound: not decided
+    assert d54_informative(lan_first, "LANCZOS", [0.5, 0.9], factor=0.1)      # ... but 0.9's exact ratio 1.78 passes: decided
+    tie = {}
+    for name in ("sound", "humidity"):
+        tie |= {(name, *k[1:]): r for k, r in _runs(1).items()}
+    coarse = gp_comparison(tie, ("SGD", "LANCZOS"), [0.5])
+    assert not d54_informative(coarse, "LANCZOS", [0.5])                   # no readable target: not measured
+    assert not d53_informative(coarse, "LANCZOS", 0.5)
