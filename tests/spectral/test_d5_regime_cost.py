@@ -123,3 +123,16 @@ def test_claim_informative_wrappers_hold_fail_and_none():
     coarse = gp_comparison(tie, ("SGD", "LANCZOS"), [0.5])
     assert not d54_informative(coarse, "LANCZOS", [0.5])                   # no readable target: not measured
     assert not d53_informative(coarse, "LANCZOS", 0.5)
+
+
+def test_own_map_diagnosis_lets_only_its_own_cells_rescue():
+    from inferopt.experiment.claims import Unearned
+    from inferopt.experiment.spectral import own_map_diagnosis
+    c = lambda s, v, con: {"setting": {"setting": s}, "verdict": v, "support": 1.0 if v == "holds" else 0.0, "construction": con, "data": "stand-in"}
+    ours = [c(f"s{i}", "fails", "ours") for i in range(4)]
+    theirs = [c(f"s{i}", "fails", "authors") for i in range(4)]
+    only_theirs = own_map_diagnosis(ours, theirs[:3] + [c("s3", "holds", "authors")], "Evidence.")
+    assert isinstance(only_theirs, Unearned) and "s3" in only_theirs.reason        # an authors' cell cannot rescue ours
+    own = own_map_diagnosis(ours[:3] + [c("s3", "holds", "ours")], theirs, "Evidence.")
+    assert own["kind"] == "setting" and "s3" in own["text"]                          # our own holding cell does
+    assert not (isinstance(own_map_diagnosis(ours, theirs, "Evidence."), dict) and own_map_diagnosis(ours, theirs, "Evidence.")["kind"] == "setting")

@@ -345,3 +345,19 @@ def d54_informative(table: pd.DataFrame, lanczos: str, shares, factor: float = 6
     if any(ok.values()):
         return any(informative(table, {"humidity": True}, lanczos, s_) for s_, p in ok.items() if p)
     return all(informative(table, {"humidity": False}, lanczos, s_) for s_ in read)
+
+
+def own_map_diagnosis(own, other, text: str):
+    """A failing claim's diagnosis from its verdict map, where only ``own`` construction's cells can rescue it: ``setting``
+    when one of ``own`` cells holds decisively (:func:`~..verdict_map.map_diagnosis` on both constructions' cells); when
+    only ``other`` cells hold, :class:`~..claims.Unearned` naming them (a cell of the other construction says nothing of
+    this one's setting); when none holds, :func:`~..verdict_map.map_diagnosis` of both (``paper`` if the map earns it)."""
+    from ..claims import Unearned
+    from ..verdict_map import decisive, map_diagnosis
+    own, other = list(own), list(other)
+    holds = lambda cells: [c for c in cells if c.get("verdict") == "holds" and decisive(c)]
+    if not holds(own) and holds(other):
+        where = "; ".join(", ".join(f"{k} = {v}" for k, v in c["setting"].items()) for c in holds(other))
+        return Unearned(f"{text} It holds at no setting of this construction's map; it holds only with the other LANCZOS ({where}), "
+                        "which cannot rescue this one", {"sweep": own + other})
+    return map_diagnosis(own + other, text, no_authors_construction=None)
