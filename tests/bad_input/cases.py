@@ -420,7 +420,7 @@ def _experiment_coresets():
         "wins": lambda: dict(table=trial_table(), ours=["a_iht"], theirs=["giga"], k_min=1, metrics=("kl", "seconds")),
         "trial_seeds": lambda: dict(seed=1, n_trials=2, dataset="d"),
         "conjugate_trial": lambda: dict(model=model, methods=["giga"], ks=[2], rng=0, max_iter=5, step="exact",
-                                        sparsevi_steps=3, sparsevi_step_scale=1.0),
+                                        sparsevi_steps=3, sparsevi_step_scale=1.0, sparsevi_authors_steps=3),
         "run_methods": lambda: dict(Phi=Phi, y=y, ks=[1, 2], methods=["giga"]),
         "run_glm_trial": None,   # real data sets: covered through trial_seeds / coreset_path / GLMCoresetProblem
         "run_glm_trials": None,

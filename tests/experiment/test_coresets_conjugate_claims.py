@@ -156,3 +156,65 @@ def test_conjugate_diagnosis_kinds():
         cc.conjugate_diagnosis(_cells([False, False, False]), {"data": "zz"}, "x")
     with pytest.raises(ValueError, match="at least"):
         cc.conjugate_diagnosis(_cells([False, False]), chosen, "x")
+
+
+def test_leading_sizes():
+    m = cc.median_table(kl_table({"svi": lambda k: 0.1, "iht": lambda k: 1.0 / k, "giga": lambda k: 2.0 / k}))
+    assert cc.leading_sizes(m, "svi", ["iht", "giga"]) == [1]
+    assert cc.leading_sizes(m, "iht", ["svi"]) == [20, 30]
+
+
+def test_paired_outcomes_ties_and_verdict():
+    close = kl_table({"a": lambda k: 1.0, "b": lambda k: 1.01})  # 1 % apart: ties at a 5 % tolerance
+    o = cc.paired_outcomes(close, "a", "b", rel_tol=0.05)
+    assert o == {"wins": 0, "ties": 12, "losses": 0, "pairs": 12}
+    assert cc.paired_better(close, "a", "b", rel_tol=0.05) is None  # every pair tied: not measured
+    assert cc.paired_better(close, "a", "b", rel_tol=0.0) is True
+    assert cc.paired_better(close, "b", "a", rel_tol=0.0) is False
+    mixed = kl_table({"a": lambda k: 1.0 if k < 20 else 0.5, "b": lambda k: 1.001 if k < 20 else 1.0})
+    o = cc.paired_outcomes(mixed, "a", "b", rel_tol=0.01)
+    assert (o["wins"], o["ties"], o["losses"]) == (6, 6, 0)
+    assert cc.paired_better(mixed, "a", "b", rel_tol=0.01) and not cc.paired_better(mixed, "b", "a", rel_tol=0.01)
+    with pytest.raises(ValueError, match="no pairs"):
+        cc.paired_outcomes(mixed, "a", "c", rel_tol=0.01)
+
+
+def test_work_to_level_and_slower_to_level():
+    # greedy "giga": KL 1/k after k steps; "iht": KL 1/k after 100 iterations at every k (2 products each)
+    t = kl_table({"giga": lambda k: 1.0 / k, "iht": lambda k: 1.0 / k}, n_iter={"giga": None, "iht": 100})
+    t.loc[t.method == "giga", "n_iter"] = t.loc[t.method == "giga", "k"]
+    assert list(cc.work_to_level(t, "giga", 0.05)) == [20, 20, 20]
+    assert list(cc.work_to_level(t, "iht", 0.05)) == [200, 200, 200]
+    r = cc.slower_to_level(t, "iht", "giga", 0.05, much=3.0)
+    assert r["median"] == pytest.approx(10.0) and r["holds"] and r["censored"] == 0
+    quick = t.assign(n_iter=np.where(t.method == "iht", 5, t.n_iter))  # 10 products against GIGA's 20
+    assert cc.slower_to_level(quick, "iht", "giga", 0.05, much=3.0)["holds"] is False
+    never = t.assign(reverse_kl=np.where(t.method == "iht", 1.0, t.reverse_kl))  # IHT never reaches 0.05: censored
+    r = cc.slower_to_level(never, "iht", "giga", 0.05, much=3.0)
+    assert r["censored"] == 3 and r["holds"] and np.isinf(r["median"])
+    assert cc.slower_to_level(t, "iht", "giga", 1e-6)["holds"] is None  # GIGA never reaches it: not measured
+
+
+def test_linear_rate():
+    it = np.arange(100)
+    rows = [{"trial": t, "method": m, "iteration": i, "objective": f}
+            for t in range(3) for m, fs in [("lin", 2.0 * 0.9**it), ("flat", np.full(100, 3.0)), ("zero", np.zeros(100))]
+            for i, f in zip(it, fs)]
+    traces = pd.DataFrame(rows)
+    assert cc.linear_rate(traces, "lin", 0, 50) == pytest.approx(0.9)
+    assert cc.linear_rate(traces, "flat", 0, 50) == pytest.approx(1.0)
+    assert np.isnan(cc.linear_rate(traces, "zero", 0, 50))
+    with pytest.raises(ValueError, match="start and stop"):
+        cc.linear_rate(traces, "lin", 10, 11)
+
+
+def test_trace_work_to_level_counts_until_the_level():
+    # trial 0: the k = 2 run reaches 0.1 at iteration 7, the k = 4 run at 4; trial 1: never
+    rows = [{"trial": 0, "k": k, "iteration": i, "rel_error": 1.0 / (1 + i * s)} for k, s in [(2, 1.3), (4, 2.3)] for i in range(10)]
+    rows += [{"trial": 1, "k": 2, "iteration": i, "rel_error": 0.5} for i in range(10)]
+    w = cc.trace_work_to_level(pd.DataFrame(rows), 0.1, 2.0)
+    assert w.loc[0] == 8.0 and np.isnan(w.loc[1])
+    fast = pd.Series([4.0, 4.0], index=[0, 1])
+    r = cc.censored_ratio(w, fast, 3.0)
+    assert r["censored"] == 1 and r["ratios"][0] == 2.0 and r["holds"]  # median of 2 and +inf
+    assert not cc.censored_ratio(w.iloc[:1], fast.iloc[:1], 3.0)["holds"]

@@ -80,3 +80,18 @@ def test_sparsevi_on_the_tangent_of_the_others_construction():
     assert not np.allclose(cut[cut.method == "sparsevi"].reverse_kl.to_numpy(), exact.reverse_kl.to_numpy())
     with pytest.raises(ValueError, match="sparsevi_gradient"):
         conjugate_trial(model, ["sparsevi"], ks, rng=0, sparsevi_gradient="exact")
+
+
+def test_sparsevi_authors_arm_is_sparsevi_with_the_authors_updates():
+    """The authors' arm is SparseVI with sparsevi_authors_steps updates (their 1/(1+i) = our 1/t): with as many updates
+    as ours it is the same run; with more, another (and its work count follows its steps)."""
+    model = cs.make_gaussian_mean(6, 20, np.random.default_rng(3))
+    ks = [2, 4, 6]
+    same, _ = conjugate_trial(model, ["sparsevi", "sparsevi_authors"], ks, rng=0, sparsevi_steps=5, sparsevi_authors_steps=5)
+    a, b = (same[same.method == m].reverse_kl.to_numpy() for m in ("sparsevi", "sparsevi_authors"))
+    np.testing.assert_allclose(a, b)
+    more, _ = conjugate_trial(model, ["sparsevi", "sparsevi_authors"], ks, rng=0, sparsevi_steps=5, sparsevi_authors_steps=50)
+    a, b = (more[more.method == m].reverse_kl.to_numpy() for m in ("sparsevi", "sparsevi_authors"))
+    assert not np.allclose(a, b)
+    with pytest.raises(ValueError, match="sparsevi_authors_steps"):
+        conjugate_trial(model, ["sparsevi_authors"], ks, rng=0, sparsevi_authors_steps=0)

@@ -189,9 +189,11 @@ _COMPLETION = dict(seed=SEED, test_fraction=FRACTION, validation_fraction=FRACTI
 SPECS: dict[str, dict[str, Rule]] = {
     "A1": dict(_CONJUGATE, D=COUNT, N=Int(low=2), k_max=COUNT, k_num=COUNT, n_trials=COUNT,
                constant=Choice("exact", "authors"), large_k_fraction=Real(0.0, 1.0), near_zero=NONNEG, n_jobs=COUNT, progress=Flag(),
+               sparsevi_authors_steps=COUNT, sparsevi_authors_trials=Int(low=0), tie_tolerance=NONNEG,
                extra_methods=EXTRA_METHODS),
     "A2": dict(_CONJUGATE, D=COUNT, N=Int(low=2), k=COUNT, constant=Choice("exact", "authors"),
-               projection_ks=ListOf(COUNT), slack=Real(1.0), n_trials=COUNT, extra_methods=EXTRA_METHODS),
+               projection_ks=ListOf(COUNT), slack=Real(1.0), n_trials=COUNT, sparsevi_authors_steps=COUNT,
+               sparsevi_authors_trials=Int(low=0), authors_gradient_trials=Int(low=0), extra_methods=EXTRA_METHODS),
     "A3": dict(_CONJUGATE, n_subsample=COUNT, n_per_scale=COUNT, scales=ListOf(POSITIVE), constant_scale=POSITIVE,
                k_max=COUNT, k_num=COUNT, contour_ks=ListOf(COUNT), n_contour_trials=COUNT, n_trials=COUNT,
                large_k_fraction=Real(0.0, 1.0), contour_tolerance=POSITIVE, grid_size=Int(low=2), authors_phi=Flag(), sparsevi_authors_trials=Int(low=0),

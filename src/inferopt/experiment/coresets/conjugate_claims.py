@@ -25,6 +25,7 @@ __all__ = [
     "PRODUCTS_PER_ITERATION",
     "always_better",
     "beats_at",
+    "censored_ratio",
     "conjugate_diagnosis",
     "fewer",
     "first_below",
@@ -34,6 +35,13 @@ __all__ = [
     "iht_beats_baselines",
     "kl_and_surface",
     "kl_medians",
+    "leading_sizes",
+    "linear_rate",
+    "paired_outcomes",
+    "paired_better",
+    "slower_to_level",
+    "trace_work_to_level",
+    "work_to_level",
     "median_table",
     "median_work",
     "more_accurate_share",
@@ -94,10 +102,11 @@ def iht_beats_baselines(table, large, iht, baselines, *, near_zero: float, at_ze
     return beats_at(m, large, iht, baselines, near_zero) and bool((m.loc[kmax, list(at_zero)] <= near_zero).all())
 
 
-def sparsevi_flat_ratio(table, start: int) -> float:
-    """SparseVI's median reverse KL at the largest size over its value at size ``start``."""
+def sparsevi_flat_ratio(table, start: int, method: str = "sparsevi") -> float:
+    """SparseVI's (``method``: the arm, e.g. ``sparsevi_authors``) median reverse KL at the largest size
+    over its value at size ``start``."""
     m = median_table(table)
-    return float(m.loc[m.index.max(), "sparsevi"] / m.loc[start, "sparsevi"])
+    return float(m.loc[m.index.max(), method] / m.loc[start, method])
 
 
 def first_near_zero(median: pd.DataFrame, name: str, near_zero: float):
@@ -145,6 +154,87 @@ def more_accurate_share(table, better: str, worse: str, value: str = "reverse_kl
     return float((m[better] < m[worse]).mean())
 
 
+def leading_sizes(median: pd.DataFrame, leader: str, others) -> list[int]:
+    """Grid sizes at which ``leader``'s median is strictly below every one of ``others``'."""
+    others = check_choices("others", others, set(median.columns))
+    lead = np.all([median[leader].to_numpy() < median[o].to_numpy() for o in others], axis=0)
+    return [int(k) for k in median.index[lead]]
+
+
+def paired_outcomes(table, better: str, worse: str, *, rel_tol: float, value: str = "reverse_kl",
+                    floor: float = FLOOR) -> dict:
+    """Paired, tie-aware comparison over the ``(trial, k)`` pairs both methods ran: a pair whose values
+    (floored at ``floor``) differ by at most ``rel_tol`` times the larger is a tie (within Monte-Carlo /
+    optimisation noise); else a win of ``better`` (lower) or a loss. Returns ``{"wins", "ties",
+    "losses", "pairs"}``."""
+    rel_tol = check_real("rel_tol", rel_tol, low=0.0)
+    t = _trials(table, ("trial", "k", value))
+    wide = t[t.method.isin([better, worse])].pivot_table(index=["trial", "k"], columns="method", values=value)
+    if better not in wide or worse not in wide:
+        raise ValueError(f"table has no pairs of {better!r} and {worse!r}")
+    wide = wide.dropna().clip(lower=floor)
+    a, b = wide[better].to_numpy(), wide[worse].to_numpy()
+    tie = np.abs(a - b) <= rel_tol * np.maximum(a, b)
+    return {"wins": int(((a < b) & ~tie).sum()), "ties": int(tie.sum()), "losses": int(((a > b) & ~tie).sum()),
+            "pairs": int(a.size)}
+
+
+def paired_better(table, better: str, worse: str, *, rel_tol: float, share: float = 0.5, value: str = "reverse_kl"):
+    """A1.4's accuracy part: of the pairs not tied (:func:`paired_outcomes`), ``better`` wins more than
+    ``share``; None (not measured) when every pair is a tie."""
+    o = paired_outcomes(table, better, worse, rel_tol=rel_tol, value=value)
+    decided = o["wins"] + o["losses"]
+    return None if decided == 0 else bool(o["wins"] > share * decided)
+
+
+def work_to_level(table, method: str, level: float, *, value: str = "reverse_kl", column: str = "products") -> pd.Series:
+    """Per trial, the least work (``column`` of :func:`with_products`) of a run of ``method`` whose
+    ``value`` is at most ``level`` (greedy methods: the work of the one pass up to that size; the IHT
+    family: the run at that size). NaN for a trial where no run reaches ``level``."""
+    level = check_real("level", level, low=0.0)
+    t = with_products(_trials(table, ("trial", "k", value)))
+    t = t[t.method == method]
+    if t.empty:
+        raise ValueError(f"table has no rows of {method!r}")
+    reached = t[t[value] <= level].groupby("trial")[column].min()
+    return reached.reindex(sorted(t.trial.unique()))
+
+
+def slower_to_level(table, slow: str, fast: str, level: float, *, much: float = 1.0) -> dict:
+    """A1.5 at equal accuracy: per trial the ratio of ``slow``'s work to ``fast``'s to reach ``level``
+    (:func:`work_to_level`). A trial where ``fast`` never reaches it is left out; one where ``slow``
+    never does is censored (ratio +inf: at least its largest run's work over ``fast``'s). Returns
+    ``{"ratios", "censored", "median", "holds"}``; ``holds``: median ratio at least ``much``, None
+    when ``fast`` reaches ``level`` in no trial (not measured)."""
+    return censored_ratio(work_to_level(table, slow, level), work_to_level(table, fast, level), much)
+
+
+def censored_ratio(ws: pd.Series, wf: pd.Series, much: float) -> dict:
+    """:func:`slower_to_level`'s ratio from the per-trial works ``ws`` (slow) and ``wf`` (fast), NaN where a
+    method never reached the level."""
+    much = check_real("much", much, low=0.0, low_open=True)
+    keep = wf.dropna().index
+    ratios = (ws.reindex(keep) / wf.loc[keep]).fillna(np.inf)
+    if ratios.empty:
+        return {"ratios": [], "censored": 0, "median": None, "holds": None}
+    med = float(np.median(ratios.to_numpy()))
+    return {"ratios": [float(r) for r in ratios], "censored": int(np.isinf(ratios).sum()), "median": med,
+            "holds": bool(med >= much)}
+
+
+def trace_work_to_level(traces, level: float, per_iteration: float, *, value: str = "rel_error") -> pd.Series:
+    """Per trial, the least work for a per-size run to reach ``level``: over the runs (one per size ``k``),
+    the first iteration ``t >= 1`` whose ``value`` is at most ``level``, times ``per_iteration`` products;
+    NaN for a trial where no run reaches it (``traces``: columns ``trial, k, iteration`` and ``value``, one
+    row per iteration of each run: the work *until* the level, not the run's whole budget)."""
+    level = check_real("level", level, low=0.0)
+    per_iteration = check_real("per_iteration", per_iteration, low=0.0, low_open=True)
+    t = _trials(traces.assign(method="trace"), ("trial", "k", "iteration", value))
+    trials = sorted(t.trial.unique())
+    hit = t[(t.iteration >= 1) & (t[value] <= level)].groupby("trial").iteration.min()
+    return (hit * per_iteration).astype(float).reindex(trials)
+
+
 # ---- A2: objective traces ------------------------------------------------------------------
 
 def first_below(trace, target: float):
@@ -190,6 +280,23 @@ def objective_drop(traces, method: str, last: int) -> float:
     if not drops:
         raise ValueError(f"traces has no rows of {method!r}")
     return float(np.median(drops))
+
+
+def linear_rate(traces, method: str, start: int, stop: int) -> float:
+    """App. E's linear rate as measured: median over trials of ``exp(b)``, ``b`` the least-squares slope of
+    ``log f(w_t)`` against ``t`` over the iterations ``start <= t < stop`` of ``method``'s trace (a factor
+    below 1: the objective shrinks by it per iteration; 1: no linear decrease). Traces with a non-positive
+    value in the window are left out (the objective reached zero); NaN when none is left."""
+    check_table("traces", traces, ("trial", "method", "iteration", "objective"))
+    if not 0 <= start < stop - 1:
+        raise ValueError(f"start and stop must satisfy 0 <= start < stop - 1; got {start}, {stop}")
+    slopes = []
+    for _, tr in traces[traces.method == method].groupby("trial"):
+        tr = tr[(tr.iteration >= start) & (tr.iteration < stop)]
+        f = tr.objective.to_numpy(dtype=float)
+        if f.size >= 2 and (f > 0).all():
+            slopes.append(np.polyfit(tr.iteration.to_numpy(dtype=float), np.log(f), 1)[0])
+    return float(np.exp(np.median(slopes))) if slopes else float("nan")
 
 
 # ---- A3: KLs, contours --------------------------------------------------------------------

@@ -91,6 +91,7 @@ def conjugate_trial(
     sparsevi_steps: int = 100,
     sparsevi_step_scale: float = 1.0,
     sparsevi_gradient: str = "covariance",
+    sparsevi_authors_steps: int = 500,
     progress: bool = False,
 ):
     """One trial on a conjugate ``model`` (:mod:`.models`): exact ``(Φ, y)`` at the true
@@ -104,7 +105,10 @@ def conjugate_trial(
     the other methods' ``Φ`` (e.g. the authors' projected one). ``sparsevi_steps`` weight
     updates per selection with step ``sparsevi_step_scale / t``; the IHT family ``max_iter`` iterations and the
     ``step`` rule (``"exact"`` or the authors' ``"authors"`` half step); Uniform draws from
-    ``rng``.
+    ``rng``. The ``sparsevi_authors`` arm is SparseVI as the authors' Fig. 1(a) script
+    (``examples/riemann_gaussian/main.py``) runs it: ``sparsevi_authors_steps`` (their 500) updates
+    per selection with their schedule ``1/(1 + i)``, ``i = 0, 1, ...`` (our ``1/t``, ``t = i + 1``),
+    the same gradient as ``sparsevi``.
 
     Returns ``(table, runs)``: a tidy table with columns ``method, k, forward_kl,
     reverse_kl, symmetric_kl, map_distance, objective`` (``‖y − Φw‖²``), ``rel_error``,
@@ -114,6 +118,7 @@ def conjugate_trial(
     """
     check_protocol("model", model, "tangent", "residual_covariance", "posterior", what="a conjugate model")
     max_iter, sparsevi_steps = check_int("max_iter", max_iter, low=1), check_int("sparsevi_steps", sparsevi_steps, low=1)
+    sparsevi_authors_steps = check_int("sparsevi_authors_steps", sparsevi_authors_steps, low=1)
     check_choice("step", step, STEP_RULES)
     check_flag("progress", progress)
     check_real("sparsevi_step_scale", sparsevi_step_scale, low=0.0, low_open=True)
@@ -122,11 +127,12 @@ def conjugate_trial(
     Phi, y = exact_problem(model, **tangent_options)
     rng = as_generator(rng)
     iht_opts = {"max_iter": max_iter, "step": step}
+    gradient = ({"covariance": model.residual_covariance} if sparsevi_gradient == "covariance"
+                else {"tangent": partial(model.tangent, **tangent_options)})
     options = {
         "uniform": {"rng": rng},
-        "sparsevi": {"n_steps": sparsevi_steps, "step_scale": sparsevi_step_scale}
-        | ({"covariance": model.residual_covariance} if sparsevi_gradient == "covariance"
-           else {"tangent": partial(model.tangent, **tangent_options)}),
+        "sparsevi": {"n_steps": sparsevi_steps, "step_scale": sparsevi_step_scale} | gradient,
+        "sparsevi_authors": {"n_steps": sparsevi_authors_steps, "step_scale": 1.0} | gradient,
         "iht": {"max_iter": max_iter},
         "a_iht": iht_opts,
         "a_iht_ii": iht_opts,

@@ -148,58 +148,55 @@ def record_large_scale_claims(exp, table: pd.DataFrame) -> None:
 
     no_authors = ("the authors' large-scale runs use the same GIGA (peer library) and their IHT differs in its step only "
                   "(half the exact one), not in the products per iteration that the work counts")
-    holds1 = grows_linearly(table)
+
+    def decided(test, cuts, name, evidence, unit=None):
+        """``test``, its threshold (our cut ``cuts[1]``, read at every cut) and, when it does not hold, the diagnosis
+        of its map over bases and cuts (:func:`basis_cells`) with ``evidence``."""
+        threshold = {"value": cuts[1], "source": "ours", **({"unit": unit} if unit else {}),
+                     "readings": readings(lambda v: test(table, cut=v), cuts, chosen=cuts[1])}
+        return dict(test=test, table=table, threshold=threshold,
+                    diagnosis=None if test(table) else diagnose(basis_cells(test, cuts, name), evidence,
+                                                                no_authors_construction=no_authors))
+
     exp.claim(
         "A6.1",
         f"GIGA's cost grows linearly in k (R^2 of a line >= 0.95), IHT's barely: the work (products with Phi, hardware-neutral; "
         f"the deciding basis) of A-IHT and of A-IHT II grows < {GROWTH[1]:g}x while k grows {ks[-1] / ks[0]:.0f}x, and less than "
         "GIGA's, on every dataset. CPU seconds beside.",
-        test=grows_linearly, table=table,
-        threshold={"value": GROWTH[1], "source": "ours", "unit": "x growth of IHT's work over the grid",
-                   "readings": readings(lambda v: grows_linearly(table, cut=v), GROWTH, chosen=GROWTH[1])},
-        diagnosis=None if holds1 else diagnose(
-            basis_cells(grows_linearly, GROWTH, "A6.1"),
-            "Growth over the grid, work: " + "; ".join(f"{d}: " + ", ".join(f"{label(m)} {v:.3g}x" for m, v in cs.items())
-                                                      for d, cs in g_w.items()) + ".",
-            no_authors_construction=no_authors),
+        **decided(grows_linearly, GROWTH, "A6.1",
+                  "Growth over the grid, work: " + "; ".join(f"{d}: " + ", ".join(f"{label(m)} {v:.3g}x" for m, v in cs.items())
+                                                            for d, cs in g_w.items()) + ".",
+                  unit="x growth of IHT's work over the grid"),
         measured={f"{d}: work growth {label(m)}": v for d, cs in g_w.items() for m, v in cs.items()}
         | {f"{d}: seconds growth {label(m)}": v for d, cs in g_s.items() for m, v in cs.items()}
         | {f"{d}: GIGA work linear R2": linear_fit(ks, medians(table, "work").loc[d, "giga"].to_numpy())[1]
            for d in g_w} | peers | care(table, ["giga", *IHT]),
     )
     cw, cs_ = crossovers(table, "work"), crossovers(table, "seconds")
-    holds2 = crosses_by(table)
     exp.claim(
         "A6.2",
         f"GIGA costs more than IHT beyond k ~ 200: from some k <= {CROSS[1]} on, GIGA's median work (products with Phi; the "
         "deciding basis) exceeds that of A-IHT and of A-IHT II at every larger k of the grid, on every dataset. Crossovers in "
         "CPU seconds beside.",
-        test=crosses_by, table=table,
-        threshold={"value": CROSS[1], "source": "ours", "readings": readings(lambda v: crosses_by(table, cut=v), CROSS, chosen=CROSS[1])},
-        diagnosis=None if holds2 else diagnose(
-            basis_cells(crosses_by, CROSS, "A6.2"),
-            "Crossovers (work): " + "; ".join(f"{d}: " + ", ".join(f"{label(m)} {k}" for m, k in c.items()) for d, c in cw.items())
-            + "; (seconds): " + "; ".join(f"{d}: " + ", ".join(f"{label(m)} {k}" for m, k in c.items()) for d, c in cs_.items()) + ".",
-            no_authors_construction=no_authors),
+        **decided(crosses_by, CROSS, "A6.2",
+                  "Crossovers (work): " + "; ".join(f"{d}: " + ", ".join(f"{label(m)} {k}" for m, k in c.items())
+                                                    for d, c in cw.items())
+                  + "; (seconds): " + "; ".join(f"{d}: " + ", ".join(f"{label(m)} {k}" for m, k in c.items())
+                                                for d, c in cs_.items()) + "."),
         measured={f"{d}: work crossover k vs {label(m)}": k for d, c in cw.items() for m, k in c.items()}
         | {f"{d}: seconds crossover k vs {label(m)}": k for d, c in cs_.items() for m, k in c.items()} | peers
         | care(table, ["giga", *IHT]),
     )
     sl = slopes(table)
     worst = max(s[m] for s in sl.values() for m in IHT)
-    holds3 = scales_as_paper(table)
     exp.claim(
         "A6.3",
         f"IHT's cost is O(n log k), GIGA's O(nk), as measured: the slope of log work on log k over the grid is >= {LINEAR_SLOPE:g} "
         f"for GIGA and <= {LOG_SLOPE[1]:g} for A-IHT and for A-IHT II (log k over k = 10..2000 has slope ~0.2) on every dataset.",
-        test=scales_as_paper, table=table,
-        threshold={"value": LOG_SLOPE[1], "source": "ours", "unit": "log-log slope of IHT's work",
-                   "readings": readings(lambda v: scales_as_paper(table, cut=v), LOG_SLOPE, chosen=LOG_SLOPE[1])},
-        diagnosis=None if holds3 else diagnose(
-            basis_cells(scales_as_paper, LOG_SLOPE, "A6.3"),
-            "Log-log slopes (work): " + "; ".join(f"{d}: " + ", ".join(f"{label(m)} {v:.3g}" for m, v in s.items())
-                                                for d, s in sl.items()) + ".",
-            no_authors_construction=no_authors),
+        **decided(scales_as_paper, LOG_SLOPE, "A6.3",
+                  "Log-log slopes (work): " + "; ".join(f"{d}: " + ", ".join(f"{label(m)} {v:.3g}" for m, v in s.items())
+                                                      for d, s in sl.items()) + ".",
+                  unit="log-log slope of IHT's work"),
         measured={f"{d}: work slope {label(m)}": v for d, s in sl.items() for m, v in s.items()}
         | {f"{d}: seconds slope {label(m)}": v for d, s in slopes(table, "seconds").items() for m, v in s.items()}
         | {"largest IHT slope": worst},
