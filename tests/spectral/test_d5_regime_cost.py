@@ -59,27 +59,80 @@ def test_accurate_nll_matches_the_dense_likelihood_and_leaves_the_work_count():
     assert worse > value + 10                                             # a poor fit reads as one
 
 
-def _runs(first_hit):
+def _runs(first_hit, lanczos_hit=None, lanczos_speed=1.0):
     """SGD and LANCZOS on one dataset over 4 seeds: each run's RMSE falls from 1 to 0.1 over 10 records, reaching 0.5 at the
-    record ``first_hit`` (1: at the first record after the start)."""
+    record ``first_hit`` (1: at the first record after the start; LANCZOS at ``lanczos_hit``, its clock ``lanczos_speed``
+    times SGD's)."""
     from inferopt.spectral import SpectralSolveResult
     out = {}
-    for m in ("SGD", "LANCZOS"):
+    for m, hit, pace in (("SGD", first_hit, 1.0), ("LANCZOS", lanczos_hit or first_hit, lanczos_speed)):
         for s in range(4):
-            metric = np.r_[1.0, np.linspace(0.5, 0.1, 10 - first_hit + 1)] if first_hit == 1 else np.r_[np.linspace(1.0, 0.55, first_hit), np.linspace(0.5, 0.1, 10 - first_hit + 1)]
-            t = np.arange(metric.size, dtype=float)
+            metric = np.r_[1.0, np.linspace(0.5, 0.1, 10 - hit + 1)] if hit == 1 else np.r_[np.linspace(1.0, 0.55, hit), np.linspace(0.5, 0.1, 10 - hit + 1)]
+            t = pace * np.arange(metric.size, dtype=float)
             out["sound", m, s] = SpectralSolveResult(x=np.zeros(3), objective=np.full(t.size, np.nan), n_iter=t.size - 1, converged=False, message="",
                                                     times=t, iterations=np.arange(t.size), metric=metric, matvecs=10.0 * t)
     return out
 
 
-def test_informative_refuses_a_target_met_at_the_first_record():
-    from inferopt.experiment.spectral import gp_comparison, informative
+def test_informative_is_one_sided():
+    from inferopt.experiment.spectral import d51_test, gp_comparison, informative, ratio_bound, readable_shares
     coarse = gp_comparison(_runs(1), ("SGD", "LANCZOS"), [0.5, 0.9])
     fine = gp_comparison(_runs(4), ("SGD", "LANCZOS"), [0.5, 0.9])
-    assert not informative(coarse, ["sound"], 0.5) and informative(fine, ["sound"], 0.5)
-    assert informative(coarse, ["sound"], 0.9)                            # the 0.9 target is met later
+    assert ratio_bound(coarse, "sound", "LANCZOS", 0.5) is None and ratio_bound(fine, "sound", "LANCZOS", 0.5) == "exact"
+    assert not informative(coarse, {"sound": False}, "LANCZOS", 0.5) and informative(fine, {"sound": False}, "LANCZOS", 0.5)
+    assert informative(coarse, {"sound": True}, "LANCZOS", 0.9)            # the 0.9 target is met later: readable
+    assert readable_shares(coarse, "sound", "LANCZOS", [0.5, 0.9]) == [0.9]   # one unreadable target does not block the other
+    # LANCZOS meets the target at its first record, SGD at its fourth: LANCZOS's cost is an upper bound, so is the ratio
+    lan_first = gp_comparison(_runs(4, lanczos_hit=1, lanczos_speed=2.0), ("SGD", "LANCZOS"), [0.5])
+    assert ratio_bound(lan_first, "sound", "LANCZOS", 0.5) == "upper"
+    miss = not d51_test(lan_first, "LANCZOS", 0.5, 1.5)                     # ratio 2 / 3 < 1.5
+    assert miss and informative(lan_first, {"sound": False}, "LANCZOS", 0.5)    # a miss bounded from above: fails
+    held = d51_test(lan_first, "LANCZOS", 0.5, 0.5)
+    assert held and not informative(lan_first, {"sound": True}, "LANCZOS", 0.5)  # a pass on an upper bound: not measured
+    # SGD meets it first: the ratio is a lower bound, which decides a pass, not a miss
+    sgd_first = gp_comparison(_runs(1, lanczos_hit=4, lanczos_speed=3.0), ("SGD", "LANCZOS"), [0.5])
+    assert ratio_bound(sgd_first, "sound", "LANCZOS", 0.5) == "lower"
+    assert d51_test(sgd_first, "LANCZOS", 0.5, 1.5) and informative(sgd_first, {"sound": True}, "LANCZOS", 0.5)
+    assert not informative(sgd_first, {"sound": False}, "LANCZOS", 0.5)
+    # need "any" (D5.4): one decided pass decides; "all" (D5.3): one decided miss decides
+    assert informative(fine, {"sound": True}, "LANCZOS", 0.5, need="any")
     with pytest.raises(ValueError, match="share"):
-        informative(fine, ["sound"], 0.75)
+        informative(fine, {"sound": True}, "LANCZOS", 0.75)
     with pytest.raises(ValueError, match="name"):
-        informative(fine, ["humidity"], 0.5)
+        informative(fine, {"humidity": True}, "LANCZOS", 0.5)
+    with pytest.raises(ValueError, match="need"):
+        informative(fine, {"sound": True}, "LANCZOS", 0.5, need="most")
+
+
+def test_claim_informative_wrappers_hold_fail_and_none():
+    from inferopt.experiment.spectral import d51_informative, d53_informative, d54_informative, gp_comparison
+    from inferopt.spectral import SpectralSolveResult
+    both = {}
+    for name in ("sound", "humidity"):
+        both |= {(name, *k[1:]): r for k, r in _runs(4, lanczos_hit=1, lanczos_speed=2.0).items()}
+    lan_first = gp_comparison(both, ("SGD", "LANCZOS"), [0.5, 0.9])
+    assert d51_informative(lan_first, "LANCZOS", 0.5)                      # LANCZOS's upper bound 2 s < 1.5 x SGD's 4 s: decided miss
+    assert not d51_informative(lan_first, "LANCZOS", 0.5, factor=0.1)      # a pass on an upper bound: not decided
+    assert d53_informative(lan_first, "LANCZOS", 0.5)                      # one decided miss decides "all"
+    assert d54_informative(lan_first, "LANCZOS", [0.5, 0.9])               # every readable target a decided miss
+    assert not d54_informative(lan_first, "LANCZOS", [0.5], factor=0.1)       # its one pass rests on an upper bound: not decided
+    assert d54_informative(lan_first, "LANCZOS", [0.5, 0.9], factor=0.1)      # ... but 0.9's exact ratio 1.78 passes: decided
+    tie = {}
+    for name in ("sound", "humidity"):
+        tie |= {(name, *k[1:]): r for k, r in _runs(1).items()}
+    coarse = gp_comparison(tie, ("SGD", "LANCZOS"), [0.5])
+    assert not d54_informative(coarse, "LANCZOS", [0.5])                   # no readable target: not measured
+    assert not d53_informative(coarse, "LANCZOS", 0.5)
+
+
+def test_own_map_diagnosis_lets_only_its_own_cells_rescue():
+    from inferopt.experiment.claims import Unearned
+    from inferopt.experiment.spectral import own_map_diagnosis
+    c = lambda s, v, con: {"setting": {"setting": s}, "verdict": v, "support": 1.0 if v == "holds" else 0.0, "construction": con, "data": "stand-in"}
+    ours = [c(f"s{i}", "fails", "ours") for i in range(4)]
+    theirs = [c(f"s{i}", "fails", "authors") for i in range(4)]
+    only_theirs = own_map_diagnosis(ours, theirs[:3] + [c("s3", "holds", "authors")], "Evidence.")
+    assert isinstance(only_theirs, Unearned) and "s3" in only_theirs.reason        # an authors' cell cannot rescue ours
+    own = own_map_diagnosis(ours[:3] + [c("s3", "holds", "ours")], theirs, "Evidence.")
+    assert own["kind"] == "setting" and "s3" in own["text"]                          # our own holding cell does
+    assert not (isinstance(own_map_diagnosis(ours, theirs, "Evidence."), dict) and own_map_diagnosis(ours, theirs, "Evidence.")["kind"] == "setting")

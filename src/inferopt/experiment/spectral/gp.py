@@ -271,20 +271,93 @@ def d55_test(exponents: dict, keys, cut: float) -> bool:
                     for k in keys))
 
 
-def informative(table: pd.DataFrame, names, share: float) -> bool:
-    """Can a speed be read on this comparison's table at ``share``? On each dataset of ``names``, fewer than half of the
-    runs meet the target at their start or at their first recorded entry (``records to <share>`` <= 1): a target met there
-    times one recording interval, not the method (a cell that cannot be read is ``not measured``)."""
-    if isinstance(names, str) or not hasattr(names, "__iter__") or not list(names):
-        raise TypeError(f"names must be a non-empty list of dataset names; got {names!r}")
-    check_table("table", table, ("dataset", "method", "seed"))
+def first_record(table: pd.DataFrame, name: str, method: str, share: float) -> bool:
+    """Does ``method`` meet the target ``share`` on ``name`` at its start or its first recorded entry (``records to
+    <share>`` <= 1) on at least half its runs? Its cost to the target is then an UPPER bound on what it needed (an L-BFGS
+    first accepted iterate is real work, a line search of several evaluations; the target may have been met sooner)."""
+    check_choice("method", method, _pair(table, name))
     share = _share(table, share)
     if f"records to {share:g}" not in table.columns:
         raise ValueError(f"table must hold 'records to {share:g}' (build it with gp_comparison)")
-    out = True
-    for i, name in enumerate(names):
-        check_choice(f"names[{i}]", name, {str(v) for v in pd.unique(table.dataset)})
-        _pair(table, name)
-        v = table.loc[table.dataset == name, f"records to {share:g}"].to_numpy(float)
-        out &= bool(np.mean(v <= 1) < 0.5)
-    return out
+    v = table.loc[(table.dataset == name) & (table.method == method), f"records to {share:g}"].to_numpy(float)
+    return bool(np.mean(v <= 1) >= 0.5)
+
+
+def ratio_bound(table: pd.DataFrame, name: str, lanczos: str, share: float, sgd: str = "SGD"):
+    """What the LANCZOS / SGD cost ratio at ``share`` on ``name`` is (:func:`first_record`): ``"exact"`` (neither meets
+    the target at its first record), ``"upper"`` (LANCZOS does: its cost, the numerator, is an upper bound), ``"lower"``
+    (SGD does: the denominator is an upper bound), ``None`` (both do: the ratio of two upper bounds bounds nothing)."""
+    _runs(table, name, sgd, lanczos)
+    lan, sg = first_record(table, name, lanczos, share), first_record(table, name, sgd, share)
+    return None if (lan and sg) else "upper" if lan else "lower" if sg else "exact"
+
+
+def informative(table: pd.DataFrame, passes: dict, lanczos: str, share: float, need: str = "all") -> bool:
+    """Is a speed claim decided, one-sidedly, on this comparison's table at ``share``? ``passes`` maps each dataset read
+    to whether its LANCZOS / SGD ratio passes the claim's bar (a ratio at least some factor: passing says SGD is faster).
+    A bar is decided by a ratio that is exact, or bounded the deciding way (:func:`ratio_bound`): a pass by an exact or a
+    lower bound, a miss by an exact or an upper bound. ``need="all"``: the claim holds when every dataset passes, so it is
+    decided when every pass is and no miss is, or when one miss is; ``need="any"``: the converse (one decided pass
+    decides; a miss decides only when every miss is)."""
+    check_choice("need", need, ("all", "any"))
+    if not isinstance(passes, dict) or not passes:
+        raise ValueError("passes must be a non-empty mapping dataset -> bool")
+    ok = {}
+    for name, p in passes.items():
+        bound = ratio_bound(table, name, lanczos, share)
+        ok[name] = bound == "exact" or (bound == "lower" and bool(p)) or (bound == "upper" and not bool(p))
+    deciding = (lambda v: not v) if need == "all" else bool
+    hit = [n for n, p in passes.items() if deciding(p)]
+    return bool(any(ok[n] for n in hit)) if hit else bool(all(ok.values()))
+
+
+def readable_shares(table: pd.DataFrame, name: str, lanczos: str, shares) -> list:
+    """The targets of ``shares`` at which a LANCZOS / SGD ratio on ``name`` bounds anything (:func:`ratio_bound` not
+    ``None``): a target both methods meet at their first record is dropped, not the claim."""
+    if isinstance(shares, str) or not hasattr(shares, "__iter__") or not list(shares):
+        raise TypeError(f"shares must be a non-empty list of the table's targets; got {shares!r}")
+    return [float(s_) for s_ in shares if ratio_bound(table, name, lanczos, s_) is not None]
+
+
+def _passes(table, name, lanczos, share, factor, strict=False) -> bool:
+    """Does the LANCZOS / SGD ratio on ``name`` at ``share`` reach ``factor`` (exceed it: ``strict``) in CPU seconds AND products?"""
+    r = [time_ratio(table, name, lanczos, share, unit=u) for u in UNITS]
+    return bool(all(v > factor for v in r) if strict else all(v >= factor for v in r))
+
+
+def d51_informative(table: pd.DataFrame, lanczos: str, share: float, factor: float = 1.5) -> bool:
+    """Is D5.1 (:func:`d51_test` in seconds and products) decided at ``share``, one-sidedly (:func:`informative`)?"""
+    return informative(table, {"sound": _passes(table, "sound", lanczos, share, factor)}, lanczos, share)
+
+
+def d53_informative(table: pd.DataFrame, lanczos: str, share: float) -> bool:
+    """Is D5.3 (:func:`d53_test` in seconds and products) decided at ``share``, one-sidedly (:func:`informative`)?"""
+    return informative(table, {n: _passes(table, n, lanczos, share, 1.0, strict=True) for n in ("sound", "humidity")}, lanczos, share)
+
+
+def d54_informative(table: pd.DataFrame, lanczos: str, shares, factor: float = 6.0) -> bool:
+    """Is D5.4 (:func:`d54_test` over the :func:`readable_shares` of ``shares``, in seconds and products) decided? A
+    decided pass at one readable target decides it holds; it fails when every readable target is a decided miss."""
+    read = readable_shares(table, "humidity", lanczos, shares)
+    if not read:
+        return False
+    ok = {s_: _passes(table, "humidity", lanczos, s_, factor) for s_ in read}
+    if any(ok.values()):
+        return any(informative(table, {"humidity": True}, lanczos, s_) for s_, p in ok.items() if p)
+    return all(informative(table, {"humidity": False}, lanczos, s_) for s_ in read)
+
+
+def own_map_diagnosis(own, other, text: str):
+    """A failing claim's diagnosis from its verdict map, where only ``own`` construction's cells can rescue it: ``setting``
+    when one of ``own`` cells holds decisively (:func:`~..verdict_map.map_diagnosis` on both constructions' cells); when
+    only ``other`` cells hold, :class:`~..claims.Unearned` naming them (a cell of the other construction says nothing of
+    this one's setting); when none holds, :func:`~..verdict_map.map_diagnosis` of both (``paper`` if the map earns it)."""
+    from ..claims import Unearned
+    from ..verdict_map import decisive, map_diagnosis
+    own, other = list(own), list(other)
+    holds = lambda cells: [c for c in cells if c.get("verdict") == "holds" and decisive(c)]
+    if not holds(own) and holds(other):
+        where = "; ".join(", ".join(f"{k} = {v}" for k, v in c["setting"].items()) for c in holds(other))
+        return Unearned(f"{text} It holds at no setting of this construction's map; it holds only with the other LANCZOS ({where}), "
+                        "which cannot rescue this one", {"sweep": own + other})
+    return map_diagnosis(own + other, text, no_authors_construction=None)
