@@ -108,8 +108,13 @@ def test_objective_drop():
 
 def test_full_beats_restricted():
     t = pd.DataFrame({"trial": [0, 0, 1, 1], "gradient": ["full", "restricted"] * 2, "objective": [1.0, 2.0, 1.0, 3.0]})
-    assert cc.full_beats_restricted(t)
-    assert not cc.full_beats_restricted(t.assign(objective=1.0))  # a tie is not "better"
+    assert cc.full_beats_restricted(t) is True
+    assert cc.gradient_pairs(t) == {"full better": 2, "ties": 0, "restricted better": 0, "pairs": 2}
+    worse = t.assign(objective=[2.0, 1.0, 1.0, 3.0, ])
+    assert cc.full_beats_restricted(worse) is False  # one win, one loss: not more than half
+    assert cc.full_beats_restricted(t.assign(objective=1.0)) is None  # identical runs: nothing decided
+    with pytest.raises(ValueError, match="restricted"):
+        cc.full_beats_restricted(t[t.gradient == "full"])
 
 
 def test_always_better_and_rank_correlation():

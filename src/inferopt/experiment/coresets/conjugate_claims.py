@@ -244,12 +244,26 @@ def first_below(trace, target: float):
     return int(hit[0]) + 1 if hit.size else None
 
 
-def full_beats_restricted(table) -> bool:
-    """A2.5: A-IHT's median final objective with the full gradient strictly below its median
-    with the restricted one (``table``: columns ``trial, gradient, objective``)."""
+def gradient_pairs(table) -> dict:
+    """A2.5's paired outcomes: per trial, A-IHT's final objective with the full gradient against the
+    restricted one (``table``: columns ``trial, gradient, objective``); a trial whose two runs end at
+    the same objective is a tie (identical runs). Returns ``{"full better", "ties", "restricted better",
+    "pairs"}``."""
     check_table("table", table, ("trial", "gradient", "objective"))
-    m = table.groupby("gradient").objective.median()
-    return bool(m["full"] < m["restricted"])
+    wide = table.pivot_table(index="trial", columns="gradient", values="objective").dropna()
+    if "full" not in wide or "restricted" not in wide:
+        raise ValueError("table must hold both a 'full' and a 'restricted' gradient run per trial")
+    a, b = wide["full"].to_numpy(), wide["restricted"].to_numpy()
+    return {"full better": int((a < b).sum()), "ties": int((a == b).sum()),
+            "restricted better": int((a > b).sum()), "pairs": int(a.size)}
+
+
+def full_beats_restricted(table, share: float = 0.5):
+    """A2.5: of the paired trials not tied (:func:`gradient_pairs`), the full gradient ends lower in
+    more than ``share``; None (not measured) when every pair is a tie (identical runs)."""
+    o = gradient_pairs(table)
+    decided = o["full better"] + o["restricted better"]
+    return None if decided == 0 else bool(o["full better"] > share * decided)
 
 
 def median_crossing(crossings, it: str, base: str) -> float:
