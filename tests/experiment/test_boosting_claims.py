@@ -171,10 +171,9 @@ def test_c1_stable_and_lower_decided_per_dimension():
         bc.stable_and_lower(good[good.method != "line_search"], [10])
 
 
-def test_c1_a_rule_that_never_steps_is_not_a_step_rule():
+def test_c1_never_step_evidence_measures_how_far_a_rule_is_q1_alone():
     stuck = c1_runs(adafw_fail=0.8)             # γ = 0 and q1's KL (0.7, below line search's 1) in 80 % of the runs
-    assert bc.stable_and_lower(stuck, [10, 100]) and not bc.adapts_stable_and_lower(stuck, [10, 100])
-    assert bc.adapts_stable_and_lower(c1_runs(adafw_fail=0.2), [10, 100])
+    assert bc.stable_and_lower(stuck, [10, 100])   # on the paper's axis it is lower: the evidence says why
     ev = bc.never_step_evidence(stuck, [10])[10]
     assert ev["gamma 0"] == pytest.approx(0.8) and ev["failed search"] == pytest.approx(0.8)
     assert ev["KL within 1% of q1's"] == pytest.approx(0.8) and ev["median KL of q1 alone"] == pytest.approx(0.7)

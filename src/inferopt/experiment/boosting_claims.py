@@ -23,8 +23,8 @@ C1 (Fig. 1 left, Sec. 6.1; the rows of :func:`~.boosting.random_lmo_step`, each 
 :func:`instability_grows` (line search's instability rises with the dimension: a trend),
 :func:`line_search_oscillates` (its step at 0 or 1 at large against small dimensions: the extremes),
 :func:`stable_and_lower` (AdaFW's KL at most line search's and predefined's, its spread at most line search's, at
-every dimension), :func:`adapts_stable_and_lower` (the same for a construction that may return ``γ = 0`` on
-failure; :func:`never_step_evidence` shows how far it is ``q_1`` alone), :func:`cannot_distinguish` (line search's
+every dimension; for a construction that may return ``γ = 0`` on failure :func:`never_step_evidence` shows how far it
+is ``q_1`` alone), :func:`cannot_distinguish` (line search's
 step far from the exact step in a share of runs at medium dimensions).
 """
 
@@ -255,20 +255,6 @@ def stable_and_lower_at(runs: pd.DataFrame, dimension: int, method: str = "adafw
 def stable_and_lower(runs: pd.DataFrame, dims, method: str = "adafw") -> bool:
     """:func:`stable_and_lower_at` at every dimension of ``dims`` (each decided alone: no pooled median)."""
     return bool(all(stable_and_lower_at(runs, int(d), method) for d in dims))
-
-
-def adapts(runs: pd.DataFrame, dims, method: str = "adafw", share: float = 0.5) -> bool:
-    """``method``'s step comes from a successful search (``step_type`` not ``'fallback'``) in at least ``share`` of
-    its runs at every dimension of ``dims``: a rule that returns ``γ = 0`` on failure is ``q_1`` alone, not a step rule."""
-    r = _c1(runs, (*_C1_COLUMNS, "step_type"))
-    share = check_real("share", share, low=0.0, high=1.0)
-    r = r[r.method == method]
-    return bool(all((r[r.dimension == d].step_type != "fallback").mean() >= share for d in dims))
-
-
-def adapts_stable_and_lower(runs: pd.DataFrame, dims, method: str = "adafw") -> bool:
-    """C1.2 for a construction that may not step: :func:`adapts` and :func:`stable_and_lower` at every ``dims``."""
-    return bool(adapts(runs, dims, method) and stable_and_lower(runs, dims, method))
 
 
 def never_step_evidence(runs: pd.DataFrame, dims, method: str = "adafw", rtol: float = 0.01) -> dict:
