@@ -202,16 +202,35 @@ def _spearman(x, y) -> float | None:
     return float(np.corrcoef(rx, ry)[0, 1])
 
 
+#: two dimensions' median KL excesses closer than this many standard errors of their difference tie in the trend
+TIE_SE = 2.0
+
+
+def noise_ranks(values, se, z: float = TIE_SE) -> np.ndarray:
+    """Mid-ranks of ``values`` in which neighbours (in sorted order) closer than ``z`` standard errors of their
+    difference (``se``: each value's standard error) tie; a chain of such neighbours shares one mid-rank."""
+    v, se = np.asarray(values, dtype=float), np.asarray(se, dtype=float)
+    order = np.argsort(v, kind="stable")
+    group = np.zeros(v.size, dtype=int)
+    for a, b in zip(order[:-1], order[1:]):   # over the dimensions of a grid (a handful), not over runs
+        group[b] = group[a] + int(v[b] - v[a] > z * np.hypot(se[a], se[b]))
+    return rankdata(group)
+
+
 def instability_trend(runs: pd.DataFrame, dims=None) -> dict:
     """Sec. 6.1 "line search becomes unstable as the dimensionality increases", as a trend over ``dims`` (default: all):
     Spearman's correlation of the dimension with line search's share of steps at 0 or 1 (``boundary``) and with its
-    median KL excess over the exact step ``kl − kl_best`` (``kl_excess``, Fig. 1's axis), None where a side is constant."""
+    median KL excess over the exact step ``kl − kl_best`` (``kl_excess``, Fig. 1's axis), None where a side is constant.
+    Median excesses within Monte-Carlo noise of each other tie (:func:`noise_ranks`, :data:`TIE_SE` standard errors
+    of the difference; a median's standard error ``1.2533 · sd / √n``, the normal approximation)."""
     r = _c1(runs, (*_C1_COLUMNS, "kl_best"))
     dims = sorted(set(r.dimension)) if dims is None else sorted(dims)
     ls = r[(r.method == "line_search") & r.dimension.isin(dims)]
     share = [boundary_share(r, "line_search", [d]) for d in dims]
-    excess = (ls.kl - ls.kl_best).groupby(ls.dimension).median().reindex(dims).to_numpy()
-    return {"boundary": _spearman(dims, share), "kl_excess": _spearman(dims, excess)}
+    by_d = (ls.kl - ls.kl_best).groupby(ls.dimension)
+    excess = by_d.median().reindex(dims).to_numpy()
+    se = (1.2533 * by_d.std(ddof=1).fillna(0.0) / np.sqrt(by_d.size())).reindex(dims).to_numpy()
+    return {"boundary": _spearman(dims, share), "kl_excess": _spearman(dims, noise_ranks(excess, se))}
 
 
 def instability_grows(runs: pd.DataFrame, rho: float, dims=None) -> bool | None:
