@@ -246,6 +246,19 @@ def test_lanczos_lbfgs_fixed_probes_deterministic_and_improving(gp):
         lanczos_gd(gp, [1.0, 0.5, 2.0], max_iter=1, step=1e-3, Z=Z[:5])
 
 
+def test_lanczos_with_gpml_minimize_within_budget_and_box(gp):
+    """The authors' optimiser (GPML's minimize): at most max_evals evaluations, improving, every iterate in the box
+    when bounded, deterministic on fixed probes."""
+    Z = rademacher(np.random.default_rng(3), gp.dim, 5)
+    a = lanczos_lbfgs(gp, [1.0, 0.5, 2.0], Z=Z, n_steps=25, cg_tol=1e-2, max_evals=30, bounded=True, optimiser="minimize")
+    b = lanczos_lbfgs(gp, [1.0, 0.5, 2.0], Z=Z, n_steps=25, cg_tol=1e-2, max_evals=30, bounded=True, optimiser="minimize")
+    assert np.array_equal(a.x, b.x) and a.info["n_evaluations"] <= 30 and a.info["optimiser"] == "minimize"
+    assert a.metric[-1] < a.metric[0] and (np.diff(a.times) >= 0).all() and a.n_iter >= 1
+    assert np.all(a.x >= gp.low) and np.all(a.x <= gp.high)
+    with pytest.raises(ValueError, match="optimiser"):
+        lanczos_lbfgs(gp, [1.0, 0.5, 2.0], Z=Z, optimiser="cg")
+
+
 def test_log_hyperparameters_chain_rule_box_and_counted_work(gp):
     lp = LogHyperparameters(gp)
     th = np.array([0.5, 1.0, 2.0])

@@ -7,7 +7,9 @@
 * :func:`gd`      -- projected gradient descent with exact gradients (eigen-decomposition);
 * :func:`lanczos_gd` -- gradient descent with the LANCZOS baseline gradient (CG + Hutchinson, Dong et al. 2017);
 * :func:`lanczos_lbfgs` -- the LANCZOS baseline as Dong et al. ran it: fixed probes, Lanczos quadrature, a
-  line-search optimiser in ``log θ``.
+  line-search optimiser in ``log θ`` (GPML's ``minimize``, :func:`minimize_cg`, or scipy's L-BFGS-B);
+* :func:`minimize_cg` -- Rasmussen's ``minimize.m`` (GPML): Polak-Ribière conjugate gradients with its
+  cubic-extrapolation / interpolation line search under the Wolfe-Powell conditions.
 
 A *problem* is any object with
 
@@ -481,16 +483,17 @@ def lanczos_gd(
 
 def lanczos_lbfgs(
     problem, theta0, *, Z, n_steps: int = 25, cg_tol: float = 1e-2, max_evals: int = 50, bounded: bool = False,
-    evaluator=None, progress: bool = False,
+    evaluator=None, progress: bool = False, optimiser: str = "L-BFGS-B",
 ) -> SpectralSolveResult:
     """The LANCZOS baseline as Dong et al. (2017) ran it for the paper's Fig. 3 (``kd383/GPML_SLD``,
     ``demo/sound/demo_sound.m``): the probes ``Z`` (their code: 5 Rademacher vectors) are drawn ONCE for the whole
     run, so the estimated objective is a deterministic function that a line search can work on; the objective and
     its gradient come from ``problem.dong_value_and_grad(θ, Z, n_steps, cg_tol)`` (``n_steps`` Lanczos steps, CG
     tolerance ``cg_tol`` for ``α``); the hyperparameters are optimised in ``log θ`` (GPML's parameterisation) by a
-    line-search quasi-Newton method (scipy's L-BFGS-B; their GPML ``minimize`` is non-linear conjugate gradients
-    with a line search) for at most ``max_evals`` evaluations (their ``-50``). ``bounded``: keep ``θ`` in the
-    problem's box (their code has no bounds). The trace is recorded at every accepted iterate with the CPU time
+    line-search method for at most ``max_evals`` evaluations (their ``-50``): ``optimiser="minimize"``, theirs, GPML's
+    ``minimize`` (:func:`minimize_cg`), or ``"L-BFGS-B"``, scipy's quasi-Newton method. ``bounded``: keep ``θ`` in
+    the problem's box (their code has no bounds; L-BFGS-B projects, ``minimize`` has no bounds: an evaluation outside
+    the box counts as failed, which its line search bisects back, as it does any failed evaluation). The trace is recorded at every accepted iterate with the CPU time
     spent in the evaluations so far; its objective and metric come from ``evaluator`` (default ``problem``), outside
     the timed region."""
     check_start(problem, theta0, "dong_value_and_grad", "dim", "low", "high")
@@ -507,6 +510,7 @@ def lanczos_lbfgs(
         raise TypeError(f"bounded must be True or False; got {bounded!r}")
     if evaluator is not None:
         check_protocol("evaluator", evaluator, "objective", "metric", what="a problem to evaluate the iterates")
+    optimiser = check_choice("optimiser", optimiser, ("L-BFGS-B", "minimize"))
     import scipy.optimize
 
     trace = _Trace(problem if evaluator is None else evaluator, 1, counter=problem)
@@ -520,6 +524,8 @@ def lanczos_lbfgs(
         trace.start()
         theta = np.exp(phi)
         try:
+            if optimiser == "minimize" and bounded and np.any((theta < problem.low) | (theta > problem.high)):
+                raise ValueError("outside the box")
             value, grad = problem.dong_value_and_grad(theta, Z, n_steps, cg_tol)
             grad = grad * theta          # d/d log θ
         except (ValueError, FloatingPointError):
@@ -544,14 +550,141 @@ def lanczos_lbfgs(
         record(phi)
 
     try:
-        res = scipy.optimize.minimize(fun, np.log(theta0), jac=True, method="L-BFGS-B", bounds=bounds, callback=callback,
-                                      options={"maxfun": max_evals, "maxiter": max_evals})
-        phi, message = res.x, str(res.message)
+        if optimiser == "minimize":
+            phi, _, _ = minimize_cg(fun, np.log(theta0), -max_evals, callback=callback)
+            message = f"GPML minimize: {count['evals']} evaluations"
+        else:
+            res = scipy.optimize.minimize(fun, np.log(theta0), jac=True, method="L-BFGS-B", bounds=bounds, callback=callback,
+                                          options={"maxfun": max_evals, "maxiter": max_evals})
+            phi, message = res.x, str(res.message)
     except _EvaluationBudget:
         phi, message = last["phi"], f"evaluation budget ({max_evals}) reached"
     bar.close()
     return trace.result(np.exp(phi), count["iterations"], message, n_evaluations=count["evals"],
-                        failed_evaluations=count["failed"])
+                        failed_evaluations=count["failed"], optimiser=optimiser)
+
+
+#: minimize.m's constants: INT, EXT (interpolation / extrapolation limits), MAX (evaluations per line search),
+#: RATIO (largest slope ratio), SIG and RHO (the Wolfe-Powell conditions)
+_INT, _EXT, _MAX, _RATIO, _SIG = 0.1, 3.0, 20, 10.0, 0.1
+_RHO = _SIG / 2
+
+
+def minimize_cg(fun, x0, length: int, callback=None):
+    """Rasmussen's ``minimize.m`` (GPML, ``util/minimize.m``; C. E. Rasmussen 2006), ported line by line:
+    Polak-Ribière conjugate gradients, directions ``s ← (df₁ᵀdf₁ - df₀ᵀdf₁)/(df₀ᵀdf₀) s - df₁`` (reset to steepest
+    descent when not a descent direction), each line search by cubic extrapolation then cubic / quadratic
+    interpolation until the Wolfe-Powell conditions ``|f'(x₃)| ≤ -SIG f'(0)`` and ``f(x₃) ≤ f(0) + x₃ RHO f'(0)``
+    hold; a failed evaluation (non-finite value or gradient) bisects the step. ``fun(x) -> (value, gradient)``;
+    ``length > 0``: at most that many line searches, ``< 0``: at most ``-length`` evaluations (GPML's ``-50``).
+    ``callback(x)`` at each accepted iterate. Returns ``(x, values at the accepted iterates, count)`` (count:
+    evaluations when ``length < 0``, else line searches)."""
+    check_callable("fun", fun)
+    length = check_int("length", length)
+    if length == 0:
+        raise ValueError("length must be non-zero: > 0 line searches, < 0 function evaluations")
+    X = as_finite_array("x0", x0, ndim=1, nonempty=True).copy()
+    evals = length < 0
+
+    def call(x):
+        f, df = fun(x)
+        return float(f), np.asarray(df, dtype=float)
+
+    f0, df0 = call(X)
+    if not (np.isfinite(f0) and np.all(np.isfinite(df0))):
+        raise ValueError(f"fun must be finite at x0; got {f0}")
+    fX = [f0]
+    i = int(evals)
+    s = -df0
+    d0 = -s @ s
+    x3 = 1.0 / (1.0 - d0)                       # initial step: red / (1 - d0), red = 1
+    ls_failed = False
+    while i < abs(length):
+        i += int(not evals)
+        X0, F0, dF0 = X.copy(), f0, df0.copy()
+        M = _MAX if not evals else min(_MAX, -length - i)
+        while True:                             # extrapolate
+            x2, f2, d2, f3, df3 = 0.0, f0, d0, f0, df0.copy()
+            success = False
+            while not success and M > 0:
+                M -= 1
+                i += int(evals)
+                f3, df3 = call(X + x3 * s)
+                if np.isfinite(f3) and np.all(np.isfinite(df3)):
+                    success = True
+                else:
+                    x3 = (x2 + x3) / 2          # a failed evaluation: bisect the step
+            if not success:
+                f3, df3 = f0, df0.copy()
+            if f3 < F0:
+                X0, F0, dF0 = X + x3 * s, f3, df3.copy()
+            d3 = df3 @ s
+            if d3 > _SIG * d0 or f3 > f0 + x3 * _RHO * d0 or M == 0:
+                break
+            x1, f1, d1 = x2, f2, d2
+            x2, f2, d2 = x3, f3, d3
+            A = 6 * (f1 - f2) + 3 * (d2 + d1) * (x2 - x1)
+            B = 3 * (f2 - f1) - (2 * d1 + d2) * (x2 - x1)
+            disc = B * B - A * d1 * (x2 - x1)
+            with np.errstate(all="ignore"):
+                x3 = x1 - d1 * (x2 - x1) ** 2 / (B + np.sqrt(disc)) if disc >= 0 else np.nan
+            if not np.isfinite(x3) or x3 < 0:
+                x3 = x2 * _EXT
+            elif x3 > x2 * _EXT:
+                x3 = x2 * _EXT
+            elif x3 < x2 + _INT * (x2 - x1):
+                x3 = x2 + _INT * (x2 - x1)
+        x4, f4, d4 = x3, f3, d3
+        while (abs(d3) > -_SIG * d0 or f3 > f0 + x3 * _RHO * d0) and M > 0:     # interpolate
+            if d3 > 0 or f3 > f0 + x3 * _RHO * d0:
+                x4, f4, d4 = x3, f3, d3
+            else:
+                x2, f2, d2 = x3, f3, d3
+            with np.errstate(all="ignore"):
+                if f4 > f0:
+                    x3 = x2 - (0.5 * d2 * (x4 - x2) ** 2) / (f4 - f2 - d2 * (x4 - x2))
+                else:
+                    A = 6 * (f2 - f4) / (x4 - x2) + 3 * (d4 + d2)
+                    B = 3 * (f4 - f2) - (2 * d2 + d4) * (x4 - x2)
+                    x3 = x2 + (np.sqrt(B * B - A * d2 * (x4 - x2) ** 2) - B) / A
+            if not np.isfinite(x3):
+                x3 = (x2 + x4) / 2
+            x3 = max(min(x3, x4 - _INT * (x4 - x2)), x2 + _INT * (x4 - x2))
+            f3, df3 = call(X + x3 * s)
+            if not (np.isfinite(f3) and np.all(np.isfinite(df3))):
+                f3, df3 = np.inf, np.full_like(df0, np.nan)
+            if f3 < F0:
+                X0, F0, dF0 = X + x3 * s, f3, df3.copy()
+            M -= 1
+            i += int(evals)
+            d3 = df3 @ s if np.all(np.isfinite(df3)) else np.inf
+        if abs(d3) < -_SIG * d0 and f3 < f0 + x3 * _RHO * d0:     # line search succeeded
+            X = X + x3 * s
+            f0 = f3
+            fX.append(f0)
+            if callback is not None:
+                callback(X.copy())
+            s = (df3 @ df3 - df0 @ df3) / (df0 @ df0) * s - df3    # Polak-Ribière
+            df0 = df3
+            d3, d0 = d0, df0 @ s
+            if d0 > 0:
+                s = -df0
+                d0 = -s @ s
+            x3 = x3 * min(_RATIO, d3 / (d0 - np.finfo(float).tiny))
+            ls_failed = False
+        else:                                   # back to the best point of the line search
+            moved = F0 < f0
+            X, f0, df0 = X0, F0, dF0
+            if moved and callback is not None:
+                fX.append(f0)
+                callback(X.copy())
+            if ls_failed or i > abs(length):
+                break
+            s = -df0
+            d0 = -s @ s
+            x3 = 1.0 / (1.0 - d0)
+            ls_failed = True
+    return X, np.asarray(fX), i
 
 
 class _EvaluationBudget(Exception):
