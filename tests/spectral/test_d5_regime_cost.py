@@ -136,3 +136,45 @@ def test_own_map_diagnosis_lets_only_its_own_cells_rescue():
     own = own_map_diagnosis(ours[:3] + [c("s3", "holds", "ours")], theirs, "Evidence.")
     assert own["kind"] == "setting" and "s3" in own["text"]                          # our own holding cell does
     assert not (isinstance(own_map_diagnosis(ours, theirs, "Evidence."), dict) and own_map_diagnosis(ours, theirs, "Evidence.")["kind"] == "setting")
+
+
+def test_readings_are_undecided_on_an_upper_bound_pass_at_every_reading():
+    """Issue 41 (fourth review): a pass resting on an upper bound is undecided at every reading; a decided miss decides."""
+    from inferopt.experiment.spectral import d51_reading, d53_reading, d54_reading, gp_comparison
+    both = {}
+    for name in ("sound", "humidity"):
+        both |= {(name, *k[1:]): r for k, r in _runs(4, lanczos_hit=1, lanczos_speed=2.0).items()}
+    lan_first = gp_comparison(both, ("SGD", "LANCZOS"), [0.5, 0.9])
+    assert d51_reading(lan_first, "LANCZOS", 0.5, 1.5) is False             # a decided miss: fails
+    assert d51_reading(lan_first, "LANCZOS", 0.5, 0.1) is None              # a pass on an upper bound: undecided
+    assert d53_reading(lan_first, "LANCZOS", 0.5) is False
+    assert d54_reading(lan_first, "LANCZOS", [0.5, 0.9], 6.0) is False
+    assert d54_reading(lan_first, "LANCZOS", [0.5], 0.1) is None
+    assert d54_reading(lan_first, "LANCZOS", [0.5, 0.9], 0.1) is True       # 0.9's exact ratio passes: holds
+    sgd_first = gp_comparison(_runs(1, lanczos_hit=4, lanczos_speed=3.0), ("SGD", "LANCZOS"), [0.5])
+    assert d51_reading(sgd_first, "LANCZOS", 0.5, 1.5) is True              # a pass on a lower bound: holds
+
+
+def test_decided_share_reads_further_along_when_the_chosen_is_undecided():
+    from inferopt.experiment.spectral import decided_share
+    undecided_below = lambda s: None if s < 0.95 else True
+    assert decided_share(undecided_below, [0.5, 0.75, 0.9, 0.95], 0.9) == 0.95
+    assert decided_share(lambda s: False, [0.5, 0.9, 0.95], 0.9) == 0.9
+    assert decided_share(lambda s: None if s > 0.6 else True, [0.5, 0.9, 0.95], 0.9) is None   # never nearer the start
+    with pytest.raises(TypeError, match="reading"):
+        decided_share(3, [0.9], 0.9)
+    with pytest.raises(ValueError, match="shares"):
+        decided_share(lambda s: True, [0.9, 1.5], 0.9)
+
+
+def test_choose_eta0_takes_the_least_median_likelihood():
+    from inferopt.experiment.spectral import choose_eta0
+    eta, med = choose_eta0({0.3: [10.0, 12.0], 1.0: [5.0, 7.0, 6.0], 3.0: [50.0, 1.0, 60.0]})
+    assert eta == 1.0 and med[1.0] == 6.0
+    assert choose_eta0({1.0: [2.0], 0.1: [2.0]})[0] == 0.1                  # a tie: the smaller step
+    with pytest.raises(ValueError, match="pilot"):
+        choose_eta0({})
+    with pytest.raises(ValueError, match="pilot"):
+        choose_eta0({1.0: [np.nan]})
+    with pytest.raises(ValueError, match="pilot"):
+        choose_eta0({-1.0: [1.0]})

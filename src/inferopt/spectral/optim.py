@@ -551,7 +551,7 @@ def lanczos_lbfgs(
 
     try:
         if optimiser == "minimize":
-            phi, _, _ = minimize_cg(fun, np.log(theta0), -max_evals, callback=callback)
+            phi, _, _ = minimize_cg(fun, np.log(theta0), max_evals, callback=callback)
             message = f"GPML minimize: {count['evals']} evaluations"
         else:
             res = scipy.optimize.minimize(fun, np.log(theta0), jac=True, method="L-BFGS-B", bounds=bounds, callback=callback,
@@ -570,45 +570,47 @@ _INT, _EXT, _MAX, _RATIO, _SIG = 0.1, 3.0, 20, 10.0, 0.1
 _RHO = _SIG / 2
 
 
-def minimize_cg(fun, x0, length: int, callback=None):
+def minimize_cg(fun, x0, max_evals: int, callback=None):
     """Rasmussen's ``minimize.m`` (GPML, ``util/minimize.m``; C. E. Rasmussen 2006), ported line by line:
     Polak-Ribière conjugate gradients, directions ``s ← (df₁ᵀdf₁ - df₀ᵀdf₁)/(df₀ᵀdf₀) s - df₁`` (reset to steepest
     descent when not a descent direction), each line search by cubic extrapolation then cubic / quadratic
     interpolation until the Wolfe-Powell conditions ``|f'(x₃)| ≤ -SIG f'(0)`` and ``f(x₃) ≤ f(0) + x₃ RHO f'(0)``
-    hold; a failed evaluation (non-finite value or gradient) bisects the step. ``fun(x) -> (value, gradient)``;
-    ``length > 0``: at most that many line searches, ``< 0``: at most ``-length`` evaluations (GPML's ``-50``).
-    ``callback(x)`` at each accepted iterate. Returns ``(x, values at the accepted iterates, count)`` (count:
-    evaluations when ``length < 0``, else line searches)."""
+    hold; a failed evaluation (non-finite value or gradient) bisects the step. ``fun(x) -> (value, gradient)``; at
+    most ``max_evals`` evaluations (minimize.m's ``length = -max_evals``, GPML's ``-50``; its other mode, a count of
+    line searches, is not used by Dong et al.). ``callback(x)`` at each accepted iterate. Returns ``(x, values at the
+    accepted iterates, evaluations)``."""
     check_callable("fun", fun)
-    length = check_int("length", length)
-    if length == 0:
-        raise ValueError("length must be non-zero: > 0 line searches, < 0 function evaluations")
+    max_evals = check_int("max_evals", max_evals, low=1)
     X = as_finite_array("x0", x0, ndim=1, nonempty=True).copy()
-    evals = length < 0
 
-    def call(x):
-        f, df = fun(x)
-        return float(f), np.asarray(df, dtype=float)
+    def call(x):     # a non-finite value or gradient is a failed evaluation; a complex or misshapen one is a wrong fun
+        out = fun(x)
+        if not isinstance(out, tuple) or len(out) != 2:
+            raise TypeError(f"fun must return (value, gradient); got {type(out).__name__}")
+        f, df = np.asarray(out[0]), np.asarray(out[1])
+        if np.iscomplexobj(f) or np.iscomplexobj(df) or f.shape != () or df.shape != X.shape:
+            raise TypeError(f"fun must return a real value and a real gradient of shape {X.shape}; got {f.dtype} {f.shape}, "
+                            f"{df.dtype} {df.shape}")
+        return float(f), df.astype(float)
 
     f0, df0 = call(X)
     if not (np.isfinite(f0) and np.all(np.isfinite(df0))):
         raise ValueError(f"fun must be finite at x0; got {f0}")
     fX = [f0]
-    i = int(evals)
+    i = 1                                       # evaluations so far
     s = -df0
     d0 = -s @ s
     x3 = 1.0 / (1.0 - d0)                       # initial step: red / (1 - d0), red = 1
     ls_failed = False
-    while i < abs(length):
-        i += int(not evals)
+    while i < max_evals:
         X0, F0, dF0 = X.copy(), f0, df0.copy()
-        M = _MAX if not evals else min(_MAX, -length - i)
+        M = min(_MAX, max_evals - i)            # evaluations left to this line search
         while True:                             # extrapolate
             x2, f2, d2, f3, df3 = 0.0, f0, d0, f0, df0.copy()
             success = False
             while not success and M > 0:
                 M -= 1
-                i += int(evals)
+                i += 1
                 f3, df3 = call(X + x3 * s)
                 if np.isfinite(f3) and np.all(np.isfinite(df3)):
                     success = True
@@ -656,7 +658,7 @@ def minimize_cg(fun, x0, length: int, callback=None):
             if f3 < F0:
                 X0, F0, dF0 = X + x3 * s, f3, df3.copy()
             M -= 1
-            i += int(evals)
+            i += 1
             d3 = df3 @ s if np.all(np.isfinite(df3)) else np.inf
         if abs(d3) < -_SIG * d0 and f3 < f0 + x3 * _RHO * d0:     # line search succeeded
             X = X + x3 * s
@@ -678,7 +680,7 @@ def minimize_cg(fun, x0, length: int, callback=None):
             if moved and callback is not None:
                 fX.append(f0)
                 callback(X.copy())
-            if ls_failed or i > abs(length):
+            if ls_failed or i > max_evals:
                 break
             s = -df0
             d0 = -s @ s

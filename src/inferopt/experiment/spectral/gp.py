@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..._validation import as_finite_array, check_choice, check_int, check_protocol, check_real, check_table
+from ..._validation import as_finite_array, check_callable, check_choice, check_int, check_protocol, check_real, check_table
 from ..claims import check_statistic
 from .targets import time_to
 
@@ -130,6 +130,13 @@ def _share(table, share) -> float:
     return share
 
 
+def _shares(shares) -> list[float]:
+    """``shares``, a non-empty list of target shares in (0, 1], checked one by one (the message names ``shares[i]``)."""
+    if isinstance(shares, str) or not hasattr(shares, "__iter__") or not list(shares):
+        raise TypeError(f"shares must be a non-empty list of the table's targets; got {shares!r}")
+    return [check_real(f"shares[{i}]", s_, low=0.0, low_open=True, high=1.0) for i, s_ in enumerate(shares)]
+
+
 def _amounts(table, name, method, share, unit):
     to, total = UNITS[unit]
     v = table.loc[(table.dataset == name) & (table.method == method)]
@@ -208,9 +215,7 @@ def d54_test(table: pd.DataFrame, lanczos: str, shares, factor: float = 6.0, uni
     ``factor``."""
     factor = check_real("factor", factor, low=0.0, low_open=True)
     _runs(table, "humidity", "SGD", lanczos)
-    if isinstance(shares, str) or not hasattr(shares, "__iter__") or not list(shares):
-        raise TypeError(f"shares must be a non-empty list of the table's targets; got {shares!r}")
-    shares = [_share(table, check_real(f"shares[{i}]", s_, low=0.0, low_open=True, high=1.0)) for i, s_ in enumerate(shares)]
+    shares = [_share(table, s_) for s_ in _shares(shares)]
     return bool(max(time_ratio(table, "humidity", lanczos, s, unit=unit) for s in shares) >= factor)
 
 
@@ -314,9 +319,7 @@ def informative(table: pd.DataFrame, passes: dict, lanczos: str, share: float, n
 def readable_shares(table: pd.DataFrame, name: str, lanczos: str, shares) -> list:
     """The targets of ``shares`` at which a LANCZOS / SGD ratio on ``name`` bounds anything (:func:`ratio_bound` not
     ``None``): a target both methods meet at their first record is dropped, not the claim."""
-    if isinstance(shares, str) or not hasattr(shares, "__iter__") or not list(shares):
-        raise TypeError(f"shares must be a non-empty list of the table's targets; got {shares!r}")
-    return [float(s_) for s_ in shares if ratio_bound(table, name, lanczos, s_) is not None]
+    return [s_ for s_ in _shares(shares) if ratio_bound(table, name, lanczos, s_) is not None]
 
 
 def _passes(table, name, lanczos, share, factor, strict=False) -> bool:
@@ -327,6 +330,7 @@ def _passes(table, name, lanczos, share, factor, strict=False) -> bool:
 
 def d51_informative(table: pd.DataFrame, lanczos: str, share: float, factor: float = 1.5) -> bool:
     """Is D5.1 (:func:`d51_test` in seconds and products) decided at ``share``, one-sidedly (:func:`informative`)?"""
+    factor = check_real("factor", factor, low=0.0, low_open=True)
     return informative(table, {"sound": _passes(table, "sound", lanczos, share, factor)}, lanczos, share)
 
 
@@ -338,6 +342,7 @@ def d53_informative(table: pd.DataFrame, lanczos: str, share: float) -> bool:
 def d54_informative(table: pd.DataFrame, lanczos: str, shares, factor: float = 6.0) -> bool:
     """Is D5.4 (:func:`d54_test` over the :func:`readable_shares` of ``shares``, in seconds and products) decided? A
     decided pass at one readable target decides it holds; it fails when every readable target is a decided miss."""
+    factor = check_real("factor", factor, low=0.0, low_open=True)
     read = readable_shares(table, "humidity", lanczos, shares)
     if not read:
         return False
@@ -345,6 +350,62 @@ def d54_informative(table: pd.DataFrame, lanczos: str, shares, factor: float = 6
     if any(ok.values()):
         return any(informative(table, {"humidity": True}, lanczos, s_) for s_, p in ok.items() if p)
     return all(informative(table, {"humidity": False}, lanczos, s_) for s_ in read)
+
+
+def d51_reading(table: pd.DataFrame, lanczos: str, share: float, factor: float = 1.5):
+    """D5.1 at one reading ``(share, factor)``: ``None`` where that reading is undecided (:func:`d51_informative`: a
+    pass resting on an upper bound is undecided at EVERY reading, a decided miss decides), else :func:`d51_test` in CPU
+    seconds and products."""
+    if not d51_informative(table, lanczos, share, factor):
+        return None
+    return bool(all(d51_test(table, lanczos, share, factor, unit=u) for u in UNITS))
+
+
+def d53_reading(table: pd.DataFrame, lanczos: str, share: float):
+    """D5.3 at the reading ``share``: ``None`` where undecided (:func:`d53_informative`), else :func:`d53_test` in CPU
+    seconds and products."""
+    if not d53_informative(table, lanczos, share):
+        return None
+    return bool(all(d53_test(table, lanczos, share, unit=u) for u in UNITS))
+
+
+def d54_reading(table: pd.DataFrame, lanczos: str, shares, factor: float = 6.0):
+    """D5.4 at the reading ``factor`` over the :func:`readable_shares` of ``shares``: ``None`` where undecided
+    (:func:`d54_informative`), else :func:`d54_test` in CPU seconds and products."""
+    if not d54_informative(table, lanczos, shares, factor):
+        return None
+    read = readable_shares(table, "humidity", lanczos, shares)
+    return bool(all(d54_test(table, lanczos, read, factor, unit=u) for u in UNITS))
+
+
+def decided_share(reading, shares, chosen: float):
+    """The target share a claim is judged at: ``chosen`` when its reading there is decided (``reading(share)`` not
+    ``None``), else the smallest share of ``shares`` above ``chosen`` that is (a target both methods meet at their first
+    record is read further along the way, never nearer the start); ``None`` when none is."""
+    check_callable("reading", reading)
+    chosen = check_real("chosen", chosen, low=0.0, low_open=True, high=1.0)
+    for s_ in [chosen] + sorted(v for v in _shares(shares) if v > chosen):
+        r = reading(s_)
+        if r is not None and not isinstance(r, bool | np.bool_):
+            raise TypeError(f"reading must return True, False or None (undecided); got {r!r}")
+        if r is not None:
+            return s_
+    return None
+
+
+def choose_eta0(pilot: dict):
+    """SGD's step ``eta0`` chosen as a practitioner tunes it, on the likelihood (the objective; the test RMSE is never
+    read): ``pilot`` maps each candidate ``eta0`` to the accurate negative log likelihoods (:func:`accurate_nll`) its
+    pilot runs reach at the end of the run's budget; the candidate of the least median wins (ties: the smaller eta0).
+    Returns ``(eta0, {eta0: median})``."""
+    if not isinstance(pilot, dict) or not pilot:
+        raise ValueError("pilot must be a non-empty mapping eta0 -> likelihoods of its pilot runs")
+    med = {}
+    for e, v in pilot.items():
+        e = check_real("pilot (a key of)", e, low=0.0, low_open=True)
+        v = as_finite_array(f"pilot[{e:g}]", v, ndim=1, nonempty=True)
+        med[e] = float(np.median(v))
+    return min(sorted(med), key=lambda e: med[e]), med
 
 
 def own_map_diagnosis(own, other, text: str):
