@@ -492,8 +492,8 @@ def lanczos_lbfgs(
     tolerance ``cg_tol`` for ``α``); the hyperparameters are optimised in ``log θ`` (GPML's parameterisation) by a
     line-search method for at most ``max_evals`` evaluations (their ``-50``): ``optimiser="minimize"``, theirs, GPML's
     ``minimize`` (:func:`minimize_cg`), or ``"L-BFGS-B"``, scipy's quasi-Newton method. ``bounded``: keep ``θ`` in
-    the problem's box (their code has no bounds; L-BFGS-B projects, ``minimize`` has no bounds: an evaluation outside
-    the box counts as failed, which its line search bisects back, as it does any failed evaluation). The trace is recorded at every accepted iterate with the CPU time
+    the problem's box (their code has no bounds; L-BFGS-B projects; ``minimize`` has none: it works on
+    ``φ ↦ L(exp(clip φ))``, whose gradient is 0 across a bound, so its line searches slide along the box). The trace is recorded at every accepted iterate with the CPU time
     spent in the evaluations so far; its objective and metric come from ``evaluator`` (default ``problem``), outside
     the timed region."""
     check_start(problem, theta0, "dong_value_and_grad", "dim", "low", "high")
@@ -522,12 +522,10 @@ def lanczos_lbfgs(
         if count["evals"] >= max_evals:
             raise _EvaluationBudget      # scipy checks maxfun between iterations only: stop inside a line search too
         trace.start()
-        theta = np.exp(phi)
+        theta = np.exp(clip(phi))
         try:
-            if optimiser == "minimize" and bounded and np.any((theta < problem.low) | (theta > problem.high)):
-                raise ValueError("outside the box")
             value, grad = problem.dong_value_and_grad(theta, Z, n_steps, cg_tol)
-            grad = grad * theta          # d/d log θ
+            grad = np.where(clip(phi) == phi, grad * theta, 0.0)   # d/d log θ; 0 across a bound (minimize: L(clip φ))
         except (ValueError, FloatingPointError):
             # a step into numerically indefinite A (tiny noise, huge lengthscale): reported as +inf, so the line search
             # backs off, as GPML's minimize bisects a step whose evaluation fails
@@ -540,9 +538,11 @@ def lanczos_lbfgs(
 
     def record(phi):
         count["iterations"] += 1
-        trace.record(count["iterations"], np.exp(np.asarray(phi, dtype=float)))
+        trace.record(count["iterations"], np.exp(clip(np.asarray(phi, dtype=float))))
 
     bounds = list(zip(np.log(problem.low), np.log(problem.high))) if bounded else None
+    # minimize has no bounds: in the box it works on φ ↦ L(exp(clip φ)), flat across a bound, so a line search slides along it
+    clip = (lambda phi: np.clip(phi, np.log(problem.low), np.log(problem.high))) if bounded and optimiser == "minimize" else (lambda phi: phi)
     last = {"phi": np.log(theta0)}
 
     def callback(phi):    # each accepted iterate is traced and kept (a stop inside a line search returns it)
@@ -560,7 +560,7 @@ def lanczos_lbfgs(
     except _EvaluationBudget:
         phi, message = last["phi"], f"evaluation budget ({max_evals}) reached"
     bar.close()
-    return trace.result(np.exp(phi), count["iterations"], message, n_evaluations=count["evals"],
+    return trace.result(np.exp(clip(phi)), count["iterations"], message, n_evaluations=count["evals"],
                         failed_evaluations=count["failed"], optimiser=optimiser)
 
 
