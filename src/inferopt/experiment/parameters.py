@@ -243,7 +243,7 @@ SPECS: dict[str, dict[str, Rule]] = {
                tune_iters=COUNT, centred_eps=ListOf(POSITIVE, min_length=2)),
     "D5": dict(seed=SEED, n_sound=Int(low=10), n_humidity=Int(low=10), test_fraction=FRACTION, grid_per_unit=POSITIVE,
                theta0=ListOf(POSITIVE, length=3), low=ListOf(POSITIVE, length=3), high=ListOf(POSITIVE, length=3),
-               n_iter=COUNT, log_step=Flag(), eta0_grid=ListOf(POSITIVE, min_length=1), pilot_iter=COUNT, pilot_seeds=COUNT, eta0_theta=POSITIVE, decay=NONNEG, M=COUNT, N=COUNT, N_alt=COUNT, cg_tol=POSITIVE,
+               n_iter=COUNT, log_step=Flag(), eta0_grid=ListOf(POSITIVE, min_length=1), pilot_seeds=COUNT, eta0_theta=POSITIVE, decay=NONNEG, M=COUNT, N=COUNT, N_alt=COUNT, cg_tol=POSITIVE,
                lanczos_steps=COUNT.or_null(),
                authors_probes=COUNT, authors_steps=COUNT, authors_cg_tol=POSITIVE, authors_evals=COUNT, authors_optimiser=Choice("minimize", "L-BFGS-B"), n_seeds=Int(low=2),
                eval_every=COUNT, target_share=Real(0.0, 1.0, low_open=True), map_n=Int(low=10), map_seeds=Int(low=2),
