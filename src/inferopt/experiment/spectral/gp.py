@@ -396,16 +396,16 @@ def decided_share(reading, shares, chosen: float):
 def choose_eta0(pilot: dict):
     """SGD's step ``eta0`` chosen as a practitioner tunes it, on the likelihood (the objective; the test RMSE is never
     read): ``pilot`` maps each candidate ``eta0`` to the accurate negative log likelihoods (:func:`accurate_nll`) its
-    pilot runs reach at the end of the run's budget; the candidate of the least median wins (ties: the smaller eta0).
-    Returns ``(eta0, {eta0: median})``."""
+    pilot runs reach at the end of the run's budget; the candidate whose WORST pilot run is least wins (a step that
+    wanders on one seed is rejected; ties: the smaller eta0). Returns ``(eta0, {eta0: worst likelihood})``."""
     if not isinstance(pilot, dict) or not pilot:
         raise ValueError("pilot must be a non-empty mapping eta0 -> likelihoods of its pilot runs")
-    med = {}
+    worst = {}
     for e, v in pilot.items():
         e = check_real("pilot (a key of)", e, low=0.0, low_open=True)
         v = as_finite_array(f"pilot[{e:g}]", v, ndim=1, nonempty=True)
-        med[e] = float(np.median(v))
-    return min(sorted(med), key=lambda e: med[e]), med
+        worst[e] = float(np.max(v))
+    return min(sorted(worst), key=lambda e: worst[e]), worst
 
 
 def own_map_diagnosis(own, other, text: str):
