@@ -97,3 +97,22 @@ def test_a_greedy_setting_that_rescues_the_claim_is_named_and_the_headroom_is_ev
                                   room={"elbo": -120.0, "elbo_se": 0.1})
     assert failing["kind"] == "paper" and len(failing["evidence"]["sweep"]) == 6      # 3 C_-1, Alg. 2, 2 greedy settings
     assert "20 nats below plain VI" in failing["text"] and "anneal = constant and stored_scale = scale" in failing["text"]
+
+
+def test_an_authors_run_without_every_rule_is_a_not_measured_cell_and_its_test_is_not_called():
+    from inferopt.experiment.boosting import METHODS
+    complete = pd.concat([run("run-authors").assign(method=m) for m in METHODS], ignore_index=True)
+    stopped = complete[complete.method != "adaafw"]                   # every AdaAFW run stopped (their float32 NaN)
+
+    def test(runs):
+        if "method" in runs and set(runs.method) != set(METHODS):
+            raise ValueError("rules must be one of the records' rules")   # what curve_gaps does on such a table
+        return name(runs) == "run-authors"
+
+    out = diagnose_step_rules(test, "It fails.", sweep=SWEEP, published=run("run-alg2"), C0=0.001,
+                              check=check_table([0.1, -0.5]), budget="3 x 20", data_note="on a subset",
+                              authors={"closed form": complete, "float32": stopped})
+    cells = {c["setting"]["rules"]: c for c in out["evidence"]["sweep"] if c.get("construction") == "authors"}
+    assert cells["closed form"]["verdict"] == "holds"
+    assert cells["float32"]["verdict"] == "not measured" and "support" not in cells["float32"]
+    assert cells["float32"]["setting"]["rules without a complete run"] == "AdaAFW"

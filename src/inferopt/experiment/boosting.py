@@ -432,8 +432,7 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
     alg2 = cell({"C0": C0, "step rules": "Alg. 2 as printed (min_gamma 0, on_ascent zero, fallback_C grown)"},
                 test(published), support=replicate_support(test, published))
     greedy_cells = verdict_map(greedy_sweep, test, "greedy step") if greedy_sweep else []
-    authors_cells = [cell({"rules": name}, _measured(test, rec), construction="authors", support=replicate_support(test, rec))
-                     for name, rec in (authors or {}).items()]
+    authors_cells = [_authors_cell(name, test, rec) for name, rec in (authors or {}).items()]
     gains = first_step_gain(check)
     first_gain = {name: g["gain"] for name, g in gains.items()}
     evidence = {"sweep": [*cells, alg2, *greedy_cells, *authors_cells], "first step, best ELBO gain over plain VI": first_gain,
@@ -489,12 +488,16 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
     return {"kind": "paper", "text": text + ".", "evidence": evidence}
 
 
-def _measured(test, records: pd.DataFrame) -> bool | None:
-    """``test(records)``, or None when a rule the test reads has no records (e.g. every run of it stopped)."""
-    try:
-        return test(records)
-    except KeyError:
-        return None
+def _authors_cell(name: str, test, records: pd.DataFrame) -> dict:
+    """The verdict-map cell of the authors' rules run as ``name``: ``test`` on ``records`` with its
+    replicate support, or ``not measured`` when a step rule has no records there (every run of it
+    stopped, e.g. on a NaN of the authors' float32 estimate, and their plotting script leaves such
+    runs out)."""
+    missing = sorted(set(METHODS) - set(records.method))
+    if missing:
+        return cell({"rules": name, "rules without a complete run": ", ".join(label(m) for m in missing)}, None,
+                    construction="authors")
+    return cell({"rules": name}, test(records), construction="authors", support=replicate_support(test, records))
 
 
 def greedy_check(data: dict, constructions: dict, *, family: str = "laplace", gammas=(0.001, 0.01, 0.05, 0.2, 2 / 3),
