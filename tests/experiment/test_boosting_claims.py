@@ -167,10 +167,23 @@ def test_c1_trend_holds_fails_and_is_not_measured():
     assert bc.instability_grows(real, 0.9) is False
 
 
-def test_noise_ranks_tie_neighbours_within_noise():
-    assert list(bc.noise_ranks([1.0, 0.99, 5.0], [0.01, 0.01, 0.01])) == [1.5, 1.5, 3.0]
-    assert list(bc.noise_ranks([1.0, 0.9, 5.0], [0.01, 0.01, 0.01])) == [2.0, 1.0, 3.0]
-    assert list(bc.noise_ranks([1.0, 1.02, 1.04], [0.01, 0.01, 0.01])) == [2.0, 2.0, 2.0]   # a chain ties as one
+def test_noise_tau_ties_pairs_within_noise_and_never_chains():
+    assert bc.noise_tau([1.0, 0.99, 5.0], [0.01, 0.01, 0.01]) == pytest.approx(2 / np.sqrt(6))   # one pair ties
+    assert bc.noise_tau([1.0, 0.9, 5.0], [0.01, 0.01, 0.01]) == pytest.approx(1 / 3)             # a real inversion
+    # neighbours within noise tie, but the ends of the chain (0.04 apart, beyond noise) do not
+    assert bc.noise_tau([1.0, 1.02, 1.04], [0.01, 0.01, 0.01]) == pytest.approx(1 / np.sqrt(3))
+    assert bc.noise_tau([1.0, 1.0], [0.1, 0.1]) is None
+
+
+def test_median_se_is_robust_to_a_heavy_tail():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=400)
+    assert bc.median_se(x) == pytest.approx(1.2533 / 20, rel=0.15)            # sd 1, n 400: the normal approximation
+    tail = np.concatenate([x, [1e4, 3e4]])                                     # two huge draws
+    assert bc.median_se(tail) < 0.1 < np.std(tail) / 20
+    # so a dimension with a heavy tail does not tie the smallest excess with the largest
+    excess, se = [0.04, 0.2, 3.0, 37.0], [0.01, 0.02, 0.3, bc.median_se(37 + tail)]
+    assert bc.noise_tau(excess, se) == pytest.approx(1.0)
 
 
 def test_c1_stable_and_lower_decided_per_dimension():
@@ -193,11 +206,32 @@ def test_c1_never_step_evidence_measures_how_far_a_rule_is_q1_alone():
     assert ev["KL within 1% of q1's"] == pytest.approx(0.8) and ev["median KL of q1 alone"] == pytest.approx(0.7)
 
 
-def test_c1_cannot_distinguish_holds_and_fails():
-    runs = c1_runs(ls={10: (0.0, 0.4)}, best=0.0)     # 40 % of line search's steps at 1 where the exact step is 0
-    assert bc.misjudged_share(runs, [10]) == pytest.approx(0.4)
-    assert bc.cannot_distinguish(runs, [10], miss=0.25) and not bc.cannot_distinguish(runs, [10], miss=0.5)
-    assert not bc.cannot_distinguish(c1_runs(best=0.4), [10], miss=0.1)               # steps of 0.5 near 0.4
+def test_c1_separation_of_good_from_bad_components_holds_fails_and_is_not_measured():
+    runs = pd.concat([c1_runs(dims=(1,), best=0.3), c1_runs(dims=(2,), best=0.0)])   # 10 good, 10 bad components
+    assert bc.good_and_bad(runs, [1, 2]) == {1: [10, 0], 2: [0, 10]}
+    # line search's steps 0.5 everywhere: it cannot tell them apart (AUC 0.5)
+    assert bc.separation(runs, [1, 2]) == pytest.approx(0.5)
+    assert bc.cannot_distinguish(runs, [1, 2], auc=0.75) is True
+    # steps that follow the exact step separate perfectly: the claim fails
+    sharp = runs.copy()
+    sharp.loc[sharp.method == "line_search", "gamma"] = sharp.loc[sharp.method == "line_search", "gamma_best"]
+    assert bc.separation(sharp, [1, 2]) == pytest.approx(1.0)
+    assert bc.cannot_distinguish(sharp, [1, 2], auc=0.75) is False
+    # too few good components (none at D = 2 alone): not measured
+    assert bc.separation(runs, [2]) is None and bc.cannot_distinguish(runs, [2], auc=0.75) is None
+    assert bc.cannot_distinguish(runs, [1, 2], auc=0.75, min_each=11) is None
+    with pytest.raises(ValueError, match="auc"):
+        bc.cannot_distinguish(runs, [1, 2], auc=0.2)
+
+
+def test_c1_informative_dims_leave_out_where_the_exact_step_is_always_zero():
+    runs = pd.concat([c1_runs(dims=(1,), best=0.3), c1_runs(dims=(10,), best=0.0)])
+    assert bc.informative_dims(runs, [1, 10]) == [1]
+    mixed = c1_runs(dims=(5,))
+    mixed.loc[mixed.run < 1, "gamma_best"] = 0.2                    # good in 1 run of 10: the exact step 0 in 90 %
+    assert bc.informative_dims(mixed, [5]) == [5] and bc.informative_dims(mixed, [5], share=0.9) == []
+    with pytest.raises(ValueError, match="share"):
+        bc.informative_dims(runs, [1], share=0.0)
 
 
 def test_c1_a_rescue_rests_on_a_decided_cell():

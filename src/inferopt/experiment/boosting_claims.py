@@ -206,31 +206,43 @@ def _spearman(x, y) -> float | None:
 TIE_SE = 2.0
 
 
-def noise_ranks(values, se, z: float = TIE_SE) -> np.ndarray:
-    """Mid-ranks of ``values`` in which neighbours (in sorted order) closer than ``z`` standard errors of their
-    difference (``se``: each value's standard error) tie; a chain of such neighbours shares one mid-rank."""
+def noise_tau(values, se, z: float = TIE_SE) -> float | None:
+    """Kendall's tau-b between the order of ``values`` (listed by increasing dimension) and that order, where a PAIR of
+    values closer than ``z`` standard errors of their difference ties (``se``: each value's standard error); a tie is
+    never chained to a third value, so one noisy value ties only with its neighbours within its own noise. None when
+    every pair ties. ``tau_b = (C − D) / sqrt(n_0 (n_0 − n_ties))``, ``n_0`` the pairs (Kendall 1945)."""
     v, se = np.asarray(values, dtype=float), np.asarray(se, dtype=float)
-    order = np.argsort(v, kind="stable")
-    group = np.zeros(v.size, dtype=int)
-    for a, b in zip(order[:-1], order[1:]):   # over the dimensions of a grid (a handful), not over runs
-        group[b] = group[a] + int(v[b] - v[a] > z * np.hypot(se[a], se[b]))
-    return rankdata(group)
+    i, j = np.triu_indices(v.size, k=1)              # the pairs of a grid of dimensions (a handful)
+    diff = v[j] - v[i]
+    tie = np.abs(diff) <= z * np.hypot(se[i], se[j])
+    n0, ties = i.size, int(tie.sum())
+    if ties == n0:
+        return None
+    sign = np.sign(diff[~tie])
+    return float(sign.sum() / np.sqrt(n0 * (n0 - ties)))
+
+
+def median_se(x) -> float:
+    """The standard error of a sample's median, robust to heavy tails: ``1.2533 · 1.4826 · MAD / √n`` (the normal
+    approximation of the median's variance with the MAD as the scale; a few huge values do not inflate it)."""
+    x = np.asarray(x, dtype=float)
+    return float(1.2533 * 1.4826 * np.median(np.abs(x - np.median(x))) / np.sqrt(x.size))
 
 
 def instability_trend(runs: pd.DataFrame, dims=None) -> dict:
     """Sec. 6.1 "line search becomes unstable as the dimensionality increases", as a trend over ``dims`` (default: all):
-    Spearman's correlation of the dimension with line search's share of steps at 0 or 1 (``boundary``) and with its
-    median KL excess over the exact step ``kl − kl_best`` (``kl_excess``, Fig. 1's axis), None where a side is constant.
-    Median excesses within Monte-Carlo noise of each other tie (:func:`noise_ranks`, :data:`TIE_SE` standard errors
-    of the difference; a median's standard error ``1.2533 · sd / √n``, the normal approximation)."""
+    Spearman's correlation of the dimension with line search's share of steps at 0 or 1 (``boundary``), and Kendall's
+    tau-b of the dimension with its median KL excess over the exact step ``kl − kl_best`` (``kl_excess``, Fig. 1's axis)
+    where two dimensions' medians within Monte-Carlo noise of each other tie (:func:`noise_tau`, :data:`TIE_SE`
+    standard errors of the difference, each median's from :func:`median_se`); None where a side is constant."""
     r = _c1(runs, (*_C1_COLUMNS, "kl_best"))
     dims = sorted(set(r.dimension)) if dims is None else sorted(dims)
     ls = r[(r.method == "line_search") & r.dimension.isin(dims)]
     share = [boundary_share(r, "line_search", [d]) for d in dims]
     by_d = (ls.kl - ls.kl_best).groupby(ls.dimension)
     excess = by_d.median().reindex(dims).to_numpy()
-    se = (1.2533 * by_d.std(ddof=1).fillna(0.0) / np.sqrt(by_d.size())).reindex(dims).to_numpy()
-    return {"boundary": _spearman(dims, share), "kl_excess": _spearman(dims, noise_ranks(excess, se))}
+    se = by_d.apply(median_se).reindex(dims).to_numpy()
+    return {"boundary": _spearman(dims, share), "kl_excess": noise_tau(excess, se)}
 
 
 def instability_grows(runs: pd.DataFrame, rho: float, dims=None) -> bool | None:
@@ -291,21 +303,48 @@ def never_step_evidence(runs: pd.DataFrame, dims, method: str = "adafw", rtol: f
     return out
 
 
-def misjudged_share(runs: pd.DataFrame, dims, method: str = "line_search", gap: float = 0.5) -> float:
-    """The share of ``method``'s runs at ``dims`` whose step is more than ``gap`` from the exact step ``gamma_best``
-    (the argmin of the KL along the segment): a good component dropped or a bad one taken."""
+def informative_dims(runs: pd.DataFrame, dims, share: float = 0.95) -> list:
+    """The dimensions of ``dims`` where a step rule can be told from the never-step arm: the exact step (the argmin of
+    the KL along the segment, ``gamma_best``) is 0 in fewer than ``share`` of the runs. Where it is 0 in nearly every
+    run, ``q_1`` alone is the optimum, so a rule that never steps wins there and a test of it cannot fail."""
     r = _c1(runs, (*_C1_COLUMNS, "gamma_best"))
-    gap = check_real("gap", gap, low=0.0, high=1.0)
+    share = check_real("share", share, low=0.0, high=1.0, low_open=True)
+    zero = (r.gamma_best <= AT_BOUNDARY).groupby(r.dimension).mean()
+    return [int(d) for d in sorted(dims) if d in zero.index and zero[d] < share]
+
+
+def good_and_bad(runs: pd.DataFrame, dims) -> dict:
+    """How many of line search's runs at ``dims`` face a good next component (the exact step ``gamma_best`` above 0)
+    and a bad one (the exact step 0), per dimension: ``{D: [good, bad]}``."""
+    r = _c1(runs, (*_C1_COLUMNS, "gamma_best"))
+    r = r[(r.method == "line_search") & r.dimension.isin(list(dims))]
+    good = r.gamma_best > AT_BOUNDARY
+    return {int(d): [int(g.sum()), int((~g).sum())] for d, g in good.groupby(r.dimension)}
+
+
+def separation(runs: pd.DataFrame, dims, method: str = "line_search", min_each: int = 10) -> float | None:
+    """How well ``method``'s step tells a good next component from a bad one at ``dims`` (runs pooled): the area under
+    the ROC curve of its step ``gamma`` as a score for "good" (the exact step ``gamma_best`` above 0), i.e. the chance a
+    good component's step exceeds a bad one's, ties counted half (Mann-Whitney). The exact step scores 1; 0.5 is
+    chance. None when fewer than ``min_each`` runs face a good or a bad component."""
+    r = _c1(runs, (*_C1_COLUMNS, "gamma_best"))
+    min_each = int(check_real("min_each", min_each, low=1.0))
     r = r[(r.method == method) & r.dimension.isin(list(dims))]
-    return float((abs(r.gamma - r.gamma_best) > gap).mean()) if len(r) else float("nan")
+    good = r.gamma_best.to_numpy() > AT_BOUNDARY
+    if min(good.sum(), (~good).sum()) < min_each:
+        return None
+    ranks = rankdata(r.gamma.to_numpy())
+    n1, n0 = good.sum(), (~good).sum()
+    return float((ranks[good].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
 
 
-def cannot_distinguish(runs: pd.DataFrame, dims, *, miss: float, gap: float = 0.5) -> bool:
+def cannot_distinguish(runs: pd.DataFrame, dims, *, auc: float, min_each: int = 10) -> bool | None:
     """Sec. 6.1 "even in medium dimensional cases, line-search is unable to distinguish between these cases" (a good
-    next component from a bad one): at the dimensions ``dims`` line search's step is more than ``gap`` from the exact
-    step in at least ``miss`` of its runs (:func:`misjudged_share`)."""
-    miss = check_real("miss", miss, low=0.0, high=1.0)
-    return bool(misjudged_share(runs, dims, "line_search", gap) >= miss)
+    next component from a bad one): at ``dims`` line search's step separates good from bad components with an area
+    under the ROC curve at most ``auc`` (:func:`separation`; the exact step's is 1). None: too few of either."""
+    auc = check_real("auc", auc, low=0.5, high=1.0)
+    a = separation(runs, dims, "line_search", min_each)
+    return None if a is None else bool(a <= auc)
 
 
 def decided_elsewhere(cells: dict, own) -> list:
