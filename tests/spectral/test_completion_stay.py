@@ -6,7 +6,7 @@ from functools import partial
 import numpy as np
 import pytest
 
-from inferopt.experiment.spectral import (cost_exponent, d32_equal_time, d32_test, d33_test, run_table, stays_below,
+from inferopt.experiment.spectral import (cost_exponent, d32_equal_time, d32_test, d33_test, deepest_reached, run_table, stays_below,
                                           stochastic_gradient_flops, time_to_stay)
 from inferopt.experiment.spectral.completion import completion_calls, completion_problem
 from inferopt.spectral import SpectralSolveResult
@@ -107,3 +107,17 @@ def test_counted_work_of_a_stochastic_gradient():
         stochastic_gradient_flops(0, 3, 2, 3)
     with pytest.raises(ValueError, match="n"):
         stochastic_gradient_flops(4, 3, 2, -1)
+
+
+def test_deepest_reached_judges_on_what_is_reached():
+    results = {("a", "GD", None): result(T, LATE)} | {("a", "SGD", s): result(T, DIP) for s in range(3)}
+    tb = run_table(results, {"a": {"0.85": 1.5, "0.72": 2.1, "1": 0.5}}, {"a": None}, stay=True)
+    assert deepest_reached(tb, "a", ["0.85", "0.72"]) == "0.85"                 # GD stays below 1.5 from 8 s
+    assert deepest_reached(tb, "a", ["1", "0.72"]) == "0.72"                    # nobody reaches 0.5: the next one
+    assert deepest_reached(tb, "a", ["1"]) is None
+    tb5 = run_table(results, {"a": {"0.85": 1.5}}, {"a": 5.0}, stay=True)
+    assert deepest_reached(tb5, "a", ["0.85"]) is None                          # not within a 5 s budget
+    with pytest.raises(ValueError, match="reading"):
+        deepest_reached(tb, "a", ["0.9"])
+    with pytest.raises(ValueError, match="readings_"):
+        deepest_reached(tb, "a", [])

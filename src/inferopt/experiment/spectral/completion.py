@@ -277,6 +277,21 @@ def ahead(table: pd.DataFrame, name: str, fast: str, slow: str, reading: str):
     return bool(t_fast < t_slow)
 
 
+def deepest_reached(table: pd.DataFrame, name: str, readings_: list):
+    """The first of ``readings_`` (targets, deepest first: e.g. the paper's 0.85 for 1M, then its 0.72 for 10M) that
+    some method of ``table`` reaches on ``name`` (its median time to it finite); None if none is reached. A claim
+    judged on what is reached: a target no method reaches within the budget ranks nothing."""
+    _runs(table)
+    _member("name", name, table, "dataset")
+    if isinstance(readings_, str) or not list(readings_):
+        raise ValueError(f"readings_ must be a non-empty list of readings; got {readings_!r}")
+    for reading in readings_:
+        _reading(table, reading)
+        if any(np.isfinite(_median(table, name, m, f"time to {reading}")) for m in pd.unique(table.method)):
+            return reading
+    return None
+
+
 def all_of(outcomes):
     """The three-valued conjunction of ``outcomes`` (True, False or None: not measured): False if any is False, else
     None if any is None, else True."""
