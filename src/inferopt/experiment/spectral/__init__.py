@@ -1,6 +1,6 @@
 """The experiment layer of paper D (Han, Avron & Shin 2018): the deciding code of every D claim.
 
-* :mod:`.targets`    -- time to a target, progress targets, speed-ups, a run read at an earlier iteration;
+* :mod:`.targets`    -- time to a target (first reached, or reached and stayed), progress targets, speed-ups, a run read at an earlier iteration;
 * :mod:`.streams`    -- one independent random stream per run;
 * :mod:`.regime`     -- ε and λ of the matrix completion chosen by validation RMSE of the model's optimum;
 * :mod:`.completion` -- D3 and D4 on the test RMSE over seeds;
@@ -10,15 +10,15 @@
 * :mod:`.theory`     -- Lemma 1 and 2 beyond the optimal distribution, and the per-gradient cost scaling.
 """
 
-from .completion import (PAPER_SHARES, all_of, censored_ratio, centred_ratings, choose_steps, completion_diagnosis, convergence_gap, d31_test, d32_test,
+from .completion import (PAPER_SHARES, all_of, censored_ratio, centred_ratings, choose_steps, completion_diagnosis, convergence_gap, d31_test, d32_equal_time, d32_test, deepest_reached,
                          d33_test, d34_test, d35_test, factor_reached, d41_test, d42_parts, d42_test, d43_test, eigenpairs_needed,
                          exact_gradient_profile, optimal_shape, rmse_at, rmse_target, run_table, sgd_det_gap, speedup)
 from .conditioning import drawn_zero_share, spectrum_ratio, zero_degree_share
 from .gp import accurate_nll, choose_eta0, choose_split, d51_informative, d51_reading, d53_reading, d54_reading, decided_share, d53_informative, d54_informative, first_record, informative, own_map_diagnosis, ratio_bound, readable_shares, d55_test, d51_test, d52_test, d53_test, d54_test, gp_comparison, gp_run_table, gp_targets, late_gain, reference_rmse, stuck_share, time_ratio, work_to
 from .regime import RegimeSelection, choose, hold_out, mean_rmse, rmse_se, select_regime
 from .streams import run_stream
-from .targets import faster, progress_target, time_to, truncated
-from .work import cumulative_work, work_at, zero_degree_draws
+from .targets import faster, progress_target, stays_below, time_to, time_to_stay, truncated
+from .work import cumulative_work, stochastic_gradient_flops, work_at, zero_degree_draws
 from .theory import (batch_z, biased, cost_exponent, d12_test, d13_test, decay_fit_fixed_rate, degree_moments, degree_terms,
                      degree_values, d14_test, lemma1_test, lemma2_partial_sums, min_chebyshev_variance, optimal_smallest, orders_of_magnitude, unbiased)
 
@@ -27,7 +27,7 @@ __all__ = [
     "d14_test", "lemma1_test", "min_chebyshev_variance", "optimal_smallest", "orders_of_magnitude", "unbiased",
     "PAPER_SHARES", "RegimeSelection", "all_of", "censored_ratio", "centred_ratings", "choose_steps", "convergence_gap", "cumulative_work", "d35_test",
     "drawn_zero_share", "factor_reached", "spectrum_ratio", "work_at", "zero_degree_draws", "zero_degree_share", "choose", "completion_diagnosis",
-    "cost_exponent", "d31_test", "d32_test", "d33_test",
+    "cost_exponent", "d31_test", "d32_equal_time", "d32_test", "deepest_reached", "d33_test", "stays_below", "stochastic_gradient_flops", "time_to_stay",
     "accurate_nll", "choose_eta0", "choose_split", "d51_informative", "d51_reading", "d53_reading", "d54_reading", "decided_share", "d53_informative", "d54_informative", "first_record", "informative", "own_map_diagnosis", "ratio_bound", "readable_shares", "d55_test", "d34_test", "d41_test", "d42_parts", "d42_test", "d43_test", "d51_test", "d52_test", "d53_test", "d54_test", "eigenpairs_needed", "exact_gradient_profile", "faster",
     "gp_comparison", "gp_run_table", "gp_targets", "late_gain", "reference_rmse", "work_to", "hold_out", "optimal_shape", "lemma2_partial_sums",
     "mean_rmse", "progress_target",

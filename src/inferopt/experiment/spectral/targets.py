@@ -25,6 +25,39 @@ def time_to(result, target: float, missing: float = float("nan"), *, trace: str 
     return float(result.times[hit[0]]) if hit.size else float(missing)
 
 
+def stays_below(metric, target: float, times=None, until: float = float("inf")):
+    """The index of the first evaluation from which ``metric`` stays ``<= target`` through its last evaluation at or
+    before ``until`` (``times``: the evaluations' times, needed with a finite ``until``); None if the last one is above
+    the target. A dip below the target that rises above it again is not a time to the target: the run is there
+    only once it stays there (within the budget it was read to)."""
+    metric = np.asarray(metric, dtype=float)
+    if metric.ndim != 1 or metric.size == 0:
+        raise ValueError(f"metric must be a non-empty 1-d trace; got shape {metric.shape}")
+    target = check_real("target", target)
+    end = metric.size
+    if np.isfinite(until):
+        if times is None:
+            raise ValueError("times must be given with a finite until")
+        times = np.asarray(times, dtype=float)
+        if times.shape != metric.shape:
+            raise ValueError(f"times must match metric's shape {metric.shape}; got {times.shape}")
+        end = int(np.searchsorted(times, check_real("until", until, low=0.0), side="right"))
+    if end == 0 or not metric[end - 1] <= target:
+        return None
+    above = np.flatnonzero(~(metric[:end] <= target))       # NaN counts as above
+    return int(above[-1]) + 1 if above.size else 0
+
+
+def time_to_stay(result, target: float, missing: float = float("nan"), *, until: float = float("inf")) -> float:
+    """Time at which the test RMSE ``result.metric`` reaches ``target`` and stays at or below it through the run's
+    last evaluation at or before ``until`` seconds (:func:`stays_below`); ``missing`` if it does not."""
+    check_protocol("result", result, "metric", "times", what="a SpectralSolveResult")
+    if isinstance(missing, bool | np.bool_) or not isinstance(missing, numbers.Real):
+        raise TypeError(f"missing must be a real number (NaN by default); got {missing!r}")
+    k = stays_below(result.metric, target, result.times, until)
+    return float(missing) if k is None else float(np.asarray(result.times)[k])
+
+
 def progress_target(results, share: float, *, trace: str = "metric") -> float:
     """The target of a time-to-target comparison of ``results`` (runs from the same start, each a
     :class:`~inferopt.spectral.SpectralSolveResult`): ``share`` of the way from the best value of ``trace`` at the

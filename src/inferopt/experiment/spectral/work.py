@@ -55,3 +55,17 @@ def zero_degree_draws(result) -> float:
     check_protocol("result", result, "info", what="a SpectralSolveResult")
     degrees = (result.info or {}).get("degrees")
     return float("nan") if degrees is None else drawn_zero_share(np.asarray(degrees, dtype=int))
+
+
+def stochastic_gradient_flops(d: int, r: int, M: int, n: int) -> float:
+    """Multiply-adds of one stochastic gradient of the matrix completion (:func:`~inferopt.spectral.gradients.grad_lowrank`,
+    ``θ`` of ``d x r``, ``M`` probes, degree ``n``), counted from the shapes of the products it performs: ``n - 1``
+    steps of the recurrence, each ``θᵀw`` and ``θ(θᵀw)`` on ``M`` columns (``2dMr``) and the three-term update
+    (``6dM``), one last ``θᵀw`` (``dMr``), the coefficient product ``K P`` (``n x n`` by ``n x Mr``: ``n²Mr``) and
+    ``Y Z`` (``d x nM`` by ``nM x r``: ``dnMr``). Degree 0 does nothing. The paper's count is ``O(dM(N² + Nr))``
+    (its adjoint sweep); this amortised form's is ``O(M(dnr + n²r))``."""
+    d, r, M = (check_int(k, v, low=1) for k, v in (("d", d), ("r", r), ("M", M)))
+    n = check_int("n", n, low=0)
+    if n == 0:
+        return 0.0
+    return float((n - 1) * (2 * d * M * r + 6 * d * M) + d * M * r + n * n * M * r + d * n * M * r)
