@@ -109,6 +109,10 @@ OVERRIDES = {
     ("experiment.spectral.faster", "fast"): {"nan"},       # NaN: the target was never reached
     ("experiment.spectral.faster", "slow"): {"nan"},
     ("experiment.spectral.time_to", "missing"): {"nan", "inf"},   # the value returned when never reached
+    ("experiment.spectral.time_to_stay", "missing"): {"nan", "inf"},
+    ("experiment.spectral.time_to_stay", "until"): {"inf"},       # no budget: read to the run's end
+    ("experiment.spectral.stays_below", "until"): {"inf"},
+    ("experiment.spectral.stays_below", "metric"): {"nan", "inf"},   # a diverged run's trace
     ("experiment.spectral.censored_ratio", "slow"): {"inf"},      # inf: not reached within the budget
     ("experiment.spectral.censored_ratio", "fast"): {"inf"},
     # issue 29: index arrays that are not sets (paired coordinates, grids of sizes, shapes)
@@ -313,7 +317,7 @@ def bad_values(case: Case, valid) -> st.SearchStrategy:
     if case.kind == "array":
         arr = np.asarray(valid, dtype=float)
         return st.one_of(
-            st.tuples(st.sampled_from(["nan", "inf", "-inf", "complex"]),
+            st.tuples(st.sampled_from([k for k in ("nan", "inf", "-inf", "complex") if k not in ok]),
                       st.integers(0, max(arr.size - 1, 0))).map(lambda t: _spoil(arr, *t)),
             st.sampled_from(_shape_spoilers(arr, ok) + (_length_spoilers(arr) if case.optional else [])),
         )

@@ -285,8 +285,9 @@ def deepest_reached(table: pd.DataFrame, name: str, readings_: list):
     _member("name", name, table, "dataset")
     if isinstance(readings_, str) or not list(readings_):
         raise ValueError(f"readings_ must be a non-empty list of readings; got {readings_!r}")
+    known = [c[len("time to "):] for c in table.columns if str(c).startswith("time to ")]
+    check_choices("readings_", list(readings_), known)
     for reading in readings_:
-        _reading(table, reading)
         if any(np.isfinite(_median(table, name, m, f"time to {reading}")) for m in pd.unique(table.method)):
             return reading
     return None

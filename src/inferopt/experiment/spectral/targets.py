@@ -8,7 +8,7 @@ import numbers
 
 import numpy as np
 
-from ..._validation import check_choice, check_int, check_protocol, check_real
+from ..._validation import as_finite_array, check_choice, check_int, check_protocol, check_real
 from ..claims import DegenerateTest, check_statistic
 
 
@@ -25,20 +25,35 @@ def time_to(result, target: float, missing: float = float("nan"), *, trace: str 
     return float(result.times[hit[0]]) if hit.size else float(missing)
 
 
+def _trace(name: str, value) -> np.ndarray:
+    """A run's 1-d metric trace: real numbers, NaN or +inf allowed (a diverged run), -inf refused."""
+    if isinstance(value, str | bytes):
+        raise TypeError(f"{name} must be a numeric trace; got a string {value!r}")
+    raw = np.asarray(value)
+    if np.iscomplexobj(raw) or raw.dtype == bool or not np.issubdtype(raw.dtype, np.number):
+        raise TypeError(f"{name} must be a real numeric trace; got dtype {raw.dtype}")
+    arr = raw.astype(float)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-d trace; got shape {arr.shape}")
+    if np.any(arr == -np.inf):
+        raise ValueError(f"{name} must not contain -inf")
+    return arr
+
+
 def stays_below(metric, target: float, times=None, until: float = float("inf")):
     """The index of the first evaluation from which ``metric`` stays ``<= target`` through its last evaluation at or
     before ``until`` (``times``: the evaluations' times, needed with a finite ``until``); None if the last one is above
     the target. A dip below the target that rises above it again is not a time to the target: the run is there
     only once it stays there (within the budget it was read to)."""
-    metric = np.asarray(metric, dtype=float)
-    if metric.ndim != 1 or metric.size == 0:
-        raise ValueError(f"metric must be a non-empty 1-d trace; got shape {metric.shape}")
+    metric = _trace("metric", metric)
     target = check_real("target", target)
     end = metric.size
+    if isinstance(until, bool | np.bool_) or not isinstance(until, numbers.Real) or np.isnan(until) or until < 0:
+        raise ValueError(f"until must be a non-negative number of seconds or inf; got {until!r}")
     if np.isfinite(until):
         if times is None:
             raise ValueError("times must be given with a finite until")
-        times = np.asarray(times, dtype=float)
+        times = as_finite_array("times", times, ndim=1)
         if times.shape != metric.shape:
             raise ValueError(f"times must match metric's shape {metric.shape}; got {times.shape}")
         end = int(np.searchsorted(times, check_real("until", until, low=0.0), side="right"))
@@ -54,6 +69,8 @@ def time_to_stay(result, target: float, missing: float = float("nan"), *, until:
     check_protocol("result", result, "metric", "times", what="a SpectralSolveResult")
     if isinstance(missing, bool | np.bool_) or not isinstance(missing, numbers.Real):
         raise TypeError(f"missing must be a real number (NaN by default); got {missing!r}")
+    if isinstance(missing, float) and np.isneginf(missing):
+        raise ValueError("missing must be NaN, inf or a time; got -inf")
     k = stays_below(result.metric, target, result.times, until)
     return float(missing) if k is None else float(np.asarray(result.times)[k])
 
