@@ -222,3 +222,22 @@ def test_linear_not_polynomial_and_all_at_most():
     with pytest.raises(ValueError, match="missing"):
         linear_not_polynomial({"R2 exp": 1.0}, hd, 0.9)
     assert all_at_most({"a": -1.9, "b": -2.0}, -1.5) and not all_at_most([-1.9, -1.2], -1.5)
+
+
+def test_excess_log_variation_monotone_zero_and_jumpy_positive():
+    from inferopt.experiment.herding_claims import excess_log_variation
+    assert excess_log_variation([1.0, 0.1, 0.01]) == pytest.approx(0.0)
+    assert excess_log_variation([1.0, 0.01, 1.0, 0.01]) == pytest.approx(4.0)
+    with pytest.raises(ValueError):
+        excess_log_variation([1.0, 0.0])
+    with pytest.raises(ValueError):
+        excess_log_variation([1.0])
+
+
+def test_overtakes_at_found_and_none():
+    from inferopt.experiment.herding_claims import overtakes_at
+    t = pd.DataFrame({"ls": [1.0, 2.0, 0.5, 0.1], "h": [2.0, 1.0, 1.0, 1.0]}, index=[1, 2, 4, 8])
+    assert overtakes_at(t, "ls", "h", [1, 2, 4, 8]) == 4
+    assert overtakes_at(t, "h", "ls", [1, 2, 4, 8]) is None
+    with pytest.raises(ValueError):
+        overtakes_at(t, "ls", "h", [16])

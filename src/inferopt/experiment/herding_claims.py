@@ -323,3 +323,30 @@ def all_at_most(values, cut: float) -> bool:
     cut = check_real("cut", cut)
     v = as_finite_array("values", list(values.values()) if isinstance(values, dict) else values, ndim=1, nonempty=True)
     return bool((v <= cut).all())
+
+
+def excess_log_variation(errors) -> float:
+    """B4.3 on the plotted axes: the total variation of ``log10`` of an error record (moment error or distance, in the
+    order of the iterations, over the whole run) minus its net change, in decades. A monotone record gives 0; every
+    rise and the fall back after it count."""
+    x = as_finite_array("errors", errors, ndim=1)
+    if len(x) < 2:
+        raise ValueError(f"excess_log_variation needs a record of at least 2 iterations; got {len(x)}")
+    if (x <= 0).any():
+        raise ValueError("excess_log_variation needs positive errors (a log10 scale)")
+    y = np.log10(x)
+    return float(np.abs(np.diff(y)).sum() - abs(y[-1] - y[0]))
+
+
+def overtakes_at(table: pd.DataFrame, method: str, other: str, sizes) -> int | None:
+    """B6.1 (Sec. 5.2): the first size from which ``method``'s error stays below ``other``'s at every later size
+    (``None`` if it is not below at the last size: no overtaking within the budget)."""
+    sizes = sorted(check_int_sequence("sizes", sizes, low=1))
+    rows = at_sizes(table, [method, other], sizes)
+    below = (rows[method].to_numpy() < rows[other].to_numpy())
+    if not below[-1]:
+        return None
+    k = len(below)
+    while k > 0 and below[k - 1]:
+        k -= 1
+    return int(sizes[k])
