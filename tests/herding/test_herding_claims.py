@@ -241,3 +241,16 @@ def test_overtakes_at_found_and_none():
     assert overtakes_at(t, "h", "ls", [1, 2, 4, 8]) is None
     with pytest.raises(ValueError):
         overtakes_at(t, "ls", "h", [16])
+
+
+def test_always_readings_hold_and_fail():
+    from inferopt.experiment.herding_claims import always_readings
+    idx = list(range(1, 101))
+    out = pd.Series(["win"] * 100, index=idx)
+    assert all(always_readings(out).values())
+    out2 = out.copy(); out2[10] = "loss"
+    r = always_readings(out2)
+    assert r["share>=0.95"] and r["share>=0.99"] and not r["share>=1"] and not r["t>=8"] and r["t>=16"]
+    assert not any(always_readings(pd.Series(["tie"] * 5, index=range(1, 6))).values())
+    with pytest.raises(ValueError):
+        always_readings(pd.Series(["maybe"], index=[1]))

@@ -350,3 +350,20 @@ def overtakes_at(table: pd.DataFrame, method: str, other: str, sizes) -> int | N
     while k > 0 and below[k - 1]:
         k -= 1
     return int(sizes[k])
+
+
+def always_readings(outcomes: pd.Series | pd.DataFrame, shares=(0.95, 0.99, 1.0), firsts=(8, 16)) -> dict[str, bool]:
+    """B1.1, B1.3 ("always"): readings of "always" over ``size_outcomes``'s table (or its ``outcome`` column, index
+    ``t``): ``share>=s`` -- at least a share ``s`` of the sizes are not a ``loss``; ``t>=f`` -- no ``loss`` from size
+    ``f`` on. Every reading also needs one ``win``."""
+    out = outcomes["outcome"] if isinstance(outcomes, pd.DataFrame) else outcomes
+    if not isinstance(out, pd.Series) or not len(out):
+        raise ValueError("always_readings needs a non-empty Series of outcomes indexed by t")
+    never_beaten(out.to_numpy())  # validates the labels
+    ok = (out != "loss").to_numpy()
+    won = bool((out == "win").any())
+    res = {f"share>={s:g}": bool(won and ok.mean() >= check_real("share", s, low=0.0, high=1.0)) for s in shares}
+    for f in firsts:
+        sel = out.index.to_numpy() >= check_int("first", f, low=1)
+        res[f"t>={f}"] = bool(won and sel.any() and ok[sel].all())
+    return res
