@@ -115,7 +115,7 @@ def test_entropy_tradeoff():
 # --- B1.1, B1.2, B1.4, B2, B4, B5, B6 deciding functions --------------------------------------------------------------
 
 from inferopt.experiment.herding_claims import (DECREASING_SLOPE, all_at_most, beats_at, classify, converges, ends_on_mean,  # noqa: E402
-                                                erratic_spread, gain_share, lands_low_entropy, linear_not_polynomial,
+                                                excess_log_variation, gain_share, lands_low_entropy, linear_not_polynomial,
                                                 matches_moments, more_erratic, never_beaten, proj_gains, reaches_first,
                                                 size_outcomes, slightly_worse, stalls, within_factor)
 
@@ -189,14 +189,14 @@ def test_converges_and_stalls_are_decided_on_the_distance_and_its_slope():
         converges(-1.0, 0.0, 0.02)
 
 
-def test_erratic_spread_and_more_erratic():
-    t = np.arange(1000)
-    smooth, jumpy = 0.3 + 1e-4 * np.sin(t / 50), 0.3 + 0.05 * (t % 7 == 0)
-    assert more_erratic(erratic_spread(jumpy), erratic_spread(smooth))
-    assert not more_erratic(erratic_spread(smooth), erratic_spread(jumpy))
+def test_more_erratic_on_excess_log_variation():
+    t = np.arange(1, 1000)
+    smooth, jumpy = 1 / t, np.where(t % 10 == 0, 1e-16, 1 / t)   # rational means: the moment error drops to rounding at k / 10
+    assert more_erratic(excess_log_variation(jumpy), excess_log_variation(smooth))
+    assert not more_erratic(excess_log_variation(smooth), excess_log_variation(jumpy))
     assert not more_erratic(1.0, 1.0)
-    with pytest.raises(ValueError):
-        erratic_spread([0.0, 0.0, 0.0])
+    assert more_erratic(excess_log_variation(jumpy), 1.0, margin=5.0)
+    assert not more_erratic(3.0, 1.0, margin=5.0)
 
 
 def test_lands_low_entropy_and_within_factor():

@@ -20,8 +20,8 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`slightly_worse` -- B1.2: a ratio in ``(1, cut]`` in every panel;
 * :func:`beats_at` -- B1.4: the sizes at which one method's error is below another's;
 * :func:`ends_on_mean`, :func:`reaches_first` -- B2.1, B2.2: fitting the empirical mean, and who fits it first;
-* :func:`converges`, :func:`stalls`, :func:`more_erratic`, :func:`erratic_spread` -- B4.1-B4.3, B5.1: the distance to the
-  maximum-entropy distribution goes to 0, or does not; a dense distance record's spread;
+* :func:`converges`, :func:`stalls`, :func:`more_erratic`, :func:`excess_log_variation` -- B4.1-B4.3, B5.1: the distance to
+  the maximum-entropy distribution goes to 0, or does not; a record's excess variation on a log axis;
 * :func:`lands_low_entropy`, :func:`within_factor` -- B4.4, B4.5;
 * :func:`matches_moments` -- B5.1, B5.2: the moment error falls;
 * :func:`linear_not_polynomial`, :func:`all_at_most` -- B6.1, B6.3.
@@ -260,20 +260,9 @@ def stalls(final_dist: float, slope: float, tol: float) -> bool:
     return bool(final_dist > tol and slope > DECREASING_SLOPE)
 
 
-def erratic_spread(dist) -> float:
-    """B4.3: the relative standard deviation (std / mean) of a dense record of the distance over the last decade (one
-    value per iteration, in the order of the iterations; its summation is numpy's over one contiguous array)."""
-    x = as_finite_array("dist", dist, ndim=1)
-    if len(x) < 3:
-        raise ValueError(f"erratic_spread needs a record of at least 3 iterations; got {len(x)}")
-    m = float(np.mean(x))
-    if m <= 0:
-        raise ValueError("erratic_spread: the distances are all zero; a spread relative to them is undefined")
-    return float(np.std(x, ddof=1) / m)
-
-
 def more_erratic(spread: float, reference: float, margin: float = 1.0) -> bool:
-    """B4.3: ``spread`` (rational means) is above ``margin`` times ``reference`` (irrational means with rational ratios)."""
+    """B4.3: ``spread`` (rational means; :func:`excess_log_variation`) is above ``margin`` times ``reference`` (irrational
+    means with rational ratios)."""
     spread, reference = check_real("spread", spread, low=0.0), check_real("reference", reference, low=0.0)
     margin = check_real("margin", margin, low=1.0)
     return bool(spread > margin * reference)
