@@ -254,3 +254,15 @@ def test_always_readings_hold_and_fail():
     assert not any(always_readings(pd.Series(["tie"] * 5, index=range(1, 6))).values())
     with pytest.raises(ValueError):
         always_readings(pd.Series(["maybe"], index=[1]))
+
+
+def test_overtakes_later_holds_fails_and_reads_none_as_beyond_the_budget():
+    from inferopt.experiment.herding_claims import overtakes_later
+    assert overtakes_later([300, None, 500], [20, 30, 40], budget=1000, factor=2.0) == (True, 500.0, 30.0)
+    assert overtakes_later([None, None], [None, 900], budget=1000, factor=1.0)[0]
+    assert not overtakes_later([None, None], [None, None], budget=1000, factor=2.0)[0]   # neither overtakes: not later
+    assert not overtakes_later([40, 50], [30, 40], budget=1000, factor=2.0)[0]
+    with pytest.raises(ValueError):
+        overtakes_later([], [10], budget=100, factor=2.0)
+    with pytest.raises(ValueError):
+        overtakes_later([10], [10], budget=100, factor=0.5)

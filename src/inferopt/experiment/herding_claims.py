@@ -24,7 +24,9 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
   the maximum-entropy distribution goes to 0, or does not; a record's excess variation on a log axis;
 * :func:`lands_low_entropy`, :func:`within_factor` -- B4.4, B4.5;
 * :func:`matches_moments` -- B5.1, B5.2: the moment error falls;
-* :func:`linear_not_polynomial`, :func:`all_at_most` -- B6.1, B6.3.
+* :func:`linear_not_polynomial`, :func:`all_at_most` -- B6.1, B6.3;
+* :func:`overtakes_at`, :func:`overtakes_later` -- B3.5 (Sec. 5.2): where line search overtakes herding, later for a small distance;
+* :func:`always_readings` -- B1.1, B1.3: readings of "always" (a share of the sizes, a first size).
 """
 
 from __future__ import annotations
@@ -356,3 +358,18 @@ def always_readings(outcomes: pd.Series | pd.DataFrame, shares=(0.95, 0.99, 1.0)
         sel = out.index.to_numpy() >= check_int("first", f, low=1)
         res[f"t>={f}"] = bool(won and sel.any() and ok[sel].all())
     return res
+
+
+def overtakes_later(small, large, budget: int, factor: float) -> tuple[bool, float, float]:
+    """B3.5 (Sec. 5.2): ``(holds, median small, median large)``: line search's overtaking sizes (:func:`overtakes_at`,
+    one per draw; ``None``, no overtaking within the run, read as ``budget + 1``) in the small-distance regime
+    (``small``) have a median at least ``factor`` times the median in the large-distance family (``large``): its
+    linear rate appears only later."""
+    budget, factor = check_int("budget", budget, low=1), check_real("factor", factor, low=1.0)
+    med = []
+    for name, ts in (("small", small), ("large", large)):
+        ts = list(ts)
+        if not ts:
+            raise ValueError(f"{name} must hold one overtaking size (or None) per draw; got none")
+        med.append(float(np.median([budget + 1 if t is None else check_int(name, t, low=1) for t in ts])))
+    return bool(med[0] >= factor * med[1]), med[0], med[1]
