@@ -179,19 +179,3 @@ def test_choose_eta0_takes_the_least_worst_likelihood():
         choose_eta0({1.0: [np.nan]})
     with pytest.raises(ValueError, match="pilot"):
         choose_eta0({-1.0: [1.0]})
-
-
-def test_own_map_diagnosis_paper_kind_only_for_the_authors_construction():
-    """Issue 41: D5.4 (our LANCZOS) must not carry 'paper' (that needs the authors' construction in every cell, D5.4-authors);
-    same verdict as the authors' main cell: 'construction' citing the -authors map; a different one: 'construction' saying so."""
-    from inferopt.experiment.spectral import own_map_diagnosis
-    c = lambda s, v, con: {"setting": {"setting": s}, "verdict": v, "support": 1.0 if v == "holds" else 0.0, "construction": con, "data": "stand-in"}
-    ours = [c(f"s{i}", "fails", "ours") for i in range(8)]
-    theirs = [c(f"s{i}", "fails", "authors") for i in range(8)]
-    paper = own_map_diagnosis(theirs, ours, "Evidence.")
-    assert isinstance(paper, dict) and paper["kind"] == "paper"                     # the authors' construction may carry it
-    same = own_map_diagnosis(ours, theirs, "Evidence.", authors=False, other_claim="D5.4-authors")
-    assert same["kind"] == "construction" and "D5.4-authors" in same["text"] and "same verdict" in same["text"]
-    for main in ("not measured", "inconclusive"):                                  # the authors' main cell differs: never 'paper' here
-        differ = own_map_diagnosis(ours, [c("s0", main, "authors")] + theirs[1:], "Evidence.", authors=False, other_claim="D5.4-authors")
-        assert not (isinstance(differ, dict) and differ["kind"] == "paper")

@@ -431,15 +431,11 @@ def choose_eta0(pilot: dict):
     return min(sorted(worst), key=lambda e: worst[e]), worst
 
 
-def own_map_diagnosis(own, other, text: str, authors: bool = True, other_claim: str | None = None):
+def own_map_diagnosis(own, other, text: str):
     """A failing claim's diagnosis from its verdict map, where only ``own`` construction's cells can rescue it: ``setting``
     when one of ``own`` cells holds decisively (:func:`~..verdict_map.map_diagnosis` on both constructions' cells); when
     only ``other`` cells hold, :class:`~..claims.Unearned` naming them (a cell of the other construction says nothing of
-    this one's setting); when none holds, :func:`~..verdict_map.map_diagnosis` of both (``paper`` if the map earns it).
-    ``authors=False`` (``own`` is NOT the authors' construction): a ``paper`` diagnosis is not this claim's to carry (it
-    needs the authors' construction in every cell, ``other_claim``'s): where the other construction's main cell (its
-    first) has this one's verdict it is ``construction`` citing ``other_claim``'s map; where they differ, ``construction``
-    saying so."""
+    this one's setting); when none holds, :func:`~..verdict_map.map_diagnosis` of both (``paper`` if the map earns it)."""
     from ..claims import Unearned
     from ..verdict_map import decisive, map_diagnosis
     own, other = list(own), list(other)
@@ -448,15 +444,4 @@ def own_map_diagnosis(own, other, text: str, authors: bool = True, other_claim: 
         where = "; ".join(", ".join(f"{k} = {v}" for k, v in c["setting"].items()) for c in holds(other))
         return Unearned(f"{text} It holds at no setting of this construction's map; it holds only with the other LANCZOS ({where}), "
                         "which cannot rescue this one", {"sweep": own + other})
-    out = map_diagnosis(own + other, text, no_authors_construction=None)
-    if authors or not isinstance(out, dict) or out.get("kind") != "paper":
-        return out
-    name = other_claim or "the authors' construction's claim"
-    mine, theirs = (own[0].get("verdict") if own else None), (other[0].get("verdict") if other else None)
-    if mine == theirs:
-        words = (f"{text} With our LANCZOS it is {mine} at every one of the {len(own)} settings of its map; the authors' LANCZOS gives the "
-                 f"same verdict at its main cell, so whether the paper's claim fails is read on {name}'s map, not here.")
-    else:
-        words = (f"{text} With our LANCZOS it is {mine} at its main cell, with the authors' LANCZOS {theirs}: the two constructions "
-                 f"differ, the verdict is of our construction; the paper's claim is read on {name}.")
-    return {"kind": "construction", "text": words, "evidence": {"sweep": own + other, "see": name}}
+    return map_diagnosis(own + other, text, no_authors_construction=None)
