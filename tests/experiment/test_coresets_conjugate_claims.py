@@ -257,5 +257,7 @@ def test_gradient_map_holds_fails_turns_and_untestable():
     assert "our construction" in mixed["diagnosis"]["text"] and mixed["diagnosis"]["kind"] == "paper"
     tied = cc.gradient_map(_gradient_table({5: (0, 20), 20: (0, 20)}), "x")
     assert tied["holds"] is None and tied["cells"] == [] and "identical runs" in tied["reason"]
+    few = cc.gradient_map(_gradient_table({5: (0, 0), 10: (0, 0), 20: (0, 0)}, n_trials=5), "x")
+    assert isinstance(few["diagnosis"], Unearned) and all(c["verdict"] == "inconclusive" for c in few["cells"])
     with pytest.raises(ValueError, match="construction"):
         cc.gradient_map(_gradient_table({5: (1, 0)}).drop(columns="construction"), "x")

@@ -253,7 +253,7 @@ def gradient_pairs(table) -> dict:
     the same objective is a tie (identical runs). Returns ``{"full better", "ties", "restricted better",
     "pairs"}``."""
     check_table("table", table, ("trial", "gradient", "objective"))
-    wide = table.pivot_table(index="trial", columns="gradient", values="objective").dropna()
+    wide = table.groupby(["trial", "gradient"]).objective.mean().unstack().dropna()
     if "full" not in wide or "restricted" not in wide:
         raise ValueError("table must hold both a 'full' and a 'restricted' gradient run per trial")
     a, b = wide["full"].to_numpy(), wide["restricted"].to_numpy()
@@ -292,7 +292,8 @@ def gradient_map(table, text: str, *, seed: int = 0) -> dict:
     """A2.5 decided on the map of its cells (one per construction and size ``k``; ``table`` as
     :func:`full_ahead_at_every_k`), every cell on its own bootstrap over the trials
     (:func:`~inferopt.experiment.verdict_map.cell`; a cell whose pairs are all tied, identical runs, is not
-    measured and left out of the map, its construction named as untestable there).
+    measured and left out of the map, its construction named as untestable there; a cell on fewer than
+    :data:`MIN_MAP_TRIALS` trials is undecided).
 
     Returns ``{"holds", "support", "cells", "counts", "diagnosis", "reason", "counts_text"}``: ``holds`` / ``support`` the
     whole-map test :func:`full_ahead_at_every_k` and its bootstrap (the claim's verdict: holds only if the
@@ -317,6 +318,9 @@ def gradient_map(table, text: str, *, seed: int = 0) -> dict:
             continue
         c = cell({"construction": str(who), "k": int(kk)}, outcome,
                  support=bootstrap_support(one, rows, by="trial", seed=seed), construction=str(who), data="paper")
+        n = int(rows.trial.nunique())
+        if n < MIN_MAP_TRIALS and c["verdict"] in ("holds", "fails"):
+            c = dict(c, verdict="inconclusive", note=f"{n} trials, fewer than {MIN_MAP_TRIALS}")
         cells.append(dict(c, counts=o))
     shown = "; ".join(
         f"{key}: {o['full better']} / {o['ties']} / {o['restricted better']}"
