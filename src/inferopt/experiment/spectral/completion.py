@@ -387,6 +387,29 @@ def d34_test(table: pd.DataFrame, reading: str, budget: dict, small: str, large:
     return False if k_large == "exact" else None
 
 
+NOT_AHEAD = "SVRG is not faster than GD at any size (D3.3)"
+
+
+def d34_growth(table: pd.DataFrame, reading: str, budget: dict, sizes: list) -> tuple:
+    """D3.4 measured only where it means something: the growth of the GD / SVRG speed-up (:func:`d34_test`) over
+    every pair of ``sizes`` (smaller first) at both of which SVRG is ahead of GD (:func:`ahead`). Returns
+    ``(outcome, reason)``: ``(None, NOT_AHEAD)`` when SVRG is ahead at no size; ``(None, reason)`` when it is ahead
+    at fewer than two; else the outcomes of those pairs combined (:func:`all_of`) and no reason."""
+    _reading(_runs(table, "total time"), reading)
+    _budgets(budget)
+    if not isinstance(sizes, (list, tuple)) or len(sizes) < 2:
+        raise ValueError(f"sizes must list at least two datasets, smaller first; got {sizes!r}")
+    for n in sizes:
+        _member("sizes", n, table, "dataset")
+    lead = [n for n in sizes if ahead(table, n, "SVRG", "GD", reading) is True]
+    if not lead:
+        return None, NOT_AHEAD
+    if len(lead) < 2:
+        return None, f"SVRG is ahead of GD at one size only ({lead[0]}): no pair to measure the growth on"
+    pairs = [(a, b) for i, a in enumerate(lead) for b in lead[i + 1:]]
+    return all_of([d34_test(table, reading, budget, small=a, large=b) for a, b in pairs]), None
+
+
 def d35_test(exponents: dict, bounds: dict, cut: float) -> bool:
     """D3.5 (a stochastic gradient costs ``O(dM(N² + Nr))``): every measured growth exponent ``exponents[k]`` (of
     CPU seconds against ``k``, :func:`~.theory.cost_exponent`) is at most its order ``bounds[k]`` plus ``cut`` (an
