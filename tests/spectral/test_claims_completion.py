@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from inferopt.experiment.spectral.completion import NOT_AHEAD
-from inferopt.experiment.spectral import (all_of, censored_ratio, choose, choose_steps, convergence_gap, d31_test, d32_test, d33_test, d34_growth, d34_test,
+from inferopt.experiment.spectral import (all_of, censored_ratio, choose, choose_steps, convergence_gap, d31_test, d32_test, d33_test, d34_growth, d34_test, grid_edge,
                                           d35_test, d41_test, d42_test, d43_test, factor_reached, hold_out, mean_rmse, optimal_shape, rmse_at,
                                           rmse_se, rmse_target, run_stream,
                                           run_table, select_regime)
@@ -340,3 +340,11 @@ def test_d34_growth_only_where_svrg_is_ahead():
     assert outcome is None and "one size only" in reason
     with pytest.raises(ValueError, match="sizes"):
         d34_growth(behind, "0.85", {"a": None, "b": None}, ["a"])
+
+
+def test_grid_edge():
+    tb = pd.DataFrame({"arm": ["GD"] * 3 + ["SGD"] * 3, "factor": [0.25, 1.0, 4.0, 0.25, 1.0, 4.0]})
+    assert grid_edge(tb, {"GD": 1.0, "SGD": 0.25}) == {"GD": None, "SGD": "low"}
+    assert grid_edge(tb, {"GD": 4.0}) == {"GD": "high"}
+    with pytest.raises(ValueError, match="SVRG"):
+        grid_edge(tb, {"SVRG": 1.0})

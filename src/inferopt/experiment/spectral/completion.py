@@ -442,6 +442,23 @@ def choose_steps(table: pd.DataFrame) -> dict:
     return out
 
 
+def grid_edge(table: pd.DataFrame, chosen: dict) -> dict:
+    """Where each arm's ``chosen`` factor (:func:`choose_steps`) sits in the factors that arm's pilots tried
+    (``table``: columns ``arm, factor``): ``"low"`` at the least, ``"high"`` at the largest, else None (inside the grid,
+    the best step bracketed). An arm with a single factor is at both edges: ``"low"``."""
+    check_table("table", table, ("arm", "factor"))
+    if not isinstance(chosen, dict) or not chosen:
+        raise TypeError("chosen must be a non-empty mapping arm -> factor (choose_steps)")
+    out = {}
+    for arm, f_ in chosen.items():
+        tried = table.loc[table["arm"] == arm, "factor"].to_numpy(float)
+        if tried.size == 0:
+            raise ValueError(f"chosen names arm {arm!r}, which has no pilot run in table")
+        f_ = check_real(f"chosen[{arm!r}]", f_, low=0.0, low_open=True)
+        out[arm] = "low" if f_ <= tried.min() else "high" if f_ >= tried.max() else None
+    return out
+
+
 def optimal_shape(rho: float, N: int) -> dict:
     """What the optimal distribution of Theorem 3 (Eq. 11) looks like at ``rho`` and mean ``N``: its least degree
     ``K`` (the support is ``K, K+1, ...``), the mass ``q_K`` there (``q0``: the mass at degree 0, zero when
