@@ -338,6 +338,10 @@ def test_d34_growth_only_where_svrg_is_ahead():
     one = table_of(small | {("b", "GD"): falling(0.6), ("b", "SVRG"): falling(0.3)}, TARGETS)
     outcome, reason = d34_growth(one, "0.85", {"a": None, "b": None}, ["a", "b"])
     assert outcome is None and "one size only" in reason
+    # nobody reaches the target anywhere: not measured, the lead undecided
+    stalled = table_of({(n, m): falling(0.05) for n in "ab" for m in ("GD", "SVRG")}, TARGETS)
+    outcome, reason = d34_growth(stalled, "0.85", {"a": None, "b": None}, ["a", "b"])
+    assert outcome is None and "not decided at a, b" in reason
     with pytest.raises(ValueError, match="sizes"):
         d34_growth(behind, "0.85", {"a": None, "b": None}, ["a"])
 

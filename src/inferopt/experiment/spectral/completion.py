@@ -393,7 +393,8 @@ NOT_AHEAD = "SVRG is not faster than GD at any size (D3.3)"
 def d34_growth(table: pd.DataFrame, reading: str, budget: dict, sizes: list) -> tuple:
     """D3.4 measured only where it means something: the growth of the GD / SVRG speed-up (:func:`d34_test`) over
     every pair of ``sizes`` (smaller first) at both of which SVRG is ahead of GD (:func:`ahead`). Returns
-    ``(outcome, reason)``: ``(None, NOT_AHEAD)`` when SVRG is ahead at no size; ``(None, reason)`` when it is ahead
+    ``(outcome, reason)``: ``(None, NOT_AHEAD)`` when SVRG is behind GD at every size, ``(None, reason)`` when it is
+    ahead at none but undecided at some; ``(None, reason)`` when it is ahead
     at fewer than two; else the outcomes of those pairs combined (:func:`all_of`) and no reason."""
     _reading(_runs(table, "total time"), reading)
     _budgets(budget)
@@ -401,9 +402,12 @@ def d34_growth(table: pd.DataFrame, reading: str, budget: dict, sizes: list) -> 
         raise ValueError(f"sizes must list at least two datasets, smaller first; got {sizes!r}")
     for n in sizes:
         _member("sizes", n, table, "dataset")
-    lead = [n for n in sizes if ahead(table, n, "SVRG", "GD", reading) is True]
+    leads = {n: ahead(table, n, "SVRG", "GD", reading) for n in sizes}
+    lead = [n for n in sizes if leads[n] is True]
     if not lead:
-        return None, NOT_AHEAD
+        open_ = [n for n in sizes if leads[n] is None]
+        return None, NOT_AHEAD if not open_ else (f"SVRG is ahead of GD at no size: not decided at {', '.join(open_)} (neither "
+                                                  "reaches the target), not ahead at the others (D3.3)")
     if len(lead) < 2:
         return None, f"SVRG is ahead of GD at one size only ({lead[0]}): no pair to measure the growth on"
     pairs = [(a, b) for i, a in enumerate(lead) for b in lead[i + 1:]]
