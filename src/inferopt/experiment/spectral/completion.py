@@ -406,8 +406,9 @@ def d34_growth(table: pd.DataFrame, reading: str, budget: dict, sizes: list) -> 
     lead = [n for n in sizes if leads[n] is True]
     if not lead:
         open_ = [n for n in sizes if leads[n] is None]
+        behind = "" if len(open_) == len(sizes) else ", behind it at the others"
         return None, NOT_AHEAD if not open_ else (f"SVRG is ahead of GD at no size: not decided at {', '.join(open_)} (neither "
-                                                  "reaches the target), not ahead at the others (D3.3)")
+                                                  f"reaches the target){behind} (D3.3)")
     if len(lead) < 2:
         return None, f"SVRG is ahead of GD at one size only ({lead[0]}): no pair to measure the growth on"
     pairs = [(a, b) for i, a in enumerate(lead) for b in lead[i + 1:]]
