@@ -577,6 +577,8 @@ def _experiment_spectral():
         "stochastic_gradient_flops": lambda: dict(d=10, r=2, M=3, n=5),
         "d33_test": lambda: dict(table=run_rows(), reading="0.85", budget={"a": None, "b": None}, factor=1.5),
         "d34_test": lambda: dict(table=run_rows(), reading="0.85", budget={"a": None, "b": None}, small="a", large="b"),
+        "grid_edge": lambda: dict(table=pd.DataFrame({"arm": ["GD", "GD"], "factor": [0.25, 1.0]}), chosen={"GD": 1.0}),
+        "d34_growth": lambda: dict(table=run_rows(), reading="0.85", budget={"a": None, "b": None}, sizes=["a", "b"]),
         "d41_test": lambda: dict(table=degree_rows(), column="mean RMSE"),
         "d42_parts": lambda: dict(table=degree_rows(), low=10, high=30),
         "d42_test": lambda: dict(table=degree_rows(), low=10, high=30, share=0.5),
