@@ -179,9 +179,9 @@ def test_d5_a_third_method_does_not_move_the_verdict():
     for tb in (alone, joined):
         assert d51_test(tb, "LANCZOS", 0.9) and d53_test(tb, "LANCZOS", 0.9) and time_ratio(tb, "sound", "LANCZOS", 0.9) == pytest.approx(3.0)
         assert reference_rmse(tb, "humidity") == pytest.approx(1.0) and stuck_share(tb, "humidity", "SGD", 0.02) == 0.0
-    # SGD against the better third method: its own comparison, where SGD does not reach the target (ratio 0)
+    # SGD against the better third method: its own comparison, where SGD does not reach the target (no ratio, not 0)
     other = gp_comparison(gp_results(pair | third), ("SGD", "LANCZOS (authors)"), (0.5, 0.9))
-    assert time_ratio(other, "sound", "LANCZOS (authors)", 0.9) == 0.0 and not d51_test(other, "LANCZOS (authors)", 0.9)
+    assert time_ratio(other, "sound", "LANCZOS (authors)", 0.9) is None and not d51_test(other, "LANCZOS (authors)", 0.9)
     three = pd.concat([alone, other[other.method != "SGD"]])
     with pytest.raises(ValueError, match="exactly two"):              # a table of three methods is refused
         d51_test(three, "LANCZOS", 0.9)
@@ -277,3 +277,28 @@ def test_log_hyperparameters_chain_rule_box_and_counted_work(gp):
     assert gp.matvecs == before + 3
     res = sgd(lp, phi, max_iter=4, step=1e-3, M=2, N=5, rng=0, eval_every=2)
     assert res.matvecs.shape == res.times.shape and (np.diff(res.matvecs) > 0).all()
+
+
+def test_d5_sgd_never_reaches_is_a_decided_miss_neither_is_undecided():
+    """A target SGD never reaches has no LANCZOS / SGD ratio (None, never 0.0). Where LANCZOS reaches it SGD is not
+    faster: a decided miss of every speed claim. Where neither reaches it: undecided (no reading)."""
+    from inferopt.experiment.spectral import (d51_informative, d51_reading, d53_informative, d54_informative, informative,
+                                              never_reached, ratio_bound, reached, readable_shares)
+    good, stuck = [curve(0.4, floor=0.2)] * 5, [curve(0.4, floor=1.9)] * 5   # SGD stuck at 1.9: misses every target
+    miss = gp_table({(n, "SGD"): stuck for n in ("sound", "humidity")} | {(n, "LANCZOS"): good for n in ("sound", "humidity")})
+    assert reached(miss, "sound", "SGD", 0.9) == (0, 5) and reached(miss, "sound", "LANCZOS", 0.9) == (5, 5)
+    assert never_reached(miss, "sound", "SGD", 0.9) and not never_reached(miss, "sound", "LANCZOS", 0.9)
+    for u in ("seconds", "matvecs"):
+        assert time_ratio(miss, "sound", "LANCZOS", 0.9, unit=u) is None
+    assert ratio_bound(miss, "sound", "LANCZOS", 0.9) == "exact"
+    assert not d51_test(miss, "LANCZOS", 0.9) and not d53_test(miss, "LANCZOS", 0.9) and not d54_test(miss, "LANCZOS", [0.5, 0.9], 6.0)
+    assert d51_informative(miss, "LANCZOS", 0.9) and d53_informative(miss, "LANCZOS", 0.9)
+    assert d54_informative(miss, "LANCZOS", [0.5, 0.9]) and readable_shares(miss, "humidity", "LANCZOS", [0.5, 0.9]) == [0.5, 0.9]
+    assert d51_reading(miss, "LANCZOS", 0.9) is False
+    # neither reaches 0.9: both stuck above a target set by a third seed's luck -> undecided
+    lucky = [curve(0.4, floor=1.9)] * 4 + [curve(0.4, floor=0.2)]
+    both = gp_table({(n, "SGD"): lucky for n in ("sound", "humidity")} | {(n, "LANCZOS"): lucky for n in ("sound", "humidity")})
+    assert never_reached(both, "sound", "SGD", 0.9) and never_reached(both, "sound", "LANCZOS", 0.9)
+    assert time_ratio(both, "sound", "LANCZOS", 0.9) is None and ratio_bound(both, "sound", "LANCZOS", 0.9) is None
+    assert not informative(both, {"sound": False}, "LANCZOS", 0.9) and not d51_informative(both, "LANCZOS", 0.9)
+    assert d51_reading(both, "LANCZOS", 0.9) is None and readable_shares(both, "humidity", "LANCZOS", [0.9]) == []
