@@ -223,3 +223,41 @@ def test_trace_work_to_level_counts_until_the_level():
     r = cc.censored_ratio(w, fast, 3.0)
     assert r["censored"] == 1 and r["ratios"][0] == 2.0 and r["holds"]  # median of 2 and +inf
     assert not cc.censored_ratio(w.iloc[:1], fast.iloc[:1], 3.0)["holds"]
+
+
+def _gradient_table(cells: dict, n_trials=20, who="authors"):
+    """A2.5's table: at each size k, ``cells[k] = (full better, tied)`` trials, the rest restricted better."""
+    rows = []
+    for k, (better, tied) in cells.items():
+        for t in range(n_trials):
+            full = 1.0 if t < better else (2.0 if t < better + tied else 3.0)
+            rows += [{"trial": t, "construction": who, "k": k, "gradient": "full", "objective": full},
+                     {"trial": t, "construction": who, "k": k, "gradient": "restricted", "objective": 2.0}]
+    return pd.DataFrame(rows)
+
+
+def test_gradient_map_holds_fails_turns_and_untestable():
+    holds = cc.gradient_map(_gradient_table({5: (19, 0), 10: (18, 1), 20: (20, 0)}), "x")
+    assert holds["holds"] is True and holds["support"]["fraction_holding"] >= 0.9 and holds["diagnosis"] is None
+    assert cc.full_ahead_at_every_k(_gradient_table({5: (19, 0), 10: (18, 1), 20: (20, 0)}))
+    fails = cc.gradient_map(_gradient_table({5: (1, 0), 10: (0, 2), 20: (2, 0)}), "x")
+    assert fails["holds"] is False and fails["support"]["fraction_holding"] <= 0.1
+    assert fails["diagnosis"]["kind"] == "paper" and "k = 20: 2 / 0 / 18" in fails["diagnosis"]["text"]
+    # the sign turns with k: inconclusive (Unearned), the reason listing every cell's counts
+    turns = cc.gradient_map(_gradient_table({5: (1, 0), 10: (2, 0), 20: (19, 0)}), "x")
+    assert turns["holds"] is False and isinstance(turns["diagnosis"], Unearned)
+    assert "sign turns" in turns["reason"] and all(f"k = {k}:" in turns["reason"] for k in (5, 10, 20))
+    # a cell near 50/50 is undecided: no 'paper' diagnosis
+    undecided = cc.gradient_map(_gradient_table({5: (1, 0), 10: (2, 0), 20: (10, 0)}), "x")
+    assert isinstance(undecided["diagnosis"], Unearned) and "undecided" in undecided["reason"]
+    # a construction whose runs are identical at every k has no cell; all tied: not measured
+    both = pd.concat([_gradient_table({5: (1, 0), 10: (0, 2), 20: (2, 0)}), _gradient_table({5: (0, 20), 20: (0, 20)}, who="ours")])
+    mixed = cc.gradient_map(both, "x")
+    assert [c["setting"]["construction"] for c in mixed["cells"]] == ["authors"] * 3
+    assert "our construction" in mixed["diagnosis"]["text"] and mixed["diagnosis"]["kind"] == "paper"
+    tied = cc.gradient_map(_gradient_table({5: (0, 20), 20: (0, 20)}), "x")
+    assert tied["holds"] is None and tied["cells"] == [] and "identical runs" in tied["reason"]
+    few = cc.gradient_map(_gradient_table({5: (0, 0), 10: (0, 0), 20: (0, 0)}, n_trials=5), "x")
+    assert isinstance(few["diagnosis"], Unearned) and all(c["verdict"] == "inconclusive" for c in few["cells"])
+    with pytest.raises(ValueError, match="construction"):
+        cc.gradient_map(_gradient_table({5: (1, 0)}).drop(columns="construction"), "x")

@@ -5,7 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from inferopt.experiment.spectral import (all_of, censored_ratio, choose, choose_steps, convergence_gap, d31_test, d32_test, d33_test, d34_test,
+from inferopt.experiment.spectral.completion import NOT_AHEAD
+from inferopt.experiment.spectral import (all_of, censored_ratio, choose, choose_steps, convergence_gap, d31_test, d32_test, d33_test, d34_growth, d34_test, grid_edge,
                                           d35_test, d41_test, d42_test, d43_test, factor_reached, hold_out, mean_rmse, optimal_shape, rmse_at,
                                           rmse_se, rmse_target, run_stream,
                                           run_table, select_regime)
@@ -321,3 +322,33 @@ def test_completion_diagnosis_names_a_holding_setting_or_the_stand_in():
     bare = [cell({"eps": e}, False, data="stand-in") for e in (1, 10, 100)]
     assert isinstance(completion_diagnosis(bare + [cell({"dataset": "synthetic"}, True, data="paper-shape")], "t.",
                                            no_authors_construction="none"), Unearned)
+
+
+def test_d34_growth_only_where_svrg_is_ahead():
+    small = {("a", "GD"): falling(0.3), ("a", "SVRG"): falling(0.45)}
+    large = {("b", "GD"): falling(0.25), ("b", "SVRG"): falling(0.6)}      # ahead at both, the speed-up grows: holds
+    assert d34_growth(table_of(small | large, TARGETS), "0.85", {"a": None, "b": None}, ["a", "b"]) == (True, None)
+    shrinks = {("b", "GD"): falling(0.3), ("b", "SVRG"): falling(0.35)}     # ahead at both, the speed-up shrinks: fails
+    assert d34_growth(table_of(small | shrinks, TARGETS), "0.85", {"a": None, "b": None}, ["a", "b"]) == (False, None)
+    # SVRG behind GD at every size: not measured, with the reason D3.3 gives
+    behind = table_of({("a", "GD"): falling(0.3), ("a", "SVRG"): falling(0.1), ("b", "GD"): falling(0.6),
+                       ("b", "SVRG"): falling(0.3)}, TARGETS)
+    assert d34_growth(behind, "0.85", {"a": None, "b": None}, ["a", "b"]) == (None, NOT_AHEAD)
+    # ahead at one size only: not measured, no pair
+    one = table_of(small | {("b", "GD"): falling(0.6), ("b", "SVRG"): falling(0.3)}, TARGETS)
+    outcome, reason = d34_growth(one, "0.85", {"a": None, "b": None}, ["a", "b"])
+    assert outcome is None and "one size only" in reason
+    # nobody reaches the target anywhere: not measured, the lead undecided
+    stalled = table_of({(n, m): falling(0.05) for n in "ab" for m in ("GD", "SVRG")}, TARGETS)
+    outcome, reason = d34_growth(stalled, "0.85", {"a": None, "b": None}, ["a", "b"])
+    assert outcome is None and "not decided at a, b" in reason
+    with pytest.raises(ValueError, match="sizes"):
+        d34_growth(behind, "0.85", {"a": None, "b": None}, ["a"])
+
+
+def test_grid_edge():
+    tb = pd.DataFrame({"arm": ["GD"] * 3 + ["SGD"] * 3, "factor": [0.25, 1.0, 4.0, 0.25, 1.0, 4.0]})
+    assert grid_edge(tb, {"GD": 1.0, "SGD": 0.25}) == {"GD": None, "SGD": "low"}
+    assert grid_edge(tb, {"GD": 4.0}) == {"GD": "high"}
+    with pytest.raises(ValueError, match="SVRG"):
+        grid_edge(tb, {"SVRG": 1.0})

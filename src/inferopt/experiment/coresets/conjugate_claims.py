@@ -16,8 +16,9 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_choices, check_real, check_table
-from ..claims import MIN_SWEEP
-from ..verdict_map import decisive, map_diagnosis
+from ..claims import MIN_SWEEP, Unearned
+from ..support import bootstrap_support
+from ..verdict_map import cell, decisive, map_diagnosis
 
 __all__ = [
     "FLOOR",
@@ -31,6 +32,8 @@ __all__ = [
     "first_below",
     "first_k_beating",
     "full_beats_restricted",
+    "full_ahead_at_every_k",
+    "gradient_map",
     "first_near_zero",
     "iht_beats_baselines",
     "kl_and_surface",
@@ -250,7 +253,7 @@ def gradient_pairs(table) -> dict:
     the same objective is a tie (identical runs). Returns ``{"full better", "ties", "restricted better",
     "pairs"}``."""
     check_table("table", table, ("trial", "gradient", "objective"))
-    wide = table.pivot_table(index="trial", columns="gradient", values="objective").dropna()
+    wide = table.groupby(["trial", "gradient"]).objective.mean().unstack().dropna()
     if "full" not in wide or "restricted" not in wide:
         raise ValueError("table must hold both a 'full' and a 'restricted' gradient run per trial")
     a, b = wide["full"].to_numpy(), wide["restricted"].to_numpy()
@@ -264,6 +267,97 @@ def full_beats_restricted(table, share: float = 0.5):
     o = gradient_pairs(table)
     decided = o["full better"] + o["restricted better"]
     return None if decided == 0 else bool(o["full better"] > share * decided)
+
+
+#: a construction's name in a sentence
+WHOSE = {"ours": "our", "authors": "the authors'"}
+
+
+def _gradient_cells(table):
+    """``{(construction, k): rows}`` of A2.5's table (columns ``trial, construction, k, gradient, objective``)."""
+    check_table("table", table, ("trial", "construction", "k", "gradient", "objective"))
+    return {key: rows for key, rows in table.groupby(["construction", "k"], sort=True)}
+
+
+def full_ahead_at_every_k(table) -> bool:
+    """A2.5's test on its whole map: at every ``(construction, k)`` cell whose paired trials are not all tied,
+    the full gradient ends lower in more than half of the untied ones (:func:`full_beats_restricted`); False
+    when no cell has an untied pair (a resample of identical runs only does not hold)."""
+    outcomes = [full_beats_restricted(rows) for rows in _gradient_cells(table).values()]
+    measured = [o for o in outcomes if o is not None]
+    return bool(measured) and all(measured)
+
+
+def gradient_map(table, text: str, *, seed: int = 0) -> dict:
+    """A2.5 decided on the map of its cells (one per construction and size ``k``; ``table`` as
+    :func:`full_ahead_at_every_k`), every cell on its own bootstrap over the trials
+    (:func:`~inferopt.experiment.verdict_map.cell`; a cell whose pairs are all tied, identical runs, is not
+    measured and left out of the map, its construction named as untestable there; a cell on fewer than
+    :data:`MIN_MAP_TRIALS` trials is undecided).
+
+    Returns ``{"holds", "support", "cells", "counts", "diagnosis", "reason", "counts_text"}``: ``holds`` / ``support`` the
+    whole-map test :func:`full_ahead_at_every_k` and its bootstrap (the claim's verdict: holds only if the
+    full gradient is ahead at every measured cell, decisively); ``diagnosis`` when it does not hold:
+    :class:`~inferopt.experiment.claims.Unearned` (``inconclusive``) when the sign turns with ``k`` (a cell
+    holds decisively, another fails decisively) or when some cell is undecided; else every measured cell
+    fails decisively, and the map's diagnosis (:func:`~inferopt.experiment.verdict_map.map_diagnosis`:
+    ``paper`` with at least three cells and the authors' construction among them). ``reason`` lists every
+    cell's counts (full better / tied / restricted better) and support (``counts_text``: that list alone)."""
+    cells, counts, untestable = [], {}, []
+    groups = _gradient_cells(table)
+    if not groups:
+        raise ValueError("table has no rows")
+    def one(t):
+        return full_beats_restricted(t) is True
+    for (who, kk), rows in groups.items():
+        o = gradient_pairs(rows)
+        counts[f"{who}, k = {int(kk)}"] = o
+        outcome = full_beats_restricted(rows)
+        if outcome is None:
+            untestable.append((who, int(kk)))
+            continue
+        c = cell({"construction": str(who), "k": int(kk)}, outcome,
+                 support=bootstrap_support(one, rows, by="trial", seed=seed), construction=str(who), data="paper")
+        n = int(rows.trial.nunique())
+        if n < MIN_MAP_TRIALS and c["verdict"] in ("holds", "fails"):
+            c = dict(c, verdict="inconclusive", note=f"{n} trials, fewer than {MIN_MAP_TRIALS}")
+        cells.append(dict(c, counts=o))
+    shown = "; ".join(
+        f"{key}: {o['full better']} / {o['ties']} / {o['restricted better']}"
+        + next((f" ({c['verdict']}, full ahead in {100 * c['support']:.0f} % of resamples)" for c in cells
+                if f"{c['setting']['construction']}, k = {c['setting']['k']}" == key), " (all tied: identical runs)")
+        for key, o in counts.items())
+    counts_text = f"Paired trials, full better / tied / restricted better, by cell: {shown}."
+    whole = [w for w in {w for w, _ in untestable} if all((w, kk) in untestable for (ww, kk) in groups if ww == w)]
+    untestable_text = "".join(f" In {WHOSE.get(w, w)} construction the two gradients give identical runs at every k: it cannot "
+                              "tell them apart, so it has no cell in the map." for w in sorted(whole))
+    if not cells:
+        return {"holds": None, "support": None, "cells": [], "counts": counts, "diagnosis": None,
+                "reason": f"every pair is tied (identical runs). {counts_text}", "counts_text": counts_text}
+    holds = full_ahead_at_every_k(table)
+    support = bootstrap_support(full_ahead_at_every_k, table, by="trial", seed=seed)
+    held = [c for c in cells if c["verdict"] == "holds"]
+    failed = [c for c in cells if c["verdict"] == "fails"]
+    reason = counts_text
+    diagnosis = None
+    if not holds:
+        name = lambda cs: ", ".join(f"{c['setting']['construction']} k = {c['setting']['k']}" for c in cs)
+        if held and failed:
+            reason = (f"the sign turns with k: the full gradient is ahead decisively at {name(held)} and behind "
+                      f"decisively at {name(failed)}. {counts_text}")
+            diagnosis = Unearned(reason, {"sweep": cells})
+        elif len(failed) < len(cells):
+            undecided = [c for c in cells if c not in failed and c not in held]
+            reason = (f"the full gradient is behind decisively at {len(failed)} of {len(cells)} cells only "
+                      f"({name(failed) or 'none'}); undecided at {name(undecided)}. {counts_text}")
+            diagnosis = Unearned(reason, {"sweep": cells})
+        else:
+            diagnosis = map_diagnosis(cells, f"{text.strip()}{untestable_text} {counts_text}")
+            if isinstance(diagnosis, Unearned):
+                reason = f"{diagnosis.reason}. {counts_text}"
+                diagnosis = Unearned(reason, diagnosis.evidence)
+    return {"holds": holds, "support": support, "cells": cells, "counts": counts, "diagnosis": diagnosis,
+            "reason": reason, "counts_text": counts_text}
 
 
 def median_crossing(crossings, it: str, base: str) -> float:

@@ -387,6 +387,34 @@ def d34_test(table: pd.DataFrame, reading: str, budget: dict, small: str, large:
     return False if k_large == "exact" else None
 
 
+NOT_AHEAD = "SVRG is not faster than GD at any size (D3.3)"
+
+
+def d34_growth(table: pd.DataFrame, reading: str, budget: dict, sizes: list) -> tuple:
+    """D3.4 measured only where it means something: the growth of the GD / SVRG speed-up (:func:`d34_test`) over
+    every pair of ``sizes`` (smaller first) at both of which SVRG is ahead of GD (:func:`ahead`). Returns
+    ``(outcome, reason)``: ``(None, NOT_AHEAD)`` when SVRG is behind GD at every size, ``(None, reason)`` when it is
+    ahead at none but undecided at some; ``(None, reason)`` when it is ahead
+    at fewer than two; else the outcomes of those pairs combined (:func:`all_of`) and no reason."""
+    _reading(_runs(table, "total time"), reading)
+    _budgets(budget)
+    if not isinstance(sizes, (list, tuple)) or len(sizes) < 2:
+        raise ValueError(f"sizes must list at least two datasets, smaller first; got {sizes!r}")
+    for n in sizes:
+        _member("sizes", n, table, "dataset")
+    leads = {n: ahead(table, n, "SVRG", "GD", reading) for n in sizes}
+    lead = [n for n in sizes if leads[n] is True]
+    if not lead:
+        open_ = [n for n in sizes if leads[n] is None]
+        behind = "" if len(open_) == len(sizes) else ", behind it at the others"
+        return None, NOT_AHEAD if not open_ else (f"SVRG is ahead of GD at no size: not decided at {', '.join(open_)} (neither "
+                                                  f"reaches the target){behind} (D3.3)")
+    if len(lead) < 2:
+        return None, f"SVRG is ahead of GD at one size only ({lead[0]}): no pair to measure the growth on"
+    pairs = [(a, b) for i, a in enumerate(lead) for b in lead[i + 1:]]
+    return all_of([d34_test(table, reading, budget, small=a, large=b) for a, b in pairs]), None
+
+
 def d35_test(exponents: dict, bounds: dict, cut: float) -> bool:
     """D3.5 (a stochastic gradient costs ``O(dM(N² + Nr))``): every measured growth exponent ``exponents[k]`` (of
     CPU seconds against ``k``, :func:`~.theory.cost_exponent`) is at most its order ``bounds[k]`` plus ``cut`` (an
@@ -416,6 +444,23 @@ def choose_steps(table: pd.DataFrame) -> dict:
         factor = rows["factor"].to_numpy(float)
         best = np.flatnonzero(rmse == rmse.min())
         out[str(arm)] = float(factor[best].min())
+    return out
+
+
+def grid_edge(table: pd.DataFrame, chosen: dict) -> dict:
+    """Where each arm's ``chosen`` factor (:func:`choose_steps`) sits in the factors that arm's pilots tried
+    (``table``: columns ``arm, factor``): ``"low"`` at the least, ``"high"`` at the largest, else None (inside the grid,
+    the best step bracketed). An arm with a single factor is at both edges: ``"low"``."""
+    check_table("table", table, ("arm", "factor"))
+    if not isinstance(chosen, dict) or not chosen:
+        raise TypeError("chosen must be a non-empty mapping arm -> factor (choose_steps)")
+    out = {}
+    for arm, f_ in chosen.items():
+        tried = table.loc[table["arm"] == arm, "factor"].to_numpy(float)
+        if tried.size == 0:
+            raise ValueError(f"chosen names arm {arm!r}, which has no pilot run in table")
+        f_ = check_real(f"chosen[{arm!r}]", f_, low=0.0, low_open=True)
+        out[arm] = "low" if f_ <= tried.min() else "high" if f_ >= tried.max() else None
     return out
 
 
