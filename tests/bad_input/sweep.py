@@ -56,7 +56,6 @@ TARGETS = {
     ("herding.maxent_distribution", "mu"),
     ("herding.independent_maxent", "mean"),
     ("experiment.herding.state_curves", "mu"),
-    ("experiment.herding.distance_record", "mu"),
 }
 #: (callable, parameter) -> (what the domain is, a valid value moved off it): values a parameter's
 #: kind allows but its meaning does not (issue 47: states that are not +-1)

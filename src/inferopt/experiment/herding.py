@@ -3,7 +3,6 @@
 * :func:`sobolev_curves` -- every method of Fig. 3 on one (kernel, density) panel, as a tidy table;
 * :func:`finite_sample_curves` -- Fig. 4: fit the empirical mean of a sample, test against the exact one;
 * :func:`state_curves` -- Figs. 6-7: herding's distribution over the states against the max-entropy one;
-* :func:`distance_record` -- B4.3: herding's distance to the max-entropy distribution after every iteration;
 * :func:`bit_means` -- the three kinds of mean vectors of Fig. 6;
 * :func:`log_slope`, :func:`exp_rate` -- fitted rates (Sec. 4.2: ``O(t^-a)`` against ``exp(-c t)``);
 * :func:`error_table`, :func:`at_sizes`, :func:`ratio_over_sizes`, :func:`slopes_over_sizes` -- the claims'
@@ -142,26 +141,6 @@ def _states(features, mu, p_star):
         raise ValueError(f"mu must have length features.shape[1] = {F.shape[1]}; got {len(mu)}")
     check_in_hull("mu", mu, F, what="the convex hull of the states' features (herding cannot reach it)")
     return F, mu, p_star
-
-
-def distance_record(features, mu, p_star, n_points: int, step: str, t_from: int) -> np.ndarray:
-    """B4.3: ``||p_t - p_star||_2`` after every ``t = t_from..n_points`` points of :func:`~inferopt.herding.herd`
-    towards ``mu`` over the states (rows of ``features``): a dense record, where log-spaced checkpoints
-    (:func:`state_curves`) see a few points per decade. Each distance is summed over the support only,
-    ``sum_{i in ids} (w_i - p*_i)^2 + sum_{i not in ids} p*_i^2`` (O(support) per step)."""
-    F, mu, p_star = _states(features, mu, p_star)
-    n_points = check_size("n_points", n_points, low=2, item_bytes=8 * 5, item="point (its distance, and herd's record)")
-    t_from = check_int("t_from", t_from, low=1, high=n_points)
-    sq = p_star ** 2
-    total = float(np.sum(sq))
-    out = np.empty(n_points - t_from + 1)
-
-    def track(t, ids, w):
-        if t >= t_from:
-            on = p_star[ids]
-            out[t - t_from] = np.sqrt(float(np.sum((w - on) ** 2)) + max(total - float(np.sum(sq[ids])), 0.0))
-    herd(FeatureTarget(mu), F, n_points, step, track=track)
-    return out
 
 
 def states_holding(p: np.ndarray, mass: float) -> int:
