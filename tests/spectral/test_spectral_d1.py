@@ -119,11 +119,18 @@ def test_theorem_3_solves_the_relaxed_problem(N, rho):
         constraints=[{"type": "eq", "fun": lambda s: s.sum() - N}, {"type": "ineq", "fun": lambda s: diff @ s}],
         options={"maxiter": 3000, "ftol": 1e-15},
     )
-    # Whether or not SLSQP certifies convergence, no feasible point it finds may beat q*.
-    assert best.x.sum() == pytest.approx(N, rel=1e-6) and np.all(diff @ best.x >= -1e-9)
+    # Whether or not SLSQP certifies convergence, no feasible point may beat q*. SLSQP's point can miss the
+    # constraints by round-off that depends on the BLAS kernel (seen: the sum off by 6e-9 under one kernel), so it
+    # is first made exactly feasible: clipped to the box, made non-increasing, and the part below 1 rescaled to sum N.
+    tail = np.minimum.accumulate(np.clip(best.x, 1e-12, 1.0))
+    tail[tail > 1.0 - 1e-9] = 1.0
+    free = tail < 1.0
+    tail[free] *= (N - np.count_nonzero(~free)) / tail[free].sum()
+    assert tail.sum() == pytest.approx(N, rel=1e-12) and np.all(np.diff(tail) <= 1e-15) and tail.max() <= 1.0
+    assert np.max(np.abs(tail - best.x)) < 1e-6   # the repair moved SLSQP's point by round-off only
     optimal_tail = OptimalDegrees(N, rho).tail(np.arange(1, J + 1))
     assert optimal_tail.sum() == pytest.approx(N, rel=1e-6)  # feasible (the tail beyond J is negligible)
-    assert _relaxed_objective(optimal_tail, rho) <= best.fun * (1 + 1e-6)
+    assert _relaxed_objective(optimal_tail, rho) <= _relaxed_objective(tail, rho) * (1 + 1e-6)
 
 
 def _direct_variance(coeffs, dist, n_nodes=400):
