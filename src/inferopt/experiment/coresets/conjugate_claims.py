@@ -28,6 +28,7 @@ __all__ = [
     "beats_at",
     "censored_ratio",
     "conjugate_diagnosis",
+    "cell_text",
     "construction_cells",
     "construction_diagnosis",
     "fewer",
@@ -373,6 +374,11 @@ def construction_cells(test, tables: dict, *, seed: int = 0) -> list[dict]:
                  construction=who, data="paper") for who, t in tables.items()]
 
 
+def cell_text(c: dict) -> str:
+    """A cell's verdict with its support: ``holds (97 % of resamples hold)``."""
+    return c["verdict"] + (f" ({100 * c['support']:.0f} % of resamples hold)" if "support" in c else "")
+
+
 def construction_diagnosis(cells, text: str):
     """The rubric's ``construction`` (item 7) from :func:`construction_cells`: the authors' cell decided (holds
     or fails on its own support) and its verdict not ours -> ``{"kind": "construction", "text", "evidence"}``
@@ -383,8 +389,7 @@ def construction_diagnosis(cells, text: str):
     ours, theirs = by["ours"], by["authors"]
     if theirs["verdict"] not in ("holds", "fails") or theirs["verdict"] == ours["verdict"]:
         return None
-    shown = "; ".join(f"{WHOSE[w]} construction: {c['verdict']} ({100 * c['support']:.0f} % of resamples hold)"
-                      for w, c in by.items())
+    shown = "; ".join(f"{WHOSE[w]} construction: {cell_text(c)}" for w, c in by.items())
     return {"kind": "construction", "text": f"{text.strip()} The verdict differs with the construction ({shown}).".strip(),
             "evidence": {"sweep": [ours, theirs]}}
 
