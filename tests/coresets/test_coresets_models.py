@@ -241,6 +241,28 @@ def test_residual_covariance_matches_tangent_vectors(kind):
     np.testing.assert_allclose(var, np.diag(G), rtol=1e-9)
 
 
+@pytest.mark.parametrize("constant", ["exact", "authors"])
+def test_gaussian_residual_covariance_of_each_constant_row(constant):
+    """The pair is that of the tangent vectors with the same constant row, so SparseVI takes the same steps
+    from either; the two constants give different covariances (the authors' under-weights the shared term)."""
+    from inferopt.coresets import sparsevi
+
+    m = gaussian_model()
+    w = np.random.default_rng(5).random(m.N) * (np.random.default_rng(6).random(m.N) < 0.6)
+    G = m.tangent(w, constant=constant).T @ m.tangent(w, constant=constant)
+    gv, var = m.residual_covariance(w, constant=constant)
+    np.testing.assert_allclose(gv, G @ (1 - w), rtol=1e-9, atol=1e-9 * np.abs(G).max())
+    np.testing.assert_allclose(var, np.diag(G), rtol=1e-9)
+    other = "authors" if constant == "exact" else "exact"
+    assert not np.allclose(var, m.residual_covariance(w, constant=other)[1])
+    Phi, y = exact_problem(m, constant=constant)
+    a = sparsevi(Phi, y, [2, 4], tangent=lambda v: m.tangent(v, constant=constant), n_steps=15)
+    b = sparsevi(Phi, y, [2, 4], covariance=lambda v: m.residual_covariance(v, constant=constant), n_steps=15)
+    np.testing.assert_allclose(a.path_weights, b.path_weights, rtol=1e-6, atol=1e-9)
+    with pytest.raises(ValueError, match="constant"):
+        m.residual_covariance(w, constant="half")
+
+
 def test_sparsevi_with_covariance_equals_sparsevi_with_tangent():
     from inferopt.coresets import sparsevi
 

@@ -95,6 +95,25 @@ def test_first_below_and_crossings():
         cc.median_crossing(cr, "a_iht_ii", "giga")
 
 
+def test_construction_cells_and_diagnosis():
+    def crossings(its):
+        return pd.DataFrame({"trial": range(len(its)), "iht": "a_iht", "baseline": "sparsevi", "iteration": its})
+
+    def test(t):
+        return cc.passes_within(t, [("a_iht", "sparsevi", 100)], 1.0)
+
+    fast, slow, split = crossings([40, 50, 60, 45, 55] * 2), crossings([240, 250, 301, 245, 255] * 2), crossings([50, 60, 150, 301] * 3)
+    same = cc.construction_cells(test, {"ours": fast, "authors": fast})
+    assert [c["verdict"] for c in same] == ["holds", "holds"] and cc.construction_diagnosis(same, "x") is None
+    differ = cc.construction_cells(test, {"ours": slow, "authors": fast})
+    d = cc.construction_diagnosis(differ, "A-IHT is slow here.")
+    assert d["kind"] == "construction" and "our construction: fails" in d["text"] and "the authors' construction: holds" in d["text"]
+    undecided = cc.construction_cells(test, {"ours": slow, "authors": split})
+    assert undecided[1]["verdict"] == "inconclusive" and cc.construction_diagnosis(undecided, "x") is None
+    with pytest.raises(ValueError, match="ours"):
+        cc.construction_cells(test, {"ours": fast})
+
+
 def test_objective_drop():
     it = np.arange(301)
     falling = pd.DataFrame({"trial": 0, "method": "a", "iteration": it, "objective": 1.0 / (1 + it)})

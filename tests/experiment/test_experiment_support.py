@@ -15,6 +15,7 @@ from inferopt.experiment.support import (
     bootstrap_support,
     deterministic,
     resample_units,
+    supported_readings,
     supported_verdict,
 )
 
@@ -82,6 +83,27 @@ def test_experiment_claim_from_a_test_carries_support_and_diagnosis(tmp_path):
     assert claims["Z7.3"]["verdict"] == "fails" and claims["Z7.3"]["support"]["method"] == "deterministic"
     assert "bootstrap resamples of 5 trials" in support_text(claims["Z7.1"]["support"])
     assert "(100 %)" in exp.claims_table().loc["Z7.1", "verdict"]
+
+
+def test_supported_readings_turn_only_on_decisive_readings(tmp_path):
+    """A reading undecided by its own support makes no turn: split trials are inconclusive by support (no
+    'reading' diagnosis); readings that hold and fail decisively do turn the verdict."""
+    def above(t, v):
+        return bool(t.groupby("trial").x.first().median() > v)
+
+    split = trials([1.0, 1.1, 0.9, 1.2, -1.0, -1.1, -0.9, -1.2, 1.05, -1.05])
+    r = supported_readings(above, split, [-0.5, 0.5], chosen=0.0, by="trial", seed=2)
+    assert [x["value"] for x in r] == [-0.5, 0.0, 0.5] and {x["verdict"] for x in r} == {"inconclusive"}
+    clear = trials([1.0, 1.1, 0.9, 1.2, 1.3])
+    r2 = supported_readings(above, clear, [0.5, 2.0], chosen=0.8, by="trial")
+    assert [x["verdict"] for x in r2] == ["holds", "holds", "fails"] and r2[0]["support"] == 1.0
+    exp = Experiment("Z7", title="t", paper="p", figure="f", params={"output_dir": str(tmp_path), "seed": 2})
+    undecided = exp.claim("Z7.4", "median above 0", test=lambda t: above(t, 0.0), table=split,
+                          threshold={"value": 0.0, "source": "ours", "readings": r})
+    assert undecided.verdict == "inconclusive" and undecided.diagnosis is None and "resamples" in undecided.reason
+    turned = exp.claim("Z7.5", "median above 0.8", test=lambda t: above(t, 0.8), table=clear,
+                       threshold={"value": 0.8, "source": "ours", "readings": r2})
+    assert turned.verdict == "inconclusive" and turned.diagnosis["kind"] == "reading"
 
 
 def test_bad_claims_and_supports_are_named():

@@ -168,19 +168,24 @@ class GaussianMeanModel:
         d, c = d[0], c[0]
         return d, self.GtG @ c, float(d @ self.GtG_sq @ d)
 
-    def residual_covariance(self, w):
+    def residual_covariance(self, w, *, constant="exact"):
         """``(Cov_{π_w}[L_n, Σ_m (1 − w_m) L_m], Var_{π_w}[L_n])`` for all ``n``: what
         SparseVI needs (gradient and selection), without forming the tangent vectors:
         with ``A = Hx − 1Hμᵀ`` and ``v = 1 − w``, ``Σ_m Cov(L_n, L_m)v_m = A_n·(d ∘ Aᵀv) +
-        ½tr(Ψ²)Σv`` and ``Var L_n = Σ_j d_j A_nj² + ½tr(Ψ²)`` -- a few O(ND) products."""
+        c²Σv`` and ``Var L_n = Σ_j d_j A_nj² + c²`` -- a few O(ND) products. ``c`` is the
+        constant row of :meth:`tangent` (``constant="exact"``: ``c² = ½tr(Ψ²)``, the exact
+        covariance; ``"authors"``: ``c² = tr(Ψ²)/16``), so that the pair is ``(Φ_wᵀΦ_w(1 − w),
+        diag Φ_wᵀΦ_w)`` of ``Φ_w = tangent(w, constant=constant)``."""
+        check_choice("constant", constant, {"exact", "authors"})
         w = _check_weights(w, self.N)[0][0]
         d, Hmu, tr_psi2 = self._tangent_parts(w)
+        c2 = 0.5 * tr_psi2 if constant == "exact" else tr_psi2 / 16.0
         v = 1.0 - w
         sv = float(v.sum())
         u = d * (v @ self.Hx - Hmu * sv)                                 # d ∘ Aᵀv
         both = self.Hx @ np.column_stack([u, d * Hmu])
-        gv = both[:, 0] - float(Hmu @ u) + 0.5 * tr_psi2 * sv
-        var = self.Hx_sq @ d - 2.0 * both[:, 1] + float(d @ Hmu**2) + 0.5 * tr_psi2
+        gv = both[:, 0] - float(Hmu @ u) + c2 * sv
+        var = self.Hx_sq @ d - 2.0 * both[:, 1] + float(d @ Hmu**2) + c2
         return gv, var
 
 

@@ -152,7 +152,8 @@ class Experiment:
 
         ``quote``: the paper's words ``{"text", "where"}`` (default: the catalogue's entry for
         ``id``, :func:`~.quotes.quote_of`). ``threshold``: the test's number
-        (:func:`~.claims.check_threshold`); when it is ours and its ``readings`` disagree, the
+        (:func:`~.claims.check_threshold`); when it is ours and its decisive ``readings`` disagree (one holds, one
+        fails; an ``inconclusive`` reading, :func:`~.support.supported_readings`, decides nothing), the
         verdict is ``inconclusive``: the diagnosis ``reading`` names them, or, when the notebook
         computed a specific diagnosis (``construction``, ``setting``, ``stand-in``), the readings
         join it (its text and ``evidence["readings"]``).
@@ -189,7 +190,8 @@ class Experiment:
         if outcome == "fails" and unearned:
             outcome, reason, diagnosis = "inconclusive", unearned, None
         if threshold is not None and threshold["source"] == "ours" and outcome != "not measured":
-            turns = {r["verdict"] for r in threshold.get("readings", ())} - {"not measured"}
+            # only decisive readings can turn the verdict (a reading undecided by its own support is no evidence)
+            turns = {r["verdict"] for r in threshold.get("readings", ())} - {"not measured", "inconclusive"}
             if len(turns) > 1:
                 shown = ", ".join(f"{format_value(r['value'])}: {r['verdict']}" for r in threshold["readings"])
                 sentence = f"The verdict turns within reasonable readings of our cut-off ({shown}; chosen {format_value(threshold['value'])})."

@@ -75,6 +75,22 @@ def bootstrap_support(test, table: pd.DataFrame, *, by: str, n_resamples: int = 
             "n_resamples": n_resamples, "seed": int(seed)}
 
 
+def supported_readings(test_at, table: pd.DataFrame, values, *, chosen, by: str, seed: int = 0) -> list[dict]:
+    """The readings of a cut-off of ours (``[{"value", "verdict", "support"}]``, the form of
+    :func:`~.claims.readings`), each verdict standing on its own bootstrap support: ``test_at(table, value)
+    -> bool`` at every value of ``values`` (``chosen`` added if absent), read by :func:`supported_verdict`
+    (``inconclusive`` below :data:`MIN_SUPPORT`), ``support`` the fraction of resamples holding. A reading
+    that is not decisive cannot make the verdict turn (:meth:`~.record.Experiment.claim`)."""
+    check_callable("test_at", test_at)
+    vals = sorted(set(values) | {chosen})
+    out = []
+    for v in vals:
+        support = bootstrap_support(lambda t, v=v: test_at(t, v), table, by=by, seed=seed)
+        out.append({"value": v, "verdict": supported_verdict(bool(test_at(table, v)), support),
+                    "support": support.get("fraction_holding")})
+    return out
+
+
 def deterministic(reason: str = "computed once from this run's numbers: no trials to resample") -> dict:
     """The support of a claim without resamples: its verdict stands, and says why."""
     if not isinstance(reason, str) or not reason:

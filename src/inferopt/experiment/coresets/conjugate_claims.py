@@ -28,6 +28,9 @@ __all__ = [
     "beats_at",
     "censored_ratio",
     "conjugate_diagnosis",
+    "cell_text",
+    "construction_cells",
+    "construction_diagnosis",
     "fewer",
     "first_below",
     "first_k_beating",
@@ -358,6 +361,37 @@ def gradient_map(table, text: str, *, seed: int = 0) -> dict:
                 diagnosis = Unearned(reason, diagnosis.evidence)
     return {"holds": holds, "support": support, "cells": cells, "counts": counts, "diagnosis": diagnosis,
             "reason": reason, "counts_text": counts_text}
+
+
+def construction_cells(test, tables: dict, *, seed: int = 0) -> list[dict]:
+    """A claim's test on each construction (``tables``: ``{"ours": table, "authors": table}``, trial tables of
+    one form, e.g. A2's crossings of each construction): one verdict-map cell each, ``test(table)`` with its
+    bootstrap support over the trials (:func:`~inferopt.experiment.verdict_map.cell`: ``inconclusive`` below
+    90 % agreement)."""
+    if not isinstance(tables, dict) or set(tables) != {"ours", "authors"}:
+        raise ValueError(f"tables must map 'ours' and 'authors' to trial tables; got {sorted(tables) if isinstance(tables, dict) else tables!r}")
+    return [cell({"construction": who}, test(t), support=bootstrap_support(test, t, by="trial", seed=seed),
+                 construction=who, data="paper") for who, t in tables.items()]
+
+
+def cell_text(c: dict) -> str:
+    """A cell's verdict with its support: ``holds (97 % of resamples hold)``."""
+    return c["verdict"] + (f" ({100 * c['support']:.0f} % of resamples hold)" if "support" in c else "")
+
+
+def construction_diagnosis(cells, text: str):
+    """The rubric's ``construction`` (item 7) from :func:`construction_cells`: the authors' cell decided (holds
+    or fails on its own support) and its verdict not ours -> ``{"kind": "construction", "text", "evidence"}``
+    naming both verdicts; None when the two agree or the authors' cell is undecided (nothing earned)."""
+    by = {c.get("construction"): c for c in cells}
+    if set(by) != {"ours", "authors"}:
+        raise ValueError("cells must hold one cell of 'ours' and one of 'authors'")
+    ours, theirs = by["ours"], by["authors"]
+    if theirs["verdict"] not in ("holds", "fails") or theirs["verdict"] == ours["verdict"]:
+        return None
+    shown = "; ".join(f"{WHOSE[w]} construction: {cell_text(c)}" for w, c in by.items())
+    return {"kind": "construction", "text": f"{text.strip()} The verdict differs with the construction ({shown}).".strip(),
+            "evidence": {"sweep": [ours, theirs]}}
 
 
 def median_crossing(crossings, it: str, base: str) -> float:

@@ -100,7 +100,8 @@ def conjugate_trial(
 
     SparseVI's gradient ``Cov_{π_w}[L_a, (1 − w)ᵀL]`` (Campbell & Beronov 2019, Eq. 7) comes,
     with ``sparsevi_gradient="covariance"`` (default), from the exact covariance of the weighted
-    posterior ``π_w`` (``model.residual_covariance``); with ``"tangent"``, from the tangent
+    posterior ``π_w`` (``model.residual_covariance``; with a ``constant`` among ``tangent_options``, the
+    Gaussian's covariance of those tangent vectors, e.g. the authors' row); with ``"tangent"``, from the tangent
     vectors ``Φ_w = model.tangent(w, **tangent_options)`` at ``π_w``, the same construction as
     the other methods' ``Φ`` (e.g. the authors' projected one). ``sparsevi_steps`` weight
     updates per selection with step ``sparsevi_step_scale / t``; the IHT family ``max_iter`` iterations and the
@@ -127,7 +128,9 @@ def conjugate_trial(
     Phi, y = exact_problem(model, **tangent_options)
     rng = as_generator(rng)
     iht_opts = {"max_iter": max_iter, "step": step}
-    gradient = ({"covariance": model.residual_covariance} if sparsevi_gradient == "covariance"
+    covariance = (partial(model.residual_covariance, constant=tangent_options["constant"]) if "constant" in tangent_options
+                  else model.residual_covariance)
+    gradient = ({"covariance": covariance} if sparsevi_gradient == "covariance"
                 else {"tangent": partial(model.tangent, **tangent_options)})
     options = {
         "uniform": {"rng": rng},
