@@ -582,6 +582,8 @@ def _experiment_spectral():
         "d42_test": lambda: dict(table=degree_rows(), low=10, high=30, share=0.5),
         "d43_test": lambda: dict(table=var_c),
         "choose_steps": lambda: dict(table=pilots),
+        "choose_panel_steps": lambda: dict(table=pilots, panels={"c": ["optimal"]}),
+        "convergence_gate": lambda: dict(table=degree_rows(), start=3.7, optimum=1.0, arms=["optimal", "poisson"], share=0.5),
         "cumulative_work": lambda: dict(result=solve_result(), M=5),
         "d35_test": lambda: dict(exponents={"d": 1.0, "M": 1.0}, bounds={"d": 1.0, "M": 1.0}, cut=0.25),
         "spectrum_ratio": lambda: dict(problem=completion_problem(ratings, 1.0, 0.2, rng=0), theta=np.ones((8, 6))),

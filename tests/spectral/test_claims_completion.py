@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from inferopt.experiment.spectral.completion import NOT_AHEAD
-from inferopt.experiment.spectral import (all_of, censored_ratio, choose, choose_steps, convergence_gap, d31_test, d32_test, d33_test, d34_growth, d34_test, grid_edge,
+from inferopt.experiment.spectral import (all_of, censored_ratio, choose, choose_panel_steps, choose_steps, convergence_gap, convergence_gate, d31_test, d32_test, d33_test, d34_growth, d34_test, grid_edge,
                                           d35_test, d41_test, d42_test, d43_test, factor_reached, hold_out, mean_rmse, optimal_shape, rmse_at,
                                           rmse_se, rmse_target, run_stream,
                                           run_table, select_regime)
@@ -190,6 +190,60 @@ def test_d43_on_lemma2_variances_holds_and_fails_with_a_heavy_tailed_arm():
     assert np.isfinite(table.loc[table.cell == 1e2, "Var_C"]).all()
     assert d43_test(table)
     assert not d43_test(table.replace({"optimal": "negative binomial", "negative binomial": "optimal"}).query("cell == 100.0"))
+
+
+def test_d43_var_c_sees_the_heavy_tail_a_sample_mse_misses():
+    """sqrt on b/a = 1e6 (the raw ratings' spectrum): 50 degree draws' sample MSE of the exact trace estimate ranks
+    Poisson and negative binomial far below the optimal distribution (whose 97 % of draws at degree 0 miss), yet their
+    reweighted series diverge (Var_C infinite: the rare high degrees carry coefficients b_j / P(n >= j) that the
+    sample does not reach). d43_test on Var_C holds there; on the sample MSE it would have failed."""
+    from inferopt.experiment.spectral import degree_terms, degree_values
+    from inferopt.spectral import ChebyshevSeries, chebyshev_weighted_variance, make_degree_distribution
+
+    series = ChebyshevSeries("sqrt", 1.0, 1e6)
+    lam = np.geomspace(1.0, 1e6, 50)
+    terms = degree_terms(lam, np.ones(lam.size), 1.0, 1e6, series.coeffs.size)
+    exact, rng = np.sqrt(lam).sum(), np.random.default_rng(0)
+    rows, mse = [], {}
+    for d in ("optimal", "poisson", "negative binomial"):
+        dist = make_degree_distribution(d, 15, rho=series.rho)
+        values = degree_values(series.coeffs, terms, dist)
+        mse[d] = float(np.mean((values[np.minimum(dist.sample(rng, 50), values.size - 1)] - exact) ** 2))
+        rows.append({"cell": "b/a 1e6", "distribution": d, "Var_C": chebyshev_weighted_variance(series.coeffs, dist)})
+    assert mse["poisson"] < mse["optimal"] / 100 and mse["negative binomial"] < mse["optimal"] / 100
+    table = pd.DataFrame(rows)
+    assert d43_test(table)
+    assert not d43_test(table.assign(**{"Var_C": [mse[d] for d in table.distribution]}))
+
+
+def test_choose_panel_steps_gives_a_panel_one_factor():
+    """Every arm of a panel takes the factor of least mean validation RMSE over the panel; a diverged pilot (NaN or
+    inf) rules its factor out; panels are tuned apart."""
+    pilots = pd.DataFrame({"arm": ["optimal"] * 3 + ["poisson"] * 3 + ["SGD N=10"] * 3, "factor": [0.0625, 0.25, 1.0] * 3,
+                           "validation RMSE": [1.0, 0.9, 1.2, 1.1, 1.05, 1.3, 1.0, 1.1, 0.8]})
+    assert choose_steps(pilots) == {"optimal": 0.25, "poisson": 0.25, "SGD N=10": 1.0}
+    panels = {"c": ["optimal", "poisson"], "d": ["SGD N=10"]}
+    assert choose_panel_steps(pilots, panels) == {"optimal": 0.25, "poisson": 0.25, "SGD N=10": 1.0}
+    skewed = pilots.assign(**{"validation RMSE": [1.0, 0.9, 1.2, 1.0, 1.2, 1.3, 1.0, 1.1, 0.8]})
+    assert choose_panel_steps(skewed, panels)["poisson"] == 0.0625      # mean 1.0 at 0.0625 against 1.05 at 0.25
+    assert choose_steps(skewed)["poisson"] == 0.0625 and choose_steps(skewed)["optimal"] == 0.25
+    diverged = pilots.assign(**{"validation RMSE": [1.0, 0.5, 1.2, 1.1, np.nan, 1.3, 1.0, 1.1, 0.8]})
+    assert choose_panel_steps(diverged, panels)["optimal"] == 0.0625
+    with pytest.raises(ValueError):
+        choose_panel_steps(pilots, {"c": ["optimal", "SGD N=30"]})
+
+
+def test_convergence_gate_needs_half_the_way_to_the_optimum():
+    name = "a"
+    tb = table_of({(name, "optimal"): falling(0.3), (name, "poisson"): falling(0.1)}, {name: {"0.85": 1.5}})
+    # start 3.7; optimum 1.0: optimal ends at 1.0 (all the way), poisson at 2.7 (1/2.7 of it)
+    gate = convergence_gate(tb, 3.7, 1.0, ["optimal", "poisson"])
+    assert not gate["passed"] and "poisson" in gate["reason"] and "optimal" not in gate["reason"]
+    assert np.isclose(gate["made"]["optimal"], 1.0) and np.isclose(gate["made"]["poisson"], 1.0 / 2.7)
+    assert convergence_gate(tb, 3.7, 1.0, ["optimal"])["passed"]
+    assert convergence_gate(tb, 3.7, 1.0, ["optimal", "poisson"], share=0.25)["passed"]
+    with pytest.raises(ValueError):
+        convergence_gate(tb, 1.0, 3.7, ["optimal"])
 
 
 def test_choose_steps_takes_each_arms_least_validation_rmse_smaller_on_ties():

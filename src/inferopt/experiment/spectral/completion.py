@@ -447,6 +447,50 @@ def choose_steps(table: pd.DataFrame) -> dict:
     return out
 
 
+def choose_panel_steps(table: pd.DataFrame, panels: dict) -> dict:
+    """One step factor per panel, tuned on the validation split, so that a panel compares its arms, not their steps:
+    ``table`` has one row per pilot run (columns ``arm, factor, validation RMSE``, as :func:`choose_steps`);
+    ``panels`` maps a panel to its arms. Every arm of a panel takes the factor of least mean validation RMSE over
+    the panel's arms (a tie: the smaller factor); an arm's non-finite pilot (a diverged run) makes that factor
+    the worst. Returns ``{arm: factor}``."""
+    check_table("table", table, ("arm", "factor", "validation RMSE"))
+    if not isinstance(panels, dict) or not panels:
+        raise TypeError("panels must be a non-empty mapping panel -> list of arms")
+    out = {}
+    for panel, arms in panels.items():
+        arms = check_choices(f"panels[{panel!r}]", arms, {str(a) for a in table["arm"]})
+        rows = table[table["arm"].isin(arms)]
+        score = rows.assign(v=np.nan_to_num(rows["validation RMSE"].to_numpy(float), nan=np.inf, posinf=np.inf)
+                            ).pivot_table(index="factor", columns="arm", values="v", aggfunc="mean")
+        if score.shape[1] != len(set(arms)) or score.isna().any().any():
+            raise ValueError(f"panel {panel!r}: every arm needs a pilot at every factor tried")
+        mean = score.mean(axis=1)
+        if not np.isfinite(mean.min()):
+            raise ValueError(f"panel {panel!r}: every factor diverged on some arm")
+        best = float(mean.index[mean.to_numpy() == mean.min()].min())
+        out |= {str(a): best for a in arms}
+    return out
+
+
+def convergence_gate(table: pd.DataFrame, start: float, optimum: float, arms, share: float = 0.5) -> dict:
+    """Whether the runs of ``arms`` in ``table`` (:func:`run_table`) got somewhere: a run passes if its final test
+    RMSE is at least ``share`` of the way from the ``start``'s RMSE to the model's ``optimum``
+    (``final <= start - share (start - optimum)``). Returns ``{"passed": every arm's median run passes (at least
+    half its seeds), "made": {arm: the share of the way its median run made}, "reason": None or why not}``: a panel
+    that does not pass is not measured, never decided on runs that are still at the start."""
+    _runs(table, "final RMSE")
+    start, optimum = check_real("start", start), check_real("optimum", optimum, low=0.0)
+    share = check_real("share", share, low=0.0, low_open=True, high=1.0)
+    if not optimum < start:
+        raise ValueError(f"the optimum's RMSE {optimum} must be below the start's {start}: the way has no length")
+    arms = check_choices("arms", arms, {str(m) for m in table["method"]})
+    made = {a: (start - float(table.loc[table.method == a, "final RMSE"].median())) / (start - optimum) for a in arms}
+    short = [a for a, m in made.items() if not m >= share]
+    reason = None if not short else (f"{', '.join(f'{a} ({made[a]:.2f})' for a in short)} did not get {share:g} of the way "
+                                     f"from the start's test RMSE {start:.4g} to the optimum's {optimum:.4g} (median run)")
+    return {"passed": not short, "made": made, "reason": reason}
+
+
 def grid_edge(table: pd.DataFrame, chosen: dict) -> dict:
     """Where each arm's ``chosen`` factor (:func:`choose_steps`) sits in the factors that arm's pilots tried
     (``table``: columns ``arm, factor``): ``"low"`` at the least, ``"high"`` at the largest, else None (inside the grid,
