@@ -133,6 +133,7 @@ def test_own_map_diagnosis_lets_only_its_own_cells_rescue():
     theirs = [c(f"s{i}", "fails", "authors") for i in range(4)]
     only_theirs = own_map_diagnosis(ours, theirs[:3] + [c("s3", "holds", "authors")], "Evidence.")
     assert isinstance(only_theirs, Unearned) and "s3" in only_theirs.reason        # an authors' cell cannot rescue ours
+    assert "What would decide it" in only_theirs.reason and "headline sizes" in only_theirs.reason
     own = own_map_diagnosis(ours[:3] + [c("s3", "holds", "ours")], theirs, "Evidence.")
     assert own["kind"] == "setting" and "s3" in own["text"]                          # our own holding cell does
     assert not (isinstance(own_map_diagnosis(ours, theirs, "Evidence."), dict) and own_map_diagnosis(ours, theirs, "Evidence.")["kind"] == "setting")

@@ -61,3 +61,38 @@ def test_bad_input():
         minimize_cg(f, np.zeros(6), 0)
     with pytest.raises(TypeError, match="fun"):
         minimize_cg(3, np.zeros(6), 10)
+
+
+def test_clipped_box_reaches_scipy_bounded_minimum():
+    """The case of the authors' LANCZOS on sound: ``minimize`` has no bounds and works on ``x ↦ f(clip x)``, flat across a
+    bound (gradient 0 there); its minimum is the box-constrained one, as scipy's L-BFGS-B with bounds finds it."""
+    f, x_star = quadratic()
+    lo, hi = x_star - 0.5, x_star + 0.5
+    lo[0], hi[0] = x_star[0] + 0.3, x_star[0] + 2.0           # the minimum lies outside the box in coordinate 0
+
+    def clipped(x):
+        value, grad = f(np.clip(x, lo, hi))
+        return value, np.where(np.clip(x, lo, hi) == x, grad, 0.0)
+
+    x, fX, _ = minimize_cg(clipped, np.clip(np.zeros(6), lo, hi), 400)
+    ref = scipy.optimize.minimize(f, np.clip(np.zeros(6), lo, hi), jac=True, method="L-BFGS-B", bounds=list(zip(lo, hi)))
+    assert np.allclose(np.clip(x, lo, hi), ref.x, atol=1e-5) and abs(fX[-1] - ref.fun) < 1e-8
+    assert np.isclose(np.clip(x, lo, hi)[0], lo[0])            # ends on the bound
+
+
+def test_first_step_and_extrapolation_as_minimize_m():
+    """minimize.m's first trial step is ``1 / (1 + |∇f|²)`` along ``-∇f`` (``x3 = red/(1-d0)``), then cubic extrapolation of
+    at most EXT = 3 times the step: on a steep linear-then-flat slope (gradient norm 1e4, as the sound likelihood's 2e4)
+    the first line search spends its evaluations growing a step factor of 1e-8 by 3 each."""
+    xs = []
+
+    def f(x):                                  # slope -1e4 up to x = 1, then a quadratic bowl at 1.5
+        xs.append(float(x[0]))
+        if x[0] < 1.0:
+            return -1e4 * x[0] + 2.5e3, np.array([-1e4])
+        return 1e4 * (x[0] - 1.5) ** 2, np.array([2e4 * (x[0] - 1.5)])
+
+    minimize_cg(f, np.array([0.0]), 8)
+    assert np.isclose(xs[1], 1e4 / (1 + 1e8))
+    steps = np.array(xs[1:6]) / xs[1]
+    np.testing.assert_allclose(steps, 3.0 ** np.arange(5))    # a linear slope: every extrapolation is the largest, EXT = 3

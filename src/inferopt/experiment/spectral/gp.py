@@ -435,7 +435,8 @@ def own_map_diagnosis(own, other, text: str):
     """A failing claim's diagnosis from its verdict map, where only ``own`` construction's cells can rescue it: ``setting``
     when one of ``own`` cells holds decisively (:func:`~..verdict_map.map_diagnosis` on both constructions' cells); when
     only ``other`` cells hold, :class:`~..claims.Unearned` naming them (a cell of the other construction says nothing of
-    this one's setting); when none holds, :func:`~..verdict_map.map_diagnosis` of both (``paper`` if the map earns it)."""
+    this one's setting), with what would decide it (those cells at the headline sizes); when none holds,
+    :func:`~..verdict_map.map_diagnosis` of both (``paper`` if the map earns it)."""
     from ..claims import Unearned
     from ..verdict_map import decisive, map_diagnosis
     own, other = list(own), list(other)
@@ -443,5 +444,7 @@ def own_map_diagnosis(own, other, text: str):
     if not holds(own) and holds(other):
         where = "; ".join(", ".join(f"{k} = {v}" for k, v in c["setting"].items()) for c in holds(other))
         return Unearned(f"{text} It holds at no setting of this construction's map; it holds only with the other LANCZOS ({where}), "
-                        "which cannot rescue this one", {"sweep": own + other})
+                        "which cannot rescue this one. What would decide it: those cells of the other LANCZOS at the headline sizes "
+                        "(d = 35,000 and 16,930): holding decisively there earns `construction` (both reported); failing there "
+                        "leaves no cell of either construction holding, `paper` if every cell is decisive", {"sweep": own + other})
     return map_diagnosis(own + other, text, no_authors_construction=None)
