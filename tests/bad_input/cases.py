@@ -591,6 +591,7 @@ def _experiment_spectral():
         "zero_degree_draws": lambda: dict(result=solve_result()),
         "optimal_shape": lambda: dict(rho=1.1, N=15),
         "convergence_gap": lambda: dict(table=degree_rows(), optimum=0.9, trivial=1.1),
+        "reach_text": lambda: dict(table=run_rows(), name="a", reading="0.85", optimum=0.9, trivial=1.1, budget=10.0),
         "d51_test": lambda: dict(table=gp_rows(), lanczos="LANCZOS", share=0.9, factor=1.5),
         "d52_test": lambda: dict(table=gp_rows(), lanczos="LANCZOS", margin=0.02),
         "d53_test": lambda: dict(table=gp_rows(), lanczos="LANCZOS", share=0.9),

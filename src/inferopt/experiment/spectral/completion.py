@@ -532,6 +532,33 @@ def convergence_gap(table: pd.DataFrame, optimum: float, trivial: float) -> pd.D
                          "share of the lead": (final - optimum) / (trivial - optimum)})
 
 
+def reach_text(table: pd.DataFrame, name: str, reading: str, optimum: float, trivial: float, budget: float | None) -> str:
+    """Where each method of ``table`` (:func:`run_table`) stands on ``name`` against the target ``reading`` (a share of
+    the way from the training mean's test RMSE ``trivial`` to the model optimum's ``optimum``, :func:`rmse_target`),
+    in one clause: the reason a time-to-target claim there is not measured. A method whose median run reaches it
+    within the common ``budget`` (CPU seconds; None: the runs' iteration budgets) is named with its median time;
+    the others with the share of the way their median final test RMSE lies at, ``1 -`` :func:`convergence_gap`'s
+    share of the lead (with stays-below times, the deepest share a run is at when the budget ends)."""
+    reading = _reading(_runs(table, "final RMSE"), reading)
+    try:
+        share = float(reading)
+    except ValueError:
+        raise ValueError(f"reading must name a share of the way to the optimum (e.g. '0.72'); got {reading!r}") from None
+    _member("name", name, table, "dataset")
+    gaps = convergence_gap(table[table.dataset == name], optimum, trivial)
+    within = "within the runs' iteration budgets" if budget is None else \
+        f"within {check_real('budget', budget, low=0.0, low_open=True):.3g} CPU s"
+    reached, short = [], []
+    for m in pd.unique(table.method):
+        t = _median(table, name, m, f"time to {reading}")
+        (reached if np.isfinite(t) else short).append(
+            f"{m} at {t:.3g} s" if np.isfinite(t) else f"{m} {1.0 - float(gaps.loc[m, 'share of the lead']):.2f}")
+    head = f"{name}, {within}: " + (f"{', '.join(reached)} reach {share:g} of the way from the training mean's test RMSE "
+                                      f"to the optimum's" if reached else f"no method reaches {share:g} of the way from the "
+                                                                         f"training mean's test RMSE to the optimum's")
+    return head + ("" if not short else f"; {'the others get' if reached else 'they get'} {', '.join(short)} of the way")
+
+
 def d41_test(table: pd.DataFrame, column: str = "mean RMSE") -> bool:
     """D4.1 ("other distributions ... converge slower than the optimal distribution"): the optimal distribution's
     median ``column`` (default the RMSE averaged over the run, i.e. the area under its curve) is below Poisson's
