@@ -4,7 +4,6 @@ numerical solution of the relaxed problem (10)."""
 
 import numpy as np
 import pytest
-from scipy.optimize import minimize
 
 from inferopt.spectral import (
     NegativeBinomialDegrees,
@@ -106,31 +105,31 @@ def _relaxed_objective(tail, rho):
 
 @pytest.mark.parametrize("N,rho", [(3, 1.6), (6, 2.5), (4, 1.5)])
 def test_theorem_3_solves_the_relaxed_problem(N, rho):
-    # Independent formulation: mean = sum_j S_j, and 1 >= S_1 >= S_2 >= ... >= 0 (a convex problem).
+    # Independent solution of (10) in the tails S_j = P(n >= j): minimise sum_j a_j (1 - S_j) / S_j, a_j = rho^-2j,
+    # over 0 < S_j <= 1 with sum_j S_j = N. For a multiplier mu the Lagrangian is minimised by S_j = min(1, sqrt(a_j / mu)),
+    # which is non-increasing in j because a_j is, so the ordering constraints are inactive; mu is found by bisection so
+    # that the tails sum to N (a convex problem: this KKT point is its minimum). A numerical solver (SLSQP) was used
+    # here before and returned points off its constraints under some BLAS kernels.
     J = N + 80
-    diff = np.eye(J)[:-1] - np.eye(J, k=1)[:-1]  # S_j - S_{j+1} >= 0
-    best = minimize(
-        _relaxed_objective,
-        np.full(J, N / J),  # feasible start
-        args=(rho,),
-        jac=lambda s, rho: -(rho ** (-2.0 * np.arange(1, s.size + 1))) / s**2,
-        method="SLSQP",
-        bounds=[(1e-12, 1.0)] * J,
-        constraints=[{"type": "eq", "fun": lambda s: s.sum() - N}, {"type": "ineq", "fun": lambda s: diff @ s}],
-        options={"maxiter": 3000, "ftol": 1e-15},
-    )
-    # Whether or not SLSQP certifies convergence, no feasible point may beat q*. SLSQP's point can miss the
-    # constraints by round-off that depends on the BLAS kernel (seen: the sum off by 6e-9 under one kernel), so it
-    # is first made exactly feasible: clipped to the box, made non-increasing, and the part below 1 rescaled to sum N.
-    tail = np.minimum.accumulate(np.clip(best.x, 1e-12, 1.0))
-    tail[tail > 1.0 - 1e-9] = 1.0
-    free = tail < 1.0
-    tail[free] *= (N - np.count_nonzero(~free)) / tail[free].sum()
-    assert tail.sum() == pytest.approx(N, rel=1e-12) and np.all(np.diff(tail) <= 1e-15) and tail.max() <= 1.0
-    assert np.max(np.abs(tail - best.x)) < 1e-6   # the repair moved SLSQP's point by round-off only
+    a = rho ** (-2.0 * np.arange(1, J + 1))
+    tails = lambda log_mu: np.minimum(1.0, np.sqrt(a / np.exp(log_mu)))
+    lo, hi = np.log(a.min()) - 10.0, np.log(a.max()) + 10.0   # sum(tails) is J at lo and < 1 at hi
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if tails(mid).sum() > N else (lo, mid)
+    reference = tails(0.5 * (lo + hi))
+    assert reference.sum() == pytest.approx(N, rel=1e-9) and np.all(np.diff(reference) <= 0) and reference.max() <= 1.0
     optimal_tail = OptimalDegrees(N, rho).tail(np.arange(1, J + 1))
     assert optimal_tail.sum() == pytest.approx(N, rel=1e-6)  # feasible (the tail beyond J is negligible)
-    assert _relaxed_objective(optimal_tail, rho) <= _relaxed_objective(tail, rho) * (1 + 1e-6)
+    assert _relaxed_objective(optimal_tail, rho) == pytest.approx(_relaxed_objective(reference, rho), rel=1e-6)
+    # and no perturbation that keeps the constraints improves on it
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        moved = np.minimum.accumulate(np.clip(optimal_tail * np.exp(0.05 * rng.standard_normal(J)), 1e-12, 1.0))
+        free = moved < 1.0
+        moved[free] *= (N - np.count_nonzero(~free)) / moved[free].sum()
+        if moved.max() <= 1.0 and np.all(np.diff(moved) <= 1e-15):
+            assert _relaxed_objective(optimal_tail, rho) <= _relaxed_objective(moved, rho) * (1 + 1e-9)
 
 
 def _direct_variance(coeffs, dist, n_nodes=400):
