@@ -452,6 +452,8 @@ def _experiment_herding():
                                        n_points=3, proj_sizes=[2], n_rep=1, rng=0),
         "state_curves": lambda: dict(features=states, mu=np.array([0.2, -0.1]), p_star=np.full(4, 0.25),
                                      n_points=3, step="1/(t+1)", checkpoints=[2]),
+        "herding_record": lambda: dict(features=states, mu=np.array([0.2, -0.1]), p_star=np.full(4, 0.25),
+                                       n_points=3, checkpoints=[2]),
     }
 
 

@@ -56,6 +56,7 @@ TARGETS = {
     ("herding.maxent_distribution", "mu"),
     ("herding.independent_maxent", "mean"),
     ("experiment.herding.state_curves", "mu"),
+    ("experiment.herding.herding_record", "mu"),
 }
 #: (callable, parameter) -> (what the domain is, a valid value moved off it): values a parameter's
 #: kind allows but its meaning does not (issue 47: states that are not +-1)
@@ -134,6 +135,7 @@ OVERRIDES = {
     ("herding.herd", "snapshots"): {"repeated"},            # a set of sizes
     ("experiment.herding.sobolev_curves", "proj_sizes"): {"repeated"},
     ("experiment.herding.state_curves", "checkpoints"): {"repeated"},
+    ("experiment.herding.herding_record", "checkpoints"): {"repeated"},
     ("herding.projected_errors", "sizes"): {"repeated", "ordered"},    # one error per size, in the given order
     ("experiment.boosting.random_lmo_step", "dims"): {"large", "repeated", "ordered"},
     ("experiment.boosting.verdict_map", "name"): None,     # a free-form label: the open choice's name

@@ -122,6 +122,20 @@ def test_state_curves_against_direct_computation():
         state_curves(S, m, p[:3], 10, "1/(t+1)", [5])
 
 
+def test_herding_record_reads_the_moment_error_at_every_iteration_exactly():
+    """The running mean of the states picked is F' p_t at every t (checked against the snapshots), and an exact return
+    to rational means reads at the means' rounding, far below the objective's square root (about 1e-8)."""
+    from inferopt.experiment.herding import herding_record
+    S = all_states(3)
+    m = np.array([0.4, -0.2, 0.6])                      # rational: herding comes back onto m exactly
+    table, err = herding_record(S, m, independent_maxent(S, m), 60, [7, 20, 60])
+    assert len(err) == 60 and np.allclose(err[table.t - 1], table.mean_error, rtol=1e-10, atol=1e-14)
+    obj = np.sqrt(np.maximum(herd(FeatureTarget(m), S, 60, "1/(t+1)").objective, 0.0))
+    assert np.allclose(err, obj, atol=1e-7)
+    returns = err < 1e-12
+    assert returns.sum() >= 3 and (err[returns] < 1e-14).all() and (err[~returns] > 1e-3).all()
+
+
 def test_fitted_rates():
     t = np.arange(1, 200)
     assert log_slope(t, 3.0 * t ** -1.5) == pytest.approx(-1.5)

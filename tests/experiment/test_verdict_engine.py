@@ -78,6 +78,22 @@ def test_a_computed_construction_diagnosis_survives_disagreeing_readings(exp):
     assert c.diagnosis["kind"] == "reading"
 
 
+def test_a_setting_diagnosis_joins_disagreeing_readings_only_where_it_rescues_something(exp):
+    cells = _map(True, False, False)
+    # the claim holds at the chosen reading and the map has settings where it fails: the chosen setting rescues it
+    th = {"value": 2.0, "source": "ours", "readings": readings(lambda v: 2.5 >= v, [1.5, 2.0, 3.0], chosen=2.0)}
+    c = exp.claim("Z1.4", "ratio at least 2", True, {"ratio": 2.5}, threshold=th, diagnosis=map_diagnosis(cells, "x."))
+    assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "setting" and "readings of our cut-off" in c.diagnosis["text"]
+    # ... but where it holds at every cell of the map, the map's "it holds at ..." explains nothing: the readings do
+    c = exp.claim("Z1.4", "ratio at least 2", True, {"ratio": 2.5}, threshold=th, diagnosis=map_diagnosis(_map(True, True, True), "x."))
+    assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "reading" and "holds at" not in c.diagnosis["text"]
+    # it fails at the chosen reading: the setting where it holds is the diagnosis, with the readings beside it
+    th = {"value": 3.0, "source": "ours", "readings": readings(lambda v: 2.5 >= v, [2.0, 3.0, 4.0], chosen=3.0)}
+    c = exp.claim("Z1.4", "ratio at least 3", False, {"ratio": 2.5}, threshold=th, diagnosis=map_diagnosis(cells, "x."))
+    assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "setting"
+    assert "holds at 1 of 3" in c.diagnosis["text"] and "readings of our cut-off" in c.diagnosis["text"]
+
+
 def test_an_inconclusive_by_support_says_so_not_the_readings(exp):
     shaky = pd.DataFrame({"trial": range(10), "x": [-1.0] * 5 + [1.0] * 5})
     c = exp.claim("Z1.5", "median below 0", test=lambda t: bool(t.x.median() < 0), table=shaky)

@@ -115,8 +115,8 @@ def test_entropy_tradeoff():
 # --- B1.1, B1.2, B1.4, B2, B4, B5, B6 deciding functions --------------------------------------------------------------
 
 from inferopt.experiment.herding_claims import (DECREASING_SLOPE, all_at_most, beats_at, classify, converges, ends_on_mean,  # noqa: E402
-                                                excess_log_variation, gain_share, lands_low_entropy, linear_not_polynomial,
-                                                matches_moments, more_erratic, never_beaten, proj_gains, reaches_first,
+                                                excess_log_variation, fewer_states, gain_share, linear_not_polynomial,
+                                                matches_moments, more_erratic, nearer_low_entropy, never_beaten, proj_gains, reaches_first,
                                                 size_outcomes, slightly_worse, stalls, within_factor)
 
 
@@ -199,11 +199,13 @@ def test_more_erratic_on_excess_log_variation():
     assert not more_erratic(3.0, 1.0, margin=5.0)
 
 
-def test_lands_low_entropy_and_within_factor():
-    assert lands_low_entropy(0.3, 0.2, 8, 30, tol=0.02, cut=0.5)
-    assert not lands_low_entropy(0.3, 0.8, 8, 30, tol=0.02, cut=0.5)     # near the maximum entropy
-    assert not lands_low_entropy(0.01, 0.2, 8, 30, tol=0.02, cut=0.5)    # converged
-    assert not lands_low_entropy(0.3, 0.2, 30, 30, tol=0.02, cut=0.5)    # as spread as p*
+def test_fewer_states_nearer_low_entropy_and_within_factor():
+    assert fewer_states(8, 30, cut=0.5) and not fewer_states(20, 30, cut=0.5) and fewer_states(20, 30, cut=1.0)
+    assert not fewer_states(30, 30, cut=0.75)                           # as spread as p*
+    assert nearer_low_entropy(0.2, cut=0.5) and not nearer_low_entropy(0.8, cut=0.5)   # 0.8: near the maximum entropy
+    assert nearer_low_entropy(-0.05, cut=0.25)                          # below the low-entropy vertex's entropy
+    with pytest.raises(ValueError, match="support99"):
+        fewer_states(0, 30, cut=0.5)
     assert within_factor(1.0, 1.9, 2.0) and not within_factor(1.0, 2.5, 2.0) and within_factor(2.5, 1.0, 3.0)
     with pytest.raises(ValueError, match="positive"):
         within_factor(0.0, 1.0, 2.0)
@@ -232,6 +234,24 @@ def test_excess_log_variation_monotone_zero_and_jumpy_positive():
         excess_log_variation([1.0, 0.0])
     with pytest.raises(ValueError):
         excess_log_variation([1.0])
+    with pytest.raises(ValueError, match="floor"):
+        excess_log_variation([1.0, 0.0], floor=0.0)
+
+
+def test_excess_log_variation_floor_caps_the_depth_of_exact_returns():
+    """B4.3: a return to the means at rounding level (1e-16, or an exact 0) counts as a dip to the floor, so its depth
+    no longer follows the rounding; with the floor, dips to 1e-16 and to 0 read the same."""
+    from inferopt.experiment.herding_claims import excess_log_variation
+    t = np.arange(1, 101, dtype=float)
+    at_rounding, exact = np.where(t % 10 == 0, 1e-16, 1 / t), np.where(t % 10 == 0, 0.0, 1 / t)
+    assert excess_log_variation(at_rounding, floor=1e-12) == pytest.approx(excess_log_variation(exact, floor=1e-12))
+    assert excess_log_variation(at_rounding) > excess_log_variation(at_rounding, floor=1e-12) > excess_log_variation(at_rounding, floor=1e-6)
+    assert excess_log_variation(1 / t, floor=1e-12) == pytest.approx(0.0)   # a floor below every error changes nothing
+    # interior dips at t = 5, 15, ..., 95 from 1/(t-1) to the floor and back to 1/(t+1): each adds, over the monotone
+    # record, log10(1e6/(t-1)) + log10(1e6/(t+1)) - log10((t+1)/(t-1)) = 2 log10(1e6/(t+1)) decades
+    inner = np.where(t % 10 == 5, 0.0, 1 / t)
+    dips = 2 * np.sum(np.log10(1e6 / (t[t % 10 == 5] + 1)))
+    assert excess_log_variation(inner, floor=1e-6) == pytest.approx(dips, rel=1e-12)
 
 
 def test_overtakes_at_found_and_none():

@@ -22,7 +22,7 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`ends_on_mean`, :func:`reaches_first` -- B2.1, B2.2: fitting the empirical mean, and who fits it first;
 * :func:`converges`, :func:`stalls`, :func:`more_erratic`, :func:`excess_log_variation` -- B4.1-B4.3, B5.1: the distance to
   the maximum-entropy distribution goes to 0, or does not; a record's excess variation on a log axis;
-* :func:`lands_low_entropy`, :func:`within_factor` -- B4.4, B4.5;
+* :func:`stalls`, :func:`fewer_states`, :func:`nearer_low_entropy` -- B4.4 and its parts; :func:`within_factor` -- B4.5;
 * :func:`matches_moments` -- B5.1, B5.2: the moment error falls;
 * :func:`linear_not_polynomial`, :func:`all_at_most` -- B6.1, B6.3;
 * :func:`overtakes_at`, :func:`overtakes_later` -- B3.5 (Sec. 5.2): where line search overtakes herding, later for a small distance;
@@ -270,13 +270,19 @@ def more_erratic(spread: float, reference: float, margin: float = 1.0) -> bool:
     return bool(spread > margin * reference)
 
 
-def lands_low_entropy(final_dist: float, position: float, support99: int, support99_star: int, tol: float, cut: float) -> bool:
-    """B4.4: line search does not converge (distance above ``tol``), lands nearer the low end of the entropy scale
-    (``position = (H - H_low) / (H* - H_low) <= cut``) and puts 99 % of its mass on fewer states than ``p*`` needs."""
-    final_dist, position = check_real("final_dist", final_dist, low=0.0), check_real("position", position)
-    tol, cut = check_real("tol", tol, low=0.0), check_real("cut", cut)
+def fewer_states(support99: int, support99_star: int, cut: float) -> bool:
+    """B4.4-zeros ("many states have probability zero"): line search puts 99 % of its mass on at most ``cut`` times the
+    states ``p*`` needs for 99 % of its own."""
     support99, support99_star = check_int("support99", support99, low=1), check_int("support99_star", support99_star, low=1)
-    return bool(final_dist > tol and position <= cut and support99 < support99_star)
+    cut = check_real("cut", cut, low=0.0)
+    return bool(support99 <= cut * support99_star)
+
+
+def nearer_low_entropy(position: float, cut: float) -> bool:
+    """B4.4-entropy ("close to a minimum entropy solution"): line search's entropy lies at ``position = (H - H_low) /
+    (H* - H_low) <= cut`` on the scale from a low-entropy distribution with the same moments (0) to the maximum (1)."""
+    position, cut = check_real("position", position), check_real("cut", cut)
+    return bool(position <= cut)
 
 
 def within_factor(a: float, b: float, factor: float) -> bool:
@@ -316,15 +322,19 @@ def all_at_most(values, cut: float) -> bool:
     return bool((v <= cut).all())
 
 
-def excess_log_variation(errors) -> float:
+def excess_log_variation(errors, floor: float | None = None) -> float:
     """B4.3 on the plotted axes: the total variation of ``log10`` of an error record (moment error or distance, in the
-    order of the iterations, over the whole run) minus its net change, in decades. A monotone record gives 0; every
-    rise and the fall back after it count."""
+    order of the iterations) minus its net change, in decades. A monotone record gives 0; every rise and the fall back
+    after it count. ``floor``: errors below it are read at it (an exact return to the means, error 0 or at rounding,
+    counts as a dip to the floor, whose depth no longer depends on the rounding); ``None``: every error must be
+    positive."""
     x = as_finite_array("errors", errors, ndim=1)
     if len(x) < 2:
         raise ValueError(f"excess_log_variation needs a record of at least 2 iterations; got {len(x)}")
+    if floor is not None:
+        x = np.maximum(x, check_real("floor", floor, low=0.0, low_open=True))
     if (x <= 0).any():
-        raise ValueError("excess_log_variation needs positive errors (a log10 scale)")
+        raise ValueError("excess_log_variation needs positive errors (a log10 scale), or a floor")
     y = np.log10(x)
     return float(np.abs(np.diff(y)).sum() - abs(y[-1] - y[0]))
 

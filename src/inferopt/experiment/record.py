@@ -155,8 +155,8 @@ class Experiment:
         (:func:`~.claims.check_threshold`); when it is ours and its decisive ``readings`` disagree (one holds, one
         fails; an ``inconclusive`` reading, :func:`~.support.supported_readings`, decides nothing), the
         verdict is ``inconclusive``: the diagnosis ``reading`` names them, or, when the notebook
-        computed a specific diagnosis (``construction``, ``setting``, ``stand-in``), the readings
-        join it (its text and ``evidence["readings"]``).
+        computed a specific diagnosis (``construction``, ``stand-in``, or ``setting`` unless the claim
+        holds at its chosen reading and at every cell of its map), the readings join it (its text and ``evidence["readings"]``).
 
         Every ``inconclusive`` claim carries its ``reason`` (one line). Arguments are checked
         before anything runs."""
@@ -189,6 +189,10 @@ class Experiment:
         diagnosis, unearned = self._checked_diagnosis(diagnosis)
         if outcome == "fails" and unearned:
             outcome, reason, diagnosis = "inconclusive", unearned, None
+        # a `setting` diagnosis of a claim that holds at its chosen reading rescues nothing unless its map has a cell
+        # where the claim fails (the chosen setting is then one of the rescuing open choices)
+        rescues = diagnosis is not None and (outcome != "holds" or any(
+            c.get("verdict") == "fails" for c in (diagnosis.get("evidence") or {}).get("sweep", ())))
         if threshold is not None and threshold["source"] == "ours" and outcome != "not measured":
             # only decisive readings can turn the verdict (a reading undecided by its own support is no evidence)
             turns = {r["verdict"] for r in threshold.get("readings", ())} - {"not measured", "inconclusive"}
@@ -198,7 +202,7 @@ class Experiment:
                 turning = f"the verdict turns within the readings of our cut-off ({shown})"
                 reason = f"{reason}; and {turning}" if outcome == "inconclusive" and reason else turning
                 outcome = "inconclusive"
-                if diagnosis is not None and diagnosis["kind"] in ("construction", "setting", "stand-in"):
+                if diagnosis is not None and diagnosis["kind"] in ("construction", "stand-in") + (("setting",) if rescues else ()):
                     diagnosis = dict(diagnosis, text=f"{diagnosis['text']} {sentence}",
                                      evidence={**diagnosis.get("evidence", {}), "readings": threshold["readings"]})
                 else:
