@@ -150,7 +150,7 @@ def run_table(results: dict, targets: dict, budget: dict, M: int | None = None, 
     ``{dataset: seconds or None}``, the common time budget (None: each run read to its end, as under equal
     iteration budgets). Columns: ``dataset, method, seed``, ``time to <reading>`` (``inf``: not reached within the
     budget), ``final RMSE`` (at the budget), ``mean RMSE`` (the evaluations' mean over the budget: the area under
-    the curve), ``half-time RMSE`` (at half the budget; under iteration budgets, at half the run's time), ``iterations``,
+    the curve), ``half-time RMSE`` (at half the budget; under iteration budgets, at half the run's steps), ``iterations``,
     ``total time``. With ``M`` (the probes per stochastic gradient) the hardware-neutral
     work beside the seconds (:mod:`.work`): ``exact gradients`` and ``mat-vecs`` within the budget, the same ``to
     <reading>`` (``inf``: not reached) and ``zero-degree share`` (of the run's drawn degrees; NaN for GD). ``stay``:
@@ -171,7 +171,9 @@ def run_table(results: dict, targets: dict, budget: dict, M: int | None = None, 
         row = {"dataset": name, "method": method, "final RMSE": rmse_at(res, limit) if np.isfinite(limit) else float(res.metric[-1]),
                "mean RMSE": float(np.mean(np.asarray(res.metric)[within])), "iterations": int(np.asarray(res.iterations)[within][-1]),
                "total time": float(times[within][-1])}
-        row["half-time RMSE"] = rmse_at(res, row["total time"] / 2.0 if not np.isfinite(limit) else limit / 2.0)
+        its = np.asarray(res.iterations)
+        row["half-time RMSE"] = rmse_at(res, limit / 2.0) if np.isfinite(limit) else \
+            float(np.asarray(res.metric)[np.flatnonzero(its <= its[-1] / 2.0)[-1]])
         hits = {reading: _hit(res, target, limit, stay) for reading, target in targets[name].items()}
         for reading, k in hits.items():
             row[f"time to {reading}"] = np.inf if k is None else float(times[k])
@@ -648,7 +650,7 @@ def reach_text(table: pd.DataFrame, name: str, reading: str, optimum: float, tri
     within = "within the runs' iteration budgets" if budget is None else \
         f"within {check_real('budget', budget, low=0.0, low_open=True):.3g} CPU s"
     reached, short = [], []
-    for m in pd.unique(table.method):
+    for m in pd.unique(table.loc[table.dataset == name, "method"]):
         t = _median(table, name, m, f"time to {reading}")
         (reached if np.isfinite(t) else short).append(
             f"{m} at {t:.3g} s" if np.isfinite(t) else f"{m} {1.0 - float(gaps.loc[m, 'share of the lead']):.2f}")
