@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from inferopt.experiment.spectral.completion import NOT_AHEAD
-from inferopt.experiment.spectral import (all_of, censored_ratio, choose, choose_panel_steps, choose_steps, convergence_gap, convergence_gate, d31_test, d32_test, d33_test, d34_growth, d34_test, grid_edge,
+from inferopt.experiment.spectral import (all_of, censored_ratio, comparison_bases, choose, choose_panel_steps, choose_steps, convergence_gap, convergence_gate, d31_reading, d31_test, d32_test, d33_test, d34_growth, d34_test, grid_edge, late_progress,
                                           d35_test, d41_test, d42_test, d43_test, factor_reached, hold_out, mean_rmse, optimal_shape, rmse_at,
                                           rmse_se, rmse_target, run_stream,
                                           run_table, select_regime)
@@ -60,10 +60,37 @@ def test_run_table_censors_at_the_budget_and_repeats_gd_under_every_seed():
 
 
 def test_d31_holds_when_sgd_det_ends_worst_and_fails_otherwise():
-    ok = {("a", "GD"): falling(0.3), ("a", "SGD"): falling(0.3), ("a", "SVRG"): falling(0.4), ("a", "SGD-DET"): falling(0.1)}
-    assert d31_test(table_of(ok, {"a": {"0.85": 1.5}}))
-    bad = dict(ok) | {("a", "SGD-DET"): falling(0.35)}                   # between SGD and SVRG: not the worst
-    assert not d31_test(table_of(bad, {"a": {"0.85": 1.5}}))
+    ok = {("a", "GD"): falling(0.3), ("a", "SGD"): falling(0.3, 0.0), ("a", "SVRG"): falling(0.4, 0.0), ("a", "SGD-DET"): falling(0.1)}
+    assert d31_test(table_of(ok, {"a": {"0.85": 1.5}})) is True                # no seed-to-seed spread: any gap decides
+    bad = dict(ok) | {("a", "SGD-DET"): falling(0.35, 0.0)}              # between SGD and SVRG: ahead of SGD
+    assert d31_test(table_of(bad, {"a": {"0.85": 1.5}})) is False
+
+
+def test_d31_decides_only_beyond_the_seed_to_seed_spread():
+    """A gap of medians within the seeds' range leaves D3.1 undecided (None), whichever its sign; beyond it, decided."""
+    def seeds(rates):
+        return [falling(r) for r in rates]
+    base = {("a", "GD"): falling(0.3), ("a", "SVRG"): falling(0.4)}
+    # SGD ends at 3.7 - 10 r: rates 0.20..0.24 -> 1.3..1.5 (range 0.2); SGD-DET 0.19..0.23 -> median 0.1 behind SGD
+    close = base | {("a", "SGD"): seeds([0.20, 0.21, 0.22, 0.23, 0.24]), ("a", "SGD-DET"): seeds([0.19, 0.20, 0.21, 0.22, 0.23])}
+    r = d31_reading(table_of(close, {"a": {"0.85": 1.5}}), "a")
+    assert r["gap SGD"] == pytest.approx(0.1) and r["spread SGD"] == pytest.approx(0.4) and r["outcome"] is None
+    assert d31_test(table_of(close, {"a": {"0.85": 1.5}})) is None
+    assert d31_test(table_of(close, {"a": {"0.85": 1.5}}), margin=0.2) is True   # a looser margin decides the same gap
+    far = base | {("a", "SGD"): seeds([0.20, 0.21, 0.22, 0.23, 0.24]), ("a", "SGD-DET"): seeds([0.10, 0.11, 0.12, 0.13, 0.14])}
+    assert d31_test(table_of(far, {"a": {"0.85": 1.5}})) is True              # 1.0 behind, spread 0.4
+    ahead_ = base | {("a", "SGD"): seeds([0.10, 0.11, 0.12, 0.13, 0.14]), ("a", "SGD-DET"): seeds([0.20, 0.21, 0.22, 0.23, 0.24])}
+    assert d31_test(table_of(ahead_, {"a": {"0.85": 1.5}})) is False          # SGD-DET 1.0 ahead of SGD: fails
+
+
+def test_late_progress_sees_a_run_that_levelled_off():
+    # start 3.7, optimum 1.0: SGD falls 0.2 a second throughout; SGD-DET reaches its floor 2.7 at 5 s and stays
+    tb = table_of({("a", "GD"): falling(0.3), ("a", "SGD"): falling(0.2), ("a", "SGD-DET"): falling(0.2, floor=2.7)},
+                  {"a": {"0.85": 1.5}})
+    made = late_progress(tb, "a", start=3.7, optimum=1.0)
+    assert made["SGD"] == pytest.approx(1.0 / 2.7) and made["SGD-DET"] == pytest.approx(0.0)
+    with pytest.raises(ValueError, match="optimum"):
+        late_progress(tb, "a", start=1.0, optimum=1.0)
 
 
 def test_d32_and_d33_on_times_to_the_target():
@@ -73,16 +100,30 @@ def test_d32_and_d33_on_times_to_the_target():
     assert not d33_test(tb, "0.85", {"a": None}, 3.0)
     slow_sgd = dict(curves) | {("a", "SGD"): falling(0.2)}
     assert not d32_test(table_of(slow_sgd, {"a": {"0.85": 1.5}}), "0.85")
-    # neither reaches the target: not measured (None), whatever the final RMSEs near the start say
+    # nobody reaches the target: read at equal time, the median test RMSE at the end of the common budget
     flat = {("a", "GD"): falling(0.05), ("a", "SGD"): falling(0.1), ("a", "SVRG"): falling(0.06), ("a", "SGD-DET"): falling(0.01)}
     tb = table_of(flat, {"a": {"0.85": 1.5}})
-    assert d32_test(tb, "0.85") is None and d33_test(tb, "0.85", {"a": None}) is None
+    assert comparison_bases(tb, "0.85", [("SGD", "GD")]) == {("a", "SGD", "GD"): "equal time"}
+    assert d32_test(tb, "0.85") is True                                         # SGD 2.7 below GD 3.2
+    assert d33_test(tb, "0.85", {"a": None}) is False                           # SVRG 3.1 below GD, above SGD 2.7
+    assert d33_test(table_of(flat | {("a", "SVRG"): falling(0.12)}, {"a": {"0.85": 1.5}}), "0.85", {"a": None}) is True
+    # at equal time the factor is not read: a lead by a hair holds D3.3 there
+    tied = flat | {("a", "SGD"): falling(0.05)}
+    assert d32_test(table_of(tied, {"a": {"0.85": 1.5}}), "0.85") is None       # a tie decides nothing
+    # the readings fixed on the measured table hold on a resample whatever it reaches
+    one_reaches = flat | {("a", "GD"): falling(0.25)}
+    tb = table_of(one_reaches, {"a": {"0.85": 1.5}})
+    bases = comparison_bases(tb, "0.85", [("SGD", "GD")])
+    assert bases == {("a", "SGD", "GD"): "time to target"} and d32_test(tb, "0.85", bases) is False
+    assert d32_test(tb, "0.85", {("a", "SGD", "GD"): "equal time"}) is False    # GD 1.2 below SGD 2.7 at the end too
 
 
-def test_d32_d33_are_not_measured_on_one_dataset_and_fail_on_another():
+def test_d32_d33_read_each_dataset_on_its_own_basis_and_fail_on_another():
     hold = {("a", "GD"): falling(0.25), ("a", "SGD"): falling(0.3), ("a", "SVRG"): falling(0.6), ("a", "SGD-DET"): falling(0.1)}
     stall = {("b", "GD"): falling(0.05), ("b", "SGD"): falling(0.1), ("b", "SVRG"): falling(0.06), ("b", "SGD-DET"): falling(0.01)}
-    assert d32_test(table_of(hold | stall, TARGETS), "0.85") is None          # holds on a, not measured on b
+    tb = table_of(hold | stall, TARGETS)
+    assert comparison_bases(tb, "0.85", [("SGD", "GD")]) == {("a", "SGD", "GD"): "time to target", ("b", "SGD", "GD"): "equal time"}
+    assert d32_test(tb, "0.85") is True                                         # a by its times, b at equal time
     lose = {("b", "GD"): falling(0.6), ("b", "SGD"): falling(0.3), ("b", "SVRG"): falling(0.25), ("b", "SGD-DET"): falling(0.1)}
     tb = table_of(hold | lose, TARGETS)
     assert d32_test(tb, "0.85") is False and d33_test(tb, "0.85", {"a": None, "b": None}) is False
@@ -115,18 +156,18 @@ def test_censored_ratio_and_d34():
     small = {("a", "GD"): falling(0.3), ("a", "SVRG"): falling(0.45)}
     large = {("b", "GD"): falling(0.25), ("b", "SVRG"): falling(0.6)}     # 9 s / 4 s: 2.25 (small: 8 s / 5 s, 1.6)
     both = table_of(small | large, TARGETS)
-    assert d34_test(both, "0.85", {"a": None, "b": None}, small="a", large="b") is True
-    assert d34_test(both, "0.85", {"a": None, "b": None}, small="b", large="a") is False
-    # SVRG slower than GD on both: SVRG never reaches the target on the small one (ratio 0), and is not ahead on the large
+    assert d34_test(both, "0.85", small="a", large="b") is True
+    assert d34_test(both, "0.85", small="b", large="a") is False
+    # SVRG slower than GD on both: SVRG never reaches the target on the small one: no exact speed-up, not measured
     slower = table_of({("a", "GD"): falling(0.3), ("a", "SVRG"): falling(0.1), ("b", "GD"): falling(0.6),
                        ("b", "SVRG"): falling(0.3)}, TARGETS)
-    assert d34_test(slower, "0.85", {"a": None, "b": None}, small="a", large="b") is False
-    # the ratio on the small one is not exact (GD never reaches the target there): not measured
+    assert d34_test(slower, "0.85", small="a", large="b") is None
+    # GD never reaches the target on the small one (a ratio that only the budget bounds): not measured
     censored = table_of({("a", "GD"): falling(0.1), ("a", "SVRG"): falling(0.45)} | large, TARGETS)
-    assert d34_test(censored, "0.85", {"a": None, "b": None}, small="a", large="b") is None
+    assert d34_test(censored, "0.85", small="a", large="b") is None
     # neither reaches it on the large one: not measured
     stalled = table_of(small | {("b", "GD"): falling(0.05), ("b", "SVRG"): falling(0.06)}, TARGETS)
-    assert d34_test(stalled, "0.85", {"a": None, "b": None}, small="a", large="b") is None
+    assert d34_test(stalled, "0.85", small="a", large="b") is None
 
 
 def test_d35_on_the_cost_exponents():
@@ -381,23 +422,26 @@ def test_completion_diagnosis_names_a_holding_setting_or_the_stand_in():
 def test_d34_growth_only_where_svrg_is_ahead():
     small = {("a", "GD"): falling(0.3), ("a", "SVRG"): falling(0.45)}
     large = {("b", "GD"): falling(0.25), ("b", "SVRG"): falling(0.6)}      # ahead at both, the speed-up grows: holds
-    assert d34_growth(table_of(small | large, TARGETS), "0.85", {"a": None, "b": None}, ["a", "b"]) == (True, None)
+    assert d34_growth(table_of(small | large, TARGETS), "0.85", ["a", "b"]) == (True, None)
     shrinks = {("b", "GD"): falling(0.3), ("b", "SVRG"): falling(0.35)}     # ahead at both, the speed-up shrinks: fails
-    assert d34_growth(table_of(small | shrinks, TARGETS), "0.85", {"a": None, "b": None}, ["a", "b"]) == (False, None)
-    # SVRG behind GD at every size: not measured, with the reason D3.3 gives
-    behind = table_of({("a", "GD"): falling(0.3), ("a", "SVRG"): falling(0.1), ("b", "GD"): falling(0.6),
+    assert d34_growth(table_of(small | shrinks, TARGETS), "0.85", ["a", "b"]) == (False, None)
+    # SVRG behind GD at every size (both reach the target): not measured, with the reason D3.3 gives
+    behind = table_of({("a", "GD"): falling(0.3), ("a", "SVRG"): falling(0.25), ("b", "GD"): falling(0.6),
                        ("b", "SVRG"): falling(0.3)}, TARGETS)
-    assert d34_growth(behind, "0.85", {"a": None, "b": None}, ["a", "b"]) == (None, NOT_AHEAD)
+    assert d34_growth(behind, "0.85", ["a", "b"]) == (None, NOT_AHEAD)
     # ahead at one size only: not measured, no pair
     one = table_of(small | {("b", "GD"): falling(0.6), ("b", "SVRG"): falling(0.3)}, TARGETS)
-    outcome, reason = d34_growth(one, "0.85", {"a": None, "b": None}, ["a", "b"])
+    outcome, reason = d34_growth(one, "0.85", ["a", "b"])
     assert outcome is None and "one size only" in reason
-    # nobody reaches the target anywhere: not measured, the lead undecided
+    # GD and SVRG do not both reach the target on the smaller size within its budget: not measured, the size named
+    short = table_of({("a", "GD"): falling(0.3), ("a", "SVRG"): falling(0.45)} | large, TARGETS, budget={"a": 6.0, "b": None})
+    outcome, reason = d34_growth(short, "0.85", ["a", "b"])
+    assert outcome is None and "do not both reach the target within the size's budget at a" in reason
     stalled = table_of({(n, m): falling(0.05) for n in "ab" for m in ("GD", "SVRG")}, TARGETS)
-    outcome, reason = d34_growth(stalled, "0.85", {"a": None, "b": None}, ["a", "b"])
-    assert outcome is None and "not decided at a, b" in reason
+    outcome, reason = d34_growth(stalled, "0.85", ["a", "b"])
+    assert outcome is None and "at a, b" in reason and "no size left" in reason
     with pytest.raises(ValueError, match="sizes"):
-        d34_growth(behind, "0.85", {"a": None, "b": None}, ["a"])
+        d34_growth(behind, "0.85", ["a"])
 
 
 def test_grid_edge():

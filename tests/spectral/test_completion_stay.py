@@ -6,7 +6,7 @@ from functools import partial
 import numpy as np
 import pytest
 
-from inferopt.experiment.spectral import (cost_exponent, d32_equal_time, d32_test, d33_test, deepest_reached, run_table, stays_below,
+from inferopt.experiment.spectral import (cost_exponent, d32_test, d33_test, deepest_reached, run_table, stays_below,
                                           stochastic_gradient_flops, time_to_stay)
 from inferopt.experiment.spectral.completion import completion_calls, completion_problem
 from inferopt.spectral import SpectralSolveResult
@@ -69,12 +69,12 @@ def test_run_table_reads_the_stay_time_and_decides_d32_d33_on_it():
     assert d33_test(wobble, "0.85", {"a": None}, 2.0) is False
 
 
-def test_d32_at_equal_time():
-    low, high = np.linspace(3, 1.2, 11), np.linspace(3, 2.0, 11)
-    assert d32_equal_time(table({("a", "GD"): high, ("a", "SGD"): low})) is True
-    assert d32_equal_time(table({("a", "GD"): low, ("a", "SGD"): high})) is False
-    assert d32_equal_time(table({("a", "GD"): high, ("a", "SGD"): high})) is False          # a tie is not "below"
-    assert d32_equal_time(table({("a", "GD"): high, ("a", "SGD"): low}, budget={"a": 5.0})) is True
+def test_d32_at_equal_time_where_neither_reaches_the_target():
+    low, high = np.linspace(3, 1.6, 11), np.linspace(3, 2.0, 11)                # neither reaches 1.5
+    assert d32_test(table({("a", "GD"): high, ("a", "SGD"): low}), "0.85") is True
+    assert d32_test(table({("a", "GD"): low, ("a", "SGD"): high}), "0.85") is False
+    assert d32_test(table({("a", "GD"): high, ("a", "SGD"): high}), "0.85") is None          # a tie decides nothing
+    assert d32_test(table({("a", "GD"): high, ("a", "SGD"): low}, budget={"a": 5.0}), "0.85") is True
 
 
 def test_completion_calls_give_each_arm_its_own_step():

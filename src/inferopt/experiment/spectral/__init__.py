@@ -10,7 +10,7 @@
 * :mod:`.theory`     -- Lemma 1 and 2 beyond the optimal distribution, and the per-gradient cost scaling.
 """
 
-from .completion import (PAPER_SHARES, all_of, censored_ratio, centred_ratings, choose_panel_steps, choose_steps, completion_diagnosis, convergence_gap, convergence_gate, d31_test, d32_equal_time, d32_test, deepest_reached,
+from .completion import (PAPER_SHARES, all_of, censored_ratio, centred_ratings, choose_panel_steps, choose_steps, completion_diagnosis, convergence_gap, convergence_gate, ahead_on, comparison_bases, d31_reading, d31_test, d32_test, late_progress, pair_basis, deepest_reached,
                          d33_test, d34_growth, d34_test, grid_edge, d35_test, factor_reached, d41_test, d42_parts, d42_test, d43_test, eigenpairs_needed,
                          exact_gradient_profile, optimal_shape, reach_text, rmse_at, rmse_target, run_table, sgd_det_gap, speedup)
 from .conditioning import drawn_zero_share, spectrum_ratio, zero_degree_share
@@ -27,7 +27,7 @@ __all__ = [
     "d14_test", "lemma1_test", "min_chebyshev_variance", "optimal_smallest", "orders_of_magnitude", "unbiased",
     "PAPER_SHARES", "RegimeSelection", "all_of", "censored_ratio", "centred_ratings", "choose_panel_steps", "choose_steps", "convergence_gap", "convergence_gate", "cumulative_work", "d34_growth", "d35_test", "grid_edge",
     "drawn_zero_share", "factor_reached", "spectrum_ratio", "work_at", "zero_degree_draws", "zero_degree_share", "choose", "completion_diagnosis",
-    "cost_exponent", "d31_test", "d32_equal_time", "d32_test", "deepest_reached", "d33_test", "stays_below", "stochastic_gradient_flops", "time_to_stay",
+    "cost_exponent", "ahead_on", "comparison_bases", "d31_reading", "d31_test", "d32_test", "late_progress", "pair_basis", "deepest_reached", "d33_test", "stays_below", "stochastic_gradient_flops", "time_to_stay",
     "accurate_nll", "choose_eta0", "choose_split", "d51_informative", "d51_reading", "d53_reading", "d54_reading", "decided_share", "d53_informative", "d54_informative", "first_record", "informative", "own_map_diagnosis", "ratio_bound", "readable_shares", "d55_test", "d34_test", "d41_test", "d42_parts", "d42_test", "d43_test", "d51_test", "d52_test", "d53_test", "d54_test", "eigenpairs_needed", "exact_gradient_profile", "faster",
     "gp_comparison", "gp_run_table", "gp_targets", "late_gain", "reference_rmse", "work_to", "hold_out", "optimal_shape", "lemma2_partial_sums",
     "mean_rmse", "progress_target",

@@ -150,7 +150,8 @@ def run_table(results: dict, targets: dict, budget: dict, M: int | None = None, 
     ``{dataset: seconds or None}``, the common time budget (None: each run read to its end, as under equal
     iteration budgets). Columns: ``dataset, method, seed``, ``time to <reading>`` (``inf``: not reached within the
     budget), ``final RMSE`` (at the budget), ``mean RMSE`` (the evaluations' mean over the budget: the area under
-    the curve), ``iterations``, ``total time``. With ``M`` (the probes per stochastic gradient) the hardware-neutral
+    the curve), ``half-time RMSE`` (at half the budget; under iteration budgets, at half the run's steps), ``iterations``,
+    ``total time``. With ``M`` (the probes per stochastic gradient) the hardware-neutral
     work beside the seconds (:mod:`.work`): ``exact gradients`` and ``mat-vecs`` within the budget, the same ``to
     <reading>`` (``inf``: not reached) and ``zero-degree share`` (of the run's drawn degrees; NaN for GD). ``stay``:
     a time to a target is the first time after which the run stays at or below it through the budget
@@ -170,6 +171,9 @@ def run_table(results: dict, targets: dict, budget: dict, M: int | None = None, 
         row = {"dataset": name, "method": method, "final RMSE": rmse_at(res, limit) if np.isfinite(limit) else float(res.metric[-1]),
                "mean RMSE": float(np.mean(np.asarray(res.metric)[within])), "iterations": int(np.asarray(res.iterations)[within][-1]),
                "total time": float(times[within][-1])}
+        its = np.asarray(res.iterations)
+        row["half-time RMSE"] = rmse_at(res, limit / 2.0) if np.isfinite(limit) else \
+            float(np.asarray(res.metric)[np.flatnonzero(its <= its[-1] / 2.0)[-1]])
         hits = {reading: _hit(res, target, limit, stay) for reading, target in targets[name].items()}
         for reading, k in hits.items():
             row[f"time to {reading}"] = np.inf if k is None else float(times[k])
@@ -259,22 +263,147 @@ def sgd_det_gap(table: pd.DataFrame, name: str) -> float:
     return _median(table, name, "SGD-DET", "final RMSE") - max(_median(table, name, m, "final RMSE") for m in ("SGD", "SVRG"))
 
 
-def d31_test(table: pd.DataFrame) -> bool:
-    """D3.1: on every dataset of ``table`` SGD-DET ends the common budget with a higher median test RMSE than both
-    unbiased stochastic methods (SGD, SVRG)."""
+def _spread(table, name, method, column="final RMSE") -> float:
+    """The range (largest minus least) of ``column`` over the seeds of ``method`` on ``name``."""
+    v = table.loc[(table.dataset == name) & (table.method == method), column].to_numpy(float)
+    if v.size == 0:
+        raise ValueError(f"the table has no run of {method} on {name}")
+    return float(v.max() - v.min())
+
+
+def d31_reading(table: pd.DataFrame, name: str, margin: float = 1.0) -> dict:
+    """D3.1 ("SGD-DET performs badly due to its biased gradient estimators") on ``name`` at equal time, against the
+    seed-to-seed spread: for each unbiased stochastic arm ``m`` (SGD, SVRG) the gap ``median final RMSE(SGD-DET) -
+    median final RMSE(m)`` at the end of the common budget and the spread, the larger of the two arms' ranges of final
+    test RMSE over their seeds. ``outcome``: True when every gap exceeds ``margin`` times its spread (SGD-DET ends
+    behind both by more than their seeds differ), False when SGD-DET ends ahead of one by more than that, None when a
+    gap lies within it (the seeds cannot tell). Returns ``{"outcome", "gap <m>", "spread <m>"}``."""
+    _member("name", name, _runs(table, "final RMSE"), "dataset")
+    margin = check_real("margin", margin, low=0.0)
+    out, above, below = {}, [], []
+    for m in ("SGD", "SVRG"):
+        gap = _median(table, name, "SGD-DET", "final RMSE") - _median(table, name, m, "final RMSE")
+        spread = max(_spread(table, name, "SGD-DET"), _spread(table, name, m))
+        out |= {f"gap {m}": gap, f"spread {m}": spread}
+        above.append(gap > margin * spread)
+        below.append(gap < -margin * spread)
+    return {"outcome": False if any(below) else True if all(above) else None} | out
+
+
+def d31_test(table: pd.DataFrame, margin: float = 1.0):
+    """D3.1 on every dataset of ``table`` (:func:`d31_reading`, combined by :func:`all_of`): True when SGD-DET ends the
+    common budget behind SGD and SVRG by more than ``margin`` times the seed-to-seed spread everywhere, False when it
+    ends ahead of one of them by more than that somewhere, None (undecided: within the seeds' spread) otherwise."""
     _runs(table, "final RMSE")
-    return bool(all(check_statistic(f"{n}: SGD-DET gap", sgd_det_gap(table, n)) > 0 for n in pd.unique(table.dataset)))
+    return all_of(d31_reading(table, n, margin)["outcome"] for n in pd.unique(table.dataset))
+
+
+def late_progress(table: pd.DataFrame, name: str, start: float, optimum: float) -> dict:
+    """Where a biased estimator shows (D3.1's mechanism): per method on ``name``, the median share of the way from the
+    ``start``'s test RMSE to the model ``optimum``'s that its runs make in the second half of the budget
+    (``(half-time RMSE - final RMSE) / (start - optimum)``): near zero for a run that has levelled off (a biased
+    method at its biased fixed point), positive for one that still improves."""
+    _member("name", name, _runs(table, "final RMSE", "half-time RMSE"), "dataset")
+    start, optimum = check_real("start", start), check_real("optimum", optimum, low=0.0)
+    if not optimum < start:
+        raise ValueError(f"the optimum's RMSE {optimum} must be below the start's {start}: the way has no length")
+    rows = table[table.dataset == name]
+    made = (rows["half-time RMSE"] - rows["final RMSE"]) / (start - optimum)
+    return {str(m): float(v) for m, v in made.groupby(rows["method"]).median().items()}
 
 
 def ahead(table: pd.DataFrame, name: str, fast: str, slow: str, reading: str):
     """Is ``fast`` ahead of ``slow`` on ``name``: its median time to the target ``reading`` is smaller (``inf``: not
-    reached within the budget). None (not measured) when neither reaches it: a final RMSE near the start does not
-    rank two methods that both stall; and when both reach it at the same time."""
+    reached within the budget). None (not measured) when neither reaches it (:func:`ahead_on` then reads them at
+    equal time) and when both reach it at the same time."""
     t_fast = _median(table, name, fast, f"time to {reading}")
     t_slow = _median(table, name, slow, f"time to {reading}")
     if (np.isinf(t_fast) and np.isinf(t_slow)) or t_fast == t_slow:
         return None
     return bool(t_fast < t_slow)
+
+
+#: how a comparison of two methods is read: their times to the target, or their test RMSE at the common budget
+BASES = ("time to target", "equal time")
+
+
+def pair_basis(table: pd.DataFrame, name: str, fast: str, slow: str, reading: str) -> str:
+    """How ``fast`` and ``slow`` are compared on ``name``: ``"time to target"`` when the median run of at least one of
+    them reaches the target ``reading`` within the budget, else ``"equal time"`` (their median test RMSE at the end of
+    the common budget, the paper's axis at the one time both have)."""
+    _reading(_runs(table, "final RMSE"), reading)
+    _member("name", name, table, "dataset")
+    _member("fast", fast, table, "method")
+    _member("slow", slow, table, "method")
+    reached = any(np.isfinite(_median(table, name, m, f"time to {reading}")) for m in (fast, slow))
+    return BASES[0] if reached else BASES[1]
+
+
+def comparison_bases(table: pd.DataFrame, reading: str, pairs) -> dict:
+    """``{(dataset, fast, slow): basis}`` (:func:`pair_basis`) for every dataset of ``table`` and every pair of
+    ``pairs`` (``[(fast, slow), ...]``): fixed on the measured table, so that a bootstrap resample reads each
+    comparison as the measured table does."""
+    _reading(_runs(table, "final RMSE"), reading)
+    if isinstance(pairs, str) or not isinstance(pairs, list | tuple) or not pairs or any(not isinstance(p, tuple | list) or len(p) != 2 for p in pairs):
+        raise ValueError(f"pairs must be a non-empty list of (fast, slow) methods; got {pairs!r}")
+    for fast, slow in pairs:
+        _member("pairs (a method of)", fast, table, "method")
+        _member("pairs (a method of)", slow, table, "method")
+    return {(n, f, s): pair_basis(table, n, f, s, reading) for n in pd.unique(table.dataset) for f, s in pairs}
+
+
+def ahead_on(table: pd.DataFrame, name: str, fast: str, slow: str, reading: str, basis: str):
+    """Is ``fast`` ahead of ``slow`` on ``name`` read on ``basis`` (:data:`BASES`): by the time to the target
+    (:func:`ahead`), or at equal time, its median test RMSE at the end of the common budget is lower (None on a
+    tie)."""
+    check_choice("basis", basis, BASES)
+    _reading(_runs(table, "final RMSE"), reading)
+    _member("name", name, table, "dataset")
+    _member("fast", fast, table, "method")
+    _member("slow", slow, table, "method")
+    if basis == BASES[0]:
+        return ahead(table, name, fast, slow, reading)
+    f_, s_ = _median(table, name, fast, "final RMSE"), _median(table, name, slow, "final RMSE")
+    return None if f_ == s_ else bool(f_ < s_)
+
+
+def _bases(table, reading, pairs, bases) -> dict:
+    """``bases`` checked, or :func:`comparison_bases` of ``table`` when None."""
+    if bases is None:
+        return comparison_bases(table, reading, pairs)
+    if not isinstance(bases, dict):
+        raise TypeError(f"bases must be a mapping (dataset, fast, slow) -> basis (comparison_bases); got {type(bases).__name__}")
+    for n in pd.unique(table.dataset):
+        for f, s in pairs:
+            check_choice(f"bases[{(n, f, s)!r}]", bases.get((n, f, s)), BASES)
+    return bases
+
+
+#: D3.2's comparison and D3.3's
+D32_PAIRS = [("SGD", "GD")]
+D33_PAIRS = [("SVRG", "GD"), ("SVRG", "SGD")]
+
+
+def all_of(outcomes):
+    """The three-valued conjunction of ``outcomes`` (True, False or None: not measured): False if any is False, else
+    None if any is None, else True."""
+    if isinstance(outcomes, (str, bytes, dict)) or not hasattr(outcomes, "__iter__"):
+        raise TypeError(f"outcomes must be an iterable of True, False or None; got {type(outcomes).__name__}")
+    outcomes = [bool(o) if isinstance(o, np.bool_) else o for o in outcomes]
+    if any(o is not None and not isinstance(o, bool) for o in outcomes):
+        raise TypeError("outcomes must hold only True, False or None (not measured)")
+    if any(o is False for o in outcomes):
+        return False
+    return None if any(o is None for o in outcomes) else True
+
+
+def d32_test(table: pd.DataFrame, reading: str, bases: dict | None = None):
+    """D3.2 ("SGD converges much faster and outperforms GD"): SGD ahead of GD on every dataset (:func:`ahead_on`), by
+    the time to the target ``reading`` where one of them reaches it, else at equal time (``bases``: fixed readings,
+    :func:`comparison_bases`; default those of ``table``); None on a tie (:func:`all_of` over the datasets)."""
+    _reading(_runs(table, "final RMSE"), reading)
+    bases = _bases(table, reading, D32_PAIRS, bases)
+    return all_of(ahead_on(table, n, "SGD", "GD", reading, bases[n, "SGD", "GD"]) for n in pd.unique(table.dataset))
 
 
 def deepest_reached(table: pd.DataFrame, name: str, readings_: list):
@@ -291,34 +420,6 @@ def deepest_reached(table: pd.DataFrame, name: str, readings_: list):
         if any(np.isfinite(_median(table, name, m, f"time to {reading}")) for m in pd.unique(table.method)):
             return reading
     return None
-
-
-def all_of(outcomes):
-    """The three-valued conjunction of ``outcomes`` (True, False or None: not measured): False if any is False, else
-    None if any is None, else True."""
-    if isinstance(outcomes, (str, bytes, dict)) or not hasattr(outcomes, "__iter__"):
-        raise TypeError(f"outcomes must be an iterable of True, False or None; got {type(outcomes).__name__}")
-    outcomes = [bool(o) if isinstance(o, np.bool_) else o for o in outcomes]
-    if any(o is not None and not isinstance(o, bool) for o in outcomes):
-        raise TypeError("outcomes must hold only True, False or None (not measured)")
-    if any(o is False for o in outcomes):
-        return False
-    return None if any(o is None for o in outcomes) else True
-
-
-def d32_test(table: pd.DataFrame, reading: str):
-    """D3.2 ("SGD converges much faster and outperforms GD"): SGD ahead of GD (:func:`ahead`) on every dataset; None
-    (not measured) where neither reaches the target within the budget (:func:`all_of` over the datasets)."""
-    _reading(_runs(table, "final RMSE"), reading)
-    return all_of(ahead(table, n, "SGD", "GD", reading) for n in pd.unique(table.dataset))
-
-
-def d32_equal_time(table: pd.DataFrame) -> bool:
-    """D3.2 read at equal time (beside the time to a target): on every dataset SGD's median test RMSE at the end of
-    the common budget (``final RMSE``) is below GD's."""
-    _runs(table, "final RMSE")
-    return bool(all(_median(table, n, "SGD", "final RMSE") < _median(table, n, "GD", "final RMSE")
-                    for n in pd.unique(table.dataset)))
 
 
 def speedup(table: pd.DataFrame, name: str, reading: str, budget: float, fast: str = "SVRG", slow: str = "GD"):
@@ -347,78 +448,78 @@ def factor_reached(ratio: float, kind: str, factor: float):
     return False if kind == "exact" else None
 
 
-def d33_test(table: pd.DataFrame, reading: str, budget: dict, factor: float = 1.5):
+def d33_test(table: pd.DataFrame, reading: str, budget: dict, factor: float = 1.5, bases: dict | None = None):
     """D3.3 ("SVRG is the fastest one, e.g., compared to GD, about 2 times faster"): on every dataset SVRG is ahead of
-    GD and SGD (:func:`ahead`) and reaches the target at least ``factor`` times sooner than GD
-    (:func:`factor_reached`). None (not measured) where a comparison cannot be decided: neither of two compared
-    runs reaches the target, or a censored ratio is a lower bound below the factor (:func:`all_of`)."""
+    GD and SGD (:func:`ahead_on`: by the time to the target ``reading`` where one of the two reaches it, else at equal
+    time; ``bases`` as :func:`d32_test`), and where SVRG and GD are compared by their times, SVRG reaches the target at
+    least ``factor`` times sooner than GD (:func:`factor_reached`; at equal time only the order is read). None (not
+    measured) where a comparison cannot be decided: a tie, or a censored ratio that is a lower bound below the factor
+    (:func:`all_of`)."""
     factor = check_real("factor", factor, low=1.0)
     _reading(_runs(table, "final RMSE", "total time"), reading)
     _budgets(budget)
+    bases = _bases(table, reading, D33_PAIRS, bases)
     out = []
     for n in pd.unique(table.dataset):
-        ratio, kind = speedup(table, n, reading, budget.get(n) or horizon(table, n))
-        out += [ahead(table, n, "SVRG", "GD", reading), ahead(table, n, "SVRG", "SGD", reading),
-                factor_reached(ratio, kind, factor)]
+        out += [ahead_on(table, n, "SVRG", m, reading, bases[n, "SVRG", m]) for m in ("GD", "SGD")]
+        if bases[n, "SVRG", "GD"] == BASES[0]:
+            out.append(factor_reached(*speedup(table, n, reading, budget.get(n) or horizon(table, n)), factor))
     return all_of(out)
 
 
-def d34_test(table: pd.DataFrame, reading: str, budget: dict, small: str, large: str):
-    """D3.4 ("the gap between SVRG and GD is expected to increase for larger datasets"): SVRG is ahead of GD on
-    ``large`` (:func:`ahead`) and the GD / SVRG speed-up to the target is larger there than on ``small``, where it
-    must be an exact ratio of two reached targets. A lower bound on ``large`` decides only when it exceeds the ratio
-    on ``small``. None (not measured) when the ratio on ``small`` is not exact, when neither reaches the target on
-    ``large``, or when a lower bound does not decide; False when SVRG is not ahead on ``large``."""
+def _both_reach(table, name, reading) -> bool:
+    """Do the median runs of GD and SVRG on ``name`` both reach the target ``reading`` within the budget."""
+    return all(np.isfinite(_median(table, name, m, f"time to {reading}")) for m in ("GD", "SVRG"))
+
+
+def d34_test(table: pd.DataFrame, reading: str, small: str, large: str):
+    """D3.4 ("the gap between SVRG and GD is expected to increase for larger datasets"): the GD / SVRG ratio of the
+    median times to the target ``reading`` is larger on ``large`` than on ``small``. Measured only where both ratios are
+    exact (GD and SVRG both reach the target on both sizes, within each size's budget), so that no budget decides it:
+    None otherwise."""
     _reading(_runs(table, "total time"), reading)
-    _budgets(budget)
     _member("small", small, table, "dataset")
     _member("large", large, table, "dataset")
-    r_small, k_small = speedup(table, small, reading, budget.get(small) or horizon(table, small))
-    r_large, k_large = speedup(table, large, reading, budget.get(large) or horizon(table, large))
-    lead = ahead(table, large, "SVRG", "GD", reading)
-    if lead is False:
-        return False
-    exact_small = k_small == "exact" and np.isfinite(_median(table, small, "SVRG", f"time to {reading}")) \
-        and np.isfinite(_median(table, small, "GD", f"time to {reading}"))
-    if lead is None or not exact_small:
+    if not (_both_reach(table, small, reading) and _both_reach(table, large, reading)):
         return None
-    if r_large > r_small:
-        return True
-    return False if k_large == "exact" else None
+    ratio = {n: _median(table, n, "GD", f"time to {reading}") / _median(table, n, "SVRG", f"time to {reading}")
+             for n in (small, large)}
+    return bool(ratio[large] > ratio[small])
 
 
 NOT_AHEAD = "SVRG is not faster than GD at any size (D3.3)"
 
 
-def d34_growth(table: pd.DataFrame, reading: str, budget: dict, sizes: list) -> tuple:
-    """D3.4 measured only where it means something: the growth of the GD / SVRG speed-up (:func:`d34_test`) over
-    every pair of ``sizes`` (smaller first) at both of which SVRG is ahead of GD (:func:`ahead`). Returns
-    ``(outcome, reason)``: ``(None, NOT_AHEAD)`` when SVRG is behind GD at every size, ``(None, reason)`` when it is
-    ahead at none but undecided at some; ``(None, reason)`` when it is ahead
-    at fewer than two; else the outcomes of those pairs combined (:func:`all_of`) and no reason."""
+def d34_growth(table: pd.DataFrame, reading: str, sizes: list) -> tuple:
+    """D3.4 measured only where it means something: the growth of the GD / SVRG speed-up (:func:`d34_test`) over every
+    pair of ``sizes`` (smaller first) at both of which GD and SVRG both reach the target ``reading`` (an exact
+    speed-up, no budget deciding it) and SVRG is ahead of GD. Returns ``(outcome, reason)``: ``(None, reason)`` naming
+    the sizes where GD and SVRG do not both reach the target when fewer than two sizes remain; ``(None, NOT_AHEAD)``
+    when SVRG is behind GD at every size where both reach it; ``(None, reason)`` when it is ahead at one only; else
+    the outcomes of those pairs combined (:func:`all_of`) and no reason."""
     _reading(_runs(table, "total time"), reading)
-    _budgets(budget)
     if not isinstance(sizes, (list, tuple)) or len(sizes) < 2:
         raise ValueError(f"sizes must list at least two datasets, smaller first; got {sizes!r}")
     for n in sizes:
         _member("sizes", n, table, "dataset")
-    leads = {n: ahead(table, n, "SVRG", "GD", reading) for n in sizes}
-    lead = [n for n in sizes if leads[n] is True]
+    reached = [n for n in sizes if _both_reach(table, n, reading)]
+    if len(reached) < 2:
+        short = [n for n in sizes if n not in reached]
+        return None, (f"GD and SVRG do not both reach the target within the size's budget at {', '.join(short)}: no exact "
+                      f"speed-up there, and {'one size' if reached else 'no size'} left to compare")
+    lead = [n for n in reached if ahead(table, n, "SVRG", "GD", reading) is True]
     if not lead:
-        open_ = [n for n in sizes if leads[n] is None]
-        behind = "" if len(open_) == len(sizes) else ", behind it at the others"
-        return None, NOT_AHEAD if not open_ else (f"SVRG is ahead of GD at no size: not decided at {', '.join(open_)} (neither "
-                                                  f"reaches the target){behind} (D3.3)")
+        return None, NOT_AHEAD
     if len(lead) < 2:
         return None, f"SVRG is ahead of GD at one size only ({lead[0]}): no pair to measure the growth on"
     pairs = [(a, b) for i, a in enumerate(lead) for b in lead[i + 1:]]
-    return all_of([d34_test(table, reading, budget, small=a, large=b) for a, b in pairs]), None
+    return all_of([d34_test(table, reading, small=a, large=b) for a, b in pairs]), None
 
 
 def d35_test(exponents: dict, bounds: dict, cut: float) -> bool:
-    """D3.5 (a stochastic gradient costs ``O(dM(N² + Nr))``): every measured growth exponent ``exponents[k]`` (of
-    CPU seconds against ``k``, :func:`~.theory.cost_exponent`) is at most its order ``bounds[k]`` plus ``cut`` (an
-    upper bound, as ``O(·)`` is)."""
+    """D3.5 (a stochastic gradient costs ``O(dM(N² + Nr))``): every measured growth exponent ``exponents[k]`` (of the
+    counted work, multiply-adds, against ``k``, :func:`~.theory.cost_exponent`) is at most its order ``bounds[k]``
+    plus ``cut`` (an upper bound, as ``O(·)`` is)."""
     if not isinstance(exponents, dict) or not isinstance(bounds, dict) or not bounds:
         raise TypeError("exponents and bounds must be mappings variable -> exponent, bounds non-empty")
     check_choices("bounds' variables", list(bounds), set(exponents))
@@ -549,7 +650,7 @@ def reach_text(table: pd.DataFrame, name: str, reading: str, optimum: float, tri
     within = "within the runs' iteration budgets" if budget is None else \
         f"within {check_real('budget', budget, low=0.0, low_open=True):.3g} CPU s"
     reached, short = [], []
-    for m in pd.unique(table.method):
+    for m in pd.unique(table.loc[table.dataset == name, "method"]):
         t = _median(table, name, m, f"time to {reading}")
         (reached if np.isfinite(t) else short).append(
             f"{m} at {t:.3g} s" if np.isfinite(t) else f"{m} {1.0 - float(gaps.loc[m, 'share of the lead']):.2f}")
@@ -647,41 +748,37 @@ def completion_diagnosis(cells, text: str, *, no_authors_construction: str, chos
     """The diagnosis of a D3 claim that does not hold, from its verdict map ``cells``
     (:func:`~inferopt.experiment.verdict_map.cell` with ``data``: ``stand-in`` for MovieLens 100K's settings,
     ``paper-shape`` for the matrix of the paper's size): ``setting`` when a MovieLens setting other than the
-    ``chosen`` one holds where the model means something (the chosen cell is no rescue of itself; a setting of
-    ``worse_than_mean``, where the model's optimum predicts held-out ratings worse than the training mean, rescues
-    nothing: the text names it); ``stand-in`` when only the matrix of the paper's size holds (the claim fails on the
-    smaller stand-in only); else ``paper`` (which the verdict engine keeps only under its rules)."""
-    from ..verdict_map import decisive, map_diagnosis
+    ``chosen`` one holds, decisively, where the model means something (the chosen setting's cells, its replicates
+    with other seeds among them, rescue nothing; a setting of ``worse_than_mean``, where the model's optimum predicts
+    held-out ratings worse than the training mean, rescues nothing: the text names it); ``stand-in`` when only the
+    matrix of the paper's size holds (the claim fails on the smaller stand-in only); else ``paper`` when the whole map,
+    the chosen setting's cells included, earns it (:func:`~inferopt.experiment.claims.paper_rules`: every cell failing decisively, at
+    least :data:`~inferopt.experiment.claims.MIN_SWEEP` distinct settings), else :class:`~inferopt.experiment.claims.Unearned` naming what the map lacks."""
+    from ..claims import Unearned, UnearnedDiagnosis, paper_rules, setting_text
+    from ..verdict_map import decisive
 
     cells = list(cells)
     worse = [dict(w) for w in worse_than_mean]
     others = [c for c in cells if chosen is None or c["setting"] != chosen]
     stand_in = [c for c in others if c.get("data") == "stand-in"]
     shaped = [c for c in others if c.get("data") == "paper-shape"]
+    evidence = {"sweep": cells, "no_authors_construction": no_authors_construction}
     if not any(c["verdict"] == "holds" for c in stand_in) and any(c["verdict"] == "holds" and decisive(c) for c in shaped):
         return {"kind": "stand-in", "text": f"{text} It holds on the matrix of the paper's size and at none of the "
                 f"{len(stand_in)} other MovieLens 100K settings of the verdict map: it fails on the smaller stand-in only.",
-                "evidence": {"sweep": cells, "no_authors_construction": no_authors_construction}}
-    from ..claims import Unearned, UnearnedDiagnosis, paper_rules, setting_text
-
+                "evidence": evidence}
     # a setting where the model's optimum predicts worse than the training mean rescues nothing: the model means nothing there
     meaningless = [c for c in stand_in if c["verdict"] == "holds" and c["setting"] in worse]
-    meaningful = [c for c in others if c not in meaningless]
     note = "" if not meaningless else (
         f" It holds at {len(meaningless)} other setting(s) ({'; '.join(setting_text(c['setting']) for c in meaningless)}) where the "
         "model's optimum predicts the validation ratings worse than the training mean: no rescue, the model means nothing there.")
-    rescued = any(c["verdict"] == "holds" for c in meaningful if c.get("data") == "stand-in")
-    from ..claims import MIN_SWEEP
-
-    out = map_diagnosis(meaningful if len(meaningful) >= MIN_SWEEP else others, text + note,
-                        no_authors_construction=no_authors_construction)
-    if isinstance(out, Unearned):
-        return Unearned(out.reason + note, out.evidence | {"sweep": cells})
-    out["evidence"]["sweep"] = cells    # the whole map, the chosen cell included
-    if rescued:
-        return out
-    try:                                # a paper diagnosis must be earned by the whole map, the chosen cell included
-        paper_rules(out["evidence"])
+    rescue = [c for c in others if c not in meaningless and c["verdict"] == "holds" and decisive(c)]
+    if rescue:
+        return {"kind": "setting", "text": f"{text}{note} It holds at {len(rescue)} of {len(cells)} cells of the verdict map "
+                f"({'; '.join(setting_text(c['setting']) for c in rescue)}).", "evidence": evidence}
+    try:                                # a paper diagnosis must be earned by the whole map, the chosen setting's cells included
+        paper_rules(evidence)
     except UnearnedDiagnosis as exc:
-        return Unearned(str(exc) + note, out["evidence"])
-    return out
+        return Unearned(str(exc) + note, evidence)
+    return {"kind": "paper", "text": f"{text}{note} It fails, decisively, at every one of the {len(cells)} cells of the verdict map "
+            f"({'; '.join(setting_text(c['setting']) for c in cells)}).", "evidence": evidence}
