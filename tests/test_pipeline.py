@@ -102,6 +102,25 @@ def test_report_html_reads_offline_verdicts_first_code_folded(tmp_path):
     assert html.count('<details class="code">') == 2 and html.count("<summary>code</summary>") == 2
 
 
+def test_report_contents_link_to_the_headings_nbconvert_renders(tmp_path):
+    """Each heading of levels 1-3 has one contents entry whose link finds it, whatever the heading
+    holds (a formula, brackets, an apostrophe, a dash); the entry shows the formula typeset, not
+    its TeX. A level-4 heading has none."""
+    nb = _notebook(False)
+    titles = ["A1 — Gaussian mean: KL against $k$ (35–65 band)", "Herding on [0, 1]", "The authors' rule",
+              "Data: train / test"]
+    nb.cells = [nbformat.v4.new_markdown_cell(f"{'#' * (1 + i % 3)} {t}\n\ntext") for i, t in enumerate(titles)]
+    nb.cells.append(nbformat.v4.new_markdown_cell("#### Not in the contents"))
+    path = tmp_path / "n.ipynb"
+    nbformat.write(nb, path)
+    page = notebook_to_html(path, tmp_path / "n.html").read_text()
+    contents = re.search(r"<h2>Contents</h2><ol>(.*?)</ol>", page, re.S).group(1)
+    targets = re.findall(r'<li[^>]*><a href="#([^"]+)">', contents)
+    ids = re.findall(r'<h[1-4] id="([^"]+)"', page)
+    assert targets == ids[:4] and len(ids) == 5
+    assert "$" not in contents and contents.count('class="math"') == 1 and "Herding on [0, 1]" in contents
+
+
 def test_report_html_shows_claims_as_html_and_no_machine_paths(tmp_path):
     import sysconfig
 
