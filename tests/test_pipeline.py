@@ -228,6 +228,26 @@ def test_long_measurements_fold_behind_a_disclosure():
     assert folded.count("<div>") == 8 - HEADLINE_LINES and "b = [1, 2]" in folded
 
 
+def test_long_reasons_and_diagnoses_fold_at_a_word_and_keep_every_word():
+    from inferopt.experiment.claims import DIAGNOSIS_CHARS, REASON_CHARS, claim_row_html, folded_text_html
+
+    assert folded_text_html("a <short> reason") == "a &lt;short&gt; reason"
+    long = " ".join(f"cell{i}: fails" for i in range(40))
+    folded = folded_text_html(long, 50)
+    head, rest = re.fullmatch(r"<details class='more'><summary>(.*) … \(more\)</summary>(.*)</details>", folded).groups()
+    assert len(head) <= 50 and head + rest == long and rest.startswith(" ")
+    assert folded_text_html("x" * 80, 50).startswith("<details class='more'><summary>" + "x" * 50 + " …")  # no space: cut at the limit
+    claim = {"id": "Z.1", "target": "Z", "text": "t", "verdict": "inconclusive", "reason": long, "measured": {},
+             "diagnosis": {"kind": "reading", "text": long, "scale": "paper"}}
+    row = claim_row_html(claim)
+    assert row.count("<details class='more'>") == 2
+    assert len(re.search(r"<div class='support why'><details class='more'><summary>(.*?) … ", row).group(1)) <= REASON_CHARS
+    assert len(re.search(r"<div class='diagnosis'>.*?<summary>(.*?) … ", row).group(1)) <= DIAGNOSIS_CHARS
+    for bad, match in (({"text": 3}, "text"), ({"text": "t", "limit": 0}, "limit"), ({"text": "t", "limit": True}, "limit")):
+        with pytest.raises((TypeError, ValueError), match=match):
+            folded_text_html(**bad)
+
+
 def test_executed_notebooks_carry_their_figures_even_under_mplbackend_agg(tmp_path, monkeypatch):
     """The pipeline and the tests run with MPLBACKEND=Agg, which a kernel inherits; set_style()
     must still draw inline, or the executed notebooks and their HTML reports lose every figure."""
