@@ -21,6 +21,8 @@ ROOT = repo_root()
 REGISTRY = experiments()
 #: the README's first screen
 SCREEN = 40
+#: the characters a code block of GitHub's README view shows without scrolling
+CODE_WIDTH = 100
 
 
 def _tracked(*patterns):
@@ -129,6 +131,8 @@ def test_readme_first_screen_holds_the_table_the_two_commands_and_their_times():
     assert {"make repro", "make test"} <= set(commands)
     for command in ("make repro", "make test"):
         assert re.search(r"\d+(–\d+)? min", commands[command]), f"{command} has no measured time"
+        # a code block does not wrap: a longer line hides its end (the times) behind a scroll bar on GitHub
+        assert len(commands[command]) <= CODE_WIDTH, f"{command}'s line is longer than {CODE_WIDTH} characters"
     assert "2 cores" in screen and "docs/experiments.md" in screen
 
 
