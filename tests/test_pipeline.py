@@ -102,6 +102,25 @@ def test_report_html_reads_offline_verdicts_first_code_folded(tmp_path):
     assert html.count('<details class="code">') == 2 and html.count("<summary>code</summary>") == 2
 
 
+def test_report_contents_link_to_the_headings_nbconvert_renders(tmp_path):
+    """Each heading of levels 1-3 has one contents entry whose link finds it, whatever the heading
+    holds (a formula, brackets, an apostrophe, a dash); the entry shows the formula typeset, not
+    its TeX. A level-4 heading has none."""
+    nb = _notebook(False)
+    titles = ["A1 — Gaussian mean: KL against $k$ (35–65 band)", "Herding on [0, 1]", "The authors' rule",
+              "Data: train / test"]
+    nb.cells = [nbformat.v4.new_markdown_cell(f"{'#' * (1 + i % 3)} {t}\n\ntext") for i, t in enumerate(titles)]
+    nb.cells.append(nbformat.v4.new_markdown_cell("#### Not in the contents"))
+    path = tmp_path / "n.ipynb"
+    nbformat.write(nb, path)
+    page = notebook_to_html(path, tmp_path / "n.html").read_text()
+    contents = re.search(r"<h2>Contents</h2><ol>(.*?)</ol>", page, re.S).group(1)
+    targets = re.findall(r'<li[^>]*><a href="#([^"]+)">', contents)
+    ids = re.findall(r'<h[1-4] id="([^"]+)"', page)
+    assert targets == ids[:4] and len(ids) == 5
+    assert "$" not in contents and contents.count('class="math"') == 1 and "Herding on [0, 1]" in contents
+
+
 def test_report_html_shows_claims_as_html_and_no_machine_paths(tmp_path):
     import sysconfig
 
@@ -207,6 +226,26 @@ def test_long_measurements_fold_behind_a_disclosure():
     shown, folded = row.split("<details>")
     assert shown.count("<div>") == HEADLINE_LINES and "<div>a = 1</div>" in shown
     assert folded.count("<div>") == 8 - HEADLINE_LINES and "b = [1, 2]" in folded
+
+
+def test_long_reasons_and_diagnoses_fold_at_a_word_and_keep_every_word():
+    from inferopt.experiment.claims import DIAGNOSIS_CHARS, REASON_CHARS, claim_row_html, folded_text_html
+
+    assert folded_text_html("a <short> reason") == "a &lt;short&gt; reason"
+    long = " ".join(f"cell{i}: fails" for i in range(40))
+    folded = folded_text_html(long, 50)
+    head, rest = re.fullmatch(r"<details class='more'><summary>(.*) … \(more\)</summary>(.*)</details>", folded).groups()
+    assert len(head) <= 50 and head + rest == long and rest.startswith(" ")
+    assert folded_text_html("x" * 80, 50).startswith("<details class='more'><summary>" + "x" * 50 + " …")  # no space: cut at the limit
+    claim = {"id": "Z.1", "target": "Z", "text": "t", "verdict": "inconclusive", "reason": long, "measured": {},
+             "diagnosis": {"kind": "reading", "text": long, "scale": "paper"}}
+    row = claim_row_html(claim)
+    assert row.count("<details class='more'>") == 2
+    assert len(re.search(r"<div class='support why'><details class='more'><summary>(.*?) … ", row).group(1)) <= REASON_CHARS
+    assert len(re.search(r"<div class='diagnosis'>.*?<summary>(.*?) … ", row).group(1)) <= DIAGNOSIS_CHARS
+    for bad, match in (({"text": 3}, "text"), ({"text": "t", "limit": 0}, "limit"), ({"text": "t", "limit": True}, "limit")):
+        with pytest.raises((TypeError, ValueError), match=match):
+            folded_text_html(**bad)
 
 
 def test_executed_notebooks_carry_their_figures_even_under_mplbackend_agg(tmp_path, monkeypatch):

@@ -268,4 +268,6 @@ def test_plot_templates_mark_each_run_with_its_own_point_shape(template):
     encodings = [s.get("encoding", {}) for s in (spec, spec.get("spec", {}), *spec.get("layer", []))]
     enc = next(e for e in encodings if "strokeDash" in e)
     assert enc.get("shape", {}).get("field") == enc["strokeDash"]["field"] == "rev"
-    assert enc["shape"].get("title") == enc["strokeDash"].get("title")   # one legend for the run, not two
+    # one legend for the run, the shape's: the line's dash and the point's shape sit in two layers of the
+    # spec, which vega-lite does not merge (a second "run" legend of identical black dots, seen in a browser)
+    assert "legend" in enc["strokeDash"] and enc["strokeDash"]["legend"] is None and enc["shape"].get("legend", {}) is not None

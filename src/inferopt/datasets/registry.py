@@ -2,7 +2,7 @@
 a download URL (the file in the public repository it was taken from, pinned to a
 commit) and the citation of the upstream source the papers name.
 
-``data/README.md`` documents the same datasets for readers; ``shared/data/PROVENANCE.md``
+``data/README.md`` documents the same datasets for readers; ``data/PROVENANCE.md``
 (the mirror's own record) gives the full provenance.
 """
 

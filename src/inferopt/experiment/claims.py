@@ -379,6 +379,12 @@ VERDICT_CLASS = {"holds": "holds", "fails": "fails", "inconclusive": "inconclusi
 #: How many ``name = value`` lines of a claim's numbers show before the rest is folded away.
 HEADLINE_LINES = 3
 
+#: How many characters of an inconclusive claim's reason show beside its verdict before the rest
+#: is folded away (a reason can list every cell of a verdict map: a narrow column many screens tall).
+REASON_CHARS = 120
+#: ... and of a diagnosis's sentence under the claim (the review page has each whole)
+DIAGNOSIS_CHARS = 200
+
 #: Styles of the claims table, shared by the index and the reports.
 CLAIMS_CSS = """
 table.claims{border-collapse:collapse;width:100%;font-size:.9rem;table-layout:auto!important}
@@ -391,6 +397,7 @@ table.claims td.measured div{white-space:pre-wrap} table.claims summary{cursor:p
 .verdict.inconclusive{background:#fdf0c8;color:#6b4d00} .verdict.nm{background:#eee;color:#555}
 .diagnosis{margin-top:.3rem;font-size:.85rem;color:#444} .diagnosis b{text-transform:uppercase;font-size:.75rem}
 .support{font-size:.72rem;color:#666;white-space:normal;max-width:9rem;margin-top:.15rem} .support.why{color:#6b4d00;max-width:14rem}
+details.more,details.more>summary{display:inline} details.more>summary{color:inherit;list-style:none;cursor:pointer} details.more>summary::-webkit-details-marker{display:none}
 .diagnosis .scale,.measured .scale{font-size:.7rem;color:#555;background:#eef;border-radius:3px;padding:0 .3rem;font-family:system-ui,sans-serif}
 .verdict.stale{background:#7a1111;color:#fff;font-size:.7rem;margin-left:.3rem}
 """
@@ -458,9 +465,23 @@ def verdict_html(claim: dict, note: str = "") -> str:
     """A claim's verdict badge with, underneath, why it is inconclusive (first: the reason decides
     the word, the support beside it may be decisive), its support and an optional ``note``."""
     cls = VERDICT_CLASS.get(claim["verdict"], "nm")
-    below = "".join(f"<div class='support{' why' if t.startswith('why: ') else ''}'>{html.escape(t)}</div>"
+    below = "".join(f"<div class='support{' why' if t.startswith('why: ') else ''}'>{folded_text_html(t)}</div>"
                     for t in (_why(claim), support_text(claim.get("support")), note) if t)
     return f"<span class='verdict {cls}'>{html.escape(claim['verdict'])}</span>{below}"
+
+
+def folded_text_html(text: str, limit: int = REASON_CHARS) -> str:
+    """``text`` as HTML: whole when it has at most ``limit`` characters, else up to the last space
+    before ``limit`` and ``… (more)``, the rest folded under it (``<details>``)."""
+    if not isinstance(text, str):
+        raise TypeError(f"text: a string, got {type(text).__name__}")
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ValueError(f"limit: a positive number of characters, got {limit!r}")
+    if len(text) <= limit:
+        return html.escape(text)
+    cut = text.rfind(" ", 0, limit + 1)
+    cut = cut if cut > 0 else limit
+    return f"<details class='more'><summary>{html.escape(text[:cut])} … (more)</summary>{html.escape(text[cut:])}</details>"
 
 
 def _why(claim: dict) -> str:
@@ -476,7 +497,7 @@ def diagnosis_html(claim: dict, scale: str | None = None) -> str:
         return ""
     scale = scale or (claim["diagnosis"].get("scale") if isinstance(claim.get("diagnosis"), dict) else None)
     where = f"<span class='scale'>{html.escape(scale)} scale</span> " if scale else ""
-    return f"<div class='diagnosis'><b>{html.escape(kind)}</b> {where}{html.escape(sentence)}</div>"
+    return f"<div class='diagnosis'><b>{html.escape(kind)}</b> {where}{folded_text_html(sentence, DIAGNOSIS_CHARS)}</div>"
 
 
 def claims_html(claims: list[dict], *, rows: list[str] | None = None, target_column: bool = False) -> str:

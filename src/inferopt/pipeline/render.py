@@ -159,13 +159,20 @@ nav.top .figures{display:flex;flex-wrap:wrap;gap:.6rem} nav.top .figures img{max
 nav.top ol{columns:2;font-size:.9rem} details.code>summary{cursor:pointer;color:#666;font-size:.8rem;margin:.2rem 0 .2rem 1rem}
 img.math{vertical-align:middle} img.math.display{display:block;margin:.5rem auto}
 """
-#: a Markdown heading of a notebook: its level and text
-HEADING = re.compile(r"^(#{1,3})\s+(.+?)\s*#*\s*$", re.M)
+#: where the contents go in the top of the page, filled in from the rendered page (:func:`with_contents`)
+CONTENTS = "<!-- contents -->"
+#: a Markdown heading of levels 1-3 as nbconvert renders it: level, id (as the attribute holds it:
+#: percent-encoded, formulas left out), the heading's HTML (formulas as SVG), then its anchor link
+RENDERED_HEADING = re.compile(r'<h([1-3]) id="([^"]+)">(.*?)<a class="anchor-link" href="#[^"]*">[^<]*</a></h\1>', re.S)
 
 
-def _anchor(text: str) -> str:
-    """The id nbconvert gives a heading: its text with spaces as ``-``."""
-    return re.sub(r"\s+", "-", re.sub(r"<[^>]+>", "", text).strip())
+def with_contents(body: str) -> str:
+    """``body`` (a rendered report) with its contents at :data:`CONTENTS`: one link per Markdown
+    heading to the id nbconvert gave it (a heading with a formula, a bracket or a non-ASCII letter
+    has an id that its own text, re-encoded, does not reproduce), the formulas typeset as in place."""
+    items = "".join(f"<li style='margin-left:{int(level) - 1}rem'><a href=\"#{anchor}\">{inner}</a></li>"
+                    for level, anchor, inner in RENDERED_HEADING.findall(body))
+    return body.replace(CONTENTS, f"<h2>Contents</h2><ol>{items}</ol>" if items else "", 1)
 
 
 #: the most figures the top of a report shows as thumbnails
@@ -180,7 +187,7 @@ def notebook_pngs(nb) -> list[bytes]:
 
 def top_of_page(nb, claims: list[dict] | None) -> str:
     """The verdicts (claims table), the figures (thumbnails of the first :data:`TOP_FIGURES`, each
-    linking to it in place) and the contents (the notebook's Markdown headings, levels 1-3), as HTML."""
+    linking to it in place) and the place of the contents (:func:`with_contents`), as HTML."""
     parts = []
     if claims:
         parts.append(f"<h2>Verdicts</h2>{claims_html(claims)}")
@@ -189,12 +196,7 @@ def top_of_page(nb, claims: list[dict] | None) -> str:
         thumbs = "".join(f"<a href='#figure-{i}'><img alt='figure {i + 1}' src='{data_uri(thumbnail(io.BytesIO(p)))}'></a>"
                          for i, p in enumerate(pngs))
         parts.append(f"<h2>Figures</h2><div class='figures'>{thumbs}</div>")
-    headings = [(len(m.group(1)), m.group(2)) for c in nb.cells if c.cell_type == "markdown" for m in HEADING.finditer(c.source)]
-    if headings:
-        items = "".join(f"<li style='margin-left:{level - 1}rem'><a href='#{html.escape(_anchor(text))}'>{html.escape(re.sub(r'<[^>]+>', '', text))}</a></li>"
-                        for level, text in headings)
-        parts.append(f"<h2>Contents</h2><ol>{items}</ol>")
-    return f"<nav class='top'>{''.join(parts)}</nav>" if parts else ""
+    return f"<nav class='top'>{''.join(parts)}{CONTENTS}</nav>"
 
 
 def _figure_anchors(body: str) -> str:
@@ -214,8 +216,8 @@ def notebook_to_html(notebook: Path, html_path: Path, *, root: Path | None = Non
     top = top_of_page(nb, claims)
     nb = prepare_for_reading(nb, root=root or notebook.parent, claims=claims, shown=bool(claims))
     body, _ = exporter.from_notebook_node(nb, resources={"top_of_page": top, "report_css": REPORT_CSS})
-    if top and not re.search(r"<nav class=[\"']top[\"']>", body):
+    if not re.search(r"<nav class=[\"']top[\"']>", body):
         raise ValueError("nbconvert's lab template no longer has the block body_header: cannot put the verdicts first")
     html_path.parent.mkdir(parents=True, exist_ok=True)
-    html_path.write_text(_figure_anchors(body), encoding="utf-8")
+    html_path.write_text(_figure_anchors(with_contents(body)), encoding="utf-8")
     return html_path

@@ -17,7 +17,7 @@ import html
 import json
 from pathlib import Path
 
-from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, diagnosis_html, measured_lines, verdict_html
+from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, diagnosis_html, folded_text_html, measured_lines, verdict_html
 from .._paths import repo_root
 from .._config import experiments, load_params
 from .layout import PAPER_DIR, failure_marker
@@ -48,6 +48,7 @@ body.problems-only tr.claim.holds{display:none}
 table.results{border-collapse:collapse;margin:.8rem 0} table.results td,table.results th{padding:.3rem .6rem;border-bottom:1px solid #e3e3e3;text-align:left}
 .why{font-size:.8rem;color:#6b4d00} p.verdict-line{font-size:1.05rem;margin:.2rem 0 .6rem}
 table.claims td.measured div.more{font-size:.75rem}
+table.claims tr.claim td.id{white-space:normal} table.claims td.text{min-width:24rem}
 """ + CLAIMS_CSS
 
 #: The filter: show only the claims that do not hold (failing, inconclusive, not measured).
@@ -162,6 +163,8 @@ def _timing(claim_id: str) -> str:
 
 #: how many ``name = value`` lines of each scale's numbers a scorecard row shows (the rest are on the review page)
 ROW_LINES = 2
+#: how many characters of a claim's text a scorecard row shows before folding the rest (whole on the review page)
+CLAIM_CHARS = 280
 
 
 def _measured(default: dict | None, paper_claim: dict | None, review: bool = False) -> str:
@@ -211,7 +214,7 @@ def _scorecard(metas: dict, failures: dict, papers: dict, review: bool = False) 
                 f"<td><a href='html/{exp_id}.html'>{html.escape(exp_id)}</a>{stand_in}</td>"
                 f"<td class='v'>{verdict_html(_with_reason(p), run_note(paper, reasons=False)) + _stale_badge(paper) if p else NOT_RUN}</td>"
                 f"<td class='v'>{verdict_html(_with_reason(d)) if d else NOT_RUN}</td>"
-                f"<td>{html.escape(shown['text'])}{''.join(diagnosis_html(_in_words(c), s) for s, c in diagnoses(d, p, paper))}</td>"
+                f"<td class='text'>{folded_text_html(shown['text'], CLAIM_CHARS)}{''.join(diagnosis_html(_in_words(c), s) for s, c in diagnoses(d, p, paper))}</td>"
                 f"<td class='measured'>{_measured(d, p, review)}</td></tr>"
             )
     head = "".join(f"<th>{h}</th>" for h in SCORECARD_HEAD)

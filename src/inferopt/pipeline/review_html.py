@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, format_value, support_text
+from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, folded_text_html, format_value, support_text
 from ..experiment.quotes import quote_of
 from .layout import PAPER_DIR
 from .math_svg import text_with_formulas
@@ -72,8 +72,13 @@ def numbers_table(measured: dict) -> str:
     return f"<table><tr><th>name</th><th>value</th></tr>{rows}</table>"
 
 
+#: how many characters of a reason the summary shows before folding the rest (the claim's section has it whole)
+SUMMARY_REASON_CHARS = 200
+
+
 def _why_cell(by_scale: dict) -> str:
-    return "<br>".join(f"<b>{s}</b>: {_e(why_inconclusive(c))}" for s, c in by_scale.items() if c and c["verdict"] == "inconclusive")
+    return "".join(f"<div><b>{s}</b>: {folded_text_html(why_inconclusive(c), SUMMARY_REASON_CHARS)}</div>"
+                   for s, c in by_scale.items() if c and c["verdict"] == "inconclusive")
 
 
 def summary_table(experiments: dict, papers: dict) -> str:
