@@ -122,18 +122,26 @@ def test_state_curves_against_direct_computation():
         state_curves(S, m, p[:3], 10, "1/(t+1)", [5])
 
 
-def test_herding_record_reads_the_moment_error_at_every_iteration_exactly():
-    """The running mean of the states picked is F' p_t at every t (checked against the snapshots), and an exact return
-    to rational means reads at the means' rounding, far below the objective's square root (about 1e-8)."""
+def test_herding_record_reads_both_axes_at_every_iteration_exactly():
+    """The running mean of the states picked is F' p_t at every t, and the incremental distance is ||p_t - p*|| (both
+    checked against the snapshots and against counts recomputed by brute force); an exact return to rational means reads
+    at the means' rounding, far below the objective's square root (about 1e-8)."""
     from inferopt.experiment.herding import herding_record
     S = all_states(3)
     m = np.array([0.4, -0.2, 0.6])                      # rational: herding comes back onto m exactly
-    table, err = herding_record(S, m, independent_maxent(S, m), 60, [7, 20, 60])
-    assert len(err) == 60 and np.allclose(err[table.t - 1], table.mean_error, rtol=1e-10, atol=1e-14)
+    p = independent_maxent(S, m)
+    table, rec = herding_record(S, m, p, 60, [7, 20, 60])
+    assert list(rec.t) == list(range(1, 61))
+    at = rec.set_index("t").loc[table.t]
+    assert np.allclose(at.mean_error, table.mean_error, rtol=1e-10, atol=1e-14)
+    assert np.allclose(at.dist, table.dist, rtol=1e-12, atol=1e-14)
+    order = herd(FeatureTarget(m), S, 60, "1/(t+1)").order
+    brute = [np.linalg.norm(np.bincount(order[:t], minlength=8) / t - p) for t in range(1, 61)]
+    assert np.allclose(rec.dist, brute, rtol=1e-12, atol=1e-14)
     obj = np.sqrt(np.maximum(herd(FeatureTarget(m), S, 60, "1/(t+1)").objective, 0.0))
-    assert np.allclose(err, obj, atol=1e-7)
-    returns = err < 1e-12
-    assert returns.sum() >= 3 and (err[returns] < 1e-14).all() and (err[~returns] > 1e-3).all()
+    assert np.allclose(rec.mean_error, obj, atol=1e-7)
+    returns = rec.mean_error < 1e-12
+    assert returns.sum() >= 3 and (rec.mean_error[returns] < 1e-14).all() and (rec.mean_error[~returns] > 1e-3).all()
 
 
 def test_fitted_rates():

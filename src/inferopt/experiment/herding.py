@@ -122,17 +122,29 @@ def state_curves(features, mu, p_star, n_points: int, step: str, checkpoints) ->
     return _state_run(features, mu, p_star, n_points, step, checkpoints)[0]
 
 
-def herding_record(features, mu, p_star, n_points: int, checkpoints) -> tuple[pd.DataFrame, np.ndarray]:
-    """Herding (step ``1/(t+1)``): :func:`state_curves`' table and, from the same run, the moment error
-    ``||F' p_t - mu||_2`` after every number of points ``t = 1 .. n_points`` (Fig. 6's bottom axis at every iteration).
+def herding_record(features, mu, p_star, n_points: int, checkpoints) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Herding (step ``1/(t+1)``): :func:`state_curves`' table and, from the same run, Fig. 6's two axes after every
+    number of points ``t = 1 .. n_points``: ``t``, ``mean_error = ||F' p_t - mu||_2`` and ``dist = ||p_t - p_star||_2``.
 
-    Herding's weights after ``t`` points are uniform, so ``F' p_t`` is the running mean of the states picked
-    (Eq. 4's ``x_1 .. x_t``): an exact return to the means reads as 0 up to the rounding of ``mu`` itself (about
-    1e-16), where the square root of the objective's expansion would leave about 1e-8."""
+    Herding's weights after ``t`` points are uniform, ``p_t = c_t / t`` with ``c_t`` the counts of the states picked
+    (Eq. 4's ``x_1 .. x_t``): ``F' p_t`` is their running mean, so an exact return to the means reads as 0 up to the
+    rounding of ``mu`` itself (about 1e-16, where the square root of the objective's expansion would leave about 1e-8),
+    and ``||p_t - p*||^2 = ||c_t||^2 / t^2 - 2 c_t'p* / t + ||p*||^2`` with ``||c_t||^2`` (integers) and ``c_t'p*``
+    updated by one state per point."""
     F, mu, p_star = _states(features, mu, p_star)
     table, res = _state_run(F, mu, p_star, n_points, "1/(t+1)", checkpoints)
-    running = np.cumsum(F[res.order], axis=0) / np.arange(1, len(res.order) + 1)[:, None]
-    return table, np.linalg.norm(running - mu, axis=1)
+    order = res.order
+    t = np.arange(1, len(order) + 1)
+    running = np.cumsum(F[order], axis=0) / t[:, None]
+    by_state = np.argsort(order, kind="stable")          # earlier picks of the same state: its count before this point
+    before = np.empty(len(order), dtype=np.int64)
+    sorted_states = order[by_state]
+    starts = np.r_[0, np.flatnonzero(np.diff(sorted_states)) + 1]
+    before[by_state] = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+    sq = np.cumsum(2 * before + 1)                       # ||c_t||^2
+    dot = np.cumsum(p_star[order])                       # c_t' p*
+    dist2 = sq / t**2 - 2 * dot / t + float(p_star @ p_star)
+    return table, pd.DataFrame({"t": t, "mean_error": np.linalg.norm(running - mu, axis=1), "dist": np.sqrt(np.maximum(dist2, 0.0))})
 
 
 def _state_run(features, mu, p_star, n_points, step, checkpoints):
