@@ -1,4 +1,4 @@
-"""Stochastic Chebyshev gradients for spectral sums (Han, Avron, Shin, ICML 2018).
+"""Stochastic Chebyshev gradients for spectral sums (Han, Avron, Shin, NeurIPS 2018).
 
 * :mod:`.chebyshev` -- Chebyshev coefficients of ``f`` on ``[a, b]``, Bernstein ``rho``, decay fits;
 * :mod:`.degrees`   -- degree distributions of the randomized estimator: optimal (Thm 3), Poisson, negative binomial;
