@@ -4,7 +4,8 @@ identical metrics and verdicts, timings aside.
 
 The stages: A4 (every coreset method; batch A-IHT's draws and momentum moved with the kernel),
 A7 on A4's trials (its claim read batch A-IHT against A-IHT: 3.29 -> 4.58 between two kernels)
-and B3 (min-norm-point's error at the rounding level entered B3.1's ratio). About 2 minutes: each
+B3 (min-norm-point's error at the rounding level entered B3.1's ratio) and B5 at d = 6 (line search's moment
+error stalls at the LMO's tie tolerance, 8.5e-11 or 8.9e-11 by kernel, and entered B5's drop). About 2 minutes: each
 kernel's stages run in a process of their own, the two at once.
 """
 
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CANDIDATES = ("SkylakeX", "Haswell", "Sandybridge")
 #: (experiment, notebook, parameters over the notebook's defaults), run in this order
 STAGES = (("A4", "A4_logistic_regression", {}), ("A7", "A7_batch_gradients", {"sources": ["A4"]}),
-          ("B3", "B3_graphical_model", {}))
+          ("B3", "B3_graphical_model", {}), ("B5", "B5_maxent_dependent", {"d": 6, "n_points": 3000}))
 #: a metric whose path names a time is a timing (CPU seconds move with the machine's load)
 TIMING_KEY = re.compile(r"time|second", re.IGNORECASE)
 

@@ -14,6 +14,7 @@ from inferopt.experiment.herding import (
     exp_rate,
     finite_sample_curves,
     log_slope,
+    moment_error_floor,
     power_fit,
     ROUNDING_LEVEL,
     ratio_over_sizes,
@@ -21,7 +22,8 @@ from inferopt.experiment.herding import (
     sobolev_curves,
     state_curves,
 )
-from inferopt.herding import FeatureTarget, SobolevTarget, TrigDensity, all_states, herd, independent_maxent, mmd2
+from inferopt.herding import (FeatureTarget, SobolevTarget, TrigDensity, all_states, exponential_family, herd,
+                              independent_maxent, mmd2, pairwise_features)
 
 GRID = np.arange(500) / 500
 
@@ -120,6 +122,23 @@ def test_state_curves_against_direct_computation():
     assert row.dist == pytest.approx(np.linalg.norm(q - p)) and row.mean_error == pytest.approx(np.linalg.norm(S.T @ q - m))
     with pytest.raises(ValueError, match="p_star must have one entry per state"):
         state_curves(S, m, p[:3], 10, "1/(t+1)", [5])
+
+
+def test_line_search_stalls_below_the_moment_error_floor_and_herding_stays_above_it():
+    """B5's setting (pairwise features, d = 5): line search converges linearly onto the moments until the LMO's ties
+    stop it, below moment_error_floor (at a level the BLAS kernel sets, issue 40); herding's O(1/t) error stays far
+    above the floor, which at the least sizes of both runs is far below their errors."""
+    S = all_states(5)
+    F = pairwise_features(S)
+    p = exponential_family(F, np.r_[np.zeros(5), np.full(F.shape[1] - 5, 0.2)])
+    mu = F.T @ p
+    floor = moment_error_floor(F, mu)
+    assert 1e-10 < floor < 1e-8                      # 40 TIE_RTOL max_j |<Phi_j, mu>|, max_j |<Phi_j, mu>| = 3.5
+    ls = state_curves(F, mu, p, 2000, "line_search", [10, 100, 1000, 2000]).set_index("t").mean_error
+    fw = state_curves(F, mu, p, 2000, "1/(t+1)", [10, 2000]).set_index("t").mean_error
+    assert ls[2000] < floor < 1e-3 * min(ls[100], fw[2000]) and ls[1000] == ls[2000]   # the stall
+    with pytest.raises(ValueError, match="mu must have length"):
+        moment_error_floor(F, mu[:3])
 
 
 def test_herding_record_reads_both_axes_at_every_iteration_exactly():
