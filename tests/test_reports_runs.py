@@ -364,15 +364,19 @@ open(f"card/{name}.json", "w").write(f'{{"{name}.1": {int(n > 2)}}}\\n')  # a gi
 """
 
 
-def _readme_recipe(marker: str) -> str:
-    """The command of README's line tagged ``# <marker>`` in a code block."""
-    line = next(line for line in (ROOT / "README.md").read_text().splitlines() if line.rstrip().endswith(f"# {marker}"))
+#: the page that documents variants and comparing runs (moved out of the README, issue 45)
+USING = ROOT / "docs" / "using.md"
+
+
+def _documented_recipe(marker: str) -> str:
+    """The command of docs/using.md's line tagged ``# <marker>`` in a code block."""
+    line = next(line for line in USING.read_text().splitlines() if line.rstrip().endswith(f"# {marker}"))
     return line.rsplit("#", 1)[0].strip()
 
 
-def test_the_readme_way_back_after_a_failed_variant_works_on_a_fresh_clone(tmp_path):
+def test_the_documented_way_back_after_a_failed_variant_works_on_a_fresh_clone(tmp_path):
     """On a clone, `dvc repro` makes outputs whose hashes differ from the committed dvc.lock's; a variant
-    fails; the README's way back must restore every output (the old `git checkout params.yaml dvc.lock
+    fails; docs/using.md's way back must restore every output (the old `git checkout params.yaml dvc.lock
     && dvc checkout` deleted them: the clone's cache never had the committed hashes)."""
     dvc = Path(sys.executable).parent / "dvc"
     env = {**os.environ, "PATH": f"{dvc.parent}{os.pathsep}{os.environ['PATH']}", "DVC_NO_ANALYTICS": "1"}
@@ -390,7 +394,7 @@ def test_the_readme_way_back_after_a_failed_variant_works_on_a_fresh_clone(tmp_p
     (origin / "dvc.yaml").write_text(yaml.safe_dump({"stages": stages}))
     sh(origin, "git init -q && dvc init -q && dvc config core.analytics false && dvc repro -q && git add -A && "
                "git -c user.name=t -c user.email=t@t commit -qm one")
-    for name, recipe in [("old", "git checkout params.yaml dvc.lock && dvc checkout"), ("readme", _readme_recipe("way back"))]:
+    for name, recipe in [("old", "git checkout params.yaml dvc.lock && dvc checkout"), ("documented", _documented_recipe("way back"))]:
         clone = tmp_path / name
         sh(tmp_path, f"git clone -q {origin} {clone}")
         sh(clone, "dvc repro -q")
@@ -400,16 +404,16 @@ def test_the_readme_way_back_after_a_failed_variant_works_on_a_fresh_clone(tmp_p
         sh(clone, recipe, check=False)
         restored = all((clone / p).exists() for p in ("out/S1.txt", "out/S2.txt", "index.txt", "card/S2.json"))
         if name == "old":
-            assert not restored                        # the trap the README no longer sets
+            assert not restored                        # the trap the docs no longer set
         else:
             assert restored and (clone / "index.txt").read_text() == before
             assert sh(clone, "git status --porcelain params.yaml card").stdout == ""
 
 
-def test_the_readme_keep_filter_shows_a_parameter_that_params_paper_also_sets(tmp_path):
+def test_the_documented_keep_filter_shows_a_parameter_that_params_paper_also_sets(tmp_path):
     """DVC names a parameter that two params files hold with its file (`params.yaml:D1.N_values`):
-    README's `dvc exp show --keep` recipe must still show it (`--keep '^D1'` hid it)."""
-    line = next(line for line in (ROOT / "README.md").read_text().splitlines() if line.startswith("dvc exp show --drop '.*' --keep"))
+    docs/using.md's `dvc exp show --keep` recipe must still show it (`--keep '^D1'` hid it)."""
+    line = next(line for line in USING.read_text().splitlines() if line.startswith("dvc exp show --drop '.*' --keep"))
     recipe = line.split("  #", 1)[0].strip() + " --no-pager"
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}", "DVC_NO_ANALYTICS": "1",
            "COLUMNS": "200"}

@@ -1,4 +1,4 @@
-"""Toy methods of one's own, one per wired family, for the tests of issue 30 (and the README's
+"""Toy methods of one's own, one per wired family, for the tests of issue 30 (and docs/using.md's
 worked example): each is importable as ``toy_methods:<name>`` with ``tests/plugins`` on the path.
 
 * :func:`greedy_topk` -- a coreset: the ``k`` points with the largest ``|Φᵀy|`` (ties broken at
