@@ -605,7 +605,7 @@ def _experiment_spectral():
         "informative": lambda: dict(table=gp_rows(), passes={"sound": True}, lanczos="LANCZOS", share=0.9),
         "first_record": lambda: dict(table=gp_rows(), name="sound", method="SGD", share=0.9),
         "reached": lambda: dict(table=gp_rows(), name="sound", method="SGD", share=0.9, unit="seconds"),
-        "never_reached": lambda: dict(table=gp_rows(), name="sound", method="SGD", share=0.9),
+        "capped": lambda: dict(table=gp_rows(), name="sound", method="SGD", share=0.9, unit="seconds"),
         "ratio_bound": lambda: dict(table=gp_rows(), name="sound", lanczos="LANCZOS", share=0.9),
         "d53_informative": lambda: dict(table=gp_rows(), lanczos="LANCZOS", share=0.9),
         "d51_informative": lambda: dict(table=gp_rows(), lanczos="LANCZOS", share=0.9, factor=1.5),
