@@ -700,6 +700,8 @@ EXEMPT = {
     "RegimeSelection": "result container built by select_regime",
     "completion_diagnosis": "reads verdict-map cells built by verdict_map.cell (checked there); text checked by map_diagnosis",
     "own_map_diagnosis": "reads verdict-map cells built by verdict_map.cell (checked there); text checked by map_diagnosis",
+    "size_held": ("reads verdict-map cells built by verdict_map.cell (checked there): a non-list or a cell without its setting "
+                  "mapping is refused naming cells (tests/spectral/test_d5_regime_cost.py)"),
     "run_table": "mappings of solver results to targets: every value is checked by rmse_at / time_to",
     "gp_run_table": "mappings of solver results to targets: every value is checked by time_to",
     "gp_targets": "a mapping of solver results (protocol-checked); shares checked by check_real",

@@ -448,20 +448,48 @@ def choose_eta0(pilot: dict):
     return min(sorted(worst), key=lambda e: worst[e]), worst
 
 
-def own_map_diagnosis(own, other, text: str):
-    """A failing claim's diagnosis from its verdict map, where only ``own`` construction's cells can rescue it: ``setting``
-    when one of ``own`` cells holds decisively (:func:`~..verdict_map.map_diagnosis` on both constructions' cells); when
-    only ``other`` cells hold, :class:`~..claims.Unearned` naming them (a cell of the other construction says nothing of
-    this one's setting), with what would decide it (those cells at the headline sizes); when none holds,
-    :func:`~..verdict_map.map_diagnosis` of both (``paper`` if the map earns it)."""
-    from ..claims import Unearned
+def size_held(cells, headline="paper's") -> list:
+    """The cells of a verdict map (:func:`~..verdict_map.cell`, settings ``{"setting": label, "d": size}``) whose holding is
+    their data SIZE's, not their setting's: cells that hold decisively at a size other than the ``headline`` one where the
+    main setting (label ``"main"``) of the same construction holds decisively too (that size cell among them). A change of
+    the data size is not an open choice of the paper: such a cell rescues nothing."""
+    from ..verdict_map import decisive
+    if isinstance(cells, str | dict) or not hasattr(cells, "__iter__"):
+        raise TypeError(f"cells must be a list of verdict-map cells; got {type(cells).__name__}")
+    cells = list(cells)
+    for i, c in enumerate(cells):
+        if not isinstance(c, dict) or not isinstance(c.get("setting"), dict):
+            raise TypeError(f"cells[{i}] must be a verdict-map cell {{'setting': {{...}}, 'verdict': ...}}; got {c!r}")
+    holds = lambda c: c.get("verdict") == "holds" and decisive(c)
+    sizes = {(c.get("construction"), c["setting"].get("d")) for c in cells
+             if c["setting"].get("setting") == "main" and c["setting"].get("d") != headline and holds(c)}
+    return [c for c in cells if holds(c) and (c.get("construction"), c["setting"].get("d")) in sizes]
+
+
+def own_map_diagnosis(own, other, text: str, headline="paper's"):
+    """A failing claim's diagnosis from its verdict map, where only ``own`` construction's cells can rescue it, and no cell
+    by its data size alone (:func:`size_held`: such cells are kept in the evidence, marked ``size`` and without their
+    support, so they neither name a ``setting`` nor let ``paper`` through). ``setting`` when one of ``own`` other cells
+    holds decisively (:func:`~..verdict_map.map_diagnosis`); when only ``other`` cells hold, :class:`~..claims.Unearned`
+    naming them (a cell of the other construction says nothing of this one's setting); when only size cells hold,
+    :class:`~..claims.Unearned` naming them; each with what would decide it (those cells at the headline sizes); when none
+    holds, :func:`~..verdict_map.map_diagnosis` of both (``paper`` if the map earns it)."""
+    from ..claims import Unearned, setting_text
     from ..verdict_map import decisive, map_diagnosis
     own, other = list(own), list(other)
+    sized = size_held(own + other, headline)
+    mark = lambda c: ({k: v for k, v in c.items() if k != "support"} | {"size": "holds in the main setting at this size too: the size's, "
+                                                                                  "not an open choice's"}) if any(c is s_ for s_ in sized) else c
+    own, other = [mark(c) for c in own], [mark(c) for c in other]
     holds = lambda cells: [c for c in cells if c.get("verdict") == "holds" and decisive(c)]
+    where = lambda cells: "; ".join(setting_text(c["setting"]) for c in cells)
+    decide = ("What would decide it: those cells at the headline sizes (d = 35,000 and 16,930): holding decisively there earns "
+              "{earns}; failing there leaves no cell holding, `paper` if every cell is decisive")
     if not holds(own) and holds(other):
-        where = "; ".join(", ".join(f"{k} = {v}" for k, v in c["setting"].items()) for c in holds(other))
-        return Unearned(f"{text} It holds at no setting of this construction's map; it holds only with the other LANCZOS ({where}), "
-                        "which cannot rescue this one. What would decide it: those cells of the other LANCZOS at the headline sizes "
-                        "(d = 35,000 and 16,930): holding decisively there earns `construction` (both reported); failing there "
-                        "leaves no cell of either construction holding, `paper` if every cell is decisive", {"sweep": own + other})
+        return Unearned(f"{text} It holds at no setting of this construction's map; it holds only with the other LANCZOS ({where(holds(other))}), "
+                        "which cannot rescue this one. " + decide.format(earns="`construction` (both reported)"), {"sweep": own + other})
+    if not holds(own) and sized:
+        return Unearned(f"{text} It holds only on the map's smaller data ({where(sized)}), where its main setting holds as well: the "
+                        "data size, not an open choice of the paper, rescues it, and a size is no setting. "
+                        + decide.format(earns="`setting` for a cell that holds where the main setting fails"), {"sweep": own + other})
     return map_diagnosis(own + other, text, no_authors_construction=None)
