@@ -291,7 +291,7 @@ def choose_split(fits: dict, agree: float = 0.02, beat: float = 0.9):
 
 
 def d55_test(exponents: dict, keys, cut: float) -> bool:
-    """D5.5 (one stochastic gradient costs ``O(MN(d + r²))``, an upper bound): the measured CPU-seconds exponents of
+    """D5.5, an implementation check recorded in the metrics, not a claim (one stochastic gradient costs ``O(MN(d + r²))``, an upper bound): the measured CPU-seconds exponents of
     one gradient named by ``keys`` (in ``d`` with ``r`` fixed, in ``M``, in ``N``: :func:`~.theory.cost_exponent`) are
     each at most ``1 + cut``."""
     cut = check_real("cut", cut, low=0.0)
