@@ -160,6 +160,10 @@ def test_a_size_cell_rescues_nothing():
     setting = own_map_diagnosis(head[:1] + [c("main", 1000, "fails"), c("floor", 1000, "holds"), c("start", 1000, "fails")],
                                 head[1:] + theirs, "Evidence.")
     assert setting["kind"] == "setting" and "floor" in setting["text"] and not size_held(setting["evidence"]["sweep"])
+    # the main setting at the map's size undecided: a cell holding there cannot be told from the size
+    unknown = head[:1] + [c("main", 1000, "not measured"), c("floor", 1000, "holds"), c("start", 1000, "fails")]
+    assert [x["setting"]["setting"] for x in size_held(unknown)] == ["floor"]
+    assert isinstance(own_map_diagnosis(unknown, head[1:] + theirs, "Evidence."), Unearned)
     # a size cell beside a real rescue: the rescue is named, the size cells marked and not named
     mixed = own_map_diagnosis(head[:1] + small + [c("floor", 300, "holds"), c("main", 300, "fails")], head[1:] + theirs, "Evidence.")
     assert mixed["kind"] == "setting" and "d = 300" in mixed["text"] and "d = 1000" not in mixed["text"]

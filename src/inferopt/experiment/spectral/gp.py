@@ -449,10 +449,11 @@ def choose_eta0(pilot: dict):
 
 
 def size_held(cells, headline="paper's") -> list:
-    """The cells of a verdict map (:func:`~..verdict_map.cell`, settings ``{"setting": label, "d": size}``) whose holding is
-    their data SIZE's, not their setting's: cells that hold decisively at a size other than the ``headline`` one where the
-    main setting (label ``"main"``) of the same construction holds decisively too (that size cell among them). A change of
-    the data size is not an open choice of the paper: such a cell rescues nothing."""
+    """The cells of a verdict map (:func:`~..verdict_map.cell`, settings ``{"setting": label, "d": size}``) whose holding
+    cannot be told from their data SIZE's: cells that hold decisively at a size other than the ``headline`` one where the
+    main setting (label ``"main"``) of the same construction does not fail decisively (it holds there too, or is undecided:
+    that size cell among them). A change of the data size is not an open choice of the paper: such a cell rescues
+    nothing; a cell holding where the main setting at its size fails decisively is its setting's."""
     from ..verdict_map import decisive
     if isinstance(cells, str | dict) or not hasattr(cells, "__iter__"):
         raise TypeError(f"cells must be a list of verdict-map cells; got {type(cells).__name__}")
@@ -462,7 +463,7 @@ def size_held(cells, headline="paper's") -> list:
             raise TypeError(f"cells[{i}] must be a verdict-map cell {{'setting': {{...}}, 'verdict': ...}}; got {c!r}")
     holds = lambda c: c.get("verdict") == "holds" and decisive(c)
     sizes = {(c.get("construction"), c["setting"].get("d")) for c in cells
-             if c["setting"].get("setting") == "main" and c["setting"].get("d") != headline and holds(c)}
+             if c["setting"].get("setting") == "main" and c["setting"].get("d") != headline and not (c.get("verdict") == "fails" and decisive(c))}
     return [c for c in cells if holds(c) and (c.get("construction"), c["setting"].get("d")) in sizes]
 
 
@@ -478,8 +479,8 @@ def own_map_diagnosis(own, other, text: str, headline="paper's"):
     from ..verdict_map import decisive, map_diagnosis
     own, other = list(own), list(other)
     sized = size_held(own + other, headline)
-    mark = lambda c: ({k: v for k, v in c.items() if k != "support"} | {"size": "holds in the main setting at this size too: the size's, "
-                                                                                  "not an open choice's"}) if any(c is s_ for s_ in sized) else c
+    mark = lambda c: ({k: v for k, v in c.items() if k != "support"} | {"size": "the main setting does not fail at this size: "
+                                                                                  "the size's, not an open choice's"}) if any(c is s_ for s_ in sized) else c
     own, other = [mark(c) for c in own], [mark(c) for c in other]
     holds = lambda cells: [c for c in cells if c.get("verdict") == "holds" and decisive(c)]
     where = lambda cells: "; ".join(setting_text(c["setting"]) for c in cells)
@@ -489,7 +490,7 @@ def own_map_diagnosis(own, other, text: str, headline="paper's"):
         return Unearned(f"{text} It holds at no setting of this construction's map; it holds only with the other LANCZOS ({where(holds(other))}), "
                         "which cannot rescue this one. " + decide.format(earns="`construction` (both reported)"), {"sweep": own + other})
     if not holds(own) and sized:
-        return Unearned(f"{text} It holds only on the map's smaller data ({where(sized)}), where its main setting holds as well: the "
-                        "data size, not an open choice of the paper, rescues it, and a size is no setting. "
+        return Unearned(f"{text} It holds only on the map's smaller data ({where(sized)}), where its main setting does not fail "
+                        "decisively either: the data size, not an open choice of the paper, may rescue it, and a size is no setting. "
                         + decide.format(earns="`setting` for a cell that holds where the main setting fails"), {"sweep": own + other})
     return map_diagnosis(own + other, text, no_authors_construction=None)
