@@ -139,6 +139,39 @@ def test_own_map_diagnosis_lets_only_its_own_cells_rescue():
     assert not (isinstance(own_map_diagnosis(ours, theirs, "Evidence."), dict) and own_map_diagnosis(ours, theirs, "Evidence.")["kind"] == "setting")
 
 
+def test_a_size_cell_rescues_nothing():
+    """The reviewer's case: every map cell runs smaller data than the headline; where the main setting holds at that size
+    too, the cells holding there are the size's, not their setting's: no `setting`, and the claim undecided (a size is
+    not an open choice), unless a cell holds where the main setting at its size fails."""
+    from inferopt.experiment.claims import Unearned
+    from inferopt.experiment.claims import check_diagnosis
+    from inferopt.experiment.spectral import own_map_diagnosis, size_held
+    c = lambda s, d, v, con="ours": {"setting": {"setting": s, "d": d}, "verdict": v, "support": 1.0 if v == "holds" else 0.0,
+                                     "construction": con, "data": "paper" if d == "paper's" else "stand-in"}
+    head = [c("main", "paper's", "fails"), c("main", "paper's", "fails", "authors")]
+    small = [c("main", 1000, "holds"), c("floor", 1000, "holds"), c("start", 1000, "fails")]
+    theirs = [c("main", 1000, "fails", "authors"), c("floor", 1000, "fails", "authors")]
+    assert [x["setting"]["setting"] for x in size_held(head + small + theirs)] == ["main", "floor"]
+    found = own_map_diagnosis(head[:1] + small, head[1:] + theirs, "Evidence.")
+    assert isinstance(found, Unearned) and "size" in found.reason and "What would decide it" in found.reason
+    marked = [x for x in found.evidence["sweep"] if "size" in x]
+    assert len(marked) == 2 and all("support" not in x for x in marked)
+    # the main setting at the map's size fails: a cell holding there is its setting's
+    setting = own_map_diagnosis(head[:1] + [c("main", 1000, "fails"), c("floor", 1000, "holds"), c("start", 1000, "fails")],
+                                head[1:] + theirs, "Evidence.")
+    assert setting["kind"] == "setting" and "floor" in setting["text"] and not size_held(setting["evidence"]["sweep"])
+    # the main setting at the map's size undecided: a cell holding there cannot be told from the size
+    unknown = head[:1] + [c("main", 1000, "not measured"), c("floor", 1000, "holds"), c("start", 1000, "fails")]
+    assert [x["setting"]["setting"] for x in size_held(unknown)] == ["floor"]
+    assert isinstance(own_map_diagnosis(unknown, head[1:] + theirs, "Evidence."), Unearned)
+    # a size cell beside a real rescue: the rescue is named, the size cells marked and not named
+    mixed = own_map_diagnosis(head[:1] + small + [c("floor", 300, "holds"), c("main", 300, "fails")], head[1:] + theirs, "Evidence.")
+    assert mixed["kind"] == "setting" and "d = 300" in mixed["text"] and "d = 1000" not in mixed["text"]
+    check_diagnosis(dict(mixed, scale="paper"), scale="paper")
+    with pytest.raises(TypeError, match=r"cells\[0\]"):
+        size_held([{"verdict": "holds"}])
+
+
 def test_readings_are_undecided_on_an_upper_bound_pass_at_every_reading():
     """Issue 41 (fourth review): a pass resting on an upper bound is undecided at every reading; a decided miss decides."""
     from inferopt.experiment.spectral import d51_reading, d53_reading, d54_reading, gp_comparison

@@ -31,6 +31,23 @@ def test_spectral_grad_equals_the_forward_recursion(theta, degree):
     np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-12 * max(np.abs(ref).max(), 1.0))
 
 
+@pytest.mark.parametrize("degree", [0, 1, 17])
+def test_the_work_count_includes_the_derivative_products(degree):
+    """Per probe the Chebyshev gradient counts its n - 1 products with A and 2n with the kernel sandwiches (its
+    derivative work); the LANCZOS gradient its CG products and one product with each sandwich: the same unit."""
+    gp = small_gp()
+    theta = np.array([1.0, 0.5, 2.0])
+    a, b = gp.interval(theta)
+    V = rademacher(np.random.default_rng(0), gp.dim, 3)
+    before = gp.matvecs
+    gp.spectral_grad(theta, V, np.ones(degree + 1), a, b)
+    assert gp.matvecs - before == (3 * degree - 1 if degree else 0) * 3
+    gp.lanczos_steps = 7
+    before = gp.matvecs
+    gp.lanczos_spectral_grad(theta, V)
+    assert gp.matvecs - before == 7 * 3 + 2 * 3
+
+
 @pytest.mark.parametrize("degree", [1, 2, 3, 8, 13])
 def test_adjoint_vectors_are_combinations_of_the_forward_vectors(degree):
     """``X = Y C`` block by block, with ``X, Y`` from the backward/forward recursions."""

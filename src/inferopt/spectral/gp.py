@@ -266,13 +266,21 @@ class SKIGaussianProcess:
     def spectral_grad(self, theta, V, weights, a, b):
         """``½ ∇ log det A`` by the Chebyshev estimator (12) with probes ``V`` and weights: the exact
         gradient of the same polynomial estimator as recursion (6), by its adjoint and one
-        cross-correlation for all three hyperparameters (:mod:`._ski_gradient`): ``n - 1`` products with ``A`` per
-        probe (``n`` the degree drawn), counted in :attr:`matvecs`."""
-        self.matvecs += max(np.asarray(weights).size - 2, 0) * np.shape(V)[1]
+        cross-correlation for all three hyperparameters (:mod:`._ski_gradient`). Counted in :attr:`matvecs`, per probe
+        (``n`` the degree drawn): the ``n - 1`` products with ``A`` of the forward recursion AND its derivative work,
+        ``2n`` products with the kernel sandwiches ``∂A/∂θ₂``, ``∂A/∂θ₃`` (one per forward vector ``w_j`` each: the
+        contraction ``Σ C[j,i] w_iᵀ (∂A/∂θ) w_j``, which our cross-correlation does in the frequency domain from the
+        transforms ``F(Wᵀw_j)`` the forward products keep). The same unit as the LANCZOS estimator's count (its solves and
+        its one product with each sandwich per probe, :meth:`lanczos_spectral_grad`); the noise's ``∂A/∂θ₁ = 2θ₁ I``, a
+        scaling, counts in neither."""
+        n = np.asarray(weights).size - 1
+        self.matvecs += (3 * n - 1 if n > 0 else 0) * np.shape(V)[1]
         return 0.5 * ski_estimator_grad(self, theta, V, weights, a, b)
 
     def lanczos_spectral_grad(self, theta, Z):
-        """``½ ∇ log det A`` by CG + Hutchinson (Dong et al. 2017), probes ``Z``, at most ``lanczos_steps`` iterations."""
+        """``½ ∇ log det A`` by CG + Hutchinson (Dong et al. 2017), probes ``Z``, at most ``lanczos_steps`` iterations.
+        Counted in :attr:`matvecs`: the CG products with ``A`` and one product with each kernel sandwich ``∂A/∂θ₂``,
+        ``∂A/∂θ₃`` per probe (the unit of :meth:`spectral_grad`)."""
         return 0.5 * cg_logdet_grad(self.operator(theta), self.derivative_operators(theta), Z=Z, tol=self.cg_tol,
                                     max_iter=self.lanczos_steps)
 

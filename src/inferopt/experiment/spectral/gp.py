@@ -151,29 +151,36 @@ def reached(table: pd.DataFrame, name: str, method: str, share: float, unit: str
     return int(np.sum(np.isfinite(t))), int(t.size)
 
 
-def never_reached(table: pd.DataFrame, name: str, method: str, share: float) -> bool:
-    """Does ``method`` miss the target ``share`` on ``name`` in at least half its runs (its median cost is infinite)?"""
-    k, n = reached(table, name, method, share)
-    return bool(2 * k < n + (n % 2 == 0))
+def _cost(table, name, method, share, unit) -> float:
+    """``method``'s median cost to the target on ``name`` in ``unit``, a run that never reached it counting with its whole
+    run (what it spent before its budget ended: a lower bound on its cost to the target)."""
+    t, total = _amounts(table, name, method, share, unit)
+    return float(np.median(np.where(np.isinf(t), np.maximum(total, 0.0), t)))
+
+
+def capped(table: pd.DataFrame, name: str, method: str, share: float, unit: str = "seconds") -> bool:
+    """Is ``method``'s median cost to the target ``share`` on ``name`` (in ``unit``) bounded by its budget? Its runs that
+    never reached the target count with their whole run (:func:`time_ratio`), a LOWER bound on what they would need: the
+    median is capped when it would change were those runs given a longer budget (counted as never arriving, ``inf``)."""
+    check_choice("unit", unit, tuple(UNITS))
+    check_choice("method", method, _pair(table, name))
+    t, _ = _amounts(table, name, method, _share(table, share), unit)
+    return bool(np.median(t) != _cost(table, name, method, share, unit))
 
 
 def time_ratio(table: pd.DataFrame, name: str, lanczos: str, share: float, sgd: str = "SGD", unit: str = "seconds"):
     """LANCZOS's median cost to the target over SGD's on ``name``, in ``unit`` (``seconds`` or ``matvecs``, the
-    matrix-vector products). A LANCZOS run that never reaches it counts with its whole run (the ratio is then a lower
-    bound). Where SGD's median is ``inf`` (SGD misses the target in at least half its runs) there is no ratio:
-    ``None`` (never written as 0; :func:`ratio_bound` says whether that is a decided miss or undecided)."""
+    matrix-vector products). A run that never reaches the target counts with its whole run, a lower bound on its cost;
+    where that decides a median (:func:`capped`) the ratio is a bound, read by :func:`ratio_bound` (a capped LANCZOS: a
+    lower bound; a capped SGD: an upper bound). ``None`` only where SGD's cost is 0 (no ratio, never written as 0)."""
     check_choice("unit", unit, tuple(UNITS))
     _share(_runs(table, name, sgd, lanczos), share)
-    t_sgd, _ = _amounts(table, name, sgd, share, unit)
-    t_lan, total = _amounts(table, name, lanczos, share, unit)
-    med_sgd = float(np.median(t_sgd))
-    if np.isinf(med_sgd):
-        return None
-    return float(np.median(np.where(np.isinf(t_lan), np.maximum(total, 0.0), t_lan))) / med_sgd
+    den = _cost(table, name, sgd, share, unit)
+    return None if den <= 0 else _cost(table, name, lanczos, share, unit) / den
 
 
 def _at_least(r, factor, strict=False) -> bool:
-    """A ratio passes a bar; no ratio (SGD never reached the target) never passes: SGD is not faster there."""
+    """A ratio passes a bar; no ratio (SGD's cost 0) never passes. Whether a pass or a miss is decided: :func:`informative`."""
     return bool(r is not None and (r > factor if strict else r >= factor))
 
 
@@ -284,7 +291,7 @@ def choose_split(fits: dict, agree: float = 0.02, beat: float = 0.9):
 
 
 def d55_test(exponents: dict, keys, cut: float) -> bool:
-    """D5.5 (one stochastic gradient costs ``O(MN(d + r²))``, an upper bound): the measured CPU-seconds exponents of
+    """D5.5, an implementation check recorded in the metrics, not a claim (one stochastic gradient costs ``O(MN(d + r²))``, an upper bound): the measured CPU-seconds exponents of
     one gradient named by ``keys`` (in ``d`` with ``r`` fixed, in ``M``, in ``N``: :func:`~.theory.cost_exponent`) are
     each at most ``1 + cut``."""
     cut = check_real("cut", cut, low=0.0)
@@ -309,16 +316,25 @@ def first_record(table: pd.DataFrame, name: str, method: str, share: float) -> b
 
 
 def ratio_bound(table: pd.DataFrame, name: str, lanczos: str, share: float, sgd: str = "SGD"):
-    """What the LANCZOS / SGD cost ratio at ``share`` on ``name`` is (:func:`first_record`): ``"exact"`` (neither meets
-    the target at its first record), ``"upper"`` (LANCZOS does: its cost, the numerator, is an upper bound), ``"lower"``
-    (SGD does: the denominator is an upper bound), ``None`` (both do: the ratio of two upper bounds bounds nothing). Where SGD
-    misses the target in half its runs (:func:`never_reached`): ``"exact"`` when LANCZOS reaches it (SGD is not faster, a
-    decided miss), ``None`` when neither does (undecided)."""
+    """What the LANCZOS / SGD cost ratio at ``share`` on ``name`` (:func:`time_ratio`) is: ``"exact"``, ``"upper"`` or
+    ``"lower"`` (a bound from above or from below), or ``None`` (it bounds nothing). Each method's median cost is exact,
+    an UPPER bound where it meets the target at its first record (:func:`first_record`: it may have been met sooner), or
+    a LOWER bound where its budget caps it (:func:`capped`, in seconds or in products: runs that never reached the target
+    count with their whole run). The ratio is an upper bound when LANCZOS's cost is one or SGD's is a lower one, a lower
+    bound in the converse; bounds pulling both ways, or a method bounded both ways, bound nothing. A bound decides a
+    claim only in its direction (:func:`informative`): a LANCZOS capped by its budget can show SGD faster by a factor,
+    never that it is not; an SGD capped by its budget the converse."""
     _runs(table, name, sgd, lanczos)
-    if never_reached(table, name, sgd, share):     # no ratio: SGD not faster where LANCZOS reaches it (a decided miss), else undecided
-        return None if never_reached(table, name, lanczos, share) else "exact"
-    lan, sg = first_record(table, name, lanczos, share), first_record(table, name, sgd, share)
-    return None if (lan and sg) else "upper" if lan else "lower" if sg else "exact"
+
+    def side(method):
+        up, low = first_record(table, name, method, share), any(capped(table, name, method, share, u) for u in UNITS)
+        return None if (up and low) else "upper" if up else "lower" if low else "exact"
+
+    lan, sg = side(lanczos), side(sgd)
+    if lan is None or sg is None:
+        return None
+    up, low = lan == "upper" or sg == "lower", lan == "lower" or sg == "upper"
+    return None if (up and low) else "upper" if up else "lower" if low else "exact"
 
 
 def informative(table: pd.DataFrame, passes: dict, lanczos: str, share: float, need: str = "all") -> bool:
@@ -342,7 +358,8 @@ def informative(table: pd.DataFrame, passes: dict, lanczos: str, share: float, n
 
 def readable_shares(table: pd.DataFrame, name: str, lanczos: str, shares) -> list:
     """The targets of ``shares`` at which a LANCZOS / SGD ratio on ``name`` bounds anything (:func:`ratio_bound` not
-    ``None``): a target both methods meet at their first record is dropped, not the claim."""
+    ``None``): a target both methods meet at their first record, or neither reaches within its budget, is dropped, not
+    the claim."""
     return [s_ for s_ in _shares(shares) if ratio_bound(table, name, lanczos, s_) is not None]
 
 
@@ -431,20 +448,49 @@ def choose_eta0(pilot: dict):
     return min(sorted(worst), key=lambda e: worst[e]), worst
 
 
-def own_map_diagnosis(own, other, text: str):
-    """A failing claim's diagnosis from its verdict map, where only ``own`` construction's cells can rescue it: ``setting``
-    when one of ``own`` cells holds decisively (:func:`~..verdict_map.map_diagnosis` on both constructions' cells); when
-    only ``other`` cells hold, :class:`~..claims.Unearned` naming them (a cell of the other construction says nothing of
-    this one's setting), with what would decide it (those cells at the headline sizes); when none holds,
-    :func:`~..verdict_map.map_diagnosis` of both (``paper`` if the map earns it)."""
-    from ..claims import Unearned
+def size_held(cells, headline="paper's") -> list:
+    """The cells of a verdict map (:func:`~..verdict_map.cell`, settings ``{"setting": label, "d": size}``) whose holding
+    cannot be told from their data SIZE's: cells that hold decisively at a size other than the ``headline`` one where the
+    main setting (label ``"main"``) of the same construction does not fail decisively (it holds there too, or is undecided:
+    that size cell among them). A change of the data size is not an open choice of the paper: such a cell rescues
+    nothing; a cell holding where the main setting at its size fails decisively is its setting's."""
+    from ..verdict_map import decisive
+    if isinstance(cells, str | dict) or not hasattr(cells, "__iter__"):
+        raise TypeError(f"cells must be a list of verdict-map cells; got {type(cells).__name__}")
+    cells = list(cells)
+    for i, c in enumerate(cells):
+        if not isinstance(c, dict) or not isinstance(c.get("setting"), dict):
+            raise TypeError(f"cells[{i}] must be a verdict-map cell {{'setting': {{...}}, 'verdict': ...}}; got {c!r}")
+    holds = lambda c: c.get("verdict") == "holds" and decisive(c)
+    sizes = {(c.get("construction"), c["setting"].get("d")) for c in cells
+             if c["setting"].get("setting") == "main" and c["setting"].get("d") != headline and not (c.get("verdict") == "fails" and decisive(c))}
+    return [c for c in cells if holds(c) and (c.get("construction"), c["setting"].get("d")) in sizes]
+
+
+def own_map_diagnosis(own, other, text: str, headline="paper's"):
+    """A failing claim's diagnosis from its verdict map, where only ``own`` construction's cells can rescue it, and no cell
+    by its data size alone (:func:`size_held`: such cells are kept in the evidence, marked ``size`` and without their
+    support, so they neither name a ``setting`` nor let ``paper`` through). ``setting`` when one of ``own`` other cells
+    holds decisively (:func:`~..verdict_map.map_diagnosis`); when only ``other`` cells hold, :class:`~..claims.Unearned`
+    naming them (a cell of the other construction says nothing of this one's setting); when only size cells hold,
+    :class:`~..claims.Unearned` naming them; each with what would decide it (those cells at the headline sizes); when none
+    holds, :func:`~..verdict_map.map_diagnosis` of both (``paper`` if the map earns it)."""
+    from ..claims import Unearned, setting_text
     from ..verdict_map import decisive, map_diagnosis
     own, other = list(own), list(other)
+    sized = size_held(own + other, headline)
+    mark = lambda c: ({k: v for k, v in c.items() if k != "support"} | {"size": "the main setting does not fail at this size: "
+                                                                                  "the size's, not an open choice's"}) if any(c is s_ for s_ in sized) else c
+    own, other = [mark(c) for c in own], [mark(c) for c in other]
     holds = lambda cells: [c for c in cells if c.get("verdict") == "holds" and decisive(c)]
+    where = lambda cells: "; ".join(setting_text(c["setting"]) for c in cells)
+    decide = ("What would decide it: those cells at the headline sizes (d = 35,000 and 16,930): holding decisively there earns "
+              "{earns}; failing there leaves no cell holding, `paper` if every cell is decisive")
     if not holds(own) and holds(other):
-        where = "; ".join(", ".join(f"{k} = {v}" for k, v in c["setting"].items()) for c in holds(other))
-        return Unearned(f"{text} It holds at no setting of this construction's map; it holds only with the other LANCZOS ({where}), "
-                        "which cannot rescue this one. What would decide it: those cells of the other LANCZOS at the headline sizes "
-                        "(d = 35,000 and 16,930): holding decisively there earns `construction` (both reported); failing there "
-                        "leaves no cell of either construction holding, `paper` if every cell is decisive", {"sweep": own + other})
+        return Unearned(f"{text} It holds at no setting of this construction's map; it holds only with the other LANCZOS ({where(holds(other))}), "
+                        "which cannot rescue this one. " + decide.format(earns="`construction` (both reported)"), {"sweep": own + other})
+    if not holds(own) and sized:
+        return Unearned(f"{text} It holds only on the map's smaller data ({where(sized)}), where its main setting does not fail "
+                        "decisively either: the data size, not an open choice of the paper, may rescue it, and a size is no setting. "
+                        + decide.format(earns="`setting` for a cell that holds where the main setting fails"), {"sweep": own + other})
     return map_diagnosis(own + other, text, no_authors_construction=None)
