@@ -147,6 +147,23 @@ def test_classify_and_never_beaten_read_the_tie_tolerance():
         never_beaten(["win", "draw"])
 
 
+def test_best_in_panels_excuses_a_panel_tied_throughout_and_can_fail():
+    from inferopt.experiment.herding_claims import best_in_panels
+
+    s = lambda *labels: pd.Series(list(labels), index=range(8, 8 + len(labels)))
+    holds = lambda out: never_beaten(out.to_numpy())
+    assert best_in_panels({"a": s("win", "tie"), "uniform": s("tie", "tie")}, holds)        # the tied panel is excused
+    assert not best_in_panels({"a": s("win", "loss"), "uniform": s("tie", "tie")}, holds)   # a loss elsewhere still fails
+    assert not best_in_panels({"a": s("tie"), "b": s("tie", "tie")}, holds)                 # tied everywhere: not shown best
+    assert not never_beaten(s("tie", "tie").to_numpy())   # the per-panel rule alone would fail the tied panel
+    with pytest.raises(TypeError, match="outcomes"):
+        best_in_panels({}, holds)
+    with pytest.raises(ValueError, match="outcomes"):
+        best_in_panels({"a": s("win", "draw")}, holds)
+    with pytest.raises(TypeError, match="holds"):
+        best_in_panels({"a": s("win")}, None)
+
+
 def test_slightly_worse_holds_in_the_band_and_fails_outside():
     assert slightly_worse({"a": 1.5, "b": 2.9}, 3.0)
     assert not slightly_worse({"a": 1.5, "b": 22.0}, 3.0)          # far worse

@@ -16,7 +16,8 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`rank_correlation` -- B3.4: Spearman's correlation (the boundary distance against line search's advantage);
 * :func:`same_points` -- B6.4, B6.5: two recursions choose the same points and give the same errors;
 * :func:`entropy_tradeoff` -- B4.6: where a method is better at the moments, is it farther from the maximum entropy, with lower entropy?
-* :func:`size_outcomes`, :func:`classify`, :func:`never_beaten` -- B1.1: per size ``t``, win / tie / loss of a method against the best of the others;
+* :func:`size_outcomes`, :func:`classify`, :func:`never_beaten`, :func:`best_in_panels` -- B1.1: per size ``t``, win / tie / loss of a method against the best
+  of the others, and over the panels (a panel tied throughout excused);
 * :func:`slightly_worse` -- B1.2: a ratio in ``(1, cut]`` in every panel;
 * :func:`beats_at` -- B1.4: the sizes at which one method's error is below another's;
 * :func:`ends_on_mean`, :func:`reaches_first` -- B2.1, B2.2: fitting the empirical mean, and who fits it first;
@@ -207,6 +208,25 @@ def never_beaten(outcomes) -> bool:
     if unknown:
         raise ValueError(f"outcomes must be 'win', 'tie' or 'loss'; got {sorted(map(str, unknown))}")
     return bool((out != "loss").all() and (out == "win").any())
+
+
+def best_in_panels(outcomes: dict, holds) -> bool:
+    """B1.1 over the panels of Fig. 3 ("always performs best"): ``holds(series)`` (a reading of "always" of one panel's
+    win / tie / loss labels, a Series indexed by ``t``) in every panel not tied at every size, and at least one such
+    panel. A panel tied throughout (the method lands on the same weighted points as the best other: uniform density,
+    herding on the van der Corput points) neither shows the method best nor beats it: it is excused, not failed."""
+    if not isinstance(outcomes, dict) or not outcomes:
+        raise TypeError("outcomes must be a non-empty mapping panel -> Series of 'win' / 'tie' / 'loss' labels")
+    if not callable(holds):
+        raise TypeError(f"holds must be a callable reading of one panel's labels; got {type(holds).__name__}")
+    read = []
+    for name, out in outcomes.items():
+        if not isinstance(out, pd.Series) or not len(out):
+            raise ValueError(f"outcomes[{name!r}] must be a non-empty Series of outcomes indexed by t")
+        never_beaten(out.to_numpy())   # validates the labels
+        if not (out == "tie").all():
+            read.append(bool(holds(out)))
+    return bool(read) and all(read)
 
 
 def slightly_worse(ratios, cut: float) -> bool:
