@@ -164,6 +164,42 @@ def test_best_in_panels_excuses_a_panel_tied_throughout_and_can_fail():
         best_in_panels({"a": s("win")}, None)
 
 
+def test_best_from_reads_tolerance_and_first_size_jointly_and_can_fail():
+    from inferopt.experiment.herding_claims import best_from
+
+    frame = lambda *r: pd.DataFrame({"best other": "h", "ratio": list(r)}, index=range(8, 8 + len(r)))
+    early = frame(1.3, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 1.08, 0.5)   # beaten 1.3x at t = 8, 1.08x at t = 16
+    tied = frame(*[1.0] * 10)                                           # a panel tied throughout: excused
+    st = {"random": early, "uniform": tied}
+    assert not best_from(st, 1e-9, 8) and not best_from(st, 0.1, 8)    # the early loss is beyond either tolerance
+    assert not best_from(st, 1e-9, 16) and not best_from(st, 0.05, 16)  # the 1.08x loss at t = 16 stays a loss
+    assert best_from(st, 0.1, 16)                                        # within 0.1 and from t = 16: no loss
+    assert not best_from({"uniform": tied}, 0.1, 8)                      # only tied panels: not shown best
+    assert not best_from({"a": frame(0.95, 0.97)}, 0.1, 8)               # every win within the tolerance: a tie
+    with pytest.raises(ValueError, match="first"):
+        best_from(st, 0.1, 100)
+    with pytest.raises(TypeError, match="outcomes"):
+        best_from({}, 0.1, 8)
+    with pytest.raises(ValueError, match="ratio"):
+        best_from({"a": pd.Series([1.0])}, 0.1, 8)
+    with pytest.raises(ValueError, match="tie_rtol"):
+        best_from(st, -0.1, 8)
+
+
+def test_worst_losses_lists_the_largest_ratios_first():
+    from inferopt.experiment.herding_claims import worst_losses
+
+    o = pd.DataFrame({"best other": ["h", "s", "h", "s"], "ratio": [1.05, 0.5, 1.3, 1.0]}, index=[8, 16, 32, 64])
+    w = worst_losses(o, n=5)
+    assert list(w.index) == [32, 8] and list(w["best other"]) == ["h", "h"]   # ties and wins left out
+    assert list(worst_losses(o, n=1).index) == [32] and worst_losses(o, tie_rtol=0.1).index.tolist() == [32]
+    assert worst_losses(o.assign(ratio=0.5)).empty
+    with pytest.raises(ValueError, match="outcomes"):
+        worst_losses(o[["ratio"]])
+    with pytest.raises(ValueError, match="n"):
+        worst_losses(o, n=0)
+
+
 def test_slightly_worse_holds_in_the_band_and_fails_outside():
     assert slightly_worse({"a": 1.5, "b": 2.9}, 3.0)
     assert not slightly_worse({"a": 1.5, "b": 22.0}, 3.0)          # far worse

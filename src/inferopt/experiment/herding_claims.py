@@ -16,8 +16,9 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`rank_correlation` -- B3.4: Spearman's correlation (the boundary distance against line search's advantage);
 * :func:`same_points` -- B6.4, B6.5: two recursions choose the same points and give the same errors;
 * :func:`entropy_tradeoff` -- B4.6: where a method is better at the moments, is it farther from the maximum entropy, with lower entropy?
-* :func:`size_outcomes`, :func:`classify`, :func:`never_beaten`, :func:`best_in_panels` -- B1.1: per size ``t``, win / tie / loss of a method against the best
-  of the others, and over the panels (a panel tied throughout excused);
+* :func:`size_outcomes`, :func:`classify`, :func:`never_beaten`, :func:`best_in_panels`, :func:`best_from` -- B1.1: per size
+  ``t``, win / tie / loss of a method against the best of the others, and over the panels (a panel tied throughout
+  excused) under a reading [tie tolerance, first size]; :func:`worst_losses` -- its evidence;
 * :func:`slightly_worse` -- B1.2: a ratio in ``(1, cut]`` in every panel;
 * :func:`beats_at` -- B1.4: the sizes at which one method's error is below another's;
 * :func:`ends_on_mean`, :func:`reaches_first` -- B2.1, B2.2: fitting the empirical mean, and who fits it first;
@@ -27,7 +28,7 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`matches_moments` -- B5.1, B5.2: the moment error falls;
 * :func:`linear_not_polynomial`, :func:`all_at_most` -- B6.1, B6.3;
 * :func:`overtakes_at`, :func:`overtakes_later` -- B3.5 (Sec. 5.2): where line search overtakes herding, later for a small distance;
-* :func:`always_readings` -- B1.1, B1.3: readings of "always" (a share of the sizes, a first size).
+* :func:`always_readings` -- B1.3: readings of "always" (a share of the sizes, a first size).
 """
 
 from __future__ import annotations
@@ -229,6 +230,35 @@ def best_in_panels(outcomes: dict, holds) -> bool:
     return bool(read) and all(read)
 
 
+def best_from(outcomes: dict, tie_rtol: float, first: int) -> bool:
+    """B1.1 under one reading ``[tie_rtol, first]`` of "min-norm-point algorithms always perform best" (Sec. 5.1, Fig. 3):
+    in every panel (``outcomes``: panel -> :func:`size_outcomes`' table, index ``t``), at every size ``t >= first`` read,
+    the ratio of min-norm-point's error to the best other's is not a loss at the tie tolerance ``tie_rtol``
+    (:func:`classify`), and one size is a win; a panel tied at every such size is excused (:func:`best_in_panels`)."""
+    tie_rtol, first = check_real("tie_rtol", tie_rtol, low=0.0), check_int("first", first, low=1)
+    if not isinstance(outcomes, dict) or not outcomes:
+        raise TypeError("outcomes must be a non-empty mapping panel -> size_outcomes table (a 'ratio' column indexed by t)")
+    labels = {}
+    for name, o in outcomes.items():
+        if not isinstance(o, pd.DataFrame) or "ratio" not in o:
+            raise ValueError(f"outcomes[{name!r}] must be a size_outcomes table with a 'ratio' column indexed by t")
+        r = o["ratio"][o.index >= first]
+        if not len(r):
+            raise ValueError(f"outcomes[{name!r}] has no size t >= first = {first}: nothing to read")
+        labels[name] = pd.Series(classify(r.to_numpy(), tie_rtol), index=r.index)
+    return best_in_panels(labels, lambda out: never_beaten(out.to_numpy()))
+
+
+def worst_losses(outcomes: pd.DataFrame, n: int = 5, tie_rtol: float = TIE_RTOL) -> pd.DataFrame:
+    """B1.1's evidence: the ``n`` sizes of one panel (:func:`size_outcomes`' table) where the method is beaten by the
+    most (ratio above ``1 + tie_rtol``), the largest ratio first; the table's columns, index ``t``."""
+    n, tie_rtol = check_int("n", n, low=1), check_real("tie_rtol", tie_rtol, low=0.0)
+    if not isinstance(outcomes, pd.DataFrame) or not {"ratio", "best other"} <= set(outcomes):
+        raise ValueError("outcomes must be a size_outcomes table (columns 'best other', 'ratio', indexed by t)")
+    lost = outcomes[outcomes["ratio"] > 1 + tie_rtol]
+    return lost.sort_values("ratio", ascending=False, kind="stable").head(n)
+
+
 def slightly_worse(ratios, cut: float) -> bool:
     """B1.2: every ratio (line search / herding, one per panel) is in ``(1, cut]``: worse, but not by more than ``cut``."""
     cut = check_real("cut", cut, low=1.0)
@@ -374,7 +404,7 @@ def overtakes_at(table: pd.DataFrame, method: str, other: str, sizes) -> int | N
 
 
 def always_readings(outcomes: pd.Series | pd.DataFrame, shares=(0.95, 0.99, 1.0), firsts=(8, 16)) -> dict[str, bool]:
-    """B1.1, B1.3 ("always"): readings of "always" over ``size_outcomes``'s table (or its ``outcome`` column, index
+    """B1.3 ("always"): readings of "always" over ``size_outcomes``'s table (or its ``outcome`` column, index
     ``t``): ``share>=s`` -- at least a share ``s`` of the sizes are not a ``loss``; ``t>=f`` -- no ``loss`` from size
     ``f`` on. Every reading also needs one ``win``."""
     out = outcomes["outcome"] if isinstance(outcomes, pd.DataFrame) else outcomes
