@@ -276,7 +276,8 @@ def test_gradient_effect_and_interval_verdict():
     e = cc.gradient_effect(_effect_table({5: -0.05})[lambda t: t.k == 5])
     assert e["mean"] == pytest.approx(-0.05) and e["low"] < -0.05 < e["high"] and e["trials"] == 20 and not e["identical"]
     same = cc.gradient_effect(_effect_table({5: None}))
-    assert same == {"mean": 0.0, "low": 0.0, "high": 0.0, "trials": 20, "identical": True}
+    assert same == {"mean": 0.0, "low": 0.0, "high": 0.0, "median": 0.0, "trials": 20, "identical": True}
+    assert e["median"] == pytest.approx(-0.05, abs=0.003)
     assert cc.interval_verdict(-0.05, -0.02, 0.01) == "holds"
     assert cc.interval_verdict(0.02, 0.05, 0.01) == "fails"          # the reverse: restricted lower
     assert cc.interval_verdict(-0.005, 0.008, 0.01) == "fails"       # an equivalence
