@@ -275,12 +275,14 @@ EFFECT_RESAMPLES = 2000
 
 def gradient_effect(table, *, level: float = EFFECT_LEVEL, n_resamples: int = EFFECT_RESAMPLES, seed: int = 0) -> dict:
     """A2.5's paired effect size at one cell (``table``: columns ``trial, gradient, objective``, a full- and a
-    restricted-gradient run per trial): per trial the relative difference of the final objective
-    ``d = (f_full − f_restricted) / |f_restricted|`` (0 for identical runs; below 0: the full gradient ends
-    lower), its mean over the trials and the percentile bootstrap interval of that mean over the trials
-    (central ``level`` of ``n_resamples`` resamples). Returns ``{"mean", "low", "high", "median", "trials",
-    "identical"}`` (``median``: of the per-trial ``d``, beside: ``d`` is bounded below by −1 and not above, so a few
-    trials whose restricted run ends near 0 can carry the mean; ``identical``: every pair ends at the same objective)."""
+    restricted-gradient run per trial): per trial the log ratio of the final objectives
+    ``l = log(f_full / f_restricted)`` (0 for identical runs; below 0: the full gradient ends lower), its mean over
+    the trials and the percentile bootstrap interval of that mean over the trials (central ``level`` of
+    ``n_resamples`` resamples), each reported as the relative difference of the geometric means, ``exp(.) − 1``.
+    The log treats "full lower" and "restricted lower" alike; the plain relative difference
+    ``(f_full − f_restricted) / f_restricted`` is bounded below by −1 and not above, so a few trials whose
+    restricted run ends near 0 carried its mean. Returns ``{"mean", "low", "high", "median", "trials",
+    "identical"}`` (``median``: of the per-trial ``exp(l) − 1``; ``identical``: every pair ends at the same objective)."""
     check_table("table", table, ("trial", "gradient", "objective"))
     level = check_real("level", level, low=0.0, high=1.0, low_open=True, high_open=True)
     n_resamples = check_int("n_resamples", n_resamples, low=1)
@@ -288,14 +290,14 @@ def gradient_effect(table, *, level: float = EFFECT_LEVEL, n_resamples: int = EF
     if "full" not in wide or "restricted" not in wide or wide.empty:
         raise ValueError("table must hold both a 'full' and a 'restricted' gradient run per trial")
     a, b = wide["full"].to_numpy(dtype=float), wide["restricted"].to_numpy(dtype=float)
-    if np.any((b == 0.0) & (a != b)):
-        raise ValueError("a restricted-gradient run ends at objective 0 and the full one does not: the relative "
-                         "difference is undefined there")
-    d = np.divide(a - b, np.abs(b), out=np.zeros_like(a), where=a != b)
+    if np.any(((a <= 0.0) | (b <= 0.0)) & (a != b)):
+        raise ValueError("a run ends at objective <= 0 and its pair does not: the log ratio is undefined there")
+    d = np.zeros_like(a)
+    np.log(a / b, out=d, where=a != b)
     means = d[np.random.default_rng(check_int("seed", seed, low=0)).integers(0, d.size, (n_resamples, d.size))].mean(axis=1)
-    low, high = np.quantile(means, [(1.0 - level) / 2.0, (1.0 + level) / 2.0])
-    return {"mean": float(d.mean()), "low": float(low), "high": float(high), "median": float(np.median(d)),
-            "trials": int(d.size), "identical": bool(np.all(a == b))}
+    low, high = np.expm1(np.quantile(means, [(1.0 - level) / 2.0, (1.0 + level) / 2.0]))
+    return {"mean": float(np.expm1(d.mean())), "low": float(low), "high": float(high),
+            "median": float(np.expm1(np.median(d))), "trials": int(d.size), "identical": bool(np.all(a == b))}
 
 
 def interval_verdict(low: float, high: float, margin: float) -> str:
@@ -356,8 +358,9 @@ def gradient_effects(table, margins, *, chosen: float, seed: int = 0) -> dict:
         return vs.pop() if len(vs) == 1 and vs <= {"holds", "fails"} else "inconclusive"
 
     readings = [{"value": m, "verdict": whole(m)} for m in margins]
-    text = (f"Paired relative difference of the final objective (full − restricted) / |restricted|, mean over trials "
-            f"[{100 * EFFECT_LEVEL:.0f} % bootstrap interval], by cell: "
+    text = (f"Paired difference of the final objective, full against restricted, as the relative difference of their "
+            f"geometric means over trials (exp of the mean log ratio, minus 1) [{100 * EFFECT_LEVEL:.0f} % bootstrap "
+            f"interval], by cell: "
             + "; ".join(_effect_text(key, e) for key, e in effects.items()) + ".")
     cells = []
     for (w, kk), e in zip(groups, effects.values()):
