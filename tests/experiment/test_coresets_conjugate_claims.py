@@ -95,7 +95,7 @@ def test_first_below_and_crossings():
         cc.median_crossing(cr, "a_iht_ii", "giga")
 
 
-def test_construction_cells_and_diagnosis():
+def test_factor_cells_and_diagnosis():
     def crossings(its):
         return pd.DataFrame({"trial": range(len(its)), "iht": "a_iht", "baseline": "sparsevi", "iteration": its})
 
@@ -103,15 +103,31 @@ def test_construction_cells_and_diagnosis():
         return cc.passes_within(t, [("a_iht", "sparsevi", 100)], 1.0)
 
     fast, slow, split = crossings([40, 50, 60, 45, 55] * 2), crossings([240, 250, 301, 245, 255] * 2), crossings([50, 60, 150, 301] * 3)
-    same = cc.construction_cells(test, {"ours": fast, "authors": fast})
-    assert [c["verdict"] for c in same] == ["holds", "holds"] and cc.construction_diagnosis(same, "x") is None
-    differ = cc.construction_cells(test, {"ours": slow, "authors": fast})
-    d = cc.construction_diagnosis(differ, "A-IHT is slow here.")
-    assert d["kind"] == "construction" and "our construction: fails" in d["text"] and "the authors' construction: holds" in d["text"]
-    undecided = cc.construction_cells(test, {"ours": slow, "authors": split})
-    assert undecided[1]["verdict"] == "inconclusive" and cc.construction_diagnosis(undecided, "x") is None
-    with pytest.raises(ValueError, match="ours"):
-        cc.construction_cells(test, {"ours": fast})
+    E, A = "exact", "authors"
+
+    def grid(ee, ea, ae, aa):  # (step, constant)
+        return cc.factor_cells(test, {(E, E): ee, (E, A): ea, (A, E): ae, (A, A): aa})
+
+    same = grid(fast, slow, slow, fast)
+    assert [c["verdict"] for c in same] == ["holds", "fails", "fails", "holds"] and cc.factor_diagnosis(same, "x") is None
+    assert [c.get("construction") for c in same] == ["ours", None, None, "authors"]
+    # ours fails, theirs holds, and only the step rule moves the verdict: 'construction' naming it
+    by_step = grid(slow, slow, fast, fast)
+    assert cc.moving_factors(by_step) == ["step"]
+    d = cc.factor_diagnosis(by_step, "A-IHT is slow here.")
+    assert d["kind"] == "construction" and "our construction: fails" in d["text"] and "the authors': holds" in d["text"]
+    assert "the IHT step rule" in d["text"] and "constant row of" not in d["text"].split("moves the verdict")[0]
+    assert cc.moving_factors(grid(slow, fast, slow, fast)) == ["constant"]
+    # ours undecided: nothing earned, the reason naming the factor and what would decide it
+    undecided = grid(split, split, fast, fast)
+    assert undecided[0]["verdict"] == "inconclusive"
+    u = cc.factor_diagnosis(undecided, "x", to_decide="More trials would decide it.")
+    assert isinstance(u, Unearned) and "our construction is undecided" in u.reason and "the IHT step rule" in u.reason
+    assert u.reason.endswith("More trials would decide it.")
+    assert cc.moving_factors(grid(slow, fast, fast, slow)) == ["step", "constant"]  # each moves it at both values
+    assert cc.moving_factors(grid(slow, slow, slow, fast)) == []  # only the two together
+    with pytest.raises(ValueError, match="tables"):
+        cc.factor_cells(test, {(E, E): fast})
 
 
 def test_objective_drop():
@@ -123,17 +139,17 @@ def test_objective_drop():
     assert cc.objective_drop(t, "b", 50) == pytest.approx(0.0)
     with pytest.raises(ValueError, match="cannot show"):
         cc.objective_drop(t, "a", 400)
+    # A2.4's count: of two traces of "a", the one flat over its last 50 iterations is all but stalled
+    two = pd.concat([falling, flat.assign(trial=1, method="a")])
+    assert cc.objective_drops(two, "a", 50).round(3).tolist() == [round(50 / 301, 3), 0.0]
+    assert cc.stalled_traces(two, "a", 50, 0.01) == 1 and cc.stalled_traces(two, "a", 50, 0.0) == 0
 
 
-def test_full_beats_restricted():
-    t = pd.DataFrame({"trial": [0, 0, 1, 1], "gradient": ["full", "restricted"] * 2, "objective": [1.0, 2.0, 1.0, 3.0]})
-    assert cc.full_beats_restricted(t) is True
-    assert cc.gradient_pairs(t) == {"full better": 2, "ties": 0, "restricted better": 0, "pairs": 2}
-    worse = t.assign(objective=[2.0, 1.0, 1.0, 3.0, ])
-    assert cc.full_beats_restricted(worse) is False  # one win, one loss: not more than half
-    assert cc.full_beats_restricted(t.assign(objective=1.0)) is None  # identical runs: nothing decided
+def test_gradient_pairs():
+    t = pd.DataFrame({"trial": [0, 0, 1, 1], "gradient": ["full", "restricted"] * 2, "objective": [1.0, 2.0, 1.0, 1.0]})
+    assert cc.gradient_pairs(t) == {"full better": 1, "ties": 1, "restricted better": 0, "pairs": 2}
     with pytest.raises(ValueError, match="restricted"):
-        cc.full_beats_restricted(t[t.gradient == "full"])
+        cc.gradient_pairs(t[t.gradient == "full"])
 
 
 def test_always_better_and_rank_correlation():
@@ -244,39 +260,60 @@ def test_trace_work_to_level_counts_until_the_level():
     assert not cc.censored_ratio(w.iloc[:1], fast.iloc[:1], 3.0)["holds"]
 
 
-def _gradient_table(cells: dict, n_trials=20, who="authors"):
-    """A2.5's table: at each size k, ``cells[k] = (full better, tied)`` trials, the rest restricted better."""
+def _effect_table(cells: dict, n_trials=20, who="authors", spread=0.002):
+    """A2.5's table: at each size k, the full gradient ends at ``1 + cells[k]`` (± ``spread``, alternating by
+    trial) times the restricted one's objective 1."""
     rows = []
-    for k, (better, tied) in cells.items():
+    for k, d in cells.items():
         for t in range(n_trials):
-            full = 1.0 if t < better else (2.0 if t < better + tied else 3.0)
+            full = 1.0 + d + (spread if t % 2 else -spread) if d is not None else 1.0
             rows += [{"trial": t, "construction": who, "k": k, "gradient": "full", "objective": full},
-                     {"trial": t, "construction": who, "k": k, "gradient": "restricted", "objective": 2.0}]
+                     {"trial": t, "construction": who, "k": k, "gradient": "restricted", "objective": 1.0}]
     return pd.DataFrame(rows)
 
 
-def test_gradient_map_holds_fails_turns_and_untestable():
-    holds = cc.gradient_map(_gradient_table({5: (19, 0), 10: (18, 1), 20: (20, 0)}), "x")
-    assert holds["holds"] is True and holds["support"]["fraction_holding"] >= 0.9 and holds["diagnosis"] is None
-    assert cc.full_ahead_at_every_k(_gradient_table({5: (19, 0), 10: (18, 1), 20: (20, 0)}))
-    fails = cc.gradient_map(_gradient_table({5: (1, 0), 10: (0, 2), 20: (2, 0)}), "x")
-    assert fails["holds"] is False and fails["support"]["fraction_holding"] <= 0.1
-    assert fails["diagnosis"]["kind"] == "paper" and "k = 20: 2 / 0 / 18" in fails["diagnosis"]["text"]
-    # the sign turns with k: inconclusive (Unearned), the reason listing every cell's counts
-    turns = cc.gradient_map(_gradient_table({5: (1, 0), 10: (2, 0), 20: (19, 0)}), "x")
-    assert turns["holds"] is False and isinstance(turns["diagnosis"], Unearned)
-    assert "sign turns" in turns["reason"] and all(f"k = {k}:" in turns["reason"] for k in (5, 10, 20))
-    # a cell near 50/50 is undecided: no 'paper' diagnosis
-    undecided = cc.gradient_map(_gradient_table({5: (1, 0), 10: (2, 0), 20: (10, 0)}), "x")
-    assert isinstance(undecided["diagnosis"], Unearned) and "undecided" in undecided["reason"]
-    # a construction whose runs are identical at every k has no cell; all tied: not measured
-    both = pd.concat([_gradient_table({5: (1, 0), 10: (0, 2), 20: (2, 0)}), _gradient_table({5: (0, 20), 20: (0, 20)}, who="ours")])
-    mixed = cc.gradient_map(both, "x")
-    assert [c["setting"]["construction"] for c in mixed["cells"]] == ["authors"] * 3
-    assert "our construction" in mixed["diagnosis"]["text"] and mixed["diagnosis"]["kind"] == "paper"
-    tied = cc.gradient_map(_gradient_table({5: (0, 20), 20: (0, 20)}), "x")
-    assert tied["holds"] is None and tied["cells"] == [] and "identical runs" in tied["reason"]
-    few = cc.gradient_map(_gradient_table({5: (0, 0), 10: (0, 0), 20: (0, 0)}, n_trials=5), "x")
-    assert isinstance(few["diagnosis"], Unearned) and all(c["verdict"] == "inconclusive" for c in few["cells"])
+def test_gradient_effect_and_interval_verdict():
+    e = cc.gradient_effect(_effect_table({5: -0.05})[lambda t: t.k == 5])
+    assert e["mean"] == pytest.approx(-0.05, abs=1e-4) and e["low"] < -0.05 < e["high"] and e["trials"] == 20 and not e["identical"]
+    same = cc.gradient_effect(_effect_table({5: None}))
+    assert same == {"mean": 0.0, "low": 0.0, "high": 0.0, "median": 0.0, "trials": 20, "identical": True}
+    assert e["median"] == pytest.approx(-0.05, abs=0.003)
+    assert cc.interval_verdict(-0.05, -0.02, 0.01) == "holds"
+    assert cc.interval_verdict(0.02, 0.05, 0.01) == "fails"          # the reverse: restricted lower
+    assert cc.interval_verdict(-0.005, 0.008, 0.01) == "fails"       # an equivalence
+    assert cc.interval_verdict(-0.02, 0.0, 0.01) == "inconclusive"   # straddles -margin
+    assert cc.interval_verdict(-0.03, 0.03, 0.01) == "inconclusive"
+    with pytest.raises(ValueError, match="low"):
+        cc.interval_verdict(0.1, 0.0, 0.01)
+    with pytest.raises(ValueError, match="objective <= 0"):
+        cc.gradient_effect(pd.DataFrame({"trial": [0, 0], "gradient": ["full", "restricted"], "objective": [1.0, 0.0]}))
+
+
+def test_gradient_effects_holds_fails_and_inconclusive():
+    margins = [0.005, 0.01, 0.02]
+    holds = cc.gradient_effects(_effect_table({5: -0.05, 10: -0.04, 20: -0.06}), margins, chosen=0.01)
+    assert holds["verdict"] == "holds" and holds["diagnosis"] is None
+    assert [r["verdict"] for r in holds["readings"]] == ["holds"] * 3
+    # fails by equivalence: ours identical at every k (decided even on 2 trials), the authors' within the margin
+    equal = pd.concat([_effect_table({5: 0.001, 10: -0.001, 20: 0.0}),
+                       _effect_table({5: None, 10: None, 20: None}, n_trials=2, who="ours")])
+    fails = cc.gradient_effects(equal, margins, chosen=0.01)
+    assert fails["verdict"] == "fails" and fails["diagnosis"]["kind"] == "paper" and "by equivalence" in fails["diagnosis"]["text"]
+    assert "ours, k = 5: identical runs in 2 of 2 trials" in fails["text"]
+    # fails by the reverse: the restricted gradient ends lower everywhere
+    reverse = cc.gradient_effects(_effect_table({5: 0.05, 10: 0.04, 20: 0.03}), margins, chosen=0.01)
+    assert reverse["verdict"] == "fails" and "or reverse" in reverse["diagnosis"]["text"]
+    # an interval straddling the margin: inconclusive, the reason naming the cell; a reading that turns it
+    straddle = cc.gradient_effects(_effect_table({5: -0.05, 10: -0.01, 20: -0.05}), margins, chosen=0.01)
+    assert straddle["verdict"] == "inconclusive" and isinstance(straddle["diagnosis"], Unearned)
+    assert "inconclusive at authors k = 10" in straddle["reason"]
+    assert [r["verdict"] for r in straddle["readings"]] == ["holds", "inconclusive", "inconclusive"]
+    # the sign turning with k, and a cell on too few trials, are inconclusive
+    turns = cc.gradient_effects(_effect_table({5: -0.05, 10: 0.05, 20: -0.05}), margins, chosen=0.01)
+    assert turns["verdict"] == "inconclusive" and "holds at authors k = 5, authors k = 20; fails at authors k = 10" in turns["reason"]
+    few = cc.gradient_effects(_effect_table({5: -0.05, 10: -0.05, 20: -0.05}, n_trials=5), margins, chosen=0.01)
+    assert few["verdict"] == "inconclusive" and all(c["verdict"] == "inconclusive" for c in few["cells"])
     with pytest.raises(ValueError, match="construction"):
-        cc.gradient_map(_gradient_table({5: (1, 0)}).drop(columns="construction"), "x")
+        cc.gradient_effects(_effect_table({5: -0.05}).drop(columns="construction"), margins, chosen=0.01)
+    with pytest.raises(ValueError, match="chosen"):
+        cc.gradient_effects(_effect_table({5: -0.05}), margins, chosen=0.03)

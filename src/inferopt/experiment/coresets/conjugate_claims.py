@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..._validation import check_choices, check_real, check_table
+from ..._validation import check_choices, check_int, check_real, check_table
 from ..claims import MIN_SWEEP, Unearned
-from ..support import bootstrap_support
+from ..support import bootstrap_support, deterministic
 from ..verdict_map import cell, decisive, map_diagnosis
 
 __all__ = [
@@ -29,14 +29,16 @@ __all__ = [
     "censored_ratio",
     "conjugate_diagnosis",
     "cell_text",
-    "construction_cells",
-    "construction_diagnosis",
+    "FACTORS",
+    "factor_cells",
+    "factor_diagnosis",
+    "moving_factors",
     "fewer",
     "first_below",
     "first_k_beating",
-    "full_beats_restricted",
-    "full_ahead_at_every_k",
-    "gradient_map",
+    "gradient_effect",
+    "gradient_effects",
+    "interval_verdict",
     "first_near_zero",
     "iht_beats_baselines",
     "kl_and_surface",
@@ -52,6 +54,8 @@ __all__ = [
     "median_work",
     "more_accurate_share",
     "objective_drop",
+    "objective_drops",
+    "stalled_traces",
     "passes_within",
     "median_crossing",
     "reaches_near_zero_first",
@@ -264,114 +268,154 @@ def gradient_pairs(table) -> dict:
             "restricted better": int((a > b).sum()), "pairs": int(a.size)}
 
 
-def full_beats_restricted(table, share: float = 0.5):
-    """A2.5: of the paired trials not tied (:func:`gradient_pairs`), the full gradient ends lower in
-    more than ``share``; None (not measured) when every pair is a tie (identical runs)."""
-    o = gradient_pairs(table)
-    decided = o["full better"] + o["restricted better"]
-    return None if decided == 0 else bool(o["full better"] > share * decided)
+#: A2.5's interval: the central fraction of the bootstrap means, and their number
+EFFECT_LEVEL = 0.95
+EFFECT_RESAMPLES = 2000
 
 
-#: a construction's name in a sentence
-WHOSE = {"ours": "our", "authors": "the authors'"}
+def gradient_effect(table, *, level: float = EFFECT_LEVEL, n_resamples: int = EFFECT_RESAMPLES, seed: int = 0) -> dict:
+    """A2.5's paired effect size at one cell (``table``: columns ``trial, gradient, objective``, a full- and a
+    restricted-gradient run per trial): per trial the log ratio of the final objectives
+    ``l = log(f_full / f_restricted)`` (0 for identical runs; below 0: the full gradient ends lower), its mean over
+    the trials and the percentile bootstrap interval of that mean over the trials (central ``level`` of
+    ``n_resamples`` resamples), each reported as the relative difference of the geometric means, ``exp(.) − 1``.
+    The log treats "full lower" and "restricted lower" alike; the plain relative difference
+    ``(f_full − f_restricted) / f_restricted`` is bounded below by −1 and not above, so a few trials whose
+    restricted run ends near 0 carried its mean. Returns ``{"mean", "low", "high", "median", "trials",
+    "identical"}`` (``median``: of the per-trial ``exp(l) − 1``; ``identical``: every pair ends at the same objective)."""
+    check_table("table", table, ("trial", "gradient", "objective"))
+    level = check_real("level", level, low=0.0, high=1.0, low_open=True, high_open=True)
+    n_resamples = check_int("n_resamples", n_resamples, low=1)
+    wide = table.groupby(["trial", "gradient"]).objective.mean().unstack().dropna()
+    if "full" not in wide or "restricted" not in wide or wide.empty:
+        raise ValueError("table must hold both a 'full' and a 'restricted' gradient run per trial")
+    a, b = wide["full"].to_numpy(dtype=float), wide["restricted"].to_numpy(dtype=float)
+    if np.any(((a <= 0.0) | (b <= 0.0)) & (a != b)):
+        raise ValueError("a run ends at objective <= 0 and its pair does not: the log ratio is undefined there")
+    d = np.zeros_like(a)
+    np.log(a / b, out=d, where=a != b)
+    means = d[np.random.default_rng(check_int("seed", seed, low=0)).integers(0, d.size, (n_resamples, d.size))].mean(axis=1)
+    low, high = np.expm1(np.quantile(means, [(1.0 - level) / 2.0, (1.0 + level) / 2.0]))
+    return {"mean": float(np.expm1(d.mean())), "low": float(low), "high": float(high),
+            "median": float(np.expm1(np.median(d))), "trials": int(d.size), "identical": bool(np.all(a == b))}
 
 
-def _gradient_cells(table):
-    """``{(construction, k): rows}`` of A2.5's table (columns ``trial, construction, k, gradient, objective``)."""
+def interval_verdict(low: float, high: float, margin: float) -> str:
+    """A2.5's verdict at one cell from the interval ``[low, high]`` of the paired relative difference
+    (:func:`gradient_effect`) and the equivalence ``margin``: ``holds`` (the full gradient ends lower by more
+    than the margin) when ``high < −margin``; ``fails`` when ``low > margin`` (the restricted one ends lower) or
+    when the interval lies within ``[−margin, margin]`` (an equivalence: no meaningful difference); else
+    ``inconclusive`` (the interval straddles a margin)."""
+    low, high = check_real("low", low), check_real("high", high)
+    margin = check_real("margin", margin, low=0.0)
+    if low > high:
+        raise ValueError(f"low must not exceed high; got [{low}, {high}]")
+    if high < -margin:
+        return "holds"
+    if low > margin or (low >= -margin and high <= margin):
+        return "fails"
+    return "inconclusive"
+
+
+def _effect_text(key: str, e: dict) -> str:
+    if e["identical"]:
+        return f"{key}: identical runs in {e['trials']} of {e['trials']} trials (d = 0)"
+    return (f"{key}: {100 * e['mean']:+.2f} % [{100 * e['low']:+.2f}, {100 * e['high']:+.2f}] over {e['trials']} trials "
+            f"(median {100 * e['median']:+.2f} %)")
+
+
+def gradient_effects(table, margins, *, chosen: float, seed: int = 0) -> dict:
+    """A2.5 decided on its map of cells (one per construction and size ``k``; ``table``: columns ``trial,
+    construction, k, gradient, objective``) by the paired effect size of each cell (:func:`gradient_effect`)
+    against an equivalence margin (:func:`interval_verdict`), at each margin of ``margins`` (ours; ``chosen``
+    among them). A cell on fewer than :data:`MIN_MAP_TRIALS` trials is ``inconclusive`` unless its runs are
+    identical (the two gradients coincide: an equivalence, decided). The claim holds at a margin if every cell
+    holds, fails if every cell fails, and is inconclusive otherwise (an undecided cell, or cells that disagree).
+
+    Returns ``{"verdict", "readings", "cells", "effects", "diagnosis", "reason", "text"}``: ``verdict`` at
+    ``chosen``; ``readings`` ``[{"value", "verdict"}]`` per margin; ``cells`` the verdict-map cells at ``chosen``
+    (each with its ``effect``); ``effects`` ``{"<construction>, k = <k>": effect}``; ``diagnosis`` None when
+    it holds, the map's (:func:`~inferopt.experiment.verdict_map.map_diagnosis`: ``paper`` when every cell fails,
+    the authors' construction among them) when it fails, :class:`~inferopt.experiment.claims.Unearned` naming the
+    undecided or disagreeing cells when inconclusive; ``text`` every cell's mean difference and interval."""
+    margins = sorted({check_real("margins", m, low=0.0) for m in margins})
+    chosen = check_real("chosen", chosen, low=0.0)
+    if chosen not in margins:
+        raise ValueError(f"chosen {chosen!r} must be one of margins {margins}")
     check_table("table", table, ("trial", "construction", "k", "gradient", "objective"))
-    return {key: rows for key, rows in table.groupby(["construction", "k"], sort=True)}
-
-
-def full_ahead_at_every_k(table) -> bool:
-    """A2.5's test on its whole map: at every ``(construction, k)`` cell whose paired trials are not all tied,
-    the full gradient ends lower in more than half of the untied ones (:func:`full_beats_restricted`); False
-    when no cell has an untied pair (a resample of identical runs only does not hold)."""
-    outcomes = [full_beats_restricted(rows) for rows in _gradient_cells(table).values()]
-    measured = [o for o in outcomes if o is not None]
-    return bool(measured) and all(measured)
-
-
-def gradient_map(table, text: str, *, seed: int = 0) -> dict:
-    """A2.5 decided on the map of its cells (one per construction and size ``k``; ``table`` as
-    :func:`full_ahead_at_every_k`), every cell on its own bootstrap over the trials
-    (:func:`~inferopt.experiment.verdict_map.cell`; a cell whose pairs are all tied, identical runs, is not
-    measured and left out of the map, its construction named as untestable there; a cell on fewer than
-    :data:`MIN_MAP_TRIALS` trials is undecided).
-
-    Returns ``{"holds", "support", "cells", "counts", "diagnosis", "reason", "counts_text"}``: ``holds`` / ``support`` the
-    whole-map test :func:`full_ahead_at_every_k` and its bootstrap (the claim's verdict: holds only if the
-    full gradient is ahead at every measured cell, decisively); ``diagnosis`` when it does not hold:
-    :class:`~inferopt.experiment.claims.Unearned` (``inconclusive``) when the sign turns with ``k`` (a cell
-    holds decisively, another fails decisively) or when some cell is undecided; else every measured cell
-    fails decisively, and the map's diagnosis (:func:`~inferopt.experiment.verdict_map.map_diagnosis`:
-    ``paper`` with at least three cells and the authors' construction among them). ``reason`` lists every
-    cell's counts (full better / tied / restricted better) and support (``counts_text``: that list alone)."""
-    cells, counts, untestable = [], {}, []
-    groups = _gradient_cells(table)
+    groups = {(str(w), int(kk)): rows for (w, kk), rows in table.groupby(["construction", "k"], sort=True)}
     if not groups:
         raise ValueError("table has no rows")
-    def one(t):
-        return full_beats_restricted(t) is True
-    for (who, kk), rows in groups.items():
-        o = gradient_pairs(rows)
-        counts[f"{who}, k = {int(kk)}"] = o
-        outcome = full_beats_restricted(rows)
-        if outcome is None:
-            untestable.append((who, int(kk)))
-            continue
-        c = cell({"construction": str(who), "k": int(kk)}, outcome,
-                 support=bootstrap_support(one, rows, by="trial", seed=seed), construction=str(who), data="paper")
-        n = int(rows.trial.nunique())
-        if n < MIN_MAP_TRIALS and c["verdict"] in ("holds", "fails"):
-            c = dict(c, verdict="inconclusive", note=f"{n} trials, fewer than {MIN_MAP_TRIALS}")
-        cells.append(dict(c, counts=o))
-    shown = "; ".join(
-        f"{key}: {o['full better']} / {o['ties']} / {o['restricted better']}"
-        + next((f" ({c['verdict']}, full ahead in {100 * c['support']:.0f} % of resamples)" for c in cells
-                if f"{c['setting']['construction']}, k = {c['setting']['k']}" == key), " (all tied: identical runs)")
-        for key, o in counts.items())
-    counts_text = f"Paired trials, full better / tied / restricted better, by cell: {shown}."
-    whole = [w for w in {w for w, _ in untestable} if all((w, kk) in untestable for (ww, kk) in groups if ww == w)]
-    untestable_text = "".join(f" In {WHOSE.get(w, w)} construction the two gradients give identical runs at every k: it cannot "
-                              "tell them apart, so it has no cell in the map." for w in sorted(whole))
-    if not cells:
-        return {"holds": None, "support": None, "cells": [], "counts": counts, "diagnosis": None,
-                "reason": f"every pair is tied (identical runs). {counts_text}", "counts_text": counts_text}
-    holds = full_ahead_at_every_k(table)
-    support = bootstrap_support(full_ahead_at_every_k, table, by="trial", seed=seed)
-    held = [c for c in cells if c["verdict"] == "holds"]
-    failed = [c for c in cells if c["verdict"] == "fails"]
-    reason = counts_text
-    diagnosis = None
-    if not holds:
-        name = lambda cs: ", ".join(f"{c['setting']['construction']} k = {c['setting']['k']}" for c in cs)
-        if held and failed:
-            reason = (f"the sign turns with k: the full gradient is ahead decisively at {name(held)} and behind "
-                      f"decisively at {name(failed)}. {counts_text}")
-            diagnosis = Unearned(reason, {"sweep": cells})
-        elif len(failed) < len(cells):
-            undecided = [c for c in cells if c not in failed and c not in held]
-            reason = (f"the full gradient is behind decisively at {len(failed)} of {len(cells)} cells only "
-                      f"({name(failed) or 'none'}); undecided at {name(undecided)}. {counts_text}")
-            diagnosis = Unearned(reason, {"sweep": cells})
-        else:
-            diagnosis = map_diagnosis(cells, f"{text.strip()}{untestable_text} {counts_text}")
-            if isinstance(diagnosis, Unearned):
-                reason = f"{diagnosis.reason}. {counts_text}"
-                diagnosis = Unearned(reason, diagnosis.evidence)
-    return {"holds": holds, "support": support, "cells": cells, "counts": counts, "diagnosis": diagnosis,
-            "reason": reason, "counts_text": counts_text}
+    effects = {f"{w}, k = {kk}": gradient_effect(rows, seed=seed) for (w, kk), rows in groups.items()}
+
+    def cell_verdict(e, margin):
+        if e["trials"] < MIN_MAP_TRIALS and not e["identical"]:
+            return "inconclusive"
+        return interval_verdict(e["low"], e["high"], margin)
+
+    def whole(margin):
+        vs = {cell_verdict(e, margin) for e in effects.values()}
+        return vs.pop() if len(vs) == 1 and vs <= {"holds", "fails"} else "inconclusive"
+
+    readings = [{"value": m, "verdict": whole(m)} for m in margins]
+    text = (f"Paired difference of the final objective, full against restricted, as the relative difference of their "
+            f"geometric means over trials (exp of the mean log ratio, minus 1) [{100 * EFFECT_LEVEL:.0f} % bootstrap "
+            f"interval], by cell: "
+            + "; ".join(_effect_text(key, e) for key, e in effects.items()) + ".")
+    cells = []
+    for (w, kk), e in zip(groups, effects.values()):
+        v = cell_verdict(e, chosen)
+        note = (f"{e['trials']} trials, fewer than {MIN_MAP_TRIALS}" if v == "inconclusive" and e["trials"] < MIN_MAP_TRIALS
+                else f"decided by its {100 * EFFECT_LEVEL:.0f} % bootstrap interval against the margin {chosen:g}")
+        c = cell({"construction": w, "k": kk}, v == "holds", support=deterministic(note), construction=w, data="paper")
+        cells.append(dict(c, verdict=v, effect=e))
+    verdict = whole(chosen)
+    name = lambda cs: ", ".join(f"{c['setting']['construction']} k = {c['setting']['k']}" for c in cs)
+    diagnosis, reason = None, text
+    if verdict == "fails":
+        how = ("by equivalence" if all(c["effect"]["low"] >= -chosen and c["effect"]["high"] <= chosen for c in cells)
+               else "by equivalence or reverse")
+        diagnosis = map_diagnosis(cells, f"The full gradient does not end lower than the restricted one by more than "
+                                         f"{100 * chosen:g} % at any cell ({how}). {text}")
+        if isinstance(diagnosis, Unearned):
+            reason = f"{diagnosis.reason}. {text}"
+            diagnosis = Unearned(reason, diagnosis.evidence)
+    elif verdict == "inconclusive":
+        by = {v: [c for c in cells if c["verdict"] == v] for v in ("holds", "fails", "inconclusive")}
+        parts = [f"{v} at {name(cs)}" for v, cs in by.items() if cs]
+        reason = (f"at the margin {100 * chosen:g} % the cells do not agree ({'; '.join(parts)}): the claim holds only "
+                  f"where every cell's interval lies below −margin and fails only where every cell fails; more trials "
+                  f"at the undecided cells would narrow their intervals. {text}")
+        diagnosis = Unearned(reason, {"sweep": cells})
+    return {"verdict": verdict, "readings": readings, "cells": cells, "effects": effects, "diagnosis": diagnosis,
+            "reason": reason, "text": text}
 
 
-def construction_cells(test, tables: dict, *, seed: int = 0) -> list[dict]:
-    """A claim's test on each construction (``tables``: ``{"ours": table, "authors": table}``, trial tables of
-    one form, e.g. A2's crossings of each construction): one verdict-map cell each, ``test(table)`` with its
-    bootstrap support over the trials (:func:`~inferopt.experiment.verdict_map.cell`: ``inconclusive`` below
-    90 % agreement)."""
-    if not isinstance(tables, dict) or set(tables) != {"ours", "authors"}:
-        raise ValueError(f"tables must map 'ours' and 'authors' to trial tables; got {sorted(tables) if isinstance(tables, dict) else tables!r}")
-    return [cell({"construction": who}, test(t), support=bootstrap_support(test, t, by="trial", seed=seed),
-                 construction=who, data="paper") for who, t in tables.items()]
+#: A2's construction as two open choices, ours first: the IHT step rule (the paper's exact line search, the
+#: authors' code's half step) and the constant row of Φ (ours √(½ tr Ψ²), the authors' 0.25 √(tr Ψ²))
+FACTORS = {"step": ("exact", "authors"), "constant": ("exact", "authors")}
+#: each factor's name in a sentence
+FACTOR_NAMES = {"step": "the IHT step rule (exact line search / the authors' half step)",
+                "constant": "the constant row of Φ (ours / the authors')"}
+
+
+def factor_cells(test, tables: dict, *, ours=("exact", "exact"), seed: int = 0) -> list[dict]:
+    """A claim's test on the 2 x 2 map of :data:`FACTORS` (``tables``: ``{(step, constant): table}`` for all four
+    combinations, trial tables of one form, e.g. A2's crossings): one verdict-map cell each, ``test(table)`` with
+    its bootstrap support over the trials (:func:`~inferopt.experiment.verdict_map.cell`: ``inconclusive`` below
+    90 % agreement); the cell ``ours`` (our two choices) is our construction, ``("authors", "authors")`` the
+    authors'."""
+    combos = [(s, c) for s in FACTORS["step"] for c in FACTORS["constant"]]
+    if not isinstance(tables, dict) or sorted(tables) != sorted(combos):
+        raise ValueError(f"tables must map each (step, constant) of {combos} to a trial table; got "
+                         f"{sorted(tables) if isinstance(tables, dict) else tables!r}")
+    ours = tuple(ours) if isinstance(ours, list | tuple) else ours
+    if ours not in combos or ours == combos[-1]:
+        raise ValueError(f"ours must be one of {combos[:-1]} (the authors' is {combos[-1]}); got {ours!r}")
+    who = {ours: "ours", combos[-1]: "authors"}
+    return [cell({"step": s, "constant": c}, test(tables[(s, c)]),
+                 support=bootstrap_support(test, tables[(s, c)], by="trial", seed=seed),
+                 construction=who.get((s, c)), data="paper") for s, c in combos]
 
 
 def cell_text(c: dict) -> str:
@@ -379,19 +423,44 @@ def cell_text(c: dict) -> str:
     return c["verdict"] + (f" ({100 * c['support']:.0f} % of resamples hold)" if "support" in c else "")
 
 
-def construction_diagnosis(cells, text: str):
-    """The rubric's ``construction`` (item 7) from :func:`construction_cells`: the authors' cell decided (holds
-    or fails on its own support) and its verdict not ours -> ``{"kind": "construction", "text", "evidence"}``
-    naming both verdicts; None when the two agree or the authors' cell is undecided (nothing earned)."""
-    by = {c.get("construction"): c for c in cells}
-    if set(by) != {"ours", "authors"}:
-        raise ValueError("cells must hold one cell of 'ours' and one of 'authors'")
+def moving_factors(cells) -> list[str]:
+    """The factors of a :func:`factor_cells` map whose change alone moves the verdict (holds / fails /
+    inconclusive) at both values of the other factor."""
+    by = {(c["setting"]["step"], c["setting"]["constant"]): c["verdict"] for c in cells}
+    (s0, s1), (c0, c1) = FACTORS["step"], FACTORS["constant"]
+    out = []
+    if all(by[(s0, c)] != by[(s1, c)] for c in (c0, c1)):
+        out.append("step")
+    if all(by[(s, c0)] != by[(s, c1)] for s in (s0, s1)):
+        out.append("constant")
+    return out
+
+
+def factor_diagnosis(cells, text: str, *, to_decide: str = ""):
+    """The diagnosis of a claim decided on our construction, from its :func:`factor_cells` map. Our cell and the
+    authors' agree: None. Both decided (holds / fails on their own support) and different: the rubric's
+    ``construction`` (item 7), naming the factor that moves the verdict (:func:`moving_factors`) with every
+    cell's verdict (and its ``numbers``, a phrase, when the cell has one). Otherwise (one of the two undecided): :class:`~inferopt.experiment.claims.Unearned`, its
+    reason naming the same and ``to_decide`` (what would decide our cell)."""
+    cells = list(cells)
+    by = {c.get("construction"): c for c in cells if c.get("construction")}
+    if len(cells) != 4 or set(by) != {"ours", "authors"}:
+        raise ValueError("cells must be the four cells of factor_cells, one of 'ours' and one of 'authors'")
     ours, theirs = by["ours"], by["authors"]
-    if theirs["verdict"] not in ("holds", "fails") or theirs["verdict"] == ours["verdict"]:
+    if ours["verdict"] == theirs["verdict"]:
         return None
-    shown = "; ".join(f"{WHOSE[w]} construction: {cell_text(c)}" for w, c in by.items())
-    return {"kind": "construction", "text": f"{text.strip()} The verdict differs with the construction ({shown}).".strip(),
-            "evidence": {"sweep": [ours, theirs]}}
+    moving = moving_factors(cells)
+    factor = (" and ".join(FACTOR_NAMES[f] for f in moving) + " moves the verdict") if moving else \
+        "neither factor alone moves the verdict"
+    shown = "; ".join(f"step {c['setting']['step']}, constant {c['setting']['constant']}: {cell_text(c)}"
+                      + (f", {c['numbers']}" if c.get("numbers") else "") for c in cells)
+    sentence = (f"{text.strip()} The verdict differs with the construction (our construction: {cell_text(ours)}; the "
+                f"authors': {cell_text(theirs)}); of its two choices, {factor} (2 x 2 map: {shown}).")
+    if "inconclusive" not in (ours["verdict"], theirs["verdict"]):
+        return {"kind": "construction", "text": sentence, "evidence": {"sweep": cells}}
+    undecided = "our construction" if ours["verdict"] == "inconclusive" else "the authors' construction"
+    return Unearned(f"{undecided} is undecided, so no 'construction' difference is earned. {sentence}"
+                    + (f" {to_decide.strip()}" if to_decide.strip() else ""), {"sweep": cells})
 
 
 def median_crossing(crossings, it: str, base: str) -> float:
@@ -408,20 +477,32 @@ def passes_within(crossings, pairs, slack: float) -> bool:
     return all(median_crossing(crossings, it, b) <= slack * bound for it, b, bound in pairs)
 
 
-def objective_drop(traces, method: str, last: int) -> float:
-    """Median over trials of ``(f_{T−last} − f_T) / f_{T−last}``: the objective's relative fall
-    over the last ``last`` iterations of ``method``'s trace (``traces``: columns ``trial,
-    method, iteration, objective``; ``T`` the last iteration)."""
+def objective_drops(traces, method: str, last: int) -> pd.Series:
+    """Per trial, ``(f_{T−last} − f_T) / f_{T−last}``: the objective's relative fall over the last
+    ``last`` iterations of ``method``'s trace (``traces``: columns ``trial, method, iteration,
+    objective``; ``T`` the last iteration), indexed by trial."""
     check_table("traces", traces, ("trial", "method", "iteration", "objective"))
-    drops = []
-    for _, tr in traces[traces.method == method].groupby("trial"):
+    drops = {}
+    for trial, tr in traces[traces.method == method].groupby("trial"):
         f = tr.sort_values("iteration").objective.to_numpy()
         if f.size <= last:
             raise ValueError(f"a trace of {method!r} has {f.size} values: it cannot show the last {last} iterations")
-        drops.append((f[-1 - last] - f[-1]) / f[-1 - last])
+        drops[trial] = (f[-1 - last] - f[-1]) / f[-1 - last]
     if not drops:
         raise ValueError(f"traces has no rows of {method!r}")
-    return float(np.median(drops))
+    return pd.Series(drops, dtype=float).rename_axis("trial")
+
+
+def objective_drop(traces, method: str, last: int) -> float:
+    """A2.4's statistic: the median over trials of :func:`objective_drops`."""
+    return float(objective_drops(traces, method, last).median())
+
+
+def stalled_traces(traces, method: str, last: int, drop: float) -> int:
+    """A2.4's count beside its median: the trials whose trace of ``method`` falls by less than ``drop``
+    of its value over its last ``last`` iterations (:func:`objective_drops`): all but stalled there."""
+    drop = check_real("drop", drop, low=0.0)
+    return int((objective_drops(traces, method, last) < drop).sum())
 
 
 def linear_rate(traces, method: str, start: int, stop: int) -> float:
