@@ -28,6 +28,10 @@ from .targets import stays_below
 #: the optimisers of Fig. 2(a)-(b); GD is deterministic (one run), the others run over seeds
 METHODS = ("GD", "SGD", "SVRG", "SGD-DET")
 
+#: MovieLens 1M, the paper's smaller set: (items, users, ratings); and MovieLens 100K's (items, users), our stand-in
+ML_1M = (3706, 6040, 1000209)
+ML_100K = (1682, 943)
+
 #: the paper's targets as shares of the way from the start RMSE to the training mean's (see the module docstring)
 PAPER_SHARES = {"MovieLens 1M (RMSE 1.5)": 0.85, "MovieLens 10M (RMSE 1.8)": 0.72}
 
