@@ -639,7 +639,7 @@ def _experiment_spectral():
         "select_regime": lambda: dict(make_problem=lambda e, l: completion_problem(ratings, e, l), validation=ratings["test"],
                                       eps_grid=[1.0], lam_grid=[0.5], rule="best", n_jobs=1, max_iter=5, gtol=1e-6),
         "sgd_det_gap": lambda: dict(table=run_rows(), name="a"),
-        "seeded_cell": lambda: dict(setting={"eps": 1.0}, holds=True, support=None, seeds=2, main_seeds=5, min_seeds=5,
+        "seeded_cell": lambda: dict(setting={"eps": 1.0}, holds=None, support=None, seeds=2, main_seeds=5, min_seeds=5,
                                     construction="ours", data="stand-in"),
         "gradient_seconds": lambda: dict(problem=completion_problem(ratings, 1.0, 1.0, rng=0), theta=np.full((8, 6), 0.5), M=2, N=3,
                                          reps=1, rng=0),

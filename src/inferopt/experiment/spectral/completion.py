@@ -745,16 +745,19 @@ def exact_gradient_profile(theta, eps: float) -> dict:
 MIN_MAP_SEEDS = 5
 
 
-def seeded_cell(setting: dict, holds, *, support: dict | None, seeds: int, main_seeds: int, min_seeds: int = MIN_MAP_SEEDS,
+def seeded_cell(setting: dict, holds=None, *, support: dict | None, seeds: int, main_seeds: int, min_seeds: int = MIN_MAP_SEEDS,
                 construction: str | None = None, data: str | None = None) -> dict:
     """A verdict-map cell (:func:`~inferopt.experiment.verdict_map.cell`) that decides only on decisive seeds: its
     randomised arms ran at least ``min_seeds`` seeds, or as many as the main runs (``main_seeds``), and its bootstrap
-    ``support`` agrees at 90 % (else :func:`~inferopt.experiment.verdict_map.cell` makes it ``inconclusive``). A cell
+    ``support`` agrees at 90 % (else :func:`~inferopt.experiment.verdict_map.cell` makes it ``inconclusive``); ``holds``: the
+    measured outcome, None not measured. A cell
     with fewer seeds is shown undecided: verdict ``inconclusive`` and no ``support`` key
     (:func:`~inferopt.experiment.verdict_map.decisive` is false: it neither rescues nor counts in a sweep), what it
     measured kept under ``undecided``. Every cell records its ``seeds``."""
     from ..verdict_map import cell
 
+    if holds is not None and not isinstance(holds, bool | np.bool_):
+        raise TypeError(f"holds must be True, False or None (not measured); got {holds!r}")
     seeds = check_int("seeds", seeds, low=1)
     main_seeds = check_int("main_seeds", main_seeds, low=1)
     min_seeds = check_int("min_seeds", min_seeds, low=1)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._validation import check_int, check_protocol, check_real
+from ..._validation import as_finite_array, check_int, check_protocol, check_real
 
 
 def cumulative_work(result, M: int) -> tuple[np.ndarray, np.ndarray]:
@@ -71,6 +71,10 @@ def stochastic_gradient_flops(d: int, r: int, M: int, n: int) -> float:
     return float((n - 1) * (2 * d * M * r + 6 * d * M) + d * M * r + n * n * M * r + d * n * M * r)
 
 
+#: the largest probe count, degree and repeat count :func:`gradient_seconds` times (far beyond any run's)
+MAX_PROBES, MAX_DEGREE, MAX_REPS = 10_000, 10_000, 100
+
+
 def gradient_seconds(problem, theta, M: int, N: int, *, reps: int = 3, rng=None) -> dict:
     """CPU seconds of one exact gradient of the spectral term at ``theta`` (GD's step and SVRG's snapshot:
     :meth:`~inferopt.spectral.MatrixCompletion.exact_spectral_grad`, an eigen-decomposition of the smaller Gram
@@ -82,12 +86,18 @@ def gradient_seconds(problem, theta, M: int, N: int, *, reps: int = 3, rng=None)
 
     from ...spectral import ChebyshevSeries, make_degree_rule, rademacher
 
-    check_protocol("problem", problem, "interval", "spectral_grad", "exact_spectral_grad", what="a MatrixCompletion")
-    M, N, reps = check_int("M", M, low=1), check_int("N", N, low=1), check_int("reps", reps, low=1)
-    theta = np.array(problem.project(np.asarray(theta, dtype=float)), dtype=float, copy=True)
-    if theta.ndim != 2 or not theta.any():
+    from ..._random import as_generator
+
+    check_protocol("problem", problem, "interval", "spectral_grad", "exact_spectral_grad", "shape", what="a MatrixCompletion")
+    M, reps = check_int("M", M, low=1, high=MAX_PROBES), check_int("reps", reps, low=1, high=MAX_REPS)
+    N = check_int("N", N, low=1, high=MAX_DEGREE)
+    theta = as_finite_array("theta", theta, ndim=2)
+    if theta.shape != tuple(problem.shape):
+        raise ValueError(f"theta must have the problem's shape {tuple(problem.shape)}; got {theta.shape}")
+    theta = np.array(problem.project(theta), dtype=float, copy=True)
+    if not theta.any():
         raise ValueError("theta must be a non-zero d x r matrix (at 0 the exact gradient is 0 and costs nothing)")
-    rng = np.random.default_rng(rng)
+    rng = as_generator(rng)
     a, b = problem.interval(theta)
     weights = make_degree_rule(ChebyshevSeries("sqrt", a, b), degree=N).draw(rng)
     V = rademacher(rng, theta.shape[0], M)
@@ -111,8 +121,12 @@ def size_trend(sizes, values, at: float) -> tuple[float, float]:
     (an extrapolation from the sizes measured: a prediction, not a measurement)."""
     from .theory import cost_exponent
 
+    sizes = as_finite_array("sizes", sizes, ndim=1)
+    values = as_finite_array("values", values, ndim=1)
+    if sizes.size != values.size or sizes.size < 2 or np.any(sizes <= 0) or np.any(values <= 0):
+        raise ValueError(f"sizes and values must be at least two positive numbers each, of the same length; got {sizes.size} "
+                         f"and {values.size}")
     k = cost_exponent(sizes, values)
-    sizes, values = np.asarray(sizes, dtype=float), np.asarray(values, dtype=float)
     at = check_real("at", at, low=0.0, low_open=True)
     intercept = float(np.mean(np.log(values) - k * np.log(sizes)))
     return k, float(np.exp(intercept + k * np.log(at)))
