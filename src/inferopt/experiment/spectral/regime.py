@@ -133,3 +133,17 @@ def choose(table: pd.DataFrame, rule: str = "one-se") -> dict:
         row = near[near["eps"] == near["eps"].max()]
         pick = row.loc[row["validation RMSE"].idxmin()]
     return {"eps": float(pick["eps"]), "lam": float(pick["lam"])}
+
+
+def projected_gradient(problem, theta) -> float:
+    """``max |P(θ - ∇f(θ)) - θ|``: the projected gradient of the objective ``f`` of ``problem`` (a
+    :class:`~inferopt.spectral.MatrixCompletion`, Sec. 5.1) over its box at ``theta``, zero exactly at a minimiser (the
+    first-order condition of a convex problem on a box; what L-BFGS-B's ``gtol`` stops on): how converged an optimum
+    of :func:`select_regime` is, read against its value at the start."""
+    from ...spectral import MatrixCompletion
+
+    if not isinstance(problem, MatrixCompletion):
+        raise TypeError(f"problem must be a MatrixCompletion; got {type(problem).__name__}")
+    theta = as_finite_array("theta", theta, ndim=2)
+    _, grad = problem.value_and_grad(theta)
+    return float(np.max(np.abs(problem.project(theta - grad) - theta)))

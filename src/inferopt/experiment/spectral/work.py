@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._validation import check_int, check_protocol
+from ..._validation import as_finite_array, check_int, check_protocol, check_real
 
 
 def cumulative_work(result, M: int) -> tuple[np.ndarray, np.ndarray]:
@@ -69,3 +69,64 @@ def stochastic_gradient_flops(d: int, r: int, M: int, n: int) -> float:
     if n == 0:
         return 0.0
     return float((n - 1) * (2 * d * M * r + 6 * d * M) + d * M * r + n * n * M * r + d * n * M * r)
+
+
+#: the largest probe count, degree and repeat count :func:`gradient_seconds` times (far beyond any run's)
+MAX_PROBES, MAX_DEGREE, MAX_REPS = 10_000, 10_000, 100
+
+
+def gradient_seconds(problem, theta, M: int, N: int, *, reps: int = 3, rng=None) -> dict:
+    """CPU seconds of one exact gradient of the spectral term at ``theta`` (GD's step and SVRG's snapshot:
+    :meth:`~inferopt.spectral.MatrixCompletion.exact_spectral_grad`, an eigen-decomposition of the smaller Gram
+    matrix) and of one stochastic gradient (SGD's step: the estimator of Eq. 12 with ``M`` Rademacher probes at the
+    degree ``N``, the mean degree of SGD's draws), each the least of ``reps`` calls; ``ratio`` = exact / stochastic:
+    how many stochastic steps one exact step buys at this size. ``theta`` is copied writeable, so that no kept Gram
+    matrix (SVRG's frozen snapshot) shortens either call."""
+    import time
+
+    from ...spectral import ChebyshevSeries, make_degree_rule, rademacher
+
+    from ..._random import as_generator
+
+    check_protocol("problem", problem, "interval", "spectral_grad", "exact_spectral_grad", "shape", what="a MatrixCompletion")
+    M, reps = check_int("M", M, low=1, high=MAX_PROBES), check_int("reps", reps, low=1, high=MAX_REPS)
+    N = check_int("N", N, low=1, high=MAX_DEGREE)
+    theta = as_finite_array("theta", theta, ndim=2)
+    if theta.shape != tuple(problem.shape):
+        raise ValueError(f"theta must have the problem's shape {tuple(problem.shape)}; got {theta.shape}")
+    theta = np.array(problem.project(theta), dtype=float, copy=True)
+    if not theta.any():
+        raise ValueError("theta must be a non-zero d x r matrix (at 0 the exact gradient is 0 and costs nothing)")
+    rng = as_generator(rng)
+    a, b = problem.interval(theta)
+    weights = make_degree_rule(ChebyshevSeries("sqrt", a, b), degree=N).draw(rng)
+    V = rademacher(rng, theta.shape[0], M)
+    out = {}
+    for name, call in (("exact", lambda: problem.exact_spectral_grad(theta)),
+                       ("stochastic", lambda: problem.spectral_grad(theta, V, weights, a, b))):
+        best = np.inf
+        for _ in range(reps):
+            t0 = time.process_time()
+            call()
+            best = min(best, time.process_time() - t0)
+        out[name] = float(best)
+    if not out["stochastic"] > 0.0:
+        raise ValueError("the stochastic gradient took no measurable CPU time: take a larger matrix")
+    return out | {"ratio": out["exact"] / out["stochastic"]}
+
+
+def size_trend(sizes, values, at: float) -> tuple[float, float]:
+    """``(k, value at at)``: the power law ``value ∝ size^k`` fitted to ``values`` against ``sizes`` (the least-squares
+    line of ``log value`` on ``log size``, :func:`~.theory.cost_exponent`), and what it predicts at the size ``at``
+    (an extrapolation from the sizes measured: a prediction, not a measurement)."""
+    from .theory import cost_exponent
+
+    sizes = as_finite_array("sizes", sizes, ndim=1)
+    values = as_finite_array("values", values, ndim=1)
+    if sizes.size != values.size or sizes.size < 2 or np.any(sizes <= 0) or np.any(values <= 0):
+        raise ValueError(f"sizes and values must be at least two positive numbers each, of the same length; got {sizes.size} "
+                         f"and {values.size}")
+    k = cost_exponent(sizes, values)
+    at = check_real("at", at, low=0.0, low_open=True)
+    intercept = float(np.mean(np.log(values) - k * np.log(sizes)))
+    return k, float(np.exp(intercept + k * np.log(at)))
