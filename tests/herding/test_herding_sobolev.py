@@ -1,6 +1,8 @@
 """Sobolev kernels, trigonometric densities and mean elements against independent truth:
 explicit Bernoulli polynomials, truncated Fourier series, scipy quadrature."""
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from scipy.integrate import quad
@@ -23,6 +25,15 @@ def test_bernoulli_polynomials_match_the_notes():
     np.testing.assert_allclose(bernoulli_polynomial(4, U), U**4 - 2 * U**3 + U**2 - 1 / 30, atol=1e-15)
     B6 = U**6 - 3 * U**5 + 2.5 * U**4 - 0.5 * U**2 + 1 / 42
     np.testing.assert_allclose(bernoulli_polynomial(6, U), B6, atol=1e-15)
+
+
+def test_bernoulli_numbers_are_exact():
+    # B_n(0) = B_n to the last bit (scipy.special.bernoulli's B_4 is 5.7e-14 off, an absolute error the test above
+    # cannot see at its default rtol); and the order-2 kernel's diagonal 1/720 (B_4 / 4!) to round-off
+    for n, exact in [(2, Fraction(1, 6)), (4, Fraction(-1, 30)), (6, Fraction(1, 42)), (8, Fraction(-1, 30)),
+                     (12, Fraction(-691, 2730))]:
+        assert bernoulli_polynomial(n, 0.0) == float(exact)
+    np.testing.assert_allclose(sobolev_kernel([0.25], [0.25], 2), 1 / 720, rtol=4e-16, atol=0)
 
 
 @pytest.mark.parametrize("s", [1, 2, 3, 4])
