@@ -521,7 +521,7 @@ def degree_rows():
 def gp_rows():
     from inferopt.experiment.spectral import gp_run_table
     res = run_results(("SGD", "LANCZOS"), ("sound", "humidity"))
-    return gp_run_table(res, {n: {0.9: 2.0} for n in ("sound", "humidity")})
+    return gp_run_table(res, {n: {0.9: 2.0} for n in ("sound", "humidity")}, nll={k: 0.0 for k in res})
 
 
 def variance_wide():
@@ -605,6 +605,9 @@ def _experiment_spectral():
         "d54_test": lambda: dict(table=gp_rows(), lanczos="LANCZOS", shares=[0.9], factor=6.0),
         "informative": lambda: dict(table=gp_rows(), passes={"sound": True}, lanczos="LANCZOS", share=0.9),
         "first_record": lambda: dict(table=gp_rows(), name="sound", method="SGD", share=0.9),
+        "levels_above": lambda: dict(table=gp_rows(), name="sound", method="SGD", share=0.9, plateau=0.005),
+        "grid_start": lambda: dict(theta0=[1.0, 0.5, 2.0], spacing=11.9, spacings=2.0),
+        "evaluations_per_record": lambda: dict(result=solve_result()),
         "reached": lambda: dict(table=gp_rows(), name="sound", method="SGD", share=0.9, unit="seconds"),
         "capped": lambda: dict(table=gp_rows(), name="sound", method="SGD", share=0.9, unit="seconds"),
         "ratio_bound": lambda: dict(table=gp_rows(), name="sound", lanczos="LANCZOS", share=0.9),

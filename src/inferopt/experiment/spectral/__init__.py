@@ -14,7 +14,7 @@ from .completion import (PAPER_SHARES, all_of, censored_ratio, centred_ratings, 
                          d33_test, d34_growth, d34_test, grid_edge, d35_test, factor_reached, d41_test, d42_parts, d42_test, d43_test, eigenpairs_needed,
                          exact_gradient_profile, optimal_shape, reach_text, rmse_at, rmse_target, run_table, seeded_cell, sgd_det_gap, speedup)
 from .conditioning import drawn_zero_share, spectrum_ratio, zero_degree_share
-from .gp import accurate_nll, choose_eta0, choose_split, d51_informative, d51_reading, d53_reading, d54_reading, decided_share, d53_informative, d54_informative, first_record, informative, own_map_diagnosis, size_held, ratio_bound, readable_shares, d55_test, d51_test, d52_test, d53_test, d54_test, gp_comparison, gp_run_table, gp_targets, late_gain, capped, reached, reference_rmse, stuck_share, time_ratio, work_to
+from .gp import accurate_nll, choose_eta0, choose_split, evaluations_per_record, grid_start, levels_above, d51_informative, d51_reading, d53_reading, d54_reading, decided_share, d53_informative, d54_informative, first_record, informative, own_map_diagnosis, size_held, ratio_bound, readable_shares, d55_test, d51_test, d52_test, d53_test, d54_test, gp_comparison, gp_run_table, gp_targets, late_gain, capped, reached, reference_rmse, stuck_share, time_ratio, work_to
 from .regime import RegimeSelection, choose, hold_out, mean_rmse, projected_gradient, rmse_se, select_regime
 from .streams import run_stream
 from .targets import faster, progress_target, stays_below, time_to, time_to_stay, truncated
@@ -28,7 +28,7 @@ __all__ = [
     "PAPER_SHARES", "RegimeSelection", "all_of", "censored_ratio", "centred_ratings", "choose_panel_steps", "choose_steps", "convergence_gap", "convergence_gate", "cumulative_work", "d34_growth", "d35_test", "grid_edge",
     "drawn_zero_share", "factor_reached", "spectrum_ratio", "work_at", "zero_degree_draws", "zero_degree_share", "choose", "completion_diagnosis",
     "cost_exponent", "ahead_on", "comparison_bases", "d31_reading", "d31_test", "d32_test", "late_progress", "pair_basis", "deepest_reached", "d33_test", "stays_below", "stochastic_gradient_flops", "time_to_stay",
-    "accurate_nll", "choose_eta0", "choose_split", "d51_informative", "d51_reading", "d53_reading", "d54_reading", "decided_share", "d53_informative", "d54_informative", "first_record", "informative", "own_map_diagnosis", "size_held", "ratio_bound", "readable_shares", "d55_test", "d34_test", "d41_test", "d42_parts", "d42_test", "d43_test", "d51_test", "d52_test", "d53_test", "d54_test", "eigenpairs_needed", "exact_gradient_profile", "faster",
+    "accurate_nll", "choose_eta0", "choose_split", "evaluations_per_record", "grid_start", "levels_above", "d51_informative", "d51_reading", "d53_reading", "d54_reading", "decided_share", "d53_informative", "d54_informative", "first_record", "informative", "own_map_diagnosis", "size_held", "ratio_bound", "readable_shares", "d55_test", "d34_test", "d41_test", "d42_parts", "d42_test", "d43_test", "d51_test", "d52_test", "d53_test", "d54_test", "eigenpairs_needed", "exact_gradient_profile", "faster",
     "gp_comparison", "gp_run_table", "gp_targets", "late_gain", "reference_rmse", "work_to", "hold_out", "optimal_shape", "lemma2_partial_sums",
     "mean_rmse", "progress_target", "gradient_seconds", "projected_gradient", "seeded_cell", "size_trend",
     "reach_text", "rmse_at", "rmse_se", "rmse_target", "run_stream", "run_table", "select_regime", "sgd_det_gap", "speedup",
