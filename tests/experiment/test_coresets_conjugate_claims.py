@@ -122,7 +122,8 @@ def test_factor_cells_and_diagnosis():
     undecided = grid(split, split, fast, fast)
     assert undecided[0]["verdict"] == "inconclusive"
     u = cc.factor_diagnosis(undecided, "x", to_decide="More trials would decide it.")
-    assert isinstance(u, Unearned) and "our construction is undecided" in u.reason and "the IHT step rule" in u.reason
+    assert isinstance(u, Unearned) and "Our construction is undecided" in u.reason and "the IHT step rule" in u.reason
+    assert "no 'construction' difference is earned" in u.reason and "differs with the construction" not in u.reason
     assert u.reason.endswith("More trials would decide it.")
     assert cc.moving_factors(grid(slow, fast, fast, slow)) == ["step", "constant"]  # each moves it at both values
     assert cc.moving_factors(grid(slow, slow, slow, fast)) == []  # only the two together
@@ -276,7 +277,7 @@ def test_gradient_effect_and_interval_verdict():
     e = cc.gradient_effect(_effect_table({5: -0.05})[lambda t: t.k == 5])
     assert e["mean"] == pytest.approx(-0.05, abs=1e-4) and e["low"] < -0.05 < e["high"] and e["trials"] == 20 and not e["identical"]
     same = cc.gradient_effect(_effect_table({5: None}))
-    assert same == {"mean": 0.0, "low": 0.0, "high": 0.0, "median": 0.0, "trials": 20, "identical": True}
+    assert same == {"mean": 0.0, "low": 0.0, "high": 0.0, "median": 0.0, "trials": 20, "identical": True, "kurtosis": 0.0}
     assert e["median"] == pytest.approx(-0.05, abs=0.003)
     assert cc.interval_verdict(-0.05, -0.02, 0.01) == "holds"
     assert cc.interval_verdict(0.02, 0.05, 0.01) == "fails"          # the reverse: restricted lower
@@ -294,19 +295,40 @@ def test_gradient_effects_holds_fails_and_inconclusive():
     holds = cc.gradient_effects(_effect_table({5: -0.05, 10: -0.04, 20: -0.06}), margins, chosen=0.01)
     assert holds["verdict"] == "holds" and holds["diagnosis"] is None
     assert [r["verdict"] for r in holds["readings"]] == ["holds"] * 3
-    # fails by equivalence: ours identical at every k (decided even on 2 trials), the authors' within the margin
+    # fails by equivalence: the authors' cells within the margin; ours identical at every k: untestable, left out
     equal = pd.concat([_effect_table({5: 0.001, 10: -0.001, 20: 0.0}),
                        _effect_table({5: None, 10: None, 20: None}, n_trials=2, who="ours")])
-    fails = cc.gradient_effects(equal, margins, chosen=0.01)
-    assert fails["verdict"] == "fails" and fails["diagnosis"]["kind"] == "paper" and "by equivalence" in fails["diagnosis"]["text"]
-    assert "ours, k = 5: identical runs in 2 of 2 trials" in fails["text"]
+    fails = cc.gradient_effects(equal, margins, chosen=0.01, cause="our constant row")
+    assert fails["verdict"] == "fails" and "by equivalence" in fails["reason"] + str(fails["diagnosis"])
+    assert "ours, k = 5: identical runs in 2 of 2 trials" in fails["text"] and "Untestable" in fails["text"]
+    assert "our constant row" in fails["text"] and len(fails["cells"]) == 3 and len(fails["untestable"]) == 3
+    assert all(c["setting"]["construction"] == "authors" for c in fails["cells"])
+    # the power of each testable cell: its half-width and about n (h / m)^2 trials to get inside the margin
+    e = fails["effects"]["authors, k = 5"]
+    need = int(np.ceil(e["trials"] * ((e["high"] - e["low"]) / 2 / 0.01) ** 2))
+    assert f"authors, k = 5: half-width {100 * (e['high'] - e['low']) / 2:.2f} % at 20 trials, about {need} trials" in fails["text"]
+    # only the identical cells 'fail': they do not fail the claim, which holds on the testable cells
+    only_identical = pd.concat([_effect_table({5: -0.05, 10: -0.04, 20: -0.06}),
+                                _effect_table({5: None, 10: None, 20: None}, who="ours")])
+    rescued = cc.gradient_effects(only_identical, margins, chosen=0.01)
+    assert rescued["verdict"] == "holds" and rescued["diagnosis"] is None
+    assert [r["verdict"] for r in rescued["readings"]] == ["holds"] * 3
+    # every cell identical: not measured, with the reason
+    none = cc.gradient_effects(_effect_table({5: None, 10: None}, who="ours"), margins, chosen=0.01, cause="our constant row")
+    assert none["verdict"] == "not measured" and none["diagnosis"] is None and not none["cells"]
+    assert "no cell is testable" in none["reason"] and "our constant row" in none["reason"]
+    assert [r["verdict"] for r in none["readings"]] == ["not measured"] * 3
+    # a heavy-tailed cell is named
+    heavy = _effect_table({5: 0.0}, n_trials=40, spread=0.0)
+    heavy.loc[(heavy.trial == 0) & (heavy.gradient == "full"), "objective"] = 3.0
+    assert "heavy-tailed" in cc.gradient_effects(heavy, margins, chosen=0.01)["text"]
     # fails by the reverse: the restricted gradient ends lower everywhere
     reverse = cc.gradient_effects(_effect_table({5: 0.05, 10: 0.04, 20: 0.03}), margins, chosen=0.01)
     assert reverse["verdict"] == "fails" and "or reverse" in reverse["diagnosis"]["text"]
     # an interval straddling the margin: inconclusive, the reason naming the cell; a reading that turns it
     straddle = cc.gradient_effects(_effect_table({5: -0.05, 10: -0.01, 20: -0.05}), margins, chosen=0.01)
     assert straddle["verdict"] == "inconclusive" and isinstance(straddle["diagnosis"], Unearned)
-    assert "inconclusive at authors k = 10" in straddle["reason"]
+    assert "inconclusive at authors k = 10" in straddle["reason"] and "trials to bring it inside ±1 %" in straddle["reason"]
     assert [r["verdict"] for r in straddle["readings"]] == ["holds", "inconclusive", "inconclusive"]
     # the sign turning with k, and a cell on too few trials, are inconclusive
     turns = cc.gradient_effects(_effect_table({5: -0.05, 10: 0.05, 20: -0.05}), margins, chosen=0.01)
@@ -317,3 +339,13 @@ def test_gradient_effects_holds_fails_and_inconclusive():
         cc.gradient_effects(_effect_table({5: -0.05}).drop(columns="construction"), margins, chosen=0.01)
     with pytest.raises(ValueError, match="chosen"):
         cc.gradient_effects(_effect_table({5: -0.05}), margins, chosen=0.03)
+    with pytest.raises(ValueError, match="cause"):
+        cc.gradient_effects(_effect_table({5: -0.05}), margins, chosen=0.01, cause=" ")
+
+
+def test_trials_for_share():
+    assert cc.trials_for_share(0.6) == 40       # 1.28^2 * 0.24 / 0.01 = 39.4
+    assert cc.trials_for_share(0.4) == 40 and cc.trials_for_share(0.9) == 1
+    assert cc.trials_for_share(0.5) is None
+    with pytest.raises(ValueError, match="share"):
+        cc.trials_for_share(1.5)

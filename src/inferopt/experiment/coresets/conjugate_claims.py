@@ -38,6 +38,8 @@ __all__ = [
     "first_k_beating",
     "gradient_effect",
     "gradient_effects",
+    "HEAVY_TAIL",
+    "trials_for_share",
     "interval_verdict",
     "first_near_zero",
     "iht_beats_baselines",
@@ -282,7 +284,8 @@ def gradient_effect(table, *, level: float = EFFECT_LEVEL, n_resamples: int = EF
     The log treats "full lower" and "restricted lower" alike; the plain relative difference
     ``(f_full − f_restricted) / f_restricted`` is bounded below by −1 and not above, so a few trials whose
     restricted run ends near 0 carried its mean. Returns ``{"mean", "low", "high", "median", "trials",
-    "identical"}`` (``median``: of the per-trial ``exp(l) − 1``; ``identical``: every pair ends at the same objective)."""
+    "identical", "kurtosis"}`` (``median``: of the per-trial ``exp(l) − 1``; ``identical``: every pair ends at the
+    same objective; ``kurtosis``: the excess kurtosis of the per-trial ``l``, 0 when they are all equal)."""
     check_table("table", table, ("trial", "gradient", "objective"))
     level = check_real("level", level, low=0.0, high=1.0, low_open=True, high_open=True)
     n_resamples = check_int("n_resamples", n_resamples, low=1)
@@ -296,8 +299,11 @@ def gradient_effect(table, *, level: float = EFFECT_LEVEL, n_resamples: int = EF
     np.log(a / b, out=d, where=a != b)
     means = d[np.random.default_rng(check_int("seed", seed, low=0)).integers(0, d.size, (n_resamples, d.size))].mean(axis=1)
     low, high = np.expm1(np.quantile(means, [(1.0 - level) / 2.0, (1.0 + level) / 2.0]))
+    sd = d.std()
+    kurtosis = float(np.mean(((d - d.mean()) / sd) ** 4) - 3.0) if sd > 0 else 0.0
     return {"mean": float(np.expm1(d.mean())), "low": float(low), "high": float(high),
-            "median": float(np.expm1(np.median(d))), "trials": int(d.size), "identical": bool(np.all(a == b))}
+            "median": float(np.expm1(np.median(d))), "trials": int(d.size), "identical": bool(np.all(a == b)),
+            "kurtosis": kurtosis}
 
 
 def interval_verdict(low: float, high: float, margin: float) -> str:
@@ -317,6 +323,10 @@ def interval_verdict(low: float, high: float, margin: float) -> str:
     return "inconclusive"
 
 
+#: A2.5: an excess kurtosis of the per-trial log ratios above this (a Laplace's) counts as heavy-tailed
+HEAVY_TAIL = 3.0
+
+
 def _effect_text(key: str, e: dict) -> str:
     if e["identical"]:
         return f"{key}: identical runs in {e['trials']} of {e['trials']} trials (d = 0)"
@@ -324,71 +334,107 @@ def _effect_text(key: str, e: dict) -> str:
             f"(median {100 * e['median']:+.2f} %)")
 
 
-def gradient_effects(table, margins, *, chosen: float, seed: int = 0) -> dict:
+def _power_text(key: str, e: dict, margin: float) -> str:
+    """A cell's power: its interval's half-width h at its n trials (the smallest effect it resolves) and the trials
+    that would bring the interval inside the margin m, about n (h / m)^2 (the half-width falls as n^-1/2)."""
+    h = (e["high"] - e["low"]) / 2.0
+    need = int(np.ceil(e["trials"] * (h / margin) ** 2)) if margin > 0 else None
+    tail = (f"; heavy-tailed (excess kurtosis {e['kurtosis']:.0f}): the n^-1/2 rule is rough there"
+            if e["kurtosis"] > HEAVY_TAIL else "")
+    return (f"{key}: half-width {100 * h:.2f} % at {e['trials']} trials"
+            + (f", about {need} trials to bring it inside ±{100 * margin:g} %" if need is not None else "") + tail)
+
+
+def gradient_effects(table, margins, *, chosen: float, seed: int = 0,
+                     cause: str = "the two gradients coincide in this construction") -> dict:
     """A2.5 decided on its map of cells (one per construction and size ``k``; ``table``: columns ``trial,
     construction, k, gradient, objective``) by the paired effect size of each cell (:func:`gradient_effect`)
     against an equivalence margin (:func:`interval_verdict`), at each margin of ``margins`` (ours; ``chosen``
-    among them). A cell on fewer than :data:`MIN_MAP_TRIALS` trials is ``inconclusive`` unless its runs are
-    identical (the two gradients coincide: an equivalence, decided). The claim holds at a margin if every cell
-    holds, fails if every cell fails, and is inconclusive otherwise (an undecided cell, or cells that disagree).
+    among them). A cell whose two runs are identical in every trial is *untestable* (the two arms coincide;
+    ``cause`` names why): shown beside, left out of the decision. A testable cell on fewer than
+    :data:`MIN_MAP_TRIALS` trials is ``inconclusive``. The claim holds at a margin if every testable cell holds,
+    fails if every testable cell fails, is ``not measured`` when no cell is testable, and is inconclusive
+    otherwise (an undecided cell, or cells that disagree). Each testable cell's power is stated: its interval's
+    half-width at its trials and about ``n (half-width / margin)^2`` trials to bring it inside the margin, with a
+    warning when its log ratios are heavy-tailed (excess kurtosis above :data:`HEAVY_TAIL`).
 
-    Returns ``{"verdict", "readings", "cells", "effects", "diagnosis", "reason", "text"}``: ``verdict`` at
-    ``chosen``; ``readings`` ``[{"value", "verdict"}]`` per margin; ``cells`` the verdict-map cells at ``chosen``
-    (each with its ``effect``); ``effects`` ``{"<construction>, k = <k>": effect}``; ``diagnosis`` None when
-    it holds, the map's (:func:`~inferopt.experiment.verdict_map.map_diagnosis`: ``paper`` when every cell fails,
-    the authors' construction among them) when it fails, :class:`~inferopt.experiment.claims.Unearned` naming the
-    undecided or disagreeing cells when inconclusive; ``text`` every cell's mean difference and interval."""
+    Returns ``{"verdict", "readings", "cells", "untestable", "effects", "diagnosis", "reason", "text"}``:
+    ``verdict`` at ``chosen``; ``readings`` ``[{"value", "verdict"}]`` per margin; ``cells`` the testable
+    verdict-map cells at ``chosen`` (each with its ``effect``); ``untestable`` the identical-runs cells (``setting``,
+    ``effect``, ``cause``); ``effects`` ``{"<construction>, k = <k>": effect}``; ``diagnosis`` None when it holds or
+    is not measured, the map's (:func:`~inferopt.experiment.verdict_map.map_diagnosis` on the testable cells:
+    ``paper`` when every one fails and the map earns it) when it fails,
+    :class:`~inferopt.experiment.claims.Unearned` naming the undecided or disagreeing cells when inconclusive;
+    ``reason`` the sentence behind the verdict; ``text`` every cell's mean difference and interval, the untestable
+    cells and the testable cells' power."""
     margins = sorted({check_real("margins", m, low=0.0) for m in margins})
     chosen = check_real("chosen", chosen, low=0.0)
     if chosen not in margins:
         raise ValueError(f"chosen {chosen!r} must be one of margins {margins}")
+    if not isinstance(cause, str) or not cause.strip():
+        raise ValueError(f"cause must be a non-empty phrase; got {cause!r}")
     check_table("table", table, ("trial", "construction", "k", "gradient", "objective"))
     groups = {(str(w), int(kk)): rows for (w, kk), rows in table.groupby(["construction", "k"], sort=True)}
     if not groups:
         raise ValueError("table has no rows")
     effects = {f"{w}, k = {kk}": gradient_effect(rows, seed=seed) for (w, kk), rows in groups.items()}
+    testable = {key: e for key, e in effects.items() if not e["identical"]}
 
     def cell_verdict(e, margin):
-        if e["trials"] < MIN_MAP_TRIALS and not e["identical"]:
+        if e["trials"] < MIN_MAP_TRIALS:
             return "inconclusive"
         return interval_verdict(e["low"], e["high"], margin)
 
     def whole(margin):
-        vs = {cell_verdict(e, margin) for e in effects.values()}
+        vs = {cell_verdict(e, margin) for e in testable.values()}
+        if not vs:
+            return "not measured"
         return vs.pop() if len(vs) == 1 and vs <= {"holds", "fails"} else "inconclusive"
 
     readings = [{"value": m, "verdict": whole(m)} for m in margins]
+    untestable = [{"setting": {"construction": w, "k": kk}, "effect": e, "cause": cause.strip()}
+                  for (w, kk), e in zip(groups, effects.values()) if e["identical"]]
+    beside = ("" if not untestable else
+              f" Untestable, left out of the decision (the two runs identical in every trial: {cause.strip()}): "
+              + ", ".join(f"{u['setting']['construction']} k = {u['setting']['k']}" for u in untestable) + ".")
+    power = ("" if not testable else
+             f" Power at the margin {100 * chosen:g} % (the interval's half-width is the smallest effect a cell resolves): "
+             + "; ".join(_power_text(key, e, chosen) for key, e in testable.items()) + ".")
     text = (f"Paired difference of the final objective, full against restricted, as the relative difference of their "
             f"geometric means over trials (exp of the mean log ratio, minus 1) [{100 * EFFECT_LEVEL:.0f} % bootstrap "
             f"interval], by cell: "
-            + "; ".join(_effect_text(key, e) for key, e in effects.items()) + ".")
+            + "; ".join(_effect_text(key, e) for key, e in effects.items()) + "." + beside + power)
     cells = []
     for (w, kk), e in zip(groups, effects.values()):
+        if e["identical"]:
+            continue
         v = cell_verdict(e, chosen)
-        note = (f"{e['trials']} trials, fewer than {MIN_MAP_TRIALS}" if v == "inconclusive" and e["trials"] < MIN_MAP_TRIALS
+        note = (f"{e['trials']} trials, fewer than {MIN_MAP_TRIALS}" if e["trials"] < MIN_MAP_TRIALS
                 else f"decided by its {100 * EFFECT_LEVEL:.0f} % bootstrap interval against the margin {chosen:g}")
         c = cell({"construction": w, "k": kk}, v == "holds", support=deterministic(note), construction=w, data="paper")
         cells.append(dict(c, verdict=v, effect=e))
     verdict = whole(chosen)
     name = lambda cs: ", ".join(f"{c['setting']['construction']} k = {c['setting']['k']}" for c in cs)
     diagnosis, reason = None, text
-    if verdict == "fails":
+    if verdict == "not measured":
+        reason = f"no cell is testable: every cell's two runs are identical in every trial ({cause.strip()}). {text}"
+    elif verdict == "fails":
         how = ("by equivalence" if all(c["effect"]["low"] >= -chosen and c["effect"]["high"] <= chosen for c in cells)
                else "by equivalence or reverse")
         diagnosis = map_diagnosis(cells, f"The full gradient does not end lower than the restricted one by more than "
-                                         f"{100 * chosen:g} % at any cell ({how}). {text}")
+                                         f"{100 * chosen:g} % at any testable cell ({how}). {text}")
         if isinstance(diagnosis, Unearned):
             reason = f"{diagnosis.reason}. {text}"
             diagnosis = Unearned(reason, diagnosis.evidence)
     elif verdict == "inconclusive":
         by = {v: [c for c in cells if c["verdict"] == v] for v in ("holds", "fails", "inconclusive")}
         parts = [f"{v} at {name(cs)}" for v, cs in by.items() if cs]
-        reason = (f"at the margin {100 * chosen:g} % the cells do not agree ({'; '.join(parts)}): the claim holds only "
-                  f"where every cell's interval lies below −margin and fails only where every cell fails; more trials "
-                  f"at the undecided cells would narrow their intervals. {text}")
+        reason = (f"at the margin {100 * chosen:g} % the testable cells do not agree ({'; '.join(parts)}): the claim holds "
+                  f"only where every testable cell's interval lies below −margin and fails only where every one fails; "
+                  f"what would decide the undecided cells is in their power below. {text}")
         diagnosis = Unearned(reason, {"sweep": cells})
-    return {"verdict": verdict, "readings": readings, "cells": cells, "effects": effects, "diagnosis": diagnosis,
-            "reason": reason, "text": text}
+    return {"verdict": verdict, "readings": readings, "cells": cells, "untestable": untestable, "effects": effects,
+            "diagnosis": diagnosis, "reason": reason, "text": text}
 
 
 #: A2's construction as two open choices, ours first: the IHT step rule (the paper's exact line search, the
@@ -440,8 +486,10 @@ def factor_diagnosis(cells, text: str, *, to_decide: str = ""):
     """The diagnosis of a claim decided on our construction, from its :func:`factor_cells` map. Our cell and the
     authors' agree: None. Both decided (holds / fails on their own support) and different: the rubric's
     ``construction`` (item 7), naming the factor that moves the verdict (:func:`moving_factors`) with every
-    cell's verdict (and its ``numbers``, a phrase, when the cell has one). Otherwise (one of the two undecided): :class:`~inferopt.experiment.claims.Unearned`, its
-    reason naming the same and ``to_decide`` (what would decide our cell)."""
+    cell's verdict (and its ``numbers``, a phrase, when the cell has one). Otherwise (one of the two undecided):
+    :class:`~inferopt.experiment.claims.Unearned`, its reason saying that no construction difference is earned
+    (one side is undecided, so the two do not disagree decisively), with the same map and ``to_decide`` (what would
+    decide the undecided cell)."""
     cells = list(cells)
     by = {c.get("construction"): c for c in cells if c.get("construction")}
     if len(cells) != 4 or set(by) != {"ours", "authors"}:
@@ -450,17 +498,35 @@ def factor_diagnosis(cells, text: str, *, to_decide: str = ""):
     if ours["verdict"] == theirs["verdict"]:
         return None
     moving = moving_factors(cells)
-    factor = (" and ".join(FACTOR_NAMES[f] for f in moving) + " moves the verdict") if moving else \
-        "neither factor alone moves the verdict"
+    factor = (" and ".join(FACTOR_NAMES[f] for f in moving) + " changes the verdict") if moving else \
+        "neither factor alone changes the verdict"
     shown = "; ".join(f"step {c['setting']['step']}, constant {c['setting']['constant']}: {cell_text(c)}"
                       + (f", {c['numbers']}" if c.get("numbers") else "") for c in cells)
-    sentence = (f"{text.strip()} The verdict differs with the construction (our construction: {cell_text(ours)}; the "
-                f"authors': {cell_text(theirs)}); of its two choices, {factor} (2 x 2 map: {shown}).")
+    both = f"our construction: {cell_text(ours)}; the authors': {cell_text(theirs)}"
     if "inconclusive" not in (ours["verdict"], theirs["verdict"]):
-        return {"kind": "construction", "text": sentence, "evidence": {"sweep": cells}}
+        return {"kind": "construction", "text": f"{text.strip()} The verdict differs with the construction ({both}); of "
+                f"its two choices, {factor} (2 x 2 map: {shown}).", "evidence": {"sweep": cells}}
     undecided = "our construction" if ours["verdict"] == "inconclusive" else "the authors' construction"
-    return Unearned(f"{undecided} is undecided, so no 'construction' difference is earned. {sentence}"
-                    + (f" {to_decide.strip()}" if to_decide.strip() else ""), {"sweep": cells})
+    return Unearned(f"{text.strip()} {undecided[0].upper() + undecided[1:]} is undecided ({both}), so the two "
+                    f"constructions do not disagree decisively and no 'construction' difference is earned; across the "
+                    f"2 x 2 map {factor} (map: {shown})." + (f" {to_decide.strip()}" if to_decide.strip() else ""),
+                    {"sweep": cells})
+
+
+#: the one-sided normal quantile of :func:`trials_for_share` (a 90 % lower bound)
+SHARE_Z = 1.2815515655446004
+
+
+def trials_for_share(share: float, *, z: float = SHARE_Z):
+    """Roughly how many trials decide a median-type claim whose trials pass with observed ``share`` ``p``: the
+    least ``n`` whose binomial share's one-sided bound clears one half, ``|p − ½| > z √(p (1 − p) / n)``, i.e.
+    ``n > z² p (1 − p) / (p − ½)²`` (``z``: 1.28, a 90 % bound, the bootstrap's decisive agreement). None when
+    ``p = ½`` (no number of trials decides it at that share)."""
+    p = check_real("share", share, low=0.0, high=1.0)
+    z = check_real("z", z, low=0.0, low_open=True)
+    if p == 0.5:
+        return None
+    return int(np.floor(z * z * p * (1.0 - p) / (p - 0.5) ** 2)) + 1
 
 
 def median_crossing(crossings, it: str, base: str) -> float:
