@@ -339,3 +339,58 @@ def test_overtakes_later_holds_fails_and_reads_none_as_beyond_the_budget():
         overtakes_later([], [10], budget=100, factor=2.0)
     with pytest.raises(ValueError):
         overtakes_later([10], [10], budget=100, factor=0.5)
+
+
+B11_READINGS = [(tie, first) for first in (8, 16) for tie in (1e-9, 0.05, 0.1)]   # the notebook's grid of B1.1's readings
+
+
+def test_across_readings_holds_fails_and_turns_with_the_reading_of_b11():
+    from inferopt.experiment.herding_claims import across_readings, best_from
+
+    frame = lambda *r: pd.DataFrame({"best other": "h", "ratio": list(r)}, index=range(8, 8 + len(r)))
+    at = lambda st: {r: best_from(st, *r) for r in B11_READINGS}
+    assert across_readings(at({"a": frame(*[0.5] * 10)})) is True                 # never beaten: holds at every reading
+    assert across_readings(at({"a": frame(0.5, 1.3, *[0.5] * 8, 1.2)})) is False  # 1.3x at t = 9, 1.2x at t = 18: fails at all
+    assert across_readings(at({"a": frame(*[0.5] * 8, 1.08, 0.5)})) is None       # 1.08x at t = 16: turns ([0.1, *] hold)
+    assert across_readings([True, True]) is True and across_readings([False]) is False
+    with pytest.raises(ValueError, match="verdicts"):
+        across_readings([])
+    with pytest.raises(ValueError, match="verdicts"):
+        across_readings([True, None])
+
+
+def test_reading_losses_counts_the_lost_sizes_and_the_margin_above_the_cut():
+    from inferopt.experiment.herding_claims import reading_losses
+
+    a = pd.DataFrame({"best other": ["s", "h", "h", "h"], "ratio": [1.31, 0.5, 1.05, 1.10055]}, index=[8, 16, 512, 1024])
+    b = pd.DataFrame({"best other": "h", "ratio": [0.5, 1.0]}, index=[8, 16])
+    strict = reading_losses({"a": a, "b": b}, 1e-9, 8)
+    assert list(strict.index) == ["a"] and strict.loc["a", "lost"] == 3 and strict.loc["a", "t"] == 8
+    assert strict.loc["a", "ratio"] == pytest.approx(1.31) and strict.loc["a", "best other"] == "s"
+    loose = reading_losses({"a": a, "b": b}, 0.1, 16)           # one loss left, 0.05 % above the cut
+    assert loose.loc["a", "lost"] == 1 and loose.loc["a", "t"] == 1024
+    assert loose.loc["a", "above cut"] == pytest.approx(1.10055 / 1.1 - 1)
+    assert reading_losses({"b": b}, 1e-9, 8).empty
+    with pytest.raises(TypeError, match="outcomes"):
+        reading_losses({}, 0.1, 8)
+    with pytest.raises(ValueError, match="ratio"):
+        reading_losses({"a": a[["ratio"]]}, 0.1, 8)
+    with pytest.raises(ValueError, match="first"):
+        reading_losses({"a": a}, 0.1, 0)
+
+
+def test_faster_than_iid_holds_near_one_over_t_and_fails_slower_or_behind_iid():
+    from inferopt.experiment.herding_claims import faster_than_iid, norm_slopes
+
+    t = np.arange(8, 200)
+    w = pd.DataFrame({"h": 1.0 / t**2, "r": 1.0 / t, "slow": 1.0 / t**1.6}, index=t)   # squared errors
+    s = norm_slopes(w, ["h", "r", "slow"], list(t))
+    assert s["h"] == pytest.approx(-1.0) and s["r"] == pytest.approx(-0.5) and s["slow"] == pytest.approx(-0.8)
+    assert faster_than_iid(s["h"], s["r"], 0.05)                    # O(1/t), faster than i.i.d.'s O(1/sqrt t)
+    assert not faster_than_iid(s["slow"], s["r"], 0.1)              # t^-0.8: slower than O(1/t) beyond the tolerance
+    assert faster_than_iid(s["slow"], s["r"], 0.2)                  # ... within the loosest reading
+    assert not faster_than_iid(-1.0, -1.2, 0.1)                     # O(1/t), but i.i.d. fitted steeper: not faster
+    with pytest.raises(ValueError, match="tol"):
+        faster_than_iid(-1.0, -0.5, -0.1)
+    with pytest.raises(ValueError, match="slope"):
+        faster_than_iid(float("nan"), -0.5, 0.1)

@@ -6,10 +6,13 @@ read at the same sizes ``t``. Every function refuses a comparison it cannot make
 error, no size left) with a ValueError, so that a claim is never decided on nothing.
 
 * :func:`dyadic` -- the sizes ``t = 2^k`` among some sizes (herding's and Sobol's evenly spaced sets);
-* :func:`rate_near` -- B1.5, B1.6, B1.7, B6.3: a log-log slope fitted on given sizes, within ``tol`` of a rate;
+* :func:`rate_near` -- B1.5, B6.3 (and B1's check of Sobol's rate): a log-log slope fitted on given sizes, within
+  ``tol`` of a rate;
+* :func:`norm_slopes`, :func:`faster_than_iid` -- B1.7: the rate of ``||mu - mu_hat_t||``, at most ``O(1/t)`` and faster
+  than i.i.d. sampling's;
 * :func:`proj_gains`, :func:`gain_share`, :func:`proj_gain_share` -- B1.3: the share of sizes where ``-proj`` divides
   the error by more than a cut, the sizes the claim excuses left out;
-* :func:`share_below` -- B1.7: the share of sizes where one method's error is below another's;
+* :func:`share_below` -- B1.7 (beside): the share of sizes where one method's error is below another's;
 * :func:`before_end` / :func:`ratio_before_end` -- B3.1: min-norm-point against the others before it terminates;
 * :func:`terminates_ahead` -- B3.3: min-norm-point reaches ``mu`` in finitely many steps while the others have not;
 * :func:`slower_share` -- B3.2: the share of sizes where line search's error is above herding's, and at the last;
@@ -18,7 +21,8 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`entropy_tradeoff` -- B4.6: where a method is better at the moments, is it farther from the maximum entropy, with lower entropy?
 * :func:`size_outcomes`, :func:`classify`, :func:`never_beaten`, :func:`best_in_panels`, :func:`best_from` -- B1.1: per size
   ``t``, win / tie / loss of a method against the best of the others, and over the panels (a panel tied throughout
-  excused) under a reading [tie tolerance, first size]; :func:`worst_losses` -- its evidence;
+  excused) under a reading [tie tolerance, first size]; :func:`worst_losses`, :func:`reading_losses` -- its evidence;
+* :func:`across_readings` -- a verdict-map cell judged at every reading of its claim's threshold (B1.1 and B1's maps);
 * :func:`slightly_worse` -- B1.2: a ratio in ``(1, cut]`` in every panel;
 * :func:`beats_at` -- B1.4: the sizes at which one method's error is below another's;
 * :func:`ends_on_mean`, :func:`reaches_first` -- B2.1, B2.2: fitting the empirical mean, and who fits it first;
@@ -257,6 +261,59 @@ def worst_losses(outcomes: pd.DataFrame, n: int = 5, tie_rtol: float = TIE_RTOL)
         raise ValueError("outcomes must be a size_outcomes table (columns 'best other', 'ratio', indexed by t)")
     lost = outcomes[outcomes["ratio"] > 1 + tie_rtol]
     return lost.sort_values("ratio", ascending=False, kind="stable").head(n)
+
+
+#: B1.1's evidence: a loss within this relative margin above its reading's cut, ``ratio / (1 + tie_rtol) - 1``, is a
+#: knife edge: 1 % of the squared error is 0.004 decade on Fig. 3's log axes, a tenth of the loosest tie (0.1, 0.04 decade)
+KNIFE_EDGE = 0.01
+
+
+def reading_losses(outcomes: dict, tie_rtol: float, first: int) -> pd.DataFrame:
+    """B1.1's evidence under one reading ``[tie_rtol, first]`` (:func:`best_from`): per panel (``outcomes``: panel ->
+    :func:`size_outcomes`' table, index ``t``) with a loss at some size ``t >= first``, the number of sizes lost, the
+    largest ratio, its ``t`` and best other, and its margin above the cut, ``ratio / (1 + tie_rtol) - 1``; columns
+    ``lost, ratio, t, best other, above cut``, index the panel (empty: no loss under this reading)."""
+    tie_rtol, first = check_real("tie_rtol", tie_rtol, low=0.0), check_int("first", first, low=1)
+    if not isinstance(outcomes, dict) or not outcomes:
+        raise TypeError("outcomes must be a non-empty mapping panel -> size_outcomes table")
+    rows = {}
+    for name, o in outcomes.items():
+        if not isinstance(o, pd.DataFrame) or not {"ratio", "best other"} <= set(o):
+            raise ValueError(f"outcomes[{name!r}] must be a size_outcomes table (columns 'best other', 'ratio', indexed by t)")
+        lost = worst_losses(o[o.index >= first], n=max(len(o), 1), tie_rtol=tie_rtol)
+        if len(lost):
+            r = float(lost["ratio"].iloc[0])
+            rows[name] = {"lost": len(lost), "ratio": r, "t": int(lost.index[0]), "best other": lost["best other"].iloc[0],
+                          "above cut": r / (1 + tie_rtol) - 1}
+    return pd.DataFrame.from_dict(rows, orient="index", columns=["lost", "ratio", "t", "best other", "above cut"])
+
+
+def across_readings(verdicts) -> bool | None:
+    """A cell of a verdict map judged at every reading of its claim's threshold (B1.1, and B1's other maps): ``True``
+    where the claim holds at every reading, ``False`` where it fails at every one, ``None`` where the verdict turns with
+    the reading (the cell decides nothing: it neither rescues the claim nor counts towards a ``paper`` diagnosis).
+    ``verdicts``: one boolean per reading (a sequence, or a mapping reading -> boolean)."""
+    v = list(verdicts.values()) if isinstance(verdicts, dict) else list(verdicts)
+    if not v or not all(isinstance(x, bool | np.bool_) for x in v):
+        raise ValueError(f"verdicts must be one boolean per reading, at least one; got {verdicts!r}")
+    return True if all(v) else False if not any(v) else None
+
+
+def norm_slopes(table: pd.DataFrame, methods, sizes) -> dict[str, float]:
+    """B1.7: the least-squares log-log slopes of the norms ``||mu - mu_hat_t||`` of ``methods`` fitted on ``sizes``:
+    half those of the squared errors ``||mu - mu_hat_t||^2`` the table holds (Fig. 3's axis), as
+    ``log ||.|| = log ||.||^2 / 2``."""
+    return {m: float(v) / 2 for m, v in slopes_over_sizes(table, list(methods), sizes).items()}
+
+
+def faster_than_iid(slope: float, iid_slope: float, tol: float, rate: float = -1.0) -> bool:
+    """B1.7 (Sec. 1: "the moment discrepancy ``||mu - mu_hat||`` decreases as O(1/t) for the herding updates -- faster
+    than i.i.d. sampling ..., which would yield the slower rate O(1/sqrt t)"): herding's fitted slope of the norm
+    (:func:`norm_slopes`) is at most ``rate + tol`` (``rate`` = -1, O(1/t) an upper bound) and below i.i.d.'s fitted at
+    the same sizes."""
+    slope, iid_slope = check_real("slope", slope), check_real("iid_slope", iid_slope)
+    tol, rate = check_real("tol", tol, low=0.0), check_real("rate", rate)
+    return bool(slope <= rate + tol and slope < iid_slope)
 
 
 def slightly_worse(ratios, cut: float) -> bool:
