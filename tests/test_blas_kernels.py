@@ -3,11 +3,14 @@ two OpenBLAS kernels (``OPENBLAS_CORETYPE``: what OpenBLAS picks per processor m
 identical metrics and verdicts, timings aside.
 
 The stages: A4 (every coreset method; batch A-IHT's draws and momentum moved with the kernel),
-A7 on A4's trials (its claim read batch A-IHT against A-IHT: 3.29 -> 4.58 between two kernels)
+A5 (its Phi -- the whitened design, the Laplace mode and factor, the draws -- moved in its last bits, and with
+it the coresets: 45 values of its default-scale metrics), A7 on A4's and A5's trials (its claim read batch
+A-IHT against A-IHT: 3.29 -> 4.58 between two kernels),
 B3 (min-norm-point's error at the rounding level entered B3.1's ratio) and B5 at d = 6 (line search's moment
 error stalls at the LMO's tie tolerance, 8.5e-11 or 8.9e-11 by kernel, and entered B5's drop). About 2 minutes: each
 kernel's stages run in a process of their own, the two at once. Beside them, the A-IHT family on one stored Phi
-(A5's biketrips problem) returns the same bits under both kernels (its products are numpy's, not the kernel's).
+(A5's biketrips problem) returns the same bits under both kernels (its products are numpy's, not the kernel's),
+and so does the construction of Phi itself (``inferopt._fixed_order``).
 """
 
 import json
@@ -26,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: kernels an x86-64 OpenBLAS can be forced to, AVX-512 first; the test takes the first two this machine runs
 CANDIDATES = ("SkylakeX", "Haswell", "Sandybridge")
 #: (experiment, notebook, parameters over the notebook's defaults), run in this order
-STAGES = (("A4", "A4_logistic_regression", {}), ("A7", "A7_batch_gradients", {"sources": ["A4"]}),
+STAGES = (("A4", "A4_logistic_regression", {}), ("A5", "A5_poisson_regression", {}), ("A7", "A7_batch_gradients", {}),
           ("B3", "B3_graphical_model", {}), ("B5", "B5_maxent_dependent", {"d": 6, "n_points": 3000}))
 #: a metric whose path names a time is a timing (CPU seconds move with the machine's load)
 TIMING_KEY = re.compile(r"time|second", re.IGNORECASE)
