@@ -25,6 +25,8 @@ a GLM's Laplace approximation.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 __all__ = ["cholesky", "dot", "matmul", "matvec", "norm", "solve_triangular"]
@@ -56,16 +58,16 @@ def cholesky(A: np.ndarray) -> np.ndarray:
     Alg. 4.2.2): column ``j`` of ``L`` is column ``j`` of the updated ``A`` over the square root of
     its pivot, then ``A[j+1:, j+1:] -= l lᵀ``. Raises ``np.linalg.LinAlgError`` (as
     ``np.linalg.cholesky``) when a pivot is not positive."""
-    L = np.tril(A)   # a copy: the trailing block is updated in place
+    L = np.array(A, dtype=float)   # a copy, updated in place; its upper triangle (never read) is zeroed at the end
     for j in range(L.shape[0]):
-        pivot = L[j, j]
+        pivot = float(L[j, j])
         if not pivot > 0.0:
             raise np.linalg.LinAlgError("Matrix is not positive definite")
         col = L[j:, j]
-        col /= np.sqrt(pivot)
+        col /= math.sqrt(pivot)
         below = col[1:]
-        L[j + 1:, j + 1:] -= np.tril(np.multiply.outer(below, below))
-    return L
+        L[j + 1:, j + 1:] -= np.multiply.outer(below, below)
+    return np.tril(L)
 
 
 def solve_triangular(L: np.ndarray, B: np.ndarray, *, trans: bool = False) -> np.ndarray:
@@ -75,9 +77,10 @@ def solve_triangular(L: np.ndarray, B: np.ndarray, *, trans: bool = False) -> np
     ``b`` loses ``x_j`` times column ``j`` of ``L`` (row ``j`` for ``Lᵀ``) below (above) ``j``."""
     X = np.array(B, dtype=float)   # a copy, solved in place
     D = L.shape[0]
+    vector = X.ndim == 1
     for j in (range(D - 1, -1, -1) if trans else range(D)):
         X[j] /= L[j, j]
         rest = slice(0, j) if trans else slice(j + 1, D)
         coef = L[j, rest] if trans else L[rest, j]
-        X[rest] -= np.multiply.outer(coef, X[j])
+        X[rest] -= coef * X[j] if vector else np.multiply.outer(coef, X[j])
     return X
