@@ -7,7 +7,7 @@ A5 (its Phi -- the whitened design, the Laplace mode and factor, the draws -- mo
 it the coresets: 45 values of its default-scale metrics), A7 on A4's and A5's trials (its claim read batch
 A-IHT against A-IHT: 3.29 -> 4.58 between two kernels),
 B3 (min-norm-point's error at the rounding level entered B3.1's ratio) and B5 at d = 6 (line search's moment
-error stalls at the LMO's tie tolerance, 8.5e-11 or 8.9e-11 by kernel, and entered B5's drop). About 2 minutes: each
+error stalls at the LMO's tie tolerance, 8.5e-11 or 8.9e-11 by kernel, and entered B5's drop). About 2 minutes on a busy 2-core machine (A5 adds under one): each
 kernel's stages run in a process of their own, the two at once. Beside them, the A-IHT family on one stored Phi
 (A5's biketrips problem) returns the same bits under both kernels (its products are numpy's, not the kernel's),
 and so does the construction of Phi itself (``inferopt._fixed_order``).
