@@ -3,11 +3,14 @@ two OpenBLAS kernels (``OPENBLAS_CORETYPE``: what OpenBLAS picks per processor m
 identical metrics and verdicts, timings aside.
 
 The stages: A4 (every coreset method; batch A-IHT's draws and momentum moved with the kernel),
-A7 on A4's trials (its claim read batch A-IHT against A-IHT: 3.29 -> 4.58 between two kernels)
+A5 (its Phi -- the whitened design, the Laplace mode and factor, the draws -- moved in its last bits, and with
+it the coresets: 45 values of its default-scale metrics), A7 on A4's and A5's trials (its claim read batch
+A-IHT against A-IHT: 3.29 -> 4.58 between two kernels),
 B3 (min-norm-point's error at the rounding level entered B3.1's ratio) and B5 at d = 6 (line search's moment
-error stalls at the LMO's tie tolerance, 8.5e-11 or 8.9e-11 by kernel, and entered B5's drop). About 2 minutes: each
+error stalls at the LMO's tie tolerance, 8.5e-11 or 8.9e-11 by kernel, and entered B5's drop). About 2 minutes on a busy 2-core machine (A5 adds under one): each
 kernel's stages run in a process of their own, the two at once. Beside them, the A-IHT family on one stored Phi
-(A5's biketrips problem) returns the same bits under both kernels (its products are numpy's, not the kernel's).
+(A5's biketrips problem) returns the same bits under both kernels (its products are numpy's, not the kernel's),
+and so does the construction of Phi itself (``inferopt._fixed_order``).
 """
 
 import json
@@ -26,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: kernels an x86-64 OpenBLAS can be forced to, AVX-512 first; the test takes the first two this machine runs
 CANDIDATES = ("SkylakeX", "Haswell", "Sandybridge")
 #: (experiment, notebook, parameters over the notebook's defaults), run in this order
-STAGES = (("A4", "A4_logistic_regression", {}), ("A7", "A7_batch_gradients", {"sources": ["A4"]}),
+STAGES = (("A4", "A4_logistic_regression", {}), ("A5", "A5_poisson_regression", {}), ("A7", "A7_batch_gradients", {}),
           ("B3", "B3_graphical_model", {}), ("B5", "B5_maxent_dependent", {"d": 6, "n_points": 3000}))
 #: a metric whose path names a time is a timing (CPU seconds move with the machine's load)
 TIMING_KEY = re.compile(r"time|second", re.IGNORECASE)
@@ -119,6 +122,30 @@ def test_a_iht_on_one_phi_computes_the_same_bits_under_two_kernels(kernels, tmp_
     np.savez(tmp_path / "phi.npz", Phi=problem.Phi, y=problem.y)
     bits = [subprocess.run([sys.executable, "-c", SOLVE, str(tmp_path / "phi.npz")], env=environment(k),
                            capture_output=True, text=True, check=True).stdout for k in kernels]
+    assert bits[0] == bits[1]
+
+
+PHI = """
+import hashlib, sys, numpy as np
+from inferopt.coresets.glm_problem import GLMCoresetProblem
+from inferopt.datasets.glm_data import load_glm
+parts = []
+for name in ("synth_poiss", "biketrips", "airportdelays", "phishing"):
+    problem = GLMCoresetProblem(load_glm(name, "small").model(), 60, np.random.default_rng(0))
+    w = np.zeros(problem.n); w[:7] = 3.0
+    parts += [problem.model.Z, problem.posterior.mean, problem.posterior.prec_chol, problem.Phi, problem.y,
+              problem.sparsevi_tangent(10, 1)(w), *problem.evaluate(w).values()]
+print(hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in parts)).hexdigest())
+"""
+
+
+def test_glm_phi_is_the_same_bits_under_two_kernels(kernels):
+    """The root of A5's and A4's kernel dependence: a GLM's ``Phi`` -- the whitened design, the Laplace
+    mode and its Cholesky factor, the draws and their log-likelihoods (``GLMCoresetProblem``) --, SparseVI's
+    tangent vectors and a coreset's KLs are computed in fixed order (``inferopt._fixed_order``), the same
+    bytes under both kernels (before, every one of them differed in its last bits)."""
+    bits = [subprocess.run([sys.executable, "-c", PHI], env=environment(k), capture_output=True, text=True,
+                           check=True).stdout for k in kernels]
     assert bits[0] == bits[1]
 
 

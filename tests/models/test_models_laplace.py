@@ -181,3 +181,20 @@ def test_bad_input_and_indefinite_hessian_raise():
     la = LaplaceApprox(mean=np.zeros(2), prec_chol=np.eye(2))
     with pytest.raises(TypeError, match="Generator"):
         la.sample(3, "0")
+
+
+def test_kl_from_precision_factors_is_the_gaussian_kl_of_the_covariances():
+    """``LaplaceApprox.kl`` (fixed order, no covariance formed) against ``gaussian_kl`` of the covariances;
+    zero between an approximation and itself; refuses another type or dimension by name."""
+    from inferopt.coresets import gaussian_kl
+
+    m, _ = _synthetic_poisson(300, 7)
+    full = laplace_approximation(m)
+    part = laplace_approximation(m, np.r_[np.full(30, 10.0), np.zeros(270)])
+    for a, b in ((full, part), (part, full)):
+        assert a.kl(b) == pytest.approx(gaussian_kl(a.mean, a.cov, b.mean, b.cov), rel=1e-9)
+    assert abs(full.kl(full)) < 1e-14
+    with pytest.raises(TypeError, match="other must be a LaplaceApprox"):
+        full.kl(np.eye(2))
+    with pytest.raises(ValueError, match="other must have the dimension"):
+        full.kl(LaplaceApprox(mean=np.zeros(3), prec_chol=np.eye(3)))

@@ -11,6 +11,11 @@ full-data posterior stands in for it twice:
   damped Newton method from the full MAP), and compared with ``π̂``: forward KL
   ``KL(π̂ ‖ π̂_w)``, reverse ``KL(π̂_w ‖ π̂)``, their sum, and ``‖θ̂_w − θ̂‖`` (App. G).
 
+Same seed, same bits on every processor (issue 40): the whitened design, the Newton search for
+``θ̂``, the Cholesky factor of ``H``, the draws, ``Φ`` and the KLs compute in fixed order
+(:mod:`inferopt._fixed_order`), not through the BLAS kernel chosen per processor model, whose last
+bits IHT amplifies into other coresets.
+
 SparseVI's gradient needs ``Cov_{π_w}`` at every step: :meth:`GLMCoresetProblem.sparsevi_tangent`
 draws fresh samples of the Laplace approximation of the *current* ``π_w`` (as the public
 SparseVI code does), warm-starting each MAP search at the previous mode. Weighted
@@ -24,7 +29,7 @@ import numpy as np
 from ..models import LaplaceApprox, laplace_approximation
 from .._validation import as_finite_array, check_int, check_protocol, check_size
 from .._random import as_generator
-from .evaluation import gaussian_kl
+from .. import _fixed_order as fixed
 from .tangent import tangent_from_loglik
 
 __all__ = ["GLMCoresetProblem"]
@@ -51,7 +56,6 @@ class GLMCoresetProblem:
         S = check_size("n_projections", n_projections, low=2, item_bytes=8 * (model.n + model.D),
                        item="projection (a row of Phi)")
         self.posterior = laplace_approximation(model)
-        self._cov = self.posterior.cov
         thetas = self.posterior.sample(S, as_generator(rng))
         self.Phi = np.asfortranarray(tangent_from_loglik(model.loglik(thetas)))   # columns contiguous: rows_of is a view
         self.y = self.Phi.sum(axis=1)
@@ -84,19 +88,20 @@ class GLMCoresetProblem:
 
     def evaluate(self, weights) -> dict[str, np.ndarray]:
         """Forward, reverse and symmetrised KL between the full-data and the coreset
-        Laplace approximations, and the MAP distance, for each row of ``weights``
-        (``(m, n)`` or ``(n,)``). Returns a dict of arrays of length ``m``."""
+        Laplace approximations (:meth:`~inferopt.models.LaplaceApprox.kl`), and the MAP distance, for each
+        row of ``weights`` (``(m, n)`` or ``(n,)``), in fixed order (the same bits under every BLAS kernel,
+        :mod:`inferopt._fixed_order`: a KL of 1e-9 is a difference of terms of order 1). Returns a dict of
+        arrays of length ``m``."""
         W = np.atleast_2d(as_finite_array("weights", weights))
         if W.shape[1] != self.n:
             raise ValueError(f"weights must have n = {self.n} columns; got shape {W.shape}")
-        mu, cov = self.posterior.mean, self._cov
+        full = self.posterior
         out = {key: np.empty(W.shape[0]) for key in ("forward_kl", "reverse_kl", "map_distance")}
         for j, w in enumerate(W):
             lap = self.weighted_laplace(w)
-            cov_w = lap.cov
-            out["forward_kl"][j] = gaussian_kl(mu, cov, lap.mean, cov_w)
-            out["reverse_kl"][j] = gaussian_kl(lap.mean, cov_w, mu, cov)
-            out["map_distance"][j] = np.linalg.norm(lap.mean - mu)
+            out["forward_kl"][j] = full.kl(lap)
+            out["reverse_kl"][j] = lap.kl(full)
+            out["map_distance"][j] = fixed.norm(lap.mean - full.mean)
         out["symmetric_kl"] = out["forward_kl"] + out["reverse_kl"]
         return out
 

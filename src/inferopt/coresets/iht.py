@@ -30,7 +30,7 @@ with at most ``3k`` columns of Φ (gathered when few, else a zero-padded full pr
 solvers work on ``Φᵀ`` stored row by row (:func:`rows_of`: a view of a Fortran-ordered Φ), so that the
 few columns an iteration touches are contiguous rows. No other ``n × S`` temporaries.
 
-Every product and norm of an iteration sums in numpy's own fixed order (:func:`_matvec`, :func:`_dot`:
+Every product and norm of an iteration sums in numpy's own fixed order (:mod:`inferopt._fixed_order`:
 ``np.einsum`` without BLAS), not OpenBLAS's: A-IHT's iterates are sensitive to their last bits (a
 difference of 1e-12 in ``f`` grew to 2e-4 within six iterations on A5's biketrips at ``k = 10``, its
 weights then apart by up to 30 %), and those bits differ with the BLAS kernel (issue 40). The products cost
@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._fixed_order import dot as _dot, matvec as _matvec, norm as _norm
 from .._selection import TIE_RTOL
 from .._validation import as_finite_array, check_choice, check_flag, check_indices, check_real
 from ._common import (
@@ -80,24 +81,8 @@ def rows_of(Phi: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(Phi.T)
 
 
-def _matvec(A: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """``A @ x`` for a 2-d ``A`` summed in numpy's fixed order (``np.einsum``), the same bits under every
-    BLAS kernel (module docstring)."""
-    return np.einsum("ij,j->i", A, x)
-
-
-def _dot(a: np.ndarray, b: np.ndarray) -> float:
-    """``a @ b`` for 1-d ``a``, ``b`` in numpy's fixed order, as :func:`_matvec`."""
-    return float(np.einsum("i,i->", a, b))
-
-
-def _norm(a: np.ndarray) -> float:
-    """``‖a‖`` in numpy's fixed order, as :func:`_matvec`."""
-    return float(np.sqrt(_dot(a, a)))
-
-
 def cols_matvec(PhiT: np.ndarray, idx: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """``Φ[:, idx] @ v`` (``v`` of length ``len(idx)``), given ``PhiT = rows_of(Φ)``; fixed order (:func:`_matvec`)."""
+    """``Φ[:, idx] @ v`` (``v`` of length ``len(idx)``), given ``PhiT = rows_of(Φ)``; fixed order (:mod:`inferopt._fixed_order`)."""
     n = PhiT.shape[0]
     if idx.size <= _GATHER_FRACTION * n:
         return np.einsum("i,ij->j", v, PhiT[idx])
@@ -107,7 +92,7 @@ def cols_matvec(PhiT: np.ndarray, idx: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 
 def cols_rmatvec(PhiT: np.ndarray, idx: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """``Φ[:, idx]ᵀ @ r``, given ``PhiT = rows_of(Φ)``; fixed order (:func:`_matvec`)."""
+    """``Φ[:, idx]ᵀ @ r``, given ``PhiT = rows_of(Φ)``; fixed order (:mod:`inferopt._fixed_order`)."""
     if idx.size <= _GATHER_FRACTION * PhiT.shape[0]:
         return _matvec(PhiT[idx], r)
     return _matvec(PhiT, r)[idx]

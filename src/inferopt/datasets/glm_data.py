@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import _fixed_order as fixed
 from .._random import as_generator
 from .._validation import check_choice, check_int
 from .loaders import load
@@ -81,16 +82,15 @@ class GLMData:
 def whiten(X, jitter: float = 1e-12) -> np.ndarray:
     """``L⁻¹(x − m)`` for every row, ``m`` the mean and ``LLᵀ = Cov(X) + jitter·I``
     (the coreset authors' standardisation; the result has identity covariance on the
-    span of the data)."""
+    span of the data). The covariance, ``L`` and the solve compute in fixed order
+    (:mod:`inferopt._fixed_order`), not through the BLAS kernel: the design of a coreset
+    problem is the same bits on every processor (issue 40)."""
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[0] < 2:
         raise ValueError(f"X must be a 2-d array with at least 2 rows; got shape {X.shape}")
-    m = X.mean(axis=0)
-    V = np.atleast_2d(np.cov(X, rowvar=False)) + jitter * np.eye(X.shape[1])
-    L = np.linalg.cholesky(V)
-    from scipy.linalg import solve_triangular
-
-    return solve_triangular(L, (X - m).T, lower=True).T
+    Xc = X - X.mean(axis=0)
+    V = fixed.matmul(Xc.T, Xc) / (X.shape[0] - 1) + jitter * np.eye(X.shape[1])   # np.cov's estimate
+    return fixed.solve_triangular(fixed.cholesky(V), Xc.T).T
 
 
 #: Number of nominal attributes of the UCI phishing data (one-hot: 68 columns).

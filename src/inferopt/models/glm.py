@@ -32,6 +32,12 @@ Memory: the sums over data in ``log_joint``/``grad_log_joint`` are formed in blo
 data so that no intermediate exceeds :data:`CHUNK_ELEMENTS` floats (``S × block`` entries,
 32 MB); ``loglik`` returns the full ``(S, n)`` matrix by contract. There is no Python loop
 over single data points.
+
+Fixed order (issue 40): ``loglik``, ``hess_log_joint`` and the functions of ``neg_log_joint_fns`` (the
+Laplace approximation's Newton search) form their products with :mod:`inferopt._fixed_order` (``np.einsum``),
+not BLAS, whose kernel -- chosen per processor -- changes their last bits: a coreset problem's ``Φ`` is
+built from them (:class:`~inferopt.coresets.glm_problem.GLMCoresetProblem`) and IHT amplifies its last
+bits. ``log_joint``, ``grad_log_joint`` and ``log_joint_and_grad`` (boosting's inner loop) use BLAS.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit, gammaln
 
+from .. import _fixed_order as fixed
 from .._validation import as_finite_array, as_rows, check_real
 
 #: largest number of float64 entries of an ``S × block`` intermediate (2**22 = 32 MB).
@@ -128,7 +135,7 @@ class _GLM:
     def loglik(self, theta) -> np.ndarray:
         """Per-datum log-likelihoods ``log p(y_n | θ_s)``: shape ``(S, n)`` (``(n,)`` for 1-d θ)."""
         th, single = self._theta(theta)
-        out = self._ll(th @ self.Z.T, self.y[None, :])
+        out = self._ll(fixed.matmul(th, self.Z.T), self.y[None, :])   # fixed order: Φ's draws (module docstring)
         return out[0] if single else out
 
     def log_prior(self, theta) -> np.ndarray:
@@ -208,10 +215,10 @@ class _GLM:
 
     def _hess(self, theta, w):
         """:meth:`hess_log_joint` at a checked 1-d ``θ`` and checked weights."""
-        c = self._d2ll(self.Z @ theta, self.y)
+        c = self._d2ll(fixed.matvec(self.Z, theta), self.y)
         if w is not None:
             c = c * w
-        H = (self.Z * c[:, None]).T @ self.Z
+        H = fixed.matmul((self.Z * c[:, None]).T, self.Z)
         H.flat[:: self.D + 1] -= 1.0 / self.prior_var
         return 0.5 * (H + H.T)
 
@@ -220,18 +227,19 @@ class _GLM:
         (:func:`~inferopt.models.laplace_approximation`, ``scipy.optimize.minimize``): the weights
         are checked once here and ``θ`` not at all (a third of a small Laplace fit's time went
         to re-checking them at every call). The values are those of :meth:`log_joint`,
-        :meth:`grad_log_joint` and :meth:`hess_log_joint` up to rounding."""
+        :meth:`grad_log_joint` and :meth:`hess_log_joint` up to rounding, summed in fixed order
+        (module docstring)."""
         w = self._weights(w)
         Z, y, prec = self.Z, self.y, 1.0 / self.prior_var
         const = self._log_prior_const
 
         def f(theta):
-            ll = self._ll(Z @ theta, y)
-            return -float(ll.sum() if w is None else ll @ w) + 0.5 * prec * float(theta @ theta) + const
+            ll = self._ll(fixed.matvec(Z, theta), y)
+            return -(float(ll.sum()) if w is None else fixed.dot(ll, w)) + 0.5 * prec * fixed.dot(theta, theta) + const
 
         def grad(theta):
-            d = self._dll(Z @ theta, y)
-            return prec * theta - (d if w is None else d * w) @ Z
+            d = self._dll(fixed.matvec(Z, theta), y)
+            return prec * theta - fixed.matvec(Z.T, d if w is None else d * w)
 
         return f, grad, lambda theta: -self._hess(theta, w)
 

@@ -13,6 +13,14 @@ the unique MAP from any start, quadratically near it. ``scipy.optimize.minimize`
 ``trust-exact`` (the solver before issue 27) and ``Newton-CG`` stay selectable. The
 covariance is handled through the Cholesky factor ``L`` of the precision (``H = L Lᵀ``),
 never an explicit inverse for sampling.
+
+The Newton search (with the model's :meth:`~inferopt.models.glm._GLM.neg_log_joint_fns`), the factor
+``L`` and the draws of :meth:`LaplaceApprox.sample` compute in fixed order (:mod:`inferopt._fixed_order`),
+not through the BLAS kernel, whose choice per processor changes their last bits (issue 40): the mode,
+``L`` and the draws -- from which a coreset problem's ``Φ`` is built -- are the same bits on every
+processor; so is :meth:`LaplaceApprox.kl`, the coreset experiments' measure. :attr:`LaplaceApprox.cov`,
+:attr:`~LaplaceApprox.cov_chol` and :meth:`~LaplaceApprox.logpdf` go through LAPACK/BLAS and may differ in
+their last bits.
 """
 
 from __future__ import annotations
@@ -20,10 +28,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg import cho_solve, solve_triangular
-from scipy.linalg.lapack import dpotrs
+from scipy.linalg import cho_solve
 from scipy.optimize import minimize
 
+from .. import _fixed_order as fixed
 from .._clock import clock
 from .._result import SolveResult
 from .._random import as_generator
@@ -87,7 +95,21 @@ class LaplaceApprox:
         """``size`` draws ``θ = mean + L⁻ᵀ ε``, ``ε ~ N(0, I)`` (covariance ``(LLᵀ)⁻¹``); shape ``(size, D)``."""
         size = check_int("size", size, low=0)
         eps = as_generator(rng).standard_normal((self.dim, size))
-        return self.mean[None, :] + solve_triangular(self.prec_chol, eps, lower=True, trans="T").T
+        return self.mean[None, :] + fixed.solve_triangular(self.prec_chol, eps, trans=True).T
+
+    def kl(self, other: LaplaceApprox) -> float:
+        """``KL(self ‖ other)`` of the two Gaussians from their precision factors (``P_i = L_i L_iᵀ``, no
+        covariance formed), in fixed order (module docstring):
+        ``½[‖L₀⁻¹L₁‖_F² + ‖L₁ᵀ(μ₁ − μ₀)‖² − D + 2Σlog diag L₀ − 2Σlog diag L₁]`` -- the Gaussian KL
+        ``½[tr(P₁Σ₀) + (μ₁ − μ₀)ᵀP₁(μ₁ − μ₀) − D + log det Σ₁ − log det Σ₀]`` with ``Σ₀ = P₀⁻¹``."""
+        if not isinstance(other, LaplaceApprox):
+            raise TypeError(f"other must be a LaplaceApprox; got {type(other).__name__}")
+        if other.dim != self.dim:
+            raise ValueError(f"other must have the dimension of this approximation, {self.dim}; got {other.dim}")
+        M = fixed.solve_triangular(self.prec_chol, other.prec_chol)
+        z = fixed.matvec(other.prec_chol.T, other.mean - self.mean)
+        logdet = 2.0 * (np.log(np.diag(self.prec_chol)).sum() - np.log(np.diag(other.prec_chol)).sum())
+        return float(0.5 * (np.sum(M * M) + fixed.dot(z, z) - self.dim + logdet))
 
     def logpdf(self, theta) -> np.ndarray:
         """``log N(θ; mean, P⁻¹)`` for ``θ`` of shape ``(S, D)`` (or ``(D,)``)."""
@@ -112,9 +134,10 @@ MIN_STEP = 2.0**-40
 
 
 def _precision_factor(H: np.ndarray, where: str) -> np.ndarray:
-    """Lower Cholesky factor of ``H``; a ``ValueError`` naming ``where`` if ``H`` is not positive definite."""
+    """Lower Cholesky factor of ``H`` (in fixed order: module docstring); a ``ValueError`` naming ``where`` if
+    ``H`` is not positive definite."""
     try:
-        return np.linalg.cholesky(H)
+        return fixed.cholesky(H)
     except np.linalg.LinAlgError as exc:
         raise ValueError(
             f"the negative Hessian of the log posterior at {where} is not positive definite; "
@@ -135,15 +158,15 @@ def _newton(f, grad, hess, x0: np.ndarray, f0: float, gtol: float, max_iter: int
     x, fx = x0.copy(), f0
     for step in range(max_iter + 1):
         g = grad(x)
-        gnorm = float(np.linalg.norm(g))
+        gnorm = fixed.norm(g)
         L = _precision_factor(hess(x), f"Newton iterate {step}" if step else "the start x0")
         tol = gtol * max(1.0, abs(fx))
         if gnorm <= tol:
             return x, fx, gnorm, L, step
         if step == max_iter:
             break
-        p = -dpotrs(L, g, lower=1)[0]           # H p = −g by the factor L (cho_solve's LAPACK call, 5x less overhead)
-        slope, slack, t = float(g @ p), F_ROUNDING * max(1.0, abs(fx)), 1.0
+        p = -fixed.solve_triangular(L, fixed.solve_triangular(L, g), trans=True)   # H p = −g by the factor L
+        slope, slack, t = fixed.dot(g, p), F_ROUNDING * max(1.0, abs(fx)), 1.0
         while not (f_new := f(x_new := x + t * p)) <= fx + ARMIJO * t * slope + slack:   # NaN: step back
             t, slack = 0.5 * t, 0.0
             if t < MIN_STEP:
@@ -176,7 +199,8 @@ def laplace_approximation(
     x0 : starting point (default zeros).
     method : ``'newton'`` (damped Newton, module docstring; one Cholesky factorisation and
         solve per step, no set-up: 2.3-7x faster than ``'trust-exact'`` on the coreset
-        experiments' fits of 5-100 points, ``benchmarks/glm_trial.py --levers``),
+        experiments' fits of 5-100 points, ``benchmarks/glm_trial.py --levers``, measured with LAPACK's
+        factor; the fixed-order factor and solves cost about 10x LAPACK's at ``D = 16``),
         ``'trust-exact'`` or ``'Newton-CG'`` (``scipy.optimize.minimize``).
     gtol : ``'newton'`` stops once ``‖∇‖ <= gtol·max(1, |f|)`` (``f`` the negative log joint;
         the default leaves the modes of the coreset experiments' fits within 5e-10, relative,
@@ -209,7 +233,7 @@ def laplace_approximation(
         res = minimize(f, x0, jac=g, hess=h, method=method, options=opts)
         mode, fun, n_iter, message = np.asarray(res.x, dtype=float), float(res.fun), int(res.get("nit", 0)), str(res.message)
         L = _precision_factor(h(mode), "the mode")
-        gnorm = float(np.linalg.norm(g(mode)))
+        gnorm = fixed.norm(g(mode))
         # precision-loss exits at the optimum are benign: judge by the relative gradient norm
         converged = bool(res.success) or gnorm <= gtol * max(1.0, abs(fun))
     elapsed = clock() - t0
