@@ -26,7 +26,8 @@ def make_records(*, elbo=None, ll=None, auroc=None, step_time=None, T=4, reps=3,
                              "elbo_eval": -100.0 + (elbo.get(m, 0.0) if t else 0.0) + 0.01 * r, "elbo_se": 0.1,
                              "train_ll": -0.7 + (ll.get(m, 0.0) if t else 0.0) + 1e-4 * r,
                              "test_auroc": 0.7 + (auroc.get(m, 0.0) if t else 0.0),
-                             "time_step": 0.0 if t == 0 else step_time.get(m, 1.0), "time_reeval": 0.0})
+                             "time_step": 0.0 if t == 0 else step_time.get(m, 1.0),
+                             "work_step": 0.0 if t == 0 else 100 * step_time.get(m, 1.0), "work_reeval": 0.0})
     rec = pd.DataFrame(rows)
     rec["time"] = rec.groupby(["method", "replicate"]).time_step.cumsum()
     return rec
