@@ -212,21 +212,23 @@ def test_c1_never_step_evidence_measures_how_far_a_rule_is_q1_alone():
 
 
 def test_c1_separation_of_good_from_bad_components_holds_fails_and_is_not_measured():
-    runs = pd.concat([c1_runs(dims=(1,), best=0.3), c1_runs(dims=(2,), best=0.0)])   # 10 good, 10 bad components
-    assert bc.good_and_bad(runs, [1, 2]) == {1: [10, 0], 2: [0, 10]}
-    # line search's steps 0.5 everywhere: it cannot tell them apart (AUC 0.5)
-    assert bc.separation(runs, [1, 2]) == pytest.approx(0.5)
-    assert bc.cannot_distinguish(runs, [1, 2], auc=0.75) is True
+    good_bad = pd.concat([c1_runs(dims=(5,), best=0.3), c1_runs(dims=(5,), best=0.0).assign(run=lambda r: r.run + 10)])
+    runs = pd.concat([good_bad, c1_runs(dims=(1,), best=0.3), c1_runs(dims=(20,), best=0.0)])
+    assert bc.good_and_bad(runs, [1, 5, 20]) == {1: [10, 0], 5: [10, 10], 20: [0, 10]}
+    # line search's steps 0.5 everywhere: it cannot tell them apart (AUC 0.5) at D = 5
+    assert bc.separation(runs, [5]) == pytest.approx(0.5)
+    assert bc.cannot_distinguish(runs, [5, 20], auc=0.75) is True
+    assert bc.separation_by_dim(runs, [1, 5, 20]) == {1: None, 5: pytest.approx(0.5), 20: None}
     # steps that follow the exact step separate perfectly: the claim fails
     sharp = runs.copy()
     sharp.loc[sharp.method == "line_search", "gamma"] = sharp.loc[sharp.method == "line_search", "gamma_best"]
-    assert bc.separation(sharp, [1, 2]) == pytest.approx(1.0)
-    assert bc.cannot_distinguish(sharp, [1, 2], auc=0.75) is False
-    # too few good components (none at D = 2 alone): not measured
-    assert bc.separation(runs, [2]) is None and bc.cannot_distinguish(runs, [2], auc=0.75) is None
-    assert bc.cannot_distinguish(runs, [1, 2], auc=0.75, min_each=11) is None
+    assert bc.cannot_distinguish(sharp, [5, 20], auc=0.75) is False
+    # pooled over D = 1 (all good) and D = 20 (all bad), even constant steps would separate nothing, and a pooled AUC is
+    # no test: each D alone has one kind only, so it is not measured
+    assert bc.separation(runs, [1, 20]) == pytest.approx(0.5) and bc.cannot_distinguish(runs, [1, 20], auc=0.75) is None
+    assert bc.cannot_distinguish(runs, [5], auc=0.75, min_each=11) is None
     with pytest.raises(ValueError, match="auc"):
-        bc.cannot_distinguish(runs, [1, 2], auc=0.2)
+        bc.cannot_distinguish(runs, [5], auc=0.2)
 
 
 def test_c1_informative_dims_leave_out_where_the_exact_step_is_always_zero():

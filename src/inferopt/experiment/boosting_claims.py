@@ -27,7 +27,7 @@ C1 (Fig. 1 left, Sec. 6.1; the rows of :func:`~.boosting.random_lmo_step`, each 
 :func:`stable_and_lower` (AdaFW's KL at most line search's and predefined's, its spread at most line search's, at
 every dimension; for a construction that may return ``γ = 0`` on failure :func:`never_step_evidence` shows how far it
 is ``q_1`` alone), :func:`cannot_distinguish` (line search's
-step far from the exact step in a share of runs at medium dimensions).
+step separates good from bad next components no better than a cut-off, at each medium dimension alone).
 """
 
 from __future__ import annotations
@@ -421,13 +421,22 @@ def separation(runs: pd.DataFrame, dims, method: str = "line_search", min_each: 
     return float((ranks[good].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
 
 
+def separation_by_dim(runs: pd.DataFrame, dims, method: str = "line_search", min_each: int = 10) -> dict:
+    """:func:`separation` at each dimension of ``dims`` alone: ``{D: AUC or None}`` (None: fewer than ``min_each`` runs
+    face a good or a bad component at that D)."""
+    return {int(d): separation(runs, [d], method, min_each) for d in sorted(dims)}
+
+
 def cannot_distinguish(runs: pd.DataFrame, dims, *, auc: float, min_each: int = 10) -> bool | None:
     """Sec. 6.1 "even in medium dimensional cases, line-search is unable to distinguish between these cases" (a good
-    next component from a bad one): at ``dims`` line search's step separates good from bad components with an area
-    under the ROC curve at most ``auc`` (:func:`separation`; the exact step's is 1). None: too few of either."""
+    next component from a bad one), at the medium dimensions ``dims``, each decided alone (pooling them with other
+    dimensions would let the share of good components, which falls with D, separate them): at every D of ``dims``
+    where at least ``min_each`` runs face a good and a bad component, line search's step separates them with an area
+    under the ROC curve at most ``auc`` (:func:`separation_by_dim`; the exact step's is 1). None (not measured) where no
+    D of ``dims`` has that many of each."""
     auc = check_real("auc", auc, low=0.5, high=1.0)
-    a = separation(runs, dims, "line_search", min_each)
-    return None if a is None else bool(a <= auc)
+    measured = [a for a in separation_by_dim(runs, dims, "line_search", min_each).values() if a is not None]
+    return None if not measured else bool(all(a <= auc for a in measured))
 
 
 def decided_elsewhere(cells: dict, own) -> list:
