@@ -487,6 +487,7 @@ def _experiment_boosting():
         "plot_first_step": None,
         "diagnose_step_rules": None,
         "step_rule_cells": None,
+        "authors_cell": None,
         "check_rule_settings": None,
         "selected_is_plain_vi": lambda: dict(records=boosting_records(), threshold=1e-12),
         "no_rule_boosts": lambda: dict(records=boosting_records(), n_se=2.0),
@@ -746,6 +747,7 @@ EXEMPT = {
     "first_step_tables": "reads a greedy_check table produced by the library",
     "diagnose_step_rules": "reads the notebook's own verdict-map runs and greedy_check tables",
     "step_rule_cells": "reads the notebook's own verdict-map runs (its cells come from verdict_map, which the sweep covers)",
+    "authors_cell": "reads records of compare_methods with the authors' rules (a verdict-map cell; replicate_support is swept)",
     "check_rule_settings": ("its one argument is a mapping {rule: {setting: value}}, a kind the sweep does not draw; its "
                             "refusals are tested in tests/experiment/test_experiment_boosting_rules.py"),
     "states_holding": "reads a distribution computed by the library (maxent_distribution, herd)",

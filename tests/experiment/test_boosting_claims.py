@@ -123,6 +123,23 @@ def test_rules_diagnosis_construction_or_the_map():
     d = bc.rules_diagnosis(bc.elbo_curves_above, "x.", ours, "authors, d float32", lambda t, w: {"kind": "paper"})
     assert d["kind"] == "construction" and d["evidence"]["sweep"][1]["construction"] == "authors"
     assert bc.rules_diagnosis(bc.elbo_curves_above, "x.", make_records(), "a", lambda t, w: {"kind": "paper"}) == {"kind": "paper"}
+    # ours holding in only some replicates is no construction difference: the map decides
+    split = make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3})
+    split.loc[(split.method == "adaafw") & (split.replicate == 0) & (split.iteration >= 1), "elbo_eval"] -= 5.0
+    assert bc.rules_diagnosis(bc.elbo_curves_above, "x.", split, "a", lambda t, w: {"kind": "paper"}) == {"kind": "paper"}
+
+
+def test_the_authors_construction_is_mapped_within_itself_only():
+    from inferopt.experiment.claims import Unearned
+    failing = make_records(elbo={"line_search": 1.0})
+    two = bc.within_authors({"exact": failing, "float32": failing})(bc.elbo_curves_above, "x.")
+    assert isinstance(two, Unearned) and "2 setting(s)" in two.reason
+    assert all(c["construction"] == "authors" for c in two.evidence["sweep"])
+    three = bc.within_authors({"a": failing, "b": failing, "c": make_records(elbo={m: 1.0 for m in RULES[2:]})})
+    out = three(bc.elbo_curves_above, "x.")
+    assert out["kind"] == "setting" and "rules = c" in out["text"]
+    with pytest.raises(TypeError, match="authors"):
+        bc.within_authors({})
 
 
 # -- C1: constructed rows of random_lmo_step ---------------------------------------------------------------------------

@@ -435,7 +435,7 @@ def step_rule_cells(test, *, sweep: dict, published: pd.DataFrame, C0, greedy_sw
                 test(published), support=replicate_support(test, published))
     greedy_cells = verdict_map(greedy_sweep, test, "greedy step") if greedy_sweep else []
     return [*verdict_map(sweep, test, "C0"), alg2, *greedy_cells,
-            *[_authors_cell(name, test, rec) for name, rec in (authors or {}).items()]]
+            *[authors_cell(name, test, rec) for name, rec in (authors or {}).items()]]
 
 
 def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame, C0, check: pd.DataFrame,
@@ -525,7 +525,7 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
     return {"kind": "paper", "text": text + ".", "evidence": evidence}
 
 
-def _authors_cell(name: str, test, records: pd.DataFrame) -> dict:
+def authors_cell(name: str, test, records: pd.DataFrame) -> dict:
     """The verdict-map cell of the authors' rules run as ``name``: ``test`` on ``records`` with its
     replicate support, or ``not measured`` when a step rule has no records there (every run of it
     stopped, e.g. on a NaN of the authors' float32 estimate, and their plotting script leaves such

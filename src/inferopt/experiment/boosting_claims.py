@@ -39,9 +39,9 @@ import pandas as pd
 from scipy.stats import rankdata
 
 from .._validation import check_choice, check_choices, check_real, check_table
-from .boosting import by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
+from .boosting import authors_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
 from .boosting_rules import ADAPTIVE
-from .claims import Unearned
+from .claims import MIN_SWEEP, Unearned
 from .verdict_map import cell, map_diagnosis
 
 
@@ -212,13 +212,34 @@ def corrective_more_accurate(records: pd.DataFrame) -> bool:
 
 
 def rules_diagnosis(test, what: str, ours: pd.DataFrame, name: str, otherwise):
-    """Why a claim fails with the authors' rules (construction ``name``): ``construction`` when ``test`` holds on
-    ``ours``, the same replicates with our rules; else ``otherwise(test, what)`` (the claim's verdict map)."""
-    if test(ours):
+    """Why a claim fails with the authors' rules (construction ``name``): ``construction`` when ``test`` holds,
+    decisively (its replicate support), on ``ours``, the same replicates with our rules; else ``otherwise(test, what)``
+    (the verdict map of the authors' construction, :func:`within_authors`)."""
+    here = cell({"rules": "ours"}, test(ours), support=replicate_support(test, ours))
+    if here["verdict"] == "holds":
         return {"kind": "construction", "text": f"{what} It holds with our adaptive rules on the same replicates and fails "
                 f"with the authors' ({name}).",
-                "evidence": {"sweep": [cell({"rules": "ours"}, True), cell({"rules": name}, False, construction="authors")]}}
+                "evidence": {"sweep": [here, cell({"rules": name}, False, construction="authors")]}}
     return otherwise(test, what)
+
+
+def within_authors(authors: dict):
+    """The ``otherwise`` of :func:`rules_diagnosis` for a claim of the authors' construction: its verdict map varies
+    only what is within that construction (``authors``: name -> records, e.g. their two arithmetics of ``d``,
+    :func:`~.boosting.authors_cell`), never our rules' settings (a ``C_-1`` of our rules rescues nothing of theirs).
+    With fewer than :data:`~.claims.MIN_SWEEP` such cells nothing is earned (:class:`~.claims.Unearned`), else
+    :func:`~.verdict_map.map_diagnosis`."""
+    if not isinstance(authors, dict) or not authors:
+        raise TypeError(f"authors must be a non-empty mapping {{name: records}}; got {type(authors).__name__}")
+
+    def otherwise(test, what: str):
+        cells = [authors_cell(name, test, rec) for name, rec in authors.items()]
+        if len(cells) < MIN_SWEEP:
+            return Unearned(f"the authors' construction is run at {len(cells)} setting(s) of its own only "
+                            f"({', '.join(map(str, authors))}): no map within it tells why it fails", {"sweep": cells})
+        return map_diagnosis(cells, what)
+
+    return otherwise
 
 
 def construction_cell(test, records: pd.DataFrame, name: str, *, tie=None) -> dict:
