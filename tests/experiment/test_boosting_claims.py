@@ -131,15 +131,17 @@ def test_rules_diagnosis_construction_or_the_map():
 
 def test_the_authors_construction_is_mapped_within_itself_only():
     from inferopt.experiment.claims import Unearned
-    failing = make_records(elbo={"line_search": 1.0})
-    two = bc.within_authors({"exact": failing, "float32": failing})(bc.elbo_curves_above, "x.")
-    assert isinstance(two, Unearned) and "2 setting(s)" in two.reason
-    assert all(c["construction"] == "authors" for c in two.evidence["sweep"])
-    three = bc.within_authors({"a": failing, "b": failing, "c": make_records(elbo={m: 1.0 for m in RULES[2:]})})
-    out = three(bc.elbo_curves_above, "x.")
-    assert out["kind"] == "setting" and "rules = c" in out["text"]
+    failing, holding = make_records(elbo={"line_search": 1.0}), make_records(elbo={m: 1.0 for m in RULES[2:]})
+    rescue_of_ours = lambda t, w: {"kind": "setting", "text": "C0 = 1 holds."}    # noqa: E731 - our rules' C_-1
+    paper = lambda t, w: {"kind": "paper", "text": "every cell fails."}            # noqa: E731
+    out = bc.within_authors({"exact": failing, "float32": failing}, rescue_of_ours)(bc.elbo_curves_above, "x.")
+    assert isinstance(out, Unearned) and "our rules" in out.reason
+    assert all(c["construction"] == "authors" for c in out.evidence["sweep"])
+    assert bc.within_authors({"exact": failing}, paper)(bc.elbo_curves_above, "x.")["kind"] == "paper"
+    own = bc.within_authors({"exact": failing, "float32": holding}, paper)(bc.elbo_curves_above, "x.")
+    assert own["kind"] == "setting" and "float32" in own["text"]
     with pytest.raises(TypeError, match="authors"):
-        bc.within_authors({})
+        bc.within_authors({}, paper)
 
 
 # -- C1: constructed rows of random_lmo_step ---------------------------------------------------------------------------

@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import rankdata
 
-from .._validation import check_choice, check_choices, check_real, check_table
+from .._validation import check_callable, check_choice, check_choices, check_real, check_table
 from .boosting import authors_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
 from .boosting_rules import ADAPTIVE
 from .claims import MIN_SWEEP, Unearned
@@ -223,21 +223,29 @@ def rules_diagnosis(test, what: str, ours: pd.DataFrame, name: str, otherwise):
     return otherwise(test, what)
 
 
-def within_authors(authors: dict):
-    """The ``otherwise`` of :func:`rules_diagnosis` for a claim of the authors' construction: its verdict map varies
-    only what is within that construction (``authors``: name -> records, e.g. their two arithmetics of ``d``,
-    :func:`~.boosting.authors_cell`), never our rules' settings (a ``C_-1`` of our rules rescues nothing of theirs).
-    With fewer than :data:`~.claims.MIN_SWEEP` such cells nothing is earned (:class:`~.claims.Unearned`), else
-    :func:`~.verdict_map.map_diagnosis`."""
+def within_authors(authors: dict, whole):
+    """The ``otherwise`` of :func:`rules_diagnosis` for a claim of the authors' construction, whose rescue can only come
+    from within that construction: ``setting`` where a cell of it holds decisively (``authors``: name -> records, e.g.
+    their two arithmetics of ``d``, :func:`~.boosting.authors_cell`); else ``whole(test, what)``, the claim's whole verdict
+    map (our rules' settings and the authors' cells), kept only when it earns ``paper`` (every cell, theirs and ours,
+    failing decisively): a ``setting`` or ``construction`` it finds is a rescue of our rules, not of theirs, and earns
+    nothing here (:class:`~.claims.Unearned`)."""
     if not isinstance(authors, dict) or not authors:
         raise TypeError(f"authors must be a non-empty mapping {{name: records}}; got {type(authors).__name__}")
+    check_callable("whole", whole)
 
     def otherwise(test, what: str):
         cells = [authors_cell(name, test, rec) for name, rec in authors.items()]
-        if len(cells) < MIN_SWEEP:
-            return Unearned(f"the authors' construction is run at {len(cells)} setting(s) of its own only "
-                            f"({', '.join(map(str, authors))}): no map within it tells why it fails", {"sweep": cells})
-        return map_diagnosis(cells, what)
+        holding = [c for c in cells if c["verdict"] == "holds"]
+        if holding:
+            return {"kind": "setting", "text": f"{what} It holds within the authors' construction with "
+                    f"{holding[0]['setting']['rules']}.", "evidence": {"sweep": cells}}
+        out = whole(test, what)
+        if isinstance(out, dict) and out.get("kind") in ("setting", "construction"):
+            return Unearned(f"the whole map rescues it only with our rules' settings or construction ({out['kind']}: "
+                            f"{out['text']}), which are not the authors' construction, and no cell of theirs holds", 
+                            {"sweep": cells})
+        return out
 
     return otherwise
 
