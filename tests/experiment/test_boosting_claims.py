@@ -140,6 +140,10 @@ def test_the_authors_construction_is_mapped_within_itself_only():
     assert bc.within_authors({"exact": failing}, paper)(bc.elbo_curves_above, "x.")["kind"] == "paper"
     own = bc.within_authors({"exact": failing, "float32": holding}, paper)(bc.elbo_curves_above, "x.")
     assert own["kind"] == "setting" and "float32" in own["text"]
+    from inferopt.experiment.verdict_map import cell
+    theirs = lambda t, w: {"kind": "construction", "text": "their engineering.",           # noqa: E731
+                           "evidence": {"sweep": [cell({"a": 1}, False), cell({"a": 2}, True, construction="authors")]}}
+    assert bc.within_authors({"exact": failing}, theirs)(bc.elbo_curves_above, "x.")["kind"] == "construction"
     with pytest.raises(TypeError, match="authors"):
         bc.within_authors({}, paper)
 

@@ -227,9 +227,9 @@ def within_authors(authors: dict, whole):
     """The ``otherwise`` of :func:`rules_diagnosis` for a claim of the authors' construction, whose rescue can only come
     from within that construction: ``setting`` where a cell of it holds decisively (``authors``: name -> records, e.g.
     their two arithmetics of ``d``, :func:`~.boosting.authors_cell`); else ``whole(test, what)``, the claim's whole verdict
-    map (our rules' settings and the authors' cells), kept only when it earns ``paper`` (every cell, theirs and ours,
-    failing decisively): a ``setting`` or ``construction`` it finds is a rescue of our rules, not of theirs, and earns
-    nothing here (:class:`~.claims.Unearned`)."""
+    map (our rules' settings and the authors' cells), kept when it earns ``paper`` (every cell, theirs and ours, failing
+    decisively) or its rescue holds in cells of the authors' construction only; a ``setting`` or ``construction`` that
+    rests on a cell of ours is a rescue of our rules, not of theirs, and earns nothing here (:class:`~.claims.Unearned`)."""
     if not isinstance(authors, dict) or not authors:
         raise TypeError(f"authors must be a non-empty mapping {{name: records}}; got {type(authors).__name__}")
     check_callable("whole", whole)
@@ -241,7 +241,10 @@ def within_authors(authors: dict, whole):
             return {"kind": "setting", "text": f"{what} It holds within the authors' construction with "
                     f"{holding[0]['setting']['rules']}.", "evidence": {"sweep": cells}}
         out = whole(test, what)
-        if isinstance(out, dict) and out.get("kind") in ("setting", "construction"):
+        rescuing = [c for c in (out.get("evidence") or {}).get("sweep", ()) if c.get("verdict") == "holds"] \
+            if isinstance(out, dict) else []
+        if (isinstance(out, dict) and out.get("kind") in ("setting", "construction")
+                and not (rescuing and all(c.get("construction") == "authors" for c in rescuing))):
             return Unearned(f"the whole map rescues it only with our rules' settings or construction ({out['kind']}: "
                             f"{out['text']}), which are not the authors' construction, and no cell of theirs holds", 
                             {"sweep": cells})
