@@ -113,7 +113,8 @@ def trial_table():
 def boosting_records():
     rows = [dict(method=m, replicate=r, iteration=i, kl=1.0 / (i + 1), elbo=-1.0 / (i + 1), auroc=0.5,
                  train_ll=-1.0, test_auroc=0.5, n_components=i + 1, time=0.1 * i, time_step=0.01,
-                 time_greedy=0.05, elbo_eval=-1.0 / (i + 1), elbo_se=0.01, gamma=np.nan if i == 0 else 0.5)
+                 time_greedy=0.05, elbo_eval=-1.0 / (i + 1), elbo_se=0.01, gamma=np.nan if i == 0 else 0.5,
+                 work_step=0.0 if i == 0 else 200.0, work_reeval=0.0)
             for m in ("predefined", "adafw") for r in range(2) for i in range(3)]
     return pd.DataFrame(rows)
 
@@ -485,6 +486,8 @@ def _experiment_boosting():
         "first_step_tables": None,
         "plot_first_step": None,
         "diagnose_step_rules": None,
+        "step_rule_cells": None,
+        "authors_cell": None,
         "check_rule_settings": None,
         "selected_is_plain_vi": lambda: dict(records=boosting_records(), threshold=1e-12),
         "no_rule_boosts": lambda: dict(records=boosting_records(), n_se=2.0),
@@ -743,6 +746,8 @@ EXEMPT = {
     "first_step_gain": "reads a greedy_check table produced by the library",
     "first_step_tables": "reads a greedy_check table produced by the library",
     "diagnose_step_rules": "reads the notebook's own verdict-map runs and greedy_check tables",
+    "step_rule_cells": "reads the notebook's own verdict-map runs (its cells come from verdict_map, which the sweep covers)",
+    "authors_cell": "reads records of compare_methods with the authors' rules (a verdict-map cell; replicate_support is swept)",
     "check_rule_settings": ("its one argument is a mapping {rule: {setting: value}}, a kind the sweep does not draw; its "
                             "refusals are tested in tests/experiment/test_experiment_boosting_rules.py"),
     "states_holding": "reads a distribution computed by the library (maxent_distribution, herd)",

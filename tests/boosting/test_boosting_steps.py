@@ -162,8 +162,8 @@ def test_non_positive_scales_and_mismatched_dimensions_raise():
 
 def test_authors_line_search_derivative_is_their_estimator_on_its_own_draws():
     """``ls_draws='authors'``: dphi(γ) = mean_s[log q_γ − log p] − mean_q[log q_γ − log p] on n draws from q_t and
-    n from s, fixed during the search (the same value at every call), close to the quadrature derivative, and its
-    re-evaluations of log p are timed apart."""
+    n from s, fixed during the search (the same value at every call), close to the quadrature derivative, with log p
+    at those draws evaluated once and the authors' re-evaluations counted apart."""
     target = GaussianMixtureTarget([[-1.0], [2.0]], [[1.0], [0.7]], [0.4, 0.6])
     c0, c1, s = (Component("gaussian", [-0.5], [0.1]), Component("gaussian", [1.0], [0.3]),
                  Component("gaussian", [2.2], [-0.2]))
@@ -184,7 +184,13 @@ def test_authors_line_search_derivative_is_their_estimator_on_its_own_draws():
         first = d.dphi(gamma)
         assert d.dphi(gamma) == first                          # fixed draws: the same estimate at every call
         assert first == pytest.approx(fd, abs=0.05 * max(1.0, abs(fd)))
-    assert len(prob.time_reeval) == 1 and prob.time_reeval[0] > 0.0
+    before = prob.n_logp
+    d2 = prob.direction(active, "fw", sid, None)
+    calls = 3
+    for _ in range(calls):
+        d2.dphi(0.2)
+    assert prob.n_logp - before == 2 * 40_000                   # the fixed draws' log p, once
+    assert prob.n_reeval == 2 * 40_000 * (2 * 2 - 1 + calls - 1)  # what the authors' graph evaluates again
     iteration = BoostingProblem(target, "gaussian", rng=np.random.default_rng(0), n_samples=100,
                                 lmo=sequence_lmo([c0, s]))
     assert iteration.ls_draws == "iteration"
@@ -220,10 +226,42 @@ def test_every_rule_is_charged_the_gap_estimates_and_the_greedy_step_is_timed_ap
     rec = res.record
     assert (rec.time_step.iloc[1:] >= 2 * burn * 0.9).all()
     assert (rec.time_greedy < burn * 0.5).all()
-    assert (rec.time_reeval == 0).all()
-    authors = boost(target, "line_search", rng=np.random.default_rng(0), max_iter=2, family="gaussian", n_samples=50,
-                    lmo=sequence_lmo(comps), ls_draws="authors", ls_iter=3, ls_lr=1e-3).record
-    # every derivative call of the search (n_tries of them) evaluates log p again
-    assert (authors.n_tries.iloc[1:] >= 2).all()
-    assert (authors.time_reeval.iloc[1:] >= authors.n_tries.iloc[1:] * burn * 0.9).all()
-    assert (authors.time_step.iloc[1:] >= authors.time_reeval.iloc[1:] + 2 * burn * 0.9).all()
+    assert (rec.work_reeval == 0).all() and (rec.work_step.iloc[1:] >= 2 * 50).all() and rec.work_step.iloc[0] == 0
+
+
+@pytest.mark.parametrize("method", ["line_search", "adafw", "adaafw"])
+def test_cached_log_p_gives_the_same_iterates_bit_for_bit_and_counts_the_authors_work(method):
+    """cache_logp: the line search's log p at its fixed draws evaluated once gives the very iterates of the
+    authors' re-evaluation at every derivative call; the work counts say what each makes, the time shows it."""
+    burn = 0.01
+    target = SlowTarget(GaussianMixtureTarget([[-1.0], [2.0]], [[1.0], [0.7]], [0.4, 0.6]), burn)
+    comps = [Component("gaussian", [m], [0.0]) for m in (-0.5, 2.2, 0.5, 1.5)]
+    kw = dict(rng=None, max_iter=3, family="gaussian", n_samples=50, lmo=sequence_lmo(comps), ls_draws="authors",
+              estimates="authors", reuse_samples=False, **step_settings(method, {"C0": 1.0, "ls_iter": 3, "ls_lr": 1e-3},
+                                                                         strict=False))
+    runs = {c: boost(target, method, **{**kw, "rng": np.random.default_rng(0)}, cache_logp=c).record for c in (True, False)}
+    cached, authors = runs[True], runs[False]
+    for col in ("objective", "gamma", "C", "n_components", "work_step", "work_reeval"):
+        np.testing.assert_array_equal(cached[col].to_numpy(), authors[col].to_numpy())
+    if method == "line_search":
+        # every derivative call after the first (n_tries - 1 of them) would evaluate log p again at 2 x 50 draws
+        assert (cached.n_tries.iloc[1:] >= 2).all()
+        np.testing.assert_array_equal(cached.work_reeval.iloc[1:], 100 * (cached.n_tries.iloc[1:] - 1))
+        extra = authors.time_step.iloc[1:].to_numpy() - cached.time_step.iloc[1:].to_numpy()
+        assert (extra >= (cached.n_tries.iloc[1:].to_numpy() - 1) * burn * 0.8).all()
+    else:
+        assert (cached.work_reeval == 0).all()
+
+
+def test_work_count_is_the_draws_of_every_estimate():
+    """work_step counts log p evaluations: the predefined step with the authors' estimates makes two (at s and at
+    q_t, n_samples each), a backtracking rule n_samples more per trial on fresh draws of q + γ d."""
+    target = GaussianMixtureTarget([[-1.0], [2.0]], [[1.0], [0.7]], [0.4, 0.6])
+    comps = [Component("gaussian", [m], [0.0]) for m in (-0.5, 2.2, 0.5, 1.5)]
+    kw = dict(max_iter=3, family="gaussian", n_samples=30, lmo=sequence_lmo(comps), ls_draws="authors",
+              estimates="authors", reuse_samples=False)
+    pre = boost(target, "predefined", rng=np.random.default_rng(0), **kw).record
+    np.testing.assert_array_equal(pre.work_step.iloc[1:], 2 * 30)
+    ada = boost(target, "adafw", rng=np.random.default_rng(0), C0=1.0, **kw).record
+    trials = ada.work_step.iloc[1:] - 2 * 30                   # a gap <= 0 takes the fixed step with no trial
+    assert (trials % 30 == 0).all() and (trials >= 0).all() and trials.max() >= 30

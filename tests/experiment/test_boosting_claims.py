@@ -11,11 +11,13 @@ from inferopt.experiment.boosting_rules import adaptation, authors_rules, comple
 RULES = ("predefined", "line_search", "adafw", "adaafw", "adapfw")
 
 
-def make_records(*, elbo=None, ll=None, auroc=None, step_time=None, T=4, reps=3, gamma=0.1, stop=None):
+def make_records(*, elbo=None, ll=None, auroc=None, step_time=None, T=4, reps=3, gamma=0.1, stop=None, work=None,
+                 reeval=None):
     """Records of T iterations and reps replicates: per rule a constant offset of the ELBO and train LL curves
-    after t = 0 (``elbo``, ``ll``: rule -> offset), the test AUROC after t = 0, and the step time per iteration;
+    after t = 0 (``elbo``, ``ll``: rule -> offset), the test AUROC after t = 0, and the step time per iteration (the
+    step's work 100 log p evaluations per second unless ``work`` gives it, ``reeval`` the authors' re-evaluations);
     ``stop``: {(rule, replicate): last iteration} for runs that stopped early."""
-    elbo, ll, auroc, step_time = elbo or {}, ll or {}, auroc or {}, step_time or {}
+    elbo, ll, auroc, step_time, work, reeval = elbo or {}, ll or {}, auroc or {}, step_time or {}, work or {}, reeval or {}
     rows = []
     for m in RULES:
         for r in range(reps):
@@ -26,7 +28,9 @@ def make_records(*, elbo=None, ll=None, auroc=None, step_time=None, T=4, reps=3,
                              "elbo_eval": -100.0 + (elbo.get(m, 0.0) if t else 0.0) + 0.01 * r, "elbo_se": 0.1,
                              "train_ll": -0.7 + (ll.get(m, 0.0) if t else 0.0) + 1e-4 * r,
                              "test_auroc": 0.7 + (auroc.get(m, 0.0) if t else 0.0),
-                             "time_step": 0.0 if t == 0 else step_time.get(m, 1.0), "time_reeval": 0.0})
+                             "time_step": 0.0 if t == 0 else step_time.get(m, 1.0),
+                             "work_step": 0.0 if t == 0 else work.get(m, 100 * step_time.get(m, 1.0)),
+                             "work_reeval": 0.0 if t == 0 else reeval.get(m, 0.0)})
     rec = pd.DataFrame(rows)
     rec["time"] = rec.groupby(["method", "replicate"]).time_step.cumsum()
     return rec
@@ -59,6 +63,7 @@ def test_auroc_faster_adaafw_best_hold_and_fail():
                        step_time={"line_search": 5.0})
     assert bc.auroc_comparable(rec, 0.01) and not bc.auroc_comparable(rec, 0.001)
     assert bc.adaptive_faster(rec) and not bc.adaptive_faster(make_records(step_time={"line_search": 0.5}))
+    assert bc.adaptive_faster(rec, cost="step_time")
     best = make_records(ll={"adaafw": 0.02}, auroc={"adaafw": 0.05})
     assert bc.adaafw_best(best) and not bc.adaafw_best(make_records(ll={"adafw": 0.02}, auroc={"adafw": 0.05}))
 
@@ -118,6 +123,29 @@ def test_rules_diagnosis_construction_or_the_map():
     d = bc.rules_diagnosis(bc.elbo_curves_above, "x.", ours, "authors, d float32", lambda t, w: {"kind": "paper"})
     assert d["kind"] == "construction" and d["evidence"]["sweep"][1]["construction"] == "authors"
     assert bc.rules_diagnosis(bc.elbo_curves_above, "x.", make_records(), "a", lambda t, w: {"kind": "paper"}) == {"kind": "paper"}
+    # ours holding in only some replicates is no construction difference: the map decides
+    split = make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3})
+    split.loc[(split.method == "adaafw") & (split.replicate == 0) & (split.iteration >= 1), "elbo_eval"] -= 5.0
+    assert bc.rules_diagnosis(bc.elbo_curves_above, "x.", split, "a", lambda t, w: {"kind": "paper"}) == {"kind": "paper"}
+
+
+def test_the_authors_construction_is_mapped_within_itself_only():
+    from inferopt.experiment.claims import Unearned
+    failing, holding = make_records(elbo={"line_search": 1.0}), make_records(elbo={m: 1.0 for m in RULES[2:]})
+    rescue_of_ours = lambda t, w: {"kind": "setting", "text": "C0 = 1 holds."}    # noqa: E731 - our rules' C_-1
+    paper = lambda t, w: {"kind": "paper", "text": "every cell fails."}            # noqa: E731
+    out = bc.within_authors({"exact": failing, "float32": failing}, rescue_of_ours)(bc.elbo_curves_above, "x.")
+    assert isinstance(out, Unearned) and "our rules" in out.reason
+    assert all(c["construction"] == "authors" for c in out.evidence["sweep"])
+    assert bc.within_authors({"exact": failing}, paper)(bc.elbo_curves_above, "x.")["kind"] == "paper"
+    own = bc.within_authors({"exact": failing, "float32": holding}, paper)(bc.elbo_curves_above, "x.")
+    assert own["kind"] == "setting" and "float32" in own["text"]
+    from inferopt.experiment.verdict_map import cell
+    theirs = lambda t, w: {"kind": "construction", "text": "their engineering.",           # noqa: E731
+                           "evidence": {"sweep": [cell({"a": 1}, False), cell({"a": 2}, True, construction="authors")]}}
+    assert bc.within_authors({"exact": failing}, theirs)(bc.elbo_curves_above, "x.")["kind"] == "construction"
+    with pytest.raises(TypeError, match="authors"):
+        bc.within_authors({}, paper)
 
 
 # -- C1: constructed rows of random_lmo_step ---------------------------------------------------------------------------
@@ -207,21 +235,23 @@ def test_c1_never_step_evidence_measures_how_far_a_rule_is_q1_alone():
 
 
 def test_c1_separation_of_good_from_bad_components_holds_fails_and_is_not_measured():
-    runs = pd.concat([c1_runs(dims=(1,), best=0.3), c1_runs(dims=(2,), best=0.0)])   # 10 good, 10 bad components
-    assert bc.good_and_bad(runs, [1, 2]) == {1: [10, 0], 2: [0, 10]}
-    # line search's steps 0.5 everywhere: it cannot tell them apart (AUC 0.5)
-    assert bc.separation(runs, [1, 2]) == pytest.approx(0.5)
-    assert bc.cannot_distinguish(runs, [1, 2], auc=0.75) is True
+    good_bad = pd.concat([c1_runs(dims=(5,), best=0.3), c1_runs(dims=(5,), best=0.0).assign(run=lambda r: r.run + 10)])
+    runs = pd.concat([good_bad, c1_runs(dims=(1,), best=0.3), c1_runs(dims=(20,), best=0.0)])
+    assert bc.good_and_bad(runs, [1, 5, 20]) == {1: [10, 0], 5: [10, 10], 20: [0, 10]}
+    # line search's steps 0.5 everywhere: it cannot tell them apart (AUC 0.5) at D = 5
+    assert bc.separation(runs, [5]) == pytest.approx(0.5)
+    assert bc.cannot_distinguish(runs, [5, 20], auc=0.75) is True
+    assert bc.separation_by_dim(runs, [1, 5, 20]) == {1: None, 5: pytest.approx(0.5), 20: None}
     # steps that follow the exact step separate perfectly: the claim fails
     sharp = runs.copy()
     sharp.loc[sharp.method == "line_search", "gamma"] = sharp.loc[sharp.method == "line_search", "gamma_best"]
-    assert bc.separation(sharp, [1, 2]) == pytest.approx(1.0)
-    assert bc.cannot_distinguish(sharp, [1, 2], auc=0.75) is False
-    # too few good components (none at D = 2 alone): not measured
-    assert bc.separation(runs, [2]) is None and bc.cannot_distinguish(runs, [2], auc=0.75) is None
-    assert bc.cannot_distinguish(runs, [1, 2], auc=0.75, min_each=11) is None
+    assert bc.cannot_distinguish(sharp, [5, 20], auc=0.75) is False
+    # pooled over D = 1 (all good) and D = 20 (all bad), even constant steps would separate nothing, and a pooled AUC is
+    # no test: each D alone has one kind only, so it is not measured
+    assert bc.separation(runs, [1, 20]) == pytest.approx(0.5) and bc.cannot_distinguish(runs, [1, 20], auc=0.75) is None
+    assert bc.cannot_distinguish(runs, [5], auc=0.75, min_each=11) is None
     with pytest.raises(ValueError, match="auc"):
-        bc.cannot_distinguish(runs, [1, 2], auc=0.2)
+        bc.cannot_distinguish(runs, [5], auc=0.2)
 
 
 def test_c1_informative_dims_leave_out_where_the_exact_step_is_always_zero():
@@ -238,3 +268,51 @@ def test_c1_a_rescue_rests_on_a_decided_cell():
     assert bc.decided_elsewhere({10: "holds", 100: "fails"}, 100) == [10]
     assert bc.decided_elsewhere({10: "inconclusive", 100: "fails"}, 100) == []        # no rescue from an undecided cell
     assert bc.decided_elsewhere({10: "holds", 100: "fails"}, 10) == []
+
+
+def test_speed_claims_read_the_work_and_the_ratios_bracket_the_text():
+    """Decided on the work of equal care, with the seconds and the authors' re-evaluations as other costs."""
+    # work per step: predefined 200, adaptive 1200 (6x), line search 400 cached (2x) but 5200 with re-evaluations (26x)
+    work = {"predefined": 200, "line_search": 400, "adafw": 1200, "adaafw": 1000, "adapfw": 800}
+    rec = make_records(work=work, reeval={"line_search": 4800}, step_time={"line_search": 20.0})
+    assert not bc.adaptive_faster(rec) and bc.adaptive_faster(rec, cost="step_work_authors")
+    assert bc.adaptive_faster(rec, cost="step_time")                         # the seconds say otherwise: shown beside
+    assert not bc.cost_ratios_in_range(rec)                                   # 6x, and line search 2x
+    assert not bc.cost_ratios_in_range(rec, cost="step_work_authors")         # 6x > 5
+    assert bc.cost_ratios_in_range(rec, (2, 14.7, 7, 39), cost="step_work_authors")   # Table 2's 14.7
+    assert bc.ratios_in_range({"adafw": 3, "adaafw": 4, "adapfw": 5, "line_search": 7}, (2, 5, 7, 39))
+    assert not bc.ratios_in_range({"adafw": 3, "adaafw": 4, "adapfw": 5, "line_search": 6.9}, (2, 5, 7, 39))
+    with pytest.raises(ValueError, match="bounds"):
+        bc.ratios_in_range({}, (2, 5))
+    with pytest.raises(ValueError, match="cost"):
+        bc.adaptive_faster(rec, cost="time")
+    # the diagnosis: the authors' re-evaluations rescue the claim -> construction, both cells with their support
+    d = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", rec, cells=[])
+    assert d["kind"] == "construction" and "log p evaluations" in d["text"]
+    assert [c["verdict"] for c in d["evidence"]["sweep"]] == ["fails", "holds"]
+    # otherwise the verdict map decides (here three cells failing decisively in our construction only: unearned)
+    from inferopt.experiment.verdict_map import cell
+    cells = [cell({"C0": c}, False, support={"method": "bootstrap", "fraction_holding": 0.0, "unit": "replicate",
+                                             "n_units": 3, "n_resamples": 200, "seed": 0}) for c in (0.1, 1, 10)]
+    slow = make_records(work={**work, "line_search": 300}, reeval={"line_search": 100})
+    out = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=cells)
+    assert not isinstance(out, dict) and "authors' construction" in out.reason
+
+
+def test_construction_diagnosis_never_counts_a_tie_as_a_hold():
+    """A comparison at plain VI in every rule (a tie by construction) is a not-measured cell; construction needs a
+    decisive fail here and a decisive hold there."""
+    from inferopt.experiment.boosting import selected_is_plain_vi
+    from inferopt.experiment.claims import Unearned
+    measure = lambda r: "m"    # noqa: E731
+    far = make_records(ll={m: 0.01 for m in RULES}, auroc={"adafw": 0.05})             # AdaFW 0.05 above line search
+    near = make_records(ll={m: 0.01 for m in RULES})
+    tied = make_records(ll={m: -0.01 for m in RULES}, auroc={"adafw": 0.05})          # every selected iterate t = 0
+    ok = lambda r: bc.auroc_comparable(r, 0.01)   # noqa: E731
+    kw = dict(stand_in="The rows differ.", tie=selected_is_plain_vi)
+    assert bc.construction_diagnosis(ok, measure, far, near, "ours", "theirs", **kw)["kind"] == "construction"
+    assert bc.construction_diagnosis(ok, measure, far, far, "ours", "theirs", **kw)["kind"] == "stand-in"
+    out = bc.construction_diagnosis(ok, measure, far, tied, "ours", "theirs", **kw)
+    assert isinstance(out, Unearned) and "theirs: not measured" in out.reason
+    assert bc.construction_cell(ok, tied, "theirs", tie=selected_is_plain_vi)["verdict"] == "not measured"
+    assert bc.construction_cell(ok, tied, "theirs")["verdict"] == "holds"          # without the tie rule it would hold

@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from inferopt.experiment.boosting import diagnose_step_rules, first_step_gain, resample_rows
+from inferopt.experiment.claims import Unearned
 
 
 def run(name, n=4):
@@ -27,28 +28,46 @@ def check_table(gains, se=0.5, name="authors"):
     return pd.DataFrame({"construction": name, "gamma": gammas, "elbo": elbo, "elbo_se": se})
 
 
+def every_rule(run_name):
+    """A run of every step rule (an authors' cell of the map needs them all)."""
+    from inferopt.experiment.boosting import METHODS
+    return pd.concat([run(run_name).assign(method=m) for m in METHODS], ignore_index=True)
+
+
+AUTHORS = {"closed form": every_rule("run-authors")}
+
+
 def diagnose(holding, check, check_rows=None):
     return diagnose_step_rules(lambda runs: name(runs) in holding, "It fails.", sweep=SWEEP, published=run("run-alg2"), C0=0.001,
-                               check=check, budget="3 x 20", data_note="on a subset", check_rows=check_rows, n_rows=1000)
+                               check=check, budget="3 x 20", data_note="on a subset", check_rows=check_rows, n_rows=1000,
+                               authors=AUTHORS)
 
 
 def test_kind_follows_the_verdict_map_and_the_first_step():
     flat = check_table([0.1, -0.5, -3.0])
     paper = diagnose(set(), flat)
-    assert paper["kind"] == "paper" and len(paper["evidence"]["sweep"]) == 4          # three C_-1 and Alg. 2 as printed
+    assert paper["kind"] == "paper" and len(paper["evidence"]["sweep"]) == 5   # three C_-1, Alg. 2 as printed, the authors'
     assert all(c["verdict"] == "fails" and c["support"] == 0.0 for c in paper["evidence"]["sweep"])
     # a cell whose replicates disagree is not decisive, and a map with one cannot earn 'paper'
     mixed = {**SWEEP, 1.0: pd.concat([run("run-1", 2), run("run-0.001", 2).assign(replicate=[2, 3])])}
     split = diagnose_step_rules(lambda runs: (runs["run"] == "run-1").mean() > 0.4, "It fails.", sweep=mixed,
-                                published=run("run-alg2"), C0=0.001, check=flat, budget="3 x 20", data_note="on a subset")
-    one = next(c for c in split["evidence"]["sweep"] if c["setting"] == {"C0": 1.0})
+                                published=run("run-alg2"), C0=0.001, check=flat, budget="3 x 20", data_note="on a subset",
+                                authors=AUTHORS)
+    assert isinstance(split, Unearned) and "do not fail" in split.reason
+    one = next(c for c in split.evidence["sweep"] if c["setting"] == {"C0": 1.0})
     assert one["verdict"] == "inconclusive" and 0.1 < one["support"] < 0.9
+    # nor can a stand-in shortcut skip that rule
+    stand = diagnose_step_rules(lambda runs: (runs["run"] == "run-1").mean() > 0.4, "It fails.", sweep=mixed,
+                                published=run("run-alg2"), C0=0.001, check=flat, budget="3 x 20", data_note="on a subset",
+                                check_rows=check_table([5.0, 2.0, -1.0]), n_rows=1000, authors=AUTHORS)
+    assert isinstance(stand, Unearned)
     assert diagnose({"run-alg2"}, flat)["kind"] == "construction"
     assert diagnose({"run-1"}, flat)["kind"] == "setting" and "C_-1 = 1.0" in diagnose({"run-1"}, flat)["text"]
     # Alg. 2 as printed holding while the authors' code at the same C_-1 also holds is no evidence of a construction,
-    # and the map's cell at the main run's own C_-1 differs from the main run by its length, not by a setting
+    # and the map's cell at the main run's own C_-1 differs from the main run by its length, not by a setting: cells that
+    # hold leave the failure undiagnosed
     same_c0 = diagnose({"run-alg2", "run-0.001"}, flat)
-    assert same_c0["kind"] == "paper" and "the run's length decides" in same_c0["text"]
+    assert isinstance(same_c0, Unearned) and "do not fail" in same_c0.reason
     assert diagnose({"run-0.001", "run-estimated"}, flat)["kind"] == "setting"
 
 
@@ -56,11 +75,22 @@ def test_stand_in_only_when_the_paper_sized_rows_gain_beyond_the_error():
     flat, gaining = check_table([0.1, -0.5, -3.0]), check_table([5.0, 2.0, -1.0])
     stand_in = diagnose(set(), flat, check_rows=gaining)
     assert stand_in["kind"] == "stand-in" and "1000" in stand_in["text"]
-    assert stand_in["evidence"]["first step at 1000 resampled rows, best ELBO gain over plain VI"] == {"authors": 5.0}
+    at_rows = stand_in["evidence"]["first step at 1000 resampled rows, best ELBO gain over plain VI"]["authors"]
+    assert at_rows["gain"] == 5.0 and at_rows["detectable"] == pytest.approx(2.84 * np.hypot(0.5, 0.5))
+    # a gain within the error neither shows nor rules out a cause: the check states its power, not "not the cause"
     within_error = diagnose(set(), flat, check_rows=check_table([1.0, 0.2, -1.0]))       # 1.0 < 2 * hypot(0.5, 0.5)
-    assert within_error["kind"] == "paper" and "not the cause" in within_error["text"]
-    assert first_step_gain(check_table([1.0, 0.2]))["authors"] == {"gain": 1.0, "beyond_2se": False}
+    assert within_error["kind"] == "paper" and "not the cause" not in within_error["text"]
+    assert "detects 2.01 or more" in within_error["text"] and "neither shows nor rules out" in within_error["text"]
+    ruled_out = diagnose(set(), flat, check_rows=check_table([-3.0, -5.0]))               # -3 + 2 * 0.71 < 0
+    assert "not the cause" in ruled_out["text"]
+    g = first_step_gain(check_table([1.0, 0.2]))["authors"]
+    assert g["gain"] == 1.0 and not g["beyond_2se"] and not g["rules_out_gain"]
     assert first_step_gain(check_table([1.5, 0.2]))["authors"]["beyond_2se"]
+    # the same construction at both row counts: "ours" gaining on the subset says nothing about the authors' at more rows
+    both = pd.concat([flat, check_table([3.0, 0.2], name="ours")], ignore_index=True)
+    assert diagnose(set(), both, check_rows=gaining)["kind"] == "stand-in"
+    gaining_here = pd.concat([check_table([3.0, 0.2]), check_table([0.1], name="ours")], ignore_index=True)
+    assert diagnose(set(), gaining_here, check_rows=gaining)["kind"] == "paper"
 
 
 def test_resample_rows_draws_training_rows_and_keeps_the_test_rows():
@@ -94,8 +124,8 @@ def test_a_greedy_setting_that_rescues_the_claim_is_named_and_the_headroom_is_ev
     assert lead == {"elbo": -80.0, "lead": 20.0}                       # plain VI's ELBO in check_table is -100
     failing = diagnose_step_rules(lambda runs: False, "It fails.", sweep=SWEEP, published=run("run-alg2"), C0=0.001, check=flat,
                                   budget="3 x 20", data_note="on a subset", greedy_sweep=greedy,
-                                  room={"elbo": -120.0, "elbo_se": 0.1})
-    assert failing["kind"] == "paper" and len(failing["evidence"]["sweep"]) == 6      # 3 C_-1, Alg. 2, 2 greedy settings
+                                  room={"elbo": -120.0, "elbo_se": 0.1}, authors=AUTHORS)
+    assert failing["kind"] == "paper" and len(failing["evidence"]["sweep"]) == 7   # 3 C_-1, Alg. 2, 2 greedy, the authors'
     assert "20 nats below plain VI" in failing["text"] and "anneal = constant and stored_scale = scale" in failing["text"]
 
 

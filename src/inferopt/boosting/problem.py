@@ -23,9 +23,15 @@ Monte-Carlo estimates (Sec. 4, "Notation"), ``n_samples`` draws *per component*:
   estimate of the authors' ``line_search_dkl``: ``n_samples`` draws from each side of
   ``d = a − b`` (``s`` and ``q_t`` for a Frank-Wolfe step; ``q_t`` and ``v`` away; ``s`` and ``v``
   pairwise), fixed during the search, ``dphi(γ) = mean_a[log q_γ − log p̃] − mean_b[log q_γ − log p̃]``,
-  with ``log p̃`` evaluated again at every call as their graph does. The values equal those of a
-  cached ``log p̃`` exactly; the re-evaluations' CPU time is kept in ``time_reeval`` so that
-  both costs are known from one run (the authors': all of it; cached: without ``time_reeval``).
+  with ``log p̃`` at those draws evaluated once (``cache_logp=True``: what is fixed within the step is
+  computed once, the care every rule gets) or again at every call as their graph does
+  (``cache_logp=False``). The values, hence the iterates, are the same bit for bit; the re-evaluations
+  the authors' graph makes are counted in ``n_reeval`` either way (made only with ``cache_logp=False``).
+
+The work of the estimates is counted, hardware-neutrally, in evaluations of ``log p̃`` (each a pass of
+the log-likelihood over every training row): ``n_logp`` those made (re-evaluations apart),
+``n_reeval`` the authors' re-evaluations at fixed draws; :meth:`move` records both running counts
+(``work_at_move``), from which :func:`~.boost.boost` gives each step's share.
 
 With ``estimates='authors'`` the estimates at the iterate are the authors' (``blr_step_size.py``):
 ``f(q_t)`` and ``⟨∇f(q_t), q_t⟩`` (they are the same expectation, Eq. (6)) from ``n_samples`` draws
@@ -93,6 +99,8 @@ class BoostingProblem:
         ``reuse_samples=False`` and ``ls_draws='authors'``; module docstring).
     greedy : keyword arguments of :func:`~.relbo.greedy_step` (keys :data:`GREEDY_KEYS`).
     distance : ``'unit'``, ``'exact'`` or ``'float32'`` (module docstring; :data:`DISTANCES`).
+    cache_logp : ``ls_draws='authors'``: ``log p̃`` at the search's fixed draws evaluated once (True) or at
+        every derivative call, as the authors' graph does (False); the same iterates either way.
     lmo : optional replacement of the greedy step, ``lmo(q, t, rng) -> Component`` (``q`` is
         ``None`` for the first component), e.g. the random components of Fig. 1 (left).
 
@@ -102,7 +110,7 @@ class BoostingProblem:
 
     def __init__(self, target, family="laplace", *, rng: np.random.Generator, n_samples: int = 100,
                  reuse_samples: bool = True, ls_draws: str = "iteration", estimates: str = "stratified",
-                 greedy: dict | None = None, distance: str = "unit",
+                 greedy: dict | None = None, distance: str = "unit", cache_logp: bool = True,
                  lmo: Callable[[Mixture | None, int, np.random.Generator], Component] | None = None) -> None:
         self.target = check_target(target)
         self.family = get_family(family)
@@ -112,6 +120,7 @@ class BoostingProblem:
         self.ls_draws = check_choice("ls_draws", ls_draws, LS_DRAWS)
         self.estimates = check_choice("estimates", estimates, ESTIMATES)
         self.distance = check_choice("distance", distance, DISTANCES)
+        self.cache_logp = check_flag("cache_logp", cache_logp)
         if self.estimates == "authors" and (self.reuse_samples or self.ls_draws != "authors"):
             raise ValueError("estimates='authors' takes every estimate on its own draws, as the authors' code: it needs "
                              f"reuse_samples=False and ls_draws='authors'; got reuse_samples={self.reuse_samples}, "
@@ -165,10 +174,19 @@ class BoostingProblem:
         else:
             self._L = L_new_rows
         self._X = X if not old_ids else np.vstack([self._X, X])
-        self._logp = np.concatenate([self._logp, self.target.log_density(X)])
+        self._logp = np.concatenate([self._logp, self._log_p(X)])
         self._owner = np.concatenate([self._owner, np.repeat(np.arange(len(old_ids), len(all_ids)), self.n_samples)])
         for i in new:
             self._col[i] = len(self._col)
+
+    def _log_p(self, X: np.ndarray, *, again: bool = False) -> np.ndarray:
+        """``log p̃`` at the draws ``X``, counted in :attr:`n_logp` (``again``: a re-evaluation at draws evaluated
+        before, counted in :attr:`n_reeval`)."""
+        if again:
+            self.n_reeval += len(X)
+        else:
+            self.n_logp += len(X)
+        return self.target.log_density(X)
 
     def _weights(self, active: ActiveSet) -> np.ndarray:
         """The active weights as a vector over the sampled components (zeros elsewhere)."""
@@ -188,7 +206,9 @@ class BoostingProblem:
         self.components: list[Component] = []
         self.n_lmo = 0
         self.time_greedy: list[float] = []     # CPU seconds of each greedy step (the LMO without its estimate)
-        self.time_reeval: list[float] = []     # per direction (step): the authors' derivative's re-evaluations of log p̃
+        self.n_logp = 0                        # evaluations of log p̃ at a draw (each a pass over the data)
+        self.n_reeval = 0                      # the authors' re-evaluations of log p̃ at draws fixed within a step
+        self.work_at_move: list[tuple[int, int]] = []   # (n_logp, n_reeval) at every move (the end of a step)
         self._f_iterate = float("nan")         # estimates='authors': mean[log q − log p̃] at the last objective's draws
         self._reset_draws()
 
@@ -223,7 +243,7 @@ class BoostingProblem:
     def _residual_mean(self, q: Mixture, density) -> float:
         """``mean[log q(x) − log p̃(x)]`` over ``n_samples`` fresh draws ``x`` of ``density``."""
         x = density.sample(self.n_samples, self.rng)
-        return float(np.mean(q.log_density(x) - self.target.log_density(x)))
+        return float(np.mean(q.log_density(x) - self._log_p(x)))
 
     def grad_active(self, active: ActiveSet) -> np.ndarray:
         self._ensure(active.ids)
@@ -276,7 +296,6 @@ class BoostingProblem:
             w[w <= TIE_RTOL * (np.abs(base) + gamma * np.abs(d))] = 0.0
             return w / w.sum()
 
-        self.time_reeval.append(0.0)
         if self.ls_draws == "authors":
             dphi = self._authors_dphi(ids, weights, kind, s, v)
         else:
@@ -294,6 +313,7 @@ class BoostingProblem:
                 comps = [self.components[i] for i in ids[keep]]
                 q = Mixture(self.family, np.array([c.loc for c in comps]), np.array([c.log_scale for c in comps]),
                             w[keep])
+                self.n_logp += self.n_samples         # kl's draws of q, each with its log p̃
                 return float(kl(self.target, q, n_samples=self.n_samples, rng=self.rng, log_z=self.log_z))
 
         return Direction(d_sqnorm=self._sqnorm(active, s), phi=phi, dphi=dphi)
@@ -311,7 +331,7 @@ class BoostingProblem:
                       ) -> Callable[[float], float]:
         """``dphi`` of the authors' ``line_search_dkl`` along ``d = a − b``: ``n_samples`` draws from ``b``
         and from ``a`` (module docstring; taken at the first call, fixed during the search),
-        ``log p̃`` evaluated at every call."""
+        ``log p̃`` at them evaluated once (:attr:`cache_logp`) or at every call, as their graph does."""
         cache: dict = {}
 
         def dphi(gamma: float) -> float:
@@ -326,9 +346,12 @@ class BoostingProblem:
                 cache["X"] = X
                 cache["L"] = self.family.log_density(X, np.array([c.loc for c in comps]),
                                                      np.array([c.log_scale for c in comps]))
-            tic = clock()
-            logp = self.target.log_density(cache["X"])            # their graph evaluates log p at every call
-            self.time_reeval[-1] += clock() - tic
+                cache["logp"] = self._log_p(X)
+            elif self.cache_logp:
+                self.n_reeval += len(cache["X"])                  # the authors' graph would evaluate it again
+            else:
+                cache["logp"] = self._log_p(cache["X"], again=True)   # as their graph does, at every call
+            logp = cache["logp"]
             with np.errstate(divide="ignore"):
                 log_q = logsumexp(cache["L"] + np.log(np.clip(weights(gamma), 0.0, None))[None], axis=1)
             r = log_q - logp
@@ -338,7 +361,8 @@ class BoostingProblem:
         return dphi
 
     def move(self, active: ActiveSet, kind: str, s, v, gamma: float) -> None:
-        """The iterate changes: the next estimates use fresh draws."""
+        """The iterate changes: the next estimates use fresh draws; the running work counts are recorded."""
+        self.work_at_move.append((self.n_logp, self.n_reeval))
         self._reset_draws()
 
     def objective(self, active: ActiveSet) -> float:

@@ -39,6 +39,7 @@ from .extra import method_of
 from .methods import label
 from .support import bootstrap_support
 from .verdict_map import cell
+from .claims import Unearned, UnearnedDiagnosis, paper_rules
 from .parallel import run_tasks
 
 #: the step rules a comparison accepts: the paper's (:data:`PAPER_RULES`, Tables 2-3), then those registered
@@ -261,9 +262,13 @@ def summary_table(records: pd.DataFrame, reference: str = "predefined") -> pd.Da
     every method); ``time_ratio`` = mean run time / ``reference``'s (measured in the same run)
     and ``step_time_ratio`` the same for the step-size selection alone (``time_step`` summed over
     the run: the authors' ``times.csv`` holds one such time per iteration, the greedy step left
-    out), ``step_time_per_iter`` its mean per iteration; ``step_time_cached`` (and its ratio) the
-    step-size time without ``time_reeval``: the same search with ``log p̃`` at its draws cached."""
-    check_table("records", records, ("method", "replicate", "iteration", "train_ll", "test_auroc", "time", "time_step"))
+    out), ``step_time_per_iter`` its mean per iteration; ``step_work`` (and ``step_work_ratio``) the same
+    selection's work, hardware-neutral: the evaluations of ``log p̃`` at a draw (each a pass over the training
+    rows) summed over the run (``work_step``, what is fixed within a step evaluated once), and
+    ``step_work_authors`` (its ratio ``step_work_authors_ratio``) with the re-evaluations the authors' line
+    search adds (``work_reeval``)."""
+    check_table("records", records, ("method", "replicate", "iteration", "train_ll", "test_auroc", "time", "time_step",
+                                     "work_step", "work_reeval"))
     check_choice("reference", reference, set(records["method"].tolist()))
     best = best_median_iterate(records).set_index(["method", "replicate"])
     runs = records.groupby(["method", "replicate"])
@@ -271,16 +276,17 @@ def summary_table(records: pd.DataFrame, reference: str = "predefined") -> pd.Da
     best["time"] = runs["time"].max()
     best["step_time"] = runs["time_step"].sum()
     best["step_time_per_iter"] = runs["time_step"].apply(lambda v: v.iloc[1:].mean())
-    reeval = runs["time_reeval"].sum() if "time_reeval" in records else 0.0
-    best["step_time_cached"] = best["step_time"] - reeval
+    best["step_work"] = runs["work_step"].sum()
+    best["step_work_authors"] = best["step_work"] + runs["work_reeval"].sum()
     g = best.reset_index().groupby("method")
     out = pd.DataFrame({"iteration": g["iteration"].first()})
-    for col in ("train_ll", "test_auroc", "time_to_best", "time", "step_time", "step_time_per_iter", "step_time_cached"):
+    for col in ("train_ll", "test_auroc", "time_to_best", "time", "step_time", "step_time_per_iter", "step_work",
+                "step_work_authors"):
         out[f"{col}_mean"], out[f"{col}_std"] = g[col].mean(), g[col].std(ddof=1)
     if reference in out.index:
         out["time_ratio"] = out["time_mean"] / out.loc[reference, "time_mean"]
-        out["step_time_ratio"] = out["step_time_mean"] / out.loc[reference, "step_time_mean"]
-        out["step_time_cached_ratio"] = out["step_time_cached_mean"] / out.loc[reference, "step_time_cached_mean"]
+        for col in ("step_time", "step_work", "step_work_authors"):
+            out[f"{col}_ratio"] = out[f"{col}_mean"] / out.loc[reference, f"{col}_mean"]
     order = [m for m in METHODS if m in out.index]
     out = out.loc[order]
     out.index = [label(m) for m in order]
@@ -300,6 +306,7 @@ def format_table(summary: pd.DataFrame) -> pd.DataFrame:
     if "time_ratio" in summary:
         out["run time / predefined"] = summary["time_ratio"].round(2)
         out["step-size time / predefined"] = summary["step_time_ratio"].round(2)
+        out["step-size work / predefined"] = summary["step_work_ratio"].round(2)
     return out
 
 
@@ -397,21 +404,44 @@ def resample_rows(data: dict, n_rows: int, rng: np.random.Generator) -> dict:
     return {**data, "Z": data["Z"][idx], "y": data["y"][idx]}
 
 
+#: the standard errors a first-step gain must exceed to count (:func:`first_step_gain`), and the further ones for 80 %
+#: power: a check of combined standard error ``se`` detects a gain of ``(2 + 0.84) se`` four times in five
+GAIN_SE, POWER_SE = 2.0, 0.84
+
+
 def first_step_gain(check: pd.DataFrame) -> dict:
-    """Per construction of a :func:`greedy_check` table: the best ELBO gain over plain VI of any
-    ``γ > 0`` and whether it exceeds two combined Monte-Carlo standard errors."""
+    """Per construction of a :func:`greedy_check` table: the best ELBO gain over plain VI of any ``γ > 0``, its
+    combined Monte-Carlo standard error ``se``, whether it exceeds :data:`GAIN_SE` of them (``beyond_2se``), and the
+    check's power: ``detectable``, the smallest gain it detects with 80 % power (``(GAIN_SE + POWER_SE) se``), and
+    ``rules_out_gain``, whether it excludes any gain (the gain plus :data:`GAIN_SE` standard errors at most 0)."""
     out = {}
     for name, g in check.groupby("construction"):
         gain = (g.elbo - g.elbo.iloc[0]).iloc[1:]
         j = gain.idxmax()
-        out[name] = {"gain": float(gain[j]), "beyond_2se": bool(gain[j] > 2 * np.hypot(g.elbo_se.iloc[0], g.elbo_se[j]))}
+        se = float(np.hypot(g.elbo_se.iloc[0], g.elbo_se[j]))
+        out[name] = {"gain": float(gain[j]), "se": se, "beyond_2se": bool(gain[j] > GAIN_SE * se),
+                     "detectable": (GAIN_SE + POWER_SE) * se, "rules_out_gain": bool(gain[j] + GAIN_SE * se <= 0)}
     return out
+
+
+def step_rule_cells(test, *, sweep: dict, published: pd.DataFrame, C0, greedy_sweep: dict | None = None,
+                    authors: dict | None = None) -> list[dict]:
+    """The verdict map of a C2/C3 claim over the step rules' open settings and constructions: ``test`` at each
+    ``C_{-1}`` of ``sweep`` (:func:`verdict_map`), with Alg. 2 as printed at ``C0`` (``published``), at each greedy
+    setting of ``greedy_sweep`` and with the authors' rules (``authors``: name -> records; construction ``authors``),
+    each cell with its replicate support."""
+    check_callable("test", test)
+    alg2 = cell({"C0": C0, "step rules": "Alg. 2 as printed (min_gamma 0, on_ascent zero, fallback_C grown)"},
+                test(published), support=replicate_support(test, published))
+    greedy_cells = verdict_map(greedy_sweep, test, "greedy step") if greedy_sweep else []
+    return [*verdict_map(sweep, test, "C0"), alg2, *greedy_cells,
+            *[authors_cell(name, test, rec) for name, rec in (authors or {}).items()]]
 
 
 def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame, C0, check: pd.DataFrame,
                         budget: str, data_note: str, check_rows: pd.DataFrame | None = None, n_rows: int | None = None,
-                        greedy_sweep: dict | None = None, room: dict | None = None, authors: dict | None = None) -> dict:
-    """The diagnosis of a C2/C3 claim that does not hold, from its verdict map.
+                        greedy_sweep: dict | None = None, room: dict | None = None, authors: dict | None = None):
+    """The diagnosis of a C2/C3 claim that does not hold, from its verdict map (:func:`step_rule_cells`).
 
     ``sweep`` maps each ``C_{-1}`` of the map to its records (:func:`verdict_map`), ``published`` holds
     the runs of :data:`ALG2_AS_PRINTED` at ``C0`` on the same seeds and budget, ``check`` is the
@@ -423,20 +453,21 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
     of the adaptive rules as the authors' code runs them (:mod:`.boosting_rules`) to the records with them (cells of
     construction ``authors``; a cell whose records lack a rule, every run of it stopped, is not measured). Kind
     ``construction`` if the authors' rules rescue the claim, or Alg. 2 as printed does and the authors' code's
-    departures at the same ``C0`` do not; ``setting`` if some
-    ``C_{-1}`` or greedy setting does; ``stand-in`` if the first step gains nothing here but gains at
-    the paper's row count; else ``paper``.
+    departures at the same ``C0`` do not; ``setting`` if some ``C_{-1}`` or greedy setting does, decisively;
+    ``stand-in`` if the first step of a greedy construction gains nothing beyond its error here but does at the
+    paper's row count (the same construction compared); else ``paper`` -- and either of these two only when every
+    measured cell of the map fails decisively (:func:`~.claims.paper_rules`), else :class:`~.claims.Unearned`
+    (the claim is then ``inconclusive``). The row-count check says the subset's size is not the cause only where it
+    rules out any gain at the paper's row count; else it states its power (the smallest gain it detects).
     """
-    check_callable("test", test)
-    cells = verdict_map(sweep, test, "C0")
-    alg2 = cell({"C0": C0, "step rules": "Alg. 2 as printed (min_gamma 0, on_ascent zero, fallback_C grown)"},
-                test(published), support=replicate_support(test, published))
-    greedy_cells = verdict_map(greedy_sweep, test, "greedy step") if greedy_sweep else []
-    authors_cells = [_authors_cell(name, test, rec) for name, rec in (authors or {}).items()]
+    all_cells = step_rule_cells(test, sweep=sweep, published=published, C0=C0, greedy_sweep=greedy_sweep, authors=authors)
+    cells = all_cells[:len(sweep)]
+    alg2 = all_cells[len(cells)]
+    greedy_cells = all_cells[len(cells) + 1:len(all_cells) - len(authors or {})]
+    authors_cells = all_cells[len(all_cells) - len(authors or {}):]
     gains = first_step_gain(check)
     first_gain = {name: g["gain"] for name, g in gains.items()}
-    evidence = {"sweep": [*cells, alg2, *greedy_cells, *authors_cells], "first step, best ELBO gain over plain VI": first_gain,
-                "sweep budget": budget}
+    evidence = {"sweep": all_cells, "first step, best ELBO gain over plain VI": first_gain, "sweep budget": budget}
     if room is not None:
         t0 = float(check.loc[check.gamma == 0, "elbo"].iloc[0])
         evidence["ELBO of the full-covariance Laplace approximation, and its lead over plain VI"] = {
@@ -445,7 +476,7 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
     if check_rows is not None:
         rows_gain = first_step_gain(check_rows)
         evidence[f"first step at {n_rows} resampled rows, best ELBO gain over plain VI"] = {
-            name: g["gain"] for name, g in rows_gain.items()}
+            name: {k: g[k] for k in ("gain", "se", "detectable")} for name, g in rows_gain.items()}
     rescued = [c["setting"]["rules"] for c in authors_cells if c["verdict"] == "holds"]
     if rescued:
         return {"kind": "construction", "text": f"{what} It holds with the adaptive rules as the authors' code runs them "
@@ -464,11 +495,13 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
     if rescue:
         return {"kind": "setting", "text": f"{what} It holds with the greedy step's {rescue[0]} (a setting the paper leaves "
                 "open).", "evidence": evidence}
-    same = [c for c in cells if c["setting"]["C0"] == C0 and c["verdict"] == "holds"]
-    where = (f"every other C_-1 of the map (at this run's C_-1 = {C0} the map's shorter runs, {budget}, hold: the run's "
-             "length decides there, not a setting)" if same else "every C_-1 of the map")
+    measured = {**evidence, "sweep": [c for c in all_cells if c["verdict"] != "not measured"]}
+    try:
+        paper_rules(measured)
+    except UnearnedDiagnosis as exc:
+        return Unearned(str(exc), evidence)
     greedy_where = f", with the greedy step's {' and '.join(greedy_sweep)}" if greedy_sweep else ""
-    text = (f"{what} It fails at {where} and with Alg. 2 as printed{greedy_where}; at the first step the best gain over "
+    text = (f"{what} It fails, decisively, at every C_-1 of the map ({budget}) and with Alg. 2 as printed{greedy_where}; at the first step the best gain over "
             f"plain VI of any weight γ is {max(first_gain.values()):.3g} nats (greedy constructions "
             f"{ {k: round(v, 3) for k, v in first_gain.items()} }), {data_note}")
     if room is not None:
@@ -478,17 +511,21 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
                  f"; a full-covariance Gaussian (the Laplace approximation) lies {-lead:.3g} nats below plain VI: "
                  "this check finds no richer approximation to reach")
     if rows_gain is not None:
-        at_rows = {k: round(g["gain"], 3) for k, g in rows_gain.items()}
-        if any(g["beyond_2se"] for g in rows_gain.values()) and not any(g["beyond_2se"] for g in gains.values()):
+        at_rows = "; ".join(f"{k}: {g['gain']:.3g} ± {g['se']:.2g} nats, detects {g['detectable']:.3g} or more"
+                            for k, g in rows_gain.items())
+        # the same greedy construction at both row counts: a gain there that the subset does not show
+        grows = [k for k, g in rows_gain.items() if g["beyond_2se"] and k in gains and not gains[k]["beyond_2se"]]
+        if grows:
             return {"kind": "stand-in", "text": f"{text}; with the training rows resampled to the paper's {n_rows} the "
-                    f"first step gains {at_rows} nats, beyond the Monte-Carlo error: the subset's size is the cause.",
-                    "evidence": evidence}
-        text += (f"; with the training rows resampled to the paper's {n_rows} it gains {at_rows} nats, so the subset's "
-                 "size is not the cause")
+                    f"first step gains ({at_rows}) beyond the Monte-Carlo error where the subset's does not ({grows[0]}): "
+                    "the subset's size is the cause.", "evidence": evidence}
+        text += f"; with the training rows resampled to the paper's {n_rows} the first step gains {at_rows} (80 % power)"
+        text += (", ruling out a gain there: the subset's size is not the cause" if all(
+            g["rules_out_gain"] for g in rows_gain.values()) else ", which neither shows nor rules out a gain there")
     return {"kind": "paper", "text": text + ".", "evidence": evidence}
 
 
-def _authors_cell(name: str, test, records: pd.DataFrame) -> dict:
+def authors_cell(name: str, test, records: pd.DataFrame) -> dict:
     """The verdict-map cell of the authors' rules run as ``name``: ``test`` on ``records`` with its
     replicate support, or ``not measured`` when a step rule has no records there (every run of it
     stopped, e.g. on a NaN of the authors' float32 estimate, and their plotting script leaves such

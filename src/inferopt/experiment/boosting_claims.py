@@ -4,7 +4,9 @@ Each test takes the per-iteration records of :func:`~inferopt.experiment.boostin
 bootstrap resample of their replicates) and returns a boolean:
 
 * :func:`auroc_comparable` -- Table 2: the adaptive rules' test AUROC within ``tol`` of line search's;
-* :func:`adaptive_faster` -- Tables 2-3: the adaptive rules' step-size time below line search's;
+* :func:`adaptive_faster` -- Tables 2-3: the adaptive rules' step-size work (or time) below line search's;
+* :func:`cost_ratios_in_range` -- Sec. 6.2: the adaptive rules' and line search's step-size work (or time) as
+  multiples of the predefined step's within the text's ranges; :func:`timing_diagnosis` -- why a speed claim fails;
 * :func:`predefined_fastest_and_worst` -- Sec. 6.2: the predefined step is the fastest, and the worst at
   the runs' end (Fig. 1's last iterate: its train log-likelihood below every other rule's);
 * :func:`elbo_curves_above` -- Fig. 1 (centre, right) as drawn: per iteration the mean ELBO over
@@ -25,19 +27,22 @@ C1 (Fig. 1 left, Sec. 6.1; the rows of :func:`~.boosting.random_lmo_step`, each 
 :func:`stable_and_lower` (AdaFW's KL at most line search's and predefined's, its spread at most line search's, at
 every dimension; for a construction that may return ``γ = 0`` on failure :func:`never_step_evidence` shows how far it
 is ``q_1`` alone), :func:`cannot_distinguish` (line search's
-step far from the exact step in a share of runs at medium dimensions).
+step separates good from bad next components no better than a cut-off, at each medium dimension alone).
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 import numpy as np
 import pandas as pd
 from scipy.stats import rankdata
 
-from .._validation import check_choice, check_choices, check_real, check_table
-from .boosting import by_method, elbo_by_rule, improves_on_vi, selected_is_plain_vi
+from .._validation import check_callable, check_choice, check_choices, check_real, check_table
+from .boosting import authors_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
 from .boosting_rules import ADAPTIVE
-from .verdict_map import cell
+from .claims import MIN_SWEEP, Unearned
+from .verdict_map import cell, map_diagnosis
 
 
 def auroc_comparable(records: pd.DataFrame, tol: float) -> bool:
@@ -47,10 +52,57 @@ def auroc_comparable(records: pd.DataFrame, tol: float) -> bool:
     return bool(all(abs(s.loc[m, "test_auroc_mean"] - s.loc["line_search", "test_auroc_mean"]) <= tol for m in ADAPTIVE))
 
 
-def adaptive_faster(records: pd.DataFrame, col: str = "step_time_mean") -> bool:
-    """Each adaptive rule's ``col`` of :func:`~.boosting.summary_table` below line search's."""
+#: the costs of the step-size selection a speed claim reads (:func:`~.boosting.summary_table`): ``step_work``, the
+#: evaluations of ``log p̃`` at a draw (each a pass of the log-likelihood over the training rows) with what is fixed
+#: within a step evaluated once, every rule alike (rubric 4: it decides); ``step_work_authors``, with the authors' line
+#: search's re-evaluations at its fixed draws; ``step_time``, the CPU seconds of the equal-care run (shown beside)
+COSTS = ("step_work", "step_work_authors", "step_time")
+
+
+def adaptive_faster(records: pd.DataFrame, cost: str = "step_work") -> bool:
+    """Each adaptive rule's mean ``cost`` (:data:`COSTS`) per run below line search's."""
+    check_choice("cost", cost, COSTS)
     s = by_method(records)
-    return bool(all(s.loc[m, col] < s.loc["line_search", col] for m in ADAPTIVE))
+    return bool(all(s.loc[m, f"{cost}_mean"] < s.loc["line_search", f"{cost}_mean"] for m in ADAPTIVE))
+
+
+def ratios_in_range(ratio, bounds) -> bool:
+    """Sec. 6.2's ranges: every adaptive rule's ``ratio`` (rule -> cost as a multiple of the predefined step's) within
+    ``bounds[0]..bounds[1]``, line search's within ``bounds[2]..bounds[3]`` (the text: 2-5x and 7-39x)."""
+    if len(bounds) != 4:
+        raise ValueError(f"bounds must be (adaptive low, adaptive high, line-search low, line-search high); got {bounds!r}")
+    a_lo, a_hi, l_lo, l_hi = (check_real(f"bounds[{i}]", b, low=0.0) for i, b in enumerate(bounds))
+    return bool(all(a_lo <= ratio[m] <= a_hi for m in ADAPTIVE) and l_lo <= ratio["line_search"] <= l_hi)
+
+
+def cost_ratios_in_range(records: pd.DataFrame, bounds=(2, 5, 7, 39), cost: str = "step_work") -> bool:
+    """:func:`ratios_in_range` of the mean ``cost`` (:data:`COSTS`) per run over the predefined step's."""
+    check_choice("cost", cost, COSTS)
+    return ratios_in_range(by_method(records)[f"{cost}_ratio"], bounds)
+
+
+def timing_diagnosis(test, what: str, records: pd.DataFrame, cells: list) -> dict:
+    """Why a speed claim, decided by ``test(records, cost=...)`` on the work of equal care (``step_work``), fails:
+    ``construction`` when it holds on the work of the authors' line search (``step_work_authors``: their graph
+    evaluates ``log p̃`` again at its fixed draws at every derivative call), so that the paper's timing rests on that
+    engineering; else the verdict map ``cells`` (the same test over the step rules' open settings and constructions,
+    :func:`~.boosting.step_rule_cells`) decides (:func:`~.verdict_map.map_diagnosis`). The text gives each rule's work
+    per run and, beside it, its seconds."""
+    s = by_method(records)
+    shown = "; ".join(f"{m}: {s.loc[m, 'step_work_mean']:.4g} log p evaluations ({s.loc[m, 'step_work_authors_mean']:.4g} "
+                      f"with the authors' re-evaluations), {s.loc[m, 'step_time_mean']:.3g} s" for m in s.index)
+    text = f"{what} Step-size work per run (evaluations of log p at a draw, each over every training row): {shown}."
+    ours, theirs = partial(test, cost="step_work"), partial(test, cost="step_work_authors")
+    if theirs(records):
+        return {"kind": "construction", "text": f"{text} It holds on the work of the authors' line search, which evaluates "
+                "log p again at its fixed draws at every derivative call, and fails when every rule evaluates what is fixed "
+                "within a step once: the paper's timing rests on that engineering, not on the step rules.",
+                "evidence": {"sweep": [
+                    cell({"log p at fixed draws": "evaluated once (every rule)"}, ours(records),
+                         support=replicate_support(ours, records)),
+                    cell({"log p at fixed draws": "re-evaluated (the authors' line search)"}, True, construction="authors",
+                         support=replicate_support(theirs, records))]}}
+    return map_diagnosis(cells, f"{text} It fails with the authors' re-evaluations too.")
 
 
 def last_iterate(records: pd.DataFrame, column: str) -> pd.Series:
@@ -60,12 +112,14 @@ def last_iterate(records: pd.DataFrame, column: str) -> pd.Series:
     return last.groupby("method")[column].mean()
 
 
-def predefined_fastest_and_worst(records: pd.DataFrame) -> bool:
-    """The predefined step has the least step-size time, and at the runs' last iterate a mean train
-    log-likelihood below every other rule's (strictly: a tie is not "suboptimal performance")."""
-    s = by_method(records)
+def predefined_fastest_and_worst(records: pd.DataFrame, cost: str = "step_work") -> bool:
+    """The predefined step has the least mean step-size ``cost`` (:data:`COSTS`; a tie counts as the fastest), and at the
+    runs' last iterate a mean train log-likelihood below every other rule's (strictly: a tie is not "suboptimal
+    performance")."""
+    check_choice("cost", cost, COSTS)
+    c = by_method(records)[f"{cost}_mean"]
     ll = last_iterate(records, "train_ll")
-    return bool(s.step_time_mean.idxmin() == "predefined" and ll["predefined"] < ll.drop("predefined").min())
+    return bool(c["predefined"] <= c.min() and ll["predefined"] < ll.drop("predefined").min())
 
 
 def curve_gaps(records: pd.DataFrame, rules=ADAPTIVE, reference: str = "line_search",
@@ -158,13 +212,74 @@ def corrective_more_accurate(records: pd.DataFrame) -> bool:
 
 
 def rules_diagnosis(test, what: str, ours: pd.DataFrame, name: str, otherwise):
-    """Why a claim fails with the authors' rules (construction ``name``): ``construction`` when ``test`` holds on
-    ``ours``, the same replicates with our rules; else ``otherwise(test, what)`` (the claim's verdict map)."""
-    if test(ours):
+    """Why a claim fails with the authors' rules (construction ``name``): ``construction`` when ``test`` holds,
+    decisively (its replicate support), on ``ours``, the same replicates with our rules; else ``otherwise(test, what)``
+    (the verdict map of the authors' construction, :func:`within_authors`)."""
+    here = cell({"rules": "ours"}, test(ours), support=replicate_support(test, ours))
+    if here["verdict"] == "holds":
         return {"kind": "construction", "text": f"{what} It holds with our adaptive rules on the same replicates and fails "
                 f"with the authors' ({name}).",
-                "evidence": {"sweep": [cell({"rules": "ours"}, True), cell({"rules": name}, False, construction="authors")]}}
+                "evidence": {"sweep": [here, cell({"rules": name}, False, construction="authors")]}}
     return otherwise(test, what)
+
+
+def within_authors(authors: dict, whole):
+    """The ``otherwise`` of :func:`rules_diagnosis` for a claim of the authors' construction, whose rescue can only come
+    from within that construction: ``setting`` where a cell of it holds decisively (``authors``: name -> records, e.g.
+    their two arithmetics of ``d``, :func:`~.boosting.authors_cell`); else ``whole(test, what)``, the claim's whole verdict
+    map (our rules' settings and the authors' cells), kept when it earns ``paper`` (every cell, theirs and ours, failing
+    decisively) or its rescue holds in cells of the authors' construction only; a ``setting`` or ``construction`` that
+    rests on a cell of ours is a rescue of our rules, not of theirs, and earns nothing here (:class:`~.claims.Unearned`)."""
+    if not isinstance(authors, dict) or not authors:
+        raise TypeError(f"authors must be a non-empty mapping {{name: records}}; got {type(authors).__name__}")
+    check_callable("whole", whole)
+
+    def otherwise(test, what: str):
+        cells = [authors_cell(name, test, rec) for name, rec in authors.items()]
+        holding = [c for c in cells if c["verdict"] == "holds"]
+        if holding:
+            return {"kind": "setting", "text": f"{what} It holds within the authors' construction with "
+                    f"{holding[0]['setting']['rules']}.", "evidence": {"sweep": cells}}
+        out = whole(test, what)
+        rescuing = [c for c in (out.get("evidence") or {}).get("sweep", ()) if c.get("verdict") == "holds"] \
+            if isinstance(out, dict) else []
+        if (isinstance(out, dict) and out.get("kind") in ("setting", "construction")
+                and not (rescuing and all(c.get("construction") == "authors" for c in rescuing))):
+            return Unearned(f"the whole map rescues it only with our rules' settings or construction ({out['kind']}: "
+                            f"{out['text']}), which are not the authors' construction, and no cell of theirs holds", 
+                            {"sweep": cells})
+        return out
+
+    return otherwise
+
+
+def construction_cell(test, records: pd.DataFrame, name: str, *, tie=None) -> dict:
+    """A verdict-map cell of the construction ``name``: ``test`` on ``records`` with its replicate support, or ``not
+    measured`` when ``tie(records)`` says the comparison is a tie by construction (e.g. :func:`~.boosting.selected_is_plain_vi`:
+    every rule's selected iterate is plain VI, one model compared with itself) -- never a hold."""
+    if tie is not None and tie(records):
+        return cell({"construction": name}, None)
+    return cell({"construction": name}, test(records), support=replicate_support(test, records))
+
+
+def construction_diagnosis(test, measure, records: pd.DataFrame, alt: pd.DataFrame, name: str, name_alt: str, *,
+                           stand_in: str, tie=None):
+    """Why ``test`` does not hold on ``records`` (construction ``name``), from its cell and that of the other construction
+    ``alt`` (:func:`construction_cell`, ``measure(records)`` the numbers shown): ``construction`` when this cell fails
+    and the other holds, each decisively; ``stand-in`` (the sentence ``stand_in``: why the data decide and no test of
+    them is possible) when both fail decisively; else :class:`~.claims.Unearned` naming the cells (an undecided or
+    not-measured cell decides nothing)."""
+    here, there = construction_cell(test, records, name, tie=tie), construction_cell(test, alt, name_alt, tie=tie)
+    evidence = {"sweep": [here, there]}
+    shown = f"{name}: {here['verdict']} ({measure(records)}); {name_alt}: {there['verdict']} ({measure(alt)})"
+    if here["verdict"] == "fails" and there["verdict"] == "holds":
+        return {"kind": "construction", "text": f"It holds {name_alt} ({measure(alt)}) and fails {name} ({measure(records)}).",
+                "evidence": evidence}
+    if here["verdict"] == "fails" and there["verdict"] == "fails":
+        return {"kind": "stand-in", "text": f"It fails {name} ({measure(records)}) and {name_alt} ({measure(alt)}). {stand_in}",
+                "evidence": evidence}
+    return Unearned(f"the two constructions' cells do not decide it ({shown}; a cell is decisive at 90 % support, and a "
+                    "tie by construction is not measured)", evidence)
 
 
 # -- C1 (Fig. 1 left, Sec. 6.1): one step from q_1 towards a random component, per dimension ---------------------------
@@ -338,13 +453,22 @@ def separation(runs: pd.DataFrame, dims, method: str = "line_search", min_each: 
     return float((ranks[good].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
 
 
+def separation_by_dim(runs: pd.DataFrame, dims, method: str = "line_search", min_each: int = 10) -> dict:
+    """:func:`separation` at each dimension of ``dims`` alone: ``{D: AUC or None}`` (None: fewer than ``min_each`` runs
+    face a good or a bad component at that D)."""
+    return {int(d): separation(runs, [d], method, min_each) for d in sorted(dims)}
+
+
 def cannot_distinguish(runs: pd.DataFrame, dims, *, auc: float, min_each: int = 10) -> bool | None:
     """Sec. 6.1 "even in medium dimensional cases, line-search is unable to distinguish between these cases" (a good
-    next component from a bad one): at ``dims`` line search's step separates good from bad components with an area
-    under the ROC curve at most ``auc`` (:func:`separation`; the exact step's is 1). None: too few of either."""
+    next component from a bad one), at the medium dimensions ``dims``, each decided alone (pooling them with other
+    dimensions would let the share of good components, which falls with D, separate them): at every D of ``dims``
+    where at least ``min_each`` runs face a good and a bad component, line search's step separates them with an area
+    under the ROC curve at most ``auc`` (:func:`separation_by_dim`; the exact step's is 1). None (not measured) where no
+    D of ``dims`` has that many of each."""
     auc = check_real("auc", auc, low=0.5, high=1.0)
-    a = separation(runs, dims, "line_search", min_each)
-    return None if a is None else bool(a <= auc)
+    measured = [a for a in separation_by_dim(runs, dims, "line_search", min_each).values() if a is not None]
+    return None if not measured else bool(all(a <= auc for a in measured))
 
 
 def decided_elsewhere(cells: dict, own) -> list:
