@@ -353,10 +353,29 @@ def test_across_readings_holds_fails_and_turns_with_the_reading_of_b11():
     assert across_readings(at({"a": frame(0.5, 1.3, *[0.5] * 8, 1.2)})) is False  # 1.3x at t = 9, 1.2x at t = 18: fails at all
     assert across_readings(at({"a": frame(*[0.5] * 8, 1.08, 0.5)})) is None       # 1.08x at t = 16: turns ([0.1, *] hold)
     assert across_readings([True, True]) is True and across_readings([False]) is False
+    assert across_readings([False, None]) is None and across_readings({"a": True, "b": None}) is None   # an undecided reading
     with pytest.raises(ValueError, match="verdicts"):
         across_readings([])
     with pytest.raises(ValueError, match="verdicts"):
-        across_readings([True, None])
+        across_readings([True, "fails"])
+
+
+def test_decided_best_from_holds_fails_and_leaves_a_knife_edge_reading_undecided():
+    from inferopt.experiment.herding_claims import KNIFE_EDGE, across_readings, decided_best_from
+
+    frame = lambda *r: pd.DataFrame({"best other": "h", "ratio": list(r)}, index=range(8, 8 + len(r)))
+    edge = {"a": frame(1.31, *[0.5] * 8, 1.10055)}     # 1.31x at t = 8; from t = 16 one loss, 0.05 % above the cut 1.1
+    assert decided_best_from(edge, 0.1, 8) is False                                   # a clear loss: fails
+    assert decided_best_from(edge, 0.1, 16) is None                                   # every loss a knife edge: undecided
+    assert decided_best_from(edge, 1e-9, 16) is False                                 # 10 % above the exact cut: fails
+    assert decided_best_from({"a": frame(*[0.5] * 10)}, 1e-9, 8) is True              # never beaten: holds
+    beyond = {"a": frame(*[0.5] * 9, 1.1 * (1 + 2 * KNIFE_EDGE))}                     # twice the edge above the cut: fails
+    assert decided_best_from(beyond, 0.1, 16) is False
+    at = lambda st: {r: decided_best_from(st, *r) for r in B11_READINGS}
+    assert across_readings(at(edge)) is None            # fails at every reading but the knife edge: the cell is undecided
+    assert across_readings(at(beyond)) is False
+    with pytest.raises(ValueError, match="first"):
+        decided_best_from(edge, 0.1, 0)
 
 
 def test_reading_losses_counts_the_lost_sizes_and_the_margin_above_the_cut():
