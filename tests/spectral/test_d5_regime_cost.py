@@ -273,3 +273,20 @@ def test_evaluations_per_record_tells_a_line_search_from_a_step_loop():
     assert evaluations_per_record(mk([0, 1, 2, 3, 4], {"n_evaluations": 20})) == 5.0   # a line search: 20 evaluations, 4 iterates
     with pytest.raises(TypeError, match="result"):
         evaluations_per_record([0, 1])
+
+
+def test_objective_agrees_reads_the_split_rule_on_the_run_nearest_the_likelihood_optimum():
+    """Sound on the authors' grid (review of fc98b42): the best-likelihood runs end 10-14 % above their path's best test RMSE:
+    the rule rejects it; a regime where they end within 2 % passes; only the method nearest the optimum is read."""
+    import pandas as pd
+    from inferopt.experiment.spectral import objective_agrees
+    rows = lambda lan_final, sgd_final: pd.DataFrame(
+        [{"dataset": "sound", "method": m, "seed": s, "final RMSE": f, "best RMSE": 0.5, "final NLL": nll}
+         for s in range(3) for m, f, nll in (("SGD", sgd_final, 10.0), ("LANCZOS", lan_final, 9.0))])
+    ok, ratio = objective_agrees(rows(0.56, 0.505), "sound")
+    assert not ok and ratio["LANCZOS"] == pytest.approx(1.12) and ratio["SGD"] == pytest.approx(1.01)
+    ok, ratio = objective_agrees(rows(0.505, 0.6), "sound")
+    assert ok
+    assert objective_agrees(rows(0.56, 0.505), "sound", agree=0.15)[0]
+    with pytest.raises(ValueError, match="agree"):
+        objective_agrees(rows(0.56, 0.505), "sound", agree=-1.0)

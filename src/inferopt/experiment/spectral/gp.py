@@ -335,6 +335,21 @@ def accurate_nll(gp, theta, Z, n_steps: int) -> float:
         gp.matvecs = before
 
 
+def objective_agrees(table: pd.DataFrame, name: str, agree: float = 0.02):
+    """Humidity's split rule (:func:`choose_split`) read on the runs of ``name``: do the likelihood and the paper's axis agree
+    there? The method of the table nearest the likelihood optimum (the least median ``final NLL``) ends its runs at a test RMSE
+    within ``agree`` (relative) of the best along their paths (median of ``final RMSE / best RMSE``). Where it does not, the
+    optimum of the objective does not predict best and a speed to a test RMSE target decides nothing (the regime is wrong).
+    Returns ``(agrees, {method: median final / best test RMSE})``."""
+    check_table("table", table, ("dataset", "method", "final RMSE", "best RMSE", "final NLL"))
+    check_choice("name", name, {str(v) for v in pd.unique(table.dataset)})
+    agree = check_real("agree", agree, low=0.0)
+    v = table.loc[table.dataset == name]
+    ratio = {str(m): float(np.median(g["final RMSE"].to_numpy(float) / g["best RMSE"].to_numpy(float))) for m, g in v.groupby("method")}
+    nearest = str(v.groupby("method")["final NLL"].median().idxmin())
+    return bool(ratio[nearest] <= 1.0 + agree), ratio
+
+
 def choose_split(fits: dict, agree: float = 0.02, beat: float = 0.9):
     """The held-out split of a series chosen on a VALIDATION split (the test split is never read): ``fits`` maps each
     candidate gap length to ``{"path": the validation RMSE along a likelihood fit on the rest of the training data (its
