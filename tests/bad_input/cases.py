@@ -609,6 +609,8 @@ def _experiment_spectral():
         "informative": lambda: dict(table=gp_rows(), passes={"sound": True}, lanczos="LANCZOS", share=0.9),
         "first_record": lambda: dict(table=gp_rows(), name="sound", method="SGD", share=0.9),
         "levels_above": lambda: dict(table=gp_rows(), name="sound", method="SGD", share=0.9, plateau=0.005),
+        "never_reaches": lambda: dict(table=gp_rows(), name="sound", method="SGD", share=0.9),
+        "objective_agrees": lambda: dict(table=gp_rows(), name="sound", agree=0.02),
         "grid_start": lambda: dict(theta0=[1.0, 0.5, 2.0], spacing=11.9, spacings=2.0),
         "evaluations_per_record": lambda: dict(result=solve_result()),
         "reached": lambda: dict(table=gp_rows(), name="sound", method="SGD", share=0.9, unit="seconds"),
