@@ -435,3 +435,27 @@ def test_b13_readings_cut_1_1_and_1_5_at_a_share_of_0_9_or_1():
     assert read(kept, 1.5, 0.9) and not read(kept, 1.5, 1.0)        # 10 of 11 above 1.5
     every = proj_gains(w, "h", sizes)                                # the nets kept: 1.07 is no gain at the cut 1.1
     assert gain_share(every, 1.1) == pytest.approx(12 / 14) and not read(every, 1.1, 0.9)
+
+
+def test_line_width_tie_is_the_figure_geometry_and_a_per_panel_tie_decides_b11():
+    """B1.1 at Fig. 3's resolution: one line's width (points) over the axes' height (inches) times the decades of the
+    log axis, as a ratio; a panel's own tie excuses a loss narrower than its line and not a wider one."""
+    from inferopt.experiment.herding_claims import best_from, line_width_tie, reading_losses
+
+    assert line_width_tie(7.2, 1.0, (1e-3, 1e7)) == pytest.approx(10 ** 1.0 - 1)     # 0.1 in on a 1 in axis of 10 decades
+    assert line_width_tie(1.4, 3.0, (1e-8, 1.0)) == pytest.approx(10 ** (1.4 / 72 / 3 * 8) - 1)
+    assert line_width_tie(0.0, 3.0, (1e-8, 1.0)) == 0.0
+    for bad in ((1.0, 0.5), (0.0, 1.0), (1.0,), (1e-3, 1.0, 10.0)):
+        with pytest.raises(ValueError, match="ylim"):
+            line_width_tie(1.4, 3.0, bad)
+    with pytest.raises(ValueError, match="axes_height"):
+        line_width_tie(1.4, 0.0, (1e-3, 1.0))
+    frame = lambda *r: pd.DataFrame({"best other": "h", "ratio": list(r)}, index=range(8, 8 + len(r)))
+    st = {"a": frame(1.31, *[0.5] * 8, 1.1006), "b": frame(*[0.5] * 9, 1.005)}     # the paper run's losses, in shape
+    assert best_from(st, {"a": 0.205, "b": 0.103}, 16) is True     # below each panel's line: ties, holds
+    assert best_from(st, {"a": 0.205, "b": 0.103}, 8) is False     # 1.31x at t = 8 is wider than a line: fails
+    assert best_from(st, {"a": 0.09, "b": 0.103}, 16) is False     # a narrower line on panel a: 1.1006x seen, fails
+    lost = reading_losses(st, {"a": 0.205, "b": 0.103}, 8)
+    assert list(lost.index) == ["a"] and lost.loc["a", "above cut"] == pytest.approx(1.31 / 1.205 - 1)
+    with pytest.raises(ValueError, match="tie_rtol"):
+        best_from(st, {"a": 0.2}, 8)                               # a panel without its tolerance
