@@ -8,8 +8,9 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`dyadic` -- the sizes ``t = 2^k`` among some sizes (herding's and Sobol's evenly spaced sets);
 * :func:`rate_near` -- B1.5, B6.3 (and B1's check of Sobol's rate): a log-log slope fitted on given sizes, within
   ``tol`` of a rate;
-* :func:`norm_slopes`, :func:`faster_than_iid` -- B1's check of the introduction's O(1/t) (formerly B1.7): the rate of
-  ``||mu - mu_hat_t||``, at most ``O(1/t)`` and faster than i.i.d. sampling's;
+* :func:`norm_slopes`, :func:`faster_than_iid`, :func:`at_most_rate` -- B1's check of the introduction's O(1/t) (formerly
+  B1.7), in two parts: the rate of ``||mu - mu_hat_t||`` faster than i.i.d. sampling's, and at most ``O(1/t)`` within a
+  tolerance;
 * :func:`proj_gains`, :func:`gain_share`, :func:`proj_gain_share` -- B1.3: the share of sizes where ``-proj`` divides
   the error by more than a cut, the sizes the claim excuses left out;
 * :func:`share_below` -- the O(1/t) check (formerly B1.7, beside): the share of sizes where one method's error is below another's;
@@ -21,8 +22,8 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`entropy_tradeoff` -- B4.6: where a method is better at the moments, is it farther from the maximum entropy, with lower entropy?
 * :func:`size_outcomes`, :func:`classify`, :func:`never_beaten`, :func:`best_in_panels`, :func:`best_from` -- B1.1: per size
   ``t``, win / tie / loss of a method against the best of the others, and over the panels (a panel tied throughout
-  excused) under a reading [tie tolerance, first size]; :func:`worst_losses`, :func:`reading_losses` -- its evidence;
-  :func:`decided_best_from` -- a reading, undecided where every loss is a knife edge (:data:`KNIFE_EDGE`);
+  excused) under a reading [tie tolerance, first size]; :func:`line_width_tie` -- a tie at Fig. 3's resolution (one
+  line's width); :func:`worst_losses`, :func:`reading_losses` -- its evidence;
 * :func:`across_readings` -- a verdict-map cell judged at every reading of its claim's threshold (B1.1 and B1's maps);
 * :func:`slightly_worse` -- B1.2: a ratio in ``(1, cut]`` in every panel;
 * :func:`beats_at` -- B1.4: the sizes at which one method's error is below another's;
@@ -235,12 +236,37 @@ def best_in_panels(outcomes: dict, holds) -> bool:
     return bool(read) and all(read)
 
 
-def best_from(outcomes: dict, tie_rtol: float, first: int) -> bool:
+def line_width_tie(line_width: float, axes_height: float, ylim) -> float:
+    """B1.1's tie at a figure's resolution: the relative difference ``10^w - 1`` of two values one line's width apart
+    on a log axis, ``w = (line_width / 72) / axes_height * log10(ylim[1] / ylim[0])`` decades (the line's width in
+    points, the axes' height in inches, its limits): defined by the plot's geometry alone, not by the values plotted
+    in it. Two curves closer than this overlap: the figure cannot show which is below."""
+    line_width = check_real("line_width", line_width, low=0.0)
+    axes_height = check_real("axes_height", axes_height, low=0.0, low_open=True)
+    y = as_finite_array("ylim", ylim, ndim=1)
+    if len(y) != 2 or not 0 < y[0] < y[1]:
+        raise ValueError(f"ylim must be the log axis' limits (low, high) with 0 < low < high; got {ylim!r}")
+    return float(10 ** (line_width / 72 / axes_height * np.log10(y[1] / y[0])) - 1)
+
+
+def _panel_tie(tie_rtol, name) -> float:
+    """The tie tolerance of panel ``name``: ``tie_rtol`` itself (one for every panel) or its entry (a mapping panel ->
+    tolerance, e.g. one line's width of each panel, :func:`line_width_tie`)."""
+    if isinstance(tie_rtol, dict):
+        if name not in tie_rtol:
+            raise ValueError(f"tie_rtol gives no tolerance for panel {name!r}; it has {sorted(map(str, tie_rtol))}")
+        return check_real(f"tie_rtol[{name!r}]", tie_rtol[name], low=0.0)
+    return check_real("tie_rtol", tie_rtol, low=0.0)
+
+
+def best_from(outcomes: dict, tie_rtol, first: int) -> bool:
     """B1.1 under one reading ``[tie_rtol, first]`` of "min-norm-point algorithms always perform best" (Sec. 5.1, Fig. 3):
     in every panel (``outcomes``: panel -> :func:`size_outcomes`' table, index ``t``), at every size ``t >= first`` read,
     the ratio of min-norm-point's error to the best other's is not a loss at the tie tolerance ``tie_rtol``
-    (:func:`classify`), and one size is a win; a panel tied at every such size is excused (:func:`best_in_panels`)."""
-    tie_rtol, first = check_real("tie_rtol", tie_rtol, low=0.0), check_int("first", first, low=1)
+    (:func:`classify`; a number, or a mapping panel -> its own tolerance, such as one line's width of that panel of
+    Fig. 3, :func:`line_width_tie`), and one size is a win; a panel tied at every such size is excused
+    (:func:`best_in_panels`)."""
+    first = check_int("first", first, low=1)
     if not isinstance(outcomes, dict) or not outcomes:
         raise TypeError("outcomes must be a non-empty mapping panel -> size_outcomes table (a 'ratio' column indexed by t)")
     labels = {}
@@ -250,7 +276,7 @@ def best_from(outcomes: dict, tie_rtol: float, first: int) -> bool:
         r = o["ratio"][o.index >= first]
         if not len(r):
             raise ValueError(f"outcomes[{name!r}] has no size t >= first = {first}: nothing to read")
-        labels[name] = pd.Series(classify(r.to_numpy(), tie_rtol), index=r.index)
+        labels[name] = pd.Series(classify(r.to_numpy(), _panel_tie(tie_rtol, name)), index=r.index)
     return best_in_panels(labels, lambda out: never_beaten(out.to_numpy()))
 
 
@@ -264,51 +290,37 @@ def worst_losses(outcomes: pd.DataFrame, n: int = 5, tie_rtol: float = TIE_RTOL)
     return lost.sort_values("ratio", ascending=False, kind="stable").head(n)
 
 
-#: B1.1's evidence: a loss within this relative margin above its reading's cut, ``ratio / (1 + tie_rtol) - 1``, is a
-#: knife edge: 1 % of the squared error is 0.004 decade on Fig. 3's log axes, a tenth of the loosest tie (0.1, 0.04 decade)
-KNIFE_EDGE = 0.01
-
-
-def reading_losses(outcomes: dict, tie_rtol: float, first: int) -> pd.DataFrame:
-    """B1.1's evidence under one reading ``[tie_rtol, first]`` (:func:`best_from`): per panel (``outcomes``: panel ->
+def reading_losses(outcomes: dict, tie_rtol, first: int) -> pd.DataFrame:
+    """B1.1's evidence under one reading ``[tie_rtol, first]`` (:func:`best_from`; ``tie_rtol`` a number or a mapping
+    panel -> tolerance): per panel (``outcomes``: panel ->
     :func:`size_outcomes`' table, index ``t``) with a loss at some size ``t >= first``, the number of sizes lost, the
     largest ratio, its ``t`` and best other, and its margin above the cut, ``ratio / (1 + tie_rtol) - 1``; columns
     ``lost, ratio, t, best other, above cut``, index the panel (empty: no loss under this reading)."""
-    tie_rtol, first = check_real("tie_rtol", tie_rtol, low=0.0), check_int("first", first, low=1)
+    first = check_int("first", first, low=1)
     if not isinstance(outcomes, dict) or not outcomes:
         raise TypeError("outcomes must be a non-empty mapping panel -> size_outcomes table")
     rows = {}
     for name, o in outcomes.items():
         if not isinstance(o, pd.DataFrame) or not {"ratio", "best other"} <= set(o):
             raise ValueError(f"outcomes[{name!r}] must be a size_outcomes table (columns 'best other', 'ratio', indexed by t)")
-        lost = worst_losses(o[o.index >= first], n=max(len(o), 1), tie_rtol=tie_rtol)
+        tie = _panel_tie(tie_rtol, name)
+        lost = worst_losses(o[o.index >= first], n=max(len(o), 1), tie_rtol=tie)
         if len(lost):
             r = float(lost["ratio"].iloc[0])
             rows[name] = {"lost": len(lost), "ratio": r, "t": int(lost.index[0]), "best other": lost["best other"].iloc[0],
-                          "above cut": r / (1 + tie_rtol) - 1}
+                          "above cut": r / (1 + tie) - 1}
     return pd.DataFrame.from_dict(rows, orient="index", columns=["lost", "ratio", "t", "best other", "above cut"])
-
-
-def decided_best_from(outcomes: dict, tie_rtol: float, first: int) -> bool | None:
-    """B1.1 under one reading ``[tie_rtol, first]``, :func:`best_from`, or ``None`` where that reading is undecided: it
-    fails, and every loss it counts lies within :data:`KNIFE_EDGE` above its cut (:func:`reading_losses`' ``above cut``):
-    a knife edge, whose verdict a change of the cut by KNIFE_EDGE, below what Fig. 3 can show, would reverse."""
-    if best_from(outcomes, tie_rtol, first):
-        return True
-    lost = reading_losses(outcomes, tie_rtol, first)
-    return None if len(lost) and bool((lost["above cut"] < KNIFE_EDGE).all()) else False
 
 
 def across_readings(verdicts) -> bool | None:
     """A cell of a verdict map judged at every reading of its claim's threshold (B1.1, and B1's other maps): ``True``
     where the claim holds at every reading, ``False`` where it fails at every one, ``None`` where the verdict turns with
-    the reading or a reading is undecided (the cell decides nothing: it neither rescues the claim nor counts towards a
-    ``paper`` diagnosis). ``verdicts``: one boolean per reading, ``None`` for an undecided reading
-    (:func:`decided_best_from`'s knife edge), as a sequence or a mapping reading -> verdict."""
+    the reading (the cell decides nothing: it neither rescues the claim nor counts towards a ``paper`` diagnosis).
+    ``verdicts``: one boolean per reading, as a sequence or a mapping reading -> verdict."""
     v = list(verdicts.values()) if isinstance(verdicts, dict) else list(verdicts)
-    if not v or not all(x is None or isinstance(x, bool | np.bool_) for x in v):
-        raise ValueError(f"verdicts must be one boolean (or None: undecided) per reading, at least one; got {verdicts!r}")
-    return True if all(x is True or x is np.True_ for x in v) else False if all(x is False or x is np.False_ for x in v) else None
+    if not v or not all(isinstance(x, bool | np.bool_) for x in v):
+        raise ValueError(f"verdicts must be one boolean per reading, at least one; got {verdicts!r}")
+    return True if all(v) else False if not any(v) else None
 
 
 def norm_slopes(table: pd.DataFrame, methods, sizes) -> dict[str, float]:
@@ -318,14 +330,19 @@ def norm_slopes(table: pd.DataFrame, methods, sizes) -> dict[str, float]:
     return {m: float(v) / 2 for m, v in slopes_over_sizes(table, list(methods), sizes).items()}
 
 
-def faster_than_iid(slope: float, iid_slope: float, tol: float, rate: float = -1.0) -> bool:
-    """B1's O(1/t) check, formerly B1.7 (Sec. 1: "the moment discrepancy ``||mu - mu_hat||`` decreases as O(1/t) for the herding updates -- faster
-    than i.i.d. sampling ..., which would yield the slower rate O(1/sqrt t)"): herding's fitted slope of the norm
-    (:func:`norm_slopes`) is at most ``rate + tol`` (``rate`` = -1, O(1/t) an upper bound) and below i.i.d.'s fitted at
-    the same sizes."""
+def faster_than_iid(slope: float, iid_slope: float) -> bool:
+    """B1's O(1/t) check, formerly B1.7, its first part (Sec. 1: "the moment discrepancy ``||mu - mu_hat||`` decreases as
+    O(1/t) for the herding updates -- faster than i.i.d. sampling ..., which would yield the slower rate O(1/sqrt t)"):
+    herding's fitted slope of the norm (:func:`norm_slopes`) is below i.i.d. sampling's fitted at the same sizes."""
     slope, iid_slope = check_real("slope", slope), check_real("iid_slope", iid_slope)
-    tol, rate = check_real("tol", tol, low=0.0), check_real("rate", rate)
-    return bool(slope <= rate + tol and slope < iid_slope)
+    return bool(slope < iid_slope)
+
+
+def at_most_rate(slope: float, tol: float, rate: float = -1.0) -> bool:
+    """B1's O(1/t) check, its second part: a fitted log-log slope of the norm (:func:`norm_slopes`) is at most
+    ``rate + tol`` (``rate`` = -1: O(1/t) read as an upper bound, within the tolerance ``tol``)."""
+    slope, tol, rate = check_real("slope", slope), check_real("tol", tol, low=0.0), check_real("rate", rate)
+    return bool(slope <= rate + tol)
 
 
 def slightly_worse(ratios, cut: float) -> bool:
