@@ -87,9 +87,9 @@ def sobolev_curves(target: KernelTarget, density: TrigDensity, grid, n_points: i
 def snap_to_grid(points, grid) -> np.ndarray:
     """Each of ``points`` (in ``[0, 1)``) replaced by its nearest point of ``grid`` on the circle ``[0, 1)`` (the
     Sobolev kernels are periodic; ties go to the lower grid point)."""
-    x = as_finite_array("points", points, ndim=1)
+    x = as_finite_array("points", points, ndim=1, nonempty=True)
     g = np.sort(as_finite_array("grid", grid, ndim=1, nonempty=True))
-    if x.size and (x.min() < 0 or x.max() >= 1) or g[0] < 0 or g[-1] >= 1:
+    if x.min() < 0 or x.max() >= 1 or g[0] < 0 or g[-1] >= 1:
         raise ValueError("points and grid must lie in [0, 1)")
     ext = np.concatenate([[g[-1] - 1.0], g, [g[0] + 1.0]])
     j = np.clip(np.searchsorted(ext, x), 1, len(ext) - 1)
