@@ -451,6 +451,7 @@ def _experiment_herding():
         "finite_sample_curves": lambda: dict(target=T, sample=np.linspace(0, 1, 10, endpoint=False), n_points=3),
         "sobolev_curves": lambda: dict(target=T, density=TrigDensity.uniform(), grid=np.linspace(0, 1, 20, endpoint=False),
                                        n_points=3, proj_sizes=[2], n_rep=1, rng=0),
+        "snap_to_grid": lambda: dict(points=np.array([0.1, 0.97]), grid=np.linspace(0, 1, 20, endpoint=False)),
         "moment_error_floor": lambda: dict(features=states, mu=np.array([0.2, -0.1])),
         "state_curves": lambda: dict(features=states, mu=np.array([0.2, -0.1]), p_star=np.full(4, 0.25),
                                      n_points=3, step="1/(t+1)", checkpoints=[2]),

@@ -236,3 +236,19 @@ def test_ratio_over_sizes_reads_many_sizes_not_one():
     assert ratio_over_sizes(noise, "zero", "mnp", sizes) == ratio_over_sizes(w, "zero", "mnp", sizes)
     with pytest.raises(ValueError, match="how must be one of"):
         ratio_over_sizes(w, "mnp", "ls", sizes, how="max")
+
+
+def test_sobolev_curves_snap_sobol_to_the_grid_and_record_the_points():
+    from inferopt.experiment.herding import snap_to_grid
+    grid = np.arange(15) / 15                                      # odd: holds no dyadic point but 0
+    np.testing.assert_allclose(snap_to_grid(np.array([0.0, 0.5, 0.99, 0.02]), grid), [0.0, 7 / 15, 0.0, 0.0])
+    dens = TrigDensity.uniform()
+    tgt = SobolevTarget(2, dens)
+    free = sobolev_curves(tgt, dens, grid, 8, [4, 8], 1, np.random.default_rng(0))
+    snapped = sobolev_curves(tgt, dens, grid, 8, [4, 8], 1, np.random.default_rng(0), snap_sobol=True)
+    xs = snapped[snapped.method == "sobol"].x.to_numpy()
+    assert np.isin(xs, grid).all() and not np.isin(free[free.method == "sobol"].x.to_numpy(), grid).all()
+    assert np.isin(snapped[snapped.method == "cg-1/(t+1)"].x.to_numpy(), grid).all()
+    assert snapped[snapped.method == "min-norm-point"].x.isna().all()
+    with pytest.raises(ValueError):
+        snap_to_grid(np.array([1.2]), grid)

@@ -459,3 +459,56 @@ def test_line_width_tie_is_the_figure_geometry_and_a_per_panel_tie_decides_b11()
     assert list(lost.index) == ["a"] and lost.loc["a", "above cut"] == pytest.approx(1.31 / 1.205 - 1)
     with pytest.raises(ValueError, match="tie_rtol"):
         best_from(st, {"a": 0.2}, 8)                               # a panel without its tolerance
+
+
+def test_fixed_ylim_spans_the_errors_above_the_rounding_level():
+    """B1.1's y-range: the errors' own span (no autoscale margin), the round-off below ROUNDING_LEVEL x the largest left
+    out: a line's width read on it does not move with a plotting library's choices."""
+    from inferopt.experiment.herding_claims import fixed_ylim, line_width_tie
+    e = np.array([[1e-2, 1e-5], [1e-9, 1e-20]])                # 1e-20: round-off below 1e-13 x 1e-2
+    assert fixed_ylim(e) == (1e-9, 1e-2)
+    assert line_width_tie(1.4, 3.0, fixed_ylim(e)) == pytest.approx(10 ** (1.4 / 72 / 3 * 7) - 1)
+    with pytest.raises(ValueError):
+        fixed_ylim(np.array([0.0, 0.0]))
+    with pytest.raises(ValueError):
+        fixed_ylim(np.array([1e-3, 1e-3]))
+
+
+def test_dropped_losses_names_what_a_holding_reading_loosens():
+    """B1.1: a reading that holds is reported with the losses it drops (a first size, a tie, or both); a strict
+    reading drops none."""
+    from inferopt.experiment.herding_claims import best_from, dropped_losses
+    idx = [8, 12, 16, 29, 1024]
+    a = pd.DataFrame({"ratio": [1.31, 1.267, 0.9, 1.005, 0.8], "best other": ["sobol-proj", "h-proj", "h", "h-proj", "h"]},
+                     index=idx)
+    b = pd.DataFrame({"ratio": [0.9, 0.9, 0.9, 0.9, 1.1006], "best other": ["h"] * 5}, index=idx)
+    st = {"a": a, "b": b}
+    assert dropped_losses(st, 1e-9, 8).empty                       # the literal reading drops nothing
+    assert best_from(st, {"a": 0.103, "b": 0.205}, 16)             # holds ...
+    d = dropped_losses(st, {"a": 0.103, "b": 0.205}, 16)           # ... by dropping the two visible early losses
+    assert d[["panel", "t", "dropped by"]].values.tolist() == [["a", 8, "first size"], ["a", 12, "first size"],
+                                                                 ["a", 29, "tie"], ["b", 1024, "tie"]]
+    d8 = dropped_losses(st, {"a": 0.5, "b": 0.205}, 16)
+    assert d8.set_index("t").loc[8, "dropped by"] == "both"
+    assert not best_from(st, {"a": 0.103, "b": 0.205}, 8)          # the tie alone keeps the early losses: fails
+    with pytest.raises(TypeError):
+        dropped_losses({}, 0.1, 8)
+    with pytest.raises(ValueError):
+        dropped_losses({"a": a[["ratio"]]}, 0.1, 8)
+
+
+def test_lattice_sizes_excuses_only_equal_evenly_spaced_sets():
+    """B1.3: a size is left out only where herding's first t points are Sobol's and evenly spaced (the gain 1 by
+    construction), decided on the point sets: a net of a non-uniform density (not a lattice) stays in."""
+    from scipy.stats import qmc
+
+    from inferopt.experiment.herding_claims import lattice_sizes
+    vdc = qmc.Sobol(d=1, scramble=False).random(16)[:, 0]
+    assert lattice_sizes(vdc, vdc, [2, 3, 4, 6, 8, 16]) == [2, 4, 8, 16]
+    warped = vdc ** 1.5                                            # Sobol through an inverse CDF: equal, not a lattice
+    assert lattice_sizes(warped, warped, [4, 8, 16]) == []
+    other = vdc.copy()
+    other[[6, 7]] = other[[7, 6]]                                  # herding's order differs inside the net of 8
+    assert lattice_sizes(vdc, other, [4, 7, 8]) == [4, 8]
+    with pytest.raises(ValueError):
+        lattice_sizes(vdc, vdc, [32])

@@ -42,14 +42,17 @@ def _rows(method: str, error, t=None, rep: int = 0, **extra) -> pd.DataFrame:
 
 
 def sobolev_curves(target: KernelTarget, density: TrigDensity, grid, n_points: int, proj_sizes, n_rep: int,
-                   rng, progress: bool = False, *, methods: dict = CG_METHODS) -> pd.DataFrame:
+                   rng, progress: bool = False, *, methods: dict = CG_METHODS, snap_sobol: bool = False) -> pd.DataFrame:
     """``||mu - mu_hat_t||^2`` of every Fig. 3 method, ``t = 1..n_points`` (``-proj``: ``t`` in ``proj_sizes``).
 
     The conditional-gradient methods (``methods``: name -> step of :func:`~inferopt.herding.herd`, e.g. a
     registered step rule beside the paper's; they draw nothing) search ``grid`` exhaustively; ``random``
     draws ``n_rep`` i.i.d. samples of ``density`` with ``rng``; ``sobol`` is the unscrambled Sobol
-    sequence through ``density.ppf``.  Columns: ``method, t, error, rep``.  ``min-norm-point`` may stop
-    early (finite termination): its curve is then shorter.
+    sequence through ``density.ppf``, each point moved to its nearest candidate of ``grid`` (on the circle
+    ``[0, 1)``, :func:`snap_to_grid`) when ``snap_sobol``: then Sobol's points are confined to the grid as the
+    searched methods' are.  Columns: ``method, t, error, rep, x`` (``x``: the point added at step ``t`` by a
+    method whose points have uniform weights, herding's ``cg-1/(t+1)`` and ``sobol``; NaN elsewhere).
+    ``min-norm-point`` may stop early (finite termination): its curve is then shorter.
     """
     n_points = check_size("n_points", n_points, low=2, item_bytes=8 * 4, item="point")
     n_rep = check_size("n_rep", n_rep, item_bytes=8 * n_points, item="replication (a curve of n_points errors)")
@@ -57,17 +60,19 @@ def sobolev_curves(target: KernelTarget, density: TrigDensity, grid, n_points: i
     sizes = sorted(set(check_int_sequence("proj_sizes", proj_sizes, low=1, high=n_points)))
     rng = as_generator(rng)
     grid = check_points(target, "grid", grid)
+    snap_sobol = check_flag("snap_sobol", snap_sobol)
     frames = []
     steps = tqdm(total=len(methods) + 2 + n_rep, disable=not check_flag("progress", progress), desc="Fig. 3 panel",
                  leave=False)
     for name, step in methods.items():
         res = herd(target, grid, n_points, step)
-        frames.append(_rows(name, res.objective))
+        frames.append(_rows(name, res.objective, x=grid[res.order] if step == "1/(t+1)" else np.nan))
         if step != "mnp":
             frames.append(_rows(name + "-proj", projected_errors(target, grid[res.order], sizes), sizes))
         steps.update()
     sobol = sobol_points(density, n_points)
-    frames += [_rows("sobol", mmd2_uniform_prefix(target, sobol)),
+    sobol = snap_to_grid(sobol, grid) if snap_sobol else sobol
+    frames += [_rows("sobol", mmd2_uniform_prefix(target, sobol), x=sobol),
                _rows("sobol-proj", projected_errors(target, sobol, sizes), sizes)]
     steps.update(2)
     for rep in range(n_rep):
@@ -77,6 +82,19 @@ def sobolev_curves(target: KernelTarget, density: TrigDensity, grid, n_points: i
         steps.update()
     steps.close()
     return pd.concat(frames, ignore_index=True)
+
+
+def snap_to_grid(points, grid) -> np.ndarray:
+    """Each of ``points`` (in ``[0, 1)``) replaced by its nearest point of ``grid`` on the circle ``[0, 1)`` (the
+    Sobolev kernels are periodic; ties go to the lower grid point)."""
+    x = as_finite_array("points", points, ndim=1, nonempty=True)
+    g = np.sort(as_finite_array("grid", grid, ndim=1, nonempty=True))
+    if x.min() < 0 or x.max() >= 1 or g[0] < 0 or g[-1] >= 1:
+        raise ValueError("points and grid must lie in [0, 1)")
+    ext = np.concatenate([[g[-1] - 1.0], g, [g[0] + 1.0]])
+    j = np.clip(np.searchsorted(ext, x), 1, len(ext) - 1)
+    lower = (x - ext[j - 1]) <= (ext[j] - x)
+    return g[(np.where(lower, j - 1, j) - 1) % len(g)]
 
 
 def finite_sample_curves(target: KernelTarget, sample, n_points: int, progress: bool = False, *,

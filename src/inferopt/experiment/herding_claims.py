@@ -8,12 +8,13 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`dyadic` -- the sizes ``t = 2^k`` among some sizes (herding's and Sobol's evenly spaced sets);
 * :func:`rate_near` -- B1.5, B6.3 (and B1's check of Sobol's rate): a log-log slope fitted on given sizes, within
   ``tol`` of a rate;
-* :func:`norm_slopes`, :func:`faster_than_iid`, :func:`at_most_rate` -- B1's check of the introduction's O(1/t) (formerly
-  B1.7), in two parts: the rate of ``||mu - mu_hat_t||`` faster than i.i.d. sampling's, and at most ``O(1/t)`` within a
+* :func:`norm_slopes`, :func:`faster_than_iid`, :func:`at_most_rate` -- B1's recorded check of the introduction's
+  O(1/t), in two parts: the rate of ``||mu - mu_hat_t||`` faster than i.i.d. sampling's, and at most ``O(1/t)`` within a
   tolerance;
 * :func:`proj_gains`, :func:`gain_share`, :func:`proj_gain_share` -- B1.3: the share of sizes where ``-proj`` divides
-  the error by more than a cut, the sizes the claim excuses left out;
-* :func:`share_below` -- the O(1/t) check (formerly B1.7, beside): the share of sizes where one method's error is below another's;
+  the error by more than a cut, the sizes the claim excuses left out; :func:`lattice_sizes` -- the sizes it excuses
+  (herding's points are Sobol's, a lattice: the gain is 1 by construction);
+* :func:`share_below` -- the O(1/t) check (beside): the share of sizes where one method's error is below another's;
 * :func:`before_end` / :func:`ratio_before_end` -- B3.1: min-norm-point against the others before it terminates;
 * :func:`terminates_ahead` -- B3.3: min-norm-point reaches ``mu`` in finitely many steps while the others have not;
 * :func:`slower_share` -- B3.2: the share of sizes where line search's error is above herding's, and at the last;
@@ -23,7 +24,8 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`size_outcomes`, :func:`classify`, :func:`never_beaten`, :func:`best_in_panels`, :func:`best_from` -- B1.1: per size
   ``t``, win / tie / loss of a method against the best of the others, and over the panels (a panel tied throughout
   excused) under a reading [tie tolerance, first size]; :func:`line_width_tie` -- a tie at Fig. 3's resolution (one
-  line's width); :func:`worst_losses`, :func:`reading_losses` -- its evidence;
+  line's width) on a fixed y-range (:func:`fixed_ylim`); :func:`worst_losses`, :func:`reading_losses`,
+  :func:`dropped_losses` -- its evidence (what a reading drops);
 * :func:`across_readings` -- a verdict-map cell judged at every reading of its claim's threshold (B1.1 and B1's maps);
 * :func:`slightly_worse` -- B1.2: a ratio in ``(1, cut]`` in every panel;
 * :func:`beats_at` -- B1.4: the sizes at which one method's error is below another's;
@@ -312,6 +314,66 @@ def reading_losses(outcomes: dict, tie_rtol, first: int) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index", columns=["lost", "ratio", "t", "best other", "above cut"])
 
 
+def fixed_ylim(errors) -> tuple[float, float]:
+    """B1.1's y-range of one panel of Fig. 3, fixed by the errors themselves and not by a plotting library's
+    autoscale: from the smallest error above the rounding level (``ROUNDING_LEVEL`` times the largest: below it an
+    error is round-off, not a measurement) to the largest, ``(low, high)``, the decades the errors span (no margin).
+    The paper's axes are not legible in its text; :func:`line_width_tie` reads one line's width on this range."""
+    e = as_finite_array("errors", errors, ndim=None, nonempty=True).ravel()
+    top = float(e.max())
+    if top <= 0:
+        raise ValueError("fixed_ylim needs a positive error")
+    low = float(e[e > ROUNDING_LEVEL * top].min())
+    if low >= top:
+        raise ValueError("fixed_ylim needs errors spanning a range (all errors above the rounding level are equal)")
+    return low, top
+
+
+def dropped_losses(outcomes: dict, tie_rtol, first: int, strict_tie: float = TIE_RTOL, strict_first: int | None = None,
+                   ) -> pd.DataFrame:
+    """B1.1's evidence of a reading ``[tie_rtol, first]`` (:func:`best_from`): the losses of the literal reading
+    ``[strict_tie, strict_first]`` (default: the first size of each panel's table) that this reading no longer counts,
+    and why: ``first size`` (at ``t < first``), ``tie`` (within the reading's tie) or ``both``. Columns ``panel, t,
+    ratio, best other, dropped by``, one row per loss dropped, in panel and ``t`` order (empty: the reading drops
+    none). A reading that holds is reported with these rows: what it loosens is shown, not hidden."""
+    first = check_int("first", first, low=1)
+    strict_tie = check_real("strict_tie", strict_tie, low=0.0)
+    if not isinstance(outcomes, dict) or not outcomes:
+        raise TypeError("outcomes must be a non-empty mapping panel -> size_outcomes table")
+    rows = []
+    for name, o in outcomes.items():
+        if not isinstance(o, pd.DataFrame) or not {"ratio", "best other"} <= set(o):
+            raise ValueError(f"outcomes[{name!r}] must be a size_outcomes table (columns 'best other', 'ratio', indexed by t)")
+        lo = int(o.index.min()) if strict_first is None else check_int("strict_first", strict_first, low=1)
+        tie = _panel_tie(tie_rtol, name)
+        lost = o[(o.index >= lo) & (o["ratio"] > 1 + strict_tie)]
+        for t, r in lost.sort_index().iterrows():
+            early, tied = t < first, r["ratio"] <= 1 + tie
+            if early or tied:
+                rows.append({"panel": name, "t": int(t), "ratio": float(r["ratio"]), "best other": r["best other"],
+                             "dropped by": "both" if early and tied else "first size" if early else "tie"})
+    return pd.DataFrame(rows, columns=["panel", "t", "ratio", "best other", "dropped by"])
+
+
+def lattice_sizes(points_a, points_b, sizes, atol: float = 1e-12) -> list[int]:
+    """B1.3: the ``sizes`` ``t`` at which the first ``t`` of ``points_a`` and of ``points_b`` (in ``[0, 1)``, in the order
+    chosen) are the same set, and that set is a lattice ``{(c + j) / t}`` (evenly spaced on the circle). On the uniform
+    density with a translation-invariant kernel the Gram matrix of a lattice is circulant, so uniform weights are
+    optimal there: the ``-proj`` gain is 1 by construction, for both. Decided on the point sets, not on ``t = 2^k``."""
+    a = as_finite_array("points_a", points_a, ndim=1)
+    b = as_finite_array("points_b", points_b, ndim=1)
+    atol = check_real("atol", atol, low=0.0)
+    out = []
+    for t in check_int_sequence("sizes", sizes, low=1):
+        if t > min(len(a), len(b)):
+            raise ValueError(f"size {t} exceeds the points given ({len(a)}, {len(b)})")
+        pa, pb = np.sort(a[:t]), np.sort(b[:t])
+        gaps = np.diff(np.r_[pa, pa[0] + 1.0])
+        if np.allclose(pa, pb, rtol=0.0, atol=atol) and np.allclose(gaps, 1.0 / t, rtol=0.0, atol=atol):
+            out.append(int(t))
+    return out
+
+
 def across_readings(verdicts) -> bool | None:
     """A cell of a verdict map judged at every reading of its claim's threshold (B1.1, and B1's other maps): ``True``
     where the claim holds at every reading, ``False`` where it fails at every one, ``None`` where the verdict turns with
@@ -324,14 +386,14 @@ def across_readings(verdicts) -> bool | None:
 
 
 def norm_slopes(table: pd.DataFrame, methods, sizes) -> dict[str, float]:
-    """B1's O(1/t) check (formerly B1.7): the least-squares log-log slopes of the norms ``||mu - mu_hat_t||`` of ``methods`` fitted on ``sizes``:
+    """B1's O(1/t) check: the least-squares log-log slopes of the norms ``||mu - mu_hat_t||`` of ``methods`` fitted on ``sizes``:
     half those of the squared errors ``||mu - mu_hat_t||^2`` the table holds (Fig. 3's axis), as
     ``log ||.|| = log ||.||^2 / 2``."""
     return {m: float(v) / 2 for m, v in slopes_over_sizes(table, list(methods), sizes).items()}
 
 
 def faster_than_iid(slope: float, iid_slope: float) -> bool:
-    """B1's O(1/t) check, formerly B1.7, its first part (Sec. 1: "the moment discrepancy ``||mu - mu_hat||`` decreases as
+    """B1's O(1/t) check, its first part (Sec. 1: "the moment discrepancy ``||mu - mu_hat||`` decreases as
     O(1/t) for the herding updates -- faster than i.i.d. sampling ..., which would yield the slower rate O(1/sqrt t)"):
     herding's fitted slope of the norm (:func:`norm_slopes`) is below i.i.d. sampling's fitted at the same sizes."""
     slope, iid_slope = check_real("slope", slope), check_real("iid_slope", iid_slope)
