@@ -207,25 +207,51 @@ def regime_decides(gains: dict) -> bool:
                     if np.isfinite(g[k]) and np.isfinite(g[f"{k}_se"])))
 
 
-def regime_reason(gains: dict, where: str) -> str:
-    """The reason a step-rule claim is undecided where :func:`regime_decides` is false: the measured gains, their
-    standard errors and power, ``where`` naming the runs."""
-    shown = "; ".join(f"{m}: first step {g['first']:+.3g} ± {g['first_se']:.2g}, last iterate {g['last']:+.3g} ± "
-                      f"{g['last_se']:.2g} nats (detects {max(g['first_detectable'], g['last_detectable']):.3g})"
-                      for m, g in gains.items())
-    return (f"no step rule gains over plain VI beyond {REGIME_SE:g} standard errors {where} ({shown}; paired draws, 80 % "
-            "power): the regime leaves the step rules nothing to do, so comparing them decides nothing")
+#: how a start's gains are named in a reason (:data:`~.boosting.STARTS`); another key is shown as it is
+START_NAMES = {"vi": "from the greedy step's plain VI (the authors' --iter0 vi)", "converged": "from plain VI run to convergence"}
 
 
-def in_regime(test, diagnosis, gains: dict, where: str):
-    """``(test, diagnosis)`` of a claim comparing step rules, decided only where boosting means something
-    (:func:`regime_decides`): there, unchanged; elsewhere a test that cannot hold and an
-    :class:`~.claims.Unearned` diagnosis with :func:`regime_reason`, so the claim is ``inconclusive`` with that
-    reason (neither ``holds`` nor a ``paper`` failure)."""
+def _by_start(by_start) -> dict:
+    """``by_start`` checked: a non-empty mapping start -> :func:`boosting_gains`' mapping (non-empty)."""
+    if (not isinstance(by_start, dict) or not by_start
+            or not all(isinstance(g, dict) and g for g in by_start.values())):
+        raise TypeError(f"by_start must be a non-empty mapping start -> boosting_gains' rows; got {by_start!r}")
+    return by_start
+
+
+def regime_reason(by_start: dict) -> str:
+    """The reason a step-rule claim is undecided where :func:`regime_decides` is false at every start of ``by_start``
+    (start -> :func:`boosting_gains`): every rule's measured gains at each start, their standard errors and power."""
+    parts = []
+    for start, gains in _by_start(by_start).items():
+        shown = "; ".join(f"{m}: first step {g['first']:+.3g} ± {g['first_se']:.2g}, last iterate {g['last']:+.3g} ± "
+                          f"{g['last_se']:.2g} (detects {max(g['first_detectable'], g['last_detectable']):.3g})"
+                          for m, g in gains.items())
+        parts.append(f"{START_NAMES.get(start, start)}: {shown}")
+    return (f"no step rule gains over plain VI beyond {REGIME_SE:g} standard errors at any start (nats, paired draws, "
+            f"the gain detected with 80 % power in brackets; {' | '.join(parts)}): the regime leaves the step rules "
+            "nothing to do, so comparing them decides nothing")
+
+
+def in_regime(test, diagnosis, by_start: dict):
+    """``(test, diagnosis)`` of a claim comparing step rules, decided only where boosting means something:
+    :func:`regime_decides` at some start of ``by_start`` (start -> :func:`boosting_gains`, e.g. ``{"vi": ...,
+    "converged": ...}``). There, unchanged; elsewhere a test that cannot hold and an :class:`~.claims.Unearned`
+    diagnosis with :func:`regime_reason`, so the claim is ``inconclusive`` with that reason (neither ``holds`` nor a
+    ``paper`` failure)."""
     check_callable("test", test)
-    if regime_decides(gains):
+    if any(regime_decides(g) for g in _by_start(by_start).values()):
         return test, diagnosis
-    return _never, Unearned(regime_reason(gains, where), {"gains over plain VI": gains})
+    return _never, Unearned(regime_reason(by_start), {"gains over plain VI": by_start})
+
+
+def gains_measured(by_start: dict, labels: dict | None = None) -> dict:
+    """A claim's ``measured`` entries of the regime (start -> :func:`boosting_gains`): per start and rule
+    ``[first step, its SE, last iterate, its SE]`` (nats over plain VI); ``labels`` names the rules."""
+    labels = labels or {}
+    return {f"gain over plain VI [first, SE, last, SE], start {start}, {labels.get(m, m)}":
+            [g["first"], g["first_se"], g["last"], g["last_se"]]
+            for start, gains in _by_start(by_start).items() for m, g in gains.items()}
 
 
 def _never(records) -> bool:
