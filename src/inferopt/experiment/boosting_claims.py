@@ -214,7 +214,8 @@ START_NAMES = {"vi": "from the greedy step's plain VI (the authors' --iter0 vi)"
 def _by_start(by_start) -> dict:
     """``by_start`` checked: a non-empty mapping start -> :func:`boosting_gains`' mapping (non-empty)."""
     if (not isinstance(by_start, dict) or not by_start
-            or not all(isinstance(g, dict) and g for g in by_start.values())):
+            or not all(isinstance(g, dict) and g and all(isinstance(r, dict) and "first" in r for r in g.values())
+                       for g in by_start.values())):
         raise TypeError(f"by_start must be a non-empty mapping start -> boosting_gains' rows; got {by_start!r}")
     return by_start
 
