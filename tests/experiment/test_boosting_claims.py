@@ -316,3 +316,50 @@ def test_construction_diagnosis_never_counts_a_tie_as_a_hold():
     assert isinstance(out, Unearned) and "theirs: not measured" in out.reason
     assert bc.construction_cell(ok, tied, "theirs", tie=selected_is_plain_vi)["verdict"] == "not measured"
     assert bc.construction_cell(ok, tied, "theirs")["verdict"] == "holds"          # without the tie rule it would hold
+
+
+# -- the regime: a step-rule claim is decided only where some rule gains over plain VI (in_regime) ----------------------
+
+def _gain_records(first, last, se=0.5, reps=3):
+    from itertools import product
+    rows = []
+    for (m, (g1, g2)), r in product({"predefined": (first, last), "adafw": (first / 2, last / 2)}.items(), range(reps)):
+        for it, g in ((0, np.nan), (1, g1), (2, np.nan), (3, g2)):
+            rows.append(dict(method=m, replicate=r, iteration=it, gain_q0=g + 0.01 * r if it in (1, 3) else g,
+                             gain_q0_se=se if it in (1, 3) else np.nan))
+    return pd.DataFrame(rows)
+
+
+def test_regime_decides_only_beyond_two_standard_errors():
+    from inferopt.experiment.boosting_claims import boosting_gains, gains_measured, in_regime, regime_decides
+    gains = boosting_gains(_gain_records(-50.0, 5.0))
+    assert regime_decides(gains)                        # the last iterate gains 5 nats, se 0.29
+    assert gains["predefined"]["last_detectable"] == pytest.approx(2.84 * gains["predefined"]["last_se"])
+    test = lambda r: True                               # noqa: E731
+    dead = boosting_gains(_gain_records(0.1, -60.0))
+    assert not regime_decides(dead)
+    # decided where some start gains (here the converged start), whichever start the main run used
+    assert in_regime(test, None, {"vi": dead, "converged": gains})[0] is test
+    t, diag = in_regime(test, None, {"vi": dead, "converged": dead})
+    assert t(None) is False and "nothing to do" in diag.reason and "detects" in diag.reason
+    assert "run to convergence" in diag.reason and "--iter0 vi" in diag.reason      # every start's gains are named
+    m = gains_measured({"vi": dead}, {"adafw": "AdaFW"})
+    assert list(m) == ["gain over plain VI [first, SE, last, SE], start vi, predefined",
+                       "gain over plain VI [first, SE, last, SE], start vi, AdaFW"]
+    with pytest.raises(TypeError, match="by_start"):
+        in_regime(test, None, dead)                     # a start's gains, not the mapping over starts
+    with pytest.raises(TypeError, match="by_start"):
+        in_regime(test, None, {})
+
+
+def test_a_claim_outside_the_regime_is_inconclusive_not_holds():
+    from inferopt.experiment import open_experiment
+    from inferopt.experiment.boosting_claims import boosting_gains, in_regime
+    exp, _ = open_experiment("C2", {"seed": 0, "output_dir": "build/scratch"}, set())
+    records = _gain_records(0.05, -60.0)
+    test, diag = in_regime(lambda r: True, None, {"vi": boosting_gains(records)})
+    c = exp.claim("C2.6", "Adaptive above line search.", test=test, table=records, by="replicate", diagnosis=diag)
+    assert c.verdict == "inconclusive" and "nothing to do" in c.reason
+    test, diag = in_regime(lambda r: True, None, {"vi": boosting_gains(records), "converged": boosting_gains(_gain_records(9.0, 9.0))})
+    assert exp.claim("C2.6", "Adaptive above line search.", test=test, table=records, by="replicate",
+                     diagnosis=diag).verdict == "holds"

@@ -41,22 +41,22 @@ Example (first component = plain VI, then one RELBO step and the predefined step
 from .adam import Adam, adam_minimize
 from .boost import AUTHORS_RULES, STEPS, BoostingResult, MonteCarloSlack, boost, make_step, register_step
 from .distance import l2_distance, l2_distance_authors, log_l2_distance
-from .estimates import directional_derivative, elbo, grad_inner, grad_inner_components, kl, kl_segment
+from .estimates import directional_derivative, elbo, elbo_gain, grad_inner, grad_inner_components, kl, kl_segment
 from .families import FAMILIES, Component, Family, Gaussian, Laplace, get_family
 from .metrics import auroc, posterior_mean_logits, test_auroc, train_log_likelihood
 from .mixture import Mixture, check_simplex
 from .problem import BoostingProblem
-from .relbo import GREEDY_AUTHORS, GreedyResult, greedy_step, relbo, relbo_and_grad, relbo_common, relbo_lambda
+from .relbo import GREEDY_AUTHORS, GreedyResult, converged_vi, greedy_step, relbo, relbo_and_grad, relbo_common, relbo_lambda
 from .targets import GaussianMixtureTarget, LogisticTarget
 
 __all__ = [
     # solvers and their results
-    "AUTHORS_RULES", "STEPS", "BoostingResult", "GreedyResult", "MonteCarloSlack", "adam_minimize", "boost", "greedy_step",
+    "AUTHORS_RULES", "STEPS", "BoostingResult", "GreedyResult", "MonteCarloSlack", "adam_minimize", "boost", "converged_vi", "greedy_step",
     "make_step", "register_step", "Adam",
     # the problem, models and targets
     "BoostingProblem", "FAMILIES", "Component", "Family", "Gaussian", "GaussianMixtureTarget", "Laplace",
     "LogisticTarget", "Mixture", "check_simplex", "get_family",
     # estimates and metrics
-    "auroc", "directional_derivative", "elbo", "l2_distance", "l2_distance_authors", "log_l2_distance", "grad_inner", "grad_inner_components", "kl", "kl_segment",
+    "auroc", "directional_derivative", "elbo", "elbo_gain", "l2_distance", "l2_distance_authors", "log_l2_distance", "grad_inner", "grad_inner_components", "kl", "kl_segment",
     "posterior_mean_logits", "relbo", "relbo_and_grad", "relbo_common", "relbo_lambda", "GREEDY_AUTHORS", "test_auroc", "train_log_likelihood",
 ]

@@ -209,14 +209,15 @@ def _step_types(info: dict) -> list[str]:
 def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str = "laplace",
           n_samples: int = 100, reuse_samples: bool = True, ls_draws: str = "iteration", estimates: str = "stratified",
           greedy: dict | None = None, distance: str = "unit", cache_logp: bool = True,
-          lmo: Callable | None = None, evaluate: Callable[[Mixture], dict] | None = None,
+          lmo: Callable | None = None, start=None, evaluate: Callable[[Mixture], dict] | None = None,
           progress: bool = False, **rule_kwargs) -> BoostingResult:
     """Boosting black-box VI (Alg. 1) with the step rule ``step`` for ``max_iter`` steps.
 
-    The first component is plain VI (the greedy step without a current mixture), then each
+    The first component is plain VI (the greedy step without a current mixture, or ``start``), then each
     iteration runs the greedy step (RELBO, λ = 1/√(t+1)) and the step rule.  ``rule_kwargs``
     go to :func:`make_step` (``C0``, ``eta``, ``tau``, ``eps0``, ``imax``, ``ls_iter``,
     ``ls_lr``): only the settings ``step`` uses (:data:`RULE_SETTINGS`), any other is refused;
+    ``start`` (the first component given, e.g. :func:`~.relbo.converged_vi`'s; ``None``: plain VI by the greedy step),
     ``greedy``, ``lmo``, ``n_samples``, ``reuse_samples``, ``ls_draws``, ``estimates``, ``distance``, ``cache_logp`` to
     :class:`~.problem.BoostingProblem` (``distance``: the ``‖d‖²`` of the backtracking rules; with
     ``'float32'`` a run can stop early, as the authors' runs do: ``record.attrs["aborted_at"]`` is then the
@@ -247,7 +248,7 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     variant, rule = make_step(step, **step_settings(step, rule_kwargs))
     problem = BoostingProblem(target, family, rng=rng, n_samples=n_samples, reuse_samples=reuse_samples,
                               ls_draws=ls_draws, estimates=estimates, greedy=greedy, distance=distance,
-                              cache_logp=cache_logp, lmo=lmo)
+                              cache_logp=cache_logp, lmo=lmo, start=start)
     evals: list[dict] = []
     # a bar on request; a warning for a long call
     bar = Progress(f"boost({step!r})", max_iter + 1, progress, size="max_iter")

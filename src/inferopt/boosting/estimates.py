@@ -67,6 +67,30 @@ def elbo(target, q, *, n_samples: int = N_SAMPLES, rng: np.random.Generator, std
     return _mean(-_residual(target, q, x), stderr)
 
 
+def elbo_gain(target, q, q0, *, n_samples: int = N_SAMPLES, rng: np.random.Generator) -> tuple[float, float]:
+    """``ELBO(q) − ELBO(q0)`` and its standard error on common random numbers: ``ELBO(q) = Σ_k w_k E_{c_k}[log p̃ −
+    log q]`` (stratified over the components ``c_k`` of ``q``) with every component's draws ``μ_k + b_k ⊙ ε_i`` and
+    ``q0``'s ``μ_0 + b_0 ⊙ ε_i`` from the same standard draws ``ε_i`` (``n_samples`` of them), so the estimate is the
+    mean of per-draw differences ``d_i = Σ_k w_k r_q(x_{k,i}) − r_{q0}(x_{0,i})`` (``r = log p̃ − log q``) and its standard
+    error that of the difference: a component of ``q`` equal to ``q0`` cancels draw by draw."""
+    check_target(target)
+    q, q0 = _density("q", q, target.dim), _density("q0", q0, target.dim)
+    if not isinstance(q0, Component):
+        raise TypeError(f"q0 must be one component (plain VI); got {type(q0).__name__}")
+    q = Mixture.from_component(q) if isinstance(q, Component) else q
+    if q.family.name != q0.family.name:
+        raise ValueError(f"q and q0 must share a family; got {q.family.name} and {q0.family.name}")
+    n = check_size("n_samples", n_samples, low=2, item_bytes=8 * (target.dim + 2) * (q.n_components + 1), item="draw")
+    eps = q0.family.standard_sample((n, target.dim), as_generator(rng))
+    x0 = q0.loc + q0.scale * eps
+    d = _residual(target, q0, x0)                  # −r_{q0}
+    for k in range(q.n_components):
+        if q.weights[k] > 0:
+            c = q.component(k)
+            d = d - q.weights[k] * _residual(target, q, c.loc + c.scale * eps)
+    return float(d.mean()), float(d.std(ddof=1) / np.sqrt(n))
+
+
 def kl(target, q, *, n_samples: int = N_SAMPLES, rng: np.random.Generator, log_z: float | None = None, stderr: bool = False):
     """``KL(q ‖ p) ≈ E_q[log q − log p̃] + log Z``; ``log_z`` defaults to the target's
     ``log_normalizer`` (exact for :class:`~.targets.GaussianMixtureTarget`) or 0 (then ``= −ELBO``)."""

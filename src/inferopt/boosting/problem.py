@@ -103,6 +103,8 @@ class BoostingProblem:
         every derivative call, as the authors' graph does (False); the same iterates either way.
     lmo : optional replacement of the greedy step, ``lmo(q, t, rng) -> Component`` (``q`` is
         ``None`` for the first component), e.g. the random components of Fig. 1 (left).
+    start : the first component ``q_0`` given (e.g. plain VI run to convergence, :func:`~.relbo.converged_vi`), in
+        place of the greedy step's plain VI (the authors' ``--iter0 vi``); ``None``: that greedy step.
 
     ``components`` holds every component proposed so far (the atom with id ``i`` is
     ``components[i]``); a proposal equal to a stored component reuses its id.
@@ -111,9 +113,15 @@ class BoostingProblem:
     def __init__(self, target, family="laplace", *, rng: np.random.Generator, n_samples: int = 100,
                  reuse_samples: bool = True, ls_draws: str = "iteration", estimates: str = "stratified",
                  greedy: dict | None = None, distance: str = "unit", cache_logp: bool = True,
-                 lmo: Callable[[Mixture | None, int, np.random.Generator], Component] | None = None) -> None:
+                 lmo: Callable[[Mixture | None, int, np.random.Generator], Component] | None = None,
+                 start: Component | None = None) -> None:
         self.target = check_target(target)
         self.family = get_family(family)
+        if start is not None and (not isinstance(start, Component) or start.dim != self.target.dim
+                                  or start.family.name != self.family.name):
+            raise TypeError(f"start must be a {self.family.name} Component of dimension {self.target.dim} (the first "
+                            f"component) or None; got {start!r}")
+        self.first_component = start
         self.rng = as_generator(rng)
         self.n_samples = check_size("n_samples", n_samples, item_bytes=8 * (self.target.dim + 2), item="draw")
         self.reuse_samples = check_flag("reuse_samples", reuse_samples)
@@ -225,7 +233,9 @@ class BoostingProblem:
         t = self.n_lmo
         self.n_lmo += 1
         tic = clock()
-        if self.custom_lmo is not None:
+        if q is None and self.first_component is not None:
+            s = self.first_component
+        elif self.custom_lmo is not None:
             s = self.custom_lmo(q, t, self.rng)
         else:
             anneals = q is not None and self.greedy.get("anneal", "1oversqrt") != "constant"   # λ depends on t

@@ -26,11 +26,11 @@ import pandas as pd
 from .._validation import (check_callable, check_choice, check_choices, check_flag, check_int, check_int_sequence,
                            check_real, check_size, check_table)
 from ..boosting.boost import BUILTIN, RULE_SETTINGS, SETTINGS, STEPS, boost, register_step, step_settings
-from ..boosting.estimates import elbo, kl, kl_segment
+from ..boosting.estimates import elbo, elbo_gain, kl, kl_segment
 from ..boosting.families import Component, Gaussian
 from ..boosting.mixture import Mixture
 from ..boosting.problem import DISTANCES
-from ..boosting.relbo import greedy_step, relbo_common, relbo_lambda
+from ..boosting.relbo import converged_vi, greedy_step, relbo_common, relbo_lambda
 from ..boosting.metrics import test_auroc, train_log_likelihood
 from ..boosting.targets import GaussianMixtureTarget, LogisticTarget
 from ..models.laplace import laplace_approximation
@@ -136,27 +136,36 @@ def _one_random_lmo_run(D: int, r: int, target, rand, seed: int, *, methods, own
 
 
 def run_replicate(data: dict, method: str, replicate: int, seed: int, *, max_iter: int, n_eval: int = 100,
-                  **boost_kwargs) -> pd.DataFrame:
+                  start: Component | None = None, **boost_kwargs) -> pd.DataFrame:
     """One replicate of one ``method`` of :func:`compare_methods`: :func:`~inferopt.boosting.boost`
     seeded by ``seed`` and evaluated with draws seeded by ``[seed, 1]`` (outside the timed parts); its
     per-iteration record with ``method``, ``replicate``, ``train_ll``, ``test_auroc`` and an
     independent ELBO estimate ``elbo_eval`` with its Monte-Carlo standard error ``elbo_se``
-    (``n_eval`` draws). Step-rule settings among ``boost_kwargs`` may be shared by several rules:
-    ``method`` takes those it uses (:func:`~inferopt.boosting.boost.step_settings`)."""
+    (``n_eval`` draws), and at the first step and the last iterate ``gain_q0``, the ELBO's gain over the run's
+    plain VI ``q_0`` on common random numbers with its standard error ``gain_q0_se``
+    (:func:`~inferopt.boosting.estimates.elbo_gain`, ``n_eval`` draws seeded by ``[seed, 2]``: paired across
+    iterates and rules; NaN at the other iterates). ``start``: the first component given (:data:`STARTS`), else
+    the greedy step's plain VI (the authors' ``--iter0 vi``). Step-rule settings among ``boost_kwargs`` may be
+    shared by several rules: ``method`` takes those it uses (:func:`~inferopt.boosting.boost.step_settings`)."""
     method = check_choice("method", method, METHODS)
     replicate, seed = check_int("replicate", replicate, low=0), check_int("seed", seed, low=0)
     target = LogisticTarget(data["Z"], data["y"])
     n_eval = check_size("n_eval", n_eval, item_bytes=8 * (target.dim + len(data["y"])), item="draw")
     ev_rng = np.random.default_rng([seed, 1])
+    seen = []                                       # q_0, then one entry per later iterate
 
     def evaluate(q):
         value, se = elbo(target, q, n_samples=n_eval, rng=ev_rng, stderr=True)
+        seen.append(q.component(0) if not seen else None)
+        gain = (elbo_gain(target, q, seen[0], n_samples=n_eval, rng=np.random.default_rng([seed, 2]))
+                if len(seen) in (2, max_iter + 1) else (np.nan, np.nan))
         return {"train_ll": train_log_likelihood(target.model, q, n_samples=n_eval, rng=ev_rng),
-                "test_auroc": test_auroc(data["Zt"], data["yt"], q), "elbo_eval": value, "elbo_se": se}
+                "test_auroc": test_auroc(data["Zt"], data["yt"], q), "elbo_eval": value, "elbo_se": se,
+                "gain_q0": gain[0], "gain_q0_se": gain[1]}
 
     rule = {k: v for k, v in boost_kwargs.items() if k in SETTINGS}
     rest = {k: v for k, v in boost_kwargs.items() if k not in SETTINGS}
-    res = boost(target, method, rng=np.random.default_rng(seed), max_iter=max_iter, evaluate=evaluate,
+    res = boost(target, method, rng=np.random.default_rng(seed), max_iter=max_iter, evaluate=evaluate, start=start,
                 **rest, **step_settings(method, rule, strict=False))
     return res.record.assign(method=method, replicate=replicate)
 
@@ -201,7 +210,7 @@ def _run_with_settings(data, method, replicate, seed, settings, *, added: dict, 
 
 def compare_methods(data: dict, *, methods=PAPER_RULES, max_iter: int, n_replicates: int, rng: np.random.Generator,
                     n_eval: int = 100, n_jobs: int = 1, progress: bool = False, rule_settings: dict | None = None,
-                    **boost_kwargs) -> pd.DataFrame:
+                    start: str = "vi", **boost_kwargs) -> pd.DataFrame:
     """Every method on Bayesian logistic regression (prior N(0, I)) of ``data`` (``Z, y, Zt, yt``).
 
     Replicate ``r`` uses the same seed for every method, drawn from ``rng`` before any run, so
@@ -216,7 +225,10 @@ def compare_methods(data: dict, *, methods=PAPER_RULES, max_iter: int, n_replica
     (``{rule: {"C0": ..., "eta": ..., ...}}``, e.g. :data:`AUTHORS_RULE_SETTINGS`).
     ``progress``: a bar over the runs. ``methods``: the paper's rules by default; a rule registered by
     :func:`inferopt.experiment.register_method` runs as its own tasks with the replicates' seeds, so
-    the paper's rules give the same records with and without it.
+    the paper's rules give the same records with and without it. ``start`` (:data:`STARTS`): ``'vi'``, the first
+    component by the greedy step (the authors' ``--iter0 vi``: its settings ``greedy``), or ``'converged'``, plain VI
+    run to convergence (:func:`~inferopt.boosting.relbo.converged_vi`, draws seeded by ``[seed, 3]``), computed once
+    per replicate and shared by its rules (column ``start``).
     """
     rng = as_generator(rng)
     n_replicates = check_size("n_replicates", n_replicates, item_bytes=8 * 20, item="replicate (a record row)")
@@ -227,11 +239,20 @@ def compare_methods(data: dict, *, methods=PAPER_RULES, max_iter: int, n_replica
     step_settings(methods[0], {k: v for k, v in boost_kwargs.items() if k in SETTINGS}, strict=False)   # values, here
     seeds = rng.integers(2**32, size=n_replicates)
     own = check_rule_settings(rule_settings)
-    tasks = [(data, method, r, int(seed), own.get(method, {})) for r, seed in enumerate(seeds) for method in methods]
+    start = check_choice("start", start, STARTS)
+    first = {int(seed): converged_vi(target, boost_kwargs.get("family", "laplace"), rng=np.random.default_rng([int(seed), 3])
+                                     ).component if start == "converged" else None for seed in seeds}
+    tasks = [(data, method, r, int(seed), {**own.get(method, {}), "start": first[int(seed)]})
+             for r, seed in enumerate(seeds) for method in methods]
     added = {m: method_of(m) for m in methods if m not in PAPER_RULES}
     task = partial(_run_with_settings, added=added, max_iter=max_iter, n_eval=n_eval, **boost_kwargs)
     frames = run_tasks(task, tasks, n_jobs=n_jobs, progress="runs (replicate x step rule)" if progress else False)
-    return pd.concat(frames, ignore_index=True)
+    return pd.concat(frames, ignore_index=True).assign(start=start)
+
+
+#: the first component of a boosting run (:func:`compare_methods`' ``start``): the greedy step's plain VI as the
+#: authors' ``--iter0 vi`` runs it, or plain VI run to convergence (:func:`~inferopt.boosting.relbo.converged_vi`)
+STARTS = ("vi", "converged")
 
 
 def best_median_iterate(records: pd.DataFrame) -> pd.DataFrame:

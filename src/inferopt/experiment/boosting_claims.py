@@ -39,7 +39,7 @@ import pandas as pd
 from scipy.stats import rankdata
 
 from .._validation import check_callable, check_choice, check_choices, check_real, check_table
-from .boosting import authors_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
+from .boosting import GAIN_SE, POWER_SE, authors_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
 from .boosting_rules import ADAPTIVE
 from .claims import MIN_SWEEP, Unearned
 from .verdict_map import cell, map_diagnosis
@@ -166,6 +166,98 @@ def adaptive_higher_best_elbo(records: pd.DataFrame) -> bool:
 def adaptive_boost(records: pd.DataFrame) -> bool:
     """Every adaptive rule takes non-zero steps and improves on plain VI beyond two standard errors."""
     return improves_on_vi(records, ADAPTIVE)
+
+
+#: a rule's gain over plain VI counts beyond this many standard errors; a check detects a gain of ``(2 + 0.84)`` of them
+#: four times in five (:data:`~.boosting.GAIN_SE`, :data:`~.boosting.POWER_SE`)
+REGIME_SE = GAIN_SE
+
+
+def boosting_gains(records: pd.DataFrame) -> dict:
+    """Per rule of ``records`` (:func:`~.boosting.compare_methods`' columns ``gain_q0``, ``gain_q0_se``: the ELBO's gain
+    over the run's plain VI on common random numbers) the first step's and the last iterate's gain, each the mean over
+    replicates with its standard error -- the larger of the Monte-Carlo one (``√Σ se_r² / R``) and the replicates'
+    spread (``sd / √R``, with two or more) -- and ``detectable``, the smallest gain the check detects with 80 % power.
+    A run that stopped early has no last iterate: its rule's last gain is over the replicates that have one."""
+    check_table("records", records, ("method", "replicate", "iteration", "gain_q0", "gain_q0_se"))
+    out = {}
+    for method, sub in records.groupby("method", sort=False):
+        row = {}
+        for name, at in (("first", sub[sub.iteration == 1]), ("last", sub[sub.iteration == sub.iteration.max()])):
+            at = at.dropna(subset=["gain_q0", "gain_q0_se"])
+            if at.empty:
+                row.update({name: float("nan"), f"{name}_se": float("nan"), f"{name}_detectable": float("nan")})
+                continue
+            g, se = at.gain_q0.to_numpy(float), at.gain_q0_se.to_numpy(float)
+            err = float(np.sqrt(np.sum(se**2)) / len(g))
+            if len(g) > 1:
+                err = max(err, float(np.std(g, ddof=1) / np.sqrt(len(g))))
+            row.update({name: float(g.mean()), f"{name}_se": err, f"{name}_detectable": (GAIN_SE + POWER_SE) * err})
+        out[method] = row
+    return out
+
+
+def regime_decides(gains: dict) -> bool:
+    """Boosting means something in these runs: some rule's first-step or last-iterate gain over plain VI
+    (:func:`boosting_gains`) exceeds :data:`REGIME_SE` standard errors. Where none does, the step rules have nothing to
+    do and a claim comparing them compares Monte-Carlo noise around plain VI."""
+    if not isinstance(gains, dict) or not gains:
+        raise TypeError(f"gains must be a non-empty mapping rule -> boosting_gains' row; got {gains!r}")
+    return bool(any(g[k] > REGIME_SE * g[f"{k}_se"] for g in gains.values() for k in ("first", "last")
+                    if np.isfinite(g[k]) and np.isfinite(g[f"{k}_se"])))
+
+
+#: how a start's gains are named in a reason (:data:`~.boosting.STARTS`); another key is shown as it is
+START_NAMES = {"vi": "from the greedy step's plain VI (the authors' --iter0 vi)", "converged": "from plain VI run to convergence"}
+
+
+def _by_start(by_start) -> dict:
+    """``by_start`` checked: a non-empty mapping start -> :func:`boosting_gains`' mapping (non-empty)."""
+    if (not isinstance(by_start, dict) or not by_start
+            or not all(isinstance(g, dict) and g and all(isinstance(r, dict) and "first" in r for r in g.values())
+                       for g in by_start.values())):
+        raise TypeError(f"by_start must be a non-empty mapping start -> boosting_gains' rows; got {by_start!r}")
+    return by_start
+
+
+def regime_reason(by_start: dict) -> str:
+    """The reason a step-rule claim is undecided where :func:`regime_decides` is false at every start of ``by_start``
+    (start -> :func:`boosting_gains`): every rule's measured gains at each start, their standard errors and power."""
+    parts = []
+    for start, gains in _by_start(by_start).items():
+        shown = "; ".join(f"{m}: first step {g['first']:+.3g} ± {g['first_se']:.2g}, last iterate {g['last']:+.3g} ± "
+                          f"{g['last_se']:.2g} (detects {max(g['first_detectable'], g['last_detectable']):.3g})"
+                          for m, g in gains.items())
+        parts.append(f"{START_NAMES.get(start, start)}: {shown}")
+    return (f"no step rule gains over plain VI beyond {REGIME_SE:g} standard errors at any start (nats, paired draws, "
+            f"the gain detected with 80 % power in brackets; {' | '.join(parts)}): the regime leaves the step rules "
+            "nothing to do, so comparing them decides nothing")
+
+
+def in_regime(test, diagnosis, by_start: dict):
+    """``(test, diagnosis)`` of a claim comparing step rules, decided only where boosting means something:
+    :func:`regime_decides` at some start of ``by_start`` (start -> :func:`boosting_gains`, e.g. ``{"vi": ...,
+    "converged": ...}``). There, unchanged; elsewhere a test that cannot hold and an :class:`~.claims.Unearned`
+    diagnosis with :func:`regime_reason`, so the claim is ``inconclusive`` with that reason (neither ``holds`` nor a
+    ``paper`` failure)."""
+    check_callable("test", test)
+    if any(regime_decides(g) for g in _by_start(by_start).values()):
+        return test, diagnosis
+    return _never, Unearned(regime_reason(by_start), {"gains over plain VI": by_start})
+
+
+def gains_measured(by_start: dict, labels: dict | None = None) -> dict:
+    """A claim's ``measured`` entries of the regime (start -> :func:`boosting_gains`): per start and rule
+    ``[first step, its SE, last iterate, its SE]`` (nats over plain VI); ``labels`` names the rules."""
+    labels = labels or {}
+    return {f"gain over plain VI [first, SE, last, SE], start {start}, {labels.get(m, m)}":
+            [g["first"], g["first_se"], g["last"], g["last_se"]]
+            for start, gains in _by_start(by_start).items() for m, g in gains.items()}
+
+
+def _never(records) -> bool:
+    """The test of a claim the regime leaves undecided (:func:`in_regime`)."""
+    return False
 
 
 def claim_on_table(exp, id_: str, text: str, test, records: pd.DataFrame, **kw):

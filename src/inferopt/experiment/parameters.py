@@ -170,7 +170,8 @@ _RULE_SETTING = Record(C0=POSITIVE, eta=Real(0.0, 1.0, low_open=True), tau=Real(
                        ls_iter=COUNT, imax=COUNT, eps0=NONNEG)
 RULE_SETTINGS = Record(predefined=_RULE_SETTING, line_search=_RULE_SETTING, adafw=_RULE_SETTING, adaafw=_RULE_SETTING,
                        adapfw=_RULE_SETTING).or_null()
-_BOOSTING = dict(seed=SEED, dataset=Choice("chemreact100", "phishing68"), test_fraction=FRACTION, intercept=Flag(), n_iter=COUNT,
+_BOOSTING = dict(seed=SEED, dataset=Choice("chemreact100", "phishing68"), test_fraction=FRACTION, intercept=Flag(),
+                 start=Choice("vi", "converged"), n_iter=COUNT,
                  n_replicates=COUNT, family=Choice("laplace", "gaussian"), n_samples=COUNT, reuse_samples=Flag(),
                  ls_draws=Choice("iteration", "authors"),
                  estimates=Choice("stratified", "authors"), greedy=GREEDY, greedy_ours=GREEDY,
