@@ -512,3 +512,27 @@ def test_lattice_sizes_excuses_only_equal_evenly_spaced_sets():
     assert lattice_sizes(vdc, other, [4, 7, 8]) == [4, 8]
     with pytest.raises(ValueError):
         lattice_sizes(vdc, vdc, [32])
+
+
+def test_same_rate_holds_fails_and_is_outside_the_regime_where_sobol_misses_the_rate():
+    from inferopt.experiment.herding_claims import same_rate
+    assert same_rate(-4.0, -4.0, -4.0, 0.3) is True            # the dyadic grid: herding's points are Sobol's
+    assert same_rate(-2.2, -4.0, -4.0, 0.3) is False           # Sobol at -4, herding held off it: fails
+    assert same_rate(-3.75, -4.25, -4.0, 0.3) is False         # both near -4 but 0.5 apart: not the same rate
+    assert same_rate(-2.23, -2.37, -4.0, 0.3) is None          # the grid's floor keeps Sobol off -4: outside the regime
+    assert same_rate(-2.23, -2.37, -4.0, 2.0) is True          # a tolerance wide enough reads it as the rate
+    with pytest.raises(ValueError, match="tol"):
+        same_rate(-4.0, -4.0, -4.0, -0.1)
+
+
+def test_beats_for_order_reads_the_panels_of_one_sobolev_order():
+    from inferopt.experiment.herding_claims import beats_for_order
+    beats = {"s=1,random": [], "s=1,uniform": [], "s=2,uniform": [5, 19]}
+    orders = {"s=1,random": 1, "s=1,uniform": 1, "s=2,uniform": 2}
+    assert beats_for_order(beats, orders, 2) is True
+    assert beats_for_order(beats, orders, 1) is False
+    assert beats_for_order(dict(beats, **{"s=1,uniform": [8]}), orders, 1) is True   # some panel of the order suffices
+    with pytest.raises(ValueError, match="order 3"):
+        beats_for_order(beats, orders, 3)
+    with pytest.raises(ValueError, match="orders"):
+        beats_for_order(beats, {"s=1,random": 1}, 1)

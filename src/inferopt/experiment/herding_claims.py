@@ -6,8 +6,10 @@ read at the same sizes ``t``. Every function refuses a comparison it cannot make
 error, no size left) with a ValueError, so that a claim is never decided on nothing.
 
 * :func:`dyadic` -- the sizes ``t = 2^k`` among some sizes (herding's and Sobol's evenly spaced sets);
-* :func:`rate_near` -- B1.5, B6.3 (and B1's check of Sobol's rate): a log-log slope fitted on given sizes, within
+* :func:`rate_near` -- B6.3 (and B1's check of Sobol's rate): a log-log slope fitted on given sizes, within
   ``tol`` of a rate;
+* :func:`same_rate` -- B1.5 in one cell: herding's slope against Sobol's on the same grid and against the optimal rate,
+  undecided where the grid keeps Sobol itself from the rate (outside the claim's regime);
 * :func:`norm_slopes`, :func:`faster_than_iid`, :func:`at_most_rate` -- B1's recorded check of the introduction's
   O(1/t), in two parts: the rate of ``||mu - mu_hat_t||`` faster than i.i.d. sampling's, and at most ``O(1/t)`` within a
   tolerance;
@@ -28,7 +30,8 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
   :func:`dropped_losses` -- its evidence (what a reading drops);
 * :func:`across_readings` -- a verdict-map cell judged at every reading of its claim's threshold (B1.1 and B1's maps);
 * :func:`slightly_worse` -- B1.2: a ratio in ``(1, cut]`` in every panel;
-* :func:`beats_at` -- B1.4: the sizes at which one method's error is below another's;
+* :func:`beats_at`, :func:`beats_for_order` -- B1.4: the sizes at which one method's error is below another's; at
+  some size of some panel of a Sobolev order (a reading of the paper's lost word);
 * :func:`ends_on_mean`, :func:`reaches_first` -- B2.1, B2.2: fitting the empirical mean, and who fits it first;
 * :func:`converges`, :func:`stalls`, :func:`more_erratic`, :func:`excess_log_variation` -- B4.1-B4.3, B5.1: the distance to
   the maximum-entropy distribution goes to 0, or does not; a record's excess variation on a log axis;
@@ -60,6 +63,19 @@ def rate_near(table: pd.DataFrame, method: str, sizes, rate: float, tol: float) 
     rate, tol = check_real("rate", rate), check_real("tol", tol, low=0.0)
     slope = slopes_over_sizes(table, [method], sizes)[method]
     return bool(abs(slope - rate) <= tol), float(slope)
+
+
+def same_rate(slope: float, reference: float, rate: float, tol: float) -> bool | None:
+    """B1.5 in one cell of its map ("regular herding empirically achieves the same rate" as the Sobol sequence, the
+    optimal ``t^rate``): herding's log-log ``slope`` and Sobol's, ``reference``, fitted at the same sizes on the same
+    grid. ``None`` where ``reference`` is not within ``tol`` of ``rate``: the grid keeps Sobol itself from the rate at
+    these sizes (its floor, not herding, sets the slopes), so the cell cannot test the claim: it is outside its regime.
+    Otherwise whether ``slope`` is within ``tol`` of ``rate`` and within ``tol`` of ``reference``."""
+    slope, reference = check_real("slope", slope), check_real("reference", reference)
+    rate, tol = check_real("rate", rate), check_real("tol", tol, low=0.0)
+    if abs(reference - rate) > tol:
+        return None
+    return bool(abs(slope - rate) <= tol and abs(slope - reference) <= tol)
 
 
 def proj_gains(table: pd.DataFrame, method: str, sizes, excused=()) -> pd.Series:
@@ -418,6 +434,19 @@ def beats_at(table: pd.DataFrame, method: str, other: str, sizes) -> list[int]:
     """B1.4: the ``sizes`` at which ``method``'s error is strictly below ``other``'s (both read at the same ``t``)."""
     rows = at_sizes(table, [method, other], sizes)
     return [int(t) for t in rows.index[(rows[method] < rows[other]).to_numpy()]]
+
+
+def beats_for_order(beats: dict, orders: dict, order: int) -> bool:
+    """B1.4 at one reading of the Sobolev order ``order`` the paper's sentence names ("at least for s = ..."; the
+    value is a word lost in the extracted text): some panel of that order (``orders``: panel -> its ``s``) has a size
+    at which one method beats the other (``beats``: panel -> :func:`beats_at`'s sizes)."""
+    order = check_int("order", order, low=1)
+    if not isinstance(beats, dict) or not isinstance(orders, dict) or set(beats) - set(orders):
+        raise ValueError("beats and orders must be mappings panel -> sizes and panel -> Sobolev order, one order per panel")
+    read = [name for name in beats if orders[name] == order]
+    if not read:
+        raise ValueError(f"no panel of order {order} (orders: {sorted(set(orders.values()))}): nothing to read")
+    return any(len(beats[name]) > 0 for name in read)
 
 
 def ends_on_mean(train_over_floor, test_over_floor, tol: float, fit: float = 0.1) -> bool:
