@@ -62,39 +62,41 @@ def test_accurate_nll_matches_the_dense_likelihood_and_leaves_the_work_count():
 def _runs(first_hit, lanczos_hit=None, lanczos_speed=1.0, every=3):
     """SGD and LANCZOS on one dataset over 4 seeds: each run's RMSE falls from 1 to 0.1 over 10 records, reaching 0.5 at the
     record ``first_hit`` (1: at the first record after the start; LANCZOS at ``lanczos_hit``, its clock ``lanczos_speed``
-    times SGD's); a record every ``every`` steps (3: a target met at the first record may have been met sooner)."""
+    times SGD's); a record every ``every`` iterations (one number for both, or (SGD's, LANCZOS's); 3: a target met at any
+    record may have been met sooner, at an unrecorded iterate; 1: every iterate recorded, every cost exact)."""
     from inferopt.spectral import SpectralSolveResult
     out = {}
-    for m, hit, pace in (("SGD", first_hit, 1.0), ("LANCZOS", lanczos_hit or first_hit, lanczos_speed)):
+    sgd_every, lan_every = (every, every) if np.isscalar(every) else every
+    for m, hit, pace, step in (("SGD", first_hit, 1.0, sgd_every), ("LANCZOS", lanczos_hit or first_hit, lanczos_speed, lan_every)):
         for s in range(4):
             metric = np.r_[1.0, np.linspace(0.5, 0.1, 10 - hit + 1)] if hit == 1 else np.r_[np.linspace(1.0, 0.55, hit), np.linspace(0.5, 0.1, 10 - hit + 1)]
             t = pace * np.arange(metric.size, dtype=float)
             out["sound", m, s] = SpectralSolveResult(x=np.zeros(3), objective=np.full(t.size, np.nan), n_iter=t.size - 1, converged=False, message="",
-                                                    times=t, iterations=every * np.arange(t.size), metric=metric, matvecs=10.0 * t)
+                                                    times=t, iterations=step * np.arange(t.size), metric=metric, matvecs=10.0 * t)
     return out
 
 
 def test_informative_is_one_sided():
     from inferopt.experiment.spectral import d51_test, gp_comparison, informative, ratio_bound, readable_shares
     coarse = gp_comparison(_runs(1), ("SGD", "LANCZOS"), [0.5, 0.9])
-    fine = gp_comparison(_runs(4), ("SGD", "LANCZOS"), [0.5, 0.9])
+    fine = gp_comparison(_runs(4, every=1), ("SGD", "LANCZOS"), [0.5, 0.9])
     assert ratio_bound(coarse, "sound", "LANCZOS", 0.5) is None and ratio_bound(fine, "sound", "LANCZOS", 0.5) == "exact"
     assert not informative(coarse, {"sound": False}, "LANCZOS", 0.5) and informative(fine, {"sound": False}, "LANCZOS", 0.5)
-    assert informative(coarse, {"sound": True}, "LANCZOS", 0.9)            # the 0.9 target is met later: readable
-    assert readable_shares(coarse, "sound", "LANCZOS", [0.5, 0.9]) == [0.9]   # one unreadable target does not block the other
-    # LANCZOS meets the target at its first record, SGD at its fourth: LANCZOS's cost is an upper bound, so is the ratio
-    lan_first = gp_comparison(_runs(4, lanczos_hit=1, lanczos_speed=2.0), ("SGD", "LANCZOS"), [0.5])
+    assert ratio_bound(coarse, "sound", "LANCZOS", 0.9) is None            # a later coarse record bounds as the first does
+    assert readable_shares(coarse, "sound", "LANCZOS", [0.5, 0.9]) == [] and readable_shares(fine, "sound", "LANCZOS", [0.5, 0.9]) == [0.5, 0.9]
+    # LANCZOS recorded every 3 iterations, SGD at every one: LANCZOS's cost is an upper bound, so is the ratio
+    lan_first = gp_comparison(_runs(4, lanczos_hit=1, lanczos_speed=2.0, every=(1, 3)), ("SGD", "LANCZOS"), [0.5])
     assert ratio_bound(lan_first, "sound", "LANCZOS", 0.5) == "upper"
     miss = not d51_test(lan_first, "LANCZOS", 0.5, 1.5)                     # ratio 2 / 3 < 1.5
     assert miss and informative(lan_first, {"sound": False}, "LANCZOS", 0.5)    # a miss bounded from above: fails
     held = d51_test(lan_first, "LANCZOS", 0.5, 0.5)
     assert held and not informative(lan_first, {"sound": True}, "LANCZOS", 0.5)  # a pass on an upper bound: not measured
-    # SGD meets it first: the ratio is a lower bound, which decides a pass, not a miss
-    sgd_first = gp_comparison(_runs(1, lanczos_hit=4, lanczos_speed=3.0), ("SGD", "LANCZOS"), [0.5])
+    # SGD recorded coarsely: the ratio is a lower bound, which decides a pass, not a miss
+    sgd_first = gp_comparison(_runs(1, lanczos_hit=4, lanczos_speed=3.0, every=(3, 1)), ("SGD", "LANCZOS"), [0.5])
     assert ratio_bound(sgd_first, "sound", "LANCZOS", 0.5) == "lower"
     assert d51_test(sgd_first, "LANCZOS", 0.5, 1.5) and informative(sgd_first, {"sound": True}, "LANCZOS", 0.5)
     assert not informative(sgd_first, {"sound": False}, "LANCZOS", 0.5)
-    # a record at every step: a target met at the first record is met at the method's first step, its cost exact
+    # a record at every iterate: a target met at the first record is met at the method's first iterate, its cost exact
     stepwise = gp_comparison(_runs(1, lanczos_hit=4, lanczos_speed=3.0, every=1), ("SGD", "LANCZOS"), [0.5])
     assert ratio_bound(stepwise, "sound", "LANCZOS", 0.5) == "exact" and informative(stepwise, {"sound": False}, "LANCZOS", 0.5)
     # need "any" (D5.4): one decided pass decides; "all" (D5.3): one decided miss decides
@@ -112,14 +114,18 @@ def test_claim_informative_wrappers_hold_fail_and_none():
     from inferopt.spectral import SpectralSolveResult
     both = {}
     for name in ("sound", "humidity"):
-        both |= {(name, *k[1:]): r for k, r in _runs(4, lanczos_hit=1, lanczos_speed=2.0).items()}
+        both |= {(name, *k[1:]): r for k, r in _runs(4, lanczos_hit=1, lanczos_speed=2.0, every=(1, 3)).items()}
     lan_first = gp_comparison(both, ("SGD", "LANCZOS"), [0.5, 0.9])
     assert d51_informative(lan_first, "LANCZOS", 0.5)                      # LANCZOS's upper bound 2 s < 1.5 x SGD's 4 s: decided miss
     assert not d51_informative(lan_first, "LANCZOS", 0.5, factor=0.1)      # a pass on an upper bound: not decided
     assert d53_informative(lan_first, "LANCZOS", 0.5)                      # one decided miss decides "all"
     assert d54_informative(lan_first, "LANCZOS", [0.5, 0.9])               # every readable target a decided miss
-    assert not d54_informative(lan_first, "LANCZOS", [0.5], factor=0.1)       # its one pass rests on an upper bound: not decided
-    assert d54_informative(lan_first, "LANCZOS", [0.5, 0.9], factor=0.1)      # ... but 0.9's exact ratio 1.78 passes: decided
+    assert not d54_informative(lan_first, "LANCZOS", [0.5, 0.9], factor=0.1)  # every pass rests on an upper bound: not decided
+    exact = {}
+    for name in ("sound", "humidity"):
+        exact |= {(name, *k[1:]): r for k, r in _runs(4, lanczos_hit=1, lanczos_speed=2.0, every=1).items()}
+    exact = gp_comparison(exact, ("SGD", "LANCZOS"), [0.5, 0.9])
+    assert d54_informative(exact, "LANCZOS", [0.5, 0.9], factor=0.1)          # every iterate recorded: exact ratios decide
     tie = {}
     for name in ("sound", "humidity"):
         tie |= {(name, *k[1:]): r for k, r in _runs(1).items()}
@@ -180,15 +186,14 @@ def test_readings_are_undecided_on_an_upper_bound_pass_at_every_reading():
     from inferopt.experiment.spectral import d51_reading, d53_reading, d54_reading, gp_comparison
     both = {}
     for name in ("sound", "humidity"):
-        both |= {(name, *k[1:]): r for k, r in _runs(4, lanczos_hit=1, lanczos_speed=2.0).items()}
+        both |= {(name, *k[1:]): r for k, r in _runs(4, lanczos_hit=1, lanczos_speed=2.0, every=(1, 3)).items()}
     lan_first = gp_comparison(both, ("SGD", "LANCZOS"), [0.5, 0.9])
     assert d51_reading(lan_first, "LANCZOS", 0.5, 1.5) is False             # a decided miss: fails
     assert d51_reading(lan_first, "LANCZOS", 0.5, 0.1) is None              # a pass on an upper bound: undecided
     assert d53_reading(lan_first, "LANCZOS", 0.5) is False
     assert d54_reading(lan_first, "LANCZOS", [0.5, 0.9], 6.0) is False
-    assert d54_reading(lan_first, "LANCZOS", [0.5], 0.1) is None
-    assert d54_reading(lan_first, "LANCZOS", [0.5, 0.9], 0.1) is True       # 0.9's exact ratio passes: holds
-    sgd_first = gp_comparison(_runs(1, lanczos_hit=4, lanczos_speed=3.0), ("SGD", "LANCZOS"), [0.5])
+    assert d54_reading(lan_first, "LANCZOS", [0.5, 0.9], 0.1) is None
+    sgd_first = gp_comparison(_runs(1, lanczos_hit=4, lanczos_speed=3.0, every=(3, 1)), ("SGD", "LANCZOS"), [0.5])
     assert d51_reading(sgd_first, "LANCZOS", 0.5, 1.5) is True              # a pass on a lower bound: holds
 
 
@@ -263,30 +268,81 @@ def test_a_level_an_arm_converges_above_is_a_miss_where_the_other_reaches():
         levels_above(tb, "humidity", "LANCZOS", 0.99, plateau=-1.0)
 
 
-def test_evaluations_per_record_tells_a_line_search_from_a_step_loop():
-    from inferopt.experiment.spectral import evaluations_per_record
+def test_iterations_per_record_counts_iterates_not_line_search_evaluations():
+    from inferopt.experiment.spectral import iterations_per_record
     from inferopt.spectral import SpectralSolveResult
     mk = lambda it, info: SpectralSolveResult(x=np.zeros(3), objective=np.zeros(len(it)), n_iter=int(it[-1]), converged=False, message="",
                                               times=np.arange(len(it), dtype=float), iterations=np.asarray(it), info=info)
-    assert evaluations_per_record(mk([0, 1, 2, 3], {})) == 1.0                       # a step loop recording every step
-    assert evaluations_per_record(mk([0, 5, 10], {})) == 5.0                         # ... every 5 steps
-    assert evaluations_per_record(mk([0, 1, 2, 3, 4], {"n_evaluations": 20})) == 5.0   # a line search: 20 evaluations, 4 iterates
+    assert iterations_per_record(mk([0, 1, 2, 3], {})) == 1.0                       # a step loop recording every step
+    assert iterations_per_record(mk([0, 5, 10], {})) == 5.0                         # ... every 5 steps
+    assert iterations_per_record(mk([0, 1, 2, 3, 4], {"n_evaluations": 20})) == 1.0   # a line search recording every accepted iterate
     with pytest.raises(TypeError, match="result"):
-        evaluations_per_record([0, 1])
+        iterations_per_record([0, 1])
 
 
-def test_objective_agrees_reads_the_split_rule_on_the_run_nearest_the_likelihood_optimum():
+def _line_search(metric, times, n_evaluations=50):
+    """A run recorded at every accepted iterate of a line search (Dong et al.'s LANCZOS): ``n_evaluations`` over its iterates."""
+    from inferopt.spectral import SpectralSolveResult
+    t = np.asarray(times, dtype=float)
+    return SpectralSolveResult(x=np.zeros(3), objective=np.full(t.size, np.nan), n_iter=t.size - 1, converged=False, message="", times=t,
+                               iterations=np.arange(t.size), metric=np.asarray(metric, dtype=float), matvecs=100.0 * t,
+                               info={"n_evaluations": n_evaluations})
+
+
+def test_a_reach_at_the_first_accepted_iterate_has_an_exact_cost():
+    """The review of a938e8b: the first point a method returns has an exact cost, whether a step loop's first step or a line
+    search's first accepted iterate (its evaluations inside the line search counted in that cost)."""
+    from inferopt.experiment.spectral import coarse_record, d51_reading, gp_comparison, ratio_bound, time_ratio
+    from inferopt.spectral import SpectralSolveResult
+    t = np.arange(11.0)
+    sgd = SpectralSolveResult(x=np.zeros(3), objective=np.full(t.size, np.nan), n_iter=10, converged=False, message="", times=t,
+                              iterations=np.arange(t.size), metric=1.0 + np.linspace(1.0, 0.0, t.size), matvecs=10.0 * t)
+    lan = _line_search(1.0 + np.array([1.0, 0.4, 0.2, 0.1, 0.05, 0.0, 0.0]), 8.0 * np.arange(7))      # its first accepted iterate at 8 s meets 0.5
+    tb = gp_comparison({("sound", m, s): r for s in range(3) for m, r in (("SGD", sgd), ("LANCZOS", lan))}, ("SGD", "LANCZOS"), [0.5, 0.9])
+    assert int(tb.loc[tb.method == "LANCZOS", "records to 0.5"].iloc[0]) == 1
+    assert not coarse_record(tb, "sound", "LANCZOS", 0.5) and ratio_bound(tb, "sound", "LANCZOS", 0.5) == "exact"
+    assert time_ratio(tb, "sound", "LANCZOS", 0.5) == pytest.approx(8.0 / 5.0)
+    assert d51_reading(tb, "LANCZOS", 0.5, 1.5) is True and d51_reading(tb, "LANCZOS", 0.5, 2.0) is False   # exact: decides both ways
+
+
+def test_the_share_walk_ends_in_holds_and_in_fails():
+    """The chosen share undecided (a pass on an upper bound: LANCZOS recorded every 3 iterations), the walk reads further along
+    the way and ends where a reading is decided, in a pass or in a miss."""
+    from inferopt.experiment.spectral import d51_reading, decided_share, gp_comparison
+    from inferopt.spectral import SpectralSolveResult
+    t = np.arange(11.0)
+    sgd = SpectralSolveResult(x=np.zeros(3), objective=np.full(t.size, np.nan), n_iter=10, converged=False, message="", times=t,
+                              iterations=np.arange(t.size), metric=1.0 + np.linspace(1.0, 0.0, t.size), matvecs=10.0 * t)
+    coarse = lambda metric, times: SpectralSolveResult(x=np.zeros(3), objective=np.full(len(times), np.nan), n_iter=3 * (len(times) - 1),
+                                                       converged=False, message="", times=np.asarray(times, float), iterations=3 * np.arange(len(times)),
+                                                       metric=1.0 + np.asarray(metric, float), matvecs=10.0 * np.asarray(times, float))
+    shares = [0.5, 0.9]
+    walk = lambda lan: (lambda tb: (decided_share(lambda s_: d51_reading(tb, "LANCZOS", s_, 1.5), shares, 0.5),
+                                    [d51_reading(tb, "LANCZOS", s_, 1.5) for s_ in shares]))(
+        gp_comparison({("sound", m, s): r for s in range(3) for m, r in (("SGD", sgd), ("LANCZOS", lan))}, ("SGD", "LANCZOS"), shares))
+    # 0.5 met at 8 s against SGD's 5 s (1.6x, an upper bound: undecided); 0.9 never met, still descending at 40 s: a lower bound, a pass
+    share, verdicts = walk(coarse([1.0, 0.45, 0.4, 0.35, 0.3, 0.25], [0, 8, 16, 24, 32, 40]))
+    assert share == 0.9 and verdicts == [None, True]
+    # 0.5 as before; 0.9 met at 10 s against SGD's 9 s (1.1x, an upper bound below 1.5x: a decided miss)
+    share, verdicts = walk(coarse([1.0, 0.45, 0.05, 0.0], [0, 8, 10, 12]))
+    assert share == 0.9 and verdicts == [None, False]
+
+
+def test_objective_agrees_reads_the_split_rule_on_every_arm_and_the_regime_on_the_nearest():
     """Sound on the authors' grid (review of fc98b42): the best-likelihood runs end 10-14 % above their path's best test RMSE:
-    the rule rejects it; a regime where they end within 2 % passes; only the method nearest the optimum is read."""
+    the rule rejects the regime; a regime where they end within 2 % passes. Every arm is read (review of a938e8b): an arm
+    further from the optimum that fails the rule is named, its own convergence, not the regime."""
     import pandas as pd
     from inferopt.experiment.spectral import objective_agrees
     rows = lambda lan_final, sgd_final: pd.DataFrame(
         [{"dataset": "sound", "method": m, "seed": s, "final RMSE": f, "best RMSE": 0.5, "final NLL": nll}
          for s in range(3) for m, f, nll in (("SGD", sgd_final, 10.0), ("LANCZOS", lan_final, 9.0))])
-    ok, ratio = objective_agrees(rows(0.56, 0.505), "sound")
-    assert not ok and ratio["LANCZOS"] == pytest.approx(1.12) and ratio["SGD"] == pytest.approx(1.01)
-    ok, ratio = objective_agrees(rows(0.505, 0.6), "sound")
-    assert ok
+    ok, arms = objective_agrees(rows(0.56, 0.505), "sound")
+    assert not ok and arms["LANCZOS"]["final / best"] == pytest.approx(1.12) and arms["SGD"]["final / best"] == pytest.approx(1.01)
+    assert arms["LANCZOS"]["nearest"] and not arms["LANCZOS"]["agrees"] and arms["SGD"]["agrees"]
+    ok, arms = objective_agrees(rows(0.505, 0.511), "sound")
+    assert ok and arms["LANCZOS"]["agrees"] and not arms["SGD"]["agrees"]       # SGD 1.022 fails the rule, named per arm
+    assert arms["SGD"]["final NLL"] == 10.0 and not arms["SGD"]["nearest"]
     assert objective_agrees(rows(0.56, 0.505), "sound", agree=0.15)[0]
     with pytest.raises(ValueError, match="agree"):
         objective_agrees(rows(0.56, 0.505), "sound", agree=-1.0)
