@@ -494,7 +494,6 @@ def _experiment_boosting():
         "authors_cell": None,
         "check_rule_settings": None,
         "selected_is_plain_vi": lambda: dict(records=boosting_records(), threshold=1e-12),
-        "no_rule_boosts": lambda: dict(records=boosting_records(), n_se=2.0),
         "headroom": lambda: dict(data=dict(Z=Z, y=yl), n_eval=10, rng=np.random.default_rng(0)),
         "replicate_support": lambda: dict(test=lambda r: True, records=boosting_records()),
     }

@@ -363,3 +363,20 @@ def test_a_claim_outside_the_regime_is_inconclusive_not_holds():
     test, diag = in_regime(lambda r: True, None, {"vi": boosting_gains(records), "converged": boosting_gains(_gain_records(9.0, 9.0))})
     assert exp.claim("C2.6", "Adaptive above line search.", test=test, table=records, by="replicate",
                      diagnosis=diag).verdict == "holds"
+
+
+def test_a_cell_with_a_dropped_run_resamples_its_complete_replicates():
+    """The authors' plotting script drops a stopped run; the cell's bootstrap then resamples only the replicates in
+    which every rule has a run (a resample of the others alone would hold no run of that rule)."""
+    from inferopt.experiment.boosting import authors_cell, replicate_support
+    rec = make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3, "line_search": 0.5}, reps=4, stop={("adaafw", 3): 1})
+    kept, dropped = complete_runs(rec, 4)
+    assert list(zip(dropped.method, dropped.replicate)) == [("adaafw", 3)]
+    support = replicate_support(bc.elbo_curves_above, kept)
+    assert support["n_units"] == 3 and support["fraction_holding"] == 1.0
+    assert authors_cell("a", bc.elbo_curves_above, kept)["verdict"] == "holds"
+    low = make_records(elbo={"adafw": 2, "adaafw": -1, "adapfw": 3, "line_search": 0.5}, reps=4, stop={("adaafw", 3): 1})
+    assert authors_cell("a", bc.elbo_curves_above, complete_runs(low, 4)[0])["verdict"] == "fails"
+    # no replicate with every rule: nothing to resample, the cell is measured but not decisive
+    assert replicate_support(bc.elbo_curves_above, kept[~((kept.method == "predefined") & (kept.replicate < 3))
+                                                        & ~((kept.method == "adaafw") & (kept.replicate == 3))]) is None

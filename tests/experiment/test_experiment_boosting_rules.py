@@ -9,7 +9,7 @@ from inferopt.boosting.mixture import Mixture
 from inferopt.boosting.relbo import greedy_step, relbo_lambda
 from inferopt.boosting.targets import GaussianMixtureTarget, LogisticTarget
 from inferopt.experiment.boosting import (AUTHORS_RULE_SETTINGS, check_rule_settings, compare_methods, headroom,
-                                          no_rule_boosts, selected_is_plain_vi)
+                                          selected_is_plain_vi)
 from inferopt.models.laplace import laplace_approximation
 
 
@@ -69,21 +69,6 @@ def test_headroom_is_the_elbo_of_the_laplace_approximation():
     assert abs(room["elbo"] - direct.mean()) < 4 * np.hypot(room["elbo_se"], direct.std() / np.sqrt(len(x)))
     with pytest.raises(TypeError, match="data"):
         headroom({"Z": data["Z"]}, rng=np.random.default_rng(0))
-
-
-def records(t0, best, se=0.5, methods=("line_search", "adafw")):
-    rows = []
-    for m in methods:
-        for r in range(2):
-            rows += [{"method": m, "replicate": r, "iteration": 0, "elbo_eval": t0, "elbo_se": se, "gamma": np.nan},
-                     {"method": m, "replicate": r, "iteration": 1, "elbo_eval": best[m], "elbo_se": se, "gamma": 0.1}]
-    return pd.DataFrame(rows)
-
-
-def test_no_rule_boosts_only_when_every_rule_stays_within_the_error_of_plain_vi():
-    assert no_rule_boosts(records(-100.0, {"line_search": -99.8, "adafw": -100.3}))
-    assert not no_rule_boosts(records(-100.0, {"line_search": -100.0, "adafw": -95.0}))   # one rule boosts
-    assert not no_rule_boosts(records(-100.0, {"line_search": -99.8, "adafw": -99.0}, se=0.1))
 
 
 def table_records(gammas_by_method, ll_by_method):

@@ -370,15 +370,6 @@ def improves_on_vi(records: pd.DataFrame, methods, *, n_se: float = 2.0) -> bool
                     for m in methods))
 
 
-def no_rule_boosts(records: pd.DataFrame, *, n_se: float = 2.0) -> bool:
-    """True when no rule's best mean ELBO exceeds plain VI's (t = 0) by ``n_se`` combined standard errors
-    (:func:`elbo_by_rule`): every rule is then plain VI up to Monte-Carlo noise, and a claim that ranks
-    the rules by the ELBO they reach compares that noise (not measured, not a verdict)."""
-    e = elbo_by_rule(records)
-    n_se = check_real("n_se", n_se, low=0.0)
-    return bool(not any(v["best"] - v["t0"] > n_se * np.hypot(v["best_se"], v["t0_se"]) for v in e.values()))
-
-
 def verdict_map(runs: dict, test, name: str) -> list[dict]:
     """A claim's verdict under each setting of one open choice: ``runs`` maps a value of ``name`` to
     the records run with it (same data, seeds and budgets), ``test(records) -> bool``; returns the
@@ -399,10 +390,18 @@ def verdict_map(runs: dict, test, name: str) -> list[dict]:
 
 def replicate_support(test, records: pd.DataFrame) -> dict | None:
     """The bootstrap support of ``test`` over the replicates of ``records`` (seed 0: the same resamples for
-    every cell), None when a rule the test reads has no records; a cell with it is decisive only when 90 % of
-    the resamples agree (:func:`~.verdict_map.cell`)."""
+    every cell) in which every rule of ``records`` has a run (a replicate is one seed shared by the rules: the
+    paired unit; a run the authors' plotting script drops, :func:`~.boosting_rules.complete_runs`, leaves its
+    replicate out of the resamples, which could otherwise hold no run of that rule); None when no replicate is
+    complete or a rule the test reads has no records. A cell with it is decisive only when 90 %
+    of the resamples agree (:func:`~.verdict_map.cell`)."""
     check_callable("test", test)
     check_table("records", records, ("replicate",))
+    if "method" in records:
+        rules = records.groupby("replicate").method.nunique()
+        records = records[records.replicate.isin(rules.index[rules == records.method.nunique()])]
+    if records.empty:
+        return None
     try:
         return bootstrap_support(test, records, by="replicate", seed=0)
     except KeyError:
