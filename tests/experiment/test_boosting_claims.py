@@ -148,6 +148,25 @@ def test_the_authors_construction_is_mapped_within_itself_only():
         bc.within_authors({}, paper)
 
 
+def test_the_authors_map_is_computed_once_per_claim():
+    # a notebook asks the same (test, what) once per arithmetic of d: the map is bootstrapped once, the answers are equal
+    failing = make_records(elbo={"line_search": 1.0})
+    calls = []
+
+    def whole(t, w):
+        calls.append(w)
+        return {"kind": "paper", "text": f"{w} every cell fails.", "evidence": {"sweep": []}}
+
+    otherwise = bc.within_authors({"exact": failing, "float32": failing}, whole)
+    first = otherwise(bc.elbo_curves_above, "x.")
+    first["text"] = "changed by a caller"
+    again = otherwise(bc.elbo_curves_above, "x.")
+    assert calls == ["x."] and again == bc.within_authors({"exact": failing, "float32": failing}, whole)(bc.elbo_curves_above, "x.")
+    otherwise(bc.elbo_curves_above, "y.")
+    otherwise(bc.adaptive_boost, "x.")
+    assert calls == ["x.", "x.", "y.", "x."]
+
+
 # -- C1: constructed rows of random_lmo_step ---------------------------------------------------------------------------
 
 def c1_runs(dims=(1, 10, 100), n=10, ls=None, kl=None, best=0.0, adafw_fail=0.0):

@@ -32,6 +32,7 @@ step separates good from bad next components no better than a cut-off, at each m
 
 from __future__ import annotations
 
+import copy
 from functools import partial
 
 import numpy as np
@@ -321,12 +322,21 @@ def within_authors(authors: dict, whole):
     their two arithmetics of ``d``, :func:`~.boosting.authors_cell`); else ``whole(test, what)``, the claim's whole verdict
     map (our rules' settings and the authors' cells), kept when it earns ``paper`` (every cell, theirs and ours, failing
     decisively) or its rescue holds in cells of the authors' construction only; a ``setting`` or ``construction`` that
-    rests on a cell of ours is a rescue of our rules, not of theirs, and earns nothing here (:class:`~.claims.Unearned`)."""
+    rests on a cell of ours is a rescue of our rules, not of theirs, and earns nothing here (:class:`~.claims.Unearned`).
+    The diagnosis of a ``(test, what)`` is computed once and returned again (a copy) when asked again: a notebook asks it
+    for each arithmetic of ``d`` it runs, and every answer is the same bootstrapped map."""
     if not isinstance(authors, dict) or not authors:
         raise TypeError(f"authors must be a non-empty mapping {{name: records}}; got {type(authors).__name__}")
     check_callable("whole", whole)
+    done = {}   # (id(test), what) -> (test, diagnosis): the test is kept, so its id is not reused
 
     def otherwise(test, what: str):
+        key = (id(test), what)
+        if key not in done:
+            done[key] = (test, diagnose(test, what))
+        return copy.deepcopy(done[key][1])
+
+    def diagnose(test, what: str):
         cells = [authors_cell(name, test, rec) for name, rec in authors.items()]
         holding = [c for c in cells if c["verdict"] == "holds"]
         if holding:
