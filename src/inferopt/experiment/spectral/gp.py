@@ -94,9 +94,10 @@ def iterations_per_record(result) -> float:
     target is the first iterate that does, its cost exact; above 1 an unrecorded iterate before it may have met it
     (:func:`coarse_record`). The work within an iterate is counted in products (the ``matvecs`` trace, :func:`work_to`) by the
     rule of each method's gradient: the products it makes. SGD's stochastic Chebyshev gradient (:meth:`~inferopt.spectral.gp.SKIGaussianProcess.spectral_grad`):
-    ``n`` per probe at the degree ``n`` drawn, the ``n - 1`` products with ``A`` of its forward recursion and one for its
-    derivative contraction, a frequency-domain cross-correlation of the kept transforms (measured at d = 35,000, r = 2,980,
-    one thread: 0.1n to 0.13n products' CPU time per probe, the whole gradient 1.1n to 1.3n, n = 15 to 60), not the ``2n``
+    ``1.2n`` per probe at the degree ``n`` drawn (:data:`~inferopt.spectral.gp.SGD_PRODUCTS_PER_DEGREE`), its cost as measured in
+    CPU time, not the nominal ``n`` (the ``n - 1`` products with ``A`` of its forward recursion and one for its derivative
+    contraction, a frequency-domain cross-correlation of the kept transforms: measured at d = 35,000, r = 2,980, one thread,
+    0.1n to 0.13n products' CPU time per probe, the whole gradient 1.1n to 1.3n, n = 15 to 60), not the ``2n``
     kernel-sandwich products it replaces (counted before, ``3n - 1``). LANCZOS: its CG / Lanczos products with ``A`` and
     one product with each of the two sandwiches ``∂A/∂θ₂``, ``∂A/∂θ₃`` per probe (and per ``α``), each made as a product,
     over every evaluation of a line search."""
