@@ -593,16 +593,19 @@ def size_held(cells, headline="paper's") -> list:
     return [c for c in cells if holds(c) and (c.get("construction"), c["setting"].get("d")) in sizes]
 
 
-def deciding_numbers(table: pd.DataFrame, lanczos: str, claim: str, shares) -> dict:
+def deciding_numbers(table: pd.DataFrame, lanczos: str, claim: str, shares=None) -> dict:
     """The numbers that decide ``claim`` (``"D5.1"`` to ``"D5.4"``) on ONE comparison's table (:func:`gp_comparison`: SGD
     against ``lanczos``), each named with the target share it is read at, so that a text quoting a cell quotes the share that
     decides it there: D5.1 the sound LANCZOS / SGD cost ratio (:func:`time_ratio`) at ``shares[0]`` (its judged share), D5.3 both
     datasets' at ``shares[0]``, in CPU seconds and products; D5.4 the largest humidity ratio over ``shares`` (its read
     targets, :func:`readable_shares`) per unit and the share where it is reached; D5.2 the humidity stuck shares
-    (:func:`stuck_share`, margin 0.02; no share). ``None`` for a ratio that does not exist (SGD's cost 0)."""
+    (:func:`stuck_share`, margin 0.02; it reads no share: ``shares`` must be None). ``None`` for a ratio that does not exist (SGD's
+    cost 0)."""
     check_choice("claim", claim, ("D5.1", "D5.2", "D5.3", "D5.4"))
     _runs(table, "humidity" if claim in ("D5.2", "D5.4") else "sound", "SGD", lanczos)
     if claim == "D5.2":
+        if shares is not None:
+            raise ValueError(f"shares must be None for D5.2 (it reads no target share); got {shares!r}")
         return {f"humidity: {m} stuck share": stuck_share(table, "humidity", m, 0.02) for m in ("SGD", lanczos)}
     shares = [_share(table, s_) for s_ in _shares(shares)]
     if claim in ("D5.1", "D5.3"):
