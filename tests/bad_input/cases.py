@@ -626,6 +626,7 @@ def _experiment_spectral():
         "d51_reading": lambda: dict(table=gp_rows(), lanczos="LANCZOS", share=0.9, factor=1.5),
         "d53_reading": lambda: dict(table=gp_rows(), lanczos="LANCZOS", share=0.9),
         "d54_reading": lambda: dict(table=gp_rows(), lanczos="LANCZOS", shares=[0.9], factor=6.0),
+        "deciding_numbers": lambda: dict(table=gp_rows(), lanczos="LANCZOS", claim="D5.4", shares=[0.9]),
         "decided_share": lambda: dict(reading=lambda s_: True, shares=[0.9, 0.95], chosen=0.9),
         "choose_eta0": None,
         "d55_test": lambda: dict(exponents={"seconds, M": 1.0, "seconds, N": 1.1}, keys=["seconds, M", "seconds, N"], cut=0.25),

@@ -368,3 +368,37 @@ def test_d5_a_budget_capped_lanczos_bounds_the_ratio_from_below():
     assert ratio_bound(exact, "humidity", "LANCZOS", 0.9) == "exact" and time_ratio(exact, "humidity", "LANCZOS", 0.9) == pytest.approx(7.2)
     assert d54_reading(exact, "LANCZOS", [0.9], 8.0) is False               # an exact ratio below the bar: fails
     assert d54_reading(exact, "LANCZOS", [0.9], 6.0) is True
+
+
+def test_deciding_numbers_quote_the_share_that_decides():
+    """The reviewer's case: a cell's quoted ratios must be those of the share its verdict is read at (D5.1 / D5.3 their judged
+    share, D5.4 its largest ratio over its read targets), never another share's: here the ratio differs between shares."""
+    from inferopt.experiment.spectral import deciding_numbers
+    fast, slow = [curve(0.4)] * 5, [curve(0.1)] * 5                # targets 1.5 (share 0.5) and 1.1 (share 0.9)
+    tb = gp_table({("sound", "SGD"): fast, ("sound", "LANCZOS"): slow, ("humidity", "SGD"): fast, ("humidity", "LANCZOS"): slow}, (0.5, 0.9))
+    at = {s_: time_ratio(tb, "sound", "LANCZOS", s_) for s_ in (0.5, 0.9)}
+    assert at[0.5] != pytest.approx(at[0.9])                        # the shares' ratios differ: quoting one for the other is wrong
+    for s_ in (0.5, 0.9):
+        got = deciding_numbers(tb, "LANCZOS", "D5.1", [s_])
+        assert got == {f"sound: LANCZOS / SGD seconds at share {s_:g}": pytest.approx(at[s_]),
+                       f"sound: LANCZOS / SGD matvecs at share {s_:g}": pytest.approx(at[s_])}
+    assert set(deciding_numbers(tb, "LANCZOS", "D5.3", [0.9])) == {f"{n}: LANCZOS / SGD {u} at share 0.9" for n in ("sound", "humidity")
+                                                                  for u in ("seconds", "matvecs")}
+    top = max(at, key=at.get)
+    assert deciding_numbers(tb, "LANCZOS", "D5.4", [0.5, 0.9])[f"humidity: largest LANCZOS / SGD seconds (at share {top:g})"] == pytest.approx(at[top])
+    assert deciding_numbers(tb, "LANCZOS", "D5.2") == {"humidity: SGD stuck share": 0.0, "humidity: LANCZOS stuck share": 0.0}
+    with pytest.raises(ValueError, match="claim"):
+        deciding_numbers(tb, "LANCZOS", "D5.5", [0.9])
+    with pytest.raises(ValueError, match="share"):
+        deciding_numbers(tb, "LANCZOS", "D5.1", [0.3])             # not one of the table's targets
+
+
+def test_sgd_gradient_counts_its_measured_products(gp):
+    """The reviewer's case: SGD's probe costs 1.1n-1.3n products' CPU time, not the nominal n: it is counted at the measured 1.2n."""
+    from inferopt.spectral.gp import SGD_PRODUCTS_PER_DEGREE
+    th = np.array([0.5, 1.0, 2.0])
+    a_, b_ = gp.interval(th)
+    V = rademacher(np.random.default_rng(0), gp.dim, 3)
+    before = gp.matvecs
+    gp.spectral_grad(th, V, np.ones(11), a_, b_)                  # degree 10, 3 probes
+    assert SGD_PRODUCTS_PER_DEGREE == pytest.approx(1.2) and gp.matvecs - before == pytest.approx(1.2 * 10 * 3)

@@ -346,3 +346,32 @@ def test_objective_agrees_reads_the_split_rule_on_every_arm_and_the_regime_on_th
     assert objective_agrees(rows(0.56, 0.505), "sound", agree=0.15)[0]
     with pytest.raises(ValueError, match="agree"):
         objective_agrees(rows(0.56, 0.505), "sound", agree=-1.0)
+
+
+def test_own_map_diagnosis_gives_each_kind():
+    """The reviewer's case: a claim that holds in its main cell at the headline sizes has no failure for a map to explain
+    (None: a verdict that turns then is the readings', the record's `reading`, never `setting`); a cell of its own
+    construction holding elsewhere is a `setting`; a map failing everywhere is `paper` only when it varies, at the headline
+    sizes, every choice the verdict depends on (``vary``), else Unearned naming what it lacks."""
+    from inferopt.experiment.claims import Unearned, check_diagnosis
+    from inferopt.experiment.spectral import own_map_diagnosis
+    c = lambda s, d, v, con="ours": {"setting": {"setting": s, "d": d}, "verdict": v, "support": 1.0 if v == "holds" else 0.0,
+                                     "construction": con, "data": "paper" if d == "paper's" else "stand-in"}
+    small = [c("main", 1000, "fails"), c("floor", 1000, "fails"), c("start", 1000, "fails")]
+    theirs = [c("main", "paper's", "fails", "authors"), c("main", 1000, "fails", "authors"), c("floor", 1000, "fails", "authors")]
+    # holds at the headline main cell, fails in the map: nothing to diagnose (the readings decide: `reading`)
+    assert own_map_diagnosis([c("main", "paper's", "holds")] + small, theirs, "Evidence.") is None
+    # fails at the headline main cell, holds in one of its own cells: `setting`
+    found = own_map_diagnosis([c("main", "paper's", "fails"), small[0], c("floor", 1000, "holds"), small[2]], theirs, "Evidence.")
+    assert found["kind"] == "setting" and "floor" in found["text"]
+    # fails everywhere: `paper` when the start is varied at the headline sizes ...
+    head_start = [c("main", "paper's", "fails"), c("start far", "paper's", "fails")] + small
+    found = own_map_diagnosis(head_start, theirs, "Evidence.", vary=["start"])
+    assert found["kind"] == "paper"
+    check_diagnosis(dict(found, scale="paper"), scale="paper")
+    # ... and Unearned when the start is varied only on the map's smaller data
+    lacking = own_map_diagnosis([c("main", "paper's", "fails")] + small, theirs, "Evidence.", vary=["start"])
+    assert isinstance(lacking, Unearned) and "start" in lacking.reason and "headline sizes" in lacking.reason
+    assert own_map_diagnosis([c("main", "paper's", "fails")] + small, theirs, "Evidence.")["kind"] == "paper"   # without vary: as before
+    with pytest.raises(TypeError, match="vary"):
+        own_map_diagnosis(head_start, theirs, "Evidence.", vary="start")

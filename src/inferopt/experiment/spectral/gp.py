@@ -94,9 +94,10 @@ def iterations_per_record(result) -> float:
     target is the first iterate that does, its cost exact; above 1 an unrecorded iterate before it may have met it
     (:func:`coarse_record`). The work within an iterate is counted in products (the ``matvecs`` trace, :func:`work_to`) by the
     rule of each method's gradient: the products it makes. SGD's stochastic Chebyshev gradient (:meth:`~inferopt.spectral.gp.SKIGaussianProcess.spectral_grad`):
-    ``n`` per probe at the degree ``n`` drawn, the ``n - 1`` products with ``A`` of its forward recursion and one for its
-    derivative contraction, a frequency-domain cross-correlation of the kept transforms (measured at d = 35,000, r = 2,980,
-    one thread: 0.1n to 0.13n products' CPU time per probe, the whole gradient 1.1n to 1.3n, n = 15 to 60), not the ``2n``
+    ``1.2n`` per probe at the degree ``n`` drawn (:data:`~inferopt.spectral.gp.SGD_PRODUCTS_PER_DEGREE`), its cost as measured in
+    CPU time, not the nominal ``n`` (the ``n - 1`` products with ``A`` of its forward recursion and one for its derivative
+    contraction, a frequency-domain cross-correlation of the kept transforms: measured at d = 35,000, r = 2,980, one thread,
+    0.1n to 0.13n products' CPU time per probe, the whole gradient 1.1n to 1.3n, n = 15 to 60), not the ``2n``
     kernel-sandwich products it replaces (counted before, ``3n - 1``). LANCZOS: its CG / Lanczos products with ``A`` and
     one product with each of the two sandwiches ``∂A/∂θ₂``, ``∂A/∂θ₃`` per probe (and per ``α``), each made as a product,
     over every evaluation of a line search."""
@@ -592,22 +593,60 @@ def size_held(cells, headline="paper's") -> list:
     return [c for c in cells if holds(c) and (c.get("construction"), c["setting"].get("d")) in sizes]
 
 
-def own_map_diagnosis(own, other, text: str, headline="paper's"):
+def deciding_numbers(table: pd.DataFrame, lanczos: str, claim: str, shares=None) -> dict:
+    """The numbers that decide ``claim`` (``"D5.1"`` to ``"D5.4"``) on ONE comparison's table (:func:`gp_comparison`: SGD
+    against ``lanczos``), each named with the target share it is read at, so that a text quoting a cell quotes the share that
+    decides it there: D5.1 the sound LANCZOS / SGD cost ratio (:func:`time_ratio`) at ``shares[0]`` (its judged share), D5.3 both
+    datasets' at ``shares[0]``, in CPU seconds and products; D5.4 the largest humidity ratio over ``shares`` (its read
+    targets, :func:`readable_shares`) per unit and the share where it is reached; D5.2 the humidity stuck shares
+    (:func:`stuck_share`, margin 0.02; it reads no share: ``shares`` must be None). ``None`` for a ratio that does not exist (SGD's
+    cost 0)."""
+    check_choice("claim", claim, ("D5.1", "D5.2", "D5.3", "D5.4"))
+    _runs(table, "humidity" if claim in ("D5.2", "D5.4") else "sound", "SGD", lanczos)
+    if claim == "D5.2":
+        if shares is not None:
+            raise ValueError(f"shares must be None for D5.2 (it reads no target share); got {shares!r}")
+        return {f"humidity: {m} stuck share": stuck_share(table, "humidity", m, 0.02) for m in ("SGD", lanczos)}
+    shares = [_share(table, s_) for s_ in _shares(shares)]
+    if claim in ("D5.1", "D5.3"):
+        names = ("sound",) if claim == "D5.1" else ("sound", "humidity")
+        return {f"{n}: LANCZOS / SGD {u} at share {shares[0]:g}": time_ratio(table, n, lanczos, shares[0], unit=u) for n in names for u in UNITS}
+    out = {}
+    for u in UNITS:
+        got = {s_: time_ratio(table, "humidity", lanczos, s_, unit=u) for s_ in shares}
+        got = {s_: r for s_, r in got.items() if r is not None}
+        if got:
+            top = max(got, key=got.get)
+            out[f"humidity: largest LANCZOS / SGD {u} (at share {top:g})"] = got[top]
+    return out
+
+
+def own_map_diagnosis(own, other, text: str, headline="paper's", vary=()):
     """A failing claim's diagnosis from its verdict map, where only ``own`` construction's cells can rescue it, and no cell
     by its data size alone (:func:`size_held`: such cells are kept in the evidence, marked ``size`` and without their
-    support, so they neither name a ``setting`` nor let ``paper`` through). ``setting`` when one of ``own`` other cells
-    holds decisively (:func:`~..verdict_map.map_diagnosis`); when only ``other`` cells hold, :class:`~..claims.Unearned`
-    naming them (a cell of the other construction says nothing of this one's setting); when only size cells hold,
-    :class:`~..claims.Unearned` naming them; each with what would decide it (those cells at the headline sizes); when none
-    holds, :func:`~..verdict_map.map_diagnosis` of both (``paper`` if the map earns it)."""
+    support, so they neither name a ``setting`` nor let ``paper`` through). ``None`` when ``own``'s main cell at the
+    ``headline`` sizes (setting ``"main"``) holds decisively: the claim holds at its chosen setting, there is no failure for
+    a map to explain, and a verdict that turns only within the readings of a cut-off is the readings' (the record's
+    ``reading``), never a ``setting``. ``setting`` when one of ``own`` other cells holds decisively
+    (:func:`~..verdict_map.map_diagnosis`); when only ``other`` cells hold, :class:`~..claims.Unearned` naming them (a cell
+    of the other construction says nothing of this one's setting); when only size cells hold, :class:`~..claims.Unearned`
+    naming them; each with what would decide it (those cells at the headline sizes); when none holds,
+    :func:`~..verdict_map.map_diagnosis` of both (``paper`` if the map earns it), except that ``paper`` needs every open
+    choice of ``vary`` (setting labels, matched by their start) varied in a decisive cell at the ``headline`` sizes: a map
+    that leaves out, at the sizes the claim is read at, a choice its verdict depends on earns no ``paper``
+    (:class:`~..claims.Unearned` naming what it lacks)."""
     from ..claims import Unearned, setting_text
     from ..verdict_map import decisive, map_diagnosis
+    if isinstance(vary, str) or not hasattr(vary, "__iter__") or not all(isinstance(v, str) and v for v in vary):
+        raise TypeError(f"vary must be a list of setting labels; got {vary!r}")
     own, other = list(own), list(other)
     sized = size_held(own + other, headline)
+    holds = lambda cells: [c for c in cells if c.get("verdict") == "holds" and decisive(c)]
+    if any(c["setting"].get("setting") == "main" and c["setting"].get("d") == headline for c in holds(own)):
+        return None
     mark = lambda c: ({k: v for k, v in c.items() if k != "support"} | {"size": "the main setting does not fail at this size: "
                                                                                   "the size's, not an open choice's"}) if any(c is s_ for s_ in sized) else c
     own, other = [mark(c) for c in own], [mark(c) for c in other]
-    holds = lambda cells: [c for c in cells if c.get("verdict") == "holds" and decisive(c)]
     where = lambda cells: "; ".join(setting_text(c["setting"]) for c in cells)
     decide = ("What would decide it: those cells at the headline sizes (d = 35,000 and 16,930): holding decisively there earns "
               "{earns}; failing there leaves no cell holding, `paper` if every cell is decisive")
@@ -618,4 +657,11 @@ def own_map_diagnosis(own, other, text: str, headline="paper's"):
         return Unearned(f"{text} It holds only on the map's smaller data ({where(sized)}), where its main setting does not fail "
                         "decisively either: the data size, not an open choice of the paper, may rescue it, and a size is no setting. "
                         + decide.format(earns="`setting` for a cell that holds where the main setting fails"), {"sweep": own + other})
-    return map_diagnosis(own + other, text, no_authors_construction=None)
+    found = map_diagnosis(own + other, text, no_authors_construction=None)
+    at_headline = [str(c["setting"].get("setting", "")) for c in own + other if c["setting"].get("d") == headline and decisive(c)]
+    lacks = [v for v in vary if not any(label.startswith(v) for label in at_headline)]
+    if isinstance(found, dict) and found["kind"] == "paper" and lacks:
+        return Unearned(f"{text} It fails in every cell of the map, but the map does not vary, at the headline sizes (d = {headline}), "
+                        f"what the verdict depends on: {'; '.join(lacks)}. What would decide it: cells varying it there, each decisive "
+                        "(failing in every one earns `paper`, holding in one `setting`)", {"sweep": own + other})
+    return found
