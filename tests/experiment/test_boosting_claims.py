@@ -82,7 +82,26 @@ def test_claim_on_table_not_measured_at_plain_vi():
     bc.claim_on_table(exp, "X", "t.", bc.adaafw_best, flat)
     bc.claim_on_table(exp, "Y", "t.", bc.adaafw_best, make_records(ll={m: 0.01 for m in RULES}))
     assert "Not measured" in exp.calls[0][1] and "test" not in exp.calls[0][2]
-    assert exp.calls[1][2]["test"] is bc.adaafw_best
+    up = make_records(ll={m: 0.01 for m in RULES})
+    assert exp.calls[1][2]["holds"] == bc.adaafw_best(up) and exp.calls[1][2]["support"]["n_units"] == 3
+
+
+def test_a_claim_on_runs_with_a_dropped_run_resamples_its_complete_replicates():
+    """The authors' plotting script drops a stopped run: the claim is decided on every kept run, its bootstrap over the
+    replicates in which every rule has a run (a resample of the others alone holds no run of that rule); none such:
+    not measured."""
+    exp = _Exp()
+    rec = make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3, "line_search": 0.5}, reps=4, stop={("adafw", 3): 1})
+    kept = complete_runs(rec, 4)[0]
+    bc.claim_on_runs(exp, "X", "t.", bc.elbo_curves_above, kept)
+    kw = exp.calls[0][2]
+    assert kw["holds"] is True and kw["support"]["n_units"] == 3 and kw["support"]["fraction_holding"] == 1.0
+    down = complete_runs(make_records(elbo={"adafw": -2}, reps=4, stop={("adafw", 3): 1}), 4)[0]
+    bc.claim_on_runs(exp, "Y", "t.", bc.elbo_curves_above, down)
+    assert exp.calls[1][2]["holds"] is False and exp.calls[1][2]["support"]["fraction_holding"] == 0.0
+    split = make_records(reps=2, stop={("adafw", 1): 1, ("adaafw", 0): 1})
+    bc.claim_on_runs(exp, "Z", "t.", bc.elbo_curves_above, complete_runs(split, 4)[0])
+    assert "Not measured: no replicate holds a run of every rule" in exp.calls[2][1]
 
 
 def test_complete_runs_and_adaptation():

@@ -267,21 +267,34 @@ def claim_on_table(exp, id_: str, text: str, test, records: pd.DataFrame, **kw):
     if selected_is_plain_vi(records):
         return exp.claim(id_, f"{text} Not measured: every rule's selected iterate is plain VI (t = 0, or zero steps "
                          "before it).", measured={**kw.get("measured", {}), "selected iterate of every rule": "plain VI"})
-    return exp.claim(id_, text, test=test, table=records, by="replicate", **kw)
+    return _paired_claim(exp, id_, text, test, records, **kw)
+
+
+def _paired_claim(exp, id_: str, text: str, test, records: pd.DataFrame, **kw):
+    """``exp.claim`` decided by ``test`` on every run of ``records``, its support the bootstrap over the replicates in
+    which every rule has a run (:func:`~.boosting.replicate_support`: the authors' plotting script leaves a stopped run
+    out, and a resample of the other replicates could hold no run of its rule); ``not measured`` when no replicate
+    holds a run of every rule."""
+    support = replicate_support(test, records)
+    if support is None:
+        return exp.claim(id_, f"{text} Not measured: no replicate holds a run of every rule (nothing to resample).",
+                         measured=kw.get("measured", {}))
+    return exp.claim(id_, text, holds=test(records), support=support, **kw)
 
 
 def claim_on_runs(exp, id_: str, text: str, test, records: pd.DataFrame, rules=("predefined", "line_search", *ADAPTIVE),
                   *, on_table: bool = False, **kw):
     """``exp.claim`` decided by ``test`` on ``records``, or ``not measured`` when a rule of ``rules`` has no run in them
     (every run of it stopped early and was left out, as the authors' plotting script leaves such runs out), or, with
-    ``on_table``, as :func:`claim_on_table` when every selected iterate is plain VI."""
+    ``on_table``, as :func:`claim_on_table` when every selected iterate is plain VI; its support resamples the
+    replicates in which every rule has a run (:func:`_paired_claim`)."""
     missing = [m for m in rules if m not in set(records.method)]
     if missing:
         return exp.claim(id_, f"{text} Not measured: no complete run of {', '.join(missing)} (every one stopped early).",
                          measured=kw.get("measured", {}))
     if on_table:
         return claim_on_table(exp, id_, text, test, records, **kw)
-    return exp.claim(id_, text, test=test, table=records, by="replicate", **kw)
+    return _paired_claim(exp, id_, text, test, records, **kw)
 
 
 #: the corrective variants of Sec. 4.1 (away and pairwise steps), compared with the predefined step in Fig. 2 (C4)
