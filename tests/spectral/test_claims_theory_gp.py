@@ -392,13 +392,3 @@ def test_deciding_numbers_quote_the_share_that_decides():
     with pytest.raises(ValueError, match="share"):
         deciding_numbers(tb, "LANCZOS", "D5.1", [0.3])             # not one of the table's targets
 
-
-def test_sgd_gradient_counts_its_measured_products(gp):
-    """The reviewer's case: SGD's probe costs 1.1n-1.3n products' CPU time, not the nominal n: it is counted at the measured 1.2n."""
-    from inferopt.spectral.gp import SGD_PRODUCTS_PER_DEGREE
-    th = np.array([0.5, 1.0, 2.0])
-    a_, b_ = gp.interval(th)
-    V = rademacher(np.random.default_rng(0), gp.dim, 3)
-    before = gp.matvecs
-    gp.spectral_grad(th, V, np.ones(11), a_, b_)                  # degree 10, 3 probes
-    assert SGD_PRODUCTS_PER_DEGREE == pytest.approx(1.2) and gp.matvecs - before == pytest.approx(1.2 * 10 * 3)
