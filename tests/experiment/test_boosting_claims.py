@@ -86,22 +86,28 @@ def test_claim_on_table_not_measured_at_plain_vi():
     assert exp.calls[1][2]["holds"] == bc.adaafw_best(up) and exp.calls[1][2]["support"]["n_units"] == 3
 
 
-def test_a_claim_on_runs_with_a_dropped_run_resamples_its_complete_replicates():
-    """The authors' plotting script drops a stopped run: the claim is decided on every kept run, its bootstrap over the
-    replicates in which every rule has a run (a resample of the others alone holds no run of that rule); none such:
-    not measured."""
+def test_a_claim_on_runs_with_a_dropped_run_resamples_each_rule_apart():
+    """The authors' plotting script drops a stopped run: the claim is decided on every kept run; the replicates are
+    no longer paired, so its bootstrap resamples each rule's runs apart (never a resample without a rule); a rule
+    left with one run gives no support."""
     exp = _Exp()
     rec = make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3, "line_search": 0.5}, reps=4, stop={("adafw", 3): 1})
     kept = complete_runs(rec, 4)[0]
     bc.claim_on_runs(exp, "X", "t.", bc.elbo_curves_above, kept)
     kw = exp.calls[0][2]
-    assert kw["holds"] is True and kw["support"]["n_units"] == 3 and kw["support"]["fraction_holding"] == 1.0
+    assert kw["holds"] is True and kw["support"]["fraction_holding"] == 1.0
+    assert kw["support"]["unit"] == "replicate within method" and kw["support"]["n_units"] == 19   # 5 rules x 4, one dropped
     down = complete_runs(make_records(elbo={"adafw": -2}, reps=4, stop={("adafw", 3): 1}), 4)[0]
     bc.claim_on_runs(exp, "Y", "t.", bc.elbo_curves_above, down)
     assert exp.calls[1][2]["holds"] is False and exp.calls[1][2]["support"]["fraction_holding"] == 0.0
-    split = make_records(reps=2, stop={("adafw", 1): 1, ("adaafw", 0): 1})
+    # no replicate holds every rule (the old paired resampling had nothing to draw): still decided, resampled per rule
+    split = make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3, "line_search": 0.5}, reps=3,
+                         stop={("adafw", 1): 1, ("adaafw", 0): 1, ("predefined", 2): 1})
     bc.claim_on_runs(exp, "Z", "t.", bc.elbo_curves_above, complete_runs(split, 4)[0])
-    assert "Not measured: no replicate holds a run of every rule" in exp.calls[2][1]
+    assert exp.calls[2][2]["holds"] is True and exp.calls[2][2]["support"]["fraction_holding"] == 1.0
+    lone = make_records(reps=2, stop={("adafw", 1): 1})
+    bc.claim_on_runs(exp, "W", "t.", bc.elbo_curves_above, complete_runs(lone, 4)[0])
+    assert exp.calls[3][2]["support"]["method"] == "single unit" and "'adafw'" in exp.calls[3][2]["support"]["note"]
 
 
 def test_complete_runs_and_adaptation():
@@ -403,18 +409,39 @@ def test_a_claim_outside_the_regime_is_inconclusive_not_holds():
                      diagnosis=diag).verdict == "holds"
 
 
-def test_a_cell_with_a_dropped_run_resamples_its_complete_replicates():
-    """The authors' plotting script drops a stopped run; the cell's bootstrap then resamples only the replicates in
-    which every rule has a run (a resample of the others alone would hold no run of that rule)."""
+def test_a_cell_with_a_dropped_run_resamples_each_rule_apart():
+    """The authors' plotting script drops a stopped run; the cell's bootstrap then resamples each rule's runs apart
+    (a resample of shared replicates could hold no run of that rule); complete records keep the paired bootstrap."""
     from inferopt.experiment.boosting import authors_cell, replicate_support
     rec = make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3, "line_search": 0.5}, reps=4, stop={("adaafw", 3): 1})
     kept, dropped = complete_runs(rec, 4)
     assert list(zip(dropped.method, dropped.replicate)) == [("adaafw", 3)]
     support = replicate_support(bc.elbo_curves_above, kept)
-    assert support["n_units"] == 3 and support["fraction_holding"] == 1.0
+    assert support["unit"] == "replicate within method" and support["n_units"] == 19 and support["fraction_holding"] == 1.0
     assert authors_cell("a", bc.elbo_curves_above, kept)["verdict"] == "holds"
     low = make_records(elbo={"adafw": 2, "adaafw": -1, "adapfw": 3, "line_search": 0.5}, reps=4, stop={("adaafw", 3): 1})
     assert authors_cell("a", bc.elbo_curves_above, complete_runs(low, 4)[0])["verdict"] == "fails"
-    # no replicate with every rule: nothing to resample, the cell is measured but not decisive
-    assert replicate_support(bc.elbo_curves_above, kept[~((kept.method == "predefined") & (kept.replicate < 3))
-                                                        & ~((kept.method == "adaafw") & (kept.replicate == 3))]) is None
+    whole = replicate_support(bc.elbo_curves_above, make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3}, reps=4))
+    assert whole["unit"] == "replicate" and whole["n_units"] == 4
+
+
+def test_an_authors_cell_with_a_rule_of_one_run_is_not_measured():
+    """A rule left with one complete run (the others stopped on the authors' float32 NaN) has no spread to resample:
+    the cell could never be decisive, so it is not measured (and names the rule and its count)."""
+    from inferopt.experiment.boosting import authors_cell
+    rec = make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3, "line_search": 0.5}, reps=3,
+                       stop={("adafw", 1): 1, ("adafw", 2): 1})
+    one = authors_cell("a", bc.elbo_curves_above, complete_runs(rec, 4)[0])
+    assert one["verdict"] == "not measured" and one["setting"]["rules with fewer than two complete runs"] == "AdaFW (1)"
+    two = authors_cell("a", bc.elbo_curves_above, complete_runs(make_records(
+        elbo={"adafw": 2, "adaafw": 1, "adapfw": 3, "line_search": 0.5}, reps=3, stop={("adafw", 1): 1}), 4)[0])
+    assert two["verdict"] == "holds" and two["support"] == 1.0
+
+
+def test_the_start_moves_the_level_only_across_the_range():
+    """C2.5's start check: the rules' mean train LL below the paper's range from one start and above it from the other
+    (either order) brackets the paper's level; both on one side, or one inside, do not."""
+    below, above, inside = (make_records(ll={m: d for m in RULES}) for d in (-0.01, 0.06, 0.03))   # base -0.7 (+1e-4 r)
+    paper = (-0.676, -0.669)
+    assert bc.start_moves_level(below, above, paper) and bc.start_moves_level(above, below, paper)
+    assert not bc.start_moves_level(below, below, paper) and not bc.start_moves_level(below, inside, paper)

@@ -71,18 +71,20 @@ def test_kind_follows_the_verdict_map_and_the_first_step():
     assert diagnose({"run-0.001", "run-estimated"}, flat)["kind"] == "setting"
 
 
-def test_stand_in_only_when_the_paper_sized_rows_gain_beyond_the_error():
+def test_stand_in_where_the_paper_sized_rows_gain_or_cannot_rule_a_gain_out():
     flat, gaining = check_table([0.1, -0.5, -3.0]), check_table([5.0, 2.0, -1.0])
     stand_in = diagnose(set(), flat, check_rows=gaining)
     assert stand_in["kind"] == "stand-in" and "1000" in stand_in["text"]
     at_rows = stand_in["evidence"]["first step at 1000 resampled rows, best ELBO gain over plain VI"]["authors"]
     assert at_rows["gain"] == 5.0 and at_rows["detectable"] == pytest.approx(2.84 * np.hypot(0.5, 0.5))
-    # a gain within the error neither shows nor rules out a cause: the check states its power, not "not the cause"
+    # a gain within the error neither shows nor rules out a cause: the check states its power, and the subset's size
+    # stays a possible cause (stand-in), never "not the cause" nor a 'paper' failure
     within_error = diagnose(set(), flat, check_rows=check_table([1.0, 0.2, -1.0]))       # 1.0 < 2 * hypot(0.5, 0.5)
-    assert within_error["kind"] == "paper" and "not the cause" not in within_error["text"]
+    assert within_error["kind"] == "stand-in" and "not the cause" not in within_error["text"]
+    assert "not ruled out" in within_error["text"]
     assert "detects 2.01 or more" in within_error["text"] and "neither shows nor rules out" in within_error["text"]
     ruled_out = diagnose(set(), flat, check_rows=check_table([-3.0, -5.0]))               # -3 + 2 * 0.71 < 0
-    assert "not the cause" in ruled_out["text"]
+    assert ruled_out["kind"] == "paper" and "not the cause" in ruled_out["text"]
     g = first_step_gain(check_table([1.0, 0.2]))["authors"]
     assert g["gain"] == 1.0 and not g["beyond_2se"] and not g["rules_out_gain"]
     assert first_step_gain(check_table([1.5, 0.2]))["authors"]["beyond_2se"]
@@ -145,4 +147,4 @@ def test_an_authors_run_without_every_rule_is_a_not_measured_cell_and_its_test_i
     cells = {c["setting"]["rules"]: c for c in out["evidence"]["sweep"] if c.get("construction") == "authors"}
     assert cells["closed form"]["verdict"] == "holds"
     assert cells["float32"]["verdict"] == "not measured" and "support" not in cells["float32"]
-    assert cells["float32"]["setting"]["rules without a complete run"] == "AdaAFW"
+    assert cells["float32"]["setting"]["rules with fewer than two complete runs"] == "AdaAFW (0)"

@@ -388,24 +388,18 @@ def verdict_map(runs: dict, test, name: str) -> list[dict]:
     return cells
 
 
-def replicate_support(test, records: pd.DataFrame) -> dict | None:
-    """The bootstrap support of ``test`` over the replicates of ``records`` (seed 0: the same resamples for
-    every cell) in which every rule of ``records`` has a run (a replicate is one seed shared by the rules: the
-    paired unit; a run the authors' plotting script drops, :func:`~.boosting_rules.complete_runs`, leaves its
-    replicate out of the resamples, which could otherwise hold no run of that rule); None when no replicate is
-    complete or a rule the test reads has no records. A cell with it is decisive only when 90 %
-    of the resamples agree (:func:`~.verdict_map.cell`)."""
+def replicate_support(test, records: pd.DataFrame) -> dict:
+    """The bootstrap support of ``test`` over the replicates of ``records`` (seed 0: the same resamples for every
+    cell). A replicate is one seed shared by the rules: the paired unit, resampled whole when every replicate holds a
+    run of every rule of ``records``. A run the authors' plotting script drops (:func:`~.boosting_rules.complete_runs`)
+    breaks the pairing (a resample of the replicates could hold no run of its rule); the rules' runs are then
+    resampled apart (:func:`~.support.bootstrap_support` ``within="method"``: the unpaired bootstrap of the per-rule
+    means their script plots), and a rule left with one run gives no support. A cell with it is decisive only when
+    90 % of the resamples agree (:func:`~.verdict_map.cell`)."""
     check_callable("test", test)
     check_table("records", records, ("replicate",))
-    if "method" in records:
-        rules = records.groupby("replicate").method.nunique()
-        records = records[records.replicate.isin(rules.index[rules == records.method.nunique()])]
-    if records.empty:
-        return None
-    try:
-        return bootstrap_support(test, records, by="replicate", seed=0)
-    except KeyError:
-        return None
+    paired = "method" not in records or (records.groupby("replicate").method.nunique() == records.method.nunique()).all()
+    return bootstrap_support(test, records, by="replicate", within=None if paired else "method", seed=0)
 
 
 #: Alg. 2 as the paper prints it: no ``MIN_GAMMA``, no step on a negative gap, the grown ``C`` after a fallback
@@ -475,10 +469,12 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
     ``construction`` if the authors' rules rescue the claim, or Alg. 2 as printed does and the authors' code's
     departures at the same ``C0`` do not; ``setting`` if some ``C_{-1}`` or greedy setting does, decisively;
     ``stand-in`` if the first step of a greedy construction gains nothing beyond its error here but does at the
-    paper's row count (the same construction compared); else ``paper`` -- and either of these two only when every
+    paper's row count (the same construction compared), or the row-count check neither shows nor rules out a gain there
+    (its power stated); else ``paper`` -- and either of these two only when every
     measured cell of the map fails decisively (:func:`~.claims.paper_rules`), else :class:`~.claims.Unearned`
     (the claim is then ``inconclusive``). The row-count check says the subset's size is not the cause only where it
-    rules out any gain at the paper's row count; else it states its power (the smallest gain it detects).
+    rules out any gain at the paper's row count; else it states its power (the smallest gain it detects) and the kind
+    is ``stand-in``.
     """
     all_cells = step_rule_cells(test, sweep=sweep, published=published, C0=C0, greedy_sweep=greedy_sweep, authors=authors)
     cells = all_cells[:len(sweep)]
@@ -540,20 +536,25 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
                     f"first step gains ({at_rows}) beyond the Monte-Carlo error where the subset's does not ({grows[0]}): "
                     "the subset's size is the cause.", "evidence": evidence}
         text += f"; with the training rows resampled to the paper's {n_rows} the first step gains {at_rows} (80 % power)"
-        text += (", ruling out a gain there: the subset's size is not the cause" if all(
-            g["rules_out_gain"] for g in rows_gain.values()) else ", which neither shows nor rules out a gain there")
+        # a construction whose first step gains nothing here and whose check at the paper's row count lacks the power
+        # to rule a gain out: the data differ from the paper's and nothing rules the difference out (rule 7)
+        if any(not g["rules_out_gain"] and not (k in gains and gains[k]["beyond_2se"]) for k, g in rows_gain.items()):
+            return {"kind": "stand-in", "text": f"{text}, which neither shows nor rules out a gain there: the subset's "
+                    "size is not ruled out as the cause.", "evidence": evidence}
+        text += ", ruling out a gain there: the subset's size is not the cause"
     return {"kind": "paper", "text": text + ".", "evidence": evidence}
 
 
 def authors_cell(name: str, test, records: pd.DataFrame) -> dict:
     """The verdict-map cell of the authors' rules run as ``name``: ``test`` on ``records`` with its
-    replicate support, or ``not measured`` when a step rule has no records there (every run of it
-    stopped, e.g. on a NaN of the authors' float32 estimate, and their plotting script leaves such
-    runs out)."""
-    missing = sorted(set(METHODS) - set(records.method))
-    if missing:
-        return cell({"rules": name, "rules without a complete run": ", ".join(label(m) for m in missing)}, None,
-                    construction="authors")
+    replicate support, or ``not measured`` when a step rule has fewer than two runs there (every run of it
+    but one stopped, e.g. on a NaN of the authors' float32 estimate, and their plotting script leaves such
+    runs out): one run leaves that rule's spread unmeasured, so the cell could never be decisive."""
+    runs = records.groupby("method").replicate.nunique()
+    short = [m for m in METHODS if runs.get(m, 0) < 2]
+    if short:
+        return cell({"rules": name, "rules with fewer than two complete runs": ", ".join(
+            f"{label(m)} ({runs.get(m, 0)})" for m in short)}, None, construction="authors")
     return cell({"rules": name}, test(records), construction="authors", support=replicate_support(test, records))
 
 

@@ -43,35 +43,47 @@ def _rebuild(groups: list[pd.DataFrame], by: str, drawn) -> pd.DataFrame:
     return pd.concat([groups[j].assign(**{by: i}) for i, j in enumerate(drawn)], ignore_index=True)
 
 
-def bootstrap_support(test, table: pd.DataFrame, *, by: str, n_resamples: int = N_RESAMPLES, seed: int = 0) -> dict:
+def bootstrap_support(test, table: pd.DataFrame, *, by: str, within: str | None = None, n_resamples: int = N_RESAMPLES,
+                      seed: int = 0) -> dict:
     """The fraction of bootstrap resamples of ``table``'s units (column ``by``) in which
     ``test`` holds, with how it was obtained::
 
         {"fraction_holding": 0.97, "method": "bootstrap", "unit": "trial", "n_units": 10,
          "n_resamples": 200, "seed": 0}
 
-    ``test(table) -> bool`` recomputes the claim from a table of the same form."""
+    ``test(table) -> bool`` recomputes the claim from a table of the same form. ``within``: a column whose groups are
+    resampled apart (the stratified bootstrap: each group's units drawn from its own, its count kept; ``unit`` reads
+    ``"<by> within <within>"``, ``n_units`` counts the (group, unit) pairs): for a claim on per-group summaries (a
+    rule's mean over its runs) whose groups do not share their units (a run missing from some group), where a
+    resample of shared units could leave a group empty. Labels are then no longer paired across groups. A group of
+    one unit leaves its spread unmeasured: no support (``"single unit"``)."""
     check_callable("test", test)
-    check_table("table", table, (by,))
+    check_table("table", table, (by,) if within is None else (by, within))
     n_resamples = check_int("n_resamples", n_resamples, low=1)
     rng = np.random.default_rng(check_int("seed", seed, low=0))
-    n_units = int(table[by].nunique())
-    if n_units == 0:
+    if table.empty:
         raise ValueError(f"table must hold at least one unit (a value of {by!r}); it is empty")
-    if n_units == 1:
-        return {"method": "single unit", "unit": by, "n_units": 1, "note": f"one {by}: nothing to resample, no support"}
-    units = pd.unique(table[by])
-    groups = _unit_groups(table, by, units)
+    strata = [(None, table)] if within is None else list(table.groupby(within, sort=True))
+    units = [pd.unique(s[by]) for _, s in strata]
+    unit = by if within is None else f"{by} within {within}"
+    n_units = sum(len(u) for u in units)
+    lone = [key for (key, _), u in zip(strata, units) if len(u) == 1]
+    if lone:
+        where = "" if within is None else f" in {within} {lone[0]!r}"
+        return {"method": "single unit", "unit": unit, "n_units": n_units,
+                "note": f"one {by}{where}: nothing to resample, no support"}
+    groups = [_unit_groups(s, by, u) for (_, s), u in zip(strata, units)]
     # a resample is the multiset of units drawn (sorted: the order of units in a table is no part of a claim), so
     # a multiset drawn again gives the outcome it gave: few units have few multisets (3 units: 10)
     outcomes: dict[tuple, bool] = {}
     held = []
     for _ in range(n_resamples):
-        drawn = tuple(np.sort(rng.choice(n_units, size=n_units, replace=True)).tolist())
+        drawn = tuple(tuple(np.sort(rng.choice(len(u), size=len(u), replace=True)).tolist()) for u in units)
         if drawn not in outcomes:
-            outcomes[drawn] = _outcome(test, _rebuild(groups, by, drawn))
+            outcomes[drawn] = _outcome(test, pd.concat([_rebuild(g, by, d) for g, d in zip(groups, drawn)],
+                                                       ignore_index=True))
         held.append(outcomes[drawn])
-    return {"fraction_holding": float(np.mean(held)), "method": "bootstrap", "unit": by, "n_units": n_units,
+    return {"fraction_holding": float(np.mean(held)), "method": "bootstrap", "unit": unit, "n_units": n_units,
             "n_resamples": n_resamples, "seed": int(seed)}
 
 
