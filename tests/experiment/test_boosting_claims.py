@@ -445,3 +445,12 @@ def test_the_start_moves_the_level_only_across_the_range():
     paper = (-0.676, -0.669)
     assert bc.start_moves_level(below, above, paper) and bc.start_moves_level(above, below, paper)
     assert not bc.start_moves_level(below, below, paper) and not bc.start_moves_level(below, inside, paper)
+
+
+def test_the_level_diagnosis_names_the_start_only_where_it_brackets_the_range():
+    below, above = make_records(ll={m: -0.01 for m in RULES}), make_records(ll={m: 0.06 for m in RULES})
+    paper, other = (-0.676, -0.669), {"kind": "stand-in", "text": "rows."}
+    out = bc.level_diagnosis(below, above, paper, ("vi", "converged"), lambda r: f"{bc.by_method(r).train_ll_mean.mean():.3f}", other)
+    assert out.reason.startswith("the start of boosting moves the level") and "-0.700 from vi" in out.reason
+    assert out.evidence == {"train LL by start": {"vi": "-0.700", "converged": "-0.640"}}
+    assert bc.level_diagnosis(below, below, paper, ("vi", "converged"), str, other) is other

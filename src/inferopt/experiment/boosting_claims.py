@@ -159,6 +159,20 @@ def start_moves_level(records: pd.DataFrame, other: pd.DataFrame, paper_ll: tupl
     return bool((a < low and b > high) or (a > high and b < low))
 
 
+def level_diagnosis(records: pd.DataFrame, other: pd.DataFrame, paper_ll: tuple[float, float], starts: tuple[str, str],
+                    measure, diagnosis):
+    """The diagnosis of a claim on the train log-likelihood's level (C2.5): :class:`~.claims.Unearned` when the start
+    of boosting moves the level across the paper's range (:func:`start_moves_level`; ``records`` from ``starts[0]``,
+    ``other`` from ``starts[1]``, ``measure(records)`` the numbers shown), so that a start between them, not the rows,
+    would decide; else ``diagnosis`` (e.g. :func:`construction_diagnosis`'s)."""
+    if not start_moves_level(records, other, paper_ll):
+        return diagnosis
+    shown = {starts[0]: measure(records), starts[1]: measure(other)}
+    return Unearned(f"the start of boosting moves the level across the paper's range: {shown[starts[0]]} from "
+                    f"{starts[0]}, {shown[starts[1]]} from {starts[1]} (the regime cell); a start between them would "
+                    "tell whether the rows decide it", {"train LL by start": shown})
+
+
 def adaafw_best(records: pd.DataFrame) -> bool:
     """AdaAFW has the best (ties included) mean test AUROC and train log-likelihood at the selected iterates."""
     s = by_method(records)
@@ -277,10 +291,10 @@ def claim_on_table(exp, id_: str, text: str, test, records: pd.DataFrame, **kw):
     if selected_is_plain_vi(records):
         return exp.claim(id_, f"{text} Not measured: every rule's selected iterate is plain VI (t = 0, or zero steps "
                          "before it).", measured={**kw.get("measured", {}), "selected iterate of every rule": "plain VI"})
-    return _paired_claim(exp, id_, text, test, records, **kw)
+    return _claim_on_runs(exp, id_, text, test, records, **kw)
 
 
-def _paired_claim(exp, id_: str, text: str, test, records: pd.DataFrame, **kw):
+def _claim_on_runs(exp, id_: str, text: str, test, records: pd.DataFrame, **kw):
     """``exp.claim`` decided by ``test`` on every run of ``records``, its support the bootstrap over the replicates
     (:func:`~.boosting.replicate_support`: paired where every replicate holds a run of every rule, else the rules'
     runs resampled apart, as the authors' plotting script leaves a stopped run out)."""
@@ -293,14 +307,14 @@ def claim_on_runs(exp, id_: str, text: str, test, records: pd.DataFrame, rules=(
     """``exp.claim`` decided by ``test`` on ``records``, or ``not measured`` when a rule of ``rules`` has no run in them
     (every run of it stopped early and was left out, as the authors' plotting script leaves such runs out), or, with
     ``on_table``, as :func:`claim_on_table` when every selected iterate is plain VI; its support resamples the
-    replicates (:func:`_paired_claim`)."""
+    replicates (:func:`_claim_on_runs`)."""
     missing = [m for m in rules if m not in set(records.method)]
     if missing:
         return exp.claim(id_, f"{text} Not measured: no complete run of {', '.join(missing)} (every one stopped early).",
                          measured=kw.get("measured", {}))
     if on_table:
         return claim_on_table(exp, id_, text, test, records, **kw)
-    return _paired_claim(exp, id_, text, test, records, **kw)
+    return _claim_on_runs(exp, id_, text, test, records, **kw)
 
 
 #: the corrective variants of Sec. 4.1 (away and pairwise steps), compared with the predefined step in Fig. 2 (C4)
