@@ -90,6 +90,22 @@ def test_open_experiment_reads_the_registry_and_seeds_the_generator(tmp_path, ca
         open_experiment("Q7", {"seed": 0}, set())
 
 
+def test_open_experiment_keeps_load_dependent_warnings_out_of_reports(tmp_path):
+    """A1/A2's rendered reports showed SparseVI's LongCallWarning ("370 of 150000 steps took 0.5 s"), a projection of wall time
+    that depends on the machine's load: after the opening call a notebook no longer shows it; other warnings still show."""
+    import warnings
+
+    from inferopt import LongCallWarning
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        warnings.warn("long", LongCallWarning)
+        open_experiment("D1", {"seed": 0, "output_dir": str(tmp_path)}, set())
+        warnings.warn("long", LongCallWarning)
+        warnings.warn("other", UserWarning)
+    assert [(w.category, str(w.message)) for w in seen] == [(LongCallWarning, "long"), (UserWarning, "other")]
+
+
 def test_paths_are_anchored_at_the_repository_root(tmp_path, monkeypatch):
     root = repo_root()
     assert (root / "dvc.yaml").exists() and (root / "pyproject.toml").exists()

@@ -392,3 +392,17 @@ def test_deciding_numbers_quote_the_share_that_decides():
     with pytest.raises(ValueError, match="share"):
         deciding_numbers(tb, "LANCZOS", "D5.1", [0.3])             # not one of the table's targets
 
+
+
+def test_d53_a_ratio_within_the_tie_is_not_a_faster_sgd():
+    """Issue 41 (fifth review): D5.3 held on the authors' variant by a 1.026 product ratio on humidity, a tie. A ratio in
+    (1, 1 + tie] is not a faster SGD; one beyond it is; tie 0 is the strict reading."""
+    t, m = curve(0.4)
+    for pace, tie, expect in ((1.03, 0.05, False), (1.03, 0.0, True), (1.1, 0.05, True), (0.9, 0.0, False)):
+        lan = [(pace * t, m, 100.0 * pace * t)] * 5
+        tb = gp_table({(n, "SGD"): [curve(0.4)] * 5 for n in ("sound", "humidity")} | {(n, "LANCZOS"): lan for n in ("sound", "humidity")})
+        assert time_ratio(tb, "humidity", "LANCZOS", 0.9, unit="matvecs") == pytest.approx(pace)
+        assert d53_test(tb, "LANCZOS", 0.9, unit="matvecs", tie=tie) is expect
+        assert d53_test(tb, "LANCZOS", 0.9, unit="seconds", tie=tie) is expect
+    with pytest.raises(ValueError, match="tie"):
+        d53_test(tb, "LANCZOS", 0.9, tie=-0.1)

@@ -375,3 +375,47 @@ def test_own_map_diagnosis_gives_each_kind():
     assert own_map_diagnosis([c("main", "paper's", "fails")] + small, theirs, "Evidence.")["kind"] == "paper"   # without vary: as before
     with pytest.raises(TypeError, match="vary"):
         own_map_diagnosis(head_start, theirs, "Evidence.", vary="start")
+
+
+def test_a_cell_giving_the_baseline_more_work_rescues_nothing():
+    """Issue 41 (fifth review): D5.1-authors' `setting` rested on the cell giving the authors' LANCZOS twice their probes and
+    Lanczos steps: a baseline doing more work makes SGD look faster. A holding cell of ``unequal`` is marked and rescues
+    nothing; a failing one stays decisive (SGD not faster even then); an equal-work cell still rescues."""
+    from inferopt.experiment.claims import Unearned
+    from inferopt.experiment.spectral import own_map_diagnosis
+    c = lambda s, v, con="authors": {"setting": {"setting": s, "d": 1000}, "verdict": v, "support": 1.0 if v == "holds" else 0.0,
+                                     "construction": con, "data": "stand-in"}
+    head = {"setting": {"setting": "main", "d": "paper's"}, "verdict": "fails", "support": 0.0, "construction": "authors", "data": "paper"}
+    own = [head, c("main", "fails"), c("start", "fails"), c("authors: 10 probes, 50 Lanczos steps", "holds")]
+    theirs = [c("main", "fails", "ours"), c("start", "fails", "ours")]
+    assert own_map_diagnosis(own, theirs, "Evidence.")["kind"] == "setting"                     # as before: the unequal cell rescued
+    found = own_map_diagnosis(own, theirs, "Evidence.", unequal=["authors: 10 probes"])
+    assert isinstance(found, Unearned) and "unequal inputs" in found.reason and "10 probes" in found.reason
+    marked = [x for x in found.evidence["sweep"] if "unequal" in x]
+    assert len(marked) == 1 and "support" not in marked[0]
+    failing = own[:3] + [c("authors: 10 probes, 50 Lanczos steps", "fails")]
+    assert own_map_diagnosis(failing, theirs, "Evidence.", unequal=["authors: 10 probes"])["kind"] == "paper"   # a failing one stays decisive
+    rescued = own_map_diagnosis(own + [c("noise floor", "holds")], theirs, "Evidence.", unequal=["authors: 10 probes"])
+    assert rescued["kind"] == "setting" and "noise floor" in rescued["text"]
+    with pytest.raises(TypeError, match="unequal"):
+        own_map_diagnosis(own, theirs, "Evidence.", unequal="authors")
+
+
+def test_construction_needs_the_other_variant_to_hold():
+    """Issue 41 (fifth review): D5.3's `construction` rested on the authors' variant holding at one share while its own verdict
+    was inconclusive (failing at shares 0.95 / 0.99). The other variant earns `construction` only where its main cell holds
+    decisively and at every reading."""
+    from inferopt.experiment.spectral import construction_holds
+    main = {"setting": {"setting": "main", "d": "paper's"}, "verdict": "holds", "support": 1.0}
+    ok = [{"value": s, "verdict": "holds"} for s in (0.5, 0.9)]
+    assert construction_holds(main, ok)
+    assert not construction_holds(main, ok + [{"value": 0.95, "verdict": "fails"}])              # turns with the reading
+    assert not construction_holds(dict(main, verdict="inconclusive"), ok)                        # support below 90 %
+    assert not construction_holds({k: v for k, v in main.items() if k != "support"}, ok)         # no support: not decisive
+    assert not construction_holds(dict(main, verdict="fails", support=0.0), [{"value": 0.9, "verdict": "fails"}])
+    with pytest.raises(TypeError, match="main"):
+        construction_holds({"verdict": "holds"}, ok)
+    with pytest.raises(TypeError, match=r"readings\[0\]"):
+        construction_holds(main, [{"value": 0.9}])
+    with pytest.raises(ValueError, match="readings"):
+        construction_holds(main, [])

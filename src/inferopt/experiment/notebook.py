@@ -14,7 +14,10 @@ methods (:func:`~inferopt.experiment.extra.load_extra_methods`); their names are
 
 from __future__ import annotations
 
+import warnings
+
 from .._paths import check_checkout
+from .._progress import LongCallWarning
 from .._random import as_generator
 from .blas import pin_threads
 from .extra import FAMILY_OF_PAPER, load_extra_methods
@@ -28,9 +31,12 @@ def open_experiment(experiment_id: str, namespace: dict, before: set):
     injected cell), the generator comes from their ``seed``; registers the ``extra_methods``
     (as methods of the family of the experiment's paper); sets the plotting style; pins the BLAS to
     one thread (:func:`~.blas.pin_threads`: results must not depend on the machine's core count); refuses to run
-    another checkout's library than the one the notebook sits in (:func:`~inferopt._paths.check_checkout`)."""
+    another checkout's library than the one the notebook sits in (:func:`~inferopt._paths.check_checkout`); silences
+    :class:`~inferopt.LongCallWarning` (a notebook shows its runs' progress bars, and a projection of wall time that
+    depends on the machine's load must not enter a rendered report)."""
     check_checkout()
     pin_threads()
+    warnings.filterwarnings("ignore", category=LongCallWarning)
     exp = Experiment(experiment_id, params=parameters_since(namespace, before))
     seed = exp.params.get("seed")
     if seed is None:
