@@ -17,6 +17,17 @@ Results depend on the BLAS in their last bits, through two things:
   kernel (:func:`pin_threads`, called by :func:`~.notebook.open_experiment`) and in every task
   of :func:`~.parallel.run_tasks` (:func:`one_thread`), whatever the environment says.
   Parallelism comes from the trial workers (``n_jobs``).
+
+Beside the BLAS, numpy's own loops (``exp``, ``log``, reductions) take the widest SIMD extensions
+the processor has. Measured: D5's and B4's notebook outputs at their defaults, computed on an AMD
+AVX2 machine, moved on an Intel Sapphire Rapids one (a late gain 0.007597 -> 0.007598, a slope
+-2.77460e-10 -> -2.77454e-10; C4's gain over plain VI -709.8 -> -709.4, B1's ratios), under its own
+kernel or under Haswell alone, or with numpy's AVX-512 loops off alone; with both they came out
+identical. So a process an experiment or a test starts computes under :func:`neutral_environment`:
+OpenBLAS's Haswell kernel and numpy's loops no wider than AVX2, the arithmetic every x86-64
+processor since 2015 runs (set by the pipeline for its kernels, :mod:`inferopt.pipeline.run`, and by
+the test session for nbval's, ``conftest.py``); a variable already set is kept, so a run can still
+be forced to another kernel (``tests/test_blas_kernels.py`` does).
 """
 
 from __future__ import annotations
@@ -26,12 +37,44 @@ from pathlib import Path
 
 from threadpoolctl import threadpool_info, threadpool_limits
 
-__all__ = ["THREADS", "THREAD_VARIABLES", "blas_config", "one_thread", "pin_threads"]
+__all__ = ["NEUTRAL_KERNEL", "NEUTRAL_SIMD", "THREADS", "THREAD_VARIABLES", "blas_config", "neutral_environment", "one_thread",
+           "pin_threads", "use_neutral_environment"]
 
 #: BLAS threads of every experiment (module docstring)
 THREADS = 1
 #: the variables that set the thread count of a BLAS loaded later (a process this one starts)
 THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+#: OpenBLAS's kernel of the neutral arithmetic (module docstring): AVX2, which every x86-64 processor since 2015 runs
+NEUTRAL_KERNEL = "Haswell"
+#: numpy's SIMD targets of the neutral arithmetic: x86-64-v2 and -v3 (AVX2); wider ones (AVX-512) are turned off
+NEUTRAL_SIMD = ("X86_V2", "X86_V3")
+
+
+def neutral_environment() -> dict:
+    """The variables under which a process started from here computes the same bits on any x86-64 processor with
+    AVX2: ``OPENBLAS_CORETYPE`` (:data:`NEUTRAL_KERNEL`) and ``NPY_DISABLE_CPU_FEATURES``, the SIMD targets numpy
+    dispatches to above :data:`NEUTRAL_SIMD` that this processor has (none on an AVX2 processor: the variable is then
+    not set). Empty on another architecture or an x86-64 processor without AVX2 (it computes with its own kernel
+    and loops, recorded by :func:`blas_config`)."""
+    import platform
+
+    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+
+    if platform.machine().lower() not in ("x86_64", "amd64") or not __cpu_features__.get("AVX2"):
+        return {}
+    wider = [t for t in __cpu_dispatch__ if t not in NEUTRAL_SIMD and __cpu_features__.get(t)]
+    return {"OPENBLAS_CORETYPE": NEUTRAL_KERNEL} | ({"NPY_DISABLE_CPU_FEATURES": " ".join(wider)} if wider else {})
+
+
+def use_neutral_environment(env=None) -> dict:
+    """Put :func:`neutral_environment` into ``env`` (default ``os.environ``: the processes started from now on), keeping
+    a variable already set there; returns what ``env`` now holds of those variables."""
+    env = os.environ if env is None else env
+    for name, value in neutral_environment().items():
+        env.setdefault(name, value)
+    return {k: env[k] for k in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES") if k in env}
 
 
 def pin_threads() -> None:
@@ -52,8 +95,9 @@ def blas_config() -> list[dict]:
     """Each BLAS library loaded in this process, as a run records it: ``library`` (e.g. ``openblas``),
     ``version``, ``architecture`` (the kernel in use: OpenBLAS's core type), ``threads``,
     ``threading_layer`` and ``file`` (its name), plus ``forced_coretype`` when
-    ``OPENBLAS_CORETYPE`` is set."""
+    ``OPENBLAS_CORETYPE`` is set and ``numpy_disabled_simd`` when ``NPY_DISABLE_CPU_FEATURES`` is."""
     forced = os.environ.get("OPENBLAS_CORETYPE")
+    disabled = os.environ.get("NPY_DISABLE_CPU_FEATURES")
     out = []
     for lib in threadpool_info():
         if lib.get("user_api") != "blas":
@@ -61,5 +105,5 @@ def blas_config() -> list[dict]:
         entry = {"library": lib.get("internal_api"), "version": lib.get("version"),
                  "architecture": lib.get("architecture"), "threads": lib.get("num_threads"),
                  "threading_layer": lib.get("threading_layer"), "file": Path(lib.get("filepath", "")).name}
-        out.append(entry | ({"forced_coretype": forced} if forced else {}))
+        out.append(entry | ({"forced_coretype": forced} if forced else {}) | ({"numpy_disabled_simd": disabled} if disabled else {}))
     return out

@@ -37,6 +37,7 @@ from pathlib import Path
 
 import papermill
 
+from ..experiment.blas import use_neutral_environment
 from ..experiment.claims import VERDICTS, claims_text
 from ..experiment.parameters import check_parameters
 from .._paths import repo_root
@@ -165,6 +166,7 @@ def run_experiment(
     check_experiments([experiment_id], experiments())
     for name, value in ONE_THREAD.items():
         os.environ.setdefault(name, value)
+    use_neutral_environment()   # the kernel computes the same bits on any x86-64 processor with AVX2 (experiment.blas)
     source = source or root / "build" / "stripped" / f"{experiment_id}.ipynb"
     if not source.exists():
         raise FileNotFoundError(f"{source} is missing: run the strip stage first (dvc repro strip@{experiment_id})")
