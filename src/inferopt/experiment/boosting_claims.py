@@ -337,16 +337,27 @@ def corrective_more_accurate(records: pd.DataFrame) -> bool:
     return bool(all(auroc[m] > auroc["predefined"] for m in CORRECTIVE))
 
 
-def rules_diagnosis(test, what: str, ours: pd.DataFrame, name: str, otherwise):
-    """Why a claim fails with the authors' rules (construction ``name``): ``construction`` when ``test`` holds,
-    decisively (its replicate support), on ``ours``, the same replicates with our rules; else ``otherwise(test, what)``
-    (the verdict map of the authors' construction, :func:`within_authors`)."""
+def rules_diagnosis(test, what: str, ours: pd.DataFrame, theirs: pd.DataFrame, name: str, otherwise):
+    """Why a claim fails with the authors' rules (construction ``name``, their runs ``theirs``): ``construction`` when
+    ``test`` holds decisively (its replicate support) on ``ours``, the same replicates with our rules, and fails
+    decisively on ``theirs``: the two constructions give different verdicts (rubric 7). Where ours holds and theirs is
+    undecided (fewer than 90 % of its resamples agree), :class:`~.claims.Unearned`: the verdicts do not differ
+    decisively, whatever the test says on the runs themselves (C4.1-authors-exact: it held on the runs, 71 % of
+    resamples, and was written up as failing). Else ``otherwise(test, what)`` (the verdict map of the authors'
+    construction, :func:`within_authors`), also where ``theirs`` lacks a rule of ``ours`` (every run of it stopped:
+    the claim is then not measured)."""
     here = cell({"rules": "ours"}, test(ours), support=replicate_support(test, ours))
-    if here["verdict"] == "holds":
-        return {"kind": "construction", "text": f"{what} It holds with our adaptive rules on the same replicates and fails "
-                f"with the authors' ({name}).",
-                "evidence": {"sweep": [here, cell({"rules": name}, False, construction="authors")]}}
-    return otherwise(test, what)
+    if here["verdict"] != "holds" or not set(ours.method) <= set(theirs.method):
+        return otherwise(test, what)
+    there = cell({"rules": name}, test(theirs), support=replicate_support(test, theirs), construction="authors")
+    if there["verdict"] == "fails":
+        return {"kind": "construction", "text": f"{what} It holds with our adaptive rules on the same replicates "
+                f"({here['support']:.0%} of resamples) and fails with the authors' ({name}; {1 - there['support']:.0%} of "
+                "resamples).", "evidence": {"sweep": [here, there]}}
+    return Unearned(f"{what} It holds with our adaptive rules on the same replicates ({here['support']:.0%} of resamples); "
+                    f"with the authors' ({name}) it {'holds' if test(theirs) else 'fails'} on the runs, in "
+                    f"{there['support']:.0%} of resamples: the two constructions' verdicts do not differ decisively. "
+                    "What would decide it: more replicates", {"sweep": [here, there]})
 
 
 def within_authors(authors: dict, whole):
