@@ -32,7 +32,11 @@ be forced to another kernel (``tests/test_blas_kernels.py`` does).
 
 from __future__ import annotations
 
+import functools
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from threadpoolctl import threadpool_info, threadpool_limits
@@ -52,19 +56,30 @@ NEUTRAL_KERNEL = "Haswell"
 NEUTRAL_SIMD = ("X86_V2", "X86_V3")
 
 
+@functools.lru_cache(maxsize=1)
+def _processor_simd() -> tuple[dict, list]:
+    """numpy's SIMD features of this processor and its dispatch targets, read in a child process started without
+    ``NPY_DISABLE_CPU_FEATURES`` (this process's own are masked where it runs the neutral arithmetic already)."""
+    probe = ("import json; from numpy._core._multiarray_umath import __cpu_dispatch__ as d, __cpu_features__ as f; "
+             "print(json.dumps([f, list(d)]))")
+    env = {k: v for k, v in os.environ.items() if k != "NPY_DISABLE_CPU_FEATURES"}
+    features, dispatch = json.loads(subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
+                                                   check=True).stdout)
+    return features, dispatch
+
+
 def neutral_environment() -> dict:
     """The variables under which a process started from here computes the same bits on any x86-64 processor with
     AVX2: ``OPENBLAS_CORETYPE`` (:data:`NEUTRAL_KERNEL`) and ``NPY_DISABLE_CPU_FEATURES``, the SIMD targets numpy
     dispatches to above :data:`NEUTRAL_SIMD` that this processor has (none on an AVX2 processor: the variable is then
-    not set). Empty on another architecture or an x86-64 processor without AVX2 (it computes with its own kernel
-    and loops, recorded by :func:`blas_config`)."""
+    not set; read off a child process, :func:`_processor_simd`). Empty on another architecture or an x86-64 processor
+    without AVX2 (it computes with its own kernel and loops, recorded by :func:`blas_config`)."""
     import platform
 
-    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
-
-    if platform.machine().lower() not in ("x86_64", "amd64") or not __cpu_features__.get("AVX2"):
+    features, dispatch = _processor_simd()
+    if platform.machine().lower() not in ("x86_64", "amd64") or not features.get("AVX2"):
         return {}
-    wider = [t for t in __cpu_dispatch__ if t not in NEUTRAL_SIMD and __cpu_features__.get(t)]
+    wider = [t for t in dispatch if t not in NEUTRAL_SIMD and features.get(t)]
     return {"OPENBLAS_CORETYPE": NEUTRAL_KERNEL} | ({"NPY_DISABLE_CPU_FEATURES": " ".join(wider)} if wider else {})
 
 
