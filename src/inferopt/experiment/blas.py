@@ -6,9 +6,10 @@ Results depend on the BLAS in their last bits, through two things:
 * the kernel OpenBLAS chooses for the processor model (``OPENBLAS_CORETYPE`` forces one:
   SkylakeX on an AVX-512 machine, Haswell on AVX2, Sandybridge, ...): measured here, a
   ``Φᵀr`` product, ``dot``, ``gemm``, ``solve`` and ``eigh`` change their last bits between
-  SkylakeX and Haswell. The kernel is the processor's and cannot be pinned: it is *recorded*
-  (:func:`blas_config`), and the selections that would turn its last bits into another
-  coreset or another herding point are robust to them (:mod:`inferopt._selection`);
+  SkylakeX and Haswell. The kernel is *recorded* (:func:`blas_config`), set to one kernel for the
+  processes an experiment or a test starts (:func:`neutral_environment`, below), and the
+  selections that would turn its last bits into another coreset or another herding point are
+  robust to them whatever the kernel (:mod:`inferopt._selection`);
 * the number of BLAS threads, which splits the sums of ``A @ x``, ``dot``, ``gemm`` and
   ``solve`` differently (measured here: their last bits change between 1 and 2 threads). By
   default OpenBLAS takes one thread per core, and joblib gives each loky worker
