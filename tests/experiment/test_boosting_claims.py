@@ -141,14 +141,14 @@ def test_corrective_fewer_and_more_accurate_hold_and_fail():
     rec.loc[rec.method.isin(["adaafw", "adapfw"]) & (rec.iteration >= 2), "n_components"] = 2
     assert bc.corrective_fewer(rec)
     # a tie (review of the session-13 C4 run): one replicate keeping one fewer, a mean 0.1 below, is not "fewer" at the
-    # margin of one component; it is at margin 0 (the strict reading)
+    # margin of one component; it is at a margin of a tenth (the near-strict reading)
     tie = make_records()
     tie["n_components"] = tie.iteration + 1
     tie.loc[(tie.method == "adaafw") | ((tie.method == "adapfw") & (tie.replicate == 0)), "n_components"] -= 1
     tie.loc[tie.method == "adaafw", "n_components"] -= 2
-    assert not bc.corrective_fewer(tie) and bc.corrective_fewer(tie, margin=0.0)
+    assert not bc.corrective_fewer(tie) and bc.corrective_fewer(tie, margin=0.05)
     with pytest.raises(ValueError, match="margin"):
-        bc.corrective_fewer(tie, margin=-1.0)
+        bc.corrective_fewer(tie, margin=0.0)
     assert not bc.corrective_more_accurate(make_records(auroc={"adaafw": 0.02, "adapfw": -0.01}))
 
 
