@@ -126,6 +126,25 @@ def test_tasks_run_on_the_cluster_workers(cluster, monkeypatch):
     assert len(worker_pids) == 2 and set(pids) <= worker_pids  # the tasks ran on the cluster's workers
 
 
+def _warns(_):
+    import warnings
+
+    from inferopt import LongCallWarning
+
+    with warnings.catch_warnings(record=True) as seen:  # the filters the task runs under, shown to this list
+        warnings.warn("projected wall time", LongCallWarning)
+        warnings.warn("another warning", UserWarning)
+    return [type(w.message).__name__ for w in seen]
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_tasks_run_with_long_call_warnings_silenced(n_jobs, monkeypatch):
+    """A worker's projection of wall time (load-dependent) must not reach a notebook's output; other warnings pass."""
+    monkeypatch.delenv(DASK_SCHEDULER_ENV, raising=False)
+    assert run_tasks(_warns, [(0,), (1,)], n_jobs=n_jobs) == [["UserWarning"], ["UserWarning"]]
+    assert _warns(0) == ["LongCallWarning", "UserWarning"]  # outside run_tasks it is shown
+
+
 def test_progress_counts_the_tasks(capsys, monkeypatch):
     monkeypatch.delenv(DASK_SCHEDULER_ENV, raising=False)
     assert run_tasks(_power, [(2, e) for e in range(4)], n_jobs=2, progress="powers") == [1, 2, 4, 8]

@@ -18,16 +18,21 @@ workers as long as every task carries its own seed, fixed before any task runs (
 :class:`numpy.random.SeedSequence` spawned per trial): no task may draw from a generator
 shared with another. Every task computes with one BLAS thread (:func:`.blas.one_thread`), on
 every backend: the BLAS's summation order, hence the last bits, would otherwise follow each
-worker's thread count (joblib gives a loky worker ``cores // n_jobs``).
+worker's thread count (joblib gives a loky worker ``cores // n_jobs``). A task's
+:class:`~inferopt.LongCallWarning` is silenced: :func:`run_tasks` shows its own progress over the tasks
+(``progress=``), and a worker's projection of wall time, which depends on the machine's load, would
+otherwise reach a notebook's output through the worker's standard error.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import warnings
 from contextlib import nullcontext
 from functools import partial
 
+from .._progress import LongCallWarning
 from .._validation import check_callable, check_choice, check_size
 from .blas import one_thread
 
@@ -127,8 +132,9 @@ def _run_in_band(blob: bytes) -> bytes:
 
 
 def _on_one_thread(fn, *args):
-    """``fn(*args)`` with one BLAS thread (module docstring)."""
-    with one_thread():
+    """``fn(*args)`` with one BLAS thread and its :class:`~inferopt.LongCallWarning` silenced (module docstring)."""
+    with one_thread(), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=LongCallWarning)
         return fn(*args)
 
 
