@@ -102,9 +102,61 @@ def test_authors_away_vertex_uses_per_component_draws(method):
     assert res.mixture.weights.sum() == pytest.approx(1.0)
 
 
+@pytest.mark.parametrize("kind", ["fw", "away", "pairwise"])
+def test_fixed_draw_trials_are_unbiased_and_evaluate_log_p_once(kind):
+    """``reuse_samples=True`` with the authors' estimates: a trial f(q_t + γ d) on the iterate's draws and the step's
+    fixed draws of the two sides of d is unbiased against quadrature over independent seeds (every direction);
+    phi(0) is f(q_t) on the same draws; after the sides' 2n rows no trial evaluates log p again."""
+    c0, c1, s = (Component("gaussian", [-0.5], [0.1]), Component("gaussian", [1.0], [0.3]),
+                 Component("gaussian", [2.2], [-0.2]))
+    gamma = {"fw": 0.4, "away": 0.2, "pairwise": 0.2}[kind]    # away / pairwise off comps[1] (weight 0.3)
+    q0 = Mixture(c0.family, np.array([[-0.5], [1.0]]), np.array([[0.1], [0.3]]), np.array([0.7, 0.3]))
+    w = {"fw": [0.7 * (1 - gamma), 0.3 * (1 - gamma), gamma], "away": [0.7 * (1 + gamma), 0.3 * (1 + gamma) - gamma, 0.0],
+         "pairwise": [0.7, 0.3 - gamma, gamma]}[kind]
+    exact = kl_quad(TARGET, Mixture(c0.family, np.array([[-0.5], [1.0], [2.2]]), np.array([[0.1], [0.3], [-0.2]]),
+                                    np.array(w)))
+    trials, n = [], 40
+    for seed in range(300):
+        counted = CountingTarget(TARGET)
+        prob = BoostingProblem(counted, "gaussian", rng=np.random.default_rng(seed), n_samples=n,
+                               lmo=sequence_lmo([c0, c1, s]), estimates="authors", reuse_samples=True, ls_draws="authors")
+        active, f_q = _two_component_iterate(prob, [c0, c1])
+        sid, _ = prob.lmo(active)
+        line = prob.direction(active, kind, sid, 1 if kind != "fw" else None)
+        assert line.phi(0.0) == pytest.approx(f_q, abs=1e-12)
+        before = list(counted.rows)
+        trials.append(line.phi(gamma))
+        assert counted.rows[len(before):] == [2 * n]           # the two sides, once
+        line.phi(gamma / 2), line.dphi(gamma), line.phi(gamma / 3)
+        assert counted.rows[len(before):] == [2 * n]           # no trial, no derivative evaluates log p again
+    trials = np.asarray(trials)
+    assert abs(trials.mean() - exact) < 4 * trials.std(ddof=1) / np.sqrt(trials.size)
+
+
+@pytest.mark.parametrize("method", ["adafw", "adaafw", "adapfw"])
+def test_fixed_draw_trials_cost_the_gap_and_the_sides_only(method):
+    """Per step, an adaptive rule on fixed draws evaluates log p at the gap's draws (n of s, n of q_t), the sides of d
+    (2n) and, away and pairwise, n per component (the away vertex): never at a trial's, whatever the number of tries."""
+    n = 30
+    comps = [Component("gaussian", [m], [0.0]) for m in (-0.5, 2.2, 0.5, 1.5, -1.5, 3.0)]
+    counted = CountingTarget(TARGET)
+    res = boost(counted, method, rng=np.random.default_rng(1), max_iter=5, family="gaussian", n_samples=n,
+                lmo=sequence_lmo(comps), C0=1.0, estimates="authors", reuse_samples=True, ls_draws="authors")
+    fresh = CountingTarget(TARGET)
+    ref = boost(fresh, method, rng=np.random.default_rng(1), max_iter=5, family="gaussian", n_samples=n,
+                lmo=sequence_lmo(comps), C0=1.0, **AUTHORS)
+    steps = res.record.iloc[1:]
+    per_step = steps.work_step.to_numpy()
+    assert np.all(np.isfinite(res.record.objective)) and res.mixture.weights.sum() == pytest.approx(1.0)
+    if method == "adafw":                                     # gap 2n, + sides 2n where it tries, whatever the tries
+        assert np.all(per_step == np.where(steps.n_tries.to_numpy() > 0, 4 * n, 2 * n))
+    assert np.all(per_step <= (4 + steps.n_components.to_numpy() + 1) * n)
+    tried = ref.record.iloc[1:]
+    assert tried.work_step.sum() > (tried.n_tries.sum()) * n  # on fresh draws every try costs n rows
+    assert steps.n_tries.max() >= 1
+
+
 @pytest.mark.parametrize("kwargs, match", [
-    (dict(estimates="authors", reuse_samples=True, ls_draws="authors"), "reuse_samples=False"),
-    (dict(estimates="authors", reuse_samples=False, ls_draws="iteration"), "ls_draws='authors'"),
     (dict(estimates="mixture"), "estimates"),
 ])
 def test_authors_estimates_need_their_draws(kwargs, match):

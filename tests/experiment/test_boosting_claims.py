@@ -361,6 +361,13 @@ def test_speed_claims_read_the_work_and_the_ratios_bracket_the_text():
     slow = make_records(work={**work, "line_search": 300}, reeval={"line_search": 100})
     out = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=cells)
     assert not isinstance(out, dict) and "authors' construction" in out.reason
+    # equal care from other runs (the adaptive trials on the step's fixed draws): decided on them, the authors' runs beside
+    equal = make_records(work={**work, "adafw": 400, "adaafw": 500, "adapfw": 600})   # no adaptive rule below line search
+    d = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", equal, cells=[], authors=rec)
+    assert d["kind"] == "construction" and "adafw: 1600 log p evaluations at equal care (4800 as the authors' code runs it)" in d["text"]
+    assert [c["verdict"] for c in d["evidence"]["sweep"]] == ["fails", "holds"]
+    out = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", equal, cells=cells, authors=slow)   # fails both ways: the map
+    assert not isinstance(out, dict) and "authors' construction" in out.reason
 
 
 def test_construction_diagnosis_never_counts_a_tie_as_a_hold():

@@ -36,11 +36,18 @@ the log-likelihood over every training row): ``n_logp`` those made (re-evaluatio
 With ``estimates='authors'`` the estimates at the iterate are the authors' (``blr_step_size.py``):
 ``f(q_t)`` and ``⟨∇f(q_t), q_t⟩`` (they are the same expectation, Eq. (6)) from ``n_samples`` draws
 of the *mixture* ``q_t``, ``⟨∇f(q_t), s⟩`` from ``n_samples`` draws of ``s``, every trial on fresh
-draws of ``q_t + γ d`` and the derivative as ``ls_draws='authors'``: the cost of an iteration's
+draws of ``q_t + γ d`` (``reuse_samples=False``, as their code) and the derivative as ``ls_draws='authors'``: the cost of an iteration's
 estimates does not grow with the number of components ``K``, where the stratified estimates
 above draw ``n_samples`` points per component (``K · n_samples`` evaluations of ``log p̃``). Only
 the away and pairwise variants estimate ``⟨∇f(q_t), s_k⟩`` per component (their
-``argmax_grad_dotp``, ``n_samples`` draws each), for the away vertex of Eq. (15).
+``argmax_grad_dotp``, ``n_samples`` draws each), for the away vertex of Eq. (15). With ``reuse_samples=True``
+a trial gets the care the line search's derivative gets, what is fixed within the step evaluated once: since
+``q_t + γ d = q_t + γ (a − b)`` for the two sides of ``d`` (``s`` and ``q_t`` for a Frank-Wolfe step, ``q_t`` and
+``v`` away, ``s`` and ``v`` pairwise), ``f(q_t + γ d) = E_{q_t}[h_γ] + γ (E_a[h_γ] − E_b[h_γ])`` with
+``h_γ = log(q_t + γ d) − log p̃``, estimated on the draws of ``q_t`` that gave ``f(q_t)`` and the derivative's
+fixed draws of ``a`` and ``b``, ``log p̃`` at each evaluated once: a trial costs log-densities of the
+components, no evaluation of ``log p̃``, and ``phi(0)`` is ``f(q_t)`` on the same draws (common random numbers
+in the sufficient-decrease test).
 
 ``distance`` sets ``‖d‖²`` of the step's :class:`~inferopt.fw.Direction`, the norm in which a backtracking
 rule measures its curvature constant: ``'unit'`` (1: ``γ = g/C``, Alg. 2 as printed), ``'exact'`` (``∫(s − q_t)²``
@@ -90,13 +97,14 @@ class BoostingProblem:
     family : ``'laplace'`` (the paper's choice for logistic regression) or ``'gaussian'``.
     rng : ``numpy.random.Generator`` for every draw.
     n_samples : Monte-Carlo draws per component (the paper: 100).
-    reuse_samples : trials ``f(q + γ d)`` on the iteration's draws (True) or fresh draws (False).
+    reuse_samples : trials ``f(q + γ d)`` on the iteration's draws (True) or fresh draws (False); with
+        ``estimates='authors'``, on the iterate's and the step's fixed draws (module docstring).
     ls_draws : the derivative along a Frank-Wolfe direction (the line search's, and an estimated
         ``C_{-1}``'s) on the iteration's draws (``'iteration'``) or on its own draws from ``q_t`` and
         ``s`` as the authors' line search takes them (``'authors'``; module docstring).
     estimates : ``'stratified'`` (``n_samples`` draws per component, shared by the iteration's
-        estimates) or ``'authors'`` (draws from the mixture, as their code; needs
-        ``reuse_samples=False`` and ``ls_draws='authors'``; module docstring).
+        estimates) or ``'authors'`` (draws from the mixture, as their code with ``reuse_samples=False``; needs
+        ``ls_draws='authors'``; module docstring).
     greedy : keyword arguments of :func:`~.relbo.greedy_step` (keys :data:`GREEDY_KEYS`).
     distance : ``'unit'``, ``'exact'`` or ``'float32'`` (module docstring; :data:`DISTANCES`).
     cache_logp : ``ls_draws='authors'``: ``log p̃`` at the search's fixed draws evaluated once (True) or at
@@ -129,10 +137,9 @@ class BoostingProblem:
         self.estimates = check_choice("estimates", estimates, ESTIMATES)
         self.distance = check_choice("distance", distance, DISTANCES)
         self.cache_logp = check_flag("cache_logp", cache_logp)
-        if self.estimates == "authors" and (self.reuse_samples or self.ls_draws != "authors"):
-            raise ValueError("estimates='authors' takes every estimate on its own draws, as the authors' code: it needs "
-                             f"reuse_samples=False and ls_draws='authors'; got reuse_samples={self.reuse_samples}, "
-                             f"ls_draws={self.ls_draws!r}")
+        if self.estimates == "authors" and self.ls_draws != "authors":
+            raise ValueError("estimates='authors' takes the derivative on the draws of the sides of d, as the authors' code: "
+                             f"it needs ls_draws='authors'; got ls_draws={self.ls_draws!r}")
         greedy = dict(greedy or {})
         unknown = set(greedy) - set(GREEDY_KEYS)
         if unknown:
@@ -218,6 +225,7 @@ class BoostingProblem:
         self.n_reeval = 0                      # the authors' re-evaluations of log p̃ at draws fixed within a step
         self.work_at_move: list[tuple[int, int]] = []   # (n_logp, n_reeval) at every move (the end of a step)
         self._f_iterate = float("nan")         # estimates='authors': mean[log q − log p̃] at the last objective's draws
+        self._iterate_draws = None             # ... those draws and their log p̃ (reuse_samples=True: the trials')
         self._reset_draws()
 
     def _reset_draws(self) -> None:
@@ -250,10 +258,14 @@ class BoostingProblem:
         self._ensure([sid])
         return sid, float(self._means(self._weights(active))[self._col[sid]])
 
-    def _residual_mean(self, q: Mixture, density) -> float:
-        """``mean[log q(x) − log p̃(x)]`` over ``n_samples`` fresh draws ``x`` of ``density``."""
+    def _residual_mean(self, q: Mixture, density, keep: bool = False) -> float:
+        """``mean[log q(x) − log p̃(x)]`` over ``n_samples`` fresh draws ``x`` of ``density`` (``keep``: the draws and
+        their ``log p̃`` kept as the iterate's, for the trials of ``reuse_samples=True``)."""
         x = density.sample(self.n_samples, self.rng)
-        return float(np.mean(q.log_density(x) - self._log_p(x)))
+        logp = self._log_p(x)
+        if keep:
+            self._iterate_draws = (x, logp)
+        return float(np.mean(q.log_density(x) - logp))
 
     def grad_active(self, active: ActiveSet) -> np.ndarray:
         self._ensure(active.ids)
@@ -307,12 +319,15 @@ class BoostingProblem:
             return w / w.sum()
 
         if self.ls_draws == "authors":
-            dphi = self._authors_dphi(ids, weights, kind, s, v)
+            sides = self._fixed_sides(ids, weights, kind, s, v)
+            dphi = self._authors_dphi(sides, weights)
         else:
             def dphi(gamma: float) -> float:
                 return float(d @ self._means(weights(gamma)))
 
-        if self.reuse_samples:
+        if self.reuse_samples and self.estimates == "authors":
+            phi = self._fixed_phi(ids, weights, sides)
+        elif self.reuse_samples:
             def phi(gamma: float) -> float:
                 w = weights(gamma)
                 return float(w @ self._means(w)) + self.log_z
@@ -337,14 +352,13 @@ class BoostingProblem:
             return l2_distance(comp, q)
         return l2_distance_authors(comp, q, n_samples=self.n_samples, rng=self.rng, dtype="float32")
 
-    def _authors_dphi(self, ids: np.ndarray, weights: Callable[[float], np.ndarray], kind: str, s, v
-                      ) -> Callable[[float], float]:
-        """``dphi`` of the authors' ``line_search_dkl`` along ``d = a − b``: ``n_samples`` draws from ``b``
-        and from ``a`` (module docstring; taken at the first call, fixed during the search),
-        ``log p̃`` at them evaluated once (:attr:`cache_logp`) or at every call, as their graph does."""
+    def _fixed_sides(self, ids: np.ndarray, weights: Callable[[float], np.ndarray], kind: str, s, v) -> Callable[[], dict]:
+        """The step's fixed draws of the two sides of ``d = a − b`` (the authors' ``line_search_dkl``: ``n_samples``
+        draws from ``b`` then from ``a``, taken at the first use, fixed for the step) with the components' log
+        densities at them and ``log p̃`` evaluated once; the function returns them."""
         cache: dict = {}
 
-        def dphi(gamma: float) -> float:
+        def sides() -> dict:
             if not cache:
                 w0, comps = weights(0.0), [self.components[i] for i in ids]
                 keep = w0 > 0
@@ -357,22 +371,60 @@ class BoostingProblem:
                 cache["L"] = self.family.log_density(X, np.array([c.loc for c in comps]),
                                                      np.array([c.log_scale for c in comps]))
                 cache["logp"] = self._log_p(X)
-            elif self.cache_logp:
+            return cache
+
+        return sides
+
+    def _residuals(self, L: np.ndarray, logp: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """``log q_w(x) − log p̃(x)`` at draws whose component log densities are ``L`` (one column per weight)."""
+        with np.errstate(divide="ignore"):
+            return logsumexp(L + np.log(np.clip(w, 0.0, None))[None], axis=1) - logp
+
+    def _authors_dphi(self, sides: Callable[[], dict], weights: Callable[[float], np.ndarray]) -> Callable[[float], float]:
+        """``dphi`` of the authors' ``line_search_dkl`` along ``d = a − b``: ``mean_a[h_γ] − mean_b[h_γ]`` on the
+        step's fixed draws (:meth:`_fixed_sides`), ``log p̃`` at them evaluated once (:attr:`cache_logp`) or at every
+        call after the first, as their graph does."""
+        calls = [0]
+
+        def dphi(gamma: float) -> float:
+            cache = sides()
+            calls[0] += 1
+            if calls[0] > 1 and self.cache_logp:
                 self.n_reeval += len(cache["X"])                  # the authors' graph would evaluate it again
-            else:
+            elif calls[0] > 1:
                 cache["logp"] = self._log_p(cache["X"], again=True)   # as their graph does, at every call
-            logp = cache["logp"]
-            with np.errstate(divide="ignore"):
-                log_q = logsumexp(cache["L"] + np.log(np.clip(weights(gamma), 0.0, None))[None], axis=1)
-            r = log_q - logp
+            r = self._residuals(cache["L"], cache["logp"], weights(gamma))
             n = self.n_samples
             return float(r[n:].mean() - r[:n].mean())
 
         return dphi
 
+    def _fixed_phi(self, ids: np.ndarray, weights: Callable[[float], np.ndarray], sides: Callable[[], dict]
+                   ) -> Callable[[float], float]:
+        """``phi(γ) = f(q_t + γ d) + log Z`` on fixed draws (``estimates='authors'``, ``reuse_samples=True``; module
+        docstring): ``mean_{q_t}[h_γ] + γ (mean_a[h_γ] − mean_b[h_γ])`` on the iterate's draws and the step's sides."""
+        if self._iterate_draws is None:
+            raise RuntimeError("reuse_samples=True with estimates='authors' needs the iterate's draws: objective() first")
+        Xq, logp_q = self._iterate_draws
+        comps = [self.components[i] for i in ids]
+        Lq = self.family.log_density(Xq, np.array([c.loc for c in comps]), np.array([c.log_scale for c in comps]))
+        n = self.n_samples
+
+        def phi(gamma: float) -> float:
+            w = weights(gamma)
+            value = self._residuals(Lq, logp_q, w).mean()
+            if gamma:
+                cache = sides()
+                r = self._residuals(cache["L"], cache["logp"], w)
+                value += gamma * (r[n:].mean() - r[:n].mean())
+            return float(value) + self.log_z
+
+        return phi
+
     def move(self, active: ActiveSet, kind: str, s, v, gamma: float) -> None:
         """The iterate changes: the next estimates use fresh draws; the running work counts are recorded."""
         self.work_at_move.append((self.n_logp, self.n_reeval))
+        self._iterate_draws = None
         self._reset_draws()
 
     def objective(self, active: ActiveSet) -> float:
@@ -380,7 +432,7 @@ class BoostingProblem:
         (``estimates='authors'``) ``mean[log q − log p̃] + log Z`` on ``n_samples`` draws of ``q``."""
         if self.estimates == "authors":
             q = self.mixture(active)
-            self._f_iterate = self._residual_mean(q, q)
+            self._f_iterate = self._residual_mean(q, q, keep=True)
             return self._f_iterate + self.log_z
         self._ensure(active.ids)
         w = self._weights(active)
