@@ -79,6 +79,27 @@ def test_a_cell_with_weak_support_is_not_decisive():
         check_diagnosis(hand)
 
 
+def test_a_cell_whose_verdict_turns_within_the_readings_is_not_decisive():
+    """A cell failing with full support at the chosen cut-off but holding at another reading is inconclusive, so an
+    authors' cell that turns cannot carry a `paper` diagnosis (D5.3: the authors' LANCZOS held at 5 of 9 readings);
+    readings that agree (or are not measured) leave the cell as its support makes it."""
+    turns = [{"value": 0.05, "verdict": "fails"}, {"value": 0.0, "verdict": "holds"}]
+    c = cell({"grid": 1}, False, support=_boot(0.0), construction="authors", readings=turns)
+    assert c["verdict"] == "inconclusive" and c["readings turn"] == turns
+    assert isinstance(map_diagnosis([c, cell({"grid": 2}, False, support=EXACT), cell({"grid": 3}, False, support=EXACT)],
+                                    "x"), Unearned)
+    agree = cell({"grid": 1}, False, support=_boot(0.0), construction="authors", readings=["fails", "fails", "not measured"])
+    assert agree["verdict"] == "fails" and "readings turn" not in agree
+    assert map_diagnosis([agree, cell({"grid": 2}, False, support=EXACT), cell({"grid": 3}, False, support=EXACT)],
+                         "x")["kind"] == "paper"
+    held = cell({"grid": 1}, True, support=_boot(1.0), readings=["holds", "fails"])    # nor can it name a setting
+    assert held["verdict"] == "inconclusive"
+    with pytest.raises(ValueError, match="readings"):
+        cell({"grid": 1}, False, readings=["bogus"])
+    with pytest.raises(ValueError, match="readings"):
+        cell({"grid": 1}, False, readings=[])
+
+
 def test_cells_without_support_decide_nothing():
     # a cell measured once, with draws behind it and no bootstrap, could turn on another draw: it
     # neither names a setting nor counts towards 'paper'

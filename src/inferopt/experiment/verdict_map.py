@@ -25,7 +25,7 @@ from .support import check_support, supported_verdict
 
 
 def cell(setting: dict, holds, *, support: dict | None = None, construction: str | None = None,
-         data: str | None = None) -> dict:
+         data: str | None = None, readings=None) -> dict:
     """One cell of a verdict map: ``{"setting", "verdict"[, "support"][, "construction"][, "data"]}``.
 
     ``holds``: the measured boolean at this setting (None: not measured). ``support``: the
@@ -34,7 +34,9 @@ def cell(setting: dict, holds, *, support: dict | None = None, construction: str
     fraction holding; or :func:`~.support.deterministic` for an outcome with nothing random to
     resample (the cell keeps its note). A cell with neither is measured but not *decisive*
     (:func:`decisive`): it cannot name a ``setting`` nor count towards ``paper``. ``construction``: whose construction the cell runs (:data:`~.claims.CONSTRUCTIONS`).
-    ``data``: the cell's data (:data:`~.claims.CELL_DATA`)."""
+    ``data``: the cell's data (:data:`~.claims.CELL_DATA`). ``readings``: the claim's verdicts at this cell under the
+    readings of its cut-offs (:func:`~.claims.readings`' list, or its verdicts); where the measured ones disagree the
+    cell's verdict turns within them: it is ``inconclusive`` whatever its support (not decisive), and keeps them."""
     if not isinstance(setting, dict) or not setting:
         raise TypeError(f"setting must be a non-empty mapping of the open choices; got {setting!r}")
     outcome = verdict(holds)
@@ -47,6 +49,15 @@ def cell(setting: dict, holds, *, support: dict | None = None, construction: str
             out["support"] = support["fraction_holding"]
         elif support.get("method") == "deterministic":
             out["deterministic"] = support["note"]
+    if readings is not None:
+        said = [r["verdict"] if isinstance(r, dict) else r for r in readings]
+        bad = [v for v in said if v not in VERDICTS]
+        if bad or not said:
+            raise ValueError(f"readings must be the verdicts at the readings of the cut-offs (one of {VERDICTS}); got {readings!r}")
+        measured = {v for v in said if v != "not measured"}
+        if outcome != "not measured" and len(measured) > 1:
+            out["verdict"] = "inconclusive"
+            out["readings turn"] = [dict(r) if isinstance(r, dict) else r for r in readings]
     if construction is not None:
         if construction not in CONSTRUCTIONS:
             raise ValueError(f"construction must be one of {CONSTRUCTIONS}; got {construction!r}")
