@@ -254,7 +254,7 @@ SPECS: dict[str, dict[str, Rule]] = {
                variance_n=Int(low=10), variance_theta1=ListOf(POSITIVE, length=3), variance_N=ListOf(COUNT),
                variance_reps=Int(low=2), n_jobs=COUNT, extra_methods=EXTRA_METHODS,
                gap_hours=ListOf(COUNT, min_length=1), split_agree=NONNEG, split_beat=POSITIVE, nll_probes=COUNT, nll_steps=COUNT, cost_r=Int(low=2),
-               grid_alt=POSITIVE, gap_alt=COUNT),
+               grid_alt=POSITIVE, gap_alt=COUNT, N_head=COUNT, budget_factor=COUNT, decay_alt=NONNEG, grid_factor=POSITIVE),
 }
 
 
