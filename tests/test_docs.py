@@ -59,8 +59,10 @@ def test_the_table_changes_with_the_metrics(tmp_path):
     assert f"(D3.2): **{flipped}**" in after
     b_row = next(line for line in after.splitlines() if line.startswith("| [B."))
     assert "| 5 of 6 experiments |" in b_row
-    b_claims = sum(len(json.loads((folder / f"B{i}.json").read_text())["claims"]) for i in range(1, 6))
-    assert f"| 5 of 6 experiments | {b_claims} |" in b_row
+    b_all = [c for i in range(1, 6) for c in json.loads((folder / f"B{i}.json").read_text())["claims"]]
+    b_claims, b_checks = sum(not c.get("check") for c in b_all), sum(bool(c.get("check")) for c in b_all)
+    named = f" (and {b_checks} implementation check{'s' if b_checks > 1 else ''})" if b_checks else ""
+    assert f"| 5 of 6 experiments | {b_claims}{named} |" in b_row
     (folder / "A4.json").unlink()
     assert "(A4.1)" not in results_table(folder, REGISTRY) and "A4.1: **no paper-scale run**" in results_table(folder, REGISTRY)
 
@@ -69,11 +71,28 @@ def test_the_counts_are_the_verdicts_of_the_runs(tmp_path):
     folder = _metrics_copy(tmp_path)
     table = results_table(folder, REGISTRY)
     for letter in PAPERS:
-        claims = [c for f in sorted(folder.glob(f"{letter}*.json")) for c in json.loads(f.read_text())["claims"]]
+        claims = [c for f in sorted(folder.glob(f"{letter}*.json")) for c in json.loads(f.read_text())["claims"]
+                  if not c.get("check")]   # the implementation checks are named apart, never counted
         counts = [sum(c["verdict"] == v for c in claims) for v in ("holds", "fails", "inconclusive", "not measured")]
         row = next(line for line in table.splitlines() if line.startswith(f"| [{letter}."))
         cells = [cell.strip() for cell in row.strip("|").split("|")]
-        assert [int(x) for x in cells[2:7]] == [len(claims), *counts]
+        assert [int(cells[2].split(" (")[0]), *map(int, cells[3:7])] == [len(claims), *counts]
+
+
+def test_an_implementation_check_is_named_apart_and_never_counted(tmp_path):
+    """A claim marked ``check`` leaves its paper's count and verdict tally and is named beside the count."""
+    folder = _metrics_copy(tmp_path)
+    row = lambda: next(line for line in results_table(folder, REGISTRY).splitlines() if line.startswith("| [D."))
+    before = [cell.strip() for cell in row().strip("|").split("|")]
+    d2 = json.loads((folder / "D2.json").read_text())
+    first = next(c for c in d2["claims"] if not c.get("check"))
+    first["check"] = True
+    (folder / "D2.json").write_text(json.dumps(d2))
+    after = [cell.strip() for cell in row().strip("|").split("|")]
+    column = 3 + ["holds", "fails", "inconclusive", "not measured"].index(first["verdict"])
+    assert int(after[2].split(" (")[0]) == int(before[2].split(" (")[0]) - 1
+    assert int(after[column]) == int(before[column]) - 1
+    assert "implementation check" in after[2]
 
 
 def test_a_central_claim_missing_from_its_run_is_refused(tmp_path):

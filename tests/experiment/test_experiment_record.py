@@ -159,3 +159,20 @@ def test_claims_table_displays_as_the_index_scorecard(tmp_path):
     text = repr(table)
     assert text.splitlines()[0] == "Z8.1  [fails]  x <is> small" and "    per method › a = 1" in text
     assert table.loc["Z8.1", "verdict"] == "fails" and "verdict" in table.to_string()
+
+
+def test_an_implementation_check_is_recorded_apart_from_the_papers_claims(tmp_path):
+    """``claim(check=True)`` marks the record; the front page's tally and paper_claims leave it out; a non-boolean is refused."""
+    from inferopt.experiment.claims import paper_claims
+    from inferopt.pipeline.report import _tally
+
+    exp = Experiment("Z9", title="t", paper="p", figure="Fig 0", params={"output_dir": str(tmp_path), "seed": 3})
+    exp.claim("Z9.1", "a claim of the paper", holds=True)
+    exp.claim("Z9.2", "an identity the paper proves, run on our code", holds=True, check=True)
+    claims = check_metrics(exp.write(), "Z9")["claims"]
+    assert "check" not in claims[0] and claims[1]["check"] is True
+    assert [c["id"] for c in paper_claims(claims)] == ["Z9.1"]
+    assert _tally(claims) == "1 holds (and 1 implementation check)"
+    assert _tally(claims[:1]) == "1 holds"
+    with pytest.raises(TypeError, match="check must be True or False"):
+        exp.claim("Z9.3", "x", holds=True, check="yes")

@@ -94,6 +94,9 @@ class Claim:
     threshold: dict | None = None
     #: why an ``inconclusive`` claim is not decided, in one line (every inconclusive claim has one)
     reason: str | None = None
+    #: ``True`` for an implementation check (an identity or theorem the paper proves, run on our code): recorded and
+    #: shown like a claim, outside the count of the paper's claims (:func:`paper_claims`)
+    check: bool | None = None
 
     def __post_init__(self):
         self.id = check_claim_id(self.id)
@@ -118,9 +121,17 @@ class Claim:
             raise ValueError(f"claim {self.id}: an inconclusive verdict needs its reason (one line: why it is not decided)")
         if self.verdict != "inconclusive" and self.reason is not None:
             raise ValueError(f"claim {self.id}: only an inconclusive verdict carries a reason; got {self.verdict!r}")
+        if self.check not in (None, True):
+            raise TypeError(f"claim {self.id}: check must be True (an implementation check) or None; got {self.check!r}")
 
     def to_dict(self) -> dict:
         return to_jsonable({k: v for k, v in asdict(self).items() if v is not None})
+
+
+def paper_claims(claims: list[dict]) -> list[dict]:
+    """The paper's claims among ``claims`` (mappings of :meth:`Claim.to_dict`): every one but the implementation checks
+    (``"check": true``), which are shown but never counted."""
+    return [c for c in claims if not c.get("check")]
 
 
 def check_claim_id(claim_id) -> str:

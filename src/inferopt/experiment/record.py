@@ -130,7 +130,7 @@ class Experiment:
 
     def claim(self, id: str, text: str, holds=None, measured: dict | None = None, *, test=None, table=None,
               by: str = "trial", support: dict | None = None, diagnosis=None, quote: dict | None = None,
-              threshold: dict | None = None) -> Claim:
+              threshold: dict | None = None, check: bool = False) -> Claim:
         """Record claim ``id``: its verdict is computed from ``holds`` (a boolean derived
         from ``measured``), or ``not measured`` if ``holds`` is None.
 
@@ -158,6 +158,9 @@ class Experiment:
         computed a specific diagnosis (``construction``, ``stand-in``, or ``setting`` unless the claim
         holds at its chosen reading and at every cell of its map), the readings join it (its text and ``evidence["readings"]``).
 
+        ``check``: an implementation check (an identity or theorem the paper proves, run on our code), recorded like
+        a claim and counted apart from the paper's claims (:func:`~.claims.paper_claims`).
+
         Every ``inconclusive`` claim carries its ``reason`` (one line). Arguments are checked
         before anything runs."""
         id = check_claim_id(id)
@@ -165,6 +168,8 @@ class Experiment:
             raise ValueError(f"claim {id}: text must be a non-empty sentence; got {text!r}")
         if measured is not None and not isinstance(measured, dict):
             raise TypeError(f"claim {id}: measured must be a mapping of name -> number; got {type(measured).__name__}")
+        if not isinstance(check, bool):
+            raise TypeError(f"claim {id}: check must be True or False; got {check!r}")
         measured = to_jsonable(measured or {}, where=f"claim {id}: measured")
         if threshold is not None:
             threshold = to_jsonable(check_threshold(threshold))
@@ -213,7 +218,8 @@ class Experiment:
         claim = Claim(id=id, target=self.id, text=text, verdict=outcome, measured=measured,
                       support=to_jsonable(support) if support is not None else None,
                       diagnosis=to_jsonable(diagnosis) if diagnosis is not None else None,
-                      quote=quote if quote is not None else quote_of(id), threshold=threshold, reason=reason)
+                      quote=quote if quote is not None else quote_of(id), threshold=threshold, reason=reason,
+                      check=True if check else None)
         self.claims = [c for c in self.claims if c.id != id] + [claim]
         return claim
 

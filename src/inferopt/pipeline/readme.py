@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from ..experiment.claims import VERDICTS
+from ..experiment.claims import VERDICTS, paper_claims
 from .metrics_file import read_metrics
 
 #: the four papers: the letter their experiment ids start with, how they are cited (also in
@@ -60,8 +60,8 @@ def paper_runs(metrics_dir: Path, registry: dict) -> dict[str, dict]:
 
 def results_table(metrics_dir: Path, registry: dict) -> str:
     """The README's results block: one row per paper of :data:`PAPERS` (experiments run at the paper
-    scale, claims per verdict, the runs' summed wall time), then one line per paper with its central
-    claim's verdict. ``ValueError`` when a central claim is missing from a run that exists."""
+    scale, the paper's claims per verdict, implementation checks named apart and not counted, the runs' summed
+    wall time), then one line per paper with its central claim's verdict. ``ValueError`` when a central claim is missing from a run that exists."""
     runs = paper_runs(metrics_dir, registry)
     rows = ["| paper | run at paper scale | claims | holds | fails | inconclusive | not measured | wall time |",
             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
@@ -69,11 +69,14 @@ def results_table(metrics_dir: Path, registry: dict) -> str:
     for letter, paper in PAPERS.items():
         ids = [eid for eid in registry if eid.startswith(letter)]
         ran = [eid for eid in ids if eid in runs]
-        claims = {c["id"]: c for eid in ran for c in runs[eid].get("claims", [])}
+        every = [c for eid in ran for c in runs[eid].get("claims", [])]
+        claims = {c["id"]: c for c in paper_claims(every)}   # the implementation checks are not the paper's claims
+        checks = len(every) - len(claims)
+        named = f" (and {checks} implementation check{'s' if checks > 1 else ''})" if checks else ""
         counts = Counter(c["verdict"] for c in claims.values())
         seconds = sum(float(runs[eid].get("run", {}).get("wall_seconds") or 0) for eid in ran)
         rows.append(f"| [{letter}. {paper['topic']}](docs/paper-{letter}.md) | {len(ran)} of {len(ids)} experiments | "
-                    f"{len(claims)} | " + " | ".join(str(counts[v]) for v in VERDICTS) + f" | {_duration(seconds)} |")
+                    f"{len(claims)}{named} | " + " | ".join(str(counts[v]) for v in VERDICTS) + f" | {_duration(seconds)} |")
         parts = []
         for cid in paper["central"]:
             experiment = cid.split(".")[0]

@@ -17,7 +17,7 @@ import html
 import json
 from pathlib import Path
 
-from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, diagnosis_html, folded_text_html, measured_lines, verdict_html
+from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, diagnosis_html, paper_claims as counted, folded_text_html, measured_lines, verdict_html
 from .._paths import repo_root
 from .._config import experiments, load_params
 from .layout import PAPER_DIR, failure_marker
@@ -56,8 +56,12 @@ FILTER = """<div class="filter"><label><input type="checkbox" id="problems-only"
 onchange="document.body.classList.toggle('problems-only', this.checked)">
 show only claims that do not hold at the paper or the default scale (fails, inconclusive, not measured)</label></div>"""
 def _tally(claims: list[dict]) -> str:
-    counts = {v: sum(c["verdict"] == v for c in claims) for v in VERDICT_CLASS}
-    return ", ".join(f"{n} {verdict}" for verdict, n in counts.items() if n) or "no claims"
+    """The paper's claims per verdict; the implementation checks named apart, never counted among them."""
+    kept = counted(claims)
+    counts = {v: sum(c["verdict"] == v for c in kept) for v in VERDICT_CLASS}
+    checks = len(claims) - len(kept)
+    return (", ".join(f"{n} {verdict}" for verdict, n in counts.items() if n) or "no claims") + (
+        f" (and {checks} implementation check{'s' if checks > 1 else ''})" if checks else "")
 
 
 def _stale_badge(paper: dict | None) -> str:
@@ -108,8 +112,10 @@ def _groups(metas: dict) -> dict:
 
 
 def _badges(claims: list[dict]) -> str:
+    """The paper's claims per verdict (the implementation checks are not counted)."""
+    kept = counted(claims)
     return "".join(
-        f'<span class="verdict {cls}">{sum(c["verdict"] == v for c in claims)} {v}</span>' for v, cls in VERDICT_CLASS.items()
+        f'<span class="verdict {cls}">{sum(c["verdict"] == v for c in kept)} {v}</span>' for v, cls in VERDICT_CLASS.items()
     )
 
 
@@ -123,12 +129,12 @@ def _summary(metas: dict, failures: dict, papers: dict) -> str:
     stale = [e for e, p in runs.items() if p["stale"]]
     not_run = [e for e in metas if e not in runs]
     paper_line = (
-        f'<p class="summary"><span><b>paper scale</b>: {len(paper_claims)} claims of {len(runs)} experiment(s)</span>'
+        f'<p class="summary"><span><b>paper scale</b>: {len(counted(paper_claims))} claims of {len(runs)} experiment(s)</span>'
         f'{_badges(paper_claims)}'
         + (f'<span class="missing">stale: {", ".join(stale)}</span>' if stale else "")
         + (f'<span>not run at paper scale: {", ".join(not_run)}</span>' if not_run else "") + "</p>"
     )
-    return (paper_line + f'<p class="summary"><span><b>default scale</b>: {len(claims)} claims</span>'
+    return (paper_line + f'<p class="summary"><span><b>default scale</b>: {len(counted(claims))} claims</span>'
             f'{_badges(claims)}{missing}</p>')
 
 
