@@ -536,3 +536,11 @@ def test_beats_for_order_reads_the_panels_of_one_sobolev_order():
         beats_for_order(beats, orders, 3)
     with pytest.raises(ValueError, match="orders"):
         beats_for_order(beats, {"s=1,random": 1}, 1)
+
+
+def test_overtaking_observed_needs_half_the_draws_within_the_run():
+    from inferopt.experiment.herding_claims import overtaking_observed
+    assert overtaking_observed([300, None]) and overtaking_observed([10, 20, None])
+    assert not overtaking_observed([None, None, 40]) and not overtaking_observed([None])
+    with pytest.raises(ValueError, match="one overtaking size"):
+        overtaking_observed([])

@@ -38,7 +38,7 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`stalls`, :func:`fewer_states`, :func:`nearer_low_entropy` -- B4.4 and its parts; :func:`within_factor` -- B4.5;
 * :func:`matches_moments` -- B5.1, B5.2: the moment error falls;
 * :func:`linear_not_polynomial`, :func:`all_at_most` -- B6.1, B6.3;
-* :func:`overtakes_at`, :func:`overtakes_later` -- B3.5 (Sec. 5.2): where line search overtakes herding, later for a small distance;
+* :func:`overtakes_at`, :func:`overtakes_later`, :func:`overtaking_observed` -- B3.5 (Sec. 5.2): where line search overtakes herding, later for a small distance;
 * :func:`always_readings` -- B1.3: readings of "always" (a share of the sizes, a first size).
 """
 
@@ -595,6 +595,17 @@ def always_readings(outcomes: pd.Series | pd.DataFrame, shares=(0.95, 0.99, 1.0)
         sel = out.index.to_numpy() >= check_int("first", f, low=1)
         res[f"t>={f}"] = bool(won and sel.any() and ok[sel].all())
     return res
+
+
+def overtaking_observed(sizes) -> bool:
+    """B3.5: is the median overtaking size of a family (:func:`overtakes_at` per draw; ``None``, no overtaking within
+    the run) observed, i.e. do at least half of its draws overtake within the run? Where not, the median lies beyond the
+    run: a lower bound, which shows that line search's linear rate is not seen within the run, never that it is seen
+    "for larger numbers of iterations"."""
+    sizes = list(sizes)
+    if not sizes:
+        raise ValueError("sizes must hold one overtaking size (or None) per draw; got none")
+    return bool(2 * sum(t is not None for t in sizes) >= len(sizes))
 
 
 def overtakes_later(small, large, budget: int, factor: float) -> tuple[bool, float, float]:
