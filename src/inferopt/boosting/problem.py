@@ -407,12 +407,14 @@ class BoostingProblem:
             raise RuntimeError("reuse_samples=True with estimates='authors' needs the iterate's draws: objective() first")
         Xq, logp_q = self._iterate_draws
         comps = [self.components[i] for i in ids]
-        Lq = self.family.log_density(Xq, np.array([c.loc for c in comps]), np.array([c.log_scale for c in comps]))
+        Lq: list = []   # the components' log densities at the iterate's draws, at the first trial (a line search never asks)
         n = self.n_samples
 
         def phi(gamma: float) -> float:
+            if not Lq:
+                Lq.append(self.family.log_density(Xq, np.array([c.loc for c in comps]), np.array([c.log_scale for c in comps])))
             w = weights(gamma)
-            value = self._residuals(Lq, logp_q, w).mean()
+            value = self._residuals(Lq[0], logp_q, w).mean()
             if gamma:
                 cache = sides()
                 r = self._residuals(cache["L"], cache["logp"], w)
