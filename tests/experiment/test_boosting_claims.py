@@ -311,9 +311,18 @@ def test_c1_separation_of_good_from_bad_components_holds_fails_and_is_not_measur
     sharp.loc[sharp.method == "line_search", "gamma"] = sharp.loc[sharp.method == "line_search", "gamma_best"]
     assert bc.cannot_distinguish(sharp, [5, 20], auc=0.75) is False
     # pooled over D = 1 (all good) and D = 20 (all bad), even constant steps would separate nothing, and a pooled AUC is
-    # no test: each D alone has one kind only, so it is not measured
-    assert bc.separation(runs, [1, 20]) == pytest.approx(0.5) and bc.cannot_distinguish(runs, [1, 20], auc=0.75) is None
+    # no test: each D is read alone; D = 1 has good components only (not measured there); at D = 20, where every component
+    # is bad, line search still steps on all of them (the exact step on none): it cannot tell them bad
+    assert bc.separation(runs, [1, 20]) == pytest.approx(0.5)
+    assert bc.steps_on_bad(runs, [1, 20]) == {1: None, 20: 1.0}
+    assert bc.cannot_distinguish(runs, [1], auc=0.75) is None and bc.cannot_distinguish(runs, [1, 20], auc=0.75) is True
+    # ... and where it takes no step on a bad component it told them apart: the claim fails there
+    still = runs.copy()
+    still.loc[(still.method == "line_search") & (still.dimension == 20), "gamma"] = 0.0
+    assert bc.steps_on_bad(still, [20]) == {20: 0.0} and bc.cannot_distinguish(still, [20], auc=0.75) is False
     assert bc.cannot_distinguish(runs, [5], auc=0.75, min_each=11) is None
+    with pytest.raises(ValueError, match="on_bad"):
+        bc.cannot_distinguish(runs, [20], auc=0.75, on_bad=0.0)
     with pytest.raises(ValueError, match="auc"):
         bc.cannot_distinguish(runs, [5], auc=0.2)
 
@@ -326,6 +335,10 @@ def test_c1_informative_dims_leave_out_where_the_exact_step_is_always_zero():
     assert bc.informative_dims(mixed, [5]) == [5] and bc.informative_dims(mixed, [5], share=0.9) == []
     with pytest.raises(ValueError, match="share"):
         bc.informative_dims(runs, [1], share=0.0)
+    # an arm without the exact step (gamma_best NaN, the authors' AdaFW mixed in beside line search) is left out, not
+    # read as a step above 0: D = 10 is still uninformative (the fresh C1 review: NaN kept every D in the -authors claims)
+    no_exact = pd.concat([runs, runs.assign(method="adafw_authors", gamma_best=np.nan)])
+    assert bc.informative_dims(no_exact, [1, 10]) == [1]
 
 
 def test_c1_a_rescue_rests_on_a_decided_cell():

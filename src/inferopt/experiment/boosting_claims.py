@@ -578,9 +578,11 @@ def never_step_evidence(runs: pd.DataFrame, dims, method: str = "adafw", rtol: f
 def informative_dims(runs: pd.DataFrame, dims, share: float = 0.95) -> list:
     """The dimensions of ``dims`` where a step rule can be told from the never-step arm: the exact step (the argmin of
     the KL along the segment, ``gamma_best``) is 0 in fewer than ``share`` of the runs. Where it is 0 in nearly every
-    run, ``q_1`` alone is the optimum, so a rule that never steps wins there and a test of it cannot fail."""
+    run, ``q_1`` alone is the optimum, so a rule that never steps wins there and a test of it cannot fail. Rows without
+    an exact step (``gamma_best`` NaN: an arm that does not compute it) are left out, never counted as a step above 0."""
     r = _c1(runs, (*_C1_COLUMNS, "gamma_best"))
     share = check_real("share", share, low=0.0, high=1.0, low_open=True)
+    r = r[r.gamma_best.notna()]
     zero = (r.gamma_best <= AT_BOUNDARY).groupby(r.dimension).mean()
     return [int(d) for d in sorted(dims) if d in zero.index and zero[d] < share]
 
@@ -616,16 +618,36 @@ def separation_by_dim(runs: pd.DataFrame, dims, method: str = "line_search", min
     return {int(d): separation(runs, [d], method, min_each) for d in sorted(dims)}
 
 
-def cannot_distinguish(runs: pd.DataFrame, dims, *, auc: float, min_each: int = 10) -> bool | None:
+def steps_on_bad(runs: pd.DataFrame, dims, method: str = "line_search", min_each: int = 10) -> dict:
+    """The share of ``method``'s runs facing a bad next component (the exact step ``gamma_best`` 0) in which it still
+    takes a step above 0, at each dimension of ``dims`` alone: ``{D: share or None}`` (None: fewer than ``min_each``
+    such runs). The exact step takes none: a rule that steps on a bad component did not tell it was bad."""
+    r = _c1(runs, (*_C1_COLUMNS, "gamma_best"))
+    min_each = int(check_real("min_each", min_each, low=1.0))
+    bad = r[(r.method == method) & (r.gamma_best <= AT_BOUNDARY)]
+    out = {}
+    for d in sorted(dims):
+        g = bad[bad.dimension == d].gamma
+        out[int(d)] = float((g > AT_BOUNDARY).mean()) if len(g) >= min_each else None
+    return out
+
+
+def cannot_distinguish(runs: pd.DataFrame, dims, *, auc: float, min_each: int = 10, on_bad: float = 0.5) -> bool | None:
     """Sec. 6.1 "even in medium dimensional cases, line-search is unable to distinguish between these cases" (a good
     next component from a bad one), at the medium dimensions ``dims``, each decided alone (pooling them with other
     dimensions would let the share of good components, which falls with D, separate them): at every D of ``dims``
     where at least ``min_each`` runs face a good and a bad component, line search's step separates them with an area
-    under the ROC curve at most ``auc`` (:func:`separation_by_dim`; the exact step's is 1). None (not measured) where no
-    D of ``dims`` has that many of each."""
+    under the ROC curve at most ``auc`` (:func:`separation_by_dim`; the exact step's is 1); at a D where fewer face a good
+    one but at least ``min_each`` a bad one (the random components there are nearly all bad), it steps above 0 on at
+    least ``on_bad`` of the bad ones (:func:`steps_on_bad`; the exact step on none). None (not measured) where no D of
+    ``dims`` has that many runs of either kind."""
     auc = check_real("auc", auc, low=0.5, high=1.0)
-    measured = [a for a in separation_by_dim(runs, dims, "line_search", min_each).values() if a is not None]
-    return None if not measured else bool(all(a <= auc for a in measured))
+    on_bad = check_real("on_bad", on_bad, low=0.0, high=1.0, low_open=True)
+    separated = separation_by_dim(runs, dims, "line_search", min_each)
+    stepped = steps_on_bad(runs, dims, "line_search", min_each)
+    measured = [a <= auc if a is not None else stepped[d] >= on_bad for d, a in separated.items()
+                if a is not None or stepped[d] is not None]
+    return None if not measured else bool(all(measured))
 
 
 def decided_elsewhere(cells: dict, own) -> list:
