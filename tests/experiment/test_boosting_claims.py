@@ -169,6 +169,11 @@ def test_rules_diagnosis_construction_or_the_map():
     undecided = bc.rules_diagnosis(bc.elbo_curves_above, "x.", ours, split, "authors, d exact", lambda t, w: {"kind": "paper"})
     assert isinstance(undecided, Unearned) and "do not differ decisively" in undecided.reason
     assert undecided.evidence["sweep"][1]["verdict"] == "inconclusive"
+    # a rule of theirs with one complete run (the others stopped): no resample, no support -- undecided, never a KeyError
+    # (the C2 paper run of 2d32aff died on it in its claims cell)
+    lone = split[(split.method != "adaafw") | (split.replicate == 0)]
+    one = bc.rules_diagnosis(bc.elbo_curves_above, "x.", ours, lone, "authors, d float32", lambda t, w: {"kind": "paper"})
+    assert isinstance(one, Unearned) and "no support" in one.reason and "support" not in one.evidence["sweep"][1]
     # the authors' runs lacking a rule (every run stopped): the claim is not measured, the map is asked
     stopped = failing[failing.method != "adaafw"]
     assert bc.rules_diagnosis(bc.elbo_curves_above, "x.", ours, stopped, "a", lambda t, w: {"kind": "paper"}) == {"kind": "paper"}

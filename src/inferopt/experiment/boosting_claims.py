@@ -365,9 +365,11 @@ def rules_diagnosis(test, what: str, ours: pd.DataFrame, theirs: pd.DataFrame, n
         return {"kind": "construction", "text": f"{what} It holds with our adaptive rules on the same replicates "
                 f"({here['support']:.0%} of resamples) and fails with the authors' ({name}; {1 - there['support']:.0%} of "
                 "resamples).", "evidence": {"sweep": [here, there]}}
-    return Unearned(f"{what} It holds with our adaptive rules on the same replicates ({here['support']:.0%} of resamples); "
-                    f"with the authors' ({name}) it {'holds' if test(theirs) else 'fails'} on the runs, in "
-                    f"{there['support']:.0%} of resamples: the two constructions' verdicts do not differ decisively. "
+    # a cell without support (a rule with one complete run: its spread unmeasured, no resample to draw) is never decisive
+    share = lambda c: f"in {c['support']:.0%} of resamples" if "support" in c else "with no support (a rule has one complete run)"
+    return Unearned(f"{what} It holds with our adaptive rules on the same replicates ({share(here)}); "
+                    f"with the authors' ({name}) it {'holds' if test(theirs) else 'fails'} on the runs, "
+                    f"{share(there)}: the two constructions' verdicts do not differ decisively. "
                     "What would decide it: more replicates", {"sweep": [here, there]})
 
 
