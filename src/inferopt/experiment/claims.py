@@ -134,6 +134,13 @@ def paper_claims(claims: list[dict]) -> list[dict]:
     return [c for c in claims if not c.get("check")]
 
 
+def checks_named(claims: list[dict]) -> str:
+    """The implementation checks among ``claims``, named beside a count of the paper's claims: `` (and 3 implementation
+    checks)``; empty where there are none."""
+    n = len(claims) - len(paper_claims(claims))
+    return f" (and {n} implementation check{'s' if n > 1 else ''})" if n else ""
+
+
 def check_claim_id(claim_id) -> str:
     """A claim id: a non-empty string without spaces (``A3.1b``, ``C1.2-draws100``)."""
     if not isinstance(claim_id, str) or not claim_id.strip() or any(ch.isspace() for ch in claim_id):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from ..experiment.claims import VERDICTS, paper_claims
+from ..experiment.claims import VERDICTS, checks_named, paper_claims
 from .metrics_file import read_metrics
 
 #: the four papers: the letter their experiment ids start with, how they are cited (also in
@@ -71,12 +71,10 @@ def results_table(metrics_dir: Path, registry: dict) -> str:
         ran = [eid for eid in ids if eid in runs]
         every = [c for eid in ran for c in runs[eid].get("claims", [])]
         claims = {c["id"]: c for c in paper_claims(every)}   # the implementation checks are not the paper's claims
-        checks = len(every) - len(claims)
-        named = f" (and {checks} implementation check{'s' if checks > 1 else ''})" if checks else ""
         counts = Counter(c["verdict"] for c in claims.values())
         seconds = sum(float(runs[eid].get("run", {}).get("wall_seconds") or 0) for eid in ran)
         rows.append(f"| [{letter}. {paper['topic']}](docs/paper-{letter}.md) | {len(ran)} of {len(ids)} experiments | "
-                    f"{len(claims)}{named} | " + " | ".join(str(counts[v]) for v in VERDICTS) + f" | {_duration(seconds)} |")
+                    f"{len(claims)}{checks_named(every)} | " + " | ".join(str(counts[v]) for v in VERDICTS) + f" | {_duration(seconds)} |")
         parts = []
         for cid in paper["central"]:
             experiment = cid.split(".")[0]

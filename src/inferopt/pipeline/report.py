@@ -17,7 +17,7 @@ import html
 import json
 from pathlib import Path
 
-from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, diagnosis_html, paper_claims as counted, folded_text_html, measured_lines, verdict_html
+from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, checks_named, diagnosis_html, paper_claims as counted, folded_text_html, measured_lines, verdict_html
 from .._paths import repo_root
 from .._config import experiments, load_params
 from .layout import PAPER_DIR, failure_marker
@@ -59,9 +59,7 @@ def _tally(claims: list[dict]) -> str:
     """The paper's claims per verdict; the implementation checks named apart, never counted among them."""
     kept = counted(claims)
     counts = {v: sum(c["verdict"] == v for c in kept) for v in VERDICT_CLASS}
-    checks = len(claims) - len(kept)
-    return (", ".join(f"{n} {verdict}" for verdict, n in counts.items() if n) or "no claims") + (
-        f" (and {checks} implementation check{'s' if checks > 1 else ''})" if checks else "")
+    return (", ".join(f"{n} {verdict}" for verdict, n in counts.items() if n) or "no claims") + checks_named(claims)
 
 
 def _stale_badge(paper: dict | None) -> str:
