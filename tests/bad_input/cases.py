@@ -477,6 +477,8 @@ def _experiment_boosting():
         "random_lmo_step": lambda: dict(dims=[2], n_runs=1, rng=np.random.default_rng(0), methods=("predefined",),
                                         n_samples=10, n_eval=20),
         "random_two_gaussians": lambda: dict(D=2, rng=0),
+        "random_component": lambda: dict(target=__import__("inferopt.experiment.boosting", fromlist=["x"]).random_two_gaussians(2, 0),
+                                         u=np.array([0.3, -1.0]), v=np.array([1.2, 0.1]), spread=1.0),
         "summary_table": lambda: dict(records=boosting_records(), reference="predefined"),
         "best_median_iterate": lambda: dict(records=boosting_records()),
         "elbo_by_rule": lambda: dict(records=boosting_records(), threshold=1e-6),

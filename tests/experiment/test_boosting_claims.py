@@ -315,31 +315,63 @@ def test_c1_separation_of_good_from_bad_components_holds_fails_and_is_not_measur
     sharp = runs.copy()
     sharp.loc[sharp.method == "line_search", "gamma"] = sharp.loc[sharp.method == "line_search", "gamma_best"]
     assert bc.cannot_distinguish(sharp, [5, 20], auc=0.75) is False
+    # steps further on the bad components (AUC 0): no better than the cut, the claim holds
+    inverted = runs.copy()
+    inverted.loc[inverted.method == "line_search", "gamma"] = 0.3 - inverted.loc[inverted.method == "line_search", "gamma_best"]
+    assert bc.separation(inverted, [5]) == pytest.approx(0.0) and bc.cannot_distinguish(inverted, [5], auc=0.75) is True
     # pooled over D = 1 (all good) and D = 20 (all bad), even constant steps would separate nothing, and a pooled AUC is
-    # no test: each D is read alone; D = 1 has good components only (not measured there); at D = 20, where every component
-    # is bad, line search still steps on all of them (the exact step on none): it cannot tell them bad
+    # no test: each D is read alone; where a D has one kind only there is nothing to tell apart: not measured, even
+    # where line search steps on every bad component (the review of the 0aab2ac run: the adaptive rules step on them too)
     assert bc.separation(runs, [1, 20]) == pytest.approx(0.5)
     assert bc.steps_on_bad(runs, [1, 20]) == {1: None, 20: 1.0}
-    assert bc.cannot_distinguish(runs, [1], auc=0.75) is None and bc.cannot_distinguish(runs, [1, 20], auc=0.75) is True
-    # ... and where it takes no step on a bad component it told them apart: the claim fails there
-    still = runs.copy()
-    still.loc[(still.method == "line_search") & (still.dimension == 20), "gamma"] = 0.0
-    assert bc.steps_on_bad(still, [20]) == {20: 0.0} and bc.cannot_distinguish(still, [20], auc=0.75) is False
+    assert bc.cannot_distinguish(runs, [1, 20], auc=0.75) is None and bc.cannot_distinguish(runs, [1], auc=0.75) is None
     assert bc.cannot_distinguish(runs, [5], auc=0.75, min_each=11) is None
-    with pytest.raises(ValueError, match="on_bad"):
-        bc.cannot_distinguish(runs, [20], auc=0.75, on_bad=0.0)
     with pytest.raises(ValueError, match="auc"):
         bc.cannot_distinguish(runs, [5], auc=0.2)
 
 
-def test_c1_informative_dims_leave_out_where_the_exact_step_is_always_zero():
+def test_c1_quality_of_the_random_component_falls_holds_fails_and_is_not_measured():
+    def with_quality(shares):      # per D the share of q1's KL (0.7) the exact step removes, the same in every run
+        return pd.concat([c1_runs(dims=(d,)).assign(kl_best=0.7 * (1 - q)) for d, q in shares.items()])
+    falls = with_quality({1: 0.4, 5: 0.05, 20: 0.0, 100: 0.0})
+    assert bc.removable_share(falls) == pytest.approx({1: 0.4, 5: 0.05, 20: 0.0, 100: 0.0})
+    assert bc.quality_falls(falls, 0.8) is True           # Spearman with the tie at 0: -0.949
+    assert bc.quality_falls(with_quality({1: 0.1, 5: 0.3, 20: 0.2}), 0.8) is False
+    assert bc.quality_falls(with_quality({1: 0.2, 5: 0.2, 20: 0.2}), 0.8) is None     # constant: no trend
+    assert bc.quality_falls(falls, 0.8, [1, 5]) is None                                  # two dimensions make no trend
+    # a best step that Monte-Carlo noise puts above q1's KL removes nothing, never a negative share
+    assert bc.removable_share(with_quality({1: -0.1}))[1] == 0.0
+    with pytest.raises(ValueError, match="rho"):
+        bc.quality_falls(falls, 2.0)
+
+
+def test_c1_draws_suffice_holds_fails_and_is_not_measured():
+    base = c1_runs(dims=(1, 20))
+    few, many = base.assign(draws=100), base.assign(draws=1000)
+    worse = few.copy()
+    worse.loc[(worse.method == "adafw") & (worse.dimension == 20), "kl"] *= 1.2       # 20 % worse at D = 20 with 100
+    assert bc.draws_excess(pd.concat([few, many]), 100, 1000) == {1: 0.0, 20: 0.0}
+    assert bc.draws_suffice(pd.concat([few, many]), 100, 1000, tol=0.05) is True
+    assert bc.draws_excess(pd.concat([worse, many]), 100, 1000)[20] == pytest.approx(0.2)
+    assert bc.draws_suffice(pd.concat([worse, many]), 100, 1000, tol=0.05) is False
+    assert bc.draws_suffice(pd.concat([worse, many]), 100, 1000, tol=0.05, dims=[1]) is True
+    assert bc.draws_suffice(few, 100, 1000, tol=0.05) is None                           # no 1000-draw runs
+    moved = few.copy()
+    moved.loc[(moved.method == "adafw") & (moved.dimension == 1) & (moved.run < 5), "gamma"] = 0.9
+    assert bc.steps_differ(pd.concat([moved, many]), 100, 1000) == {1: 0.5, 20: 0.0}
+    assert bc.steps_differ(few, 100, 1000) == {}
+    with pytest.raises(ValueError, match="tol"):
+        bc.draws_suffice(few, 100, 1000, tol=-1.0)
+
+
+def test_c1_informative_dims_leave_out_where_few_runs_face_a_good_component():
     runs = pd.concat([c1_runs(dims=(1,), best=0.3), c1_runs(dims=(10,), best=0.0)])
     assert bc.informative_dims(runs, [1, 10]) == [1]
-    mixed = c1_runs(dims=(5,))
-    mixed.loc[mixed.run < 1, "gamma_best"] = 0.2                    # good in 1 run of 10: the exact step 0 in 90 %
-    assert bc.informative_dims(mixed, [5]) == [5] and bc.informative_dims(mixed, [5], share=0.9) == []
-    with pytest.raises(ValueError, match="share"):
-        bc.informative_dims(runs, [1], share=0.0)
+    mixed = c1_runs(dims=(5,), n=100)
+    mixed.loc[mixed.run < 6, "gamma_best"] = 0.2          # good in 6 runs of 100: the authors' law at D = 5 (review 3)
+    assert bc.informative_dims(mixed, [5]) == [] and bc.informative_dims(mixed, [5], min_good=5) == [5]
+    with pytest.raises(ValueError, match="min_good"):
+        bc.informative_dims(runs, [1], min_good=0)
     # an arm without the exact step (gamma_best NaN, the authors' AdaFW mixed in beside line search) is left out, not
     # read as a step above 0: D = 10 is still uninformative (the fresh C1 review: NaN kept every D in the -authors claims)
     no_exact = pd.concat([runs, runs.assign(method="adafw_authors", gamma_best=np.nan)])

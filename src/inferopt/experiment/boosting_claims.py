@@ -27,7 +27,9 @@ C1 (Fig. 1 left, Sec. 6.1; the rows of :func:`~.boosting.random_lmo_step`, each 
 :func:`stable_and_lower` (AdaFW's KL at most line search's and predefined's, its spread at most line search's, at
 every dimension; for a construction that may return ``γ = 0`` on failure :func:`never_step_evidence` shows how far it
 is ``q_1`` alone), :func:`cannot_distinguish` (line search's
-step separates good from bad next components no better than a cut-off, at each medium dimension alone).
+step separates good from bad next components no better than a cut-off, at each medium dimension alone, on runs with
+both kinds), :func:`quality_falls` (the random component's quality falls with the dimension), :func:`draws_suffice`
+(100 Monte-Carlo draws do as well as more).
 """
 
 from __future__ import annotations
@@ -577,16 +579,17 @@ def never_step_evidence(runs: pd.DataFrame, dims, method: str = "adafw", rtol: f
     return out
 
 
-def informative_dims(runs: pd.DataFrame, dims, share: float = 0.95) -> list:
-    """The dimensions of ``dims`` where a step rule can be told from the never-step arm: the exact step (the argmin of
-    the KL along the segment, ``gamma_best``) is 0 in fewer than ``share`` of the runs. Where it is 0 in nearly every
-    run, ``q_1`` alone is the optimum, so a rule that never steps wins there and a test of it cannot fail. Rows without
-    an exact step (``gamma_best`` NaN: an arm that does not compute it) are left out, never counted as a step above 0."""
+def informative_dims(runs: pd.DataFrame, dims, min_good: int = 10) -> list:
+    """The dimensions of ``dims`` where a step rule can be told from the never-step arm: at least ``min_good`` runs face
+    a good next component (the exact step, the argmin of the KL along the segment, ``gamma_best``, above 0). Where
+    fewer do, ``q_1`` alone is the optimum in nearly every run, so a rule that never steps wins there and a test of it
+    cannot fail (the same count as :func:`separation`'s ``min_each``). Rows without an exact step (``gamma_best`` NaN:
+    an arm that does not compute it) are left out, never counted as a step above 0."""
     r = _c1(runs, (*_C1_COLUMNS, "gamma_best"))
-    share = check_real("share", share, low=0.0, high=1.0, low_open=True)
-    r = r[r.gamma_best.notna()]
-    zero = (r.gamma_best <= AT_BOUNDARY).groupby(r.dimension).mean()
-    return [int(d) for d in sorted(dims) if d in zero.index and zero[d] < share]
+    min_good = int(check_real("min_good", min_good, low=1.0))
+    r = r[r.gamma_best.notna() & (r.method == "line_search")]
+    good = (r.gamma_best > AT_BOUNDARY).groupby(r.dimension).sum()
+    return [int(d) for d in sorted(dims) if d in good.index and good[d] >= min_good]
 
 
 def good_and_bad(runs: pd.DataFrame, dims) -> dict:
@@ -623,7 +626,8 @@ def separation_by_dim(runs: pd.DataFrame, dims, method: str = "line_search", min
 def steps_on_bad(runs: pd.DataFrame, dims, method: str = "line_search", min_each: int = 10) -> dict:
     """The share of ``method``'s runs facing a bad next component (the exact step ``gamma_best`` 0) in which it still
     takes a step above 0, at each dimension of ``dims`` alone: ``{D: share or None}`` (None: fewer than ``min_each``
-    such runs). The exact step takes none: a rule that steps on a bad component did not tell it was bad."""
+    such runs). The exact step takes none. Evidence beside C1.3, never its test: where every component is bad there is
+    nothing to tell apart, and the adaptive rules step on them too."""
     r = _c1(runs, (*_C1_COLUMNS, "gamma_best"))
     min_each = int(check_real("min_each", min_each, low=1.0))
     bad = r[(r.method == method) & (r.gamma_best <= AT_BOUNDARY)]
@@ -634,22 +638,79 @@ def steps_on_bad(runs: pd.DataFrame, dims, method: str = "line_search", min_each
     return out
 
 
-def cannot_distinguish(runs: pd.DataFrame, dims, *, auc: float, min_each: int = 10, on_bad: float = 0.5) -> bool | None:
+def cannot_distinguish(runs: pd.DataFrame, dims, *, auc: float, min_each: int = 10) -> bool | None:
     """Sec. 6.1 "even in medium dimensional cases, line-search is unable to distinguish between these cases" (a good
     next component from a bad one), at the medium dimensions ``dims``, each decided alone (pooling them with other
-    dimensions would let the share of good components, which falls with D, separate them): at every D of ``dims``
-    where at least ``min_each`` runs face a good and a bad component, line search's step separates them with an area
-    under the ROC curve at most ``auc`` (:func:`separation_by_dim`; the exact step's is 1); at a D where fewer face a good
-    one but at least ``min_each`` a bad one (the random components there are nearly all bad), it steps above 0 on at
-    least ``on_bad`` of the bad ones (:func:`steps_on_bad`; the exact step on none). None (not measured) where no D of
-    ``dims`` has that many runs of either kind."""
+    dimensions would let the share of good components, which falls with D under the authors' law, separate them): at
+    every D of ``dims`` where at least ``min_each`` runs face a good and a bad component, line search's step separates
+    them with an area under the ROC curve at most ``auc`` (:func:`separation_by_dim`; the exact step's is 1, chance 0.5,
+    below 0.5 it steps further on the bad ones). None (not measured) where no D of ``dims`` has that many of both:
+    there is nothing to tell apart (the runs of :func:`~.boosting.random_lmo_step` with ``spread`` have both kinds at
+    every D)."""
     auc = check_real("auc", auc, low=0.5, high=1.0)
-    on_bad = check_real("on_bad", on_bad, low=0.0, high=1.0, low_open=True)
-    separated = separation_by_dim(runs, dims, "line_search", min_each)
-    stepped = steps_on_bad(runs, dims, "line_search", min_each)
-    measured = [a <= auc if a is not None else stepped[d] >= on_bad for d, a in separated.items()
-                if a is not None or stepped[d] is not None]
+    measured = [a <= auc for a in separation_by_dim(runs, dims, "line_search", min_each).values() if a is not None]
     return None if not measured else bool(all(measured))
+
+
+def removable_share(runs: pd.DataFrame, dims=None) -> dict:
+    """The quality of the random next component at each dimension: the mean over runs of the share of ``q_1``'s KL the
+    best step towards it removes, ``(kl_init − kl_best) / kl_init`` (0 for a bad component, whose exact step is 0),
+    read on line search's rows (one per run): ``{D: share}``."""
+    r = _c1(runs, (*_C1_COLUMNS, "kl_init", "kl_best"))
+    r = r[r.method == "line_search"]
+    dims = sorted(set(r.dimension)) if dims is None else sorted(dims)
+    r = r[r.dimension.isin(dims)]
+    share = ((r.kl_init - r.kl_best).clip(lower=0.0) / r.kl_init).groupby(r.dimension).mean()
+    return {int(d): float(share[d]) for d in dims if d in share.index}
+
+
+def quality_falls(runs: pd.DataFrame, rho: float, dims=None) -> bool | None:
+    """Sec. 6.1 "the quality of the next random component decreases with the dimensionality": Spearman's correlation
+    of the dimension with :func:`removable_share` at most ``−rho`` (None: not measured, fewer than three dimensions or
+    a constant share)."""
+    rho = check_real("rho", rho, low=-1.0, high=1.0)
+    share = removable_share(runs, dims)
+    if len(share) < 3:
+        return None
+    corr = _spearman(list(share), list(share.values()))
+    return None if corr is None else bool(corr <= -rho)
+
+
+def draws_excess(runs: pd.DataFrame, few: int, many: int, method: str = "adafw", dims=None) -> dict:
+    """How much worse ``method``'s step is with ``few`` Monte-Carlo draws than with ``many``, at each dimension: the
+    median over runs of the paired relative excess ``(KL_few − KL_many) / KL_many`` of the KL after the step (the same
+    target and component in both, rows of :func:`~.boosting.random_lmo_step` with a ``draws`` column): ``{D: excess}``;
+    {} where either draw count is missing."""
+    r = _c1(runs, (*_C1_COLUMNS, "draws"))
+    r = r[r.method == method]
+    if dims is not None:
+        r = r[r.dimension.isin(list(dims))]
+    wide = r.pivot_table(index=["dimension", "run"], columns="draws", values="kl")
+    if few not in wide.columns or many not in wide.columns:
+        return {}
+    rel = ((wide[few] - wide[many]) / wide[many].abs()).dropna()
+    return {int(d): float(v) for d, v in rel.groupby(level="dimension").median().items()}
+
+
+def steps_differ(runs: pd.DataFrame, few: int, many: int, method: str = "adafw") -> dict:
+    """The share of ``method``'s runs whose step with ``few`` draws differs from its step with ``many`` (the same target
+    and component), at each dimension: ``{D: share}`` ({} where either draw count is missing). Near 0, the rule's step
+    hardly reads its Monte-Carlo estimates there (a fixed fallback), and :func:`draws_suffice` cannot tell the counts apart."""
+    r = _c1(runs, (*_C1_COLUMNS, "draws"))
+    wide = r[r.method == method].pivot_table(index=["dimension", "run"], columns="draws", values="gamma")
+    if few not in wide.columns or many not in wide.columns:
+        return {}
+    both = wide[[few, many]].dropna()
+    return {int(d): float(v) for d, v in (both[few] != both[many]).groupby(level="dimension").mean().items()}
+
+
+def draws_suffice(runs: pd.DataFrame, few: int, many: int, *, tol: float, method: str = "adafw", dims=None) -> bool | None:
+    """Sec. 5 "we found empirically that 100 Monte-Carlo samples was sufficient", read on Fig. 1 (left)'s step: at every
+    dimension the median paired relative excess of ``method``'s KL with ``few`` draws over ``many`` (:func:`draws_excess`)
+    is at most ``tol`` (None: not measured, a draw count missing)."""
+    tol = check_real("tol", tol, low=0.0)
+    excess = draws_excess(runs, few, many, method, dims)
+    return None if not excess else bool(all(v <= tol for v in excess.values()))
 
 
 def decided_elsewhere(cells: dict, own) -> list:

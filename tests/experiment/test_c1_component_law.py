@@ -1,0 +1,56 @@
+"""C1's random next component (Fig. 1 left): the authors' law and our near law (:func:`random_component`)."""
+
+import numpy as np
+import pytest
+
+from inferopt.experiment.boosting import random_component, random_lmo_step, random_two_gaussians
+
+
+def _kl_diag(m0, s0, m1, s1):
+    """KL(N(m0, diag s0^2) || N(m1, diag s1^2)), closed form."""
+    return float(np.sum(np.log(s1 / s0) + (s0**2 + (m0 - m1) ** 2) / (2 * s1**2) - 0.5))
+
+
+def _median_kl_to_second(D, spread, n=400, seed=0):
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        t = random_two_gaussians(D, rng)
+        c = random_component(t, rng.normal(size=D), rng.normal(size=D), spread)
+        out.append(_kl_diag(t.means[1], t.scales[1], c.loc, c.scale))
+    return np.median(out)
+
+
+def test_the_authors_law_is_drawn_as_the_targets_components():
+    t = random_two_gaussians(3, 0)
+    u, v = np.array([0.3, -1.0, 2.0]), np.array([1.2, 0.1, -3.0])
+    c = random_component(t, u, v)
+    assert np.array_equal(c.loc, u) and np.allclose(c.scale, np.logaddexp(0.0, v))
+
+
+def test_the_near_laws_distance_to_the_second_component_does_not_grow_with_the_dimension():
+    # the median KL from the target's second component: of order c^2 whatever D under the near law (each coordinate's
+    # offset c / sqrt(D); 3.1 and 4.8 at D = 5 and 80), growing about linearly under the authors' law, whose components
+    # are drawn anywhere (28 and 830)
+    near = [_median_kl_to_second(D, 1.0) for D in (5, 80)]
+    assert 1 <= near[0] < near[1] < 2 * near[0]
+    authors = [_median_kl_to_second(D, None, n=100) for D in (5, 80)]
+    assert authors[1] > 10 * authors[0]
+
+
+def test_both_laws_meet_the_same_targets_and_seeds():
+    kw = dict(dims=[2, 3], n_runs=3, methods=("predefined",), n_samples=10, n_eval=50, exact_step=False)
+    a = random_lmo_step(rng=np.random.default_rng(4), **kw)
+    b = random_lmo_step(rng=np.random.default_rng(4), spread=1.0, **kw)
+    assert np.array_equal(a.kl_init, b.kl_init)          # the same target, q1 and evaluation draws in every run
+    assert not np.array_equal(a.kl, b.kl)                 # another component
+
+
+def test_bad_component_arguments_are_refused_by_name():
+    t = random_two_gaussians(2, 0)
+    with pytest.raises(ValueError, match="u must have the target's dimension 2"):
+        random_component(t, np.zeros(3), np.zeros(2))
+    with pytest.raises(ValueError, match="spread"):
+        random_component(t, np.zeros(2), np.zeros(2), spread=0.0)
+    with pytest.raises(TypeError, match="target"):
+        random_component(object(), np.zeros(2), np.zeros(2))
