@@ -45,12 +45,13 @@ __all__ = [
     "wins",
 ]
 
-#: SparseVI as the authors' code runs it for Sec. 5.3 and App. G (``examples/riemann_logistic_poisson_regression/main.py``
-#: of jackyzyb/bayesian-coresets-optimization, both stored versions: ``opt_itrs = 500`` weight updates per selection,
-#: where the paper's Secs. 5.1-5.2 say 100; ``projection_dim = 100`` draws per gradient (the ``BayesianTangentSpaceFactory``
-#: of ``tsf_w`` samples ``projection_dim`` parameters per call); learning rate ``0.5 / (1 + itr)``, itr from 0, which is
-#: ``0.5 / t`` for t from 1), as :func:`run_glm_trial` keywords of the ``sparsevi_authors`` arm
-AUTHORS_SPARSEVI = {"authors_steps": 500, "authors_samples": 100, "authors_step_scale": 0.5}
+#: SparseVI as the authors' code runs it for Sec. 5.3 and App. G (``experiments/examples/riemann_logistic_poisson_regression/
+#: main.py`` of jackyzyb/bayesian-coresets-optimization at a1103af: ``opt_itrs = 500`` weight updates per selection,
+#: where the paper's Secs. 5.1-5.2 say 100; ``projection_dim = 500`` draws per gradient (the ``BayesianTangentSpaceFactory``
+#: of ``tsf_w`` samples ``projection_dim`` parameters per call, from the Laplace fit on the support); learning rate
+#: ``0.5 / (1 + itr)``, itr from 0, which is ``0.5 / t`` for t from 1), as :func:`run_glm_trial` keywords of the
+#: ``sparsevi_authors`` arm
+AUTHORS_SPARSEVI = {"authors_steps": 500, "authors_samples": 500, "authors_step_scale": 0.5}
 
 #: the methods of the figures: solvers of :func:`~inferopt.coresets.path.coreset_path`, a
 #: ``_refit`` suffix re-fitting the weights by NNLS on their support (:mod:`.trials`)
@@ -86,7 +87,7 @@ def run_glm_trial(
     sparsevi_step_scale: float = 1.0,
     batch_fraction: float = 0.2,
     authors_steps: int = 500,
-    authors_samples: int = 100,
+    authors_samples: int = 500,
     authors_step_scale: float = 0.5,
     long_factor: int = 3,
 ) -> pd.DataFrame:
