@@ -189,6 +189,12 @@ def test_conjugate_diagnosis_kinds():
     # a failing cell on fewer than MIN_MAP_TRIALS trials is not decisive: no paper diagnosis
     few = cc.conjugate_diagnosis(_cells([False, False, False]), chosen, "x", n_trials={0: 10, 1: 10, 2: 2})
     assert isinstance(few, Unearned) and "do not fail" in few.reason
+    # ... nor does a holding one earn a rescue (the audit of issue 43: A3's authors' SparseVI cells on 2 trials)
+    small_rescue = cc.conjugate_diagnosis(_cells([False, False, True]), chosen, "x", n_trials={0: 10, 1: 10, 2: 2})
+    assert isinstance(small_rescue, Unearned)
+    assert cc.conjugate_diagnosis(_cells([False, False, True]), chosen, "x", n_trials={0: 10, 1: 10, 2: 10})["kind"] == "construction"
+    # a small chosen cell that holds: the claim holds, no diagnosis
+    assert cc.conjugate_diagnosis(_cells([True, False, False]), chosen, "x", n_trials={0: 2}) is None
     # no authors' cell: not earned
     assert isinstance(cc.conjugate_diagnosis(_cells([False, False, False], who=("ours",) * 3), chosen, "x"), Unearned)
     # a holding cell without support or deterministic note rescues nothing

@@ -645,19 +645,20 @@ def conjugate_diagnosis(cells, chosen: dict, text: str, *, n_trials: dict | None
     paper's shape -> ``stand-in``; any other -> ``setting``; none -> the engine's
     :func:`~inferopt.experiment.verdict_map.map_diagnosis` (``paper`` when earned, else
     :class:`~inferopt.experiment.claims.Unearned`). ``n_trials``: index of a cell -> its number of
-    trials; a cell on fewer than :data:`MIN_MAP_TRIALS` is not decisive (``inconclusive``), so
-    that no ``paper`` diagnosis rests on it."""
+    trials; a cell on fewer than :data:`MIN_MAP_TRIALS` is not decisive (``inconclusive``) either way, so
+    that no ``paper`` diagnosis rests on it and no ``construction`` / ``stand-in`` / ``setting`` rescue either (the
+    measured cell's own verdict is the claim's: a small chosen cell that holds needs no diagnosis)."""
     cells = [dict(c) for c in cells]
     if len(cells) < MIN_SWEEP:
         raise ValueError(f"a verdict map needs at least {MIN_SWEEP} cells; got {len(cells)}")
-    for i, n in (n_trials or {}).items():
-        if n < MIN_MAP_TRIALS and cells[i]["verdict"] == "fails":
-            cells[i] = dict(cells[i], verdict="inconclusive", note=f"{n} trials, fewer than {MIN_MAP_TRIALS}")
     at = [c for c in cells if c["setting"] == chosen]
     if not at:
         raise ValueError(f"chosen {chosen!r} is not the setting of any cell")
     if at[0]["verdict"] == "holds":
         return None
+    for i, n in (n_trials or {}).items():
+        if n < MIN_MAP_TRIALS and cells[i]["verdict"] in ("holds", "fails"):
+            cells[i] = dict(cells[i], verdict="inconclusive", note=f"{n} trials, fewer than {MIN_MAP_TRIALS}")
     evidence = {"sweep": cells}
     holding = [c for c in cells if c["verdict"] == "holds" and decisive(c)]
     for kind, pick, lead in [
