@@ -355,6 +355,16 @@ def test_c1_draws_suffice_holds_fails_and_is_not_measured():
     assert bc.draws_excess(pd.concat([worse, many]), 100, 1000)[20] == pytest.approx(0.2)
     assert bc.draws_suffice(pd.concat([worse, many]), 100, 1000, tol=0.05) is False
     assert bc.draws_suffice(pd.concat([worse, many]), 100, 1000, tol=0.05, dims=[1]) is True
+    # one run in ten far worse: the median passes it, the 0.9 quantile does not (the fresh review: a median of paired
+    # differences centred on 0 passes nearly anything)
+    tail = few.copy()
+    tail.loc[(tail.method == "adafw") & (tail.dimension == 1) & (tail.run == 3), "kl"] *= 50.0
+    assert bc.draws_excess(pd.concat([tail, many]), 100, 1000)[1] == 0.0
+    assert bc.draws_excess(pd.concat([tail, many]), 100, 1000, q=1.0)[1] == pytest.approx(49.0)
+    assert bc.draws_suffice(pd.concat([tail, many]), 100, 1000, tol=0.05, q=0.5) is True
+    assert bc.draws_suffice(pd.concat([tail, many]), 100, 1000, tol=0.05, q=0.95) is False
+    with pytest.raises(ValueError, match="q"):
+        bc.draws_excess(few, 100, 1000, q=1.5)
     assert bc.draws_suffice(few, 100, 1000, tol=0.05) is None                           # no 1000-draw runs
     moved = few.copy()
     moved.loc[(moved.method == "adafw") & (moved.dimension == 1) & (moved.run < 5), "gamma"] = 0.9

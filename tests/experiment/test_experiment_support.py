@@ -97,6 +97,18 @@ def test_supported_readings_turn_only_on_decisive_readings(tmp_path):
     clear = trials([1.0, 1.1, 0.9, 1.2, 1.3])
     r2 = supported_readings(above, clear, [0.5, 2.0], chosen=0.8, by="trial")
     assert [x["verdict"] for x in r2] == ["holds", "holds", "fails"] and r2[0]["support"] == 1.0
+    # turning_only: only the reading that disagrees with the chosen one is resampled; values may be lists; a reading
+    # whose test is not measured (None) says so
+    def above_pair(t, v):
+        return None if v[1] else bool(t.groupby("trial").x.first().median() > v[0])
+
+    r3 = supported_readings(above_pair, clear, [[0.5, 0], [2.0, 0], [0.5, 1]], chosen=[0.8, 0], by="trial", turning_only=True)
+    assert [x["value"] for x in r3] == [[0.5, 0], [0.5, 1], [0.8, 0], [2.0, 0]]
+    assert [x["verdict"] for x in r3] == ["holds", "not measured", "holds", "fails"]
+    assert "support" not in r3[0] and r3[3]["support"] == 0.0
+    # an undecided disagreeing reading is inconclusive: it cannot make the verdict turn
+    r4 = supported_readings(above, split, [-0.5, 0.5], chosen=-0.5, by="trial", seed=2, turning_only=True)
+    assert r4[0] == {"value": -0.5, "verdict": "holds"} and r4[1]["verdict"] == "inconclusive"
     exp = Experiment("Z7", title="t", paper="p", figure="f", params={"output_dir": str(tmp_path), "seed": 2})
     undecided = exp.claim("Z7.4", "median above 0", test=lambda t: above(t, 0.0), table=split,
                           threshold={"value": 0.0, "source": "ours", "readings": r})

@@ -87,19 +87,34 @@ def bootstrap_support(test, table: pd.DataFrame, *, by: str, within: str | None 
             "n_resamples": n_resamples, "seed": int(seed)}
 
 
-def supported_readings(test_at, table: pd.DataFrame, values, *, chosen, by: str, seed: int = 0) -> list[dict]:
-    """The readings of a cut-off of ours (``[{"value", "verdict", "support"}]``, the form of
+def supported_readings(test_at, table: pd.DataFrame, values, *, chosen, by: str, seed: int = 0,
+                       turning_only: bool = False) -> list[dict]:
+    """The readings of a cut-off of ours (``[{"value", "verdict"[, "support"]}]``, the form and order of
     :func:`~.claims.readings`), each verdict standing on its own bootstrap support: ``test_at(table, value)
-    -> bool`` at every value of ``values`` (``chosen`` added if absent), read by :func:`supported_verdict`
-    (``inconclusive`` below :data:`MIN_SUPPORT`), ``support`` the fraction of resamples holding. A reading
-    that is not decisive cannot make the verdict turn (:meth:`~.record.Experiment.claim`)."""
+    -> bool`` (or None: not measured at that value) at every value of ``values`` (``chosen`` added if absent; a value
+    may be a list, a cut-off of several parts), read by :func:`supported_verdict` (``inconclusive`` below
+    :data:`MIN_SUPPORT`), ``support`` the fraction of resamples holding (a resample where the test is not measured
+    does not hold). A reading that is not decisive cannot make the verdict turn (:meth:`~.record.Experiment.claim`).
+    ``turning_only``: only the readings whose measured verdict differs from the chosen value's are resampled (only they
+    can make the verdict turn, and only when decisive); the others keep their plain verdict, without support."""
     check_callable("test_at", test_at)
-    vals = sorted(set(values) | {chosen})
+    vals = []
+    for v in [*values, chosen]:
+        if v not in vals:
+            vals.append(v)
+    plain = {i: test_at(table, v) for i, v in enumerate(vals)}
+    at_chosen = plain[vals.index(chosen)]
     out = []
-    for v in vals:
-        support = bootstrap_support(lambda t, v=v: test_at(t, v), table, by=by, seed=seed)
-        out.append({"value": v, "verdict": supported_verdict(bool(test_at(table, v)), support),
-                    "support": support.get("fraction_holding")})
+    for i in sorted(range(len(vals)), key=lambda i: vals[i]):
+        v, outcome = vals[i], plain[i]
+        if outcome is None:
+            out.append({"value": v, "verdict": "not measured"})
+        elif turning_only and (at_chosen is None or bool(outcome) == bool(at_chosen)):
+            out.append({"value": v, "verdict": "holds" if outcome else "fails"})
+        else:
+            support = bootstrap_support(lambda t, v=v: bool(test_at(t, v)), table, by=by, seed=seed)
+            out.append({"value": v, "verdict": supported_verdict(bool(outcome), support),
+                        "support": support.get("fraction_holding")})
     return out
 
 
