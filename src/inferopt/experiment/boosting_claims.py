@@ -654,8 +654,9 @@ def cannot_distinguish(runs: pd.DataFrame, dims, *, auc: float, min_each: int = 
 
 def removable_share(runs: pd.DataFrame, dims=None) -> dict:
     """The quality of the random next component at each dimension: the mean over runs of the share of ``q_1``'s KL the
-    best step towards it removes, ``(kl_init − kl_best) / kl_init`` (0 for a bad component, whose exact step is 0),
-    read on line search's rows (one per run): ``{D: share}``."""
+    best step towards it removes, ``(kl_init − kl_best) / kl_init`` (about 0 for a bad component, whose exact step is
+    0: the two KLs are estimated on different draws, so Monte-Carlo noise remains, clipped at 0 from below), read on
+    line search's rows (one per run): ``{D: share}``."""
     r = _c1(runs, (*_C1_COLUMNS, "kl_init", "kl_best"))
     r = r[r.method == "line_search"]
     dims = sorted(set(r.dimension)) if dims is None else sorted(dims)
