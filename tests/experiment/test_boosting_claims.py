@@ -59,9 +59,11 @@ def test_ll_at_paper_level_holds_and_fails():
 
 
 def test_auroc_faster_adaafw_best_hold_and_fail():
-    rec = make_records(ll={m: 0.01 for m in RULES}, auroc={"adafw": 0.005, "line_search": 0.0},
+    rec = make_records(ll={m: 0.01 for m in RULES}, auroc={"adafw": -0.005, "line_search": 0.0},
                        step_time={"line_search": 5.0})
     assert bc.auroc_comparable(rec, 0.01) and not bc.auroc_comparable(rec, 0.001)
+    # one-sided: an adaptive rule above line search is comparable at any tolerance
+    assert bc.auroc_comparable(make_records(ll={m: 0.01 for m in RULES}, auroc={"adafw": 0.05}), 0.001)
     assert bc.adaptive_faster(rec) and not bc.adaptive_faster(make_records(step_time={"line_search": 0.5}))
     assert bc.adaptive_faster(rec, cost="step_time")
     best = make_records(ll={"adaafw": 0.02}, auroc={"adaafw": 0.05})
@@ -105,9 +107,16 @@ def test_a_claim_on_runs_with_a_dropped_run_resamples_each_rule_apart():
                          stop={("adafw", 1): 1, ("adaafw", 0): 1, ("predefined", 2): 1})
     bc.claim_on_runs(exp, "Z", "t.", bc.elbo_curves_above, complete_runs(split, 4)[0])
     assert exp.calls[2][2]["holds"] is True and exp.calls[2][2]["support"]["fraction_holding"] == 1.0
-    lone = make_records(reps=2, stop={("adafw", 1): 1})
+    # a rule left with one run enters every resample as it is (named in the support); the others are resampled, so
+    # the verdict can still be undecided or decided either way
+    lone = make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3, "line_search": 0.5}, reps=3, stop={("adafw", 1): 1, ("adafw", 2): 1})
     bc.claim_on_runs(exp, "W", "t.", bc.elbo_curves_above, complete_runs(lone, 4)[0])
-    assert exp.calls[3][2]["support"]["method"] == "single unit" and "'adafw'" in exp.calls[3][2]["support"]["note"]
+    w = exp.calls[3][2]["support"]
+    assert w["method"] == "bootstrap" and w["fixed"] == ["adafw"] and "adafw" in w["note"] and "'" not in w["note"]
+    assert exp.calls[3][2]["holds"] is True and w["fraction_holding"] == 1.0
+    lone_low = make_records(elbo={"adafw": -2}, reps=3, stop={("adafw", 1): 1, ("adafw", 2): 1})
+    bc.claim_on_runs(exp, "V", "t.", bc.elbo_curves_above, complete_runs(lone_low, 4)[0])
+    assert exp.calls[4][2]["holds"] is False and exp.calls[4][2]["support"]["fraction_holding"] == 0.0
 
 
 def test_complete_runs_and_adaptation():
@@ -169,11 +178,15 @@ def test_rules_diagnosis_construction_or_the_map():
     undecided = bc.rules_diagnosis(bc.elbo_curves_above, "x.", ours, split, "authors, d exact", lambda t, w: {"kind": "paper"})
     assert isinstance(undecided, Unearned) and "do not differ decisively" in undecided.reason
     assert undecided.evidence["sweep"][1]["verdict"] == "inconclusive"
-    # a rule of theirs with one complete run (the others stopped): no resample, no support -- undecided, never a KeyError
-    # (the C2 paper run of 2d32aff died on it in its claims cell)
+    # a rule of theirs with one complete run (the others stopped): it enters every resample as it is, the others are
+    # resampled -- decided here, never a KeyError (the C2 paper run of 2d32aff died on it in its claims cell)
     lone = split[(split.method != "adaafw") | (split.replicate == 0)]
     one = bc.rules_diagnosis(bc.elbo_curves_above, "x.", ours, lone, "authors, d float32", lambda t, w: {"kind": "paper"})
-    assert isinstance(one, Unearned) and "no support" in one.reason and "support" not in one.evidence["sweep"][1]
+    assert one["kind"] == "construction" and one["evidence"]["sweep"][1]["verdict"] == "fails"
+    # every rule of theirs with one run: nothing to resample, no support -- undecided
+    single = split[split.replicate == 0]
+    none = bc.rules_diagnosis(bc.elbo_curves_above, "x.", ours, single, "authors, d float32", lambda t, w: {"kind": "paper"})
+    assert isinstance(none, Unearned) and "no support" in none.reason and "support" not in none.evidence["sweep"][1]
     # the authors' runs lacking a rule (every run stopped): the claim is not measured, the map is asked
     stopped = failing[failing.method != "adaafw"]
     assert bc.rules_diagnosis(bc.elbo_curves_above, "x.", ours, stopped, "a", lambda t, w: {"kind": "paper"}) == {"kind": "paper"}
@@ -436,7 +449,7 @@ def test_construction_diagnosis_never_counts_a_tie_as_a_hold():
     from inferopt.experiment.boosting import selected_is_plain_vi
     from inferopt.experiment.claims import Unearned
     measure = lambda r: "m"    # noqa: E731
-    far = make_records(ll={m: 0.01 for m in RULES}, auroc={"adafw": 0.05})             # AdaFW 0.05 above line search
+    far = make_records(ll={m: 0.01 for m in RULES}, auroc={"adafw": -0.05})            # AdaFW 0.05 below line search
     near = make_records(ll={m: 0.01 for m in RULES})
     tied = make_records(ll={m: -0.01 for m in RULES}, auroc={"adafw": 0.05})          # every selected iterate t = 0
     ok = lambda r: bc.auroc_comparable(r, 0.01)   # noqa: E731
@@ -472,8 +485,8 @@ def test_regime_decides_only_beyond_two_standard_errors():
     # decided where some start gains (here the converged start), whichever start the main run used
     assert in_regime(test, None, {"vi": dead, "converged": gains})[0] is test
     t, diag = in_regime(test, None, {"vi": dead, "converged": dead})
-    assert t(None) is False and "nothing to do" in diag.reason and "detects" in diag.reason
-    assert "run to convergence" in diag.reason and "--iter0 vi" in diag.reason      # every start's gains are named
+    assert t(None) is False and diag is None and "nothing to do" in t.reason and "detects" in t.reason
+    assert "run to convergence" in t.reason and "--iter0 vi" in t.reason      # every start's gains are named
     m = gains_measured({"vi": dead}, {"adafw": "AdaFW"})
     assert list(m) == ["gain over plain VI [first, SE, last, SE], start vi, predefined",
                        "gain over plain VI [first, SE, last, SE], start vi, AdaFW"]
@@ -489,8 +502,13 @@ def test_a_claim_outside_the_regime_is_inconclusive_not_holds():
     exp, _ = open_experiment("C2", {"seed": 0, "output_dir": "build/scratch"}, set())
     records = _gain_records(0.05, -60.0)
     test, diag = in_regime(lambda r: True, None, {"vi": boosting_gains(records)})
-    c = exp.claim("C2.6", "Adaptive above line search.", test=test, table=records, by="replicate", diagnosis=diag)
-    assert c.verdict == "inconclusive" and "nothing to do" in c.reason
+    c = exp.claim("C2.6", "Adaptive above line search.", test=test, table=records, by="replicate", diagnosis=diag,
+                  threshold={"value": 0.0, "source": "ours", "readings": [{"value": -1.0, "verdict": "holds"},
+                                                                          {"value": 0.0, "verdict": "fails"},
+                                                                          {"value": 1.0, "verdict": "fails"}]})
+    # gated out: no bootstrap of the placeholder outcome, and readings of a gated test decide nothing
+    assert c.verdict == "inconclusive" and "nothing to do" in c.reason and c.reason.startswith("gated out")
+    assert c.support["method"] == "gated" and "fraction_holding" not in c.support and c.diagnosis is None
     test, diag = in_regime(lambda r: True, None, {"vi": boosting_gains(records), "converged": boosting_gains(_gain_records(9.0, 9.0))})
     assert exp.claim("C2.6", "Adaptive above line search.", test=test, table=records, by="replicate",
                      diagnosis=diag).verdict == "holds"
@@ -512,14 +530,17 @@ def test_a_cell_with_a_dropped_run_resamples_each_rule_apart():
     assert whole["unit"] == "replicate" and whole["n_units"] == 4
 
 
-def test_an_authors_cell_with_a_rule_of_one_run_is_not_measured():
-    """A rule left with one complete run (the others stopped on the authors' float32 NaN) has no spread to resample:
-    the cell could never be decisive, so it is not measured (and names the rule and its count)."""
+def test_an_authors_cell_names_a_rule_of_one_run_and_is_not_measured_without_one():
+    """A rule left with one complete run (the others stopped on the authors' float32 NaN) enters every resample as it
+    is: the cell is decided and names the rule; a rule with no complete run leaves the cell not measured."""
     from inferopt.experiment.boosting import authors_cell
     rec = make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3, "line_search": 0.5}, reps=3,
                        stop={("adafw", 1): 1, ("adafw", 2): 1})
     one = authors_cell("a", bc.elbo_curves_above, complete_runs(rec, 4)[0])
-    assert one["verdict"] == "not measured" and one["setting"]["rules with fewer than two complete runs"] == "AdaFW (1)"
+    assert one["verdict"] == "holds" and one["setting"]["rules with one complete run"] == "AdaFW"
+    none = authors_cell("a", bc.elbo_curves_above, complete_runs(make_records(
+        reps=2, stop={("adafw", 0): 1, ("adafw", 1): 1}), 4)[0])
+    assert none["verdict"] == "not measured" and none["setting"]["rules without a complete run"] == "AdaFW"
     two = authors_cell("a", bc.elbo_curves_above, complete_runs(make_records(
         elbo={"adafw": 2, "adaafw": 1, "adapfw": 3, "line_search": 0.5}, reps=3, stop={("adafw", 1): 1}), 4)[0])
     assert two["verdict"] == "holds" and two["support"] == 1.0

@@ -147,4 +147,4 @@ def test_an_authors_run_without_every_rule_is_a_not_measured_cell_and_its_test_i
     cells = {c["setting"]["rules"]: c for c in out["evidence"]["sweep"] if c.get("construction") == "authors"}
     assert cells["closed form"]["verdict"] == "holds"
     assert cells["float32"]["verdict"] == "not measured" and "support" not in cells["float32"]
-    assert cells["float32"]["setting"]["rules with fewer than two complete runs"] == "AdaAFW (0)"
+    assert cells["float32"]["setting"]["rules without a complete run"] == "AdaAFW"

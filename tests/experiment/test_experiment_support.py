@@ -13,6 +13,7 @@ from inferopt.experiment.claims import DIAGNOSES, support_text
 from inferopt.experiment.support import (
     MIN_SUPPORT,
     bootstrap_support,
+    check_support,
     deterministic,
     resample_units,
     supported_readings,
@@ -155,3 +156,31 @@ def test_a_multiset_drawn_again_is_not_recomputed_and_gives_the_same_fraction():
     values = np.array([-1.0, 0.5, 2.0])
     brute = np.mean([values[rng.choice(3, 3, replace=True)].mean() > 0 for _ in range(300)])
     assert support["fraction_holding"] == pytest.approx(brute)
+
+
+def test_a_stratified_bootstrap_keeps_a_lone_group_and_resamples_the_rest():
+    """A group of one unit enters every resample as it is (named in ``fixed``); the other groups are resampled, so the
+    support can still fall below 90 %; only when every group is lone is there no support."""
+    import pandas as pd
+
+    table = pd.DataFrame({"g": ["a"] + ["b"] * 6, "u": [0, 0, 1, 2, 3, 4, 5], "x": [1.0, -3.0, -2.0, 1.0, 2.0, 3.0, 4.0]})
+    def b_above_a(t):
+        return bool(t[t.g == "b"].x.mean() > t[t.g == "a"].x.mean() - 1.0)
+    s = bootstrap_support(b_above_a, table, by="u", within="g", seed=0)
+    assert s["method"] == "bootstrap" and s["fixed"] == ["a"] and "enters every resample" in s["note"]
+    assert 0.1 < s["fraction_holding"] < 0.9          # b's spread is resampled: undecided
+    clear = table.assign(x=[1.0, 5.0, 6.0, 5.5, 7.0, 6.5, 5.0])
+    assert bootstrap_support(b_above_a, clear, by="u", within="g")["fraction_holding"] == 1.0
+    all_lone = pd.DataFrame({"g": ["a", "b"], "u": [0, 0], "x": [1.0, 2.0]})
+    assert bootstrap_support(b_above_a, all_lone, by="u", within="g")["method"] == "single unit"
+
+
+def test_a_gated_test_has_a_gated_support_and_an_inconclusive_verdict():
+    from inferopt.experiment.support import Gated, support_reason
+
+    gate = Gated("no regime")
+    s = bootstrap_support(gate, trials([1.0, 2.0, 3.0]), by="trial")
+    assert s == {"method": "gated", "note": "no regime"} and gate(None) is False
+    assert supported_verdict(False, s) == "inconclusive" and support_reason(False, s) == "gated out: no regime"
+    with pytest.raises(ValueError, match="gated support needs its note"):
+        check_support({"method": "gated"})

@@ -421,8 +421,8 @@ def replicate_support(test, records: pd.DataFrame) -> dict:
     run of every rule of ``records``. A run the authors' plotting script drops (:func:`~.boosting_rules.complete_runs`)
     breaks the pairing (a resample of the replicates could hold no run of its rule); the rules' runs are then
     resampled apart (:func:`~.support.bootstrap_support` ``within="method"``: the unpaired bootstrap of the per-rule
-    means their script plots), and a rule left with one run gives no support. A cell with it is decisive only when
-    90 % of the resamples agree (:func:`~.verdict_map.cell`)."""
+    means their script plots); a rule left with one run enters every resample as it is (the support names it in
+    ``fixed``). A cell with it is decisive only when 90 % of the resamples agree (:func:`~.verdict_map.cell`)."""
     check_callable("test", test)
     check_table("records", records, ("replicate",))
     paired = "method" not in records or (records.groupby("replicate").method.nunique() == records.method.nunique()).all()
@@ -574,15 +574,17 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
 
 def authors_cell(name: str, test, records: pd.DataFrame) -> dict:
     """The verdict-map cell of the authors' rules run as ``name``: ``test`` on ``records`` with its
-    replicate support, or ``not measured`` when a step rule has fewer than two runs there (every run of it
-    but one stopped, e.g. on a NaN of the authors' float32 estimate, and their plotting script leaves such
-    runs out): one run leaves that rule's spread unmeasured, so the cell could never be decisive."""
+    replicate support, or ``not measured`` when a step rule has no run there (every run of it stopped, e.g. on a
+    NaN of the authors' float32 estimate, and their plotting script leaves such runs out). A rule left with one run
+    enters every resample as it is (:func:`replicate_support`); the cell's setting names such rules."""
     runs = records.groupby("method").replicate.nunique()
-    short = [m for m in METHODS if runs.get(m, 0) < 2]
-    if short:
-        return cell({"rules": name, "rules with fewer than two complete runs": ", ".join(
-            f"{label(m)} ({runs.get(m, 0)})" for m in short)}, None, construction="authors")
-    return cell({"rules": name}, test(records), construction="authors", support=replicate_support(test, records))
+    setting = {"rules": name}
+    if lone := [m for m in METHODS if runs.get(m, 0) == 1]:
+        setting["rules with one complete run"] = ", ".join(label(m) for m in lone)
+    if missing := [m for m in METHODS if runs.get(m, 0) == 0]:
+        return cell({**setting, "rules without a complete run": ", ".join(label(m) for m in missing)}, None,
+                    construction="authors")
+    return cell(setting, test(records), construction="authors", support=replicate_support(test, records))
 
 
 def greedy_check(data: dict, constructions: dict, *, family: str = "laplace", gammas=(0.001, 0.01, 0.05, 0.2, 2 / 3),

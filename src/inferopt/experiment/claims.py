@@ -339,13 +339,15 @@ def readings(holds_at, values, *, chosen) -> list[dict]:
 
 
 def support_text(support) -> str:
-    """A claim's support in a few words: ``97 % of 200 bootstrap resamples (10 trials)`` /
-    the deterministic note; empty without support."""
+    """A claim's support in a few words: ``97 % of 200 bootstrap resamples (10 trials)`` (with the note naming a
+    group kept fixed) / the deterministic note / the gate's reason; empty without support."""
     if not support:
         return ""
     if support.get("method") == "bootstrap":
         return (f"holds in {100 * support['fraction_holding']:.0f} % of {support['n_resamples']} bootstrap "
-                f"resamples of {support['n_units']} {support['unit']}s")
+                f"resamples of {support['n_units']} {support['unit']}s" + (f"; {support['note']}" if support.get("note") else ""))
+    if support.get("method") == "gated":
+        return f"gated out: {support['note']}"
     return str(support.get("note", support.get("method", "")))
 
 

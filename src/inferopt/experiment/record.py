@@ -198,7 +198,8 @@ class Experiment:
         # where the claim fails (the chosen setting is then one of the rescuing open choices)
         rescues = diagnosis is not None and (outcome != "holds" or any(
             c.get("verdict") == "fails" for c in (diagnosis.get("evidence") or {}).get("sweep", ())))
-        if threshold is not None and threshold["source"] == "ours" and outcome != "not measured":
+        gated = support is not None and support.get("method") == "gated"   # a gate decides nothing: no reading turns it
+        if threshold is not None and threshold["source"] == "ours" and outcome != "not measured" and not gated:
             # only decisive readings can turn the verdict (a reading undecided by its own support is no evidence)
             turns = {r["verdict"] for r in threshold.get("readings", ())} - {"not measured", "inconclusive"}
             if len(turns) > 1:

@@ -15,6 +15,8 @@ support says so (:func:`deterministic`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -56,9 +58,13 @@ def bootstrap_support(test, table: pd.DataFrame, *, by: str, within: str | None 
     ``"<by> within <within>"``, ``n_units`` counts the (group, unit) pairs): for a claim on per-group summaries (a
     rule's mean over its runs) whose groups do not share their units (a run missing from some group), where a
     resample of shared units could leave a group empty. Labels are then no longer paired across groups. A group of
-    one unit leaves its spread unmeasured: no support (``"single unit"``)."""
+    one unit enters every resample as it is (its spread unmeasured: the support is conditional on it, and ``fixed``
+    names such groups); when no group has two units (or, without ``within``, the table holds one unit) nothing is
+    resampled: no support (``"single unit"``)."""
     check_callable("test", test)
     check_table("table", table, (by,) if within is None else (by, within))
+    if isinstance(test, Gated):
+        return {"method": "gated", "note": test.reason}
     n_resamples = check_int("n_resamples", n_resamples, low=1)
     rng = np.random.default_rng(check_int("seed", seed, low=0))
     if table.empty:
@@ -67,9 +73,9 @@ def bootstrap_support(test, table: pd.DataFrame, *, by: str, within: str | None 
     units = [pd.unique(s[by]) for _, s in strata]
     unit = by if within is None else f"{by} within {within}"
     n_units = sum(len(u) for u in units)
-    lone = [key for (key, _), u in zip(strata, units) if len(u) == 1]
-    if lone:
-        where = "" if within is None else f" in {within} {lone[0]!r}"
+    lone = [str(key) for (key, _), u in zip(strata, units) if len(u) == 1]
+    if len(lone) == len(strata):
+        where = "" if within is None else f" in every {within}"
         return {"method": "single unit", "unit": unit, "n_units": n_units,
                 "note": f"one {by}{where}: nothing to resample, no support"}
     groups = [_unit_groups(s, by, u) for (_, s), u in zip(strata, units)]
@@ -83,8 +89,12 @@ def bootstrap_support(test, table: pd.DataFrame, *, by: str, within: str | None 
             outcomes[drawn] = _outcome(test, pd.concat([_rebuild(g, by, d) for g, d in zip(groups, drawn)],
                                                        ignore_index=True))
         held.append(outcomes[drawn])
-    return {"fraction_holding": float(np.mean(held)), "method": "bootstrap", "unit": unit, "n_units": n_units,
-            "n_resamples": n_resamples, "seed": int(seed)}
+    out = {"fraction_holding": float(np.mean(held)), "method": "bootstrap", "unit": unit, "n_units": n_units,
+           "n_resamples": n_resamples, "seed": int(seed)}
+    if lone:
+        out |= {"fixed": lone, "note": f"one {by} in {within} {', '.join(lone)}: it enters every resample as it is (its "
+                                       "spread unmeasured)"}
+    return out
 
 
 def supported_readings(test_at, table: pd.DataFrame, values, *, chosen, by: str, seed: int = 0,
@@ -125,8 +135,20 @@ def deterministic(reason: str = "computed once from this run's numbers: no trial
     return {"method": "deterministic", "note": reason}
 
 
-#: the methods a support records: resampled units, one computation, one unit only
-SUPPORT_METHODS = ("bootstrap", "deterministic", "single unit")
+@dataclass(frozen=True)
+class Gated:
+    """The test of a claim a gate leaves undecided (e.g. a regime where the compared quantity means nothing, with the
+    gate's ``reason``): it never holds, and its support (:func:`bootstrap_support`) is ``"gated"``, no resample, so
+    the claim is ``inconclusive`` with that reason -- never a bootstrap of a placeholder outcome."""
+
+    reason: str
+
+    def __call__(self, table) -> bool:
+        return False
+
+
+#: the methods a support records: resampled units, one computation, one unit only, a gate's
+SUPPORT_METHODS = ("bootstrap", "deterministic", "single unit", "gated")
 
 
 def check_support(support) -> dict:
@@ -147,14 +169,16 @@ def check_support(support) -> dict:
             n = support.get(key)
             if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
                 raise ValueError(f"support[{key!r}] must be a positive integer; got {n!r}")
-    elif method == "deterministic" and (not isinstance(support.get("note"), str) or not support["note"].strip()):
-        raise ValueError("a deterministic support needs its note: why the verdict has no resamples")
+    elif method in ("deterministic", "gated") and (not isinstance(support.get("note"), str) or not support["note"].strip()):
+        raise ValueError(f"a {method} support needs its note: why the verdict has no resamples")
     return dict(support)
 
 
 def support_reason(holds: bool, support: dict | None) -> str | None:
     """Why the support leaves ``holds`` undecided (:func:`supported_verdict` reads
     ``inconclusive``), in one line; None when it decides."""
+    if support is not None and support.get("method") == "gated":
+        return f"gated out: {support['note']}"
     if support is not None and support.get("method") == "single unit":
         return f"one {support.get('unit', 'unit')} only: nothing to resample, so no support either way"
     if support is None or support.get("method") != "bootstrap":
