@@ -332,6 +332,11 @@ def test_c1_separation_of_good_from_bad_components_holds_fails_and_is_not_measur
     inverted = runs.copy()
     inverted.loc[inverted.method == "line_search", "gamma"] = 0.3 - inverted.loc[inverted.method == "line_search", "gamma_best"]
     assert bc.separation(inverted, [5]) == pytest.approx(0.0) and bc.cannot_distinguish(inverted, [5], auc=0.75) is True
+    # two-sided: a step that favours the bad components responds to the quality, so it fails; chance still holds
+    assert bc.cannot_distinguish(inverted, [5], auc=0.75, two_sided=True) is False
+    assert bc.cannot_distinguish(runs, [5, 20], auc=0.75, two_sided=True) is True
+    with pytest.raises(TypeError, match="two_sided"):
+        bc.cannot_distinguish(runs, [5], auc=0.75, two_sided=1)
     # pooled over D = 1 (all good) and D = 20 (all bad), even constant steps would separate nothing, and a pooled AUC is
     # no test: each D is read alone; where a D has one kind only there is nothing to tell apart: not measured, even
     # where line search steps on every bad component (the review of the 0aab2ac run: the adaptive rules step on them too)

@@ -636,17 +636,22 @@ def steps_on_bad(runs: pd.DataFrame, dims, method: str = "line_search", min_each
     return out
 
 
-def cannot_distinguish(runs: pd.DataFrame, dims, *, auc: float, min_each: int = 10) -> bool | None:
+def cannot_distinguish(runs: pd.DataFrame, dims, *, auc: float, min_each: int = 10, two_sided: bool = False) -> bool | None:
     """Sec. 6.1 "even in medium dimensional cases, line-search is unable to distinguish between these cases" (a good
     next component from a bad one), at the medium dimensions ``dims``, each decided alone (pooling them with other
     dimensions would let the share of good components, which falls with D under the authors' law, separate them): at
     every D of ``dims`` where at least ``min_each`` runs face a good and a bad component, line search's step separates
     them with an area under the ROC curve at most ``auc`` (:func:`separation_by_dim`; the exact step's is 1, chance 0.5,
-    below 0.5 it steps further on the bad ones). None (not measured) where no D of ``dims`` has that many of both:
-    there is nothing to tell apart (the runs of :func:`~.boosting.random_lmo_step` with ``spread`` have both kinds at
-    every D)."""
+    below 0.5 it steps further on the bad ones). One-sided by default: a step that favours the bad components does
+    not tell the good ones apart for what they are. ``two_sided``: the step carries no information on the quality
+    either way, the AUC within ``[1 - auc, auc]`` (a step that favours the bad ones does respond to the quality).
+    None (not measured) where no D of ``dims`` has that many of both: there is nothing to tell apart (the runs of
+    :func:`~.boosting.random_lmo_step` with ``spread`` have both kinds at every D)."""
     auc = check_real("auc", auc, low=0.5, high=1.0)
-    measured = [a <= auc for a in separation_by_dim(runs, dims, "line_search", min_each).values() if a is not None]
+    if not isinstance(two_sided, bool):
+        raise TypeError(f"two_sided must be True or False; got {two_sided!r}")
+    low = 1.0 - auc if two_sided else 0.0
+    measured = [low <= a <= auc for a in separation_by_dim(runs, dims, "line_search", min_each).values() if a is not None]
     return None if not measured else bool(all(measured))
 
 
