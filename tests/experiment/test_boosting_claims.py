@@ -365,25 +365,33 @@ def test_c1_quality_of_the_random_component_falls_holds_fails_and_is_not_measure
 
 def test_c1_draws_suffice_holds_fails_and_is_not_measured():
     base = c1_runs(dims=(1, 20))
-    few, many = base.assign(draws=100), base.assign(draws=1000)
+    few, many = base.assign(draws=100, stream=0), base.assign(draws=1000, stream=0)
+    again = many.assign(stream=1)                                                      # a second 1000-draw pass
     worse = few.copy()
     worse.loc[(worse.method == "adafw") & (worse.dimension == 20), "kl"] *= 1.2       # 20 % worse at D = 20 with 100
-    assert bc.draws_excess(pd.concat([few, many]), 100, 1000) == {1: 0.0, 20: 0.0}
-    assert bc.draws_suffice(pd.concat([few, many]), 100, 1000, tol=0.05) is True
-    assert bc.draws_excess(pd.concat([worse, many]), 100, 1000)[20] == pytest.approx(0.2)
-    assert bc.draws_suffice(pd.concat([worse, many]), 100, 1000, tol=0.05) is False
-    assert bc.draws_suffice(pd.concat([worse, many]), 100, 1000, tol=0.05, dims=[1]) is True
+    assert bc.draws_excess(pd.concat([few, many, again]), 100, 1000) == {1: 0.0, 20: 0.0}
+    assert bc.draws_floor(pd.concat([few, many, again]), 1000) == {1: 0.0, 20: 0.0}
+    assert bc.draws_suffice(pd.concat([few, many, again]), 100, 1000, tol=0.05) is True
+    assert bc.draws_excess(pd.concat([worse, many, again]), 100, 1000)[20] == pytest.approx(0.2)
+    assert bc.draws_suffice(pd.concat([worse, many, again]), 100, 1000, tol=0.05) is False
+    assert bc.draws_suffice(pd.concat([worse, many, again]), 100, 1000, tol=0.05, dims=[1]) is True
+    # the floor: where a second 1000-draw pass moves the KL by 20 % too, 100 draws 20 % worse are no worse than 1000
+    noisy = again.copy()
+    noisy.loc[(noisy.method == "adafw") & (noisy.dimension == 20), "kl"] *= 1.2
+    assert bc.draws_floor(pd.concat([worse, many, noisy]), 1000)[20] == pytest.approx(0.2)
+    assert bc.draws_suffice(pd.concat([worse, many, noisy]), 100, 1000, tol=0.05) is True
     # one run in ten far worse: the median passes it, the 0.9 quantile does not (the fresh review: a median of paired
     # differences centred on 0 passes nearly anything)
     tail = few.copy()
     tail.loc[(tail.method == "adafw") & (tail.dimension == 1) & (tail.run == 3), "kl"] *= 50.0
-    assert bc.draws_excess(pd.concat([tail, many]), 100, 1000)[1] == 0.0
-    assert bc.draws_excess(pd.concat([tail, many]), 100, 1000, q=1.0)[1] == pytest.approx(49.0)
-    assert bc.draws_suffice(pd.concat([tail, many]), 100, 1000, tol=0.05, q=0.5) is True
-    assert bc.draws_suffice(pd.concat([tail, many]), 100, 1000, tol=0.05, q=0.95) is False
+    assert bc.draws_excess(pd.concat([tail, many, again]), 100, 1000)[1] == 0.0
+    assert bc.draws_excess(pd.concat([tail, many, again]), 100, 1000, q=1.0)[1] == pytest.approx(49.0)
+    assert bc.draws_suffice(pd.concat([tail, many, again]), 100, 1000, tol=0.05, q=0.5) is True
+    assert bc.draws_suffice(pd.concat([tail, many, again]), 100, 1000, tol=0.05, q=0.95) is False
     with pytest.raises(ValueError, match="q"):
         bc.draws_excess(few, 100, 1000, q=1.5)
     assert bc.draws_suffice(few, 100, 1000, tol=0.05) is None                           # no 1000-draw runs
+    assert bc.draws_suffice(pd.concat([few, many]), 100, 1000, tol=0.05) is None        # no second 1000-draw pass
     moved = few.copy()
     moved.loc[(moved.method == "adafw") & (moved.dimension == 1) & (moved.run < 5), "gamma"] = 0.9
     assert bc.steps_differ(pd.concat([moved, many]), 100, 1000) == {1: 0.5, 20: 0.0}

@@ -54,3 +54,18 @@ def test_bad_component_arguments_are_refused_by_name():
         random_component(t, np.zeros(2), np.zeros(2), spread=0.0)
     with pytest.raises(TypeError, match="target"):
         random_component(object(), np.zeros(2), np.zeros(2))
+
+
+def test_a_second_draw_stream_changes_only_the_rules_draws():
+    """draw_stream > 0: the same targets, components and evaluation draws (q1's KL, the exact step, the predefined step's
+    KL, which draws nothing), other draws for the rules that estimate (AdaFW's KL moves); 0 is the default pass."""
+    kw = dict(dims=[2, 5], n_runs=4, methods=("predefined", "adafw"), n_samples=10, n_eval=200, C0=0.001)
+    a = random_lmo_step(rng=np.random.default_rng(4), **kw)
+    b = random_lmo_step(rng=np.random.default_rng(4), draw_stream=1, **kw)
+    assert a.equals(random_lmo_step(rng=np.random.default_rng(4), draw_stream=0, **kw))
+    assert np.array_equal(a.kl_init, b.kl_init) and np.array_equal(a.kl_best, b.kl_best)
+    pre = (a.method == "predefined").to_numpy()
+    assert np.array_equal(a.kl[pre], b.kl[pre])
+    assert not np.array_equal(a.kl[~pre], b.kl[~pre])
+    with pytest.raises(ValueError, match="draw_stream"):
+        random_lmo_step(rng=np.random.default_rng(4), draw_stream=-1, **kw)

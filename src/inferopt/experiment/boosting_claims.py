@@ -684,17 +684,43 @@ def draws_excess(runs: pd.DataFrame, few: int, many: int, method: str = "adafw",
     """How much worse ``method``'s step is with ``few`` Monte-Carlo draws than with ``many``, at each dimension: the
     ``q`` quantile over runs of the paired relative excess ``(KL_few − KL_many) / KL_many`` of the KL after the step
     (the same target and component in both, rows of :func:`~.boosting.random_lmo_step` with a ``draws`` column; 0.5
-    the median, 1 the worst run): ``{D: excess}``; {} where either draw count is missing."""
+    the median, 1 the worst run): ``{D: excess}``; {} where either draw count is missing. Rows of another draw stream
+    (a ``stream`` column above 0, :func:`draws_floor`'s) are left out."""
     r = _c1(runs, (*_C1_COLUMNS, "draws"))
     q = check_real("q", q, low=0.0, high=1.0)
     r = r[r.method == method]
+    if "stream" in r:
+        r = r[r.stream == 0]
     if dims is not None:
         r = r[r.dimension.isin(list(dims))]
     wide = r.pivot_table(index=["dimension", "run"], columns="draws", values="kl")
     if few not in wide.columns or many not in wide.columns:
         return {}
-    rel = ((wide[few] - wide[many]) / wide[many].abs()).dropna()
+    return _quantile_excess(wide[few], wide[many], q)
+
+
+def _quantile_excess(kl, ref, q: float) -> dict:
+    """``{D: the q quantile over runs of (kl − ref) / |ref|}``, paired by the (dimension, run) index."""
+    rel = ((kl - ref) / ref.abs()).dropna()
     return {int(d): float(v) for d, v in rel.groupby(level="dimension").quantile(q).items()}
+
+
+def draws_floor(runs: pd.DataFrame, many: int, method: str = "adafw", dims=None, q: float = 0.5) -> dict:
+    """The noise floor of :func:`draws_excess`: the same statistic between two passes with ``many`` draws that differ
+    only in the step rule's draws (``stream`` 1 against 0, :func:`~.boosting.random_lmo_step`'s ``draw_stream``):
+    how far the KL after the step moves when only the rule's Monte-Carlo draws change. ``{D: excess}``; {} without a
+    second stream."""
+    r = _c1(runs, (*_C1_COLUMNS, "draws"))
+    q = check_real("q", q, low=0.0, high=1.0)
+    if "stream" not in r:
+        return {}
+    r = r[(r.method == method) & (r.draws == many)]
+    if dims is not None:
+        r = r[r.dimension.isin(list(dims))]
+    wide = r.pivot_table(index=["dimension", "run"], columns="stream", values="kl")
+    if 0 not in wide.columns or 1 not in wide.columns:
+        return {}
+    return _quantile_excess(wide[1], wide[0], q)
 
 
 def steps_differ(runs: pd.DataFrame, few: int, many: int, method: str = "adafw") -> dict:
@@ -702,7 +728,8 @@ def steps_differ(runs: pd.DataFrame, few: int, many: int, method: str = "adafw")
     and component), at each dimension: ``{D: share}`` ({} where either draw count is missing). Near 0, the rule's step
     hardly reads its Monte-Carlo estimates there (a fixed fallback), and :func:`draws_suffice` cannot tell the counts apart."""
     r = _c1(runs, (*_C1_COLUMNS, "draws"))
-    wide = r[r.method == method].pivot_table(index=["dimension", "run"], columns="draws", values="gamma")
+    r = r[(r.method == method) & (r.stream == 0)] if "stream" in r else r[r.method == method]
+    wide = r.pivot_table(index=["dimension", "run"], columns="draws", values="gamma")
     if few not in wide.columns or many not in wide.columns:
         return {}
     both = wide[[few, many]].dropna()
@@ -713,12 +740,17 @@ def draws_suffice(runs: pd.DataFrame, few: int, many: int, *, tol: float, q: flo
                   dims=None) -> bool | None:
     """Sec. 5.1 "we found empirically that 100 Monte-Carlo samples was sufficient", read on Fig. 1 (left)'s step: at every
     dimension the ``q`` quantile over runs of the paired relative excess of ``method``'s KL with ``few`` draws over
-    ``many`` (:func:`draws_excess`) is at most ``tol`` (None: not measured, a draw count missing). The harm of too few
+    ``many`` (:func:`draws_excess`) is at most ``tol`` above the same quantile between two passes with ``many`` draws
+    (:func:`draws_floor`: what the rule's draws alone move; ``few`` draws suffice where they do no worse than ``many``
+    beyond that). None (not measured): a draw count or the second ``many``-draw pass missing. The harm of too few
     draws is in the tail (a few runs whose step goes wrong): a median of paired differences centred on 0 would pass
     nearly anything."""
     tol = check_real("tol", tol, low=0.0)
     excess = draws_excess(runs, few, many, method, dims, q)
-    return None if not excess else bool(all(v <= tol for v in excess.values()))
+    floor = draws_floor(runs, many, method, dims, q)
+    if not excess or not floor:
+        return None
+    return bool(all(v <= floor[d] + tol for d, v in excess.items()))
 
 
 def decided_elsewhere(cells: dict, own) -> list:
