@@ -575,3 +575,48 @@ def test_the_level_diagnosis_names_the_start_only_where_it_brackets_the_range():
     assert out.reason.startswith("the start of boosting moves the level") and "-0.700 from vi" in out.reason
     assert out.evidence == {"train LL by start": {"vi": "-0.700", "converged": "-0.640"}}
     assert bc.level_diagnosis(below, below, paper, ("vi", "converged"), str, other) is other
+
+
+def test_speedup_at_least_reads_the_paper_factor():
+    rec = make_records(step_time={"line_search": 3.0})          # work 300 against 100 a step: 3x
+    assert bc.speedup_at_least(rec, 2.0) and not bc.speedup_at_least(rec, 4.0)
+    assert not bc.speedup_at_least(make_records(step_time={"line_search": 1.5}), 2.0)
+    assert bc.speedup_at_least(rec, 2.0, cost="step_time")
+    with pytest.raises(ValueError, match="factor"):
+        bc.speedup_at_least(rec, 0.0)
+
+
+def test_adaptive_less_variance_holds_and_fails_per_column():
+    rec = make_records(reps=4)
+    wide = rec.method == "line_search"
+    rec.loc[wide, "train_ll"] += 1e-3 * rec.loc[wide, "replicate"]       # line search spreads 11x wider
+    assert bc.adaptive_less_variance(rec) and bc.adaptive_less_variance(rec, ("train_ll",))
+    narrow = rec.copy()
+    narrow.loc[narrow.method == "adafw", "train_ll"] += 5e-3 * narrow.loc[narrow.method == "adafw", "replicate"]
+    assert not bc.adaptive_less_variance(narrow)                           # AdaFW spreads wider still
+    # AUROC constant over replicates in every rule: a tie is not less
+    assert not bc.adaptive_less_variance(rec, ("test_auroc",))
+    with pytest.raises(ValueError, match="columns"):
+        bc.adaptive_less_variance(rec, ("elbo",))
+
+
+def test_curvature_found_reads_the_fallback_streaks():
+    rec = make_records(T=8, reps=2)
+    def streaks(rule, pattern):      # pattern over t = 1..8: 'f' fallback, '.' a step whose test passed
+        for r in range(2):
+            for t, c in enumerate(pattern, start=1):
+                rec.loc[(rec.method == rule) & (rec.replicate == r) & (rec.iteration == t), "step_type"] = (
+                    "fallback" if c == "f" else "fw")
+    assert bc.curvature_found(rec) is None                                # no rule ever fell back
+    streaks("adafw", "f.ff.f..")
+    assert bc.fallback_streaks(rec, "adafw") == [(1, True), (2, True), (1, True)] * 2
+    assert bc.curvature_found(rec) is True
+    streaks("adaafw", "fff.ffff")                                         # one streak of 3, one to the run's end
+    assert bc.fallback_streaks(rec, "adaafw")[:2] == [(3, True), (4, False)]
+    assert bc.curvature_found(rec) is False
+    assert bc.curvature_found(rec, within=3) is True and bc.curvature_found(rec, within=3, share=0.6) is False
+    streaks("adaafw", "fff.f...")
+    assert bc.curvature_found(rec, within=3, share=1.0) is True and bc.curvature_found(rec, within=2, share=1.0) is False
+    assert bc.curvature_found(rec, within=2, share=0.5) is True and bc.curvature_found(rec, within=2, share=0.6) is False
+    with pytest.raises(ValueError, match="within"):
+        bc.curvature_found(rec, within=0)

@@ -5,6 +5,9 @@ bootstrap resample of their replicates) and returns a boolean:
 
 * :func:`auroc_comparable` -- Table 2: the adaptive rules' test AUROC at most ``tol`` below line search's;
 * :func:`adaptive_faster` -- Tables 2-3: the adaptive rules' step-size work (or time) below line search's;
+  :func:`speedup_at_least` -- Sec. 6.2: line search's at least twice theirs;
+* :func:`adaptive_less_variance` -- Table 2's caption: the adaptive rules' spread over replicates below line search's;
+* :func:`curvature_found` -- Sec. 4: a streak of fallback steps ends, the backtracking passing, after one or two;
 * :func:`cost_ratios_in_range` -- Sec. 6.2: the adaptive rules' and line search's step-size work (or time) as
   multiples of the predefined step's within the text's ranges; :func:`timing_diagnosis` -- why a speed claim fails;
 * :func:`predefined_fastest_and_worst` -- Sec. 6.2: the predefined step is the fastest, and the worst at
@@ -41,7 +44,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import rankdata
 
-from .._validation import check_callable, check_choice, check_choices, check_real, check_table
+from .._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
 from .boosting import GAIN_SE, POWER_SE, authors_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
 from .boosting_rules import ADAPTIVE
 from .claims import MIN_SWEEP, Unearned
@@ -71,6 +74,62 @@ def adaptive_faster(records: pd.DataFrame, cost: str = "step_work") -> bool:
     check_choice("cost", cost, COSTS)
     s = by_method(records)
     return bool(all(s.loc[m, f"{cost}_mean"] < s.loc["line_search", f"{cost}_mean"] for m in ADAPTIVE))
+
+
+def speedup_at_least(records: pd.DataFrame, factor: float = 2.0, cost: str = "step_work") -> bool:
+    """Sec. 6.2 "our approach results in at least a 2x speed-up over line-search": line search's mean ``cost``
+    (:data:`COSTS`) per run at least ``factor`` times each adaptive rule's."""
+    check_choice("cost", cost, COSTS)
+    factor = check_real("factor", factor, low=0.0, low_open=True)
+    s = by_method(records)
+    return bool(all(s.loc["line_search", f"{cost}_mean"] >= factor * s.loc[m, f"{cost}_mean"] for m in ADAPTIVE))
+
+
+#: the columns of Table 2 whose spread over replicates :func:`adaptive_less_variance` compares (``step_time``: the
+#: step-size selection's CPU seconds per run, the Time column's quantity)
+SPREAD_COLUMNS = ("train_ll", "test_auroc", "step_time")
+
+
+def adaptive_less_variance(records: pd.DataFrame, columns=("train_ll",)) -> bool:
+    """Table 2's caption "having less variance across multiple runs": for each of ``columns`` (:data:`SPREAD_COLUMNS`)
+    each adaptive rule's standard deviation over replicates at its selected iterate (Table 2's ± column,
+    :func:`~.boosting.summary_table`) below line search's."""
+    columns = check_choices("columns", columns, SPREAD_COLUMNS)
+    s = by_method(records)
+    return bool(all(s.loc[m, f"{c}_std"] < s.loc["line_search", f"{c}_std"] for c in columns for m in ADAPTIVE))
+
+
+def fallback_streaks(records: pd.DataFrame, method: str) -> list[tuple[int, bool]]:
+    """The streaks of consecutive fallback steps (the predefined update after a failed search, ``step_type``
+    ``'fallback'``) of ``method``'s runs, each ``(length, ended)``: ``ended`` when the run's next step passed its test
+    (a streak that reaches the run's end has not)."""
+    check_table("records", records, ("method", "replicate", "iteration", "step_type"))
+    out = []
+    for _, run in records[(records.method == method) & (records.iteration >= 1)].groupby("replicate"):
+        fell = (run.sort_values("iteration").step_type == "fallback").to_numpy()
+        length = 0
+        for f in fell:
+            if f:
+                length += 1
+            elif length:
+                out.append((length, True))
+                length = 0
+        if length:
+            out.append((length, False))
+    return out
+
+
+def curvature_found(records: pd.DataFrame, *, within: int = 2, share: float = 0.5) -> bool | None:
+    """Sec. 4 "after just one or two predefined update steps, we can efficiently estimate the curvature and apply the
+    approximate backtracking procedure": for each adaptive rule at least ``share`` of its fallback streaks
+    (:func:`fallback_streaks`) end, the next step passing its test, after at most ``within`` fallbacks. None (not
+    measured) where no adaptive rule ever fell back."""
+    within = check_int("within", within, low=1)
+    share = check_real("share", share, low=0.0, high=1.0, low_open=True)
+    streaks = {m: fallback_streaks(records, m) for m in ADAPTIVE}
+    if not any(streaks.values()):
+        return None
+    return bool(all(np.mean([ended and n <= within for n, ended in v]) >= share for v in streaks.values() if v))
 
 
 def ratios_in_range(ratio, bounds) -> bool:
