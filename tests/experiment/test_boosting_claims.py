@@ -1,6 +1,8 @@
 """The deciding code of C2/C3 (inferopt.experiment.boosting_claims) and the authors' rules' bookkeeping
 (inferopt.experiment.boosting_rules): each test can hold and can fail on constructed records."""
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -454,6 +456,18 @@ def test_speed_claims_read_the_work_and_the_ratios_bracket_the_text():
     assert [c["verdict"] for c in d["evidence"]["sweep"]] == ["fails", "holds"]
     out = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", equal, cells=cells, authors=slow)   # fails both ways: the map
     assert not isinstance(out, dict) and "authors' construction" in out.reason
+    # a range claim failing as the authors' code runs the rules at the chosen cut-off but holding there at a reading
+    # (Table 2's own adaptive ratio), while every reading fails at equal care: construction, the reading named
+    ranges = partial(bc.cost_ratios_in_range, bounds=(2, 5, 7, 39))
+    table2 = {"Table 2's 14.7": partial(bc.cost_ratios_in_range, bounds=(2, 14.7, 7, 39))}
+    d = bc.timing_diagnosis(ranges, "It fails.", rec, cells=[], readings=table2)
+    assert d["kind"] == "construction" and "holds at the reading Table 2's 14.7" in d["text"]
+    assert [c["verdict"] for c in d["evidence"]["sweep"]] == ["fails", "fails", "holds"]
+    assert not isinstance(bc.timing_diagnosis(ranges, "It fails.", rec, cells=cells), dict)          # no reading: the map
+    loose = {"anything": partial(bc.cost_ratios_in_range, bounds=(0, 100, 0, 100))}                 # holds at equal care too
+    assert not isinstance(bc.timing_diagnosis(ranges, "It fails.", rec, cells=cells, readings=loose), dict)
+    with pytest.raises(TypeError, match="readings"):
+        bc.timing_diagnosis(ranges, "It fails.", rec, cells=cells, readings=[ranges])
 
 
 def test_construction_diagnosis_never_counts_a_tie_as_a_hold():
@@ -498,7 +512,7 @@ def test_regime_decides_only_beyond_two_standard_errors():
     # decided where some start gains (here the converged start), whichever start the main run used
     assert in_regime(test, None, {"vi": dead, "converged": gains})[0] is test
     t, diag = in_regime(test, None, {"vi": dead, "converged": dead})
-    assert t(None) is False and diag is None and "nothing to do" in t.reason and "detects" in t.reason
+    assert t(None) is False and diag is None and "nothing to improve" in t.reason and "detects" in t.reason
     assert "run to convergence" in t.reason and "--iter0 vi" in t.reason      # every start's gains are named
     m = gains_measured({"vi": dead}, {"adafw": "AdaFW"})
     assert list(m) == ["gain over plain VI [first, SE, last, SE], start vi, predefined",
@@ -520,7 +534,7 @@ def test_a_claim_outside_the_regime_is_inconclusive_not_holds():
                                                                           {"value": 0.0, "verdict": "fails"},
                                                                           {"value": 1.0, "verdict": "fails"}]})
     # gated out: no bootstrap of the placeholder outcome, and readings of a gated test decide nothing
-    assert c.verdict == "inconclusive" and "nothing to do" in c.reason and c.reason.startswith("gated out")
+    assert c.verdict == "inconclusive" and "nothing to improve" in c.reason and c.reason.startswith("gated out")
     assert c.support["method"] == "gated" and "fraction_holding" not in c.support and c.diagnosis is None
     test, diag = in_regime(lambda r: True, None, {"vi": boosting_gains(records), "converged": boosting_gains(_gain_records(9.0, 9.0))})
     assert exp.claim("C2.6", "Adaptive above line search.", test=test, table=records, by="replicate",

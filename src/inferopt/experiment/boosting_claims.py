@@ -147,31 +147,45 @@ def cost_ratios_in_range(records: pd.DataFrame, bounds=(2, 5, 7, 39), cost: str 
     return ratios_in_range(by_method(records)[f"{cost}_ratio"], bounds)
 
 
-def timing_diagnosis(test, what: str, records: pd.DataFrame, cells: list, authors: pd.DataFrame | None = None) -> dict:
+def timing_diagnosis(test, what: str, records: pd.DataFrame, cells: list, authors: pd.DataFrame | None = None,
+                     readings: dict | None = None) -> dict:
     """Why a speed claim, decided by ``test(records, cost=...)`` on the work of equal care (``step_work`` of ``records``:
     what is fixed within a step evaluated once, the line search's derivative and the adaptive rules' trials on the step's
     fixed draws alike), fails: ``construction`` when it holds as the authors' code runs the rules (``step_work_authors``
     of ``authors``, the runs whose adaptive trials take fresh draws each, as their code, and whose line search's graph
     evaluates ``log p̃`` again at its fixed draws at every derivative call; default ``records``), so that the paper's
-    timing rests on that engineering; else the verdict map ``cells`` (the same test over the step rules' open settings
-    and constructions, :func:`~.boosting.step_rule_cells`) decides (:func:`~.verdict_map.map_diagnosis`). The text gives
+    timing rests on that engineering; ``construction`` too when it holds so only at a reading of the cut-off
+    (``readings``: label -> the test at that reading, called as ``test`` is) while every reading fails at equal care,
+    the text naming the readings; else the verdict map ``cells`` (the same test over the step rules' open settings and
+    constructions, :func:`~.boosting.step_rule_cells`) decides (:func:`~.verdict_map.map_diagnosis`). The text gives
     each rule's work per run both ways and, beside it, its seconds."""
     authors = records if authors is None else authors
+    readings = {} if readings is None else readings
+    if not isinstance(readings, dict) or not all(callable(t) for t in readings.values()):
+        raise TypeError(f"readings must be a mapping label -> test; got {readings!r}")
     s, a = by_method(records), by_method(authors)
     shown = "; ".join(f"{m}: {s.loc[m, 'step_work_mean']:.4g} log p evaluations at equal care ({a.loc[m, 'step_work_authors_mean']:.4g} "
                       f"as the authors' code runs it), {s.loc[m, 'step_time_mean']:.3g} s" for m in s.index)
     text = f"{what} Step-size work per run (evaluations of log p at a draw, each over every training row): {shown}."
     ours, theirs = partial(test, cost="step_work"), partial(test, cost="step_work_authors")
+    equal_cell = cell({"log p at fixed draws": "evaluated once (every rule)"}, ours(records), support=replicate_support(ours, records))
+    as_run = {"log p at fixed draws": "as the authors' code (fresh trials, line search re-evaluated)"}
     if theirs(authors):
         return {"kind": "construction", "text": f"{text} It holds on the work as the authors' code runs the rules (every "
                 "adaptive trial on fresh draws, the line search evaluating log p again at its fixed draws at every derivative "
                 "call), and fails when every rule evaluates what is fixed within a step once: the paper's timing rests on "
                 "that engineering, not on the step rules.",
-                "evidence": {"sweep": [
-                    cell({"log p at fixed draws": "evaluated once (every rule)"}, ours(records),
-                         support=replicate_support(ours, records)),
-                    cell({"log p at fixed draws": "as the authors' code (fresh trials, line search re-evaluated)"}, True,
-                         construction="authors", support=replicate_support(theirs, authors))]}}
+                "evidence": {"sweep": [equal_cell, cell(as_run, True, construction="authors",
+                                                        support=replicate_support(theirs, authors))]}}
+    turned = {label: partial(t, cost="step_work_authors") for label, t in readings.items() if t(authors, cost="step_work_authors")}
+    if turned and not any(t(records, cost="step_work") for t in readings.values()):
+        return {"kind": "construction", "text": f"{text} As the authors' code runs the rules it fails at the chosen cut-off "
+                f"and holds at the reading{'s' if len(turned) > 1 else ''} {', '.join(turned)}; when every rule evaluates "
+                "what is fixed within a step once it fails at every reading: the paper's timing rests on that engineering "
+                "and on the reading of the cut-off.",
+                "evidence": {"sweep": [equal_cell, cell(as_run, False, construction="authors", support=replicate_support(theirs, authors))]
+                             + [cell({**as_run, "reading": label}, True, construction="authors",
+                                     support=replicate_support(t, authors)) for label, t in turned.items()]}}
     return map_diagnosis(cells, f"{text} It fails as the authors' code runs the rules too.")
 
 
@@ -293,8 +307,9 @@ def boosting_gains(records: pd.DataFrame) -> dict:
 
 def regime_decides(gains: dict) -> bool:
     """Boosting means something in these runs: some rule's first-step or last-iterate gain over plain VI
-    (:func:`boosting_gains`) exceeds :data:`REGIME_SE` standard errors. Where none does, the step rules have nothing to
-    do and a claim comparing them compares Monte-Carlo noise around plain VI."""
+    (:func:`boosting_gains`) exceeds :data:`REGIME_SE` standard errors. Where none does, every rule ends at or below
+    plain VI (the gaps between them may well be decisive), and a claim comparing them would rank how the rules fail to
+    improve on their start, which is not what the paper's comparisons are about."""
     if not isinstance(gains, dict) or not gains:
         raise TypeError(f"gains must be a non-empty mapping rule -> boosting_gains' row; got {gains!r}")
     return bool(any(g[k] > REGIME_SE * g[f"{k}_se"] for g in gains.values() for k in ("first", "last")
@@ -325,7 +340,7 @@ def regime_reason(by_start: dict) -> str:
         parts.append(f"{START_NAMES.get(start, start)}: {shown}")
     return (f"no step rule gains over plain VI beyond {REGIME_SE:g} standard errors at any start (nats, paired draws, "
             f"the gain detected with 80 % power in brackets; {' | '.join(parts)}): the regime leaves the step rules "
-            "nothing to do, so comparing them decides nothing")
+            "nothing to improve, and ranking how they fall short of plain VI is not the paper's comparison")
 
 
 def in_regime(test, diagnosis, by_start: dict):
