@@ -1,7 +1,8 @@
 # inferopt: two commands do all set-up on a fresh machine with Python 3.11:
 #   make repro   -> .venv with the locked environment, then `dvc repro` (default scale)
 #   make test    -> .venv if needed, then the whole test suite (pytest + nbval)
-# Other targets: make repro-paper P=A|B|C|D (one paper, default scale) | lab [LAB_ARGS=...] | paper | reports
+# Other targets: make review (the paper-scale verdicts and figures, from the committed runs, in seconds)
+#   | repro-paper P=A|B|C|D (one paper, default scale) | lab [LAB_ARGS=...] | paper | reports
 #   | plots [REV=...] | readme-table | lock | plots-template | clean-venv
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -30,7 +31,7 @@ endif
 LAB_ARGS ?=
 ROOT_ARGS := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: repro repro-paper test lab paper reports readme-table venv lock plots plots-template clean-venv
+.PHONY: repro repro-paper test lab paper reports readme-table review venv lock plots plots-template clean-venv
 
 venv: $(STAMP)
 
@@ -85,6 +86,12 @@ ifeq ($(findstring --dry-run,$(PAPER_ARGS)),)
 	@if [ -f reports/index.html ]; then dvc repro --single-item report; \
 	else echo "no reports/index.html yet: \`make repro\` builds the front page with these paper-scale verdicts"; fi
 endif
+
+# The review page (reports/review.html, reports/paper/REVIEW.md) from the committed paper-scale metrics and small figures:
+# every paper-scale verdict with its figure, no run needed (the default scale's column fills in after `make repro`).
+review: $(STAMP)
+	$(BIN)/python -m inferopt.pipeline review
+	@echo "open reports/review.html"
 
 # README.md's results table from the committed reports/paper/metrics/ (a test fails when it is out of step).
 readme-table: $(STAMP)

@@ -165,3 +165,38 @@ def test_a_run_stale_for_many_reasons_lists_them_once(tmp_path, monkeypatch):
     assert "m0.py changed since; inferopt/m1.py changed since; inferopt/m2.py changed since and 4 more" in row
     assert "m3.py" not in row
     assert page.count("inferopt/m6.py changed since") == 1
+
+
+def test_an_undecided_claim_says_why_from_its_record_or_its_text():
+    """A ``not measured`` claim's reason: recorded, else its ``not measured because``, else its text's
+    ``Not measured: ...`` clause; decided claims have none (issue 45: the front page's not-measured cells said nothing)."""
+    from inferopt.pipeline.review import why_not_measured, why_undecided
+    base = {"id": "X1.1", "verdict": "not measured", "measured": {}}
+    text = "Each rule at most 0.01 below line search. Not measured: every rule's selected iterate is plain VI (t = 0). More."
+    assert why_not_measured(dict(base, text=text)) == "every rule's selected iterate is plain VI (t = 0)"
+    assert why_not_measured(dict(base, text="Not measured: no run reached the target")) == "no run reached the target"
+    assert why_not_measured(dict(base, text=text, measured={"not measured because": "GD never ran"})) == "GD never ran"
+    assert why_not_measured(dict(base, text=text, reason="recorded {'a': 1}")) == "recorded a 1"
+    assert why_not_measured(dict(base, text="No clause here.")) == "no reason recorded"
+    assert why_undecided(dict(base, text=text)) == why_not_measured(dict(base, text=text))
+    assert why_undecided(dict(base, verdict="holds", text=text)) is None
+    assert why_undecided(dict(base, verdict="inconclusive", text=text, reason="split trials")) == "split trials"
+    assert what_would_change({"paper": dict(base, text=text)}) == [
+        "paper: not measured because every rule's selected iterate is plain VI (t = 0): a run where that no longer holds "
+        "(other settings, data or budget) would give it a verdict."]
+
+
+def test_prose_reads_a_printed_none_as_a_word():
+    from inferopt.pipeline.review import prose
+    assert prose("A-IHT None, A-IHT II 1000; crossover = None.") == "A-IHT none, A-IHT II 1000; crossover = none."
+    assert prose("NoneType and 'None' stay") == "NoneType and 'None' stay"
+
+
+def test_a_list_valued_cut_off_reads_its_entries_by_name():
+    from inferopt.pipeline.review import threshold_text
+    t = {"value": [2, 5, 7, 39], "source": "ours", "unit": "[adaptive low, high, line search low, high] x predefined",
+         "readings": [{"value": [2, 14.7, 7, 39], "verdict": "holds"}, {"value": [1, 2], "verdict": "fails"}]}
+    assert threshold_text(t) == ("adaptive low 2; high 5; line search low 7; high 39 (x predefined) (ours; readings adaptive "
+                                 "low 2; high 14.7; line search low 7; high 39: holds | [1, 2]: fails)")
+    assert threshold_text({"value": [1, 2], "source": "paper", "unit": "[a, b, c]"}) == "[1, 2] [a, b, c] (paper)"
+    assert threshold_text({"value": 3, "source": "paper", "unit": "nats"}) == "3 nats (paper)"

@@ -6,7 +6,7 @@
 
 The table counts, per paper, the claims that hold, fail, are inconclusive or not measured at the
 paper scale (an experiment without a committed paper-scale run counts as not run), and gives the
-paper's central claim (:data:`PAPERS`' ``central``) with its verdict, one line each.
+paper's central claim (:data:`PAPERS`' ``central``) with its verdict, one line each, and why where it is undecided.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..experiment.claims import VERDICTS, checks_named, paper_claims
 from .metrics_file import read_metrics
+from .review import why_undecided
 
 #: the four papers: the letter their experiment ids start with, how they are cited (also in
 #: CITATION.cff), where to read them, their page in docs/, and the claim(s) that carry the paper's
@@ -84,9 +85,23 @@ def results_table(metrics_dir: Path, registry: dict) -> str:
             if cid not in claims:
                 raise ValueError(f"{metrics_dir / (experiment + '.json')} has no claim {cid}, {letter}'s central claim "
                                  f"(inferopt.pipeline.readme.PAPERS)")
-            parts.append(f"{headline(claims[cid]['text'])} ({cid}): **{claims[cid]['verdict']}**")
+            why = why_undecided(claims[cid])
+            parts.append(f"{headline(claims[cid]['text'])} ({cid}): **{claims[cid]['verdict']}**"
+                         + (f" ({shortened(why, WHY_CHARS)})" if why else ""))
         central.append(f"- **{letter}** — " + "; ".join(parts))
     return "\n".join([*rows, "", "Central claim of each paper, at the paper scale:", "", *central])
+
+
+#: how many characters of an undecided central claim's reason the README shows (the review page has it whole)
+WHY_CHARS = 160
+
+
+def shortened(text: str, limit: int) -> str:
+    """``text`` whole when it has at most ``limit`` characters, else cut at the last space before ``limit`` with ``…``."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[:cut if cut > 0 else limit].rstrip(",;:") + " …"
 
 
 def _duration(seconds: float) -> str:

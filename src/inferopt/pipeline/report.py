@@ -25,7 +25,7 @@ from .metrics_file import read_metrics
 from .paper_state import is_current, paper_results, run_note
 from .readme import PAPERS
 from .render import notebook_to_html
-from .review import prose, why_inconclusive
+from .review import prose, why_undecided
 from .review_html import write_review_html
 from .small_figures import figure_block, thumbnail  # noqa: F401  (thumbnail: the cards' copies, tested here)
 from .timing_claims import timing_note
@@ -193,9 +193,10 @@ def _in_words(claim: dict) -> dict:
 
 
 def _with_reason(claim: dict) -> dict:
-    """``claim``, an ``inconclusive`` one with its reason (read off its record when a run older than
-    the reasons has none: :func:`.review.why_inconclusive`)."""
-    return dict(claim, reason=why_inconclusive(claim)) if claim["verdict"] == "inconclusive" else claim
+    """``claim``, an ``inconclusive`` or ``not measured`` one with its reason (read off its record when a run older
+    than the reasons has none, or from its text: :func:`.review.why_undecided`)."""
+    why = why_undecided(claim)
+    return dict(claim, reason=why) if why else claim
 
 
 def _scorecard(metas: dict, failures: dict, papers: dict, review: bool = False) -> str:
@@ -253,7 +254,7 @@ def headline(group: dict, papers: dict) -> tuple[str, dict, str] | None:
 
 def verdict_line(group: dict, papers: dict) -> str:
     """A paper in one line: the tally of its paper-scale verdicts (the default scale's when none
-    ran) and its headline claim's verdict, with the reason beside an ``inconclusive``."""
+    ran) and its headline claim's verdict, with the reason beside an ``inconclusive`` or ``not measured``."""
     paper_claims = [c for e in group if e in papers for c in papers[e]["claims"].values()]
     claims, scale = (paper_claims, "paper scale") if paper_claims else (
         [c for m in group.values() if m for c in m["claims"]], "default scale (no paper-scale run)")
@@ -262,7 +263,7 @@ def verdict_line(group: dict, papers: dict) -> str:
     if top:
         exp_id, claim, at = top
         title = (group.get(exp_id) or {}).get("figure", "")
-        why = f" <span class='why'>({html.escape(why_inconclusive(claim))})</span>" if claim["verdict"] == "inconclusive" else ""
+        why = f" <span class='why'>({html.escape(why_undecided(claim))})</span>" if why_undecided(claim) else ""
         head = (f"; headline claim <a href='review.html#{html.escape(claim['id'])}'>{html.escape(claim['id'])}</a>"
                 f"{' (' + html.escape(title) + ')' if title else ''} at the {at} scale: "
                 f"<span class='verdict {VERDICT_CLASS.get(claim['verdict'], 'nm')}'>{html.escape(claim['verdict'])}</span>{why}")

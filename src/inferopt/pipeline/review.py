@@ -54,14 +54,35 @@ def quote_block(claim: dict) -> str:
     return f"> {quote['text']}\n>\n> — *{quote['where']}*"
 
 
+def _unit_names(unit) -> tuple[list[str], str]:
+    """The names a list-valued cut-off's ``unit`` gives its entries (``"[AUC cut, lowest D] x predefined"`` ->
+    ``["AUC cut", "lowest D"]``) and the rest of the unit (``"x predefined"``); no names when it opens otherwise."""
+    if not isinstance(unit, str) or not unit.startswith("[") or "]" not in unit:
+        return [], unit or ""
+    inside, _, rest = unit[1:].partition("]")
+    return [n.strip() for n in inside.split(",")], rest.strip().lstrip(",").strip()
+
+
+def _valued(value, names: list[str]) -> str:
+    """A cut-off's value in words: a list with one name per entry as ``name value`` pairs, else as it is."""
+    if isinstance(value, list) and names and len(value) == len(names):
+        return "; ".join(f"{n} {format_value(v)}" for n, v in zip(names, value))
+    return format_value(value)
+
+
 def threshold_text(threshold: dict | None) -> str:
-    """``3 (ours; readings 2: holds, 3: fails, 5: fails)`` or ``—``."""
+    """``3 (ours; readings 2: holds, 3: fails, 5: fails)`` or ``—``; a list-valued cut-off whose unit names its
+    entries (``[AUC cut, lowest D]``) reads ``AUC cut 0.75; lowest D 5``, its readings alike where they have as many."""
     if not threshold:
         return "—"
+    names, rest = _unit_names(threshold.get("unit"))
     readings = threshold.get("readings") or []
-    shown = ", ".join(f"{format_value(r['value'])}: {r['verdict']}" for r in readings)
-    unit = f" {threshold['unit']}" if threshold.get("unit") else ""
-    return f"{format_value(threshold['value'])}{unit} ({threshold['source']}" + (f"; readings {shown}" if shown else "") + ")"
+    shown = (" | " if names else ", ").join(f"{_valued(r['value'], names)}: {r['verdict']}" for r in readings)
+    if names and isinstance(threshold["value"], list) and len(threshold["value"]) == len(names):
+        unit = f" ({rest})" if rest else ""
+    else:
+        unit = f" {threshold['unit']}" if threshold.get("unit") else ""
+    return f"{_valued(threshold['value'], names)}{unit} ({threshold['source']}" + (f"; readings {shown}" if shown else "") + ")"
 
 
 def sweep_table(sweep: list[dict]) -> str:
@@ -97,7 +118,8 @@ def what_would_change(by_scale: dict) -> list[str]:
     it: for an ``inconclusive`` claim, what keeps it undecided (readings of a cut-off of ours
     that disagree, a bootstrap short of :data:`MIN_SUPPORT` either way, else its recorded reason)
     and, when the bootstrap is decisive, that more trials would not settle it; for a decided one,
-    the readings or swept settings that give another verdict and the bootstrap's margin. A claim
+    the readings or swept settings that give another verdict and the bootstrap's margin; for a ``not measured`` one,
+    the readings that record a verdict, else why it is not measured (:func:`why_not_measured`). A claim
     with nothing on record that bears on it gets no sentence (the section is then left out)."""
     out = []
     for scale, claim in by_scale.items():
@@ -131,6 +153,9 @@ def what_would_change(by_scale: dict) -> list[str]:
                 out.append(f"{scale}: not measured, yet the readings of the cut-off record verdicts ("
                            + ", ".join(f"{format_value(r['value'])} ({r['verdict']})" for r in decided)
                            + f"): check the recorded reason ({prose(claim.get('reason') or 'none recorded')}) against them.")
+            else:
+                out.append(f"{scale}: not measured because {why_not_measured(claim)}: a run where that no longer holds "
+                           "(other settings, data or budget) would give it a verdict.")
         else:
             other = [r for r in readings if r["verdict"] != v]
             if other:
@@ -163,6 +188,29 @@ def why_inconclusive(claim: dict) -> str:
     return undecided[0].removeprefix("x: ").rstrip(".")
 
 
+#: the clause of a claim's text that says why it is not measured: "Not measured: <reason>." (up to the sentence's end)
+_NOT_MEASURED = re.compile(r"Not measured: (.+?)(?:\.(?=\s|$)|$)", re.S)
+
+
+def why_not_measured(claim: dict) -> str:
+    """Why a ``not measured`` claim has no verdict, in words: its recorded reason, else its measured ``not measured
+    because``, else the ``Not measured: ...`` clause of its text; "no reason recorded" when none says."""
+    because = (claim.get("measured") or {}).get("not measured because")
+    found = _NOT_MEASURED.search(claim.get("text") or "")
+    for reason in (claim.get("reason"), because, found.group(1) if found else None):
+        if isinstance(reason, str) and reason.strip():
+            return prose(reason.strip())
+    return "no reason recorded"
+
+
+def why_undecided(claim: dict) -> str | None:
+    """Why a claim has no decided verdict: :func:`why_inconclusive` for ``inconclusive``, :func:`why_not_measured` for
+    ``not measured``; None for ``holds`` and ``fails``."""
+    return {"inconclusive": why_inconclusive, "not measured": why_not_measured}.get(claim["verdict"], lambda c: None)(claim)
+
+
+#: Python's ``None`` printed as a word (not part of a longer name or a quoted string)
+_NONE = re.compile(r"(?<![\w'\"])None(?![\w'\"])")
 #: a Python literal (a dict or a list of strings) printed into a sentence, e.g. ``{'adafw': 5.6}`` or ``['AdaFW']``
 _LITERAL_START = re.compile(r"[{\[]")
 
@@ -202,7 +250,8 @@ def prose(text: str) -> str:
     """``text`` with every Python mapping, and every list holding strings or mappings, that a
     notebook printed into it (``{'line_search': 36.4, 'adafw': 5.6}``, ``['AdaFW', 'AdaPFW']``)
     put in words (``line_search 36.4, adafw 5.6``, ``AdaFW and AdaPFW``), and a subscript
-    (``evidence['sweep']``) as ``evidence › sweep``; lists of numbers stay."""
+    (``evidence['sweep']``) as ``evidence › sweep``; lists of numbers stay; a bare ``None`` (a value a notebook
+    printed for "nothing found") reads ``none``."""
     out, i = [], 0
     for m in _LITERAL_START.finditer(text):
         if m.start() < i:
@@ -218,7 +267,7 @@ def prose(text: str) -> str:
         elif isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, str | dict) for v in value)):
             out += [text[i:m.start()], _spoken(value)]
             i = end
-    return "".join(out) + text[i:]
+    return _NONE.sub("none", "".join(out) + text[i:])
 
 
 def claim_section(claim_id: str, by_scale: dict, stale: str | None) -> str:
@@ -239,15 +288,15 @@ def claim_section(claim_id: str, by_scale: dict, stale: str | None) -> str:
         parts.append(f"| {scale} | **{claim['verdict']}**{_cell(note)} | {_cell(support_text(claim.get('support')))} "
                      f"| {_cell(threshold_text(claim.get('threshold')))} |")
     parts.append("")
-    parts += [f"*Why inconclusive ({scale} scale):* {why_inconclusive(claim)}.\n" for scale, claim in by_scale.items()
-              if claim is not None and claim["verdict"] == "inconclusive"]
+    parts += [f"*Why {claim['verdict']} ({scale} scale):* {why_undecided(claim)}.\n" for scale, claim in by_scale.items()
+              if claim is not None and why_undecided(claim)]
     for scale, claim in by_scale.items():
         if claim is not None and claim.get("diagnosis"):
             parts += [diagnosis_block(claim["diagnosis"], scale), ""]
     measured = (by_scale.get("paper") or any_claim).get("measured") or {}
     if measured:
         parts += ["<details><summary>measured" + (" (paper scale)" if by_scale.get("paper") else "") + "</summary>", "",
-                  *(f"- {_cell(line)}" for line in measured_lines(measured)), "", "</details>", ""]
+                  *(f"- {_cell(prose(line))}" for line in measured_lines(measured)), "", "</details>", ""]
     rerun = [f"paper: its run is STALE ({stale}): a fresh `make paper` run of the current code and parameters may "
              "turn it."] if stale and by_scale.get("paper") else []
     change = rerun + what_would_change(by_scale)

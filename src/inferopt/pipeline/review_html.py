@@ -1,6 +1,6 @@
 """The review page as HTML, ``reports/review.html`` beside the front page, from the same records
 as ``reports/paper/REVIEW.md`` (:mod:`.review`): first a summary table (each claim, its verdict
-at the paper and the default scale with the reason of every ``inconclusive`` beside it, and its
+at the paper and the default scale with the reason of every ``inconclusive`` and ``not measured`` beside it, and its
 diagnosis's kind), then per paper and experiment the paper-scale figures (the small committed
 copies, :mod:`.small_figures`; the default scale's figure when none is committed yet) and each
 claim: the paper's words and where, our test, the verdicts, the diagnoses with their evidence
@@ -20,7 +20,7 @@ from .layout import PAPER_DIR
 from .math_svg import text_with_formulas
 from .metrics_file import read_metrics
 from .paper_state import SHOWN_REASONS, paper_results, run_note, short_reasons
-from .review import load_claims, prose, threshold_text, what_would_change, why_inconclusive
+from .review import load_claims, prose, threshold_text, what_would_change, why_undecided
 from .small_figures import figure_block
 
 #: the page, relative to the project's root (beside ``reports/index.html``)
@@ -77,12 +77,12 @@ SUMMARY_REASON_CHARS = 200
 
 
 def _why_cell(by_scale: dict) -> str:
-    return "".join(f"<div><b>{s}</b>: {folded_text_html(why_inconclusive(c), SUMMARY_REASON_CHARS)}</div>"
-                   for s, c in by_scale.items() if c and c["verdict"] == "inconclusive")
+    return "".join(f"<div><b>{s}</b>: {folded_text_html(why_undecided(c), SUMMARY_REASON_CHARS)}</div>"
+                   for s, c in by_scale.items() if c and why_undecided(c))
 
 
 def summary_table(experiments: dict, papers: dict) -> str:
-    """Every claim in one row: its verdict at each scale, the reason of every ``inconclusive``,
+    """Every claim in one row: its verdict at each scale, the reason of every ``inconclusive`` and ``not measured``,
     the kind of its diagnosis at each scale; one heading row per paper."""
     rows = []
     for paper, ids in papers.items():
@@ -95,7 +95,7 @@ def summary_table(experiments: dict, papers: dict) -> str:
                 rows.append(f"<tr><td><a href='#{_e(claim_id)}'>{_e(claim_id)}</a></td><td>{_badge(by_scale['paper'])}</td>"
                             f"<td>{_badge(by_scale['default'])}</td><td>{_e(kinds) or '—'}</td>"
                             f"<td class='why'>{_why_cell(by_scale)}</td></tr>")
-    head = "<tr><th>claim</th><th>paper scale</th><th>default scale</th><th>diagnosis</th><th>why inconclusive</th></tr>"
+    head = "<tr><th>claim</th><th>paper scale</th><th>default scale</th><th>diagnosis</th><th>why undecided</th></tr>"
     return f"<table class='summary'>{head}{''.join(rows)}</table>"
 
 
@@ -128,7 +128,7 @@ def claim_html(claim_id: str, by_scale: dict, stale: str | None) -> str:
             rows.append(f"<tr><td>{scale}</td><td>{_badge(None)}</td><td></td><td></td></tr>")
             continue
         mark = f" <span class='verdict stale' title='{_e(stale)}'>STALE</span>" if scale == "paper" and stale else ""
-        why = f"<div class='support'>why: {_e(why_inconclusive(claim))}</div>" if claim["verdict"] == "inconclusive" else ""
+        why = f"<div class='support'>why: {_e(why_undecided(claim))}</div>" if why_undecided(claim) else ""
         rows.append(f"<tr><td>{scale}</td><td>{_badge(claim)}{mark}{why}</td><td>{_e(support_text(claim.get('support')))}</td>"
                     f"<td>{_e(threshold_text(claim.get('threshold')))}</td></tr>")
     parts.append(f"<table><tr><th>scale</th><th>verdict</th><th>support</th><th>threshold</th></tr>{''.join(rows)}</table>")

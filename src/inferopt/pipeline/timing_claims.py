@@ -19,7 +19,7 @@ from __future__ import annotations
 #: claims decided by comparing measured times (variants such as ``A4.3-authors`` follow their base id)
 TIMING_CLAIMS = frozenset({
     "A4.3", "A4.4", "A4.5", "A5.3", "A5.4", "A5.5", "A6.1", "A6.2", "A6.3", "A8.2",
-    "C2.2", "C2.3", "C2.4", "C2.8",
+    "C2.2", "C2.3", "C2.4", "C2.8", "C3.4", "C3.5", "C3.6",
     "D3.1", "D3.2", "D3.3", "D3.4", "D5.1", "D5.3", "D5.4",
 })
 #: the timing claims whose support is a bootstrap over repeated timing rounds
