@@ -1,0 +1,221 @@
+"""D3's verdict map: the claims read again around the chosen regime, where the model means something.
+
+The paper publishes neither ε nor λ (Sec. 5.1) nor the steps, so a D3 claim that fails at the chosen cell is read
+again at other settings before it is blamed on the paper: ε times ``eps_factors`` (below 1 toward the best-validation
+cell, above toward a well-conditioned spectrum) and λ times ``lam_factors`` (:func:`map_settings`), each cell's optimum
+judged first (:func:`optimum_quality`): a cell whose optimum predicts the validation ratings worse than the training
+mean is dropped, both sides (:func:`split_by_quality`: the model means nothing there). Every kept cell re-tunes each
+arm's step and runs at least GD's own time to the target in the main cell (:func:`map_budgets`); its claims are read
+by the same tests as the main runs (:func:`claim_tests`), each cell deciding only on decisive seeds
+(:func:`verdict_map`, :func:`~.completion.seeded_cell`).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import pandas as pd
+
+from ..._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
+from ..support import bootstrap_support
+from .completion import (D32_PAIRS, D33_PAIRS, METHODS, comparison_bases, completion_problem, d31_test, d32_test, d33_test, rmse_target,
+                         run_table, seeded_cell, share_key)
+
+#: the claims a D3 verdict map reads (D3.4 compares sizes, not settings: its own cells, :func:`~.completion_claims.size_cells`)
+MAP_CLAIMS = ("D3.1", "D3.2", "D3.3")
+
+#: the sentence every D3 diagnosis carries: no cell can run the authors' construction
+NO_AUTHORS = "The authors' code for the matrix-completion experiment is not public: every cell runs our construction."
+
+
+def _grid_values(name: str, grid) -> list:
+    if isinstance(grid, str | bytes) or not hasattr(grid, "__iter__"):
+        raise TypeError(f"{name} must be a list of numbers; got {grid!r}")
+    return [check_real(f"{name} (an entry of)", g) for g in grid]
+
+
+def on_grid(value: float, grid) -> float:
+    """``value``, or the entry of ``grid`` it equals up to round-off (relative 1e-9): the map's ``ε x 0.1`` of the
+    chosen ε = 100 is the grid's ε = 10, whose optimum :func:`~.regime.select_regime` solved; off the grid, ``value``."""
+    value = check_real("value", value)
+    return next((float(g) for g in _grid_values("grid", grid) if np.isclose(g, value, rtol=1e-9)), float(value))
+
+
+def map_settings(eps: float, lam: float, *, eps_factors, lam_factors, eps_grid, lam_grid) -> dict:
+    """The map's settings around the chosen ``(eps, lam)``: ``{"eps x <f>": {"eps", "lam"}}`` for every ``f`` of
+    ``eps_factors`` (λ kept) and ``{"lam x <f>": ...}`` for every ``f`` of ``lam_factors`` (ε kept), each value put
+    on the regime's grid where it lies on it (:func:`on_grid`)."""
+    eps = check_real("eps", eps, low=0.0, low_open=True)
+    lam = check_real("lam", lam, low=0.0, low_open=True)
+    eps_factors = [check_real("eps_factors (an entry of)", f, low=0.0, low_open=True) for f in _grid_values("eps_factors", eps_factors)]
+    lam_factors = [check_real("lam_factors (an entry of)", f, low=0.0, low_open=True) for f in _grid_values("lam_factors", lam_factors)]
+    eps_grid, lam_grid = _grid_values("eps_grid", eps_grid), _grid_values("lam_grid", lam_grid)
+    return {f"eps x {f:g}": dict(eps=on_grid(eps * f, eps_grid), lam=lam) for f in eps_factors} | {
+        f"lam x {f:g}": dict(eps=eps, lam=on_grid(lam * f, lam_grid)) for f in lam_factors}
+
+
+def _seconds_or_none(name: str, value):
+    return None if value is None else check_real(name, value, low=0.0, low_open=True)
+
+
+def map_budgets(table: pd.DataFrame, name: str, reading: str, *, budget, map_budget, map_iters: int, gd_iters: int,
+                tune_budget) -> dict:
+    """The map's budgets, from GD's median run on ``name`` in ``table`` (:func:`~.completion.run_table` of the main
+    runs; its time and exact gradients to the target ``reading``): a cell needs at least GD's own time to the target in
+    the main cell, else no cell could reach it. ``"budget"``: CPU seconds per run, ``map_budget`` (None: the main
+    ``budget``) raised to GD's time to the target where GD reaches it, at most ``budget`` (None under iteration budgets);
+    ``"iters"``: ``map_iters`` steps raised to GD's steps to the target (where GD does not reach it, to ``gd_iters``);
+    ``"tune"``: the pilots' CPU seconds, at most the map's budget, ``tune_budget`` (the main pilots', on ``name``) and
+    ``map_budget`` (None with iteration budgets or without ``tune_budget``: the map's budget)."""
+    check_table("table", table, ("dataset", "method", f"time to {reading}", f"exact gradients to {reading}"))
+    check_choice("name", name, {str(v) for v in pd.unique(table.dataset)})
+    if not (table.method == "GD").any():
+        raise ValueError("table must hold GD's run: the map's budget is at least GD's time to the target")
+    budget, map_budget = _seconds_or_none("budget", budget), _seconds_or_none("map_budget", map_budget)
+    tune_budget = _seconds_or_none("tune_budget", tune_budget)
+    map_iters, gd_iters = check_int("map_iters", map_iters, low=1), check_int("gd_iters", gd_iters, low=1)
+    rows = table.loc[(table.dataset == name) & (table.method == "GD")]
+    gd_s, gd_steps = float(rows[f"time to {reading}"].median()), float(rows[f"exact gradients to {reading}"].median())
+    budget_ = None if budget is None else min(float(budget), max(float(map_budget or budget), gd_s if np.isfinite(gd_s) else float(budget)))
+    iters = max(int(map_iters), int(gd_steps) if np.isfinite(gd_steps) else int(gd_iters))
+    tune = budget_ if budget_ is None or tune_budget is None else min(budget_, tune_budget, float(map_budget or budget_))
+    return {"budget": budget_, "iters": iters, "tune": tune}
+
+
+def optimum_quality(selection, eps: float, lam: float, data: dict, *, N: int, max_iter: int) -> dict:
+    """How good the model is at ``(eps, lam)`` on ``data`` (the centred ratings with their validation split): the
+    validation RMSE of its optimum against the training mean's, ``b/a`` of the spectrum there
+    (:func:`~.conditioning.spectrum_ratio`) and the optimal distribution's zero-degree share ``q0`` at mean degree ``N``.
+    The optimum is the regime's (``selection``, :func:`~.regime.select_regime`) where its grid holds the cell; off the
+    grid it is solved here (``max_iter`` L-BFGS-B iterations) and added to ``selection`` (its ``theta`` and a row of
+    its ``table``), so that the map's cells read their optimum from it."""
+    from .conditioning import spectrum_ratio, zero_degree_share
+    from .regime import RegimeSelection, mean_rmse, select_regime
+
+    if not isinstance(selection, RegimeSelection):
+        raise TypeError(f"selection must be a RegimeSelection (select_regime); got {type(selection).__name__}")
+    eps = check_real("eps", eps, low=0.0, low_open=True)
+    lam = check_real("lam", lam, low=0.0, low_open=True)
+    if not isinstance(data, dict) or not {"rows", "cols", "values", "shape", "test", "validation"} <= set(data):
+        raise TypeError("data must be a ratings dict with rows, cols, values, shape, test and validation (hold_out)")
+    N = check_int("N", N, low=1)
+    max_iter = check_int("max_iter", max_iter, low=1)
+    if (eps, lam) not in selection.theta:
+        extra = select_regime(partial(completion_problem, data), data["validation"], [eps], [lam], max_iter=max_iter)
+        selection.theta[eps, lam] = extra.theta[eps, lam]
+        selection.table = pd.concat([selection.table, extra.table], ignore_index=True)
+    row = selection.table[(selection.table.eps == eps) & (selection.table.lam == lam)].iloc[0]
+    ratio = spectrum_ratio(completion_problem(data, eps, lam, rng=0), selection.theta[eps, lam])
+    return {"validation RMSE of the optimum": float(row["validation RMSE"]),
+            "training-mean validation RMSE": mean_rmse(data["values"], data["validation"][2]),
+            "b/a at the optimum": ratio, "q0 at N": zero_degree_share(ratio, N)}
+
+
+def split_by_quality(quality: dict, settings: dict, dataset: str) -> tuple:
+    """The map's cells where the model means something: a setting of ``settings`` (``{label: {"eps", "lam"}}``) is
+    kept where its optimum predicts the validation ratings better than the training mean (``quality[label]``,
+    :func:`optimum_quality`: ``validation RMSE of the optimum`` below ``training-mean validation RMSE``), else dropped,
+    both sides (a claim holding there rescues nothing). Returns ``(kept {label: setting}, worse [{"dataset", "eps",
+    "lam"}])``, ``worse`` as :func:`~.completion.completion_diagnosis` reads it."""
+    if not isinstance(quality, dict) or not isinstance(settings, dict):
+        raise TypeError("quality and settings must be mappings label -> quality / setting")
+    if not isinstance(dataset, str):
+        raise TypeError(f"dataset must be a name; got {dataset!r}")
+    if settings:
+        check_choices("settings' labels", list(settings), set(quality))
+    better = {}
+    for label, s_ in settings.items():
+        if not isinstance(s_, dict) or not {"eps", "lam"} <= set(s_):
+            raise ValueError(f"settings[{label!r}] must be {{'eps', 'lam'}}; got {s_!r}")
+        q = quality[label]
+        if not isinstance(q, dict) or not {"validation RMSE of the optimum", "training-mean validation RMSE"} <= set(q):
+            raise ValueError(f"quality[{label!r}] must hold the validation RMSE of the optimum and the training mean's (optimum_quality)")
+        better[label] = check_real(f"quality[{label!r}]['validation RMSE of the optimum']", q["validation RMSE of the optimum"], low=0.0) < \
+            check_real(f"quality[{label!r}]['training-mean validation RMSE']", q["training-mean validation RMSE"], low=0.0)
+    worse = [{"dataset": dataset, "eps": float(s_["eps"]), "lam": float(s_["lam"])} for label, s_ in settings.items() if not better[label]]
+    kept = {label: s_ for label, s_ in settings.items() if better[label]}
+    return kept, worse
+
+
+def claim_tests(table: pd.DataFrame, budget: dict, reading: str, factor: float = 1.5) -> dict:
+    """D3.1-D3.3's tests on one table of runs (:func:`~.completion.run_table`), each a function of a table (None: not
+    measured), D3.2's and D3.3's readings (time to the target ``reading``, or equal time) fixed on ``table``
+    (:func:`~.completion.comparison_bases`), so that a bootstrap resample reads each pair as the measured runs do:
+    ``"D3.1"`` :func:`~.completion.d31_test`, ``"D3.2"`` :func:`~.completion.d32_test`, ``"D3.3"``
+    :func:`~.completion.d33_test` at the common ``budget`` (``{dataset: seconds or None}``) and ``factor``."""
+    if not isinstance(budget, dict):
+        raise TypeError(f"budget must be a mapping dataset -> seconds or None; got {type(budget).__name__}")
+    factor = check_real("factor", factor, low=1.0)
+    b32, b33 = comparison_bases(table, reading, D32_PAIRS), comparison_bases(table, reading, D33_PAIRS)
+    return {"D3.1": d31_test, "D3.2": lambda t: d32_test(t, reading, b32), "D3.3": lambda t: d33_test(t, reading, budget, factor, b33)}
+
+
+def supported(table: pd.DataFrame, test, seed: int):
+    """The bootstrap support over seeds (:func:`~inferopt.experiment.support.bootstrap_support`, ``by="seed"``) of
+    ``test`` (a function of a table: True, False or None) holding on ``table``; None where ``test`` is not measured."""
+    check_callable("test", test)
+    check_table("table", table, ("seed",))
+    seed = check_int("seed", seed, low=0)
+    return None if test(table) is None else bootstrap_support(lambda t: test(t) is True, table, by="seed", seed=seed)
+
+
+def map_run_table(runs: dict, label: str, *, dataset: str, start: float, optimum: float, shares, budget: dict, M: int) -> pd.DataFrame:
+    """The run table (:func:`~.completion.run_table`, stays-below times, work columns with ``M`` probes) of the map's
+    cell ``label``: ``runs`` maps ``(label, dataset, method, seed)`` to a result; its targets are ``shares`` of the way
+    from the ``start``'s test RMSE (θ = 0, the training mean: the same at every setting) to the cell's model
+    ``optimum``'s, read at its ``budget`` (``{dataset: seconds or None}``)."""
+    if not isinstance(runs, dict):
+        raise TypeError(f"runs must be a mapping (label, dataset, method, seed) -> result; got {type(runs).__name__}")
+    own = {k[1:]: r for k, r in runs.items() if k[0] == label}
+    if not own:
+        raise ValueError(f"runs hold no run of the cell label {label!r}")
+    shares = [check_real("shares (an entry of)", s, low=0.0, low_open=True) for s in _grid_values("shares", shares)]
+    return run_table(own, {dataset: {share_key(s): rmse_target(start, optimum, s) for s in shares}}, budget, M=M, stay=True)
+
+
+def verdict_map(cells: dict, *, dataset: str, reading: str, n_seeds: int, seed: int, methods=METHODS) -> tuple:
+    """D3.1-D3.3 read at every cell of the map. ``cells`` maps a label to ``{"setting": {"eps", "lam"}, "table": its
+    runs (:func:`~.completion.run_table`), "budget": {dataset: seconds or None}, "quality": :func:`optimum_quality`,
+    "optimum": the optimum's test RMSE, "factors": {arm: step factor}, "edges": {arm: grid edge or None}}`` (the chosen
+    cell is the main runs). Each claim's test (:func:`claim_tests`) decides each cell, its bootstrap support over seeds
+    beside (:func:`supported`); a cell with fewer seeds than decide (:func:`~.completion.seeded_cell`: ``n_seeds`` of the
+    main runs, or at least 5) is shown undecided.
+
+    Returns ``({claim: [cell, ...]}, [row, ...])``: the cells of each claim (what :func:`~.completion.completion_diagnosis`
+    reads) and one row per cell for the map's table (setting, quality, budget, seeds, each arm's median final test
+    RMSE, step factor and grid edge, SGD's zero-degree share, each claim's outcome)."""
+    if not isinstance(cells, dict) or not cells:
+        raise TypeError("cells must be a non-empty mapping label -> {setting, table, budget, quality, optimum, factors, edges}")
+    n_seeds, seed = check_int("n_seeds", n_seeds, low=1), check_int("seed", seed, low=0)
+    methods = list(methods)
+    need = {"setting", "table", "budget", "quality", "optimum", "factors", "edges"}
+    map_cells, rows = {c: [] for c in MAP_CLAIMS}, []
+    for label, c_ in cells.items():
+        if not isinstance(c_, dict) or not need <= set(c_):
+            raise ValueError(f"cells[{label!r}] must hold {sorted(need)}; got {sorted(c_) if isinstance(c_, dict) else c_!r}")
+        tb = check_table(f"cells[{label!r}]['table']", c_["table"], ("seed", "method", "final RMSE", "zero-degree share"))
+        check_choices(f"cells[{label!r}]['factors']", methods, set(c_["factors"]))
+        check_choices(f"cells[{label!r}]['edges']", methods, set(c_["edges"]))
+        s_ = c_["setting"]
+        setting = {"dataset": dataset, "eps": check_real(f"cells[{label!r}]['setting']['eps']", s_["eps"], low=0.0, low_open=True),
+                   "lam": check_real(f"cells[{label!r}]['setting']['lam']", s_["lam"], low=0.0, low_open=True)}
+        optimum = check_real(f"cells[{label!r}]['optimum']", c_["optimum"], low=0.0)
+        if not isinstance(c_["budget"], dict) or dataset not in c_["budget"]:
+            raise ValueError(f"cells[{label!r}]['budget'] must be a mapping holding {dataset!r}: its seconds or None")
+        tests = claim_tests(tb, c_["budget"], reading)
+        outcome = {c: t(tb) for c, t in tests.items()}
+        medians = tb.groupby("method")[["final RMSE", "zero-degree share"]].median()
+        seeds = int(tb.seed.nunique())
+        rows.append({"cell": label} | setting | c_["quality"] | {"optimum test RMSE": optimum}
+                    | {"budget (s)": c_["budget"][dataset], "seeds": seeds}
+                    | {f"{m} final test RMSE": float(medians.loc[m, "final RMSE"]) for m in methods}
+                    | {f"{m} step factor": c_["factors"][m] for m in methods}
+                    | {f"{m} step at grid edge": c_["edges"][m] or "" for m in methods}
+                    | {"SGD zero-degree share": float(medians.loc["SGD", "zero-degree share"])}
+                    | {f"{c} holds": v for c, v in outcome.items()})
+        for c, test in tests.items():
+            map_cells[c].append(seeded_cell(setting, outcome[c], support=supported(tb, test, seed), seeds=seeds, main_seeds=n_seeds,
+                                            construction="ours", data="stand-in"))
+    return map_cells, rows
+

@@ -1,0 +1,310 @@
+"""D3's claims (inferopt.experiment.spectral.completion_claims): each builder's test holds and fails on constructed
+runs, the texts that explain a verdict carry the numbers they name, and bad arguments are refused by name."""
+
+import pandas as pd
+import pytest
+
+from inferopt.experiment import Experiment
+from inferopt.experiment.claims import Unearned
+from inferopt.experiment.spectral import run_table
+from inferopt.experiment.spectral.completion_claims import (COST_ORDER, D3Runs, basis_text, cost_check, cost_trend, d31_claim,
+                                                            d32_claim, d33_claim, d34_claim, d34_diagnosis, decided, far_text, made,
+                                                            map_text, median_of, pick_text, ratio_text, run_summary, size_cells,
+                                                            stand_in_32, stand_in_33, steps_text)
+from completion_runs import OPT, START, falling, result  # this folder's constructed runs
+
+TARGETS = {"0.72": 0.64, "0.85": 0.575, "1": 0.5, "RMSE 1.5": 1.5}
+METHODS = ("GD", "SGD", "SVRG", "SGD-DET")
+
+
+def seeds(*rates, floor=OPT):
+    return [falling(r, floor) for r in rates]
+
+
+def table_of(sizes, n_seeds=5):
+    """A run table (work columns, stays-below times, a final objective) from {dataset: {method: curve or per-seed curves}}."""
+    results = {}
+    for name, curves in sizes.items():
+        for m, c in curves.items():
+            if m == "GD":
+                results[name, m, None] = result(c)
+            else:
+                results |= {(name, m, s): result(c[s] if isinstance(c, list) else c) for s in range(n_seeds)}
+    tb = run_table(results, {n: TARGETS for n in sizes}, {n: None for n in sizes}, M=2, stay=True)
+    return tb.assign(**{"final objective": tb["final RMSE"] * 10})
+
+
+# SGD reaches 0.85 of the way (0.575) at 3 s, GD at 9 s, SVRG at 2 s, SGD-DET never: D3.1-D3.3 hold; SLOW: they fail
+FAST = {"GD": falling(0.05), "SGD": falling(0.15), "SVRG": falling(0.25), "SGD-DET": falling(0.02, 0.8)}
+SLOW = {"GD": falling(0.25), "SGD": falling(0.02, 0.8), "SVRG": falling(0.05), "SGD-DET": falling(0.3)}
+# D3.4's sizes: GD / SVRG 9 s / 3 s on the small matrix, 9 s / 2 s on the whole: the gap grows; swapped, it shrinks
+SMALL_GROWS = {"GD": falling(0.05), "SGD": falling(0.1), "SVRG": falling(0.15)}
+SMALL_SHRINKS = {"GD": falling(0.05), "SGD": falling(0.1), "SVRG": falling(0.5)}
+
+
+def runs_of(whole, small=SMALL_GROWS, **kw) -> D3Runs:
+    table = table_of({"small": small, "whole": whole})
+    arms = {"small": ("GD", "SGD", "SVRG"), "whole": METHODS}
+    return D3Runs(**(dict(table=table, ref="whole", reading="0.85", common={"small": None, "whole": None},
+                          trivial={"small": START, "whole": START}, optimum={"small": OPT, "whole": OPT},
+                          targets={"small": TARGETS, "whole": TARGETS}, sizes={"small": 0.5, "whole": 1.0},
+                          shapes={"small": (10, 8), "whole": (14, 11)}, factors={n: {m: 1.0 for m in a} for n, a in arms.items()},
+                          edges={n: {m: None for m in a} for n, a in arms.items()}, n_seeds=5, seed=0, mean=3.5,
+                          shares=[0.72, 0.85, 1.0], target_share=0.85, target_rmse=1.5) | kw))
+
+
+COST = {"small": {"ratio": 0.5, "shape": [10, 8]}, "whole": {"ratio": 1.0, "shape": [14, 11]}, "synthetic 30 x 60": {"ratio": 3.0, "shape": [30, 60]}}
+TREND = cost_trend(COST, reference="whole", synthetic="synthetic 30 x 60", exponent=1.2, predicted=4.0, M=10, N=15)
+
+
+CHOSEN = {"dataset": "whole", "eps": 100.0, "lam": 1.0}
+
+
+def on_map(verdict="fails"):
+    """The claims' map keywords: one cell, the chosen setting's, with ``verdict`` on 5 seeds (decisive; built by hand as
+    :func:`~inferopt.experiment.spectral.completion_map.verdict_map` builds it, whose own test runs the bootstrap)."""
+    cell = {"setting": CHOSEN, "verdict": verdict, "support": 1.0 if verdict == "holds" else 0.0, "construction": "ours",
+            "data": "stand-in", "seeds": 5}
+    return dict(steps="Steps tuned.", map_text="The map.", map_cells={c: [dict(cell)] for c in ("D3.1", "D3.2", "D3.3")},
+                chosen=CHOSEN, worse=[])
+
+
+def recorded(tmp_path, kwargs):
+    """What Experiment.claim records from a builder's keyword arguments."""
+    exp = Experiment("D3", title="t", paper="p", figure="Fig 2", params={"output_dir": str(tmp_path), "seed": 0})
+    return exp.claim(**kwargs).to_dict()
+
+
+# ----------------------------------------------------------------------------- small readings and texts
+
+
+def test_median_ratio_and_basis_texts_read_the_runs():
+    tb = table_of({"whole": FAST})
+    assert median_of(tb, "whole", "SVRG", "time to 0.85") == 2.0 and median_of(tb, "whole", "SGD-DET", "final RMSE") == 0.8
+    assert ratio_text(tb, "whole", None, "0.85") == "4.5"                                   # GD 9 s / SVRG 2 s
+    assert ratio_text(table_of({"whole": SLOW | {"GD": falling(0.01)}}), "whole", None, "0.85") == ">= 1.11"   # GD censored at 10 s
+    assert basis_text(tb, "whole", "SGD", "GD", "time to target", "0.85", None) == (
+        "SGD against GD by the median times to the target (one of them reaches it): SGD 3 s, GD 9 s (inf: not reached)")
+    assert "at equal time (neither reaches the target within the common budget, 5 CPU s): median test RMSE at its end SGD 0.5000" \
+        in basis_text(tb, "whole", "SGD", "GD", "equal time", "0.85", 5.0)
+    with pytest.raises(ValueError, match="basis"):
+        basis_text(tb, "whole", "SGD", "GD", "sooner", "0.85", None)
+    with pytest.raises(ValueError, match="fast"):
+        basis_text(tb, "whole", "Adam", "GD", "equal time", "0.85", None)
+    with pytest.raises(ValueError, match="name"):
+        ratio_text(tb, "half", None, "0.85")
+    with pytest.raises(ValueError, match="method"):
+        median_of(tb, "whole", "Adam", "final RMSE")
+    with pytest.raises(ValueError, match="columns"):
+        run_summary(tb, "0.5")
+
+
+def test_ratio_text_neither_reached():
+    tb = table_of({"whole": {m: falling(0.01) for m in METHODS}})
+    assert ratio_text(tb, "whole", None, "0.85") == "neither reached"
+
+
+def test_decided_and_made():
+    tb = table_of({"whole": FAST})
+    out = decided(lambda t: True, tb, {"kind": "paper"})
+    assert out["by"] == "seed" and out["table"] is tb and out["test"](tb) is True and out["diagnosis"] == {"kind": "paper"}
+    assert decided(lambda t: False, tb)["test"](tb) is False and "diagnosis" not in decided(lambda t: False, tb)
+    assert decided(lambda t: None, tb, {"kind": "paper"}) == {"holds": None}                 # not measured: no diagnosis
+    assert made(tb, "whole", "GD", OPT, START) == pytest.approx(1.0) and made(tb, "whole", "SGD-DET", OPT, START) == pytest.approx(0.4)
+    with pytest.raises(TypeError, match="test"):
+        decided(None, tb)
+    with pytest.raises(ValueError, match="method"):
+        made(tb, "whole", "Adam", OPT, START)
+
+
+def test_map_pick_far_and_steps_texts():
+    budgets = {"budget": None, "iters": 40, "tune": None}
+    few = map_text(["eps x 10", "lam x 5"], [{"dataset": "d", "eps": 1e5, "lam": 1.0}], budgets, n_seeds=5, map_seeds=3)
+    assert few.startswith("The map: the chosen cell is the main runs (5 seeds); eps x 10, lam x 5 re-tune") and "at 40 steps" in few
+    assert "with 3 seeds these cells are shown undecided" in few and "Dropped from the map, both sides: eps 100000, lam 1" in few
+    enough = map_text({"eps x 10": {}}, [], {"budget": 12.5, "iters": 40, "tune": 2.0}, n_seeds=5, map_seeds=5)
+    assert "(pilots of 2 CPU s) and run 5 seeds at 12.5 CPU s" in enough and enough.endswith("bootstrap support of 90 %.")
+    with pytest.raises(TypeError, match="budgets"):
+        map_text([], [], {"budget": None}, n_seeds=5, map_seeds=3)
+    with pytest.raises(ValueError, match="map_seeds"):
+        map_text([], [], budgets, n_seeds=5, map_seeds=0)
+    grid = pd.DataFrame({"eps": [10.0, 100.0], "lam": [1.0, 1.0], "validation RMSE": [0.88, 0.89], "validation SE": [0.02, 0.02],
+                         "b/a at the optimum": [205.0, 18.8], "q0 at N": [0.0, 0.0]})
+    pick = pick_text(grid, 100.0, 1.0, "one-se")
+    assert "picked eps = 100, lam = 1 (validation RMSE 0.8900" in pick and "best cell, eps = 10, lam = 1 (0.8800 +- 0.0200" in pick
+    assert "best cell" not in pick_text(grid, 10.0, 1.0, "best")
+    with pytest.raises(ValueError, match="grid has no cell"):
+        pick_text(grid, 1.0, 1.0, "one-se")
+    with pytest.raises(ValueError, match="rule"):
+        pick_text(grid, 100.0, 1.0, "two-se")
+    far = far_text(table_of({"whole": FAST}), "whole", OPT, START)
+    assert "test RMSE 0.500, the training mean 1.000" in far and "SGD-DET 0.800 (0.60 of the optimum's lead" in far
+    steps = steps_text({m: 1.0 for m in METHODS} | {"GD": 4.0}, {m: None for m in METHODS} | {"GD": "high"},
+                       step_factors=[0.25, 1.0], step_ratio=4.0, step_extend=2)
+    assert "(c in [0.25, 1.0], the grid extended by 4x" in steps and "GD 4 (at the grid's high edge), SGD 1" in steps
+    with pytest.raises(ValueError, match="step_ratio"):
+        steps_text({"GD": 1.0}, {"GD": None}, step_factors=[1.0], step_ratio=0.5, step_extend=2, methods=("GD",))
+    with pytest.raises(ValueError, match="methods"):
+        steps_text({"GD": 1.0}, {"GD": None}, step_factors=[1.0], step_ratio=4.0, step_extend=2)
+
+
+def test_cost_trend_reads_whether_the_cost_ratio_grows_with_the_size():
+    assert TREND["gain"] == 3.0 and TREND["entries"]["whole"] == 154 and TREND["shape"] == (30, 60)
+    assert "grows with the size: small 10 x 8: 0.50; whole 14 x 11: 1.00; synthetic 30 x 60: 3.00" in TREND["text"]
+    assert "about 3.0x as many stochastic steps as on whole" in TREND["text"]
+    flat = cost_trend(COST, reference="whole", synthetic="synthetic 30 x 60", exponent=-0.1, predicted=0.9, M=10, N=15)
+    assert "does not grow with the size" in flat["text"]
+    assert TREND["evidence"]["cost ratio exponent in d x r (sizes run)"] == 1.2
+    with pytest.raises(ValueError, match="reference"):
+        cost_trend(COST, reference="1M", synthetic="synthetic 30 x 60", exponent=1.2, predicted=4.0, M=10, N=15)
+    with pytest.raises(ValueError, match=r"cost\['whole'\]"):
+        cost_trend(COST | {"whole": {"ratio": 1.0}}, reference="whole", synthetic="synthetic 30 x 60", exponent=1.2, predicted=4.0, M=10, N=15)
+    with pytest.raises(ValueError, match="M"):
+        cost_trend(COST, reference="whole", synthetic="synthetic 30 x 60", exponent=1.2, predicted=4.0, M=0, N=15)
+
+
+def test_d3runs_checks_what_the_claims_read():
+    runs = runs_of(FAST)
+    assert runs.order == ["small", "whole"] and runs.absolute == "RMSE 1.5" and runs.absolute_met
+    assert runs.reads == ["0.72", "0.85", "1"] and runs.bases() == {"D3.2": "time to target", "D3.3 GD": "time to target",
+                                                                    "D3.3 SGD": "time to target"}
+    assert runs.summary.loc[("whole", "SVRG"), "time to 0.85"] == 2.0 and runs.made("small", "SVRG") == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="ref"):
+        runs_of(FAST, ref="half")
+    with pytest.raises(ValueError, match="trivial"):
+        runs_of(FAST, trivial={"whole": START})
+    with pytest.raises(ValueError, match="n_seeds"):
+        runs_of(FAST, n_seeds=0)
+    with pytest.raises(ValueError, match="columns"):
+        runs_of(FAST, reading="0.5")
+    with pytest.raises(ValueError, match=r"sizes\['small'\]"):
+        runs_of(FAST, sizes={"small": 2.0, "whole": 1.0})
+
+
+# ----------------------------------------------------------------------------- the claims
+
+
+def test_d31_holds_fails_and_is_undecided_within_the_seeds_spread(tmp_path):
+    kw = dict(regime={"test RMSE of the optimum": OPT}, eps=100.0, lam=1.0, conditioning={"b/a at the optimum": 18.8}, pick="Picked.")
+    holds = d31_claim(runs_of(FAST), **kw, **on_map("holds"))
+    assert holds["id"] == "D3.1" and holds["test"](holds["table"]) is True
+    assert "SGD-DET's median final test RMSE minus SGD's +0.3000 (spread 0.0000)" in holds["text"] and "Undecided" not in holds["text"]
+    assert recorded(tmp_path, holds)["verdict"] == "holds"
+    fails = d31_claim(runs_of(SLOW), **kw, **on_map())
+    assert fails["test"](fails["table"]) is False                # SGD-DET ends ahead of SGD: fails, ...
+    assert recorded(tmp_path, fails)["verdict"] == "inconclusive"   # ... and a map of one cell earns no diagnosis
+    # SGD-DET 0.1 behind SGD, whose seeds end 0.2 apart: within the spread, undecided (an Unearned diagnosis)
+    close = FAST | {"SGD": seeds(0.02, 0.03, 0.04, 0.05, 0.06, floor=0.0), "SGD-DET": seeds(0.01, 0.02, 0.03, 0.04, 0.05, floor=0.0),
+                    "SVRG": falling(0.1, 0.0)}
+    undecided = d31_claim(runs_of(close), **kw, **on_map())
+    assert isinstance(undecided["diagnosis"], Unearned) and "Undecided: the gaps lie within the seed-to-seed spread" in undecided["text"]
+    assert undecided["measured"]["SGD-DET spread SGD (final test RMSE)"] == pytest.approx(0.4)
+    with pytest.raises(TypeError, match="runs"):
+        d31_claim(None, **kw, **on_map("holds"))
+    with pytest.raises(ValueError, match="pick"):
+        d31_claim(runs_of(FAST), **(kw | {"pick": ""}), **on_map("holds"))
+    with pytest.raises(ValueError, match="map_cells"):
+        d31_claim(runs_of(FAST), **kw, **(on_map("holds") | {"map_cells": {}}))
+
+
+def test_d32_holds_and_fails_and_blames_the_stand_in_only_on_a_decisive_chosen_cell(tmp_path):
+    good = runs_of(FAST)
+    holds = d32_claim(good, trend=TREND, **on_map("holds"))
+    assert holds["test"](holds["table"]) is True and recorded(tmp_path, holds)["verdict"] == "holds"
+    assert "Decided: SGD against GD by the median times to the target (one of them reaches it): SGD 3 s, GD 9 s" in holds["text"]
+    assert holds["measured"]["verdict at RMSE 1.5"].startswith("met at the start")
+    assert [r["verdict"] for r in holds["threshold"]["readings"]] == ["holds", "holds", "holds"]
+    bad = runs_of(SLOW)
+    fails = d32_claim(bad, trend=TREND, **on_map())
+    assert fails["test"](fails["table"]) is False and fails["diagnosis"]["kind"] == "stand-in"
+    assert "It fails, decisively, at the chosen setting" in fails["diagnosis"]["text"] and TREND["text"] in fails["diagnosis"]["text"]
+    # neither reaches the target and both end level: a tie, not measured
+    tie = runs_of({m: falling(0.01) for m in METHODS})
+    none = d32_claim(tie, trend=TREND, **on_map())
+    assert none["holds"] is None and "Not measured: SGD and GD tie on the reading that decides them" in none["text"]
+    assert recorded(tmp_path, none)["verdict"] == "not measured"
+    with pytest.raises(TypeError, match="trend"):
+        d32_claim(good, trend={"text": "x"}, **on_map("holds"))
+    with pytest.raises(TypeError, match="chosen"):
+        d32_claim(good, trend=TREND, **(on_map("holds") | {"chosen": None}))
+
+
+def test_d33_holds_and_fails_on_the_factor(tmp_path):
+    good = runs_of(FAST)
+    holds = d33_claim(good, trend=TREND, **on_map("holds"))
+    assert holds["test"](holds["table"]) is True and recorded(tmp_path, holds)["verdict"] == "holds"
+    assert holds["measured"]["GD / SVRG time to 0.85"] == "4.5" and "at least 1.5x faster than GD" in holds["text"]
+    assert d33_claim(good, trend=TREND, factor=5.0, **on_map("holds"))["test"](good.main) is False    # 4.5x is not 5x
+    bad = runs_of(SLOW)
+    fails = d33_claim(bad, trend=TREND, **on_map())
+    assert fails["test"](fails["table"]) is False and fails["diagnosis"]["kind"] == "stand-in"
+    with pytest.raises(ValueError, match="factor"):
+        d33_claim(good, trend=TREND, factor=0.5, **on_map("holds"))
+
+
+def test_the_stand_in_texts_measure_the_power_and_the_trend():
+    s32 = stand_in_32(runs_of(SLOW), TREND)
+    assert "Share of the way made by the end of the budget at every size run: small: SGD 1.00, GD 1.00; whole: SGD 0.40, GD 1.00" \
+        in s32["text"]
+    assert "SGD took 10 steps in the budget, 1.0 per GD step" in s32["text"] and s32["evidence"]["SGD steps per GD step"] == 1.0
+    s33 = stand_in_33(runs_of(FAST), TREND)
+    assert s33["evidence"]["GD / SVRG time to the target"] == {"small": 3.0, "whole": 4.5}
+    assert "a power law through them (exponent" in s33["text"] and "GD / SVRG exponent in d x r" in s33["evidence"]
+    one = stand_in_33(runs_of(FAST, small={"GD": falling(0.01), "SGD": falling(0.01), "SVRG": falling(0.01)}), TREND)
+    assert "power law through them" not in one["text"] and one["evidence"]["GD / SVRG time to the target"] == {"whole": 4.5}
+    with pytest.raises(TypeError, match="runs"):
+        stand_in_32({}, TREND)
+
+
+def test_d34_reads_the_direction_of_the_gap_with_the_size(tmp_path):
+    grows = runs_of(FAST, small=SMALL_GROWS)                 # 3.0 on the small matrix, 4.5 on the whole
+    holds = d34_claim(grows, trend=TREND)
+    assert holds["test"](holds["table"]) is True and recorded(tmp_path, holds)["verdict"] == "holds"
+    assert "GD / SVRG: small 3 (SVRG ahead of GD), whole 4.5 (SVRG ahead of GD)" in holds["text"]
+    shrinks = runs_of(FAST, small=SMALL_SHRINKS)             # 9 s / 1 s = 9 on the small matrix
+    fails = d34_claim(shrinks, trend=TREND)
+    assert fails["test"](fails["table"]) is False and fails["diagnosis"]["kind"] == "stand-in"
+    assert "Measured on 1 pair(s) of MovieLens 100K subsamples only, at most 2x apart in size" in fails["diagnosis"]["text"]
+    censored_small = {"GD": falling(0.01), "SGD": falling(0.01), "SVRG": falling(0.2)}
+    censored = runs_of(FAST, small=censored_small)
+    none = d34_claim(censored, trend=TREND)
+    assert none["holds"] is None and none["threshold"] is None and "Not measured: GD and SVRG do not both reach" in none["text"]
+    assert size_cells(grows.table, "0.85", ["small", "whole"], 0)[0]["verdict"] == "holds"
+    assert size_cells(censored.table, "0.85", ["small", "whole"], 0) == []
+    timed = d34_claim(runs_of(FAST, small=censored_small, budget=20.0), trend=TREND)
+    assert "each size's budget the whole matrix's 20 CPU s times its share: small 10 s, whole 20 s" in timed["text"]
+    assert timed["measured"]["small: budget (s)"] == 10.0
+    with pytest.raises(ValueError, match="order"):
+        size_cells(grows.table, "0.85", ["small"], 0)
+    with pytest.raises(TypeError, match="trend"):
+        d34_claim(grows, trend=None)
+
+
+def test_d34_diagnosis_reads_a_map_of_three_pairs_or_blames_the_stand_in():
+    cell = {"setting": {"smaller": "a", "larger": "b"}, "verdict": "fails", "support": 0.0, "construction": "ours", "data": "stand-in"}
+    two = d34_diagnosis([cell, cell | {"setting": {"smaller": "a", "larger": "c"}}], {"a": 0.25, "b": 0.5, "c": 1.0}, TREND)
+    assert two["kind"] == "stand-in" and "at most 4x apart" in two["text"] and len(two["evidence"]["pairs"]) == 2
+    three = [cell | {"setting": {"smaller": s, "larger": l}} for s, l in (("a", "b"), ("a", "c"), ("b", "c"))]
+    assert d34_diagnosis(three, {"a": 0.25, "b": 0.5, "c": 1.0}, TREND)["kind"] == "paper"
+    held = [three[0] | {"verdict": "holds", "support": 1.0}] + three[1:]
+    assert d34_diagnosis(held, {"a": 0.25, "b": 0.5, "c": 1.0}, TREND)["kind"] == "setting"
+    with pytest.raises(ValueError, match="sizes"):
+        d34_diagnosis([], {"a": 0.0}, TREND)
+    with pytest.raises(TypeError, match="cells"):
+        d34_diagnosis("cells", {"a": 0.5}, TREND)
+
+
+def test_cost_check_holds_within_the_order_and_fails_beyond_it():
+    grid, base = {"d": [40, 75, 150], "M": [10, 20, 40], "N": [7, 15, 30]}, {"d": 150, "r": 100}
+    seconds = {k: [1.0, 2.0, 4.0] for k in COST_ORDER}
+    ok = cost_check({"d": 1.1, "M": 0.9, "N": 2.2}, {"d": 1.0}, {"d": [1, 2]}, seconds, grid=grid, base=base)
+    assert ok["holds"] is True and ok["readings"] == {"0.15": False, "0.25": True, "0.5": True}
+    assert "against d = [40, 75, 150] items, M = [10, 20, 40], N = [7, 15, 30] around d = 150, r = 100" in ok["what"]
+    assert ok["measured"]["seconds against N"] == [1.0, 2.0, 4.0] and ok["measured"]["work exponent in d"] == 1.0
+    assert cost_check({"d": 1.4, "M": 0.9, "N": 2.0}, {}, {}, seconds, grid=grid, base=base)["holds"] is False
+    with pytest.raises(ValueError, match="seconds' variables"):
+        cost_check({"d": 1.0, "M": 1.0, "N": 2.0}, {}, {}, {"d": []}, grid=grid, base=base)
+    with pytest.raises(TypeError, match="flops"):
+        cost_check({"d": 1.0, "M": 1.0, "N": 2.0}, {}, None, seconds, grid=grid, base=base)
+    with pytest.raises(ValueError, match="cut"):
+        cost_check({"d": 1.0, "M": 1.0, "N": 2.0}, {}, {}, seconds, grid=grid, base=base, cut=-1.0)

@@ -1,0 +1,258 @@
+"""D3's step tuning (inferopt.experiment.spectral.completion_steps) and verdict map
+(inferopt.experiment.spectral.completion_map): each deciding function holds and fails on constructed inputs, and
+refuses bad arguments by name."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from inferopt.datasets.movielens import synthetic_low_rank_ratings
+from inferopt.experiment.spectral import centred_ratings, hold_out, run_table, select_regime
+from inferopt.experiment.spectral.completion import completion_problem
+from inferopt.experiment.spectral.completion_map import (MAP_CLAIMS, claim_tests, map_budgets, map_run_table, map_settings, on_grid,
+                                                         optimum_quality, split_by_quality, supported, verdict_map)
+from inferopt.experiment.spectral.completion_steps import around, pilot_runs, scaled_budget, tune_steps
+from completion_runs import OPT, START, falling, result  # this folder's constructed runs
+
+TARGETS = {"0.72": 0.64, "0.85": 0.575, "1": 0.5}
+
+
+def runs_of(curves, n_seeds=5, name="d"):
+    """{(name, method, seed): result} from {method: curve or a list of per-seed curves}; GD deterministic."""
+    out = {}
+    for m, c in curves.items():
+        if m == "GD":
+            out[name, m, None] = result(c)
+        else:
+            out |= {(name, m, s): result(c[s] if isinstance(c, list) else c) for s in range(n_seeds)}
+    return out
+
+
+def table_of(curves, n_seeds=5, name="d"):
+    return run_table(runs_of(curves, n_seeds, name), {name: TARGETS}, {name: None}, M=2, stay=True)
+
+
+# SGD reaches 0.85 of the way (0.575) at 3 s, GD at 9 s, SVRG at 2 s: D3.2 and D3.3 hold; swapped, they fail
+FAST = {"GD": falling(0.05), "SGD": falling(0.15), "SVRG": falling(0.25), "SGD-DET": falling(0.02, 0.8)}
+SLOW = {"GD": falling(0.25), "SGD": falling(0.02, 0.8), "SVRG": falling(0.05), "SGD-DET": falling(0.02, 0.9)}
+
+
+# ----------------------------------------------------------------------------- step tuning
+
+
+def quadratic_pilots(best, calls=None):
+    """Pilots whose validation RMSE is least at the factor ``best`` of every arm (a parabola in log f)."""
+    def pilots(grid):
+        if calls is not None:
+            calls.append(grid)
+        return pd.DataFrame([{"dataset": "d", "arm": m, "factor": f, "validation RMSE": 1.0 + np.log(f / best[m]) ** 2}
+                             for m, fs in grid.items() for f in fs])
+    return pilots
+
+
+def test_tune_steps_brackets_the_best_step_or_flags_the_edge_left():
+    calls = []
+    tb, chosen, edges = tune_steps(quadratic_pilots({"GD": 1.0, "SGD": 0.25}, calls), {"GD": [0.25, 1.0, 4.0], "SGD": [0.25, 1.0, 4.0]},
+                                   rounds=2, step_ratio=4.0)
+    # SGD's best sits at the grid's low edge: extended once to 1/16, where it is bracketed; GD's is inside from the start
+    assert chosen == {"GD": 1.0, "SGD": 0.25} and edges == {"GD": None, "SGD": None}
+    assert calls[1] == {"SGD": [0.0625]} and len(calls) == 2 and len(tb) == 7
+    # the best step 64 is two extensions beyond the grid: two rounds reach it but leave it at the edge (fails to bracket) ...
+    _, chosen, edges = tune_steps(quadratic_pilots({"GD": 64.0}), {"GD": [0.25, 1.0, 4.0]}, rounds=2, step_ratio=4.0)
+    assert chosen == {"GD": 64.0} and edges == {"GD": "high"}
+    # ... a third round brackets it; no round leaves the grid's edge flagged
+    _, chosen, edges = tune_steps(quadratic_pilots({"GD": 64.0}), {"GD": [0.25, 1.0, 4.0]}, rounds=3, step_ratio=4.0)
+    assert chosen == {"GD": 64.0} and edges == {"GD": None}
+    _, chosen, edges = tune_steps(quadratic_pilots({"GD": 64.0}), {"GD": [0.25, 1.0, 4.0]}, rounds=0, step_ratio=4.0)
+    assert chosen == {"GD": 4.0} and edges == {"GD": "high"}
+
+
+def test_tune_steps_and_around_refuse_bad_arguments():
+    pilots = quadratic_pilots({"GD": 1.0})
+    with pytest.raises(TypeError, match="pilots"):
+        tune_steps("pilots", {"GD": [1.0]}, rounds=1, step_ratio=4.0)
+    with pytest.raises(ValueError, match="grid's arms"):
+        tune_steps(pilots, {"Adam": [1.0]}, rounds=1, step_ratio=4.0)
+    with pytest.raises(ValueError, match=r"grid\['GD'\]"):
+        tune_steps(pilots, {"GD": [0.0, 1.0]}, rounds=1, step_ratio=4.0)
+    with pytest.raises(ValueError, match="rounds"):
+        tune_steps(pilots, {"GD": [1.0]}, rounds=-1, step_ratio=4.0)
+    with pytest.raises(ValueError, match="step_ratio"):
+        tune_steps(pilots, {"GD": [1.0]}, rounds=1, step_ratio=1.0)
+    assert around({"GD": 1.0, "SGD": 2.0}, 4.0, methods=("GD", "SGD")) == {"GD": [0.25, 1.0, 4.0], "SGD": [0.5, 2.0, 8.0]}
+    with pytest.raises(ValueError, match="methods"):
+        around({"GD": 1.0}, 4.0)
+    with pytest.raises(TypeError, match="factors"):
+        around([1.0], 4.0)
+
+
+def test_scaled_budget_is_the_share_of_the_whole_matrixs():
+    assert scaled_budget(None, 0.25) is None and scaled_budget(10, 0.25) == 2.5
+    with pytest.raises(ValueError, match="share"):
+        scaled_budget(10, 1.5)
+    with pytest.raises(TypeError, match="seconds"):
+        scaled_budget("10", 0.5)
+
+
+@pytest.fixture(scope="module")
+def small():
+    D = synthetic_low_rank_ratings(30, 24, 2, 300, rng=5, test_fraction=0.2, noise=0.3)
+    return centred_ratings(hold_out(D, 0.2, 7))
+
+
+def test_pilot_runs_score_every_arm_and_factor_on_the_validation_split(small):
+    common = dict(name="d", label="t", budget=None, iters=3, seed=0, sgd_decay=0.01, M=2, N=3, svrg_inner=2, eval_every=1)
+    tb = pilot_runs(small, 10.0, 1.0, {"GD": [1.0, 4.0], "SGD": [1.0]}, **common)
+    assert list(tb.columns) == ["dataset", "arm", "factor", "validation RMSE"]
+    assert sorted(zip(tb.arm, tb.factor)) == [("GD", 1.0), ("GD", 4.0), ("SGD", 1.0)] and np.isfinite(tb["validation RMSE"]).all()
+    again = pilot_runs(small, 10.0, 1.0, {"GD": [1.0, 4.0], "SGD": [1.0]}, **common)
+    assert again["validation RMSE"].tolist() == tb["validation RMSE"].tolist()       # each pilot its own stream: reproducible
+    with pytest.raises(TypeError, match="data"):
+        pilot_runs({k: v for k, v in small.items() if k != "validation"}, 10.0, 1.0, {"GD": [1.0]}, **common)
+    with pytest.raises(ValueError, match="iters"):
+        pilot_runs(small, 10.0, 1.0, {"GD": [1.0]}, **(common | {"iters": 0}))
+    with pytest.raises(ValueError, match="eps"):
+        pilot_runs(small, -1.0, 1.0, {"GD": [1.0]}, **common)
+
+
+# ----------------------------------------------------------------------------- the verdict map's settings and budgets
+
+
+def test_map_settings_land_on_the_regimes_grid():
+    assert on_grid(100 * 0.1, [1.0, 10.0, 100.0]) == 10.0 and on_grid(100 * 0.1, [1.0]) == 100 * 0.1
+    s = map_settings(100.0, 1.0, eps_factors=[0.1, 1000], lam_factors=[5, 0.2], eps_grid=[10.0, 100.0], lam_grid=[0.2, 1.0])
+    assert s == {"eps x 0.1": {"eps": 10.0, "lam": 1.0}, "eps x 1000": {"eps": 1e5, "lam": 1.0},
+                 "lam x 5": {"eps": 100.0, "lam": 5.0}, "lam x 0.2": {"eps": 100.0, "lam": 0.2}}
+    with pytest.raises(TypeError, match="grid"):
+        on_grid(1.0, "10")
+    with pytest.raises(ValueError, match="eps_factors"):
+        map_settings(100.0, 1.0, eps_factors=[0.0], lam_factors=[], eps_grid=[], lam_grid=[])
+    with pytest.raises(ValueError, match="lam"):
+        map_settings(100.0, -1.0, eps_factors=[], lam_factors=[], eps_grid=[], lam_grid=[])
+
+
+def test_map_budgets_give_the_map_at_least_gds_own_time_to_the_target():
+    reached = table_of(FAST)                                      # GD reaches 0.575 at 9 s, after 9 steps
+    assert map_budgets(reached, "d", "0.85", budget=None, map_budget=None, map_iters=4, gd_iters=40, tune_budget=None) == \
+        {"budget": None, "iters": 9, "tune": None}
+    assert map_budgets(reached, "d", "0.85", budget=20.0, map_budget=2.0, map_iters=4, gd_iters=40, tune_budget=3.0) == \
+        {"budget": 9.0, "iters": 9, "tune": 2.0}                   # raised to GD's 9 s; the pilots at most map_budget
+    never = table_of(SLOW | {"GD": falling(0.01)})                 # GD never reaches it: the whole budget, gd_iters steps
+    assert map_budgets(never, "d", "0.85", budget=20.0, map_budget=2.0, map_iters=4, gd_iters=40, tune_budget=30.0) == \
+        {"budget": 20.0, "iters": 40, "tune": 2.0}
+    with pytest.raises(ValueError, match="name"):
+        map_budgets(reached, "e", "0.85", budget=None, map_budget=None, map_iters=4, gd_iters=40, tune_budget=None)
+    with pytest.raises(ValueError, match="map_iters"):
+        map_budgets(reached, "d", "0.85", budget=None, map_budget=None, map_iters=0, gd_iters=40, tune_budget=None)
+    with pytest.raises(ValueError, match="columns"):
+        map_budgets(reached, "d", "0.5", budget=None, map_budget=None, map_iters=4, gd_iters=40, tune_budget=None)
+
+
+def test_optimum_quality_reads_the_regimes_optimum_or_solves_an_off_grid_cell(small):
+    from functools import partial
+
+    sel = select_regime(partial(completion_problem, small), small["validation"], [10.0], [1.0], max_iter=50)
+    q = optimum_quality(sel, 10.0, 1.0, small, N=5, max_iter=50)
+    assert q["validation RMSE of the optimum"] == float(sel.table["validation RMSE"].iloc[0]) and len(sel.table) == 1
+    assert set(q) == {"validation RMSE of the optimum", "training-mean validation RMSE", "b/a at the optimum", "q0 at N"}
+    assert q["b/a at the optimum"] > 1 and 0 <= q["q0 at N"] <= 1
+    off = optimum_quality(sel, 1e4, 1.0, small, N=5, max_iter=50)        # off the grid: solved and added to the selection
+    assert (1e4, 1.0) in sel.theta and len(sel.table) == 2 and np.isfinite(off["validation RMSE of the optimum"])
+    with pytest.raises(TypeError, match="selection"):
+        optimum_quality({}, 10.0, 1.0, small, N=5, max_iter=50)
+    with pytest.raises(ValueError, match="N"):
+        optimum_quality(sel, 10.0, 1.0, small, N=0, max_iter=50)
+    with pytest.raises(TypeError, match="data"):
+        optimum_quality(sel, 10.0, 1.0, {"rows": []}, N=5, max_iter=50)
+
+
+def test_split_by_quality_keeps_the_cells_that_beat_the_training_mean():
+    q = {"a": {"validation RMSE of the optimum": 0.9, "training-mean validation RMSE": 1.0},
+         "b": {"validation RMSE of the optimum": 1.0, "training-mean validation RMSE": 1.0}}
+    settings = {"a": {"eps": 10.0, "lam": 1.0}, "b": {"eps": 1e5, "lam": 1.0}}
+    kept, worse = split_by_quality(q, settings, "d")
+    assert kept == {"a": settings["a"]} and worse == [{"dataset": "d", "eps": 1e5, "lam": 1.0}]    # a tie is no better
+    kept, worse = split_by_quality(q, {"a": settings["a"]}, "d")
+    assert kept == {"a": settings["a"]} and worse == []
+    with pytest.raises(ValueError, match="settings' labels"):
+        split_by_quality(q, {"c": settings["a"]}, "d")
+    with pytest.raises(ValueError, match=r"quality\['a'\]"):
+        split_by_quality({"a": {"validation RMSE of the optimum": 0.9}}, {"a": settings["a"]}, "d")
+    with pytest.raises(TypeError, match="dataset"):
+        split_by_quality(q, settings, 3)
+
+
+# ----------------------------------------------------------------------------- the claims' tests at every cell
+
+
+def test_claim_tests_hold_and_fail_with_their_readings_fixed_on_the_table():
+    good, bad = table_of(FAST), table_of(SLOW)
+    tests = claim_tests(good, {"d": None}, "0.85")
+    assert set(tests) == set(MAP_CLAIMS)
+    assert tests["D3.2"](good) is True and tests["D3.3"](good) is True and tests["D3.1"](good) is True
+    tests = claim_tests(bad, {"d": None}, "0.85")
+    assert tests["D3.2"](bad) is False and tests["D3.3"](bad) is False
+    # SVRG at 2 s against GD's 9 s: 4.5x faster, enough for a factor 3, not for 5
+    assert claim_tests(good, {"d": None}, "0.85", factor=3.0)["D3.3"](good) is True
+    assert claim_tests(good, {"d": None}, "0.85", factor=5.0)["D3.3"](good) is False
+    with pytest.raises(TypeError, match="budget"):
+        claim_tests(good, None, "0.85")
+    with pytest.raises(ValueError, match="factor"):
+        claim_tests(good, {"d": None}, "0.85", factor=0.5)
+    with pytest.raises(ValueError, match="reading"):
+        claim_tests(good, {"d": None}, "0.5")
+
+
+def test_supported_is_the_bootstrap_over_seeds_or_none_when_not_measured():
+    good = table_of(FAST)
+    s = supported(good, claim_tests(good, {"d": None}, "0.85")["D3.2"], seed=0)
+    assert s["method"] == "bootstrap" and s["fraction_holding"] == 1.0 and s["unit"] == "seed"
+    assert supported(good, lambda t: None, seed=0) is None
+    with pytest.raises(TypeError, match="test"):
+        supported(good, "D3.2", seed=0)
+    with pytest.raises(ValueError, match="seed"):
+        supported(good, lambda t: True, seed=-1)
+
+
+def cell_input(table, budget=None, setting=None):
+    return dict(setting=setting or {"eps": 100.0, "lam": 1.0}, table=table, budget={"d": budget},
+                quality={"validation RMSE of the optimum": 0.9, "training-mean validation RMSE": 1.0}, optimum=OPT,
+                factors={m: 1.0 for m in FAST}, edges={m: None for m in FAST})
+
+
+def test_verdict_map_decides_each_cell_on_decisive_seeds_only():
+    few = table_of(FAST, n_seeds=3)
+    cells, rows = verdict_map({"chosen": cell_input(table_of(SLOW)), "eps x 10": cell_input(few, setting={"eps": 1e3, "lam": 1.0}),
+                               "lam x 5": cell_input(table_of(FAST), setting={"eps": 100.0, "lam": 5.0})},
+                              dataset="d", reading="0.85", n_seeds=5, seed=0)
+    d32 = {c["setting"]["eps"] * c["setting"]["lam"]: c for c in cells["D3.2"]}
+    assert d32[100.0]["verdict"] == "fails" and d32[100.0]["support"] == 0.0          # the main runs fail, decisively
+    assert d32[1e3]["verdict"] == "inconclusive" and "3 seeds, fewer than 5: measured holds" in d32[1e3]["undecided"]
+    assert d32[500.0]["verdict"] == "holds" and d32[500.0]["seeds"] == 5               # a decisive cell where it holds
+    assert [r["cell"] for r in rows] == ["chosen", "eps x 10", "lam x 5"]
+    assert rows[0]["D3.2 holds"] is False and rows[2]["D3.2 holds"] is True and rows[1]["seeds"] == 3
+    assert rows[0]["GD final test RMSE"] == pytest.approx(OPT) and rows[0]["dataset"] == "d" and rows[0]["optimum test RMSE"] == OPT
+    with pytest.raises(TypeError, match="cells"):
+        verdict_map({}, dataset="d", reading="0.85", n_seeds=5, seed=0)
+    with pytest.raises(ValueError, match=r"cells\['chosen'\]"):
+        verdict_map({"chosen": {"table": few}}, dataset="d", reading="0.85", n_seeds=5, seed=0)
+    with pytest.raises(ValueError, match=r"cells\['chosen'\]\['factors'\]"):
+        verdict_map({"chosen": cell_input(few) | {"factors": {"GD": 1.0}}}, dataset="d", reading="0.85", n_seeds=5, seed=0)
+    with pytest.raises(ValueError, match=r"cells\['chosen'\]\['budget'\]"):
+        verdict_map({"chosen": cell_input(few) | {"budget": {"e": None}}}, dataset="d", reading="0.85", n_seeds=5, seed=0)
+
+
+def test_map_run_table_reads_a_cell_against_its_own_optimum():
+    runs = {("eps x 10",) + k: r for k, r in runs_of(FAST, n_seeds=3).items()} | {("lam x 5",) + k: r for k, r in runs_of(SLOW).items()}
+    tb = map_run_table(runs, "eps x 10", dataset="d", start=START, optimum=OPT, shares=[0.85, 1.0], budget={"d": None}, M=2)
+    assert set(tb.method) == set(FAST) and tb.seed.nunique() == 3 and {"time to 0.85", "time to 1"} <= set(tb.columns)
+    assert tb.loc[tb.method == "SVRG", "time to 0.85"].iloc[0] == 2.0
+    # another optimum moves the targets: 0.85 of the way to 0.9 is 0.915, which GD reaches at 2 s
+    tb = map_run_table(runs, "eps x 10", dataset="d", start=START, optimum=0.9, shares=[0.85], budget={"d": None}, M=2)
+    assert tb.loc[tb.method == "GD", "time to 0.85"].iloc[0] == 2.0
+    with pytest.raises(ValueError, match="label"):
+        map_run_table(runs, "chosen", dataset="d", start=START, optimum=OPT, shares=[0.85], budget={"d": None}, M=2)
+    with pytest.raises(ValueError, match="shares"):
+        map_run_table(runs, "eps x 10", dataset="d", start=START, optimum=OPT, shares=[0.0], budget={"d": None}, M=2)
+    with pytest.raises(TypeError, match="runs"):
+        map_run_table([], "eps x 10", dataset="d", start=START, optimum=OPT, shares=[0.85], budget={"d": None}, M=2)
