@@ -114,7 +114,7 @@ def boosting_records():
     rows = [dict(method=m, replicate=r, iteration=i, kl=1.0 / (i + 1), elbo=-1.0 / (i + 1), auroc=0.5,
                  train_ll=-1.0, test_auroc=0.5, n_components=i + 1, time=0.1 * i, time_step=0.01,
                  time_greedy=0.05, elbo_eval=-1.0 / (i + 1), elbo_se=0.01, gamma=np.nan if i == 0 else 0.5,
-                 work_step=0.0 if i == 0 else 200.0, work_reeval=0.0)
+                 work_step=0.0 if i == 0 else 200.0)
             for m in ("predefined", "adafw") for r in range(2) for i in range(3)]
     return pd.DataFrame(rows)
 

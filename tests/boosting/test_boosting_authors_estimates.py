@@ -119,7 +119,7 @@ def test_fixed_draw_trials_are_unbiased_and_evaluate_log_p_once(kind):
     for seed in range(300):
         counted = CountingTarget(TARGET)
         prob = BoostingProblem(counted, "gaussian", rng=np.random.default_rng(seed), n_samples=n,
-                               lmo=sequence_lmo([c0, c1, s]), estimates="authors", reuse_samples=True, ls_draws="authors")
+                               lmo=sequence_lmo([c0, c1, s]), estimates="authors", reuse_samples=True, ls_draws="fixed")
         active, f_q = _two_component_iterate(prob, [c0, c1])
         sid, _ = prob.lmo(active)
         line = prob.direction(active, kind, sid, 1 if kind != "fw" else None)
@@ -141,7 +141,7 @@ def test_fixed_draw_trials_cost_the_gap_and_the_sides_only(method):
     comps = [Component("gaussian", [m], [0.0]) for m in (-0.5, 2.2, 0.5, 1.5, -1.5, 3.0)]
     counted = CountingTarget(TARGET)
     res = boost(counted, method, rng=np.random.default_rng(1), max_iter=5, family="gaussian", n_samples=n,
-                lmo=sequence_lmo(comps), C0=1.0, estimates="authors", reuse_samples=True, ls_draws="authors")
+                lmo=sequence_lmo(comps), C0=1.0, estimates="authors", reuse_samples=True, ls_draws="fixed")
     fresh = CountingTarget(TARGET)
     ref = boost(fresh, method, rng=np.random.default_rng(1), max_iter=5, family="gaussian", n_samples=n,
                 lmo=sequence_lmo(comps), C0=1.0, **AUTHORS)

@@ -160,14 +160,16 @@ def test_non_positive_scales_and_mismatched_dimensions_raise():
         make_step("adapfw", imax=2.5)
 
 
-def test_authors_line_search_derivative_is_their_estimator_on_its_own_draws():
-    """``ls_draws='authors'``: dphi(γ) = mean_s[log q_γ − log p] − mean_q[log q_γ − log p] on n draws from q_t and
-    n from s, fixed during the search (the same value at every call), close to the quadrature derivative, with log p
-    at those draws evaluated once and the authors' re-evaluations counted apart."""
+@pytest.mark.parametrize("ls_draws", ["authors", "fixed"])
+def test_authors_line_search_derivative_is_their_estimator_on_the_sides_draws(ls_draws):
+    """dphi(γ) = mean_s[log q_γ − log p] − mean_q[log q_γ − log p] on n draws from q_t and n from s, close to the
+    quadrature derivative: ``'authors'`` on fresh draws at every call (their graph's sampling ops run again at every
+    ``.eval()``: the estimate changes, 2n evaluations of log p a call), ``'fixed'`` on the first call's draws (the same
+    estimate at every call, log p once)."""
     target = GaussianMixtureTarget([[-1.0], [2.0]], [[1.0], [0.7]], [0.4, 0.6])
     c0, c1, s = (Component("gaussian", [-0.5], [0.1]), Component("gaussian", [1.0], [0.3]),
                  Component("gaussian", [2.2], [-0.2]))
-    prob = BoostingProblem(target, "gaussian", rng=np.random.default_rng(0), n_samples=40_000, ls_draws="authors",
+    prob = BoostingProblem(target, "gaussian", rng=np.random.default_rng(0), n_samples=40_000, ls_draws=ls_draws,
                            lmo=sequence_lmo([c0, c1, s]))
     active = ActiveSet()
     for gamma in (1.0, 0.3):                                   # q = 0.7 c0 + 0.3 c1
@@ -181,19 +183,30 @@ def test_authors_line_search_derivative_is_their_estimator_on_its_own_draws():
     for gamma in (0.1, 0.5):
         h = 1e-4
         fd = (kl_quad(target, q0.add(s, gamma + h)) - kl_quad(target, q0.add(s, gamma - h))) / (2 * h)
-        first = d.dphi(gamma)
-        assert d.dphi(gamma) == first                          # fixed draws: the same estimate at every call
-        assert first == pytest.approx(fd, abs=0.05 * max(1.0, abs(fd)))
+        first, again = d.dphi(gamma), d.dphi(gamma)
+        assert (again == first) == (ls_draws == "fixed")      # fresh draws: another estimate at every call
+        for value in (first, again):
+            assert value == pytest.approx(fd, abs=0.05 * max(1.0, abs(fd)))
     before = prob.n_logp
     d2 = prob.direction(active, "fw", sid, None)
     calls = 3
     for _ in range(calls):
         d2.dphi(0.2)
-    assert prob.n_logp - before == 2 * 40_000                   # the fixed draws' log p, once
-    assert prob.n_reeval == 2 * 40_000 * (2 * 2 - 1 + calls - 1)  # what the authors' graph evaluates again
+    assert prob.n_logp - before == 2 * 40_000 * (calls if ls_draws == "authors" else 1)
     iteration = BoostingProblem(target, "gaussian", rng=np.random.default_rng(0), n_samples=100,
                                 lmo=sequence_lmo([c0, s]))
     assert iteration.ls_draws == "iteration"
+
+
+def test_authors_estimates_need_the_sides_draws_and_common_trials_need_them_fixed():
+    """estimates='authors' takes the derivative on the sides' draws (not the iteration's); its trials on common draws
+    (reuse_samples=True) are the step's fixed draws: each refusal names the argument."""
+    target = GaussianMixtureTarget([[-1.0], [2.0]], [[1.0], [0.7]], [0.4, 0.6])
+    with pytest.raises(ValueError, match="ls_draws='authors' or 'fixed'; got ls_draws='iteration'"):
+        BoostingProblem(target, "gaussian", rng=np.random.default_rng(0), estimates="authors", reuse_samples=False)
+    with pytest.raises(ValueError, match="reuse_samples=True with estimates='authors'.*ls_draws='fixed'"):
+        BoostingProblem(target, "gaussian", rng=np.random.default_rng(0), estimates="authors", ls_draws="authors",
+                        reuse_samples=True)
 
 
 class SlowTarget:
@@ -226,31 +239,31 @@ def test_every_rule_is_charged_the_gap_estimates_and_the_greedy_step_is_timed_ap
     rec = res.record
     assert (rec.time_step.iloc[1:] >= 2 * burn * 0.9).all()
     assert (rec.time_greedy < burn * 0.5).all()
-    assert (rec.work_reeval == 0).all() and (rec.work_step.iloc[1:] >= 2 * 50).all() and rec.work_step.iloc[0] == 0
+    assert (rec.work_step.iloc[1:] >= 2 * 50).all() and rec.work_step.iloc[0] == 0
 
 
 @pytest.mark.parametrize("method", ["line_search", "adafw", "adaafw"])
-def test_cached_log_p_gives_the_same_iterates_bit_for_bit_and_counts_the_authors_work(method):
-    """cache_logp: the line search's log p at its fixed draws evaluated once gives the very iterates of the
-    authors' re-evaluation at every derivative call; the work counts say what each makes, the time shows it."""
+def test_fresh_line_search_draws_cost_log_p_at_every_call_and_are_timed(method):
+    """ls_draws='authors' (fresh draws at every derivative call, as the authors' graph) against 'fixed' (the step's
+    draws once): the line search's work is 2 x 50 evaluations of log p per call against 2 x 50 per step, over the gap's
+    estimates (2 x 50) both ways, and the time shows it; the adaptive rules (C_-1 given: no derivative) take the same
+    draws, iterates and work either way."""
     burn = 0.01
     target = SlowTarget(GaussianMixtureTarget([[-1.0], [2.0]], [[1.0], [0.7]], [0.4, 0.6]), burn)
     comps = [Component("gaussian", [m], [0.0]) for m in (-0.5, 2.2, 0.5, 1.5)]
-    kw = dict(rng=None, max_iter=3, family="gaussian", n_samples=50, lmo=sequence_lmo(comps), ls_draws="authors",
-              estimates="authors", reuse_samples=False, **step_settings(method, {"C0": 1.0, "ls_iter": 3, "ls_lr": 1e-3},
-                                                                         strict=False))
-    runs = {c: boost(target, method, **{**kw, "rng": np.random.default_rng(0)}, cache_logp=c).record for c in (True, False)}
-    cached, authors = runs[True], runs[False]
-    for col in ("objective", "gamma", "C", "n_components", "work_step", "work_reeval"):
-        np.testing.assert_array_equal(cached[col].to_numpy(), authors[col].to_numpy())
+    kw = dict(rng=None, max_iter=3, family="gaussian", n_samples=50, lmo=sequence_lmo(comps), estimates="authors",
+              reuse_samples=False, **step_settings(method, {"C0": 1.0, "ls_iter": 3, "ls_lr": 1e-3}, strict=False))
+    runs = {d: boost(target, method, **{**kw, "rng": np.random.default_rng(0)}, ls_draws=d).record for d in ("authors", "fixed")}
+    fresh, fixed = runs["authors"], runs["fixed"]
     if method == "line_search":
-        # every derivative call after the first (n_tries - 1 of them) would evaluate log p again at 2 x 50 draws
-        assert (cached.n_tries.iloc[1:] >= 2).all()
-        np.testing.assert_array_equal(cached.work_reeval.iloc[1:], 100 * (cached.n_tries.iloc[1:] - 1))
-        extra = authors.time_step.iloc[1:].to_numpy() - cached.time_step.iloc[1:].to_numpy()
-        assert (extra >= (cached.n_tries.iloc[1:].to_numpy() - 1) * burn * 0.8).all()
+        assert (fresh.n_tries.iloc[1:] >= 2).all()
+        np.testing.assert_array_equal(fresh.work_step.iloc[1:], 100 + 100 * fresh.n_tries.iloc[1:])
+        np.testing.assert_array_equal(fixed.work_step.iloc[1:], 100 + 100)
+        extra = fresh.time_step.iloc[1:].to_numpy() - fixed.time_step.iloc[1:].to_numpy()
+        assert (extra >= (fresh.n_tries.iloc[1:].to_numpy() - 1) * burn * 0.8).all()
     else:
-        assert (cached.work_reeval == 0).all()
+        for col in ("objective", "gamma", "C", "n_components", "work_step"):
+            np.testing.assert_array_equal(fresh[col].to_numpy(), fixed[col].to_numpy())
 
 
 def test_work_count_is_the_draws_of_every_estimate():

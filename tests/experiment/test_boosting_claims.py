@@ -13,13 +13,12 @@ from inferopt.experiment.boosting_rules import adaptation, authors_rules, comple
 RULES = ("predefined", "line_search", "adafw", "adaafw", "adapfw")
 
 
-def make_records(*, elbo=None, ll=None, auroc=None, step_time=None, T=4, reps=3, gamma=0.1, stop=None, work=None,
-                 reeval=None):
+def make_records(*, elbo=None, ll=None, auroc=None, step_time=None, T=4, reps=3, gamma=0.1, stop=None, work=None):
     """Records of T iterations and reps replicates: per rule a constant offset of the ELBO and train LL curves
     after t = 0 (``elbo``, ``ll``: rule -> offset), the test AUROC after t = 0, and the step time per iteration (the
-    step's work 100 log p evaluations per second unless ``work`` gives it, ``reeval`` the authors' re-evaluations);
+    step's work 100 log p evaluations per second unless ``work`` gives it);
     ``stop``: {(rule, replicate): last iteration} for runs that stopped early."""
-    elbo, ll, auroc, step_time, work, reeval = elbo or {}, ll or {}, auroc or {}, step_time or {}, work or {}, reeval or {}
+    elbo, ll, auroc, step_time, work = elbo or {}, ll or {}, auroc or {}, step_time or {}, work or {}
     rows = []
     for m in RULES:
         for r in range(reps):
@@ -31,8 +30,7 @@ def make_records(*, elbo=None, ll=None, auroc=None, step_time=None, T=4, reps=3,
                              "train_ll": -0.7 + (ll.get(m, 0.0) if t else 0.0) + 1e-4 * r,
                              "test_auroc": 0.7 + (auroc.get(m, 0.0) if t else 0.0),
                              "time_step": 0.0 if t == 0 else step_time.get(m, 1.0),
-                             "work_step": 0.0 if t == 0 else work.get(m, 100 * step_time.get(m, 1.0)),
-                             "work_reeval": 0.0 if t == 0 else reeval.get(m, 0.0)})
+                             "work_step": 0.0 if t == 0 else work.get(m, 100 * step_time.get(m, 1.0))})
     rec = pd.DataFrame(rows)
     rec["time"] = rec.groupby(["method", "replicate"]).time_step.cumsum()
     return rec
@@ -138,8 +136,12 @@ def test_with_rules_replaces_the_adaptive_runs():
     ours, theirs = make_records(), make_records(elbo={"adafw": 7})
     mixed = with_rules(ours, theirs[theirs.method.isin(["adafw", "adaafw", "adapfw"])])
     assert len(mixed) == len(ours) and mixed[mixed.method == "adafw"].elbo_eval.max() > -94
-    with pytest.raises(ValueError, match="adaptive rules"):
+    with pytest.raises(ValueError, match=r"other must hold the rules \('adafw', 'adaafw', 'adapfw'\) only; got \['line_search', 'predefined'\]"):
         with_rules(ours, theirs)
+    common = make_records(elbo={"line_search": 9})            # common draws: line search's runs replaced too
+    both = with_rules(ours, common[common.method != "predefined"], rules=("line_search", "adafw", "adaafw", "adapfw"))
+    assert len(both) == len(ours) and both[both.method == "line_search"].elbo_eval.max() > -92
+    assert both[both.method == "predefined"].equals(ours[ours.method == "predefined"])
     assert authors_rules("float32")["distance"] == "float32" and authors_rules("exact", toy=True)["fallback"] == "0"
     with pytest.raises(ValueError, match="distance"):
         authors_rules("float16")
@@ -423,51 +425,36 @@ def test_c1_a_rescue_rests_on_a_decided_cell():
 
 
 def test_speed_claims_read_the_work_and_the_ratios_bracket_the_text():
-    """Decided on the work of equal care, with the seconds and the authors' re-evaluations as other costs."""
-    # work per step: predefined 200, adaptive 1200 (6x), line search 400 cached (2x) but 5200 with re-evaluations (26x)
-    work = {"predefined": 200, "line_search": 400, "adafw": 1200, "adaafw": 1000, "adapfw": 800}
-    rec = make_records(work=work, reeval={"line_search": 4800}, step_time={"line_search": 20.0})
-    assert not bc.adaptive_faster(rec) and bc.adaptive_faster(rec, cost="step_work_authors")
-    assert bc.adaptive_faster(rec, cost="step_time")                         # the seconds say otherwise: shown beside
-    assert not bc.cost_ratios_in_range(rec)                                   # 6x, and line search 2x
-    assert not bc.cost_ratios_in_range(rec, cost="step_work_authors")         # 6x > 5
-    assert bc.cost_ratios_in_range(rec, (2, 14.7, 7, 39), cost="step_work_authors")   # Table 2's 14.7
+    """Decided on the work as the authors' code runs the rules (fresh draws everywhere), the seconds beside; the
+    diagnosis reads the same rules with common draws within each step, else the verdict map."""
+    # work per step as run: predefined 200, adaptive 1200 (6x), line search 5200 (26x: fresh draws at every call)
+    work = {"predefined": 200, "line_search": 5200, "adafw": 1200, "adaafw": 1000, "adapfw": 800}
+    rec = make_records(work=work, step_time={"line_search": 2.0, "adafw": 20.0})
+    assert bc.adaptive_faster(rec) and not bc.adaptive_faster(rec, cost="step_time")   # the seconds beside say otherwise
+    assert bc.speedup_at_least(rec, 4.0) and not bc.speedup_at_least(rec, 7.0)          # 5200 / 1200 = 4.3
+    assert not bc.cost_ratios_in_range(rec)                                             # 6x > 5
+    assert bc.cost_ratios_in_range(rec, (2, 14.7, 7, 39))                               # Table 2's 14.7
     assert bc.ratios_in_range({"adafw": 3, "adaafw": 4, "adapfw": 5, "line_search": 7}, (2, 5, 7, 39))
     assert not bc.ratios_in_range({"adafw": 3, "adaafw": 4, "adapfw": 5, "line_search": 6.9}, (2, 5, 7, 39))
     with pytest.raises(ValueError, match="bounds"):
         bc.ratios_in_range({}, (2, 5))
     with pytest.raises(ValueError, match="cost"):
         bc.adaptive_faster(rec, cost="time")
-    # the diagnosis: the authors' re-evaluations rescue the claim -> construction, both cells with their support
-    d = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", rec, cells=[])
-    assert d["kind"] == "construction" and "log p evaluations" in d["text"]
+    # a failure as run that common draws within each step turn: construction, both cells with their support
+    slow = make_records(work={**work, "line_search": 1000})                     # as run: AdaFW above line search
+    common = make_records(work={**work, "line_search": 400, "adafw": 300, "adaafw": 300, "adapfw": 300})
+    d = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=[], common=common)
+    assert d["kind"] == "construction"
+    assert "adafw: 4800 log p evaluations as the authors' code runs it (1200 with common draws)" in d["text"]
     assert [c["verdict"] for c in d["evidence"]["sweep"]] == ["fails", "holds"]
-    # otherwise the verdict map decides (here three cells failing decisively in our construction only: unearned)
+    # failing both ways: the verdict map decides (here three cells failing decisively in our construction only: unearned)
     from inferopt.experiment.verdict_map import cell
     cells = [cell({"C0": c}, False, support={"method": "bootstrap", "fraction_holding": 0.0, "unit": "replicate",
                                              "n_units": 3, "n_resamples": 200, "seed": 0}) for c in (0.1, 1, 10)]
-    slow = make_records(work={**work, "line_search": 300}, reeval={"line_search": 100})
-    out = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=cells)
+    out = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=cells, common=slow)
     assert not isinstance(out, dict) and "authors' construction" in out.reason
-    # equal care from other runs (the adaptive trials on the step's fixed draws): decided on them, the authors' runs beside
-    equal = make_records(work={**work, "adafw": 400, "adaafw": 500, "adapfw": 600})   # no adaptive rule below line search
-    d = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", equal, cells=[], authors=rec)
-    assert d["kind"] == "construction" and "adafw: 1600 log p evaluations at equal care (4800 as the authors' code runs it)" in d["text"]
-    assert [c["verdict"] for c in d["evidence"]["sweep"]] == ["fails", "holds"]
-    out = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", equal, cells=cells, authors=slow)   # fails both ways: the map
-    assert not isinstance(out, dict) and "authors' construction" in out.reason
-    # a range claim failing as the authors' code runs the rules at the chosen cut-off but holding there at a reading
-    # (Table 2's own adaptive ratio), while every reading fails at equal care: construction, the reading named
-    ranges = partial(bc.cost_ratios_in_range, bounds=(2, 5, 7, 39))
-    table2 = {"Table 2's 14.7": partial(bc.cost_ratios_in_range, bounds=(2, 14.7, 7, 39))}
-    d = bc.timing_diagnosis(ranges, "It fails.", rec, cells=[], readings=table2)
-    assert d["kind"] == "construction" and "holds at the reading Table 2's 14.7" in d["text"]
-    assert [c["verdict"] for c in d["evidence"]["sweep"]] == ["fails", "fails", "holds"]
-    assert not isinstance(bc.timing_diagnosis(ranges, "It fails.", rec, cells=cells), dict)          # no reading: the map
-    loose = {"anything": partial(bc.cost_ratios_in_range, bounds=(0, 100, 0, 100))}                 # holds at equal care too
-    assert not isinstance(bc.timing_diagnosis(ranges, "It fails.", rec, cells=cells, readings=loose), dict)
-    with pytest.raises(TypeError, match="readings"):
-        bc.timing_diagnosis(ranges, "It fails.", rec, cells=cells, readings=[ranges])
+    with pytest.raises(ValueError, match="common"):
+        bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=cells, common=common.drop(columns="work_step"))
 
 
 def test_construction_diagnosis_never_counts_a_tie_as_a_hold():

@@ -208,7 +208,7 @@ def _step_types(info: dict) -> list[str]:
 
 def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str = "laplace",
           n_samples: int = 100, reuse_samples: bool = True, ls_draws: str = "iteration", estimates: str = "stratified",
-          greedy: dict | None = None, distance: str = "unit", cache_logp: bool = True,
+          greedy: dict | None = None, distance: str = "unit",
           lmo: Callable | None = None, start=None, evaluate: Callable[[Mixture], dict] | None = None,
           progress: bool = False, **rule_kwargs) -> BoostingResult:
     """Boosting black-box VI (Alg. 1) with the step rule ``step`` for ``max_iter`` steps.
@@ -218,7 +218,7 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     go to :func:`make_step` (``C0``, ``eta``, ``tau``, ``eps0``, ``imax``, ``ls_iter``,
     ``ls_lr``): only the settings ``step`` uses (:data:`RULE_SETTINGS`), any other is refused;
     ``start`` (the first component given, e.g. :func:`~.relbo.converged_vi`'s; ``None``: plain VI by the greedy step),
-    ``greedy``, ``lmo``, ``n_samples``, ``reuse_samples``, ``ls_draws``, ``estimates``, ``distance``, ``cache_logp`` to
+    ``greedy``, ``lmo``, ``n_samples``, ``reuse_samples``, ``ls_draws``, ``estimates``, ``distance`` to
     :class:`~.problem.BoostingProblem` (``distance``: the ``‖d‖²`` of the backtracking rules; with
     ``'float32'`` a run can stop early, as the authors' runs do: ``record.attrs["aborted_at"]`` is then the
     step it could not take, else ``None``).  ``evaluate(q)`` is called at every iterate (outside the
@@ -238,17 +238,15 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     trials), ``time_iter`` = ``time_greedy + time_step``, and the running sum ``time``;
     ``time_eval`` (the estimate at the new iterate, which the next step's ``time_step`` includes);
     the work of the same part, hardware-neutral: ``work_step``, the evaluations of ``log p̃`` at a draw
-    (each a pass of the log-likelihood over every training row) that ``time_step`` covers, with what is
-    fixed within the step evaluated once, and ``work_reeval``, the re-evaluations at the line search's
-    fixed draws that the authors' graph adds (``ls_draws='authors'``; made, and timed, only with
-    ``cache_logp=False``; the iterates are the same either way). The greedy step's work is the same for
-    every rule and is left out, as its time is.
+    (each a pass of the log-likelihood over every training row) that ``time_step`` covers (the line search's
+    fresh draws at every derivative call with ``ls_draws='authors'``, its draws once with ``'fixed'``). The greedy
+    step's work is the same for every rule and is left out, as its time is.
     """
     max_iter = check_size("max_iter", max_iter, item_bytes=8 * 20, item="iteration (its record row)")
     variant, rule = make_step(step, **step_settings(step, rule_kwargs))
     problem = BoostingProblem(target, family, rng=rng, n_samples=n_samples, reuse_samples=reuse_samples,
                               ls_draws=ls_draws, estimates=estimates, greedy=greedy, distance=distance,
-                              cache_logp=cache_logp, lmo=lmo, start=start)
+                              lmo=lmo, start=start)
     evals: list[dict] = []
     # a bar on request; a warning for a long call
     bar = Progress(f"boost({step!r})", max_iter + 1, progress, size="max_iter")
@@ -274,9 +272,8 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     time_step[1:] += time_eval[:-1]               # + the estimate at q_t (the gap's, and f(q_t) of Alg. 2 line 5)
     # the running work counts at each move (the first: the initial component's, before the estimate at q_0);
     # step t's work: from the estimate at q_{t-1} to its own move, as its time_step (an aborted step is not recorded)
-    work = np.diff(np.asarray(problem.work_at_move[:T + 1], dtype=float).reshape(-1, 2), axis=0)
-    work_step, work_reeval = pad(work[:, 0]), pad(work[:, 1])
-    work_step[0] = work_reeval[0] = 0.0
+    work_step = pad(np.diff(np.asarray(problem.work_at_move[:T + 1], dtype=float)))
+    work_step[0] = 0.0
     record = pd.DataFrame({
         "iteration": t,
         "objective": res.objective,
@@ -295,7 +292,6 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
         "time_step": time_step,
         "time_eval": time_eval,
         "work_step": work_step,
-        "work_reeval": work_reeval,
     })
     record["time_iter"] = record["time_greedy"] + record["time_step"]
     record["time"] = record["time_iter"].cumsum()

@@ -22,26 +22,28 @@ Monte-Carlo estimates (Sec. 4, "Notation"), ``n_samples`` draws *per component*:
   (``ls_draws='iteration'``; a call costs one log-sum-exp); with ``ls_draws='authors'`` it is the
   estimate of the authors' ``line_search_dkl``: ``n_samples`` draws from each side of
   ``d = a − b`` (``s`` and ``q_t`` for a Frank-Wolfe step; ``q_t`` and ``v`` away; ``s`` and ``v``
-  pairwise), fixed during the search, ``dphi(γ) = mean_a[log q_γ − log p̃] − mean_b[log q_γ − log p̃]``,
-  with ``log p̃`` at those draws evaluated once (``cache_logp=True``: what is fixed within the step is
-  computed once, the care every rule gets) or again at every call as their graph does
-  (``cache_logp=False``). The values, hence the iterates, are the same bit for bit; the re-evaluations
-  the authors' graph makes are counted in ``n_reeval`` either way (made only with ``cache_logp=False``).
+  pairwise), ``dphi(γ) = mean_a[log q_γ − log p̃] − mean_b[log q_γ − log p̃]``, on *fresh* draws at every
+  call, as their TensorFlow graph takes them (``sample_s = s_t.sample([N])`` is a sampling op that runs
+  again at every ``.eval()``: a stochastic-approximation search, ``2 · n_samples`` evaluations of
+  ``log p̃`` a call; their graph even evaluates ``log q_γ`` and ``log p̃`` at two different draws of a
+  side, both unbiased, where we take one); with ``ls_draws='fixed'`` the sides' draws are taken at the
+  first call and kept for the step, ``log p̃`` at them evaluated once (common random numbers within the
+  step: a sample-average search whose later calls cost no evaluation of ``log p̃``).
 
 The work of the estimates is counted, hardware-neutrally, in evaluations of ``log p̃`` (each a pass of
-the log-likelihood over every training row): ``n_logp`` those made (re-evaluations apart),
-``n_reeval`` the authors' re-evaluations at fixed draws; :meth:`move` records both running counts
+the log-likelihood over every training row): ``n_logp``; :meth:`move` records its running count
 (``work_at_move``), from which :func:`~.boost.boost` gives each step's share.
 
 With ``estimates='authors'`` the estimates at the iterate are the authors' (``blr_step_size.py``):
 ``f(q_t)`` and ``⟨∇f(q_t), q_t⟩`` (they are the same expectation, Eq. (6)) from ``n_samples`` draws
 of the *mixture* ``q_t``, ``⟨∇f(q_t), s⟩`` from ``n_samples`` draws of ``s``, every trial on fresh
-draws of ``q_t + γ d`` (``reuse_samples=False``, as their code) and the derivative as ``ls_draws='authors'``: the cost of an iteration's
+draws of ``q_t + γ d`` (``reuse_samples=False``, as their code) and the derivative as ``ls_draws='authors'`` (or ``'fixed'``): the cost of an iteration's
 estimates does not grow with the number of components ``K``, where the stratified estimates
 above draw ``n_samples`` points per component (``K · n_samples`` evaluations of ``log p̃``). Only
 the away and pairwise variants estimate ``⟨∇f(q_t), s_k⟩`` per component (their
 ``argmax_grad_dotp``, ``n_samples`` draws each), for the away vertex of Eq. (15). With ``reuse_samples=True``
-a trial gets the care the line search's derivative gets, what is fixed within the step evaluated once: since
+(which needs ``ls_draws='fixed'``) a trial gets the care the line search's derivative gets there, what is fixed within
+the step evaluated once: since
 ``q_t + γ d = q_t + γ (a − b)`` for the two sides of ``d`` (``s`` and ``q_t`` for a Frank-Wolfe step, ``q_t`` and
 ``v`` away, ``s`` and ``v`` pairwise), ``f(q_t + γ d) = E_{q_t}[h_γ] + γ (E_a[h_γ] − E_b[h_γ])`` with
 ``h_γ = log(q_t + γ d) − log p̃``, estimated on the draws of ``q_t`` that gave ``f(q_t)`` and the derivative's
@@ -78,7 +80,7 @@ from .relbo import greedy_step
 from .._random import as_generator
 
 #: where the line search's derivative takes its draws (module docstring)
-LS_DRAWS = ("iteration", "authors")
+LS_DRAWS = ("iteration", "authors", "fixed")
 #: the estimates at the iterate: ``n_samples`` draws per component, or from the mixture (module docstring)
 ESTIMATES = ("stratified", "authors")
 #: ``‖d‖²`` of a direction (module docstring)
@@ -100,15 +102,14 @@ class BoostingProblem:
     reuse_samples : trials ``f(q + γ d)`` on the iteration's draws (True) or fresh draws (False); with
         ``estimates='authors'``, on the iterate's and the step's fixed draws (module docstring).
     ls_draws : the derivative along a Frank-Wolfe direction (the line search's, and an estimated
-        ``C_{-1}``'s) on the iteration's draws (``'iteration'``) or on its own draws from ``q_t`` and
-        ``s`` as the authors' line search takes them (``'authors'``; module docstring).
+        ``C_{-1}``'s) on the iteration's draws (``'iteration'``), on fresh draws of the two sides of ``d`` at every
+        call as the authors' line search takes them (``'authors'``), or on the sides' draws fixed for the step
+        (``'fixed'``; module docstring).
     estimates : ``'stratified'`` (``n_samples`` draws per component, shared by the iteration's
         estimates) or ``'authors'`` (draws from the mixture, as their code with ``reuse_samples=False``; needs
-        ``ls_draws='authors'``; module docstring).
+        ``ls_draws='authors'`` or ``'fixed'``, and ``'fixed'`` with ``reuse_samples=True``; module docstring).
     greedy : keyword arguments of :func:`~.relbo.greedy_step` (keys :data:`GREEDY_KEYS`).
     distance : ``'unit'``, ``'exact'`` or ``'float32'`` (module docstring; :data:`DISTANCES`).
-    cache_logp : ``ls_draws='authors'``: ``log p̃`` at the search's fixed draws evaluated once (True) or at
-        every derivative call, as the authors' graph does (False); the same iterates either way.
     lmo : optional replacement of the greedy step, ``lmo(q, t, rng) -> Component`` (``q`` is
         ``None`` for the first component), e.g. the random components of Fig. 1 (left).
     start : the first component ``q_0`` given (e.g. plain VI run to convergence, :func:`~.relbo.converged_vi`), in
@@ -120,7 +121,7 @@ class BoostingProblem:
 
     def __init__(self, target, family="laplace", *, rng: np.random.Generator, n_samples: int = 100,
                  reuse_samples: bool = True, ls_draws: str = "iteration", estimates: str = "stratified",
-                 greedy: dict | None = None, distance: str = "unit", cache_logp: bool = True,
+                 greedy: dict | None = None, distance: str = "unit",
                  lmo: Callable[[Mixture | None, int, np.random.Generator], Component] | None = None,
                  start: Component | None = None) -> None:
         self.target = check_target(target)
@@ -136,10 +137,12 @@ class BoostingProblem:
         self.ls_draws = check_choice("ls_draws", ls_draws, LS_DRAWS)
         self.estimates = check_choice("estimates", estimates, ESTIMATES)
         self.distance = check_choice("distance", distance, DISTANCES)
-        self.cache_logp = check_flag("cache_logp", cache_logp)
-        if self.estimates == "authors" and self.ls_draws != "authors":
+        if self.estimates == "authors" and self.ls_draws == "iteration":
             raise ValueError("estimates='authors' takes the derivative on the draws of the sides of d, as the authors' code: "
-                             f"it needs ls_draws='authors'; got ls_draws={self.ls_draws!r}")
+                             f"it needs ls_draws='authors' or 'fixed'; got ls_draws={self.ls_draws!r}")
+        if self.estimates == "authors" and self.reuse_samples and self.ls_draws != "fixed":
+            raise ValueError("reuse_samples=True with estimates='authors' takes the trials on the step's fixed draws of the "
+                             f"sides of d: it needs ls_draws='fixed'; got ls_draws={self.ls_draws!r}")
         greedy = dict(greedy or {})
         unknown = set(greedy) - set(GREEDY_KEYS)
         if unknown:
@@ -194,13 +197,9 @@ class BoostingProblem:
         for i in new:
             self._col[i] = len(self._col)
 
-    def _log_p(self, X: np.ndarray, *, again: bool = False) -> np.ndarray:
-        """``log p̃`` at the draws ``X``, counted in :attr:`n_logp` (``again``: a re-evaluation at draws evaluated
-        before, counted in :attr:`n_reeval`)."""
-        if again:
-            self.n_reeval += len(X)
-        else:
-            self.n_logp += len(X)
+    def _log_p(self, X: np.ndarray) -> np.ndarray:
+        """``log p̃`` at the draws ``X``, counted in :attr:`n_logp`."""
+        self.n_logp += len(X)
         return self.target.log_density(X)
 
     def _weights(self, active: ActiveSet) -> np.ndarray:
@@ -222,8 +221,7 @@ class BoostingProblem:
         self.n_lmo = 0
         self.time_greedy: list[float] = []     # CPU seconds of each greedy step (the LMO without its estimate)
         self.n_logp = 0                        # evaluations of log p̃ at a draw (each a pass over the data)
-        self.n_reeval = 0                      # the authors' re-evaluations of log p̃ at draws fixed within a step
-        self.work_at_move: list[tuple[int, int]] = []   # (n_logp, n_reeval) at every move (the end of a step)
+        self.work_at_move: list[int] = []      # n_logp at every move (the end of a step)
         self._f_iterate = float("nan")         # estimates='authors': mean[log q − log p̃] at the last objective's draws
         self._iterate_draws = None             # ... those draws and their log p̃ (reuse_samples=True: the trials')
         self._reset_draws()
@@ -318,8 +316,8 @@ class BoostingProblem:
             w[w <= TIE_RTOL * (np.abs(base) + gamma * np.abs(d))] = 0.0
             return w / w.sum()
 
-        if self.ls_draws == "authors":
-            sides = self._fixed_sides(ids, weights, kind, s, v)
+        if self.ls_draws != "iteration":
+            sides = self._sides(ids, weights, kind, s, v, fresh=self.ls_draws == "authors")
             dphi = self._authors_dphi(sides, weights)
         else:
             def dphi(gamma: float) -> float:
@@ -352,14 +350,15 @@ class BoostingProblem:
             return l2_distance(comp, q)
         return l2_distance_authors(comp, q, n_samples=self.n_samples, rng=self.rng, dtype="float32")
 
-    def _fixed_sides(self, ids: np.ndarray, weights: Callable[[float], np.ndarray], kind: str, s, v) -> Callable[[], dict]:
-        """The step's fixed draws of the two sides of ``d = a − b`` (the authors' ``line_search_dkl``: ``n_samples``
-        draws from ``b`` then from ``a``, taken at the first use, fixed for the step) with the components' log
-        densities at them and ``log p̃`` evaluated once; the function returns them."""
+    def _sides(self, ids: np.ndarray, weights: Callable[[float], np.ndarray], kind: str, s, v, *,
+               fresh: bool) -> Callable[[], dict]:
+        """Draws of the two sides of ``d = a − b`` (the authors' ``line_search_dkl``: ``n_samples`` draws from ``b``
+        then from ``a``) with the components' log densities and ``log p̃`` at them; the function returns them: new
+        draws at every call (``fresh``, as their graph) or those of the first call, kept for the step."""
         cache: dict = {}
 
         def sides() -> dict:
-            if not cache:
+            if fresh or not cache:
                 w0, comps = weights(0.0), [self.components[i] for i in ids]
                 keep = w0 > 0
                 q = Mixture(self.family, np.array([c.loc for c in comps])[keep],
@@ -382,17 +381,10 @@ class BoostingProblem:
 
     def _authors_dphi(self, sides: Callable[[], dict], weights: Callable[[float], np.ndarray]) -> Callable[[float], float]:
         """``dphi`` of the authors' ``line_search_dkl`` along ``d = a − b``: ``mean_a[h_γ] − mean_b[h_γ]`` on the
-        step's fixed draws (:meth:`_fixed_sides`), ``log p̃`` at them evaluated once (:attr:`cache_logp`) or at every
-        call after the first, as their graph does."""
-        calls = [0]
+        sides' draws (:meth:`_sides`: fresh at every call, or fixed for the step)."""
 
         def dphi(gamma: float) -> float:
             cache = sides()
-            calls[0] += 1
-            if calls[0] > 1 and self.cache_logp:
-                self.n_reeval += len(cache["X"])                  # the authors' graph would evaluate it again
-            elif calls[0] > 1:
-                cache["logp"] = self._log_p(cache["X"], again=True)   # as their graph does, at every call
             r = self._residuals(cache["L"], cache["logp"], weights(gamma))
             n = self.n_samples
             return float(r[n:].mean() - r[:n].mean())
@@ -425,7 +417,7 @@ class BoostingProblem:
 
     def move(self, active: ActiveSet, kind: str, s, v, gamma: float) -> None:
         """The iterate changes: the next estimates use fresh draws; the running work counts are recorded."""
-        self.work_at_move.append((self.n_logp, self.n_reeval))
+        self.work_at_move.append(self.n_logp)
         self._iterate_draws = None
         self._reset_draws()
 

@@ -317,11 +317,9 @@ def summary_table(records: pd.DataFrame, reference: str = "predefined") -> pd.Da
     the run: the authors' ``times.csv`` holds one such time per iteration, the greedy step left
     out), ``step_time_per_iter`` its mean per iteration; ``step_work`` (and ``step_work_ratio``) the same
     selection's work, hardware-neutral: the evaluations of ``log p̃`` at a draw (each a pass over the training
-    rows) summed over the run (``work_step``, what is fixed within a step evaluated once), and
-    ``step_work_authors`` (its ratio ``step_work_authors_ratio``) with the re-evaluations the authors' line
-    search adds (``work_reeval``)."""
+    rows) summed over the run (``work_step``)."""
     check_table("records", records, ("method", "replicate", "iteration", "train_ll", "test_auroc", "time", "time_step",
-                                     "work_step", "work_reeval"))
+                                     "work_step"))
     check_choice("reference", reference, set(records["method"].tolist()))
     best = best_median_iterate(records).set_index(["method", "replicate"])
     runs = records.groupby(["method", "replicate"])
@@ -330,15 +328,13 @@ def summary_table(records: pd.DataFrame, reference: str = "predefined") -> pd.Da
     best["step_time"] = runs["time_step"].sum()
     best["step_time_per_iter"] = runs["time_step"].apply(lambda v: v.iloc[1:].mean())
     best["step_work"] = runs["work_step"].sum()
-    best["step_work_authors"] = best["step_work"] + runs["work_reeval"].sum()
     g = best.reset_index().groupby("method")
     out = pd.DataFrame({"iteration": g["iteration"].first()})
-    for col in ("train_ll", "test_auroc", "time_to_best", "time", "step_time", "step_time_per_iter", "step_work",
-                "step_work_authors"):
+    for col in ("train_ll", "test_auroc", "time_to_best", "time", "step_time", "step_time_per_iter", "step_work"):
         out[f"{col}_mean"], out[f"{col}_std"] = g[col].mean(), g[col].std(ddof=1)
     if reference in out.index:
         out["time_ratio"] = out["time_mean"] / out.loc[reference, "time_mean"]
-        for col in ("step_time", "step_work", "step_work_authors"):
+        for col in ("step_time", "step_work"):
             out[f"{col}_ratio"] = out[f"{col}_mean"] / out.loc[reference, f"{col}_mean"]
     order = [m for m in METHODS if m in out.index]
     out = out.loc[order]

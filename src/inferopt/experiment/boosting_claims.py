@@ -38,7 +38,6 @@ both kinds), :func:`quality_falls` (the random component's quality falls with th
 from __future__ import annotations
 
 import copy
-from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -62,11 +61,10 @@ def auroc_comparable(records: pd.DataFrame, tol: float) -> bool:
 
 
 #: the costs of the step-size selection a speed claim reads (:func:`~.boosting.summary_table`): ``step_work``, the
-#: evaluations of ``log p̃`` at a draw (each a pass of the log-likelihood over the training rows) with what is fixed
-#: within a step evaluated once, every rule alike (rubric 4: it decides; the adaptive rules' trials on the step's fixed
-#: draws where the runs take them so, ``reuse_samples=True``); ``step_work_authors``, with the authors' line search's
-#: re-evaluations at its fixed draws; ``step_time``, the CPU seconds of the run (shown beside)
-COSTS = ("step_work", "step_work_authors", "step_time")
+#: evaluations of ``log p̃`` at a draw (each a pass of the log-likelihood over the training rows) that the rules make
+#: (rubric 4: it decides; as the authors' code runs them every adaptive trial and every derivative call of the line
+#: search takes fresh draws, equal care); ``step_time``, the CPU seconds of the run (shown beside)
+COSTS = ("step_work", "step_time")
 
 
 def adaptive_faster(records: pd.DataFrame, cost: str = "step_work") -> bool:
@@ -147,46 +145,29 @@ def cost_ratios_in_range(records: pd.DataFrame, bounds=(2, 5, 7, 39), cost: str 
     return ratios_in_range(by_method(records)[f"{cost}_ratio"], bounds)
 
 
-def timing_diagnosis(test, what: str, records: pd.DataFrame, cells: list, authors: pd.DataFrame | None = None,
-                     readings: dict | None = None) -> dict:
-    """Why a speed claim, decided by ``test(records, cost=...)`` on the work of equal care (``step_work`` of ``records``:
-    what is fixed within a step evaluated once, the line search's derivative and the adaptive rules' trials on the step's
-    fixed draws alike), fails: ``construction`` when it holds as the authors' code runs the rules (``step_work_authors``
-    of ``authors``, the runs whose adaptive trials take fresh draws each, as their code, and whose line search's graph
-    evaluates ``log p̃`` again at its fixed draws at every derivative call; default ``records``), so that the paper's
-    timing rests on that engineering; ``construction`` too when it holds so only at a reading of the cut-off
-    (``readings``: label -> the test at that reading, called as ``test`` is) while every reading fails at equal care,
-    the text naming the readings; else the verdict map ``cells`` (the same test over the step rules' open settings and
-    constructions, :func:`~.boosting.step_rule_cells`) decides (:func:`~.verdict_map.map_diagnosis`). The text gives
-    each rule's work per run both ways and, beside it, its seconds."""
-    authors = records if authors is None else authors
-    readings = {} if readings is None else readings
-    if not isinstance(readings, dict) or not all(callable(t) for t in readings.values()):
-        raise TypeError(f"readings must be a mapping label -> test; got {readings!r}")
-    s, a = by_method(records), by_method(authors)
-    shown = "; ".join(f"{m}: {s.loc[m, 'step_work_mean']:.4g} log p evaluations at equal care ({a.loc[m, 'step_work_authors_mean']:.4g} "
-                      f"as the authors' code runs it), {s.loc[m, 'step_time_mean']:.3g} s" for m in s.index)
+def timing_diagnosis(test, what: str, records: pd.DataFrame, cells: list, common: pd.DataFrame) -> dict:
+    """Why a speed claim, decided by ``test`` on ``records`` (the rules as the authors' code runs them: every adaptive
+    trial and every derivative call of the line search on fresh draws, ``ls_draws='authors'``), fails:
+    ``construction`` when it holds on ``common``, the same rules on the same seeds with common draws within each step
+    (the line search's and the trials' draws fixed for the step, ``log p̃`` at them once: ``ls_draws='fixed'``,
+    ``reuse_samples=True``), a construction of ours whose verdict differs, both reported; else the verdict map ``cells``
+    (the same test over the step rules' open settings and constructions, :func:`~.boosting.step_rule_cells`) decides
+    (:func:`~.verdict_map.map_diagnosis`). The text gives each rule's work per run both ways and, beside it, its seconds."""
+    check_table("common", common, ("method", "replicate", "iteration", "work_step", "time_step"))
+    s, c = by_method(records), by_method(common)
+    shown = "; ".join(f"{m}: {s.loc[m, 'step_work_mean']:.4g} log p evaluations as the authors' code runs it "
+                      f"({c.loc[m, 'step_work_mean']:.4g} with common draws), {s.loc[m, 'step_time_mean']:.3g} s" for m in s.index)
     text = f"{what} Step-size work per run (evaluations of log p at a draw, each over every training row): {shown}."
-    ours, theirs = partial(test, cost="step_work"), partial(test, cost="step_work_authors")
-    equal_cell = cell({"log p at fixed draws": "evaluated once (every rule)"}, ours(records), support=replicate_support(ours, records))
-    as_run = {"log p at fixed draws": "as the authors' code (fresh trials, line search re-evaluated)"}
-    if theirs(authors):
-        return {"kind": "construction", "text": f"{text} It holds on the work as the authors' code runs the rules (every "
-                "adaptive trial on fresh draws, the line search evaluating log p again at its fixed draws at every derivative "
-                "call), and fails when every rule evaluates what is fixed within a step once: the paper's timing rests on "
-                "that engineering, not on the step rules.",
-                "evidence": {"sweep": [equal_cell, cell(as_run, True, construction="authors",
-                                                        support=replicate_support(theirs, authors))]}}
-    turned = {label: partial(t, cost="step_work_authors") for label, t in readings.items() if t(authors, cost="step_work_authors")}
-    if turned and not any(t(records, cost="step_work") for t in readings.values()):
-        return {"kind": "construction", "text": f"{text} As the authors' code runs the rules it fails at the chosen cut-off "
-                f"and holds at the reading{'s' if len(turned) > 1 else ''} {', '.join(turned)}; when every rule evaluates "
-                "what is fixed within a step once it fails at every reading: the paper's timing rests on that engineering "
-                "and on the reading of the cut-off.",
-                "evidence": {"sweep": [equal_cell, cell(as_run, False, construction="authors", support=replicate_support(theirs, authors))]
-                             + [cell({**as_run, "reading": label}, True, construction="authors",
-                                     support=replicate_support(t, authors)) for label, t in turned.items()]}}
-    return map_diagnosis(cells, f"{text} It fails as the authors' code runs the rules too.")
+    if test(common):
+        return {"kind": "construction", "text": f"{text} It fails as the authors' code runs the rules (every trial and "
+                "every derivative call of the line search on fresh draws) and holds with common draws within each step "
+                "(the line search's and the trials' draws fixed for the step, log p at them once): the verdict rests on how "
+                "the draws are taken.",
+                "evidence": {"sweep": [cell({"draws within a step": "fresh (the authors' code)"}, test(records),
+                                            construction="authors", support=replicate_support(test, records)),
+                                       cell({"draws within a step": "common (fixed for the step)"}, True,
+                                            support=replicate_support(test, common))]}}
+    return map_diagnosis(cells, f"{text} It fails with common draws within each step too.")
 
 
 def last_iterate(records: pd.DataFrame, column: str) -> pd.Series:

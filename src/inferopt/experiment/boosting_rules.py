@@ -40,20 +40,21 @@ def authors_rules(distance: str, *, toy: bool = False) -> dict:
     return {**(AUTHORS_TOY_RULES if toy else AUTHORS_RULES), "distance": distance}
 
 
-def with_rules(records: pd.DataFrame, adaptive: pd.DataFrame) -> pd.DataFrame:
-    """``records`` with its adaptive rules' runs replaced by those of ``adaptive`` (another construction of
-    the same rules, run on the same replicate seeds): the predefined step and line search do not depend on
-    the construction, so they are shared."""
+def with_rules(records: pd.DataFrame, other: pd.DataFrame, rules=ADAPTIVE) -> pd.DataFrame:
+    """``records`` with the runs of ``other``'s rules replaced by ``other``'s (another construction of the same
+    rules, run on the same replicate seeds); ``rules``, the rules such a construction may hold: the adaptive ones (the
+    predefined step and line search do not depend on how the adaptive rules are built, so they are shared), or with
+    line search too (common draws within each step change its derivative's draws)."""
     check_table("records", records, ("method", "replicate", "iteration"))
-    check_table("adaptive", adaptive, ("method", "replicate", "iteration"))
-    other = sorted(set(adaptive.method) - set(ADAPTIVE))
-    if other:
-        raise ValueError(f"adaptive must hold the adaptive rules {ADAPTIVE} only; got {other}")
-    if set(adaptive.replicate) != set(records.replicate):
-        raise ValueError(f"adaptive's replicates {sorted(set(adaptive.replicate))} differ from records' "
+    check_table("other", other, ("method", "replicate", "iteration"))
+    extra = sorted(set(other.method) - set(rules))
+    if extra:
+        raise ValueError(f"other must hold the rules {tuple(rules)} only; got {extra}")
+    if set(other.replicate) != set(records.replicate):
+        raise ValueError(f"other's replicates {sorted(set(other.replicate))} differ from records' "
                          f"{sorted(set(records.replicate))}: run both on the same seeds")
-    kept = records[~records.method.isin(adaptive.method.unique())]
-    return pd.concat([kept, adaptive], ignore_index=True)
+    kept = records[~records.method.isin(other.method.unique())]
+    return pd.concat([kept, other], ignore_index=True)
 
 
 def complete_runs(records: pd.DataFrame, max_iter: int) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -173,7 +173,7 @@ RULE_SETTINGS = Record(predefined=_RULE_SETTING, line_search=_RULE_SETTING, adaf
 _BOOSTING = dict(seed=SEED, dataset=Choice("chemreact100", "phishing68"), test_fraction=FRACTION, intercept=Flag(),
                  start=Choice("vi", "converged"), n_iter=COUNT,
                  n_replicates=COUNT, family=Choice("laplace", "gaussian"), n_samples=COUNT, reuse_samples=Flag(),
-                 ls_draws=Choice("iteration", "authors"),
+                 ls_draws=Choice("iteration", "authors", "fixed"),
                  estimates=Choice("stratified", "authors"), greedy=GREEDY, greedy_ours=GREEDY,
                  C0_sweep=ListOf(Rule(lambda n, v: v == "estimated" or check_real(n, v, low=0.0, low_open=True),
                                       "a real number > 0 or 'estimated'")), on_ascent=Choice("zero", "fallback"),
