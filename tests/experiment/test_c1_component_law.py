@@ -69,3 +69,19 @@ def test_a_second_draw_stream_changes_only_the_rules_draws():
     assert not np.array_equal(a.kl[~pre], b.kl[~pre])
     with pytest.raises(ValueError, match="draw_stream"):
         random_lmo_step(rng=np.random.default_rng(4), draw_stream=-1, **kw)
+
+
+def test_the_line_search_draws_as_the_authors_graph_takes_them():
+    """ls_draws: the line search's derivative on fresh draws at every call (the default, as the authors' toy
+    line_search_dkl) or on the step's draws kept for the search: the same targets, components and evaluation draws, other
+    steps for line search only (the predefined step and AdaFW with C_-1 given take no derivative)."""
+    kw = dict(dims=[2, 5], n_runs=4, methods=("predefined", "line_search", "adafw"), n_samples=10, n_eval=200, C0=0.001,
+              ls_iter=10, ls_lr=0.1)
+    fresh = random_lmo_step(rng=np.random.default_rng(4), **kw)
+    assert fresh.equals(random_lmo_step(rng=np.random.default_rng(4), ls_draws="authors", **kw))
+    kept = random_lmo_step(rng=np.random.default_rng(4), ls_draws="iteration", **kw)
+    ls = (fresh.method == "line_search").to_numpy()
+    assert np.array_equal(fresh.kl_init, kept.kl_init) and np.array_equal(fresh.kl[~ls], kept.kl[~ls])
+    assert not np.array_equal(fresh.gamma[ls], kept.gamma[ls])
+    with pytest.raises(ValueError, match="ls_draws"):
+        random_lmo_step(rng=np.random.default_rng(4), ls_draws="fresh", **kw)

@@ -29,7 +29,7 @@ from ..boosting.boost import BUILTIN, RULE_SETTINGS, SETTINGS, STEPS, boost, reg
 from ..boosting.estimates import elbo, elbo_gain, kl, kl_segment
 from ..boosting.families import Component, Gaussian
 from ..boosting.mixture import Mixture
-from ..boosting.problem import DISTANCES
+from ..boosting.problem import DISTANCES, LS_DRAWS
 from ..boosting.relbo import converged_vi, greedy_step, relbo_common, relbo_lambda
 from ..boosting.metrics import test_auroc, train_log_likelihood
 from ..boosting.targets import GaussianMixtureTarget, LogisticTarget
@@ -94,7 +94,7 @@ def random_component(target: GaussianMixtureTarget, u: np.ndarray, v: np.ndarray
 def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_METHODS, n_samples: int = 100,
                     n_eval: int = 4000, progress: bool = False, distance: str = "unit", n_jobs: int = 1,
                     exact_step: bool = True, spread: float | None = None, draw_stream: int = 0,
-                    **rule_kwargs) -> pd.DataFrame:
+                    ls_draws: str = "authors", **rule_kwargs) -> pd.DataFrame:
     """Fig. 1 (left): KL after one step from ``q_1`` = the target's first component towards a random
     Gaussian, for each method, ``n_runs`` random targets per dimension in ``dims``.
 
@@ -117,6 +117,8 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     seeds do not depend on it, so the two laws meet the same targets. ``draw_stream``: the step rules' draws (0: from
     the run's seed; k > 0: from ``[seed, 4, k]``), the targets, components and the KL's evaluation draws unchanged: a
     second pass at the same draw count measures how much the rules' Monte-Carlo draws alone move the KL (a noise floor).
+    ``ls_draws``: the line search's derivative draws (:class:`~inferopt.boosting.problem.BoostingProblem`; ``'authors'``:
+    fresh draws from ``q_1`` and ``s`` at every call, as the authors' ``fw_step_size.line_search_dkl`` graph draws them).
     """
     rng = as_generator(rng)
     n_runs = check_size("n_runs", n_runs, item_bytes=8 * 6, item="run (a row per method)")
@@ -128,6 +130,7 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     distance = check_choice("distance", distance, DISTANCES)
     spread = None if spread is None else check_real("spread", spread, low=0.0, low_open=True)
     draw_stream = check_int("draw_stream", draw_stream, low=0)
+    ls_draws = check_choice("ls_draws", ls_draws, LS_DRAWS)
     own = {m: step_settings(m, rule_kwargs, strict=False) for m in methods}   # shared settings: each rule takes its own
     tasks = []
     for D in dims:
@@ -137,13 +140,13 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
             tasks.append((int(D), r, target, rand, int(rng.integers(2**32))))
     added = {m: method_of(m) for m in methods if m not in PAPER_RULES}
     one = partial(_one_random_lmo_run, methods=tuple(methods), own=own, added=added, n_samples=n_samples,
-                  n_eval=n_eval, distance=distance, exact_step=exact_step, draw_stream=draw_stream)
+                  n_eval=n_eval, distance=distance, exact_step=exact_step, draw_stream=draw_stream, ls_draws=ls_draws)
     rows = run_tasks(one, tasks, n_jobs=n_jobs, progress="runs" if progress else False)
     return pd.DataFrame([row for run in rows for row in run])
 
 
 def _one_random_lmo_run(D: int, r: int, target, rand, seed: int, *, methods, own, added, n_samples, n_eval,
-                        distance, exact_step, draw_stream=0) -> list[dict]:
+                        distance, exact_step, draw_stream=0, ls_draws="authors") -> list[dict]:
     """The rows of one run of :func:`random_lmo_step` (the registered rules of ``added`` registered first:
     a worker process has not seen the registration)."""
     for name, rule in added.items():
@@ -158,7 +161,7 @@ def _one_random_lmo_run(D: int, r: int, target, rand, seed: int, *, methods, own
     for method in methods:
         step_rng = np.random.default_rng(seed if draw_stream == 0 else [seed, 4, draw_stream])
         res = boost(target, method, rng=step_rng, max_iter=1, family="gaussian",
-                    n_samples=n_samples, lmo=lambda q, t, _rng, seq=seq: seq[t],
+                    n_samples=n_samples, lmo=lambda q, t, _rng, seq=seq: seq[t], ls_draws=ls_draws,
                     distance=distance if "C0" in RULE_SETTINGS.get(method, ()) else "unit", **own[method])
         rows.append({"dimension": D, "run": r, "method": method, "gamma": float(res.record["gamma"].iloc[1]),
                      "step_type": res.record["step_type"].iloc[1], "kl_init": kl_init,

@@ -223,7 +223,7 @@ SPECS: dict[str, dict[str, Rule]] = {
                density_degree=COUNT, grid_size=Int(low=2), n_points_sobolev=Int(low=2), progress=Flag()),
     "C1": dict(seed=SEED, dims=ListOf(COUNT), n_runs=COUNT, draws=ListOf(COUNT), n_eval=Int(low=2), progress=Flag(), authors_toy=Flag(),
                spread=Real(0.0, low_open=True).or_null(), near_runs=COUNT,
-               floor_gamma=Real(0.0, 1.0, low_open=True, high_open=True).or_null(), n_jobs=COUNT,
+               floor_gamma=Real(0.0, 1.0, low_open=True, high_open=True).or_null(), n_jobs=COUNT, ls_draws=Choice("iteration", "authors", "fixed"),
                extra_methods=EXTRA_METHODS, **_STEP_RULES),
     "C2": dict(_BOOSTING, extra_methods=EXTRA_METHODS),
     "C3": dict(_BOOSTING, extra_methods=EXTRA_METHODS),
