@@ -113,6 +113,18 @@ def test_prose_puts_python_literals_in_words():
     assert prose("an open {brace and [bracket") == "an open {brace and [bracket"
 
 
+def test_a_recorded_none_or_nan_reads_as_words_not_python():
+    from inferopt.pipeline.review_html import value_html
+
+    assert value_html(None) == "none" and value_html(float("nan")) == "—"
+    assert value_html({"crossover k": None, "ratio": [1.5, float("nan")]}) == "crossover k = none<br>ratio = 1.5, —"
+    assert value_html(0.0) == "0" and value_html(2) == "2"
+    from inferopt.pipeline.report import _measured
+
+    row = _measured({"id": "X1.1", "measured": {"crossover k (None: not within the run)": None, "ratio": float("nan")}}, None)
+    assert "crossover k (none: not within the run) = none" in row and "ratio = —" in row and "None" not in row
+
+
 @pytest.fixture(scope="module")
 def committed_page():
     """The review page over the committed metrics (and the default scale's, where present), with

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from pathlib import Path
 
 from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, checks_named, diagnosis_html, paper_claims as counted, folded_text_html, measured_lines, verdict_html
@@ -171,14 +172,19 @@ ROW_LINES = 2
 CLAIM_CHARS = 280
 
 
+#: a recorded ``None`` (nothing found) or NaN (no such number) as a notebook printed it: shown as ``none`` and ``—``
+_NONE_NAN = re.compile(r"\b(?:None|nan)\b")
+
+
 def _measured(default: dict | None, paper_claim: dict | None, review: bool = False) -> str:
     """The first :data:`ROW_LINES` numbers behind each scale's verdict, each labelled with its
-    scale, and how many more there are (linked to the claim on the review page when it exists)."""
+    scale, and how many more there are (linked to the claim on the review page when it exists); ``None`` reads
+    ``none`` and NaN ``—``."""
     out = []
     for scale, c in (("paper", paper_claim), ("default", default)):
         if not c:
             continue
-        lines = measured_lines(c["measured"])
+        lines = [_NONE_NAN.sub(lambda m: "none" if m.group() == "None" else "—", x) for x in measured_lines(c["measured"])]
         more = len(lines) - ROW_LINES
         link = (f"<a href='review.html#{html.escape(c['id'])}'>{more} more</a>" if review else f"{more} more") if more > 0 else ""
         out.append(f"<div class='scale'>{scale} scale</div>" + "".join(f"<div>{html.escape(x)}</div>" for x in lines[:ROW_LINES])

@@ -52,7 +52,8 @@ def _badge(claim: dict | None) -> str:
 
 def value_html(value) -> str:
     """A recorded value as HTML: a list of records as a small table, a mapping as ``name = value``
-    lines, a list as a comma list, a number to 4 significant digits; never a Python literal."""
+    lines, a list as a comma list, a number to 4 significant digits, ``None`` as ``none`` and NaN as ``—``; never a
+    Python literal."""
     if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
         keys = list(dict.fromkeys(k for v in value for k in v))
         head = "".join(f"<th>{_e(k)}</th>" for k in keys)
@@ -63,6 +64,10 @@ def value_html(value) -> str:
     if isinstance(value, list):
         shown = ", ".join(value_html(v) for v in value[:12])
         return shown + (f", … ({len(value)} values)" if len(value) > 12 else "")
+    if value is None:       # a notebook's "nothing found" (no crossover within the run, say)
+        return "none"
+    if isinstance(value, float) and value != value:   # NaN: a trial with no such number (it never reached the level)
+        return "—"
     return _e(prose(value) if isinstance(value, str) else format_value(value))
 
 
