@@ -222,7 +222,8 @@ def test_sound_regime_passes_and_fails():
 
 PARAMS = {"theta0": [1.0, 0.5, 2.0], "low": [0.1, 0.05, 0.5], "high": [5.0, 10.0, 200.0], "N": 20, "M": 2, "n_iter": 5, "log_step": True,
           "eta0_grid": [0.3, 0.6, 1.2], "eta0_ratio": 2.0, "eta0_extend": 1, "pilot_seeds": 1, "grid_sound": 0.17, "grid_humidity": 0.25,
-          "eval_every": 1, "authors_probes": 5, "authors_steps": 15, "authors_cg_tol": 1e-2, "authors_optimiser": "minimize", "authors_evals": 12}
+          "eval_every": 1, "authors_probes": 5, "authors_steps": 15, "authors_cg_tol": 1e-2, "authors_optimiser": "minimize", "authors_evals": 12,
+          "cg_tol": 1e-6}
 
 
 def _inputs(vmap, **kw):
@@ -274,6 +275,7 @@ def test_texts_and_the_cost_check():
     setup = gc.setup_text(PARAMS, {"sound": [1, 0.5, 11.8], "humidity": [1, 0.5, 8.0]}, {"sound": 5.9, "humidity": 4.0},
                           {("sound", "SGD"): 0.6}, {"sound": 25, "humidity": 35}, {"sound": 120, "humidity": 120}, 6, "r about 2d")
     assert setup.startswith("SGD and our LANCZOS in the box low=[0.1, 0.05, 0.5], high=[5.0, 10.0, 200.0] (noise floor 0.1)")
+    assert "alpha = A^-1 y by CG to the authors' tolerance 0.01" in setup and "the test RMSE's to 1e-06" in setup
     assert "(sound SGD: 0.6)" in setup and "r = 25 at d = 120" in setup and "3.4x their density" in setup and "The map's cell 'r about 2d'" in setup
     res = results({(n, m): run(1.0) for n in gc.DATASETS for m in ("SGD", AUTHORS)}, seeds=3)
     thetas = {k: np.array([0.1 if k[2] < 2 else 0.3, 1.0, 3.0]) for k in res}

@@ -2,6 +2,7 @@
 beside the RMSE, and D5.5 judged on measured seconds; each deciding function holds and fails on constructed inputs."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from inferopt.experiment.claims import DegenerateTest
@@ -419,3 +420,43 @@ def test_construction_needs_the_other_variant_to_hold():
         construction_holds(main, [{"value": 0.9}])
     with pytest.raises(ValueError, match="readings"):
         construction_holds(main, [])
+
+
+def test_a_main_cell_holding_at_the_chosen_reading_gets_no_setting():
+    """A fresh review (session 20): a main cell that holds decisively at the claim's chosen reading but turns within the
+    other readings is inconclusive (`verdict_map.cell`), which let another holding cell name a `setting` for a claim that
+    fails nowhere at its chosen reading; map_cell keeps the chosen reading's verdict, and own_map_diagnosis reads it."""
+    from inferopt.experiment.spectral import own_map_diagnosis
+    from inferopt.experiment.spectral.gp import CHOSEN_READING
+    c = lambda s, v, con="ours", **kw: {"setting": {"setting": s, "d": "paper's"}, "verdict": v, "support": 1.0 if v == "holds" else 0.0,
+                                        "construction": con, "data": "paper", **kw}
+    turned = c("main", "inconclusive", **{"readings turn": ["holds", "fails"]})
+    rescue = [c("N 15", "holds"), c("start", "fails")]
+    theirs = [c("main", "fails", "authors")]
+    holding = own_map_diagnosis([dict(turned, **{CHOSEN_READING: "holds"})] + rescue, theirs, "Evidence.")
+    assert holding is None                                                   # no failure for a map to explain
+    failing = own_map_diagnosis([dict(turned, support=0.0, **{CHOSEN_READING: "fails"})] + rescue, theirs, "Evidence.")
+    assert failing["kind"] == "setting" and "N 15" in failing["text"]        # it fails at its chosen reading: a rescue is one
+
+
+def test_map_cell_keeps_the_chosen_reading_where_the_readings_turn():
+    """map_cell on a table whose claim holds at the chosen share and fails at another keeps both: the cell inconclusive,
+    and its verdict at the chosen reading alone."""
+    import inferopt.experiment.spectral.gp_claims as gc
+    from inferopt.experiment.spectral.gp import CHOSEN_READING
+    table = pd.DataFrame({"seed": np.arange(6)})
+    fake = dict(readable=lambda *a: True, claim_readings=lambda *a: [{"value": 0.9, "verdict": "holds"}, {"value": 0.5, "verdict": "fails"}],
+                deciding_numbers=lambda *a: {}, deciding_shares=lambda *a: [0.9])
+    saved = {k: getattr(gc, k) for k in fake}
+    try:
+        for k, v in fake.items():
+            setattr(gc, k, v)
+        got = gc.map_cell({"setting": "main"}, "D5.4", lambda t: True, table, "LANCZOS", [0.5, 0.9], 0.9)
+        assert got["verdict"] == "inconclusive" and got[CHOSEN_READING] == "holds"
+        steady = dict(fake, claim_readings=lambda *a: [{"value": 0.9, "verdict": "holds"}, {"value": 0.5, "verdict": "holds"}])
+        setattr(gc, "claim_readings", steady["claim_readings"])
+        got = gc.map_cell({"setting": "main"}, "D5.4", lambda t: True, table, "LANCZOS", [0.5, 0.9], 0.9)
+        assert got["verdict"] == "holds" and CHOSEN_READING not in got
+    finally:
+        for k, v in saved.items():
+            setattr(gc, k, v)

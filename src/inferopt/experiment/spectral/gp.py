@@ -657,6 +657,17 @@ def _labelled(cells, labels) -> list:
     return [c for c in cells if any(str(c["setting"].get("setting", "")).startswith(v) for v in labels)]
 
 
+#: a verdict-map cell's key: its verdict at the claim's chosen reading alone, kept where the readings turn it (the cell's own
+#: verdict is then ``inconclusive``, :func:`~..verdict_map.cell`)
+CHOSEN_READING = "at the chosen reading"
+
+
+def _holds_at_chosen(c: dict) -> bool:
+    """Does a cell hold decisively at the claim's chosen reading (:data:`CHOSEN_READING`, else its verdict)?"""
+    from ..verdict_map import decisive
+    return c.get(CHOSEN_READING, c.get("verdict")) == "holds" and decisive(c)
+
+
 def own_map_diagnosis(own, other, text: str, headline="paper's", vary=(), unequal=()):
     """A failing claim's diagnosis from its verdict map, where only ``own`` construction's cells can rescue it, and no cell
     by its data size alone (:func:`size_held`: such cells are kept in the evidence, marked ``size`` and without their
@@ -664,7 +675,8 @@ def own_map_diagnosis(own, other, text: str, headline="paper's", vary=(), unequa
     ``unequal`` (setting labels, matched by their start: cells that give one compared method more work than the main
     cells do, as more probes or Lanczos steps for the baseline only) is kept, marked ``unequal`` and without its support
     (rubric 7: a `setting` rescues on equal inputs). ``None`` when ``own``'s main cell at the
-    ``headline`` sizes (setting ``"main"``) holds decisively: the claim holds at its chosen setting, there is no failure for
+    ``headline`` sizes (setting ``"main"``) holds decisively at the claim's chosen reading (:data:`CHOSEN_READING`, kept
+    where its verdict turns within the readings): the claim holds at its chosen setting, there is no failure for
     a map to explain, and a verdict that turns only within the readings of a cut-off is the readings' (the record's
     ``reading``), never a ``setting``. ``setting`` when one of ``own`` other cells holds decisively
     (:func:`~..verdict_map.map_diagnosis`); when only ``unequal`` cells hold, :class:`~..claims.Unearned` naming them;
@@ -683,7 +695,7 @@ def own_map_diagnosis(own, other, text: str, headline="paper's", vary=(), unequa
     own, other = list(own), list(other)
     sized = size_held(own + other, headline)
     holds = lambda cells: [c for c in cells if c.get("verdict") == "holds" and decisive(c)]
-    if any(c["setting"].get("setting") == "main" and c["setting"].get("d") == headline for c in holds(own)):
+    if any(c["setting"].get("setting") == "main" and c["setting"].get("d") == headline and _holds_at_chosen(c) for c in own):
         return None
     uneven = [c for c in holds(_labelled(own + other, unequal)) if not any(c is s_ for s_ in sized)]
     notes = {"size": "the main setting does not fail at this size: the size's, not an open choice's",

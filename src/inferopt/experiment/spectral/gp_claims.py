@@ -30,9 +30,9 @@ import pandas as pd
 
 from ..._validation import as_finite_array, check_callable, check_choice, check_int, check_real, check_table
 from ..claims import Unearned, readings, setting_text
-from ..support import N_RESAMPLES, bootstrap_support
+from ..support import N_RESAMPLES, bootstrap_support, supported_verdict
 from ..verdict_map import cell
-from .gp import (TIE, capped, coarse_record, construction_holds, d51_reading, d52_test, d53_reading, d54_informative,
+from .gp import (CHOSEN_READING, TIE, capped, coarse_record, construction_holds, d51_reading, d52_test, d53_reading, d54_informative,
                  d54_reading, d55_test, decided_share, deciding_numbers, gp_comparison, levels_above, never_reaches,
                  objective_agrees, own_map_diagnosis, ratio_bound, readable_shares, reached, reference_rmse, stuck_share,
                  time_ratio)
@@ -222,10 +222,14 @@ def map_cell(setting: dict, claim_id: str, test, table: pd.DataFrame, lanczos: s
     check_callable("test", test)
     seed = check_int("seed", seed, low=0)
     ok = readable(claim_id, table, lanczos, shares, chosen)
-    got = cell(setting, test(table) if ok else None, support=bootstrap_support(test, table, by="seed", n_resamples=n_resamples, seed=seed) if ok else None,
-               readings=claim_readings(claim_id, table, lanczos, shares, chosen) if ok else None, construction=construction, data=data)
+    holds = test(table) if ok else None
+    support = bootstrap_support(test, table, by="seed", n_resamples=n_resamples, seed=seed) if ok else None
+    got = cell(setting, holds, support=support, readings=claim_readings(claim_id, table, lanczos, shares, chosen) if ok else None,
+               construction=construction, data=data)
     if ok:
         got["numbers"] = deciding_numbers(table, lanczos, claim_id, deciding_shares(claim_id, table, lanczos, shares, chosen))
+    if "readings turn" in got:   # the verdict at the chosen reading alone: a cell that holds there has no failure to explain
+        got[CHOSEN_READING] = supported_verdict(bool(holds), support)
     return got
 
 
@@ -693,9 +697,9 @@ def setup_text(params: dict, start: dict, spacing: dict, eta0: dict, grid_r: dic
     takes it, against the authors' 0.05 per sample), the humidity test ``gap`` in hours and the map's cell ``outside`` the
     paper's regime. ``params``: the notebook's parameters (``theta0``, ``low``, ``high``, ``N``, ``M``, ``n_iter``,
     ``log_step``, ``eta0_grid``, ``eta0_ratio``, ``eta0_extend``, ``pilot_seeds``, ``grid_sound``, ``grid_humidity``,
-    ``eval_every``)."""
+    ``eval_every``, ``authors_cg_tol``, ``cg_tol``)."""
     p = _params(params, ("theta0", "low", "high", "N", "M", "n_iter", "log_step", "eta0_grid", "eta0_ratio", "eta0_extend", "pilot_seeds",
-                         "grid_sound", "grid_humidity", "eval_every"))
+                         "grid_sound", "grid_humidity", "eval_every", "authors_cg_tol", "cg_tol"))
     for name, value in (("start", start), ("spacing", spacing), ("grid_r", grid_r), ("d", d)):
         _mapping(name, value, DATASETS)
     if not isinstance(eta0, dict):
@@ -709,7 +713,8 @@ def setup_text(params: dict, start: dict, spacing: dict, eta0: dict, grid_r: dic
                   f"it never moved (on this grid: {np.exp(-spacing['sound'] ** 2 / (2 * theta0[2] ** 2)):.1g}; the authors' stored start hypc: 10 samples on their "
                   f"20-sample grid, 0.5 spacings)")
     return (f"SGD and our LANCZOS in the box low={p['low']}, high={p['high']} (noise floor {p['low'][0]}), the authors' LANCZOS unboxed as in their code; start theta0={p['theta0']}, {start_text}; SGD: mean degree N={p['N']}, {p['M']} probes, "
-            f"{p['n_iter']} steps {'in log theta' if p['log_step'] else 'in theta'}, eta0 of SGD and our LANCZOS tuned per dataset over {p['eta0_grid']} (extended {p['eta0_ratio']:g}x beyond an edge the choice sits at, {p['eta0_extend']} round(s)) on the worst likelihood at the end of "
+            f"{p['n_iter']} steps {'in log theta' if p['log_step'] else 'in theta'}; SGD's and our LANCZOS's alpha = A^-1 y by CG to the authors' "
+            f"tolerance {p['authors_cg_tol']:g} (warm-started; their LANCZOS solves it to {p['authors_cg_tol']:g} from zero), the test RMSE's to {p['cg_tol']:g}; eta0 of SGD and our LANCZOS tuned per dataset over {p['eta0_grid']} (extended {p['eta0_ratio']:g}x beyond an edge the choice sits at, {p['eta0_extend']} round(s)) on the worst likelihood at the end of "
             f"{p['pilot_seeds']} pilot runs each ({', '.join(f'{n} {m}: {e:g}' for (n, m), e in eta0.items())}); SKI grid r << d: "
             f"{p['grid_sound']:g} inducing points per sample on sound (r = {grid_r['sound']} at d = {d['sound']}; about 6,000 at d = 35,000, twice the authors' "
             f"count r = 3,000 but {p['grid_sound'] / AUTHORS_GRID:.1f}x their density per sample: their demo_sound.m spreads its 3,000 points over the whole 60,000-sample record, "
