@@ -525,6 +525,35 @@ def test_same_rate_holds_fails_and_is_outside_the_regime_where_sobol_misses_the_
         same_rate(-4.0, -4.0, -4.0, -0.1)
 
 
+def test_tracked_nets_stop_at_the_first_departure_from_the_reference():
+    from inferopt.experiment.herding_claims import tracked_nets
+    sobol = T ** -4.0
+    assert tracked_nets(table(h=sobol, s=sobol), "h", "s", 0.1) == [8, 16, 32, 64, 128, 256]     # never departs
+    apart = np.where(T >= 64, 9.4, 1.0) * sobol                                                   # departs at 64 for good
+    assert tracked_nets(table(h=apart, s=sobol), "h", "s", 0.1) == [8, 16, 32]
+    assert tracked_nets(table(h=apart, s=sobol), "h", "s", 10.0) == [8, 16, 32, 64, 128, 256]    # a looser tolerance
+    back = np.where(T == 16, 0.5, 1.0) * sobol                                                    # better is a departure too;
+    assert tracked_nets(table(h=back, s=sobol), "h", "s", 0.1) == [8]                             # the run stops at it
+    assert tracked_nets(table(h=np.where(T == 8, 2.0, 1.0) * sobol, s=sobol), "h", "s", 0.1) == []
+    with pytest.raises(ValueError, match="tol"):
+        tracked_nets(table(h=sobol, s=sobol), "h", "s", -0.1)
+    with pytest.raises(ValueError, match="positive"):
+        tracked_nets(table(h=sobol, s=0 * sobol), "h", "s", 0.1)
+
+
+def test_departure_recedes_holds_where_refining_moves_it_out_and_fails_where_it_stays():
+    from inferopt.experiment.herding_claims import departure_recedes
+    assert departure_recedes({1023: 16, 4095: 32, 16383: 32, 65535: 64}, 256) is True     # later on finer grids
+    assert departure_recedes({1023: 256, 65535: 256}, 256) is True                         # never departs on any grid
+    assert departure_recedes({1023: 32, 4095: 32, 65535: 32}, 256) is False                # stays at one t: herding's own
+    assert departure_recedes({1023: 64, 4095: 16, 65535: 128}, 256) is False               # falls on a finer grid
+    assert departure_recedes({1023: 0, 65535: 8}, 256) is True
+    with pytest.raises(ValueError, match="at least two"):
+        departure_recedes({1023: 16}, 256)
+    with pytest.raises(ValueError, match="exceeds"):
+        departure_recedes({1023: 16, 4095: 512}, 256)
+
+
 def test_beats_for_order_reads_the_panels_of_one_sobolev_order():
     from inferopt.experiment.herding_claims import beats_for_order
     beats = {"s=1,random": [], "s=1,uniform": [], "s=2,uniform": [5, 19]}
@@ -544,3 +573,35 @@ def test_overtaking_observed_needs_half_the_draws_within_the_run():
     assert not overtaking_observed([None, None, 40]) and not overtaking_observed([None])
     with pytest.raises(ValueError, match="one overtaking size"):
         overtaking_observed([])
+
+
+# --- B5's map and its claims on one run ----------------------------------------------------------
+
+from inferopt.experiment.herding_claims import map_holds, moments_not_maxent  # noqa: E402
+from inferopt.experiment.verdict_map import cell  # noqa: E402
+
+
+def test_moments_not_maxent_holds_and_fails():
+    assert moments_not_maxent(1e3, -1.0, 0.07, -0.02, 0.02) is True        # moments matched, distance on a plateau
+    assert moments_not_maxent(1e3, -1.0, 0.005, -0.6, 0.02) is False       # converges to p*: the claim fails
+    assert moments_not_maxent(5.0, -1.0, 0.07, -0.02, 0.02) is False       # the moment error hardly falls
+    assert moments_not_maxent(1e3, -0.3, 0.07, -0.02, 0.02) is False       # nor fast enough
+    assert moments_not_maxent(1e3, -1.0, 0.005, -0.02, 0.02) is True       # below tol but no longer decreasing
+    with pytest.raises(ValueError, match="tol"):
+        moments_not_maxent(1e3, -1.0, 0.07, -0.02, -1.0)
+    with pytest.raises(ValueError, match="final_dist"):
+        moments_not_maxent(1e3, -1.0, float("nan"), -0.02, 0.02)
+
+
+def test_map_holds_every_cell():
+    assert map_holds(["holds", "holds", "not measured"]) is True
+    assert map_holds(["holds", "fails", "holds"]) is False
+    assert map_holds(["holds", "inconclusive"]) is None
+    assert map_holds(["not measured", "not measured"]) is None
+    cells = [cell({"d": 6}, True), cell({"d": 4}, False)]
+    assert map_holds(cells) is False
+    assert map_holds(cells[:1]) is True
+    with pytest.raises(ValueError, match="verdicts"):
+        map_holds([])
+    with pytest.raises(ValueError, match="verdicts"):
+        map_holds(["maybe"])

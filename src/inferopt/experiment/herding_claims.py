@@ -8,8 +8,10 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`dyadic` -- the sizes ``t = 2^k`` among some sizes (herding's and Sobol's evenly spaced sets);
 * :func:`rate_near` -- B6.3 (and B1's check of Sobol's rate): a log-log slope fitted on given sizes, within
   ``tol`` of a rate;
-* :func:`same_rate` -- B1.5 in one cell: herding's slope against Sobol's on the same grid and against the optimal rate,
-  undecided where the grid keeps Sobol itself from the rate (outside the claim's regime);
+* :func:`same_rate` -- B1.5 on one grid: herding's slope against Sobol's and against the optimal rate, undecided where the
+  grid keeps Sobol itself from the rate (outside the claim's regime); :func:`tracked_nets` -- the nets up to herding's
+  first departure from Sobol on one grid; :func:`departure_recedes` -- across a refinement series, that departure moves
+  out as the grid refines (the grid's, not herding's);
 * :func:`norm_slopes`, :func:`faster_than_iid`, :func:`at_most_rate` -- B1's recorded check of the introduction's
   O(1/t), in two parts: the rate of ``||mu - mu_hat_t||`` faster than i.i.d. sampling's, and at most ``O(1/t)`` within a
   tolerance;
@@ -20,9 +22,9 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`before_end` / :func:`ratio_before_end` -- B3.1: min-norm-point against the others before it terminates;
 * :func:`terminates_ahead` -- B3.3: min-norm-point reaches ``mu`` in finitely many steps while the others have not;
 * :func:`slower_share` -- B3.2: the share of sizes where line search's error is above herding's, and at the last;
-* :func:`rank_correlation` -- B3.4: Spearman's correlation (the boundary distance against line search's advantage);
+* :func:`rank_correlation` -- B3.4 (an explanation check): Spearman's correlation (the boundary distance against line search's advantage);
 * :func:`same_points` -- B6.4, B6.5: two recursions choose the same points and give the same errors;
-* :func:`entropy_tradeoff` -- B4.6: where a method is better at the moments, is it farther from the maximum entropy, with lower entropy?
+* :func:`entropy_tradeoff` -- B4.6 and B5.3 (Fig. 6's and Fig. 7's runs): where a method is better at the moments, is it farther from the maximum entropy, with lower entropy?
 * :func:`size_outcomes`, :func:`classify`, :func:`never_beaten`, :func:`best_in_panels`, :func:`best_from` -- B1.1: per size
   ``t``, win / tie / loss of a method against the best of the others, and over the panels (a panel tied throughout
   excused) under a reading [tie tolerance, first size]; :func:`line_width_tie` -- a tie at Fig. 3's resolution (one
@@ -38,8 +40,13 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`stalls`, :func:`fewer_states`, :func:`nearer_low_entropy` -- B4.4 and its parts; :func:`within_factor` -- B4.5;
 * :func:`matches_moments` -- B5.1, B5.2: the moment error falls;
 * :func:`linear_not_polynomial`, :func:`all_at_most` -- B6.1, B6.3;
-* :func:`overtakes_at`, :func:`overtakes_later`, :func:`overtaking_observed` -- B3.5 (Sec. 5.2): where line search overtakes herding, later for a small distance;
-* :func:`always_readings` -- B1.3: readings of "always" (a share of the sizes, a first size).
+* :func:`overtakes_at`, :func:`overtakes_later`, :func:`overtaking_observed` -- B3.5 (an explanation check of Sec. 5.2): where line
+  search overtakes herding, later for a small distance;
+* :func:`always_readings` -- B1.3: readings of "always" (a share of the sizes, a first size);
+* :func:`moments_not_maxent` -- B5.1, B5.2 on one run: the moment error falls while the distance to the maximum-entropy
+  distribution does not converge (B4.1's :func:`converges` negated);
+* :func:`map_holds` -- B5.1-B5.3: a claim read in every cell of its verdict map (fails where a cell fails; a ``not
+  measured`` cell, its premise absent, decides nothing).
 """
 
 from __future__ import annotations
@@ -76,6 +83,38 @@ def same_rate(slope: float, reference: float, rate: float, tol: float) -> bool |
     if abs(reference - rate) > tol:
         return None
     return bool(abs(slope - rate) <= tol and abs(slope - reference) <= tol)
+
+
+def tracked_nets(table: pd.DataFrame, method: str, reference: str, tol: float, t_min: int = 8) -> list[int]:
+    """B1.5 on one grid: the nets ``t = 2^k >= t_min`` of ``table`` up to ``method``'s first departure from
+    ``reference``: the leading run of nets, in increasing ``t``, at which ``|error / reference error - 1| <= tol`` (both
+    read at the same ``t``). Every net when it never departs; none when it departs at the first."""
+    tol = check_real("tol", tol, low=0.0)
+    nets = dyadic(table.index, t_min)
+    if not nets:
+        raise ValueError(f"tracked_nets: the table has no net t = 2^k >= {t_min}")
+    rows = at_sizes(table, [method, reference], nets)
+    if (rows[reference].to_numpy(dtype=float) <= 0).any():
+        raise ValueError(f"tracked_nets: {reference!r} needs a positive error at every net to compare against")
+    off = np.abs(rows[method].to_numpy(dtype=float) / rows[reference].to_numpy(dtype=float) - 1) > tol
+    return nets[: int(np.argmax(off))] if off.any() else nets
+
+
+def departure_recedes(last_tracked: dict, last_net: int) -> bool:
+    """B1.5 across a refinement series of grids: ``last_tracked`` maps each grid's size to the last net at which herding
+    still tracks Sobol on it (:func:`tracked_nets`; 0 where it departs at the first net), ``last_net`` the run's last
+    net. Holds where the departure recedes as the grid refines: the last tracked net never falls from a coarser grid to a
+    finer one, and the finest grid tracks further than the coarsest or to the run's end. Then the departures are the
+    grids' (they move out of the run as the search nears the exact minimisation over [0, 1]), not herding's; a departure
+    that stays at one ``t`` whatever the grid is herding's own and fails."""
+    last_net = check_int("last_net", last_net, low=1)
+    if not isinstance(last_tracked, dict) or len(last_tracked) < 2:
+        raise ValueError(f"last_tracked must map at least two grid sizes to their last tracked net; got {last_tracked!r}")
+    sizes = sorted(check_int_sequence("grid sizes", list(last_tracked), low=1))
+    last = [check_int("last tracked net", last_tracked[n], low=0) for n in sizes]
+    if max(last) > last_net:
+        raise ValueError(f"a last tracked net ({max(last)}) exceeds the run's last net ({last_net})")
+    return bool(all(b >= a for a, b in zip(last, last[1:])) and (last[-1] > last[0] or last[-1] == last_net))
 
 
 def proj_gains(table: pd.DataFrame, method: str, sizes, excused=()) -> pd.Series:
@@ -621,3 +660,26 @@ def overtakes_later(small, large, budget: int, factor: float) -> tuple[bool, flo
             raise ValueError(f"{name} must hold one overtaking size (or None) per draw; got none")
         med.append(float(np.median([budget + 1 if t is None else check_int(name, t, low=1) for t in ts])))
     return bool(med[0] >= factor * med[1]), med[0], med[1]
+
+
+def moments_not_maxent(drop: float, slope: float, final_dist: float, dist_slope: float, tol: float) -> bool:
+    """B5.1, B5.2 on one run: the moment error falls (:func:`matches_moments`: by 20 or more from ``t = 10``, log-log
+    ``slope`` below -0.5) while the distance to the maximum-entropy distribution does not converge (the negation of
+    B4.1's :func:`converges` at ``tol``: ``final_dist`` below ``tol`` and its slope over the last decade,
+    ``dist_slope``, below :data:`DECREASING_SLOPE`)."""
+    return matches_moments(drop, slope) and not converges(final_dist, dist_slope, tol)
+
+
+def map_holds(verdicts) -> bool | None:
+    """A claim read over every cell of its verdict map (B5: "other unreported experiments have led to similar
+    results"): ``verdicts`` the cells' verdicts (or the cells, :func:`~.verdict_map.cell`). ``False`` where a cell
+    fails; else ``True`` where every measured cell holds (a ``not measured`` cell, where the claim's premise does not
+    apply, decides nothing); else ``None`` (an undecided cell, or no cell measured)."""
+    said = [v["verdict"] if isinstance(v, dict) else v for v in verdicts]
+    known = ("holds", "fails", "inconclusive", "not measured")
+    if not said or any(v not in known for v in said):
+        raise ValueError(f"verdicts must be a non-empty list of {known} (or cells carrying them); got {verdicts!r}")
+    if "fails" in said:
+        return False
+    measured = [v for v in said if v != "not measured"]
+    return True if measured and all(v == "holds" for v in measured) else None
