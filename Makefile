@@ -104,11 +104,18 @@ reports: $(STAMP)
 # Headline curves (dvc.yaml's `plots:`) of the workspace beside a revision's (REV: a commit or a DVC experiment,
 # default HEAD), offline (the vega scripts are in .dvc/plots/offline.html). The curves are pipeline outputs, not
 # in git: a revision's load from this clone's DVC cache, the workspace's after `make repro`. What cannot be
-# loaded is named by DVC and left out (on a fresh clone, before `make repro`: everything), never an error.
+# loaded is named by DVC and left out (on a fresh clone, before `make repro`: everything), never an error;
+# the page itself then says which runs are missing and why (on a fresh clone it would otherwise be blank).
 REV ?= HEAD
+PLOTS_NOTE := <p style='font-family:sans-serif;color:firebrick;max-width:60rem'>Not drawn: the curves of RUNS. They are pipeline outputs (reports/results/), kept in the DVC cache of this clone, not in git: a fresh clone has none until <code>make repro</code> draws the workspace curves (and those of a revision whose numbers that run reproduces). The paper-scale verdicts and figures need no run: <code>make review</code>, then reports/review.html.</p>
 plots: $(STAMP)
 	@mkdir -p build/plots
-	dvc plots diff $(REV) -o build/plots
+	@echo "dvc plots diff $(REV) -o build/plots"
+	@dvc plots diff $(REV) -o build/plots > build/plots/dvc.log 2>&1; status=$$?; cat build/plots/dvc.log; \
+	runs=$$(sed -n "s/.*failed to load some plots for following revisions: '\(.*\)'.*/\1/p" build/plots/dvc.log); \
+	if [ -n "$$runs" ] && [ -f build/plots/index.html ]; then note="$(PLOTS_NOTE)"; \
+	  sed -i "s|</style></head><body>|</style></head><body>$${note%%RUNS*}$$runs$${note#*RUNS}|" build/plots/index.html; fi; \
+	exit $$status
 	@echo "open build/plots/index.html (curves DVC could not load, named above, are missing: \`make repro\` draws the workspace's)"
 
 # The page template of `dvc plots` with vega, vega-lite and vega-embed inlined (DVC's own loads

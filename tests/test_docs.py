@@ -112,12 +112,17 @@ def test_readme_table_command_rewrites_between_the_markers_and_check_tells(tmp_p
     (tmp_path / "README.md").write_text(stale)
     monkeypatch.setenv("INFEROPT_ROOT", str(tmp_path))      # main() leaves the root alone when it is set
     monkeypatch.setattr("inferopt.pipeline.__main__.repo_root", lambda: tmp_path)
-    code = main(["readme-table", "--check"]); err = capsys.readouterr().err
-    assert code == 1 and "out of step" in err, err
-    assert (tmp_path / "README.md").read_text() == stale
-    assert main(["readme-table"]) == 0
-    assert "| an old table |" not in (tmp_path / "README.md").read_text()
-    assert main(["readme-table", "--check"]) == 0
+    repo_root.cache_clear()   # the cached root is this copy's here and the project's again after (no leak to later tests)
+    try:
+        code = main(["readme-table", "--check"]); err = capsys.readouterr().err
+        assert code == 1 and "out of step" in err, err
+        assert (tmp_path / "README.md").read_text() == stale
+        assert main(["readme-table"]) == 0
+        assert "| an old table |" not in (tmp_path / "README.md").read_text()
+        assert main(["readme-table", "--check"]) == 0
+    finally:
+        monkeypatch.delenv("INFEROPT_ROOT")
+        repo_root.cache_clear()
 
 
 def test_with_table_needs_both_markers_in_order():
@@ -269,3 +274,6 @@ def test_make_plots_works_on_a_fresh_clone_before_any_run(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert (clone / "build" / "plots" / "index.html").exists()
     assert "could not load" in done.stdout
+    # the page, otherwise blank, says which runs' curves are missing and why
+    page = (clone / "build" / "plots" / "index.html").read_text()
+    assert "Not drawn: the curves of workspace, HEAD." in page and "make review" in page

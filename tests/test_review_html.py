@@ -125,6 +125,28 @@ def test_a_recorded_none_or_nan_reads_as_words_not_python():
     assert "crossover k (none: not within the run) = none" in row and "ratio = —" in row and "None" not in row
 
 
+def test_a_boolean_a_nan_string_and_a_deep_mapping_read_as_words():
+    from inferopt.pipeline.report import _measured
+    from inferopt.pipeline.review import plain_lines
+    from inferopt.pipeline.review_html import value_html
+
+    assert value_html(True) == "yes" and value_html(False) == "no" and value_html("nan") == "—"
+    assert value_html("False") == "no" and value_html(1) == "1" and value_html("Falsehood") == "Falsehood"
+    assert value_html({"giga": ["nan", 296.0]}) == "giga = —, 296"
+    measured = {"verdict with the authors' baseline": True, "per-trial": {"giga": ["nan", 296.0]},
+                "spread": {"k = 50": {"mean": 0.1, "identical": False}}}
+    assert plain_lines(measured) == ["verdict with the authors' baseline = yes", "per-trial › giga = [—, 296]",
+                                     "spread › k = 50 = mean 0.1, identical no"]
+    row = _measured({"id": "X1.1", "measured": measured}, None)
+    assert not re.search(r"\b(True|False|nan)\b|\{", html.unescape(re.sub(r"<[^>]+>", " ", row))), row
+    # an experiment's report page: its verdicts table at the top
+    from inferopt.pipeline.render import claims_html
+
+    table = claims_html([{"id": "X1.1", "target": "X1", "text": "t", "verdict": "holds", "measured": measured}])
+    assert "verdict with the authors&#x27; baseline = yes" in table and "per-trial › giga = [—, 296]" in table
+    assert not re.search(r"\b(True|False|nan)\b", table), table
+
+
 @pytest.fixture(scope="module")
 def committed_page():
     """The review page over the committed metrics (and the default scale's, where present), with
@@ -138,6 +160,8 @@ def test_the_review_page_over_the_committed_metrics_has_no_python_literal(commit
     text = _text(committed_page)
     found = [text[max(0, m.start() - 60):m.end() + 60] for m in REPR.finditer(text)]
     assert not found, found[:5]
+    python_words = [text[max(0, m.start() - 60):m.end() + 20] for m in re.finditer(r"\b(True|False|None|nan)\b", text)]
+    assert not python_words, python_words[:5]
     # the old page printed them: the committed metrics do hold such literals, so this test can fail
     raw = json.dumps([c.get("diagnosis", {}).get("text", "") for c in _committed_claims()])
     assert "{'" in raw or "['" in raw
@@ -155,6 +179,17 @@ def test_the_summary_table_comes_first_and_lists_every_claim(committed_page):
     for claim in _committed_claims():
         if claim["verdict"] == "inconclusive":
             assert html.escape(why_inconclusive(claim)) in unfolded, claim["id"]
+
+
+def test_each_paper_has_one_heading_whatever_citation_a_run_recorded(committed_page):
+    from inferopt.pipeline.review import paper_heading
+
+    assert paper_heading("D4", {"paper": "Han, Avron & Shin, ICML 2018"}) == "Han, Avron & Shin, NeurIPS 2018"
+    assert paper_heading("X1", {"paper": "Someone, 2020"}) == "Someone, 2020"
+    headings = re.findall(r"<h2>(.*?)</h2>", committed_page)
+    assert headings[0] == "Summary" and len(headings) == 5 and len(set(headings)) == 5, headings
+    md = review_markdown(ROOT)
+    assert len(re.findall(r"^## ", md, re.M)) == 4
 
 
 def test_no_section_is_empty(committed_page):

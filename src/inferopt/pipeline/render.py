@@ -29,9 +29,10 @@ import nbformat
 from jinja2 import DictLoader
 from nbconvert import HTMLExporter
 
-from ..experiment.claims import CLAIMS_CSS, claims_html, claims_text
+from ..experiment.claims import CLAIMS_CSS, claims_html as _claims_html, claims_text
 from .layout import claims_again, split_claims_table
 from .math_svg import markdown_with_formulas
+from .review import plain_values
 from .small_figures import data_uri, thumbnail
 
 EMPTY_SCRIPT = "data:text/javascript,"
@@ -87,6 +88,13 @@ def _clean(value, pairs):
     if isinstance(value, dict):
         return {k: (v if k.startswith("image/") else _clean(v, pairs)) for k, v in value.items()}
     return value
+
+
+def claims_html(claims: list[dict]) -> str:
+    """The claims table (:func:`inferopt.experiment.claims.claims_html`) with each claim's numbers in plain words:
+    ``yes`` / ``no``, ``none`` and ``—`` for what a notebook recorded as ``True`` / ``False``, ``None`` and NaN
+    (:func:`.review.plain_values`)."""
+    return _claims_html([dict(c, measured=plain_values(c["measured"])) if c.get("measured") else c for c in claims])
 
 
 def _claims_table(claims: list[dict], rows: list[str]):

@@ -18,7 +18,7 @@ import json
 import re
 from pathlib import Path
 
-from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, checks_named, diagnosis_html, paper_claims as counted, folded_text_html, measured_lines, verdict_html
+from ..experiment.claims import CLAIMS_CSS, VERDICT_CLASS, checks_named, diagnosis_html, paper_claims as counted, folded_text_html, verdict_html
 from .._paths import repo_root
 from .._config import experiments, load_params
 from .layout import PAPER_DIR, failure_marker
@@ -26,7 +26,7 @@ from .metrics_file import read_metrics
 from .paper_state import is_current, paper_results, run_note
 from .readme import PAPERS
 from .render import notebook_to_html
-from .review import prose, why_undecided
+from .review import plain_lines, prose, why_undecided
 from .review_html import write_review_html
 from .small_figures import figure_block, thumbnail  # noqa: F401  (thumbnail: the cards' copies, tested here)
 from .timing_claims import timing_note
@@ -184,7 +184,7 @@ def _measured(default: dict | None, paper_claim: dict | None, review: bool = Fal
     for scale, c in (("paper", paper_claim), ("default", default)):
         if not c:
             continue
-        lines = [_NONE_NAN.sub(lambda m: "none" if m.group() == "None" else "—", x) for x in measured_lines(c["measured"])]
+        lines = [_NONE_NAN.sub(lambda m: "none" if m.group() == "None" else "—", x) for x in plain_lines(c["measured"])]
         more = len(lines) - ROW_LINES
         link = (f"<a href='review.html#{html.escape(c['id'])}'>{more} more</a>" if review else f"{more} more") if more > 0 else ""
         out.append(f"<div class='scale'>{scale} scale</div>" + "".join(f"<div>{html.escape(x)}</div>" for x in lines[:ROW_LINES])

@@ -89,7 +89,7 @@ def sweep_table(sweep: list[dict]) -> str:
     """A diagnosis's verdict map: one row per setting, one column per open choice."""
     keys = list(dict.fromkeys(k for cell in sweep for k in cell["setting"]))
     head = "| " + " | ".join(keys + ["verdict"]) + " |\n|" + " --- |" * (len(keys) + 1)
-    rows = ["| " + " | ".join(_cell(format_value(cell["setting"].get(k, ""))) for k in keys) + f" | {cell['verdict']} |"
+    rows = ["| " + " | ".join(_cell(format_value(plain_values(cell["setting"].get(k, ""), 2))) for k in keys) + f" | {cell['verdict']} |"
             for cell in sweep]
     return "\n".join([head, *rows])
 
@@ -99,7 +99,7 @@ def diagnosis_block(diagnosis: dict, scale: str) -> str:
     lines = [f"**Diagnosis ({diagnosis.get('kind', '?')}, {diagnosis.get('scale', scale)} scale).** {prose(diagnosis.get('text', ''))}"]
     evidence = dict(diagnosis.get("evidence") or {})
     sweep = evidence.pop("sweep", None)
-    lines += [f"- evidence: {line}" for line in measured_lines(evidence)]
+    lines += [f"- evidence: {line}" for line in plain_lines(evidence)]
     if sweep:
         lines += ["", "Verdict map (the open choices swept, one setting per row):", "", sweep_table(sweep)]
     return "\n".join(lines)
@@ -270,6 +270,31 @@ def prose(text: str) -> str:
     return _NONE.sub("none", "".join(out) + text[i:])
 
 
+def plain_values(value, depth: int = 0):
+    """A recorded value with nothing of Python's left for a reader: ``True`` / ``False`` (or the text) as ``yes`` / ``no``, ``None``
+    as ``none``, NaN (a float, or the string ``"nan"`` a JSON writer left) as ``—``, and a mapping nested below a
+    claim's numbers' two levels (``name › key = ...``) as ``key value, key value`` words, not ``{key: value}``."""
+    if isinstance(value, bool) or value in ("True", "False"):   # a boolean, or one a notebook recorded as text
+        return "yes" if value in (True, "True") else "no"
+    if value is None:
+        return "none"
+    if (isinstance(value, float) and value != value) or (isinstance(value, str) and value.strip().lower() == "nan"):
+        return "—"
+    if isinstance(value, dict):
+        if depth >= 2:
+            return ", ".join(f"{k} {format_value(plain_values(v, depth + 1))}" for k, v in value.items())
+        return {k: plain_values(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain_values(v, depth + 1) for v in value]
+    return value
+
+
+def plain_lines(measured: dict) -> list[str]:
+    """A claim's numbers (or a diagnosis's evidence) as ``name = value`` lines (:func:`measured_lines`) in plain words
+    (:func:`plain_values`)."""
+    return measured_lines(plain_values(measured))
+
+
 def claim_section(claim_id: str, by_scale: dict, stale: str | None) -> str:
     """One claim: the paper's words, our test, the verdicts, threshold, diagnoses, what would change it;
     ``stale``: why the paper-scale run is stale (:func:`.paper_state.stale_reasons`), None when current."""
@@ -296,12 +321,21 @@ def claim_section(claim_id: str, by_scale: dict, stale: str | None) -> str:
     measured = (by_scale.get("paper") or any_claim).get("measured") or {}
     if measured:
         parts += ["<details><summary>measured" + (" (paper scale)" if by_scale.get("paper") else "") + "</summary>", "",
-                  *(f"- {_cell(prose(line))}" for line in measured_lines(measured)), "", "</details>", ""]
+                  *(f"- {_cell(prose(line))}" for line in plain_lines(measured)), "", "</details>", ""]
     rerun = [f"paper: its run is STALE ({stale}): a fresh `make paper` run of the current code and parameters may "
              "turn it."] if stale and by_scale.get("paper") else []
     change = rerun + what_would_change(by_scale)
     parts += ["**What would change the verdict.**", "", *(f"- {s}" for s in change), ""] if change else []
     return "\n".join(parts)
+
+
+def paper_heading(exp_id: str, meta: dict) -> str:
+    """The heading an experiment is listed under: its paper as :data:`.readme.PAPERS` cites it (by the id's letter),
+    so that a run recorded under an older citation (D4's paper-scale metrics say "ICML 2018") stays with its
+    paper; the run's own ``paper`` for an id of no listed paper."""
+    from .readme import PAPERS   # here: .readme imports this module
+
+    return PAPERS[exp_id[0]]["short"] if exp_id[:1] in PAPERS else meta.get("paper", "?")
 
 
 def review_markdown(root: Path, registry: dict | None = None) -> str:
@@ -311,7 +345,7 @@ def review_markdown(root: Path, registry: dict | None = None) -> str:
     state = paper_results(root, registry) if registry else {}
     papers: dict = {}
     for exp_id, entry in experiments.items():
-        papers.setdefault(entry["meta"].get("paper", "?"), []).append(exp_id)
+        papers.setdefault(paper_heading(exp_id, entry["meta"]), []).append(exp_id)
     parts = ["# Review: each claim beside the paper's words", "",
              "Generated by `python -m inferopt.pipeline review` from the committed metrics: the papers' scale "
              "(`reports/paper/metrics/`) and, where present, the default scale (`reports/metrics/`). For each claim: "

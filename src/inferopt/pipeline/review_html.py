@@ -20,7 +20,7 @@ from .layout import PAPER_DIR
 from .math_svg import text_with_formulas
 from .metrics_file import read_metrics
 from .paper_state import SHOWN_REASONS, paper_results, run_note, short_reasons
-from .review import load_claims, prose, threshold_text, what_would_change, why_undecided
+from .review import load_claims, paper_heading, prose, threshold_text, what_would_change, why_undecided
 from .small_figures import figure_block
 
 #: the page, relative to the project's root (beside ``reports/index.html``)
@@ -52,8 +52,8 @@ def _badge(claim: dict | None) -> str:
 
 def value_html(value) -> str:
     """A recorded value as HTML: a list of records as a small table, a mapping as ``name = value``
-    lines, a list as a comma list, a number to 4 significant digits, ``None`` as ``none`` and NaN as ``—``; never a
-    Python literal."""
+    lines, a list as a comma list, a number to 4 significant digits, ``None`` as ``none``, NaN (or the string
+    ``"nan"``) as ``—`` and ``True`` / ``False`` as ``yes`` / ``no``; never a Python literal."""
     if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
         keys = list(dict.fromkeys(k for v in value for k in v))
         head = "".join(f"<th>{_e(k)}</th>" for k in keys)
@@ -64,6 +64,10 @@ def value_html(value) -> str:
     if isinstance(value, list):
         shown = ", ".join(value_html(v) for v in value[:12])
         return shown + (f", … ({len(value)} values)" if len(value) > 12 else "")
+    if isinstance(value, bool) or value in ("True", "False"):   # a boolean, or one a notebook recorded as text
+        return "yes" if value in (True, "True") else "no"
+    if isinstance(value, str) and value.strip().lower() == "nan":   # NaN as a JSON writer left it
+        return "—"
     if value is None:       # a notebook's "nothing found" (no crossover within the run, say)
         return "none"
     if isinstance(value, float) and value != value:   # NaN: a trial with no such number (it never reached the level)
@@ -73,7 +77,7 @@ def value_html(value) -> str:
 
 def numbers_table(measured: dict) -> str:
     """A claim's numbers (or a diagnosis's evidence) as a two-column table."""
-    rows = "".join(f"<tr><td>{_e(k)}</td><td>{value_html(v)}</td></tr>" for k, v in measured.items())
+    rows = "".join(f"<tr><td>{_e(prose(k))}</td><td>{value_html(v)}</td></tr>" for k, v in measured.items())
     return f"<table><tr><th>name</th><th>value</th></tr>{rows}</table>"
 
 
@@ -158,7 +162,7 @@ def review_html(root: Path, registry: dict | None = None, reports: Path | None =
     state = paper_results(root, registry) if registry else {}
     papers: dict = {}
     for exp_id, entry in experiments.items():
-        papers.setdefault(entry["meta"].get("paper", "?"), []).append(exp_id)
+        papers.setdefault(paper_heading(exp_id, entry["meta"]), []).append(exp_id)
     body = []
     for paper, ids in papers.items():
         body.append(f"<h2>{_e(paper)}</h2>")
