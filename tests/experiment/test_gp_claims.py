@@ -371,3 +371,109 @@ def test_bad_arguments_are_refused_by_name(faster, ours_fail):
         gc.cost_check({k: 1.0 for k in gc.COST_EXPONENTS}, [], 20, [], [], [], [])
     with pytest.raises(TypeError, match="cost_M"):
         gc.cost_check({k: 1.0 for k in gc.COST_EXPONENTS}, [60], 20, [], [], [1.0], [])
+
+
+# --- D5.2's headline mechanism cells, the grid's limit, SGD's nominal products, D5.4's reading beside ---------------
+from inferopt.experiment.spectral.gp import grid_limited, nominal_matvecs, nominal_ratio   # noqa: E402
+
+
+def test_grid_limited_holds_at_one_spacing_and_fails_with_an_interior_lengthscale():
+    assert grid_limited([1.0, 1.01, 0.98, 1.04])                     # every run at the grid's limit (the review's 1.00-1.01)
+    assert not grid_limited([1.0, 1.01, 1.9])                        # one run inside: the grid resolves the lengthscale
+    assert not grid_limited([1.7, 1.9]) and grid_limited([1.08], band=0.1)
+    for bad, name in (([], "spacings"), ([1.0, -1.0], "spacings"), ([1.0, np.nan], "spacings")):
+        with pytest.raises(ValueError, match=name):
+            grid_limited(bad)
+    with pytest.raises(ValueError, match="band"):
+        grid_limited([1.0], band=1.5)
+    with pytest.raises(TypeError, match="spacings"):
+        grid_limited("1.0")
+
+
+def _sgd_run(degrees, probes=2, other=3.0):
+    """An SGD run of len(degrees) steps, a record every step: per step ``other`` products plus 1.2 n per probe."""
+    steps = np.arange(len(degrees) + 1)
+    work = np.r_[0.0, np.cumsum([other + 1.2 * n * probes for n in degrees])]
+    m = np.linspace(2.0, 1.0, steps.size)
+    return SpectralSolveResult(x=np.zeros(3), objective=np.full(steps.size, np.nan), n_iter=len(degrees), converged=False, message="",
+                               times=steps.astype(float), iterations=steps, metric=m, matvecs=work, info={"degrees": np.asarray(degrees)})
+
+
+def test_nominal_matvecs_counts_n_per_probe_and_refuses_runs_without_degrees():
+    r = _sgd_run([10, 20, 30])
+    assert nominal_matvecs(r, 2).tolist() == pytest.approx([0.0, 23.0, 66.0, 129.0])   # 3 + n x 2 probes per step
+    assert r.matvecs[-1] == pytest.approx(3 * 3 + 1.2 * 60 * 2)
+    with pytest.raises(ValueError, match="probes"):
+        nominal_matvecs(r, 0)
+    with pytest.raises(ValueError, match="degrees"):
+        nominal_matvecs(run(1.0), 2)
+
+
+def test_nominal_ratio_beside_the_calibrated_one():
+    sgd, lan = _sgd_run([10] * 20), run(0.05)
+    res = results(both(sgd, lan))
+    nominal = {k: nominal_matvecs(r, 2) for k, r in res.items() if k[1] == "SGD"}
+    tb = gp_comparison(res, ("SGD", "LANCZOS"), [0.52], nll={k: 0.0 for k in res}, nominal=nominal)
+    cal = gc.time_ratio(tb, "humidity", "LANCZOS", 0.52, unit="matvecs")
+    nom = nominal_ratio(tb, "humidity", "LANCZOS", 0.52)
+    assert cal == pytest.approx(1100 / (11 * 27)) and nom == pytest.approx(1100 / (11 * 23))   # 27 products a step calibrated, 23 nominal
+    assert tb["total nominal matvecs"].max() == pytest.approx(2000.0)                            # LANCZOS: the products it makes
+    with pytest.raises(ValueError, match="nominal"):
+        nominal_ratio(table(both(FAST, SLOW)), "humidity", "LANCZOS", 0.5)
+
+
+def test_a_humidity_only_cell_holds_d52_and_d54_cells_alone():
+    res = {k: r for k, r in _three(TIED, SLOW).items() if k[0] == "humidity"}
+    tb = gp_comparison(res, ("SGD", "LANCZOS"), MAP_SHARES, nll={k: 0.0 for k in res})
+    assert gc.decidable(tb) == ["D5.2", "D5.4"] and set(gc.claim_tests(tb, "LANCZOS", MAP_SHARES, CHOSEN)) == {"D5.2", "D5.4"}
+    rows, cells = gc.map_row("alpha to 0.1 (humidity)", "paper's", res, {k: 0.0 for k in res}, "paper", ["SGD", "LANCZOS", AUTHORS], CONS,
+                             MAP_SHARES, CHOSEN, n_resamples=FEW)
+    assert set(cells) == {(c, con) for c in ("D5.2", "D5.4") for con in CONS} and "sound: share 0.5 bound" not in rows[0]
+    assert rows[0]["D5.4"] == "fails" and rows[1]["D5.4"] == "holds"
+
+
+def test_d52_paper_needs_the_mechanism_cells_at_the_headline_sizes():
+    assert {"fixed probes", "authors: scipy L-BFGS-B", "authors: Lanczos steps", "alpha"} <= set(gc.VARY["D5.2"])
+
+
+def test_grid_limit_text_says_where_the_lengthscale_sits_at_the_grid_and_reaches_d52(ours_fail):
+    limited = {"humidity": {"the main grid": [1.0, 1.01, 1.0]}}
+    text = gc.grid_limit_text(_inputs(ours_fail, lengthscales=limited), "humidity")
+    assert text.startswith("Grid-limited: no full-size humidity run on the main grid has an interior lengthscale, all 3")
+    assert "No grid tried resolves it" in text
+    both_grids = {"humidity": {"the main grid": [1.0, 1.01], "the 2x finer grid": [1.9, 1.95]}}
+    assert "On the 2x finer grid the runs end inside, at 1.90-1.95" in gc.grid_limit_text(_inputs(ours_fail, lengthscales=both_grids), "humidity")
+    assert gc.grid_limit_text(_inputs(ours_fail, lengthscales={"humidity": {"the main grid": [1.0, 1.9]}}), "humidity") == ""
+    got = gc.d52_claim(_inputs(ours_fail, lengthscales=limited), "ours")
+    assert "Grid-limited" in got["text"] and "Grid-limited" in got["diagnosis"].reason
+    assert got["measured"]["humidity: grid-limited on the main grid (no full-size run with an interior lengthscale)"] is True
+    with pytest.raises(ValueError, match="lengthscales"):
+        _inputs(ours_fail, lengthscales={"humidity": [1.0]})
+    with pytest.raises(ValueError, match="name"):
+        gc.grid_limit_text(_inputs(ours_fail), "rain")
+
+
+def _steps(levels, T=20):
+    """A run whose test RMSE is ``levels[t]`` from record t on (a step function ``{t: level}``), a record a second."""
+    m = np.full(T + 1, np.nan)
+    for t, v in sorted(levels.items()):
+        m[t:] = v
+    return SpectralSolveResult(x=np.zeros(3), objective=np.full(T + 1, np.nan), n_iter=T, converged=False, message="",
+                               times=np.arange(T + 1.0), iterations=np.arange(T + 1), matvecs=100.0 * np.arange(T + 1), metric=m)
+
+
+def test_d54_reading_beside_turns_but_is_not_a_reading():
+    # SGD 8x faster near the start (share 0.1: record 1 against 8), slower from 0.3 on (record 15 against 8)
+    sgd, lan = _steps({0: 2.0, 1: 1.85, 15: 1.0}), _steps({0: 2.0, 8: 1.0})
+    shares = [0.1, 0.3, 0.5, 0.9]
+    res = results(both(sgd, lan))
+    tb = gp_comparison(res, ("SGD", "LANCZOS"), shares, nll={k: 0.0 for k in res})
+    values = {tuple(r["value"]): r["verdict"] for r in gc.claim_readings("D5.4", tb, "LANCZOS", shares, 0.1)}
+    assert (0.5, 6.0) not in values and values[(0.1, 6.0)] == "holds" and values[(0.3, 6.0)] == "fails"
+    got = gc.beside_reading(tb, "LANCZOS", shares)
+    assert got["verdict"] == "fails" and "which turns the verdict" in got["text"]
+    assert gc.beside_reading(table(both(FAST, SLOW)), "LANCZOS", SHARES)["verdict"] == "holds"
+    tied_b = gc.beside_reading(table(both(FAST, TIED)), "LANCZOS", SHARES)
+    assert tied_b["verdict"] == "fails" and "turns the verdict" not in tied_b["text"]
+    with pytest.raises(ValueError, match="lanczos"):
+        gc.beside_reading(tb, "SGD", shares)

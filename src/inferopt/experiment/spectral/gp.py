@@ -29,6 +29,9 @@ TAIL = 0.25
 RESOLVE = 2.0
 #: a run whose best test RMSE gains less than this (relative) in its last quarter has levelled off (:func:`late_gain`)
 PLATEAU = 0.005
+#: a run's final lengthscale within this (relative) of one grid spacing, or below, sits at the SKI grid's limit (:func:`grid_limited`):
+#: the b654e69 paper run's humidity runs ended at 1.00-1.01 spacings, the default scale's at most 1.06; an interior one (sound's) at 1.7-1.9
+GRID_BAND = 0.1
 #: D5.3's tie (ours): a LANCZOS / SGD cost ratio within this (relative) above 1 is a tie, SGD not faster there
 #: (:func:`d53_test`); the seeds' spread of one method's cost to a target is of this order
 TIE = 0.05
@@ -47,6 +50,43 @@ def grid_start(theta0, spacing: float, spacings: float = RESOLVE) -> np.ndarray:
     spacing = check_real("spacing", spacing, low=0.0, low_open=True)
     spacings = check_real("spacings", spacings, low=0.0)
     return np.r_[theta0[:2], max(float(theta0[2]), spacings * spacing)]
+
+
+def grid_limited(spacings, band: float = GRID_BAND) -> bool:
+    """Is the lengthscale GRID-LIMITED: does no run of ``spacings`` (each run's final lengthscale in spacings of its own SKI grid,
+    ``ℓ / h``) end at an interior lengthscale, every one at most ``1 + band`` spacings? Below about one spacing the grid cannot
+    resolve the kernel (:func:`grid_start`: the kernel between grid neighbours, ``exp(-h²/2ℓ²)``, and its lengthscale gradient
+    vanish), so a run that ends there was stopped by the grid, not by the likelihood: where every run does, the lengthscale the
+    likelihood would choose may lie below what the grid resolves, and the runs' optimum is the grid's limit, not an interior
+    optimum of the model. One run ending above ``1 + band`` spacings (an interior lengthscale) makes it False."""
+    if isinstance(spacings, str | bytes | dict) or not hasattr(spacings, "__iter__"):
+        raise TypeError(f"spacings must be a list of final lengthscales in grid spacings; got {spacings!r}")
+    spacings = as_finite_array("spacings", list(spacings), ndim=1, nonempty=True)
+    if np.any(spacings <= 0):
+        raise ValueError(f"spacings must be positive lengthscales in grid spacings; got {spacings.tolist()}")
+    band = check_real("band", band, low=0.0, high=1.0, high_open=True)
+    return bool(np.all(spacings <= 1.0 + band))
+
+
+def nominal_matvecs(result, probes: int) -> np.ndarray:
+    """SGD's ``matvecs`` trace at the NOMINAL count of its stochastic Chebyshev gradient, ``n`` products per probe at the degree
+    ``n`` drawn (the ``n - 1`` forward products with ``A`` and one for the derivative contraction), beside the calibrated
+    :data:`~inferopt.spectral.gp.SGD_PRODUCTS_PER_DEGREE` ``× n`` (its measured CPU cost) that the trace counts: each record's
+    count less ``(1.2 - 1) × probes × `` the degrees drawn in the steps before it (``result.info["degrees"]``, one per step;
+    ``result.iterations``: the steps done at each record). The other products (CG for ``α``, the spectral interval) are kept."""
+    from ...spectral.gp import SGD_PRODUCTS_PER_DEGREE
+    check_protocol("result", result, "matvecs", "iterations", "info", what="an SGD SpectralSolveResult")
+    probes = check_int("probes", probes, low=1)
+    degrees = (result.info or {}).get("degrees")
+    if degrees is None:
+        raise ValueError("result must record the degree drawn at each step (info['degrees']: an SGD run)")
+    degrees = np.asarray(degrees, dtype=float)
+    steps = np.asarray(result.iterations, dtype=int)
+    work = np.asarray(result.matvecs, dtype=float)
+    if work.size != steps.size or (steps.size and steps.max() > degrees.size):
+        raise ValueError("result's matvecs and iterations traces must match, each record at most as many steps as degrees drawn")
+    done = np.r_[0.0, np.cumsum(degrees)][steps]
+    return work - (SGD_PRODUCTS_PER_DEGREE - 1.0) * probes * done
 
 
 def gp_targets(results: dict, shares) -> dict:
@@ -109,18 +149,22 @@ def iterations_per_record(result) -> float:
     return float(np.median(steps)) if steps.size else 1.0
 
 
-def gp_run_table(results: dict, targets: dict, nll: dict | None = None) -> pd.DataFrame:
+def gp_run_table(results: dict, targets: dict, nll: dict | None = None, nominal: dict | None = None) -> pd.DataFrame:
     """One row per run: ``results`` maps ``(dataset, method, seed)`` to a result; ``targets`` ``{dataset: {share:
     target}}``. Columns ``dataset, method, seed``, ``time to <share>``, ``matvecs to <share>`` and ``records to <share>`` (the index of
     the first recorded entry at or below the target, the start being 0; ``inf``: not reached), ``final RMSE``, ``best RMSE``, ``total time``,
     ``total matvecs``, ``late gain``, ``iterations per record`` (:func:`iterations_per_record`); with ``nll`` (``{(dataset,
-    method, seed): the negative log likelihood at the run's end point}``, :func:`accurate_nll`), ``final NLL``."""
+    method, seed): the negative log likelihood at the run's end point}``, :func:`accurate_nll`), ``final NLL``; with ``nominal``
+    (``{key: a matvecs trace at the nominal count}``, :func:`nominal_matvecs`, SGD's runs), ``nominal matvecs to <share>`` and
+    ``total nominal matvecs`` (a run not in ``nominal`` counts as its ``matvecs`` trace: LANCZOS counts the products it makes)."""
     if not isinstance(results, dict) or not results:
         raise ValueError("results must be a non-empty mapping (dataset, method, seed) -> result")
     if not isinstance(targets, dict):
         raise TypeError(f"targets must be a mapping dataset -> {{share: target}}; got {type(targets).__name__}")
     if nll is not None and (not isinstance(nll, dict) or set(results) - set(nll)):
         raise ValueError("nll must map every run's key (dataset, method, seed) to its final negative log likelihood")
+    if nominal is not None and not isinstance(nominal, dict):
+        raise TypeError(f"nominal must be a mapping (dataset, method, seed) -> matvecs trace; got {type(nominal).__name__}")
     rows = []
     for (name, method, seed), res in results.items():
         row = {"dataset": name, "method": method, "seed": seed, "final RMSE": float(res.metric[-1]),
@@ -134,11 +178,19 @@ def gp_run_table(results: dict, targets: dict, nll: dict | None = None) -> pd.Da
             row[f"matvecs to {share:g}"] = work_to(res, target)
             hit = np.flatnonzero(np.asarray(res.metric) <= target)
             row[f"records to {share:g}"] = float(hit[0]) if hit.size else float("inf")
+        if nominal is not None:
+            work = np.asarray(nominal.get((name, method, seed), res.matvecs), dtype=float)
+            if work.shape != np.shape(res.metric):
+                raise ValueError(f"nominal[{(name, method, seed)!r}] must trace a count at every entry of the run's metric")
+            row["total nominal matvecs"] = float(work[-1])
+            for share, target in targets[name].items():
+                hit = np.flatnonzero(np.asarray(res.metric) <= target)
+                row[f"nominal matvecs to {share:g}"] = float(work[hit[0]]) if hit.size else float("inf")
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def gp_comparison(results: dict, methods, shares, nll: dict | None = None) -> pd.DataFrame:
+def gp_comparison(results: dict, methods, shares, nll: dict | None = None, nominal: dict | None = None) -> pd.DataFrame:
     """The table of ONE comparison (:func:`gp_run_table`, with each run's final likelihood from ``nll`` where given): the
     runs of ``methods`` (two names) in ``results`` (``{(dataset, method, seed): result}``), with each dataset's targets
     (:func:`gp_targets`) set by those runs alone. Runs of other methods in ``results`` are left out and set nothing."""
@@ -158,7 +210,8 @@ def gp_comparison(results: dict, methods, shares, nll: dict | None = None) -> pd
             raise ValueError(f"results hold no run of {m!r}")
     names = list(dict.fromkeys(k[0] for k in sub))
     targets = {n: gp_targets({k: r for k, r in sub.items() if k[0] == n}, shares) for n in names}
-    table = gp_run_table(sub, targets, None if nll is None else {k: v for k, v in nll.items() if k in sub})
+    table = gp_run_table(sub, targets, None if nll is None else {k: v for k, v in nll.items() if k in sub},
+                         None if nominal is None else {k: v for k, v in nominal.items() if k in sub})
     table.attrs["targets"] = targets
     return table
 
@@ -233,6 +286,22 @@ def time_ratio(table: pd.DataFrame, name: str, lanczos: str, share: float, sgd: 
     if np.isinf(den):
         return 0.0
     return None if den <= 0 else _cost(table, name, lanczos, share, unit) / den
+
+
+def nominal_ratio(table: pd.DataFrame, name: str, lanczos: str, share: float, sgd: str = "SGD"):
+    """LANCZOS's median products to the target ``share`` on ``name`` over SGD's at its NOMINAL count (``n`` per probe at the
+    degree drawn, :func:`nominal_matvecs`; the table's ``nominal matvecs to <share>``), a run that never reached it counting
+    with its whole run (as :func:`time_ratio`): read beside the ratio at SGD's calibrated count (``1.2n``), deciding nothing.
+    ``None`` where SGD's count is 0 or a method never gets there (:func:`never_reaches`)."""
+    share = _share(_runs(table, name, sgd, lanczos), share)
+    if f"nominal matvecs to {share:g}" not in table.columns:
+        raise ValueError("table must hold 'nominal matvecs to <share>' (gp_comparison(..., nominal=))")
+    if never_reaches(table, name, lanczos, share) or never_reaches(table, name, sgd, share):
+        return None
+    cost = lambda m, to, total: float(np.median(np.where(np.isinf(v := table.loc[(table.dataset == name) & (table.method == m), to].to_numpy(float)),
+                                                         table.loc[(table.dataset == name) & (table.method == m), total].to_numpy(float), v)))
+    den = cost(sgd, f"nominal matvecs to {share:g}", "total nominal matvecs")
+    return None if den <= 0 else cost(lanczos, f"nominal matvecs to {share:g}", "total nominal matvecs") / den
 
 
 def _at_least(r, factor, strict=False) -> bool:

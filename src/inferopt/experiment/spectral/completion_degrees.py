@@ -1,0 +1,375 @@
+"""D4's deciding code beyond :mod:`.completion` (Fig. 2(c)-(d)): one step per panel tuned on a grid extended past an
+edge, D4.2 read on each arm's level once the runs level off against SGD-DET's exact bias, and D4.3 on the runs'
+empirical gradient variance.
+
+* **Steps** (:func:`tune_panel_steps`): every arm of a panel shares one initial step ``c/L``; ``c`` is chosen on the
+  validation split (:func:`~.completion.choose_panel_steps`) from a grid that is extended by ``step_ratio`` beyond an
+  edge the panel's choice sits at, up to ``rounds`` times; an edge left is flagged.
+* **D4.2** ("a larger degree reduces the bias error in SGD-DET, while SGD achieves similar error regardless of the
+  degree"): SGD-DET truncates the Chebyshev series at its degree ``n`` deterministically, so the mean of its gradient
+  is the exact gradient of ``tr p_n(θθᵀ + εI)`` (``p_n`` the truncated series) and its bias is exact
+  (:func:`truncated_gradient`, :func:`det_gradient_bias`); its fixed point is the minimiser of the truncated objective
+  (:func:`det_fixed_point`), whose test RMSE is SGD-DET's bias floor on the paper's axis. The runs are read on their
+  level once they level off (:func:`run_levels`: the mean test RMSE over the last part of the run and how much it still
+  falls there) and :func:`d42_level_reading` decides only where the exact floors differ by more than the levels' noise.
+* **D4.3** (panel (c)'s mechanism, "other distributions have relatively large variances"): the empirical variance of
+  the stochastic gradient each distribution gives, drawn as the runs draw it (:func:`gradient_draws`), at the optimum
+  and on the runs' path, decided by :func:`d43_gradient_reading`; Lemma 2's ``Var_C`` is a check beside it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..._validation import as_finite_array, check_callable, check_choices, check_int, check_real, check_table
+from .completion import choose_panel_steps
+
+#: the degree distributions of panel (c)
+DISTRIBUTIONS = ("optimal", "poisson", "negative binomial")
+
+
+# ----------------------------------------------------------------------------- steps
+
+
+def _factors(name: str, factors) -> list:
+    if isinstance(factors, str | bytes) or not hasattr(factors, "__iter__"):
+        raise TypeError(f"{name} must be a list of step factors; got {factors!r}")
+    out = [check_real(f"{name} (an entry of)", f_, low=0.0, low_open=True) for f_ in factors]
+    if not out:
+        raise ValueError(f"{name} must hold at least one step factor")
+    return sorted(set(out))
+
+
+def tune_panel_steps(pilots, panels: dict, factors, *, rounds: int, step_ratio: float) -> tuple:
+    """One initial step factor per panel, tuned on the validation split on a grid extended past its edges.
+
+    ``pilots(grid)`` runs one pilot per arm and factor of ``grid`` (``{arm: [factor, ...]}``) and returns their table
+    (columns ``arm, factor, validation RMSE``); ``panels`` maps a panel to its arms; ``factors`` is the grid every arm
+    starts from. Each panel takes :func:`~.completion.choose_panel_steps`' factor (least mean validation RMSE over its
+    arms). Where that factor is the least or the largest the panel tried, the panel's arms run one more pilot at the
+    factor divided or multiplied by ``step_ratio``, up to ``rounds`` times.
+
+    Returns ``(pilots' table, {arm: factor}, {panel: None | "low" | "high"})``: the edge a panel's choice still sits at
+    after the rounds (None: bracketed by the factors tried)."""
+    check_callable("pilots", pilots)
+    if not isinstance(panels, dict) or not panels:
+        raise TypeError("panels must be a non-empty mapping panel -> list of arms")
+    arms = {}
+    for pn, arms_ in panels.items():
+        if isinstance(arms_, str | bytes) or not hasattr(arms_, "__iter__") or not list(arms_):
+            raise ValueError(f"panels[{pn!r}] must be a non-empty list of arms; got {arms_!r}")
+        arms[pn] = [str(a) for a in arms_]
+    factors = _factors("factors", factors)
+    rounds = check_int("rounds", rounds, low=0)
+    step_ratio = check_real("step_ratio", step_ratio, low=1.0, low_open=True)
+    every = list(dict.fromkeys(a for arms_ in arms.values() for a in arms_))
+    table = _pilot_table(pilots({a: list(factors) for a in every}))
+
+    def edges_of(tb):
+        chosen = choose_panel_steps(tb, arms)
+        out = {}
+        for pn, arms_ in arms.items():
+            tried = tb.loc[tb["arm"].isin(arms_), "factor"].to_numpy(float)
+            f_ = chosen[arms_[0]]
+            out[pn] = "low" if f_ <= tried.min() else "high" if f_ >= tried.max() else None
+        return chosen, out
+
+    chosen, edges = edges_of(table)
+    for _ in range(rounds):
+        more = {a: [chosen[a] / step_ratio if side == "low" else chosen[a] * step_ratio]
+                for pn, side in edges.items() if side for a in arms[pn]}
+        if not more:
+            break
+        table = pd.concat([table, _pilot_table(pilots(more))], ignore_index=True)
+        chosen, edges = edges_of(table)
+    return table, chosen, edges
+
+
+def _pilot_table(table) -> pd.DataFrame:
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"pilots must return a DataFrame of pilot runs; got {type(table).__name__}")
+    return check_table("the pilots' table", table, ("arm", "factor", "validation RMSE"))
+
+
+# ----------------------------------------------------------------------------- exact gradients of a Chebyshev series
+
+
+def _eig_side(theta):
+    """``(eigenvalues, eigenvectors, small_right)`` of the smaller Gram matrix of ``theta``."""
+    small_right = theta.shape[1] <= theta.shape[0]
+    gram = theta.T @ theta if small_right else theta @ theta.T
+    lam, U = np.linalg.eigh(gram)
+    return np.maximum(lam, 0.0), U, small_right
+
+
+def _apply(theta, lam_fun, lam, U, small_right):
+    """``h(A) θ`` for ``A = θθᵀ + εI`` given the eigen-decomposition of the smaller Gram matrix and ``lam_fun`` the values
+    ``h(λ_i + ε)`` (push-through: ``h(θθᵀ + εI) θ = θ h(θᵀθ + εI)``)."""
+    W = U * lam_fun
+    return theta @ (W @ U.T) if small_right else (W @ U.T) @ theta
+
+
+def _series_derivative(coeffs, a: float, b: float, x) -> np.ndarray:
+    """``p'(x)`` of ``p = Σ_j coeffs_j T_j((2x - a - b)/(b - a))``."""
+    c = np.asarray(coeffs, dtype=float)
+    if c.size < 2:
+        return np.zeros_like(np.asarray(x, dtype=float))
+    t = (2.0 * np.asarray(x, dtype=float) - a - b) / (b - a)
+    return np.polynomial.chebyshev.chebval(t, np.polynomial.chebyshev.chebder(c)) * (2.0 / (b - a))
+
+
+def _checked_series(theta, eps, coeffs, a, b):
+    theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
+    eps = check_real("eps", eps, low=0.0, low_open=True)
+    coeffs = as_finite_array("coeffs", coeffs, ndim=1, nonempty=True)
+    a, b = check_real("a", a, low=0.0, low_open=True), check_real("b", b, low=0.0, low_open=True)
+    if not a < b:
+        raise ValueError(f"the interval must have a < b; got a = {a}, b = {b}")
+    return theta, eps, coeffs, a, b
+
+
+def truncated_gradient(theta, eps: float, coeffs, a: float, b: float) -> np.ndarray:
+    """The exact gradient ``2 p'(θθᵀ + εI) θ`` of ``tr p(θθᵀ + εI)``, ``p = Σ_j coeffs_j T_j`` on ``[a, b]``: the mean
+    over the probes of the stochastic gradient with those weights (:func:`~inferopt.spectral.gradients.grad_lowrank`;
+    SGD-DET's at degree ``n``: ``coeffs`` the series' first ``n + 1`` coefficients). One eigen-decomposition of the
+    smaller Gram matrix."""
+    theta, eps, coeffs, a, b = _checked_series(theta, eps, coeffs, a, b)
+    lam, U, small_right = _eig_side(theta)
+    return _apply(theta, 2.0 * _series_derivative(coeffs, a, b, lam + eps), lam, U, small_right)
+
+
+def det_gradient_bias(theta, eps: float, coeffs, a: float, b: float, degree: int) -> dict:
+    """SGD-DET's exact gradient bias at ``theta``: its mean gradient (:func:`truncated_gradient` of the first
+    ``degree + 1`` of the series' ``coeffs``) less the exact ``∇ tr (θθᵀ + εI)^{1/2} = (θθᵀ + εI)^{-1/2} θ``.
+    Returns ``{"bias": its Frobenius norm, "gradient": the exact gradient's norm, "relative": their ratio,
+    "matrix": the bias}``."""
+    theta, eps, coeffs, a, b = _checked_series(theta, eps, coeffs, a, b)
+    degree = check_int("degree", degree, low=0)
+    lam, U, small_right = _eig_side(theta)
+    x = lam + eps
+    bias = _apply(theta, 2.0 * _series_derivative(coeffs[:degree + 1], a, b, x) - x ** -0.5, lam, U, small_right)
+    exact = float(np.linalg.norm(_apply(theta, x ** -0.5, lam, U, small_right)))
+    norm = float(np.linalg.norm(bias))
+    return {"bias": norm, "gradient": exact, "relative": norm / exact if exact > 0 else float("nan"), "matrix": bias}
+
+
+def det_fixed_point(problem, theta_star, degree: int, *, interval=None, max_iter: int = 200, gtol: float = 1e-9):
+    """SGD-DET's fixed point at degree ``degree``: the minimiser over the box of the truncated objective
+    ``tr p_n(θθᵀ + εI) + g(θ)`` (``p_n``: ``sqrt``'s Chebyshev series on the interval ``[a, b]`` of ``theta_star``,
+    :meth:`~inferopt.spectral.MatrixCompletion.interval`, chopped after degree ``n``), by L-BFGS-B warm-started at
+    ``theta_star`` (the model's optimum: SGD-DET's fixed point is the point where its mean gradient vanishes, near it);
+    ``interval``: ``(a, b)`` given (the one the caller reads the optimum's bias on) instead of computed.
+    The truncated objective is what SGD-DET's mean gradient descends, so its minimiser's test RMSE is SGD-DET's bias
+    floor on the paper's axis. Returns ``(θ_n, info)`` with ``info = {"test RMSE", "objective" (the exact one),
+    "n_iter", "converged", "a", "b"}``."""
+    import scipy.optimize
+
+    from ...spectral import ChebyshevSeries
+
+    for attr in ("interval", "g", "g_grad", "metric", "objective", "shape", "eps", "low", "high"):
+        if not hasattr(problem, attr):
+            raise TypeError(f"problem must be a MatrixCompletion (it has no {attr})")
+    degree = check_int("degree", degree, low=0)
+    max_iter = check_int("max_iter", max_iter, low=1)
+    gtol = check_real("gtol", gtol, low=0.0, low_open=True)
+    theta_star = as_finite_array("theta_star", theta_star, ndim=2)
+    shape = tuple(problem.shape)
+    if theta_star.shape != shape:
+        raise ValueError(f"theta_star must have the problem's shape {shape}; got {theta_star.shape}")
+    if interval is None:
+        a, b = problem.interval(theta_star)
+    else:
+        if isinstance(interval, str) or np.ndim(interval) != 1 or len(interval) != 2:
+            raise ValueError(f"interval must be a pair (a, b); got {interval!r}")
+        a, b = check_real("interval[0]", interval[0], low=0.0, low_open=True), check_real("interval[1]", interval[1], low=0.0, low_open=True)
+        if not a < b:
+            raise ValueError(f"interval must have a < b; got {interval!r}")
+    coeffs = ChebyshevSeries("sqrt", a, b).coefficients(degree)
+    cheb = np.polynomial.chebyshev
+    eps, d = float(problem.eps), shape[0]
+
+    def value_grad(x):
+        theta = x.reshape(shape)
+        lam, U, small_right = _eig_side(theta)
+        t = (2.0 * (lam + eps) - a - b) / (b - a)
+        t0 = (2.0 * eps - a - b) / (b - a)
+        value = float(np.sum(cheb.chebval(t, coeffs)) + (d - lam.size) * cheb.chebval(t0, coeffs)) + problem.g(theta)
+        grad = _apply(theta, 2.0 * _series_derivative(coeffs, a, b, lam + eps), lam, U, small_right) + problem.g_grad(theta)
+        return value, grad.ravel()
+
+    size = shape[0] * shape[1]
+    res = scipy.optimize.minimize(value_grad, theta_star.reshape(-1).copy(), jac=True, method="L-BFGS-B",
+                                  bounds=scipy.optimize.Bounds(np.full(size, problem.low), np.full(size, problem.high)),
+                                  options={"maxiter": max_iter, "maxfun": 2 * max_iter, "ftol": 1e-14, "gtol": gtol})
+    theta = res.x.reshape(shape)
+    return theta, {"test RMSE": float(problem.metric(theta)), "objective": float(problem.objective(theta)), "n_iter": int(res.nit),
+                   "converged": bool(res.success), "a": float(a), "b": float(b)}
+
+
+# ----------------------------------------------------------------------------- D4.2: levels
+
+
+def run_levels(runs: dict, window: float) -> pd.DataFrame:
+    """Each run's level once it levels off: ``runs`` maps ``(dataset, method, seed)`` to a result with ``iterations``
+    and ``metric`` (the test RMSE trace); the last ``window`` share of its iterations is read. Returns one row per run:
+    ``dataset, method, seed``, ``level`` (the mean test RMSE over the window's evaluations), ``drift`` (the mean over
+    the window's first half less the mean over its second half: how much the run still falls there; near zero or
+    negative once it has levelled off) and ``points`` (evaluations in the window)."""
+    if not isinstance(runs, dict) or not runs:
+        raise TypeError("runs must be a non-empty mapping (dataset, method, seed) -> result")
+    window = check_real("window", window, low=0.0, low_open=True, high=1.0)
+    rows = []
+    for key, r in runs.items():
+        if not (isinstance(key, tuple) and len(key) == 3):
+            raise ValueError(f"runs' keys must be (dataset, method, seed); got {key!r}")
+        it = as_finite_array(f"runs[{key!r}].iterations", getattr(r, "iterations", None), ndim=1, nonempty=True)
+        metric = np.asarray(getattr(r, "metric", None), dtype=float)
+        if metric.shape != it.shape:
+            raise ValueError(f"runs[{key!r}]: metric and iterations must have the same length")
+        inside = it >= it[-1] - window * (it[-1] - it[0])
+        values = metric[inside]
+        if values.size < 4:
+            raise ValueError(f"window must hold at least 4 evaluations of every run; {key!r} has {values.size} in its last "
+                             f"{window:g} (evaluate more often, or widen the window)")
+        half = values.size // 2
+        rows.append({"dataset": key[0], "method": key[1], "seed": key[2], "level": float(np.mean(values)),
+                     "drift": float(np.mean(values[:half]) - np.mean(values[-half:])), "points": int(values.size)})
+    return pd.DataFrame(rows)
+
+
+def _arm(table, method, column) -> np.ndarray:
+    v = table.loc[table["method"] == method, column].to_numpy(float)
+    if v.size == 0:
+        raise ValueError(f"table holds no run of {method!r}")
+    return v
+
+
+def _se(v) -> float:
+    return float(np.std(v, ddof=1) / np.sqrt(v.size)) if v.size > 1 else float("inf")
+
+
+def d42_level_reading(table: pd.DataFrame, low: int, high: int, floors: dict, *, share: float = 0.5, z: float = 2.0) -> dict:
+    """D4.2 read on each arm's level (``table``: :func:`run_levels`' rows of the arms ``SGD N=<n>`` and
+    ``SGD-DET N=<n>`` at ``n`` = ``low``, ``high``) against SGD-DET's exact bias floor: ``floors`` maps each degree to
+    the test RMSE of SGD-DET's fixed point there (:func:`det_fixed_point`).
+
+    * the *noise*: the standard error of the difference between SGD-DET's mean levels at ``low`` and ``high`` (over
+      the seeds);
+    * *levelled*: every arm's median ``drift`` (what it still falls over the window) is at most ``z`` times the noise;
+      otherwise the runs are read mid-transient: undecided (None);
+    * *visible*: the exact floors differ by more than ``z`` times the noise; otherwise the bias is below the noise the
+      runs can resolve: undecided (None; the reason names every condition missed);
+    * then it holds when SGD-DET's mean level falls from ``low`` to ``high`` (``gain > 0``) and SGD's changes by less
+      than ``share`` of that gain, and fails otherwise.
+
+    Returns ``{"outcome": True | False | None, "reason": why undecided or None, "gain", "change", "noise",
+    "floor gap", "drift": {arm: median drift}, "levels": {arm: mean level}}``."""
+    check_table("table", table, ("method", "seed", "level", "drift"))
+    low, high = check_int("low", low, low=0), check_int("high", high, low=0)
+    if not low < high:
+        raise ValueError(f"low must be below high; got low = {low}, high = {high}")
+    if not isinstance(floors, dict):
+        raise TypeError(f"floors must be a mapping degree -> test RMSE of SGD-DET's fixed point; got {type(floors).__name__}")
+    for n in (low, high):
+        if n not in floors:
+            raise ValueError(f"floors must hold the degree {n}")
+        check_real(f"floors[{n}]", floors[n], low=0.0)
+    share = check_real("share", share, low=0.0, low_open=True)
+    z = check_real("z", z, low=0.0)
+    arms = [f"{m} N={n}" for n in (low, high) for m in ("SGD", "SGD-DET")]
+    levels = {a: float(np.mean(_arm(table, a, "level"))) for a in arms}
+    drift = {a: float(np.median(_arm(table, a, "drift"))) for a in arms}
+    det_lo, det_hi = _arm(table, f"SGD-DET N={low}", "level"), _arm(table, f"SGD-DET N={high}", "level")
+    noise = float(np.hypot(_se(det_lo), _se(det_hi)))
+    gain = levels[f"SGD-DET N={low}"] - levels[f"SGD-DET N={high}"]
+    change = abs(levels[f"SGD N={low}"] - levels[f"SGD N={high}"])
+    floor_gap = float(floors[low] - floors[high])
+    out = {"gain": gain, "change": change, "noise": noise, "floor gap": floor_gap, "drift": drift, "levels": levels}
+    moving = {a: v for a, v in drift.items() if not v <= z * noise}
+    why = []
+    if moving:
+        why.append("the runs have not levelled off: over the window " + ", ".join(f"{a} still falls {v:.2g}" for a, v in moving.items())
+                   + f", more than {z:g} times the levels' noise ({noise:.2g} test RMSE)")
+    if not abs(floor_gap) > z * noise:
+        why.append(f"SGD-DET's exact bias is below the noise: its fixed points' test RMSEs differ by {floor_gap:+.2g} between N = {low} "
+                   f"and N = {high}, within {z:g} times the levels' noise ({noise:.2g})")
+    if why:
+        return out | {"outcome": None, "reason": "; and ".join(why)}
+    return out | {"outcome": bool(gain > 0 and change < share * gain), "reason": None}
+
+
+# ----------------------------------------------------------------------------- D4.3: gradient variance
+
+
+def gradient_draws(problem, theta, rules: dict, *, M: int, n_draws: int, rng) -> pd.DataFrame:
+    """The stochastic gradient of the spectral term at ``theta`` drawn ``n_draws`` times per degree rule of ``rules``
+    (``{name: rule}``, :func:`~inferopt.spectral.make_degree_rule` on the series of ``theta``'s interval: what a run
+    draws there), each with ``M`` fresh Rademacher probes, as the runs draw it (:meth:`spectral_grad`). Each draw is
+    recorded by its squared distance to the rule's exact mean (:func:`truncated_gradient` of the series the rule
+    draws from: the whole chopped series for a random degree, its first ``n + 1`` terms for a fixed one), so that the
+    mean of ``sq`` is the gradient's variance (the trace of its covariance) with nothing estimated from the draws but
+    that. Returns one row per draw: ``rule, draw, degree, sq``."""
+    from ..._random import as_generator
+    from ...spectral import rademacher
+
+    for attr in ("interval", "spectral_grad", "eps", "shape"):
+        if not hasattr(problem, attr):
+            raise TypeError(f"problem must be a MatrixCompletion (it has no {attr})")
+    theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
+    if not isinstance(rules, dict) or not rules:
+        raise TypeError("rules must be a non-empty mapping name -> degree rule")
+    M, n_draws = check_int("M", M, low=1), check_int("n_draws", n_draws, low=2)
+    rng = as_generator(rng)
+    rows = []
+    for name, rule in rules.items():
+        if not hasattr(rule, "draw") or not hasattr(rule, "series"):
+            raise TypeError(f"rules[{name!r}] must be a degree rule (make_degree_rule); got {type(rule).__name__}")
+        series = rule.series
+        fixed = getattr(rule, "degree", None)
+        coeffs = series.coeffs if fixed is None else series.coefficients(fixed)
+        mean = truncated_gradient(theta, problem.eps, coeffs, series.a, series.b)
+        for k in range(n_draws):
+            w = rule.draw(rng)
+            g = problem.spectral_grad(theta, rademacher(rng, theta.shape[0], M), w, series.a, series.b)
+            g -= mean
+            rows.append({"rule": str(name), "draw": k, "degree": int(w.size - 1), "sq": float(np.vdot(g, g))})
+    return pd.DataFrame(rows)
+
+
+def d43_gradient_reading(table: pd.DataFrame, *, z: float = 2.0, reference: str = "optimal",
+                         others=("poisson", "negative binomial")) -> dict:
+    """D4.3 on the runs' empirical gradient variance (``table``: :func:`gradient_draws`' rows with a column ``point``
+    naming where they were drawn: the optimum, a point on the runs' path). At each point the variance of a rule is
+    the mean of its draws' ``sq``, with the standard error of that mean. The ``reference`` rule's variance is below
+    every one of ``others``' by more than ``z`` standard errors of the difference: that point holds; above by more:
+    it fails; within: undecided. Holds (True) where every point holds, fails (False) where one fails, else None.
+    Returns ``{"outcome", "reason", "points": {point: {rule: variance, "se " + rule: its SE, "outcome": ...}}}``."""
+    check_table("table", table, ("point", "rule", "sq"))
+    z = check_real("z", z, low=0.0)
+    if isinstance(others, str) or not list(others):
+        raise ValueError(f"others must be a non-empty list of rule names; got {others!r}")
+    out, verdicts = {}, []
+    for point, rows in table.groupby("point", sort=False):
+        check_choices(f"point {point}'s rules", [reference, *others], set(rows["rule"]))
+        stats = {}
+        for rule, r in rows.groupby("rule", sort=False):
+            sq = r["sq"].to_numpy(float)
+            if sq.size < 2 or not np.all(np.isfinite(sq)) or np.any(sq < 0):
+                raise ValueError(f"point {point}, rule {rule}: sq must hold at least two finite squared norms")
+            stats[str(rule)] = (float(sq.mean()), _se(sq))
+        ref, se_ref = stats[reference]
+        cmp = []
+        for o in others:
+            diff, se = stats[o][0] - ref, float(np.hypot(stats[o][1], se_ref))
+            cmp.append(True if diff > z * se else False if diff < -z * se else None)
+        outcome = False if False in cmp else True if all(c is True for c in cmp) else None
+        verdicts.append(outcome)
+        out[str(point)] = {r: v for r, (v, _) in stats.items()} | {f"se {r}": s for r, (_, s) in stats.items()} | {"outcome": outcome}
+    if not verdicts:
+        raise ValueError("table must hold draws at one point at least")
+    overall = False if False in verdicts else True if all(v is True for v in verdicts) else None
+    undecided = [p for p, v in out.items() if v["outcome"] is None]
+    reason = None if overall is not None else (
+        f"at {', '.join(undecided)} the variances differ by less than {z:g} standard errors of the draws")
+    return {"outcome": overall, "reason": reason, "points": out}

@@ -1,0 +1,217 @@
+"""D4's deciding code (inferopt.experiment.spectral.completion_degrees): the panel step tuning with its grid extended
+past an edge, SGD-DET's exact bias and fixed point, D4.2 read on the runs' levels and D4.3 on the empirical gradient
+variance; each decision holds and fails on constructed inputs, and bad arguments are refused by name."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from inferopt.experiment.spectral.completion import completion_problem
+from inferopt.experiment.spectral.completion_degrees import (d42_level_reading, d43_gradient_reading, det_fixed_point, det_gradient_bias,
+                                                             gradient_draws, run_levels, truncated_gradient, tune_panel_steps)
+from inferopt.spectral import ChebyshevSeries, SpectralSolveResult, make_degree_rule
+from inferopt.spectral.completion import reference_solution
+from inferopt.spectral.gradients import grad_lowrank
+
+PANELS = {"c": ["optimal", "poisson"], "d": ["SGD N=10", "SGD-DET N=10"]}
+
+
+def pilots_best_at(best, calls=None):
+    """Pilots whose validation RMSE is least at the factor ``best[panel]`` for every arm of that panel."""
+    of = {a: best[pn] for pn, arms in PANELS.items() for a in arms}
+
+    def pilots(grid):
+        if calls is not None:
+            calls.append(grid)
+        return pd.DataFrame([{"arm": a, "factor": f, "validation RMSE": 1.0 + np.log(f / of[a]) ** 2} for a, fs in grid.items() for f in fs])
+    return pilots
+
+
+GRID = [0.25, 0.5, 1.0, 2.0, 4.0]
+
+
+def test_tune_panel_steps_extends_the_grid_past_an_edge():
+    calls = []
+    tb, chosen, edges = tune_panel_steps(pilots_best_at({"c": 1.0, "d": 16.0}, calls), PANELS, GRID, rounds=3, step_ratio=2.0)
+    # panel c bracketed at once; panel d's best (16) is two doublings past the grid's top: extended to 8, 16, 32, then bracketed
+    assert chosen == {"optimal": 1.0, "poisson": 1.0, "SGD N=10": 16.0, "SGD-DET N=10": 16.0}
+    assert edges == {"c": None, "d": None}
+    assert calls[1] == {"SGD N=10": [8.0], "SGD-DET N=10": [8.0]} and len(calls) == 4 and len(tb) == 4 * 5 + 2 * 3
+    # too few rounds: the edge is left and flagged
+    _, chosen, edges = tune_panel_steps(pilots_best_at({"c": 1.0, "d": 16.0}), PANELS, GRID, rounds=1, step_ratio=2.0)
+    assert chosen["SGD N=10"] == 8.0 and edges == {"c": None, "d": "high"}
+    # the low edge: extended downwards
+    _, chosen, edges = tune_panel_steps(pilots_best_at({"c": 0.125, "d": 1.0}), PANELS, GRID, rounds=2, step_ratio=2.0)
+    assert chosen["optimal"] == 0.125 and edges == {"c": None, "d": None}
+    _, chosen, edges = tune_panel_steps(pilots_best_at({"c": 0.125, "d": 1.0}), PANELS, GRID, rounds=0, step_ratio=2.0)
+    assert chosen["optimal"] == 0.25 and edges["c"] == "low"
+
+
+def test_tune_panel_steps_refuses_bad_arguments():
+    pilots = pilots_best_at({"c": 1.0, "d": 1.0})
+    with pytest.raises(TypeError, match="pilots"):
+        tune_panel_steps("pilots", PANELS, GRID, rounds=1, step_ratio=2.0)
+    with pytest.raises(TypeError, match="panels"):
+        tune_panel_steps(pilots, {}, GRID, rounds=1, step_ratio=2.0)
+    with pytest.raises(ValueError, match="factors"):
+        tune_panel_steps(pilots, PANELS, [0.0, 1.0], rounds=1, step_ratio=2.0)
+    with pytest.raises(ValueError, match="rounds"):
+        tune_panel_steps(pilots, PANELS, GRID, rounds=-1, step_ratio=2.0)
+    with pytest.raises(ValueError, match="step_ratio"):
+        tune_panel_steps(pilots, PANELS, GRID, rounds=1, step_ratio=1.0)
+
+
+# ----------------------------------------------------------------------------- exact gradients, SGD-DET's bias
+
+
+def small_problem(seed=0, d=12, r=9):
+    rng = np.random.default_rng(seed)
+    truth = rng.normal(size=(d, 2)) @ rng.normal(size=(2, r))
+    idx = rng.permutation(d * r)
+    rows, cols = np.divmod(idx, r)
+    train, test = idx[: d * r * 2 // 3], idx[d * r * 2 // 3:]
+    data = {"rows": rows[: train.size], "cols": cols[: train.size], "values": truth.ravel()[train], "shape": (d, r),
+            "test": (rows[train.size:], cols[train.size:], truth.ravel()[test]), "low": -6.0, "high": 6.0}
+    return completion_problem(data, eps=0.5, lam=1.0, rng=seed)
+
+
+def test_truncated_gradient_is_the_mean_of_the_probe_estimator():
+    rng = np.random.default_rng(1)
+    theta = rng.normal(size=(7, 5))
+    a, b = 0.3, 0.3 + 1.1 * np.linalg.norm(theta, 2) ** 2
+    coeffs = ChebyshevSeries("sqrt", a, b).coefficients(6)
+    # the d basis vectors as probes: the estimator's (1/M) sum over probes is the exact trace's gradient / d
+    exact = truncated_gradient(theta, 0.3, coeffs, a, b)
+    assert np.allclose(7 * grad_lowrank(theta, 0.3, np.eye(7), coeffs, a, b), exact, rtol=1e-9, atol=1e-12)
+    # the same with theta wide (the other Gram side)
+    assert np.allclose(5 * grad_lowrank(theta.T, 0.3, np.eye(5), coeffs, a, b), truncated_gradient(theta.T, 0.3, coeffs, a, b))
+
+
+def test_det_gradient_bias_falls_with_the_degree_and_vanishes_with_the_whole_series():
+    rng = np.random.default_rng(2)
+    theta = rng.normal(size=(8, 6))
+    a, b = 0.2, 0.2 + 1.1 * np.linalg.norm(theta, 2) ** 2
+    series = ChebyshevSeries("sqrt", a, b)
+    bias = [det_gradient_bias(theta, 0.2, series.coeffs, a, b, n)["relative"] for n in (3, 10, series.coeffs.size)]
+    assert bias[0] > bias[1] > bias[2] and bias[2] < 1e-8
+    with pytest.raises(ValueError, match="degree"):
+        det_gradient_bias(theta, 0.2, series.coeffs, a, b, -1)
+    with pytest.raises(ValueError, match="a < b"):
+        det_gradient_bias(theta, 0.2, series.coeffs, b, a, 3)
+
+
+def test_det_fixed_point_is_the_optimum_with_the_whole_series_and_moves_with_a_low_degree():
+    problem = small_problem()
+    star, _ = reference_solution(problem, max_iter=500)
+    full, info = det_fixed_point(problem, star, 200, max_iter=300)
+    assert abs(info["test RMSE"] - problem.metric(star)) < 1e-4
+    low, info_low = det_fixed_point(problem, star, 2, max_iter=300)
+    assert np.linalg.norm(low - star) > 10 * np.linalg.norm(full - star)
+    assert info_low["objective"] >= problem.objective(star) - 1e-6   # the exact objective is least at the optimum
+    with pytest.raises(ValueError, match="theta_star"):
+        det_fixed_point(problem, star[:-1], 3)
+    with pytest.raises(TypeError, match="problem"):
+        det_fixed_point("problem", star, 3)
+
+
+# ----------------------------------------------------------------------------- D4.2 on the levels
+
+
+def curve(level, rate=0.0, n=21):
+    """A run's trace: ``level`` plus an exponential transient of rate ``rate`` (0: flat at ``level``)."""
+    it = np.arange(n) * 10
+    rmse = level + (0.3 * np.exp(-rate * it) if rate else 0.0) + 0 * it
+    return SpectralSolveResult(x=np.zeros(1), objective=np.full(n, np.nan), n_iter=int(it[-1]), converged=False, message="",
+                               times=it.astype(float), iterations=it, metric=rmse)
+
+
+def level_table(det_lo, det_hi, sgd_lo, sgd_hi, rate=0.0, seeds=5, jitter=0.002):
+    runs = {}
+    for s in range(seeds):
+        e = jitter * (s - (seeds - 1) / 2)
+        runs |= {("d", "SGD-DET N=10", s): curve(det_lo + e, rate), ("d", "SGD-DET N=30", s): curve(det_hi + e, rate),
+                 ("d", "SGD N=10", s): curve(sgd_lo + e, rate), ("d", "SGD N=30", s): curve(sgd_hi + e, rate)}
+    return run_levels(runs, 0.5)
+
+
+def test_run_levels_reads_the_window_and_its_drift():
+    tb = run_levels({("d", "m", 0): curve(1.0), ("d", "m", 1): curve(1.0, rate=0.005)}, 0.5)
+    assert tb.loc[0, "level"] == pytest.approx(1.0) and tb.loc[0, "drift"] == pytest.approx(0.0)
+    assert tb.loc[1, "drift"] > 0.01 and tb.loc[1, "points"] == 11
+    with pytest.raises(ValueError, match="window"):
+        run_levels({("d", "m", 0): curve(1.0)}, 0.1)
+    with pytest.raises(ValueError, match="window"):
+        run_levels({("d", "m", 0): curve(1.0)}, 1.5)
+
+
+def test_d42_level_reading_holds_fails_and_stays_undecided():
+    floors = {10: 0.95, 30: 0.90}
+    # SGD-DET levels at its floors, SGD at the optimum's level whatever the degree: holds
+    r = d42_level_reading(level_table(0.95, 0.90, 0.88, 0.881), 10, 30, floors)
+    assert r["outcome"] is True and r["gain"] == pytest.approx(0.05) and r["reason"] is None
+    # SGD changes with the degree as much as SGD-DET: fails
+    assert d42_level_reading(level_table(0.95, 0.90, 0.95, 0.90), 10, 30, floors)["outcome"] is False
+    # SGD-DET's levels do not fall although its floors do: fails
+    assert d42_level_reading(level_table(0.90, 0.95, 0.88, 0.88), 10, 30, floors)["outcome"] is False
+    # the exact floors differ by less than the noise: undecided, whatever the runs show
+    r = d42_level_reading(level_table(0.95, 0.90, 0.88, 0.881, jitter=0.05), 10, 30, {10: 0.9001, 30: 0.9})
+    assert r["outcome"] is None and "below the noise" in r["reason"]
+    # read mid-transient: undecided
+    r = d42_level_reading(level_table(0.95, 0.90, 0.88, 0.881, rate=0.005), 10, 30, floors)
+    assert r["outcome"] is None and "levelled off" in r["reason"] and "below the noise" not in r["reason"]
+    # both: each named
+    r = d42_level_reading(level_table(0.95, 0.90, 0.88, 0.881, rate=0.005), 10, 30, {10: 0.9, 30: 0.9})
+    assert r["outcome"] is None and "levelled off" in r["reason"] and "below the noise" in r["reason"]
+
+
+def test_d42_level_reading_refuses_bad_arguments():
+    tb = level_table(0.95, 0.90, 0.88, 0.881)
+    with pytest.raises(ValueError, match="low"):
+        d42_level_reading(tb, 30, 10, {10: 0.9, 30: 0.9})
+    with pytest.raises(ValueError, match="floors"):
+        d42_level_reading(tb, 10, 30, {10: 0.9})
+    with pytest.raises(ValueError, match="share"):
+        d42_level_reading(tb, 10, 30, {10: 0.9, 30: 0.9}, share=0.0)
+    with pytest.raises(ValueError, match="no run"):
+        d42_level_reading(tb, 10, 20, {10: 0.9, 20: 0.9})
+
+
+# ----------------------------------------------------------------------------- D4.3 on the gradient variance
+
+
+def variance_table(spread, n=200, seed=0):
+    """Draws of squared deviations at two points, each rule's mean ``spread[rule]`` (exponential draws)."""
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame([{"point": p, "rule": r, "draw": k, "sq": v} for p in ("optimum", "path") for r, s in spread.items()
+                         for k, v in enumerate(rng.exponential(s, n))])
+
+
+def test_d43_gradient_reading_holds_fails_and_stays_undecided():
+    assert d43_gradient_reading(variance_table({"optimal": 1.0, "poisson": 3.0, "negative binomial": 2.0}))["outcome"] is True
+    r = d43_gradient_reading(variance_table({"optimal": 3.0, "poisson": 1.0, "negative binomial": 2.0}))
+    assert r["outcome"] is False and r["points"]["optimum"]["outcome"] is False
+    r = d43_gradient_reading(variance_table({"optimal": 1.0, "poisson": 1.0, "negative binomial": 3.0}))
+    assert r["outcome"] is None and "standard errors" in r["reason"]
+    with pytest.raises(ValueError, match="rules"):
+        d43_gradient_reading(variance_table({"optimal": 1.0, "poisson": 3.0}))
+    with pytest.raises(ValueError, match="z"):
+        d43_gradient_reading(variance_table({"optimal": 1.0, "poisson": 3.0, "negative binomial": 2.0}), z=-1.0)
+
+
+def test_gradient_draws_measure_the_variance_about_the_exact_mean():
+    problem = small_problem()
+    star, _ = reference_solution(problem, max_iter=300)
+    a, b = problem.interval(star)
+    series = ChebyshevSeries("sqrt", a, b)
+    rules = {"optimal": make_degree_rule(series, N=6, distribution="optimal"), "poisson": make_degree_rule(series, N=6, distribution="poisson"),
+             "SGD-DET N=6": make_degree_rule(series, degree=6)}
+    tb = gradient_draws(problem, star, rules, M=4, n_draws=50, rng=0)
+    assert len(tb) == 150 and (tb["sq"] > 0).all()
+    assert (tb.loc[tb.rule == "SGD-DET N=6", "degree"] == 6).all()
+    # more probes, less variance (the probe noise of the fixed degree falls as 1/M)
+    many = gradient_draws(problem, star, {"SGD-DET N=6": rules["SGD-DET N=6"]}, M=64, n_draws=50, rng=1)
+    assert many["sq"].mean() < tb.loc[tb.rule == "SGD-DET N=6", "sq"].mean() / 4
+    with pytest.raises(ValueError, match="n_draws"):
+        gradient_draws(problem, star, rules, M=4, n_draws=1, rng=0)
+    with pytest.raises(TypeError, match="rules"):
+        gradient_draws(problem, star, {}, M=4, n_draws=5, rng=0)
