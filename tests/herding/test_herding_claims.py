@@ -605,3 +605,49 @@ def test_map_holds_every_cell():
         map_holds([])
     with pytest.raises(ValueError, match="verdicts"):
         map_holds(["maybe"])
+
+
+# --- B4's and B5's readings of the slope cuts, B4.7 / B5.4, B3.2's turning readings, B4.8 ---------------------------
+
+from inferopt.experiment.herding_claims import below_share, max_gap, readings_turn  # noqa: E402
+
+
+def test_slope_cuts_are_readings_of_converges_stalls_and_moments_not_maxent():
+    # B4.1's draw 3 at the paper scale: slope -0.236 converges at the cut -0.2, not at -0.3
+    assert converges(0.004, -0.236, 0.02) and converges(0.004, -0.236, 0.02, slope_cut=-0.1)
+    assert not converges(0.004, -0.236, 0.02, slope_cut=-0.3)
+    # B4.4's random draws at 10^4 iterations: slope -0.145 stalls at -0.2, not at -0.1
+    assert stalls(0.1, -0.145, 0.02) and not stalls(0.1, -0.145, 0.02, slope_cut=-0.1)
+    with pytest.raises(ValueError, match="slope_cut"):
+        stalls(0.1, -0.145, 0.02, slope_cut=0.1)
+    # B5.2's cell d = 8, pair weight 0.4: moment slope -0.466 matches at -0.4, not at -0.5
+    assert moments_not_maxent(178.0, -0.466, 0.0106, -0.045, 0.02, max_slope=-0.4)
+    assert not moments_not_maxent(178.0, -0.466, 0.0106, -0.045, 0.02)
+
+
+def test_below_share_reads_errors_below_the_floor_as_zero():
+    ls, herding = np.array([1e-3, 1e-11, 1e-11, 2e-5]), np.array([1e-4, 3e-5, 1e-16, 1e-5])
+    assert below_share(ls, herding, floor=1e-9) == pytest.approx(0.25)   # a tie at 0 (both below the floor) is no win
+    assert below_share(ls, herding, floor=0.0) == pytest.approx(0.25)    # without a floor herding's 1e-16 beats 1e-11
+    assert below_share(herding, ls, floor=1e-9) == pytest.approx(0.5)
+    assert below_share(np.full(3, 1e-12), np.full(3, 1e-3), floor=1e-9) == 1.0   # holds: line search always below
+    assert below_share(np.full(3, 1e-3), np.full(3, 1e-5), floor=1e-9) == 0.0    # fails: B4's random draw 1
+    with pytest.raises(ValueError, match="same sizes"):
+        below_share(ls, herding[:2], floor=1e-9)
+    with pytest.raises(ValueError, match="non-negative"):
+        below_share(-ls, herding, floor=1e-9)
+
+
+def test_readings_turn_needs_one_holding_and_one_failing_reading():
+    assert readings_turn([{"value": 1, "verdict": "holds"}, {"value": 2, "verdict": "fails"}])
+    assert not readings_turn(["holds", "holds", "not measured"])
+    assert not readings_turn(["fails", "inconclusive", "fails"])
+    with pytest.raises(ValueError, match="verdicts"):
+        readings_turn([])
+
+
+def test_max_gap():
+    assert max_gap([0.25, 0.75], [0.25, 0.75]) == 0.0
+    assert max_gap(np.array([0.2, 0.8]), np.array([0.25, 0.75])) == pytest.approx(0.05)
+    with pytest.raises(ValueError, match="one shape"):
+        max_gap([0.5, 0.5], [1.0])

@@ -31,7 +31,8 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
   line's width) on a fixed y-range (:func:`fixed_ylim`); :func:`worst_losses`, :func:`reading_losses`,
   :func:`dropped_losses` -- its evidence (what a reading drops);
 * :func:`across_readings` -- a verdict-map cell judged at every reading of its claim's threshold (B1.1 and B1's maps);
-* :func:`slightly_worse` -- B1.2: a ratio in ``(1, cut]`` in every panel;
+* :func:`slightly_worse` -- B1.2: a ratio in ``(1, cut]`` in every panel; :func:`slope_gap`, :func:`worse_at_same_rate`
+  -- its rate reading: worse at the same log-log rate;
 * :func:`beats_at`, :func:`beats_for_order` -- B1.4: the sizes at which one method's error is below another's; at
   some size of some panel of a Sobolev order (a reading of the paper's lost word);
 * :func:`ends_on_mean`, :func:`reaches_first` -- B2.1, B2.2: fitting the empirical mean, and who fits it first;
@@ -45,8 +46,12 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`always_readings` -- B1.3: readings of "always" (a share of the sizes, a first size);
 * :func:`moments_not_maxent` -- B5.1, B5.2 on one run: the moment error falls while the distance to the maximum-entropy
   distribution does not converge (B4.1's :func:`converges` negated);
-* :func:`map_holds` -- B5.1-B5.3: a claim read in every cell of its verdict map (fails where a cell fails; a ``not
-  measured`` cell, its premise absent, decides nothing).
+* :func:`map_holds` -- B5.1: a claim read in every cell of its verdict map (fails where a cell fails; a ``not
+  measured`` cell, its premise absent, decides nothing);
+* :func:`below_share` -- B4.7, B5.4: the share of sizes where line search's moment error is below herding's (errors
+  below the LMO's resolution read as 0; a tie at 0 is no win);
+* :func:`readings_turn` -- B3.2: does a verdict turn within the readings of its cut-off;
+* :func:`max_gap` -- B4's check of the maximum-entropy distribution against its closed form.
 """
 
 from __future__ import annotations
@@ -469,6 +474,34 @@ def slightly_worse(ratios, cut: float) -> bool:
     return bool(((r > 1) & (r <= cut)).all())
 
 
+def slope_gap(table: pd.DataFrame, a: str, b: str, sizes) -> float:
+    """B1.2's rate reading: ``|slope(a) - slope(b)|`` of the least-squares log-log slopes fitted on the same ``sizes``,
+    errors below :data:`~inferopt.experiment.herding.ROUNDING_LEVEL` times the table's largest read at that level
+    (round-off, not a measurement)."""
+    rows = at_sizes(table, [a, b], sizes)
+    if len(rows) < 2:
+        raise ValueError("slope_gap needs at least two sizes")
+    largest = float(np.nanmax(table.to_numpy(dtype=float)))
+    if not largest > 0:
+        raise ValueError("slope_gap needs a positive error in the table")
+    rows = rows.clip(lower=ROUNDING_LEVEL * largest)
+    x = np.log(rows.index.to_numpy(dtype=float))
+    slope = lambda m: float(np.polyfit(x, np.log(rows[m].to_numpy(dtype=float)), 1)[0])
+    return abs(slope(a) - slope(b))
+
+
+def worse_at_same_rate(ratios, gaps, tol: float) -> bool:
+    """B1.2 at its rate reading ("... slightly worse than regular herding. (Note that ... they both have O(1/t) as
+    theoretical rate.)"): in every panel line search is worse (its ratio to herding above 1: ``ratios``, one per
+    panel) at the same rate (the gap of their log-log slopes, ``gaps``, at most ``tol``)."""
+    tol = check_real("tol", tol, low=0.0)
+    r = as_finite_array("ratios", list(ratios.values()) if isinstance(ratios, dict) else ratios, ndim=1, nonempty=True)
+    g = as_finite_array("gaps", list(gaps.values()) if isinstance(gaps, dict) else gaps, ndim=1, nonempty=True)
+    if len(r) != len(g):
+        raise ValueError(f"ratios and gaps must hold one value per panel; got {len(r)} and {len(g)}")
+    return bool((r > 1).all() and (g <= tol).all())
+
+
 def beats_at(table: pd.DataFrame, method: str, other: str, sizes) -> list[int]:
     """B1.4: the ``sizes`` at which ``method``'s error is strictly below ``other``'s (both read at the same ``t``)."""
     rows = at_sizes(table, [method, other], sizes)
@@ -514,18 +547,21 @@ def reaches_first(first: dict, method: str) -> bool:
 DECREASING_SLOPE = -0.2
 
 
-def converges(final_dist: float, slope: float, tol: float) -> bool:
+def converges(final_dist: float, slope: float, tol: float, slope_cut: float = DECREASING_SLOPE) -> bool:
     """B4.1: the distance to the maximum-entropy distribution goes to 0: it ends below ``tol`` and still decreases
-    (log-log slope over the last decade below :data:`DECREASING_SLOPE`). B5.1 is its negation."""
+    (log-log slope over the last decade below ``slope_cut``, :data:`DECREASING_SLOPE` unless a reading of it is given).
+    B5.1 is its negation."""
     final_dist, slope, tol = check_real("final_dist", final_dist, low=0.0), check_real("slope", slope), check_real("tol", tol, low=0.0)
-    return bool(final_dist < tol and slope < DECREASING_SLOPE)
+    slope_cut = check_real("slope_cut", slope_cut, high=0.0, high_open=True)
+    return bool(final_dist < tol and slope < slope_cut)
 
 
-def stalls(final_dist: float, slope: float, tol: float) -> bool:
-    """B4.2, B4.3: no convergence: the distance ends above ``tol`` and no longer decreases (slope over the last decade
-    above :data:`DECREASING_SLOPE`)."""
+def stalls(final_dist: float, slope: float, tol: float, slope_cut: float = DECREASING_SLOPE) -> bool:
+    """B4.2-B4.4: no convergence: the distance ends above ``tol`` and no longer decreases (slope over the last decade
+    above ``slope_cut``, :data:`DECREASING_SLOPE` unless a reading of it is given)."""
     final_dist, slope, tol = check_real("final_dist", final_dist, low=0.0), check_real("slope", slope), check_real("tol", tol, low=0.0)
-    return bool(final_dist > tol and slope > DECREASING_SLOPE)
+    slope_cut = check_real("slope_cut", slope_cut, high=0.0, high_open=True)
+    return bool(final_dist > tol and slope > slope_cut)
 
 
 def more_erratic(spread: float, reference: float, margin: float = 1.0) -> bool:
@@ -662,12 +698,49 @@ def overtakes_later(small, large, budget: int, factor: float) -> tuple[bool, flo
     return bool(med[0] >= factor * med[1]), med[0], med[1]
 
 
-def moments_not_maxent(drop: float, slope: float, final_dist: float, dist_slope: float, tol: float) -> bool:
+def moments_not_maxent(drop: float, slope: float, final_dist: float, dist_slope: float, tol: float,
+                       max_slope: float = -0.5) -> bool:
     """B5.1, B5.2 on one run: the moment error falls (:func:`matches_moments`: by 20 or more from ``t = 10``, log-log
-    ``slope`` below -0.5) while the distance to the maximum-entropy distribution does not converge (the negation of
-    B4.1's :func:`converges` at ``tol``: ``final_dist`` below ``tol`` and its slope over the last decade,
-    ``dist_slope``, below :data:`DECREASING_SLOPE`)."""
-    return matches_moments(drop, slope) and not converges(final_dist, dist_slope, tol)
+    ``slope`` below ``max_slope``, -0.5 unless a reading of it is given) while the distance to the maximum-entropy
+    distribution does not converge (the negation of B4.1's :func:`converges` at ``tol``: ``final_dist`` below ``tol``
+    and its slope over the last decade, ``dist_slope``, below :data:`DECREASING_SLOPE`)."""
+    return matches_moments(drop, slope, max_slope=max_slope) and not converges(final_dist, dist_slope, tol)
+
+
+def below_share(errors, reference, floor: float) -> float:
+    """B4.7, B5.4 (Figs. 6-7, bottom panels: is line search more efficient than herding at the moment vector?): the
+    share of the sizes (``errors`` and ``reference`` read at the same sizes, in one order) at which ``errors`` is
+    strictly below ``reference``, both read at 0 below ``floor`` (the LMO's resolution,
+    :func:`~.herding.moment_error_floor`: below it a moment error is no measurement, and an exact return to the
+    means, 0 up to rounding, is 0). A tie at 0 is no win for either side."""
+    a = as_finite_array("errors", errors, ndim=1, nonempty=True)
+    b = as_finite_array("reference", reference, ndim=1)
+    if len(a) != len(b):
+        raise ValueError(f"errors and reference must be read at the same sizes; got {len(a)} and {len(b)} values")
+    if (a < 0).any() or (b < 0).any():
+        raise ValueError("below_share compares errors: they must be non-negative")
+    floor = check_real("floor", floor, low=0.0)
+    a, b = np.where(a <= floor, 0.0, a), np.where(b <= floor, 0.0, b)
+    return float((a < b).mean())
+
+
+def readings_turn(verdicts) -> bool:
+    """Does a claim's verdict turn within the readings of its cut-off: ``verdicts`` (:func:`~.claims.readings`' list,
+    or its verdicts) hold one ``holds`` and one ``fails`` (an ``inconclusive`` or ``not measured`` reading decides
+    nothing). Where it turns, the claim is ``inconclusive`` with a ``reading`` diagnosis, and a verdict map's
+    ``setting`` diagnosis would be out of place (B3.2)."""
+    said = [v["verdict"] if isinstance(v, dict) else v for v in verdicts]
+    if not said:
+        raise ValueError("verdicts must hold one verdict per reading; got none")
+    return {"holds", "fails"} <= set(said)
+
+
+def max_gap(p, q) -> float:
+    """The largest absolute difference between two arrays of one shape (B4's check of ``p*`` against the closed form)."""
+    a, b = as_finite_array("p", p, ndim=None, nonempty=True), as_finite_array("q", q, ndim=None, nonempty=True)
+    if a.shape != b.shape:
+        raise ValueError(f"p and q must have one shape; got {a.shape} and {b.shape}")
+    return float(np.abs(a - b).max())
 
 
 def map_holds(verdicts) -> bool | None:

@@ -207,8 +207,11 @@ SPECS: dict[str, dict[str, Rule]] = {
     | {"extra_methods": EXTRA_METHODS},
     "A7": dict(seed=SEED, sources=ListOf(Choice("A4", "A5", "A6")), comparable_factor=Real(1.0), claim_k_min=COUNT),
     "A8": dict(seed=SEED, sources=ListOf(Choice("A4", "A5", "A6")), claim_k_min=COUNT),
+    # B1: authors_candidates / authors_points are the authors' Fig. 3 script's nsamp and T (its construction, a map
+    # cell); first_point_draws random first points (Sec. 4) of our construction, drawn with first_point_seed
     "B1": dict(seed=SEED, panels=ListOf(PANEL), density_degree=COUNT, grid_size=Int(low=2), n_points=Int(low=2),
-               n_rep=COUNT, n_proj=COUNT, progress=Flag(), extra_methods=EXTRA_METHODS),
+               n_rep=COUNT, n_proj=COUNT, authors_candidates=Int(low=2), authors_points=Int(low=2),
+               first_point_draws=COUNT, first_point_seed=SEED, progress=Flag(), extra_methods=EXTRA_METHODS),
     "B2": dict(seed=SEED, s=Int(1, 4), density_degree=COUNT, sample_size=COUNT, n_points=Int(low=2), progress=Flag(),
                extra_methods=EXTRA_METHODS),
     "B3": dict(seed=SEED, d=Int(2, 20), n_sample=COUNT, n_points=Int(low=2), map_draws=Int(low=2), progress=Flag(),

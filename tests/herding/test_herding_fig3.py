@@ -1,0 +1,156 @@
+"""B1's other constructions of Fig. 3 (inferopt.experiment.herding_fig3): the authors' script's construction checked
+against independent truths (a brute-force herding loop, a QP over the simplex by scipy, the start nearest 0.5), our
+construction from a given first point, and the diagnosis they decide (it can be `construction`, and can be `paper`)."""
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.optimize import minimize
+
+from inferopt.experiment.herding_claims import slope_gap, worse_at_same_rate
+from inferopt.experiment.herding_fig3 import (WeightedGridTarget, _proj_errors, authors_cg, authors_curves, authors_grid,
+                                               cg_curves_from, fig3_diagnosis, nearest_candidate, random_first_points)
+from inferopt.experiment.verdict_map import cell
+from inferopt.experiment.support import deterministic
+from inferopt.herding import SobolevTarget, TrigDensity, mmd2
+
+DENSITY = TrigDensity.random(np.random.default_rng(3), degree=2)
+EXACT = SobolevTarget(1, DENSITY)
+
+
+def exact_error(points, w):
+    K = EXACT.kernel(points, points)
+    return float(w @ K @ w - 2 * w @ EXACT.mean(points) + EXACT.mean_sqnorm)
+
+
+def test_the_first_point_is_the_candidate_nearest_one_half():
+    assert nearest_candidate(np.arange(200) / 200) == 100
+    assert nearest_candidate([0.1, 0.45, 0.62, 0.9]) == 1
+    assert nearest_candidate([0.0, 0.25, 0.75]) == 1           # an exact tie: the first, as MATLAB's min
+    grid, w = authors_grid(DENSITY, 8)
+    assert grid[nearest_candidate(grid)] == 0.5 and w.sum() == pytest.approx(1.0) and (w > 0).all()
+
+
+def test_weighted_grid_target_is_the_weighted_mean_element():
+    grid, w = authors_grid(DENSITY, 9)
+    fit = WeightedGridTarget(EXACT, grid, w)
+    K = EXACT.kernel(grid, grid)
+    assert fit.mean_sqnorm == pytest.approx(w @ K @ w)
+    assert np.allclose(fit.mean(grid), K @ w)
+    with pytest.raises(ValueError, match="summing to 1"):
+        WeightedGridTarget(EXACT, grid, 2 * w)
+
+
+def brute_force(n_candidates, n_points, step):
+    """The script's loop written out on the Gram matrix: g_0 = Phi(x_start), x = features - weighted mean; herding
+    rho = 1/t, line search rho = <x, x - x_new> / ||x - x_new||^2; errors against the exact mu."""
+    grid, p = authors_grid(DENSITY, n_candidates)
+    K = EXACT.kernel(grid, grid)
+    start = int(np.argmin(np.abs(grid - 0.5)))
+    alpha = np.zeros(n_candidates)
+    alpha[start] = 1.0
+    errors = [exact_error(grid, alpha)]
+    for t in range(1, n_points + 1):
+        scores = K @ (alpha - p)                          # <Phi_j - mu_w, g - mu_w> up to a constant in j
+        b = int(np.argmin(scores))
+        e = np.zeros(n_candidates)
+        e[b] = 1.0
+        if step == "herding":
+            rho = 1.0 / t
+        else:
+            d = alpha - e
+            rho = float((alpha - p) @ K @ d / (d @ K @ d))
+        alpha = (1 - rho) * alpha + rho * e
+        errors.append(exact_error(grid, alpha))
+    return np.array(errors)
+
+
+@pytest.mark.parametrize("name, step", [("cg-1/(t+1)", "herding"), ("cg-l.search", "line search")])
+def test_authors_herding_and_line_search_match_a_brute_force_loop(name, step):
+    got, listed = authors_cg(EXACT, DENSITY, n_candidates=8, n_points=12)[name]
+    want = brute_force(8, 12, step)
+    assert len(got) == 13 and listed[0] == 4                  # abscissae 1..T+1; the start listed first
+    assert np.allclose(got, want, rtol=1e-9, atol=1e-15)
+
+
+def test_authors_herding_drops_the_start_after_its_first_step():
+    got, listed = authors_cg(EXACT, DENSITY, n_candidates=8, n_points=4)["cg-1/(t+1)"]
+    grid, _ = authors_grid(DENSITY, 8)
+    assert got[0] == pytest.approx(exact_error(grid[[4]], np.ones(1)))      # abscissa 1: the start alone
+    assert got[1] == pytest.approx(exact_error(grid[listed[1:2]], np.ones(1)))   # abscissa 2: its first point alone
+
+
+def test_authors_min_norm_point_ends_on_the_simplex_qp_optimum():
+    grid, p = authors_grid(DENSITY, 7)
+    fit = WeightedGridTarget(EXACT, grid, p)
+    got, _ = authors_cg(EXACT, DENSITY, n_candidates=7, n_points=20)["min-norm-point"]
+    K, c = EXACT.kernel(grid, grid), fit.mean(grid)
+    qp = minimize(lambda a: a @ K @ a - 2 * a @ c, np.full(7, 1 / 7), jac=lambda a: 2 * K @ a - 2 * c,
+                  bounds=[(0, 1)] * 7, constraints=[{"type": "eq", "fun": lambda a: a.sum() - 1}], method="SLSQP",
+                  options={"ftol": 1e-15, "maxiter": 500})
+    assert got[-1] == pytest.approx(exact_error(grid, qp.x), rel=1e-5, abs=1e-12)
+    assert got[-1] == pytest.approx(exact_error(grid, p), rel=1e-6)          # mu_w itself: the fitted mean
+
+
+def test_proj_errors_match_a_simplex_qp():
+    grid, p = authors_grid(DENSITY, 9)
+    fit = WeightedGridTarget(EXACT, grid, p)
+    pts = grid[[4, 0, 6, 0, 2, 7]]                            # a repeat, as herding's listed points have
+    got = _proj_errors(fit, EXACT, pts, [2, 3, 6])
+    for t, g in zip([2, 3, 6], got):
+        u = np.unique(pts[:t])
+        K, c = EXACT.kernel(u, u), fit.mean(u)
+        qp = minimize(lambda a: a @ K @ a - 2 * a @ c, np.full(len(u), 1 / len(u)), bounds=[(0, 1)] * len(u),
+                      constraints=[{"type": "eq", "fun": lambda a: a.sum() - 1}], method="SLSQP", options={"ftol": 1e-15})
+        assert g == pytest.approx(exact_error(u, qp.x), rel=1e-5, abs=1e-12)
+
+
+def test_authors_curves_are_read_at_the_plotted_abscissae():
+    df = authors_curves(EXACT, DENSITY, 2, 0, n_candidates=11, n_points=10)
+    assert set(df.t) == {1, 3, 5, 7, 9, 11}
+    assert set(df.method) == {"cg-1/(t+1)", "cg-1/(t+1)-proj", "cg-l.search", "cg-l.search-proj", "min-norm-point",
+                              "random", "random-proj", "sobol", "sobol-proj"}
+    assert df[df.method == "cg-1/(t+1)"].x.isna().all() and df[df.method == "sobol"].x.notna().all()
+
+
+def test_random_first_points_are_seeded_candidates():
+    a, b = random_first_points(64, 3, 5), random_first_points(64, 3, 5)
+    assert a == b and all(0 <= i < 64 for i in a)
+
+
+def test_cg_curves_from_start_at_the_first_point():
+    grid = np.arange(32) / 32
+    df = cg_curves_from(EXACT, grid, 8, 5, [2, 4])
+    h = df[df.method == "cg-1/(t+1)"].sort_values("t")
+    assert h.x.iloc[0] == grid[5]
+    assert h.error.iloc[0] == pytest.approx(mmd2(EXACT, grid[[5]]))
+    assert df[df.method == "min-norm-point"].error.iloc[0] == pytest.approx(mmd2(EXACT, grid[[5]]))
+    assert set(df[df.method == "cg-l.search-proj"].t) == {2, 4}
+
+
+DET = deterministic("one computation")
+
+
+def test_fig3_diagnosis_is_construction_where_the_authors_cell_differs():
+    cells = [cell({"grid": "ours"}, False, support=DET), cell({"grid": "odd"}, False, support=DET),
+             cell({"first point": "random"}, False, support=DET),
+             cell({"construction": "authors' script"}, True, support=DET, construction="authors")]
+    d = fig3_diagnosis(cells, "It fails.")
+    assert d["kind"] == "construction" and "ours fails" in d["text"] and "holds" in d["text"]
+
+
+def test_fig3_diagnosis_is_paper_where_every_cell_fails_decisively():
+    cells = [cell({"grid": "ours"}, False, support=DET), cell({"grid": "odd"}, False, support=DET),
+             cell({"construction": "authors' script"}, False, support=DET, construction="authors")]
+    assert fig3_diagnosis(cells, "It fails.")["kind"] == "paper"
+
+
+def test_slope_gap_and_worse_at_same_rate_hold_and_fail():
+    t = np.arange(8, 201)
+    w = pd.DataFrame({"ls": 3 * t ** -1.0, "h": t ** -1.1, "fast": t ** -2.0}, index=t)
+    assert slope_gap(w, "ls", "h", t) == pytest.approx(0.1)
+    assert slope_gap(w, "ls", "fast", t) == pytest.approx(1.0)
+    assert worse_at_same_rate({"a": 3.0, "b": 2.0}, {"a": 0.1, "b": 0.15}, 0.2)
+    assert not worse_at_same_rate({"a": 3.0, "b": 2.0}, {"a": 0.1, "b": 0.93}, 0.2)   # a slope gap: not the same rate
+    assert not worse_at_same_rate({"a": 0.9, "b": 2.0}, {"a": 0.1, "b": 0.1}, 0.2)    # better, not worse
+    with pytest.raises(ValueError, match="one value per panel"):
+        worse_at_same_rate({"a": 2.0}, {"a": 0.1, "b": 0.1}, 0.2)
