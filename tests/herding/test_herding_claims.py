@@ -578,7 +578,7 @@ def test_overtaking_observed_needs_half_the_draws_within_the_run():
 # --- B5's map and its claims on one run ----------------------------------------------------------
 
 from inferopt.experiment.herding_claims import map_holds, moments_not_maxent  # noqa: E402
-from inferopt.experiment.verdict_map import cell  # noqa: E402
+from inferopt.experiment.verdict_map import cell, map_diagnosis  # noqa: E402
 
 
 def test_moments_not_maxent_holds_and_fails():
@@ -651,3 +651,148 @@ def test_max_gap():
     assert max_gap(np.array([0.2, 0.8]), np.array([0.25, 0.75])) == pytest.approx(0.05)
     with pytest.raises(ValueError, match="one shape"):
         max_gap([0.5, 0.5], [1.0])
+
+
+# --- B4.3's envelope between exact returns, B4.9 (herding's moment error goes to 0), B4.10 ---------------------------
+from inferopt.experiment.herding_claims import envelope_drop, excess_log_variation, still_falls, vanishes  # noqa: E402
+
+
+def test_excess_log_variation_drop_reads_the_record_between_exact_returns():
+    """B4.3: with ``drop`` the exact returns (at or below the floor) are left out, so a record returning to the means
+    every few steps under a falling envelope no longer scores each return as a dip of many decades."""
+    t = np.arange(1, 201, dtype=float)
+    returning = np.where(t % 20 == 0, 0.0, 1 / t)               # rational means: exact returns every 20 steps
+    assert excess_log_variation(returning, floor=1e-9) > 50       # each return a dip of about 6-9 decades
+    assert excess_log_variation(returning, floor=1e-9, drop=True) == pytest.approx(0.0, abs=1e-12)   # a monotone envelope
+    jumpy = np.where(t % 2 == 0, 1 / t, 10 / t)                   # still erratic between returns: it counts
+    assert excess_log_variation(np.where(t % 20 == 0, 0.0, jumpy), floor=1e-9, drop=True) > 100
+    with pytest.raises(ValueError):
+        excess_log_variation(returning, drop=True)                # drop needs a floor
+    with pytest.raises(ValueError):
+        excess_log_variation(np.zeros(5), floor=1e-9, drop=True)  # nothing left to read
+
+
+def test_envelope_drop_and_vanishes_can_hold_and_fail():
+    t = np.unique(np.geomspace(1, 10_000, 40).round().astype(int))
+    falling = 1 / t                                               # herding on random means: O(1/t)
+    assert vanishes(envelope_drop(t, falling, floor=1e-9), 0.01)
+    returning = np.where(t % 20 == 0, 0.0, 1 / t)                 # rational means: exact returns do not decide, the envelope does
+    assert envelope_drop(t, returning, floor=1e-9) == pytest.approx(envelope_drop(t, np.where(t % 20 == 0, 1e-16, 1 / t), floor=1e-9))
+    assert vanishes(envelope_drop(t, returning, floor=1e-9), 0.01)
+    stalled = np.where(t < 10, 1 / t, 0.05)                       # a plateau: the claim fails
+    assert envelope_drop(t, stalled, floor=1e-9) == pytest.approx(0.05)
+    assert not vanishes(envelope_drop(t, stalled, floor=1e-9), 0.01) and vanishes(envelope_drop(t, stalled, floor=1e-9), 0.1)
+    spiky = np.where(t == t.max(), 0.0, np.where(t > 1000, 0.5, 1 / t))   # a 0 at the end alone does not make it vanish
+    assert not vanishes(envelope_drop(t, spiky, floor=1e-9), 0.1)
+    with pytest.raises(ValueError):
+        envelope_drop(t[t > 10], falling[t > 10], floor=1e-9)     # no start
+    with pytest.raises(ValueError):
+        envelope_drop(t, falling[:-1], floor=1e-9)
+    with pytest.raises(ValueError):
+        vanishes(0.001, 1.0)
+
+
+# B3.2 / B3.4 / B5.5 / B5.6 (helper 163): the figure's cell decides, the map diagnoses; within-family correlation;
+# the "similar results" claim over the map; a run that stops early read at later sizes
+from inferopt.experiment.claims import Unearned  # noqa: E402
+from inferopt.experiment.herding_claims import (figure_cell_diagnosis, held_errors, similar_results,  # noqa: E402
+                                                within_rank_correlation)
+from inferopt.experiment.support import deterministic  # noqa: E402
+from inferopt.experiment.verdict_map import cell, map_diagnosis  # noqa: E402
+
+
+def test_within_rank_correlation_can_hold_and_fail():
+    x = np.array([1, 2, 3, 4, 10, 20, 30, 40], dtype=float)
+    groups = ["a"] * 4 + ["b"] * 4
+    up = np.array([1, 2, 3, 4, 1, 2, 3, 4], dtype=float)
+    assert within_rank_correlation(x, up, groups) == pytest.approx(1.0)
+    assert within_rank_correlation(x, -up, groups) == pytest.approx(-1.0)
+    # pooled, a confound between the groups can reverse the sign the groups show
+    y = np.array([10, 11, 12, 13, 1, 2, 3, 4], dtype=float)
+    assert rank_correlation(x, y) < 0 < within_rank_correlation(x, y, groups)
+    with pytest.raises(ValueError):
+        within_rank_correlation(x, np.ones(8), groups)
+    with pytest.raises(ValueError):
+        within_rank_correlation(x, up, groups[:3])
+
+
+ONE = deterministic("one run")
+
+
+def test_figure_cell_diagnosis_rescue_turn_or_paper():
+    fails = [cell({"family": i}, False, support=ONE) for i in range(3)]
+    rescue = cell({"family": 9}, True, support=ONE, readings=["holds", "holds"])
+    turning = cell({"family": 9}, True, support=ONE, readings=["holds", "fails"])
+    assert figure_cell_diagnosis(map_diagnosis(fails + [rescue], "ev."), "ev.", "x")["kind"] == "setting"
+    found = figure_cell_diagnosis(map_diagnosis(fails + [turning], "ev."), "ev.", "a legible iteration count")
+    assert isinstance(found, Unearned) and "a legible iteration count" in found.reason and "family 9" in found.reason
+    paper = map_diagnosis(fails, "ev.", no_authors_construction="none published")
+    assert figure_cell_diagnosis(paper, "ev.", "x")["kind"] == "paper"
+    plain = map_diagnosis(fails + [cell({"family": 8}, None)], "ev.")   # unearned, nothing turning: kept as it is
+    assert figure_cell_diagnosis(plain, "ev.", "x") is plain
+    with pytest.raises(ValueError):
+        figure_cell_diagnosis(paper, "ev.", " ")
+    with pytest.raises(TypeError):
+        figure_cell_diagnosis("setting", "ev.", "x")
+
+
+def test_held_errors_keeps_the_last_error_after_a_stop():
+    obj = np.array([4.0, 1.0, 0.0])
+    assert held_errors(obj, [1, 2, 3, 10]).tolist() == [2.0, 1.0, 0.0, 0.0]
+    assert held_errors(obj, [1], squared=False).tolist() == [4.0]
+    with pytest.raises(ValueError):
+        held_errors([-1.0], [1])
+
+
+def test_similar_results_every_statistic_in_every_cell():
+    assert similar_results({"a": ["holds", "holds"], "b": ["holds", "not measured"]}) is True
+    assert similar_results({"a": ["holds", "holds"], "b": ["holds", "fails"]}) is False
+    assert similar_results({"a": ["holds", "inconclusive"], "b": ["holds", "holds"]}) is None
+    with pytest.raises(ValueError):
+        similar_results({})
+
+
+from inferopt.experiment.herding_claims import gain_share, median_gain_above, reading_over_map  # noqa: E402
+
+
+def test_reading_over_map_fails_where_any_cell_fails_and_holds_only_in_every_cell():
+    ours = {"setting": {"grid": 1}, "readings": {"[a line, 32]": "holds", "[1e-09, 8]": "fails"}}
+    other = {"setting": {"grid": 2}, "readings": {"[a line, 32]": "holds", "[1e-09, 8]": "fails"}}
+    authors = {"setting": {"construction": "authors"}, "readings": {"[a line, 32]": "fails", "[1e-09, 8]": "fails"}}
+    assert reading_over_map([ours, other], "[a line, 32]") is True          # holds in every cell
+    assert reading_over_map([ours, other, authors], "[a line, 32]") is False  # the default cell alone does not decide
+    assert reading_over_map([ours, authors], "[1e-09, 8]") is False
+    with pytest.raises(ValueError):
+        reading_over_map([ours], "[0.1, 8]")
+    with pytest.raises(ValueError):
+        reading_over_map([], "[a line, 32]")
+
+
+def test_median_gain_above_reads_the_curve_not_every_size():
+    gains = [1.067, 1.07, 2.5, 3.0, 4.0]       # two structural sizes near 1, the curve re-weighted well
+    assert median_gain_above(gains, 1.5)
+    assert not gain_share(gains, 1.5) == 1.0   # the per-size reading ("always") fails on the same gains
+    assert not median_gain_above([1.067, 1.07, 1.2, 3.0], 1.5)
+    with pytest.raises(ValueError):
+        median_gain_above([], 1.5)
+
+
+from inferopt.experiment.herding_claims import tracks_to_end  # noqa: E402
+
+
+def test_tracks_to_end_fails_on_a_departure_at_the_last_net_only():
+    t = [8, 12, 16, 32, 64]
+    sobol = [1e-6, 5e-7, 1e-7, 1e-8, 1e-9]
+    table = pd.DataFrame({"h": sobol, "sobol": sobol}, index=t)
+    assert tracks_to_end(table, "h", "sobol", 0.1)
+    late = table.assign(h=[1e-6, 9e-7, 1e-7, 1e-8, 3e-9])       # departs at the last net, t = 64
+    assert not tracks_to_end(late, "h", "sobol", 0.1)
+    assert tracks_to_end(late, "h", "sobol", 3.0)
+
+
+def test_still_falls_reads_the_slope_and_refuses_nothing_to_fit():
+    assert still_falls(-1.0) and still_falls(-0.15, cut=-0.1)      # herding's 1/t: holds
+    assert not still_falls(0.0) and not still_falls(-0.15)          # a plateau, or too slow at -0.2: fails
+    assert not still_falls(float("nan"))                            # fewer than two positive errors: no fall shown
+    with pytest.raises(ValueError):
+        still_falls(-1.0, cut=0.1)

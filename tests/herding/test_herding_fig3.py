@@ -7,11 +7,11 @@ import pytest
 from scipy.optimize import minimize
 
 from inferopt.experiment.herding_claims import slope_gap, worse_at_same_rate
-from inferopt.experiment.herding_fig3 import (WeightedGridTarget, _proj_errors, authors_cg, authors_curves, authors_grid,
+from inferopt.experiment.herding_fig3 import (WeightedGridTarget, authors_cg, authors_curves, authors_grid,
                                                cg_curves_from, fig3_diagnosis, nearest_candidate, random_first_points)
 from inferopt.experiment.verdict_map import cell
 from inferopt.experiment.support import deterministic
-from inferopt.herding import SobolevTarget, TrigDensity, mmd2
+from inferopt.herding import SobolevTarget, TrigDensity, mmd2, projected_errors
 
 DENSITY = TrigDensity.random(np.random.default_rng(3), degree=2)
 EXACT = SobolevTarget(1, DENSITY)
@@ -91,17 +91,23 @@ def test_authors_min_norm_point_ends_on_the_simplex_qp_optimum():
     assert got[-1] == pytest.approx(exact_error(grid, p), rel=1e-6)          # mu_w itself: the fitted mean
 
 
-def test_proj_errors_match_a_simplex_qp():
+def test_projected_errors_against_another_target_match_a_simplex_qp():
     grid, p = authors_grid(DENSITY, 9)
     fit = WeightedGridTarget(EXACT, grid, p)
     pts = grid[[4, 0, 6, 0, 2, 7]]                            # a repeat, as herding's listed points have
-    got = _proj_errors(fit, EXACT, pts, [2, 3, 6])
+    got = projected_errors(fit, pts, [2, 3, 6], EXACT)      # fitted to mu_w, read against the exact mu
     for t, g in zip([2, 3, 6], got):
         u = np.unique(pts[:t])
         K, c = EXACT.kernel(u, u), fit.mean(u)
         qp = minimize(lambda a: a @ K @ a - 2 * a @ c, np.full(len(u), 1 / len(u)), bounds=[(0, 1)] * len(u),
                       constraints=[{"type": "eq", "fun": lambda a: a.sum() - 1}], method="SLSQP", options={"ftol": 1e-15})
         assert g == pytest.approx(exact_error(u, qp.x), rel=1e-5, abs=1e-12)
+    # the default target of the error is the fitted mean: the library's own -proj error
+    own = projected_errors(fit, pts, [2, 3, 6])
+    assert own == pytest.approx([projected_errors(fit, pts[:t], [t])[0] for t in [2, 3, 6]])
+    assert not np.allclose(own, got)                          # mu_w is not mu: the target of the error matters
+    with pytest.raises(TypeError):
+        projected_errors(fit, pts, [2], error_target="exact")
 
 
 def test_authors_curves_are_read_at_the_plotted_abscissae():
@@ -154,3 +160,31 @@ def test_slope_gap_and_worse_at_same_rate_hold_and_fail():
     assert not worse_at_same_rate({"a": 0.9, "b": 2.0}, {"a": 0.1, "b": 0.1}, 0.2)    # better, not worse
     with pytest.raises(ValueError, match="one value per panel"):
         worse_at_same_rate({"a": 2.0}, {"a": 0.1, "b": 0.1}, 0.2)
+
+
+from inferopt.experiment.herding_fig3 import exact_argmin, exact_herding_uniform, uniform_prefix_errors  # noqa: E402
+
+
+@pytest.mark.parametrize("s", [1, 2])
+def test_exact_argmin_matches_a_brute_force_fine_grid(s):
+    target = SobolevTarget(s, TrigDensity.uniform())
+    grid = np.arange(400_000) / 400_000
+    for seed in range(3):
+        pts = np.random.default_rng(seed).random(5 + 4 * seed)
+        x, value = exact_argmin(s, pts)
+        f = target.kernel(grid, pts).sum(axis=1)
+        assert value <= f.min() + 1e-12                     # no grid point does better
+        assert value == pytest.approx(target.kernel(np.array([x]), pts).sum(), abs=1e-12)
+        assert min(abs(x - grid[np.argmin(f)]), 1 - abs(x - grid[np.argmin(f)])) < 1e-4
+
+
+def test_exact_herding_on_the_uniform_density_and_its_errors():
+    x = exact_herding_uniform(2, 32)
+    assert x[0] == 0.0 and x[1] == 0.5                      # the first point, then the farthest (a unique minimum)
+    e = uniform_prefix_errors(2, x)
+    target = SobolevTarget(2, TrigDensity.uniform())
+    assert e[:8] == pytest.approx([mmd2(target, x[:t], np.full(t, 1 / t)) for t in range(1, 9)], rel=1e-9, abs=1e-18)
+    # evenly spaced t points: sum over the multiples of t of 2 / (2 pi m)^4 = 1 / (720 t^4)
+    assert e[31] == pytest.approx(1 / (720 * 32 ** 4), rel=1e-12)
+    with pytest.raises(ValueError):
+        exact_argmin(2, [])

@@ -31,6 +31,9 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
   line's width) on a fixed y-range (:func:`fixed_ylim`); :func:`worst_losses`, :func:`reading_losses`,
   :func:`dropped_losses` -- its evidence (what a reading drops);
 * :func:`across_readings` -- a verdict-map cell judged at every reading of its claim's threshold (B1.1 and B1's maps);
+* :func:`reading_over_map` -- B1.1: one reading of a threshold judged over every cell of the map;
+* :func:`median_gain_above` -- B1.3's per-curve reading: the median gain over the sizes read above a cut;
+* :func:`tracks_to_end` -- B1.5 on herding's exact run: it tracks Sobol at every net to the run's end;
 * :func:`slightly_worse` -- B1.2: a ratio in ``(1, cut]`` in every panel; :func:`slope_gap`, :func:`worse_at_same_rate`
   -- its rate reading: worse at the same log-log rate;
 * :func:`beats_at`, :func:`beats_for_order` -- B1.4: the sizes at which one method's error is below another's; at
@@ -48,10 +51,17 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
   distribution does not converge (B4.1's :func:`converges` negated);
 * :func:`map_holds` -- B5.1: a claim read in every cell of its verdict map (fails where a cell fails; a ``not
   measured`` cell, its premise absent, decides nothing);
-* :func:`below_share` -- B4.7, B5.4: the share of sizes where line search's moment error is below herding's (errors
+* :func:`below_share` -- B4.7, B4.10, B5.4: the share of sizes where line search's moment error is below herding's (errors
   below the LMO's resolution read as 0; a tie at 0 is no win);
+* :func:`envelope_drop`, :func:`vanishes`, :func:`still_falls` -- B4.9: herding's own moment error goes to 0 (its
+  envelope over the last decade a small fraction of its start; or, a reading, still falling over the last decade); B4.10 reads :func:`below_share` for min-norm-point against herding;
 * :func:`readings_turn` -- B3.2: does a verdict turn within the readings of its cut-off;
 * :func:`max_gap` -- B4's check of the maximum-entropy distribution against its closed form.
+* :func:`within_rank_correlation` -- B3.4: Spearman's correlation within each covariance family, averaged;
+* :func:`figure_cell_diagnosis` -- B3.2, B5: the diagnosis of a claim decided at the figure's cell (a map cell that turns
+  within its readings rescues nothing: what would decide it is named);
+* :func:`held_errors` -- B5.6: a run that stops early (min-norm-point) read at later sizes;
+* :func:`similar_results` -- B5.5: Fig. 7's statistics in every cell of the map ("similar results").
 """
 
 from __future__ import annotations
@@ -624,13 +634,19 @@ def all_at_most(values, cut: float) -> bool:
     return bool((v <= cut).all())
 
 
-def excess_log_variation(errors, floor: float | None = None) -> float:
+def excess_log_variation(errors, floor: float | None = None, drop: bool = False) -> float:
     """B4.3 on the plotted axes: the total variation of ``log10`` of an error record (moment error or distance, in the
     order of the iterations) minus its net change, in decades. A monotone record gives 0; every rise and the fall back
     after it count. ``floor``: errors below it are read at it (an exact return to the means, error 0 or at rounding,
-    counts as a dip to the floor, whose depth no longer depends on the rounding); ``None``: every error must be
-    positive."""
+    counts as a dip to the floor, whose depth no longer depends on the rounding); with ``drop``, the errors at or below
+    ``floor`` are left out instead (an exact return is no measurement on a log axis: the record is read between the
+    returns, and each return's dip, about ``log10(error / floor)`` decades by construction, does not count); ``None``:
+    every error must be positive."""
     x = as_finite_array("errors", errors, ndim=1)
+    if drop:
+        if floor is None:
+            raise ValueError("excess_log_variation: drop needs a floor")
+        x = x[x > check_real("floor", floor, low=0.0, low_open=True)]
     if len(x) < 2:
         raise ValueError(f"excess_log_variation needs a record of at least 2 iterations; got {len(x)}")
     if floor is not None:
@@ -724,6 +740,44 @@ def below_share(errors, reference, floor: float) -> float:
     return float((a < b).mean())
 
 
+def envelope_drop(t, errors, floor: float, first: int = 10) -> float:
+    """B4.9 (Fig. 6, bottom: herding's own moment error goes to 0): the largest error over the last decade of the run
+    (``t >= max t / 10``: the envelope, so that an exact return to the means at one checkpoint does not decide) over
+    the largest at its start (``t <= first``), both read at 0 at or below ``floor`` (the LMO's resolution). 0 where the
+    last decade sits at the means throughout; 1 or more where the error has not fallen."""
+    t = np.asarray(check_int_sequence("t", t, low=1))
+    e = as_finite_array("errors", errors, ndim=1)
+    if len(e) != len(t):
+        raise ValueError(f"errors must have one value per t; got {len(e)} and {len(t)}")
+    if (e < 0).any():
+        raise ValueError("envelope_drop reads errors: they must be non-negative")
+    floor, first = check_real("floor", floor, low=0.0), check_int("first", first, low=1)
+    e = np.where(e <= floor, 0.0, e)
+    start, late = e[t <= first], e[t >= t.max() / 10]
+    if not len(start) or t.max() / 10 <= first:
+        raise ValueError(f"envelope_drop needs sizes t <= {first} and a last decade after them; got t in [{t.min()}, {t.max()}]")
+    if start.max() == 0:
+        raise ValueError("envelope_drop needs a positive error at the start")
+    return float(late.max() / start.max())
+
+
+def vanishes(drop: float, fraction: float) -> bool:
+    """B4.9: a moment error goes to 0 on the plotted run: its envelope over the last decade is at most ``fraction`` of
+    its start (:func:`envelope_drop`)."""
+    drop = check_real("drop", drop, low=0.0)
+    fraction = check_real("fraction", fraction, low=0.0, high=1.0, low_open=True, high_open=True)
+    return bool(drop <= fraction)
+
+
+def still_falls(slope: float, cut: float = DECREASING_SLOPE) -> bool:
+    """B4.9's slope reading of "goes to 0": the log-log slope of the positive errors over the last decade (between exact
+    returns) is below ``cut`` (:data:`DECREASING_SLOPE` unless a reading of it is given); ``nan`` (fewer than two
+    positive errors to fit) shows no fall."""
+    slope = float(slope)
+    cut = check_real("cut", cut, high=0.0, high_open=True)
+    return bool(np.isfinite(slope) and slope < cut)
+
+
 def readings_turn(verdicts) -> bool:
     """Does a claim's verdict turn within the readings of its cut-off: ``verdicts`` (:func:`~.claims.readings`' list,
     or its verdicts) hold one ``holds`` and one ``fails`` (an ``inconclusive`` or ``not measured`` reading decides
@@ -756,3 +810,108 @@ def map_holds(verdicts) -> bool | None:
         return False
     measured = [v for v in said if v != "not measured"]
     return True if measured and all(v == "holds" for v in measured) else None
+
+
+def within_rank_correlation(x, y, groups, min_size: int = 3) -> float:
+    """B3.4 (an explanation check): Spearman's correlation of ``x`` and ``y`` read within each group (a covariance family of
+    B3.2's map: families that differ in strength and rank would confound ``x`` with them if pooled), averaged over the
+    groups with at least ``min_size`` pairs where both vary (:func:`rank_correlation`). ValueError where no group
+    qualifies."""
+    x, y = as_finite_array("x", x, ndim=1), as_finite_array("y", y, ndim=1)
+    groups = np.asarray(groups, dtype=object)
+    if len(x) != len(y) or len(x) != len(groups):
+        raise ValueError(f"x, y and groups must be of one length; got {len(x)}, {len(y)} and {len(groups)}")
+    min_size = check_int("min_size", min_size, low=3)
+    rhos = []
+    for g in pd.unique(pd.Series(groups)):
+        at = np.array([v == g for v in groups])
+        if at.sum() >= min_size and np.ptp(x[at]) > 0 and np.ptp(y[at]) > 0:
+            rhos.append(rank_correlation(x[at], y[at]))
+    if not rhos:
+        raise ValueError(f"within_rank_correlation: no group has {min_size} or more pairs where x and y both vary")
+    return float(np.mean(rhos))
+
+
+def figure_cell_diagnosis(found, text: str, undecided: str):
+    """The diagnosis of a claim decided at the paper's figure's cell that does not hold there (B3.2, B5): ``found`` is
+    what :func:`~.verdict_map.map_diagnosis` gives for the map's cells (:func:`~.verdict_map.cell`, each with the
+    claim's verdicts at its readings), ``text`` its sentence of evidence. A ``setting`` rescue (a cell holding decisively:
+    a cell that turns within its readings is ``inconclusive``, never decisive) or an earned ``paper`` is kept; where
+    neither is earned but some cell turns within its readings, :class:`~.claims.Unearned` naming the turning cells and
+    ``undecided``, what would decide it (the claim is then ``inconclusive``); else ``found`` as it is."""
+    from .claims import Unearned
+    if not isinstance(undecided, str) or not undecided.strip():
+        raise ValueError("undecided must say what would decide the claim")
+    if isinstance(found, dict):
+        return found
+    if not isinstance(found, Unearned):
+        raise TypeError(f"found must be what map_diagnosis returns (a diagnosis or Unearned); got {found!r}")
+    cells = list((found.evidence or {}).get("sweep", ()))
+    turning = [c for c in cells if c.get("readings turn")]
+    if not turning:
+        return found
+    named = "; ".join(", ".join(f"{k} {v}" for k, v in c["setting"].items()) for c in turning)
+    return Unearned(f"{text} No cell of the map rescues it decisively: it turns within the readings at {named}. "
+                    f"What would decide it: {undecided}", found.evidence)
+
+
+def held_errors(objective, sizes, squared: bool = True) -> np.ndarray:
+    """B5.6: a run that may stop early (min-norm-point's finite termination) read at ``sizes``: its error after ``t``
+    points, the last one kept after it stops (its output no longer changes). ``objective``: the error after every point
+    ``1 .. T`` (squared, as :func:`~inferopt.herding.herd` records it, unless ``squared`` is False: then the norm is
+    taken as given)."""
+    e = as_finite_array("objective", objective, ndim=1, nonempty=True)
+    if (e < -1e-12).any():
+        raise ValueError("held_errors reads errors: they must be non-negative")
+    sizes = check_int_sequence("sizes", sizes, low=1)
+    e = np.sqrt(np.maximum(e, 0.0)) if squared else e
+    return e[np.minimum(np.asarray(sizes, dtype=int), len(e)) - 1]
+
+
+def similar_results(statistics: dict) -> bool | None:
+    """B5.5 (Sec. 5.3: "other unreported experiments have led to similar results"): ``statistics`` maps each cell of the
+    verdict map to the verdicts of Fig. 7's statistics there (B5.1-B5.4). A cell holds where every statistic measured
+    there holds (:func:`map_holds`); the claim holds where every cell holds, fails where any statistic fails in any cell,
+    else is undecided (None)."""
+    if not isinstance(statistics, dict) or not statistics:
+        raise ValueError(f"statistics must map each cell to its statistics' verdicts; got {statistics!r}")
+    per_cell = []
+    for k, said in statistics.items():
+        v = map_holds(said)
+        per_cell.append("holds" if v else "fails" if v is False else
+                        "not measured" if all((s["verdict"] if isinstance(s, dict) else s) == "not measured" for s in said)
+                        else "inconclusive")
+    return map_holds(per_cell)
+
+
+def reading_over_map(cells, reading: str) -> bool | None:
+    """B1.1 (and any B1 map judged per reading): one reading of a claim's threshold judged over every cell of its
+    verdict map (the cells of :func:`~.verdict_map.cell` carrying ``readings``: reading -> ``"holds"`` / ``"fails"``),
+    by :func:`map_holds`: ``False`` where the claim fails at that reading in some cell (the authors' construction and
+    every open choice alike), ``True`` where it holds in every cell, ``None`` otherwise. A reading that holds only in
+    the default cell does not hold."""
+    cells = list(cells)
+    if not cells or not all(isinstance(c, dict) and isinstance(c.get("readings"), dict) for c in cells):
+        raise ValueError("cells must be a non-empty list of verdict-map cells carrying their verdict at each reading")
+    missing = [c["setting"] for c in cells if reading not in c["readings"]]
+    if missing:
+        raise ValueError(f"reading {reading!r} is not judged in the cells {missing}")
+    return map_holds([c["readings"][reading] for c in cells])
+
+
+def median_gain_above(gains, cut: float) -> bool:
+    """B1.3's per-curve reading: the median over the sizes read of one arm's gain ``error / error-proj``
+    (:func:`proj_gains`) is above ``cut`` (beside the per-size share, :func:`gain_share`: a curve re-weighted
+    "significantly" better as a whole, where a few structural sizes, lattices or Sobol's nets, gain little)."""
+    cut = check_real("cut", cut, low=1.0)
+    g = as_finite_array("gains", gains, ndim=1, nonempty=True)
+    return bool(np.median(g) > cut)
+
+
+def tracks_to_end(table: pd.DataFrame, method: str, reference: str, tol: float, t_min: int = 8) -> bool:
+    """B1.5 on herding's exact run (its linear minimisation exact over [0, 1], the limit of the refinement series of
+    grids): ``method`` tracks ``reference`` at every net ``t = 2^k >= t_min`` of ``table`` to the run's last net
+    (:func:`tracked_nets` returns them all), not only up to some net: a departure anywhere, at the last nets included,
+    fails."""
+    nets = tracked_nets(table, method, reference, tol, t_min)
+    return bool(nets == dyadic(table.index, t_min))

@@ -49,11 +49,12 @@ import pandas as pd
 
 from .._random import as_generator
 from .._validation import as_finite_array, check_int, check_int_sequence, check_size
-from ..fw import frank_wolfe, min_norm_point, simplex_reweight
+from ..fw import frank_wolfe, min_norm_point
 from ..herding.baselines import sobol_points
 from ..herding.densities import TrigDensity, check_density
-from ..herding.herding import hull_problem
+from ..herding.herding import hull_problem, projected_errors
 from ..herding.targets import KernelTarget, check_points, mmd2, mmd2_uniform_prefix
+from .herding import _rows
 from .verdict_map import decisive, map_diagnosis
 
 #: the authors' script's candidates (``nsamp``), number of steps (``T``) and starting location (the candidate nearest it)
@@ -107,31 +108,6 @@ def _errors_of(exact: KernelTarget, grid: np.ndarray, record: list) -> np.ndarra
     return np.array([mmd2(exact, grid[ids], w) for ids, w in record])
 
 
-def _proj_errors(fit: KernelTarget, exact: KernelTarget, points: np.ndarray, sizes) -> np.ndarray:
-    """``-proj``: the first ``t`` points re-weighted optimally onto ``fit``'s mean (Wolfe's algorithm on their distinct
-    points, :func:`inferopt.fw.simplex_reweight`, warm-started from the previous size's support and the new points),
-    the error read against ``exact`` (the same kernel)."""
-    pts = check_points(fit, "points", points)
-    K, c, c_exact = fit.kernel(pts, pts), fit.mean(pts), exact.mean(pts)
-    _, first_seen = np.unique(pts, return_index=True)
-    first_seen = np.sort(first_seen)                      # each distinct point at its first listing
-    out, support, before = [], [], 0
-    for t in sorted(check_int_sequence("sizes", sizes, low=1, high=len(pts))):
-        ids = first_seen[first_seen < t]
-        pos = {int(i): k for k, i in enumerate(ids)}
-        init = [pos[i] for i in support] + [pos[int(i)] for i in ids if i >= before]
-        res = simplex_reweight(K[np.ix_(ids, ids)], c[ids], fit.mean_sqnorm, init=init)
-        w = res.dense_weights(len(ids))
-        out.append(max(float(w @ K[np.ix_(ids, ids)] @ w - 2.0 * w @ c_exact[ids] + exact.mean_sqnorm), 0.0))
-        support, before = [int(i) for i in ids[w > 0]], t
-    return np.array(out)
-
-
-def _rows(method: str, t, error, x=np.nan, rep: int = 0) -> pd.DataFrame:
-    return pd.DataFrame({"method": method, "t": np.asarray(t, dtype=int), "error": np.asarray(error, dtype=float),
-                         "rep": rep, "x": x})
-
-
 def authors_cg(exact: KernelTarget, density: TrigDensity, n_candidates: int = AUTHORS_CANDIDATES,
                n_points: int = AUTHORS_POINTS) -> dict:
     """Herding, line search and min-norm-point as the authors' script runs them (module docstring), at the script's
@@ -183,16 +159,16 @@ def authors_curves(exact: KernelTarget, density: TrigDensity, n_rep: int, rng, *
     for name, (err, listed) in authors_cg(exact, density, n_candidates, n_points).items():
         t = np.arange(1, len(err) + 1)
         on = np.isin(t, keep)
-        frames.append(_rows(name, t[on], err[on]))
+        frames.append(_rows(name, err[on], t[on], x=np.nan))
         if name != "min-norm-point":
-            frames.append(_rows(name + "-proj", keep, _proj_errors(fit, exact, grid[listed], keep)))
+            frames.append(_rows(name + "-proj", projected_errors(fit, grid[listed], keep, exact), keep, x=np.nan))
     sobol = sobol_points(density, n_list)
-    frames += [_rows("sobol", keep, mmd2_uniform_prefix(exact, sobol)[keep - 1], x=sobol[keep - 1]),
-               _rows("sobol-proj", keep, _proj_errors(exact, exact, sobol, keep))]
+    frames += [_rows("sobol", mmd2_uniform_prefix(exact, sobol)[keep - 1], keep, x=sobol[keep - 1]),
+               _rows("sobol-proj", projected_errors(exact, sobol, keep), keep, x=np.nan)]
     for rep in range(n_rep):
         pts = density.sample(n_list, rng)
-        frames += [_rows("random", keep, mmd2_uniform_prefix(exact, pts)[keep - 1], rep=rep),
-                   _rows("random-proj", keep, _proj_errors(exact, exact, pts, keep), rep=rep)]
+        frames += [_rows("random", mmd2_uniform_prefix(exact, pts)[keep - 1], keep, rep=rep, x=np.nan),
+                   _rows("random-proj", projected_errors(exact, pts, keep), keep, rep=rep, x=np.nan)]
     return pd.concat(frames, ignore_index=True)
 
 
@@ -218,10 +194,10 @@ def cg_curves_from(target: KernelTarget, grid, n_points: int, first: int, proj_s
         res = frank_wolfe(problem, step=step, init=first, max_iter=n_points - 1, tol=None)
         order = np.r_[first, res.info["atom"]].astype(int)
         t = np.arange(1, len(res.objective) + 1)
-        frames.append(_rows(name, t, res.objective, x=grid[order] if step == "1/(t+1)" else np.nan))
-        frames.append(_rows(name + "-proj", sizes, _proj_errors(target, target, grid[order], sizes)))
+        frames.append(_rows(name, res.objective, t, x=grid[order] if step == "1/(t+1)" else np.nan))
+        frames.append(_rows(name + "-proj", projected_errors(target, grid[order], sizes), sizes, x=np.nan))
     res = min_norm_point(problem, init=first, max_iter=n_points - 1, tol=0.0)
-    frames.append(_rows("min-norm-point", np.arange(1, len(res.objective) + 1), res.objective))
+    frames.append(_rows("min-norm-point", res.objective, x=np.nan))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -245,3 +221,120 @@ def fig3_diagnosis(cells, text: str):
                                     f"{c['verdict']}" for c in differ) + ".",
                 "evidence": {"sweep": cells}}
     return map_diagnosis(cells, text)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# B1.5: herding's linear minimisation exact over [0, 1] (uniform density), in extended precision
+
+
+def _kernel_coefficients(s: int) -> np.ndarray:
+    """The Sobolev kernel of order ``s`` on [0, 1) as a polynomial of ``u = {x - y}``, lowest power first, in extended
+    precision: ``k(u) = (-1)^(s-1) / (2s)! B_2s(u)`` (Sec. 5.1; :class:`~inferopt.herding.SobolevTarget`'s kernel)."""
+    from math import comb, factorial
+    from fractions import Fraction
+    s = check_int("s", s, low=1, high=4)
+    n = 2 * s
+    B = [Fraction(1)]                                     # Bernoulli numbers B_0..B_n (B_1 = -1/2)
+    for m in range(1, n + 1):
+        B.append(-sum(comb(m + 1, k) * B[k] for k in range(m)) / (m + 1))
+    coef = [Fraction(comb(n, k)) * B[k] for k in range(n + 1)]          # B_n(u) = sum_k C(n, k) B_k u^(n - k)
+    scale = Fraction((-1) ** (s - 1), factorial(n))
+    low_first = [coef[n - p] * scale for p in range(n + 1)]             # the coefficient of u^p
+    return np.array([np.longdouble(c.numerator) / np.longdouble(c.denominator) for c in low_first])
+
+
+def _kernel_ld(a: np.ndarray, u) -> np.ndarray:
+    """``k({u})`` in extended precision (Horner on the fractional part)."""
+    u = np.mod(np.asarray(u, dtype=np.longdouble), np.longdouble(1))
+    out = np.zeros_like(u)
+    for c in a[::-1]:
+        out = out * u + c
+    return out
+
+
+def uniform_prefix_errors(s: int, points) -> np.ndarray:
+    """``||mu - (1/t) sum_{i <= t} Phi(x_i)||^2`` for every prefix ``t`` of ``points`` on the uniform density (``mu = 0``,
+    the kernel has no constant mode), in extended precision: ``t^2 E_t = (t-1)^2 E_{t-1} + 2 sum_{i<t} k(x_t - x_i) + k(0)``,
+    each sum taken directly (no cancellation between sizes). Returned as float64."""
+    a = _kernel_coefficients(s)
+    x = np.asarray(as_finite_array("points", points, ndim=1, nonempty=True), dtype=np.longdouble)
+    total, out = np.longdouble(0), np.empty(len(x))
+    for t in range(1, len(x) + 1):
+        total += 2 * _kernel_ld(a, x[t - 1] - x[:t - 1]).sum() + a[0]
+        out[t - 1] = float(max(total / np.longdouble(t) ** 2, np.longdouble(0)))
+    return out
+
+
+def _interval_polynomials(a: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """``f(x) = sum_i k({x - p_i})`` on each interval ``(p_j, p_{j+1})`` between the sorted points ``p`` (the last one
+    ``(p_{t-1}, p_0 + 1)``) as a polynomial in ``x``, lowest power first: ``(t, 2s + 1)`` extended-precision
+    coefficients, from the power sums of the shifts ``c_i`` (``p_i`` left of the interval, ``p_i - 1`` right of it),
+    vectorised over the intervals by cumulative sums."""
+    from math import comb
+    n = len(a) - 1
+    q = p - 1
+    S = np.empty((len(p), n + 1), dtype=np.longdouble)
+    for m in range(n + 1):
+        left, right = np.cumsum(p ** m), np.cumsum(q ** m)
+        S[:, m] = left + (right[-1] - right)
+    F = np.zeros((len(p), n + 1), dtype=np.longdouble)
+    for k in range(n + 1):
+        for l in range(k + 1):
+            F[:, l] += a[k] * comb(k, l) * (-1) ** (k - l) * S[:, k - l]
+    return F
+
+
+def _polyval_rows(F: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Each row's polynomial (lowest power first) at the matching row of ``x`` (extended precision, Horner)."""
+    out = np.zeros_like(x)
+    for c in F.T[::-1]:
+        out = out * x + c[:, None]
+    return out
+
+
+def exact_argmin(s: int, points) -> tuple[float, float]:
+    """Herding's linear minimisation exact over [0, 1] on the uniform density (``mu = 0``): ``argmin_x sum_i k({x - p_i})``
+    over the points ``p`` so far, and its value. The sum is a polynomial of degree ``2s`` on each interval between
+    consecutive points (:func:`_interval_polynomials`); its minima are the real roots of the derivative inside an
+    interval (a companion matrix per interval, batched, then two Newton steps in extended precision) or an interval's
+    ends; values within a rounding tolerance of the least (``1e3`` extended-precision ulps of ``t k(0)``) are tied, and
+    the lowest ``x`` in [0, 1) among them is taken."""
+    a = _kernel_coefficients(s)
+    p = np.sort(np.mod(np.asarray(as_finite_array("points", points, ndim=1, nonempty=True), dtype=np.longdouble), 1))
+    lo, hi = p, np.r_[p[1:], p[:1] + 1]
+    F = _interval_polynomials(a, p)
+    n = F.shape[1] - 1
+    D = F[:, 1:] * np.arange(1, n + 1, dtype=np.longdouble)          # f', degree 2s - 1
+    if n - 1 == 1:
+        roots = (-D[:, :1] / D[:, 1:2])
+    else:
+        lead = np.asarray(D[:, -1], dtype=float)
+        comp = np.zeros((len(p), n - 1, n - 1))
+        comp[:, 1:, :-1] = np.eye(n - 2)
+        comp[:, :, -1] = -np.asarray(D[:, :-1], dtype=float) / lead[:, None]
+        r = np.linalg.eigvals(comp)
+        roots = np.where(np.abs(r.imag) < 1e-7, r.real, np.nan).astype(np.longdouble)
+    DD = D[:, 1:] * np.arange(1, n, dtype=np.longdouble)
+    for _ in range(2):                                                    # Newton in extended precision
+        fp, fpp = _polyval_rows(D, np.nan_to_num(roots)), _polyval_rows(DD, np.nan_to_num(roots))
+        roots = roots - np.where(fpp != 0, fp / np.where(fpp != 0, fpp, 1), 0)
+    inside = (roots > lo[:, None]) & (roots < hi[:, None])
+    cand = np.concatenate([np.where(inside, roots, np.nan), lo[:, None], hi[:, None]], axis=1)
+    vals = _polyval_rows(F, np.nan_to_num(cand))
+    vals = np.where(np.isnan(cand), np.inf, vals)
+    best = vals.min()
+    tol = np.longdouble(1e3) * np.finfo(np.longdouble).eps * len(p) * abs(a[0])
+    x = np.mod(cand[vals <= best + tol], 1)
+    return float(x.min()), float(best)
+
+
+def exact_herding_uniform(s: int, n_points: int, first: float = 0.0) -> np.ndarray:
+    """Herding (uniform weights, ``rho_t = 1/(t+1)``) on the uniform density with its linear minimisation exact over the
+    continuous [0, 1] (:func:`exact_argmin`): the first point ``first`` (every ``x`` ties against ``mu = 0``; the
+    lowest, 0, as the grids' first candidate), then ``x_{t+1} = argmin_x sum_{i <= t} k(x - x_i)``. The limit of B1.5's
+    refinement series of grids, free of any grid and of double-precision rounding of the scores."""
+    n_points = check_size("n_points", n_points, low=1, item_bytes=16 * 8, item="point")
+    x = [float(first)]
+    for _ in range(n_points - 1):
+        x.append(exact_argmin(s, x)[0])
+    return np.array(x)

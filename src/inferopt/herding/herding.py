@@ -196,8 +196,20 @@ def project(target: KernelTarget, points) -> tuple[np.ndarray, np.ndarray, float
     return pts, res.dense_weights(len(pts)), float(res.objective[-1])
 
 
-def projected_errors(target: KernelTarget, points, sizes) -> np.ndarray:
-    """``-proj`` error of the first ``t`` points for each ``t`` in ``sizes``."""
+def projected_errors(target: KernelTarget, points, sizes, error_target: KernelTarget | None = None) -> np.ndarray:
+    """``-proj`` error of the first ``t`` points for each ``t`` in ``sizes``: their optimal simplex weights fitted to
+    ``target``'s mean (:func:`project`), the error ``||mu' - sum w_i Phi(x_i)||^2`` read against ``error_target``'s
+    mean ``mu'`` (default: ``target``'s own, the fitted mean; another target must share ``target``'s kernel, e.g. the
+    exact mean where ``target`` is a weighted grid's)."""
     points = check_points(target, "points", points)
     sizes = check_int_sequence("sizes", sizes, low=1, high=len(points))
-    return np.array([project(target, points[:t])[2] for t in sizes])
+    if error_target is None:
+        return np.array([project(target, points[:t])[2] for t in sizes])
+    if not isinstance(error_target, KernelTarget):
+        raise TypeError(f"error_target must be a KernelTarget; got {type(error_target).__name__}")
+    out = []
+    for t in sizes:
+        pts, w, _ = project(target, points[:t])
+        err = w @ target.kernel(pts, pts) @ w - 2.0 * w @ error_target.mean(pts) + error_target.mean_sqnorm
+        out.append(max(float(err), 0.0))
+    return np.array(out)
