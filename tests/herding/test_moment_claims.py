@@ -12,3 +12,19 @@ def test_moments_vanish_late_reads_the_last_decade():
     assert not moments_vanish_late(5.0, -1.5, 1e-3)                  # too small a drop
     assert moments_not_maxent_late(100.0, -1.0, 1e-4, 0.1, 0.0, 0.02)          # moments, not p*
     assert not moments_not_maxent_late(100.0, -1.0, 1e-4, 0.001, -0.5, 0.02)   # converges to p*: fails
+
+
+def test_outperforms_while_running_compares_only_while_both_run():
+    """B5.6: min-norm-point read only up to its stop: it can win and can lose; a tie at 0 is no win."""
+    from inferopt.experiment.moment_claims import outperforms_while_running
+    assert outperforms_while_running([0.1, 0.05, 0.0], [0.2, 0.1, 0.08], 1e-9)          # below at every t
+    assert not outperforms_while_running([0.3, 0.2, 0.05], [0.2, 0.1, 0.08], 1e-9)      # below at 1 of 3
+    assert not outperforms_while_running([0.0, 0.0], [1e-12, 0.0], 1e-9)               # ties at 0
+    assert not outperforms_while_running([0.1, 0.05], [0.2, 0.1], 1e-9, min_share=1.0)  # a share cannot exceed 1
+
+
+def test_points_to_reach():
+    from inferopt.experiment.moment_claims import points_to_reach
+    assert points_to_reach([0.5, 0.2, 0.01, 0.0], 0.02) == 3
+    assert points_to_reach([0.5, 0.2], 0.01) is None
+    assert points_to_reach([0.5, 1e-12], 0.0, floor=1e-9) == 2

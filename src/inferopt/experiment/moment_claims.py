@@ -33,3 +33,25 @@ def moments_not_maxent_late(drop: float, late_slope: float, final_error: float, 
     :func:`~.herding_claims.converges` at ``tol``)."""
     from .herding_claims import converges
     return moments_vanish_late(drop, late_slope, final_error, max_slope=max_slope) and not converges(final_dist, dist_slope, tol)
+
+
+def outperforms_while_running(challenger, reference, floor: float, min_share: float = 0.5) -> bool:
+    """B5.6: a run that stops early (min-norm-point's finite termination) against ``reference`` compared only while
+    both run: ``challenger`` and ``reference`` read at the same sizes ``t`` (from ``t = 10`` to the challenger's stop,
+    at equal ``t``), the challenger's error strictly below the reference's at more than ``min_share`` of them (both
+    read at 0 below ``floor``, the LMO's resolution: a tie at 0 is no win). Nothing held after the stop is read."""
+    from .herding_claims import below_share
+    min_share = check_real("min_share", min_share, low=0.0, high=1.0)
+    return bool(below_share(challenger, reference, floor) > min_share)
+
+
+def points_to_reach(errors, target: float, floor: float = 0.0) -> int | None:
+    """B5.6 (shown beside): the number of points (``t``, the errors read after ``1 .. T`` points) a run needs to bring
+    its moment error to ``target`` or below (errors below ``floor`` read as 0); ``None`` if it never does."""
+    e = np.asarray(errors, dtype=float)
+    if e.ndim != 1 or e.size == 0 or not np.isfinite(e).all():
+        raise ValueError("errors must be a non-empty 1-d finite array")
+    target, floor = check_real("target", target, low=0.0), check_real("floor", floor, low=0.0)
+    e = np.where(e > floor, e, 0.0)
+    hit = np.flatnonzero(e <= target)
+    return int(hit[0]) + 1 if hit.size else None
