@@ -4,9 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from inferopt.experiment.herding_claims import (before_end, dyadic, entropy_tradeoff, proj_gain_share, rank_correlation,
-                                                rate_near, ratio_before_end, same_points, share_below, slower_share,
-                                                terminates_ahead)
+from inferopt.experiment.herding_claims import dyadic, entropy_tradeoff, proj_gain_share, rate_near, same_points, share_below
 
 T = np.arange(1, 257)
 
@@ -52,40 +50,12 @@ def test_share_below():
     assert share_below(w, "b", "a", range(2, 100)) == 0.0
 
 
-def test_ratio_before_end_ignores_the_terminated_zeros():
-    mnp = np.where(T < 60, 1.08 * T ** -1.0, 0.0)          # 8 % worse before it terminates, then exact
-    w = table(mnp=mnp, a=T ** -1.0, b=2 * T ** -1.0)
-    assert before_end(w, "mnp", range(10, 200))[-1] == 59
-    assert ratio_before_end(w, "mnp", ["a", "b"], range(10, 200)) == pytest.approx(1.08)
-    w_best = table(mnp=np.where(T < 60, 0.9 * T ** -1.0, 0.0), a=T ** -1.0, b=2 * T ** -1.0)
-    assert ratio_before_end(w_best, "mnp", ["a", "b"], range(10, 200)) == pytest.approx(0.9)
-    with pytest.raises(ValueError, match="rounding level at every size"):
-        ratio_before_end(table(mnp=np.zeros(len(T)) + (T == 1), a=T ** -1.0), "mnp", ["a"], range(10, 20))
 
 
-def test_terminates_ahead_holds_when_only_the_method_reaches_mu():
-    others = dict(a=T ** -1.0, b=T ** -2.0)
-    ok, t_end = terminates_ahead(table(mnp=np.where(T < 56, T ** -1.0, 0.0), **others), "mnp", ["a", "b"])
-    assert ok and t_end == 56
-    never, t_end = terminates_ahead(table(mnp=T ** -1.0, **others), "mnp", ["a", "b"])
-    assert not never and t_end is None
-    tied, _ = terminates_ahead(table(mnp=np.where(T < 56, T ** -1.0, 0.0), a=T ** -1.0, b=np.where(T < 50, 1.0, 0.0)),
-                               "mnp", ["a", "b"])
-    assert not tied                                           # another method got there too
 
 
-def test_slower_share():
-    w = table(ls=T ** -1.0, h=T ** -1.5)
-    assert slower_share(w, "ls", "h", [10, 20, 40, 80]) == (1.0, True, pytest.approx(80 ** 0.5))
-    share, last, ratio = slower_share(table(ls=np.exp(-T / 10.0), h=T ** -1.0), "ls", "h", [10, 20, 40, 80])
-    assert share == 0.5 and not last and ratio < 1
 
 
-def test_rank_correlation():
-    assert rank_correlation([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1.0)
-    assert rank_correlation([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
-    with pytest.raises(ValueError, match="constant"):
-        rank_correlation([1, 2, 3], [5, 5, 5])
 
 
 def test_same_points():
@@ -115,9 +85,8 @@ def test_entropy_tradeoff():
 # --- B1.1, B1.2, B1.4, B2, B4, B5, B6 deciding functions --------------------------------------------------------------
 
 from inferopt.experiment.herding_claims import (DECREASING_SLOPE, all_at_most, beats_at, classify, converges, ends_on_mean,  # noqa: E402
-                                                excess_log_variation, fewer_states, gain_share, linear_not_polynomial,
-                                                matches_moments, more_erratic, nearer_low_entropy, never_beaten, proj_gains, reaches_first,
-                                                size_outcomes, slightly_worse, stalls, within_factor)
+                                                gain_share, linear_not_polynomial, never_beaten, proj_gains,
+                                                reaches_first, size_outcomes, slightly_worse, stalls)
 
 
 def test_size_outcomes_counts_ties_as_ties_and_reads_proj_arms_where_measured():
@@ -242,30 +211,6 @@ def test_converges_and_stalls_are_decided_on_the_distance_and_its_slope():
         converges(-1.0, 0.0, 0.02)
 
 
-def test_more_erratic_on_excess_log_variation():
-    t = np.arange(1, 1000)
-    smooth, jumpy = 1 / t, np.where(t % 10 == 0, 1e-16, 1 / t)   # rational means: the moment error drops to rounding at k / 10
-    assert more_erratic(excess_log_variation(jumpy), excess_log_variation(smooth))
-    assert not more_erratic(excess_log_variation(smooth), excess_log_variation(jumpy))
-    assert not more_erratic(1.0, 1.0)
-    assert more_erratic(excess_log_variation(jumpy), 1.0, margin=5.0)
-    assert not more_erratic(3.0, 1.0, margin=5.0)
-
-
-def test_fewer_states_nearer_low_entropy_and_within_factor():
-    assert fewer_states(8, 30, cut=0.5) and not fewer_states(20, 30, cut=0.5) and fewer_states(20, 30, cut=1.0)
-    assert not fewer_states(30, 30, cut=0.75)                           # as spread as p*
-    assert nearer_low_entropy(0.2, cut=0.5) and not nearer_low_entropy(0.8, cut=0.5)   # 0.8: near the maximum entropy
-    assert nearer_low_entropy(-0.05, cut=0.25)                          # below the low-entropy vertex's entropy
-    with pytest.raises(ValueError, match="support99"):
-        fewer_states(0, 30, cut=0.5)
-    assert within_factor(1.0, 1.9, 2.0) and not within_factor(1.0, 2.5, 2.0) and within_factor(2.5, 1.0, 3.0)
-    with pytest.raises(ValueError, match="positive"):
-        within_factor(0.0, 1.0, 2.0)
-
-
-def test_matches_moments():
-    assert matches_moments(1e4, -1.0) and not matches_moments(5.0, -1.0) and not matches_moments(1e4, -0.1)
 
 
 def test_linear_not_polynomial_and_all_at_most():
@@ -279,41 +224,6 @@ def test_linear_not_polynomial_and_all_at_most():
     assert all_at_most({"a": -1.9, "b": -2.0}, -1.5) and not all_at_most([-1.9, -1.2], -1.5)
 
 
-def test_excess_log_variation_monotone_zero_and_jumpy_positive():
-    from inferopt.experiment.herding_claims import excess_log_variation
-    assert excess_log_variation([1.0, 0.1, 0.01]) == pytest.approx(0.0)
-    assert excess_log_variation([1.0, 0.01, 1.0, 0.01]) == pytest.approx(4.0)
-    with pytest.raises(ValueError):
-        excess_log_variation([1.0, 0.0])
-    with pytest.raises(ValueError):
-        excess_log_variation([1.0])
-    with pytest.raises(ValueError, match="floor"):
-        excess_log_variation([1.0, 0.0], floor=0.0)
-
-
-def test_excess_log_variation_floor_caps_the_depth_of_exact_returns():
-    """B4.3: a return to the means at rounding level (1e-16, or an exact 0) counts as a dip to the floor, so its depth
-    no longer follows the rounding; with the floor, dips to 1e-16 and to 0 read the same."""
-    from inferopt.experiment.herding_claims import excess_log_variation
-    t = np.arange(1, 101, dtype=float)
-    at_rounding, exact = np.where(t % 10 == 0, 1e-16, 1 / t), np.where(t % 10 == 0, 0.0, 1 / t)
-    assert excess_log_variation(at_rounding, floor=1e-12) == pytest.approx(excess_log_variation(exact, floor=1e-12))
-    assert excess_log_variation(at_rounding) > excess_log_variation(at_rounding, floor=1e-12) > excess_log_variation(at_rounding, floor=1e-6)
-    assert excess_log_variation(1 / t, floor=1e-12) == pytest.approx(0.0)   # a floor below every error changes nothing
-    # interior dips at t = 5, 15, ..., 95 from 1/(t-1) to the floor and back to 1/(t+1): each adds, over the monotone
-    # record, log10(1e6/(t-1)) + log10(1e6/(t+1)) - log10((t+1)/(t-1)) = 2 log10(1e6/(t+1)) decades
-    inner = np.where(t % 10 == 5, 0.0, 1 / t)
-    dips = 2 * np.sum(np.log10(1e6 / (t[t % 10 == 5] + 1)))
-    assert excess_log_variation(inner, floor=1e-6) == pytest.approx(dips, rel=1e-12)
-
-
-def test_overtakes_at_found_and_none():
-    from inferopt.experiment.herding_claims import overtakes_at
-    t = pd.DataFrame({"ls": [1.0, 2.0, 0.5, 0.1], "h": [2.0, 1.0, 1.0, 1.0]}, index=[1, 2, 4, 8])
-    assert overtakes_at(t, "ls", "h", [1, 2, 4, 8]) == 4
-    assert overtakes_at(t, "h", "ls", [1, 2, 4, 8]) is None
-    with pytest.raises(ValueError):
-        overtakes_at(t, "ls", "h", [16])
 
 
 def test_always_readings_hold_and_fail():
@@ -329,16 +239,6 @@ def test_always_readings_hold_and_fail():
         always_readings(pd.Series(["maybe"], index=[1]))
 
 
-def test_overtakes_later_holds_fails_and_reads_none_as_beyond_the_budget():
-    from inferopt.experiment.herding_claims import overtakes_later
-    assert overtakes_later([300, None, 500], [20, 30, 40], budget=1000, factor=2.0) == (True, 500.0, 30.0)
-    assert overtakes_later([None, None], [None, 900], budget=1000, factor=1.0)[0]
-    assert not overtakes_later([None, None], [None, None], budget=1000, factor=2.0)[0]   # neither overtakes: not later
-    assert not overtakes_later([40, 50], [30, 40], budget=1000, factor=2.0)[0]
-    with pytest.raises(ValueError):
-        overtakes_later([], [10], budget=100, factor=2.0)
-    with pytest.raises(ValueError):
-        overtakes_later([10], [10], budget=100, factor=0.5)
 
 
 B11_READINGS = [(tie, first) for first in (8, 16) for tie in (1e-9, 0.05, 0.1)]   # the notebook's grid of B1.1's readings
@@ -567,30 +467,15 @@ def test_beats_for_order_reads_the_panels_of_one_sobolev_order():
         beats_for_order(beats, {"s=1,random": 1}, 1)
 
 
-def test_overtaking_observed_needs_half_the_draws_within_the_run():
-    from inferopt.experiment.herding_claims import overtaking_observed
-    assert overtaking_observed([300, None]) and overtaking_observed([10, 20, None])
-    assert not overtaking_observed([None, None, 40]) and not overtaking_observed([None])
-    with pytest.raises(ValueError, match="one overtaking size"):
-        overtaking_observed([])
 
 
 # --- B5's map and its claims on one run ----------------------------------------------------------
 
-from inferopt.experiment.herding_claims import map_holds, moments_not_maxent  # noqa: E402
+from inferopt.experiment.herding_claims import map_holds  # noqa: E402
+from inferopt.experiment.moment_claims import moments_not_maxent  # noqa: E402
 from inferopt.experiment.verdict_map import cell, map_diagnosis  # noqa: E402
 
 
-def test_moments_not_maxent_holds_and_fails():
-    assert moments_not_maxent(1e3, -1.0, 0.07, -0.02, 0.02) is True        # moments matched, distance on a plateau
-    assert moments_not_maxent(1e3, -1.0, 0.005, -0.6, 0.02) is False       # converges to p*: the claim fails
-    assert moments_not_maxent(5.0, -1.0, 0.07, -0.02, 0.02) is False       # the moment error hardly falls
-    assert moments_not_maxent(1e3, -0.3, 0.07, -0.02, 0.02) is False       # nor fast enough
-    assert moments_not_maxent(1e3, -1.0, 0.005, -0.02, 0.02) is True       # below tol but no longer decreasing
-    with pytest.raises(ValueError, match="tol"):
-        moments_not_maxent(1e3, -1.0, 0.07, -0.02, -1.0)
-    with pytest.raises(ValueError, match="final_dist"):
-        moments_not_maxent(1e3, -1.0, float("nan"), -0.02, 0.02)
 
 
 def test_map_holds_every_cell():
@@ -609,7 +494,7 @@ def test_map_holds_every_cell():
 
 # --- B4's and B5's readings of the slope cuts, B4.7 / B5.4, B3.2's turning readings, B4.8 ---------------------------
 
-from inferopt.experiment.herding_claims import below_share, max_gap, readings_turn  # noqa: E402
+from inferopt.experiment.herding_claims import below_share, readings_turn  # noqa: E402
 
 
 def test_slope_cuts_are_readings_of_converges_stalls_and_moments_not_maxent():
@@ -646,74 +531,14 @@ def test_readings_turn_needs_one_holding_and_one_failing_reading():
         readings_turn([])
 
 
-def test_max_gap():
-    assert max_gap([0.25, 0.75], [0.25, 0.75]) == 0.0
-    assert max_gap(np.array([0.2, 0.8]), np.array([0.25, 0.75])) == pytest.approx(0.05)
-    with pytest.raises(ValueError, match="one shape"):
-        max_gap([0.5, 0.5], [1.0])
-
-
-# --- B4.3's envelope between exact returns, B4.9 (herding's moment error goes to 0), B4.10 ---------------------------
-from inferopt.experiment.herding_claims import envelope_drop, excess_log_variation, still_falls, vanishes  # noqa: E402
-
-
-def test_excess_log_variation_drop_reads_the_record_between_exact_returns():
-    """B4.3: with ``drop`` the exact returns (at or below the floor) are left out, so a record returning to the means
-    every few steps under a falling envelope no longer scores each return as a dip of many decades."""
-    t = np.arange(1, 201, dtype=float)
-    returning = np.where(t % 20 == 0, 0.0, 1 / t)               # rational means: exact returns every 20 steps
-    assert excess_log_variation(returning, floor=1e-9) > 50       # each return a dip of about 6-9 decades
-    assert excess_log_variation(returning, floor=1e-9, drop=True) == pytest.approx(0.0, abs=1e-12)   # a monotone envelope
-    jumpy = np.where(t % 2 == 0, 1 / t, 10 / t)                   # still erratic between returns: it counts
-    assert excess_log_variation(np.where(t % 20 == 0, 0.0, jumpy), floor=1e-9, drop=True) > 100
-    with pytest.raises(ValueError):
-        excess_log_variation(returning, drop=True)                # drop needs a floor
-    with pytest.raises(ValueError):
-        excess_log_variation(np.zeros(5), floor=1e-9, drop=True)  # nothing left to read
-
-
-def test_envelope_drop_and_vanishes_can_hold_and_fail():
-    t = np.unique(np.geomspace(1, 10_000, 40).round().astype(int))
-    falling = 1 / t                                               # herding on random means: O(1/t)
-    assert vanishes(envelope_drop(t, falling, floor=1e-9), 0.01)
-    returning = np.where(t % 20 == 0, 0.0, 1 / t)                 # rational means: exact returns do not decide, the envelope does
-    assert envelope_drop(t, returning, floor=1e-9) == pytest.approx(envelope_drop(t, np.where(t % 20 == 0, 1e-16, 1 / t), floor=1e-9))
-    assert vanishes(envelope_drop(t, returning, floor=1e-9), 0.01)
-    stalled = np.where(t < 10, 1 / t, 0.05)                       # a plateau: the claim fails
-    assert envelope_drop(t, stalled, floor=1e-9) == pytest.approx(0.05)
-    assert not vanishes(envelope_drop(t, stalled, floor=1e-9), 0.01) and vanishes(envelope_drop(t, stalled, floor=1e-9), 0.1)
-    spiky = np.where(t == t.max(), 0.0, np.where(t > 1000, 0.5, 1 / t))   # a 0 at the end alone does not make it vanish
-    assert not vanishes(envelope_drop(t, spiky, floor=1e-9), 0.1)
-    with pytest.raises(ValueError):
-        envelope_drop(t[t > 10], falling[t > 10], floor=1e-9)     # no start
-    with pytest.raises(ValueError):
-        envelope_drop(t, falling[:-1], floor=1e-9)
-    with pytest.raises(ValueError):
-        vanishes(0.001, 1.0)
-
-
 # B3.2 / B3.4 / B5.5 / B5.6 (helper 163): the figure's cell decides, the map diagnoses; within-family correlation;
 # the "similar results" claim over the map; a run that stops early read at later sizes
 from inferopt.experiment.claims import Unearned  # noqa: E402
-from inferopt.experiment.herding_claims import (figure_cell_diagnosis, held_errors, similar_results,  # noqa: E402
-                                                within_rank_correlation)
+from inferopt.experiment.herding_claims import figure_cell_diagnosis  # noqa: E402
 from inferopt.experiment.support import deterministic  # noqa: E402
 from inferopt.experiment.verdict_map import cell, map_diagnosis  # noqa: E402
 
 
-def test_within_rank_correlation_can_hold_and_fail():
-    x = np.array([1, 2, 3, 4, 10, 20, 30, 40], dtype=float)
-    groups = ["a"] * 4 + ["b"] * 4
-    up = np.array([1, 2, 3, 4, 1, 2, 3, 4], dtype=float)
-    assert within_rank_correlation(x, up, groups) == pytest.approx(1.0)
-    assert within_rank_correlation(x, -up, groups) == pytest.approx(-1.0)
-    # pooled, a confound between the groups can reverse the sign the groups show
-    y = np.array([10, 11, 12, 13, 1, 2, 3, 4], dtype=float)
-    assert rank_correlation(x, y) < 0 < within_rank_correlation(x, y, groups)
-    with pytest.raises(ValueError):
-        within_rank_correlation(x, np.ones(8), groups)
-    with pytest.raises(ValueError):
-        within_rank_correlation(x, up, groups[:3])
 
 
 ONE = deterministic("one run")
@@ -736,20 +561,8 @@ def test_figure_cell_diagnosis_rescue_turn_or_paper():
         figure_cell_diagnosis("setting", "ev.", "x")
 
 
-def test_held_errors_keeps_the_last_error_after_a_stop():
-    obj = np.array([4.0, 1.0, 0.0])
-    assert held_errors(obj, [1, 2, 3, 10]).tolist() == [2.0, 1.0, 0.0, 0.0]
-    assert held_errors(obj, [1], squared=False).tolist() == [4.0]
-    with pytest.raises(ValueError):
-        held_errors([-1.0], [1])
 
 
-def test_similar_results_every_statistic_in_every_cell():
-    assert similar_results({"a": ["holds", "holds"], "b": ["holds", "not measured"]}) is True
-    assert similar_results({"a": ["holds", "holds"], "b": ["holds", "fails"]}) is False
-    assert similar_results({"a": ["holds", "inconclusive"], "b": ["holds", "holds"]}) is None
-    with pytest.raises(ValueError):
-        similar_results({})
 
 
 from inferopt.experiment.herding_claims import gain_share, median_gain_above, reading_over_map  # noqa: E402
@@ -788,11 +601,3 @@ def test_tracks_to_end_fails_on_a_departure_at_the_last_net_only():
     late = table.assign(h=[1e-6, 9e-7, 1e-7, 1e-8, 3e-9])       # departs at the last net, t = 64
     assert not tracks_to_end(late, "h", "sobol", 0.1)
     assert tracks_to_end(late, "h", "sobol", 3.0)
-
-
-def test_still_falls_reads_the_slope_and_refuses_nothing_to_fit():
-    assert still_falls(-1.0) and still_falls(-0.15, cut=-0.1)      # herding's 1/t: holds
-    assert not still_falls(0.0) and not still_falls(-0.15)          # a plateau, or too slow at -0.2: fails
-    assert not still_falls(float("nan"))                            # fewer than two positive errors: no fall shown
-    with pytest.raises(ValueError):
-        still_falls(-1.0, cut=0.1)

@@ -7,8 +7,9 @@ import pytest
 from scipy.optimize import minimize
 
 from inferopt.experiment.herding_claims import slope_gap, worse_at_same_rate
-from inferopt.experiment.herding_fig3 import (WeightedGridTarget, authors_cg, authors_curves, authors_grid,
-                                               cg_curves_from, fig3_diagnosis, nearest_candidate, random_first_points)
+from inferopt.experiment.herding_fig3 import (WeightedGridTarget, authors_cg, authors_curves, authors_equal_proj, authors_grid,
+                                               axis_claim, axis_verdict, cg_curves_from, every_share_above, fig3_diagnosis,
+                                               nearest_candidate, random_first_points, with_equal_proj)
 from inferopt.experiment.verdict_map import cell
 from inferopt.experiment.support import deterministic
 from inferopt.herding import SobolevTarget, TrigDensity, mmd2, projected_errors
@@ -148,6 +149,78 @@ def test_fig3_diagnosis_is_paper_where_every_cell_fails_decisively():
     cells = [cell({"grid": "ours"}, False, support=DET), cell({"grid": "odd"}, False, support=DET),
              cell({"construction": "authors' script"}, False, support=DET, construction="authors")]
     assert fig3_diagnosis(cells, "It fails.")["kind"] == "paper"
+
+
+def test_authors_equal_proj_snaps_to_the_candidates_and_fits_the_weighted_mean():
+    grid, w = authors_grid(DENSITY, 11)
+    fit = WeightedGridTarget(EXACT, grid, w)
+    df = authors_equal_proj(EXACT, DENSITY, 2, 0, n_candidates=11, n_points=10)
+    assert set(df.method) == {"sobol-proj", "random-proj"} and set(df.t) == {1, 3, 5, 7, 9, 11}
+    # the same draws as authors_curves from a generator seeded alike, snapped to the nearest candidate
+    from inferopt.experiment.herding import snap_to_grid
+    rng = np.random.default_rng(0)
+    pts = snap_to_grid(DENSITY.sample(11, rng), grid)
+    want = projected_errors(fit, pts, [1, 3, 5, 7, 9, 11], EXACT)
+    got = df[(df.method == "random-proj") & (df.rep == 0)].sort_values("t").error.to_numpy()
+    assert np.allclose(got, want)
+    # the authors' own random-proj (raw points, the exact mu) differs from it
+    raw = authors_curves(EXACT, DENSITY, 2, 0, n_candidates=11, n_points=10)
+    theirs = raw[(raw.method == "random-proj") & (raw.rep == 0)].sort_values("t").error.to_numpy()
+    assert not np.allclose(got, theirs)
+    both = with_equal_proj(raw, df)
+    assert len(both) == len(raw) and np.allclose(
+        both[(both.method == "random-proj") & (both.rep == 0)].sort_values("t").error.to_numpy(), want)
+
+
+def test_every_share_above_holds_and_fails_with_the_share():
+    gains = {"a": np.array([2.0] * 9 + [1.1]), "b": np.array([3.0] * 10)}
+    assert every_share_above(gains, 1.5, 0.9)
+    assert not every_share_above(gains, 1.5, 1.0)
+    assert not every_share_above(gains, 2.5, 0.9)             # "a" is above 2.5 nowhere
+    with pytest.raises(ValueError):
+        every_share_above({}, 1.5, 0.9)
+
+
+def s_cells(ours_1, ours_2, authors_1=None):
+    boot = lambda h: {"method": "bootstrap", "fraction_holding": 1.0 if h else 0.0, "unit": "rep", "n_units": 10,
+                      "n_resamples": 200, "seed": 0}
+    out = [cell({"s": 1, "grid": "ours"}, ours_1, support=boot(ours_1)), cell({"s": 1, "grid": "odd"}, ours_1, support=boot(ours_1))]
+    if authors_1 is not None:
+        out.append(cell({"s": 1, "construction": "authors"}, authors_1, support=boot(authors_1), construction="authors"))
+    return out + [cell({"s": 2, "grid": "ours"}, ours_2, support=boot(ours_2)), cell({"s": 2, "grid": "odd"}, ours_2, support=boot(ours_2))]
+
+
+def test_axis_verdict_holds_fails_with_setting_and_construction():
+    assert axis_verdict(s_cells(True, True), "s", "x") == (True, None)
+    h, d = axis_verdict(s_cells(False, True), "s", "It fails at s = 1.")
+    assert h is False and d["kind"] == "setting" and "holds decisively at s = 2" in d["text"]
+    h, d = axis_verdict(s_cells(False, True, authors_1=True), "s", "x")
+    assert h is False and d["kind"] == "construction" and "s = 1 ours fails, the authors' holds" in d["text"]
+    h, d = axis_verdict(s_cells(False, False), "s", "It fails.")
+    assert h is False and not isinstance(d, dict) or d["kind"] != "setting"
+    with pytest.raises(ValueError):
+        axis_verdict([cell({"grid": "ours"}, True, support=DET)], "s", "x")
+
+
+def test_axis_claim_gives_the_claim_its_verdict_support_and_readings():
+    from inferopt.experiment.claims import Unearned, format_value
+    cells = s_cells(False, True)
+    for c in cells:
+        c["readings"] = {"[1]": c["verdict"], "[2]": c["verdict"]}
+    sup = {format_value(c["setting"]): {"method": "bootstrap", "fraction_holding": float(c["verdict"] == "holds")} for c in cells}
+    got = axis_claim(cells, "s", "x", [[1], [2]], sup, "more draws")
+    assert got["holds"] is False and got["diagnosis"]["kind"] == "setting"
+    assert got["support"]["fraction_holding"] == 0.0 and [r["verdict"] for r in got["readings"]] == ["fails", "fails"]
+    cells = s_cells(True, True)
+    for c in cells:
+        c["readings"] = {"[1]": "holds", "[2]": "holds"}
+    got = axis_claim(cells, "s", "x", [[1], [2]], {}, "more draws")
+    assert got["holds"] is True and got["diagnosis"] is None and got["readings"][0]["verdict"] == "holds"
+    undecided = [cell({"s": 1, "grid": "ours"}, None), cell({"s": 2, "grid": "ours"}, True, support=DET)]
+    for c in undecided:
+        c["readings"] = {"[1]": "holds", "[2]": "fails"}
+    got = axis_claim(undecided, "s", "x", [[1], [2]], {}, "more draws")
+    assert isinstance(got["diagnosis"], Unearned) and got["readings"][1]["verdict"] == "fails"
 
 
 def test_slope_gap_and_worse_at_same_rate_hold_and_fail():

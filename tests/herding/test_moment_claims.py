@@ -1,6 +1,9 @@
 """Fig. 7's (B5) reading of the moment error in :mod:`inferopt.experiment.moment_claims`: it can hold and can fail."""
 
-from inferopt.experiment.moment_claims import moments_not_maxent_late, moments_vanish_late
+import pytest
+
+from inferopt.experiment.moment_claims import (matches_moments, moments_not_maxent, moments_not_maxent_late, moments_vanish_late,
+                                               similar_results)
 
 
 def test_moments_vanish_late_reads_the_last_decade():
@@ -28,3 +31,57 @@ def test_points_to_reach():
     assert points_to_reach([0.5, 0.2, 0.01, 0.0], 0.02) == 3
     assert points_to_reach([0.5, 0.2], 0.01) is None
     assert points_to_reach([0.5, 1e-12], 0.0, floor=1e-9) == 2
+
+
+def test_matches_moments():
+    assert matches_moments(1e4, -1.0) and not matches_moments(5.0, -1.0) and not matches_moments(1e4, -0.1)
+
+
+def test_moments_not_maxent_holds_and_fails():
+    assert moments_not_maxent(1e3, -1.0, 0.07, -0.02, 0.02) is True        # moments matched, distance on a plateau
+    assert moments_not_maxent(1e3, -1.0, 0.005, -0.6, 0.02) is False       # converges to p*: the claim fails
+    assert moments_not_maxent(5.0, -1.0, 0.07, -0.02, 0.02) is False       # the moment error hardly falls
+    assert moments_not_maxent(1e3, -0.3, 0.07, -0.02, 0.02) is False       # nor fast enough
+    assert moments_not_maxent(1e3, -1.0, 0.005, -0.02, 0.02) is True       # below tol but no longer decreasing
+    with pytest.raises(ValueError, match="tol"):
+        moments_not_maxent(1e3, -1.0, 0.07, -0.02, -1.0)
+    with pytest.raises(ValueError, match="final_dist"):
+        moments_not_maxent(1e3, -1.0, float("nan"), -0.02, 0.02)
+
+
+def test_similar_results_every_statistic_in_every_cell():
+    assert similar_results({"a": ["holds", "holds"], "b": ["holds", "not measured"]}) is True
+    assert similar_results({"a": ["holds", "holds"], "b": ["holds", "fails"]}) is False
+    assert similar_results({"a": ["holds", "inconclusive"], "b": ["holds", "holds"]}) is None
+    with pytest.raises(ValueError):
+        similar_results({})
+
+
+def test_not_maxent_cell_is_three_valued():
+    """B5.1, B5.2 per cell: holds where the distance stalls above tol, fails where it converges or the moments do not
+    match, undecided below tol on a plateau (no longer "not converging" by a flat slope alone)."""
+    from inferopt.experiment.moment_claims import not_maxent_cell
+    assert not_maxent_cell(1e3, -1.0, 1e-4, 0.0379, -0.035, 0.02) is True
+    assert not_maxent_cell(1e3, -1.0, 1e-4, 0.005, -0.6, 0.02) is False          # converges
+    assert not_maxent_cell(5.0, -1.0, 1e-4, 0.0379, -0.035, 0.02) is False        # the moments do not match
+    assert not_maxent_cell(1e3, -1.0, 1e-4, 0.0102, 0.0017, 0.02) is None         # below tol, flat: undecided
+    assert not_maxent_cell(1e3, -1.0, 1e-4, 0.0102, 0.0017, 0.01) is True         # at tol / 2 it stalls above it
+    assert not_maxent_cell(1e3, -1.0, 1e-4, 0.08, -0.5, 0.02) is None            # above tol but still falling
+
+
+def test_tradeoff_cell_reads_the_entropy_scale_and_the_premise():
+    from inferopt.experiment.moment_claims import entropy_position, tradeoff_cell
+    ls, herding = {"mean_error": 0.0, "dist": 0.1, "entropy": 2.6}, {"mean_error": 1e-4, "dist": 0.04, "entropy": 3.2}
+    pos = entropy_position(2.6, 2.0, 3.3)
+    assert pos == pytest.approx(0.6 / 1.3)
+    assert tradeoff_cell(ls, herding, pos, 0.5) is True
+    assert tradeoff_cell(ls, herding, pos, 0.25) is False                        # not near the low end
+    assert tradeoff_cell(dict(ls, entropy=3.4), herding, 0.1, 0.5) is False      # a higher entropy than herding
+    assert tradeoff_cell(dict(ls, mean_error=2e-4), herding, 0.1, 0.5) is None   # premise absent
+    with pytest.raises(ValueError, match="h_star > h_low"):
+        entropy_position(1.0, 2.0, 2.0)
+
+
+def test_window_from_reads_a_run_that_stops_early_from_t_1():
+    from inferopt.experiment.moment_claims import window_from
+    assert window_from(37) == 10 and window_from(9) == 1 and window_from(10) == 10

@@ -19,10 +19,7 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
   the error by more than a cut, the sizes the claim excuses left out; :func:`lattice_sizes` -- the sizes it excuses
   (herding's points are Sobol's, a lattice: the gain is 1 by construction);
 * :func:`share_below` -- the O(1/t) check (beside): the share of sizes where one method's error is below another's;
-* :func:`before_end` / :func:`ratio_before_end` -- B3.1: min-norm-point against the others before it terminates;
-* :func:`terminates_ahead` -- B3.3: min-norm-point reaches ``mu`` in finitely many steps while the others have not;
-* :func:`slower_share` -- B3.2: the share of sizes where line search's error is above herding's, and at the last;
-* :func:`rank_correlation` -- B3.4 (an explanation check): Spearman's correlation (the boundary distance against line search's advantage);
+* B3's statistics (B3.1-B3.5) are in :mod:`~.boundary_claims`, B5's (B5.1, B5.2, B5.5) in :mod:`~.moment_claims`;
 * :func:`same_points` -- B6.4, B6.5: two recursions choose the same points and give the same errors;
 * :func:`entropy_tradeoff` -- B4.6 and B5.3 (Fig. 6's and Fig. 7's runs): where a method is better at the moments, is it farther from the maximum entropy, with lower entropy?
 * :func:`size_outcomes`, :func:`classify`, :func:`never_beaten`, :func:`best_in_panels`, :func:`best_from` -- B1.1: per size
@@ -39,29 +36,17 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
 * :func:`beats_at`, :func:`beats_for_order` -- B1.4: the sizes at which one method's error is below another's; at
   some size of some panel of a Sobolev order (a reading of the paper's lost word);
 * :func:`ends_on_mean`, :func:`reaches_first` -- B2.1, B2.2: fitting the empirical mean, and who fits it first;
-* :func:`converges`, :func:`stalls`, :func:`more_erratic`, :func:`excess_log_variation` -- B4.1-B4.3, B5.1: the distance to
-  the maximum-entropy distribution goes to 0, or does not; a record's excess variation on a log axis;
-* :func:`stalls`, :func:`fewer_states`, :func:`nearer_low_entropy` -- B4.4 and its parts; :func:`within_factor` -- B4.5;
-* :func:`matches_moments` -- B5.1, B5.2: the moment error falls;
+* :func:`converges`, :func:`stalls` -- B4.1-B4.4, B5.1: the distance to the maximum-entropy distribution goes to 0, or
+  does not (B4's other statistics are in :mod:`.maxent_claims`);
 * :func:`linear_not_polynomial`, :func:`all_at_most` -- B6.1, B6.3;
-* :func:`overtakes_at`, :func:`overtakes_later`, :func:`overtaking_observed` -- B3.5 (an explanation check of Sec. 5.2): where line
-  search overtakes herding, later for a small distance;
 * :func:`always_readings` -- B1.3: readings of "always" (a share of the sizes, a first size);
-* :func:`moments_not_maxent` -- B5.1, B5.2 on one run: the moment error falls while the distance to the maximum-entropy
-  distribution does not converge (B4.1's :func:`converges` negated);
-* :func:`map_holds` -- B5.1: a claim read in every cell of its verdict map (fails where a cell fails; a ``not
+* :func:`map_holds` -- B1, B5: a claim read in every cell of its verdict map (fails where a cell fails; a ``not
   measured`` cell, its premise absent, decides nothing);
-* :func:`below_share` -- B4.7, B4.10, B5.4: the share of sizes where line search's moment error is below herding's (errors
+* :func:`below_share` -- B4.7, B4.10, B4.11, B5.6: the share of sizes where line search's moment error is below herding's (errors
   below the LMO's resolution read as 0; a tie at 0 is no win);
-* :func:`envelope_drop`, :func:`vanishes`, :func:`still_falls` -- B4.9: herding's own moment error goes to 0 (its
-  envelope over the last decade a small fraction of its start; or, a reading, still falling over the last decade); B4.10 reads :func:`below_share` for min-norm-point against herding;
 * :func:`readings_turn` -- B3.2: does a verdict turn within the readings of its cut-off;
-* :func:`max_gap` -- B4's check of the maximum-entropy distribution against its closed form.
-* :func:`within_rank_correlation` -- B3.4: Spearman's correlation within each covariance family, averaged;
 * :func:`figure_cell_diagnosis` -- B3.2, B5: the diagnosis of a claim decided at the figure's cell (a map cell that turns
   within its readings rescues nothing: what would decide it is named);
-* :func:`held_errors` -- B5.6: a run that stops early (min-norm-point) read at later sizes;
-* :func:`similar_results` -- B5.5: Fig. 7's statistics in every cell of the map ("similar results").
 """
 
 from __future__ import annotations
@@ -70,7 +55,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import as_finite_array, check_int, check_int_sequence, check_real, check_table
-from .herding import ROUNDING_LEVEL, at_sizes, ratio_over_sizes, slopes_over_sizes
+from .herding import ROUNDING_LEVEL, at_sizes, slopes_over_sizes
 
 
 def dyadic(sizes, t_min: int = 8) -> list[int]:
@@ -163,57 +148,14 @@ def share_below(table: pd.DataFrame, method: str, other: str, sizes) -> float:
     return float((rows[method] < rows[other]).mean())
 
 
-def before_end(table: pd.DataFrame, method: str, sizes) -> list[int]:
-    """The ``sizes`` before ``method``'s curve reaches the rounding level (``ROUNDING_LEVEL`` times the table's
-    largest error): min-norm-point's iterations before its finite termination, where its error is a measurement."""
-    sizes = check_int_sequence("sizes", sizes, low=1)
-    check_table("table", table, [method])
-    floor = ROUNDING_LEVEL * float(np.nanmax(table.to_numpy(dtype=float)))
-    reached = table.index[(table[method] <= floor).to_numpy()]
-    end = int(reached.min()) if len(reached) else np.inf
-    return [int(t) for t in sizes if t < end]
 
 
-def ratio_before_end(table: pd.DataFrame, method: str, others, sizes) -> float:
-    """B3.1: the geometric mean, over the ``sizes`` before ``method`` reaches the rounding level, of its error over
-    the best of ``others`` (no floored value enters)."""
-    kept = before_end(table, method, sizes)
-    if not kept:
-        raise ValueError(f"ratio_before_end: {method!r} is at the rounding level at every size; nothing to compare")
-    return ratio_over_sizes(table, method, list(others), kept)
 
 
-def terminates_ahead(table: pd.DataFrame, method: str, others, margin: float = 1e3) -> tuple[bool, int | None]:
-    """B3.3: ``(holds, t_end)``: ``method`` reaches the rounding level (``ROUNDING_LEVEL`` times the table's largest
-    error) at some size ``t_end`` of the table (finite termination), while every one of ``others`` is still above
-    ``margin`` times that level at ``t_end``."""
-    margin = check_real("margin", margin, low=1.0)
-    check_table("table", table, [method, *others])
-    floor = ROUNDING_LEVEL * float(np.nanmax(table.to_numpy(dtype=float)))
-    reached = table.index[(table[method] <= floor).to_numpy()]
-    if not len(reached):
-        return False, None
-    t_end = int(reached.min())
-    return bool(all(float(table.loc[t_end, m]) > margin * floor for m in others)), t_end
 
 
-def slower_share(table: pd.DataFrame, slow: str, fast: str, sizes) -> tuple[float, bool, float]:
-    """B3.2: ``(share, last, final ratio)``: the share of ``sizes`` at which ``slow``'s error is above ``fast``'s,
-    whether it is above at the last size, and the ratio ``slow / fast`` there."""
-    rows = at_sizes(table, [slow, fast], sizes)
-    worse = rows[slow] > rows[fast]
-    return float(worse.mean()), bool(worse.iloc[-1]), float(rows[slow].iloc[-1] / rows[fast].iloc[-1])
 
 
-def rank_correlation(x, y) -> float:
-    """Spearman's rank correlation of ``x`` and ``y`` (average ranks for ties); NaN-free, at least three pairs."""
-    x, y = as_finite_array("x", x, ndim=1), as_finite_array("y", y, ndim=1)
-    if len(x) != len(y) or len(x) < 3:
-        raise ValueError(f"x and y must be of one length of at least 3; got {len(x)} and {len(y)}")
-    rx, ry = pd.Series(x).rank().to_numpy(), pd.Series(y).rank().to_numpy()
-    if rx.std() == 0 or ry.std() == 0:
-        raise ValueError("rank_correlation: x or y is constant; a correlation needs both to vary")
-    return float(np.corrcoef(rx, ry)[0, 1])
 
 
 def same_points(points_a, points_b, errors_a, errors_b, rtol: float = 1e-8) -> tuple[float, float]:
@@ -560,7 +502,7 @@ DECREASING_SLOPE = -0.2
 def converges(final_dist: float, slope: float, tol: float, slope_cut: float = DECREASING_SLOPE) -> bool:
     """B4.1: the distance to the maximum-entropy distribution goes to 0: it ends below ``tol`` and still decreases
     (log-log slope over the last decade below ``slope_cut``, :data:`DECREASING_SLOPE` unless a reading of it is given).
-    B5.1 is its negation."""
+    B5.1 and B5.2 fail in a cell where it holds (:func:`~.moment_claims.not_maxent_cell`)."""
     final_dist, slope, tol = check_real("final_dist", final_dist, low=0.0), check_real("slope", slope), check_real("tol", tol, low=0.0)
     slope_cut = check_real("slope_cut", slope_cut, high=0.0, high_open=True)
     return bool(final_dist < tol and slope < slope_cut)
@@ -574,44 +516,6 @@ def stalls(final_dist: float, slope: float, tol: float, slope_cut: float = DECRE
     return bool(final_dist > tol and slope > slope_cut)
 
 
-def more_erratic(spread: float, reference: float, margin: float = 1.0) -> bool:
-    """B4.3: ``spread`` (rational means; :func:`excess_log_variation`) is above ``margin`` times ``reference`` (irrational
-    means with rational ratios)."""
-    spread, reference = check_real("spread", spread, low=0.0), check_real("reference", reference, low=0.0)
-    margin = check_real("margin", margin, low=1.0)
-    return bool(spread > margin * reference)
-
-
-def fewer_states(support99: int, support99_star: int, cut: float) -> bool:
-    """B4.4-zeros ("many states have probability zero"): line search puts 99 % of its mass on at most ``cut`` times the
-    states ``p*`` needs for 99 % of its own."""
-    support99, support99_star = check_int("support99", support99, low=1), check_int("support99_star", support99_star, low=1)
-    cut = check_real("cut", cut, low=0.0)
-    return bool(support99 <= cut * support99_star)
-
-
-def nearer_low_entropy(position: float, cut: float) -> bool:
-    """B4.4-entropy ("close to a minimum entropy solution"): line search's entropy lies at ``position = (H - H_low) /
-    (H* - H_low) <= cut`` on the scale from a low-entropy distribution with the same moments (0) to the maximum (1)."""
-    position, cut = check_real("position", position), check_real("cut", cut)
-    return bool(position <= cut)
-
-
-def within_factor(a: float, b: float, factor: float) -> bool:
-    """B4.5: ``a`` is within a factor ``factor`` of ``b``: ``1/factor <= a / b <= factor`` (both positive)."""
-    a, b = check_real("a", a, low=0.0), check_real("b", b, low=0.0)
-    factor = check_real("factor", factor, low=1.0)
-    if a == 0 or b == 0:
-        raise ValueError(f"within_factor needs positive a and b; got {a!r} and {b!r}")
-    return bool(1 / factor <= a / b <= factor)
-
-
-def matches_moments(drop: float, slope: float, min_drop: float = 20.0, max_slope: float = -0.5) -> bool:
-    """B5.1, B5.2: the moment error falls: by ``min_drop`` or more from ``t = 10`` to the end, with a log-log slope
-    below ``max_slope``."""
-    drop, slope = check_real("drop", drop, low=0.0), check_real("slope", slope)
-    min_drop, max_slope = check_real("min_drop", min_drop, low=1.0), check_real("max_slope", max_slope)
-    return bool(drop >= min_drop and slope < max_slope)
 
 
 def linear_not_polynomial(line_search: dict, herding: dict, r2: float) -> bool:
@@ -634,41 +538,6 @@ def all_at_most(values, cut: float) -> bool:
     return bool((v <= cut).all())
 
 
-def excess_log_variation(errors, floor: float | None = None, drop: bool = False) -> float:
-    """B4.3 on the plotted axes: the total variation of ``log10`` of an error record (moment error or distance, in the
-    order of the iterations) minus its net change, in decades. A monotone record gives 0; every rise and the fall back
-    after it count. ``floor``: errors below it are read at it (an exact return to the means, error 0 or at rounding,
-    counts as a dip to the floor, whose depth no longer depends on the rounding); with ``drop``, the errors at or below
-    ``floor`` are left out instead (an exact return is no measurement on a log axis: the record is read between the
-    returns, and each return's dip, about ``log10(error / floor)`` decades by construction, does not count); ``None``:
-    every error must be positive."""
-    x = as_finite_array("errors", errors, ndim=1)
-    if drop:
-        if floor is None:
-            raise ValueError("excess_log_variation: drop needs a floor")
-        x = x[x > check_real("floor", floor, low=0.0, low_open=True)]
-    if len(x) < 2:
-        raise ValueError(f"excess_log_variation needs a record of at least 2 iterations; got {len(x)}")
-    if floor is not None:
-        x = np.maximum(x, check_real("floor", floor, low=0.0, low_open=True))
-    if (x <= 0).any():
-        raise ValueError("excess_log_variation needs positive errors (a log10 scale), or a floor")
-    y = np.log10(x)
-    return float(np.abs(np.diff(y)).sum() - abs(y[-1] - y[0]))
-
-
-def overtakes_at(table: pd.DataFrame, method: str, other: str, sizes) -> int | None:
-    """B6.1 (Sec. 5.2): the first size from which ``method``'s error stays below ``other``'s at every later size
-    (``None`` if it is not below at the last size: no overtaking within the budget)."""
-    sizes = sorted(check_int_sequence("sizes", sizes, low=1))
-    rows = at_sizes(table, [method, other], sizes)
-    below = (rows[method].to_numpy() < rows[other].to_numpy())
-    if not below[-1]:
-        return None
-    k = len(below)
-    while k > 0 and below[k - 1]:
-        k -= 1
-    return int(sizes[k])
 
 
 def always_readings(outcomes: pd.Series | pd.DataFrame, shares=(0.95, 0.99, 1.0), firsts=(8, 16)) -> dict[str, bool]:
@@ -688,43 +557,15 @@ def always_readings(outcomes: pd.Series | pd.DataFrame, shares=(0.95, 0.99, 1.0)
     return res
 
 
-def overtaking_observed(sizes) -> bool:
-    """B3.5: is the median overtaking size of a family (:func:`overtakes_at` per draw; ``None``, no overtaking within
-    the run) observed, i.e. do at least half of its draws overtake within the run? Where not, the median lies beyond the
-    run: a lower bound, which shows that line search's linear rate is not seen within the run, never that it is seen
-    "for larger numbers of iterations"."""
-    sizes = list(sizes)
-    if not sizes:
-        raise ValueError("sizes must hold one overtaking size (or None) per draw; got none")
-    return bool(2 * sum(t is not None for t in sizes) >= len(sizes))
 
 
-def overtakes_later(small, large, budget: int, factor: float) -> tuple[bool, float, float]:
-    """B3.5 (Sec. 5.2): ``(holds, median small, median large)``: line search's overtaking sizes (:func:`overtakes_at`,
-    one per draw; ``None``, no overtaking within the run, read as ``budget + 1``) in the small-distance regime
-    (``small``) have a median at least ``factor`` times the median in the large-distance family (``large``): its
-    linear rate appears only later."""
-    budget, factor = check_int("budget", budget, low=1), check_real("factor", factor, low=1.0)
-    med = []
-    for name, ts in (("small", small), ("large", large)):
-        ts = list(ts)
-        if not ts:
-            raise ValueError(f"{name} must hold one overtaking size (or None) per draw; got none")
-        med.append(float(np.median([budget + 1 if t is None else check_int(name, t, low=1) for t in ts])))
-    return bool(med[0] >= factor * med[1]), med[0], med[1]
 
 
-def moments_not_maxent(drop: float, slope: float, final_dist: float, dist_slope: float, tol: float,
-                       max_slope: float = -0.5) -> bool:
-    """B5.1, B5.2 on one run: the moment error falls (:func:`matches_moments`: by 20 or more from ``t = 10``, log-log
-    ``slope`` below ``max_slope``, -0.5 unless a reading of it is given) while the distance to the maximum-entropy
-    distribution does not converge (the negation of B4.1's :func:`converges` at ``tol``: ``final_dist`` below ``tol``
-    and its slope over the last decade, ``dist_slope``, below :data:`DECREASING_SLOPE`)."""
-    return matches_moments(drop, slope, max_slope=max_slope) and not converges(final_dist, dist_slope, tol)
 
 
 def below_share(errors, reference, floor: float) -> float:
-    """B4.7, B5.4 (Figs. 6-7, bottom panels: is line search more efficient than herding at the moment vector?): the
+    """B4.7, B4.10, B4.11 and B5.6 (Figs. 6-7: is one method more efficient than another at the moment vector, or
+    nearer p*?): the
     share of the sizes (``errors`` and ``reference`` read at the same sizes, in one order) at which ``errors`` is
     strictly below ``reference``, both read at 0 below ``floor`` (the LMO's resolution,
     :func:`~.herding.moment_error_floor`: below it a moment error is no measurement, and an exact return to the
@@ -740,44 +581,6 @@ def below_share(errors, reference, floor: float) -> float:
     return float((a < b).mean())
 
 
-def envelope_drop(t, errors, floor: float, first: int = 10) -> float:
-    """B4.9 (Fig. 6, bottom: herding's own moment error goes to 0): the largest error over the last decade of the run
-    (``t >= max t / 10``: the envelope, so that an exact return to the means at one checkpoint does not decide) over
-    the largest at its start (``t <= first``), both read at 0 at or below ``floor`` (the LMO's resolution). 0 where the
-    last decade sits at the means throughout; 1 or more where the error has not fallen."""
-    t = np.asarray(check_int_sequence("t", t, low=1))
-    e = as_finite_array("errors", errors, ndim=1)
-    if len(e) != len(t):
-        raise ValueError(f"errors must have one value per t; got {len(e)} and {len(t)}")
-    if (e < 0).any():
-        raise ValueError("envelope_drop reads errors: they must be non-negative")
-    floor, first = check_real("floor", floor, low=0.0), check_int("first", first, low=1)
-    e = np.where(e <= floor, 0.0, e)
-    start, late = e[t <= first], e[t >= t.max() / 10]
-    if not len(start) or t.max() / 10 <= first:
-        raise ValueError(f"envelope_drop needs sizes t <= {first} and a last decade after them; got t in [{t.min()}, {t.max()}]")
-    if start.max() == 0:
-        raise ValueError("envelope_drop needs a positive error at the start")
-    return float(late.max() / start.max())
-
-
-def vanishes(drop: float, fraction: float) -> bool:
-    """B4.9: a moment error goes to 0 on the plotted run: its envelope over the last decade is at most ``fraction`` of
-    its start (:func:`envelope_drop`)."""
-    drop = check_real("drop", drop, low=0.0)
-    fraction = check_real("fraction", fraction, low=0.0, high=1.0, low_open=True, high_open=True)
-    return bool(drop <= fraction)
-
-
-def still_falls(slope: float, cut: float = DECREASING_SLOPE) -> bool:
-    """B4.9's slope reading of "goes to 0": the log-log slope of the positive errors over the last decade (between exact
-    returns) is below ``cut`` (:data:`DECREASING_SLOPE` unless a reading of it is given); ``nan`` (fewer than two
-    positive errors to fit) shows no fall."""
-    slope = float(slope)
-    cut = check_real("cut", cut, high=0.0, high_open=True)
-    return bool(np.isfinite(slope) and slope < cut)
-
-
 def readings_turn(verdicts) -> bool:
     """Does a claim's verdict turn within the readings of its cut-off: ``verdicts`` (:func:`~.claims.readings`' list,
     or its verdicts) hold one ``holds`` and one ``fails`` (an ``inconclusive`` or ``not measured`` reading decides
@@ -787,14 +590,6 @@ def readings_turn(verdicts) -> bool:
     if not said:
         raise ValueError("verdicts must hold one verdict per reading; got none")
     return {"holds", "fails"} <= set(said)
-
-
-def max_gap(p, q) -> float:
-    """The largest absolute difference between two arrays of one shape (B4's check of ``p*`` against the closed form)."""
-    a, b = as_finite_array("p", p, ndim=None, nonempty=True), as_finite_array("q", q, ndim=None, nonempty=True)
-    if a.shape != b.shape:
-        raise ValueError(f"p and q must have one shape; got {a.shape} and {b.shape}")
-    return float(np.abs(a - b).max())
 
 
 def map_holds(verdicts) -> bool | None:
@@ -812,24 +607,6 @@ def map_holds(verdicts) -> bool | None:
     return True if measured and all(v == "holds" for v in measured) else None
 
 
-def within_rank_correlation(x, y, groups, min_size: int = 3) -> float:
-    """B3.4 (an explanation check): Spearman's correlation of ``x`` and ``y`` read within each group (a covariance family of
-    B3.2's map: families that differ in strength and rank would confound ``x`` with them if pooled), averaged over the
-    groups with at least ``min_size`` pairs where both vary (:func:`rank_correlation`). ValueError where no group
-    qualifies."""
-    x, y = as_finite_array("x", x, ndim=1), as_finite_array("y", y, ndim=1)
-    groups = np.asarray(groups, dtype=object)
-    if len(x) != len(y) or len(x) != len(groups):
-        raise ValueError(f"x, y and groups must be of one length; got {len(x)}, {len(y)} and {len(groups)}")
-    min_size = check_int("min_size", min_size, low=3)
-    rhos = []
-    for g in pd.unique(pd.Series(groups)):
-        at = np.array([v == g for v in groups])
-        if at.sum() >= min_size and np.ptp(x[at]) > 0 and np.ptp(y[at]) > 0:
-            rhos.append(rank_correlation(x[at], y[at]))
-    if not rhos:
-        raise ValueError(f"within_rank_correlation: no group has {min_size} or more pairs where x and y both vary")
-    return float(np.mean(rhos))
 
 
 def figure_cell_diagnosis(found, text: str, undecided: str):
@@ -855,33 +632,8 @@ def figure_cell_diagnosis(found, text: str, undecided: str):
                     f"What would decide it: {undecided}", found.evidence)
 
 
-def held_errors(objective, sizes, squared: bool = True) -> np.ndarray:
-    """B5.6: a run that may stop early (min-norm-point's finite termination) read at ``sizes``: its error after ``t``
-    points, the last one kept after it stops (its output no longer changes). ``objective``: the error after every point
-    ``1 .. T`` (squared, as :func:`~inferopt.herding.herd` records it, unless ``squared`` is False: then the norm is
-    taken as given)."""
-    e = as_finite_array("objective", objective, ndim=1, nonempty=True)
-    if (e < -1e-12).any():
-        raise ValueError("held_errors reads errors: they must be non-negative")
-    sizes = check_int_sequence("sizes", sizes, low=1)
-    e = np.sqrt(np.maximum(e, 0.0)) if squared else e
-    return e[np.minimum(np.asarray(sizes, dtype=int), len(e)) - 1]
 
 
-def similar_results(statistics: dict) -> bool | None:
-    """B5.5 (Sec. 5.3: "other unreported experiments have led to similar results"): ``statistics`` maps each cell of the
-    verdict map to the verdicts of Fig. 7's statistics there (B5.1-B5.4). A cell holds where every statistic measured
-    there holds (:func:`map_holds`); the claim holds where every cell holds, fails where any statistic fails in any cell,
-    else is undecided (None)."""
-    if not isinstance(statistics, dict) or not statistics:
-        raise ValueError(f"statistics must map each cell to its statistics' verdicts; got {statistics!r}")
-    per_cell = []
-    for k, said in statistics.items():
-        v = map_holds(said)
-        per_cell.append("holds" if v else "fails" if v is False else
-                        "not measured" if all((s["verdict"] if isinstance(s, dict) else s) == "not measured" for s in said)
-                        else "inconclusive")
-    return map_holds(per_cell)
 
 
 def reading_over_map(cells, reading: str) -> bool | None:

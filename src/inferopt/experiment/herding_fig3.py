@@ -139,6 +139,19 @@ def authors_cg(exact: KernelTarget, density: TrigDensity, n_candidates: int = AU
     return out
 
 
+def _authors_setting(exact, density, n_rep, rng, n_candidates, n_points, plotted):
+    """The authors' script's setting shared by :func:`authors_curves` and :func:`authors_equal_proj`: the checked
+    ``n_rep`` and generator, the script's candidate grid and its weighted-grid target ``mu_w``, the ``n_points + 1``
+    points listed and the abscissae read (the odd ones the figure plots, or every one)."""
+    check_density(density)
+    n_rep = check_size("n_rep", n_rep, item_bytes=8 * n_points, item="replication")
+    grid, weights = authors_grid(density, n_candidates)
+    n_list = n_points + 1
+    sizes = np.arange(1, n_list + 1)
+    keep = sizes[sizes % 2 == 1] if plotted else sizes
+    return n_rep, as_generator(rng), grid, WeightedGridTarget(exact, grid, weights), n_list, keep
+
+
 def authors_curves(exact: KernelTarget, density: TrigDensity, n_rep: int, rng, *, n_candidates: int = AUTHORS_CANDIDATES,
                    n_points: int = AUTHORS_POINTS, plotted: bool = True) -> pd.DataFrame:
     """Every method of Fig. 3 as the authors' script runs it (module docstring), in
@@ -147,14 +160,7 @@ def authors_curves(exact: KernelTarget, density: TrigDensity, n_rep: int, rng, *
     (as the script computes it), ``random`` over ``n_rep`` draws of ``rng``. ``plotted``: keep only the abscissae the
     script's figure plots, ``t = 1, 3, ..., n_points + 1`` (else every ``t``). ``x``: Sobol's point added at ``t``; NaN
     for herding, whose weighted points at ``t`` are ``t - 1`` (never a uniformly weighted set of ``t`` points)."""
-    check_density(density)
-    n_rep = check_size("n_rep", n_rep, item_bytes=8 * n_points, item="replication")
-    rng = as_generator(rng)
-    grid, weights = authors_grid(density, n_candidates)
-    fit = WeightedGridTarget(exact, grid, weights)
-    n_list = n_points + 1
-    sizes = np.arange(1, n_list + 1)
-    keep = sizes[sizes % 2 == 1] if plotted else sizes
+    n_rep, rng, grid, fit, n_list, keep = _authors_setting(exact, density, n_rep, rng, n_candidates, n_points, plotted)
     frames = []
     for name, (err, listed) in authors_cg(exact, density, n_candidates, n_points).items():
         t = np.arange(1, len(err) + 1)
@@ -170,6 +176,116 @@ def authors_curves(exact: KernelTarget, density: TrigDensity, n_rep: int, rng, *
         frames += [_rows("random", mmd2_uniform_prefix(exact, pts)[keep - 1], keep, rep=rep, x=np.nan),
                    _rows("random-proj", projected_errors(exact, pts, keep), keep, rep=rep, x=np.nan)]
     return pd.concat(frames, ignore_index=True)
+
+
+def authors_equal_proj(exact: KernelTarget, density: TrigDensity, n_rep: int, rng, *,
+                       n_candidates: int = AUTHORS_CANDIDATES, n_points: int = AUTHORS_POINTS,
+                       plotted: bool = True) -> pd.DataFrame:
+    """B1.1's equal-inputs variant of the authors' cell: ``sobol-proj`` and ``random-proj`` as :func:`authors_curves`
+    builds them (Sobol's raw inverse-CDF points; ``n_rep`` i.i.d. draws of ``rng``, the same draws as
+    :func:`authors_curves` makes from a generator seeded alike), but each point snapped to the script's candidate
+    nearest it (:func:`~inferopt.experiment.herding.snap_to_grid`, ``j / n_candidates``) and the optimal simplex
+    weights fitted to the weighted grid's mean ``mu_w`` (:class:`WeightedGridTarget`), as min-norm-point's and
+    herding's are in the script; every error read against the exact ``mu``. Rows in :func:`authors_curves`' columns
+    (``x`` NaN), at the same abscissae."""
+    from .herding import snap_to_grid
+    n_points = check_size("n_points", n_points, low=2, item_bytes=8 * 4, item="point")
+    n_rep, rng, grid, fit, n_list, keep = _authors_setting(exact, density, n_rep, rng, n_candidates, n_points, plotted)
+    sobol = snap_to_grid(sobol_points(density, n_list), grid)
+    frames = [_rows("sobol-proj", projected_errors(fit, sobol, keep, exact), keep, x=np.nan)]
+    for rep in range(n_rep):
+        pts = snap_to_grid(density.sample(n_list, rng), grid)
+        frames.append(_rows("random-proj", projected_errors(fit, pts, keep, exact), keep, rep=rep, x=np.nan))
+    return pd.concat(frames, ignore_index=True)
+
+
+def with_equal_proj(curves: pd.DataFrame, equal: pd.DataFrame) -> pd.DataFrame:
+    """The authors' cell's curves (:func:`authors_curves`, possibly with more columns, e.g. ``panel``) with their
+    ``sobol-proj`` and ``random-proj`` rows replaced by :func:`authors_equal_proj`'s (``equal``, the same columns)."""
+    missing = set(equal.columns) - set(curves.columns)
+    if missing:
+        raise ValueError(f"equal has columns the curves lack: {sorted(missing)}")
+    kept = curves[~curves.method.isin(["sobol-proj", "random-proj"])]
+    return pd.concat([kept, equal[list(curves.columns.intersection(equal.columns))]], ignore_index=True)
+
+
+def every_share_above(gains: dict, cut: float, share: float) -> bool:
+    """B1.3 at one reading [cut, share]: for every curve (``gains``: name -> its gains ``error / error-proj`` at the
+    sizes read, :func:`~inferopt.experiment.herding_claims.proj_gains`), the share of its sizes with a gain above
+    ``cut`` is at least ``share`` (1: "always" as every size; 0.9: every curve at nine sizes in ten)."""
+    from .herding_claims import gain_share
+    from .._validation import check_real
+    share = check_real("share", share, low=0.0, high=1.0)
+    if not isinstance(gains, dict) or not gains:
+        raise ValueError("gains must be a non-empty mapping curve -> gains")
+    return all(gain_share(np.asarray(g, dtype=float), cut) >= share - 1e-12 for g in gains.values())
+
+
+def axis_verdict(cells, axis: str, text: str):
+    """THE RULE's clause 3 (docs/paper-B.md, "Where a claim is decided"): a claim whose open setting ``axis`` the paper
+    never gives (B1.4's lost ``s``) is decided over that axis of its verdict map ``cells``
+    (:func:`~inferopt.experiment.verdict_map.cell`, ours the first, each cell's ``setting`` naming its ``axis`` value,
+    the authors' marked ``construction='authors'``). Returns ``(holds, diagnosis)``:
+
+    * ``(True, None)`` where every cell holds (a cell that turns with its readings, ``not measured``, or whose support
+      is below 90 %, ``inconclusive``, is undecided: it holds nothing);
+    * ``(False, construction)`` where an authors' cell and our cell at the same ``axis`` value are both decisive and
+      disagree (both verdicts reported);
+    * ``(False, setting)`` where decisive cells disagree (some hold, some fail): the ``axis`` values that hold named;
+    * ``(False, map_diagnosis)`` where every decisive cell fails (``paper`` only where the map earns it, else
+      :class:`~inferopt.experiment.claims.Unearned`: the claim is then inconclusive);
+    * ``(None, None)`` otherwise (no decisive cell fails and some cell is undecided)."""
+    cells = list(cells)
+    if not cells or not all(isinstance(c, dict) and axis in c.get("setting", {}) for c in cells):
+        raise ValueError(f"cells must be a verdict map whose every cell names its {axis!r}")
+    if all(c["verdict"] == "holds" for c in cells):   # a cell undecided (turning with its readings) holds nothing
+        return True, None
+    at = lambda v: [c for c in cells if c["setting"][axis] == v]
+    ours = {v: at(v)[0] for v in dict.fromkeys(c["setting"][axis] for c in cells)}   # ours: the first cell at each value
+    ours = {v: c for v, c in ours.items() if c.get("construction") != "authors"}
+    differ = [(ours[c["setting"][axis]], c) for c in cells if c.get("construction") == "authors" and c["setting"][axis] in ours
+              and decisive(c) and decisive(ours[c["setting"][axis]])
+              and {c["verdict"], ours[c["setting"][axis]]["verdict"]} == {"holds", "fails"}]
+    if differ:
+        return False, {"kind": "construction",
+                       "text": f"{text} The authors' construction gives a different verdict from ours: "
+                               + "; ".join(f"at {axis} = {o['setting'][axis]} ours {o['verdict']}, the authors' {a['verdict']}"
+                                           for o, a in differ) + ".",
+                       "evidence": {"sweep": cells}}
+    fails = [c for c in cells if c["verdict"] == "fails" and decisive(c)]
+    holds = [c for c in cells if c["verdict"] == "holds" and decisive(c)]
+    if fails and holds:
+        named = sorted({c["setting"][axis] for c in holds})
+        return False, map_diagnosis(cells, f"{text} Decided over the map's axis {axis} (a setting the paper never gives): "
+                                           f"it holds decisively at {axis} = {', '.join(map(str, named))} and fails "
+                                           f"decisively at {axis} = "
+                                           f"{', '.join(map(str, sorted({c['setting'][axis] for c in fails})))}.")
+    if fails:
+        return False, map_diagnosis(cells, text)
+    return None, None
+
+
+def axis_claim(cells, axis: str, text: str, readings, supports: dict, undecided: str) -> dict:
+    """A claim decided over the verdict map's ``axis`` (THE RULE's clause 3; :func:`axis_verdict`), as
+    :meth:`~inferopt.experiment.record.Experiment.claim` takes it: ``{"holds", "support", "diagnosis", "readings"}``.
+    ``readings``: the claim's own cut-offs (clause 4; each cell keeps its verdict per reading, keyed by
+    :func:`~inferopt.experiment.claims.format_value`), each judged over the whole map by
+    :func:`~inferopt.experiment.herding_claims.map_holds`; ``supports``: ``{format_value(cell setting): support}`` of
+    the cells (their bootstrap supports), the claim taking that of the first decisive cell with its outcome; where
+    :func:`axis_verdict` decides nothing, the claim fails with :class:`~inferopt.experiment.claims.Unearned` (it is
+    then inconclusive), naming ``undecided``, what would decide it."""
+    from .claims import Unearned, format_value
+    from .herding_claims import map_holds
+    cells = list(cells)
+    holds, diagnosis = axis_verdict(cells, axis, text)
+    if holds is None:
+        holds, diagnosis = False, Unearned(f"{text} No decisive cell fails and some cell of the map is undecided; what "
+                                           f"would decide it: {undecided}", {"sweep": cells})
+    deciding = [c for c in cells if c["verdict"] == ("holds" if holds else "fails") and decisive(c)]
+    support = next((supports[format_value(c["setting"])] for c in deciding if format_value(c["setting"]) in supports), None)
+    said = {True: "holds", False: "fails", None: "inconclusive"}
+    at = [{"value": r, "verdict": said[map_holds([c["readings"][format_value(r)] for c in cells])]} for r in readings]
+    return {"holds": bool(holds), "support": support, "diagnosis": diagnosis, "readings": at}
 
 
 def random_first_points(n_candidates: int, n_draws: int, rng) -> list[int]:

@@ -3,7 +3,7 @@ read a run as the figure's panels show it, beside :mod:`.herding_claims` (which 
 
 * :func:`capped_dips` -- B4.3, the moment-error panel: every dip of an error record read at most ``depth`` decades
   deep below its local envelope, one rule for an exact return to the means (error 0) and a near-return alike; the
-  record then goes to :func:`~.herding_claims.excess_log_variation`;
+  record then goes to :func:`excess_log_variation`;
 * :func:`zero_share`, :func:`many_zeros`, :func:`state_curves_zeros` -- B4.4-zeros ("many states have probability
   zero"): the share of the 2^d states at (near) zero probability along a run.
 """
@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._validation import as_finite_array, check_int, check_real
+from .._validation import as_finite_array, check_int, check_int_sequence, check_real
+from .herding_claims import DECREASING_SLOPE, below_share
 
 
 def capped_dips(errors, depth: float, window: int = 2) -> np.ndarray:
@@ -57,3 +58,167 @@ def state_curves_zeros(features, mu, p_star, n_points: int, step: str, checkpoin
         table[f"zeros <= {z:g}"] = [zero_share(p, z) for p in snaps]
     table["zeros <= p* min"] = [zero_share(p, p_min) for p in snaps]
     return table
+
+
+def more_erratic(spread: float, reference: float, margin: float = 1.0) -> bool:
+    """B4.3: ``spread`` (rational means; :func:`excess_log_variation`) is above ``margin`` times ``reference`` (irrational
+    means with rational ratios)."""
+    spread, reference = check_real("spread", spread, low=0.0), check_real("reference", reference, low=0.0)
+    margin = check_real("margin", margin, low=1.0)
+    return bool(spread > margin * reference)
+
+
+def nearer_low_entropy(position: float, cut: float) -> bool:
+    """B4.4-entropy ("close to a minimum entropy solution"): line search's entropy lies at ``position = (H - H_low) /
+    (H* - H_low) <= cut`` on the scale from a low-entropy distribution with the same moments (0) to the maximum (1)."""
+    position, cut = check_real("position", position), check_real("cut", cut)
+    return bool(position <= cut)
+
+
+def within_factor(a: float, b: float, factor: float) -> bool:
+    """B4.5: ``a`` is within a factor ``factor`` of ``b``: ``1/factor <= a / b <= factor`` (both positive)."""
+    a, b = check_real("a", a, low=0.0), check_real("b", b, low=0.0)
+    factor = check_real("factor", factor, low=1.0)
+    if a == 0 or b == 0:
+        raise ValueError(f"within_factor needs positive a and b; got {a!r} and {b!r}")
+    return bool(1 / factor <= a / b <= factor)
+
+
+def excess_log_variation(errors, floor: float | None = None, drop: bool = False) -> float:
+    """B4.3 on the plotted axes: the total variation of ``log10`` of an error record (moment error or distance, in the
+    order of the iterations) minus its net change, in decades. A monotone record gives 0; every rise and the fall back
+    after it count. ``floor``: errors below it are read at it (an exact return to the means, error 0 or at rounding,
+    counts as a dip to the floor, whose depth no longer depends on the rounding); with ``drop``, the errors at or below
+    ``floor`` are left out instead (an exact return is no measurement on a log axis: the record is read between the
+    returns, and each return's dip, about ``log10(error / floor)`` decades by construction, does not count); ``None``:
+    every error must be positive."""
+    x = as_finite_array("errors", errors, ndim=1)
+    if drop:
+        if floor is None:
+            raise ValueError("excess_log_variation: drop needs a floor")
+        x = x[x > check_real("floor", floor, low=0.0, low_open=True)]
+    if len(x) < 2:
+        raise ValueError(f"excess_log_variation needs a record of at least 2 iterations; got {len(x)}")
+    if floor is not None:
+        x = np.maximum(x, check_real("floor", floor, low=0.0, low_open=True))
+    if (x <= 0).any():
+        raise ValueError("excess_log_variation needs positive errors (a log10 scale), or a floor")
+    y = np.log10(x)
+    return float(np.abs(np.diff(y)).sum() - abs(y[-1] - y[0]))
+
+
+def envelope_drop(t, errors, floor: float, first: int = 10) -> float:
+    """B4.9 (Fig. 6, bottom: herding's own moment error goes to 0): the largest error over the last decade of the run
+    (``t >= max t / 10``: the envelope, so that an exact return to the means at one checkpoint does not decide) over
+    the largest at its start (``t <= first``), both read at 0 at or below ``floor`` (the LMO's resolution). 0 where the
+    last decade sits at the means throughout; 1 or more where the error has not fallen."""
+    t = np.asarray(check_int_sequence("t", t, low=1))
+    e = as_finite_array("errors", errors, ndim=1)
+    if len(e) != len(t):
+        raise ValueError(f"errors must have one value per t; got {len(e)} and {len(t)}")
+    if (e < 0).any():
+        raise ValueError("envelope_drop reads errors: they must be non-negative")
+    floor, first = check_real("floor", floor, low=0.0), check_int("first", first, low=1)
+    e = np.where(e <= floor, 0.0, e)
+    start, late = e[t <= first], e[t >= t.max() / 10]
+    if not len(start) or t.max() / 10 <= first:
+        raise ValueError(f"envelope_drop needs sizes t <= {first} and a last decade after them; got t in [{t.min()}, {t.max()}]")
+    if start.max() == 0:
+        raise ValueError("envelope_drop needs a positive error at the start")
+    return float(late.max() / start.max())
+
+
+def vanishes(drop: float, fraction: float) -> bool:
+    """B4.9: a moment error goes to 0 on the plotted run: its envelope over the last decade is at most ``fraction`` of
+    its start (:func:`envelope_drop`)."""
+    drop = check_real("drop", drop, low=0.0)
+    fraction = check_real("fraction", fraction, low=0.0, high=1.0, low_open=True, high_open=True)
+    return bool(drop <= fraction)
+
+
+def still_falls(slope: float, cut: float = DECREASING_SLOPE) -> bool:
+    """B4.9's slope reading of "goes to 0": the log-log slope of the positive errors over the last decade (between exact
+    returns) is below ``cut`` (:data:`DECREASING_SLOPE` unless a reading of it is given); ``nan`` (fewer than two
+    positive errors to fit) shows no fall."""
+    slope = float(slope)
+    cut = check_real("cut", cut, high=0.0, high_open=True)
+    return bool(np.isfinite(slope) and slope < cut)
+
+
+def max_gap(p, q) -> float:
+    """The largest absolute difference between two arrays of one shape (B4's check of ``p*`` against the closed form)."""
+    a, b = as_finite_array("p", p, ndim=None, nonempty=True), as_finite_array("q", q, ndim=None, nonempty=True)
+    if a.shape != b.shape:
+        raise ValueError(f"p and q must have one shape; got {a.shape} and {b.shape}")
+    return float(np.abs(a - b).max())
+
+
+def per_coordinate_means(kind: str, d: int, rng, low: int = 11, high: int = 50) -> np.ndarray:
+    """B4.3's construction cell: Fig. 6's rational means with a denominator per coordinate, ``k_i / q_i`` with ``q_i``
+    uniform on ``{low, .., high}`` and ``k_i`` uniform on ``{-(q_i - 1), .., q_i - 1}`` (``'rational'``), or ``sqrt(2)/2``
+    times them (``'rational ratios'``). :func:`~.herding.bit_means` gives every coordinate one denominator ``q``, so
+    herding on independent bits returns to rational means with a period at most ``2 q`` (a record that repeats); with
+    a denominator per coordinate the period is their least common multiple."""
+    if kind not in ("rational", "rational ratios"):
+        raise ValueError(f"kind must be 'rational' or 'rational ratios'; got {kind!r}")
+    d, low = check_int("d", d, low=1), check_int("low", low, low=2)
+    high = check_int("high", high, low=low)
+    rng = np.random.default_rng(rng)
+    q = rng.integers(low, high + 1, size=d)
+    rational = np.array([rng.integers(-(qi - 1), qi) for qi in q]) / q
+    return rational if kind == "rational" else np.sqrt(2.0) / 2.0 * rational
+
+
+def construction_diagnosis(chosen: dict, variant: dict, found, text: str):
+    """B4.3: the diagnosis of a claim failing at Fig. 6's cell (``chosen``, a :func:`~.verdict_map.cell`) given a cell
+    that runs another construction of the same setting (``variant``): ``construction`` where both cells are decisive and
+    their verdicts differ (both reported in the evidence), else ``found`` (what :func:`~.verdict_map.map_diagnosis`
+    gives for the map, the variant among its cells)."""
+    from .verdict_map import decisive
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("text must be a sentence of evidence")
+    for name, c in (("chosen", chosen), ("variant", variant)):
+        if not isinstance(c, dict) or "verdict" not in c or "setting" not in c:
+            raise ValueError(f"{name} must be a verdict-map cell; got {c!r}")
+    split = {chosen["verdict"], variant["verdict"]} == {"holds", "fails"}
+    if split and decisive(chosen) and decisive(variant):
+        return {"kind": "construction", "text": f"{text} Fig. 6's construction {chosen['verdict']}, the variant "
+                f"{variant['verdict']}: the construction decides the verdict.", "evidence": {"sweep": [chosen, variant]}}
+    return found
+
+
+def closer_share(dists, reference) -> float:
+    """The abstract's and Sec. 6's "herding tends to approach more often the maximum entropy distribution": the share of
+    the panels (one final distance to ``p*`` per (draw, kind of means), ``dists`` herding's, ``reference`` line
+    search's, in one order) at which ``dists`` is strictly below ``reference`` (a tie is no win)."""
+    return below_share(dists, reference, floor=0.0)
+
+
+def approaches_more_often(share: float, cut: float) -> bool:
+    """Herding approaches p* more often than line search: it is the closer at more than half of the panels
+    (:func:`closer_share`) and at a share of at least ``cut`` (a reading: 0.5 a bare majority, 1 every panel)."""
+    share = check_real("share", share, low=0.0, high=1.0)
+    cut = check_real("cut", cut, low=0.5, high=1.0)
+    return bool(share > 0.5 and share >= cut)
+
+
+def interval_diagnosis(cells, text: str):
+    """THE RULE, clause 3, for a claim decided over an open setting's few cells (B4.11: the random means' interval, two
+    cells; too few for :func:`~.verdict_map.map_diagnosis`): ``setting`` naming the cells that hold decisively where the
+    decisive cells split; else :class:`~.claims.Unearned` (the claim inconclusive: no map over the other choices earns a
+    ``paper`` diagnosis)."""
+    from .claims import Unearned, setting_text
+    from .verdict_map import decisive
+    cells = list(cells)
+    if not cells or not all(isinstance(c, dict) and "verdict" in c and isinstance(c.get("setting"), dict) for c in cells):
+        raise ValueError(f"cells must be verdict-map cells; got {cells!r}")
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("text must be a sentence of evidence")
+    holding = [c for c in cells if c["verdict"] == "holds" and decisive(c)]
+    failing = [c for c in cells if c["verdict"] == "fails" and decisive(c)]
+    if holding and failing:
+        return {"kind": "setting", "text": f"{text} It holds at {'; '.join(setting_text(c['setting']) for c in holding)} "
+                f"and fails at {'; '.join(setting_text(c['setting']) for c in failing)}.", "evidence": {"sweep": cells}}
+    return Unearned(f"{text} The cells of the open setting do not split decisively ("
+                    + "; ".join(f"{setting_text(c['setting'])}: {c['verdict']}" for c in cells)
+                    + "): no map over the other open choices earns a diagnosis", {"sweep": cells})

@@ -4,14 +4,23 @@ read where the run ends, over its last decade, not over an early plateau:
 * :func:`moments_vanish_late` -- B5.1, B5.2: the moment error has fallen and still falls over the last decade (or
   sits at the means);
 * :func:`moments_not_maxent_late` -- B5.1, B5.2 on one run: the moments match while the distance to the
-  maximum-entropy distribution does not converge.
+  maximum-entropy distribution does not converge;
+* :func:`not_maxent_cell` -- B5.1, B5.2 on one cell of the map, three-valued: the moments match and the distance
+  stalls above ``tol`` (holds), converges or the moments do not match (fails), or ends below ``tol`` on a plateau
+  (undecided: neither converged nor shown apart);
+* :func:`entropy_position`, :func:`tradeoff_cell` -- B5.3 on one cell: Sec. 6's trade-off (line search better at the
+  moments, farther from ``p*``, lower entropy) with "suggest a minimization of the entropy" read on B4.4's scale;
+* :func:`window_from` -- B5.6's first size: ``t = 1`` (a run that stops before ``t = 10`` is still read);
+* :func:`matches_moments`, :func:`moments_not_maxent` -- B5.1, B5.2's earlier reading over all ``t >= 10`` (kept for
+  comparison; the claims read :func:`not_maxent_cell`);
+* :func:`similar_results` -- B5.5: Fig. 7's statistics in every cell of the map ("similar results").
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_real
+from .._validation import check_int, check_real
 
 
 def moments_vanish_late(drop: float, late_slope: float, final_error: float, min_drop: float = 20.0,
@@ -55,3 +64,84 @@ def points_to_reach(errors, target: float, floor: float = 0.0) -> int | None:
     e = np.where(e > floor, e, 0.0)
     hit = np.flatnonzero(e <= target)
     return int(hit[0]) + 1 if hit.size else None
+
+
+def not_maxent_cell(drop: float, late_slope: float, final_error: float, final_dist: float, dist_slope: float,
+                    tol: float, max_slope: float = -0.5) -> bool | None:
+    """B5.1, B5.2 on one run (a cell of the map), three-valued: ``True`` where the moment error goes to 0 over the last
+    decade (:func:`moments_vanish_late`) while the distance to the maximum-entropy distribution stalls (B4.2's
+    :func:`~.herding_claims.stalls`: above ``tol``, no longer decreasing); ``False`` where the moments do not match or
+    the distance converges (B4.1's :func:`~.herding_claims.converges`); ``None`` otherwise (the distance ends below
+    ``tol`` on a plateau, or above it still falling: neither converged nor shown not to). Unlike
+    :func:`moments_not_maxent_late`, a distance below ``tol`` does not count as "not converging" for a flat slope."""
+    from .herding_claims import converges, stalls
+    if not moments_vanish_late(drop, late_slope, final_error, max_slope=max_slope) or converges(final_dist, dist_slope, tol):
+        return False
+    return True if stalls(final_dist, dist_slope, tol) else None
+
+
+def entropy_position(h: float, h_low: float, h_star: float) -> float:
+    """B5.3 (B4.4's scale): where the entropy ``h`` lies between a low-entropy distribution with the same moments
+    (``h_low``, :func:`~inferopt.herding.low_entropy_distribution`: 0) and the maximum entropy (``h_star``: 1)."""
+    h, h_low, h_star = check_real("h", h, low=0.0), check_real("h_low", h_low, low=0.0), check_real("h_star", h_star, low=0.0)
+    if not h_star > h_low:
+        raise ValueError(f"the scale needs h_star > h_low; got {h_star} and {h_low}")
+    return float((h - h_low) / (h_star - h_low))
+
+
+def tradeoff_cell(better: dict, worse: dict, position: float, cut: float = 0.5, factor: float = 10.0) -> bool | None:
+    """B5.3 on one cell of the map (Sec. 6: "algorithms that are more efficient than herding at approximating the moment
+    vector fail more blatantly to approach a maximum entropy distribution and [...] suggest a minimization of the
+    entropy"): where ``better`` (line search) is more efficient at the moments (premise, :func:`~.herding_claims.
+    entropy_tradeoff`; ``None`` where it is not), it is farther from ``p*`` with a lower entropy than ``worse``
+    (herding) AND its entropy is nearer a low-entropy distribution with the same moments than the maximum
+    (``position`` on :func:`entropy_position`'s scale at most ``cut``: B4.4's reading,
+    :func:`~.maxent_claims.nearer_low_entropy`, applied here alike)."""
+    from .herding_claims import entropy_tradeoff
+    position, cut = check_real("position", position), check_real("cut", cut)
+    ranked = entropy_tradeoff(better, worse, factor)
+    if ranked is None:
+        return None
+    return bool(ranked and position <= cut)
+
+
+def window_from(stop: int, first: int = 10) -> int:
+    """B5.6: the first size ``t`` read in a run that stops at ``stop`` (min-norm-point): ``first``, or ``1`` where the run
+    stops before it (the cell is then read over every size it runs, not left unmeasured)."""
+    stop, first = check_int("stop", stop, low=1), check_int("first", first, low=1)
+    return first if stop >= first else 1
+
+
+def matches_moments(drop: float, slope: float, min_drop: float = 20.0, max_slope: float = -0.5) -> bool:
+    """B5.1, B5.2: the moment error falls: by ``min_drop`` or more from ``t = 10`` to the end, with a log-log slope
+    below ``max_slope``."""
+    drop, slope = check_real("drop", drop, low=0.0), check_real("slope", slope)
+    min_drop, max_slope = check_real("min_drop", min_drop, low=1.0), check_real("max_slope", max_slope)
+    return bool(drop >= min_drop and slope < max_slope)
+
+
+def moments_not_maxent(drop: float, slope: float, final_dist: float, dist_slope: float, tol: float,
+                       max_slope: float = -0.5) -> bool:
+    """B5.1, B5.2 on one run: the moment error falls (:func:`matches_moments`: by 20 or more from ``t = 10``, log-log
+    ``slope`` below ``max_slope``, -0.5 unless a reading of it is given) while the distance to the maximum-entropy
+    distribution does not converge (the negation of B4.1's :func:`~.herding_claims.converges` at ``tol``: ``final_dist`` below ``tol``
+    and its slope over the last decade, ``dist_slope``, below :data:`DECREASING_SLOPE`)."""
+    from .herding_claims import converges
+    return matches_moments(drop, slope, max_slope=max_slope) and not converges(final_dist, dist_slope, tol)
+
+
+def similar_results(statistics: dict) -> bool | None:
+    """B5.5 (Sec. 5.3: "other unreported experiments have led to similar results"): ``statistics`` maps each cell of the
+    verdict map to the verdicts of Fig. 7's statistics there (B5.1 and B5.2). A cell holds where every statistic measured
+    there holds (:func:`~.herding_claims.map_holds`); the claim holds where every cell holds, fails where any statistic fails in any cell,
+    else is undecided (None)."""
+    from .herding_claims import map_holds
+    if not isinstance(statistics, dict) or not statistics:
+        raise ValueError(f"statistics must map each cell to its statistics' verdicts; got {statistics!r}")
+    per_cell = []
+    for k, said in statistics.items():
+        v = map_holds(said)
+        per_cell.append("holds" if v else "fails" if v is False else
+                        "not measured" if all((s["verdict"] if isinstance(s, dict) else s) == "not measured" for s in said)
+                        else "inconclusive")
+    return map_holds(per_cell)
