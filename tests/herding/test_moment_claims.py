@@ -85,3 +85,49 @@ def test_tradeoff_cell_reads_the_entropy_scale_and_the_premise():
 def test_window_from_reads_a_run_that_stops_early_from_t_1():
     from inferopt.experiment.moment_claims import window_from
     assert window_from(37) == 10 and window_from(9) == 1 and window_from(10) == 10
+
+
+def test_tie_share_and_permuted_curves():
+    """Random tie-breaking as a construction: a symmetric model ties; permuting the states leaves the distances' meaning."""
+    import numpy as np
+    from inferopt.experiment.moment_claims import permutation_seeds, permuted_curves, tie_share
+    from inferopt.herding import all_states, exponential_family, pairwise_features
+    F = pairwise_features(all_states(3))
+    p = exponential_family(F, np.r_[np.zeros(3), np.full(F.shape[1] - 3, 0.2)])
+    mu = F.T @ p
+    base = permuted_curves(F, mu, p, 50, "1/(t+1)", [10, 50])
+    seeds = permutation_seeds(0, 2)
+    other = permuted_curves(F, mu, p, 50, "1/(t+1)", [10, 50], seeds[0])
+    assert base.tie_share.iloc[0] > 0.1 and other.tie_share.iloc[0] > 0.1          # Fig. 7's construction ties
+    assert np.allclose(base.mean_error.iloc[-1], other.mean_error.iloc[-1], atol=0.2)
+    p2 = exponential_family(F, np.r_[[0.31, -0.17, 0.08], np.full(F.shape[1] - 3, 0.2)])
+    assert permuted_curves(F, F.T @ p2, p2, 50, "1/(t+1)", [50]).tie_share.iloc[0] < 0.05          # random unary weights: no ties
+    assert tie_share(F, mu, [0, 7, 0, 7]) > 0                                                      # a symmetric point ties
+    assert np.isnan(permuted_curves(F, mu, p, 20, "line_search", [20]).tie_share.iloc[0])
+    assert [s.entropy for s in seeds] == [s.entropy for s in permutation_seeds(0, 2)]
+
+
+def test_moment_set_radius_gates_a_cell():
+    """A cell decides only where its statistic can come out either way: the gate can open and can close."""
+    import numpy as np
+    from inferopt.experiment.moment_claims import decisive_cell, moment_set_radius
+    from inferopt.herding import all_states, exponential_family, pairwise_features
+    F = pairwise_features(all_states(3))
+    p = exponential_family(F, np.r_[np.zeros(3), np.full(F.shape[1] - 3, 0.2)])
+    r = moment_set_radius(F, F.T @ p, p, 0)
+    assert r == moment_set_radius(F, F.T @ p, p, 0) and r > 0.02
+    assert decisive_cell(r, 0.02) and not decisive_cell(0.01, 0.02)
+    Fu = all_states(2)                       # unary features only on 4 states: the moments fix 2 of 3 degrees of freedom
+    pu = np.full(4, 0.25)
+    assert moment_set_radius(Fu, Fu.T @ pu, pu, 1) > 0
+
+
+def test_distinct_sizes_and_permutation_verdict():
+    import numpy as np
+    from inferopt.experiment.moment_claims import distinct_sizes, permutation_verdict
+    assert distinct_sizes([0.5, 0.2, 0.1], [0.5 * (1 + 1e-14), 0.3, 0.1]).tolist() == [False, True, False]
+    assert permutation_verdict(["holds"] * 5) == "holds" and permutation_verdict(["fails"] * 5) == "fails"
+    assert permutation_verdict(["holds", "fails"]) == "inconclusive" and permutation_verdict(["not measured"]) is None
+    assert permutation_verdict(["inconclusive"] * 3) == "inconclusive"
+    with np.testing.assert_raises(ValueError):
+        distinct_sizes([1.0], [1.0, 2.0])

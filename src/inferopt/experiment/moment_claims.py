@@ -13,7 +13,13 @@ read where the run ends, over its last decade, not over an early plateau:
 * :func:`window_from` -- B5.6's first size: ``t = 1`` (a run that stops before ``t = 10`` is still read);
 * :func:`matches_moments`, :func:`moments_not_maxent` -- B5.1, B5.2's earlier reading over all ``t >= 10`` (kept for
   comparison; the claims read :func:`not_maxent_cell`);
-* :func:`similar_results` -- B5.5: Fig. 7's statistics in every cell of the map ("similar results").
+* :func:`similar_results` -- B5.5: Fig. 7's statistics in every cell of the map ("similar results");
+* :func:`permuted_curves`, :func:`permutation_seeds`, :func:`tie_share`, :func:`permutation_verdict` -- random
+  tie-breaking as a construction of the experiment layer (B5.1, B5.2, B5.5, B5.7): the same runs over randomly permuted
+  enumerations of the states (the library's lowest index of a random order is a random pick among ties);
+* :func:`moment_set_radius`, :func:`decisive_cell` -- the degenerate-cell gate: a cell decides "does not converge" only
+  where the moment-matching set reaches ``conv_tol`` from ``p*``;
+* :func:`distinct_sizes` -- B5.6: sizes where both runs hold the same points (built-in ties) are not read.
 """
 
 from __future__ import annotations
@@ -145,3 +151,99 @@ def similar_results(statistics: dict) -> bool | None:
                         "not measured" if all((s["verdict"] if isinstance(s, dict) else s) == "not measured" for s in said)
                         else "inconclusive")
     return map_holds(per_cell)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Random tie-breaking as a construction of the experiment layer (B5.1, B5.2, B5.5, B5.7), the degenerate-cell gate
+# (B5.1, B5.2, B5.5, B5.7) and B5.6's built-in ties.
+
+#: random orders of the states per cell (B5's construction cells with random tie-breaking)
+N_PERMUTATIONS = 5
+
+
+def permutation_seeds(seed: int, n: int) -> list:
+    """``n`` seeds for the permuted enumerations of the states, spawned from the stage's ``seed`` (SeedSequence)."""
+    seed, n = check_int("seed", seed, low=0), check_int("n", n, low=1)
+    return np.random.SeedSequence([seed, 57]).spawn(n)
+
+
+def tie_share(features, mu, order, rtol: float = 1e-11) -> float:
+    """The share of herding's steps ``t >= 2`` (``order``: the state picked at each step, uniform weights ``c_t / t``) at
+    which more than one state ties (up to ``rtol`` times the largest score's magnitude, the library's tie tolerance) for
+    the largest score ``<Phi(x), mu - F' p_t>``: the steps at which the tie-breaking rule decides the pick."""
+    F = np.asarray(features, dtype=float)
+    mu = np.asarray(mu, dtype=float)
+    order = np.asarray(order, dtype=np.intp)
+    if order.ndim != 1 or order.size < 2:
+        raise ValueError("order must be a 1-d array of at least two picks")
+    running = np.cumsum(F[order[:-1]], axis=0) / np.arange(1, order.size)[:, None]   # F' p_t after t = 1 .. T-1 points
+    tied = 0
+    for lo in range(0, len(running), 4096):
+        s = (mu - running[lo:lo + 4096]) @ F.T                                          # scores of every state, per step
+        top = s.max(axis=1)
+        tol = rtol * np.abs(s).max(axis=1)
+        tied += int(((s >= (top - tol)[:, None]).sum(axis=1) > 1).sum())
+    return tied / len(running)
+
+
+def permuted_curves(features, mu, p_star, n_points: int, step: str, checkpoints, perm_seed=None):
+    """:func:`~.herding.state_curves` over the states enumerated in a random order (``perm_seed``; ``None``: the
+    library's order): the library's lowest index of a random order is a random pick among tied states. The distances
+    and entropies do not depend on the order of the states. The table carries ``tie_share`` (:func:`tie_share`, herding's
+    step only; ``nan`` for the others)."""
+    from .herding import _state_run
+    F = np.asarray(features, dtype=float)
+    p = np.asarray(p_star, dtype=float)
+    perm = np.arange(len(F)) if perm_seed is None else np.random.default_rng(perm_seed).permutation(len(F))
+    table, res = _state_run(F[perm], mu, p[perm], n_points, step, checkpoints)
+    share = tie_share(F[perm], mu, res.order) if step == "1/(t+1)" and getattr(res, "order", None) is not None else float("nan")
+    return table.assign(tie_share=share)
+
+
+def moment_set_radius(features, mu, p_star, rng, n_vertices: int = 20) -> float:
+    """The radius of the moment-matching set ``{p >= 0, sum p = 1, F'p = mu}`` around ``p*``: the median distance
+    ``||v - p*||_2`` of ``n_vertices`` of its vertices, each the simplex solution of a linear program with costs drawn
+    from ``rng`` (the linear programs of :func:`~inferopt.herding.low_entropy_distribution`: with the same ``rng`` seed,
+    the same vertices). Every distribution with ``p*``'s moments lies within about this distance of ``p*``."""
+    from scipy.optimize import linprog
+    F = np.asarray(features, dtype=float)
+    p = np.asarray(p_star, dtype=float)
+    n_vertices = check_int("n_vertices", n_vertices, low=1)
+    rng = np.random.default_rng(rng)
+    A, b = np.vstack([F.T, np.ones(len(F))]), np.append(np.asarray(mu, dtype=float), 1.0)
+    dists = []
+    for _ in range(n_vertices):
+        res = linprog(rng.uniform(size=len(F)), A_eq=A, b_eq=b, bounds=(0, None), method="highs-ds")
+        if res.status != 0:
+            raise ValueError(f"the moment polytope's linear program failed: {res.message}")
+        v = np.clip(res.x, 0.0, None)
+        dists.append(float(np.linalg.norm(v / v.sum() - p)))
+    return float(np.median(dists))
+
+
+def decisive_cell(radius: float, tol: float) -> bool:
+    """A cell decides "does not converge to p*" only where its statistic can come out either way: where the
+    moment-matching set's ``radius`` (:func:`moment_set_radius`) reaches ``tol``. Below it, every run that matches the
+    moments ends within ``tol`` of ``p*`` and "stalls above ``tol``" can never hold: the cell is ``not measured``."""
+    radius, tol = check_real("radius", radius, low=0.0), check_real("tol", tol, low=0.0)
+    return bool(radius >= tol)
+
+
+def distinct_sizes(a, b, rtol: float = 1e-12) -> np.ndarray:
+    """B5.6: the mask of the sizes ``t`` at which two runs' errors ``a`` and ``b`` differ by more than rounding (``rtol``
+    of the larger): where both runs hold the same first points their errors are identical, a built-in tie, not read."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError("a and b must be 1-d arrays of one shape")
+    return ~np.isclose(a, b, rtol=rtol, atol=0.0)
+
+
+def permutation_verdict(verdicts) -> str | None:
+    """B5.1, B5.2, B5.7 at a construction cell of permuted enumerations: the verdicts of the runs over the random orders
+    (``"holds"``, ``"fails"``, ``"inconclusive"``) give ``"holds"`` / ``"fails"`` where every run agrees, else
+    ``"inconclusive"`` (the tie-breaking splits it); ``None`` with no run."""
+    said = [v for v in verdicts if v != "not measured"]
+    if not said:
+        return None
+    return said[0] if all(v == said[0] for v in said) and said[0] in ("holds", "fails") else "inconclusive"
+
