@@ -31,8 +31,10 @@ def project(tmp_path):
     (root / "src/inferopt/pipeline/run.py").write_text("R = 1\n")
     (root / "src/inferopt/experiment").mkdir()
     (root / "src/inferopt/experiment/parameters.py").write_text("SPECS = {}\n")
+    (root / "src/inferopt/experiment/specs").mkdir()
+    (root / "src/inferopt/experiment/specs/x.py").write_text("SPECS = {}\n")
     deps = ["build/stripped/X1.ipynb", "src/inferopt/algo.py", "src/inferopt/pipeline/run.py",
-            "src/inferopt/experiment/parameters.py"]
+            "src/inferopt/experiment/parameters.py", "src/inferopt/experiment/specs/x.py"]
     (root / "dvc.yaml").write_text(yaml.safe_dump({"stages": {"X1": {"deps": deps}, "X2": {"deps": deps}}}))
     (root / "params.yaml").write_text(yaml.safe_dump({"X1": {"seed": 0, "n": 5, "n_jobs": 2}, "X2": {"n": 1}}))
     (root / "params_paper.yaml").write_text(yaml.safe_dump({"X1": {"n": 50}}))
@@ -71,6 +73,7 @@ def edit(path: Path, text: str):
         (lambda r: edit(r / "src/inferopt/algo.py", "A = 2\n"), ["src/inferopt/algo.py"]),
         (lambda r: edit(r / "src/inferopt/pipeline/run.py", "R = 2\n"), []),                   # the runner
         (lambda r: edit(r / "src/inferopt/experiment/parameters.py", "SPECS = {'X2': {}}\n"), []),  # the checks
+        (lambda r: edit(r / "src/inferopt/experiment/specs/x.py", "SPECS = {'X1': {}}\n"), []),     # a paper's specs
         (lambda r: edit(r / "params.yaml", yaml.safe_dump({"X1": {"seed": 0, "n": 5, "n_jobs": 1}, "X2": {"n": 3}})), []),
         (lambda r: edit(r / "params.yaml", yaml.safe_dump({"X1": {"seed": 1, "n": 5, "n_jobs": 2}, "X2": {"n": 1}})),
          ["params.yaml"]),

@@ -7,7 +7,10 @@ Each experiment of ``params.yaml``'s ``experiments:`` registry gets one stage wh
 dependencies are what its notebook imports, transitively within ``inferopt`` (found by
 parsing the imports of the notebook's code cells and of every module they reach, lazy
 imports inside functions included, plus the ``__init__`` of every package on the way),
-together with the modules of the stage runner (:mod:`inferopt.pipeline.run`). Data
+together with the modules of the stage runner (:mod:`inferopt.pipeline.run`) and the module of
+its paper's parameter specs (:func:`inferopt.experiment.specs.spec_module`, which the parameter check
+imports by name, so no import statement shows it; the other papers' spec modules are not
+dependencies, so a new key of one paper stales only that paper's stages). Data
 dependencies are the registry datasets the notebook or its parameters name (directly or
 through the aliases of :mod:`inferopt.datasets.glm_data` / :mod:`.classification`, or by a
 ``load("<name>"`` in a dataset module the notebook imports); result dependencies are the
@@ -28,6 +31,7 @@ from pathlib import Path
 
 from .._paths import repo_root
 from .._config import experiments, load_params, load_yaml
+from ..experiment.specs import spec_module
 
 PACKAGE = "inferopt"
 #: modules every experiment stage runs through, besides its notebook's imports
@@ -172,7 +176,8 @@ def experiment_stage(eid: str, params: dict, paper: dict, root: Path) -> dict:
     code = notebook_code(root / "notebooks" / f"{entry['notebook']}.ipynb")
     tree = ast.parse(code)
     direct = imported_modules(tree, None, root)
-    modules = closure(sorted(direct) + list(RUNNER), root)
+    spec = spec_module(eid)
+    modules = closure(sorted(direct) + list(RUNNER) + ([spec] if spec else []), root)
     files = sorted(module_file(m, root).relative_to(root).as_posix() for m in modules)
     names = _literals(tree) | _strings(params.get(eid)) | _strings(paper.get(eid))
     results = []

@@ -34,9 +34,10 @@ from .layout import PAPER_DIR
 PARAMETER_FILES = ("params.yaml", "params_paper.yaml")
 #: the pipeline's runner and renderer: they run notebooks and draw pages, the results do not depend on them
 RUNNER = "src/inferopt/pipeline/"
-#: modules that refuse or pass parameters and never change one (``check_parameters`` returns its input as
-#: given, ``tests/test_experiment_parameters.py``): a run that passed them has the results it would have now
-CHECKS = ("src/inferopt/experiment/parameters.py",)
+#: modules (a path, or a folder ending in ``/``) that refuse or pass parameters and never change one
+#: (``check_parameters`` returns its input as given, ``tests/test_experiment_parameters.py``): a run that
+#: passed them has the results it would have now
+CHECKS = ("src/inferopt/experiment/parameters.py", "src/inferopt/experiment/specs/")
 #: parameters that change how a run is spread or shown, not its results
 NEUTRAL = ("n_jobs", "progress")
 #: parameters the runner sets (where the outputs go), not the experiment
@@ -55,7 +56,7 @@ def stage_sources(root: Path, experiment_id: str, notebook: str) -> list[str]:
     stages = yaml.safe_load((root / "dvc.yaml").read_text()).get("stages", {})
     deps = stages.get(experiment_id, {}).get("deps", [])
     return [f"notebooks/{notebook}.ipynb", *(d for d in deps if d.startswith("src/") and not d.startswith(RUNNER)
-                                                    and d not in CHECKS)]
+                                                    and not d.startswith(CHECKS))]
 
 
 def _section(text: str | None, experiment_id: str) -> dict:
