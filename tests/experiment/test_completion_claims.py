@@ -1,6 +1,7 @@
 """D3's claims (inferopt.experiment.spectral.completion_claims): each builder's test holds and fails on constructed
 runs, the texts that explain a verdict carry the numbers they name, and bad arguments are refused by name."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -308,3 +309,92 @@ def test_cost_check_holds_within_the_order_and_fails_beyond_it():
         cost_check({"d": 1.0, "M": 1.0, "N": 2.0}, {}, None, seconds, grid=grid, base=base)
     with pytest.raises(ValueError, match="cut"):
         cost_check({"d": 1.0, "M": 1.0, "N": 2.0}, {}, {}, seconds, grid=grid, base=base, cut=-1.0)
+
+
+# ----------------------------------------------------------------------------- the paper's cost and GD's clock noise
+
+
+def test_paper_cost_reading_prices_the_runs_work_and_can_turn_hold_or_censor():
+    from inferopt.experiment.spectral.completion_claims import paper_cost_reading, priced_text, priced_work
+
+    # SLOW: GD reaches 0.85 of the way at step 2 (2 exact gradients); SVRG at step 9 (1 snapshot, 2 x M x degree mat-vecs a step
+    # in the constructed runs: none, they draw no degrees), SGD never (ends at step 10)
+    table = runs_of(SLOW).main
+    priced = priced_work(table, "0.85", exact_seconds=10.0, stochastic_seconds=1.0, M=2, N=3)
+    gd = priced[priced.method == "GD"].iloc[0]
+    assert gd["priced time to 0.85"] == pytest.approx(gd["exact gradients to 0.85"] * 10.0)
+    assert np.isinf(priced.loc[priced.method == "SGD", "priced time to 0.85"]).all()
+    r32 = paper_cost_reading(table, "whole", "0.85", "D3.2", exact_seconds=10.0, stochastic_seconds=1.0, M=2, N=3)
+    assert r32["pairs"]["SGD / GD"]["kind"] in ("at most", "neither") and r32["outcome"] in (False, None)
+    assert "At the paper's cost" in priced_text(r32, "D3.2", "0.85")
+    # FAST: SGD ahead of GD whatever a step costs when exact ones cost more
+    good = paper_cost_reading(runs_of(FAST).main, "whole", "0.85", "D3.2", exact_seconds=10.0, stochastic_seconds=1.0, M=2, N=3)
+    assert good["outcome"] is True and good["pairs"]["SGD / GD"]["kind"] == "exact"
+    with pytest.raises(ValueError, match="claim"):
+        paper_cost_reading(table, "whole", "0.85", "D3.1", exact_seconds=10.0, stochastic_seconds=1.0, M=2, N=3)
+    with pytest.raises(ValueError, match="exact_seconds"):
+        priced_work(table, "0.85", exact_seconds=0.0, stochastic_seconds=1.0, M=2, N=3)
+
+
+def test_priced_pair_reads_exact_censored_and_failing_comparisons():
+    from inferopt.experiment.spectral.completion_claims import priced_pair
+
+    def tb(fast_t, fast_end, slow_t, slow_end):
+        return pd.DataFrame([{"dataset": "w", "method": "A", "seed": 0, "priced time to r": fast_t, "priced end": fast_end},
+                             {"dataset": "w", "method": "B", "seed": 0, "priced time to r": slow_t, "priced end": slow_end}])
+    inf = float("inf")
+    assert priced_pair(tb(10, 20, 30, 40), "w", "A", "B", "r", 1.5) == (True, 3.0, "exact")
+    assert priced_pair(tb(10, 20, 12, 40), "w", "A", "B", "r", 1.5)[0] is False          # 1.2x is not 1.5x
+    assert priced_pair(tb(10, 20, inf, 40), "w", "A", "B", "r", 1.5) == (True, 4.0, "at least")
+    assert priced_pair(tb(10, 20, inf, 12), "w", "A", "B", "r", 1.5)[0] is None          # B's run stops at 12: censored
+    assert priced_pair(tb(inf, 50, 30, 40), "w", "A", "B", "r")[0] is False              # A ends at 50 without reaching, B at 30
+    assert priced_pair(tb(inf, 20, 30, 40), "w", "A", "B", "r")[0] is None               # A stops at 20, before B's 30
+    assert priced_pair(tb(inf, 20, inf, 40), "w", "A", "B", "r")[2] == "neither"
+
+
+def test_a_stand_in_the_paper_cost_rules_out_is_not_earned(tmp_path):
+    priced = cost_trend(COST | {"synthetic 30 x 60": COST["synthetic 30 x 60"] | {"exact": 1.0, "stochastic": 1.0}},
+                        reference="whole", synthetic="synthetic 30 x 60", exponent=1.2, predicted=4.0, M=2, N=3)
+    assert priced["prices"] == {"exact_seconds": 1.0, "stochastic_seconds": 1.0, "M": 2, "N": 3} and TREND["prices"] is None
+    s32 = stand_in_32(runs_of(SLOW), priced)
+    assert "At the paper's cost" in s32["text"] and "at the paper's cost" in s32["evidence"]
+    fails = d32_claim(runs_of(SLOW), trend=priced, **on_map())
+    if s32["turns"] is False:          # the cost ratio does not turn it: no stand-in diagnosis, inconclusive
+        assert isinstance(fails["diagnosis"], Unearned) and recorded(tmp_path, fails)["verdict"] == "inconclusive"
+    else:
+        assert fails["diagnosis"]["kind"] == "stand-in"
+    # a stand-in the priced reading cannot rule out keeps its kind
+    from inferopt.experiment.spectral.completion_claims import diagnosed
+    cell = {"setting": CHOSEN, "verdict": "fails", "support": 0.0, "construction": "ours", "data": "stand-in", "seeds": 5}
+    kept = diagnosed([cell], "t.", no_authors_construction="n", chosen=CHOSEN, stand_in={"text": "s.", "evidence": {}, "turns": None})
+    assert kept["kind"] == "stand-in"
+    lost = diagnosed([cell], "t.", no_authors_construction="n", chosen=CHOSEN, stand_in={"text": "s.", "evidence": {}, "turns": False})
+    assert isinstance(lost, Unearned) and "priced at the paper's cost" in lost.reason
+    stopped = cell | {"setting": {"dataset": "whole", "eps": 1e3, "lam": 1.0}, "verdict": "inconclusive", "no rescue": "bound 0.68"}
+    stopped.pop("support")
+    named = diagnosed([cell, stopped], "t.", no_authors_construction="n", chosen=CHOSEN, stand_in={"text": "s.", "evidence": {}, "turns": True})
+    assert named["kind"] == "stand-in" and "1 stopped after their first seeds" in named["text"] and "bound 0.68" in named["text"]
+    # a rescue stays a rescue whatever the paper's cost says
+    rescued = diagnosed([cell, stopped | {"verdict": "holds", "support": 1.0}], "t.", no_authors_construction="n", chosen=CHOSEN,
+                        stand_in={"text": "s.", "evidence": {}, "turns": False})
+    assert rescued["kind"] == "setting"
+
+
+def test_d34_reads_the_growth_beyond_gds_clock_noise(tmp_path):
+    from inferopt.experiment.spectral.completion_claims import clock_factors, d34_clock_growth
+
+    assert clock_factors({"a": [10.0, 9.0, 12.0]}) == {"a": (0.9, 1.2)}
+    with pytest.raises(ValueError, match="round 0"):
+        clock_factors({"a": []})
+    grows = runs_of(FAST, small=SMALL_GROWS)                 # GD / SVRG 3.0 on the small matrix, 4.5 on the whole
+    table = grows.table
+    assert d34_clock_growth(table, "0.85", ["small", "whole"], {"small": (1.0, 1.0), "whole": (1.0, 1.0)})[0] is True
+    wide = {"small": (0.8, 1.3), "whole": (0.8, 1.3)}         # 3.0 x 1.3 = 3.9 > 4.5 x 0.8 = 3.6: within the noise
+    out, why = d34_clock_growth(table, "0.85", ["small", "whole"], wide)
+    assert out is None and "overlap within GD's clock noise" in why
+    undecided = d34_claim(runs_of(FAST, small=SMALL_GROWS, clock={"small": [9.0, 7.2, 11.7], "whole": [9.0, 7.2, 11.7]}), trend=TREND)
+    assert isinstance(undecided["diagnosis"], Unearned) and "Undecided: the GD / SVRG ratios overlap" in undecided["text"]
+    assert recorded(tmp_path, undecided)["verdict"] == "inconclusive"
+    steady = d34_claim(runs_of(FAST, small=SMALL_GROWS, clock={"small": [9.0, 9.1], "whole": [9.0, 8.9]}), trend=TREND)
+    assert recorded(tmp_path, steady)["verdict"] == "holds" and "SVRG's lead over GD" in steady["text"]
+    assert steady["measured"]["whole: GD / SVRG over GD's clock noise"][1] == pytest.approx(4.5)

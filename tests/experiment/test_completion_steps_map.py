@@ -256,3 +256,70 @@ def test_map_run_table_reads_a_cell_against_its_own_optimum():
         map_run_table(runs, "eps x 10", dataset="d", start=START, optimum=OPT, shares=[0.0], budget={"d": None}, M=2)
     with pytest.raises(TypeError, match="runs"):
         map_run_table([], "eps x 10", dataset="d", start=START, optimum=OPT, shares=[0.85], budget={"d": None}, M=2)
+
+
+# ----------------------------------------------------------------------------- what the map runs, and when a cell may stop
+
+
+def test_map_claims_and_arms_run_only_what_a_diagnosis_needs():
+    from inferopt.experiment.spectral.completion_map import map_arms, map_claims
+
+    assert map_claims({"D3.1": None, "D3.2": False, "D3.3": False}) == ["D3.2", "D3.3"]
+    assert map_claims({"D3.1": True, "D3.2": True, "D3.3": None}) == []
+    assert map_arms(["D3.2", "D3.3"]) == ["GD", "SGD", "SVRG"]                  # no SGD-DET unless D3.1 fails
+    assert map_arms(["D3.1"]) == ["GD", "SGD", "SVRG", "SGD-DET"] and map_arms(["D3.2"]) == ["GD", "SGD"]
+    with pytest.raises(ValueError, match="claims"):
+        map_claims({"D3.9": False})
+    with pytest.raises(TypeError, match="outcomes"):
+        map_claims({"D3.2": "no"})
+
+
+def test_rescue_bound_and_first_seeds():
+    from inferopt.experiment.spectral.completion_map import first_seeds, rescue_bound
+
+    assert rescue_bound(0, 5) == 1.0 and rescue_bound(5, 5) == 0.0
+    assert rescue_bound(1, 5) == pytest.approx(0.94208) and rescue_bound(2, 5) == pytest.approx(0.68256)
+    assert first_seeds(5) == 2 and first_seeds(3) == 1 and first_seeds(1) == 1
+    with pytest.raises(ValueError, match="against"):
+        rescue_bound(6, 5)
+
+
+def test_against_seeds_and_can_rescue_hold_and_fail():
+    from inferopt.experiment.spectral.completion_map import against_seeds, can_rescue
+
+    # GD reaches 0.85 of the way at 9 s; SGD's seeds at 3, 3, 20+ s (two of five not there, ending above GD)
+    mixed = {"GD": falling(0.05), "SGD": [falling(0.15), falling(0.15), falling(0.02, 0.8), falling(0.02, 0.8), falling(0.15)],
+             "SVRG": falling(0.25), "SGD-DET": falling(0.02, 0.8)}
+    tb = table_of(mixed)
+    assert against_seeds(tb, "D3.2", "0.85", None) == [2, 3]
+    assert against_seeds(tb, "D3.3", "0.85", None) == []                       # SVRG at 2 s <= 9 / 1.5
+    assert against_seeds(tb, "D3.1", "0.85", None) == []                       # no per-seed bound for D3.1
+    out = can_rescue(tb, ["D3.2", "D3.3"], "0.85", None, 5)
+    assert out["D3.2"]["possible"] is False and out["D3.2"]["bound"] < 0.9 and out["D3.3"]["possible"] is True
+    # the first two seeds both ahead of GD: a rescue stays possible
+    first = tb[tb.seed < 2]
+    assert can_rescue(first, ["D3.2"], "0.85", None, 5)["D3.2"] == {"possible": True, "against": 0, "seeds": 2, "bound": 1.0, "at": 5}
+    # SVRG at 4 s against GD's 9 s: 2.25x, short of a factor 3: every seed counts against D3.3 there
+    assert against_seeds(table_of(FAST | {"SVRG": falling(0.13)}), "D3.3", "0.85", None, factor=3.0) == [0, 1, 2, 3, 4]
+    with pytest.raises(ValueError, match="one dataset"):
+        against_seeds(pd.concat([tb, tb.assign(dataset="e")]), "D3.2", "0.85", None)
+    with pytest.raises(ValueError, match="claim"):
+        against_seeds(tb, "D3.4", "0.85", None)
+
+
+def test_verdict_map_reads_only_the_mapped_claims_and_names_stopped_cells():
+    from inferopt.experiment.spectral.completion_map import can_rescue
+
+    slow3 = {m: c for m, c in SLOW.items() if m != "SGD-DET"}
+    first = table_of(slow3, n_seeds=2)
+    bounds = can_rescue(first, ["D3.2", "D3.3"], "0.85", None, 5)
+    assert not any(b["possible"] for b in bounds.values())
+    cells, rows = verdict_map({"chosen": cell_input(table_of(SLOW)),
+                               "eps x 10": cell_input(first, setting={"eps": 1e3, "lam": 1.0}) | {"bounds": bounds}},
+                              dataset="d", reading="0.85", n_seeds=5, seed=0, methods=["GD", "SGD", "SVRG"], claims=["D3.2", "D3.3"])
+    assert cells["D3.1"] == [] and len(cells["D3.2"]) == 2
+    stopped = [c for c in cells["D3.2"] if c["setting"]["eps"] == 1e3][0]
+    assert stopped["verdict"] == "inconclusive" and "cannot rescue the claim" in stopped["no rescue"]
+    assert rows[1]["D3.1 holds"] is None and rows[1]["D3.2 support bound"] == pytest.approx(0.68256) and "SGD-DET final test RMSE" not in rows[1]
+    with pytest.raises(ValueError, match="claims"):
+        verdict_map({"chosen": cell_input(table_of(SLOW))}, dataset="d", reading="0.85", n_seeds=5, seed=0, claims=["D3.4"])

@@ -26,7 +26,8 @@ import pandas as pd
 
 from ..._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
 from ..claims import MIN_SWEEP, Unearned, readings
-from .completion import (D32_PAIRS, D33_PAIRS, METHODS, MIN_MAP_SEEDS, ahead, completion_diagnosis, comparison_bases, convergence_gap,
+from .completion import _both_reach, _median
+from .completion import (D32_PAIRS, D33_PAIRS, METHODS, MIN_MAP_SEEDS, ahead, all_of, completion_diagnosis, comparison_bases, convergence_gap,
                          d31_reading, d31_test, d32_test, d33_test, d34_growth, d34_test, horizon, late_progress, reach_text, sgd_det_gap,
                          share_key, speedup)
 from .completion_map import NO_AUTHORS, claim_tests, supported
@@ -125,11 +126,13 @@ def made(table: pd.DataFrame, name: str, method: str, optimum: float, trivial: f
     return 1.0 - float(convergence_gap(rows, optimum, trivial).loc[method, "share of the lead"])
 
 
-def map_text(kept, worse, budgets: dict, *, n_seeds: int, map_seeds: int) -> str:
+def map_text(kept, worse, budgets: dict, *, n_seeds: int, map_seeds: int, claims=None, arms=None, first=None, more=None) -> str:
     """The verdict map in a sentence: the chosen cell (the main runs, ``n_seeds`` seeds), the ``kept`` cells' labels with
     their pilots and budgets (``budgets``: :func:`~.completion_map.map_budgets`), their ``map_seeds`` seeds, shown
     undecided below what decides (:data:`~.completion.MIN_MAP_SEEDS`, or the main runs' count), and the ``worse`` cells
-    dropped (:func:`~.completion_map.split_by_quality`)."""
+    dropped (:func:`~.completion_map.split_by_quality`). ``claims``, ``arms`` (None: every claim and arm): what the map
+    reads and runs (:func:`~.completion_map.map_claims`, :func:`~.completion_map.map_arms`); ``first`` and ``more``: the
+    seeds every cell ran first and the cells that got the rest (:func:`~.completion_map.can_rescue`)."""
     if isinstance(kept, str | bytes) or not hasattr(kept, "__iter__"):
         raise TypeError(f"kept must be the map's kept cells (labels); got {kept!r}")
     if not isinstance(budgets, dict) or not {"budget", "iters", "tune"} <= set(budgets):
@@ -148,7 +151,13 @@ def map_text(kept, worse, budgets: dict, *, n_seeds: int, map_seeds: int) -> str
             + (f"{budget:.3g} CPU s" if budget is not None else f"{iters} steps")
             + ", GD's time to the target in the main cell (at least map_budget, at most the budget); a cell decides (a rescue, or a cell of a "
             f"sweep) only with at least {MIN_MAP_SEEDS} seeds, or as many as the main runs, and bootstrap support of 90 %"
-            + (f": with {map_seeds} seeds these cells are shown undecided, what they measured beside." if few else ".") + dropped)
+            + (f": with {map_seeds} seeds these cells are shown undecided, what they measured beside." if few else ".") + dropped
+            + ("" if claims is None else (
+                " The map runs only for the claims that fail at the chosen cell (a diagnosis to earn): "
+                + (", ".join(claims) + f", with the arms {', '.join(arms or [])}" if claims else "none: no cell is run") + "."))
+            + ("" if first is None or not claims else (
+                f" Seeds in two rounds: {first} first in every cell, the other {map_seeds - first} only where the first could still leave "
+                f"a rescue at {map_seeds} seeds (support of 90 %) possible: " + (", ".join(more) if more else "no cell") + ".")))
 
 
 def pick_text(grid: pd.DataFrame, eps: float, lam: float, rule: str) -> str:
@@ -207,9 +216,11 @@ def cost_trend(cost: dict, *, reference: str, synthetic: str, exponent: float, p
     ``synthetic`` matrix of MovieLens 1M's shape), its power law in d x r through the sizes run (``exponent``, ``predicted``
     at the synthetic shape, :func:`~.work.size_trend`). Decides in words whether the ratio grows with the size.
 
-    Returns ``{"text", "gain", "evidence", "entries", "synthetic", "shape"}``: the sentence; how many times as many
+    Returns ``{"text", "gain", "evidence", "entries", "synthetic", "shape", "prices"}``: the sentence; how many times as many
     stochastic steps one exact step buys at 1M's shape as on ``reference`` (``gain``); the evidence a ``stand-in`` diagnosis
-    carries; each matrix's entries d x r; the synthetic matrix's name and shape."""
+    carries; each matrix's entries d x r; the synthetic matrix's name and shape; the prices of one exact and one stochastic
+    gradient there (:func:`paper_cost_reading`'s keywords; None where ``cost`` lacks the synthetic matrix's ``exact`` and
+    ``stochastic`` seconds)."""
     if not isinstance(cost, dict) or not cost:
         raise TypeError("cost must be a non-empty mapping dataset -> {'ratio', 'shape'} (gradient_seconds)")
     for n, c in cost.items():
@@ -232,8 +243,116 @@ def cost_trend(cost: dict, *, reference: str, synthetic: str, exponent: float, p
     evidence = {"exact / stochastic gradient CPU seconds": {n: c["ratio"] for n, c in cost.items()},
                 "shapes": {n: c["shape"] for n, c in cost.items()}, "cost ratio exponent in d x r (sizes run)": exponent,
                 "cost ratio predicted at 1M's shape": predicted}
+    syn = cost[synthetic]
+    prices = None if not {"exact", "stochastic"} <= set(syn) else {
+        "exact_seconds": check_real(f"cost[{synthetic!r}]['exact']", syn["exact"], low=0.0, low_open=True),
+        "stochastic_seconds": check_real(f"cost[{synthetic!r}]['stochastic']", syn["stochastic"], low=0.0, low_open=True), "M": M, "N": N}
     return {"text": text, "gain": gain, "evidence": evidence, "entries": {n: c["shape"][0] * c["shape"][1] for n, c in cost.items()},
-            "synthetic": synthetic, "shape": shape}
+            "synthetic": synthetic, "shape": shape, "prices": prices}
+
+
+#: the pairs each speed claim reads at the paper's cost, with the factor each needs (:func:`paper_cost_reading`)
+PRICED_PAIRS = {"D3.2": [("SGD", "GD", 1.0)], "D3.3": [("SVRG", "GD", D33_FACTOR), ("SVRG", "SGD", 1.0)]}
+
+
+def priced_work(table: pd.DataFrame, reading: str, *, exact_seconds: float, stochastic_seconds: float, M: int, N: int) -> pd.DataFrame:
+    """Every run of ``table`` (:func:`~.completion.run_table` with work columns) priced at another matrix's costs:
+    ``exact_seconds`` per exact gradient (GD's step, SVRG's snapshot) and ``stochastic_seconds`` per stochastic gradient
+    of ``M`` probes at the mean degree ``N``, i.e. per ``M N`` mat-vecs of the runs' drawn degrees (an SVRG inner step, two
+    stochastic gradients, counts twice; its snapshot half costs less in our code: this prices SVRG high). Adds ``priced
+    time to <reading>`` (``inf``: not reached within the budget) and ``priced end`` (the work within the budget)."""
+    tb = _runs(table, "exact gradients", "mat-vecs", f"exact gradients to {reading}", f"mat-vecs to {reading}")
+    e = check_real("exact_seconds", exact_seconds, low=0.0, low_open=True)
+    g = check_real("stochastic_seconds", stochastic_seconds, low=0.0, low_open=True)
+    M, N = check_int("M", M, low=1), check_int("N", N, low=1)
+    per_mv = g / (M * N)
+    to_e, to_mv = tb[f"exact gradients to {reading}"].to_numpy(float), tb[f"mat-vecs to {reading}"].to_numpy(float)
+    with np.errstate(invalid="ignore"):
+        to = np.where(np.isfinite(to_e) & np.isfinite(to_mv), to_e * e + to_mv * per_mv, np.inf)
+    return tb.assign(**{f"priced time to {reading}": to, "priced end": tb["exact gradients"].to_numpy(float) * e
+                        + tb["mat-vecs"].to_numpy(float) * per_mv})
+
+
+def priced_pair(table: pd.DataFrame, name: str, fast: str, slow: str, reading: str, factor: float = 1.0) -> tuple:
+    """``fast`` against ``slow`` on ``name`` by their median priced times to the target (:func:`priced_work`'s table):
+    ``(outcome, ratio, kind)``. Both reach it: the ratio slow / fast decides (at least ``factor`` holds). Only ``fast``
+    does: ``slow``'s median priced end bounds its time from below; the bound at or above ``factor`` holds, else it is
+    censored (None). Only ``slow`` does: ``fast`` fails if its median priced end is already past ``slow``'s time, else
+    censored (its run stops first). Neither: None."""
+    tb = _runs(table, f"priced time to {reading}", "priced end")
+    factor = check_real("factor", factor, low=1.0)
+    med = {m: (float(np.median(tb.loc[(tb.dataset == name) & (tb.method == m), f"priced time to {reading}"])),
+               float(np.median(tb.loc[(tb.dataset == name) & (tb.method == m), "priced end"]))) for m in (fast, slow)}
+    (t_f, end_f), (t_s, end_s) = med[fast], med[slow]
+    if np.isfinite(t_f) and np.isfinite(t_s):
+        r_ = t_s / t_f if t_f > 0 else np.inf
+        return bool(r_ >= factor), r_, "exact"
+    if np.isfinite(t_f):
+        r_ = end_s / t_f if t_f > 0 else np.inf
+        return (True if r_ >= factor else None), r_, "at least"
+    if np.isfinite(t_s):
+        return (False if end_f >= t_s else None), (t_s / end_f if end_f > 0 else np.inf), "at most"
+    return None, float("nan"), "neither"
+
+
+def paper_cost_reading(table: pd.DataFrame, name: str, reading: str, claim: str, *, exact_seconds: float, stochastic_seconds: float,
+                       M: int, N: int, seed: int = 0) -> dict:
+    """D3.2's or D3.3's comparisons (``claim``, :data:`PRICED_PAIRS`) on the stand-in's runs of ``name`` with every run's
+    counted work priced at the paper's costs (``exact_seconds``, ``stochastic_seconds``: one exact and one stochastic
+    gradient measured on synthetic ratings of MovieLens 1M's shape, :func:`priced_work`). It keeps the stand-in's
+    trajectories (steps to the target) and changes only what a step costs: the evidence of a ``stand-in`` diagnosis
+    (does the measured difference, the cost ratio, turn the verdict?), not a reading of the claim, whose axis is time on
+    the paper's data. ``outcome``: True (holds at the paper's cost), False (fails there too, bootstrap support over seeds
+    of failing at least 90 %), None (censored: a run stops before the priced time it is compared with, or undecided).
+    Returns ``{"outcome", "support", "pairs": {"fast / slow": {"outcome", "ratio", "kind", "factor"}}, "medians": {arm:
+    {"priced time", "priced end"}}, "prices"}``."""
+    from ..support import bootstrap_support
+    from .completion import all_of
+
+    check_choice("claim", claim, set(PRICED_PAIRS))
+    priced = priced_work(table, reading, exact_seconds=exact_seconds, stochastic_seconds=stochastic_seconds, M=M, N=N)
+    check_choice("name", name, {str(v) for v in pd.unique(priced.dataset)})
+    seed = check_int("seed", seed, low=0)
+
+    def outcome_of(t):
+        return all_of(priced_pair(t, name, f, s_, reading, k)[0] for f, s_, k in PRICED_PAIRS[claim])
+
+    raw = outcome_of(priced)
+    support = None
+    if raw is False:
+        support = bootstrap_support(lambda t: outcome_of(t) is False, priced, by="seed", seed=seed)
+        if support.get("fraction_holding", 0.0) < 0.9:
+            raw = None
+    pairs = {}
+    for f, s_, k in PRICED_PAIRS[claim]:
+        o, r_, kind = priced_pair(priced, name, f, s_, reading, k)
+        pairs[f"{f} / {s_}"] = {"outcome": o, "ratio": r_, "kind": kind, "factor": k}
+    arms = sorted({m for f, s_, _ in PRICED_PAIRS[claim] for m in (f, s_)}, key=list(METHODS).index)
+    medians = {m: {"priced time": float(np.median(priced.loc[(priced.dataset == name) & (priced.method == m), f"priced time to {reading}"])),
+                   "priced end": float(np.median(priced.loc[(priced.dataset == name) & (priced.method == m), "priced end"]))} for m in arms}
+    return {"outcome": raw, "support": support, "pairs": pairs, "medians": medians,
+            "prices": {"exact seconds": float(exact_seconds), "stochastic seconds": float(stochastic_seconds), "M": M, "N": N}}
+
+
+def priced_text(reading_: dict, claim: str, reading: str) -> str:
+    """The sentence of :func:`paper_cost_reading`'s result for ``claim`` at the target ``reading``."""
+    p = reading_["prices"]
+    parts = []
+    for pair, v in reading_["pairs"].items():
+        f, s_ = pair.split(" / ")
+        what = {"exact": f"{s_} / {f} {v['ratio']:.2f}", "at least": f"{s_} / {f} at least {v['ratio']:.2f} ({s_}'s run ends first)",
+                "at most": f"{s_} / {f} at most {v['ratio']:.2f}, censored: {f}'s run ends before {s_}'s priced time"
+                if v["outcome"] is None else f"{s_} / {f} below 1: {f} not there by {s_}'s priced time",
+                "neither": "neither reaches it"}[v["kind"]]
+        parts.append(f"{f} against {s_}: {what} (needs {v['factor']:g}; {_VERDICT[v['outcome']]})")
+    med = "; ".join(f"{m} {v['priced time']:.4g} s (its run's priced end {v['priced end']:.4g} s)" for m, v in reading_["medians"].items())
+    verdict = {True: "holds at the paper's cost: the cost ratio turns the verdict",
+               False: "still fails at the paper's cost (decisively over the seeds): the cost ratio does not turn it",
+               None: "is censored or undecided at the paper's cost: the runs cannot rule the cost ratio out"}[reading_["outcome"]]
+    return (f"At the paper's cost (each run's exact gradients priced at {p['exact seconds']:.4g} CPU s and its stochastic ones at "
+            f"{p['stochastic seconds']:.4g} s, measured on synthetic ratings of MovieLens 1M's shape; the stand-in's trajectories kept: "
+            f"evidence for the stand-in diagnosis, not a reading of the claim) the median priced times to {reading}: {med}; "
+            + "; ".join(parts) + f". {claim} {verdict}.")
 
 
 def _trend(trend) -> dict:
@@ -254,7 +373,8 @@ class D3Runs:
     ``factors`` and ``edges`` ``{dataset: {arm: step factor / grid edge}}`` (:func:`~.completion_steps.tune_steps`);
     ``n_seeds`` and ``seed`` of the runs; ``mean`` the training mean the ratings are centred on; ``shares`` the target
     shares read; ``target_share`` and ``target_rmse`` the paper's targets; ``budget`` the whole matrix's CPU budget
-    (None: iteration budgets)."""
+    (None: iteration budgets); ``clock`` ``{dataset: [GD's time to the judged target per timing round, round 0 first]}``
+    (None: not retimed), kept as :func:`~.completion.clock_factors`: D3.4 reads beyond it."""
 
     table: pd.DataFrame
     ref: str
@@ -274,6 +394,7 @@ class D3Runs:
     target_share: float
     target_rmse: float
     budget: float | None = None
+    clock: dict | None = None
     _summary: pd.DataFrame | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self):
@@ -299,6 +420,8 @@ class D3Runs:
         self.target_rmse = check_real("target_rmse", self.target_rmse, low=0.0, low_open=True)
         if self.budget is not None:
             self.budget = check_real("budget", self.budget, low=0.0, low_open=True)
+        if self.clock is not None:
+            self.clock = clock_factors(self.clock)
 
     # ------------------------------------------------------------------ what the claims read, derived from the runs
     @property
@@ -464,12 +587,44 @@ def d31_claim(runs: D3Runs, *, regime: dict, eps: float, lam: float, conditionin
             "optimal distribution draws degree 0 most of the time (q0) and SGD barely moves.", **mapped))
 
 
+def diagnosed(cells, text: str, *, stand_in: dict, **mapped):
+    """:func:`~.completion.completion_diagnosis` of a speed claim (D3.2, D3.3) with its stand-in evidence (``stand_in``,
+    :func:`stand_in_32` / :func:`stand_in_33`), earned only where the paper's cost does not rule it out: a ``stand-in``
+    diagnosis whose ``stand_in["turns"]`` is False (the stand-in's runs priced at the paper's cost fail the claim too,
+    :func:`paper_cost_reading`) becomes :class:`~inferopt.experiment.claims.Unearned` (inconclusive: the measured difference
+    does not explain the failure, and the other one, a larger d' = dr, only slows the stochastic methods, Theorem 5). Map
+    cells stopped where they cannot rescue (``no rescue``, :func:`~.completion_map.can_rescue`) are named in its text."""
+    out = completion_diagnosis(cells, text, stand_in=stand_in, **mapped)
+    if not isinstance(out, dict) or out.get("kind") != "stand-in" or "stand_in" not in out.get("evidence", {}):
+        return out
+    if stand_in.get("turns") is False:
+        return Unearned(f"it fails, decisively, at the chosen setting and no cell of the map rescues it, but priced at the paper's cost "
+                        "the stand-in's runs fail it too: the measured difference does not explain the failure (a larger d' only slows "
+                        "the stochastic methods, Theorem 5), and no map here can earn `paper` (no authors' construction, M, sgd_decay and "
+                        "svrg_inner not varied); what would decide it: runs on ratings of the paper's size on which the methods get near "
+                        f"the target within the budget, or a map over those settings. {stand_in['text']}", out["evidence"])
+    stopped = [c for c in cells if c.get("no rescue")]
+    if stopped:
+        out = out | {"text": out["text"] + f" Of the map's undecided cells, {len(stopped)} stopped after their first seeds, which bound "
+                     "their support of holding below 0.9 whatever more seeds give: they cannot rescue it ("
+                     + "; ".join(c["no rescue"] for c in stopped) + ")."}
+    return out
+
+
+def _priced(runs: D3Runs, trend: dict, claim: str):
+    """:func:`paper_cost_reading` of ``claim`` on the whole matrix's runs at ``trend``'s prices (None without them)."""
+    if trend.get("prices") is None:
+        return None
+    return paper_cost_reading(runs.main, runs.ref, runs.reading, claim, seed=runs.seed, **trend["prices"])
+
+
 def stand_in_32(runs: D3Runs, trend: dict) -> dict:
     """D3.2's stand-in evidence (``{"text", "evidence"}``, :func:`~.completion.completion_diagnosis`'s ``stand_in``): the
     cost ratio's trend with the size (``trend``, :func:`cost_trend`), SGD's and GD's share of the way made at every size
     SGD ran, and the power of the test: what it decides (SGD reaching the target before GD; at equal time, differences
     beyond SGD's seed range) and what it cannot (an effect needing more stochastic steps per exact one than the
-    stand-in's cost ratio buys)."""
+    stand-in's cost ratio buys); and the runs priced at the paper's cost (:func:`paper_cost_reading`), whose outcome is
+    ``"turns"`` (False: the cost ratio does not turn the verdict, and the diagnosis is not earned by it)."""
     runs, trend = _runs_of(runs), _trend(trend)
     ref, main, key = runs.ref, runs.main, runs.reading
     sizes = [n for n in runs.order if ((runs.table.dataset == n) & (runs.table.method == "SGD")).any()]
@@ -484,15 +639,19 @@ def stand_in_32(runs: D3Runs, trend: dict) -> dict:
              f"needs more stochastic steps per exact one than this size's cost ratio gives is out of its reach: at 1M's shape about "
              f"{trend['gain'] * steps['SGD'] / max(steps['GD'], 1.0):.0f} per GD step; whether SGD reaches the target in that many our runs "
              f"cannot say (they stop at {steps['SGD']:.0f}).")
-    return {"text": f"{trend['text']} Share of the way made by the end of the budget at every size run: {made_at}. {power}",
+    priced = _priced(runs, trend, "D3.2")
+    return {"text": f"{trend['text']} Share of the way made by the end of the budget at every size run: {made_at}. {power}"
+                    + ("" if priced is None else " " + priced_text(priced, "D3.2", key)),
             "evidence": trend["evidence"] | {"share of the way made": {n: {m: runs.made(n, m) for m in ("GD", "SGD")} for n in sizes},
-                                             "SGD steps per GD step": per_gd}}
+                                             "SGD steps per GD step": per_gd} | ({} if priced is None else {"at the paper's cost": priced}),
+            "turns": None if priced is None else priced["outcome"]}
 
 
 def stand_in_33(runs: D3Runs, trend: dict) -> dict:
     """D3.3's stand-in evidence (``{"text", "evidence"}``): the cost ratio's trend (``trend``, :func:`cost_trend`), SVRG's
     exact GD / SVRG time ratio at every size where both reach the target and, through two or more of them, its power law
-    in d x r and what it predicts at 1M's shape (an extrapolation, not a measurement), and the power of the test."""
+    in d x r and what it predicts at 1M's shape (an extrapolation, not a measurement), the power of the test, and the runs
+    priced at the paper's cost (:func:`paper_cost_reading`; its outcome ``"turns"``, as :func:`stand_in_32`)."""
     from .work import size_trend
 
     runs, trend = _runs_of(runs), _trend(trend)
@@ -512,8 +671,12 @@ def stand_in_33(runs: D3Runs, trend: dict) -> dict:
                             " SVRG's GD / SVRG time ratio moves with the size: " + ", ".join(f"{n} {r_:.3f}" for n, r_ in exact.items())
                             + f"; a power law through them (exponent {fit[0]:.2f}) predicts {fit[1]:.2f} at {shape[0]} x {shape[1]}, "
                             "against the claim's 1.5 (an extrapolation from the sizes run: a prediction, not a measurement).") + f" {power}"
-    return {"text": text, "evidence": trend["evidence"] | {"GD / SVRG time to the target": exact}
-            | ({} if fit is None else {"GD / SVRG exponent in d x r": fit[0], "GD / SVRG predicted at 1M's shape": fit[1]})}
+    priced = _priced(runs, trend, "D3.3")
+    return {"text": text + ("" if priced is None else " " + priced_text(priced, "D3.3", key)),
+            "evidence": trend["evidence"] | {"GD / SVRG time to the target": exact}
+            | ({} if fit is None else {"GD / SVRG exponent in d x r": fit[0], "GD / SVRG predicted at 1M's shape": fit[1]})
+            | ({} if priced is None else {"at the paper's cost": priced}),
+            "turns": None if priced is None else priced["outcome"]}
 
 
 def d32_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells: dict, chosen: dict, worse) -> dict:
@@ -537,7 +700,7 @@ def d32_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
               f"{runs.target()}. Decided: {basis_text(runs.table, ref, 'SGD', 'GD', basis, key, runs.common[ref])}. "
               + ("" if why is None else f"Not measured: {why}. ")
               + f"{runs.not_reached(ref)}. {runs.centred()} {steps} {runs.far()} {map_text} {runs.seeds()}"),
-        **decided(test, main, completion_diagnosis(cells, "SGD against GD across the map.", **mapped, stand_in=stand_in_32(runs, trend))),
+        **decided(test, main, diagnosed(cells, "SGD against GD across the map.", **mapped, stand_in=stand_in_32(runs, trend))),
         threshold={"value": float(key), "source": "ours", "unit": _SHARE_UNIT,
                    "readings": readings(lambda s: d32_test(main, share_key(s)), runs.shares, chosen=float(key))},
         measured={"not measured because": why or "", "decided by": basis} | runs.times()
@@ -569,13 +732,67 @@ def d33_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
               f"above it decides); at equal time only the order is read; {runs.target()}. Decided: {decided_by}. "
               + ("" if why is None else f"Not measured: {why}. ")
               + f"{runs.not_reached(ref)}. {runs.centred()} {steps} {runs.far()} {map_text} {NO_SYNTH} {runs.seeds()}"),
-        **decided(test, main, completion_diagnosis(cells, "SVRG against GD and SGD across the map.", **mapped, stand_in=stand_in_33(runs, trend))),
+        **decided(test, main, diagnosed(cells, "SVRG against GD and SGD across the map.", **mapped, stand_in=stand_in_33(runs, trend))),
         threshold={"value": factor, "source": "ours", "unit": "GD / SVRG time to the target",
                    "readings": readings(lambda f: d33_test(main, key, common, f, b33), [1.25, 1.5, 2.0], chosen=factor)},
         measured={"not measured because": why or "", "SVRG against GD decided by": b33[ref, "SVRG", "GD"],
                   "SVRG against SGD decided by": b33[ref, "SVRG", "SGD"]}
         | {f"GD / SVRG time to {r_}": ratio_text(main, ref, common[ref], r_) for r_ in runs.reads} | runs.times() | runs.work() | runs.rmses()
         | runs.step_factors())
+
+
+#: timing rounds of GD's seeded run at every size (round 0 the run itself, the others without evaluations): D3.4 reads the
+#: GD / SVRG ratio beyond their spread (a constant, not a params key: nothing random, and specs/spectral.py is D1-D5's)
+CLOCK_ROUNDS = 3
+
+
+def clock_factors(rounds: dict) -> dict:
+    """GD's clock noise per size: ``rounds`` ``{dataset: [time to the target in round 0 (the run itself), round 1, ...]}``
+    (one seeded run timed again without evaluations, :func:`~inferopt.experiment.timing.retimed`) -> ``{dataset: (least,
+    largest)}`` of the rounds' times over round 0's (``(1, 1)`` with one round): the range a timing of that run moves in."""
+    if not isinstance(rounds, dict):
+        raise TypeError(f"rounds must be a mapping dataset -> [seconds per round]; got {type(rounds).__name__}")
+    out = {}
+    for n, ts in rounds.items():
+        ts = [check_real(f"rounds[{n!r}] (an entry of)", t, low=0.0, low_open=True) for t in ts]
+        if not ts:
+            raise ValueError(f"rounds[{n!r}] must hold round 0's time at least")
+        out[n] = (min(ts) / ts[0], max(ts) / ts[0])
+    return out
+
+
+def d34_ratio_range(table: pd.DataFrame, name: str, reading: str, factors: dict) -> tuple:
+    """The GD / SVRG ratio of the median times to the target ``reading`` on ``name`` with GD's time moved over its clock
+    noise (``factors[name]``, :func:`clock_factors`; ``(1, 1)`` where it is missing): ``(least, measured, largest)``."""
+    lo, hi = factors.get(name, (1.0, 1.0))
+    r_ = _median(table, name, "GD", f"time to {reading}") / _median(table, name, "SVRG", f"time to {reading}")
+    return r_ * lo, r_, r_ * hi
+
+
+def d34_clock_growth(table: pd.DataFrame, reading: str, sizes: list, factors: dict) -> tuple:
+    """:func:`d34_growth` read beyond GD's clock noise (``factors``, :func:`clock_factors`): on every pair of sizes at
+    both of which GD and SVRG reach the target, the ratio grows if its least on the larger size (GD's fastest round)
+    exceeds its largest on the smaller (GD's slowest), shrinks if its largest on the larger lies below its least on the
+    smaller; ranges that overlap are within the clock's noise: None (undecided). Returns ``(outcome, reason)`` as
+    :func:`d34_growth`, the reason naming the overlapping pairs."""
+    outcome, why = d34_growth(table, reading, sizes)
+    if outcome is None and why is not None:
+        return None, why
+    if not isinstance(factors, dict):
+        raise TypeError(f"factors must be a mapping dataset -> (least, largest) (clock_factors); got {type(factors).__name__}")
+    reached = [n for n in sizes if _both_reach(table, n, reading)]
+    out, within = [], []
+    for i, a in enumerate(reached):
+        for b in reached[i + 1:]:
+            lo_a, _, hi_a = d34_ratio_range(table, a, reading, factors)
+            lo_b, _, hi_b = d34_ratio_range(table, b, reading, factors)
+            o = True if lo_b > hi_a else False if hi_b < lo_a else None
+            if o is None:
+                within.append(f"{a} [{lo_a:.3g}, {hi_a:.3g}] and {b} [{lo_b:.3g}, {hi_b:.3g}]")
+            out.append(o)
+    res = all_of(out)
+    return res, (None if res is not None or not within else
+                 "the GD / SVRG ratios overlap within GD's clock noise (" + "; ".join(within) + ")")
 
 
 def size_cells(table: pd.DataFrame, reading: str, order, seed: int) -> list:
@@ -627,12 +844,23 @@ def d34_claim(runs: D3Runs, *, trend: dict) -> dict:
     """D3.4, "the gap between SVRG and GD is expected to increase for larger datasets", read as the paper states it: the
     direction of SVRG's speed-up over GD with the size (:func:`~.completion.d34_growth`), the GD / SVRG ratio of the median
     times to the target larger on the larger of every pair of sizes at both of which GD and SVRG reach it (exact ratios);
-    not measured where a ratio is censored by a size's budget. Its diagnosis: :func:`d34_diagnosis`. Returns
+    not measured where a ratio is censored by a size's budget. With ``runs.clock`` (GD timed in several rounds) the
+    direction is read beyond GD's clock noise (:func:`~.completion.d34_clock_growth`): ratios whose ranges overlap leave it
+    inconclusive (an :class:`~inferopt.experiment.claims.Unearned` diagnosis naming them). Its diagnosis otherwise:
+    :func:`d34_diagnosis`. Returns
     :meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments."""
     runs = _runs_of(runs)
     trend = _trend(trend)
     table, key, order, budget = runs.table, runs.reading, runs.order, runs.budget
-    outcome, why = d34_growth(table, key, order)
+    clock = runs.clock
+
+    def growth(t, r_=key):
+        return d34_growth(t, r_, order) if clock is None else d34_clock_growth(t, r_, order, clock)
+
+    outcome, why = growth(table)
+    in_noise = outcome is None and clock is not None and d34_growth(table, key, order)[0] is not None   # measured, within the noise
+    noisy = why if in_noise else None
+    why = None if in_noise else why
     budgets = ("iteration budgets" if budget is None else f"each size's budget the whole matrix's {budget:g} CPU s times its share: "
                + ", ".join(f"{n} {budget * runs.sizes[n]:.3g} s" for n in order))
     why = None if why is None else f"{why}; " + "; ".join(runs.not_reached(n) for n in order)
@@ -640,6 +868,14 @@ def d34_claim(runs: D3Runs, *, trend: dict) -> dict:
     gaps = ", ".join(f"{n} {ratio_text(table, n, runs.common[n], key)} (SVRG "
                      f"{'ahead of' if ahead_[n] else 'behind' if ahead_[n] is False else 'level with'} GD)" for n in order)
     shapes = ", ".join(f"{n} {tuple(runs.shapes[n])}" for n in order)
+    both = [n for n in order if all(np.isfinite(runs.median(n, m, f"time to {key}")) for m in ("GD", "SVRG"))]
+    ranges = {n: d34_ratio_range(table, n, key, clock or {}) for n in both}
+    noise = "" if clock is None else (
+        " GD's clock noise (its run timed again without evaluations, least and largest round over round 0): "
+        + ", ".join(f"{n} {clock.get(n, (1.0, 1.0))[0]:.3f}-{clock.get(n, (1.0, 1.0))[1]:.3f}" for n in order)
+        + "; SVRG's lead over GD (the GD / SVRG ratio; below 1 SVRG is behind) over it: "
+        + ", ".join(f"{n} {r_[1]:.3f} [{r_[0]:.3f}, {r_[2]:.3f}]" for n, r_ in ranges.items())
+        + "; the direction is read only where these ranges do not overlap.")
     return dict(
         id="D3.4",
         text=(f"The gap between SVRG and GD grows with the dataset, read as the paper states it (\"the gap between SVRG and GD is "
@@ -648,20 +884,26 @@ def d34_claim(runs: D3Runs, *, trend: dict) -> dict:
               f"SVRG ratio of the median times to the target is larger on the larger of every pair of sizes at both of which GD and SVRG both "
               f"reach the target within the size's budget (exact ratios: no budget bounds them); a ratio below 1 that grows is the gap moving "
               f"in SVRG's favour, one that shrinks fails; not measured where a ratio is censored by a size's budget; {runs.target()}. GD / "
-              f"SVRG: {gaps}. " + ("" if why is None else f"Not measured: {why}. ")
+              f"SVRG: {gaps}.{noise} " + ("" if why is None else f"Not measured: {why}. ")
+              + ("" if noisy is None else f"Undecided: {noisy}; what would decide it: sizes further apart, or a timing of GD "
+                 "steadier than its rounds. ")
               + f"All sizes are far below MovieLens 1M and 10M, the paper's two. {runs.centred()} {NO_SYNTH} {runs.seeds()}"),
-        **decided(lambda t: d34_growth(t, key, order)[0], table,
-                  d34_diagnosis(size_cells(table, key, order, runs.seed), runs.sizes, trend)),
-        threshold=None if outcome is None else {
+        **(dict(test=lambda t: growth(t)[0] is True, table=table, by="seed",
+                diagnosis=Unearned(noisy, {"GD / SVRG over GD's clock noise": {n: list(r_) for n, r_ in ranges.items()}}))
+           if in_noise else decided(lambda t: growth(t)[0], table, d34_diagnosis(size_cells(table, key, order, runs.seed), runs.sizes,
+                                                                                 trend))),
+        threshold=None if outcome is None and not in_noise else {
             "value": float(key), "source": "ours", "unit": _SHARE_UNIT,
-            "readings": readings(lambda s: d34_growth(table, share_key(s), order)[0], runs.shares, chosen=float(key))},
-        measured={"not measured because": why or ""} | {f"{n}: SVRG ahead of GD": str(ahead_[n]) for n in order}
+            "readings": readings(lambda s: growth(table, share_key(s))[0], runs.shares, chosen=float(key))},
+        measured={"not measured because": why or "", "undecided because": noisy or ""} | {f"{n}: SVRG ahead of GD": str(ahead_[n]) for n in order}
         | {f"{n}: GD / SVRG time to {r_}": ratio_text(table, n, runs.common[n], r_) for n in order for r_ in runs.reads}
         | {f"{n}: budget (s)": budget * runs.sizes[n] for n in order if budget is not None}
         | {f"{n}: step factor {m}": runs.factors[n][m] for n in order for m in runs.factors[n]}
         | {f"{n}: chosen step at grid edge {m}": runs.edges[n][m] or "no" for n in order for m in runs.factors[n]}
         | {f"{n}: median time to target {m} (s)": runs.median(n, m, f"time to {key}") for n in order for m in ("GD", "SVRG")}
-        | {f"verdict at {r_}": _VERDICT[d34_growth(table, r_, order)[0]] for r_ in runs.reads})
+        | {f"{n}: GD / SVRG over GD's clock noise": list(r_) for n, r_ in ranges.items()}
+        | {f"{n}: GD clock noise (least, largest round / round 0)": list(clock[n]) for n in (clock or {})}
+        | {f"verdict at {r_}": _VERDICT[growth(table, r_)[0]] for r_ in runs.reads})
 
 
 #: the order of one stochastic gradient's cost, ``O(dM(N² + Nr))``: at most linear in d and M, at most quadratic in N

@@ -174,7 +174,7 @@ def map_run_table(runs: dict, label: str, *, dataset: str, start: float, optimum
     return run_table(own, {dataset: {share_key(s): rmse_target(start, optimum, s) for s in shares}}, budget, M=M, stay=True)
 
 
-def verdict_map(cells: dict, *, dataset: str, reading: str, n_seeds: int, seed: int, methods=METHODS) -> tuple:
+def verdict_map(cells: dict, *, dataset: str, reading: str, n_seeds: int, seed: int, methods=METHODS, claims=MAP_CLAIMS) -> tuple:
     """D3.1-D3.3 read at every cell of the map. ``cells`` maps a label to ``{"setting": {"eps", "lam"}, "table": its
     runs (:func:`~.completion.run_table`), "budget": {dataset: seconds or None}, "quality": :func:`optimum_quality`,
     "optimum": the optimum's test RMSE, "factors": {arm: step factor}, "edges": {arm: grid edge or None}}`` (the chosen
@@ -184,11 +184,16 @@ def verdict_map(cells: dict, *, dataset: str, reading: str, n_seeds: int, seed: 
 
     Returns ``({claim: [cell, ...]}, [row, ...])``: the cells of each claim (what :func:`~.completion.completion_diagnosis`
     reads) and one row per cell for the map's table (setting, quality, budget, seeds, each arm's median final test
-    RMSE, step factor and grid edge, SGD's zero-degree share, each claim's outcome)."""
+    RMSE, step factor and grid edge, SGD's zero-degree share, each claim's outcome). ``methods``: the arms the cells ran
+    (:func:`map_arms`); ``claims``: the claims read (:func:`map_claims`; the others get no cells). A cell input may carry
+    ``"bounds"`` (:func:`can_rescue` of its first seeds): a cell stopped with fewer seeds than decide where no claim could
+    be rescued records, per claim, ``no rescue`` (the bound on its support) beside ``undecided``."""
     if not isinstance(cells, dict) or not cells:
         raise TypeError("cells must be a non-empty mapping label -> {setting, table, budget, quality, optimum, factors, edges}")
     n_seeds, seed = check_int("n_seeds", n_seeds, low=1), check_int("seed", seed, low=0)
     methods = list(methods)
+    claims = list(claims)
+    check_choices("claims", claims, set(MAP_CLAIMS))
     need = {"setting", "table", "budget", "quality", "optimum", "factors", "edges"}
     map_cells, rows = {c: [] for c in MAP_CLAIMS}, []
     for label, c_ in cells.items():
@@ -203,8 +208,9 @@ def verdict_map(cells: dict, *, dataset: str, reading: str, n_seeds: int, seed: 
         optimum = check_real(f"cells[{label!r}]['optimum']", c_["optimum"], low=0.0)
         if not isinstance(c_["budget"], dict) or dataset not in c_["budget"]:
             raise ValueError(f"cells[{label!r}]['budget'] must be a mapping holding {dataset!r}: its seconds or None")
-        tests = claim_tests(tb, c_["budget"], reading)
+        tests = {c: t for c, t in claim_tests(tb, c_["budget"], reading).items() if c in claims} if claims else {}
         outcome = {c: t(tb) for c, t in tests.items()}
+        bounds = c_.get("bounds") or {}
         medians = tb.groupby("method")[["final RMSE", "zero-degree share"]].median()
         seeds = int(tb.seed.nunique())
         rows.append({"cell": label} | setting | c_["quality"] | {"optimum test RMSE": optimum}
@@ -212,10 +218,114 @@ def verdict_map(cells: dict, *, dataset: str, reading: str, n_seeds: int, seed: 
                     | {f"{m} final test RMSE": float(medians.loc[m, "final RMSE"]) for m in methods}
                     | {f"{m} step factor": c_["factors"][m] for m in methods}
                     | {f"{m} step at grid edge": c_["edges"][m] or "" for m in methods}
-                    | {"SGD zero-degree share": float(medians.loc["SGD", "zero-degree share"])}
-                    | {f"{c} holds": v for c, v in outcome.items()})
+                    | {"SGD zero-degree share": float(medians.loc["SGD", "zero-degree share"]) if "SGD" in methods else float("nan")}
+                    | {f"{c} holds": outcome.get(c) for c in MAP_CLAIMS}
+                    | {f"{c} support bound": bounds[c]["bound"] for c in claims if c in bounds})
         for c, test in tests.items():
-            map_cells[c].append(seeded_cell(setting, outcome[c], support=supported(tb, test, seed), seeds=seeds, main_seeds=n_seeds,
-                                            construction="ours", data="stand-in"))
+            one = seeded_cell(setting, outcome[c], support=supported(tb, test, seed), seeds=seeds, main_seeds=n_seeds,
+                              construction="ours", data="stand-in")
+            if "undecided" in one and c in bounds and not bounds[c]["possible"]:
+                b = bounds[c]
+                one |= {"no rescue": f"{b['against']} of its {b['seeds']} seeds count against it: at {b['at']} "
+                        f"seeds its bootstrap support of holding is at most {b['bound']:.2f}, below {RESCUE_SUPPORT:g}, whatever the "
+                        "other seeds give (stopped: it cannot rescue the claim)"}
+            map_cells[c].append(one)
     return map_cells, rows
 
+
+
+#: the arms each claim of the map reads (GD, the map's budget reference, runs in every cell)
+CLAIM_ARMS = {"D3.1": ("SGD-DET", "SGD", "SVRG"), "D3.2": ("SGD", "GD"), "D3.3": ("SVRG", "GD", "SGD")}
+
+#: the support a rescue needs (a decisive cell, :func:`~inferopt.experiment.verdict_map.cell`)
+RESCUE_SUPPORT = 0.9
+
+
+def map_claims(outcomes: dict) -> list:
+    """The claims the map must diagnose: those of :data:`MAP_CLAIMS` whose test fails at the chosen cell (``outcomes``:
+    ``{claim: True, False or None}``, the main runs' :func:`claim_tests`). A claim that holds needs no diagnosis, and one
+    that is undecided or not measured at the chosen cell takes none (:class:`~inferopt.experiment.claims.Unearned`): the map
+    runs only for what it can change."""
+    if not isinstance(outcomes, dict):
+        raise TypeError(f"outcomes must be a mapping claim -> True, False or None; got {type(outcomes).__name__}")
+    check_choices("outcomes' claims", list(outcomes), set(MAP_CLAIMS))
+    for c, v in outcomes.items():
+        if v is not None and not isinstance(v, bool | np.bool_):
+            raise TypeError(f"outcomes[{c!r}] must be True, False or None; got {v!r}")
+    return [c for c in MAP_CLAIMS if c in outcomes and outcomes[c] is not None and not bool(outcomes[c])]
+
+
+def map_arms(claims) -> list:
+    """The arms the map runs for ``claims`` (:func:`map_claims`): GD (the budget's reference) and every arm a claim reads
+    (:data:`CLAIM_ARMS`), in :data:`~.completion.METHODS`' order; SGD-DET only where D3.1 is mapped."""
+    claims = list(claims)
+    check_choices("claims", claims, set(MAP_CLAIMS))
+    need = {"GD"} | {m for c in claims for m in CLAIM_ARMS[c]}
+    return [m for m in METHODS if m in need]
+
+
+def rescue_bound(against: int, n_seeds: int) -> float:
+    """The largest bootstrap support (resamples of ``n_seeds`` seeds with replacement) a cell can give a claim holding when
+    ``against`` of its seeds count against it (:func:`against_seeds`): a claim read on medians over seeds holds in a
+    resample only if at least half its draws are seeds for it, so its support is at most ``P(Binomial(n, a / n) <= n // 2)``
+    (the chance that at most ``n // 2`` draws land on the ``a`` seeds against; more seeds against only lower it)."""
+    from scipy.stats import binom
+
+    n_seeds = check_int("n_seeds", n_seeds, low=1)
+    against = check_int("against", against, low=0, high=n_seeds)
+    return float(binom.cdf(n_seeds // 2, n_seeds, against / n_seeds))
+
+
+def first_seeds(n_seeds: int, level: float = RESCUE_SUPPORT) -> int:
+    """How many seeds a cell runs first: the fewest whose all counting against a claim bound any cell of ``n_seeds`` seeds
+    below the support a rescue needs (:func:`rescue_bound` below ``level``), whatever the remaining seeds give; 5 seeds: 2
+    (at most 0.68). ``n_seeds`` when no fewer can."""
+    n_seeds = check_int("n_seeds", n_seeds, low=1)
+    level = check_real("level", level, low=0.0, low_open=True, high=1.0)
+    return next((a for a in range(1, n_seeds + 1) if rescue_bound(a, n_seeds) < level), n_seeds)
+
+
+def against_seeds(table: pd.DataFrame, claim: str, reading: str, budget, factor: float = 1.5) -> list:
+    """The seeds of a cell's runs (``table``, :func:`~.completion.run_table` of one dataset, GD deterministic) that count
+    against ``claim`` holding on either of its readings (by the times to the target ``reading`` or at equal time,
+    :func:`~.completion.comparison_bases`): D3.2, a seed whose SGD run reaches the target no sooner than GD (``inf``:
+    not reached) and ends the budget at no lower test RMSE; D3.3, a seed whose SVRG run reaches it later than GD's time
+    (at most the ``budget``, seconds or None) divided by ``factor`` and ends no lower than GD (the claim's SVRG-GD part,
+    which the whole claim needs). A median over seeds below GD's needs at least half its draws from the other seeds
+    (:func:`rescue_bound`). D3.1 (a gap beyond the seeds' range) has no such bound: no seed is counted against it."""
+    check_choice("claim", claim, MAP_CLAIMS)
+    tb = check_table("table", table, ("dataset", "method", "seed", "final RMSE", f"time to {reading}"))
+    if tb.dataset.nunique() != 1:
+        raise ValueError("table must hold one dataset's runs (one cell)")
+    factor = check_real("factor", factor, low=1.0)
+    limit = np.inf if budget is None else check_real("budget", budget, low=0.0, low_open=True)
+    if claim == "D3.1":
+        return []
+    arm, scale = ("SGD", 1.0) if claim == "D3.2" else ("SVRG", factor)
+    gd = tb[tb.method == "GD"]
+    if gd.empty or not (tb.method == arm).any():
+        raise ValueError(f"table must hold GD's run and {arm}'s runs for {claim}")
+    t_gd, r_gd = float(gd[f"time to {reading}"].iloc[0]), float(gd["final RMSE"].iloc[0])
+    bar = min(t_gd, limit) / scale
+    rows = tb[tb.method == arm]
+    times = rows[f"time to {reading}"].to_numpy(float)
+    late = times >= bar if claim == "D3.2" else times > bar     # D3.2: ahead is strict; D3.3: the factor may be met exactly
+    worse = rows["final RMSE"].to_numpy(float) >= r_gd
+    return sorted(int(s) for s in rows.seed[late & worse])
+
+
+def can_rescue(table: pd.DataFrame, claims, reading: str, budget, n_seeds: int, factor: float = 1.5,
+               level: float = RESCUE_SUPPORT) -> dict:
+    """Whether a cell of the map could still rescue each of ``claims`` once it has ``n_seeds`` seeds, from its first
+    seeds' runs (``table``): ``{claim: {"possible", "against", "seeds", "bound", "at"}}``, ``bound`` the largest support the
+    cell could then give the claim holding (:func:`rescue_bound` of :func:`against_seeds`), ``possible`` whether it
+    reaches ``level``. A cell where no claim can be rescued needs no more seeds: its verdict on the rescue is decided."""
+    n_seeds = check_int("n_seeds", n_seeds, low=1)
+    level = check_real("level", level, low=0.0, low_open=True, high=1.0)
+    seeds = int(check_table("table", table, ("seed",)).seed.nunique())
+    out = {}
+    for c in claims:
+        a = len(against_seeds(table, c, reading, budget, factor))
+        bound = rescue_bound(min(a, n_seeds), n_seeds)
+        out[c] = {"possible": bound >= level, "against": a, "seeds": seeds, "bound": bound, "at": n_seeds}
+    return out
