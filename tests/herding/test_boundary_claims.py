@@ -4,9 +4,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from inferopt.experiment.boundary_claims import (before_end, log_log_slope, partial_rank_correlation, rank_correlation,
-                                                 ratio_before_end, regime_holds, slower_share, terminates_ahead,
-                                                 window_table, within_rank_correlation)
+from inferopt.experiment.boundary_claims import (before_end, censored_median, interior_radius, linear_onset, log_log_slope,
+                                                 onset_later, partial_rank_correlation, rank_correlation, ratio_before_end,
+                                                 slower_share, tail_rate, terminates_ahead)
 
 T = np.arange(1, 257)
 
@@ -51,66 +51,14 @@ def test_rank_correlation():
         rank_correlation([1, 2, 3], [5, 5, 5])
 
 
-def test_overtakes_at_found_and_none():
-    from inferopt.experiment.boundary_claims import overtakes_at
-    t = pd.DataFrame({"ls": [1.0, 2.0, 0.5, 0.1], "h": [2.0, 1.0, 1.0, 1.0]}, index=[1, 2, 4, 8])
-    assert overtakes_at(t, "ls", "h", [1, 2, 4, 8]) == 4
-    assert overtakes_at(t, "h", "ls", [1, 2, 4, 8]) is None
-    with pytest.raises(ValueError):
-        overtakes_at(t, "ls", "h", [16])
 
 
-def test_overtakes_later_holds_fails_and_reads_none_as_beyond_the_budget():
-    from inferopt.experiment.boundary_claims import overtakes_later
-    assert overtakes_later([300, None, 500], [20, 30, 40], budget=1000, factor=2.0) == (True, 500.0, 30.0)
-    assert overtakes_later([None, None], [None, 900], budget=1000, factor=1.0)[0]
-    assert not overtakes_later([None, None], [None, None], budget=1000, factor=2.0)[0]   # neither overtakes: not later
-    assert not overtakes_later([40, 50], [30, 40], budget=1000, factor=2.0)[0]
-    with pytest.raises(ValueError):
-        overtakes_later([], [10], budget=100, factor=2.0)
-    with pytest.raises(ValueError):
-        overtakes_later([10], [10], budget=100, factor=0.5)
 
 
-def test_overtaking_observed_needs_half_the_draws_within_the_run():
-    from inferopt.experiment.boundary_claims import overtaking_observed
-    assert overtaking_observed([300, None]) and overtaking_observed([10, 20, None])
-    assert not overtaking_observed([None, None, 40]) and not overtaking_observed([None])
-    with pytest.raises(ValueError, match="one overtaking size"):
-        overtaking_observed([])
 
 
-def test_within_rank_correlation_can_hold_and_fail():
-    x = np.array([1, 2, 3, 4, 10, 20, 30, 40], dtype=float)
-    groups = ["a"] * 4 + ["b"] * 4
-    up = np.array([1, 2, 3, 4, 1, 2, 3, 4], dtype=float)
-    assert within_rank_correlation(x, up, groups) == pytest.approx(1.0)
-    assert within_rank_correlation(x, -up, groups) == pytest.approx(-1.0)
-    # pooled, a confound between the groups can reverse the sign the groups show
-    y = np.array([10, 11, 12, 13, 1, 2, 3, 4], dtype=float)
-    assert rank_correlation(x, y) < 0 < within_rank_correlation(x, y, groups)
-    with pytest.raises(ValueError):
-        within_rank_correlation(x, np.ones(8), groups)
-    with pytest.raises(ValueError):
-        within_rank_correlation(x, up, groups[:3])
 
 
-def test_regime_holds_needs_every_small_distance_family_and_reads_the_window():
-    """B3.2 (THE RULE, clause 2): holds where line search is worse in most draws of every family; a family that fails, or
-    a window where it is not yet worse, fails."""
-    rows = []
-    for fam, fr in (("3/3", [0.8, 0.9, 0.7]), ("3/2", [0.9, 0.2, 0.8])):
-        for r, f in enumerate(fr):
-            rows += [{"family": fam, "draw": r, "window": 1000, "fraction worse": f, "worse at the last": True},
-                     {"family": fam, "draw": r, "window": 100, "fraction worse": 0.1, "worse at the last": False}]
-    tab = window_table(rows)
-    assert regime_holds(tab, [0.5, 1000])
-    assert not regime_holds(tab, [0.5, 100])                  # not yet worse within 100 iterations
-    assert not regime_holds(tab, [0.85, 1000])                 # a stricter share: 3/3 fails
-    one_bad = window_table([dict(x, **{"fraction worse": 0.1}) if x["family"] == "3/2" else x for x in rows])
-    assert not regime_holds(one_bad, [0.5, 1000])             # one family fails: the claim fails
-    with pytest.raises(ValueError, match="window"):
-        regime_holds(tab, [0.5, 5000])
 
 
 def test_partial_rank_correlation_uses_the_spread_within_families():
@@ -129,3 +77,47 @@ def test_log_log_slope_reads_c_against_r_squared():
     r = np.array([0.01, 0.02, 0.05, 0.1])
     assert log_log_slope(r, 3 * r ** 2) == pytest.approx(2.0)
     assert np.isnan(log_log_slope([0.1, 0.2], [1.0, 2.0]))
+
+
+def test_interior_radius_brackets_the_distance_from_below():
+    # the square [-1, 1]^2: the distance of (0.5, 0) from its boundary is 0.5; the bound is the smallest step along
+    # +-e_i (0.5) over sqrt(2); outside the hull it is 0
+    F = np.array([[-1.0, -1.0], [-1.0, 1.0], [1.0, -1.0], [1.0, 1.0]])
+    assert interior_radius(F, np.array([0.5, 0.0])) == pytest.approx(0.5 / np.sqrt(2))
+    assert interior_radius(F, np.array([0.0, 0.0])) == pytest.approx(1 / np.sqrt(2))
+    assert interior_radius(F, np.array([1.5, 0.0])) == 0.0
+    with pytest.raises(ValueError):
+        interior_radius(F, np.zeros(3))
+
+
+def test_linear_onset_finds_the_linear_phase_and_censors_a_sublinear_run():
+    t = np.arange(1, 4001, dtype=float)
+    sublinear = 1 / t ** 2                                   # herding's slope, never -3
+    assert linear_onset(t, sublinear) is None
+    linear = np.where(t < 300, 1 / t, 1 / 300 * np.exp(-(t - 300) / 50))   # 1/t, then exp(-t/50): slope -t/50
+    on = linear_onset(t, linear)
+    assert on is not None and 128 <= on <= 512
+    assert linear_onset(t, linear, slope=-20.0) > on         # a steeper detector fires later
+    floored = np.where(t < 100, np.exp(-t / 5), 0.0)         # reaches the rounding level: linear up to its end
+    assert linear_onset(t, floored) is not None
+
+
+def test_tail_rate_fits_c_only_in_the_linear_phase():
+    t = np.arange(1, 2001, dtype=float)
+    e = np.exp(-0.01 * t)
+    assert tail_rate(t, e, linear_onset(t, e)) == pytest.approx(0.01, rel=1e-6)
+    assert tail_rate(t, 1 / t, linear_onset(t, 1 / t)) is None
+
+
+def test_censored_median_is_reached_only_when_more_than_half_are_observed():
+    assert censored_median([10, 20, 30, None, None], 100) == 30.0
+    assert censored_median([10, 20, None, None], 100) is None
+    assert censored_median([5, 1, 3], 10) == 3.0
+    with pytest.raises(ValueError):
+        censored_median([], 10)
+
+
+def test_onset_later_can_hold_fail_and_stay_undecided():
+    assert onset_later([4000, 5000, 6000], [100, 200, 300], 10000, 1000, 2.0) == (True, 5000.0, 200.0)
+    assert onset_later([300, 350, 500], [100, 200, 300], 10000, 1000, 2.0)[0] is False
+    assert onset_later([4000, None, None], [100, 200, 300], 10000, 1000, 2.0) == (None, None, 200.0)

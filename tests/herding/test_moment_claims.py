@@ -2,8 +2,7 @@
 
 import pytest
 
-from inferopt.experiment.moment_claims import (matches_moments, moments_not_maxent, moments_not_maxent_late, moments_vanish_late,
-                                               similar_results)
+from inferopt.experiment.moment_claims import (matches_moments, moments_not_maxent, moments_not_maxent_late, moments_vanish_late)
 
 
 def test_moments_vanish_late_reads_the_last_decade():
@@ -49,13 +48,24 @@ def test_moments_not_maxent_holds_and_fails():
         moments_not_maxent(1e3, -1.0, float("nan"), -0.02, 0.02)
 
 
-def test_similar_results_every_statistic_in_every_cell():
-    assert similar_results({"a": ["holds", "holds"], "b": ["holds", "not measured"]}) is True
-    assert similar_results({"a": ["holds", "holds"], "b": ["holds", "fails"]}) is False
-    assert similar_results({"a": ["holds", "inconclusive"], "b": ["holds", "holds"]}) is None
+def test_distance_stalls_cell_holds_fails_and_turns_with_the_slope_reading():
+    """B5.7 (and B5.1's distance part): stalls above tol holds, converges fails, a slope between the readings turns."""
+    from inferopt.experiment.moment_claims import distance_stalls_cell, not_maxent_cell
+    assert distance_stalls_cell(0.1, -0.01, 0.02) is True
+    assert distance_stalls_cell(0.01, -0.5, 0.02) is False
+    assert distance_stalls_cell(0.01, -0.01, 0.02) is None                    # below tol on a plateau
+    assert distance_stalls_cell(0.1, -0.15, 0.02, -0.1) is None                # still falling at the -0.1 reading
+    assert distance_stalls_cell(0.1, -0.15, 0.02, -0.2) is True                # stalls at the -0.2 reading
+    assert not_maxent_cell(100.0, -1.0, 1e-4, 0.1, -0.15, 0.02, stall_slope=-0.1) is None
+    assert not_maxent_cell(100.0, -1.0, 1e-4, 0.1, -0.15, 0.02) is True
     with pytest.raises(ValueError):
-        similar_results({})
+        distance_stalls_cell(0.1, 0.0, 0.02, 0.1)
 
+
+def test_farther_cell():
+    from inferopt.experiment.moment_claims import farther_cell
+    assert farther_cell(0.2, 0.1) and not farther_cell(0.105, 0.1) and not farther_cell(0.05, 0.1)
+    assert farther_cell(0.105, 0.1, factor=1.0)
 
 def test_not_maxent_cell_is_three_valued():
     """B5.1, B5.2 per cell: holds where the distance stalls above tol, fails where it converges or the moments do not
@@ -80,11 +90,6 @@ def test_tradeoff_cell_reads_the_entropy_scale_and_the_premise():
     assert tradeoff_cell(dict(ls, mean_error=2e-4), herding, 0.1, 0.5) is None   # premise absent
     with pytest.raises(ValueError, match="h_star > h_low"):
         entropy_position(1.0, 2.0, 2.0)
-
-
-def test_window_from_reads_a_run_that_stops_early_from_t_1():
-    from inferopt.experiment.moment_claims import window_from
-    assert window_from(37) == 10 and window_from(9) == 1 and window_from(10) == 10
 
 
 def test_tie_share_and_permuted_curves():

@@ -2,22 +2,21 @@
 binary graphical model, read against the mean's distance from the marginal polytope's boundary, which the paper names
 as the cause of line search's slowness.
 
-* :func:`family_model`, :func:`family_run` -- one draw of a covariance family of B3.2's regime map (strength and rank
-  of ``A``; ``random_correlation``'s family at strength 1, full rank) and one method's run on it (a task for
-  :func:`~.parallel.run_tasks`);
-* :func:`window_table`, :func:`regime_holds` -- B3.2 decided in the small-distance families (THE RULE, clause 2: a
-  lost setting the paper's words describe, "a mean close to the boundary"): in every such family line search is
-  slower than herding in more than half of the draws, at a reading [share of sizes, window of iterations shown];
-* :func:`partial_rank_correlation`, :func:`log_log_slope` -- B3.4: Spearman's correlation of the distance bound ``r``
-  and line search's rate ``c`` over every draw with the family partialled out, and the slope of ``log c`` on
-  ``log r`` (Sec. 4.2's ``c ~ r^2``: 2) beside;
+* :func:`family_model`, :func:`family_run` -- one draw of a cell of B3.2's map (a covariance family, strength and rank
+  of ``A``, at ``d`` binary variables and a sample size; the random-correlation law at strength 1, full rank) and one
+  method's run on it (a task for :func:`~.parallel.run_tasks`); B3.2 is decided over that map (THE RULE, clause 3);
+* :func:`interior_radius` -- B3.4: a lower bound on the mean's distance from the sampled polytope's boundary (linear
+  programmes), bracketing it with :func:`~inferopt.herding.boundary_distance_bound`'s upper bound;
+* :func:`linear_onset`, :func:`tail_rate` -- B3.4, B3.5: the onset of line search's linear phase (one detector on
+  every run) and its rate ``c`` fitted on the tail of that phase (none where the run is not in it);
+* :func:`rank_correlation`, :func:`partial_rank_correlation`, :func:`log_log_slope` -- B3.4: Spearman's correlation
+  of ``r`` and ``c`` pooled (the decider), with the cell partialled out and the slope of ``log c`` on ``log r``
+  (Sec. 4.2's ``c ~ r^2``: 2) beside;
+* :func:`censored_median`, :func:`onset_later` -- B3.5: the Kaplan-Meier median of the onsets, censored at the run's
+  end, in the small-distance regime against the large-distance family;
 * :func:`before_end` / :func:`ratio_before_end` -- B3.1: min-norm-point against the others before it terminates;
 * :func:`terminates_ahead` -- B3.3: min-norm-point reaches ``mu`` in finitely many steps while the others have not;
-* :func:`slower_share` -- B3.2: the share of sizes where line search's error is above herding's, and at the last;
-* :func:`rank_correlation`, :func:`within_rank_correlation` -- B3.4 (beside): Spearman's correlation, pooled and within
-  each covariance family;
-* :func:`overtakes_at`, :func:`overtakes_later`, :func:`overtaking_observed` -- B3.5 (an explanation check of Sec.
-  5.2): where line search overtakes herding, later for a small distance.
+* :func:`slower_share` -- B3.2: the share of sizes where line search's error is above herding's, and at the last.
 """
 
 from __future__ import annotations
@@ -46,37 +45,48 @@ def family_model(d: int, strength: float, rank: int | None, draw: int, seed: int
 
 
 def family_run(d: int, strength: float, rank: int | None, draw: int, seed: int, n_sample: int, n_points: int,
-               step: str) -> tuple[np.ndarray, float]:
+               step: str, below: bool = False) -> tuple[np.ndarray, float, float]:
     """One run (``n_points`` iterations of the step rule ``step``) on :func:`family_model`'s draw: ``(squared moment
-    error after every point, bound on the mean's distance from the sampled polytope's boundary)``."""
+    error after every point, upper bound on the mean's distance from the sampled polytope's boundary, lower bound
+    (:func:`interior_radius`; ``nan`` unless ``below``))``."""
     from ..herding import FeatureTarget, boundary_distance_bound, herd
     F, mu = family_model(d, strength, rank, draw, seed, n_sample)
-    return herd(FeatureTarget(mu), F, n_points, step).objective, float(boundary_distance_bound(F, mu, d))
+    return (herd(FeatureTarget(mu), F, n_points, step).objective, float(boundary_distance_bound(F, mu, d)),
+            interior_radius(F, mu) if below else float("nan"))
 
 
-def window_table(outcomes) -> pd.DataFrame:
-    """B3.2's per-draw outcomes as a table of bootstrap units: ``outcomes`` rows ``{"family", "draw", "window",
-    "fraction worse", "worse at the last"}`` (line search's share of the log-spaced sizes ``t <= window`` where its
-    error is above herding's, and whether it is above at the last of them); a unit is one (family, draw)."""
-    tab = pd.DataFrame(list(outcomes))
-    check_table("outcomes", tab, ("family", "draw", "window", "fraction worse", "worse at the last"))
-    return tab.assign(unit=[f"{f}#{r}" for f, r in zip(tab.family, tab.draw)])
+def interior_radius(F, mu) -> float:
+    """B3.4: a lower bound on the distance of ``mu`` from the boundary of the hull of the rows of ``F`` (the sampled
+    polytope): for each coordinate direction ``+-e_i`` the largest step ``s_i`` with ``mu + s_i e_i`` in the hull (one
+    linear programme over the distinct rows), then ``min_i s_i / sqrt(D)``: the cross-polytope with these vertices lies
+    in the hull and holds the ball of that radius about ``mu``. 0 where ``mu`` is not inside the hull (a step is
+    infeasible or zero); with :func:`~inferopt.herding.boundary_distance_bound` above it, the distance is bracketed."""
+    from scipy.optimize import linprog
+    F = np.unique(as_finite_array("F", F, ndim=2), axis=0)
+    mu = as_finite_array("mu", mu, ndim=1)
+    m, D = F.shape
+    if len(mu) != D:
+        raise ValueError(f"mu must have one entry per column of F ({D}); got {len(mu)}")
+    A_eq = np.zeros((D + 1, m + 1))
+    A_eq[:D, :m], A_eq[D, :m] = F.T, 1.0
+    b_eq = np.append(mu, 1.0)
+    cost = np.zeros(m + 1)
+    cost[-1] = -1.0
+    steps = []
+    for i in range(D):
+        for sign in (1.0, -1.0):
+            A_eq[:D, m] = 0.0
+            A_eq[i, m] = -sign
+            res = linprog(cost, A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs-ds",
+                          options={"presolve": False})
+            if res.status != 0:
+                return 0.0
+            steps.append(float(res.x[-1]))
+    return float(max(min(steps), 0.0) / np.sqrt(D))
 
 
-def regime_holds(table: pd.DataFrame, reading) -> bool:
-    """B3.2 in the small-distance families (THE RULE, clause 2) at ``reading = [share, window]``: in every family of
-    ``table`` (:func:`window_table`, its families those of the regime), line search is worse in more than half of the
-    draws, a draw counting where its error is above herding's at more than ``share`` of the log-spaced sizes ``t <=
-    window`` and at the last of them. It fails where one family fails (a family absent from a bootstrap resample
-    decides nothing)."""
-    check_table("table", table, ("family", "draw", "window", "fraction worse", "worse at the last"))
-    share, window = reading
-    share = check_real("share", share, low=0.0, high=1.0)
-    sub = table[table.window == check_int("window", window, low=1)]
-    if sub.empty:
-        raise ValueError(f"window {window} is not read in the table (windows: {sorted(table.window.unique())})")
-    per_family = sub.assign(slower=(sub["fraction worse"] > share) & sub["worse at the last"].astype(bool)).groupby("family").slower.mean()
-    return bool((per_family > 0.5).all())
+
+
 
 
 def _ranks(v) -> np.ndarray:
@@ -166,61 +176,85 @@ def rank_correlation(x, y) -> float:
     return float(np.corrcoef(rx, ry)[0, 1])
 
 
-def overtakes_at(table: pd.DataFrame, method: str, other: str, sizes) -> int | None:
-    """B6.1 (Sec. 5.2): the first size from which ``method``'s error stays below ``other``'s at every later size
-    (``None`` if it is not below at the last size: no overtaking within the budget)."""
-    sizes = sorted(check_int_sequence("sizes", sizes, low=1))
-    rows = at_sizes(table, [method, other], sizes)
-    below = (rows[method].to_numpy() < rows[other].to_numpy())
-    if not below[-1]:
+
+
+
+
+
+
+
+
+def linear_onset(t, error, slope: float = -3.0, start: int = 2, floor: float | None = None) -> int | None:
+    """B3.4, B3.5: the onset of a run's linear phase (an error ``~ exp(-k t)``, whose log-log slope ``-k t`` steepens
+    without bound, unlike herding's or a sublinear rate's fixed slope): the first ``a`` of the doubling windows ``[a,
+    2a)``, ``a = start, 2 start, ...`` (the last window up to the run's end), from which the least-squares slope of ``log
+    error`` on ``log t`` over every window is at most ``slope``; ``None`` where the last window's is not (the phase not
+    reached within the run: censored). Errors at or below ``floor`` (default ``ROUNDING_LEVEL`` times the largest) are
+    the run's end at the rounding level: a window with fewer than 3 errors above it counts as steep."""
+    t, e = as_finite_array("t", t, ndim=1), as_finite_array("error", error, ndim=1)
+    if len(t) != len(e) or len(t) < 3:
+        raise ValueError(f"t and error must be of one length, 3 or more; got {len(t)} and {len(e)}")
+    slope = check_real("slope", slope, high=0.0, high_open=True)
+    start = check_int("start", start, low=1)
+    floor = ROUNDING_LEVEL * float(np.max(e)) if floor is None else check_real("floor", floor, low=0.0)
+    edges = [start]
+    while 2 * edges[-1] <= t.max():
+        edges.append(2 * edges[-1])
+    steep = []
+    for k, a in enumerate(edges):
+        b = edges[k + 1] if k + 1 < len(edges) else np.inf
+        at = (t >= a) & (t < b) & (e > floor)
+        if b == np.inf:
+            at |= (t == t.max()) & (e > floor)
+        steep.append(bool(at.sum() < 3 or np.polyfit(np.log(t[at]), np.log(e[at]), 1)[0] <= slope))
+    if not steep[-1]:
         return None
-    k = len(below)
-    while k > 0 and below[k - 1]:
+    k = len(steep)
+    while k > 0 and steep[k - 1]:
         k -= 1
-    return int(sizes[k])
+    return int(edges[k])
 
 
-def overtaking_observed(sizes) -> bool:
-    """B3.5: is the median overtaking size of a family (:func:`overtakes_at` per draw; ``None``, no overtaking within
-    the run) observed, i.e. do at least half of its draws overtake within the run? Where not, the median lies beyond the
-    run: a lower bound, which shows that line search's linear rate is not seen within the run, never that it is seen
-    "for larger numbers of iterations"."""
-    sizes = list(sizes)
-    if not sizes:
-        raise ValueError("sizes must hold one overtaking size (or None) per draw; got none")
-    return bool(2 * sum(t is not None for t in sizes) >= len(sizes))
+def tail_rate(t, error, onset: int | None, floor: float | None = None) -> float | None:
+    """B3.4: line search's linear-rate constant ``c`` (``log error = a - c t``, :func:`~.herding.exp_rate`) fitted on
+    the tail of its linear phase: the errors above ``floor`` (default ``ROUNDING_LEVEL`` times the largest) from
+    ``max(onset, half the last such t)``; ``None`` where the run is not in its linear phase (``onset`` None, from
+    :func:`linear_onset`) or fewer than 3 errors are left."""
+    from .herding import exp_rate
+    t, e = as_finite_array("t", t, ndim=1), as_finite_array("error", error, ndim=1)
+    if onset is None:
+        return None
+    floor = ROUNDING_LEVEL * float(np.max(e)) if floor is None else check_real("floor", floor, low=0.0)
+    above = e > floor
+    if above.sum() < 3:
+        return None
+    at = above & (t >= max(int(onset), t[above].max() / 2))
+    if at.sum() < 3:
+        return None
+    return float(exp_rate(t[at], e[at], t_min=1)[0])
 
 
-def overtakes_later(small, large, budget: int, factor: float) -> tuple[bool, float, float]:
-    """B3.5 (Sec. 5.2): ``(holds, median small, median large)``: line search's overtaking sizes (:func:`overtakes_at`,
-    one per draw; ``None``, no overtaking within the run, read as ``budget + 1``) in the small-distance regime
-    (``small``) have a median at least ``factor`` times the median in the large-distance family (``large``): its
-    linear rate appears only later."""
-    budget, factor = check_int("budget", budget, low=1), check_real("factor", factor, low=1.0)
-    med = []
-    for name, ts in (("small", small), ("large", large)):
-        ts = list(ts)
-        if not ts:
-            raise ValueError(f"{name} must hold one overtaking size (or None) per draw; got none")
-        med.append(float(np.median([budget + 1 if t is None else check_int(name, t, low=1) for t in ts])))
-    return bool(med[0] >= factor * med[1]), med[0], med[1]
+def censored_median(times, budget: int) -> float | None:
+    """B3.5: the Kaplan-Meier median of event sizes censored at ``budget`` (``None``: no event within the run, known
+    only to lie beyond it): with one budget for all, the survival is the share not yet reached, and the median is the
+    first size at which more than half have reached it; ``None`` ("not reached") where half or fewer do."""
+    times = list(times)
+    budget = check_int("budget", budget, low=1)
+    if not times:
+        raise ValueError("times must hold one size (or None) per draw; got none")
+    seen = sorted(check_int("times", v, low=1, high=budget) for v in times if v is not None)
+    if 2 * len(seen) <= len(times):
+        return None
+    return float(seen[len(times) // 2])
 
 
-def within_rank_correlation(x, y, groups, min_size: int = 3) -> float:
-    """B3.4 (an explanation check): Spearman's correlation of ``x`` and ``y`` read within each group (a covariance family of
-    B3.2's map: families that differ in strength and rank would confound ``x`` with them if pooled), averaged over the
-    groups with at least ``min_size`` pairs where both vary (:func:`rank_correlation`). ValueError where no group
-    qualifies."""
-    x, y = as_finite_array("x", x, ndim=1), as_finite_array("y", y, ndim=1)
-    groups = np.asarray(groups, dtype=object)
-    if len(x) != len(y) or len(x) != len(groups):
-        raise ValueError(f"x, y and groups must be of one length; got {len(x)}, {len(y)} and {len(groups)}")
-    min_size = check_int("min_size", min_size, low=3)
-    rhos = []
-    for g in pd.unique(pd.Series(groups)):
-        at = np.array([v == g for v in groups])
-        if at.sum() >= min_size and np.ptp(x[at]) > 0 and np.ptp(y[at]) > 0:
-            rhos.append(rank_correlation(x[at], y[at]))
-    if not rhos:
-        raise ValueError(f"within_rank_correlation: no group has {min_size} or more pairs where x and y both vary")
-    return float(np.mean(rhos))
+def onset_later(small, large, small_budget: int, large_budget: int, factor: float) -> tuple[bool | None, float | None, float | None]:
+    """B3.5 (Sec. 5.2): ``(holds, median small, median large)``: the censored median (:func:`censored_median`) of the
+    onsets of line search's linear phase (:func:`linear_onset`, one per draw) in the small-distance regime is at least
+    ``factor`` times the one in the large-distance family; ``holds`` is ``None`` where either median is not reached
+    (censored: the comparison is not observed)."""
+    factor = check_real("factor", factor, low=1.0)
+    ms, ml = censored_median(small, small_budget), censored_median(large, large_budget)
+    if ms is None or ml is None:
+        return None, ms, ml
+    return bool(ms >= factor * ml), ms, ml

@@ -10,12 +10,14 @@ read where the run ends, over its last decade, not over an early plateau:
   (undecided: neither converged nor shown apart);
 * :func:`entropy_position`, :func:`tradeoff_cell` -- B5.3 on one cell: Sec. 6's trade-off (line search better at the
   moments, farther from ``p*``, lower entropy) with "suggest a minimization of the entropy" read on B4.4's scale;
-* :func:`window_from` -- B5.6's first size: ``t = 1`` (a run that stops before ``t = 10`` is still read);
 * :func:`matches_moments`, :func:`moments_not_maxent` -- B5.1, B5.2's earlier reading over all ``t >= 10`` (kept for
   comparison; the claims read :func:`not_maxent_cell`);
-* :func:`similar_results` -- B5.5: Fig. 7's statistics in every cell of the map ("similar results");
+* :func:`distance_stalls_cell` -- B5.7: herding's distance to ``p*`` stalls (Sec. 5.3's "not the case in general", on
+  Fig. 7's cells); :func:`farther_cell` -- B5.8: line search ends farther from ``p*`` than herding;
+* B5.5 (the paper's "other unreported experiments have led to similar results") is folded into B5.1 and B5.2, which
+  are decided over the map of other d and pair weights (dropped as a claim of its own: it recomputed them);
 * :func:`permuted_curves`, :func:`permutation_seeds`, :func:`tie_share`, :func:`permutation_verdict` -- random
-  tie-breaking as a construction of the experiment layer (B5.1, B5.2, B5.5, B5.7): the same runs over randomly permuted
+  tie-breaking as a construction of the experiment layer (B5.1, B5.2, B5.7): the same runs over randomly permuted
   enumerations of the states (the library's lowest index of a random order is a random pick among ties);
 * :func:`moment_set_radius`, :func:`decisive_cell` -- the degenerate-cell gate: a cell decides "does not converge" only
   where the moment-matching set reaches ``conv_tol`` from ``p*``;
@@ -51,10 +53,10 @@ def moments_not_maxent_late(drop: float, late_slope: float, final_error: float, 
 
 
 def outperforms_while_running(challenger, reference, floor: float, min_share: float = 0.5) -> bool:
-    """B5.6: a run that stops early (min-norm-point's finite termination) against ``reference`` compared only while
-    both run: ``challenger`` and ``reference`` read at the same sizes ``t`` (from ``t = 10`` to the challenger's stop,
-    at equal ``t``), the challenger's error strictly below the reference's at more than ``min_share`` of them (both
-    read at 0 below ``floor``, the LMO's resolution: a tie at 0 is no win). Nothing held after the stop is read."""
+    """B5.6, per more efficient algorithm: ``challenger`` (min-norm-point from ``t = 1`` to its stop, its finite
+    termination; or line search over its whole run) against ``reference`` (herding) compared only while both run, read
+    at the same sizes ``t``: the challenger's error strictly below the reference's at more than ``min_share`` of them
+    (both read at 0 below ``floor``, the LMO's resolution: a tie at 0 is no win). Nothing held after a stop is read."""
     from .herding_claims import below_share
     min_share = check_real("min_share", min_share, low=0.0, high=1.0)
     return bool(below_share(challenger, reference, floor) > min_share)
@@ -73,17 +75,40 @@ def points_to_reach(errors, target: float, floor: float = 0.0) -> int | None:
 
 
 def not_maxent_cell(drop: float, late_slope: float, final_error: float, final_dist: float, dist_slope: float,
-                    tol: float, max_slope: float = -0.5) -> bool | None:
+                    tol: float, max_slope: float = -0.5, stall_slope: float | None = None) -> bool | None:
     """B5.1, B5.2 on one run (a cell of the map), three-valued: ``True`` where the moment error goes to 0 over the last
     decade (:func:`moments_vanish_late`) while the distance to the maximum-entropy distribution stalls (B4.2's
     :func:`~.herding_claims.stalls`: above ``tol``, no longer decreasing); ``False`` where the moments do not match or
     the distance converges (B4.1's :func:`~.herding_claims.converges`); ``None`` otherwise (the distance ends below
     ``tol`` on a plateau, or above it still falling: neither converged nor shown not to). Unlike
-    :func:`moments_not_maxent_late`, a distance below ``tol`` does not count as "not converging" for a flat slope."""
-    from .herding_claims import converges, stalls
-    if not moments_vanish_late(drop, late_slope, final_error, max_slope=max_slope) or converges(final_dist, dist_slope, tol):
+    :func:`moments_not_maxent_late`, a distance below ``tol`` does not count as "not converging" for a flat slope.
+    ``stall_slope``: the distance's slope cut ("no longer decreasing": above it; "converges": below it),
+    :data:`~.herding_claims.DECREASING_SLOPE` unless a reading of it is given."""
+    if not moments_vanish_late(drop, late_slope, final_error, max_slope=max_slope):
         return False
-    return True if stalls(final_dist, dist_slope, tol) else None
+    return distance_stalls_cell(final_dist, dist_slope, tol, stall_slope)
+
+
+def distance_stalls_cell(final_dist: float, dist_slope: float, tol: float, stall_slope: float | None = None) -> bool | None:
+    """B5.7 on one run: herding does not converge to the maximum-entropy distribution (Sec. 5.3's "this is not the case
+    in general", read on Fig. 7's cells), three-valued: ``True`` where the distance stalls (B4.2's
+    :func:`~.herding_claims.stalls`: above ``tol``, slope over the last decade above ``stall_slope``), ``False`` where it
+    converges (B4.1's :func:`~.herding_claims.converges`), ``None`` otherwise (below ``tol`` on a plateau, or above it
+    still falling)."""
+    from .herding_claims import DECREASING_SLOPE, converges, stalls
+    cut = DECREASING_SLOPE if stall_slope is None else check_real("stall_slope", stall_slope, high=0.0, high_open=True)
+    if converges(final_dist, dist_slope, tol, cut):
+        return False
+    return True if stalls(final_dist, dist_slope, tol, cut) else None
+
+
+def farther_cell(dist_better: float, dist_herding: float, factor: float = 1.1) -> bool:
+    """B5.8 on one cell (Sec. 6: algorithms more efficient at the moments "fail more blatantly to approach a maximum
+    entropy distribution", read on Fig. 7's drawn runs): line search's final distance to ``p*`` (``dist_better``) is more
+    than ``factor`` times herding's (``dist_herding``), at the same number of iterations."""
+    a, b = check_real("dist_better", dist_better, low=0.0), check_real("dist_herding", dist_herding, low=0.0)
+    factor = check_real("factor", factor, low=1.0)
+    return bool(a > factor * b)
 
 
 def entropy_position(h: float, h_low: float, h_star: float) -> float:
@@ -111,13 +136,6 @@ def tradeoff_cell(better: dict, worse: dict, position: float, cut: float = 0.5, 
     return bool(ranked and position <= cut)
 
 
-def window_from(stop: int, first: int = 10) -> int:
-    """B5.6: the first size ``t`` read in a run that stops at ``stop`` (min-norm-point): ``first``, or ``1`` where the run
-    stops before it (the cell is then read over every size it runs, not left unmeasured)."""
-    stop, first = check_int("stop", stop, low=1), check_int("first", first, low=1)
-    return first if stop >= first else 1
-
-
 def matches_moments(drop: float, slope: float, min_drop: float = 20.0, max_slope: float = -0.5) -> bool:
     """B5.1, B5.2: the moment error falls: by ``min_drop`` or more from ``t = 10`` to the end, with a log-log slope
     below ``max_slope``."""
@@ -136,26 +154,9 @@ def moments_not_maxent(drop: float, slope: float, final_dist: float, dist_slope:
     return matches_moments(drop, slope, max_slope=max_slope) and not converges(final_dist, dist_slope, tol)
 
 
-def similar_results(statistics: dict) -> bool | None:
-    """B5.5 (Sec. 5.3: "other unreported experiments have led to similar results"): ``statistics`` maps each cell of the
-    verdict map to the verdicts of Fig. 7's statistics there (B5.1 and B5.2). A cell holds where every statistic measured
-    there holds (:func:`~.herding_claims.map_holds`); the claim holds where every cell holds, fails where any statistic fails in any cell,
-    else is undecided (None)."""
-    from .herding_claims import map_holds
-    if not isinstance(statistics, dict) or not statistics:
-        raise ValueError(f"statistics must map each cell to its statistics' verdicts; got {statistics!r}")
-    per_cell = []
-    for k, said in statistics.items():
-        v = map_holds(said)
-        per_cell.append("holds" if v else "fails" if v is False else
-                        "not measured" if all((s["verdict"] if isinstance(s, dict) else s) == "not measured" for s in said)
-                        else "inconclusive")
-    return map_holds(per_cell)
-
-
 # ---------------------------------------------------------------------------------------------------------------------
-# Random tie-breaking as a construction of the experiment layer (B5.1, B5.2, B5.5, B5.7), the degenerate-cell gate
-# (B5.1, B5.2, B5.5, B5.7) and B5.6's built-in ties.
+# Random tie-breaking as a construction of the experiment layer (B5.1, B5.2, B5.7), the degenerate-cell gate
+# (B5.1, B5.2, B5.7) and B5.6's built-in ties.
 
 #: random orders of the states per cell (B5's construction cells with random tie-breaking)
 N_PERMUTATIONS = 5
