@@ -139,7 +139,7 @@ def test_still_falls_reads_the_slope_and_refuses_nothing_to_fit():
 
 
 # B4.3's construction cell, the new claim on the abstract's "approach more often" (helper 174)
-from inferopt.experiment.maxent_claims import (approaches_more_often, closer_share, construction_diagnosis, interval_diagnosis,  # noqa: E402
+from inferopt.experiment.maxent_claims import (approaches_more_often, closer_share, interval_diagnosis,  # noqa: E402
                                               per_coordinate_means)
 from inferopt.experiment.support import deterministic  # noqa: E402
 from inferopt.experiment.verdict_map import cell  # noqa: E402
@@ -157,19 +157,6 @@ def test_per_coordinate_means_give_every_coordinate_its_own_denominator():
         per_coordinate_means("random", 5, 0)
     with pytest.raises(ValueError):
         per_coordinate_means("rational", 5, 0, low=20, high=11)
-
-
-def test_construction_diagnosis_only_where_decisive_cells_split():
-    sure = deterministic("one run")
-    fails = cell({"construction": "one denominator"}, False, support=sure)
-    holds = cell({"construction": "a denominator per coordinate"}, True, support=sure)
-    found = {"kind": "setting", "text": "map", "evidence": {}}
-    got = construction_diagnosis(fails, holds, found, "B4.3's excess variation.")
-    assert got["kind"] == "construction" and got["evidence"]["sweep"] == [fails, holds]
-    assert construction_diagnosis(fails, cell({"c": 2}, False, support=sure), found, "x") is found   # they agree
-    assert construction_diagnosis(fails, cell({"c": 2}, True), found, "x") is found                  # not decisive
-    with pytest.raises(ValueError):
-        construction_diagnosis(fails, holds, found, " ")
 
 
 def test_closer_share_and_approaches_more_often_hold_and_fail():
@@ -197,3 +184,46 @@ def test_interval_diagnosis_setting_only_where_decisive_cells_split():
     assert isinstance(interval_diagnosis([wide, cell({"half-width": 0.5}, True)], "x"), Unearned)   # not decisive
     with pytest.raises(ValueError):
         interval_diagnosis([], "x")
+
+
+from inferopt.experiment.maxent_claims import blatant_min_entropy, decide_over_axes, return_decades  # noqa: E402
+
+
+def test_return_decades_is_the_caps_built_in_share():
+    """B4.3: with every dip capped at `depth` decades, each exact return counts 2 * depth decades; the score at a
+    2-decade cap less the score at 1 decade is then 2 per return (helper-173's 9,998 from 5,000 returns, less the edges)."""
+    t = np.arange(1, 2001, dtype=float)
+    exact = np.where(t % 20 == 0, 0.0, 1 / t)                      # rational means k / 10: a return every 20 iterations
+    one, two = (excess_log_variation(capped_dips(exact, c), floor=1e-12) for c in (1.0, 2.0))
+    returns = int((exact == 0).sum())
+    assert two - one == pytest.approx(return_decades(2.0, returns) - return_decades(1.0, returns), abs=2.0)
+    assert one - return_decades(1.0, returns) < 1.0                # net of the returns: a smooth 1/t record, next to nothing
+    assert return_decades(0.0, 5) == 0 and return_decades(1.5, 4) == pytest.approx(12.0)
+    with pytest.raises(ValueError):
+        return_decades(-1.0, 3)
+
+
+def test_decide_over_axes_holds_fails_and_undecided():
+    from inferopt.experiment.claims import Unearned
+    sure = deterministic("no draw")
+    fig6 = cell({"random means' half-width": 1.0}, True, support=sure)
+    assert decide_over_axes([fig6, cell({"denominator": 5}, True, support=sure)], "x") == (True, None)
+    holds, diag = decide_over_axes([cell({"random means' half-width": 1.0}, False, support=sure),
+                                    cell({"random means' half-width": 0.5}, True, support=sure),
+                                    cell({"denominator": 5}, False, support=sure)], "B4.7's shares.")
+    assert holds is False and diag["kind"] == "setting" and "0.5" in diag["text"]
+    holds, diag = decide_over_axes([fig6, cell({"denominator": 5}, True, support={"method": "bootstrap", "fraction_holding": 0.6, "n_units": 5,
+                                                                                  "n_resamples": 200})], "x")
+    assert holds is False and isinstance(diag, Unearned) and "undecided" in str(diag)
+    holds, diag = decide_over_axes([cell({"half-width": 1.0}, False, support=sure)], "x")   # too few cells for a map
+    assert holds is False and isinstance(diag, Unearned)
+    with pytest.raises(ValueError):
+        decide_over_axes([], "x")
+
+
+def test_blatant_min_entropy_holds_and_fails():
+    assert blatant_min_entropy(0.55, 0.01, 0.1, 0.5)                # random means: herding converges, min-norm-point does not
+    assert not blatant_min_entropy(0.2, 0.25, 0.1, 0.5)             # nearer p* than herding
+    assert not blatant_min_entropy(0.55, 0.01, 0.7, 0.5)            # entropy nearer the maximum
+    with pytest.raises(ValueError):
+        blatant_min_entropy(-0.1, 0.1, 0.1, 0.5)

@@ -5,7 +5,12 @@ read a run as the figure's panels show it, beside :mod:`.herding_claims` (which 
   deep below its local envelope, one rule for an exact return to the means (error 0) and a near-return alike; the
   record then goes to :func:`excess_log_variation`;
 * :func:`zero_share`, :func:`many_zeros`, :func:`state_curves_zeros` -- B4.4-zeros ("many states have probability
-  zero"): the share of the 2^d states at (near) zero probability along a run.
+  zero"): the share of the 2^d states at (near) zero probability along a run;
+* :func:`return_decades` -- why B4.3's capped moment panel is no reading: the decades a dip cap gives the exact returns
+  by construction;
+* :func:`decide_over_axes` -- THE RULE's clause 3 for a claim decided over Fig. 6's open settings (the random means'
+  interval, the rationals' denominator);
+* :func:`blatant_min_entropy` -- B4.12, Sec. 6's "more efficient ... fail more blatantly" for min-norm-point.
 """
 
 from __future__ import annotations
@@ -169,24 +174,6 @@ def per_coordinate_means(kind: str, d: int, rng, low: int = 11, high: int = 50) 
     return rational if kind == "rational" else np.sqrt(2.0) / 2.0 * rational
 
 
-def construction_diagnosis(chosen: dict, variant: dict, found, text: str):
-    """B4.3: the diagnosis of a claim failing at Fig. 6's cell (``chosen``, a :func:`~.verdict_map.cell`) given a cell
-    that runs another construction of the same setting (``variant``): ``construction`` where both cells are decisive and
-    their verdicts differ (both reported in the evidence), else ``found`` (what :func:`~.verdict_map.map_diagnosis`
-    gives for the map, the variant among its cells)."""
-    from .verdict_map import decisive
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError("text must be a sentence of evidence")
-    for name, c in (("chosen", chosen), ("variant", variant)):
-        if not isinstance(c, dict) or "verdict" not in c or "setting" not in c:
-            raise ValueError(f"{name} must be a verdict-map cell; got {c!r}")
-    split = {chosen["verdict"], variant["verdict"]} == {"holds", "fails"}
-    if split and decisive(chosen) and decisive(variant):
-        return {"kind": "construction", "text": f"{text} Fig. 6's construction {chosen['verdict']}, the variant "
-                f"{variant['verdict']}: the construction decides the verdict.", "evidence": {"sweep": [chosen, variant]}}
-    return found
-
-
 def closer_share(dists, reference) -> float:
     """The abstract's and Sec. 6's "herding tends to approach more often the maximum entropy distribution": the share of
     the panels (one final distance to ``p*`` per (draw, kind of means), ``dists`` herding's, ``reference`` line
@@ -203,7 +190,7 @@ def approaches_more_often(share: float, cut: float) -> bool:
 
 
 def interval_diagnosis(cells, text: str):
-    """THE RULE, clause 3, for a claim decided over an open setting's few cells (B4.11: the random means' interval, two
+    """THE RULE, clause 3, for a claim decided over an open setting's few cells (B4.1: the random means' interval, two
     cells; too few for :func:`~.verdict_map.map_diagnosis`): ``setting`` naming the cells that hold decisively where the
     decisive cells split; else :class:`~.claims.Unearned` (the claim inconclusive: no map over the other choices earns a
     ``paper`` diagnosis)."""
@@ -222,3 +209,51 @@ def interval_diagnosis(cells, text: str):
     return Unearned(f"{text} The cells of the open setting do not split decisively ("
                     + "; ".join(f"{setting_text(c['setting'])}: {c['verdict']}" for c in cells)
                     + "): no map over the other open choices earns a diagnosis", {"sweep": cells})
+
+
+def return_decades(depth: float, returns: int) -> float:
+    """B4.3's moment panel read with every dip capped at ``depth`` decades (:func:`capped_dips`): the part of its excess
+    log10 variation (:func:`excess_log_variation`) that ``returns`` exact returns to the means contribute by
+    construction, ``depth`` decades down and ``depth`` back each. For rational means k / q herding returns exactly
+    every 2 q iterations at most, so this part is set by the cap and the run's length, not by the run: the score net of
+    it is what the record shows between the returns."""
+    depth = check_real("depth", depth, low=0.0)
+    return 2.0 * depth * check_int("returns", returns, low=0)
+
+
+def decide_over_axes(cells, text: str, others=(), no_authors_construction: str | None = None):
+    """THE RULE, clause 3, for a B4 claim decided over Fig. 6's open settings (``cells``, each a :func:`~.verdict_map.cell`:
+    Fig. 6's own draws first, then one cell per other value of each open setting: the random means' interval, the
+    rationals' denominator). Returns ``(holds, diagnosis)``: ``(True, None)`` where every measured cell holds
+    (:func:`~.herding_claims.map_holds`); ``(False, Unearned)`` naming the undecided cells where none fails but one is
+    undecided (the claim inconclusive); where a cell fails, ``setting`` naming the cells that hold decisively, else what
+    :func:`~.verdict_map.map_diagnosis` earns over ``cells`` and the diagnosing cells ``others`` (d, a budget: they
+    diagnose only), or, with fewer than 3 cells in all, :func:`interval_diagnosis`."""
+    from .claims import Unearned, setting_text
+    from .herding_claims import map_holds
+    from .verdict_map import map_diagnosis
+    cells, others = list(cells), list(others)
+    if not cells:
+        raise ValueError("decide_over_axes needs the cells of the open settings")
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("text must be a sentence of evidence")
+    v = map_holds(cells)
+    if v:
+        return True, None
+    if v is None:
+        return False, Unearned(f"{text} No cell of the open settings fails, but some are undecided ("
+                               + "; ".join(f"{setting_text(c['setting'])}: {c['verdict']}" for c in cells
+                                           if c["verdict"] not in ("holds", "not measured")) + ")", {"sweep": cells})
+    if len(cells) + len(others) < 3:
+        return False, interval_diagnosis(cells, text)
+    return False, map_diagnosis(cells + others, text, no_authors_construction=no_authors_construction)
+
+
+def blatant_min_entropy(dist: float, herding_dist: float, position: float, cut: float) -> bool:
+    """B4.12 (Sec. 6: "algorithms that are more efficient than herding at approximating the moment vector fail more
+    blatantly to approach a maximum entropy distribution and they present characteristics which would rather suggest a
+    minimization of the entropy"), for min-norm-point on one (draw, kind of means): its final distance to p* ``dist``
+    above herding's ``herding_dist`` (more blatantly), and its entropy at ``position <= cut`` on B4.4-entropy's scale
+    (:func:`nearer_low_entropy`: 0 a low-entropy distribution with the same moments, 1 the maximum entropy)."""
+    dist, herding_dist = check_real("dist", dist, low=0.0), check_real("herding_dist", herding_dist, low=0.0)
+    return bool(dist > herding_dist and nearer_low_entropy(position, cut))
