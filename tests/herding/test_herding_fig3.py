@@ -8,8 +8,9 @@ from scipy.optimize import minimize
 
 from inferopt.experiment.herding_claims import slope_gap, worse_at_same_rate
 from inferopt.experiment.herding_fig3 import (WeightedGridTarget, authors_cg, authors_curves, authors_equal_proj, authors_grid,
-                                               axis_claim, axis_verdict, cg_curves_from, every_share_above, fig3_diagnosis,
-                                               nearest_candidate, random_first_points, with_equal_proj)
+                                               axis_claim, axis_verdict, best_always, cg_curves_from, described_claim,
+                                               every_share_above, fig3_diagnosis, gains_always, nearest_candidate,
+                                               one_at_a_time, random_first_points, with_equal_proj)
 from inferopt.experiment.verdict_map import cell
 from inferopt.experiment.support import deterministic
 from inferopt.herding import SobolevTarget, TrigDensity, mmd2, projected_errors
@@ -221,6 +222,51 @@ def test_axis_claim_gives_the_claim_its_verdict_support_and_readings():
         c["readings"] = {"[1]": "holds", "[2]": "fails"}
     got = axis_claim(undecided, "s", "x", [[1], [2]], {}, "more draws")
     assert isinstance(got["diagnosis"], Unearned) and got["readings"][1]["verdict"] == "fails"
+
+
+def test_gains_always_reads_every_size_nine_in_ten_and_the_median():
+    gains = {"a": np.array([2.0] * 9 + [1.1]), "b": np.array([1.6] * 6 + [1.2] * 4)}
+    assert not gains_always(gains, 1.5, 1.0) and not gains_always(gains, 1.5, 0.9)   # "b" above 1.5 at 6 sizes in 10
+    assert gains_always(gains, 1.5, 0.5)                                               # ... but its median is 1.6
+    assert not gains_always(gains, 1.7, 0.5)
+    assert gains_always({"a": gains["a"]}, 1.5, 0.9)
+    with pytest.raises(ValueError):
+        gains_always(gains, 1.5, 0.7)
+
+
+def test_best_always_reads_every_size_nine_in_ten_and_the_median():
+    t = np.arange(8, 18)
+    o = {"p": pd.DataFrame({"ratio": [0.5] * 9 + [1.3]}, index=t), "q": pd.DataFrame({"ratio": [0.9] * 10}, index=t)}
+    assert not best_always(o, 1e-9, 8, 1.0)       # a loss at t = 17
+    assert best_always(o, 1e-9, 8, 0.9) and best_always(o, 1e-9, 8, 0.5)
+    o["q"] = pd.DataFrame({"ratio": [1.2] * 6 + [0.5] * 4}, index=t)
+    assert not best_always(o, 1e-9, 8, 0.9) and not best_always(o, 1e-9, 8, 0.5)
+    assert best_always(o, 0.25, 8, 0.5) and best_always(o, 1e-9, 14, 0.5)
+    with pytest.raises(ValueError):
+        best_always(o, 1e-9, 8, 0.3)
+
+
+def test_one_at_a_time_moves_one_cut_off_and_stacks_the_corners_beside():
+    read, beside = one_at_a_time([1.5, 1.0, 1], [(1.25, 1.5, 2.0), (1.0, 0.9, 0.5), (1, 2)])
+    assert read[0] == [1.5, 1.0, 1] and len(read) == 1 + 2 + 2 + 1
+    assert all(sum(a != b for a, b in zip(r, read[0])) == 1 for r in read[1:])
+    assert [1.25, 0.9, 2] in beside and len(beside) == 3 * 3 * 2 - len(read)
+    with pytest.raises(ValueError):
+        one_at_a_time([3.0, 1.0, 1], [(1.25, 1.5), (1.0,), (1,)])
+
+
+def test_described_claim_decides_at_the_described_value_and_reports_the_others_beside():
+    boot = lambda h: {"method": "bootstrap", "fraction_holding": float(h), "unit": "rep", "n_units": 10, "n_resamples": 200,
+                      "seed": 0}
+    cells = s_cells(False, True) + [cell({"s": v, "grid": "midpoints"}, v == 2, support=boot(v == 2)) for v in (1, 2)]
+    for c in cells:
+        c["readings"] = {"[1]": c["verdict"]}
+    got = described_claim(cells, "s", 2, "x", [[1]], {}, "more draws")
+    assert got["holds"] is True and got["diagnosis"] is None and got["beside"] == {1: "fails"}
+    got = described_claim(cells, "s", 1, "x", [[1]], {}, "more draws")
+    assert got["holds"] is False and got["beside"] == {2: "holds"}
+    with pytest.raises(ValueError):
+        described_claim(cells, "s", 3, "x", [[1]], {}, "more draws")
 
 
 def test_slope_gap_and_worse_at_same_rate_hold_and_fail():

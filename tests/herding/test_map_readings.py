@@ -24,7 +24,10 @@ def test_undecided_construction_cells_leave_it_open():
     """Undecided random-order cells: the chosen construction's cells alone cannot decide (`construction`)."""
     assert map_reading_verdict(True, [True], None) == {"verdict": "inconclusive", "kind": "construction", "turns": []}
     assert map_reading_verdict(False, [], "inconclusive")["kind"] == "construction"
-    assert map_reading_verdict(True, [True], False) == {"verdict": "fails", "kind": "construction", "turns": []}   # decides the other way
+    # the chosen (lowest-index) map holds, the construction fails: a disagreement, inconclusive (`construction`), never fails
+    assert map_reading_verdict(True, [True], False) == {"verdict": "inconclusive", "kind": "construction", "turns": []}
+    # the chosen map fails, the construction holds: a failure our construction explains (fails, `construction`)
+    assert map_reading_verdict(False, [False], True) == {"verdict": "fails", "kind": "construction", "turns": []}
 
 
 def test_an_undecided_map_stays_undecided_and_bad_input_raises():

@@ -136,3 +136,31 @@ def test_distinct_sizes_and_permutation_verdict():
     assert permutation_verdict(["inconclusive"] * 3) == "inconclusive"
     with np.testing.assert_raises(ValueError):
         distinct_sizes([1.0], [1.0, 2.0])
+
+
+def test_not_maxent_radius_cell_can_hold_fail_and_stay_open():
+    """B5.1, B5.2 (review 188): the tolerance is a share of the cell's moment-set radius; "stalls" is a flat distance while
+    the moment error falls 5-fold per decade at the run's rate (or sits at the means)."""
+    from inferopt.experiment.moment_claims import not_maxent_radius_cell, stalls_in_moment_set
+    # paper scale, (8, 0.2), herding: 0.0371 from p*, radius 0.157 (share 0.1: 0.0157), flat, moments falling -1.10 / -1.02
+    assert not_maxent_radius_cell(41477.0, -1.098, -1.018, 1e-5, 0.0371, -0.0005, 0.157) is True
+    assert not_maxent_radius_cell(41477.0, -1.098, -1.018, 1e-5, 0.0371, -0.0005, 0.157, share=0.2) is True
+    assert not_maxent_radius_cell(3e7, float("nan"), -2.0, 0.0, 0.037, -1e-6, 0.0412) is True   # line search frozen at the means
+    assert not_maxent_radius_cell(1e3, -1.0, -1.0, 1e-5, 0.001, -0.8, 0.157) is False           # converges to p*
+    assert not_maxent_radius_cell(1e3, -0.1, -1.0, 1e-3, 0.1, 0.0, 0.157) is False              # moments do not match
+    assert not_maxent_radius_cell(1e3, -1.0, -1.0, 1e-5, 0.1, -0.5, 0.157) is None              # still falling, far out
+    assert not_maxent_radius_cell(1e3, -1.0, -1.0, 1e-5, 0.01, 0.0, 0.157) is None              # flat within the tolerance
+    assert not_maxent_radius_cell(1e3, -0.6, -0.6, 1e-5, 0.1, 0.0, 0.157) is None               # moments fall 4-fold a decade
+    assert stalls_in_moment_set(0.1, 0.0, 0.157, -0.6, 1e-5) is None                          # moments fall 4x only
+    assert stalls_in_moment_set(0.1, 0.0, 0.157, -0.6, 1e-5, min_fall=3.0) is True
+
+
+def test_moment_premise_and_herding_closer_share():
+    from inferopt.experiment.moment_claims import herding_closer_share, moment_premise_cell
+    assert moment_premise_cell(0.0, 1e-5) and not moment_premise_cell(2.5e-4, 1.2e-4)        # (8, 0.4): line search not better
+    assert herding_closer_share([0.04, 0.1, 0.05], [0.11, 0.2, 0.037]) == pytest.approx(2 / 3)
+    assert herding_closer_share([], []) is None
+    from inferopt.experiment.moment_claims import approaches_more_often_cells
+    assert approaches_more_often_cells(0.8) and approaches_more_often_cells(0.8, 0.75)     # paper scale: 4 of 5 decisive cells
+    assert not approaches_more_often_cells(0.5) and not approaches_more_often_cells(0.6, 0.75)
+    assert approaches_more_often_cells(None) is None

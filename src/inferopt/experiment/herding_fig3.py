@@ -288,6 +288,79 @@ def axis_claim(cells, axis: str, text: str, readings, supports: dict, undecided:
     return {"holds": bool(holds), "support": support, "diagnosis": diagnosis, "readings": at}
 
 
+#: "Always" read alike in B1.1 and B1.3 (the share of a curve's sizes that must pass, per panel or per method and
+#: panel): 1 every size (the word's own), 0.9 nine sizes in ten, and 0.5 per curve: the curve's median passes.
+ALWAYS = (1.0, 0.9, 0.5)
+
+
+def gains_always(gains: dict, cut: float, always: float) -> bool:
+    """B1.3 at one reading [cut, always]: for every curve (``gains``: name -> its gains ``error / error-proj`` at the
+    sizes read), the gain is above ``cut`` at every size (``always`` 1), at nine sizes in ten (0.9), or per curve: its
+    median gain above ``cut`` (0.5)."""
+    if not isinstance(gains, dict) or not gains:
+        raise ValueError("gains must be a non-empty mapping curve -> gains")
+    if always not in ALWAYS:
+        raise ValueError(f"always must be one of {ALWAYS}; got {always!r}")
+    if always == 0.5:
+        return all(float(np.median(np.asarray(g, dtype=float))) > cut for g in gains.values())
+    return every_share_above(gains, cut, always)
+
+
+def best_always(outcomes: dict, tie_rtol, first: int, always: float) -> bool:
+    """B1.1 at one reading [tie, first size, always]: ``always`` 1 is :func:`~.herding_claims.best_from` (no loss at any
+    size t >= first, one a win); 0.9: in every panel, nine sizes t >= first in ten or more are not a loss (the ratio of
+    min-norm-point's error to the best other's at most 1 + tie); 0.5, per curve: in every panel the median of that
+    ratio over the sizes t >= first is at most 1 + tie."""
+    from .herding_claims import _panel_tie, best_from
+    if always not in ALWAYS:
+        raise ValueError(f"always must be one of {ALWAYS}; got {always!r}")
+    if always == 1.0:
+        return best_from(outcomes, tie_rtol, first)
+    if not isinstance(outcomes, dict) or not outcomes:
+        raise TypeError("outcomes must be a non-empty mapping panel -> size_outcomes table")
+    ok = []
+    for name, o in outcomes.items():
+        r = o["ratio"][o.index >= first].to_numpy(dtype=float)
+        if not len(r):
+            raise ValueError(f"outcomes[{name!r}] has no size t >= first = {first}: nothing to read")
+        tie = _panel_tie(tie_rtol, name)
+        ok.append(float(np.median(r)) <= 1 + tie if always == 0.5 else float(np.mean(r <= 1 + tie)) >= always - 1e-12)
+    return all(ok)
+
+
+def one_at_a_time(chosen, values) -> tuple[list, list]:
+    """(readings, beside): the readings of a threshold with several cut-offs, each moved alone from ``chosen`` to every
+    other value it takes (``values``: one tuple of values per cut-off), the chosen first; beside, the stacked corners
+    (two or more cut-offs moved at once), shown and judged over the map but not read."""
+    import itertools
+    chosen = list(chosen)
+    if len(chosen) != len(values) or any(c not in v for c, v in zip(chosen, values)):
+        raise ValueError("chosen must give one value of each cut-off's values")
+    read = [chosen] + [chosen[:i] + [v] + chosen[i + 1:] for i, vs in enumerate(values) for v in vs if v != chosen[i]]
+    beside = [list(r) for r in itertools.product(*values) if sum(a != b for a, b in zip(r, chosen)) >= 2]
+    return read, beside
+
+
+def described_claim(cells, axis: str, value, text: str, readings, supports: dict, undecided: str) -> dict:
+    """THE RULE's clause 2 for a lost setting the paper describes in words (B1.4's s: "i.e., with a smaller feature
+    space", s = 2): the claim is decided in the cells of the verdict map at ``axis`` = ``value`` (every other open
+    choice of the map at that value, judged as :func:`axis_claim` judges its cells); the cells at the other values are
+    reported beside (``"beside"``: value -> :func:`~.herding_claims.map_holds` over its cells at the first reading) and
+    decide nothing. Returns :func:`axis_claim`'s dict plus ``"beside"``."""
+    from .claims import format_value
+    from .herding_claims import map_holds
+    cells = list(cells)
+    at = [c for c in cells if c.get("setting", {}).get(axis) == value]
+    if not at:
+        raise ValueError(f"no cell of the map has {axis} = {value!r}")
+    out = axis_claim(at, axis, text, readings, supports, undecided)
+    said = {True: "holds", False: "fails", None: "inconclusive"}
+    others = dict.fromkeys(c["setting"][axis] for c in cells if c["setting"].get(axis) != value)
+    out["beside"] = {v: said[map_holds([c["readings"][format_value(readings[0])] for c in cells if c["setting"][axis] == v])]
+                     for v in others}
+    return out
+
+
 def random_first_points(n_candidates: int, n_draws: int, rng) -> list[int]:
     """``n_draws`` candidate indices drawn uniformly from ``rng`` (a Generator or seed): the paper's random first point
     (Sec. 4: "the first point is chosen randomly from the extreme points of M")."""

@@ -11,7 +11,10 @@ random pick among tied states) can say otherwise. :func:`map_reading_verdict` se
 * the construction cells undecided (some cell split over the random orders, or no verdict over them) where they were
   run and decide something: inconclusive, kind ``construction`` -- the claim cannot hold or fail on the chosen
   construction's cells alone;
-* the construction cells deciding the other way: fails, kind ``construction`` (both reported);
+* the construction cells failing where the chosen construction's map fails too agree; where the chosen map holds and
+  the construction cells fail, the disagreement is inconclusive, kind ``construction`` (the rubric's ``construction``
+  kind explains a failure of ours by our construction; it never turns a holding chosen cell into a failure); where
+  the chosen map fails and the construction cells hold: fails, kind ``construction`` (both reported);
 * otherwise the chosen reading's verdict.
 
 B-only for now (paper B's stage B5 uses it); it is meant to move into :mod:`~.verdict_map`, the shared engine, with
@@ -58,6 +61,6 @@ def map_reading_verdict(chosen, at_readings=(), construction=NOT_RUN) -> dict:
     c = _three(construction)
     if c is None:
         return {"verdict": "inconclusive", "kind": "construction", "turns": []}
-    if c is not v:
-        return {"verdict": "fails", "kind": "construction", "turns": []}
+    if c is not v:   # the chosen map holds and the construction fails: a disagreement, not a failure of ours
+        return {"verdict": "inconclusive" if v else "fails", "kind": "construction", "turns": []}
     return {"verdict": "holds" if v else "fails", "kind": None, "turns": []}

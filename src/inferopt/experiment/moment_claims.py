@@ -89,6 +89,83 @@ def not_maxent_cell(drop: float, late_slope: float, final_error: float, final_di
     return distance_stalls_cell(final_dist, dist_slope, tol, stall_slope)
 
 
+#: B5.1, B5.2: "stalls" needs the final distance to ``p*`` above this share of the cell's moment-set radius (ours; read at
+#: 0.05, 0.1 and 0.2): a run ending a tenth of the way out from ``p*`` to a typical distribution with ``p*``'s moments has
+#: not reached ``p*``, and the tolerance scales with the cell (an absolute ``conv_tol`` sits at 26 % of the radius at
+#: (8, 0.2) but above it at (8, 0.4))
+RADIUS_SHARE = 0.1
+#: B5.1, B5.2: "stalls" needs the moment error to fall at least this factor per decade (at the run's rate, its log-log slope
+#: over t >= 10) while the distance is flat over the last decade (or to sit at the means: the run can no longer move): a
+#: flat distance of a run that still moves
+MIN_FALL = 5.0
+
+
+def stalls_in_moment_set(final_dist: float, dist_slope: float, radius: float, rate_slope: float, final_error: float,
+                         share: float = RADIUS_SHARE, stall_slope: float | None = None, min_fall: float = MIN_FALL) -> bool | None:
+    """B5.1, B5.2 on one run, the distance part, three-valued: ``True`` where the distance to ``p*`` stalls -- it ends
+    above ``share`` times the cell's moment-set ``radius`` (:func:`moment_set_radius`) and is flat over the last decade
+    (log-log ``dist_slope`` above ``stall_slope``, :data:`~.herding_claims.DECREASING_SLOPE` unless a reading is given)
+    while the moment error falls by ``min_fall`` or more per decade at the run's rate (``10 ** -rate_slope``, its
+    log-log slope over ``t >= 10``: herding's sawtooth biases a fit over one decade of log-spaced checkpoints, a fit over
+    every decade is robust to it) or sits at the means (``final_error`` 0: the run can no longer move); ``False`` where it converges (ends at or below
+    ``share * radius`` still falling); ``None`` otherwise (below it on a plateau, above it still falling, or flat while
+    the moments barely move: neither converged nor shown apart)."""
+    from .herding_claims import DECREASING_SLOPE
+    final_dist, radius = check_real("final_dist", final_dist, low=0.0), check_real("radius", radius, low=0.0)
+    dist_slope, final_error = check_real("dist_slope", dist_slope), check_real("final_error", final_error, low=0.0)
+    share, min_fall = check_real("share", share, low=0.0, low_open=True), check_real("min_fall", min_fall, low=1.0)
+    cut = DECREASING_SLOPE if stall_slope is None else check_real("stall_slope", stall_slope, high=0.0, high_open=True)
+    tol = share * radius
+    if final_dist <= tol:
+        return False if dist_slope < cut else None
+    if dist_slope < cut:
+        return None
+    rate_slope = float(rate_slope)
+    fell = final_error == 0.0 or (np.isfinite(rate_slope) and 10.0 ** (-rate_slope) >= min_fall)
+    return True if fell else None
+
+
+def not_maxent_radius_cell(drop: float, late_slope: float, rate_slope: float, final_error: float, final_dist: float,
+                           dist_slope: float, radius: float, share: float = RADIUS_SHARE, max_slope: float = -0.5,
+                           stall_slope: float | None = None, min_fall: float = MIN_FALL) -> bool | None:
+    """B5.1, B5.2 on one run (a cell of the map), three-valued (review 188's fix of :func:`not_maxent_cell`, whose
+    absolute ``tol`` left a cell undecided once ``tol`` passed its final distance): ``False`` where the moments do not
+    match (:func:`moments_vanish_late`: ``late_slope`` over the last decade), else :func:`stalls_in_moment_set`'s value
+    (the tolerance ``share`` of the cell's moment-set ``radius``; "stalls": flat over the last decade while the moment
+    error falls ``min_fall``-fold per decade at the run's rate, ``rate_slope`` over ``t >= 10``)."""
+    if not moments_vanish_late(drop, late_slope, final_error, max_slope=max_slope):
+        return False
+    return stalls_in_moment_set(final_dist, dist_slope, radius, rate_slope, final_error, share, stall_slope, min_fall)
+
+
+def moment_premise_cell(ls_error: float, herding_error: float, factor: float = 10.0) -> bool:
+    """B5.8's premise on one cell ("algorithms that are more efficient than herding at approximating the moment
+    vector"): line search's final moment error (``ls_error``, 0 below the floor) more than ``factor`` times smaller
+    than herding's (B5.3's premise, :func:`~.herding_claims.entropy_tradeoff`'s)."""
+    a, b = check_real("ls_error", ls_error, low=0.0), check_real("herding_error", herding_error, low=0.0)
+    factor = check_real("factor", factor, low=1.0)
+    return bool(factor * a < b)
+
+
+def herding_closer_share(dist_herding, dist_other) -> float | None:
+    """The share of cells in which herding's final distance to ``p*`` is below the other method's (Fig. 7's
+    "herding approaches more often the maximum entropy distribution"); ``None`` with no cell."""
+    a, b = np.asarray(dist_herding, dtype=float), np.asarray(dist_other, dtype=float)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError("dist_herding and dist_other must be 1-d arrays of one shape")
+    return None if a.size == 0 else float(np.mean(a < b))
+
+
+def approaches_more_often_cells(share: float | None, cut: float = 0.5) -> bool | None:
+    """B5.9 (the abstract's and Sec. 6's "herding tends to approach more often the maximum entropy distribution", on
+    Fig. 7's cells): herding is the closer to ``p*`` in more than half of the decisive cells and in a share of at least
+    ``cut`` (a reading); ``None`` with no decisive cell."""
+    if share is None:
+        return None
+    share, cut = check_real("share", share, low=0.0, high=1.0), check_real("cut", cut, low=0.5, high=1.0)
+    return bool(share > 0.5 and share >= cut)
+
+
 def distance_stalls_cell(final_dist: float, dist_slope: float, tol: float, stall_slope: float | None = None) -> bool | None:
     """B5.7 on one run: herding does not converge to the maximum-entropy distribution (Sec. 5.3's "this is not the case
     in general", read on Fig. 7's cells), three-valued: ``True`` where the distance stalls (B4.2's
