@@ -4,7 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from inferopt.experiment.boundary_claims import (before_end, censored_median, interior_radius, linear_onset, log_log_slope,
+from inferopt.experiment.boundary_claims import (agreeing_test, before_end, censored_median, decided_in_regime, family_model,
+                                                 interior_radius, linear_onset, log_log_slope,
                                                  onset_later, partial_rank_correlation, rank_correlation, ratio_before_end,
                                                  slower_share, tail_rate, terminates_ahead)
 
@@ -120,4 +121,42 @@ def test_censored_median_is_reached_only_when_more_than_half_are_observed():
 def test_onset_later_can_hold_fail_and_stay_undecided():
     assert onset_later([4000, 5000, 6000], [100, 200, 300], 10000, 1000, 2.0) == (True, 5000.0, 200.0)
     assert onset_later([300, 350, 500], [100, 200, 300], 10000, 1000, 2.0)[0] is False
-    assert onset_later([4000, None, None], [100, 200, 300], 10000, 1000, 2.0) == (None, None, 200.0)
+    # a censored small-distance median lies beyond its budget: it holds where the budget is already factor x the large one
+    assert onset_later([4000, None, None], [100, 200, 300], 10000, 1000, 2.0) == (True, None, 200.0)
+    assert onset_later([250, None, None], [100, 200, 300], 300, 1000, 2.0)[0] is None       # budget 300 < 2 x 200: open
+    # a censored large median: a small one reached early fails, a late one is open; both censored is open
+    assert onset_later([300, 350, 500], [None, None, 300], 10000, 1000, 2.0)[0] is False
+    assert onset_later([3000, 3500, 5000], [None, None, 300], 10000, 1000, 2.0)[0] is None
+    assert onset_later([None, None, 5000], [None, None, 300], 10000, 1000, 2.0)[0] is None
+
+
+def test_agreeing_test_never_counts_an_undecided_resample_for_the_verdict():
+    outcome = lambda tab: {"h": True, "f": False, "u": None}[tab]
+    for_holds, for_fails = agreeing_test(outcome, True), agreeing_test(outcome, False)
+    assert [for_holds(x) for x in "hfu"] == [True, False, False]     # support of holds: an undecided resample does not agree
+    assert [for_fails(x) for x in "hfu"] == [True, False, True]      # support of fails (1 - share): nor does it here
+    assert [agreeing_test(outcome, None)(x) for x in "hfu"] == [True, False, False]
+
+
+def test_decided_in_regime_moves_to_the_axis_when_a_check_fails():
+    """THE RULE, clause 2: in the explanation's regime when its checks hold, over the whole map when they do not."""
+    regime_ok = [{"verdict": "holds"}, {"verdict": "holds"}]
+    regime_bad = [{"verdict": "holds"}, {"verdict": "fails"}]
+    others = [{"verdict": "fails"}, {"verdict": "holds"}]
+    both = {"B3.4": "holds", "B3.5": "holds"}
+    assert decided_in_regime(both, regime_ok, regime_ok + others)[:2] == (True, "regime")        # holds in the regime
+    assert decided_in_regime(both, regime_bad, regime_bad + others)[:2] == (False, "regime")     # fails in the regime
+    for checks in ({"B3.4": "holds", "B3.5": "inconclusive"}, {"B3.4": "fails", "B3.5": "holds"}):
+        held, place, deciding = decided_in_regime(checks, regime_ok, regime_ok + others)
+        assert (held, place, len(deciding)) == (False, "axis", 4)                                # the axis decides
+    assert decided_in_regime({"B3.4": "inconclusive"}, regime_ok, regime_ok + [{"verdict": "inconclusive"}])[0] is None
+    with pytest.raises(ValueError):
+        decided_in_regime({}, regime_ok, regime_ok)
+
+
+def test_family_model_seeds_each_sample_size_apart():
+    """The map's sample-size cells are not nested samples of one covariance: n_sample enters the draw's seed."""
+    _, mu_small = family_model(4, 3.0, 2, 0, 0, 50)
+    _, mu_large = family_model(4, 3.0, 2, 0, 0, 200)
+    assert not np.allclose(mu_small, mu_large)
+    assert np.allclose(family_model(4, 3.0, 2, 0, 0, 50)[1], mu_small)

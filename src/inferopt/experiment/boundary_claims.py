@@ -3,8 +3,10 @@ binary graphical model, read against the mean's distance from the marginal polyt
 as the cause of line search's slowness.
 
 * :func:`family_model`, :func:`family_run` -- one draw of a cell of B3.2's map (a covariance family, strength and rank
-  of ``A``, at ``d`` binary variables and a sample size; the random-correlation law at strength 1, full rank) and one
-  method's run on it (a task for :func:`~.parallel.run_tasks`); B3.2 is decided over that map (THE RULE, clause 3);
+  of ``A``, at ``d`` binary variables and a sample size) and one method's run on it (a task for
+  :func:`~.parallel.run_tasks`);
+* :func:`decided_in_regime` -- B3.2 (THE RULE, clause 2): in the cells of the regime the paper's explanation names
+  when the explanation's own checks (B3.4, B3.5) hold, over the whole map (clause 3) when they do not;
 * :func:`interior_radius` -- B3.4: a lower bound on the mean's distance from the sampled polytope's boundary (linear
   programmes), bracketing it with :func:`~inferopt.herding.boundary_distance_bound`'s upper bound;
 * :func:`linear_onset`, :func:`tail_rate` -- B3.4, B3.5: the onset of line search's linear phase (one detector on
@@ -12,8 +14,10 @@ as the cause of line search's slowness.
 * :func:`rank_correlation`, :func:`partial_rank_correlation`, :func:`log_log_slope` -- B3.4: Spearman's correlation
   of ``r`` and ``c`` pooled (the decider), with the cell partialled out and the slope of ``log c`` on ``log r``
   (Sec. 4.2's ``c ~ r^2``: 2) beside;
-* :func:`censored_median`, :func:`onset_later` -- B3.5: the Kaplan-Meier median of the onsets, censored at the run's
-  end, in the small-distance regime against the large-distance family;
+* :func:`censored_median`, :func:`onset_later`, :func:`agreeing_test` -- B3.5: the Kaplan-Meier median of the
+  onsets, censored at the run's end (a median not reached lies beyond the budget), in the small-distance regime against
+  the large-distance family, three-valued (a comparison the censoring leaves open is undecided, and a resample left
+  undecided never agrees with a decisive verdict);
 * :func:`before_end` / :func:`ratio_before_end` -- B3.1: min-norm-point against the others before it terminates;
 * :func:`terminates_ahead` -- B3.3: min-norm-point reaches ``mu`` in finitely many steps while the others have not;
 * :func:`slower_share` -- B3.2: the share of sizes where line search's error is above herding's, and at the last.
@@ -30,14 +34,15 @@ from .herding import ROUNDING_LEVEL, at_sizes, ratio_over_sizes
 
 def family_model(d: int, strength: float, rank: int | None, draw: int, seed: int, n_sample: int):
     """Draw ``draw`` of the covariance family ``(strength, rank)`` at ``d`` binary variables, from its own seed
-    ``[seed, d, 10 strength, rank or 0, draw]``: ``z ~ N(0, Sigma)``, ``Sigma`` the correlation of ``strength^2 A A' +
+    ``[seed, d, 10 strength, rank or 0, n_sample, draw]`` (each sample size its own covariances, not a nested
+    sample of another cell's): ``z ~ N(0, Sigma)``, ``Sigma`` the correlation of ``strength^2 A A' +
     I`` (``A`` a ``d x rank`` Gaussian matrix, ``rank`` ``d`` for None), and ``n_sample`` states ``sign(z)``. Returns
     ``(features of the sample, exact moments)``. A larger strength or a lower rank pushes the pairwise moments towards
     +-1: the mean moves towards the marginal polytope's boundary."""
     from ..herding import pairwise_features, sample_sign_gaussian, sign_gaussian_moments
     d, draw, n_sample = check_int("d", d, low=2), check_int("draw", draw, low=0), check_int("n_sample", n_sample, low=1)
     strength = check_real("strength", strength, low=0.0, low_open=True)
-    r_ = np.random.default_rng([check_int("seed", seed, low=0), d, int(10 * strength), rank or 0, draw])
+    r_ = np.random.default_rng([check_int("seed", seed, low=0), d, int(10 * strength), rank or 0, n_sample, draw])
     A = r_.normal(size=(d, d if rank is None else check_int("rank", rank, low=1)))
     S = strength ** 2 * A @ A.T + np.eye(d)
     s_ = S / np.sqrt(np.outer(np.diag(S), np.diag(S)))
@@ -251,10 +256,46 @@ def censored_median(times, budget: int) -> float | None:
 def onset_later(small, large, small_budget: int, large_budget: int, factor: float) -> tuple[bool | None, float | None, float | None]:
     """B3.5 (Sec. 5.2): ``(holds, median small, median large)``: the censored median (:func:`censored_median`) of the
     onsets of line search's linear phase (:func:`linear_onset`, one per draw) in the small-distance regime is at least
-    ``factor`` times the one in the large-distance family; ``holds`` is ``None`` where either median is not reached
-    (censored: the comparison is not observed)."""
+    ``factor`` times the one in the large-distance family. A median that is not reached (``None``) is known to lie beyond
+    its family's budget, and counts as such: a censored small median holds against a reached large one when
+    ``small_budget >= factor * large``; a censored large median fails against a reached small one when ``small <
+    factor * large_budget``. ``holds`` is ``None`` only where the censoring leaves the comparison open (both censored,
+    or a bound that does not settle it)."""
     factor = check_real("factor", factor, low=1.0)
     ms, ml = censored_median(small, small_budget), censored_median(large, large_budget)
-    if ms is None or ml is None:
-        return None, ms, ml
-    return bool(ms >= factor * ml), ms, ml
+    if ms is not None and ml is not None:
+        return bool(ms >= factor * ml), ms, ml
+    if ms is None and ml is not None:
+        return (True if small_budget >= factor * ml else None), ms, ml
+    if ms is not None and ml is None:
+        return (False if ms < factor * large_budget else None), ms, ml
+    return None, ms, ml
+
+
+def agreeing_test(outcome, point: bool | None):
+    """B3.5's bootstrap: a boolean test from a three-valued ``outcome(table) -> True / False / None`` whose share of
+    resamples holding is the support of the verdict ``point`` (the outcome on the measured table): where ``point`` is
+    False, a resample holds unless it fails (an undecided resample does not agree with a failure); else it holds only
+    where it holds (an undecided resample does not agree with holding). Either way a resample the censoring leaves
+    undecided never counts for the decisive verdict, and never as its opposite either."""
+    if point is False:
+        return lambda tab: outcome(tab) is not False
+    return lambda tab: outcome(tab) is True
+
+
+def decided_in_regime(checks: dict, regime_cells, all_cells) -> tuple[bool | None, str, list]:
+    """B3.2 (THE RULE, clause 2, on a lost setting whose regime the paper's own explanation names): ``(holds, place,
+    deciding cells)``. ``checks`` maps each of the explanation's own checks (B3.4, B3.5, decided at the same scale) to
+    its verdict. Where every one ``holds``, the claim is decided in ``regime_cells`` (the cells of the regime the
+    explanation names; ``place`` ``"regime"``); else over ``all_cells``, the whole map (clause 3; ``place``
+    ``"axis"``). Either way by :func:`~.herding_claims.map_holds` (every decisive deciding cell holds: True; one fails:
+    False; else None)."""
+    from .herding_claims import map_holds
+    if not checks:
+        raise ValueError("decided_in_regime needs the explanation's checks (their verdicts); got none")
+    regime_cells, all_cells = list(regime_cells), list(all_cells)
+    if not regime_cells or not all_cells:
+        raise ValueError("decided_in_regime needs cells in the regime and on the map")
+    if all(v == "holds" for v in checks.values()):
+        return map_holds(regime_cells), "regime", regime_cells
+    return map_holds(all_cells), "axis", all_cells
