@@ -85,8 +85,8 @@ def test_median_ratio_and_basis_texts_read_the_runs():
     assert ratio_text(tb, "whole", None, "0.85") == "4.5"                                   # GD 9 s / SVRG 2 s
     assert ratio_text(table_of({"whole": SLOW | {"GD": falling(0.01)}}), "whole", None, "0.85") == ">= 1.11"   # GD censored at 10 s
     assert basis_text(tb, "whole", "SGD", "GD", "time to target", "0.85", None) == (
-        "SGD against GD by the median times to the target (one of them reaches it): SGD 3 s, GD 9 s (inf: not reached)")
-    assert "at equal time (neither reaches the target within the common budget, 5 CPU s): median test RMSE at its end SGD 0.5000" \
+        "SGD against GD by the median times to the target (one of them reaches it): SGD 3, GD 9 units (inf: not reached)")
+    assert "at equal time (neither reaches the target within the common budget, 5 units of work): median test RMSE at its end SGD 0.5000" \
         in basis_text(tb, "whole", "SGD", "GD", "equal time", "0.85", 5.0)
     with pytest.raises(ValueError, match="basis"):
         basis_text(tb, "whole", "SGD", "GD", "sooner", "0.85", None)
@@ -124,7 +124,7 @@ def test_map_pick_far_and_steps_texts():
     assert few.startswith("The map: the chosen cell is the main runs (5 seeds); eps x 10, lam x 5 re-tune") and "at 40 steps" in few
     assert "with 3 seeds these cells are shown undecided" in few and "Dropped from the map, both sides: eps 100000, lam 1" in few
     enough = map_text({"eps x 10": {}}, [], {"budget": 12.5, "iters": 40, "tune": 2.0}, n_seeds=5, map_seeds=5)
-    assert "(pilots of 2 CPU s) and run 5 seeds at 12.5 CPU s" in enough and enough.endswith("bootstrap support of 90 %.")
+    assert "(pilots of 2 units of work) and run 5 seeds at 12.5 units of work" in enough and enough.endswith("bootstrap support of 90 %.")
     with pytest.raises(TypeError, match="budgets"):
         map_text([], [], {"budget": None}, n_seeds=5, map_seeds=3)
     with pytest.raises(ValueError, match="map_seeds"):
@@ -212,7 +212,7 @@ def test_d32_holds_and_fails_and_blames_the_stand_in_only_on_a_decisive_chosen_c
     good = runs_of(FAST)
     holds = d32_claim(good, trend=TREND, **on_map("holds"))
     assert holds["test"](holds["table"]) is True and recorded(tmp_path, holds)["verdict"] == "holds"
-    assert "Decided: SGD against GD by the median times to the target (one of them reaches it): SGD 3 s, GD 9 s" in holds["text"]
+    assert "Decided: SGD against GD by the median times to the target (one of them reaches it): SGD 3, GD 9 units" in holds["text"]
     assert holds["measured"]["verdict at RMSE 1.5"].startswith("met at the start")
     assert [r["verdict"] for r in holds["threshold"]["readings"]] == ["holds", "holds", "holds"]
     bad = runs_of(SLOW)
@@ -273,8 +273,8 @@ def test_d34_reads_the_direction_of_the_gap_with_the_size(tmp_path):
     assert size_cells(grows.table, "0.85", ["small", "whole"], 0)[0]["verdict"] == "holds"
     assert size_cells(censored.table, "0.85", ["small", "whole"], 0) == []
     timed = d34_claim(runs_of(FAST, small=censored_small, budget=20.0), trend=TREND)
-    assert "each size's budget the whole matrix's 20 CPU s times its share: small 10 s, whole 20 s" in timed["text"]
-    assert timed["measured"]["small: budget (s)"] == 10.0
+    assert "every size's budget 20 units of work, one unit of work is one exact gradient" in timed["text"]
+    assert timed["measured"]["small: budget (work)"] == 20.0
     with pytest.raises(ValueError, match="order"):
         size_cells(grows.table, "0.85", ["small"], 0)
     with pytest.raises(TypeError, match="trend"):
@@ -350,6 +350,19 @@ def test_priced_pair_reads_exact_censored_and_failing_comparisons():
     assert priced_pair(tb(inf, 50, 30, 40), "w", "A", "B", "r")[0] is False              # A ends at 50 without reaching, B at 30
     assert priced_pair(tb(inf, 20, 30, 40), "w", "A", "B", "r")[0] is None               # A stops at 20, before B's 30
     assert priced_pair(tb(inf, 20, inf, 40), "w", "A", "B", "r")[2] == "neither"
+    # issue 41: with the runs' paths a run that stops before the target is read at equal priced time (the shorter run's end)
+    # A: 1 exact gradient per evaluation (10 s each), B: 30 mat-vecs (M N = 30: 1 s each); both priced ends from the paths
+    paths = {("w", "A", 0): (np.array([0.0, 1.0, 2.0]), np.zeros(3), np.array([3.0, 2.0, 1.5])),
+             ("w", "B", 0): (np.zeros(21), 30.0 * np.arange(21), np.linspace(3.0, 1.0, 21))}
+    prices = dict(exact_seconds=10.0, stochastic_seconds=1.0, M=5, N=6)
+    # at 20 priced s (A's end): A 1.5, B 3 - 2 * 20 / 20 = 1.0 -> B ahead: A against B fails
+    o, d, kind = priced_pair(tb(inf, 20, inf, 20), "w", "A", "B", "r", paths=paths, prices=prices)
+    assert (o, kind) == (False, "equal time") and d == pytest.approx(1.0 - 1.5)
+    o, d, kind = priced_pair(tb(inf, 20, inf, 20), "w", "B", "A", "r", paths=paths, prices=prices)
+    assert o is True and d == pytest.approx(0.5)
+    # at 10 priced s (B stops there): A 2.0, B 2.0 -> a tie, undecided
+    o, d, kind = priced_pair(tb(inf, 20, inf, 10), "w", "A", "B", "r", paths=paths, prices=prices)
+    assert o is None and d == pytest.approx(0.0) and kind == "equal time"
 
 
 def test_a_stand_in_the_paper_cost_rules_out_is_not_earned(tmp_path):
@@ -370,6 +383,13 @@ def test_a_stand_in_the_paper_cost_rules_out_is_not_earned(tmp_path):
     assert kept["kind"] == "stand-in"
     lost = diagnosed([cell], "t.", no_authors_construction="n", chosen=CHOSEN, stand_in={"text": "s.", "evidence": {}, "turns": False})
     assert isinstance(lost, Unearned) and "priced at the paper's cost" in lost.reason
+    # a tie at equal priced time (the priced reading made, undecided) does not earn it either (issue 41)
+    tie = diagnosed([cell], "t.", no_authors_construction="n", chosen=CHOSEN,
+                    stand_in={"text": "s.", "evidence": {}, "turns": None, "priced": True})
+    assert isinstance(tie, Unearned) and "a tie at equal priced time" in tie.reason
+    held = diagnosed([cell], "t.", no_authors_construction="n", chosen=CHOSEN,
+                     stand_in={"text": "s.", "evidence": {}, "turns": True, "priced": True})
+    assert held["kind"] == "stand-in"
     stopped = cell | {"setting": {"dataset": "whole", "eps": 1e3, "lam": 1.0}, "verdict": "inconclusive", "no rescue": "bound 0.68"}
     stopped.pop("support")
     named = diagnosed([cell, stopped], "t.", no_authors_construction="n", chosen=CHOSEN, stand_in={"text": "s.", "evidence": {}, "turns": True})
@@ -398,3 +418,82 @@ def test_d34_reads_the_growth_beyond_gds_clock_noise(tmp_path):
     steady = d34_claim(runs_of(FAST, small=SMALL_GROWS, clock={"small": [9.0, 9.1], "whole": [9.0, 8.9]}), trend=TREND)
     assert recorded(tmp_path, steady)["verdict"] == "holds" and "SVRG's lead over GD" in steady["text"]
     assert steady["measured"]["whole: GD / SVRG over GD's clock noise"][1] == pytest.approx(4.5)
+
+
+# ----------------------------------------------------------------------------- D3.1 on SGD-DET's fixed point (issue 41)
+
+
+def test_d31_on_the_fixed_point_holds_fails_and_turns_with_the_setting(tmp_path):
+    from inferopt.experiment.spectral.completion_claims import d31_fixed_reading
+
+    kw = dict(regime={"test RMSE of the optimum": OPT}, eps=100.0, lam=1.0, conditioning={"b/a at the optimum": 18.8}, pick="Picked.", N=15)
+    target = START - 0.85 * (START - OPT)
+    above = {"floor": START - 0.5 * (START - OPT), "optimum": OPT, "start": START}     # above every reading's target (0.72 - 0.95)
+    below = {"floor": OPT + 0.01 * (START - OPT), "optimum": OPT, "start": START}     # below every reading's target
+    r = d31_fixed_reading({"chosen": above, "eps x 0.1": above}, 0.85)
+    assert r["outcome"] is True and r["cells"]["chosen"]["target"] == pytest.approx(target)
+    assert d31_fixed_reading({"chosen": below}, 0.85)["outcome"] is False
+    assert d31_fixed_reading({"chosen": above, "eps x 0.1": below}, 0.85)["outcome"] is None   # turns with eps: undecided
+    # the claim: decided on the fixed point, whatever the runs say (FAST: the runs hold; SLOW: they fail)
+    holds = d31_claim(runs_of(SLOW), fixed={"chosen": above, "eps x 0.1": above}, **kw, **on_map())
+    assert holds["holds"] is True and "floor above the target" in " ".join(holds["measured"])
+    assert recorded(tmp_path, holds)["verdict"] == "holds"
+    fails = d31_claim(runs_of(FAST), fixed={"chosen": below, "eps x 0.1": below}, **kw, **on_map())
+    assert fails["holds"] is False and fails["diagnosis"]["kind"] == "stand-in"
+    assert recorded(tmp_path, fails)["verdict"] == "fails"
+    turns = d31_claim(runs_of(FAST), fixed={"chosen": above, "eps x 0.1": below}, **kw, **on_map())
+    assert recorded(tmp_path, turns)["verdict"] == "inconclusive" and "turns with the setting" in turns["text"]
+    with pytest.raises(ValueError, match="floor"):
+        d31_fixed_reading({"chosen": {"floor": 1.0}}, 0.85)
+
+
+def test_three_valued_support_counts_an_undecided_resample_neither_way():
+    from inferopt.experiment.spectral.completion_claims import three_valued_support
+
+    tb = pd.DataFrame({"seed": range(6), "v": [1.0, 1.0, 1.0, 1.0, 0.0, 0.0]})
+
+    def test(t):   # True where most seeds are 1, None (undecided) where it is a tie, False where most are 0
+        m = t.v.mean()
+        return True if m > 0.5 else False if m < 0.5 else None
+    s = three_valued_support(test, tb, True, seed=0)
+    assert s["holds share"] + s["fails share"] + s["undecided"] == pytest.approx(1.0)
+    assert s["fraction_holding"] == pytest.approx(s["holds share"] / (s["holds share"] + s["fails share"]))
+    assert s["fraction_holding"] > s["holds share"]          # the undecided resamples are not counted as fails
+    always = three_valued_support(lambda t: None, tb, None, seed=0)
+    assert always["undecided"] == pytest.approx(1.0) and np.isnan(always["fraction_holding"])
+
+
+def test_the_papers_untested_statements_are_recorded_not_measured_with_the_reason(tmp_path):
+    from inferopt.experiment.spectral.completion_claims import UNTESTED, untested_claim
+
+    for c in UNTESTED:
+        kw = untested_claim(c)
+        assert kw["holds"] is None and "Not measured: " in kw["text"] and kw["measured"]["not measured because"]
+        assert recorded(tmp_path, kw)["verdict"] == "not measured"
+    with pytest.raises(ValueError, match="claim"):
+        untested_claim("D3.1")
+
+
+def test_d34_holds_only_where_svrg_leads_and_its_lead_grows(tmp_path):
+    from inferopt.experiment.spectral.completion_claims import d34_lead_claim, d34_lead_test, d34_leads
+
+    opt, triv = {"small": OPT, "whole": OPT}, {"small": START, "whole": START}
+    dens = {"small": 0.06, "whole": 0.06}
+    # SMALL_GROWS: GD / SVRG 9 / 3 on the small matrix, FAST: 9 / 2 on the whole: SVRG leads and its lead grows
+    grows = runs_of(FAST)
+    assert d34_leads(grows.table, "0.85", ["small", "whole"], optimum=opt, trivial=triv)["basis"] == "ratio"
+    assert d34_lead_test(grows.table, "0.85", ["small", "whole"], optimum=opt, trivial=triv) is True
+    assert recorded(tmp_path, d34_lead_claim(grows, densities=dens))["verdict"] == "holds"
+    # the lead shrinks (SVRG 0.5 fast on the small matrix): fails, with a stand-in diagnosis
+    shrinks = runs_of(FAST, small=SMALL_SHRINKS)
+    assert d34_lead_test(shrinks.table, "0.85", ["small", "whole"], optimum=opt, trivial=triv) is False
+    kw = d34_lead_claim(shrinks, densities=dens)
+    assert kw["diagnosis"]["kind"] == "stand-in" and recorded(tmp_path, kw)["verdict"] == "fails"
+    # SVRG behind GD at the largest size, at equal work (SVRG never reaches the target on the whole matrix): fails, even
+    # though its deficit shrinks
+    behind = runs_of(FAST | {"SVRG": falling(0.02, 0.8)}, small={"GD": falling(0.05), "SGD": falling(0.1), "SVRG": falling(0.01, 0.9)})
+    r_ = d34_leads(behind.table, "0.85", ["small", "whole"], optimum=opt, trivial=triv)
+    assert r_["basis"] == "equal work" and r_["leads"]["whole"] < 0
+    assert d34_lead_test(behind.table, "0.85", ["small", "whole"], optimum=opt, trivial=triv) is False
+    with pytest.raises(TypeError, match="densities"):
+        d34_lead_claim(grows, densities={"small": 0.1})

@@ -323,3 +323,42 @@ def test_verdict_map_reads_only_the_mapped_claims_and_names_stopped_cells():
     assert rows[1]["D3.1 holds"] is None and rows[1]["D3.2 support bound"] == pytest.approx(0.68256) and "SGD-DET final test RMSE" not in rows[1]
     with pytest.raises(ValueError, match="claims"):
         verdict_map({"chosen": cell_input(table_of(SLOW))}, dataset="d", reading="0.85", n_seeds=5, seed=0, claims=["D3.4"])
+
+
+# ----------------------------------------------------------------------------- budgets in work (issue 41)
+
+
+def test_work_caps_and_the_work_axis_count_exact_and_stochastic_gradients():
+    from dataclasses import replace
+
+    from inferopt.experiment.spectral.completion_steps import WorkCall, on_work, seconds_at, work_axis, work_caps
+
+    caps = work_caps(100.0, 0.25, svrg_inner=10, slack=1.0)
+    assert caps == {"GD": 100, "SGD": 400, "SGD-DET": 400, "SVRG": 167}      # SVRG: 2 x 0.25 + 1 / 10 = 0.6 a step
+    assert work_caps(100.0, 0.25, svrg_inner=10)["SGD"] == 440               # the drawn methods' slack, 1.1x
+    base = result(falling(0.1))
+    gd = on_work(base, M=2, N=3, r=0.25)                                     # no degrees: GD, one exact gradient a step
+    assert np.allclose(gd.times, np.asarray(base.iterations, float)) and np.allclose(gd.info["seconds"], base.times)
+    n = int(base.n_iter)
+    sgd = replace(base, info={"degrees": [3] * n})                           # M N = 6 mat-vecs a step: r units a step
+    assert np.allclose(work_axis(sgd, M=2, N=3, r=0.25), 0.25 * np.asarray(base.iterations, float))
+    svrg = replace(base, info={"degrees": [3] * n, "n_inner": 5})            # two stochastic gradients a step, a snapshot an epoch
+    its = np.asarray(base.iterations)
+    assert np.allclose(work_axis(svrg, M=2, N=3, r=0.25), -(-its // 5) + 0.5 * its)
+    w = on_work(sgd, M=2, N=3, r=0.25)
+    assert seconds_at(w, float(w.times[2])) == pytest.approx(float(base.times[2])) and np.isinf(seconds_at(w, np.inf))
+    assert np.allclose(WorkCall(lambda: base, M=2, N=3, r=0.25)().times, its)
+    with pytest.raises(ValueError, match="r"):
+        work_caps(100.0, 0.0, svrg_inner=10)
+
+
+def test_random_subsets_keep_the_density_the_most_rated_block_raises():
+    from inferopt.experiment.spectral.completion_steps import density, random_subset
+
+    D = synthetic_low_rank_ratings(60, 80, 3, 1200, rng=np.random.default_rng(0), test_fraction=0.1)
+    sub = random_subset(D, 30, 40, np.random.default_rng(1))
+    assert sub["shape"] == (30, 40) and sub["rows"].max() < 30 and sub["cols"].max() < 40
+    assert abs(density(sub) - density(D)) < 0.35 * density(D)
+    assert random_subset(D, 30, 40, 1)["values"].tolist() == random_subset(D, 30, 40, 1)["values"].tolist()   # seeded
+    with pytest.raises(ValueError, match="n_rows"):
+        random_subset(D, 61, 40, 0)

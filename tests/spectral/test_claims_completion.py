@@ -456,7 +456,7 @@ def test_reach_text_names_each_methods_share_of_the_way_or_its_time():
     curves = {("a", "GD"): falling(0.1), ("a", "SVRG"): falling(0.6), ("a", "SGD"): falling(0.05)}
     tb = table_of(curves, {"a": {"0.85": rmse_target(3.7, 1.0, 0.85)}})
     text = reach_text(tb, "a", "0.85", optimum=1.0, trivial=3.7, budget=10.0)
-    assert "within 10 CPU s" in text and "SVRG at 4 s reach 0.85" in text
+    assert "within 10 units of work" in text and "SVRG at 4 units reach 0.85" in text
     assert "GD 0.37" in text and "SGD 0.19" in text         # (3.7 - 2.7) / 2.7, (3.7 - 3.2) / 2.7 of the way at the end
     # nobody reaches it: every method's share, the sentence says none reaches it
     flat = table_of({("a", m): falling(0.05) for m in ("GD", "SVRG")}, {"a": {"0.85": 1.5}})

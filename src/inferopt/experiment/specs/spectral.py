@@ -29,7 +29,7 @@ SPECS: dict[str, dict[str, Rule]] = {
                svrg_inner=COUNT, step_factors=ListOf(POSITIVE, min_length=1), tune_iters=COUNT, tune_budget=POSITIVE.or_null(),
                target_share=Real(0.0, 1.0, low_open=True), target_rmse=POSITIVE, cost_rows=ListOf(COUNT, min_length=2),
                map_eps_factors=ListOf(POSITIVE), map_lam_factors=ListOf(POSITIVE),
-               step_extend=Int(low=0), step_ratio=Real(low=1.0, low_open=True)),
+               step_extend=Int(low=0), step_ratio=Real(low=1.0, low_open=True), stochastic_cost=ListOf(POSITIVE, min_length=2)),
     "D4": dict({k: v for k, v in _COMPLETION.items() if k not in ("budget", "map_budget")}, N_dist=COUNT,
                N_values=ListOf(COUNT, length=2), negbin_p=FRACTION, gate_share=Real(0.0, 1.0, low_open=True), step_factors=ListOf(POSITIVE, min_length=1),
                tune_iters=COUNT, centred_eps=ListOf(POSITIVE, min_length=2), step_ratio=Real(low=1.0, low_open=True),

@@ -634,7 +634,7 @@ def reach_text(table: pd.DataFrame, name: str, reading: str, optimum: float, tri
     """Where each method of ``table`` (:func:`run_table`) stands on ``name`` against the target ``reading`` (a share of
     the way from the training mean's test RMSE ``trivial`` to the model optimum's ``optimum``, :func:`rmse_target`),
     in one clause: the reason a time-to-target claim there is not measured. A method whose median run reaches it
-    within the common ``budget`` (CPU seconds; None: the runs' iteration budgets) is named with its median time;
+    within the common ``budget`` (D3's work units; None: the runs' iteration budgets) is named with its median time;
     the others with the share of the way their median final test RMSE lies at, ``1 -`` :func:`convergence_gap`'s
     share of the lead (with stays-below times, the deepest share a run is at when the budget ends)."""
     reading = _reading(_runs(table, "final RMSE"), reading)
@@ -645,12 +645,12 @@ def reach_text(table: pd.DataFrame, name: str, reading: str, optimum: float, tri
     _member("name", name, table, "dataset")
     gaps = convergence_gap(table[table.dataset == name], optimum, trivial)
     within = "within the runs' iteration budgets" if budget is None else \
-        f"within {check_real('budget', budget, low=0.0, low_open=True):.3g} CPU s"
+        f"within {check_real('budget', budget, low=0.0, low_open=True):.3g} units of work"
     reached, short = [], []
     for m in pd.unique(table.loc[table.dataset == name, "method"]):
         t = _median(table, name, m, f"time to {reading}")
         (reached if np.isfinite(t) else short).append(
-            f"{m} at {t:.3g} s" if np.isfinite(t) else f"{m} {1.0 - float(gaps.loc[m, 'share of the lead']):.2f}")
+            f"{m} at {t:.3g} units" if np.isfinite(t) else f"{m} {1.0 - float(gaps.loc[m, 'share of the lead']):.2f}")
     head = f"{name}, {within}: " + (f"{', '.join(reached)} reach {share:g} of the way from the training mean's test RMSE "
                                       f"to the optimum's" if reached else f"no method reaches {share:g} of the way from the "
                                                                          f"training mean's test RMSE to the optimum's")

@@ -63,10 +63,10 @@ def map_budgets(table: pd.DataFrame, name: str, reading: str, *, budget, map_bud
                 tune_budget) -> dict:
     """The map's budgets, from GD's median run on ``name`` in ``table`` (:func:`~.completion.run_table` of the main
     runs; its time and exact gradients to the target ``reading``): a cell needs at least GD's own time to the target in
-    the main cell, else no cell could reach it. ``"budget"``: CPU seconds per run, ``map_budget`` (None: the main
+    the main cell, else no cell could reach it. ``"budget"``: work units per run (D3's budgets are in work, :data:`~.completion_claims.WORK_UNIT`), ``map_budget`` (None: the main
     ``budget``) raised to GD's time to the target where GD reaches it, at most ``budget`` (None under iteration budgets);
     ``"iters"``: ``map_iters`` steps raised to GD's steps to the target (where GD does not reach it, to ``gd_iters``);
-    ``"tune"``: the pilots' CPU seconds, at most the map's budget, ``tune_budget`` (the main pilots', on ``name``) and
+    ``"tune"``: the pilots' work, at most the map's budget, ``tune_budget`` (the main pilots', on ``name``) and
     ``map_budget`` (None with iteration budgets or without ``tune_budget``: the map's budget)."""
     check_table("table", table, ("dataset", "method", f"time to {reading}", f"exact gradients to {reading}"))
     check_choice("name", name, {str(v) for v in pd.unique(table.dataset)})
@@ -214,7 +214,7 @@ def verdict_map(cells: dict, *, dataset: str, reading: str, n_seeds: int, seed: 
         medians = tb.groupby("method")[["final RMSE", "zero-degree share"]].median()
         seeds = int(tb.seed.nunique())
         rows.append({"cell": label} | setting | c_["quality"] | {"optimum test RMSE": optimum}
-                    | {"budget (s)": c_["budget"][dataset], "seeds": seeds}
+                    | {"budget (work)": c_["budget"][dataset], "seeds": seeds}
                     | {f"{m} final test RMSE": float(medians.loc[m, "final RMSE"]) for m in methods}
                     | {f"{m} step factor": c_["factors"][m] for m in methods}
                     | {f"{m} step at grid edge": c_["edges"][m] or "" for m in methods}

@@ -43,14 +43,17 @@ def _grid(grid) -> dict:
 
 def pilot_runs(data: dict, eps: float, lam: float, grid: dict, *, name: str, label: str, budget, iters: int, seed: int,
                sgd_decay: float, M: int, N: int, svrg_inner: int, eval_every: int, n_jobs: int = 1,
-               progress: bool = False) -> pd.DataFrame:
+               progress: bool = False, work=None, r=None) -> pd.DataFrame:
     """One pilot run per arm and factor of ``grid`` (``{arm: [factor, ...]}``) on the validation split of ``data``
     (:func:`~.regime.hold_out`; the validation ratings take the test ratings' place) at ``(eps, lam)``: initial step
     ``factor / L`` (:func:`~.completion.lipschitz_step`), ``budget`` CPU seconds (None: ``iters`` steps), each its own
     stream (experiment ``"D3 tune <label> <factor>"``, seed ``seed``), as the main runs
     (:func:`~.completion.completion_calls`: ``sgd_decay``, ``M`` probes, mean degree ``N``, SVRG's epochs
     ``svrg_inner``, an evaluation every ``eval_every`` steps). Returns one row per pilot: ``dataset`` (``name``), ``arm``,
-    ``factor`` and its ``validation RMSE`` at its end, what :func:`~.completion.choose_steps` reads."""
+    ``factor`` and its ``validation RMSE`` at its end, what :func:`~.completion.choose_steps` reads. With ``work`` (and
+    ``r``, a stochastic gradient's cost in exact gradients at this size) the pilots run under a budget of ``work`` units
+    (:func:`work_calls`) instead of ``budget`` CPU seconds, each read at ``work``."""
+    from .completion import rmse_at
     from ..parallel import run_calls
 
     if not isinstance(data, dict) or not {"rows", "cols", "values", "shape", "validation"} <= set(data):
@@ -64,12 +67,19 @@ def pilot_runs(data: dict, eps: float, lam: float, grid: dict, *, name: str, lab
     calls = {}
     for m, fs in grid.items():
         for f_ in fs:
+            if work is not None:
+                calls |= {(m, f_): c for (_, _m, _k), c in work_calls(
+                    partial(completion_problem, val, eps, lam), np.zeros(data["shape"]), work=work, r=r, methods=(m,), svrg_inner=svrg_inner,
+                    M=M, N=N, name=name, experiment=f"D3 tune {label} {f_:g}", seed=seed, n_seeds=1, step=f_ * step, sgd_decay=sgd_decay,
+                    eval_every=eval_every).items()}
+                continue
             calls |= {(m, f_): c for (_, _m, _k), c in completion_calls(
                 partial(completion_problem, val, eps, lam), np.zeros(data["shape"]), name=name, experiment=f"D3 tune {label} {f_:g}",
                 seed=seed, n_seeds=1, methods=(m,), step=f_ * step, sgd_decay=sgd_decay, M=M, N=N, svrg_inner=svrg_inner,
                 max_iter=iters, gd_iter=iters, max_time=budget, eval_every=eval_every).items()}
     done = run_calls(calls, n_jobs=n_jobs, progress=f"step tuning {label}" if progress else False)
-    return pd.DataFrame([{"dataset": name, "arm": m, "factor": f_, "validation RMSE": float(r.metric[-1])} for (m, f_), r in done.items()])
+    return pd.DataFrame([{"dataset": name, "arm": m, "factor": f_,
+                          "validation RMSE": float(res.metric[-1]) if work is None else rmse_at(res, work)} for (m, f_), res in done.items()])
 
 
 def tune_steps(pilots, grid: dict, *, rounds: int, step_ratio: float) -> tuple:
@@ -105,3 +115,125 @@ def around(factors: dict, step_ratio: float, methods=METHODS) -> dict:
     methods = check_choices("methods", methods, set(factors))
     step_ratio = check_real("step_ratio", step_ratio, low=1.0, low_open=True)
     return {m: [factors[m] / step_ratio, factors[m], factors[m] * step_ratio] for m in methods}
+
+
+# ----------------------------------------------------------------------------- budgets in hardware-neutral work (issue 41)
+
+#: how far past its expected work a stochastic run's step cap lies (its degrees are drawn: the cap must not bind before the
+#: work budget does); the run is read at the work budget, so the slack costs time, not fairness
+WORK_SLACK = 1.1
+
+
+def work_caps(work: float, r: float, *, svrg_inner: int, slack: float = WORK_SLACK) -> dict:
+    """Step caps that spend ``work`` units (one unit: one exact gradient at the matrix's size) per method, with ``r`` a
+    stochastic gradient's cost in exact gradients (``M`` probes at the mean degree ``N``) at that size: GD one unit a step
+    (``ceil(work)`` steps, no slack: nothing is drawn), SGD and SGD-DET ``r`` a step, SVRG ``2 r`` a step (its control
+    variate) plus its snapshot's exact gradient once an epoch of ``svrg_inner`` steps; the drawn methods' caps ``slack``
+    times their expected steps."""
+    work = check_real("work", work, low=0.0, low_open=True)
+    r = check_real("r", r, low=0.0, low_open=True)
+    svrg_inner = check_int("svrg_inner", svrg_inner, low=1)
+    slack = check_real("slack", slack, low=1.0)
+    def up(x):   # ceil, round-off aside (1.1 x 100 / 0.25 is 440.00000000000006)
+        return max(1, int(np.ceil(round(x, 9))))
+
+    return {"GD": up(work), "SGD": up(slack * work / r), "SGD-DET": up(slack * work / r),
+            "SVRG": up(slack * work / (2.0 * r + 1.0 / svrg_inner))}
+
+
+def work_axis(result, *, M: int, N: int, r: float) -> np.ndarray:
+    """The work done by ``result`` at each of its evaluations, in exact gradients at its size: ``exact gradients +
+    (mat-vecs / (M N)) r`` (:func:`~.work.cumulative_work`; ``r`` a stochastic gradient's cost, ``M`` probes, mean degree ``N``)."""
+    from .work import cumulative_work
+
+    M, N = check_int("M", M, low=1), check_int("N", N, low=1)
+    r = check_real("r", r, low=0.0, low_open=True)
+    exact, matvecs = cumulative_work(result, M)
+    its = np.asarray(result.iterations, dtype=int)
+    return exact[its] + matvecs[its] / (M * N) * r
+
+
+def on_work(result, *, M: int, N: int, r: float):
+    """``result`` on the work axis: its ``times`` replaced by :func:`work_axis` (every budget, target time and reading
+    of D3 reads them), its CPU seconds kept beside in ``info["seconds"]``."""
+    from dataclasses import replace
+
+    w = work_axis(result, M=M, N=N, r=r)
+    return replace(result, times=w, info={**(result.info or {}), "seconds": np.asarray(result.times, dtype=float)})
+
+
+class WorkCall:
+    """A run (a call of :func:`~.completion.completion_calls`) whose result comes back on the work axis (:func:`on_work`):
+    picklable, for :func:`~inferopt.experiment.parallel.run_calls`."""
+
+    def __init__(self, call, *, M: int, N: int, r: float):
+        self.call, self.M, self.N, self.r = check_callable("call", call), M, N, r
+
+    def __call__(self):
+        return on_work(self.call(), M=self.M, N=self.N, r=self.r)
+
+
+def work_calls(make_problem, theta0, *, work: float, r: float, methods, svrg_inner: int, M: int, N: int, **kw) -> dict:
+    """:func:`~.completion.completion_calls` under a budget of ``work`` units (exact gradients at the matrix's size) for
+    every method: each method's step cap from :func:`work_caps` (``r``: a stochastic gradient's cost in exact gradients
+    there), no CPU-second limit, every result on the work axis (:class:`WorkCall`); a run is read at ``work``
+    (:func:`~.completion.run_table`'s budget), what it did past it (its cap's slack) ignored."""
+    caps = work_caps(work, r, svrg_inner=svrg_inner)
+    out = {}
+    for m in methods:
+        out |= {k: WorkCall(c, M=M, N=N, r=r) for k, c in completion_calls(
+            make_problem, theta0, methods=(m,), svrg_inner=svrg_inner, M=M, N=N, max_iter=caps[m], gd_iter=caps[m], max_time=None,
+            **kw).items()}
+    return out
+
+
+def seconds_at(result, work: float) -> float:
+    """The CPU seconds ``result`` (on the work axis, :func:`on_work`) had spent at its last evaluation at or before ``work``
+    (``inf`` for ``work`` inf: a target not reached): the seconds beside the work."""
+    if not np.isfinite(work):
+        return float("inf")
+    k = np.flatnonzero(np.asarray(result.times) <= work)
+    return float(np.asarray(result.info["seconds"])[k[-1]]) if k.size else float("nan")
+
+
+def budget_calls(make_problem, theta0, *, work, r: float, methods, svrg_inner: int, M: int, N: int, max_iter: int, gd_iter: int,
+                 **kw) -> dict:
+    """D3's runs, every result on the work axis (:class:`WorkCall`): under a budget of ``work`` units (:func:`work_calls`),
+    or with ``work`` None under iteration budgets (``max_iter`` steps, GD ``gd_iter``: :func:`~.completion.completion_calls`)."""
+    if work is not None:
+        return work_calls(make_problem, theta0, work=work, r=r, methods=methods, svrg_inner=svrg_inner, M=M, N=N, **kw)
+    return {k: WorkCall(c, M=M, N=N, r=r) for k, c in completion_calls(
+        make_problem, theta0, methods=methods, svrg_inner=svrg_inner, M=M, N=N, max_iter=max_iter, gd_iter=gd_iter, max_time=None,
+        **kw).items()}
+
+
+def random_subset(data: dict, n_rows: int, n_cols: int, rng) -> dict:
+    """``data`` (a ratings dict: ``rows, cols, values, shape, test``) restricted to ``n_rows`` rows and ``n_cols`` columns drawn
+    uniformly at random without replacement (``rng``: a seed or generator from params), renumbered ``0..n-1`` in their order:
+    a subsample whose density is the whole matrix's in expectation (D3.4's sizes, issue 41: the most-rated block is denser than
+    the whole, so size and density moved together)."""
+    from ..._random import as_generator
+
+    if not isinstance(data, dict) or not {"rows", "cols", "values", "shape", "test"} <= set(data):
+        raise TypeError("data must be a ratings dict with rows, cols, values, shape and test")
+    d, r = data["shape"]
+    n_rows, n_cols = check_int("n_rows", n_rows, low=1, high=d), check_int("n_cols", n_cols, low=1, high=r)
+    rng = as_generator(rng)
+    kr, kc = np.sort(rng.choice(d, n_rows, replace=False)), np.sort(rng.choice(r, n_cols, replace=False))
+    mr, mc = np.full(d, -1), np.full(r, -1)
+    mr[kr], mc[kc] = np.arange(n_rows), np.arange(n_cols)
+
+    def sub(rows, cols, values):
+        rows, cols = np.asarray(rows), np.asarray(cols)
+        m = (mr[rows] >= 0) & (mc[cols] >= 0)
+        return mr[rows[m]], mc[cols[m]], np.asarray(values)[m]
+
+    rows, cols, values = sub(data["rows"], data["cols"], data["values"])
+    return {"rows": rows, "cols": cols, "values": values, "shape": (n_rows, n_cols), "test": sub(*data["test"])}
+
+
+def density(data: dict) -> float:
+    """The share of a ratings matrix's entries that are rated (training, validation where held out, and test ratings)."""
+    d, r = data["shape"]
+    held = np.size(data["validation"][2]) if "validation" in data else 0
+    return float((np.size(data["values"]) + held + np.size(data["test"][2])) / (d * r))
