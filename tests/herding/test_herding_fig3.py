@@ -9,6 +9,7 @@ from scipy.optimize import minimize
 from inferopt.experiment.herding_claims import slope_gap, worse_at_same_rate
 from inferopt.experiment.herding_fig3 import (WeightedGridTarget, authors_cg, authors_curves, authors_equal_proj, authors_grid,
                                                axis_claim, axis_verdict, best_always, cg_curves_from, described_claim,
+                                               all_first_points, deciding_cells, first_points_table,
                                                every_share_above, fig3_diagnosis, gains_always, nearest_candidate,
                                                one_at_a_time, random_first_points, with_equal_proj)
 from inferopt.experiment.verdict_map import cell
@@ -224,26 +225,65 @@ def test_axis_claim_gives_the_claim_its_verdict_support_and_readings():
     assert isinstance(got["diagnosis"], Unearned) and got["readings"][1]["verdict"] == "fails"
 
 
-def test_gains_always_reads_every_size_nine_in_ten_and_the_median():
+def test_gains_always_reads_every_size_and_nine_in_ten():
     gains = {"a": np.array([2.0] * 9 + [1.1]), "b": np.array([1.6] * 6 + [1.2] * 4)}
     assert not gains_always(gains, 1.5, 1.0) and not gains_always(gains, 1.5, 0.9)   # "b" above 1.5 at 6 sizes in 10
-    assert gains_always(gains, 1.5, 0.5)                                               # ... but its median is 1.6
-    assert not gains_always(gains, 1.7, 0.5)
-    assert gains_always({"a": gains["a"]}, 1.5, 0.9)
-    with pytest.raises(ValueError):
-        gains_always(gains, 1.5, 0.7)
+    assert gains_always({"a": gains["a"]}, 1.5, 0.9) and not gains_always({"a": gains["a"]}, 1.5, 1.0)
+    for bad in (0.5, 0.7):                                                             # the median reading is not read
+        with pytest.raises(ValueError):
+            gains_always(gains, 1.5, bad)
 
 
-def test_best_always_reads_every_size_nine_in_ten_and_the_median():
+def test_best_always_reads_every_size_and_nine_in_ten():
     t = np.arange(8, 18)
     o = {"p": pd.DataFrame({"ratio": [0.5] * 9 + [1.3]}, index=t), "q": pd.DataFrame({"ratio": [0.9] * 10}, index=t)}
     assert not best_always(o, 1e-9, 8, 1.0)       # a loss at t = 17
-    assert best_always(o, 1e-9, 8, 0.9) and best_always(o, 1e-9, 8, 0.5)
+    assert best_always(o, 1e-9, 8, 0.9)
     o["q"] = pd.DataFrame({"ratio": [1.2] * 6 + [0.5] * 4}, index=t)
-    assert not best_always(o, 1e-9, 8, 0.9) and not best_always(o, 1e-9, 8, 0.5)
-    assert best_always(o, 0.25, 8, 0.5) and best_always(o, 1e-9, 14, 0.5)
+    assert not best_always(o, 1e-9, 8, 0.9)
+    for bad in (0.5, 0.3):
+        with pytest.raises(ValueError):
+            best_always(o, 1e-9, 8, bad)
+
+
+def test_deciding_cells_are_the_random_first_points_and_the_equal_inputs_authors_cell():
+    DET = deterministic("x")
+    cells = [cell({"grid": "ours"}, False, support=DET), cell({"grid": "quarter"}, True, support=DET),
+             cell({"first point": "x = 0.1 (draw 1)"}, True, support=DET), cell({"first point": "x = 0.7 (draw 2)"}, True, support=DET),
+             cell({"construction": "raw"}, False, support=DET, construction="authors"),
+             cell({"construction": "eq", "inputs": "equal"}, True, support=DET, construction="authors")]
+    for c, r in zip(cells, ("fails", "holds", "holds", "holds", "fails", "holds")):
+        c["readings"] = {"[1]": r}
+    got = deciding_cells(cells)
+    assert [c["setting"] for c in got] == [cells[2]["setting"], cells[3]["setting"], cells[5]["setting"]]
+    assert len(deciding_cells(cells, equal_inputs=False)) == 2
     with pytest.raises(ValueError):
-        best_always(o, 1e-9, 8, 0.3)
+        deciding_cells(cells[:2])                                           # no random first point: nothing decides
+
+
+def test_all_first_points_holds_from_every_first_point_and_fails_otherwise():
+    DET = deterministic("x")
+    cells = [cell({"first point": f"draw {j}"}, True, support=DET) for j in range(3)]
+    for c in cells:
+        c["readings"] = {"[1]": "holds"}
+    table = first_points_table(cells, "[1]")
+    assert list(table["first"]) == [0, 1, 2] and all_first_points(table)
+    cells[1]["readings"]["[1]"] = "fails"
+    assert not all_first_points(first_points_table(cells, "[1]"))
+    from inferopt.experiment.support import bootstrap_support
+    sup = bootstrap_support(all_first_points, first_points_table(cells, "[1]"), by="first", seed=0)
+    assert 0.6 < 1 - sup["fraction_holding"] < 0.8                          # one failing draw in three: ~0.70, inconclusive
+    cells[1]["readings"]["[1]"] = "holds"
+    equal = cell({"construction": "eq", "inputs": "equal"}, False, support=DET, construction="authors")
+    equal["readings"] = {"[1]": "fails"}
+    table = first_points_table(cells + [equal], "[1]")
+    assert len(table) == 3 and not table["fixed"].any() and not all_first_points(table)   # the equal-inputs cell fails
+    equal["readings"]["[1]"] = "holds"
+    assert all_first_points(first_points_table(cells + [equal], "[1]"))
+    with pytest.raises(ValueError):
+        first_points_table(cells, "[2]")
+    with pytest.raises(ValueError):
+        all_first_points(pd.DataFrame())
 
 
 def test_one_at_a_time_moves_one_cut_off_and_stacks_the_corners_beside():
@@ -307,3 +347,39 @@ def test_exact_herding_on_the_uniform_density_and_its_errors():
     assert e[31] == pytest.approx(1 / (720 * 32 ** 4), rel=1e-12)
     with pytest.raises(ValueError):
         exact_argmin(2, [])
+
+
+def test_lattice_excuses_excuse_a_lattice_and_not_a_non_lattice():
+    from inferopt.experiment.herding_fig3 import evenly_weighted_lattice, lattice_excuses, prefix_sets
+    vdc = np.array([0, 0.5, 0.25, 0.75, 0.125, 0.625, 0.375, 0.875])         # van der Corput: a lattice at t = 2, 4, 8
+    assert lattice_excuses(prefix_sets(vdc, range(1, 9)), uniform_density=True) == [2, 4, 8]
+    assert lattice_excuses(prefix_sets(vdc + 0.3, [4, 8]), uniform_density=True) == [4, 8]   # any offset c
+    assert lattice_excuses(prefix_sets(vdc, [4, 8]), uniform_density=False) == []          # no circulant Gram matrix
+    # Sobol's quantile net on a non-uniform density: evenly spaced in quantile, not in x: not a lattice
+    q = np.sqrt(np.array([0, 0.5, 0.25, 0.75]))
+    assert lattice_excuses(prefix_sets(q, [4]), uniform_density=True) == []
+    assert lattice_excuses(prefix_sets(np.random.default_rng(0).random(8), [4, 8]), uniform_density=True) == []
+    # the authors' herding: the start at weight 0; a lattice where it coincides with a herding point (its weight merged),
+    # not where it lies apart (-proj may give it weight)
+    listed = np.array([0.5, 0.0, 0.5, 0.25, 0.75])
+    assert lattice_excuses(prefix_sets(listed, [3, 4, 5], start_weight_zero=True), uniform_density=True) == [3, 5]
+    listed = np.array([0.3, 0.0, 0.5, 0.25, 0.75])
+    assert lattice_excuses(prefix_sets(listed, [3, 5], start_weight_zero=True), uniform_density=True) == []
+    assert not evenly_weighted_lattice([0.0, 0.5, 0.25], [1 / 3] * 3)                     # uneven gaps
+    assert not evenly_weighted_lattice([0.0, 0.5], [0.8, 0.2])                             # a lattice, uneven weights
+    with pytest.raises(ValueError):
+        evenly_weighted_lattice([0.0, 0.5], [0.5])
+
+
+def test_start_agrees_holds_with_the_same_verdicts_and_close_curves_and_fails_otherwise():
+    from inferopt.experiment.herding_fig3 import geometric_ratio, start_agrees
+    argmax = {"B1.1": "fails", "B1.2": "fails", "B1.3": "holds"}
+    assert start_agrees(argmax, dict(argmax), [1.2, 0.8, 1.0], 2.0)
+    assert not start_agrees(argmax, argmax | {"B1.3": "fails"}, [1.0, 1.0], 2.0)     # a verdict turns with the start
+    assert not start_agrees(argmax, dict(argmax), [1.0, 2.5], 2.0)                   # herding's curve 2.5x apart
+    assert start_agrees(argmax, dict(argmax), [1.0, 2.5], 3.0) and not start_agrees(argmax, dict(argmax), [0.3], 3.0)
+    assert geometric_ratio([2.0, 8.0], [1.0, 1.0]) == pytest.approx(4.0)
+    with pytest.raises(ValueError):
+        start_agrees(argmax, {"B1.1": "fails"}, [1.0], 2.0)
+    with pytest.raises(ValueError):
+        geometric_ratio([1.0], [0.0])
