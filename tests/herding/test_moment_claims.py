@@ -164,3 +164,52 @@ def test_moment_premise_and_herding_closer_share():
     assert approaches_more_often_cells(0.8) and approaches_more_often_cells(0.8, 0.75)     # paper scale: 4 of 5 decisive cells
     assert not approaches_more_often_cells(0.5) and not approaches_more_often_cells(0.6, 0.75)
     assert approaches_more_often_cells(None) is None
+
+
+def _vertices_brute_force(F, mu):
+    """Every vertex of {p >= 0, sum p = 1, F'p = mu} (basic feasible solutions over all supports of the rank's size)."""
+    import itertools
+    import numpy as np
+    A, b = np.vstack([F.T, np.ones(len(F))]), np.append(mu, 1.0)
+    r = np.linalg.matrix_rank(A)
+    out = []
+    for S in itertools.combinations(range(len(F)), r):
+        sub = A[:, S]
+        if np.linalg.matrix_rank(sub) < r:
+            continue
+        x, *_ = np.linalg.lstsq(sub, b, rcond=None)
+        if np.allclose(sub @ x, b, atol=1e-9) and (x >= -1e-9).all():
+            p = np.zeros(len(F))
+            p[list(S)] = np.clip(x, 0, None)
+            out.append(p / p.sum())
+    return out
+
+
+def test_min_entropy_vertex_matches_brute_force_and_beats_the_starts():
+    """B5.3's low end: concave descent over the vertices finds the minimum entropy of a small polytope (brute force
+    over every vertex) and is never above the 20-vertex search's."""
+    import numpy as np
+    from inferopt.experiment.moment_claims import min_entropy_vertex
+    from inferopt.herding import entropy, low_entropy_distribution
+    rng = np.random.default_rng(3)
+    for trial in range(3):
+        F = rng.integers(-2, 3, size=(9, 3)).astype(float)
+        p0 = rng.dirichlet(np.ones(9))
+        mu = F.T @ p0
+        brute = min(entropy(v) for v in _vertices_brute_force(F, mu))
+        p, h = min_entropy_vertex(F, mu, np.random.default_rng([trial, 1]), n_starts=20)
+        assert np.allclose(F.T @ p, mu, atol=1e-8) and np.isclose(p.sum(), 1.0)
+        assert h == pytest.approx(brute, abs=1e-9)
+        assert h <= entropy(low_entropy_distribution(F, mu, np.random.default_rng([trial, 1]), n_vertices=20)) + 1e-12
+
+
+def test_entropy_minimization_cell_similar_distance_and_aligned_mass():
+    """B5.3's own sentence can hold and fail (and is not measured without its premise); B5.11 either way; the regime."""
+    import numpy as np
+    from inferopt.experiment.moment_claims import aligned_mass, entropy_minimization_cell, similar_distance_cell
+    assert entropy_minimization_cell(0.34, 0.5) is True and entropy_minimization_cell(0.6, 0.5) is False
+    assert entropy_minimization_cell(0.1, 0.5, premise=False) is None
+    assert similar_distance_cell(0.05, 0.04) and similar_distance_cell(0.04, 0.05)
+    assert not similar_distance_cell(0.2, 0.04) and not similar_distance_cell(0.01, 0.04)
+    S = np.array([[-1, -1], [-1, 1], [1, -1], [1, 1]], dtype=float)
+    assert aligned_mass(S, [0.4, 0.1, 0.1, 0.4]) == pytest.approx(0.8)

@@ -22,6 +22,10 @@ read where the run ends, over its last decade, not over an early plateau:
 * :func:`moment_set_radius`, :func:`decisive_cell` -- the degenerate-cell gate: a cell decides "does not converge" only
   where the moment-matching set reaches ``conv_tol`` from ``p*``;
 * :func:`distinct_sizes` -- B5.6: sizes where both runs hold the same points (built-in ties) are not read.
+* :func:`min_entropy_vertex`, :func:`entropy_minimization_cell` -- B5.3 on its own sentence (review 196): the low end
+  of the entropy scale by concave descent over the moment polytope's vertices, and line search's position on it under
+  the premise (:func:`tradeoff_cell`, the earlier reading with B5.8's distance and an entropy ranking, is kept for
+  comparison); :func:`similar_distance_cell` -- B5.11; :func:`aligned_mass` -- a cell's regime.
 """
 
 from __future__ import annotations
@@ -325,3 +329,78 @@ def permutation_verdict(verdicts) -> str | None:
         return None
     return said[0] if all(v == said[0] for v in said) and said[0] in ("holds", "fails") else "inconclusive"
 
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# B5.3's low end of the entropy scale (review 196), its one-sentence reading, and the untested statements B5.10, B5.11.
+
+#: B5.3's concave descent: the smoothings of the entropy's linearisation tried at each step
+SMOOTHINGS = (1e-1, 1e-2, 1e-3, 1e-6)
+
+
+def min_entropy_vertex(features, mu, rng, n_starts: int = 20, max_steps: int = 100, tol: float = 1e-10):
+    """The low end of B5.3's entropy scale: a distribution with moments ``E Phi = mu`` of (locally) minimal entropy, by
+    concave descent over the vertices of ``{p >= 0, sum p = 1, F'p = mu}`` from ``n_starts`` starts. Each start is the
+    simplex vertex of a linear program with costs drawn from ``rng`` (with the same seed, the 20 vertices of
+    :func:`~inferopt.herding.low_entropy_distribution`); from a vertex ``p`` the next is the vertex minimising the
+    entropy's linearisation at ``p`` smoothed by ``delta`` (costs ``-log(p + delta)``, ``delta`` in
+    :data:`SMOOTHINGS`: at a vertex ``p`` has zeros, where the exact gradient is infinite and would keep the support),
+    the lowest-entropy of those, accepted while the entropy falls by more than ``tol``. Entropy is concave: its minimum over the polytope is at a vertex and each accepted step lowers it, so
+    the result is at most the best start's entropy (an upper bound on the minimum, tighter than the starts alone).
+    Returns ``(p, entropy)``."""
+    from scipy.optimize import linprog
+
+    from ..herding import entropy
+    F = np.asarray(features, dtype=float)
+    n_starts, max_steps = check_int("n_starts", n_starts, low=1), check_int("max_steps", max_steps, low=0)
+    rng = np.random.default_rng(rng)
+    A, b = np.vstack([F.T, np.ones(len(F))]), np.append(np.asarray(mu, dtype=float), 1.0)
+
+    def vertex(cost):
+        res = linprog(cost, A_eq=A, b_eq=b, bounds=(0, None), method="highs-ds")
+        if res.status != 0:
+            raise ValueError(f"the moment polytope's linear program failed: {res.message}")
+        v = np.clip(res.x, 0.0, None)
+        return v / v.sum()
+
+    best, best_h = None, np.inf
+    for _ in range(n_starts):
+        p = vertex(rng.uniform(size=len(F)))
+        h = entropy(p)
+        for _ in range(max_steps):
+            q, hq = p, h
+            for delta in SMOOTHINGS:   # the linearisation at p smoothed towards the uniform (at a vertex, p has zeros)
+                r = vertex(-np.log(p + delta))
+                if entropy(r) < hq:
+                    q, hq = r, entropy(r)
+            if not hq < h - tol:
+                break
+            p, h = q, hq
+        if h < best_h:
+            best, best_h = p, h
+    return best, float(best_h)
+
+
+def entropy_minimization_cell(position: float, cut: float = 0.5, premise: bool = True) -> bool | None:
+    """B5.3 on one cell, its own sentence only (review 196: "suggest a minimization of the entropy"; the "farther from
+    ``p*``" half is B5.8's): where the premise holds (line search more efficient at the moments,
+    :func:`moment_premise_cell`), line search's entropy ``position`` (:func:`entropy_position`, the low end from
+    :func:`min_entropy_vertex`) is at most ``cut``; ``None`` where the premise is absent (the cell is not measured)."""
+    position, cut = check_real("position", position), check_real("cut", cut)
+    return bool(position <= cut) if premise else None
+
+
+def similar_distance_cell(dist_a: float, dist_b: float, factor: float = 2.0) -> bool:
+    """B5.11 on one cell ("the min-norm-point algorithm leads to quantitatively similar results", carried to Fig. 7 by
+    "as before"): min-norm-point's final distance to ``p*`` (``dist_a``) within ``factor`` of line search's
+    (``dist_b``) either way."""
+    a, b = check_real("dist_a", dist_a, low=0.0), check_real("dist_b", dist_b, low=0.0)
+    factor = check_real("factor", factor, low=1.0)
+    return bool(a <= factor * b and b <= factor * a)
+
+
+def aligned_mass(states, p) -> float:
+    """A cell's regime (review 196): the mass of ``p`` on the aligned states (every bit equal), where a strong constant
+    pair weight ``w (d - 1)`` piles it up."""
+    S, p = np.asarray(states, dtype=float), np.asarray(p, dtype=float)
+    return float(p[(S == S[:, :1]).all(axis=1)].sum())
