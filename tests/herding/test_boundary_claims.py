@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from inferopt.experiment.boundary_claims import (agreeing_test, before_end, censored_median, decided_in_regime, family_model,
-                                                 interior_radius, linear_onset, log_log_slope,
+from inferopt.experiment.boundary_claims import (agreeing_test, before_end, censored_median, crossover_t, decided_in_regime,
+                                                 family_model, interior_radius, mean_in_hull, regime_at_window, linear_onset, log_log_slope,
                                                  onset_later, partial_rank_correlation, rank_correlation, ratio_before_end,
                                                  slower_share, tail_rate, terminates_ahead)
 
@@ -139,14 +139,14 @@ def test_agreeing_test_never_counts_an_undecided_resample_for_the_verdict():
 
 
 def test_decided_in_regime_moves_to_the_axis_when_a_check_fails():
-    """THE RULE, clause 2: in the explanation's regime when its checks hold, over the whole map when they do not."""
+    """THE RULE, clause 2: in the explanation's regime when its checks hold, over the whole map when one fails."""
     regime_ok = [{"verdict": "holds"}, {"verdict": "holds"}]
     regime_bad = [{"verdict": "holds"}, {"verdict": "fails"}]
     others = [{"verdict": "fails"}, {"verdict": "holds"}]
     both = {"B3.4": "holds", "B3.5": "holds"}
     assert decided_in_regime(both, regime_ok, regime_ok + others)[:2] == (True, "regime")        # holds in the regime
     assert decided_in_regime(both, regime_bad, regime_bad + others)[:2] == (False, "regime")     # fails in the regime
-    for checks in ({"B3.4": "holds", "B3.5": "inconclusive"}, {"B3.4": "fails", "B3.5": "holds"}):
+    for checks in ({"B3.4": "fails", "B3.5": "holds"}, {"B3.4": "holds", "B3.5": "fails"}):
         held, place, deciding = decided_in_regime(checks, regime_ok, regime_ok + others)
         assert (held, place, len(deciding)) == (False, "axis", 4)                                # the axis decides
     assert decided_in_regime({"B3.4": "inconclusive"}, regime_ok, regime_ok + [{"verdict": "inconclusive"}])[0] is None
@@ -160,3 +160,33 @@ def test_family_model_seeds_each_sample_size_apart():
     _, mu_large = family_model(4, 3.0, 2, 0, 0, 200)
     assert not np.allclose(mu_small, mu_large)
     assert np.allclose(family_model(4, 3.0, 2, 0, 0, 50)[1], mu_small)
+
+
+def test_decided_in_regime_is_three_valued_in_the_gate():
+    """Both checks hold: the regime; one fails: the axis; else undecided unless the regime and the axis agree."""
+    regime_ok = [{"verdict": "holds"}]
+    others = [{"verdict": "fails"}]
+    assert decided_in_regime({"B3.4": "holds", "B3.5": "inconclusive"}, regime_ok, regime_ok + others)[:2] == (None, "undecided")
+    assert decided_in_regime({"B3.4": "holds", "B3.5": "not measured"}, regime_ok, regime_ok + [{"verdict": "holds"}])[:2] == (True, "agree")
+    assert decided_in_regime({"B3.4": "inconclusive", "B3.5": "holds"}, [{"verdict": "fails"}], others)[:2] == (False, "agree")
+    assert decided_in_regime({"B3.4": "fails", "B3.5": "inconclusive"}, regime_ok, regime_ok + others)[:2] == (False, "axis")
+
+
+def test_regime_at_window_reads_the_onset_beyond_the_window():
+    medians = {"far": 1024.0, "near": 8192.0, "censored": None, "d = 6": None}
+    assert regime_at_window(medians, 5000, native=["far", "near", "censored"]) == ["near", "censored"]
+    assert regime_at_window(medians, 1000, native=["far", "near", "censored"]) == ["far", "near", "censored"]
+    assert regime_at_window(medians, 2000) == ["near", "censored", "d = 6"]
+
+
+def test_mean_in_hull_holds_inside_and_fails_outside():
+    F = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    assert mean_in_hull(F, np.array([0.2, 0.2]))
+    assert not mean_in_hull(F, np.array([0.8, 0.8]))
+
+
+def test_crossover_t_is_where_the_slow_method_overtakes_for_good():
+    tab = pd.DataFrame({"ls": [5.0, 1.0, 3.0, 1.0, 0.5], "h": [2.0, 2.0, 2.0, 2.0, 2.0]}, index=[1, 2, 3, 4, 5])
+    assert crossover_t(tab, "ls", "h") == 4
+    assert crossover_t(tab.assign(ls=[5.0, 5, 5, 5, 5]), "ls", "h") is None
+    assert crossover_t(tab.assign(ls=[1.0, 1, 1, 1, 1]), "ls", "h") == 1

@@ -5,8 +5,11 @@ as the cause of line search's slowness.
 * :func:`family_model`, :func:`family_run` -- one draw of a cell of B3.2's map (a covariance family, strength and rank
   of ``A``, at ``d`` binary variables and a sample size) and one method's run on it (a task for
   :func:`~.parallel.run_tasks`);
-* :func:`decided_in_regime` -- B3.2 (THE RULE, clause 2): in the cells of the regime the paper's explanation names
-  when the explanation's own checks (B3.4, B3.5) hold, over the whole map (clause 3) when they do not;
+* :func:`decided_in_regime` -- B3.2 (THE RULE, clause 2): in the regime when the explanation's own checks (B3.4, B3.5)
+  hold, over the whole map (clause 3) when one fails, else undecided unless both places agree;
+  :func:`regime_at_window` -- the regime's cells per window of iterations shown, by the explanation's own test (line
+  search's linear phase not seen within the window, B3.5's statistic); :func:`mean_in_hull`, :func:`family_in_hull` --
+  a draw whose mean lies outside its sampled hull is not read; :func:`crossover_t` -- where line search overtakes;
 * :func:`interior_radius` -- B3.4: a lower bound on the mean's distance from the sampled polytope's boundary (linear
   programmes), bracketing it with :func:`~inferopt.herding.boundary_distance_bound`'s upper bound;
 * :func:`linear_onset`, :func:`tail_rate` -- B3.4, B3.5: the onset of line search's linear phase (one detector on
@@ -285,17 +288,71 @@ def agreeing_test(outcome, point: bool | None):
 
 def decided_in_regime(checks: dict, regime_cells, all_cells) -> tuple[bool | None, str, list]:
     """B3.2 (THE RULE, clause 2, on a lost setting whose regime the paper's own explanation names): ``(holds, place,
-    deciding cells)``. ``checks`` maps each of the explanation's own checks (B3.4, B3.5, decided at the same scale) to
-    its verdict. Where every one ``holds``, the claim is decided in ``regime_cells`` (the cells of the regime the
-    explanation names; ``place`` ``"regime"``); else over ``all_cells``, the whole map (clause 3; ``place``
-    ``"axis"``). Either way by :func:`~.herding_claims.map_holds` (every decisive deciding cell holds: True; one fails:
-    False; else None)."""
+    deciding cells)``, three-valued in the gate. ``checks`` maps each of the explanation's own checks (B3.4, B3.5,
+    decided at the same scale) to its verdict. Where every one ``holds``, the claim is decided in ``regime_cells`` (the
+    cells the explanation's own test puts in its regime; ``place`` ``"regime"``); where one ``fails`` (a verdict, so
+    decisively), over ``all_cells``, the whole map (clause 3; ``"axis"``); else (a check inconclusive or not measured,
+    none failing) the gate is open: both places are read and the claim takes their verdict where they agree
+    (``"agree"``, every cell deciding), else it is undecided (None, ``"undecided"``). Each place by
+    :func:`~.herding_claims.map_holds` (every decisive deciding cell holds: True; one fails: False; else None)."""
     from .herding_claims import map_holds
     if not checks:
         raise ValueError("decided_in_regime needs the explanation's checks (their verdicts); got none")
     regime_cells, all_cells = list(regime_cells), list(all_cells)
-    if not regime_cells or not all_cells:
-        raise ValueError("decided_in_regime needs cells in the regime and on the map")
-    if all(v == "holds" for v in checks.values()):
+    if not all_cells:
+        raise ValueError("decided_in_regime needs cells on the map")
+    said = list(checks.values())
+    if all(v == "holds" for v in said):
+        if not regime_cells:
+            raise ValueError("decided_in_regime: the checks hold but no cell is in the regime")
         return map_holds(regime_cells), "regime", regime_cells
-    return map_holds(all_cells), "axis", all_cells
+    if any(v == "fails" for v in said):
+        return map_holds(all_cells), "axis", all_cells
+    in_regime = map_holds(regime_cells) if regime_cells else None
+    on_axis = map_holds(all_cells)
+    if regime_cells and in_regime == on_axis and in_regime is not None:
+        return in_regime, "agree", all_cells
+    return None, "undecided", all_cells
+
+
+def mean_in_hull(F, mu, tol: float = 1e-9) -> bool:
+    """B3.2: whether ``mu`` lies in the hull of the rows of ``F`` (the sampled polytope): one feasibility linear
+    programme (weights ``w >= 0``, ``sum w = 1``, ``F' w = mu``; scipy's HiGHS at tolerance ``tol``). A draw whose mean
+    lies outside its sampled hull cannot be reached by any method over that sample: it is not read."""
+    from scipy.optimize import linprog
+    F = np.unique(as_finite_array("F", F, ndim=2), axis=0)
+    mu = as_finite_array("mu", mu, ndim=1)
+    m, D = F.shape
+    if len(mu) != D:
+        raise ValueError(f"mu must have one entry per column of F ({D}); got {len(mu)}")
+    A_eq = np.vstack([F.T, np.ones((1, m))])
+    res = linprog(np.zeros(m), A_eq=A_eq, b_eq=np.append(mu, 1.0), bounds=(0, None), method="highs",
+                  options={"primal_feasibility_tolerance": tol})
+    return bool(res.status == 0)
+
+
+def family_in_hull(d: int, strength: float, rank: int | None, draw: int, seed: int, n_sample: int) -> bool:
+    """:func:`mean_in_hull` on :func:`family_model`'s draw (a task for :func:`~.parallel.run_tasks`)."""
+    return mean_in_hull(*family_model(d, strength, rank, draw, seed, n_sample))
+
+
+def regime_at_window(onset_medians: dict, window: int, native=None) -> list:
+    """B3.2's regime by the explanation's own test (Sec. 5.2: "the linear rate can only be seen for larger numbers of
+    iterations", B3.5's statistic): the cells (keys of ``onset_medians``, each the censored median onset of line search's
+    linear phase over the cell's draws, :func:`censored_median`; None: beyond its run) whose linear phase is not seen
+    within ``window`` iterations (median None or above ``window``), among ``native`` (default all: the cells at the
+    paper's own d; d is not varied inside the regime)."""
+    window = check_int("window", window, low=1)
+    keep = list(onset_medians) if native is None else [k for k in onset_medians if k in set(native)]
+    return [k for k in keep if onset_medians[k] is None or onset_medians[k] > window]
+
+
+def crossover_t(table: pd.DataFrame, slow: str, fast: str) -> int | None:
+    """B3.2 (beside): the first ``t`` after which ``slow``'s error stays at or below ``fast``'s to the table's end (the
+    size from which the line search overtakes herding for good); None where ``slow`` is still above at the last size."""
+    check_table("table", table, [slow, fast])
+    above = (table[slow] > table[fast]).to_numpy()
+    if above[-1]:
+        return None
+    k = np.flatnonzero(above)
+    return int(table.index[0] if not len(k) else table.index[k[-1] + 1])
