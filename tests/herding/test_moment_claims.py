@@ -1,5 +1,6 @@
 """Fig. 7's (B5) reading of the moment error in :mod:`inferopt.experiment.moment_claims`: it can hold and can fail."""
 
+import numpy as np
 import pytest
 
 from inferopt.experiment.moment_claims import (matches_moments, moments_not_maxent, moments_not_maxent_late, moments_vanish_late)
@@ -92,36 +93,36 @@ def test_tradeoff_cell_reads_the_entropy_scale_and_the_premise():
         entropy_position(1.0, 2.0, 2.0)
 
 
-def test_tie_share_and_permuted_curves():
-    """Random tie-breaking as a construction: a symmetric model ties; permuting the states leaves the distances' meaning."""
+def test_tie_share_and_random_orders():
+    """Random tie-breaking as a construction: a symmetric model ties; a random order of the states (the lowest index of a
+    permuted enumeration) leaves the moment error's meaning."""
     import numpy as np
-    from inferopt.experiment.moment_claims import permutation_seeds, permuted_curves, tie_share
+    from inferopt.experiment.moment_claims import permutation_seeds, tie_curves, tie_share
     from inferopt.herding import all_states, exponential_family, pairwise_features
     F = pairwise_features(all_states(3))
     p = exponential_family(F, np.r_[np.zeros(3), np.full(F.shape[1] - 3, 0.2)])
     mu = F.T @ p
-    base = permuted_curves(F, mu, p, 50, "1/(t+1)", [10, 50])
+    base = tie_curves(F, mu, p, 50, "1/(t+1)", [10, 50])
     seeds = permutation_seeds(0, 2)
-    other = permuted_curves(F, mu, p, 50, "1/(t+1)", [10, 50], seeds[0])
+    perm = np.random.default_rng(seeds[0]).permutation(len(F))
+    other = tie_curves(F[perm], mu, p[perm], 50, "1/(t+1)", [10, 50])
     assert base.tie_share.iloc[0] > 0.1 and other.tie_share.iloc[0] > 0.1          # Fig. 7's construction ties
     assert np.allclose(base.mean_error.iloc[-1], other.mean_error.iloc[-1], atol=0.2)
     p2 = exponential_family(F, np.r_[[0.31, -0.17, 0.08], np.full(F.shape[1] - 3, 0.2)])
-    assert permuted_curves(F, F.T @ p2, p2, 50, "1/(t+1)", [50]).tie_share.iloc[0] < 0.05          # random unary weights: no ties
+    assert tie_curves(F, F.T @ p2, p2, 50, "1/(t+1)", [50]).tie_share.iloc[0] < 0.05                # random unary weights: no ties
     assert tie_share(F, mu, [0, 7, 0, 7]) > 0                                                      # a symmetric point ties
-    assert np.isnan(permuted_curves(F, mu, p, 20, "line_search", [20]).tie_share.iloc[0])
     assert [s.entropy for s in seeds] == [s.entropy for s in permutation_seeds(0, 2)]
 
 
-def test_moment_set_radius_gates_a_cell():
-    """A cell decides only where its statistic can come out either way: the gate can open and can close."""
+def test_moment_set_radius():
+    """The moment-matching set's radius around p*: reproducible from its seed, positive where the moments leave freedom."""
     import numpy as np
-    from inferopt.experiment.moment_claims import decisive_cell, moment_set_radius
+    from inferopt.experiment.moment_claims import moment_set_radius
     from inferopt.herding import all_states, exponential_family, pairwise_features
     F = pairwise_features(all_states(3))
     p = exponential_family(F, np.r_[np.zeros(3), np.full(F.shape[1] - 3, 0.2)])
     r = moment_set_radius(F, F.T @ p, p, 0)
     assert r == moment_set_radius(F, F.T @ p, p, 0) and r > 0.02
-    assert decisive_cell(r, 0.02) and not decisive_cell(0.01, 0.02)
     Fu = all_states(2)                       # unary features only on 4 states: the moments fix 2 of 3 degrees of freedom
     pu = np.full(4, 0.25)
     assert moment_set_radius(Fu, Fu.T @ pu, pu, 1) > 0
@@ -213,3 +214,68 @@ def test_entropy_minimization_cell_similar_distance_and_aligned_mass():
     assert not similar_distance_cell(0.2, 0.04) and not similar_distance_cell(0.01, 0.04)
     S = np.array([[-1, -1], [-1, 1], [1, -1], [1, 1]], dtype=float)
     assert aligned_mass(S, [0.4, 0.1, 0.1, 0.4]) == pytest.approx(0.8)
+
+
+def _fig7(d, w):
+    from inferopt.herding import all_states, exponential_family, pairwise_features
+    F = pairwise_features(all_states(d))
+    p = exponential_family(F, np.concatenate([np.zeros(d), np.full(F.shape[1] - d, w)]))
+    return F, F.T @ p, p
+
+
+def test_tie_curves_lowest_index_is_the_library_and_random_ties_per_step_differ_from_fixed_orders():
+    """Review 204: ``tie_curves`` without a seed reproduces the library's run (lowest index); with a seed it draws among
+    the tied states at every step: reproducible from the seed, and unlike every fixed order of the states tried."""
+    from inferopt.experiment.herding import state_curves
+    from inferopt.experiment.moment_claims import permutation_seeds, tie_curves
+    F, mu, p = _fig7(4, 0.2)
+    cp = [1, 10, 100, 400]
+    for step in ("1/(t+1)", "line_search"):
+        lib, ours = state_curves(F, mu, p, 400, step, cp), tie_curves(F, mu, p, 400, step, cp)
+        assert np.allclose(lib.dist, ours.dist, atol=1e-12) and np.allclose(lib.mean_error, ours.mean_error, atol=1e-12)
+    a, b = tie_curves(F, mu, p, 400, "1/(t+1)", cp, seed=7), tie_curves(F, mu, p, 400, "1/(t+1)", cp, seed=7)
+    assert a.equals(b)                                                            # reproducible from the seed
+    assert a.tie_share.iloc[0] > 0.3                                              # a case with ties
+    orders = [np.random.default_rng(s).permutation(len(F)) for s in permutation_seeds(0, 5)] + [np.arange(len(F))]
+    for o in orders:                                                              # every fixed order tried differs
+        f = tie_curves(F[o], mu, p[o], 400, "1/(t+1)", cp)                        # the lowest index of that order
+        assert not np.allclose(a.dist.to_numpy()[1:], f.dist.to_numpy()[1:])
+    assert not np.allclose(a.dist, tie_curves(F, mu, p, 400, "1/(t+1)", cp, seed=8).dist)
+    with pytest.raises(ValueError):
+        tie_curves(F, mu, p, 400, "mnp", cp)
+
+
+def test_envelope_moment_conjunct_can_hold_and_fail():
+    """Review 204: B5.1, B5.2's moment conjunct on B4.9's envelope: a falling sawtooth holds, a plateau fails."""
+    from inferopt.experiment.maxent_claims import envelope_drop
+    from inferopt.experiment.moment_claims import envelope_slope, moments_vanish_envelope
+    t = np.unique(np.geomspace(1, 10_000, 40).round().astype(int))
+    saw = np.where(np.arange(len(t)) % 2, 0.3, 1.0) / t                          # falls as 1/t under a sawtooth
+    s = envelope_slope(t, saw, 0.0)
+    assert -1.1 < s < -0.9
+    assert moments_vanish_envelope(envelope_drop(t, saw, 0.0), s)
+    flat = np.where(t < 100, 1.0 / t, 0.01)                                      # a plateau at 1 % of the start
+    assert not moments_vanish_envelope(envelope_drop(t, flat, 0.0), envelope_slope(t, flat, 0.0))
+    at_means = np.where(t < 500, 1.0 / t, 0.0)
+    assert envelope_slope(t, at_means, 0.0) == -np.inf and moments_vanish_envelope(envelope_drop(t, at_means, 0.0), -np.inf)
+    assert not moments_vanish_envelope(0.01, float("nan"))
+
+
+def test_resolution_rule_and_envelope_cell_can_hold_and_fail():
+    from inferopt.experiment.moment_claims import not_maxent_envelope_cell, resolved_cell, run_resolution
+    assert run_resolution(256, 10_000) == pytest.approx(8e-4)
+    assert resolved_cell(0.0115, 0.1, 256, 10_000) and not resolved_cell(0.0115, 0.05, 256, 10_000)
+    # moments vanish, distance flat above 0.1 x radius: holds; converging within it: fails; moments not vanishing: fails
+    assert not_maxent_envelope_cell(0.001, -1.0, -1.0, 1e-4, 0.05, 0.0, 0.2) is True
+    assert not_maxent_envelope_cell(0.001, -1.0, -1.0, 1e-4, 0.005, -0.8, 0.2) is False
+    assert not_maxent_envelope_cell(0.5, -1.0, -1.0, 1e-4, 0.05, 0.0, 0.2) is False
+    assert not_maxent_envelope_cell(0.001, -1.0, -1.0, 1e-4, 0.05, -0.8, 0.2) is None
+
+
+def test_lost_setting_verdict():
+    from inferopt.experiment.moment_claims import lost_setting_verdict
+    assert lost_setting_verdict({6: True, 8: True, 10: True}) is True
+    assert lost_setting_verdict({6: False, 8: False}) is False
+    assert lost_setting_verdict({6: False, 8: True}) == "lost setting"
+    assert lost_setting_verdict({6: None, 8: None}) is None
+    assert lost_setting_verdict({6: True, 8: None}) is None

@@ -16,11 +16,11 @@ read where the run ends, over its last decade, not over an early plateau:
   Fig. 7's cells); :func:`farther_cell` -- B5.8: line search ends farther from ``p*`` than herding;
 * B5.5 (the paper's "other unreported experiments have led to similar results") is folded into B5.1 and B5.2, which
   are decided over the map of other d and pair weights (dropped as a claim of its own: it recomputed them);
-* :func:`permuted_curves`, :func:`permutation_seeds`, :func:`tie_share`, :func:`permutation_verdict` -- random
-  tie-breaking as a construction of the experiment layer (B5.1, B5.2, B5.7): the same runs over randomly permuted
-  enumerations of the states (the library's lowest index of a random order is a random pick among ties);
-* :func:`moment_set_radius`, :func:`decisive_cell` -- the degenerate-cell gate: a cell decides "does not converge" only
-  where the moment-matching set reaches ``conv_tol`` from ``p*``;
+* :func:`tie_curves`, :func:`permutation_seeds`, :func:`tie_share`, :func:`permutation_verdict` -- random
+  tie-breaking as a construction of the experiment layer (B5.1, B5.2, B5.7): a seeded uniform draw among the tied
+  states at every step (review 204), the lowest index beside;
+* :func:`moment_set_radius`, :func:`run_resolution`, :func:`resolved_cell` -- a cell decides "does not converge" only
+  where a share of the moment-matching set's radius reaches the runs' resolution;
 * :func:`distinct_sizes` -- B5.6: sizes where both runs hold the same points (built-in ties) are not read.
 * :func:`min_entropy_vertex`, :func:`entropy_minimization_cell` -- B5.3 on its own sentence (review 196): the low end
   of the entropy scale by concave descent over the moment polytope's vertices, and line search's position on it under
@@ -268,20 +268,6 @@ def tie_share(features, mu, order, rtol: float = 1e-11) -> float:
     return tied / len(running)
 
 
-def permuted_curves(features, mu, p_star, n_points: int, step: str, checkpoints, perm_seed=None):
-    """:func:`~.herding.state_curves` over the states enumerated in a random order (``perm_seed``; ``None``: the
-    library's order): the library's lowest index of a random order is a random pick among tied states. The distances
-    and entropies do not depend on the order of the states. The table carries ``tie_share`` (:func:`tie_share`, herding's
-    step only; ``nan`` for the others)."""
-    from .herding import _state_run
-    F = np.asarray(features, dtype=float)
-    p = np.asarray(p_star, dtype=float)
-    perm = np.arange(len(F)) if perm_seed is None else np.random.default_rng(perm_seed).permutation(len(F))
-    table, res = _state_run(F[perm], mu, p[perm], n_points, step, checkpoints)
-    share = tie_share(F[perm], mu, res.order) if step == "1/(t+1)" and getattr(res, "order", None) is not None else float("nan")
-    return table.assign(tie_share=share)
-
-
 def moment_set_radius(features, mu, p_star, rng, n_vertices: int = 20) -> float:
     """The radius of the moment-matching set ``{p >= 0, sum p = 1, F'p = mu}`` around ``p*``: the median distance
     ``||v - p*||_2`` of ``n_vertices`` of its vertices, each the simplex solution of a linear program with costs drawn
@@ -301,14 +287,6 @@ def moment_set_radius(features, mu, p_star, rng, n_vertices: int = 20) -> float:
         v = np.clip(res.x, 0.0, None)
         dists.append(float(np.linalg.norm(v / v.sum() - p)))
     return float(np.median(dists))
-
-
-def decisive_cell(radius: float, tol: float) -> bool:
-    """A cell decides "does not converge to p*" only where its statistic can come out either way: where the
-    moment-matching set's ``radius`` (:func:`moment_set_radius`) reaches ``tol``. Below it, every run that matches the
-    moments ends within ``tol`` of ``p*`` and "stalls above ``tol``" can never hold: the cell is ``not measured``."""
-    radius, tol = check_real("radius", radius, low=0.0), check_real("tol", tol, low=0.0)
-    return bool(radius >= tol)
 
 
 def distinct_sizes(a, b, rtol: float = 1e-12) -> np.ndarray:
@@ -404,3 +382,156 @@ def aligned_mass(states, p) -> float:
     pair weight ``w (d - 1)`` piles it up."""
     S, p = np.asarray(states, dtype=float), np.asarray(p, dtype=float)
     return float(p[(S == S[:, :1]).all(axis=1)].sum())
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Review 204: random ties per step (not a fixed random order), the moment conjunct on B4.9's envelope, and the runs'
+# resolution as the one rule deciding whether a cell can tell "stalls" apart (no absolute gate).
+
+#: the tie-breaking rules of :func:`tie_curves`
+TIE_RULES = ("lowest index", "random per step")
+
+
+def tie_curves(features, mu, p_star, n_points: int, step: str, checkpoints, seed=None) -> "pd.DataFrame":
+    """Figs. 6-7's runs over all states (rows of ``features``; herding, ``step`` ``'1/(t+1)'``, or line search,
+    ``'line_search'``), Eq. 4's linear minimisation with a tie rule of ours: ``seed`` ``None``, the lowest index among
+    the tied states (the library's rule: :func:`~.herding.state_curves`' run, reproduced), else a uniform draw among the
+    tied set at every step (``numpy.random.default_rng(seed)``, first point included): ties per step, not a fixed
+    random order of the states. Tied: scores ``<Phi(x_j), mu - g_t>`` within the library's ``TIE_RTOL`` times
+    ``|<Phi(x_j), g_t>| + |<Phi(x_j), mu>|`` (the larger of the pair's) of the largest. Herding's ``<Phi(x_j), g_t>`` is
+    a running sum of integer kernel rows (features +-1: exact) over ``t``. Returns :func:`~.herding.state_curves`'
+    table (``t, dist, mean_error, entropy, support99``) and ``tie_share``, the share of the steps after the first point
+    whose tied set held more than one state."""
+    import pandas as pd
+
+    from .._selection import TIE_RTOL
+    from ..herding import entropy
+    from .herding import states_holding
+    F, mu, p_star = np.asarray(features, dtype=float), np.asarray(mu, dtype=float), np.asarray(p_star, dtype=float)
+    n_points = check_int("n_points", n_points, low=2)
+    if step not in ("1/(t+1)", "line_search"):
+        raise ValueError(f"step must be '1/(t+1)' or 'line_search'; got {step!r}")
+    wanted = sorted({int(t) for t in checkpoints})
+    if not wanted or wanted[0] < 1 or wanted[-1] > n_points:
+        raise ValueError(f"checkpoints must lie in [1, {n_points}]")
+    rng = None if seed is None else np.random.default_rng(seed)
+    K, c = F @ F.T, F @ mu
+    abs_c = np.abs(c)
+
+    def pick(s, scale):
+        best = int(np.argmax(s))
+        tied = np.flatnonzero(s >= s[best] - TIE_RTOL * np.maximum(scale, scale[best]))
+        return (int(tied[0]) if rng is None else int(rng.choice(tied))), tied.size > 1
+
+    first = int(np.flatnonzero(c >= c.max() - TIE_RTOL * abs_c.max())[0]) if rng is None else \
+        int(rng.choice(np.flatnonzero(c >= c.max() - TIE_RTOL * abs_c.max())))
+    p = np.zeros(len(F))
+    p[first] = 1.0
+    herding = step == "1/(t+1)"
+    S = K[first].copy()            # herding: the sum of the picked states' kernel rows (integers)
+    Fg, g = K[first].copy(), F[first].copy()
+    rows, n_tied, nxt = [], 0, 0
+
+    def record(t):
+        rows.append({"t": t, "dist": float(np.linalg.norm(p - p_star)), "mean_error": float(np.linalg.norm(F.T @ p - mu)),
+                     "entropy": entropy(p / p.sum()), "support99": states_holding(p, 0.99)})
+
+    if wanted[0] == 1:
+        record(1)
+        nxt = 1
+    for t in range(1, n_points):   # t points held; pick point t + 1
+        if herding:
+            Fg = S / t
+        j, tie = pick(c - Fg, np.abs(Fg) + abs_c)
+        n_tied += tie
+        if herding:
+            p *= t / (t + 1.0)
+            p[j] += 1.0 / (t + 1.0)
+            S += K[j]
+        else:
+            dirn = F[j] - g
+            den = float(K[j, j] - 2.0 * Fg[j] + g @ g)
+            gamma = 0.0 if den <= 0 else min(max(float(c[j] - Fg[j] - mu @ g + g @ g) / den, 0.0), 1.0)
+            p *= 1.0 - gamma
+            p[j] += gamma
+            g = g + gamma * dirn
+            Fg = (1.0 - gamma) * Fg + gamma * K[j]
+        if nxt < len(wanted) and wanted[nxt] == t + 1:
+            record(t + 1)
+            nxt += 1
+    return pd.DataFrame(rows).assign(tie_share=n_tied / (n_points - 1))
+
+
+def envelope_slope(t, errors, floor: float) -> float:
+    """B5.1, B5.2's moment conjunct (review 204, with B4.9's :func:`~.maxent_claims.envelope_drop`): the log-log slope
+    over the run's last decade (``t >= max t / 10``) of the moment error's upper envelope, ``max_{s >= t} e(s)`` (errors
+    at or below ``floor`` read as 0): herding's sawtooth does not bias it. ``-inf`` where the envelope reaches 0 in the
+    last decade (the run sits at the means from there on); ``nan`` with fewer than two positive values to fit."""
+    from .herding import log_slope
+    t = np.asarray(t, dtype=float)
+    e = np.asarray(errors, dtype=float)
+    if e.shape != t.shape or e.ndim != 1 or e.size == 0:
+        raise ValueError("t and errors must be 1-d arrays of one shape")
+    floor = check_real("floor", floor, low=0.0)
+    order = np.argsort(t)
+    t, e = t[order], np.where(e[order] <= floor, 0.0, e[order])
+    env = np.maximum.accumulate(e[::-1])[::-1]
+    late = t >= t.max() / 10
+    if env[late][-1] == 0.0:
+        return float("-inf")
+    keep = late & (env > 0)
+    return float(log_slope(t[keep], env[keep])) if keep.sum() >= 2 else float("nan")
+
+
+#: B5.1, B5.2: "the moment error -> 0": its envelope over the last decade at most this fraction of its start (B4.9's
+#: :func:`~.maxent_claims.vanishes`; 1/20: the former 20-fold drop)
+MOMENT_FRACTION = 0.05
+
+
+def moments_vanish_envelope(drop: float, env_slope: float, fraction: float = MOMENT_FRACTION, max_slope: float = -0.5) -> bool:
+    """B5.1, B5.2's moment conjunct (review 204): the moment error goes to 0 -- its envelope over the last decade is at
+    most ``fraction`` of its start (B4.9's :func:`~.maxent_claims.vanishes` on :func:`~.maxent_claims.envelope_drop`)
+    and the envelope still falls over the last decade (:func:`envelope_slope` below ``max_slope``; ``-inf``: it
+    reaches the means). ``nan`` shows no fall."""
+    from .maxent_claims import vanishes
+    env_slope = float(env_slope)
+    return bool(vanishes(drop, fraction) and not np.isnan(env_slope) and env_slope < max_slope)
+
+
+def run_resolution(n_states: int, n_points: int) -> float:
+    """B5.1, B5.2's one rule for whether a cell decides (review 204: relative to the runs' resolution, not an absolute
+    gate): ``sqrt(n_states) / (2 n_points)``, the farthest ``p*`` lies from the nearest distribution whose weights are
+    multiples of ``1 / n_points`` (herding's after ``n_points`` points: rounding each weight moves it at most
+    ``1 / (2 n_points)``). A tolerance below it cannot tell a run that converged from one held by the grid."""
+    n_states, n_points = check_int("n_states", n_states, low=1), check_int("n_points", n_points, low=1)
+    return float(np.sqrt(n_states) / (2.0 * n_points))
+
+
+def resolved_cell(radius: float, share: float, n_states: int, n_points: int) -> bool:
+    """B5.1, B5.2: a cell decides "stalls" vs "converges" only where the tolerance read, ``share`` times its moment-set
+    ``radius`` (:func:`stalls_in_moment_set`), reaches the run's resolution (:func:`run_resolution`)."""
+    radius, share = check_real("radius", radius, low=0.0), check_real("share", share, low=0.0)
+    return bool(share * radius >= run_resolution(n_states, n_points))
+
+
+def not_maxent_envelope_cell(drop: float, env_slope: float, rate_slope: float, final_error: float, final_dist: float,
+                             dist_slope: float, radius: float, share: float = RADIUS_SHARE, max_slope: float = -0.5,
+                             stall_slope: float | None = None, min_fall: float = MIN_FALL) -> bool | None:
+    """B5.1, B5.2 on one run (review 204): ``False`` where the moments do not go to 0 (:func:`moments_vanish_envelope`
+    on the envelope's ``drop`` and last-decade ``env_slope``), else :func:`stalls_in_moment_set`'s three values."""
+    if not moments_vanish_envelope(drop, env_slope, max_slope=max_slope):
+        return False
+    return stalls_in_moment_set(final_dist, dist_slope, radius, rate_slope, final_error, share, stall_slope, min_fall)
+
+
+def lost_setting_verdict(verdicts_by_value: dict):
+    """THE RULE on a setting the paper gave but extraction lost (B5's d): the claim's verdict over the map at each
+    plausible value of the lost setting (``{value: True / False / None}``, each a :func:`~.herding_claims.map_holds`
+    over that value's cells). Where the decided values agree, their verdict; where they disagree, ``"lost setting"``
+    (inconclusive: decided by a lost setting, not a ``setting`` failure); ``None`` where no value decides."""
+    said = [v for v in verdicts_by_value.values() if v is not None]
+    if not said:
+        return None
+    if all(v is said[0] for v in said):
+        return said[0] if len(said) == len(verdicts_by_value) else None
+    return "lost setting"
