@@ -229,7 +229,9 @@ def test_gains_always_reads_every_size_and_nine_in_ten():
     gains = {"a": np.array([2.0] * 9 + [1.1]), "b": np.array([1.6] * 6 + [1.2] * 4)}
     assert not gains_always(gains, 1.5, 1.0) and not gains_always(gains, 1.5, 0.9)   # "b" above 1.5 at 6 sizes in 10
     assert gains_always({"a": gains["a"]}, 1.5, 0.9) and not gains_always({"a": gains["a"]}, 1.5, 1.0)
-    for bad in (0.5, 0.7):                                                             # the median reading is not read
+    assert gains_always(gains, 1.5, 0.5)                                               # the median reading: 6 in 10
+    assert not gains_always(gains | {"c": np.array([1.6] * 4 + [1.2] * 6)}, 1.5, 0.5)  # "c" above 1.5 at 4 sizes in 10
+    for bad in (0.7, 0.25):
         with pytest.raises(ValueError):
             gains_always(gains, 1.5, bad)
 
@@ -369,6 +371,99 @@ def test_lattice_excuses_excuse_a_lattice_and_not_a_non_lattice():
     assert not evenly_weighted_lattice([0.0, 0.5], [0.8, 0.2])                             # a lattice, uneven weights
     with pytest.raises(ValueError):
         evenly_weighted_lattice([0.0, 0.5], [0.5])
+
+
+def _lattice_by_loop(points, weights, atol=1e-9):
+    """evenly_weighted_lattice as it was, merging coinciding points in a Python loop (the reference of the vectorised one)."""
+    x, w = np.mod(np.asarray(points, float), 1.0), np.asarray(weights, float)
+    order = np.argsort(x, kind="stable")
+    x, w = x[order], w[order]
+    merged_x, merged_w = [], []
+    for xi, wi in zip(x, w):
+        if merged_x and (xi - merged_x[-1] <= atol):
+            merged_w[-1] += wi
+        else:
+            merged_x.append(xi)
+            merged_w.append(wi)
+    if len(merged_x) > 1 and merged_x[0] + 1.0 - merged_x[-1] <= atol:
+        merged_w[0] += merged_w.pop()
+        merged_x.pop()
+    px, pw = np.array(merged_x), np.array(merged_w)
+    n = len(px)
+    if n < 2:
+        return False
+    gaps = np.diff(np.r_[px, px[0] + 1.0])
+    return bool(np.allclose(gaps, 1.0 / n, rtol=0.0, atol=atol) and np.allclose(pw, pw.sum() / n, rtol=0.0, atol=atol))
+
+
+def test_evenly_weighted_lattice_vectorised_agrees_with_the_loop():
+    from inferopt.experiment.herding_fig3 import evenly_weighted_lattice
+    rng = np.random.default_rng(3)
+    vdc = np.array([0, 0.5, 0.25, 0.75, 0.125, 0.625, 0.375, 0.875])
+    cases = [(vdc, np.full(8, 1 / 8)), (vdc + 0.3, np.full(8, 1 / 8)), (np.r_[vdc, 0.5], np.r_[np.full(8, 1 / 9), 1 / 9]),
+             (np.r_[vdc, 0.25], np.r_[np.full(8, 1 / 8), 0.0]), (np.r_[0.5, vdc[:4]], np.r_[0.0, np.full(4, 0.25)]),
+             (np.r_[1.0 - 1e-12, vdc[:4]], np.r_[0.1, 0.15, 0.25, 0.25, 0.25]), ([0.0, 1e-12, 0.5], [0.25, 0.25, 0.5]),
+             ([0.3], [1.0]), ([0.0, 0.0], [0.5, 0.5]), ([0.0, 0.5, 0.25], [1 / 3] * 3), ([0.0, 0.5], [0.8, 0.2]),
+             (rng.random(16), np.full(16, 1 / 16)), (np.arange(12) / 12 + 0.01, np.full(12, 1 / 12))]
+    cases += [(np.r_[p, p[:3]], rng.random(11)) for p in [np.arange(8) / 8]]
+    for pts, w in cases:
+        assert evenly_weighted_lattice(pts, w) is _lattice_by_loop(pts, w), (pts, w)
+    assert evenly_weighted_lattice(vdc, np.full(8, 1 / 8)) and evenly_weighted_lattice(np.r_[0.5, vdc[:4]], np.r_[0.0, np.full(4, 0.25)])
+
+
+def test_draw_means_equal_the_table_of_the_drawn_draws():
+    from inferopt.experiment.herding import error_table
+    from inferopt.experiment.herding_fig3 import DrawMeans
+    from inferopt.experiment.support import bootstrap_support
+    rng = np.random.default_rng(5)
+    rows = [{"panel": p, "method": m, "rep": r, "t": t, "error": rng.random() * 10.0 ** -t}
+            for p in (0, 1) for r in range(4) for m in ("random", "random-proj") for t in range(1, 9)
+            if m == "random" or t in (2, 5, 8)]
+    curves = pd.DataFrame(rows)
+    for average in ("mean", "geometric"):
+        means = DrawMeans(curves, average)
+        for drawn in ([0, 1, 2, 3], [3, 3, 0, 1], [2, 2, 2, 2]):
+            table = pd.concat([curves[curves.rep == means.draws[d]].assign(rep=i) for i, d in enumerate(drawn)])
+            if average == "geometric":
+                table = table.assign(error=np.log(np.maximum(table.error, 1e-300)))
+            for p, got in means.tables(drawn).items():
+                want = error_table(table[table.panel == p])
+                want = np.exp(want) if average == "geometric" else want
+                pd.testing.assert_frame_equal(got, want[got.columns], check_names=False, rtol=1e-12)
+    # the units table goes through bootstrap_support's relabelling with the draw's index kept
+    means = DrawMeans(curves)
+    seen = []
+    sup = bootstrap_support(lambda d_: seen.append(sorted(d_.draw)) or means.tables(d_.draw)[0]["random"].iloc[0] > 0,
+                            means.units(), by="rep", seed=1)
+    assert sup["fraction_holding"] == 1.0 and any(len(set(d)) < 4 for d in seen)
+    with pytest.raises(ValueError):
+        DrawMeans(pd.concat([curves, curves.iloc[:1]]))
+    with pytest.raises(ValueError):
+        DrawMeans(curves, "median")
+
+
+def test_starts_table_and_carried_support_hold_and_fail():
+    from inferopt.experiment.herding_fig3 import all_first_points, carried_support, starts_table
+    argmax = {"B1.1": "fails", "B1.3": "holds"}
+    ok = starts_table(argmax, {0: dict(argmax)}, {0: [1.2, 0.9, 1.5], 1: [1.0, 1.1, 0.8]}, 2.0)
+    assert all_first_points(ok) and len(ok) == 3
+    assert not all_first_points(starts_table(argmax, {0: dict(argmax)}, {0: [1.2, 2.5, 1.0]}, 2.0))    # a curve 2.5x apart
+    assert all_first_points(starts_table(argmax, {0: dict(argmax)}, {0: [1.2, 2.5, 1.0]}, 3.0))
+    assert not all_first_points(starts_table(argmax, {0: argmax | {"B1.3": "fails"}}, {0: [1.0]}, 2.0))  # a verdict turns
+    with pytest.raises(ValueError):
+        starts_table(argmax, {}, {}, 2.0)
+    boot = {"fraction_holding": 1.0, "method": "bootstrap", "unit": "first", "n_units": 3, "n_resamples": 200, "seed": 0}
+    assert carried_support(boot, [None, 1.0]) == boot and carried_support(boot, [0.95, None])["fraction_holding"] == 0.95
+    low = carried_support(boot, [0.95, 0.6])
+    assert low["fraction_holding"] == 0.6 and "0.6" in low["note"] and boot["fraction_holding"] == 1.0
+    from inferopt.experiment.herding_fig3 import cell_agreement
+    assert cell_agreement({"support": 0.0, "readings": {"a": "fails", "b": "fails"}}) == 1.0       # fails in every resample
+    assert cell_agreement({"support": 0.95, "readings": {"a": "holds"}}) == 0.95
+    assert cell_agreement({"support": 0.5, "readings": {"a": "holds", "b": "fails"}}) is None
+    assert cell_agreement({"verdict": "holds", "readings": {"a": "holds"}}) is None                 # deterministic
+    failing = boot | {"fraction_holding": 0.0}
+    assert carried_support(failing, [0.95], holds=False)["fraction_holding"] == pytest.approx(0.05)
+    assert carried_support(failing, [1.0], holds=False) == failing
 
 
 def test_start_agrees_holds_with_the_same_verdicts_and_close_curves_and_fails_otherwise():
