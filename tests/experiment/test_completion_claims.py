@@ -438,9 +438,27 @@ def test_d31_on_the_fixed_point_holds_fails_and_turns_with_the_setting(tmp_path)
     holds = d31_claim(runs_of(SLOW), fixed={"chosen": above, "eps x 0.1": above}, **kw, **on_map())
     assert holds["holds"] is True and "floor above the target" in " ".join(holds["measured"])
     assert recorded(tmp_path, holds)["verdict"] == "holds"
-    fails = d31_claim(runs_of(FAST), fixed={"chosen": below, "eps x 0.1": below}, **kw, **on_map())
-    assert fails["holds"] is False and fails["diagnosis"]["kind"] == "stand-in"
+    from inferopt.experiment.spectral.completion_steps import spectrum_difference
+    wider = {"b/a": {"stand-in": 600.0, "1M": 6000.0}, "difference": spectrum_difference(600.0, 6000.0)}
+    same = {"b/a": {"stand-in": 600.0, "1M": 610.0}, "difference": spectrum_difference(600.0, 610.0)}
+    fails = d31_claim(runs_of(FAST), fixed={"chosen": below, "eps x 0.1": below}, spectrum=wider, **kw, **on_map())
+    assert fails["holds"] is False and fails["diagnosis"]["kind"] == "stand-in"   # earned: b/a measurably larger at 1M's shape
     assert recorded(tmp_path, fails)["verdict"] == "fails"
+    # the synthetic matrices' own fixed points: the claim holding at 1M's shape keeps the stand-in; failing there too, inconclusive
+    syn = {"stand-in's shape": {"floor": 1.1, "optimum": 0.8, "start": 3.6, "toward": 1.05},
+           "1M's shape": {"floor": 3.5, "optimum": 1.2, "start": 3.6, "toward": 1.06}}
+    kept = d31_claim(runs_of(FAST), fixed={"chosen": below, "eps x 0.1": below}, spectrum=wider | {"fixed point": syn}, **kw, **on_map())
+    assert kept["diagnosis"]["kind"] == "stand-in" and "on synthetic ratings of 1M's shape the claim holds" in kept["diagnosis"]["text"]
+    both = {**syn, "1M's shape": {**syn["1M's shape"], "floor": 1.1}}
+    lost = d31_claim(runs_of(FAST), fixed={"chosen": below, "eps x 0.1": below}, spectrum=wider | {"fixed point": both}, **kw, **on_map())
+    assert recorded(tmp_path, lost)["verdict"] == "inconclusive"
+    for spectrum in (same, None):   # no measured difference (or none measured): the failure is not explained, inconclusive
+        unearned = d31_claim(runs_of(FAST), fixed={"chosen": below, "eps x 0.1": below}, spectrum=spectrum, **kw, **on_map())
+        assert recorded(tmp_path, unearned)["verdict"] == "inconclusive"
+    # raw ratings (session 27): the target a share of the way from the start to the training mean ("toward"), not to the optimum
+    toward = d31_fixed_reading({"chosen": {"floor": 1.2, "optimum": 0.9, "start": 4.0, "toward": 1.0}}, 0.85)
+    assert toward["cells"]["chosen"]["target"] == pytest.approx(4.0 - 0.85 * 3.0) and toward["outcome"] is False
+    assert d31_fixed_reading({"chosen": {"floor": 1.5, "optimum": 0.9, "start": 4.0, "toward": 1.0}}, 0.85)["outcome"] is True
     turns = d31_claim(runs_of(FAST), fixed={"chosen": above, "eps x 0.1": below}, **kw, **on_map())
     assert recorded(tmp_path, turns)["verdict"] == "inconclusive" and "turns with the setting" in turns["text"]
     with pytest.raises(ValueError, match="floor"):
@@ -497,3 +515,59 @@ def test_d34_holds_only_where_svrg_leads_and_its_lead_grows(tmp_path):
     assert d34_lead_test(behind.table, "0.85", ["small", "whole"], optimum=opt, trivial=triv) is False
     with pytest.raises(TypeError, match="densities"):
         d34_lead_claim(grows, densities={"small": 0.1})
+
+
+# ----------------------------------------------------------------------------- session 27: raw ratings, D3.4 on the ratio's direction
+
+
+def test_raw_ratings_read_the_way_from_the_start_to_the_training_mean():
+    raw = runs_of(FAST, start={"small": 2.0, "whole": 2.0})    # the start's test RMSE above the training mean's (START = 1.0)
+    assert raw.way("whole") == (2.0, START) and runs_of(FAST).way("whole") == (START, OPT)
+    assert raw.made("whole", "GD") == pytest.approx((2.0 - raw.median("whole", "GD", "final RMSE")) / (2.0 - START))
+    assert not raw.absolute_met and "from the start's (theta = 0) 2.0000 to the training mean's" in raw.target()
+    assert "raw ones, the paper's box [0, 5]" in raw.centred() and "start's test RMSE (theta = 0)" in raw.share_unit
+    with pytest.raises(ValueError, match="start"):
+        runs_of(FAST, start={"small": 0.5, "whole": 2.0})      # a start below the training mean: no way to run
+
+
+def test_d34_on_the_direction_of_the_work_ratio_to_a_shared_target(tmp_path):
+    from inferopt.experiment.spectral.completion_claims import d34_ratio_claim, d34_shared_target
+
+    dens = {"small": 0.06, "whole": 0.06}
+    grows = runs_of(FAST, small=SMALL_GROWS)                 # GD / SVRG 3.0 on the small matrix, 4.5 on the whole: grows
+    assert d34_shared_target(grows.table, ["small", "whole"], [0.72, 0.85, 1.0]) == "1"
+    holds = d34_ratio_claim(grows, densities=dens, trend=TREND)
+    assert recorded(tmp_path, holds)["verdict"] == "holds" and holds["measured"]["shared target"] == "1"
+    shrinks = runs_of(FAST, small=SMALL_SHRINKS)             # SVRG 5x GD's speed on the small matrix: the ratio shrinks
+    fails = d34_ratio_claim(shrinks, densities=dens, trend=TREND)   # the cost ratio at 1M's shape 3x the whole's, beyond the sizes' 2x
+    assert recorded(tmp_path, fails)["verdict"] == "fails" and fails["diagnosis"]["kind"] == "stand-in"
+    flat = cost_trend({"small": {"ratio": 0.9, "shape": [10, 8]}, "whole": {"ratio": 1.0, "shape": [14, 11]},
+                       "synthetic 30 x 60": {"ratio": 1.05, "shape": [30, 60]}}, reference="whole", synthetic="synthetic 30 x 60",
+                      exponent=0.1, predicted=1.1, M=10, N=15)
+    unearned = d34_ratio_claim(shrinks, densities=dens, trend=flat)   # no measured difference at 1M's shape: inconclusive
+    assert recorded(tmp_path, unearned)["verdict"] == "inconclusive"
+    never = {"GD": falling(0.01), "SGD": falling(0.01), "SVRG": falling(0.01)}   # nobody gets 0.72 of the way on the small matrix
+    none = d34_ratio_claim(runs_of(FAST, small=never), densities=dens, trend=TREND)
+    assert none["holds"] is None and "Not measured: no share of the way" in none["text"]
+    with pytest.raises(TypeError, match="densities"):
+        d34_ratio_claim(grows, densities={}, trend=TREND)
+
+
+def test_d36_reads_sgds_work_to_a_shared_target_across_sizes(tmp_path):
+    from inferopt.experiment.spectral.completion_claims import d36_claim, d36_ratio
+
+    def with_matvecs(runs):   # the constructed runs draw no degrees: one step's mat-vecs M N = 30 a second
+        for k in ("0.72", "0.85", "1"):
+            runs.table[f"mat-vecs to {k}"] = runs.table[f"time to {k}"] * 30.0
+        return runs
+
+    quick_small = {"GD": falling(0.05), "SGD": falling(0.5), "SVRG": falling(0.15)}    # SGD at 0.85 in 1 s on the small matrix
+    slower = with_matvecs(runs_of(FAST, small=quick_small))                              # ... in 3 s on the whole: 3x
+    holds = d36_claim(slower, small="small")
+    assert d36_ratio(slower.table, "small", "whole", holds["measured"]["shared target"]) > 1.5
+    assert recorded(tmp_path, holds)["verdict"] == "holds"
+    faster = with_matvecs(runs_of(FAST, small={"GD": falling(0.05), "SGD": falling(0.05), "SVRG": falling(0.15)}))   # slower on the small one
+    fails = d36_claim(faster, small="small")
+    assert recorded(tmp_path, fails)["verdict"] == "fails" and fails["diagnosis"]["kind"] == "stand-in"
+    with pytest.raises(ValueError, match="small"):
+        d36_claim(slower, small="whole")

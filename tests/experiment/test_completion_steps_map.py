@@ -341,11 +341,14 @@ def test_work_caps_and_the_work_axis_count_exact_and_stochastic_gradients():
     assert np.allclose(gd.times, np.asarray(base.iterations, float)) and np.allclose(gd.info["seconds"], base.times)
     n = int(base.n_iter)
     sgd = replace(base, info={"degrees": [3] * n})                           # M N = 6 mat-vecs a step: r units a step
-    assert np.allclose(work_axis(sgd, M=2, N=3, r=0.25), 0.25 * np.asarray(base.iterations, float))
+    assert np.allclose(work_axis(sgd, M=2, N=3, r=0.25, lanczos=0), 0.25 * np.asarray(base.iterations, float))
+    # session 27: each drawn step's spectral interval (Lanczos, 6 mat-vecs here) counted: 12 mat-vecs a step, 2 r
+    assert np.allclose(work_axis(sgd, M=2, N=3, r=0.25, lanczos=6), 0.5 * np.asarray(base.iterations, float))
     svrg = replace(base, info={"degrees": [3] * n, "n_inner": 5})            # two stochastic gradients a step, a snapshot an epoch
     its = np.asarray(base.iterations)
-    assert np.allclose(work_axis(svrg, M=2, N=3, r=0.25), -(-its // 5) + 0.5 * its)
-    w = on_work(sgd, M=2, N=3, r=0.25)
+    assert np.allclose(work_axis(svrg, M=2, N=3, r=0.25, lanczos=0), -(-its // 5) + 0.5 * its)
+    assert np.allclose(work_axis(svrg, M=2, N=3, r=0.25, lanczos=6), -(-its // 5) * 1.25 + 0.75 * its)   # an interval a step and a snapshot
+    w = on_work(sgd, M=2, N=3, r=0.25, lanczos=0)
     assert seconds_at(w, float(w.times[2])) == pytest.approx(float(base.times[2])) and np.isinf(seconds_at(w, np.inf))
     assert np.allclose(WorkCall(lambda: base, M=2, N=3, r=0.25)().times, its)
     with pytest.raises(ValueError, match="r"):
@@ -362,3 +365,37 @@ def test_random_subsets_keep_the_density_the_most_rated_block_raises():
     assert random_subset(D, 30, 40, 1)["values"].tolist() == random_subset(D, 30, 40, 1)["values"].tolist()   # seeded
     with pytest.raises(ValueError, match="n_rows"):
         random_subset(D, 61, 40, 0)
+
+
+# ----------------------------------------------------------------------------- session 27: the reference optimum, the stand-in's b/a
+
+
+def test_converged_optimum_meets_its_tolerance_or_says_it_did_not():
+    from inferopt.experiment.spectral import projected_gradient
+    from inferopt.experiment.spectral.completion_steps import converged_optimum
+
+    D = hold_out(synthetic_low_rank_ratings(30, 24, 2, 300, rng=5, test_fraction=0.2, noise=0.3), 0.2, 7)   # raw ratings, box [0, 5]
+    p = completion_problem(D, 10.0, 1.0)
+    theta, info = converged_optimum(p, None, tol=1e-6, max_iter=5, rounds=200)   # many short rounds, each restarted from the last
+    assert info["met"] and info["projected gradient"] <= 1e-6 and info["rounds"] > 1
+    assert projected_gradient(p, theta) == pytest.approx(info["projected gradient"])
+    again, info2 = converged_optimum(p, theta, tol=1e-6, max_iter=5)   # already within the tolerance: no round runs
+    assert info2["rounds"] == 0 and np.array_equal(again, theta)
+    _, short = converged_optimum(p, None, tol=1e-12, max_iter=2, rounds=1)   # one round of 2 steps cannot get there: said so
+    assert not short["met"] and short["projected gradient"] > 1e-12 and short["iterations"] <= 2
+    with pytest.raises(ValueError, match="tol"):
+        converged_optimum(p, None, tol=0.0, max_iter=5)
+    with pytest.raises(TypeError, match="MatrixCompletion"):
+        converged_optimum("p", None, tol=1e-6, max_iter=5)
+
+
+def test_spectrum_difference_names_a_difference_only_beyond_the_intervals_rounding():
+    from inferopt.experiment.spectral.completion_steps import spectrum_difference
+
+    far = spectrum_difference(600.0, 6000.0)
+    assert far["differs"] and far["direction"] == "larger" and far["ratio"] == pytest.approx(10.0)
+    near = spectrum_difference(600.0, 600.0 * 2 ** 0.125)   # one rounding step of the interval's bound: not told apart
+    assert not near["differs"] and near["direction"] == "equal"
+    assert spectrum_difference(6000.0, 600.0)["direction"] == "smaller"
+    with pytest.raises(ValueError, match="paper"):
+        spectrum_difference(600.0, 0.5)

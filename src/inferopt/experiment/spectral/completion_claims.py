@@ -52,6 +52,7 @@ _VERDICT = {True: "holds", False: "fails", None: "not measured"}
 WORK_UNIT = ("one unit of work is one exact gradient at the matrix's size, a stochastic gradient (M probes at the mean degree N) counting "
              "r units, r its cost in exact gradients at that size, measured once and kept in params (stochastic_cost); CPU seconds beside")
 _SHARE_UNIT = "share of the way from the training mean's test RMSE to the model optimum's"
+_RAW_SHARE_UNIT = "share of the way from the start's test RMSE (theta = 0) to the training mean's"
 
 
 def _runs(table, *columns) -> pd.DataFrame:
@@ -438,11 +439,14 @@ class D3Runs:
     ``trivial`` and ``optimum`` ``{dataset: the training mean's / the model optimum's test RMSE}``; ``targets``
     ``{dataset: {reading: target RMSE}}``; ``sizes`` ``{dataset: share of the matrix}``; ``shapes`` ``{dataset: (d, r)}``;
     ``factors`` and ``edges`` ``{dataset: {arm: step factor / grid edge}}`` (:func:`~.completion_steps.tune_steps`);
-    ``n_seeds`` and ``seed`` of the runs; ``mean`` the training mean the ratings are centred on; ``shares`` the target
+    ``n_seeds`` and ``seed`` of the runs; ``mean`` the training mean (the ratings' centre where centred); ``shares`` the target
     shares read; ``target_share`` and ``target_rmse`` the paper's targets; ``budget`` every size's work budget (:data:`WORK_UNIT`)
     (None: iteration budgets); ``clock`` ``{dataset: [GD's time to the judged target per timing round, round 0 first]}``
     (None: not retimed), kept as :func:`~.completion.clock_factors`: D3.4 reads beyond it; ``paths`` every run's work and test
-    RMSE at its evaluations (:func:`run_paths`; None: the priced reading censors where a run stops before the target)."""
+    RMSE at its evaluations (:func:`run_paths`; None: the priced reading censors where a run stops before the target);
+    ``start`` ``{dataset: the start's test RMSE}`` where the runs start at θ = 0 on the raw ratings (the paper's box [0, 5],
+    session 27: "the way" then runs from the start's test RMSE to the training mean's, the paper's translation of its
+    targets, :meth:`way`); None: centred ratings, the way from the training mean's to the optimum's."""
 
     table: pd.DataFrame
     ref: str
@@ -464,6 +468,7 @@ class D3Runs:
     budget: float | None = None
     clock: dict | None = None
     paths: dict | None = None
+    start: dict | None = None
     _summary: pd.DataFrame | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self):
@@ -491,6 +496,24 @@ class D3Runs:
             self.budget = check_real("budget", self.budget, low=0.0, low_open=True)
         if self.clock is not None:
             self.clock = clock_factors(self.clock)
+        if self.start is not None:
+            if not isinstance(self.start, dict) or sorted(names - set(self.start)):
+                raise ValueError("start must map every dataset of the table to its start's test RMSE")
+            for n in names:
+                if not check_real(f"start[{n!r}]", self.start[n]) > self.trivial[n]:
+                    raise ValueError(f"start[{n!r}] {self.start[n]} must lie above the training mean's test RMSE {self.trivial[n]}")
+
+    def way(self, name: str) -> tuple:
+        """``(from, to)``: the test RMSEs "the way" runs between on ``name``, the unit of every share of the way read here.
+        Raw ratings (``start`` given): from the start's (θ = 0) to the training mean's, as the paper's RMSE 1.5 on 1M lies 0.85
+        of the way from its start to its training mean; centred: from the training mean's (the start) to the optimum's."""
+        if self.start is None:
+            return self.trivial[name], self.optimum[name]
+        return self.start[name], self.trivial[name]
+
+    @property
+    def share_unit(self) -> str:
+        return _SHARE_UNIT if self.start is None else _RAW_SHARE_UNIT
 
     # ------------------------------------------------------------------ what the claims read, derived from the runs
     @property
@@ -520,8 +543,8 @@ class D3Runs:
 
     @property
     def absolute_met(self) -> bool:
-        """Centred, the start is the training mean: an absolute target at or above its test RMSE is met at time 0."""
-        return self.target_rmse >= self.trivial[self.ref]
+        """An absolute target at or above the start's test RMSE is met at time 0 (centred, the start is the training mean)."""
+        return self.target_rmse >= self.way(self.ref)[0]
 
     @property
     def reads(self) -> list:
@@ -540,18 +563,37 @@ class D3Runs:
 
     def late(self) -> dict:
         """Each arm's share of the way made in the budget's second half (:func:`~.completion.late_progress`)."""
-        return late_progress(self.main, self.ref, self.trivial[self.ref], self.optimum[self.ref])
+        return late_progress(self.main, self.ref, *self.way(self.ref))
 
     def made(self, name: str, method: str) -> float:
-        """:func:`made` on ``name``, against its own training mean and optimum."""
-        return made(self.table, name, method, self.optimum[name], self.trivial[name])
+        """:func:`made` on ``name``: the share of :meth:`way` its median run made by the end of the budget."""
+        from_, to = self.way(name)
+        return made(self.table, name, method, to, from_)
 
     def not_reached(self, name: str) -> str:
-        """Where each method on ``name`` stands against the target when the budget ends (:func:`~.completion.reach_text`)."""
-        return reach_text(self.table, name, self.reading, self.optimum[name], self.trivial[name], self.common[name])
+        """Where each method on ``name`` stands against the target when the budget ends (:func:`~.completion.reach_text`;
+        raw ratings: the same clause on :meth:`way`)."""
+        if self.start is None:
+            return reach_text(self.table, name, self.reading, self.optimum[name], self.trivial[name], self.common[name])
+        within = "within the runs' iteration budgets" if self.common[name] is None else f"within {self.common[name]:.3g} units of work"
+        reached, short = [], []
+        for m in pd.unique(self.table.loc[self.table.dataset == name, "method"]):
+            t = self.median(name, m, f"time to {self.reading}")
+            (reached if np.isfinite(t) else short).append(f"{m} at {t:.3g} units" if np.isfinite(t) else f"{m} {self.made(name, m):.2f}")
+        way = "of the way from the start's test RMSE to the training mean's"
+        head = f"{name}, {within}: " + (f"{', '.join(reached)} reach {self.reading} {way}" if reached else
+                                        f"no method reaches {self.reading} {way}")
+        return head + ("" if not short else f"; {'the others get' if reached else 'they get'} {', '.join(short)} of the way")
 
     # ------------------------------------------------------------------ the sentences and values the claims share
     def centred(self) -> str:
+        if self.start is not None:
+            ref = self.ref
+            return (f"The ratings are the raw ones, the paper's box [0, 5] and start theta = 0 (session 27: centring, tried in issue 41's "
+                    f"second review, removed SGD-DET's bias and predicted worse; it is measured beside as a diagnosing cell): the start's "
+                    f"test RMSE {self.start[ref]:.4f}, the training mean {self.mean:.3f} predicts at {self.trivial[ref]:.4f}, the model "
+                    f"optimum at {self.optimum[ref]:.4f} ({(self.start[ref] - self.optimum[ref]) / (self.start[ref] - self.trivial[ref]):.3f} "
+                    "of the way).")
         return (f"The ratings are centred on the training mean {self.mean:.3f} (the box [-mean, 5 - mean]): every run starts at the "
                 "training-mean predictor.")
 
@@ -564,6 +606,11 @@ class D3Runs:
     def target(self) -> str:
         """The judged target in words, with the paper's targets it translates."""
         ref, key = self.ref, self.reading
+        if self.start is not None:
+            return (f"target: test RMSE {key} of the way from the start's (theta = 0) {self.start[ref]:.4f} to the training mean's "
+                    f"{self.trivial[ref]:.4f}: {self.targets[ref][key]:.4f} (the paper's translated target: its RMSE 1.5 on 1M lies "
+                    f"{self.target_share:g} of the way from its start to its training mean 1.117, its 1.8 on 10M 0.72; the deepest of the two "
+                    f"that some arm reaches within the budget is judged, {self.target_share:g} if none does; deeper shares beside); {STAY}")
         return (f"target: test RMSE {key} of the way from the start's, the training mean's {self.trivial[ref]:.4f}, to the model optimum's "
                 f"{self.optimum[ref]:.4f}: {self.targets[ref][key]:.4f} (the paper's RMSE 1.5 on 1M lies {self.target_share:g} of the way from "
                 f"its start to its training mean, its 1.8 on 10M 0.72; centred, the start is the mean: the same shares of the way to the "
@@ -633,7 +680,9 @@ def d31_fixed_reading(fixed: dict, share: float) -> dict:
     """D3.1 on SGD-DET's deterministic fixed point (issue 41; :func:`~.completion_degrees.det_fixed_point`, the minimiser of
     the truncated objective its mean gradient descends: its bias floor on the paper's axis). ``fixed`` ``{cell: {"floor": the
     fixed point's test RMSE, "optimum": the model optimum's, "start": the start's (the training mean's)}}``, the first cell
-    the chosen one. Per cell: the target ``share`` of the way from the start to the optimum, the share of the way the floor
+    the chosen one; a cell's optional ``"toward"``: the test RMSE the way runs to instead of the optimum (raw ratings, session 27:
+    the training mean's, the paper's translated target). Per cell: the target ``share`` of the way from the start to the optimum (or
+    ``toward``), the share of the way the floor
     leaves undone (``short``), and ``outcome``: True where the floor lies above the target (the bias alone keeps SGD-DET from
     it, while the unbiased methods converge to the optimum), False where it lies below, None where equal. ``outcome``: the
     chosen cell's where every cell agrees, else None (it turns with the setting)."""
@@ -645,11 +694,12 @@ def d31_fixed_reading(fixed: dict, share: float) -> dict:
         if not isinstance(c, dict) or not {"floor", "optimum", "start"} <= set(c):
             raise ValueError(f"fixed[{label!r}] must hold floor, optimum and start; got {c!r}")
         f_, o_, s_ = (check_real(f"fixed[{label!r}][{k!r}]", c[k], low=0.0) for k in ("floor", "optimum", "start"))
-        if not o_ < s_:
-            raise ValueError(f"fixed[{label!r}]: the optimum's test RMSE {o_} must lie below the start's {s_}")
-        target = s_ - share * (s_ - o_)
-        cells[label] = {"floor": f_, "optimum": o_, "start": s_, "target": target, "short": (f_ - o_) / (s_ - o_),
-                        "outcome": True if f_ > target else False if f_ < target else None}
+        t_ = o_ if c.get("toward") is None else check_real(f"fixed[{label!r}]['toward']", c["toward"], low=0.0)
+        if not t_ < s_:
+            raise ValueError(f"fixed[{label!r}]: the test RMSE the way runs to, {t_}, must lie below the start's {s_}")
+        target = s_ - share * (s_ - t_)
+        cells[label] = {"floor": f_, "optimum": o_, "start": s_, "target": target, "short": (f_ - t_) / (s_ - t_),
+                        "outcome": True if f_ > target else False if f_ < target else None} | ({} if c.get("toward") is None else {"toward": t_})
     outs = [c["outcome"] for c in cells.values()]
     first = outs[0]
     return {"outcome": first if all(o is first for o in outs) else None, "cells": cells, "share": share}
@@ -663,7 +713,7 @@ def _d31_fixed_text(fx: dict, key: str) -> str:
 
 
 def d31_claim(runs: D3Runs, *, regime: dict, eps: float, lam: float, conditioning: dict, pick: str, steps: str, map_text: str,
-              map_cells: dict, chosen: dict, worse, fixed: dict | None = None, N: int | None = None) -> dict:
+              map_cells: dict, chosen: dict, worse, fixed: dict | None = None, N: int | None = None, spectrum: dict | None = None) -> dict:
     """D3.1, "SGD-DET performs badly due to its biased gradient estimators", read at equal time (the paper's axis) on the
     whole matrix: SGD-DET's median final test RMSE above SGD's and SVRG's by more than the seeds' spread holds, ahead of
     either by more than that fails, within it undecided (:func:`~.completion.d31_reading`; then inconclusive with its
@@ -672,12 +722,17 @@ def d31_claim(runs: D3Runs, *, regime: dict, eps: float, lam: float, conditionin
     beside; ``pick``, ``steps``, ``map_text``: :func:`pick_text`, :func:`steps_text`, :func:`map_text`.
     With ``fixed`` (issue 41) it is decided on SGD-DET's deterministic fixed point at degree ``N`` instead
     (:func:`d31_fixed_reading` at the judged target, the chosen cell and the others of ``fixed``, e.g. eps x 0.1): the
-    runs' reading is recorded beside, its bootstrap three-valued (:func:`three_valued_support`).
+    runs' reading is recorded beside, its bootstrap three-valued (:func:`three_valued_support`). Where the floor lies below the
+    target the diagnosis is ``stand-in`` only with a measured difference (session 27): ``spectrum`` ``{"b/a": {matrix: b/a at
+    its optimum}, "difference": :func:`~.completion_steps.spectrum_difference` of synthetic matrices of the stand-in's and 1M's
+    shapes}`` with b/a larger at 1M's shape (a wider interval, a larger bias at degree N) and, where ``spectrum["fixed point"]``
+    (``{stand-in shape's label: cell, 1M shape's label: cell}`` in that order, cells as ``fixed``'s) is given, the claim
+    holding on the synthetic matrix of 1M's shape (its floor above its own target); else inconclusive (``Unearned``).
     Returns :meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments."""
     runs = _runs_of(runs)
     if fixed is not None:
         return _d31_fixed_claim(runs, regime=regime, eps=eps, lam=lam, conditioning=conditioning, pick=pick, steps=steps, map_text=map_text,
-                                fixed=fixed, N=N)
+                                fixed=fixed, N=N, spectrum=spectrum)
     if not isinstance(regime, dict) or not isinstance(conditioning, dict):
         raise TypeError("regime and conditioning must be mappings name -> value")
     eps, lam = check_real("eps", eps, low=0.0, low_open=True), check_real("lam", lam, low=0.0, low_open=True)
@@ -764,7 +819,7 @@ def stand_in_32(runs: D3Runs, trend: dict) -> dict:
     per_gd = steps["SGD"] / max(steps["GD"], 1.0)
     power = (f"Power: with {runs.n_seeds} seeds the test decides SGD ahead of GD wherever SGD's median run reaches the target before GD's "
              f"{runs.median(ref, 'GD', f'time to {key}'):.3g} units (inf: not reached), and at equal time it resolves final test RMSE differences "
-             f"beyond SGD's seed range {sgd_range:.4f} ({sgd_range / (runs.trivial[ref] - runs.optimum[ref]):.2f} of the way); SGD took "
+             f"beyond SGD's seed range {sgd_range:.4f} ({sgd_range / (runs.way(ref)[0] - runs.way(ref)[1]):.2f} of the way); SGD took "
              f"{steps['SGD']:.0f} steps in the budget, {per_gd:.1f} per GD step, and made {runs.made(ref, 'SGD'):.2f} of the way. An effect that "
              f"needs more stochastic steps per exact one than this size's cost ratio gives is out of its reach: at 1M's shape about "
              f"{trend['gain'] * steps['SGD'] / max(steps['GD'], 1.0):.0f} per GD step; whether SGD reaches the target in that many our runs "
@@ -831,7 +886,7 @@ def d32_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
               + ("" if why is None else f"Not measured: {why}. ")
               + f"{runs.not_reached(ref)}. {runs.centred()} {steps} {runs.far()} {map_text} {runs.seeds()}"),
         **decided(test, main, diagnosed(cells, "SGD against GD across the map.", **mapped, stand_in=stand_in_32(runs, trend))),
-        threshold={"value": float(key), "source": "ours", "unit": _SHARE_UNIT,
+        threshold={"value": float(key), "source": "ours", "unit": runs.share_unit,
                    "readings": readings(lambda s: d32_test(main, share_key(s)), runs.shares, chosen=float(key))},
         measured={"not measured because": why or "", "decided by": basis} | runs.times()
         | {f"verdict at {runs.absolute}": at_abs, "common budget (work)": runs.common[ref]} | runs.rmses() | runs.step_factors() | runs.work())
@@ -1022,7 +1077,7 @@ def d34_claim(runs: D3Runs, *, trend: dict) -> dict:
            if in_noise else decided(lambda t: growth(t)[0], table, d34_diagnosis(size_cells(table, key, order, runs.seed), runs.sizes,
                                                                                  trend))),
         threshold=None if outcome is None and not in_noise else {
-            "value": float(key), "source": "ours", "unit": _SHARE_UNIT,
+            "value": float(key), "source": "ours", "unit": runs.share_unit,
             "readings": readings(lambda s: growth(table, share_key(s))[0], runs.shares, chosen=float(key))},
         measured={"not measured because": why or "", "undecided because": noisy or ""} | {f"{n}: SVRG ahead of GD": str(ahead_[n]) for n in order}
         | {f"{n}: GD / SVRG time to {r_}": ratio_text(table, n, runs.common[n], r_) for n in order for r_ in runs.reads}
@@ -1068,7 +1123,27 @@ def cost_check(seconds_exponents: dict, work_exponents: dict, flops: dict, secon
             | {f"seconds against {k}": seconds[k] for k in COST_ORDER}}
 
 
-def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, steps, map_text, fixed, N) -> dict:
+def _spectrum_text(spectrum: dict, synthetic: dict | None = None) -> str:
+    d_ = spectrum["difference"]
+    return ("b/a at the model optimum: " + "; ".join(f"{k} {v:.4g}" for k, v in spectrum["b/a"].items())
+            + f"; 1M's shape over the stand-in's {d_['ratio']:.3g}x ("
+            + (f"{d_['direction']}: beyond the interval's rounding, {d_['step']:.3g}x" if d_["differs"] else
+               f"within the interval's rounding, {d_['step']:.3g}x: no measured difference") + ")"
+            + ("" if synthetic is None else "; SGD-DET's fixed point on the synthetic ratings (the same reading, each against its own "
+               "start and training mean): " + _d31_fixed_text(synthetic, "")))
+
+
+def _synthetic_fixed(spectrum, share: float):
+    """D3.1's fixed-point reading on ``spectrum["fixed point"]``'s synthetic matrices (None without them)."""
+    if spectrum is None or spectrum.get("fixed point") is None:
+        return None
+    cells = spectrum["fixed point"]
+    if not isinstance(cells, dict) or len(cells) != 2:
+        raise ValueError("spectrum['fixed point'] must hold two cells: the stand-in's shape, then 1M's shape")
+    return {"cells": {lab: d31_fixed_reading({lab: c}, share)["cells"][lab] for lab, c in cells.items()}}
+
+
+def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, steps, map_text, fixed, N, spectrum=None) -> dict:
     """:func:`d31_claim` decided on SGD-DET's fixed point (:func:`d31_fixed_reading`)."""
     if not isinstance(regime, dict) or not isinstance(conditioning, dict):
         raise TypeError("regime and conditioning must be mappings name -> value")
@@ -1106,10 +1181,21 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
     if outcome is None and why:
         diag = Unearned(why, {"fixed point": fx})
     elif outcome is False:
-        diag = {"kind": "stand-in", "text": f"SGD-DET's bias floor lies below the target on MovieLens 100K ({_d31_fixed_text(fx, key)}). The "
-                "bias depends on the spectrum's interval [a, b] of the data (b/a), which differs between MovieLens 100K and the paper's 1M / "
-                "10M; the test's power: any floor above the target, exactly (deterministic), on this data only.",
-                "evidence": {"fixed point": fx}}
+        if spectrum is not None and (not isinstance(spectrum, dict) or not {"b/a", "difference"} <= set(spectrum)):
+            raise TypeError("spectrum must be {'b/a': {matrix: b/a}, 'difference': spectrum_difference(...)}")
+        syn = _synthetic_fixed(spectrum, share)
+        at_1m = None if syn is None else list(syn["cells"].values())[1]["outcome"]
+        if spectrum is not None and spectrum["difference"]["differs"] and spectrum["difference"]["direction"] == "larger" and at_1m is not False:
+            diag = {"kind": "stand-in", "text": f"SGD-DET's bias floor lies below the target on MovieLens 100K ({_d31_fixed_text(fx, key)}). The "
+                    "bias grows with the spectrum's interval b/a of the data, and b/a differs measurably at the paper's size: "
+                    f"{_spectrum_text(spectrum, syn)}" + ("" if syn is None else "; on synthetic ratings of 1M's shape the claim holds")
+                    + "; the test's power: any floor above the target, exactly (deterministic).",
+                    "evidence": {"fixed point": fx, "spectrum": spectrum} | ({} if syn is None else {"synthetic fixed points": syn})}
+        else:
+            diag = Unearned("SGD-DET's bias floor lies below the target here, and no measured difference between the stand-in and the "
+                            "paper's data explains it (" + ("b/a not measured at 1M's shape" if spectrum is None else _spectrum_text(spectrum, syn))
+                            + "); what would decide it: the fixed point on ratings of the paper's size, or a map over eps", {"fixed point": fx}
+                            | ({} if spectrum is None else {"spectrum": spectrum}))
     return dict(
         id="D3.1", text=text, holds=bool(outcome) if outcome is not None else (False if diag is not None else None),   # Unearned: inconclusive
         measured={f"{label}: {k}": v for label, c in fx["cells"].items() for k, v in c.items() if k != "outcome"}
@@ -1117,9 +1203,13 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
         | {f"runs: SGD-DET {k} (final test RMSE)": v for k, v in r31.items() if k != "outcome"}
         | {"runs: bootstrap holds share": run_support["holds share"], "runs: bootstrap fails share": run_support["fails share"],
            "runs: bootstrap undecided share": run_support["undecided"]}
-        | {f"second-half share of the way {m}": v for m, v in late.items()} | runs.rmses() | runs.step_factors() | regime_ | dict(conditioning),
+        | {f"second-half share of the way {m}": v for m, v in late.items()} | runs.rmses() | runs.step_factors() | regime_ | dict(conditioning)
+        | ({} if spectrum is None else {f"b/a at the optimum, {k}": v for k, v in spectrum["b/a"].items()}
+           | {"b/a, 1M's shape over the stand-in's": spectrum["difference"]["ratio"]}
+           | {f"synthetic {lab}: fixed point {k}": v for lab, c in (_synthetic_fixed(spectrum, share) or {"cells": {}})["cells"].items()
+              for k, v in c.items() if k != "outcome"}),
         **({} if diag is None else {"diagnosis": diag}),
-        threshold={"value": share, "source": "ours", "unit": _SHARE_UNIT,
+        threshold={"value": share, "source": "ours", "unit": runs.share_unit,
                    "readings": readings(lambda s_: d31_fixed_reading(fixed, s_)["outcome"] is True, D31_SHARES, chosen=share)})
 
 
@@ -1187,9 +1277,10 @@ def d34_lead_claim(runs: D3Runs, *, densities: dict) -> dict:
     table, key, order = runs.table, runs.reading, runs.order
 
     def test(t, r_=key):
-        return d34_lead_test(t, r_, order, optimum=runs.optimum, trivial=runs.trivial)
+        return d34_lead_test(t, r_, order, optimum=to, trivial=from_)
 
-    lead = d34_leads(table, key, order, optimum=runs.optimum, trivial=runs.trivial)
+    from_, to = {n: runs.way(n)[0] for n in order}, {n: runs.way(n)[1] for n in order}
+    lead = d34_leads(table, key, order, optimum=to, trivial=from_)
     outcome = test(table)
     unit = ("GD / SVRG ratio of the median work to the target (above 1: SVRG ahead)" if lead["basis"] == "ratio" else
             "share of the way SVRG's median test RMSE at the end of the common budget lies below GD's (above 0: SVRG ahead)")
@@ -1214,8 +1305,164 @@ def d34_lead_claim(runs: D3Runs, *, densities: dict) -> dict:
         **(dict(holds=None) if outcome is None else dict(test=lambda t: test(t) is True, table=table, by="seed",
                                                          **({} if diag is None else dict(diagnosis=diag)))),
         threshold=None if outcome is None else {
-            "value": float(key), "source": "ours", "unit": _SHARE_UNIT,
+            "value": float(key), "source": "ours", "unit": runs.share_unit,
             "readings": readings(lambda s: test(table, share_key(s)) is True, runs.shares, chosen=float(key))},
         measured={"basis": lead["basis"], "lead unit": unit} | {f"{n}: SVRG's lead": v for n, v in lead["leads"].items()}
         | {f"{n}: density": densities[n] for n in order} | {f"{n}: step factor {m}": runs.factors[n][m] for n in order for m in runs.factors[n]}
         | {f"{n}: median work to target {m}": runs.median(n, m, f"time to {key}") for n in order for m in ("GD", "SVRG")})
+
+
+def d34_shared_target(table: pd.DataFrame, sizes: list, shares) -> str | None:
+    """The deepest of ``shares`` (shares of the way, :func:`~.completion.share_key`) that the median runs of GD and SVRG both
+    reach at every size of ``sizes`` within its budget (session 27: D3.4's shared target, so that every size's GD / SVRG work
+    ratio is exact and to the same target); None where no share is."""
+    _runs(table, "total time")
+    if not isinstance(sizes, (list, tuple)) or len(sizes) < 2:
+        raise ValueError(f"sizes must list at least two datasets, smaller first; got {sizes!r}")
+    for n in sizes:
+        _member("sizes", n, table, "dataset")
+    for s in sorted((check_real("shares (an entry of)", s, low=0.0, low_open=True) for s in shares), reverse=True):
+        key = share_key(s)
+        if f"time to {key}" in table.columns and all(_both_reach(table, n, key) for n in sizes):
+            return key
+    return None
+
+
+def _cost_difference(trend: dict, sizes) -> dict:
+    """Whether the exact / stochastic cost ratio measured on synthetic ratings of 1M's shape differs from the sizes run beyond
+    their own spread (``trend``, :func:`cost_trend`): its ``gain`` over the whole matrix's against the largest over smallest of
+    the sizes' measured ratios."""
+    ratios = [trend["evidence"]["exact / stochastic gradient CPU seconds"][n] for n in sizes]
+    spread = max(ratios) / min(ratios)
+    return {"gain at 1M's shape": float(trend["gain"]), "spread over the sizes run": float(spread),
+            "differs": bool(trend["gain"] > spread or trend["gain"] < 1.0 / spread)}
+
+
+def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict) -> dict:
+    """D3.4, "the gap between SVRG and GD is expected to increase for larger datasets" (session 27: on the direction of the
+    GD / SVRG work ratio, not on a lead at the largest size): at the deepest target share both GD and SVRG reach at every size
+    (:func:`d34_shared_target`), the GD / SVRG ratio of their median work to it is larger on the larger of every pair of sizes
+    (:func:`~.completion.d34_growth`; SVRG need not lead: a ratio that grows is a gap moving in SVRG's favour); fails where it
+    shrinks somewhere; not measured where no share is reached by both at every size (their leads at equal work beside,
+    :func:`d34_leads`). Bootstrap over seeds. Its diagnosis where it fails: ``stand-in`` only with a measured difference, the
+    exact / stochastic cost ratio at 1M's shape beyond the sizes' own spread (:func:`cost_trend`); else inconclusive."""
+    runs, trend = _runs_of(runs), _trend(trend)
+    if not isinstance(densities, dict) or set(runs.order) - set(densities):
+        raise TypeError("densities must map every size to its rated share")
+    table, order = runs.table, runs.order
+    key = d34_shared_target(table, order, runs.shares)
+    from_, to = {n: runs.way(n)[0] for n in order}, {n: runs.way(n)[1] for n in order}
+    shapes = ", ".join(f"{n} {tuple(runs.shapes[n])}, density {densities[n]:.3f}" for n in order)
+    budget = "iteration budgets" if runs.budget is None else f"every size's budget {runs.budget:g} units of work, {WORK_UNIT}"
+    head = (f"The gap between SVRG and GD grows with the dataset (\"the gap between SVRG and GD is expected to increase for larger "
+            f"datasets\"), read on its direction (session 27): on random subsamples of MovieLens 100K that keep its density ({shapes}), GD "
+            f"and SVRG on each, each arm's step tuned on it, {budget}; at the deepest share of the way both GD and SVRG reach at every "
+            "size (a shared target: every ratio exact, no budget decides it), the GD / SVRG ratio of their median work to it larger on "
+            "the larger of every pair of sizes holds (SVRG need not lead: a ratio that grows is a gap moving in SVRG's favour), smaller "
+            "somewhere fails; not measured where no share is reached by both at every size. ")
+    tail = f" All sizes are far below MovieLens 1M and 10M, the paper's two. {runs.centred()} {runs.seeds()}"
+    if key is None:
+        lead = d34_leads(table, runs.reading, order, optimum=to, trivial=from_)
+        why = ("no share of the way is reached by both GD and SVRG at every size within the budget; at equal work SVRG's lead over GD "
+               f"({'GD / SVRG work ratio' if lead['basis'] == 'ratio' else 'share of the way its median final test RMSE lies below GD'}): "
+               + ", ".join(f"{n} {v:+.3f}" for n, v in lead["leads"].items()))
+        return dict(id="D3.4", text=head + f"Not measured: {why}." + tail, holds=None,
+                    measured={"not measured because": why} | {f"{n}: SVRG's lead at equal work": v for n, v in lead["leads"].items()})
+    ratios = {n: _median(table, n, "GD", f"time to {key}") / _median(table, n, "SVRG", f"time to {key}") for n in order}
+
+    def test(t, r_=key):
+        return d34_growth(t, r_, order)[0]
+
+    outcome = test(table)
+    cost = _cost_difference(trend, order)
+    gain, spread = cost["gain at 1M's shape"], cost["spread over the sizes run"]
+    diag = None
+    if outcome is False:
+        evidence = {"GD / SVRG work ratio": ratios, "densities": densities, "cost ratio": cost} | trend["evidence"]
+        if cost["differs"]:
+            diag = {"kind": "stand-in", "text": f"The GD / SVRG work ratio to {key} of the way shrinks with the size on MovieLens 100K "
+                    f"subsamples only ({shapes}); the measured difference at the paper's size: {trend['text']} (the gain "
+                    f"{gain:.2f}x lies beyond the sizes' own spread {spread:.2f}x); the "
+                    f"test's power: a ratio that changes order between these sizes, over {runs.n_seeds} seeds.", "evidence": evidence}
+        else:
+            diag = Unearned(f"the GD / SVRG work ratio shrinks with the size here and no measured difference explains it (the exact / "
+                            f"stochastic cost ratio at 1M's shape, {gain:.2f}x the whole matrix's, lies within the "
+                            f"sizes' own spread {spread:.2f}x); what would decide it: sizes nearer 1M's", evidence)
+    text = (head + f"Shared target: {key} of the way ({', '.join(f'{n} {runs.targets[n][key]:.4f}' for n in order)}); GD / SVRG work "
+            f"ratio: {', '.join(f'{n} {v:.3f}' for n, v in ratios.items())}; median work to it: "
+            + "; ".join(f"{n} GD {runs.median(n, 'GD', f'time to {key}'):.4g}, SVRG {runs.median(n, 'SVRG', f'time to {key}'):.4g}"
+                        for n in order) + "." + tail)
+    return dict(
+        id="D3.4", text=text,
+        **(dict(holds=None) if outcome is None else dict(test=lambda t: test(t) is True, table=table, by="seed",
+                                                         **({} if diag is None else dict(diagnosis=diag)))),
+        threshold=None if outcome is None else {
+            "value": float(key), "source": "ours", "unit": runs.share_unit,
+            "readings": readings(lambda s: test(table, share_key(s)), runs.shares, chosen=float(key))},   # not measured where a share is not shared
+        measured={"shared target": key} | {f"{n}: GD / SVRG work ratio": v for n, v in ratios.items()}
+        | {f"{n}: density": densities[n] for n in order} | {f"cost ratio: {k}": v for k, v in cost.items()}
+        | {f"{n}: step factor {m}": runs.factors[n][m] for n in order for m in runs.factors[n]})
+
+
+#: D3.6's cut-off: "much slower" read as at least this many times SGD's work to the shared target (readings 1, 1.5, 2 beside)
+D36_FACTOR = 1.5
+
+
+def d36_ratio(table: pd.DataFrame, small: str, large: str, reading: str) -> float:
+    """SGD's median mat-vecs to the target ``reading`` on ``large`` over its median on ``small`` (mat-vecs / (M N): stochastic
+    gradients' worth of work, dimension-free; inf where SGD's median run on ``large`` does not reach it, NaN where neither does)."""
+    _reading(_runs(table, "final RMSE"), reading)
+    w = {n: _median(table, n, "SGD", f"mat-vecs to {reading}") for n in (small, large)}
+    if not np.isfinite(w[small]):
+        return float("nan")
+    return float(w[large] / w[small]) if w[small] > 0 else float("nan")
+
+
+def d36_test(table: pd.DataFrame, small: str, large: str, reading: str, factor: float = D36_FACTOR):
+    """D3.6, "SGD for 10M converges much slower than for 1M, due to the larger dimension d' = dr" (session 27), on two sizes of
+    the stand-in: SGD's median work (mat-vecs) to a shared target at least ``factor`` times larger on ``large`` holds; below
+    it fails; None where SGD does not reach the target on ``small`` (no ratio)."""
+    factor = check_real("factor", factor, low=1.0)
+    r_ = d36_ratio(table, small, large, reading)
+    return None if not np.isfinite(r_) and not r_ == float("inf") else bool(r_ >= factor)
+
+
+def d36_claim(runs: D3Runs, *, small: str) -> dict:
+    """D3.6 on SGD's runs at the subsample ``small`` and on the whole matrix (5 seeds each, each arm's step tuned on its size):
+    :func:`d36_test` at the deepest share of the way SGD's median run reaches at both sizes (else the judged one), bootstrap over
+    seeds; readings at factors 1, 1.5 and 2. Where it fails, ``stand-in``: the sizes' ratio of d' = dr (measured from the shapes)
+    against 1M's and 10M's (about 34x). Returns :meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments."""
+    runs = _runs_of(runs)
+    ref, table = runs.ref, runs.table
+    check_choice("small", small, set(runs.sizes) - {ref})
+    if not ((table.dataset == small) & (table.method == "SGD")).any():
+        raise ValueError(f"SGD must have run on {small}")
+    key = next((share_key(s) for s in sorted(runs.shares, reverse=True)
+                if all(np.isfinite(_median(table, n, "SGD", f"time to {share_key(s)}")) for n in (small, ref))), runs.reading)
+    rows = table[table.dataset.isin([small, ref]) & (table.method == "SGD")]
+    d_small, d_ref = (runs.shapes[n][0] * runs.shapes[n][1] for n in (small, ref))
+    paper = (10677 * 71567) / (3706 * 6040)
+    ratio = d36_ratio(rows, small, ref, key)
+    outcome = d36_test(rows, small, ref, key)
+    work = {n: _median(table, n, "SGD", f"mat-vecs to {key}") for n in (small, ref)}
+    text = (f"SGD for the larger dataset converges much slower, due to its larger dimension d' = dr (Theorem 5; the paper: 10M against "
+            f"1M): SGD on {small} {tuple(runs.shapes[small])} and {ref} {tuple(runs.shapes[ref])} (d' {d_ref / d_small:.1f}x; 10M's over 1M's "
+            f"{paper:.0f}x), {runs.n_seeds} seeds each, its step tuned on each; at the deepest share of the way SGD's median run reaches at "
+            f"both sizes ({key}), its median work to it in mat-vecs / (M N) (stochastic gradients' worth, dimension-free) at least "
+            f"{D36_FACTOR:g}x larger on the larger size holds (\"much slower\", ours), below fails; not measured where SGD reaches no share "
+            f"on {small}. SGD's median mat-vecs to it: {small} {work[small]:.4g}, {ref} {work[ref]:.4g} (ratio {ratio:.3g}). {runs.centred()} "
+            f"{runs.seeds()}")
+    diag = None if outcome is not False else {
+        "kind": "stand-in", "text": f"Measured between two sizes of the stand-in whose d' differ {d_ref / d_small:.1f}x, against the paper's "
+        f"{paper:.0f}x between 10M and 1M (a measured difference in the quantity the claim names); the test's power: a ratio at or above "
+        f"{D36_FACTOR:g} between these sizes, over {runs.n_seeds} seeds.",
+        "evidence": {"d' ratio here": d_ref / d_small, "d' ratio 10M / 1M": paper, "SGD work ratio": ratio}}
+    return dict(
+        id="D3.6", text=text,
+        **(dict(holds=None) if outcome is None else dict(test=lambda t: d36_test(t, small, ref, key) is True, table=rows, by="seed",
+                                                         **({} if diag is None else dict(diagnosis=diag)))),
+        threshold=None if outcome is None else {
+            "value": D36_FACTOR, "source": "ours", "unit": "SGD's work to the shared target, larger size over smaller",
+            "readings": readings(lambda f: d36_test(rows, small, ref, key, f) is True, [1.0, 1.5, 2.0], chosen=D36_FACTOR)},
+        measured={"shared target": key, "SGD work ratio (larger / smaller)": ratio, "d' ratio": d_ref / d_small, "d' ratio 10M / 1M": paper}
+        | {f"{n}: SGD median mat-vecs to target": v for n, v in work.items()})

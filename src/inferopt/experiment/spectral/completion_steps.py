@@ -123,6 +123,11 @@ def around(factors: dict, step_ratio: float, methods=METHODS) -> dict:
 #: work budget does); the run is read at the work budget, so the slack costs time, not fairness
 WORK_SLACK = 1.1
 
+#: mat-vecs of one spectral interval (:meth:`~inferopt.spectral.MatrixCompletion.interval`: its Lanczos ``bound_steps``, 10 by
+#: default), which every drawn step (SGD, SGD-DET, an SVRG inner step and its snapshot) takes before its stochastic gradient;
+#: counted in the work since session 27 (about 10 / (M N) = 7 % of a stochastic gradient at M 10, N 15)
+INTERVAL_MATVECS = 10
+
 
 def work_caps(work: float, r: float, *, svrg_inner: int, slack: float = WORK_SLACK) -> dict:
     """Step caps that spend ``work`` units (one unit: one exact gradient at the matrix's size) per method, with ``r`` a
@@ -141,24 +146,30 @@ def work_caps(work: float, r: float, *, svrg_inner: int, slack: float = WORK_SLA
             "SVRG": up(slack * work / (2.0 * r + 1.0 / svrg_inner))}
 
 
-def work_axis(result, *, M: int, N: int, r: float) -> np.ndarray:
+def work_axis(result, *, M: int, N: int, r: float, lanczos: int = INTERVAL_MATVECS) -> np.ndarray:
     """The work done by ``result`` at each of its evaluations, in exact gradients at its size: ``exact gradients +
-    (mat-vecs / (M N)) r`` (:func:`~.work.cumulative_work`; ``r`` a stochastic gradient's cost, ``M`` probes, mean degree ``N``)."""
+    (mat-vecs / (M N)) r`` (:func:`~.work.cumulative_work`; ``r`` a stochastic gradient's cost, ``M`` probes, mean degree ``N``),
+    the mat-vecs with ``lanczos`` for every spectral interval a drawn method takes (one a step, SVRG's snapshots one more;
+    :data:`INTERVAL_MATVECS`; GD takes none)."""
     from .work import cumulative_work
 
     M, N = check_int("M", M, low=1), check_int("N", N, low=1)
     r = check_real("r", r, low=0.0, low_open=True)
+    lanczos = check_int("lanczos", lanczos, low=0)
     exact, matvecs = cumulative_work(result, M)
+    info = result.info or {}
+    if "degrees" in info:
+        matvecs = matvecs + lanczos * (np.arange(exact.size) + (exact if "n_inner" in info else 0.0))
     its = np.asarray(result.iterations, dtype=int)
     return exact[its] + matvecs[its] / (M * N) * r
 
 
-def on_work(result, *, M: int, N: int, r: float):
+def on_work(result, *, M: int, N: int, r: float, lanczos: int = INTERVAL_MATVECS):
     """``result`` on the work axis: its ``times`` replaced by :func:`work_axis` (every budget, target time and reading
     of D3 reads them), its CPU seconds kept beside in ``info["seconds"]``."""
     from dataclasses import replace
 
-    w = work_axis(result, M=M, N=N, r=r)
+    w = work_axis(result, M=M, N=N, r=r, lanczos=lanczos)
     return replace(result, times=w, info={**(result.info or {}), "seconds": np.asarray(result.times, dtype=float)})
 
 
@@ -166,11 +177,11 @@ class WorkCall:
     """A run (a call of :func:`~.completion.completion_calls`) whose result comes back on the work axis (:func:`on_work`):
     picklable, for :func:`~inferopt.experiment.parallel.run_calls`."""
 
-    def __init__(self, call, *, M: int, N: int, r: float):
-        self.call, self.M, self.N, self.r = check_callable("call", call), M, N, r
+    def __init__(self, call, *, M: int, N: int, r: float, lanczos: int = INTERVAL_MATVECS):
+        self.call, self.M, self.N, self.r, self.lanczos = check_callable("call", call), M, N, r, lanczos
 
     def __call__(self):
-        return on_work(self.call(), M=self.M, N=self.N, r=self.r)
+        return on_work(self.call(), M=self.M, N=self.N, r=self.r, lanczos=self.lanczos)
 
 
 def work_calls(make_problem, theta0, *, work: float, r: float, methods, svrg_inner: int, M: int, N: int, **kw) -> dict:
@@ -178,7 +189,7 @@ def work_calls(make_problem, theta0, *, work: float, r: float, methods, svrg_inn
     every method: each method's step cap from :func:`work_caps` (``r``: a stochastic gradient's cost in exact gradients
     there), no CPU-second limit, every result on the work axis (:class:`WorkCall`); a run is read at ``work``
     (:func:`~.completion.run_table`'s budget), what it did past it (its cap's slack) ignored."""
-    caps = work_caps(work, r, svrg_inner=svrg_inner)
+    caps = work_caps(work, r * (1.0 + INTERVAL_MATVECS / (M * N)), svrg_inner=svrg_inner)   # a drawn step with its interval
     out = {}
     for m in methods:
         out |= {k: WorkCall(c, M=M, N=N, r=r) for k, c in completion_calls(
@@ -237,3 +248,53 @@ def density(data: dict) -> float:
     d, r = data["shape"]
     held = np.size(data["validation"][2]) if "validation" in data else 0
     return float((np.size(data["values"]) + held + np.size(data["test"][2])) / (d * r))
+
+
+def converged_optimum(problem, theta0=None, *, tol: float, max_iter: int, rounds: int = 20):
+    """The model optimum of ``problem`` (a :class:`~inferopt.spectral.MatrixCompletion`) converged to a stated tolerance
+    (session 27: the regime's 120 L-BFGS-B steps left the paper-scale optimum that anchors the targets unconverged): L-BFGS-B
+    (:func:`~inferopt.spectral.completion.reference_solution`) from ``theta0`` (None: θ = 0) in rounds of at most
+    ``max_iter`` steps, each restarted from the last (a fresh memory), until the projected gradient's inf-norm
+    (:func:`~.regime.projected_gradient`, zero exactly at the box-constrained minimiser of this convex problem) is at most
+    ``tol``, or ``rounds`` rounds ran, or a round made no progress. Returns ``(θ, info)``, ``info`` with ``"projected
+    gradient"``, ``"tolerance"``, ``"met"`` (whether it is within ``tol``), ``"iterations"`` (all rounds'), ``"rounds"`` and
+    ``"objective"``."""
+    from ...spectral import MatrixCompletion
+    from ...spectral.completion import reference_solution
+    from .regime import projected_gradient
+
+    if not isinstance(problem, MatrixCompletion):
+        raise TypeError(f"problem must be a MatrixCompletion; got {type(problem).__name__}")
+    tol = check_real("tol", tol, low=0.0, low_open=True)
+    max_iter = check_int("max_iter", max_iter, low=1)
+    rounds = check_int("rounds", rounds, low=1)
+    theta = np.zeros(problem.shape) if theta0 is None else problem.project(np.asarray(theta0, dtype=float))
+    if theta.shape != problem.shape:
+        raise ValueError(f"theta0 must have the problem's shape {problem.shape}; got {theta.shape}")
+    pg, total, done = projected_gradient(problem, theta), 0, 0
+    while pg > tol and done < rounds:
+        theta_new, info = reference_solution(problem, max_iter=max_iter, gtol=tol / 10.0, theta0=theta)
+        pg_new = projected_gradient(problem, theta_new)
+        done += 1
+        total += int(info["n_iter"])
+        if int(info["n_iter"]) == 0:   # no step taken: no progress left to this solver
+            break
+        theta, pg = theta_new, pg_new
+    return theta, {"projected gradient": float(pg), "tolerance": tol, "met": bool(pg <= tol), "iterations": total, "rounds": done,
+                   "objective": float(problem.objective(theta))}
+
+
+def spectrum_difference(stand_in: float, paper: float, *, step: float = 2.0 ** 0.25) -> dict:
+    """Whether b/a at the model optimum (:func:`~.conditioning.spectrum_ratio`) differs measurably between a synthetic matrix
+    of the stand-in's shape and one of the paper's (MovieLens 1M's) shape and density (session 27: a ``stand-in`` diagnosis
+    only with a measured difference). The upper bound ``b`` is a Lanczos estimate with a safety margin rounded up on a
+    geometric grid of ratio ``2^{1/8}`` (:meth:`~inferopt.spectral.MatrixCompletion.interval`), so ratios within ``step``
+    (two of its rounding steps) of each other are not told apart. Returns ``{"ratio": paper / stand_in, "differs": True / False,
+    "direction": "larger" / "smaller" / "equal" at 1M's shape}``."""
+    stand_in = check_real("stand_in", stand_in, low=1.0)
+    paper = check_real("paper", paper, low=1.0)
+    step = check_real("step", step, low=1.0, low_open=True)
+    ratio = paper / stand_in
+    differs = bool(ratio > step or ratio < 1.0 / step)
+    return {"ratio": float(ratio), "differs": differs,
+            "direction": "equal" if not differs else "larger" if ratio > 1.0 else "smaller", "step": float(step)}
