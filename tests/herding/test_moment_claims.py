@@ -279,3 +279,55 @@ def test_lost_setting_verdict():
     assert lost_setting_verdict({6: False, 8: True}) == "lost setting"
     assert lost_setting_verdict({6: None, 8: None}) is None
     assert lost_setting_verdict({6: True, 8: None}) is None
+
+
+def test_coupled_pair_weights_keep_the_coupling_over_d():
+    """Review 210: the map's pair weights sit at the same w (d - 1) at every d."""
+    from inferopt.experiment.moment_claims import COUPLING_FACTORS, coupled_pair_weights
+    for d in (4, 6, 8, 10):
+        ws = coupled_pair_weights(d, 1.0)
+        assert [round(w * (d - 1), 12) for w in ws] == [round(f, 12) for f in COUPLING_FACTORS]
+    assert coupled_pair_weights(6, 1.0)[0] == pytest.approx(0.2)
+    with pytest.raises(ValueError):
+        coupled_pair_weights(6, 0.0)
+
+
+def test_still_falling():
+    from inferopt.experiment.moment_claims import still_falling
+    assert still_falling(-0.32) and not still_falling(-0.017) and not still_falling(float("nan"))
+
+
+def test_not_maxent_resolved_cell_judges_the_moments_first_and_can_hold_and_fail():
+    """Review 210: a run that does not reach the means fails the moment half even where the tolerance is below the
+    resolution; "stalls" needs 10 x the resolution; converging within the tolerance fails; else undecided."""
+    from inferopt.experiment.moment_claims import not_maxent_resolved_cell
+    res = 1.6e-3   # sqrt(1024) / (2 * 10_000)
+    # (10, 0.4)-like: line search's moment error only 1.38x down, slope -0.13, tolerance below the resolution: fails, not `not measured`
+    assert not_maxent_resolved_cell(0.72, -0.13, -0.1, 0.0049, 0.05, 0.0, 1e-3, res) is False
+    # moments vanish but the tolerance is below the resolution: not measured
+    assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.05, 0.0, 1e-3, res) == "not measured"
+    # flat above the tolerance and at >= 10 x the resolution: holds
+    assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.05, 0.0, 0.02, res) is True
+    # flat above the tolerance but below 10 x the resolution: undecided
+    assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.012, 0.0, 0.01, res) is None
+    # converging within the tolerance: fails; still falling above it: undecided
+    assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.015, -0.5, 0.02, res) is False
+    assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.05, -0.5, 0.02, res) is None
+
+
+def test_inconclusive_reasons_lists_every_reason():
+    from inferopt.experiment.moment_claims import inconclusive_reasons
+    assert inconclusive_reasons(True, None, True, "lost setting") == ["reading", "construction", "lost setting"]
+    assert inconclusive_reasons(True, "not run", False, False) == ["reading"]
+    assert inconclusive_reasons(False, True, True, "lost setting") == ["lost setting"]
+    assert inconclusive_reasons(False, False, True, None) == ["construction"]
+    assert inconclusive_reasons(False, True, True, True) == []
+
+
+def test_more_efficient_late_cell_can_hold_and_fail():
+    """Review 210: B5.10 on the last decade's share."""
+    from inferopt.experiment.moment_claims import more_efficient_late_cell
+    assert more_efficient_late_cell(1.0) is True
+    assert more_efficient_late_cell(0.1) is False
+    assert more_efficient_late_cell(0.6, 0.75) is False
+    assert more_efficient_late_cell(None) == "not measured"

@@ -535,3 +535,79 @@ def lost_setting_verdict(verdicts_by_value: dict):
     if all(v is said[0] for v in said):
         return said[0] if len(said) == len(verdicts_by_value) else None
     return "lost setting"
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Review 210: the pair weight on the coupling w (d - 1), the moment half judged before the resolution rule, "stalls" with
+# the run's resolution, the reasons of an inconclusive verdict listed, B5.10 on the last decade.
+
+#: B5's map: the pair weight's pull ``w (d - 1)`` read at these multiples of the params' cell's (0.5, 1, 2 at the
+#: default scale's d = 6, w = 0.2): every d sits in the same coupling regimes (review 210)
+COUPLING_FACTORS = (1.0, 0.5, 2.0)
+#: B5.1, B5.2, B5.7: "stalls" needs the final distance at least this many times the run's resolution (review 210)
+MIN_RESOLUTIONS = 10.0
+
+
+def coupled_pair_weights(d: int, coupling: float, factors=COUPLING_FACTORS) -> list:
+    """B5's map at ``d`` bits: the pair weights ``w = f * coupling / (d - 1)`` for ``f`` in ``factors``, so that the
+    pair weight's pull ``w (d - 1)`` is the same at every d (review 210: the lost-setting rule over d compares like with
+    like)."""
+    d = check_int("d", d, low=2)
+    coupling = check_real("coupling", coupling, low=0.0, low_open=True)
+    return [float(f) * coupling / (d - 1) for f in factors]
+
+
+def still_falling(dist_slope: float, cut: float = -0.1) -> bool:
+    """B5.1, B5.7: a herding run whose distance to ``p*`` still falls at its end (its last-decade log-log slope below
+    ``cut``, the most lenient stall-slope reading): it is run again to ``long_points`` and read there (review 210)."""
+    return bool(np.isfinite(float(dist_slope)) and float(dist_slope) < cut)
+
+
+def not_maxent_resolved_cell(drop: float, env_slope: float, rate_slope: float, final_error: float, final_dist: float,
+                             dist_slope: float, tol: float, resolution: float, max_slope: float = -0.5,
+                             stall_slope: float | None = None, min_fall: float = MIN_FALL,
+                             min_resolutions: float = MIN_RESOLUTIONS):
+    """B5.1, B5.2, B5.7 on one run (review 210). The moment half first: ``False`` where the moment error does not go to
+    0 (:func:`moments_vanish_envelope`) -- a run that does not reach the means fails the claim's moment half whatever
+    the resolution. Then ``"not measured"`` where the tolerance ``tol`` lies below the run's ``resolution``
+    (:func:`run_resolution`). Else three-valued: ``False`` where the distance ends at or below ``tol`` still falling
+    (converges); ``True`` where it stalls -- above ``tol`` and at least ``min_resolutions`` times the resolution, flat
+    over the last decade (slope above ``stall_slope``) while the moment error falls (``min_fall``-fold per decade at the
+    run's rate, or the envelope rule, or at the means); ``None`` otherwise."""
+    from .herding_claims import DECREASING_SLOPE
+    if not moments_vanish_envelope(drop, env_slope, max_slope=max_slope):
+        return False
+    tol, resolution = check_real("tol", tol, low=0.0), check_real("resolution", resolution, low=0.0)
+    if tol < resolution:
+        return "not measured"
+    final_dist, dist_slope = check_real("final_dist", final_dist, low=0.0), check_real("dist_slope", dist_slope)
+    cut = DECREASING_SLOPE if stall_slope is None else check_real("stall_slope", stall_slope, high=0.0, high_open=True)
+    if final_dist <= tol:
+        return False if dist_slope < cut else None
+    if dist_slope < cut or final_dist < min_resolutions * resolution:
+        return None
+    return True   # the moment half holds here: the envelope rule says the moment error still falls
+
+
+def inconclusive_reasons(turning: bool, construction, chosen, lost) -> list:
+    """Every reason that makes a map-decided verdict inconclusive (review 210: the engine's diagnosis names only the
+    first): ``"reading"`` where the map turns at a reading (``turning``), ``"construction"`` where the construction
+    cells were run (``construction`` not ``None``-as-not-run: pass ``"not run"`` for none) and are undecided or say
+    otherwise than ``chosen``, ``"lost setting"`` where the values of the lost setting disagree (``lost``)."""
+    reasons = ["reading"] if turning else []
+    if not (isinstance(construction, str) and construction in ("not run", "not measured")):
+        if construction is None or chosen is None or bool(construction) != bool(chosen):
+            reasons.append("construction")
+    if lost == "lost setting":
+        reasons.append("lost setting")
+    return reasons
+
+
+def more_efficient_late_cell(share: float | None, cut: float = 0.5):
+    """B5.10 on one cell (review 210): line search's moment error below herding's at more than ``cut`` of the
+    checkpoints of the runs' last decade (``share``, B5.4's; the transient at t <= 100 is not read); ``"not measured"``
+    with no checkpoint read."""
+    if share is None:
+        return "not measured"
+    share, cut = check_real("share", share, low=0.0, high=1.0), check_real("cut", cut, low=0.0, high=1.0)
+    return bool(share > cut)
