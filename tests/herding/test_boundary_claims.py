@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from inferopt.experiment.boundary_claims import (agreeing_test, before_end, censored_median, crossover_t, decided_in_regime,
-                                                 family_model, interior_radius, mean_in_hull, regime_at_window, linear_onset, log_log_slope,
+                                                 family_model, interior_radius, mean_in_hull, regime_by_bound, moment_rate_slope, rate_near, linear_onset, log_log_slope,
                                                  onset_later, partial_rank_correlation, rank_correlation, ratio_before_end,
                                                  slower_share, tail_rate, terminates_ahead)
 
@@ -148,7 +148,10 @@ def test_decided_in_regime_moves_to_the_axis_when_a_check_fails():
     assert decided_in_regime(both, regime_bad, regime_bad + others)[:2] == (False, "regime")     # fails in the regime
     for checks in ({"B3.4": "fails", "B3.5": "holds"}, {"B3.4": "holds", "B3.5": "fails"}):
         held, place, deciding = decided_in_regime(checks, regime_ok, regime_ok + others)
-        assert (held, place, len(deciding)) == (False, "axis", 4)                                # the axis decides
+        assert (held, place, len(deciding)) == (None, "lost setting", 4)    # the axis's cells disagree: lost setting
+        fail_all = [{"verdict": "fails"}] * 3
+        assert decided_in_regime(checks, regime_ok, fail_all)[:2] == (False, "axis")             # the axis decides
+        assert decided_in_regime(checks, regime_ok, regime_ok)[:2] == (True, "axis")
     assert decided_in_regime({"B3.4": "inconclusive"}, regime_ok, regime_ok + [{"verdict": "inconclusive"}])[0] is None
     with pytest.raises(ValueError):
         decided_in_regime({}, regime_ok, regime_ok)
@@ -169,14 +172,32 @@ def test_decided_in_regime_is_three_valued_in_the_gate():
     assert decided_in_regime({"B3.4": "holds", "B3.5": "inconclusive"}, regime_ok, regime_ok + others)[:2] == (None, "undecided")
     assert decided_in_regime({"B3.4": "holds", "B3.5": "not measured"}, regime_ok, regime_ok + [{"verdict": "holds"}])[:2] == (True, "agree")
     assert decided_in_regime({"B3.4": "inconclusive", "B3.5": "holds"}, [{"verdict": "fails"}], others)[:2] == (False, "agree")
-    assert decided_in_regime({"B3.4": "fails", "B3.5": "inconclusive"}, regime_ok, regime_ok + others)[:2] == (False, "axis")
+    assert decided_in_regime({"B3.4": "fails", "B3.5": "inconclusive"}, regime_ok, regime_ok + others)[:2] == (None, "lost setting")
+    assert decided_in_regime({"B3.4": "fails", "B3.5": "inconclusive"}, others, others)[:2] == (False, "axis")
 
 
-def test_regime_at_window_reads_the_onset_beyond_the_window():
-    medians = {"far": 1024.0, "near": 8192.0, "censored": None, "d = 6": None}
-    assert regime_at_window(medians, 5000, native=["far", "near", "censored"]) == ["near", "censored"]
-    assert regime_at_window(medians, 1000, native=["far", "near", "censored"]) == ["far", "near", "censored"]
-    assert regime_at_window(medians, 2000) == ["near", "censored", "d = 6"]
+def test_regime_by_bound_is_fixed_per_cell_by_the_distance_bound():
+    bounds = {"ours": 0.153, "rank 1": 0.106, "rank 2": 0.030, "rank 3": 0.026, "d = 6": 0.051}
+    native = ["ours", "rank 1", "rank 2", "rank 3"]
+    for cut in (0.06, 0.08, 0.10):                                   # the bounds separate the groups at every cut read
+        assert regime_by_bound(bounds, cut, native) == ["rank 2", "rank 3"]
+    assert regime_by_bound(bounds, 0.11, native) == ["rank 1", "rank 2", "rank 3"]
+    assert regime_by_bound(bounds, 0.06) == ["rank 2", "rank 3", "d = 6"]
+    with pytest.raises(ValueError):
+        regime_by_bound(bounds, 0.0)
+
+
+def test_moment_rate_slope_holds_at_one_over_t_and_fails_at_a_slower_rate():
+    t = np.arange(1, 1001, dtype=float)
+    saw = 1 + 0.3 * np.cos(t)                                        # herding's sawtooth does not move the fitted slope far
+    fast = (saw / t) ** 2                                            # squared error ~ 1/t^2: ||g_t - mu|| ~ 1/t
+    slow = saw ** 2 / t                                              # squared error ~ 1/t (random sampling's rate)
+    s_fast, s_slow = moment_rate_slope(t, fast), moment_rate_slope(t, slow)
+    assert abs(s_fast + 1) < 0.05 and abs(s_slow + 0.5) < 0.05
+    assert rate_near([s_fast] * 5) and not rate_near([s_slow] * 5)
+    assert not rate_near([np.nan]) and rate_near([s_fast, np.nan, s_fast])
+    assert abs(moment_rate_slope(t, fast, t_min=500) + 1) < 0.05
+    assert np.isnan(moment_rate_slope(t[:2], fast[:2]))
 
 
 def test_mean_in_hull_holds_inside_and_fails_outside():

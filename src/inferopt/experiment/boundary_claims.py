@@ -7,8 +7,8 @@ as the cause of line search's slowness.
   :func:`~.parallel.run_tasks`);
 * :func:`decided_in_regime` -- B3.2 (THE RULE, clause 2): in the regime when the explanation's own checks (B3.4, B3.5)
   hold, over the whole map (clause 3) when one fails, else undecided unless both places agree;
-  :func:`regime_at_window` -- the regime's cells per window of iterations shown, by the explanation's own test (line
-  search's linear phase not seen within the window, B3.5's statistic); :func:`mean_in_hull`, :func:`family_in_hull` --
+  :func:`regime_by_bound` -- the regime's cells, fixed once per cell by the median bound on the mean's distance
+  from the boundary below a cut (review 211); :func:`mean_in_hull`, :func:`family_in_hull` --
   a draw whose mean lies outside its sampled hull is not read; :func:`crossover_t` -- where line search overtakes;
 * :func:`interior_radius` -- B3.4: a lower bound on the mean's distance from the sampled polytope's boundary (linear
   programmes), bracketing it with :func:`~inferopt.herding.boundary_distance_bound`'s upper bound;
@@ -21,6 +21,7 @@ as the cause of line search's slowness.
   onsets, censored at the run's end (a median not reached lies beyond the budget), in the small-distance regime against
   the large-distance family, three-valued (a comparison the censoring leaves open is undecided, and a resample left
   undecided never agrees with a decisive verdict);
+* :func:`moment_rate_slope`, :func:`rate_near` -- B3.6: herding's finite-dimensional O(1/t) rate in moment error;
 * :func:`before_end` / :func:`ratio_before_end` -- B3.1: min-norm-point against the others before it terminates;
 * :func:`terminates_ahead` -- B3.3: min-norm-point reaches ``mu`` in finitely many steps while the others have not;
 * :func:`slower_share` -- B3.2: the share of sizes where line search's error is above herding's, and at the last.
@@ -290,8 +291,10 @@ def decided_in_regime(checks: dict, regime_cells, all_cells) -> tuple[bool | Non
     """B3.2 (THE RULE, clause 2, on a lost setting whose regime the paper's own explanation names): ``(holds, place,
     deciding cells)``, three-valued in the gate. ``checks`` maps each of the explanation's own checks (B3.4, B3.5,
     decided at the same scale) to its verdict. Where every one ``holds``, the claim is decided in ``regime_cells`` (the
-    cells the explanation's own test puts in its regime; ``place`` ``"regime"``); where one ``fails`` (a verdict, so
-    decisively), over ``all_cells``, the whole map (clause 3; ``"axis"``); else (a check inconclusive or not measured,
+    cells fixed in the regime, :func:`regime_by_bound`; ``place`` ``"regime"``); where one ``fails`` (a verdict, so
+    decisively), over ``all_cells``, the whole map (clause 3; ``"axis"``), through THE RULE's lost-setting rule
+    (:func:`~.moment_claims.lost_setting_verdict`, each cell a value of the lost settings): where decisive cells disagree
+    the claim is undecided (None, ``"lost setting"``: inconclusive, never a ``setting`` failure); else (a check inconclusive or not measured,
     none failing) the gate is open: both places are read and the claim takes their verdict where they agree
     (``"agree"``, every cell deciding), else it is undecided (None, ``"undecided"``). Each place by
     :func:`~.herding_claims.map_holds` (every decisive deciding cell holds: True; one fails: False; else None)."""
@@ -307,6 +310,12 @@ def decided_in_regime(checks: dict, regime_cells, all_cells) -> tuple[bool | Non
             raise ValueError("decided_in_regime: the checks hold but no cell is in the regime")
         return map_holds(regime_cells), "regime", regime_cells
     if any(v == "fails" for v in said):
+        # clause 3 over the whole map, whose cells are values of the lost settings (covariance, d, sample size): where
+        # they disagree the claim is inconclusive (lost setting), never a `setting` failure from a universal over them
+        from .moment_claims import lost_setting_verdict
+        lost = lost_setting_verdict({i: map_holds([c]) for i, c in enumerate(all_cells)})
+        if lost == "lost setting":
+            return None, "lost setting", all_cells
         return map_holds(all_cells), "axis", all_cells
     in_regime = map_holds(regime_cells) if regime_cells else None
     on_axis = map_holds(all_cells)
@@ -336,17 +345,6 @@ def family_in_hull(d: int, strength: float, rank: int | None, draw: int, seed: i
     return mean_in_hull(*family_model(d, strength, rank, draw, seed, n_sample))
 
 
-def regime_at_window(onset_medians: dict, window: int, native=None) -> list:
-    """B3.2's regime by the explanation's own test (Sec. 5.2: "the linear rate can only be seen for larger numbers of
-    iterations", B3.5's statistic): the cells (keys of ``onset_medians``, each the censored median onset of line search's
-    linear phase over the cell's draws, :func:`censored_median`; None: beyond its run) whose linear phase is not seen
-    within ``window`` iterations (median None or above ``window``), among ``native`` (default all: the cells at the
-    paper's own d; d is not varied inside the regime)."""
-    window = check_int("window", window, low=1)
-    keep = list(onset_medians) if native is None else [k for k in onset_medians if k in set(native)]
-    return [k for k in keep if onset_medians[k] is None or onset_medians[k] > window]
-
-
 def crossover_t(table: pd.DataFrame, slow: str, fast: str) -> int | None:
     """B3.2 (beside): the first ``t`` after which ``slow``'s error stays at or below ``fast``'s to the table's end (the
     size from which the line search overtakes herding for good); None where ``slow`` is still above at the last size."""
@@ -356,3 +354,38 @@ def crossover_t(table: pd.DataFrame, slow: str, fast: str) -> int | None:
         return None
     k = np.flatnonzero(above)
     return int(table.index[0] if not len(k) else table.index[k[-1] + 1])
+
+
+def regime_by_bound(bounds: dict, cut: float, native=None) -> list:
+    """B3.2's regime, a property of the cell fixed once before any verdict is read (review 211): the cells (keys of
+    ``bounds``, each the median over the cell's draws of :func:`~inferopt.herding.boundary_distance_bound`, the upper
+    bound on the mean's distance r from the sampled polytope's boundary) with that bound below ``cut``, among ``native``
+    (default all: the cells at the paper's own d; d is not varied inside the regime). Sec. 5.2 names the regime by r
+    ("if this is too small"); every window of iterations read then reads the same set."""
+    cut = check_real("cut", cut, low=0.0, low_open=True)
+    keep = list(bounds) if native is None else [k for k in bounds if k in set(native)]
+    return [k for k in keep if float(bounds[k]) < cut]
+
+
+def moment_rate_slope(t, squared_error, t_min: float | None = None) -> float:
+    """B3.6 (Sec. 5.2: "the faster rates derived in Section 4.2 apply"): the least-squares slope of ``log ||g_t - mu||``
+    on ``log t`` (half the log of the squared moment error a run stores) over ``t >= t_min`` (default the last decade,
+    ``t >= max(t) / 10``), errors above the rounding level (``ROUNDING_LEVEL`` times the largest) only. Herding's
+    finite-dimensional rate ``O(1/t)`` has slope -1 (squared error -2); ``nan`` with fewer than 3 such sizes."""
+    t, e = as_finite_array("t", t, ndim=1), as_finite_array("squared_error", squared_error, ndim=1)
+    if len(t) != len(e):
+        raise ValueError(f"t and squared_error must be of one length; got {len(t)} and {len(e)}")
+    t_min = float(t.max()) / 10 if t_min is None else check_real("t_min", t_min, low=0.0)
+    at = (t >= t_min) & (e > ROUNDING_LEVEL * float(np.max(e))) & (t > 0)
+    if at.sum() < 3 or np.ptp(np.log(t[at])) == 0:
+        return float("nan")
+    return float(np.polyfit(np.log(t[at]), 0.5 * np.log(e[at]), 1)[0])
+
+
+def rate_near(slopes, target: float = -1.0, tol: float = 0.1) -> bool:
+    """B3.6: the median of the per-draw slopes (:func:`moment_rate_slope`) lies within ``tol`` of ``target`` (herding's
+    O(1/t): -1); False where no slope is finite."""
+    s = np.asarray(list(slopes), dtype=float)
+    s = s[np.isfinite(s)]
+    tol = check_real("tol", tol, low=0.0, low_open=True)
+    return bool(len(s) and abs(float(np.median(s)) - float(target)) <= tol)
