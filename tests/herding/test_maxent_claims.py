@@ -227,3 +227,37 @@ def test_blatant_min_entropy_holds_and_fails():
     assert not blatant_min_entropy(0.55, 0.01, 0.7, 0.5)            # entropy nearer the maximum
     with pytest.raises(ValueError):
         blatant_min_entropy(-0.1, 0.1, 0.1, 0.5)
+
+
+from inferopt.experiment.maxent_claims import tradeoff_panel  # noqa: E402
+
+
+def test_tradeoff_panel_premise_as_b47_holds_fails_and_ties():
+    ls, herding = {"dist": 0.3, "entropy": 2.0}, {"dist": 0.1, "entropy": 3.0}
+    assert tradeoff_panel(0.8, ls, herding) is True                       # more efficient, farther, lower entropy
+    assert tradeoff_panel(0.5, ls, herding) is None                       # a share of exactly one half: premise not met
+    assert tradeoff_panel(0.8, ls, herding, share_cut=0.9) is None        # a stricter premise
+    assert tradeoff_panel(0.8, ls | {"dist": 0.05}, herding) is False     # nearer p*: fails
+    high = ls | {"entropy": 3.03}
+    assert tradeoff_panel(0.8, high, herding) is False                    # higher entropy: fails
+    assert tradeoff_panel(0.8, high, herding, entropy_margin=-0.05) is True   # within the tie: counted for the claim
+    assert tradeoff_panel(0.8, ls | {"entropy": 2.97}, herding, entropy_margin=0.05) is False   # a clear gap asked
+    with pytest.raises(ValueError):
+        tradeoff_panel(0.8, {"dist": 0.3}, herding)
+    with pytest.raises(ValueError):
+        tradeoff_panel(1.5, ls, herding)
+
+
+from inferopt.experiment.maxent_claims import convergence_outcome, never_converges  # noqa: E402
+
+
+def test_convergence_outcome_three_valued_and_never_converges():
+    assert convergence_outcome(0.01, -0.5, 0.02) is True           # below tol and still falling: converges
+    assert convergence_outcome(0.3, 0.0, 0.02) is False            # above tol and flat: does not
+    assert convergence_outcome(0.3, -0.5, 0.02) is None            # above tol but still falling: undecided
+    assert convergence_outcome(0.01, 0.0, 0.02) is None            # below tol but flat: undecided
+    assert never_converges([False, None, False]) is True           # holds: no run converges
+    assert never_converges([False, True]) is False                 # fails: one run converges
+    assert never_converges([None, None]) is None                   # every run undecided
+    with pytest.raises(ValueError):
+        never_converges([])

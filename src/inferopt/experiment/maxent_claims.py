@@ -10,7 +10,9 @@ read a run as the figure's panels show it, beside :mod:`.herding_claims` (which 
   by construction;
 * :func:`decide_over_axes` -- THE RULE's clause 3 for a claim decided over Fig. 6's open settings (the random means'
   interval, the rationals' denominator);
-* :func:`blatant_min_entropy` -- B4.12, Sec. 6's "more efficient ... fail more blatantly" for min-norm-point.
+* :func:`blatant_min_entropy` -- B4.12, Sec. 6's "more efficient ... fail more blatantly" for min-norm-point;
+* :func:`tradeoff_panel` -- B4.6, the trade-off on one panel, its premise read as B4.7 reads it;
+* :func:`convergence_outcome`, :func:`never_converges` -- B4.4, "never converges" per run, three-valued.
 """
 
 from __future__ import annotations
@@ -257,3 +259,50 @@ def blatant_min_entropy(dist: float, herding_dist: float, position: float, cut: 
     (:func:`nearer_low_entropy`: 0 a low-entropy distribution with the same moments, 1 the maximum entropy)."""
     dist, herding_dist = check_real("dist", dist, low=0.0), check_real("herding_dist", herding_dist, low=0.0)
     return bool(dist > herding_dist and nearer_low_entropy(position, cut))
+
+
+def tradeoff_panel(share: float, better: dict, worse: dict, share_cut: float = 0.5, entropy_margin: float = 0.0) -> bool | None:
+    """B4.6 (Sec. 6's trade-off) on one (draw, kind of means) panel. The premise, "``better`` is more efficient than
+    ``worse`` at the moments", is read as B4.7 reads it: ``share`` (:func:`~.herding_claims.below_share` over the last
+    decade's checkpoints, exact returns to the means read as ties) above ``share_cut``; ``None`` where it does not hold
+    (the panel is counted, not tested). Where it holds: is ``better`` farther from the maximum-entropy distribution
+    (``dist`` above ``worse``'s) with a lower entropy, below ``worse``'s less ``entropy_margin`` (nats; a negative
+    margin counts an entropy within it above ``worse``'s as a tie, for the claim; a positive one asks for a clear gap)?
+    ``better`` and ``worse``: ``{"dist", "entropy"}`` at the end of a run."""
+    share = check_real("share", share, low=0.0, high=1.0)
+    share_cut = check_real("share_cut", share_cut, low=0.0, high=1.0, high_open=True)
+    entropy_margin = check_real("entropy_margin", entropy_margin)
+    for name, d in (("better", better), ("worse", worse)):
+        missing = {"dist", "entropy"} - set(d)
+        if missing:
+            raise ValueError(f"{name} must give dist and entropy; missing {sorted(missing)}")
+    if not share > share_cut:
+        return None
+    return bool(float(better["dist"]) > float(worse["dist"]) and float(better["entropy"]) < float(worse["entropy"]) - entropy_margin)
+
+
+def convergence_outcome(final_dist: float, slope: float, tol: float, slope_cut: float = DECREASING_SLOPE) -> bool | None:
+    """B4.4 ("line search never converges") on one run: ``True`` where it converges (its distance to p* ends below
+    ``tol`` and still falls: log-log slope over the last decade below ``slope_cut``,
+    :func:`~.herding_claims.converges`), ``False`` where it does not (it ends above ``tol`` and no longer falls), ``None``
+    where the run leaves it undecided (above ``tol`` but still falling, or below ``tol`` but flat)."""
+    from .herding_claims import converges
+    final_dist, slope, tol = check_real("final_dist", final_dist, low=0.0), check_real("slope", slope), check_real("tol", tol, low=0.0)
+    slope_cut = check_real("slope_cut", slope_cut, high=0.0, high_open=True)
+    if converges(final_dist, slope, tol, slope_cut):
+        return True
+    if final_dist > tol and slope > slope_cut:
+        return False
+    return None
+
+
+def never_converges(outcomes) -> bool | None:
+    """B4.4 over a cell's runs (:func:`convergence_outcome` of each): ``False`` where some run converges (only a run that
+    converges counts against "never converges"), ``True`` where none does and some run does not, ``None`` where every
+    run is undecided."""
+    outcomes = list(outcomes)
+    if not outcomes or any(o not in (True, False, None) for o in outcomes):
+        raise ValueError(f"outcomes must be a non-empty list of True / False / None; got {outcomes!r}")
+    if any(o is True for o in outcomes):
+        return False
+    return True if any(o is False for o in outcomes) else None
