@@ -11,7 +11,7 @@ from inferopt.experiment.spectral import centred_ratings, hold_out, run_table, s
 from inferopt.experiment.spectral.completion import completion_problem
 from inferopt.experiment.spectral.completion_map import (MAP_CLAIMS, claim_tests, map_budgets, map_run_table, map_settings, on_grid,
                                                          optimum_quality, split_by_quality, supported, verdict_map)
-from inferopt.experiment.spectral.completion_steps import around, pilot_runs, scaled_budget, tune_steps
+from inferopt.experiment.spectral.completion_steps import around, pilot_runs, tune_steps
 from completion_runs import OPT, START, falling, result  # this folder's constructed runs
 
 TARGETS = {"0.72": 0.64, "0.85": 0.575, "1": 0.5}
@@ -84,14 +84,6 @@ def test_tune_steps_and_around_refuse_bad_arguments():
         around({"GD": 1.0}, 4.0)
     with pytest.raises(TypeError, match="factors"):
         around([1.0], 4.0)
-
-
-def test_scaled_budget_is_the_share_of_the_whole_matrixs():
-    assert scaled_budget(None, 0.25) is None and scaled_budget(10, 0.25) == 2.5
-    with pytest.raises(ValueError, match="share"):
-        scaled_budget(10, 1.5)
-    with pytest.raises(TypeError, match="seconds"):
-        scaled_budget("10", 0.5)
 
 
 @pytest.fixture(scope="module")

@@ -19,15 +19,6 @@ from ..._validation import check_callable, check_choices, check_int, check_real
 from .completion import METHODS, choose_steps, completion_calls, completion_problem, grid_edge, lipschitz_step
 
 
-def scaled_budget(seconds, share: float):
-    """A budget of ``seconds`` CPU seconds on the whole matrix, times the ``share`` of the matrix a subsample holds
-    (D3.4's sizes run each method for its share of the whole matrix's budget); None (iteration budgets) stays None."""
-    share = check_real("share", share, low=0.0, low_open=True, high=1.0)
-    if seconds is None:
-        return None
-    return check_real("seconds", seconds, low=0.0, low_open=True) * share
-
-
 def _grid(grid) -> dict:
     """``grid`` checked: ``{arm: [factor, ...]}``, every arm one of :data:`~.completion.METHODS`, every factor > 0."""
     if not isinstance(grid, dict) or not grid:
