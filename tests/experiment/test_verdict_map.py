@@ -92,6 +92,11 @@ def test_a_cell_whose_verdict_turns_within_the_readings_is_not_decisive():
     assert agree["verdict"] == "fails" and "readings turn" not in agree
     assert map_diagnosis([agree, cell({"grid": 2}, False, support=EXACT), cell({"grid": 3}, False, support=EXACT)],
                          "x")["kind"] == "paper"
+    # an undecided reading decides nothing, so it turns nothing (helper-211, helper-219): the cell stays decisive
+    undecided = cell({"grid": 1}, False, support=_boot(0.0), construction="authors", readings=["fails", "inconclusive"])
+    assert undecided["verdict"] == "fails" and "readings turn" not in undecided
+    assert map_diagnosis([undecided, cell({"grid": 2}, False, support=EXACT), cell({"grid": 3}, False, support=EXACT)],
+                         "x")["kind"] == "paper"
     held = cell({"grid": 1}, True, support=_boot(1.0), readings=["holds", "fails"])    # nor can it name a setting
     assert held["verdict"] == "inconclusive"
     with pytest.raises(ValueError, match="readings"):

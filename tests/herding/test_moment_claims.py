@@ -272,15 +272,6 @@ def test_resolution_rule_and_envelope_cell_can_hold_and_fail():
     assert not_maxent_envelope_cell(0.001, -1.0, -1.0, 1e-4, 0.05, -0.8, 0.2) is None
 
 
-def test_lost_setting_verdict():
-    from inferopt.experiment.moment_claims import lost_setting_verdict
-    assert lost_setting_verdict({6: True, 8: True, 10: True}) is True
-    assert lost_setting_verdict({6: False, 8: False}) is False
-    assert lost_setting_verdict({6: False, 8: True}) == "lost setting"
-    assert lost_setting_verdict({6: None, 8: None}) is None
-    assert lost_setting_verdict({6: True, 8: None}) is None
-
-
 def test_coupled_pair_weights_keep_the_coupling_over_d():
     """Review 210: the map's pair weights sit at the same w (d - 1) at every d."""
     from inferopt.experiment.moment_claims import COUPLING_FACTORS, coupled_pair_weights
@@ -313,15 +304,6 @@ def test_not_maxent_resolved_cell_judges_the_moments_first_and_can_hold_and_fail
     # converging within the tolerance: fails; still falling above it: undecided
     assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.015, -0.5, 0.02, res) is False
     assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.05, -0.5, 0.02, res) is None
-
-
-def test_inconclusive_reasons_lists_every_reason():
-    from inferopt.experiment.moment_claims import inconclusive_reasons
-    assert inconclusive_reasons(True, None, True, "lost setting") == ["reading", "construction", "lost setting"]
-    assert inconclusive_reasons(True, "not run", False, False) == ["reading"]
-    assert inconclusive_reasons(False, True, True, "lost setting") == ["lost setting"]
-    assert inconclusive_reasons(False, False, True, None) == ["construction"]
-    assert inconclusive_reasons(False, True, True, True) == []
 
 
 def test_more_efficient_late_cell_can_hold_and_fail():

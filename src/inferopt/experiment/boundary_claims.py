@@ -293,7 +293,7 @@ def decided_in_regime(checks: dict, regime_cells, all_cells) -> tuple[bool | Non
     decided at the same scale) to its verdict. Where every one ``holds``, the claim is decided in ``regime_cells`` (the
     cells fixed in the regime, :func:`regime_by_bound`; ``place`` ``"regime"``); where one ``fails`` (a verdict, so
     decisively), over ``all_cells``, the whole map (clause 3; ``"axis"``), through THE RULE's lost-setting rule
-    (:func:`~.moment_claims.lost_setting_verdict`, each cell a value of the lost settings): where decisive cells disagree
+    (:func:`~.verdict_map.lost_setting_verdict`, each cell a value of the lost settings): where decisive cells disagree
     the claim is undecided (None, ``"lost setting"``: inconclusive, never a ``setting`` failure); else (a check inconclusive or not measured,
     none failing) the gate is open: both places are read and the claim takes their verdict where they agree
     (``"agree"``, every cell deciding), else it is undecided (None, ``"undecided"``). Each place by
@@ -312,7 +312,7 @@ def decided_in_regime(checks: dict, regime_cells, all_cells) -> tuple[bool | Non
     if any(v == "fails" for v in said):
         # clause 3 over the whole map, whose cells are values of the lost settings (covariance, d, sample size): where
         # they disagree the claim is inconclusive (lost setting), never a `setting` failure from a universal over them
-        from .moment_claims import lost_setting_verdict
+        from .verdict_map import lost_setting_verdict
         lost = lost_setting_verdict({i: map_holds([c]) for i, c in enumerate(all_cells)})
         if lost == "lost setting":
             return None, "lost setting", all_cells

@@ -524,19 +524,6 @@ def not_maxent_envelope_cell(drop: float, env_slope: float, rate_slope: float, f
     return stalls_in_moment_set(final_dist, dist_slope, radius, rate_slope, final_error, share, stall_slope, min_fall)
 
 
-def lost_setting_verdict(verdicts_by_value: dict):
-    """THE RULE on a setting the paper gave but extraction lost (B5's d): the claim's verdict over the map at each
-    plausible value of the lost setting (``{value: True / False / None}``, each a :func:`~.herding_claims.map_holds`
-    over that value's cells). Where the decided values agree, their verdict; where they disagree, ``"lost setting"``
-    (inconclusive: decided by a lost setting, not a ``setting`` failure); ``None`` where no value decides."""
-    said = [v for v in verdicts_by_value.values() if v is not None]
-    if not said:
-        return None
-    if all(v is said[0] for v in said):
-        return said[0] if len(said) == len(verdicts_by_value) else None
-    return "lost setting"
-
-
 # ---------------------------------------------------------------------------------------------------------------------
 # Review 210: the pair weight on the coupling w (d - 1), the moment half judged before the resolution rule, "stalls" with
 # the run's resolution, the reasons of an inconclusive verdict listed, B5.10 on the last decade.
@@ -587,20 +574,6 @@ def not_maxent_resolved_cell(drop: float, env_slope: float, rate_slope: float, f
     if dist_slope < cut or final_dist < min_resolutions * resolution:
         return None
     return True   # the moment half holds here: the envelope rule says the moment error still falls
-
-
-def inconclusive_reasons(turning: bool, construction, chosen, lost) -> list:
-    """Every reason that makes a map-decided verdict inconclusive (review 210: the engine's diagnosis names only the
-    first): ``"reading"`` where the map turns at a reading (``turning``), ``"construction"`` where the construction
-    cells were run (``construction`` not ``None``-as-not-run: pass ``"not run"`` for none) and are undecided or say
-    otherwise than ``chosen``, ``"lost setting"`` where the values of the lost setting disagree (``lost``)."""
-    reasons = ["reading"] if turning else []
-    if not (isinstance(construction, str) and construction in ("not run", "not measured")):
-        if construction is None or chosen is None or bool(construction) != bool(chosen):
-            reasons.append("construction")
-    if lost == "lost setting":
-        reasons.append("lost setting")
-    return reasons
 
 
 def more_efficient_late_cell(share: float | None, cut: float = 0.5):

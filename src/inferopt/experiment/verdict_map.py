@@ -11,6 +11,10 @@ A claim that fails at our chosen setting is diagnosed from its map (:func:`map_d
 * otherwise nothing is earned: :class:`~.claims.Unearned`, which turns the claim
   ``inconclusive`` with the reason (what the map lacks).
 
+A claim decided over a whole map (paper B's THE RULE) is settled against its other readings, its construction cells
+and a setting the paper gave but extraction lost by :func:`map_reading_verdict`, :func:`lost_setting_verdict` and
+:func:`inconclusive_reasons` (every reason an undecided verdict has).
+
 A cell records whose construction it runs (``construction``: ``ours`` / ``authors``) and on what
 data (``data``: ``paper``, ``paper-shape``, ``stand-in``), so that the engine can tell a failure
 of the paper from a failure of our construction or of a stand-in (:meth:`Experiment.claim
@@ -35,8 +39,10 @@ def cell(setting: dict, holds, *, support: dict | None = None, construction: str
     resample (the cell keeps its note). A cell with neither is measured but not *decisive*
     (:func:`decisive`): it cannot name a ``setting`` nor count towards ``paper``. ``construction``: whose construction the cell runs (:data:`~.claims.CONSTRUCTIONS`).
     ``data``: the cell's data (:data:`~.claims.CELL_DATA`). ``readings``: the claim's verdicts at this cell under the
-    readings of its cut-offs (:func:`~.claims.readings`' list, or its verdicts); where the measured ones disagree the
-    cell's verdict turns within them: it is ``inconclusive`` whatever its support (not decisive), and keeps them."""
+    readings of its cut-offs (:func:`~.claims.readings`' list, or its verdicts); where the decisive ones disagree (one
+    holds, one fails) the cell's verdict turns within them: it is ``inconclusive`` whatever its support (not decisive),
+    and keeps them. A reading that is ``inconclusive`` or ``not measured`` decides nothing, so it turns nothing (the
+    claim-level rule of :meth:`~inferopt.experiment.record.Experiment.claim`)."""
     if not isinstance(setting, dict) or not setting:
         raise TypeError(f"setting must be a non-empty mapping of the open choices; got {setting!r}")
     outcome = verdict(holds)
@@ -54,8 +60,8 @@ def cell(setting: dict, holds, *, support: dict | None = None, construction: str
         bad = [v for v in said if v not in VERDICTS]
         if bad or not said:
             raise ValueError(f"readings must be the verdicts at the readings of the cut-offs (one of {VERDICTS}); got {readings!r}")
-        measured = {v for v in said if v != "not measured"}
-        if outcome != "not measured" and len(measured) > 1:
+        decided = {v for v in said if v in ("holds", "fails")}
+        if outcome != "not measured" and len(decided) > 1:
             out["verdict"] = "inconclusive"
             out["readings turn"] = [dict(r) if isinstance(r, dict) else r for r in readings]
     if construction is not None:
@@ -113,3 +119,88 @@ def _cell_text(c: dict) -> str:
     who = " (authors' construction)" if c.get("construction") == "authors" else ""
     return setting_text(c["setting"]) + who
 
+
+# ---------------------------------------------------------------------------------------------------------------------
+# A claim decided over a whole verdict map (paper B's THE RULE, clauses 3-4): the map's verdict at the claim's chosen
+# cut-offs against the same map read at each other reading, over construction cells, and over the plausible values of
+# a setting the paper gave but extraction lost; every reason an undecided verdict has, listed.
+
+#: the construction cells were not run (or nothing in them is decisive): they do not enter the verdict
+NOT_RUN = "not run"
+
+
+def _three(v) -> bool | None:
+    """A map verdict as ``True`` / ``False`` / ``None`` (undecided) from a boolean, ``None`` or its verdict word."""
+    if v is None or isinstance(v, bool):
+        return v
+    if v in ("holds", "fails", "inconclusive"):
+        return {"holds": True, "fails": False, "inconclusive": None}[v]
+    raise ValueError(f"a map verdict is True, False, None or 'holds' / 'fails' / 'inconclusive'; got {v!r}")
+
+
+def map_reading_verdict(chosen, at_readings=(), construction=NOT_RUN) -> dict:
+    """The verdict of a map-decided claim (THE RULE's clause 3) against its claim-level readings (clause 4) and its
+    construction cells (B5: a random pick among tied states):
+
+    * the map undecided at the chosen reading: inconclusive (the map's own);
+    * the map's verdict turning at another claim-level reading where that reading decides: inconclusive, kind
+      ``reading`` (clause 4); a reading at which the map is undecided turns nothing (as in :meth:`Experiment.claim
+      <inferopt.experiment.record.Experiment.claim>`);
+    * the construction cells undecided where they were run: inconclusive, kind ``construction`` (the claim cannot hold
+      or fail on the chosen construction's cells alone); the chosen map holding where they fail: inconclusive, kind
+      ``construction`` (the rubric's ``construction`` kind explains a failure of ours; it never turns a holding cell
+      into a failure); the chosen map failing where they hold: fails, kind ``construction`` (both reported);
+    * otherwise the chosen reading's verdict.
+
+    ``chosen``: the map's verdict at the claim's chosen cut-offs (``True`` holds, ``False`` fails, ``None`` undecided;
+    or the strings ``"holds"`` / ``"fails"`` / ``"inconclusive"``). ``at_readings``: the map's verdicts at each other
+    reading of the claim's cut-offs (one varied at a time). ``construction``: the map's verdict over the construction
+    cells at the chosen cut-offs (``True`` / ``False``; ``None`` where undecided), or :data:`NOT_RUN` (also
+    ``"not measured"``) where no construction cell was run or none decides.
+
+    Returns ``{"verdict": "holds" | "fails" | "inconclusive", "kind": None | "reading" | "construction",
+    "turns": [indices of the readings whose verdict differs]}``: ``kind`` names what makes a verdict inconclusive (or
+    a failure a `construction` one); ``None`` where the chosen reading's verdict stands (or the map itself is
+    undecided)."""
+    v = _three(chosen)
+    at = [_three(x) for x in at_readings]
+    if v is None:
+        return {"verdict": "inconclusive", "kind": None, "turns": []}
+    turns = [i for i, x in enumerate(at) if x is not None and x is not v]   # an undecided reading turns nothing
+    if turns:
+        return {"verdict": "inconclusive", "kind": "reading", "turns": turns}
+    if isinstance(construction, str) and construction in (NOT_RUN, "not measured"):
+        return {"verdict": "holds" if v else "fails", "kind": None, "turns": []}
+    c = _three(construction)
+    if c is None:
+        return {"verdict": "inconclusive", "kind": "construction", "turns": []}
+    if c is not v:   # the chosen map holds and the construction fails: a disagreement, not a failure of ours
+        return {"verdict": "inconclusive" if v else "fails", "kind": "construction", "turns": []}
+    return {"verdict": "holds" if v else "fails", "kind": None, "turns": []}
+
+
+def lost_setting_verdict(verdicts_by_value: dict):
+    """THE RULE on a setting the paper gave but extraction lost (B5's d): the claim's verdict over the map at each
+    plausible value of the lost setting (``{value: True / False / None}``, each a :func:`~.herding_claims.map_holds`
+    over that value's cells). Where the decided values agree, their verdict; where they disagree, ``"lost setting"``
+    (inconclusive: decided by a lost setting, not a ``setting`` failure); ``None`` where no value decides."""
+    said = [v for v in verdicts_by_value.values() if v is not None]
+    if not said:
+        return None
+    if all(v is said[0] for v in said):
+        return said[0] if len(said) == len(verdicts_by_value) else None
+    return "lost setting"
+
+
+def inconclusive_reasons(turning: bool, construction, chosen, lost) -> list:
+    """Every reason that makes a map-decided verdict inconclusive (review 210: the engine's diagnosis names only the
+    first): ``"reading"`` where the map turns at a reading (``turning``), ``"construction"`` where the construction
+    cells were run (``construction`` not ``None``-as-not-run: pass ``"not run"`` for none) and are undecided or say
+    otherwise than ``chosen``, ``"lost setting"`` where the values of the lost setting disagree (``lost``)."""
+    reasons = ["reading"] if turning else []
+    if not (isinstance(construction, str) and construction in (NOT_RUN, "not measured")):
+        if construction is None or chosen is None or bool(construction) != bool(chosen):
+            reasons.append("construction")
+    if lost == "lost setting":
+        reasons.append("lost setting")
+    return reasons

@@ -1,9 +1,9 @@
-"""A map-decided verdict against its claim-level readings and construction cells (:mod:`inferopt.experiment.map_readings`):
+"""A map-decided verdict against its claim-level readings and construction cells (:mod:`inferopt.experiment.verdict_map`):
 it can hold, fail, and turn (reading, construction)."""
 
 import pytest
 
-from inferopt.experiment.map_readings import NOT_RUN, map_reading_verdict
+from inferopt.experiment.verdict_map import NOT_RUN, inconclusive_reasons, lost_setting_verdict, map_reading_verdict
 
 
 def test_holds_and_fails_where_every_reading_and_the_construction_agree():
@@ -14,10 +14,12 @@ def test_holds_and_fails_where_every_reading_and_the_construction_agree():
 
 
 def test_turns_with_a_claim_level_reading():
-    """A verdict that turns (or is undecided) at another reading of a cut-off of ours is inconclusive (`reading`)."""
+    """A verdict that turns at another reading of a cut-off of ours is inconclusive (`reading`); a reading at which the
+    map is undecided decides nothing, so it turns nothing (helper-211: B3.2 was kept inconclusive by one)."""
     assert map_reading_verdict(True, [True, False, True], True) == {"verdict": "inconclusive", "kind": "reading", "turns": [1]}
-    assert map_reading_verdict(False, [None], False)["kind"] == "reading"
-    assert map_reading_verdict(True, ["inconclusive"])["verdict"] == "inconclusive"
+    assert map_reading_verdict(False, [True, None], False) == {"verdict": "inconclusive", "kind": "reading", "turns": [0]}
+    assert map_reading_verdict(False, [None], False) == {"verdict": "fails", "kind": None, "turns": []}
+    assert map_reading_verdict(True, ["inconclusive", True]) == {"verdict": "holds", "kind": None, "turns": []}
 
 
 def test_undecided_construction_cells_leave_it_open():
@@ -34,3 +36,19 @@ def test_an_undecided_map_stays_undecided_and_bad_input_raises():
     assert map_reading_verdict(None, [True], True) == {"verdict": "inconclusive", "kind": None, "turns": []}
     with pytest.raises(ValueError):
         map_reading_verdict("maybe")
+
+
+def test_lost_setting_verdict():
+    assert lost_setting_verdict({6: True, 8: True, 10: True}) is True
+    assert lost_setting_verdict({6: False, 8: False}) is False
+    assert lost_setting_verdict({6: False, 8: True}) == "lost setting"
+    assert lost_setting_verdict({6: None, 8: None}) is None
+    assert lost_setting_verdict({6: True, 8: None}) is None
+
+
+def test_inconclusive_reasons_lists_every_reason():
+    assert inconclusive_reasons(True, None, True, "lost setting") == ["reading", "construction", "lost setting"]
+    assert inconclusive_reasons(True, "not run", False, False) == ["reading"]
+    assert inconclusive_reasons(False, True, True, "lost setting") == ["lost setting"]
+    assert inconclusive_reasons(False, False, True, None) == ["construction"]
+    assert inconclusive_reasons(False, True, True, True) == []
