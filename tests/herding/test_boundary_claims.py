@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from inferopt.experiment.boundary_claims import (agreeing_test, before_end, censored_median, crossover_t, decided_in_regime,
-                                                 family_model, interior_radius, mean_in_hull, regime_by_bound, moment_rate_slope, rate_near, linear_onset, log_log_slope,
+                                                 family_model, interior_radius, mean_in_hull, regime_by_bound, linear_onset, log_log_slope,
                                                  onset_later, partial_rank_correlation, rank_correlation, ratio_before_end,
                                                  slower_share, tail_rate, terminates_ahead)
 
@@ -185,19 +185,6 @@ def test_regime_by_bound_is_fixed_per_cell_by_the_distance_bound():
     assert regime_by_bound(bounds, 0.06) == ["rank 2", "rank 3", "d = 6"]
     with pytest.raises(ValueError):
         regime_by_bound(bounds, 0.0)
-
-
-def test_moment_rate_slope_holds_at_one_over_t_and_fails_at_a_slower_rate():
-    t = np.arange(1, 1001, dtype=float)
-    saw = 1 + 0.3 * np.cos(t)                                        # herding's sawtooth does not move the fitted slope far
-    fast = (saw / t) ** 2                                            # squared error ~ 1/t^2: ||g_t - mu|| ~ 1/t
-    slow = saw ** 2 / t                                              # squared error ~ 1/t (random sampling's rate)
-    s_fast, s_slow = moment_rate_slope(t, fast), moment_rate_slope(t, slow)
-    assert abs(s_fast + 1) < 0.05 and abs(s_slow + 0.5) < 0.05
-    assert rate_near([s_fast] * 5) and not rate_near([s_slow] * 5)
-    assert not rate_near([np.nan]) and rate_near([s_fast, np.nan, s_fast])
-    assert abs(moment_rate_slope(t, fast, t_min=500) + 1) < 0.05
-    assert np.isnan(moment_rate_slope(t[:2], fast[:2]))
 
 
 def test_mean_in_hull_holds_inside_and_fails_outside():

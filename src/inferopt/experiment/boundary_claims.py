@@ -21,7 +21,6 @@ as the cause of line search's slowness.
   onsets, censored at the run's end (a median not reached lies beyond the budget), in the small-distance regime against
   the large-distance family, three-valued (a comparison the censoring leaves open is undecided, and a resample left
   undecided never agrees with a decisive verdict);
-* :func:`moment_rate_slope`, :func:`rate_near` -- B3.6: herding's finite-dimensional O(1/t) rate in moment error;
 * :func:`before_end` / :func:`ratio_before_end` -- B3.1: min-norm-point against the others before it terminates;
 * :func:`terminates_ahead` -- B3.3: min-norm-point reaches ``mu`` in finitely many steps while the others have not;
 * :func:`slower_share` -- B3.2: the share of sizes where line search's error is above herding's, and at the last.
@@ -365,27 +364,3 @@ def regime_by_bound(bounds: dict, cut: float, native=None) -> list:
     cut = check_real("cut", cut, low=0.0, low_open=True)
     keep = list(bounds) if native is None else [k for k in bounds if k in set(native)]
     return [k for k in keep if float(bounds[k]) < cut]
-
-
-def moment_rate_slope(t, squared_error, t_min: float | None = None) -> float:
-    """B3.6 (Sec. 5.2: "the faster rates derived in Section 4.2 apply"): the least-squares slope of ``log ||g_t - mu||``
-    on ``log t`` (half the log of the squared moment error a run stores) over ``t >= t_min`` (default the last decade,
-    ``t >= max(t) / 10``), errors above the rounding level (``ROUNDING_LEVEL`` times the largest) only. Herding's
-    finite-dimensional rate ``O(1/t)`` has slope -1 (squared error -2); ``nan`` with fewer than 3 such sizes."""
-    t, e = as_finite_array("t", t, ndim=1), as_finite_array("squared_error", squared_error, ndim=1)
-    if len(t) != len(e):
-        raise ValueError(f"t and squared_error must be of one length; got {len(t)} and {len(e)}")
-    t_min = float(t.max()) / 10 if t_min is None else check_real("t_min", t_min, low=0.0)
-    at = (t >= t_min) & (e > ROUNDING_LEVEL * float(np.max(e))) & (t > 0)
-    if at.sum() < 3 or np.ptp(np.log(t[at])) == 0:
-        return float("nan")
-    return float(np.polyfit(np.log(t[at]), 0.5 * np.log(e[at]), 1)[0])
-
-
-def rate_near(slopes, target: float = -1.0, tol: float = 0.1) -> bool:
-    """B3.6: the median of the per-draw slopes (:func:`moment_rate_slope`) lies within ``tol`` of ``target`` (herding's
-    O(1/t): -1); False where no slope is finite."""
-    s = np.asarray(list(slopes), dtype=float)
-    s = s[np.isfinite(s)]
-    tol = check_real("tol", tol, low=0.0, low_open=True)
-    return bool(len(s) and abs(float(np.median(s)) - float(target)) <= tol)
