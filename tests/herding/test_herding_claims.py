@@ -397,6 +397,24 @@ def test_dropped_losses_names_what_a_holding_reading_loosens():
         dropped_losses({"a": a[["ratio"]]}, 0.1, 8)
 
 
+def test_share_reading_forgives_only_losses_narrower_than_a_line_and_lists_them():
+    """B1.1's "nine sizes in ten": the share forgives a loss narrower than the cap (one line's width), never a wider
+    one; dropped_losses lists every loss it forgives, with its size."""
+    from inferopt.experiment.herding_claims import dropped_losses, share_holds
+    t = np.arange(8, 28)
+    narrow = pd.DataFrame({"ratio": [0.9] * 19 + [1.05], "best other": ["h"] * 20}, index=t)
+    wide = pd.DataFrame({"ratio": [0.9] * 5 + [1.55] + [0.9] * 14, "best other": ["h"] * 20}, index=t)
+    assert share_holds(narrow.ratio, 1e-9, 0.9, 0.09)               # 1 loss in 20, 0.05 wide: within a line of 0.09
+    assert not share_holds(wide.ratio, 1e-9, 0.9, 0.09)             # 1 loss in 20, but 1.55x: wider than a line
+    assert share_holds(wide.ratio, 1e-9, 0.9, 0.6)                  # a cap that wide would forgive it
+    assert not share_holds(narrow.ratio, 1e-9, 1.0, 0.09)           # every size: the narrow loss counts
+    d = dropped_losses({"n": narrow, "w": wide}, 1e-9, 8, always=0.9, cap={"n": 0.09, "w": 0.09})
+    assert d[["panel", "t", "dropped by"]].values.tolist() == [["n", 27, "share"]]   # the wide loss is not forgiven
+    assert dropped_losses({"n": narrow}, 1e-9, 8).empty                               # always = 1 forgives nothing
+    with pytest.raises(ValueError):
+        dropped_losses({"n": narrow}, 1e-9, 8, always=0.9)                            # a share needs its cap
+
+
 def test_lattice_sizes_excuses_only_equal_evenly_spaced_sets():
     """B1.3: a size is left out only where herding's first t points are Sobol's and evenly spaced (the gain 1 by
     construction), decided on the point sets: a net of a non-uniform density (not a lattice) stays in."""

@@ -8,7 +8,7 @@ from scipy.optimize import minimize
 
 from inferopt.experiment.herding_claims import slope_gap, worse_at_same_rate
 from inferopt.experiment.herding_fig3 import (WeightedGridTarget, authors_cg, authors_curves, authors_equal_proj, authors_grid,
-                                               axis_claim, axis_verdict, best_always, cg_curves_from, described_claim,
+                                               axis_claim, axis_verdict, best_always, cg_curves_from, lost_setting_claim,
                                                all_first_points, deciding_cells, first_points_table,
                                                every_share_above, fig3_diagnosis, gains_always, nearest_candidate,
                                                one_at_a_time, random_first_points, with_equal_proj)
@@ -238,17 +238,20 @@ def test_gains_always_reads_every_size_and_nine_in_ten():
 
 def test_best_always_reads_every_size_and_nine_in_ten():
     t = np.arange(8, 18)
-    o = {"p": pd.DataFrame({"ratio": [0.5] * 9 + [1.3]}, index=t), "q": pd.DataFrame({"ratio": [0.9] * 10}, index=t)}
+    o = {"p": pd.DataFrame({"ratio": [0.5] * 9 + [1.03]}, index=t), "q": pd.DataFrame({"ratio": [0.9] * 10}, index=t)}
     assert not best_always(o, 1e-9, 8, 1.0)       # a loss at t = 17
-    assert best_always(o, 1e-9, 8, 0.9)
-    o["q"] = pd.DataFrame({"ratio": [1.2] * 6 + [0.5] * 4}, index=t)
-    assert not best_always(o, 1e-9, 8, 0.9)
+    assert best_always(o, 1e-9, 8, 0.9, cap=0.05)  # nine in ten, the loss narrower than the cap
+    assert not best_always(o, 1e-9, 8, 0.9, cap={"p": 0.02, "q": 0.5})   # the loss wider than p's own cap: not forgiven
+    o["q"] = pd.DataFrame({"ratio": [1.01] * 6 + [0.5] * 4}, index=t)
+    assert not best_always(o, 1e-9, 8, 0.9, cap=0.05)
+    with pytest.raises(ValueError):
+        best_always(o, 1e-9, 8, 0.9)              # the share needs its cap
     for bad in (0.5, 0.3):
         with pytest.raises(ValueError):
-            best_always(o, 1e-9, 8, bad)
+            best_always(o, 1e-9, 8, bad, cap=0.05)
 
 
-def test_deciding_cells_are_the_random_first_points_and_the_equal_inputs_authors_cell():
+def test_deciding_cells_are_the_random_first_points_only():
     DET = deterministic("x")
     cells = [cell({"grid": "ours"}, False, support=DET), cell({"grid": "quarter"}, True, support=DET),
              cell({"first point": "x = 0.1 (draw 1)"}, True, support=DET), cell({"first point": "x = 0.7 (draw 2)"}, True, support=DET),
@@ -256,11 +259,12 @@ def test_deciding_cells_are_the_random_first_points_and_the_equal_inputs_authors
              cell({"construction": "eq", "inputs": "equal"}, True, support=DET, construction="authors")]
     for c, r in zip(cells, ("fails", "holds", "holds", "holds", "fails", "holds")):
         c["readings"] = {"[1]": r}
-    got = deciding_cells(cells)
-    assert [c["setting"] for c in got] == [cells[2]["setting"], cells[3]["setting"], cells[5]["setting"]]
-    assert len(deciding_cells(cells, equal_inputs=False)) == 2
+    got = deciding_cells(cells)                   # THE RULE's clause 1: the authors' cells (either) only diagnose
+    assert [c["setting"] for c in got] == [cells[2]["setting"], cells[3]["setting"]]
     with pytest.raises(ValueError):
         deciding_cells(cells[:2])                                           # no random first point: nothing decides
+    with pytest.raises(ValueError):
+        deciding_cells(cells[4:])
 
 
 def test_all_first_points_holds_from_every_first_point_and_fails_otherwise():
@@ -279,9 +283,7 @@ def test_all_first_points_holds_from_every_first_point_and_fails_otherwise():
     equal = cell({"construction": "eq", "inputs": "equal"}, False, support=DET, construction="authors")
     equal["readings"] = {"[1]": "fails"}
     table = first_points_table(cells + [equal], "[1]")
-    assert len(table) == 3 and not table["fixed"].any() and not all_first_points(table)   # the equal-inputs cell fails
-    equal["readings"]["[1]"] = "holds"
-    assert all_first_points(first_points_table(cells + [equal], "[1]"))
+    assert len(table) == 3 and all_first_points(table)                       # the authors' cell decides nothing
     with pytest.raises(ValueError):
         first_points_table(cells, "[2]")
     with pytest.raises(ValueError):
@@ -297,18 +299,30 @@ def test_one_at_a_time_moves_one_cut_off_and_stacks_the_corners_beside():
         one_at_a_time([3.0, 1.0, 1], [(1.25, 1.5), (1.0,), (1,)])
 
 
-def test_described_claim_decides_at_the_described_value_and_reports_the_others_beside():
+def test_lost_setting_claim_holds_fails_and_is_inconclusive_where_the_values_disagree():
+    from inferopt.experiment.claims import Unearned
     boot = lambda h: {"method": "bootstrap", "fraction_holding": float(h), "unit": "rep", "n_units": 10, "n_resamples": 200,
                       "seed": 0}
-    cells = s_cells(False, True) + [cell({"s": v, "grid": "midpoints"}, v == 2, support=boot(v == 2)) for v in (1, 2)]
-    for c in cells:
-        c["readings"] = {"[1]": c["verdict"]}
-    got = described_claim(cells, "s", 2, "x", [[1]], {}, "more draws")
-    assert got["holds"] is True and got["diagnosis"] is None and got["beside"] == {1: "fails"}
-    got = described_claim(cells, "s", 1, "x", [[1]], {}, "more draws")
-    assert got["holds"] is False and got["beside"] == {2: "holds"}
+    # a map of three cells at each s (a verdict map needs three settings): s_cells' two and the cells' midpoints
+    with_readings = lambda cells: [c | {"readings": {"[1]": c["verdict"]}} for c in cells + [
+        cell({"s": c["setting"]["s"], "grid": "midpoints"}, c["verdict"] == "holds", support=boot(c["verdict"] == "holds"))
+        for c in cells if c["setting"].get("grid") == "ours"]]
+    got = lost_setting_claim(with_readings(s_cells(True, True)), "s", "x", [[1]], {}, "more draws")
+    assert got["holds"] is True and got["diagnosis"] is None and got["by value"] == {1: "holds", 2: "holds"}
+    got = lost_setting_claim(with_readings(s_cells(False, False)), "s", "x", [[1]], {}, "more draws")
+    assert got["holds"] is False and got["by value"] == {1: "fails", 2: "fails"}     # both fail: the map's own diagnosis
+    assert "authors' construction" in got["diagnosis"].reason and "lost setting" not in got["diagnosis"].reason
+    boot0 = {"method": "bootstrap", "fraction_holding": 0.0, "unit": "rep", "n_units": 10, "n_resamples": 200, "seed": 0}
+    got = lost_setting_claim(with_readings(s_cells(False, True)), "s", "x", [[1]], {"[1, 'ours']": boot0}, "more draws")
+    assert got["holds"] is False and isinstance(got["diagnosis"], Unearned) and "lost setting" in got["diagnosis"].reason
+    assert got["by value"] == {1: "fails", 2: "holds"} and got["readings"] == [{"value": [1], "verdict": "inconclusive"}]
+    undecided = with_readings(s_cells(True, True))
+    undecided[0] = cell({"s": 1, "grid": "ours"}, True) | {"readings": {"[1]": "inconclusive"}}
+    undecided[1] = cell({"s": 1, "grid": "odd"}, None) | {"readings": {"[1]": "not measured"}}
+    got = lost_setting_claim(undecided, "s", "x", [[1]], {}, "more draws")
+    assert got["holds"] is False and isinstance(got["diagnosis"], Unearned) and "more draws" in got["diagnosis"].reason
     with pytest.raises(ValueError):
-        described_claim(cells, "s", 3, "x", [[1]], {}, "more draws")
+        lost_setting_claim([cell({"grid": "ours"}, True)], "s", "x", [[1]], {}, "more draws")
 
 
 def test_slope_gap_and_worse_at_same_rate_hold_and_fail():
@@ -440,41 +454,3 @@ def test_draw_means_equal_the_table_of_the_drawn_draws():
         DrawMeans(pd.concat([curves, curves.iloc[:1]]))
     with pytest.raises(ValueError):
         DrawMeans(curves, "median")
-
-
-def test_starts_table_and_carried_support_hold_and_fail():
-    from inferopt.experiment.herding_fig3 import all_first_points, carried_support, starts_table
-    argmax = {"B1.1": "fails", "B1.3": "holds"}
-    ok = starts_table(argmax, {0: dict(argmax)}, {0: [1.2, 0.9, 1.5], 1: [1.0, 1.1, 0.8]}, 2.0)
-    assert all_first_points(ok) and len(ok) == 3
-    assert not all_first_points(starts_table(argmax, {0: dict(argmax)}, {0: [1.2, 2.5, 1.0]}, 2.0))    # a curve 2.5x apart
-    assert all_first_points(starts_table(argmax, {0: dict(argmax)}, {0: [1.2, 2.5, 1.0]}, 3.0))
-    assert not all_first_points(starts_table(argmax, {0: argmax | {"B1.3": "fails"}}, {0: [1.0]}, 2.0))  # a verdict turns
-    with pytest.raises(ValueError):
-        starts_table(argmax, {}, {}, 2.0)
-    boot = {"fraction_holding": 1.0, "method": "bootstrap", "unit": "first", "n_units": 3, "n_resamples": 200, "seed": 0}
-    assert carried_support(boot, [None, 1.0]) == boot and carried_support(boot, [0.95, None])["fraction_holding"] == 0.95
-    low = carried_support(boot, [0.95, 0.6])
-    assert low["fraction_holding"] == 0.6 and "0.6" in low["note"] and boot["fraction_holding"] == 1.0
-    from inferopt.experiment.herding_fig3 import cell_agreement
-    assert cell_agreement({"support": 0.0, "readings": {"a": "fails", "b": "fails"}}) == 1.0       # fails in every resample
-    assert cell_agreement({"support": 0.95, "readings": {"a": "holds"}}) == 0.95
-    assert cell_agreement({"support": 0.5, "readings": {"a": "holds", "b": "fails"}}) is None
-    assert cell_agreement({"verdict": "holds", "readings": {"a": "holds"}}) is None                 # deterministic
-    failing = boot | {"fraction_holding": 0.0}
-    assert carried_support(failing, [0.95], holds=False)["fraction_holding"] == pytest.approx(0.05)
-    assert carried_support(failing, [1.0], holds=False) == failing
-
-
-def test_start_agrees_holds_with_the_same_verdicts_and_close_curves_and_fails_otherwise():
-    from inferopt.experiment.herding_fig3 import geometric_ratio, start_agrees
-    argmax = {"B1.1": "fails", "B1.2": "fails", "B1.3": "holds"}
-    assert start_agrees(argmax, dict(argmax), [1.2, 0.8, 1.0], 2.0)
-    assert not start_agrees(argmax, argmax | {"B1.3": "fails"}, [1.0, 1.0], 2.0)     # a verdict turns with the start
-    assert not start_agrees(argmax, dict(argmax), [1.0, 2.5], 2.0)                   # herding's curve 2.5x apart
-    assert start_agrees(argmax, dict(argmax), [1.0, 2.5], 3.0) and not start_agrees(argmax, dict(argmax), [0.3], 3.0)
-    assert geometric_ratio([2.0, 8.0], [1.0, 1.0]) == pytest.approx(4.0)
-    with pytest.raises(ValueError):
-        start_agrees(argmax, {"B1.1": "fails"}, [1.0], 2.0)
-    with pytest.raises(ValueError):
-        geometric_ratio([1.0], [0.0])

@@ -26,7 +26,8 @@ error, no size left) with a ValueError, so that a claim is never decided on noth
   ``t``, win / tie / loss of a method against the best of the others, and over the panels (a panel tied throughout
   excused) under a reading [tie tolerance, first size]; :func:`line_width_tie` -- a tie at Fig. 3's resolution (one
   line's width) on a fixed y-range (:func:`fixed_ylim`); :func:`worst_losses`, :func:`reading_losses`,
-  :func:`dropped_losses` -- its evidence (what a reading drops);
+  :func:`dropped_losses` -- its evidence (every loss a reading forgives); :func:`share_holds` -- its share reading of
+  "always" (nine sizes in ten, no loss wider than a line forgiven);
 * :func:`across_readings` -- a verdict-map cell judged at every reading of its claim's threshold (B1.1 and B1's maps);
 * :func:`reading_over_map` -- B1.1: one reading of a threshold judged over every cell of the map;
 * :func:`median_gain_above` -- B1.3's per-curve reading: the median gain over the sizes read above a cut;
@@ -341,15 +342,32 @@ def fixed_ylim(errors) -> tuple[float, float]:
     return low, top
 
 
+def share_holds(ratios, tie: float, always: float, cap: float) -> bool:
+    """B1.1's share reading of "always" in one panel (:func:`~.herding_fig3.best_always`): at least the share ``always``
+    of the ``ratios`` read (min-norm-point's error over the best other's, one per size) is not a loss (at most
+    ``1 + tie``), and no loss is wider than ``cap`` (every ratio at most ``1 + max(tie, cap)``; ``cap`` one line's width
+    of the panel on Fig. 3, :func:`line_width_tie`, read on a y-range fixed by the curves' own errors,
+    :func:`fixed_ylim`): the share forgives only losses the figure cannot show, never one it shows."""
+    r = as_finite_array("ratios", ratios, ndim=1, nonempty=True)
+    tie, cap = check_real("tie", tie, low=0.0), check_real("cap", cap, low=0.0)
+    always = check_real("always", always, low=0.0, high=1.0)
+    return bool(np.mean(r <= 1 + tie) >= always - 1e-12 and (r <= 1 + max(tie, cap)).all())
+
+
 def dropped_losses(outcomes: dict, tie_rtol, first: int, strict_tie: float = TIE_RTOL, strict_first: int | None = None,
-                   ) -> pd.DataFrame:
-    """B1.1's evidence of a reading ``[tie_rtol, first]`` (:func:`best_from`): the losses of the literal reading
-    ``[strict_tie, strict_first]`` (default: the first size of each panel's table) that this reading no longer counts,
-    and why: ``first size`` (at ``t < first``), ``tie`` (within the reading's tie) or ``both``. Columns ``panel, t,
-    ratio, best other, dropped by``, one row per loss dropped, in panel and ``t`` order (empty: the reading drops
-    none). A reading that holds is reported with these rows: what it loosens is shown, not hidden."""
+                   always: float = 1.0, cap=None) -> pd.DataFrame:
+    """B1.1's evidence of a reading ``[tie_rtol, first, always]`` (:func:`best_from`, :func:`share_holds`): every loss of
+    the literal reading ``[strict_tie, strict_first]`` (default: the first size of each panel's table) that this reading
+    forgives, and why: ``first size`` (at ``t < first``), ``tie`` (within the reading's tie), ``both``, or ``share``
+    (``always`` < 1: a panel whose share of sizes not lost reaches ``always`` with no loss wider than ``cap``, a number or
+    a mapping panel -> its own, forgives its remaining losses). Columns ``panel, t, ratio, best other, dropped by``, one
+    row per loss forgiven, in panel and ``t`` order (empty: the reading forgives none). A reading that holds is reported
+    with these rows: what it loosens is shown, not hidden."""
     first = check_int("first", first, low=1)
     strict_tie = check_real("strict_tie", strict_tie, low=0.0)
+    always = check_real("always", always, low=0.0, high=1.0)
+    if always < 1 and cap is None:
+        raise ValueError("cap must be given where always < 1: the widest loss the share may forgive")
     if not isinstance(outcomes, dict) or not outcomes:
         raise TypeError("outcomes must be a non-empty mapping panel -> size_outcomes table")
     rows = []
@@ -358,12 +376,15 @@ def dropped_losses(outcomes: dict, tie_rtol, first: int, strict_tie: float = TIE
             raise ValueError(f"outcomes[{name!r}] must be a size_outcomes table (columns 'best other', 'ratio', indexed by t)")
         lo = int(o.index.min()) if strict_first is None else check_int("strict_first", strict_first, low=1)
         tie = _panel_tie(tie_rtol, name)
+        read = o["ratio"][o.index >= first].to_numpy(dtype=float)
+        shared = always < 1 and len(read) > 0 and share_holds(read, tie, always, _panel_tie(cap, name))
         lost = o[(o.index >= lo) & (o["ratio"] > 1 + strict_tie)]
         for t, r in lost.sort_index().iterrows():
             early, tied = t < first, r["ratio"] <= 1 + tie
-            if early or tied:
+            if early or tied or shared:
                 rows.append({"panel": name, "t": int(t), "ratio": float(r["ratio"]), "best other": r["best other"],
-                             "dropped by": "both" if early and tied else "first size" if early else "tie"})
+                             "dropped by": "both" if early and tied else "first size" if early else "tie" if tied
+                             else "share"})
     return pd.DataFrame(rows, columns=["panel", "t", "ratio", "best other", "dropped by"])
 
 

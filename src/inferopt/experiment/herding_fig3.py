@@ -308,15 +308,20 @@ def gains_always(gains: dict, cut: float, always: float) -> bool:
     return every_share_above(gains, cut, always)
 
 
-def best_always(outcomes: dict, tie_rtol, first: int, always: float) -> bool:
+def best_always(outcomes: dict, tie_rtol, first: int, always: float, cap=None) -> bool:
     """B1.1 at one reading [tie, first size, always]: ``always`` 1 is :func:`~.herding_claims.best_from` (no loss at any
     size t >= first, one a win); 0.9: in every panel, nine sizes t >= first in ten or more are not a loss (the ratio of
-    min-norm-point's error to the best other's at most 1 + tie)."""
-    from .herding_claims import _panel_tie, best_from
+    min-norm-point's error to the best other's at most 1 + tie) and no loss is wider than ``cap`` (a number, or a mapping
+    panel -> its own, such as one line's width of the panel on Fig. 3, :func:`~.herding_claims.line_width_tie`:
+    :func:`~.herding_claims.share_holds`), so that the share forgives only losses the figure cannot show. ``cap`` is
+    required where ``always`` < 1."""
+    from .herding_claims import _panel_tie, best_from, share_holds
     if always not in ALWAYS:
         raise ValueError(f"always must be one of {ALWAYS}; got {always!r}")
     if always == 1.0:
         return best_from(outcomes, tie_rtol, first)
+    if cap is None:
+        raise ValueError("cap must be given where always < 1: the widest loss the share may forgive")
     if not isinstance(outcomes, dict) or not outcomes:
         raise TypeError("outcomes must be a non-empty mapping panel -> size_outcomes table")
     ok = []
@@ -324,8 +329,7 @@ def best_always(outcomes: dict, tie_rtol, first: int, always: float) -> bool:
         r = o["ratio"][o.index >= first].to_numpy(dtype=float)
         if not len(r):
             raise ValueError(f"outcomes[{name!r}] has no size t >= first = {first}: nothing to read")
-        tie = _panel_tie(tie_rtol, name)
-        ok.append(float(np.mean(r <= 1 + tie)) >= always - 1e-12)
+        ok.append(share_holds(r, _panel_tie(tie_rtol, name), always, _panel_tie(cap, name)))
     return all(ok)
 
 
@@ -342,24 +346,50 @@ def one_at_a_time(chosen, values) -> tuple[list, list]:
     return read, beside
 
 
-def described_claim(cells, axis: str, value, text: str, readings, supports: dict, undecided: str) -> dict:
-    """THE RULE's clause 2 for a lost setting the paper describes in words (B1.4's s: "i.e., with a smaller feature
-    space", s = 2): the claim is decided in the cells of the verdict map at ``axis`` = ``value`` (every other open
-    choice of the map at that value, judged as :func:`axis_claim` judges its cells); the cells at the other values are
-    reported beside (``"beside"``: value -> :func:`~.herding_claims.map_holds` over its cells at the first reading) and
-    decide nothing. Returns :func:`axis_claim`'s dict plus ``"beside"``."""
-    from .claims import format_value
+def lost_setting_claim(cells, axis: str, text: str, readings, supports: dict, undecided: str) -> dict:
+    """THE RULE on a setting the paper gave but extraction lost (clause 3's last sentence; B1.4's ``s``, "at least for
+    , i.e., with a smaller feature space"): the claim is decided over the verdict map ``cells`` at each plausible value of
+    ``axis`` (each value's cells judged as :func:`axis_verdict` judges them: ``True`` / ``False`` / ``None`` undecided),
+    and the values are combined by :func:`~inferopt.experiment.verdict_map.lost_setting_verdict`:
+
+    * every value holds: :func:`axis_claim` over every cell (holds);
+    * every value fails decisively: :func:`axis_claim` over every cell (its failure diagnosis over the whole map);
+    * the values disagree: ``lost setting``, inconclusive (:class:`~inferopt.experiment.claims.Unearned` naming the values
+      that hold and fail), never a ``setting`` failure; the support is that of a decisive failing cell;
+    * a value undecided: inconclusive, naming it and ``undecided``, what would decide it.
+
+    Each reading of ``readings`` is judged the same way (per value by :func:`~.herding_claims.map_holds` over its cells
+    at that reading, then :func:`~inferopt.experiment.verdict_map.lost_setting_verdict`: ``lost setting`` is
+    ``inconclusive``). Returns :func:`axis_claim`'s dict plus ``"by value"`` (value -> ``holds`` / ``fails`` /
+    ``inconclusive`` at the chosen reading, ``readings[0]``)."""
+    from .claims import Unearned, format_value
     from .herding_claims import map_holds
+    from .verdict_map import lost_setting_verdict
     cells = list(cells)
-    at = [c for c in cells if c.get("setting", {}).get(axis) == value]
-    if not at:
-        raise ValueError(f"no cell of the map has {axis} = {value!r}")
-    out = axis_claim(at, axis, text, readings, supports, undecided)
-    said = {True: "holds", False: "fails", None: "inconclusive"}
-    others = dict.fromkeys(c["setting"][axis] for c in cells if c["setting"].get(axis) != value)
-    out["beside"] = {v: said[map_holds([c["readings"][format_value(readings[0])] for c in cells if c["setting"][axis] == v])]
-                     for v in others}
-    return out
+    if not cells or not all(isinstance(c, dict) and axis in c.get("setting", {}) for c in cells):
+        raise ValueError(f"cells must be a verdict map whose every cell names its {axis!r}")
+    values = list(dict.fromkeys(c["setting"][axis] for c in cells))
+    at = lambda v: [c for c in cells if c["setting"][axis] == v]
+    by_value = {v: axis_verdict(at(v), axis, text)[0] for v in values}
+    lost = lost_setting_verdict(by_value)
+    said = {True: "holds", False: "fails", None: "inconclusive", "lost setting": "inconclusive"}
+    shown = {v: said[h] for v, h in by_value.items()}
+    read = [{"value": r, "verdict": said[lost_setting_verdict(
+        {v: map_holds([c["readings"][format_value(r)] for c in at(v)]) for v in values})]} for r in readings]
+    named = ", ".join(f"{shown[v]} at {axis} = {v}" for v in values)
+    if lost in (True, False):
+        return axis_claim(cells, axis, text, readings, supports, undecided) | {"readings": read, "by value": shown}
+    if lost == "lost setting":
+        failing = [c for v in values if by_value[v] is False for c in at(v) if c["verdict"] == "fails" and decisive(c)]
+        support = next((supports[format_value(c["setting"])] for c in failing if format_value(c["setting"]) in supports), None)
+        diagnosis = Unearned(f"{text} Over the map the claim {named}: the cells disagree over {axis}, a setting the paper "
+                             "gave and extraction lost. THE RULE (clause 3's last sentence): inconclusive, decided by a "
+                             f"lost setting, not a `setting` failure. What would decide it: the paper's {axis}",
+                             {"sweep": cells})
+        return {"holds": False, "support": support, "diagnosis": diagnosis, "readings": read, "by value": shown}
+    diagnosis = Unearned(f"{text} Over the map the claim {named}: a value of {axis}, a setting the paper gave and "
+                         f"extraction lost, is undecided. What would decide it: {undecided}", {"sweep": cells})
+    return {"holds": False, "support": None, "diagnosis": diagnosis, "readings": read, "by value": shown}
 
 
 def random_first_points(n_candidates: int, n_draws: int, rng) -> list[int]:
@@ -446,45 +476,40 @@ def prefix_sets(points, sizes, start_weight_zero: bool = False) -> dict:
 FIRST_POINT = "first point"   #: the setting key of our construction's random-first-point cells (Sec. 4's scheme)
 
 
-def deciding_cells(cells, equal_inputs: bool = True) -> list:
-    """THE RULE's clause 1 for B1.1-B1.3 (docs/paper-B.md): the cells of a verdict map that decide a claim and its
-    readings. The deciding cells are our construction from the paper's random first point (Sec. 4: "this is the scheme
-    we used"; a ``"first point"`` in the cell's setting); beside them, where ``equal_inputs``, the authors' cell whose
-    inputs match ours (its setting's ``"inputs"`` is ``"equal"``). The argmax-mu start (Chen et al.'s ``g_0 = 0``), its
-    grid, density and averaging variants and the authors' raw cell (unequal inputs) are diagnosing cells only."""
+def deciding_cells(cells) -> list:
+    """THE RULE's clause 1 for B1.1-B1.4 (docs/paper-B.md, "Where a claim is decided"): the cells of a verdict map that
+    decide a claim and its readings. A setting the paper gives is where a claim is decided, and where the paper's text and
+    the authors' code disagree the text decides and the code is a construction cell: the deciding cells are our
+    construction from the paper's random first point (Sec. 4: "the first point is chosen randomly from the extreme points
+    of M -- this is the scheme we used"; a ``"first point"`` in the cell's setting). The authors' cells (raw, and on equal
+    inputs), the argmax-mu start (Chen et al.'s ``g_0 = 0``) and its grid, density and averaging variants diagnose only."""
     cells = list(cells)
     if not cells or not all(isinstance(c, dict) and isinstance(c.get("setting"), dict) for c in cells):
         raise ValueError("cells must be a non-empty list of verdict-map cells")
-    out = [c for c in cells if FIRST_POINT in c["setting"]
-           or (equal_inputs and c.get("construction") == "authors" and c["setting"].get("inputs") == "equal")]
-    if not any(FIRST_POINT in c["setting"] for c in out):
+    out = [c for c in cells if FIRST_POINT in c["setting"]]
+    if not out:
         raise ValueError("the map holds no random-first-point cell to decide in")
     return out
 
 
 def first_points_table(cells, reading: str) -> pd.DataFrame:
     """The deciding cells (:func:`deciding_cells`) of a verdict map at ``reading`` as a table of units ``first`` (one per
-    random first point drawn), ``holds`` (that cell's verdict at ``reading``) and ``fixed`` (the same in every row:
-    whether every other deciding cell, the authors' on equal inputs, holds at ``reading``; it is not resampled), for
-    :func:`all_first_points` bootstrapped over the first points."""
-    deciding = deciding_cells(cells)
-    missing = [c["setting"] for c in deciding if reading not in c.get("readings", {})]
+    random first point drawn) and ``holds`` (that cell's verdict at ``reading``), for :func:`all_first_points`
+    bootstrapped over the first points."""
+    firsts = deciding_cells(cells)
+    missing = [c["setting"] for c in firsts if reading not in c.get("readings", {})]
     if missing:
         raise ValueError(f"reading {reading!r} is not judged in the cells {missing}")
-    firsts = [c for c in deciding if FIRST_POINT in c["setting"]]
-    fixed = all(c["readings"][reading] == "holds" for c in deciding if FIRST_POINT not in c["setting"])
-    return pd.DataFrame({"first": range(len(firsts)), "holds": [c["readings"][reading] == "holds" for c in firsts],
-                         "fixed": fixed})
+    return pd.DataFrame({"first": range(len(firsts)), "holds": [c["readings"][reading] == "holds" for c in firsts]})
 
 
 def all_first_points(table: pd.DataFrame) -> bool:
     """B1.1-B1.3 decided in the paper's scheme (Sec. 4, a random first point): the claim holds where it holds from
-    every first point drawn and (column ``fixed``, where given) in the authors' cell on equal inputs (``table``:
-    :func:`first_points_table`); bootstrapped over the first points, a failure from one of three draws has support
-    ``1 - (2/3)^3 = 0.70``: inconclusive, not a verdict on one draw."""
+    every first point drawn (``table``: :func:`first_points_table`); bootstrapped over the first points, a failure from
+    one of three draws has support ``1 - (2/3)^3 = 0.70``: inconclusive, not a verdict on one draw."""
     if not isinstance(table, pd.DataFrame) or "holds" not in table or table.empty:
         raise ValueError("table must be a non-empty DataFrame with a boolean column 'holds'")
-    return bool(table["holds"].astype(bool).all() and ("fixed" not in table or table["fixed"].astype(bool).all()))
+    return bool(table["holds"].astype(bool).all())
 
 
 def fig3_diagnosis(cells, text: str):
@@ -626,36 +651,6 @@ def exact_herding_uniform(s: int, n_points: int, first: float = 0.0) -> np.ndarr
     return np.array(x)
 
 
-# ---------------------------------------------------------------------------------------------------------------------
-# B1.6: "we didn't see any qualitative difference in our experiments between the two types of initialization" (Sec. 4)
-
-
-def start_agrees(verdicts_argmax: dict, verdicts_first: dict, herding_ratios, factor: float) -> bool:
-    """B1.6 from one random first point: no qualitative difference from the argmax-mu start (Chen et al.'s ``g_0 = 0``)
-    where (1) every claim has the same verdict from both starts (``verdicts_argmax`` / ``verdicts_first``: claim ->
-    ``"holds"`` / ``"fails"`` / ..., the same claims), and (2) herding's error curves agree within ``factor``: every
-    ``herding_ratios`` entry (per panel, the geometric mean over the sizes read of herding's error from the random first
-    point over its error from argmax mu) lies in ``[1 / factor, factor]``."""
-    from .._validation import check_real
-    factor = check_real("factor", factor, low=1.0)
-    if not isinstance(verdicts_argmax, dict) or not verdicts_argmax or set(verdicts_argmax) != set(verdicts_first):
-        raise ValueError("verdicts_argmax and verdicts_first must give a verdict for the same claims, at least one")
-    r = as_finite_array("herding_ratios", list(herding_ratios), ndim=1, nonempty=True)
-    if (r <= 0).any():
-        raise ValueError("herding_ratios must be positive")
-    same = all(verdicts_argmax[k] == verdicts_first[k] for k in verdicts_argmax)
-    return bool(same and (r <= factor * (1 + 1e-12)).all() and (r >= (1 - 1e-12) / factor).all())
-
-
-def geometric_ratio(a, b) -> float:
-    """The geometric mean of ``a / b`` (positive errors read at the same sizes): B1.6's herding curves compared."""
-    a = as_finite_array("a", a, ndim=1, nonempty=True)
-    b = as_finite_array("b", b, ndim=1, nonempty=True)
-    if a.shape != b.shape or (a <= 0).any() or (b <= 0).any():
-        raise ValueError("a and b must be positive errors at the same sizes")
-    return float(np.exp(np.mean(np.log(a / b))))
-
-
 class DrawMeans:
     """The random draws of a curves table, precomputed once for a fast bootstrap over the draws: per panel, one
     ``(draw x t)`` matrix of errors per method (``rep`` the draw), so that a resample of the draws (an index array, draws
@@ -704,54 +699,3 @@ class DrawMeans:
             mean = np.exp(mean) if self.average == "geometric" else mean
             out[panel] = pd.DataFrame(mean.T, index=ts, columns=methods)
         return out
-
-
-def starts_table(verdicts_argmax: dict, verdicts_first: dict, curve_ratios: dict, factor: float) -> pd.DataFrame:
-    """B1.6's units, one row per random first point drawn (column ``first``, ``holds``): for the first points of the
-    verdict maps (``verdicts_first``: draw -> {claim: verdict at its chosen reading}), whether every claim's verdict is
-    the argmax-mu start's (``verdicts_argmax``); for the first points of the curves (``curve_ratios``: draw -> the
-    geometric ratios of each conditional-gradient curve from that first point over its curve from argmax mu, on the
-    non-uniform density), whether every ratio lies in ``[1 / factor, factor]`` (:func:`start_agrees` with no verdict).
-    Read by :func:`all_first_points`, bootstrapped over the rows."""
-    factor = float(factor)
-    if factor < 1.0:
-        raise ValueError("factor must be at least 1")
-    if not verdicts_first and not curve_ratios:
-        raise ValueError("no first point drawn")
-    rows = [{"first": f"maps {j}", "holds": start_agrees(verdicts_argmax, v, [1.0], factor)} for j, v in verdicts_first.items()]
-    within = lambda r: bool((r <= factor * (1 + 1e-12)).all() and (r >= (1 - 1e-12) / factor).all())
-    rows += [{"first": f"curves {j}", "holds": within(as_finite_array("curve_ratios", list(r), ndim=1, nonempty=True))}
-             for j, r in curve_ratios.items()]
-    return pd.DataFrame(rows)
-
-
-def carried_support(support: dict, cell_supports, holds: bool = True) -> dict:
-    """A bootstrap ``support`` over the first points (:func:`~.support.bootstrap_support`) of a claim whose outcome is
-    ``holds``, carrying the supports of the map cells its rows read (``cell_supports``: the share of resamples over the
-    random draws agreeing with each cell's outcome; None for a cell with nothing random): the claim's agreement is the
-    smallest of them, so that a verdict read in a cell that is itself not decisive (below 90 %) cannot be decisive
-    either (``fraction_holding`` is that agreement where ``holds``, one less it where not)."""
-    if not isinstance(support, dict) or support.get("method") != "bootstrap":
-        return support
-    agree = support["fraction_holding"] if holds else 1.0 - support["fraction_holding"]
-    fractions = [float(s) for s in cell_supports if s is not None]
-    if not fractions or min(fractions) >= agree:
-        return dict(support)
-    low = min(fractions)
-    return dict(support) | {"fraction_holding": low if holds else 1.0 - low,
-                            "note": f"the smallest support of the map cells read ({low:.3g}), below the agreement over the "
-                                    f"first points ({agree:.3g})"}
-
-
-def cell_agreement(c: dict):
-    """The share of a map cell's resamples over the random draws agreeing with its outcome (its ``support`` is the share
-    holding; the outcome holds where every reading holds, fails where every one fails); None for a cell with no
-    bootstrap support (deterministic) or whose outcome turns with the reading (no support: it decides nothing)."""
-    if not isinstance(c, dict) or "support" not in c:
-        return None
-    at = set(c.get("readings", {}).values())
-    if at == {"holds"}:
-        return float(c["support"])
-    if at == {"fails"}:
-        return 1.0 - float(c["support"])
-    return None

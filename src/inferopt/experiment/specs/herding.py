@@ -9,11 +9,10 @@ PANEL = Record(s=Int(1, 4), density=Choice("random", "uniform"))
 #: experiment id -> {key: Rule}, every key of its params.yaml section
 SPECS: dict[str, dict[str, Rule]] = {
     # B1: authors_candidates / authors_points are the authors' Fig. 3 script's nsamp and T (its construction, a map
-    # cell); first_point_draws random first points (Sec. 4) of our construction, drawn with first_point_seed;
-    # agreement_draws the random first points of B1.6 (the non-uniform density, the conditional-gradient curves only)
+    # cell); first_point_draws random first points (Sec. 4) of our construction, drawn with first_point_seed
     "B1": dict(seed=SEED, panels=ListOf(PANEL), density_degree=COUNT, grid_size=Int(low=2), n_points=Int(low=2),
                n_rep=COUNT, n_proj=COUNT, authors_candidates=Int(low=2), authors_points=Int(low=2),
-               first_point_draws=COUNT, first_point_seed=SEED, agreement_draws=COUNT, progress=Flag(),
+               first_point_draws=COUNT, first_point_seed=SEED, progress=Flag(),
                extra_methods=EXTRA_METHODS),
     "B2": dict(seed=SEED, s=Int(1, 4), density_degree=COUNT, sample_size=COUNT, n_points=Int(low=2), progress=Flag(),
                extra_methods=EXTRA_METHODS),
