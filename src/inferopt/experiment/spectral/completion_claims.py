@@ -27,7 +27,7 @@ import pandas as pd
 from ..._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
 from ..claims import MIN_SWEEP, Unearned, readings
 from .completion import _both_reach, _median, _reading
-from .completion import (D32_PAIRS, D33_PAIRS, METHODS, MIN_MAP_SEEDS, ahead, all_of, completion_diagnosis, comparison_bases, convergence_gap,
+from .completion import (D32_PAIRS, D33_PAIRS, METHODS, MIN_MAP_SEEDS, ML_1M, ahead, all_of, completion_diagnosis, comparison_bases, convergence_gap,
                          d31_reading, d31_test, d32_test, d33_test, d34_growth, d34_test, horizon, late_progress, reach_text, sgd_det_gap,
                          share_key, speedup)
 from .completion_map import D32_FACTOR, NO_AUTHORS, claim_tests, d32_factor_test, supported
@@ -242,7 +242,7 @@ def cost_trend(cost: dict, *, reference: str, synthetic: str, exponent: float, p
     text = (f"The exact / stochastic gradient cost ratio (CPU seconds of one exact gradient, GD's step and SVRG's snapshot, over one "
             f"stochastic one, M = {M} probes at degree N = {N}) {'grows' if exponent > 0 else 'does not grow'} with the size: {listed}; a power "
             f"law in d x r through the sizes run (exponent {exponent:.2f}) predicts {predicted:.1f} at {shape[0]} x {shape[1]} (MovieLens 1M's "
-            f"shape, scaled as the stand-in is), measured there {cost[synthetic]['ratio']:.1f} on synthetic ratings of 1M's density: at the "
+            f"shape{'' if tuple(shape) == (ML_1M[0], ML_1M[1]) else ', scaled as the stand-in is'}), measured there {cost[synthetic]['ratio']:.1f} on synthetic ratings of 1M's density: at the "
             f"paper's size one exact step buys about {gain:.1f}x as many stochastic steps as on {reference}.")
     evidence = {"exact / stochastic gradient CPU seconds": {n: c["ratio"] for n, c in cost.items()},
                 "shapes": {n: c["shape"] for n, c in cost.items()}, "cost ratio exponent in d x r (sizes run)": exponent,
