@@ -11,7 +11,8 @@ from inferopt.experiment.spectral import centred_ratings, hold_out, run_table, s
 from inferopt.experiment.spectral.completion import completion_problem
 from inferopt.experiment.spectral.completion_map import (MAP_CLAIMS, claim_tests, map_budgets, map_run_table, map_settings, on_grid,
                                                          optimum_quality, split_by_quality, supported, verdict_map)
-from inferopt.experiment.spectral.completion_steps import around, pilot_runs, tune_steps
+from inferopt.experiment.spectral.completion_steps import (STABLE_LIMIT, around, capped, choose_stable, pilot_runs, step_cap,
+                                                             tune_steps)
 from completion_runs import OPT, START, falling, result  # this folder's constructed runs
 
 TARGETS = {"0.72": 0.64, "0.85": 0.575, "1": 0.5}
@@ -41,30 +42,83 @@ SLOW = {"GD": falling(0.25), "SGD": falling(0.02, 0.8), "SVRG": falling(0.05), "
 
 
 def quadratic_pilots(best, calls=None):
-    """Pilots whose validation RMSE is least at the factor ``best`` of every arm (a parabola in log f)."""
+    """Pilots whose validation RMSE is least at the factor ``best`` of every arm (a parabola in log f); none blows up."""
     def pilots(grid):
         if calls is not None:
             calls.append(grid)
-        return pd.DataFrame([{"dataset": "d", "arm": m, "factor": f, "validation RMSE": 1.0 + np.log(f / best[m]) ** 2}
-                             for m, fs in grid.items() for f in fs])
+        return pd.DataFrame([{"dataset": "d", "arm": m, "factor": f, "validation RMSE": 1.0 + np.log(f / best[m]) ** 2,
+                              "objective / optimum": 1.0} for m, fs in grid.items() for f in fs])
     return pilots
 
 
 def test_tune_steps_brackets_the_best_step_or_flags_the_edge_left():
     calls = []
-    tb, chosen, edges = tune_steps(quadratic_pilots({"GD": 1.0, "SGD": 0.25}, calls), {"GD": [0.25, 1.0, 4.0], "SGD": [0.25, 1.0, 4.0]},
+    tb, chosen, edges = tune_steps(quadratic_pilots({"GD": 0.25, "SGD": 0.0625}, calls), {"GD": [0.0625, 0.25, 1.0], "SGD": [0.0625, 0.25, 1.0]},
                                    rounds=2, step_ratio=4.0)
-    # SGD's best sits at the grid's low edge: extended once to 1/16, where it is bracketed; GD's is inside from the start
-    assert chosen == {"GD": 1.0, "SGD": 0.25} and edges == {"GD": None, "SGD": None}
-    assert calls[1] == {"SGD": [0.0625]} and len(calls) == 2 and len(tb) == 7
-    # the best step 64 is two extensions beyond the grid: two rounds reach it but leave it at the edge (fails to bracket) ...
-    _, chosen, edges = tune_steps(quadratic_pilots({"GD": 64.0}), {"GD": [0.25, 1.0, 4.0]}, rounds=2, step_ratio=4.0)
-    assert chosen == {"GD": 64.0} and edges == {"GD": "high"}
-    # ... a third round brackets it; no round leaves the grid's edge flagged
-    _, chosen, edges = tune_steps(quadratic_pilots({"GD": 64.0}), {"GD": [0.25, 1.0, 4.0]}, rounds=3, step_ratio=4.0)
-    assert chosen == {"GD": 64.0} and edges == {"GD": None}
-    _, chosen, edges = tune_steps(quadratic_pilots({"GD": 64.0}), {"GD": [0.25, 1.0, 4.0]}, rounds=0, step_ratio=4.0)
-    assert chosen == {"GD": 4.0} and edges == {"GD": "high"}
+    # SGD's best sits at the grid's low edge: extended once to 1/64, where it is bracketed; GD's is inside from the start
+    assert chosen == {"GD": 0.25, "SGD": 0.0625} and edges == {"GD": None, "SGD": None}
+    assert calls[1] == {"SGD": [0.015625]} and len(calls) == 2 and len(tb) == 7 and not tb.rejected.any()
+    # the best step 1/256 is two extensions below the grid: two rounds reach it but leave it at the edge (fails to bracket) ...
+    _, chosen, edges = tune_steps(quadratic_pilots({"GD": 1 / 256}), {"GD": [0.0625, 0.25, 1.0]}, rounds=1, step_ratio=4.0)
+    assert chosen == {"GD": 1 / 64} and edges == {"GD": "low"}
+    _, chosen, edges = tune_steps(quadratic_pilots({"GD": 1 / 256}), {"GD": [0.0625, 0.25, 1.0]}, rounds=3, step_ratio=4.0)
+    assert chosen == {"GD": 1 / 256} and edges == {"GD": None}
+    # a best step beyond the stability limit: never tried, the cap (0.95 of the limit) taken and flagged
+    calls = []
+    _, chosen, edges = tune_steps(quadratic_pilots({"GD": 64.0}, calls), {"GD": [0.25, 1.0, 4.0]}, rounds=3, step_ratio=2.0)
+    assert chosen == {"GD": step_cap()} and edges == {"GD": "cap"} and step_cap() == 0.95 * STABLE_LIMIT
+    assert calls == [{"GD": [0.25, 1.0, step_cap()]}]      # 4 capped; no extension past the cap
+
+
+def gd_pilots(L, steps=60, optimum=0.0):
+    """Pilots of GD on the quadratic f(x) = L x^2 / 2 + x^2 / 2 (curvature L + 1, known) from x = 1, the step factor in
+    units of 1 / (L + 1): the objective at the end over the start's (a diverging run grows without bound), the
+    "validation RMSE" |x| at the end, which a too-large step that happens to land near 0 can make small."""
+    Lt = L + 1.0
+
+    def pilots(grid):
+        rows = []
+        for m, fs in grid.items():
+            for f in fs:
+                x = (1.0 - f) ** steps          # x_k = (1 - eta Lt)^k x_0 with eta = f / Lt
+                rows.append({"dataset": "d", "arm": m, "factor": f, "validation RMSE": abs(x) if abs(f - 2.5) > 1e-9 else 0.0,
+                             "objective / optimum": (Lt * x * x / 2 + 1.0) / 1.0})
+        return pd.DataFrame(rows)
+    return pilots
+
+
+def test_the_tuner_never_returns_an_unstable_step_on_a_quadratic_of_known_curvature():
+    # brute force over grids, ratios and rounds: every chosen factor is below the stability limit c < 2 of GD on a quadratic
+    # of curvature L (|1 - c| < 1), even when a pilot at c = 2.5 (unstable) is made to look best by its validation RMSE
+    for L in (0.5, 2.0, 10.0):
+        for grid in ([0.25, 1.0, 4.0], [0.5, 2.0, 2.5, 8.0], [1.0, 2.5], [0.125, 0.25]):
+            for ratio in (2.0, 4.0):
+                for rounds in (0, 1, 3):
+                    tb, chosen, _ = tune_steps(gd_pilots(L), {"GD": grid}, rounds=rounds, step_ratio=ratio)
+                    assert chosen["GD"] < STABLE_LIMIT and abs(1.0 - chosen["GD"]) < 1.0
+                    assert (tb.factor < STABLE_LIMIT).all()
+    assert capped({"GD": [1.0, 2.0, 4.0]}, 1.9) == {"GD": [1.0, 1.9]}
+    with pytest.raises(ValueError, match="cap"):
+        tune_steps(gd_pilots(1.0), {"GD": [1.0]}, rounds=0, step_ratio=2.0, cap=2.0)
+    with pytest.raises(ValueError, match="share"):
+        step_cap(1.0)
+
+
+def test_choose_stable_rejects_a_diverging_pilot_and_can_fail_to():
+    pilots = pd.DataFrame({"arm": ["GD"] * 3, "factor": [0.5, 1.0, 1.9], "validation RMSE": [1.05, 1.02, 0.99],
+                           "objective / optimum": [1.2, 1.1, 40.0]})
+    # the least validation RMSE belongs to a pilot whose objective ends 40x the optimum's: rejected, 1.0 taken
+    assert choose_stable(pilots) == ({"GD": 1.0}, {"GD": False})
+    # with a looser cut-off the same pilot passes: the rule can go either way
+    assert choose_stable(pilots, far=50.0) == ({"GD": 1.9}, {"GD": False})
+    # every pilot blown up: the least objective, flagged
+    assert choose_stable(pilots.assign(**{"objective / optimum": [9.0, 5.0, 40.0]})) == ({"GD": 1.0}, {"GD": True})
+    # a non-finite validation RMSE is rejected
+    assert choose_stable(pilots.assign(**{"validation RMSE": [1.05, np.nan, 0.99], "objective / optimum": 1.0}))[0] == {"GD": 1.9}
+    with pytest.raises(ValueError, match="far"):
+        choose_stable(pilots, far=1.0)
+    with pytest.raises(ValueError, match="table"):
+        choose_stable(pilots.drop(columns="objective / optimum"))
 
 
 def test_tune_steps_and_around_refuse_bad_arguments():
@@ -79,7 +133,7 @@ def test_tune_steps_and_around_refuse_bad_arguments():
         tune_steps(pilots, {"GD": [1.0]}, rounds=-1, step_ratio=4.0)
     with pytest.raises(ValueError, match="step_ratio"):
         tune_steps(pilots, {"GD": [1.0]}, rounds=1, step_ratio=1.0)
-    assert around({"GD": 1.0, "SGD": 2.0}, 4.0, methods=("GD", "SGD")) == {"GD": [0.25, 1.0, 4.0], "SGD": [0.5, 2.0, 8.0]}
+    assert around({"GD": 1.0, "SGD": 0.25}, 2.0, methods=("GD", "SGD")) == {"GD": [0.5, 1.0, 1.9], "SGD": [0.125, 0.25, 0.5]}
     with pytest.raises(ValueError, match="methods"):
         around({"GD": 1.0}, 4.0)
     with pytest.raises(TypeError, match="factors"):
@@ -93,9 +147,10 @@ def small():
 
 
 def test_pilot_runs_score_every_arm_and_factor_on_the_validation_split(small):
-    common = dict(name="d", label="t", budget=None, iters=3, seed=0, sgd_decay=0.01, M=2, N=3, svrg_inner=2, eval_every=1)
+    common = dict(name="d", label="t", budget=None, iters=3, seed=0, sgd_decay=0.01, M=2, N=3, svrg_inner=2, eval_every=1, optimum=1.0)
     tb = pilot_runs(small, 10.0, 1.0, {"GD": [1.0, 4.0], "SGD": [1.0]}, **common)
-    assert list(tb.columns) == ["dataset", "arm", "factor", "validation RMSE"]
+    assert list(tb.columns) == ["dataset", "arm", "factor", "validation RMSE", "objective", "objective / optimum"]
+    assert (tb["objective"] > 0).all() and np.allclose(tb["objective / optimum"], tb["objective"])
     assert sorted(zip(tb.arm, tb.factor)) == [("GD", 1.0), ("GD", 4.0), ("SGD", 1.0)] and np.isfinite(tb["validation RMSE"]).all()
     again = pilot_runs(small, 10.0, 1.0, {"GD": [1.0, 4.0], "SGD": [1.0]}, **common)
     assert again["validation RMSE"].tolist() == tb["validation RMSE"].tolist()       # each pilot its own stream: reproducible
@@ -105,6 +160,8 @@ def test_pilot_runs_score_every_arm_and_factor_on_the_validation_split(small):
         pilot_runs(small, 10.0, 1.0, {"GD": [1.0]}, **(common | {"iters": 0}))
     with pytest.raises(ValueError, match="eps"):
         pilot_runs(small, -1.0, 1.0, {"GD": [1.0]}, **common)
+    with pytest.raises(ValueError, match="optimum"):
+        pilot_runs(small, 10.0, 1.0, {"GD": [1.0]}, **(common | {"optimum": 0.0}))
 
 
 # ----------------------------------------------------------------------------- the verdict map's settings and budgets

@@ -1,11 +1,13 @@
 """D3's steps, tuned on the validation split as a practitioner would (Sec. 5.1 of the paper gives no step).
 
 The paper runs GD, SGD, SVRG and SGD-DET on MovieLens without stating their steps. Every arm's initial step is
-``c / L`` (:func:`~.completion.lipschitz_step`), ``c`` chosen by one rule for all: a pilot run per factor on the
-validation split of the training ratings (:func:`pilot_runs`), the factor of least validation RMSE at the pilot's end
-(:func:`~.completion.choose_steps`); where the chosen factor sits at an edge of the arm's grid, the grid is extended
-by ``step_ratio`` beyond it, up to ``rounds`` times (:func:`tune_steps`), an edge left flagged
-(:func:`~.completion.grid_edge`). The test ratings never enter the choice.
+``c / L`` (:func:`~.completion.lipschitz_step`: ``L = 2 lambda + eps^{-1/2}`` bounds the curvature of the objective),
+``c`` chosen by one rule for all: a pilot run per factor on the validation split of the training ratings
+(:func:`pilot_runs`), the factor of least validation RMSE at the pilot's end among the pilots that did not blow up
+(:func:`choose_stable`: a pilot whose objective ends above ``far`` times the model optimum's is rejected); every factor
+is capped strictly below the stability limit ``c < 2`` (:data:`STABLE_LIMIT`, :func:`step_cap`); where the chosen
+factor sits at an edge of the arm's grid, the grid is extended by ``step_ratio`` beyond it, up to ``rounds`` times, never
+past the cap (:func:`tune_steps`), an edge left flagged. The test ratings never enter the choice.
 """
 
 from __future__ import annotations
@@ -15,8 +17,61 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from ..._validation import check_callable, check_choices, check_int, check_real
-from .completion import METHODS, choose_steps, completion_calls, completion_problem, grid_edge, lipschitz_step
+from ..._validation import check_callable, check_choices, check_int, check_real, check_table
+from .completion import METHODS, completion_calls, completion_problem, grid_edge, lipschitz_step
+
+#: the stability limit of a constant step on an L-smooth objective in units of 1/L: gradient descent decreases the objective
+#: for every step eta < 2 / L and may diverge beyond (the descent lemma, f(x - eta g) <= f(x) - eta (1 - eta L / 2) |g|^2;
+#: Nesterov 2004, Thm. 2.1.14; Bottou, Curtis & Nocedal 2018, Sec. 4.1): with L :func:`~.completion.lipschitz_step`'s bound
+#: of the objective's curvature, c = eta L < 2 keeps GD's and SVRG's constant steps, and SGD's initial ones, stable
+STABLE_LIMIT = 2.0
+
+#: the largest factor tried: this share of :data:`STABLE_LIMIT` (strictly below it: at the limit GD oscillates without decay)
+STABLE_SHARE = 0.95
+
+#: a pilot whose objective on the fit ratings ends above this many times the model optimum's has blown up (the box alone
+#: kept it finite: session 28's review found c = 4 ending at 40x the optimum's objective, 45 % of its entries pinned)
+FAR_OBJECTIVE = 2.0
+
+
+def step_cap(share: float = STABLE_SHARE) -> float:
+    """The largest step factor ``c`` (of ``c / L``) the tuner tries: ``share`` of :data:`STABLE_LIMIT`, ``0 < share < 1``."""
+    share = check_real("share", share, low=0.0, low_open=True, high=1.0)
+    if share >= 1.0:
+        raise ValueError(f"share must lie strictly below 1 (the stability limit itself is not stable); got {share}")
+    return share * STABLE_LIMIT
+
+
+def capped(grid: dict, cap: float) -> dict:
+    """``grid`` (``{arm: [factor, ...]}``) with every factor above ``cap`` replaced by ``cap`` (duplicates dropped, order kept)."""
+    grid = _grid(grid)
+    cap = check_real("cap", cap, low=0.0, low_open=True)
+    return {m: list(dict.fromkeys(min(float(f_), cap) for f_ in fs)) for m, fs in grid.items()}
+
+
+def choose_stable(table: pd.DataFrame, far: float = FAR_OBJECTIVE) -> tuple:
+    """Each arm's step factor from its pilots (``table``: one row per pilot, columns ``arm, factor, validation RMSE,
+    objective / optimum``): a pilot whose objective ends above ``far`` times the model optimum's, or whose validation RMSE
+    is not finite, is rejected (it blew up; the box alone kept it finite); of the others the factor of least validation
+    RMSE (a tie: the smaller factor). Where every pilot of an arm is rejected it takes the factor of least objective and
+    is flagged. Returns ``({arm: factor}, {arm: True where every pilot was rejected})``."""
+    check_table("table", table, ("arm", "factor", "validation RMSE", "objective / optimum"))
+    if len(table) == 0:
+        raise ValueError("table must hold at least one pilot run")
+    far = check_real("far", far, low=1.0, low_open=True)
+    chosen, all_rejected = {}, {}
+    for arm, rows in table.groupby("arm", sort=False):
+        rmse, ratio = rows["validation RMSE"].to_numpy(float), rows["objective / optimum"].to_numpy(float)
+        factor = rows["factor"].to_numpy(float)
+        ok = np.isfinite(rmse) & np.isfinite(ratio) & (ratio <= far)
+        if ok.any():
+            score = np.where(ok, rmse, np.inf)
+        else:
+            score = np.nan_to_num(ratio, nan=np.inf)
+        best = np.flatnonzero(score == score.min())
+        chosen[str(arm)] = float(factor[best].min())
+        all_rejected[str(arm)] = not bool(ok.any())
+    return chosen, all_rejected
 
 
 def _grid(grid) -> dict:
@@ -33,7 +88,7 @@ def _grid(grid) -> dict:
 
 
 def pilot_runs(data: dict, eps: float, lam: float, grid: dict, *, name: str, label: str, budget, iters: int, seed: int,
-               sgd_decay: float, M: int, N: int, svrg_inner: int, eval_every: int, n_jobs: int = 1,
+               sgd_decay: float, M: int, N: int, svrg_inner: int, eval_every: int, optimum: float, n_jobs: int = 1,
                progress: bool = False, work=None, r=None) -> pd.DataFrame:
     """One pilot run per arm and factor of ``grid`` (``{arm: [factor, ...]}``) on the validation split of ``data``
     (:func:`~.regime.hold_out`; the validation ratings take the test ratings' place) at ``(eps, lam)``: initial step
@@ -41,7 +96,8 @@ def pilot_runs(data: dict, eps: float, lam: float, grid: dict, *, name: str, lab
     stream (experiment ``"D3 tune <label> <factor>"``, seed ``seed``), as the main runs
     (:func:`~.completion.completion_calls`: ``sgd_decay``, ``M`` probes, mean degree ``N``, SVRG's epochs
     ``svrg_inner``, an evaluation every ``eval_every`` steps). Returns one row per pilot: ``dataset`` (``name``), ``arm``,
-    ``factor`` and its ``validation RMSE`` at its end, what :func:`~.completion.choose_steps` reads. With ``work`` (and
+    ``factor``, its ``validation RMSE`` at its end, its ``objective`` on the fit ratings at its end and that over ``optimum``
+    (the model optimum's objective there: ``objective / optimum``), what :func:`choose_stable` reads. With ``work`` (and
     ``r``, a stochastic gradient's cost in exact gradients at this size) the pilots run under a budget of ``work`` units
     (:func:`work_calls`) instead of ``budget`` CPU seconds, each read at ``work``."""
     from .completion import rmse_at
@@ -53,6 +109,7 @@ def pilot_runs(data: dict, eps: float, lam: float, grid: dict, *, name: str, lab
         raise TypeError(f"name and label must be strings; got {name!r}, {label!r}")
     grid = _grid(grid)
     iters = check_int("iters", iters, low=1)
+    optimum = check_real("optimum", optimum, low=0.0, low_open=True)
     step = lipschitz_step(lam, eps)
     val = {**data, "test": data["validation"]}
     calls = {}
@@ -69,45 +126,64 @@ def pilot_runs(data: dict, eps: float, lam: float, grid: dict, *, name: str, lab
                 seed=seed, n_seeds=1, methods=(m,), step=f_ * step, sgd_decay=sgd_decay, M=M, N=N, svrg_inner=svrg_inner,
                 max_iter=iters, gd_iter=iters, max_time=budget, eval_every=eval_every).items()}
     done = run_calls(calls, n_jobs=n_jobs, progress=f"step tuning {label}" if progress else False)
-    return pd.DataFrame([{"dataset": name, "arm": m, "factor": f_,
-                          "validation RMSE": float(res.metric[-1]) if work is None else rmse_at(res, work)} for (m, f_), res in done.items()])
+    fit = completion_problem(val, eps, lam)
+    rows = []
+    for (m, f_), res in done.items():
+        obj = float(fit.objective(res.x))
+        rows.append({"dataset": name, "arm": m, "factor": f_,
+                     "validation RMSE": float(res.metric[-1]) if work is None else rmse_at(res, work),
+                     "objective": obj, "objective / optimum": obj / optimum})
+    return pd.DataFrame(rows)
 
 
-def tune_steps(pilots, grid: dict, *, rounds: int, step_ratio: float) -> tuple:
+def tune_steps(pilots, grid: dict, *, rounds: int, step_ratio: float, cap: float | None = None, far: float = FAR_OBJECTIVE) -> tuple:
     """Each arm's step factor tuned on the validation split: ``pilots(grid)`` runs one pilot per arm and factor of a
     grid ``{arm: [factor, ...]}`` and returns their table (:func:`pilot_runs`); each arm takes the factor of least
-    validation RMSE (:func:`~.completion.choose_steps`). Where an arm's chosen factor sits at an edge of the factors it
-    tried (:func:`~.completion.grid_edge`), its grid is extended by ``step_ratio`` beyond that edge (one more pilot),
-    up to ``rounds`` times; an edge left after them is flagged.
+    validation RMSE among its pilots that did not blow up (:func:`choose_stable` with ``far``). Every factor is capped at
+    ``cap`` (None: :func:`step_cap`, strictly below the stability limit ``c < 2`` of :data:`STABLE_LIMIT`). Where an arm's
+    chosen factor sits at an edge of the factors it tried (:func:`~.completion.grid_edge`), its grid is extended by
+    ``step_ratio`` beyond that edge (one more pilot, capped), up to ``rounds`` times; an edge left after them is flagged,
+    ``"cap"`` where the chosen factor is the cap itself (no larger stable step to try).
 
     Decides each arm's step: bracketed (its edge None) when its best factor lies inside what it tried, else at the
-    ``"low"`` or ``"high"`` edge. Returns ``(pilots' table, {arm: factor}, {arm: edge or None})``."""
+    ``"low"`` or ``"high"`` edge or the ``"cap"``. Returns ``(pilots' table with a column ``rejected``, {arm: factor},
+    {arm: edge or None})``."""
     check_callable("pilots", pilots)
     grid = _grid(grid)
     rounds = check_int("rounds", rounds, low=0)
     step_ratio = check_real("step_ratio", step_ratio, low=1.0, low_open=True)
-    tb = pilots(grid)
+    cap = step_cap() if cap is None else check_real("cap", cap, low=0.0, low_open=True, high=STABLE_LIMIT)
+    if cap >= STABLE_LIMIT:
+        raise ValueError(f"cap must lie strictly below the stability limit {STABLE_LIMIT:g}; got {cap}")
+    far = check_real("far", far, low=1.0, low_open=True)
+    tb = pilots(capped(grid, cap))
     for _ in range(rounds):
-        chosen = choose_steps(tb)
+        chosen, _ = choose_stable(tb, far)
         edge = grid_edge(tb, chosen)
-        more = {m: [chosen[m] / step_ratio if side == "low" else chosen[m] * step_ratio] for m, side in edge.items() if side}
+        more = {}
+        for m, side in edge.items():
+            nxt = chosen[m] / step_ratio if side == "low" else min(chosen[m] * step_ratio, cap) if side == "high" else None
+            if nxt is not None and not np.isclose(tb.loc[tb["arm"] == m, "factor"].to_numpy(float), nxt, rtol=1e-12).any():
+                more[m] = [nxt]
         if not more:
             break
         tb = pd.concat([tb, pilots(more)], ignore_index=True)
-    chosen = choose_steps(tb)
-    return tb, chosen, grid_edge(tb, chosen)
+    chosen, _ = choose_stable(tb, far)
+    edges = {m: "cap" if np.isclose(chosen[m], cap, rtol=1e-12) else e for m, e in grid_edge(tb, chosen).items()}
+    ratio = tb["objective / optimum"].to_numpy(float)
+    rejected = ~(np.isfinite(tb["validation RMSE"].to_numpy(float)) & np.isfinite(ratio) & (ratio <= far))
+    return tb.assign(rejected=rejected), chosen, edges
 
 
-def around(factors: dict, step_ratio: float, methods=METHODS) -> dict:
+def around(factors: dict, step_ratio: float, methods=METHODS, cap: float | None = None) -> dict:
     """The grid a verdict-map cell re-tunes each arm's step on: its main ``factors[arm]`` divided by ``step_ratio``,
-    times one and times ``step_ratio`` (``{arm: [f / r, f, f r]}`` for every arm of ``methods``)."""
+    times one and times ``step_ratio`` (``{arm: [f / r, f, f r]}`` for every arm of ``methods``), capped at ``cap``
+    (None: :func:`step_cap`; :func:`capped`)."""
     if not isinstance(factors, dict):
         raise TypeError(f"factors must be a mapping arm -> step factor; got {type(factors).__name__}")
     methods = check_choices("methods", methods, set(factors))
     step_ratio = check_real("step_ratio", step_ratio, low=1.0, low_open=True)
-    return {m: [factors[m] / step_ratio, factors[m], factors[m] * step_ratio] for m in methods}
-
-
+    return capped({m: [factors[m] / step_ratio, factors[m], factors[m] * step_ratio] for m in methods}, step_cap() if cap is None else cap)
 # ----------------------------------------------------------------------------- budgets in hardware-neutral work (issue 41)
 
 #: how far past its expected work a stochastic run's step cap lies (its degrees are drawn: the cap must not bind before the
