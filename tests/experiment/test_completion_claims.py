@@ -445,27 +445,9 @@ def test_d31_on_the_fixed_point_holds_fails_and_turns_with_the_setting(tmp_path)
     mid = d31_claim(runs_of(SLOW), fixed={"chosen": part}, **kw, **on_map())
     assert mid["holds"] is True and [r["verdict"] for r in mid["threshold"]["readings"]] == ["holds", "holds", "fails"]
     assert "throws away 0.600 of the optimum's lead over the mean" in mid["text"]
-    from inferopt.experiment.spectral.completion_steps import spectrum_difference
-    wider = {"b/a": {"stand-in": 600.0, "1M": 6000.0}, "difference": spectrum_difference(600.0, 6000.0)}
-    same = {"b/a": {"stand-in": 600.0, "1M": 610.0}, "difference": spectrum_difference(600.0, 610.0)}
-    fails = d31_claim(runs_of(FAST), fixed={"chosen": below, "eps x 0.1": below}, spectrum=wider, **kw, **on_map())
-    assert fails["holds"] is False and fails["diagnosis"]["kind"] == "stand-in"   # earned: b/a measurably larger at 1M's shape
-    assert recorded(tmp_path, fails)["verdict"] == "fails"
-    # the synthetic matrices' own fixed points: the claim holding at 1M's shape keeps the stand-in; failing there too, inconclusive
-    syn = {"stand-in's shape": {"floor": 1.1, "optimum": 0.8, "start": 3.6, "toward": 1.05},
-           "1M's shape": {"floor": 3.5, "optimum": 1.2, "start": 3.6, "toward": 1.06}}
-    kept = d31_claim(runs_of(FAST), fixed={"chosen": below, "eps x 0.1": below}, spectrum=wider | {"fixed point": syn}, **kw, **on_map())
-    assert kept["diagnosis"]["kind"] == "stand-in" and "on synthetic ratings of 1M's shape the claim holds" in kept["diagnosis"]["text"]
-    both = {**syn, "1M's shape": {**syn["1M's shape"], "floor": 1.1}}
-    lost = d31_claim(runs_of(FAST), fixed={"chosen": below, "eps x 0.1": below}, spectrum=wider | {"fixed point": both}, **kw, **on_map())
-    assert recorded(tmp_path, lost)["verdict"] == "inconclusive"
-    for spectrum in (same, None):   # no measured difference (or none measured): the failure is not explained, inconclusive
-        unearned = d31_claim(runs_of(FAST), fixed={"chosen": below, "eps x 0.1": below}, spectrum=spectrum, **kw, **on_map())
-        assert recorded(tmp_path, unearned)["verdict"] == "inconclusive"
-    # raw ratings (session 27): the target a share of the way from the start to the training mean ("toward"), not to the optimum
-    toward = d31_fixed_reading({"chosen": {"floor": 1.2, "optimum": 0.9, "start": 4.0, "toward": 1.0}}, 0.85)
-    assert toward["cells"]["chosen"]["target"] == pytest.approx(4.0 - 0.85 * 3.0) and toward["outcome"] is False
-    assert d31_fixed_reading({"chosen": {"floor": 1.5, "optimum": 0.9, "start": 4.0, "toward": 1.0}}, 0.85)["outcome"] is True
+    fails = d31_claim(runs_of(FAST), fixed={"chosen": below, "eps x 0.1": below}, **kw, **on_map())
+    assert fails["holds"] is False   # below the cut and nothing measured explains it (b/a not measured at the paper's size)
+    assert recorded(tmp_path, fails)["verdict"] == "inconclusive" and "not measured at the paper's size" in recorded(tmp_path, fails)["reason"]
     turns = d31_claim(runs_of(FAST), fixed={"chosen": above, "eps x 0.1": below}, **kw, **on_map())
     assert recorded(tmp_path, turns)["verdict"] == "inconclusive" and "turns with the setting" in turns["text"]
     with pytest.raises(ValueError, match="floor"):

@@ -436,15 +436,3 @@ def test_converged_optimum_meets_its_tolerance_or_says_it_did_not():
         converged_optimum(p, None, tol=0.0, max_iter=5)
     with pytest.raises(TypeError, match="MatrixCompletion"):
         converged_optimum("p", None, tol=1e-6, max_iter=5)
-
-
-def test_spectrum_difference_names_a_difference_only_beyond_the_intervals_rounding():
-    from inferopt.experiment.spectral.completion_steps import spectrum_difference
-
-    far = spectrum_difference(600.0, 6000.0)
-    assert far["differs"] and far["direction"] == "larger" and far["ratio"] == pytest.approx(10.0)
-    near = spectrum_difference(600.0, 600.0 * 2 ** 0.125)   # one rounding step of the interval's bound: not told apart
-    assert not near["differs"] and near["direction"] == "equal"
-    assert spectrum_difference(6000.0, 600.0)["direction"] == "smaller"
-    with pytest.raises(ValueError, match="paper"):
-        spectrum_difference(600.0, 0.5)

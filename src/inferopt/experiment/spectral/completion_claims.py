@@ -676,10 +676,8 @@ def d31_fixed_reading(fixed: dict, share: float) -> dict:
     """D3.1 on SGD-DET's deterministic fixed point (issue 41; :func:`~.completion_degrees.det_fixed_point`, the minimiser of
     the truncated objective its mean gradient descends: its bias floor on the paper's axis). ``fixed`` ``{cell: {"floor": the
     fixed point's test RMSE, "optimum": the model optimum's, "start": the start's (the training mean's)}}``, the first cell
-    the chosen one; a cell's optional ``"toward"``: the test RMSE the way runs to instead of the optimum (raw ratings, session 27:
-    the training mean's, the paper's translated target). Per cell: the target ``share`` of the way from the start to the optimum (or
-    ``toward``), the share of the way the floor
-    leaves undone (``short``), and ``outcome``: True where the floor lies above the target (the bias alone keeps SGD-DET from
+    the chosen one. Per cell: the target ``share`` of the way from the start (the training mean) to the optimum, the share of
+    the way the floor leaves undone (``short``: the share of the optimum's lead over the mean it throws away), and ``outcome``: True where the floor lies above the target (the bias alone keeps SGD-DET from
     it, while the unbiased methods converge to the optimum), False where it lies below, None where equal. ``outcome``: the
     chosen cell's where every cell agrees, else None (it turns with the setting)."""
     if not isinstance(fixed, dict) or not fixed:
@@ -690,12 +688,11 @@ def d31_fixed_reading(fixed: dict, share: float) -> dict:
         if not isinstance(c, dict) or not {"floor", "optimum", "start"} <= set(c):
             raise ValueError(f"fixed[{label!r}] must hold floor, optimum and start; got {c!r}")
         f_, o_, s_ = (check_real(f"fixed[{label!r}][{k!r}]", c[k], low=0.0) for k in ("floor", "optimum", "start"))
-        t_ = o_ if c.get("toward") is None else check_real(f"fixed[{label!r}]['toward']", c["toward"], low=0.0)
-        if not t_ < s_:
-            raise ValueError(f"fixed[{label!r}]: the test RMSE the way runs to, {t_}, must lie below the start's {s_}")
-        target = s_ - share * (s_ - t_)
-        cells[label] = {"floor": f_, "optimum": o_, "start": s_, "target": target, "short": (f_ - t_) / (s_ - t_),
-                        "outcome": True if f_ > target else False if f_ < target else None} | ({} if c.get("toward") is None else {"toward": t_})
+        if not o_ < s_:
+            raise ValueError(f"fixed[{label!r}]: the optimum's test RMSE, {o_}, must lie below the start's {s_}")
+        target = s_ - share * (s_ - o_)
+        cells[label] = {"floor": f_, "optimum": o_, "start": s_, "target": target, "short": (f_ - o_) / (s_ - o_),
+                        "outcome": True if f_ > target else False if f_ < target else None}
     outs = [c["outcome"] for c in cells.values()]
     first = outs[0]
     return {"outcome": first if all(o is first for o in outs) else None, "cells": cells, "share": share}
@@ -709,7 +706,7 @@ def _d31_fixed_text(fx: dict, key: str) -> str:
 
 
 def d31_claim(runs: D3Runs, *, regime: dict, eps: float, lam: float, conditioning: dict, pick: str, steps: str, map_text: str,
-              map_cells: dict, chosen: dict, worse, fixed: dict | None = None, N: int | None = None, spectrum: dict | None = None) -> dict:
+              map_cells: dict, chosen: dict, worse, fixed: dict | None = None, N: int | None = None) -> dict:
     """D3.1, "SGD-DET performs badly due to its biased gradient estimators", read at equal time (the paper's axis) on the
     whole matrix: SGD-DET's median final test RMSE above SGD's and SVRG's by more than the seeds' spread holds, ahead of
     either by more than that fails, within it undecided (:func:`~.completion.d31_reading`; then inconclusive with its
@@ -719,16 +716,14 @@ def d31_claim(runs: D3Runs, *, regime: dict, eps: float, lam: float, conditionin
     With ``fixed`` (issue 41) it is decided on SGD-DET's deterministic fixed point at degree ``N`` instead
     (:func:`d31_fixed_reading` at the judged target, the chosen cell and the others of ``fixed``, e.g. eps x 0.1): the
     runs' reading is recorded beside, its bootstrap three-valued (:func:`three_valued_support`). Where the floor lies below the
-    target the diagnosis is ``stand-in`` only with a measured difference (session 27): ``spectrum`` ``{"b/a": {matrix: b/a at
-    its optimum}, "difference": :func:`~.completion_steps.spectrum_difference` of synthetic matrices of the stand-in's and 1M's
-    shapes}`` with b/a larger at 1M's shape (a wider interval, a larger bias at degree N) and, where ``spectrum["fixed point"]``
-    (``{stand-in shape's label: cell, 1M shape's label: cell}`` in that order, cells as ``fixed``'s) is given, the claim
-    holding on the synthetic matrix of 1M's shape (its floor above its own target); else inconclusive (``Unearned``).
+    target the failure is not explained (inconclusive, ``Unearned``): the bias grows with the spectrum's interval b/a,
+    which is not measured at the paper's size (session 28 dropped the synthetic cell of 1M's shape: its optimum predicted
+    worse than its training mean).
     Returns :meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments."""
     runs = _runs_of(runs)
     if fixed is not None:
         return _d31_fixed_claim(runs, regime=regime, eps=eps, lam=lam, conditioning=conditioning, pick=pick, steps=steps, map_text=map_text,
-                                fixed=fixed, N=N, spectrum=spectrum)
+                                fixed=fixed, N=N)
     if not isinstance(regime, dict) or not isinstance(conditioning, dict):
         raise TypeError("regime and conditioning must be mappings name -> value")
     eps, lam = check_real("eps", eps, low=0.0, low_open=True), check_real("lam", lam, low=0.0, low_open=True)
@@ -1131,27 +1126,7 @@ def cost_check(seconds_exponents: dict, work_exponents: dict, flops: dict, secon
             | {f"seconds against {k}": seconds[k] for k in COST_ORDER}}
 
 
-def _spectrum_text(spectrum: dict, synthetic: dict | None = None) -> str:
-    d_ = spectrum["difference"]
-    return ("b/a at the model optimum: " + "; ".join(f"{k} {v:.4g}" for k, v in spectrum["b/a"].items())
-            + f"; 1M's shape over the stand-in's {d_['ratio']:.3g}x ("
-            + (f"{d_['direction']}: beyond the interval's rounding, {d_['step']:.3g}x" if d_["differs"] else
-               f"within the interval's rounding, {d_['step']:.3g}x: no measured difference") + ")"
-            + ("" if synthetic is None else "; SGD-DET's fixed point on the synthetic ratings (the same reading, each against its own "
-               "start and training mean): " + _d31_fixed_text(synthetic, "")))
-
-
-def _synthetic_fixed(spectrum, share: float):
-    """D3.1's fixed-point reading on ``spectrum["fixed point"]``'s synthetic matrices (None without them)."""
-    if spectrum is None or spectrum.get("fixed point") is None:
-        return None
-    cells = spectrum["fixed point"]
-    if not isinstance(cells, dict) or len(cells) != 2:
-        raise ValueError("spectrum['fixed point'] must hold two cells: the stand-in's shape, then 1M's shape")
-    return {"cells": {lab: d31_fixed_reading({lab: c}, share)["cells"][lab] for lab, c in cells.items()}}
-
-
-def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, steps, map_text, fixed, N, spectrum=None) -> dict:
+def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, steps, map_text, fixed, N) -> dict:
     """:func:`d31_claim` decided on SGD-DET's fixed point (:func:`d31_fixed_reading`)."""
     if not isinstance(regime, dict) or not isinstance(conditioning, dict):
         raise TypeError("regime and conditioning must be mappings name -> value")
@@ -1194,21 +1169,9 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
     if outcome is None and why:
         diag = Unearned(why, {"fixed point": fx})
     elif outcome is False:
-        if spectrum is not None and (not isinstance(spectrum, dict) or not {"b/a", "difference"} <= set(spectrum)):
-            raise TypeError("spectrum must be {'b/a': {matrix: b/a}, 'difference': spectrum_difference(...)}")
-        syn = _synthetic_fixed(spectrum, share)
-        at_1m = None if syn is None else list(syn["cells"].values())[1]["outcome"]
-        if spectrum is not None and spectrum["difference"]["differs"] and spectrum["difference"]["direction"] == "larger" and at_1m is not False:
-            diag = {"kind": "stand-in", "text": f"SGD-DET's bias floor lies below the target on MovieLens 100K ({_d31_fixed_text(fx, key)}). The "
-                    "bias grows with the spectrum's interval b/a of the data, and b/a differs measurably at the paper's size: "
-                    f"{_spectrum_text(spectrum, syn)}" + ("" if syn is None else "; on synthetic ratings of 1M's shape the claim holds")
-                    + "; the test's power: any floor above the target, exactly (deterministic).",
-                    "evidence": {"fixed point": fx, "spectrum": spectrum} | ({} if syn is None else {"synthetic fixed points": syn})}
-        else:
-            diag = Unearned("SGD-DET's bias floor lies below the target here, and no measured difference between the stand-in and the "
-                            "paper's data explains it (" + ("b/a not measured at 1M's shape" if spectrum is None else _spectrum_text(spectrum, syn))
-                            + "); what would decide it: the fixed point on ratings of the paper's size, or a map over eps", {"fixed point": fx}
-                            | ({} if spectrum is None else {"spectrum": spectrum}))
+        diag = Unearned("SGD-DET's bias floor lies below the cut here, and nothing measured explains it (b/a, which the bias "
+                        "grows with, is not measured at the paper's size); what would decide it: the fixed point on ratings of the "
+                        "paper's size, or a map over eps", {"fixed point": fx})
     return dict(
         id="D3.1", text=text, holds=bool(outcome) if outcome is not None else (False if diag is not None else None),   # Unearned: inconclusive
         measured={f"{label}: {k}": v for label, c in fx["cells"].items() for k, v in c.items() if k != "outcome"}
@@ -1217,11 +1180,7 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
         | {f"runs: SGD-DET {k} (final test RMSE)": v for k, v in r31.items() if k != "outcome"}
         | {"runs: bootstrap holds share": run_support["holds share"], "runs: bootstrap fails share": run_support["fails share"],
            "runs: bootstrap undecided share": run_support["undecided"]}
-        | {f"second-half share of the way {m}": v for m, v in late.items()} | runs.rmses() | runs.step_factors() | regime_ | dict(conditioning)
-        | ({} if spectrum is None else {f"b/a at the optimum, {k}": v for k, v in spectrum["b/a"].items()}
-           | {"b/a, 1M's shape over the stand-in's": spectrum["difference"]["ratio"]}
-           | {f"synthetic {lab}: fixed point {k}": v for lab, c in (_synthetic_fixed(spectrum, share) or {"cells": {}})["cells"].items()
-              for k, v in c.items() if k != "outcome"}),
+        | {f"second-half share of the way {m}": v for m, v in late.items()} | runs.rmses() | runs.step_factors() | regime_ | dict(conditioning),
         **({} if diag is None else {"diagnosis": diag}),
         threshold={"value": D31_LOST, "source": "ours",
                    "unit": "share of the model optimum's lead over the training mean that SGD-DET's bias floor throws away",

@@ -349,19 +349,3 @@ def converged_optimum(problem, theta0=None, *, tol: float, max_iter: int, rounds
         theta, pg = theta_new, pg_new
     return theta, {"projected gradient": float(pg), "tolerance": tol, "met": bool(pg <= tol), "iterations": total, "rounds": done,
                    "objective": float(problem.objective(theta))}
-
-
-def spectrum_difference(stand_in: float, paper: float, *, step: float = 2.0 ** 0.25) -> dict:
-    """Whether b/a at the model optimum (:func:`~.conditioning.spectrum_ratio`) differs measurably between a synthetic matrix
-    of the stand-in's shape and one of the paper's (MovieLens 1M's) shape and density (session 27: a ``stand-in`` diagnosis
-    only with a measured difference). The upper bound ``b`` is a Lanczos estimate with a safety margin rounded up on a
-    geometric grid of ratio ``2^{1/8}`` (:meth:`~inferopt.spectral.MatrixCompletion.interval`), so ratios within ``step``
-    (two of its rounding steps) of each other are not told apart. Returns ``{"ratio": paper / stand_in, "differs": True / False,
-    "direction": "larger" / "smaller" / "equal" at 1M's shape}``."""
-    stand_in = check_real("stand_in", stand_in, low=1.0)
-    paper = check_real("paper", paper, low=1.0)
-    step = check_real("step", step, low=1.0, low_open=True)
-    ratio = paper / stand_in
-    differs = bool(ratio > step or ratio < 1.0 / step)
-    return {"ratio": float(ratio), "differs": differs,
-            "direction": "equal" if not differs else "larger" if ratio > 1.0 else "smaller", "step": float(step)}
