@@ -5,11 +5,14 @@ bootstrap resample of their replicates) and returns a boolean:
 
 * :func:`auroc_comparable` -- Table 2: the adaptive rules' test AUROC at most ``tol`` below line search's;
 * :func:`adaptive_faster` -- Tables 2-3: the adaptive rules' step-size work (or time) below line search's;
-  :func:`speedup_at_least` -- Sec. 6.2: line search's at least twice theirs;
+  :func:`speedup_at_least` -- Sec. 6.2: line search's at least twice theirs ("our approach": every adaptive rule, the
+  fastest, AdaFW alone); :func:`seconds_verdict` -- the same test on the CPU seconds, beside;
 * :func:`adaptive_less_variance` -- Table 2's caption: the adaptive rules' spread over replicates below line search's;
 * :func:`curvature_found` -- Sec. 4: a streak of fallback steps ends, the backtracking passing, after one or two;
 * :func:`cost_ratios_in_range` -- Sec. 6.2: the adaptive rules' and line search's step-size work (or time) as
-  multiples of the predefined step's within the text's ranges; :func:`timing_diagnosis` -- why a speed claim fails;
+  multiples of the predefined step's within the text's ranges, read by :func:`range_claim` on the rules that do not
+  run every step at their loop's cap (:func:`capped_shares`); :func:`timing_diagnosis` -- why a speed claim fails,
+  :func:`common_draws_note` -- a holding one that fails with common draws;
 * :func:`predefined_fastest_and_worst` -- Sec. 6.2: the predefined step is the fastest, and the worst at
   the runs' end (Fig. 1's last iterate: its train log-likelihood below every other rule's);
 * :func:`elbo_curves_above` -- Fig. 1 (centre, right) as drawn: per iteration the mean ELBO over
