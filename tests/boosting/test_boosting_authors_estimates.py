@@ -162,3 +162,55 @@ def test_fixed_draw_trials_cost_the_gap_and_the_sides_only(method):
 def test_authors_estimates_need_their_draws(kwargs, match):
     with pytest.raises(ValueError, match=match):
         BoostingProblem(TARGET, "gaussian", rng=np.random.default_rng(0), **kwargs)
+
+
+def authors_step_work(record, method: str, n: int) -> np.ndarray:
+    """Evaluations of log p per step as the authors' ``blr_step_size.py`` makes them (``N = n``, ``K`` components of
+    q_t): their gap on N draws of q_t and N of s (the pairwise gap: the away vertex's and s's), ``argmax_grad_dotp``'s
+    K·N for the away and pairwise variants (K = 1 too), and where the test is made ``f_t`` (N) and N per trial."""
+    steps = record.iloc[1:]
+    k = record.n_components.iloc[:-1].to_numpy()
+    tries = steps.n_tries.to_numpy()
+    tested = np.where(tries > 0, n + n * tries, 0)
+    return {"adafw": 2 * n + tested, "adaafw": k * n + 2 * n + tested, "adapfw": k * n + n + tested}[method]
+
+
+@pytest.mark.parametrize("method", ["adafw", "adaafw", "adapfw"])
+def test_adaptive_rules_count_the_work_of_the_authors_code(method):
+    """Every step's work_step is the authors' count (:func:`authors_step_work`): their AdaFW and AdaAFW estimate f(q_t)
+    once more on draws of their own before testing, their AdaAFW and AdaPFW estimate every component's value at one
+    component too, their AdaPFW takes no draw of q_t but its f_t. The counter in the target agrees."""
+    n = 30
+    comps = [Component("gaussian", [m], [0.0]) for m in (-0.5, 2.2, 0.5, 1.5, -1.5, 3.0, 1.0, -0.2)]
+    counted = CountingTarget(TARGET)
+    rec = boost(counted, method, rng=np.random.default_rng(3), max_iter=7, family="gaussian", n_samples=n,
+                lmo=sequence_lmo(comps), C0=1.0, **AUTHORS).record
+    np.testing.assert_array_equal(rec.work_step.iloc[1:].to_numpy(), authors_step_work(rec, method, n))
+    assert (rec.n_tries.iloc[1:] > 0).any() and (rec.n_components.iloc[:-1] > 1).any()   # both kinds of step occur
+    assert sum(counted.rows) >= rec.work_step.sum()
+
+
+@pytest.mark.parametrize("variant", ["fw", "away", "pairwise"])
+def test_the_test_estimate_is_their_f_t(variant):
+    """``Direction.f_test`` is their ``f_t``: for the Frank-Wolfe and away variants f(q_t) on n draws of its own (a
+    value apart from the iterate's, n evaluations of log p); for the pairwise variant the iterate's estimate, whose n
+    evaluations are charged only then (no new one). Common draws (reuse_samples=True) take none (the test on f0)."""
+    n = 40
+    comps = [Component("gaussian", [m], [0.0]) for m in (-0.5, 1.0, 2.2)]
+    counted = CountingTarget(TARGET)
+    prob = BoostingProblem(counted, "gaussian", rng=np.random.default_rng(0), n_samples=n, lmo=sequence_lmo(comps),
+                           variant=variant, **AUTHORS)
+    active, f = _two_component_iterate(prob, comps)
+    sid, _ = prob.lmo(active)
+    line = prob.direction(active, "fw", sid, None)
+    rows, work = len(counted.rows), prob.n_logp
+    value = line.f_test()
+    if variant == "pairwise":
+        assert value == f and counted.rows[rows:] == [] and prob.n_logp - work == n
+        assert line.f_test() == f and prob.n_logp - work == n               # charged once
+    else:
+        assert value != f and counted.rows[rows:] == [n] and prob.n_logp - work == n
+    common = BoostingProblem(TARGET, "gaussian", rng=np.random.default_rng(0), n_samples=n, lmo=sequence_lmo(comps),
+                             variant=variant, estimates="authors", reuse_samples=True, ls_draws="fixed")
+    active, _ = _two_component_iterate(common, comps)
+    assert common.direction(active, "fw", common.lmo(active)[0], None).f_test is None

@@ -13,12 +13,12 @@ from inferopt.experiment.boosting_rules import adaptation, authors_rules, comple
 RULES = ("predefined", "line_search", "adafw", "adaafw", "adapfw")
 
 
-def make_records(*, elbo=None, ll=None, auroc=None, step_time=None, T=4, reps=3, gamma=0.1, stop=None, work=None):
+def make_records(*, elbo=None, ll=None, auroc=None, step_time=None, T=4, reps=3, gamma=0.1, stop=None, work=None, tries=None):
     """Records of T iterations and reps replicates: per rule a constant offset of the ELBO and train LL curves
     after t = 0 (``elbo``, ``ll``: rule -> offset), the test AUROC after t = 0, and the step time per iteration (the
     step's work 100 log p evaluations per second unless ``work`` gives it);
     ``stop``: {(rule, replicate): last iteration} for runs that stopped early."""
-    elbo, ll, auroc, step_time, work = elbo or {}, ll or {}, auroc or {}, step_time or {}, work or {}
+    elbo, ll, auroc, step_time, work, tries = elbo or {}, ll or {}, auroc or {}, step_time or {}, work or {}, tries or {}
     rows = []
     for m in RULES:
         for r in range(reps):
@@ -30,7 +30,8 @@ def make_records(*, elbo=None, ll=None, auroc=None, step_time=None, T=4, reps=3,
                              "train_ll": -0.7 + (ll.get(m, 0.0) if t else 0.0) + 1e-4 * r,
                              "test_auroc": 0.7 + (auroc.get(m, 0.0) if t else 0.0),
                              "time_step": 0.0 if t == 0 else step_time.get(m, 1.0),
-                             "work_step": 0.0 if t == 0 else work.get(m, 100 * step_time.get(m, 1.0))})
+                             "work_step": 0.0 if t == 0 else work.get(m, 100 * step_time.get(m, 1.0)),
+                             "n_tries": np.nan if t == 0 else tries.get(m, 1)})
     rec = pd.DataFrame(rows)
     rec["time"] = rec.groupby(["method", "replicate"]).time_step.cumsum()
     return rec
@@ -455,6 +456,68 @@ def test_speed_claims_read_the_work_and_the_ratios_bracket_the_text():
     assert not isinstance(out, dict) and "authors' construction" in out.reason
     with pytest.raises(ValueError, match="common"):
         bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=cells, common=common.drop(columns="work_step"))
+    # a claim that holds has no diagnosis; common draws that rescue it in too few resamples earn no construction
+    assert bc.timing_diagnosis(bc.adaptive_faster, "It fails.", rec, cells=cells, common=slow) is None
+    shaky = common.copy()
+    shaky.loc[(shaky.method == "line_search") & (shaky.iteration > 0), "work_step"] = np.where(
+        shaky[(shaky.method == "line_search") & (shaky.iteration > 0)].replicate == 0, 1000, 100)
+    assert bc.adaptive_faster(shaky)                       # 400 a step against 300, carried by one replicate of three
+    out = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=cells, common=shaky)
+    assert not isinstance(out, dict)                      # the map decides (unearned here), not construction
+
+
+def test_a_holding_speed_claim_notes_a_failure_with_common_draws():
+    work = {"predefined": 200, "line_search": 5200, "adafw": 1200, "adaafw": 1000, "adapfw": 800}
+    rec, common = make_records(work=work), make_records(work={**work, "line_search": 400})
+    assert "fails with common draws" in bc.common_draws_note(bc.adaptive_faster, rec, common)
+    assert bc.common_draws_note(bc.adaptive_faster, rec, rec) == ""
+    assert bc.common_draws_note(bc.adaptive_faster, common, rec) == ""     # it fails as run: a diagnosis says why
+
+
+def test_our_approach_is_read_as_every_rule_the_fastest_or_adafw():
+    """Sec. 6.2's "our approach results in at least a 2x speed-up": every adaptive rule, the fastest, AdaFW alone."""
+    rec = make_records(work={"line_search": 1000, "adafw": 200, "adaafw": 400, "adapfw": 600})   # 5x, 2.5x, 1.67x
+    assert not bc.speedup_at_least(rec, 2.0) and bc.speedup_at_least(rec, 2.0, approach="fastest")
+    assert bc.speedup_at_least(rec, 2.0, approach="adafw")
+    slow_fw = make_records(work={"line_search": 1000, "adafw": 600, "adaafw": 400, "adapfw": 200})
+    assert not bc.speedup_at_least(slow_fw, 2.0, approach="adafw") and bc.speedup_at_least(slow_fw, 2.0, approach="fastest")
+    assert not bc.speedup_at_least(make_records(work={"line_search": 150}), 2.0, approach="fastest")   # 1.5x
+    with pytest.raises(ValueError, match="approach"):
+        bc.speedup_at_least(rec, 2.0, approach="best")
+    assert bc.readings_turn([{"value": 1, "verdict": "holds"}, {"value": 2, "verdict": "fails"}])
+    assert not bc.readings_turn([{"value": 1, "verdict": "holds"}, {"value": 2, "verdict": "inconclusive"}])
+
+
+def test_the_seconds_verdict_stands_beside_the_work():
+    rec = make_records(work={"line_search": 1000}, step_time={"line_search": 2.0, "adafw": 3.0})
+    assert bc.adaptive_faster(rec)
+    out = bc.seconds_verdict(bc.adaptive_faster, rec)
+    assert out["verdict on CPU seconds"] == "fails" and out["share of resamples where it holds on CPU seconds"] == 0.0
+    fast = bc.seconds_verdict(bc.adaptive_faster, make_records(step_time={"line_search": 2.0}))
+    assert fast["verdict on CPU seconds"] == "holds" and fast["share of resamples where it holds on CPU seconds"] == 1.0
+
+
+def test_a_range_claim_reads_no_rule_that_runs_every_step_at_its_cap():
+    """C2.4 / C3.5: a rule whose every step runs its loop to the cap (AdaFW falling back after IMAX trials, line search
+    using every step) has the cap's ratio; the claim is read on the other rules: it fails where one of them lies outside
+    its range, and is not measured where they lie within."""
+    caps = bc.loop_caps({"adafw": {"imax": 10}, "line_search": {"ls_iter": 25}}, imax=5, ls_iter=10)
+    assert caps == {"adafw": 10, "adaafw": 5, "adapfw": 5, "line_search": 25}
+    work = {"predefined": 200, "line_search": 5200, "adafw": 2400, "adaafw": 800, "adapfw": 600}   # 26x, 12x, 4x, 3x
+    rec = make_records(work=work, tries={"line_search": 25, "adafw": 10, "adaafw": 2, "adapfw": 5})
+    shares = bc.capped_shares(rec, caps)
+    assert shares == {"adafw": 1.0, "adaafw": 0.0, "adapfw": 1.0, "line_search": 1.0}
+    test, reason = bc.range_claim(rec, (2, 5, 7, 39), shares)
+    assert test.keywords["skip"] == ["adafw", "adapfw", "line_search"] and test(rec) and "nothing decides" in reason
+    assert not bc.cost_ratios_in_range(rec)                # AdaFW's 12x, at its cap, would fail it
+    out = make_records(work={**work, "adaafw": 1400}, tries={"line_search": 25, "adafw": 10, "adaafw": 2, "adapfw": 5})
+    test, reason = bc.range_claim(out, (2, 5, 7, 39), bc.capped_shares(out, caps))
+    assert reason is None and not test(out)                # AdaAFW adapts and lies at 7x: a failure
+    free = make_records(work=work, tries={"line_search": 3})
+    test, reason = bc.range_claim(free, (2, 5, 7, 39), bc.capped_shares(free, caps))
+    assert reason is None and test.keywords["skip"] == [] and not test(free)
+    with pytest.raises(TypeError, match="caps"):
+        bc.capped_shares(rec, {})
 
 
 def test_construction_diagnosis_never_counts_a_tie_as_a_hold():

@@ -9,7 +9,7 @@ from inferopt.boosting.mixture import Mixture
 from inferopt.boosting.relbo import greedy_step, relbo_lambda
 from inferopt.boosting.targets import GaussianMixtureTarget, LogisticTarget
 from inferopt.experiment.boosting import (AUTHORS_RULE_SETTINGS, check_rule_settings, compare_methods, headroom,
-                                          selected_is_plain_vi)
+                                          selected_is_plain_vi, settings_apart_from)
 from inferopt.models.laplace import laplace_approximation
 
 
@@ -45,6 +45,17 @@ def test_rule_settings_are_checked_by_name():
         check_rule_settings({"fastest": {"C0": 1.0}})
     with pytest.raises(TypeError, match="rule_settings"):
         check_rule_settings({"adafw": 1.0})
+
+
+def test_a_map_cell_keeps_every_rule_setting_but_the_one_it_varies():
+    """The verdict map's C_-1 cells run each rule at its own eta, tau and the line search at its own steps (equal inputs
+    with the main run): only C_-1 is left to the cell."""
+    kept = settings_apart_from(AUTHORS_RULE_SETTINGS, ("C0",))
+    assert kept["adafw"] == {"eta": 0.01, "tau": 2.0} and kept["line_search"] == {"ls_lr": 0.05, "ls_iter": 25}
+    assert settings_apart_from({"adafw": {"C0": 1.0}}, ("C0",)) is None and settings_apart_from(None) is None
+    assert settings_apart_from(AUTHORS_RULE_SETTINGS, ("ls_iter",))["line_search"] == {"ls_lr": 0.05}
+    with pytest.raises(ValueError, match="varied"):
+        settings_apart_from(AUTHORS_RULE_SETTINGS, ("C1",))
 
 
 def test_the_entropy_weight_is_annealed_or_constant():

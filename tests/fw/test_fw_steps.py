@@ -202,3 +202,16 @@ def test_backtracking_estimates_the_initial_curvature_by_finite_differences():
     assert out.C == pytest.approx(4.0) and out.gamma == pytest.approx(0.25)
     with pytest.raises(ValueError, match="needs Line.dphi"):
         Backtracking(None)(Line(t=1, slope=-1.0, f0=0.0, gamma_max=1.0, phi=lambda g: 0.0))
+
+
+def test_backtracking_tests_against_f_test_when_given():
+    """A problem's own estimate for the test (``Line.f_test``, the boosting-VI authors' ``f_t``) replaces ``f0`` in
+    the sufficient-decrease bound, called once per step; without it the bound rests on ``f0``."""
+    calls = []
+    f_test = lambda: calls.append(1) or 0.5   # noqa: E731
+    line = Line(t=1, slope=-1.0, f0=0.0, gamma_max=1.0, phi=lambda g: -0.2, f_test=f_test)
+    out = Backtracking(1.0, eta=1.0, tau=2.0, slack=0.0, max_tries=1)(line)
+    assert out.status == "accepted" and out.bound == pytest.approx(0.5 - 1.0 + 0.5) and len(calls) == 1
+    out = Backtracking(1.0, eta=1.0, tau=2.0, slack=0.0, max_tries=1)(Line(t=1, slope=-1.0, f0=0.0, gamma_max=1.0,
+                                                                           phi=lambda g: -0.2))
+    assert out.status == "fallback" and out.bound == pytest.approx(-0.5)

@@ -246,7 +246,7 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     variant, rule = make_step(step, **step_settings(step, rule_kwargs))
     problem = BoostingProblem(target, family, rng=rng, n_samples=n_samples, reuse_samples=reuse_samples,
                               ls_draws=ls_draws, estimates=estimates, greedy=greedy, distance=distance,
-                              lmo=lmo, start=start)
+                              lmo=lmo, start=start, variant=variant)
     evals: list[dict] = []
     # a bar on request; a warning for a long call
     bar = Progress(f"boost({step!r})", max_iter + 1, progress, size="max_iter")

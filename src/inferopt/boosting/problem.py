@@ -51,6 +51,16 @@ fixed draws of ``a`` and ``b``, ``log p̃`` at each evaluated once: a trial cost
 components, no evaluation of ``log p̃``, and ``phi(0)`` is ``f(q_t)`` on the same draws (common random numbers
 in the sufficient-decrease test).
 
+With ``estimates='authors'`` the run takes, and counts, the estimates the authors' code takes for its rule's
+``variant`` (``blr_step_size.py``): the away and pairwise variants (their ``adaptive_afw``, ``adaptive_pfw``) estimate
+every component's value at every step, the first (one component) included (``argmax_grad_dotp``); with trials on fresh
+draws (``reuse_samples=False``, their construction) the sufficient-decrease test compares with ``f(q_t)`` estimated once more, when
+the test is first made (their ``f_t = -elbo(q_t, p, N)``, after the gap's): on ``n_samples`` draws of its own for the
+Frank-Wolfe and away variants, whose gap already took ``q_t``'s draws; the pairwise variant's gap takes no draw of
+``q_t`` (the away vertex's and ``s``'s), so the iterate's estimate is its ``f_t``, its draws charged to the step only
+where the test is made (:meth:`direction`'s ``f_test``). A rule that takes no test (the predefined step, the line
+search, a gap ``≤ 0``) takes neither.
+
 ``distance`` sets ``‖d‖²`` of the step's :class:`~inferopt.fw.Direction`, the norm in which a backtracking
 rule measures its curvature constant: ``'unit'`` (1: ``γ = g/C``, Alg. 2 as printed), ``'exact'`` (``∫(s − q_t)²``
 in closed form, :func:`~.distance.l2_distance`) or ``'float32'`` (the authors' Monte-Carlo estimate of it
@@ -72,6 +82,7 @@ from .._clock import clock
 from .._selection import TIE_RTOL
 from .._validation import check_choice, check_flag, check_size
 from ..fw import ActiveSet, Direction
+from ..fw.solver import VARIANTS
 from .distance import l2_distance, l2_distance_authors
 from .estimates import kl
 from .families import Component, check_target, get_family
@@ -114,6 +125,8 @@ class BoostingProblem:
         ``None`` for the first component), e.g. the random components of Fig. 1 (left).
     start : the first component ``q_0`` given (e.g. plain VI run to convergence, :func:`~.relbo.converged_vi`), in
         place of the greedy step's plain VI (the authors' ``--iter0 vi``); ``None``: that greedy step.
+    variant : the Frank-Wolfe variant of the run (:func:`~.boost.boost` passes its rule's): with
+        ``estimates='authors'`` and ``reuse_samples=False`` the estimates the authors' code takes for it (module docstring).
 
     ``components`` holds every component proposed so far (the atom with id ``i`` is
     ``components[i]``); a proposal equal to a stored component reuses its id.
@@ -123,7 +136,7 @@ class BoostingProblem:
                  reuse_samples: bool = True, ls_draws: str = "iteration", estimates: str = "stratified",
                  greedy: dict | None = None, distance: str = "unit",
                  lmo: Callable[[Mixture | None, int, np.random.Generator], Component] | None = None,
-                 start: Component | None = None) -> None:
+                 start: Component | None = None, variant: str = "fw") -> None:
         self.target = check_target(target)
         self.family = get_family(family)
         if start is not None and (not isinstance(start, Component) or start.dim != self.target.dim
@@ -137,6 +150,9 @@ class BoostingProblem:
         self.ls_draws = check_choice("ls_draws", ls_draws, LS_DRAWS)
         self.estimates = check_choice("estimates", estimates, ESTIMATES)
         self.distance = check_choice("distance", distance, DISTANCES)
+        self.variant = check_choice("variant", variant, VARIANTS)
+        #: the authors' rules' estimates (module docstring): their construction, trials on fresh draws
+        self._authors_test = self.estimates == "authors" and not self.reuse_samples
         if self.estimates == "authors" and self.ls_draws == "iteration":
             raise ValueError("estimates='authors' takes the derivative on the draws of the sides of d, as the authors' code: "
                              f"it needs ls_draws='authors' or 'fixed'; got ls_draws={self.ls_draws!r}")
@@ -197,9 +213,13 @@ class BoostingProblem:
         for i in new:
             self._col[i] = len(self._col)
 
-    def _log_p(self, X: np.ndarray) -> np.ndarray:
-        """``log p̃`` at the draws ``X``, counted in :attr:`n_logp`."""
-        self.n_logp += len(X)
+    def _log_p(self, X: np.ndarray, charge: bool = True) -> np.ndarray:
+        """``log p̃`` at the draws ``X``, counted in :attr:`n_logp` (``charge``; else held in :attr:`_uncharged` for
+        :meth:`_test_estimate`)."""
+        if charge:
+            self.n_logp += len(X)
+        else:
+            self._uncharged = len(X)
         return self.target.log_density(X)
 
     def _weights(self, active: ActiveSet) -> np.ndarray:
@@ -224,6 +244,7 @@ class BoostingProblem:
         self.work_at_move: list[int] = []      # n_logp at every move (the end of a step)
         self._f_iterate = float("nan")         # estimates='authors': mean[log q − log p̃] at the last objective's draws
         self._iterate_draws = None             # ... those draws and their log p̃ (reuse_samples=True: the trials')
+        self._uncharged = 0                    # evaluations of log p̃ at the iterate not yet charged (module docstring)
         self._reset_draws()
 
     def _reset_draws(self) -> None:
@@ -256,11 +277,11 @@ class BoostingProblem:
         self._ensure([sid])
         return sid, float(self._means(self._weights(active))[self._col[sid]])
 
-    def _residual_mean(self, q: Mixture, density, keep: bool = False) -> float:
+    def _residual_mean(self, q: Mixture, density, keep: bool = False, charge: bool = True) -> float:
         """``mean[log q(x) − log p̃(x)]`` over ``n_samples`` fresh draws ``x`` of ``density`` (``keep``: the draws and
-        their ``log p̃`` kept as the iterate's, for the trials of ``reuse_samples=True``)."""
+        their ``log p̃`` kept as the iterate's, for the trials of ``reuse_samples=True``; ``charge``: see :meth:`_log_p`)."""
         x = density.sample(self.n_samples, self.rng)
-        logp = self._log_p(x)
+        logp = self._log_p(x, charge)
         if keep:
             self._iterate_draws = (x, logp)
         return float(np.mean(q.log_density(x) - logp))
@@ -301,8 +322,25 @@ class BoostingProblem:
             d[ids.index(int(v))] -= 1.0
         return np.array(ids), base, d
 
+    def _test_estimate(self, active: ActiveSet) -> Callable[[], float]:
+        """``f_test`` of the authors' rules (module docstring): ``f(q_t) + log Z`` on ``n_samples`` draws of its own
+        (Frank-Wolfe and away variants), or the iterate's estimate, its draws charged now (pairwise)."""
+        q = self.mixture(active)
+
+        def f_test() -> float:
+            if self.variant != "pairwise":
+                return self._residual_mean(q, q) + self.log_z
+            self.n_logp += self._uncharged
+            self._uncharged = 0
+            return self._f_iterate + self.log_z
+
+        return f_test
+
     def direction(self, active: ActiveSet, kind: str, s, v) -> Direction:
-        """``phi(γ) ≈ f(q + γ d)`` and ``dphi(γ) ≈ ⟨∇f(q + γ d), d⟩`` (module docstring)."""
+        """``phi(γ) ≈ f(q + γ d)`` and ``dphi(γ) ≈ ⟨∇f(q + γ d), d⟩`` (module docstring); with the authors' rules'
+        estimates, ``f_test`` and, for the away and pairwise variants at one component, its value (module docstring)."""
+        if self.estimates == "authors" and self.variant != "fw" and len(active) == 1:
+            self.grad_active(active)    # their argmax_grad_dotp at one component too (the value is the gap's own)
         if self.estimates == "authors":
             ids, base, d = self._direction_authors(active, kind, s, v)
         else:
@@ -339,7 +377,8 @@ class BoostingProblem:
                 self.n_logp += self.n_samples         # kl's draws of q, each with its log p̃
                 return float(kl(self.target, q, n_samples=self.n_samples, rng=self.rng, log_z=self.log_z))
 
-        return Direction(d_sqnorm=self._sqnorm(active, s), phi=phi, dphi=dphi)
+        return Direction(d_sqnorm=self._sqnorm(active, s), phi=phi, dphi=dphi,
+                         f_test=self._test_estimate(active) if self._authors_test else None)
 
     def _sqnorm(self, active: ActiveSet, s) -> float:
         """``‖d‖²`` of :attr:`distance` for the new component ``s`` against the iterate (module docstring)."""
@@ -426,7 +465,9 @@ class BoostingProblem:
         (``estimates='authors'``) ``mean[log q − log p̃] + log Z`` on ``n_samples`` draws of ``q``."""
         if self.estimates == "authors":
             q = self.mixture(active)
-            self._f_iterate = self._residual_mean(q, q, keep=True)
+            self._uncharged = 0
+            self._f_iterate = self._residual_mean(q, q, keep=True,
+                                                  charge=not (self._authors_test and self.variant == "pairwise"))
             return self._f_iterate + self.log_z
         self._ensure(active.ids)
         w = self._weights(active)

@@ -214,6 +214,17 @@ AUTHORS_RULE_SETTINGS = {"adafw": {"C0": 1.0, "eta": 0.01, "tau": 2.0}, "adaafw"
 RULE_SETTING_KEYS = ("C0", "eta", "tau", "ls_lr", "ls_iter", "imax", "eps0")
 
 
+def settings_apart_from(rule_settings, varied=("C0",)) -> dict | None:
+    """The rules' own settings (:func:`check_rule_settings`) without the keys of ``varied``: a verdict-map cell that
+    sets an open choice itself (``C_{-1}`` of the ``C0`` sweep and of Alg. 2 as printed) changes that one from the main
+    run's settings and keeps every other (each rule's η, τ, the line search's steps), so the map's runs and the main
+    run get equal inputs but for the choice varied (``None``: no rule settings)."""
+    own = check_rule_settings(rule_settings)
+    varied = check_choices("varied", varied, RULE_SETTING_KEYS)
+    kept = {rule: {k: v for k, v in keys.items() if k not in varied} for rule, keys in own.items()}
+    return {rule: keys for rule, keys in kept.items() if keys} or None
+
+
 def check_rule_settings(rule_settings) -> dict:
     """``rule_settings`` as ``{rule: {key: value}}`` with rules of :data:`METHODS`, keys of
     :data:`RULE_SETTING_KEYS` that the rule uses (issue 47: ``{"predefined": {"eta": 5}}`` was

@@ -12,7 +12,7 @@ named by ``kind`` and two atom ids ``s`` (from the LMO) and ``v`` (an active ato
 Call order per iteration: ``lmo``, ``grad_active``, ``direction`` (only if a step is taken),
 the step rule (which may call ``phi``), ``move``, ``objective``.  The first atom is placed by
 ``move(active, 'fw', s, None, 1.0)`` from the empty iterate, without a ``direction`` call.
-The backtracking rule compares ``phi(gamma)`` with the last ``objective`` value.
+The backtracking rule compares ``phi(gamma)`` with the last ``objective`` value (or ``Direction.f_test``'s).
 
 Monte-Carlo objectives (boosting VI, :class:`inferopt.boosting.BoostingProblem`) implement the
 same protocol with estimates: atoms are mixture components stored by integer id, ``lmo``
@@ -37,12 +37,15 @@ from .active_set import ActiveSet
 class Direction:
     """Problem-side facts about ``d``: ``d_sqnorm = ||d||^2`` (1.0 if no norm), ``curvature =
     d' Hess f d`` (``None`` unless quadratic), ``phi(gamma) = f(x + gamma d)`` and ``dphi(gamma) =
-    <grad f(x + gamma d), d>`` (``None`` if unavailable; Monte-Carlo estimates are allowed)."""
+    <grad f(x + gamma d), d>`` (``None`` if unavailable; Monte-Carlo estimates are allowed) and ``f_test() = f(x)``
+    for a sufficient-decrease test where the problem estimates it apart from ``objective`` (``None``: the last
+    ``objective``; :class:`~inferopt.fw.steps.Line`)."""
 
     d_sqnorm: float = 1.0
     curvature: float | None = None
     phi: Callable[[float], float] | None = None
     dphi: Callable[[float], float] | None = None
+    f_test: Callable[[], float] | None = None
 
 
 class FWProblem(Protocol):

@@ -129,7 +129,8 @@ def frank_wolfe(problem: FWProblem, *, variant: str = "fw", step: str | StepRule
         kind, v, slope, gamma_max = _choose(variant, active, grad_act, grad_x, s, grad_s)
         d = problem.direction(active, kind, s, v)
         out = rule(Line(t=t, slope=slope, f0=objective[-1], gamma_max=gamma_max,
-                        d_sqnorm=d.d_sqnorm, curvature=d.curvature, phi=d.phi, dphi=d.dphi))
+                        d_sqnorm=d.d_sqnorm, curvature=d.curvature, phi=d.phi, dphi=d.dphi,
+                        f_test=d.f_test))
         if out.status == "abort":       # the rule cannot take a step (e.g. a NaN norm): the run ends at x_{t-1}
             t -= 1
             message = f"aborted at step {t + 1}: the step rule returned no step size"

@@ -37,6 +37,8 @@ class Line:
     curvature : ``d' Hess f d`` when the objective is quadratic along ``d``, else ``None``.
     phi : ``gamma -> f(x + gamma d)`` (exact or a Monte-Carlo estimate), or ``None``.
     dphi : ``gamma -> <grad f(x + gamma d), d>`` (exact or an estimate), or ``None``.
+    f_test : ``() -> f(x)``, an estimate the problem takes apart from ``f0`` for a sufficient-decrease test (called
+        once, when a backtracking rule first tests; the boosting-VI authors' ``f_t``), or ``None``: the test uses ``f0``.
     """
 
     t: int
@@ -47,6 +49,7 @@ class Line:
     curvature: float | None = None
     phi: Callable[[float], float] | None = None
     dphi: Callable[[float], float] | None = None
+    f_test: Callable[[], float] | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,8 @@ class Backtracking(StepRule):
     sufficient-decrease condition holds::
 
         phi(gamma) <= f0 + gamma * slope + gamma^2 * C * ||d||^2 / 2 + slack_t
+
+    (``f0``: the line's, or ``Line.f_test()`` where the problem estimates it apart for the test)
 
     otherwise ``C <- tau * C`` (``tau > 1``).  ``C0 = None`` estimates the initial constant at
     the first step by a finite difference of the directional derivative,
@@ -216,9 +221,10 @@ class Backtracking(StepRule):
         eps = self._slack(line.t)
         previous = self.C
         C = self.eta * self.C if self.C is not None else self._initial_C(line)
+        f0 = line.f0 if line.f_test is None else float(line.f_test())
         for tries in range(1, self.max_tries + 1):
             gamma = min(-line.slope / (C * line.d_sqnorm), line.gamma_max) if line.d_sqnorm > 0 else line.gamma_max
-            bound = line.f0 + gamma * line.slope + 0.5 * gamma**2 * C * line.d_sqnorm + eps
+            bound = f0 + gamma * line.slope + 0.5 * gamma**2 * C * line.d_sqnorm + eps
             value = line.phi(gamma)
             if value <= bound:
                 self.C = C
