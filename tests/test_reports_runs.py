@@ -272,6 +272,12 @@ def test_claims_diff_refuses_empty_and_unknown_runs(project):
     (lambda m, r: (r / "params.yaml").write_text(yaml.safe_dump({"seed": 0, "A4": {"max_iter": 30, "n_jobs": 2,
                                                                                    "check": True}})),
      ["ran with check unset (now True)", "params.yaml changed since"]),
+    (lambda m, r: (r / "params.yaml").write_text(yaml.safe_dump({"seed": 0, "A4": {"max_iter": 30, "n_jobs": 2,
+                                                                                   "cost": None}})),
+     "params.yaml changed since"),                   # a parameter added later, null (unset): the run did the same
+    (lambda m, r: (m["params"].update(cost=1.5), (r / "params.yaml").write_text(yaml.safe_dump(
+        {"seed": 0, "A4": {"max_iter": 30, "n_jobs": 2, "cost": None}}))),
+     ["ran with cost = 1.5 (now unset)", "params.yaml changed since"]),   # a null reads "unset", never "None"
     (lambda m, r: (r / "notebooks/A4_x.ipynb").write_text('{"cells": []}'), "A4_x.ipynb changed since"),
 ])
 def test_a_paper_run_is_stale_when_dirty_off_its_parameters_or_its_code_changed(project, change, reason):

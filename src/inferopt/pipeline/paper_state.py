@@ -43,8 +43,8 @@ NEUTRAL = ("n_jobs", "progress")
 #: parameters the runner sets (where the outputs go), not the experiment
 RUNNER_SET = ("output_dir",)
 #: the value a parameter the run did not have yet stands for: an empty list or mapping (no extra
-#: methods, no overrides) is what every run without it did; anything else is a change
-EMPTY = {list: [], dict: {}}
+#: methods, no overrides) or a null (unset) is what every run without it did; anything else is a change
+EMPTY = {list: [], dict: {}, type(None): None}
 #: how many reasons a stale run's note names before "and N more" (:func:`short_reasons`)
 SHOWN_REASONS = 3
 
@@ -96,6 +96,11 @@ def changed_since(root: Path, commit: str, experiment_id: str, paths: list[str])
     return changed
 
 
+def _shown(value) -> str:
+    """A parameter's value as the stale note shows it: ``unset`` for a null, else :func:`format_value`'s text."""
+    return "unset" if value is None else format_value(value)
+
+
 def parameters_differ(root: Path, experiment_id: str, recorded: dict | None) -> list[str]:
     """``key = ran (now value)``, or ``key unset (now value)``, for every parameter of ``params_paper.yaml`` overlaid on
     ``params.yaml`` that the run's recorded ``params`` do not match (:data:`NEUTRAL` aside; a
@@ -105,7 +110,7 @@ def parameters_differ(root: Path, experiment_id: str, recorded: dict | None) -> 
         return []
     paper = load_yaml(root / "params_paper.yaml") if (root / "params_paper.yaml").exists() else {}
     expected = to_jsonable(overlay(load_yaml(root / "params.yaml"), paper, experiment_id))
-    return [(f"{k} = {format_value(recorded[k])}" if k in recorded else f"{k} unset") + f" (now {format_value(v)})"
+    return [(f"{k} = {_shown(recorded[k])}" if k in recorded else f"{k} unset") + f" (now {_shown(v)})"
             for k, v in expected.items()
             if k not in NEUTRAL + RUNNER_SET and recorded.get(k, EMPTY.get(type(v), "unset")) != v]
 
