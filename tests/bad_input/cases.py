@@ -495,6 +495,7 @@ def _experiment_boosting():
         "step_rule_cells": None,
         "authors_cell": None,
         "check_rule_settings": None,
+        "settings_apart_from": lambda: dict(rule_settings={"adafw": {"C0": 1.0, "eta": 0.01}}, varied=("C0",)),
         "selected_is_plain_vi": lambda: dict(records=boosting_records(), threshold=1e-12),
         "headroom": lambda: dict(data=dict(Z=Z, y=yl), n_eval=10, rng=np.random.default_rng(0)),
         "replicate_support": lambda: dict(test=lambda r: True, records=boosting_records()),
