@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from inferopt.experiment.boundary_claims import (agreeing_test, before_end, censored_median, crossover_t, decided_in_regime,
-                                                 family_model, interior_radius, mean_in_hull, regime_by_bound, linear_onset, log_log_slope,
+                                                 family_first_point, family_model, family_run, interior_radius, run_from, mean_in_hull, regime_by_bound, linear_onset, log_log_slope,
                                                  onset_later, partial_rank_correlation, rank_correlation, ratio_before_end,
                                                  slower_share, tail_rate, terminates_ahead)
 
@@ -178,13 +178,60 @@ def test_decided_in_regime_is_three_valued_in_the_gate():
 
 def test_regime_by_bound_is_fixed_per_cell_by_the_distance_bound():
     bounds = {"ours": 0.153, "rank 1": 0.106, "rank 2": 0.030, "rank 3": 0.026, "d = 6": 0.051}
-    native = ["ours", "rank 1", "rank 2", "rank 3"]
     for cut in (0.06, 0.08, 0.10):                                   # the bounds separate the groups at every cut read
-        assert regime_by_bound(bounds, cut, native) == ["rank 2", "rank 3"]
-    assert regime_by_bound(bounds, 0.11, native) == ["rank 1", "rank 2", "rank 3"]
-    assert regime_by_bound(bounds, 0.06) == ["rank 2", "rank 3", "d = 6"]
+        assert regime_by_bound(bounds, cut) == ["rank 2", "rank 3", "d = 6"]   # at every d: d is read inside the regime
+    assert regime_by_bound(bounds, 0.11) == ["rank 1", "rank 2", "rank 3", "d = 6"]
+    assert regime_by_bound(bounds, 0.04) == ["rank 2", "rank 3"]
     with pytest.raises(ValueError):
         regime_by_bound(bounds, 0.0)
+
+
+def test_decided_in_regime_reads_the_lost_d_by_lost_setting_verdict():
+    """B3.2 (review of 89b3376): d is lost, so the regime is read at each d and the values combined by
+    verdict_map.lost_setting_verdict: it holds where every d holds, fails where every d fails, and is inconclusive (lost
+    setting) where they disagree, or undecided where a value is undecided -- never decided by the cells at one d."""
+    both = {"B3.4": "holds", "B3.5": "holds"}
+    at = lambda d, v: {"setting": {"d": d}, "verdict": v}
+    others = [at(10, "fails")]
+    agree = [at(10, "holds"), at(10, "holds"), at(8, "holds"), at(6, "holds")]
+    assert decided_in_regime(both, agree, agree + others, lost="d")[:2] == (True, "regime")
+    fail = [at(10, "fails"), at(8, "fails"), at(6, "fails")]
+    assert decided_in_regime(both, fail, fail + others, lost="d")[:2] == (False, "regime")
+    split = [at(10, "holds"), at(8, "holds"), at(6, "fails")]
+    assert decided_in_regime(both, split, split + others, lost="d")[:2] == (None, "regime lost setting")
+    assert decided_in_regime(both, split, split + others)[:2] == (False, "regime")          # without lost: map_holds alone
+    open_d6 = [at(10, "holds"), at(8, "holds"), at(6, "inconclusive")]                      # the paper-scale pattern
+    assert decided_in_regime(both, open_d6, open_d6 + others, lost="d")[:2] == (None, "regime")
+    assert decided_in_regime(both, open_d6[:2], open_d6 + others, lost="d")[:2] == (True, "regime")   # d = 6 left out: holds
+    # an open gate: the regime (read over d) and the axis must agree
+    assert decided_in_regime({"B3.4": "holds", "B3.5": "inconclusive"}, split, split, lost="d")[:2] == (None, "undecided")
+    assert decided_in_regime({"B3.4": "holds", "B3.5": "inconclusive"}, agree, agree, lost="d")[:2] == (True, "agree")
+    with pytest.raises(ValueError, match="'d'"):
+        decided_in_regime(both, [{"setting": {}, "verdict": "holds"}], others, lost="d")
+
+
+def test_run_from_starts_at_the_given_point_and_matches_herd_at_argmax_mu():
+    """Sec. 4's random first point: run_from(first=argmax mu) is herd's g_0 = 0 run; another first point starts elsewhere
+    (the first error is that point's), and the family's first point is one per draw, the same for every method."""
+    from inferopt._selection import tied_argmax
+    from inferopt.herding import FeatureTarget, herd, hull_problem
+    F, mu = family_model(5, 3.0, 2, 0, 0, 300)
+    top = tied_argmax(hull_problem(FeatureTarget(mu), F).c)
+    for step in ("1/(t+1)", "line_search", "mnp"):
+        base = herd(FeatureTarget(mu), F, 40, step).objective
+        assert np.allclose(run_from(F, mu, 40, step, top), base)
+        assert np.allclose(run_from(F, mu, 40, step), base)
+    other = next(j for j in range(len(F)) if not np.allclose(F[j], F[top]))
+    e = run_from(F, mu, 40, "1/(t+1)", other)
+    assert e[0] == pytest.approx(float(np.sum((F[other] - mu) ** 2)))
+    assert not np.isclose(e[0], herd(FeatureTarget(mu), F, 40, "1/(t+1)").objective[0])
+    first = family_first_point(5, 3.0, 2, 0, 0, 300)
+    assert first == family_first_point(5, 3.0, 2, 0, 0, 300) and 0 <= first < 300
+    assert len({family_first_point(5, 3.0, 2, r, 0, 300) for r in range(6)}) > 1        # a fresh point per draw
+    for step in ("1/(t+1)", "line_search"):
+        assert np.allclose(family_run(5, 3.0, 2, 0, 0, 300, 40, step, first_point=True)[0], run_from(F, mu, 40, step, first))
+    with pytest.raises(ValueError, match="first"):
+        run_from(F, mu, 40, "1/(t+1)", len(F))
 
 
 def test_mean_in_hull_holds_inside_and_fails_outside():

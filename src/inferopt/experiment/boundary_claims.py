@@ -4,9 +4,11 @@ as the cause of line search's slowness.
 
 * :func:`family_model`, :func:`family_run` -- one draw of a cell of B3.2's map (a covariance family, strength and rank
   of ``A``, at ``d`` binary variables and a sample size) and one method's run on it (a task for
-  :func:`~.parallel.run_tasks`);
+  :func:`~.parallel.run_tasks`), from the draw's random first point (:func:`family_first_point`, Sec. 4: "this is the
+  scheme we used") or from ``g_0 = 0``; :func:`run_from` -- one run from a given first point;
 * :func:`decided_in_regime` -- B3.2 (THE RULE, clause 2): in the regime when the explanation's own checks (B3.4, B3.5)
-  hold, over the whole map (clause 3) when one fails, else undecided unless both places agree;
+  hold, read at each value of the lost d and combined by :func:`~.verdict_map.lost_setting_verdict`, over the whole
+  map (clause 3) when one fails, else undecided unless both places agree;
   :func:`regime_by_bound` -- the regime's cells, fixed once per cell by the median bound on the mean's distance
   from the boundary below a cut (review 211); :func:`mean_in_hull`, :func:`family_in_hull` --
   a draw whose mean lies outside its sampled hull is not read; :func:`crossover_t` -- where line search overtakes;
@@ -35,6 +37,11 @@ from .._validation import as_finite_array, check_int, check_int_sequence, check_
 from .herding import ROUNDING_LEVEL, at_sizes, ratio_over_sizes
 
 
+def _draw_seed(seed: int, d: int, strength: float, rank: int | None, n_sample: int, draw: int) -> list[int]:
+    """The seed of :func:`family_model`'s draw: ``[seed, d, 10 strength, rank or 0, n_sample, draw]``."""
+    return [check_int("seed", seed, low=0), d, int(10 * strength), rank or 0, n_sample, draw]
+
+
 def family_model(d: int, strength: float, rank: int | None, draw: int, seed: int, n_sample: int):
     """Draw ``draw`` of the covariance family ``(strength, rank)`` at ``d`` binary variables, from its own seed
     ``[seed, d, 10 strength, rank or 0, n_sample, draw]`` (each sample size its own covariances, not a nested
@@ -45,21 +52,52 @@ def family_model(d: int, strength: float, rank: int | None, draw: int, seed: int
     from ..herding import pairwise_features, sample_sign_gaussian, sign_gaussian_moments
     d, draw, n_sample = check_int("d", d, low=2), check_int("draw", draw, low=0), check_int("n_sample", n_sample, low=1)
     strength = check_real("strength", strength, low=0.0, low_open=True)
-    r_ = np.random.default_rng([check_int("seed", seed, low=0), d, int(10 * strength), rank or 0, n_sample, draw])
+    r_ = np.random.default_rng(_draw_seed(seed, d, strength, rank, n_sample, draw))
     A = r_.normal(size=(d, d if rank is None else check_int("rank", rank, low=1)))
     S = strength ** 2 * A @ A.T + np.eye(d)
     s_ = S / np.sqrt(np.outer(np.diag(S), np.diag(S)))
     return pairwise_features(sample_sign_gaussian(s_, n_sample, r_)), sign_gaussian_moments(s_)
 
 
+def family_first_point(d: int, strength: float, rank: int | None, draw: int, seed: int, n_sample: int) -> int:
+    """The random first point of :func:`family_model`'s draw (Sec. 4's scheme, "the first point is chosen randomly from
+    the extreme points of M -- this is the scheme we used"): a state of the draw's sample, drawn uniformly over its
+    ``n_sample`` rows (:func:`~.herding_fig3.random_first_points`) from the draw's seed followed by 1, so that every
+    method run on the draw starts from the same point (equal inputs)."""
+    from .herding_fig3 import random_first_points
+    d, draw, n_sample = check_int("d", d, low=2), check_int("draw", draw, low=0), check_int("n_sample", n_sample, low=1)
+    strength = check_real("strength", strength, low=0.0, low_open=True)
+    return random_first_points(n_sample, 1, np.random.default_rng([*_draw_seed(seed, d, strength, rank, n_sample, draw), 1]))[0]
+
+
+def run_from(F, mu, n_points: int, step: str, first: int | None = None) -> np.ndarray:
+    """The squared moment error after every point of ``n_points`` iterations of the step rule ``step`` (the paper's
+    ``'1/(t+1)'``, ``'line_search'``, ``'mnp'``, or one :func:`~inferopt.herding.herd` knows) over the rows of ``F``
+    fitting the exact moments ``mu`` (Eq. 4), started at the row ``first`` (weight 1: ``rho_0 = 1``, Sec. 4's random
+    first point when ``first`` is drawn at random), or with ``first`` None at :func:`~inferopt.herding.herd`'s
+    ``argmax_j mu(x_j)`` (``g_0 = 0``, Chen et al. 2010). Min-norm-point's errors end where it terminates."""
+    from ..fw import frank_wolfe, min_norm_point
+    from ..herding import FeatureTarget, herd, hull_problem
+    if first is None:
+        return herd(FeatureTarget(mu), F, n_points, step).objective
+    n_points = check_int("n_points", n_points, low=2)
+    problem = hull_problem(FeatureTarget(mu), F)
+    first = check_int("first", first, low=0, high=problem.n_atoms - 1)
+    if step == "mnp":
+        return min_norm_point(problem, max_iter=n_points - 1, tol=0.0, init=first).objective
+    return frank_wolfe(problem, variant="fw", step=step, max_iter=n_points - 1, tol=None, init=first).objective
+
+
 def family_run(d: int, strength: float, rank: int | None, draw: int, seed: int, n_sample: int, n_points: int,
-               step: str, below: bool = False) -> tuple[np.ndarray, float, float]:
-    """One run (``n_points`` iterations of the step rule ``step``) on :func:`family_model`'s draw: ``(squared moment
-    error after every point, upper bound on the mean's distance from the sampled polytope's boundary, lower bound
-    (:func:`interior_radius`; ``nan`` unless ``below``))``."""
-    from ..herding import FeatureTarget, boundary_distance_bound, herd
+               step: str, below: bool = False, first_point: bool = False) -> tuple[np.ndarray, float, float]:
+    """One run (``n_points`` iterations of the step rule ``step``) on :func:`family_model`'s draw, from its random first
+    point (:func:`family_first_point`, Sec. 4's scheme) with ``first_point``, else from ``g_0 = 0``
+    (:func:`run_from`): ``(squared moment error after every point, upper bound on the mean's distance from the sampled
+    polytope's boundary, lower bound (:func:`interior_radius`; ``nan`` unless ``below``))``."""
+    from ..herding import boundary_distance_bound
     F, mu = family_model(d, strength, rank, draw, seed, n_sample)
-    return (herd(FeatureTarget(mu), F, n_points, step).objective, float(boundary_distance_bound(F, mu, d)),
+    first = family_first_point(d, strength, rank, draw, seed, n_sample) if first_point else None
+    return (run_from(F, mu, n_points, step, first), float(boundary_distance_bound(F, mu, d)),
             interior_radius(F, mu) if below else float("nan"))
 
 
@@ -91,10 +129,6 @@ def interior_radius(F, mu) -> float:
                 return 0.0
             steps.append(float(res.x[-1]))
     return float(max(min(steps), 0.0) / np.sqrt(D))
-
-
-
-
 
 
 def _ranks(v) -> np.ndarray:
@@ -182,14 +216,6 @@ def rank_correlation(x, y) -> float:
     if rx.std() == 0 or ry.std() == 0:
         raise ValueError("rank_correlation: x or y is constant; a correlation needs both to vary")
     return float(np.corrcoef(rx, ry)[0, 1])
-
-
-
-
-
-
-
-
 
 
 def linear_onset(t, error, slope: float = -3.0, start: int = 2, floor: float | None = None) -> int | None:
@@ -286,7 +312,7 @@ def agreeing_test(outcome, point: bool | None):
     return lambda tab: outcome(tab) is True
 
 
-def decided_in_regime(checks: dict, regime_cells, all_cells) -> tuple[bool | None, str, list]:
+def decided_in_regime(checks: dict, regime_cells, all_cells, lost: str | None = None) -> tuple[bool | None, str, list]:
     """B3.2 (THE RULE, clause 2, on a lost setting whose regime the paper's own explanation names): ``(holds, place,
     deciding cells)``, three-valued in the gate. ``checks`` maps each of the explanation's own checks (B3.4, B3.5,
     decided at the same scale) to its verdict. Where every one ``holds``, the claim is decided in ``regime_cells`` (the
@@ -296,30 +322,47 @@ def decided_in_regime(checks: dict, regime_cells, all_cells) -> tuple[bool | Non
     the claim is undecided (None, ``"lost setting"``: inconclusive, never a ``setting`` failure); else (a check inconclusive or not measured,
     none failing) the gate is open: both places are read and the claim takes their verdict where they agree
     (``"agree"``, every cell deciding), else it is undecided (None, ``"undecided"``). Each place by
-    :func:`~.herding_claims.map_holds` (every decisive deciding cell holds: True; one fails: False; else None)."""
+    :func:`~.herding_claims.map_holds` (every decisive deciding cell holds: True; one fails: False; else None).
+
+    ``lost``: the key of a setting the paper gave and extraction lost that the regime spans (B3.2: ``"d"``, Fig. 5's
+    number of variables; each regime cell's ``setting`` names its value). The regime is then read at each of its
+    values by :func:`~.herding_claims.map_holds` and the values combined by
+    :func:`~.verdict_map.lost_setting_verdict` (clause 3's last sentence, as B1.4 over s): where they disagree the
+    claim is undecided in the regime (None, ``"regime lost setting"``: inconclusive, decided by a lost setting), where a
+    value is undecided so is the regime."""
     from .herding_claims import map_holds
+    from .verdict_map import lost_setting_verdict
     if not checks:
         raise ValueError("decided_in_regime needs the explanation's checks (their verdicts); got none")
     regime_cells, all_cells = list(regime_cells), list(all_cells)
     if not all_cells:
         raise ValueError("decided_in_regime needs cells on the map")
+    if lost is not None and not all(lost in c.get("setting", {}) for c in regime_cells):
+        raise ValueError(f"decided_in_regime: every regime cell must name its {lost!r} (the lost setting) in its setting")
+
+    def in_regime():
+        if lost is None:
+            return map_holds(regime_cells)
+        values = list(dict.fromkeys(c["setting"][lost] for c in regime_cells))
+        return lost_setting_verdict({v: map_holds([c for c in regime_cells if c["setting"][lost] == v]) for v in values})
+
     said = list(checks.values())
     if all(v == "holds" for v in said):
         if not regime_cells:
             raise ValueError("decided_in_regime: the checks hold but no cell is in the regime")
-        return map_holds(regime_cells), "regime", regime_cells
+        held = in_regime()
+        return (None, "regime lost setting", regime_cells) if held == "lost setting" else (held, "regime", regime_cells)
     if any(v == "fails" for v in said):
         # clause 3 over the whole map, whose cells are values of the lost settings (covariance, d, sample size): where
         # they disagree the claim is inconclusive (lost setting), never a `setting` failure from a universal over them
-        from .verdict_map import lost_setting_verdict
-        lost = lost_setting_verdict({i: map_holds([c]) for i, c in enumerate(all_cells)})
-        if lost == "lost setting":
+        lost_all = lost_setting_verdict({i: map_holds([c]) for i, c in enumerate(all_cells)})
+        if lost_all == "lost setting":
             return None, "lost setting", all_cells
         return map_holds(all_cells), "axis", all_cells
-    in_regime = map_holds(regime_cells) if regime_cells else None
+    held = in_regime() if regime_cells else None
     on_axis = map_holds(all_cells)
-    if regime_cells and in_regime == on_axis and in_regime is not None:
-        return in_regime, "agree", all_cells
+    if held in (True, False) and held == on_axis:
+        return held, "agree", all_cells
     return None, "undecided", all_cells
 
 
@@ -355,12 +398,11 @@ def crossover_t(table: pd.DataFrame, slow: str, fast: str) -> int | None:
     return int(table.index[0] if not len(k) else table.index[k[-1] + 1])
 
 
-def regime_by_bound(bounds: dict, cut: float, native=None) -> list:
+def regime_by_bound(bounds: dict, cut: float) -> list:
     """B3.2's regime, a property of the cell fixed once before any verdict is read (review 211): the cells (keys of
     ``bounds``, each the median over the cell's draws of :func:`~inferopt.herding.boundary_distance_bound`, the upper
-    bound on the mean's distance r from the sampled polytope's boundary) with that bound below ``cut``, among ``native``
-    (default all: the cells at the paper's own d; d is not varied inside the regime). Sec. 5.2 names the regime by r
-    ("if this is too small"); every window of iterations read then reads the same set."""
+    bound on the mean's distance r from the sampled polytope's boundary) with that bound below ``cut``, at every value
+    of the lost settings (d among them: :func:`decided_in_regime` reads the regime at each d). Sec. 5.2 names the regime
+    by r ("if this is too small"); every window of iterations read then reads the same set."""
     cut = check_real("cut", cut, low=0.0, low_open=True)
-    keep = list(bounds) if native is None else [k for k in bounds if k in set(native)]
-    return [k for k in keep if float(bounds[k]) < cut]
+    return [k for k in bounds if float(bounds[k]) < cut]
