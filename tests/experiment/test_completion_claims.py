@@ -537,6 +537,10 @@ def test_d36_reads_sgds_time_to_a_shared_target_across_sizes(tmp_path):
     assert recorded(tmp_path, holds)["verdict"] == "holds"
     assert holds["measured"]["SGD stochastic gradients' worth ratio (beside)"] == pytest.approx(1.0)
     assert "on the paper's axis, time" in holds["text"]
+    # 2x dearer: [1.73, 2.33] holds at 1.5; at the reading 2 the range straddles: that reading decides nothing (not "fails")
+    twice = d36_claim(runs, small="small", prices=prices_of(s_small=(0.9, 1.0, 1.1), s_whole=(1.9, 2.0, 2.1)), M=2, N=15)
+    assert [r["verdict"] for r in twice["threshold"]["readings"]] == ["holds", "holds", "not measured"]
+    assert recorded(tmp_path, twice)["verdict"] == "holds"
     # equally dear: 1x, fails (stand-in)
     cheap = prices_of(s_small=(0.9, 1.0, 1.1), s_whole=(0.9, 1.0, 1.1))
     fails = d36_claim(runs, small="small", prices=cheap, M=2, N=15)
