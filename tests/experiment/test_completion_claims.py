@@ -9,9 +9,8 @@ from inferopt.experiment import Experiment
 from inferopt.experiment.claims import Unearned
 from inferopt.experiment.spectral import run_table
 from inferopt.experiment.spectral.completion_claims import (COST_ORDER, D3Runs, basis_text, cost_check, cost_trend, d31_claim,
-                                                            d32_claim, d33_claim, d34_claim, d34_diagnosis, decided, far_text, made,
-                                                            map_text, median_of, pick_text, ratio_text, run_summary, size_cells,
-                                                            stand_in_32, stand_in_33, steps_text)
+                                                            d32_claim, d33_claim, decided, far_text, made, map_text, median_of,
+                                                            pick_text, ratio_text, run_summary, stand_in_32, stand_in_33, steps_text)
 from completion_runs import OPT, START, falling, result  # this folder's constructed runs
 
 TARGETS = {"0.72": 0.64, "0.85": 0.575, "1": 0.5, "RMSE 1.5": 1.5}
@@ -258,44 +257,6 @@ def test_the_stand_in_texts_measure_the_power_and_the_trend():
         stand_in_32({}, TREND)
 
 
-def test_d34_reads_the_direction_of_the_gap_with_the_size(tmp_path):
-    grows = runs_of(FAST, small=SMALL_GROWS)                 # 3.0 on the small matrix, 4.5 on the whole
-    holds = d34_claim(grows, trend=TREND)
-    assert holds["test"](holds["table"]) is True and recorded(tmp_path, holds)["verdict"] == "holds"
-    assert "GD / SVRG: small 3 (SVRG ahead of GD), whole 4.5 (SVRG ahead of GD)" in holds["text"]
-    shrinks = runs_of(FAST, small=SMALL_SHRINKS)             # 9 s / 1 s = 9 on the small matrix
-    fails = d34_claim(shrinks, trend=TREND)
-    assert fails["test"](fails["table"]) is False and fails["diagnosis"]["kind"] == "stand-in"
-    assert "Measured on 1 pair(s) of MovieLens 100K subsamples only, at most 2x apart in size" in fails["diagnosis"]["text"]
-    censored_small = {"GD": falling(0.01), "SGD": falling(0.01), "SVRG": falling(0.2)}
-    censored = runs_of(FAST, small=censored_small)
-    none = d34_claim(censored, trend=TREND)
-    assert none["holds"] is None and none["threshold"] is None and "Not measured: GD and SVRG do not both reach" in none["text"]
-    assert size_cells(grows.table, "0.85", ["small", "whole"], 0)[0]["verdict"] == "holds"
-    assert size_cells(censored.table, "0.85", ["small", "whole"], 0) == []
-    timed = d34_claim(runs_of(FAST, small=censored_small, budget=20.0), trend=TREND)
-    assert "every size's budget 20 units of work, one unit of work is one exact gradient" in timed["text"]
-    assert timed["measured"]["small: budget (work)"] == 20.0
-    with pytest.raises(ValueError, match="order"):
-        size_cells(grows.table, "0.85", ["small"], 0)
-    with pytest.raises(TypeError, match="trend"):
-        d34_claim(grows, trend=None)
-
-
-def test_d34_diagnosis_reads_a_map_of_three_pairs_or_blames_the_stand_in():
-    cell = {"setting": {"smaller": "a", "larger": "b"}, "verdict": "fails", "support": 0.0, "construction": "ours", "data": "stand-in"}
-    two = d34_diagnosis([cell, cell | {"setting": {"smaller": "a", "larger": "c"}}], {"a": 0.25, "b": 0.5, "c": 1.0}, TREND)
-    assert two["kind"] == "stand-in" and "at most 4x apart" in two["text"] and len(two["evidence"]["pairs"]) == 2
-    three = [cell | {"setting": {"smaller": s, "larger": l}} for s, l in (("a", "b"), ("a", "c"), ("b", "c"))]
-    assert d34_diagnosis(three, {"a": 0.25, "b": 0.5, "c": 1.0}, TREND)["kind"] == "paper"
-    held = [three[0] | {"verdict": "holds", "support": 1.0}] + three[1:]
-    assert d34_diagnosis(held, {"a": 0.25, "b": 0.5, "c": 1.0}, TREND)["kind"] == "setting"
-    with pytest.raises(ValueError, match="sizes"):
-        d34_diagnosis([], {"a": 0.0}, TREND)
-    with pytest.raises(TypeError, match="cells"):
-        d34_diagnosis("cells", {"a": 0.5}, TREND)
-
-
 def test_cost_check_holds_within_the_order_and_fails_beyond_it():
     grid, base = {"d": [40, 75, 150], "M": [10, 20, 40], "N": [7, 15, 30]}, {"d": 150, "r": 100}
     seconds = {k: [1.0, 2.0, 4.0] for k in COST_ORDER}
@@ -401,26 +362,6 @@ def test_a_stand_in_the_paper_cost_rules_out_is_not_earned(tmp_path):
     assert rescued["kind"] == "setting"
 
 
-def test_d34_reads_the_growth_beyond_gds_clock_noise(tmp_path):
-    from inferopt.experiment.spectral.completion_claims import clock_factors, d34_clock_growth
-
-    assert clock_factors({"a": [10.0, 9.0, 12.0]}) == {"a": (0.9, 1.2)}
-    with pytest.raises(ValueError, match="round 0"):
-        clock_factors({"a": []})
-    grows = runs_of(FAST, small=SMALL_GROWS)                 # GD / SVRG 3.0 on the small matrix, 4.5 on the whole
-    table = grows.table
-    assert d34_clock_growth(table, "0.85", ["small", "whole"], {"small": (1.0, 1.0), "whole": (1.0, 1.0)})[0] is True
-    wide = {"small": (0.8, 1.3), "whole": (0.8, 1.3)}         # 3.0 x 1.3 = 3.9 > 4.5 x 0.8 = 3.6: within the noise
-    out, why = d34_clock_growth(table, "0.85", ["small", "whole"], wide)
-    assert out is None and "overlap within GD's clock noise" in why
-    undecided = d34_claim(runs_of(FAST, small=SMALL_GROWS, clock={"small": [9.0, 7.2, 11.7], "whole": [9.0, 7.2, 11.7]}), trend=TREND)
-    assert isinstance(undecided["diagnosis"], Unearned) and "Undecided: the GD / SVRG ratios overlap" in undecided["text"]
-    assert recorded(tmp_path, undecided)["verdict"] == "inconclusive"
-    steady = d34_claim(runs_of(FAST, small=SMALL_GROWS, clock={"small": [9.0, 9.1], "whole": [9.0, 8.9]}), trend=TREND)
-    assert recorded(tmp_path, steady)["verdict"] == "holds" and "SVRG's lead over GD" in steady["text"]
-    assert steady["measured"]["whole: GD / SVRG over GD's clock noise"][1] == pytest.approx(4.5)
-
-
 # ----------------------------------------------------------------------------- D3.1 on SGD-DET's fixed point (issue 41)
 
 
@@ -481,29 +422,19 @@ def test_the_papers_untested_statements_are_recorded_not_measured_with_the_reaso
         untested_claim("D3.1")
 
 
-def test_d34_holds_only_where_svrg_leads_and_its_lead_grows(tmp_path):
-    from inferopt.experiment.spectral.completion_claims import d34_lead_claim, d34_lead_test, d34_leads
+def test_d34_leads_read_svrgs_lead_on_one_basis_for_every_size():
+    from inferopt.experiment.spectral.completion_claims import d34_leads
 
     opt, triv = {"small": OPT, "whole": OPT}, {"small": START, "whole": START}
-    dens = {"small": 0.06, "whole": 0.06}
-    # SMALL_GROWS: GD / SVRG 9 / 3 on the small matrix, FAST: 9 / 2 on the whole: SVRG leads and its lead grows
-    grows = runs_of(FAST)
-    assert d34_leads(grows.table, "0.85", ["small", "whole"], optimum=opt, trivial=triv)["basis"] == "ratio"
-    assert d34_lead_test(grows.table, "0.85", ["small", "whole"], optimum=opt, trivial=triv) is True
-    assert recorded(tmp_path, d34_lead_claim(grows, densities=dens))["verdict"] == "holds"
-    # the lead shrinks (SVRG 0.5 fast on the small matrix): fails, with a stand-in diagnosis
-    shrinks = runs_of(FAST, small=SMALL_SHRINKS)
-    assert d34_lead_test(shrinks.table, "0.85", ["small", "whole"], optimum=opt, trivial=triv) is False
-    kw = d34_lead_claim(shrinks, densities=dens)
-    assert kw["diagnosis"]["kind"] == "stand-in" and recorded(tmp_path, kw)["verdict"] == "fails"
-    # SVRG behind GD at the largest size, at equal work (SVRG never reaches the target on the whole matrix): fails, even
-    # though its deficit shrinks
+    grows = runs_of(FAST)                      # SMALL_GROWS: GD / SVRG 9 / 3 on the small matrix, FAST: 9 / 2 on the whole
+    lead = d34_leads(grows.table, "0.85", ["small", "whole"], optimum=opt, trivial=triv)
+    assert lead["basis"] == "ratio" and lead["leads"] == pytest.approx({"small": 3.0, "whole": 4.5})
+    # SVRG never reaches the target on the whole matrix: at equal work, SVRG behind there
     behind = runs_of(FAST | {"SVRG": falling(0.02, 0.8)}, small={"GD": falling(0.05), "SGD": falling(0.1), "SVRG": falling(0.01, 0.9)})
     r_ = d34_leads(behind.table, "0.85", ["small", "whole"], optimum=opt, trivial=triv)
     assert r_["basis"] == "equal work" and r_["leads"]["whole"] < 0
-    assert d34_lead_test(behind.table, "0.85", ["small", "whole"], optimum=opt, trivial=triv) is False
-    with pytest.raises(TypeError, match="densities"):
-        d34_lead_claim(grows, densities={"small": 0.1})
+    with pytest.raises(ValueError, match="sizes"):
+        d34_leads(grows.table, "0.85", ["small"], optimum=opt, trivial=triv)
 
 
 # ----------------------------------------------------------------------------- session 27: raw ratings, D3.4 on the ratio's direction
@@ -544,21 +475,98 @@ def test_d34_on_the_direction_of_the_work_ratio_to_a_shared_target(tmp_path):
         d34_ratio_claim(grows, densities={}, trend=TREND)
 
 
-def test_d36_reads_sgds_work_to_a_shared_target_across_sizes(tmp_path):
-    from inferopt.experiment.spectral.completion_claims import d36_claim, d36_ratio
+def stochastic_only(runs, method):
+    """``method``'s constructed runs as stochastic ones (no exact gradients; one step's mat-vecs M N = 30 a second)."""
+    t = runs.table
+    rows = t.method == method
+    for k in ("0.72", "0.85", "1", "RMSE 1.5"):
+        t.loc[rows, f"exact gradients to {k}"] = np.where(np.isfinite(t.loc[rows, f"time to {k}"]), 0.0, np.inf)
+        t[f"mat-vecs to {k}"] = t[f"time to {k}"] * 30.0
+    return runs
 
-    def with_matvecs(runs):   # the constructed runs draw no degrees: one step's mat-vecs M N = 30 a second
-        for k in ("0.72", "0.85", "1"):
-            runs.table[f"mat-vecs to {k}"] = runs.table[f"time to {k}"] * 30.0
-        return runs
 
-    quick_small = {"GD": falling(0.05), "SGD": falling(0.5), "SVRG": falling(0.15)}    # SGD at 0.85 in 1 s on the small matrix
-    slower = with_matvecs(runs_of(FAST, small=quick_small))                              # ... in 3 s on the whole: 3x
-    holds = d36_claim(slower, small="small")
-    assert d36_ratio(slower.table, "small", "whole", holds["measured"]["shared target"]) > 1.5
+def prices_of(r_small=(1.0, 1.0, 1.0), r_whole=(1.0, 1.0, 1.0), s_small=(1.0, 1.0, 1.0), s_whole=(1.0, 1.0, 1.0)):
+    return {"small": {"r": r_small[1], "r range": list(r_small), "stochastic range": list(s_small)},
+            "whole": {"r": r_whole[1], "r range": list(r_whole), "stochastic range": list(s_whole)}}
+
+
+def test_d34_reads_the_direction_beyond_the_clocks_spread_in_r(tmp_path):
+    """Session 29: r the median of repeated timings with its spread; the direction decided only where the spread separates
+    the sizes, else inconclusive with that reason."""
+    from inferopt.experiment.spectral.completion_claims import d34_ratio_claim, d34_ratio_spread, d34_spread_growth
+
+    dens = {"small": 0.06, "whole": 0.06}
+    grows = stochastic_only(runs_of(FAST, small=SMALL_GROWS), "SVRG")   # GD / SVRG 9 / 3 = 3.0 small, 9 / 2 = 4.5 whole at r as run
+    narrow = prices_of((0.9, 1.0, 1.1), (0.9, 1.0, 1.1))
+    spread = d34_ratio_spread(grows.table, "1", ["small", "whole"], narrow)
+    t1 = {n: grows.median(n, "GD", "time to 1") / grows.median(n, "SVRG", "time to 1") for n in ("small", "whole")}
+    assert spread["small"] == pytest.approx([t1["small"] / 1.1, t1["small"], t1["small"] / 0.9])   # SVRG's work scales with r
+    assert d34_spread_growth(grows.table, "1", ["small", "whole"], narrow)[0] is True
+    holds = d34_ratio_claim(grows, densities=dens, trend=TREND, prices=narrow)
+    assert recorded(tmp_path, holds)["verdict"] == "holds" and "the clock's noise only" in holds["text"]
+    assert holds["measured"]["small: r over its timing rounds"] == [0.9, 1.0, 1.1]
+    # r on the small matrix may be 0.4x or 2.5x of the run's: the ranges overlap, the direction is the clock's: inconclusive
+    wide = prices_of((0.4, 1.0, 2.5), (0.9, 1.0, 1.1))
+    out, why = d34_spread_growth(grows.table, "1", ["small", "whole"], wide)
+    assert out is None and "overlap within the spread of r" in why
+    noisy = d34_ratio_claim(grows, densities=dens, trend=TREND, prices=wide)
+    assert isinstance(noisy["diagnosis"], Unearned) and recorded(tmp_path, noisy)["verdict"] == "inconclusive"
+    assert "Undecided: the GD / SVRG work ratios overlap" in noisy["text"]
+    # a ratio that shrinks beyond the spread still fails
+    shrinks = stochastic_only(runs_of(FAST, small=SMALL_SHRINKS), "SVRG")
+    assert d34_spread_growth(shrinks.table, "1", ["small", "whole"], narrow)[0] is False
+    assert recorded(tmp_path, d34_ratio_claim(shrinks, densities=dens, trend=TREND, prices=narrow))["verdict"] == "fails"
+    with pytest.raises(ValueError, match="least, median, largest"):
+        d34_ratio_claim(grows, densities=dens, trend=TREND, prices=prices_of((1.2, 1.0, 1.1)))
+    with pytest.raises(ValueError, match="prices"):
+        d34_ratio_spread(grows.table, "1", ["small", "whole"], {"small": narrow["small"]})
+
+
+def test_d36_reads_sgds_time_to_a_shared_target_across_sizes(tmp_path):
+    """Session 29: D3.6 on the paper's axis, time (a stochastic gradient's seconds at each size), the count beside."""
+    from inferopt.experiment.spectral.completion_claims import d36_claim, d36_range, d36_test
+
+    same = {"GD": falling(0.05), "SGD": falling(0.15), "SVRG": falling(0.15)}   # SGD's count to 0.85 equal at both sizes
+    runs = stochastic_only(runs_of(FAST, small=same), "SGD")
+    key = "1"
+    # equal counts, a stochastic gradient 3x dearer on the whole matrix: 3x slower in time (holds), though the count says 1x
+    dear = prices_of(s_small=(0.9, 1.0, 1.1), s_whole=(2.9, 3.0, 3.1))
+    lo, mid, hi = d36_range(runs.table, "small", "whole", key, dear)
+    assert mid == pytest.approx(3.0) and lo == pytest.approx(2.9 / 1.1) and hi == pytest.approx(3.1 / 0.9)
+    holds = d36_claim(runs, small="small", prices=dear, M=2, N=15)
     assert recorded(tmp_path, holds)["verdict"] == "holds"
-    faster = with_matvecs(runs_of(FAST, small={"GD": falling(0.05), "SGD": falling(0.05), "SVRG": falling(0.15)}))   # slower on the small one
-    fails = d36_claim(faster, small="small")
+    assert holds["measured"]["SGD stochastic gradients' worth ratio (beside)"] == pytest.approx(1.0)
+    assert "on the paper's axis, time" in holds["text"]
+    # 2x dearer: [1.73, 2.33] holds at 1.5; at the reading 2 the range straddles: that reading decides nothing (not "fails")
+    twice = d36_claim(runs, small="small", prices=prices_of(s_small=(0.9, 1.0, 1.1), s_whole=(1.9, 2.0, 2.1)), M=2, N=15)
+    assert [r["verdict"] for r in twice["threshold"]["readings"]] == ["holds", "holds", "not measured"]
+    assert recorded(tmp_path, twice)["verdict"] == "holds"
+    # equally dear: 1x, fails (stand-in)
+    cheap = prices_of(s_small=(0.9, 1.0, 1.1), s_whole=(0.9, 1.0, 1.1))
+    fails = d36_claim(runs, small="small", prices=cheap, M=2, N=15)
     assert recorded(tmp_path, fails)["verdict"] == "fails" and fails["diagnosis"]["kind"] == "stand-in"
+    # a spread straddling the factor: inconclusive with the reason
+    straddle = prices_of(s_small=(0.8, 1.0, 1.2), s_whole=(1.4, 1.6, 1.8))
+    assert d36_test(runs.table, "small", "whole", key, straddle) is None
+    noisy = d36_claim(runs, small="small", prices=straddle, M=2, N=15)
+    assert isinstance(noisy["diagnosis"], Unearned) and recorded(tmp_path, noisy)["verdict"] == "inconclusive"
+    assert "straddling the factor 1.5" in noisy["text"]
     with pytest.raises(ValueError, match="small"):
-        d36_claim(slower, small="whole")
+        d36_claim(runs, small="whole", prices=dear, M=2, N=15)
+
+
+def test_d32s_priced_reading_is_an_upper_bound_for_sgd():
+    """Session 29: the priced reading re-prices the stand-in's (denser) step counts, an upper bound on SGD's lead."""
+    priced = cost_trend(COST | {"synthetic 30 x 60": COST["synthetic 30 x 60"] | {"exact": 1.0, "stochastic": 1.0}},
+                        reference="whole", synthetic="synthetic 30 x 60", exponent=1.2, predicted=4.0, M=2, N=3)
+    plain = stand_in_32(runs_of(SLOW), priced)
+    bound = stand_in_32(runs_of(SLOW), priced, density=(0.53, 0.045))
+    assert "upper bound" not in plain["text"] and "density 0.530 against 1M's 0.045" in bound["text"]
+    assert "an upper bound on SGD's lead" in bound["text"] and bound["evidence"]["priced reading"] == "an upper bound on SGD's lead"
+    assert bound["turns"] == plain["turns"]                   # the wording bounds it; the reading itself is the same
+    from inferopt.experiment.spectral.completion_claims import priced_text
+    reading = {"prices": {"exact seconds": 1.0, "stochastic seconds": 1.0}, "pairs": {}, "medians": {}, "outcome": True, "support": None}
+    assert "holds at the paper's cost at best (an upper bound for SGD)" in priced_text(reading, "D3.2", "0.85", (0.5, 0.05))
+    assert "the cost ratio turns the verdict" in priced_text(reading, "D3.2", "0.85")
+    with pytest.raises(ValueError, match="density"):
+        priced_text(reading, "D3.2", "0.85", (0.5, 0.0))

@@ -518,6 +518,21 @@ def test_gradient_seconds_and_the_size_trend(small):
     assert k == pytest.approx(-0.5) and at == pytest.approx(1.0)
 
 
+def test_cost_rounds_give_r_as_a_median_with_its_spread(small):
+    """Session 29: r (a stochastic gradient in exact gradients) the median of repeated timings of one seeded gradient pair,
+    their [least, median, largest] recorded (the clock's noise)."""
+    from inferopt.experiment.spectral.work import cost_rounds
+    problem = completion_problem(small, 10.0, 1.0, rng=0)
+    theta = np.random.default_rng(0).normal(0.0, 0.5, small["shape"])
+    cost = cost_rounds(problem, theta, 2, 3, rounds=3, reps=1)
+    assert len(cost["rounds"]["r"]) == 3 and cost["r"] == pytest.approx(float(np.median(cost["rounds"]["r"])))
+    lo, med, hi = cost["r range"]
+    assert lo <= med <= hi and lo == min(cost["rounds"]["r"]) and hi == max(cost["rounds"]["r"])
+    assert cost["stochastic range"][1] == pytest.approx(cost["stochastic"]) and cost["ratio"] > 0
+    with pytest.raises(ValueError, match="rounds"):
+        cost_rounds(problem, theta, 2, 3, rounds=0)
+
+
 def test_projected_gradient_vanishes_at_the_optimum_only(small):
     from inferopt.experiment.spectral import projected_gradient
     from inferopt.spectral.completion import reference_solution

@@ -22,7 +22,7 @@ from ..support import bootstrap_support
 from .completion import (BASES, D32_PAIRS, D33_PAIRS, METHODS, ahead_on, all_of, comparison_bases, completion_problem, d31_test, d33_test,
                          factor_reached, horizon, rmse_target, run_table, seeded_cell, share_key, speedup)
 
-#: the claims a D3 verdict map reads (D3.4 compares sizes, not settings: its own cells, :func:`~.completion_claims.size_cells`)
+#: the claims a D3 verdict map reads (D3.4 compares sizes, not settings: it is read on the sizes run, :func:`~.completion_claims.d34_ratio_claim`)
 MAP_CLAIMS = ("D3.1", "D3.2", "D3.3")
 
 #: the sentence every D3 diagnosis carries: no cell can run the authors' construction

@@ -115,6 +115,34 @@ def gradient_seconds(problem, theta, M: int, N: int, *, reps: int = 3, rng=None)
     return out | {"ratio": out["exact"] / out["stochastic"]}
 
 
+#: timings of one seeded gradient pair per size behind r (:func:`cost_rounds`; a constant, not a params key: nothing random,
+#: and specs/spectral.py is D1-D5's)
+TIMING_ROUNDS = 7
+
+
+def cost_rounds(problem, theta, M: int, N: int, *, rounds: int = TIMING_ROUNDS, reps: int = 5) -> dict:
+    """:func:`gradient_seconds` repeated ``rounds`` times (each the least of ``reps`` calls, the same θ, probes and degree:
+    seeded once), so that the cost ratio comes with its spread: ``{"exact", "stochastic", "ratio"}`` the medians over the
+    rounds (``ratio`` exact / stochastic, as :func:`gradient_seconds`), ``"r"`` the median of each round's stochastic / exact
+    (a stochastic gradient in exact gradients: the work axis's price), ``"r range"`` and ``"stochastic range"`` their
+    ``[least, median, largest]``, ``"rounds"`` every round's seconds. Repeated timings of one seeded computation measure the
+    clock's noise only (the machine's load, caches), not any variation of the algorithm."""
+    rounds = check_int("rounds", rounds, low=1, high=MAX_REPS)
+    timed = [gradient_seconds(problem, theta, M, N, reps=reps, rng=0) for _ in range(rounds)]
+    exact = [t["exact"] for t in timed]
+    stochastic = [t["stochastic"] for t in timed]
+    r = [s / e if e > 0 else np.inf for s, e in zip(stochastic, exact)]
+    if not np.all(np.isfinite(r)):
+        raise ValueError("the exact gradient took no measurable CPU time: take a larger matrix")
+
+    def spread(v):
+        return [float(np.min(v)), float(np.median(v)), float(np.max(v))]
+
+    return {"exact": float(np.median(exact)), "stochastic": float(np.median(stochastic)),
+            "ratio": float(np.median([1.0 / x for x in r])), "r": float(np.median(r)), "r range": spread(r),
+            "stochastic range": spread(stochastic), "rounds": {"exact": exact, "stochastic": stochastic, "r": r}}
+
+
 def size_trend(sizes, values, at: float) -> tuple[float, float]:
     """``(k, value at at)``: the power law ``value ∝ size^k`` fitted to ``values`` against ``sizes`` (the least-squares
     line of ``log value`` on ``log size``, :func:`~.theory.cost_exponent`), and what it predicts at the size ``at``
