@@ -542,6 +542,14 @@ def test_a_reading_of_the_ranges_is_not_measured_where_only_capped_rules_could_f
     assert bc.range_reading(free, (2, 5, 7, 39), bc.capped_shares(free, caps)) is False
     at = bc.replicate_readings(lambda r, v: bc.range_reading(r, v, shares), rec, [[2, 6.61, 7, 39]], chosen=[2, 5, 7, 39])
     assert [r["verdict"] for r in at] == ["fails", "not measured"] and not bc.readings_turn(at)
+    # AdaAFW above 5x in one replicate of three only (mean 5.33x): the reading fails on the runs; a resample without that
+    # replicate is not measured (the capped rules alone could fail it), which agrees with neither verdict: undecided
+    shaky = rec.copy()
+    sel = (shaky.method == "adaafw") & (shaky.iteration >= 1)
+    shaky.loc[sel, "work_step"] = np.where(shaky.loc[sel, "replicate"] == 0, 1600.0, 800.0)   # 8x, 4x, 4x
+    at = bc.replicate_readings(lambda r, v: bc.range_reading(r, v, shares), shaky, [[2, 6.61, 7, 39]], chosen=[2, 5, 7, 39])
+    assert [r["verdict"] for r in at] == ["inconclusive", "not measured"]
+    assert at[0]["support"] == pytest.approx(1 - 0.7, abs=0.1)      # fails only with replicate 0 drawn: 1 - (2/3)^3
 
 
 def test_each_reading_stands_on_its_own_replicate_support():

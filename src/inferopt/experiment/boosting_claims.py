@@ -209,19 +209,29 @@ def replicate_readings(test_at, records: pd.DataFrame, values, *, chosen) -> lis
     absent), each verdict standing on its own bootstrap support over the replicates, as
     :func:`~.support.supported_readings` gives them, resampled as the claim's own verdict is
     (:func:`~.boosting.replicate_support`: the replicates paired, or the rules' runs apart where a run stopped early):
-    ``test_at(records, value) -> bool`` (None: not measured at that value; a resample where it is not measured does not
-    hold), ``inconclusive`` where fewer than 90 % of the resamples agree. Such a reading decides nothing: it cannot make
-    the verdict turn (:meth:`~.record.Experiment.claim`, :func:`readings_turn`)."""
+    ``test_at(records, value) -> bool`` (None: not measured at that value), ``inconclusive`` where fewer than 90 % of
+    the resamples agree with the verdict on the runs. A resample where the test is not measured agrees with neither
+    verdict (a range reading, :func:`range_reading`, is not measured where only a capped rule could fail it): ``support``
+    is the share of resamples that do not fail for a failing reading, the share that hold for a holding one, so that
+    the record reads the agreement as it reads a claim's (:func:`~.support.support_reason`). An undecided reading decides
+    nothing: it cannot make the verdict turn (:meth:`~.record.Experiment.claim`, :func:`readings_turn`)."""
     check_callable("test_at", test_at)
     out = []
     for r in readings(lambda v: test_at(records, v), values, chosen=chosen):
         if r["verdict"] == "not measured":
             out.append(r)
             continue
-        support = replicate_support(lambda t, v=r["value"]: bool(test_at(t, v)), records)
-        out.append({**r, "verdict": supported_verdict(r["verdict"] == "holds", support),
-                    "support": support.get("fraction_holding")})
+        holds = r["verdict"] == "holds"
+        # a holding reading counts the resamples that hold, a failing one those that do not fail (not measured: against)
+        support = replicate_support(lambda t, v=r["value"]: _agrees_or_not(test_at(t, v), holds), records)
+        out.append({**r, "verdict": supported_verdict(holds, support), "support": support.get("fraction_holding")})
     return out
+
+
+def _agrees_or_not(outcome, holds: bool) -> bool:
+    """A resample's outcome (True, False or None: not measured) as :func:`replicate_readings` counts it: for a holding
+    reading, does it hold; for a failing one, does it not fail."""
+    return outcome is not None and bool(outcome) if holds else outcome is None or bool(outcome)
 
 
 def readings_turn(readings) -> bool:
