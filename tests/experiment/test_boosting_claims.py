@@ -595,6 +595,11 @@ def test_a_speedup_the_run_length_may_decide_is_said_so():
     note = bc.short_run_note(grows, 2.0, 50)
     assert "run's length may decide it" in note and "adafw" not in note and "1.82x projected over 50 iterations" in note
     assert bc.short_run_note(grows, 2.0, 20) == ""                  # 5200 / 1350: 3.9x over 20 iterations
+    falls = flat.copy()                                            # components dropped: the work per step falls
+    sel = (falls.method == "adapfw") & (falls.iteration >= 1)
+    falls.loc[sel, "work_step"] = 1300.0 - 100.0 * falls.loc[sel, "iteration"]   # 1200 ... 500, mean 850: no growth
+    by = bc.speedup_by_step(falls, 50)["adapfw"]
+    assert by["growth"] == pytest.approx(-100.0) and by["projected"] == pytest.approx(5200 / 850)   # the run's own, never inf
     assert bc.short_run_note(grows, 2.0, 50, approach="adafw") == ""          # AdaFW's work per step stays flat
     assert bc.short_run_note(grows, 20.0, 50) == ""                           # a claim that fails says nothing here
     with pytest.raises(ValueError, match="iterations"):
