@@ -44,13 +44,20 @@ def test_elbo_curves_above_holds_and_fails():
     assert bc.curve_gaps(down)["adaafw"]["mean"] == pytest.approx(-1.5)
 
 
-def test_predefined_fastest_and_worst_holds_and_fails():
+def test_predefined_fastest_and_worst_are_decided_apart_and_each_holds_and_fails():
+    """Sec. 6.2's two halves (C2.3-fastest, C2.3): the least step-size work (a tie counts), the lowest train LL at the
+    last iterate (a tie does not)."""
     fast = {"predefined": 0.1}
-    worst = make_records(ll={"predefined": -0.01, "line_search": 0.01}, step_time=fast)
-    assert bc.predefined_fastest_and_worst(worst)
-    assert not bc.predefined_fastest_and_worst(make_records(ll={"adaafw": -0.02}, step_time=fast))   # not the worst
-    assert not bc.predefined_fastest_and_worst(make_records(ll={"predefined": -0.01}, step_time={"adafw": 0.05}))
-    assert not bc.predefined_fastest_and_worst(make_records(step_time=fast))                          # a tie
+    assert bc.predefined_fastest(make_records(step_time=fast))
+    assert bc.predefined_fastest(make_records())                                        # every rule's work equal: a tie
+    assert not bc.predefined_fastest(make_records(step_time={"adafw": 0.05}))           # AdaFW is faster
+    assert not bc.predefined_fastest(make_records(step_time={"adafw": 0.05}), cost="step_work")
+    assert bc.predefined_fastest(make_records(step_time={"adafw": 0.05}, work={"adafw": 500}))   # the work decides
+    assert bc.predefined_worst(make_records(ll={"predefined": -0.01, "line_search": 0.01}))
+    assert not bc.predefined_worst(make_records(ll={"adaafw": -0.02}))                  # not the worst
+    assert not bc.predefined_worst(make_records())                                      # a tie
+    with pytest.raises(ValueError, match="cost"):
+        bc.predefined_fastest(make_records(), cost="seconds")
 
 
 def test_ll_at_paper_level_holds_and_fails():
@@ -518,6 +525,85 @@ def test_a_range_claim_reads_no_rule_that_runs_every_step_at_its_cap():
     assert reason is None and test.keywords["skip"] == [] and not test(free)
     with pytest.raises(TypeError, match="caps"):
         bc.capped_shares(rec, {})
+
+
+def test_a_reading_of_the_ranges_is_not_measured_where_only_capped_rules_could_fail_it():
+    """C2.4 / C3.5's readings are read as the claim is (range_claim): a reading whose ends contain every rule that adapts
+    decides nothing while a rule runs every step at its cap (not measured, never holds); one they do not contain fails."""
+    caps = {"adafw": 10, "adaafw": 5, "adapfw": 5, "line_search": 25}
+    work = {"predefined": 200, "line_search": 5200, "adafw": 2400, "adaafw": 1200, "adapfw": 600}   # 26x, 12x, 6x, 3x
+    rec = make_records(work=work, tries={"line_search": 25, "adafw": 10, "adaafw": 2, "adapfw": 2})
+    shares = bc.capped_shares(rec, caps)                                      # AdaFW and line search at their caps
+    assert bc.range_reading(rec, (2, 5, 7, 39), shares) is False              # AdaAFW's 6x above 5: fails
+    assert bc.range_reading(rec, (2, 6.61, 7, 39), shares) is None            # within on AdaAFW, AdaPFW alone: nothing
+    assert bc.cost_ratios_in_range(rec, (2, 6.61, 7, 39), skip=["adafw", "line_search"])   # what the old reading read
+    free = make_records(work=work, tries={"line_search": 3})                  # no rule at its cap: every ratio read
+    assert bc.range_reading(free, (2, 14.7, 7, 39), bc.capped_shares(free, caps)) is True
+    assert bc.range_reading(free, (2, 5, 7, 39), bc.capped_shares(free, caps)) is False
+    at = bc.replicate_readings(lambda r, v: bc.range_reading(r, v, shares), rec, [[2, 6.61, 7, 39]], chosen=[2, 5, 7, 39])
+    assert [r["verdict"] for r in at] == ["fails", "not measured"] and not bc.readings_turn(at)
+    # AdaAFW above 5x in one replicate of three only (mean 5.33x): the reading fails on the runs; a resample without that
+    # replicate is not measured (the capped rules alone could fail it), which agrees with neither verdict: undecided
+    shaky = rec.copy()
+    sel = (shaky.method == "adaafw") & (shaky.iteration >= 1)
+    shaky.loc[sel, "work_step"] = np.where(shaky.loc[sel, "replicate"] == 0, 1600.0, 800.0)   # 8x, 4x, 4x
+    at = bc.replicate_readings(lambda r, v: bc.range_reading(r, v, shares), shaky, [[2, 6.61, 7, 39]], chosen=[2, 5, 7, 39])
+    assert [r["verdict"] for r in at] == ["inconclusive", "not measured"]
+    assert at[0]["support"] == pytest.approx(1 - 0.7, abs=0.1)      # fails only with replicate 0 drawn: 1 - (2/3)^3
+
+
+def test_each_reading_stands_on_its_own_replicate_support():
+    """A reading that holds (or fails) on the replicates but in fewer than 90 % of their resamples is inconclusive and
+    turns nothing; decisive readings that disagree turn the verdict."""
+    up = {m: 0.01 for m in RULES}                                             # the selected iterates at t >= 1
+    rec = make_records(reps=3, ll=up)
+    # AdaFW's test AUROC: 0.03 below line search in one replicate of three (mean 0.01 below)
+    rec.loc[(rec.method == "adafw") & (rec.replicate == 2) & (rec.iteration >= 1), "test_auroc"] -= 0.03
+    at = bc.replicate_readings(bc.auroc_comparable, rec, [0.005, 0.05], chosen=0.02)
+    by = {r["value"]: r for r in at}
+    assert [r["value"] for r in at] == [0.005, 0.02, 0.05]
+    assert by[0.005]["verdict"] == "inconclusive" and 0.2 < by[0.005]["support"] < 0.4   # fails on the runs, ~30 % hold
+    assert by[0.05]["verdict"] == "holds" and by[0.05]["support"] == 1.0
+    assert not bc.readings_turn(at)                                           # holds and inconclusive: nothing turns
+    clear = make_records(reps=3, ll=up, auroc={"adafw": -0.01})                      # 0.01 below in every replicate
+    at = bc.replicate_readings(bc.auroc_comparable, clear, [0.005, 0.05], chosen=0.02)
+    assert [r["verdict"] for r in at] == ["fails", "holds", "holds"] and bc.readings_turn(at)
+    # a run that stopped early: the rules' runs resampled apart, as the claim's own support
+    stopped = make_records(reps=3, ll=up, auroc={"adafw": -0.01}, stop={("adaafw", 1): 2})
+    stopped = stopped[~((stopped.method == "adaafw") & (stopped.replicate == 1))]
+    assert [r["verdict"] for r in bc.replicate_readings(bc.auroc_comparable, stopped, [0.005], chosen=0.05)] == ["fails", "holds"]
+    with pytest.raises(TypeError, match="test_at"):
+        bc.replicate_readings(None, rec, [0.1], chosen=0.2)
+
+
+def test_a_speedup_the_run_length_may_decide_is_said_so():
+    """The authors' corrective rules' work per step grows with the mixture (K·N for the away vertex): a 2x speed-up on
+    the run that a projection to the paper's 50 iterations puts below 2x says so in the claim's text."""
+    work = {"predefined": 200, "line_search": 5200, "adafw": 1200, "adaafw": 1000, "adapfw": 800}
+    flat = make_records(work=work, T=8)
+    by = bc.speedup_by_step(flat, 50)["adafw"]
+    assert all(by[k] == pytest.approx(5200 / 1200) for k in ("first", "last", "projected"))
+    assert by["growth"] == pytest.approx(0.0, abs=1e-9)
+    assert bc.short_run_note(flat, 2.0, 50) == ""
+    grows = flat.copy()
+    sel = (grows.method == "adaafw") & (grows.iteration >= 1)
+    grows.loc[sel, "work_step"] = 300.0 + 100.0 * grows.loc[sel, "iteration"]    # 400 ... 1100 a step: K·N, N = 100
+    assert bc.speedup_at_least(grows, 2.0)                                          # 5200 / 750 on the run's 8 iterations
+    by = bc.speedup_by_step(grows, 50)["adaafw"]
+    assert by["first"] == pytest.approx(13.0) and by["last"] == pytest.approx(5200 / 1100)
+    assert by["growth"] == pytest.approx(100.0) and by["projected"] == pytest.approx(5200 / 2850)   # 1.82x at 50
+    note = bc.short_run_note(grows, 2.0, 50)
+    assert "run's length may decide it" in note and "adafw" not in note and "1.82x projected over 50 iterations" in note
+    assert bc.short_run_note(grows, 2.0, 20) == ""                  # 5200 / 1350: 3.9x over 20 iterations
+    falls = flat.copy()                                            # components dropped: the work per step falls
+    sel = (falls.method == "adapfw") & (falls.iteration >= 1)
+    falls.loc[sel, "work_step"] = 1300.0 - 100.0 * falls.loc[sel, "iteration"]   # 1200 ... 500, mean 850: no growth
+    by = bc.speedup_by_step(falls, 50)["adapfw"]
+    assert by["growth"] == pytest.approx(-100.0) and by["projected"] == pytest.approx(5200 / 850)   # the run's own, never inf
+    assert bc.short_run_note(grows, 2.0, 50, approach="adafw") == ""          # AdaFW's work per step stays flat
+    assert bc.short_run_note(grows, 20.0, 50) == ""                           # a claim that fails says nothing here
+    with pytest.raises(ValueError, match="iterations"):
+        bc.speedup_by_step(grows, 0)
 
 
 def test_construction_diagnosis_never_counts_a_tie_as_a_hold():

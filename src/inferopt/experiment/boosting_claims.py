@@ -11,10 +11,11 @@ bootstrap resample of their replicates) and returns a boolean:
 * :func:`curvature_found` -- Sec. 4: a streak of fallback steps ends, the backtracking passing, after one or two;
 * :func:`cost_ratios_in_range` -- Sec. 6.2: the adaptive rules' and line search's step-size work (or time) as
   multiples of the predefined step's within the text's ranges, read by :func:`range_claim` on the rules that do not
-  run every step at their loop's cap (:func:`capped_shares`); :func:`timing_diagnosis` -- why a speed claim fails,
-  :func:`common_draws_note` -- a holding one that fails with common draws;
-* :func:`predefined_fastest_and_worst` -- Sec. 6.2: the predefined step is the fastest, and the worst at
-  the runs' end (Fig. 1's last iterate: its train log-likelihood below every other rule's);
+  run every step at their loop's cap (:func:`capped_shares`), each reading of the ranges by :func:`range_reading`;
+  :func:`timing_diagnosis` -- why a speed claim fails, :func:`common_draws_note` -- a holding one that fails with common
+  draws, :func:`short_run_note` -- a holding speed-up that the run's length may decide (:func:`speedup_by_step`);
+* :func:`predefined_fastest` and :func:`predefined_worst` -- Sec. 6.2's two halves: the predefined step is the fastest,
+  and it is the worst at the runs' end (Fig. 1's last iterate: its train log-likelihood below every other rule's);
 * :func:`elbo_curves_above` -- Fig. 1 (centre, right) as drawn: per iteration the mean ELBO over
   replicates; each adaptive rule's curve above line search's on average over the iterations ``t ≥ 1``
   (:func:`curve_gaps` gives the gaps);
@@ -50,8 +51,8 @@ from scipy.stats import rankdata
 from .._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
 from .boosting import GAIN_SE, POWER_SE, authors_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
 from .boosting_rules import ADAPTIVE
-from .claims import MIN_SWEEP, Unearned
-from .support import Gated
+from .claims import MIN_SWEEP, Unearned, readings
+from .support import Gated, supported_verdict
 from .verdict_map import cell, map_diagnosis
 
 
@@ -93,8 +94,12 @@ def speedup_at_least(records: pd.DataFrame, factor: float = 2.0, cost: str = "st
     factor = check_real("factor", factor, low=0.0, low_open=True)
     s = by_method(records)
     mean = s.loc[list(ADAPTIVE), f"{cost}_mean"]
-    rules = {"every": list(ADAPTIVE), "fastest": [mean.idxmin()], "adafw": ["adafw"]}[approach]
-    return bool(all(s.loc["line_search", f"{cost}_mean"] >= factor * mean[m] for m in rules))
+    return bool(all(s.loc["line_search", f"{cost}_mean"] >= factor * mean[m] for m in _approach_rules(mean, approach)))
+
+
+def _approach_rules(mean: pd.Series, approach: str) -> list:
+    """The adaptive rules "our approach" (:data:`APPROACHES`) names, given their mean costs ``mean``."""
+    return {"every": list(ADAPTIVE), "fastest": [mean.idxmin()], "adafw": ["adafw"]}[approach]
 
 
 def seconds_verdict(test, records: pd.DataFrame) -> dict:
@@ -199,10 +204,41 @@ def loop_caps(rule_settings: dict | None, *, imax: int, ls_iter: int) -> dict:
             "line_search": own.get("line_search", {}).get("ls_iter", ls_iter)}
 
 
+def replicate_readings(test_at, records: pd.DataFrame, values, *, chosen) -> list[dict]:
+    """The readings of a cut-off of ours (``[{"value", "verdict"[, "support"]}]``, sorted by value, ``chosen`` added if
+    absent), each verdict standing on its own bootstrap support over the replicates, as
+    :func:`~.support.supported_readings` gives them, resampled as the claim's own verdict is
+    (:func:`~.boosting.replicate_support`: the replicates paired, or the rules' runs apart where a run stopped early):
+    ``test_at(records, value) -> bool`` (None: not measured at that value), ``inconclusive`` where fewer than 90 % of
+    the resamples agree with the verdict on the runs. A resample where the test is not measured agrees with neither
+    verdict (a range reading, :func:`range_reading`, is not measured where only a capped rule could fail it): ``support``
+    is the share of resamples that do not fail for a failing reading, the share that hold for a holding one, so that
+    the record reads the agreement as it reads a claim's (:func:`~.support.support_reason`). An undecided reading decides
+    nothing: it cannot make the verdict turn (:meth:`~.record.Experiment.claim`, :func:`readings_turn`)."""
+    check_callable("test_at", test_at)
+    out = []
+    for r in readings(lambda v: test_at(records, v), values, chosen=chosen):
+        if r["verdict"] == "not measured":
+            out.append(r)
+            continue
+        holds = r["verdict"] == "holds"
+        # a holding reading counts the resamples that hold, a failing one those that do not fail (not measured: against)
+        support = replicate_support(lambda t, v=r["value"]: _agrees_or_not(test_at(t, v), holds), records)
+        out.append({**r, "verdict": supported_verdict(holds, support), "support": support.get("fraction_holding")})
+    return out
+
+
+def _agrees_or_not(outcome, holds: bool) -> bool:
+    """A resample's outcome (True, False or None: not measured) as :func:`replicate_readings` counts it: for a holding
+    reading, does it hold; for a failing one, does it not fail."""
+    return outcome is not None and bool(outcome) if holds else outcome is None or bool(outcome)
+
+
 def readings_turn(readings) -> bool:
-    """Do the readings of a cut-off (:func:`~.claims.readings`' list) disagree, one holding and one failing? The
-    claim is then ``inconclusive`` by reading (:meth:`~.record.Experiment.claim`), and a diagnosis of a failure at
-    the chosen reading would not agree with it: give none."""
+    """Do the decisive readings of a cut-off (:func:`replicate_readings`' list) disagree, one holding and one failing?
+    The claim is then ``inconclusive`` by reading (:meth:`~.record.Experiment.claim`), and a diagnosis of a failure at
+    the chosen reading would not agree with it: give none. An ``inconclusive`` reading (below 90 % support) turns
+    nothing."""
     return len({r["verdict"] for r in readings} & {"holds", "fails"}) > 1
 
 
@@ -211,15 +247,25 @@ def capped_rules(shares: dict) -> list:
     return [m for m, v in shares.items() if v == 1.0]
 
 
+def range_reading(records: pd.DataFrame, bounds, shares: dict, cost: str = "step_work") -> bool | None:
+    """The verdict of a range claim at ``bounds`` as :func:`range_claim` reads it, for a reading of its ends: the ratios
+    of the rules not at their loop's cap at every step (:func:`capped_shares` ``shares``) within ``bounds``
+    (:func:`cost_ratios_in_range`); None (not measured) where some rule is capped and the others lie within, since a
+    capped rule's ratio is the cap's arithmetic and the claim can then fail but not hold."""
+    capped = capped_rules(shares)
+    inside = cost_ratios_in_range(records, bounds, cost, skip=capped)
+    return None if capped and inside else inside
+
+
 def range_claim(records: pd.DataFrame, bounds, shares: dict, cost: str = "step_work"):
     """``(test, reason)`` of a range claim (Sec. 6.2's 2-5x / 7-39x) read one-sided where a rule runs every step at its
     loop's cap (:func:`capped_shares`): such a rule's ratio is the cap's arithmetic and decides nothing, so the claim
     is tested on the other rules (``test``: :func:`cost_ratios_in_range` skipping them); it can fail there (a rule that
-    adapts lies outside its range) but not hold: ``reason`` (the claim is then ``not measured``) where it holds on
-    them, else ``None``."""
+    adapts lies outside its range) but not hold: ``reason`` (the claim is then ``not measured``,
+    :func:`range_reading` None) where it holds on them, else ``None``."""
     capped = capped_rules(shares)
     test = partial(cost_ratios_in_range, bounds=bounds, cost=cost, skip=capped)
-    if not capped or not test(records):
+    if range_reading(records, bounds, shares, cost) is not None:
         return test, None
     shown = ", ".join(f"{m} {100 * v:.0f} %" for m, v in shares.items())
     return test, (f"every step of {', '.join(capped)} runs its loop to the cap (shares of capped steps: {shown}): its "
@@ -273,14 +319,68 @@ def last_iterate(records: pd.DataFrame, column: str) -> pd.Series:
     return last.groupby("method")[column].mean()
 
 
-def predefined_fastest_and_worst(records: pd.DataFrame, cost: str = "step_work") -> bool:
-    """The predefined step has the least mean step-size ``cost`` (:data:`COSTS`; a tie counts as the fastest), and at the
-    runs' last iterate a mean train log-likelihood below every other rule's (strictly: a tie is not "suboptimal
-    performance")."""
+def predefined_fastest(records: pd.DataFrame, cost: str = "step_work") -> bool:
+    """Sec. 6.2 "predefined step-size is the fastest": the predefined step has the least mean step-size ``cost``
+    (:data:`COSTS`) per run of the rules in ``records`` (a tie counts as the fastest)."""
     check_choice("cost", cost, COSTS)
     c = by_method(records)[f"{cost}_mean"]
+    return bool(c["predefined"] <= c.min())
+
+
+def predefined_worst(records: pd.DataFrame) -> bool:
+    """Sec. 6.2 "this results in suboptimal performance": at the runs' last iterate (Fig. 1's right edge) the predefined
+    step's mean train log-likelihood is below every other rule's (strictly: a tie is not "suboptimal performance")."""
     ll = last_iterate(records, "train_ll")
-    return bool(c["predefined"] <= c.min() and ll["predefined"] < ll.drop("predefined").min())
+    return bool(ll["predefined"] < ll.drop("predefined").min())
+
+
+def speedup_by_step(records: pd.DataFrame, iterations: int) -> dict:
+    """How the speed-up over line search moves with the run's length, per adaptive rule: line search's mean step-size
+    work per step over the rule's at the first step (``first``, t = 1) and at the runs' last iteration (``last``); the
+    growth of the rule's mean work per step per iteration (``growth``, the least-squares slope over t >= 1, evaluations
+    of log p); and ``projected``, line search's mean work per step over the rule's mean over t = 1..``iterations`` on
+    that line (line search's per step at its mean: its work does not grow with the mixture), or where the work does not
+    grow (``growth`` at most 0) the run's own ratio of the means. A rule whose work per step grows with the mixture it
+    keeps (the authors' AdaAFW and AdaPFW estimate every component's value to find the away vertex, K·N evaluations a
+    step, and add a component at every fallback) has a speed-up that falls with the run's length: ``projected`` is a
+    linear extrapolation, evidence beside a verdict, never its test; where the growth comes from trial counts (bounded by
+    IMAX) rather than from the mixture, it overstates the fall."""
+    check_table("records", records, ("method", "iteration", "work_step"))
+    iterations = check_int("iterations", iterations, low=1)
+    per = records[records.iteration >= 1].groupby(["method", "iteration"]).work_step.mean().unstack("method")
+    ls = per["line_search"]
+    t = per.index.to_numpy(float)
+    out = {}
+    for m in ADAPTIVE:
+        slope, icpt = np.polyfit(t, per[m].to_numpy(float), 1) if len(t) > 1 else (0.0, float(per[m].iloc[0]))
+        # the line's mean over t = 1..iterations; a work that does not grow keeps the run's mean
+        mean_work = icpt + slope * (iterations + 1) / 2 if slope > 0 else float(per[m].mean())
+        out[m] = {"first": float(ls.iloc[0] / per[m].iloc[0]), "last": float(ls.iloc[-1] / per[m].iloc[-1]),
+                  "growth": float(slope), "projected": float(ls.mean() / mean_work)}
+    return out
+
+
+def short_run_note(records: pd.DataFrame, factor: float, paper_iterations: int, approach: str = "every") -> str:
+    """A sentence for a speed-up claim (:func:`speedup_at_least` with ``factor``, ``approach``) that holds on the run but
+    whose speed-up, projected to the paper's ``paper_iterations`` along the rules' growing work per step
+    (:func:`speedup_by_step`), falls below ``factor`` for a rule it names: the run's length may decide it, and only a
+    run of the paper's length can tell; else empty."""
+    check_choice("approach", approach, APPROACHES)
+    factor = check_real("factor", factor, low=0.0, low_open=True)
+    if not speedup_at_least(records, factor, approach=approach):
+        return ""
+    by_step = speedup_by_step(records, paper_iterations)
+    rules = _approach_rules(by_method(records).loc[list(ADAPTIVE), "step_work_mean"], approach)
+    below = [m for m in rules if by_step[m]["projected"] < factor]
+    if not below:
+        return ""
+    T = int(records.iteration.max())
+    shown = "; ".join(f"{m}: {by_step[m]['first']:.3g}x at t = 1, {by_step[m]['last']:.3g}x at t = {T}, its work per step "
+                      f"growing by {by_step[m]['growth']:.3g} evaluations of log p an iteration, {by_step[m]['projected']:.3g}x "
+                      f"projected over {paper_iterations} iterations" for m in below)
+    return (f" The run's length may decide it: per step, line search's work over the rule's falls as the run goes on ({shown}; "
+            f"a linear projection, not a measurement): at the paper's {paper_iterations} iterations it may not hold, and only "
+            "a run of that length (the paper scale) tells.")
 
 
 def curve_gaps(records: pd.DataFrame, rules=ADAPTIVE, reference: str = "line_search",
