@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from inferopt.experiment.boundary_claims import (agreeing_test, before_end, censored_median, crossover_t, decided_in_regime,
-                                                 family_first_point, family_model, family_run, interior_radius, run_from, mean_in_hull, regime_by_bound, linear_onset, log_log_slope,
+                                                 family_first_point, family_model, family_run, feature_radius, interior_radius, run_from, mean_in_hull, regime_by_bound, linear_onset, log_log_slope,
                                                  onset_later, partial_rank_correlation, rank_correlation, ratio_before_end,
                                                  slower_share, tail_rate, terminates_ahead)
 
@@ -176,14 +176,50 @@ def test_decided_in_regime_is_three_valued_in_the_gate():
     assert decided_in_regime({"B3.4": "fails", "B3.5": "inconclusive"}, others, others)[:2] == (False, "axis")
 
 
-def test_regime_by_bound_is_fixed_per_cell_by_the_distance_bound():
-    bounds = {"ours": 0.153, "rank 1": 0.106, "rank 2": 0.030, "rank 3": 0.026, "d = 6": 0.051}
-    for cut in (0.06, 0.08, 0.10):                                   # the bounds separate the groups at every cut read
-        assert regime_by_bound(bounds, cut) == ["rank 2", "rank 3", "d = 6"]   # at every d: d is read inside the regime
-    assert regime_by_bound(bounds, 0.11) == ["rank 1", "rank 2", "rank 3", "d = 6"]
-    assert regime_by_bound(bounds, 0.04) == ["rank 2", "rank 3"]
+def test_feature_radius_is_the_largest_feature_norm():
+    from inferopt.herding import pairwise_features
+    for d in (6, 8, 10):                                              # +-1 pairwise features: R = sqrt(d + d(d-1)/2)
+        F = pairwise_features(np.random.default_rng(d).choice([-1.0, 1.0], size=(50, d)))
+        assert feature_radius(F) == pytest.approx(np.sqrt(d + d * (d - 1) / 2))
+    assert feature_radius([[3.0, 4.0], [0.0, 1.0]]) == pytest.approx(5.0)
     with pytest.raises(ValueError):
-        regime_by_bound(bounds, 0.0)
+        feature_radius(np.zeros((0, 3)))
+
+
+def test_regime_by_bound_is_fixed_per_cell_by_the_scale_free_distance():
+    """B3.2 (session 29 review): the regime is on r / R, Sec. 4.2's quantity, not the absolute r; a cut translated from
+    an absolute one at d = 10 (R = sqrt(55)) excludes a d = 6 cell (R = sqrt(21)) of the same r."""
+    R = {d_: np.sqrt(d_ + d_ * (d_ - 1) / 2) for d_ in (6, 8, 10)}
+    bounds = {"ours": 0.153, "rank 1": 0.106, "rank 2": 0.030, "rank 3": 0.026, "d = 8": 0.039, "d = 6": 0.051}
+    radii = {k: R[6] if k == "d = 6" else R[8] if k == "d = 8" else R[10] for k in bounds}
+    for c_ in (0.06, 0.08):                                          # the cut translated at d = 10: d = 6 excluded
+        assert regime_by_bound(bounds, radii, c_ / R[10]) == ["rank 2", "rank 3", "d = 8"]
+    assert regime_by_bound(bounds, radii, 0.10 / R[10]) == ["rank 2", "rank 3", "d = 8", "d = 6"]   # included
+    assert regime_by_bound(bounds, {k: R[10] for k in bounds}, 0.06 / R[10]) == ["rank 2", "rank 3", "d = 8", "d = 6"]
+    assert regime_by_bound(bounds, radii, 0.5) == list(bounds)
+    with pytest.raises(ValueError):
+        regime_by_bound(bounds, radii, 0.0)
+    with pytest.raises(ValueError):
+        regime_by_bound(bounds, {"ours": R[10]}, 0.01)               # a cell without its radius
+    with pytest.raises(ValueError):
+        regime_by_bound(bounds, radii | {"ours": 0.0}, 0.01)
+    with pytest.raises(TypeError):
+        regime_by_bound([0.1], radii, 0.01)
+
+
+def test_the_scale_free_regime_can_hold_and_fail():
+    """B3.2 through decided_in_regime: the failing d = 6 cell decides only where its r / R is inside the cut, so the
+    regime fixed by r / R holds without it and fails (every d failing) or splits the lost d with it."""
+    both = {"B3.4": "holds", "B3.5": "holds"}
+    R = {d_: np.sqrt(d_ + d_ * (d_ - 1) / 2) for d_ in (6, 10)}
+    cells_ = {"rank 2": {"setting": {"d": 10}, "verdict": "holds"}, "d = 6": {"setting": {"d": 6}, "verdict": "fails"},
+              "ours": {"setting": {"d": 10}, "verdict": "fails"}}
+    bounds, radii = {"rank 2": 0.03, "d = 6": 0.051, "ours": 0.153}, {"rank 2": R[10], "d = 6": R[6], "ours": R[10]}
+    decide = lambda cut: decided_in_regime(both, [cells_[k] for k in regime_by_bound(bounds, radii, cut)], list(cells_.values()), lost="d")
+    assert decide(0.08 / R[10])[:2] == (True, "regime")                       # d = 6 out by r / R: holds
+    assert decide(0.10 / R[10])[:2] == (None, "regime lost setting")          # d = 6 in: the lost d splits
+    cells_["rank 2"]["verdict"] = "fails"
+    assert decide(0.08 / R[10])[:2] == (False, "regime")                      # fails
 
 
 def test_decided_in_regime_reads_the_lost_d_by_lost_setting_verdict():

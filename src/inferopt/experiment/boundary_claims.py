@@ -10,15 +10,16 @@ as the cause of line search's slowness.
   hold, read at each value of the lost d and combined by :func:`~.verdict_map.lost_setting_verdict`, over the whole
   map (clause 3) when one fails, else undecided unless both places agree;
   :func:`regime_by_bound` -- the regime's cells, fixed once per cell by the median bound on the mean's distance
-  from the boundary below a cut (review 211); :func:`mean_in_hull`, :func:`family_in_hull` --
+  from the boundary over the polytope's radius R (:func:`feature_radius`; Sec. 4.2's rates rest on r / R) below a cut
+  (review 211); :func:`mean_in_hull`, :func:`family_in_hull` --
   a draw whose mean lies outside its sampled hull is not read; :func:`crossover_t` -- where line search overtakes;
 * :func:`interior_radius` -- B3.4: a lower bound on the mean's distance from the sampled polytope's boundary (linear
   programmes), bracketing it with :func:`~inferopt.herding.boundary_distance_bound`'s upper bound;
 * :func:`linear_onset`, :func:`tail_rate` -- B3.4, B3.5: the onset of line search's linear phase (one detector on
   every run) and its rate ``c`` fitted on the tail of that phase (none where the run is not in it);
 * :func:`rank_correlation`, :func:`partial_rank_correlation`, :func:`log_log_slope` -- B3.4: Spearman's correlation
-  of ``r`` and ``c`` pooled (the decider), with the cell partialled out and the slope of ``log c`` on ``log r``
-  (Sec. 4.2's ``c ~ r^2``: 2) beside;
+  of ``r / R`` and ``c`` pooled (the decider; :func:`feature_radius`), of the absolute ``r`` and ``c`` with the cell
+  partialled out and the slope of ``log c`` on ``log (r / R)`` (Sec. 4.2's ``c ~ r^2``: 2) beside;
 * :func:`censored_median`, :func:`onset_later`, :func:`agreeing_test` -- B3.5: the Kaplan-Meier median of the
   onsets, censored at the run's end (a median not reached lies beyond the budget), in the small-distance regime against
   the large-distance family, three-valued (a comparison the censoring leaves open is undecided, and a resample left
@@ -398,11 +399,30 @@ def crossover_t(table: pd.DataFrame, slow: str, fast: str) -> int | None:
     return int(table.index[0] if not len(k) else table.index[k[-1] + 1])
 
 
-def regime_by_bound(bounds: dict, cut: float) -> list:
+def feature_radius(F) -> float:
+    """``R`` of Sec. 4.2 (``||Phi(x)|| <= R``; the rates ``exp(-c r^2 t / R^2)`` and ``2 R^2 / (r t)`` rest on it): the
+    largest norm of the rows of ``F``, the candidates' features (the vertices of the sampled polytope, on which
+    :func:`~inferopt.herding.boundary_distance_bound` computes ``r``). For the +-1 pairwise features of ``d`` binary
+    variables every state's norm is ``sqrt(d + d(d-1)/2)``."""
+    F = as_finite_array("F", F, ndim=2, nonempty=True)
+    return float(np.sqrt((F ** 2).sum(axis=1).max()))
+
+
+def regime_by_bound(bounds: dict, radii: dict, cut: float) -> list:
     """B3.2's regime, a property of the cell fixed once before any verdict is read (review 211): the cells (keys of
     ``bounds``, each the median over the cell's draws of :func:`~inferopt.herding.boundary_distance_bound`, the upper
-    bound on the mean's distance r from the sampled polytope's boundary) with that bound below ``cut``, at every value
-    of the lost settings (d among them: :func:`decided_in_regime` reads the regime at each d). Sec. 5.2 names the regime
-    by r ("if this is too small"); every window of iterations read then reads the same set."""
+    bound on the mean's distance r from the sampled polytope's boundary) whose scale-free distance ``r / R`` lies below
+    ``cut``, ``R`` the cell's radius in ``radii`` (:func:`feature_radius`, ``||Phi(x)|| <= R``), at every value of the
+    lost settings (d among them: :func:`decided_in_regime` reads the regime at each d). Sec. 5.2 names the regime by r
+    ("if this is too small"), and Sec. 4.2's rates depend on r only through ``r / R`` (line search ``exp(-c r^2 t /
+    R^2)``, the 1/(t+1) rule ``2 R^2 / (r t)``): across d (``R = sqrt(d + d(d-1)/2)`` here) the absolute r is not the
+    paper's quantity (the regime was on r before; session 29's review). Every window of iterations read reads the same
+    set."""
     cut = check_real("cut", cut, low=0.0, low_open=True)
-    return [k for k in bounds if float(bounds[k]) < cut]
+    if not isinstance(bounds, dict) or not isinstance(radii, dict):
+        raise TypeError(f"bounds and radii must be dicts keyed by cell; got {type(bounds).__name__} and {type(radii).__name__}")
+    missing = [k for k in bounds if k not in radii]
+    if missing:
+        raise ValueError(f"radii must give every cell of bounds its radius R; missing {missing}")
+    ratio = {k: float(bounds[k]) / check_real("radii", radii[k], low=0.0, low_open=True) for k in bounds}
+    return [k for k in bounds if ratio[k] < cut]
