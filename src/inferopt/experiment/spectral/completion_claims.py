@@ -410,13 +410,14 @@ def priced_text(reading_: dict, claim: str, reading: str, density: tuple | None 
     p = reading_["prices"]
     bound = None
     stochastic = "SVRG and SGD" if claim == "D3.3" else "SGD"
+    whose = "their" if claim == "D3.3" else "SGD's"
     if density is not None:
         here, there = (check_real(f"density[{i}]", v, low=0.0, low_open=True, high=1.0) for i, v in enumerate(density))
         bound = (f"The step counts priced are the stand-in's, on ratings of density {here:.3f} against 1M's {there:.3f}: denser ratings "
                  "pin more of theta through the data term and leave less of the fit to the stochastic spectral term and its noise, and "
                  "its d' = dr is smaller than 1M's, which slows the stochastic methods only (Theorem 5); so these counts are the best case "
-                 f"of {stochastic} and the priced ratio an upper bound on their lead (nothing here measures their steps on ratings as "
-                 "sparse, or a matrix as large, as 1M's). ")
+                 f"of {stochastic} and the priced ratio an upper bound on {whose} lead "
+                 "(nothing here measures their steps on ratings as sparse, or a matrix as large, as 1M's). ")
     parts = []
     for pair, v in reading_["pairs"].items():
         f, s_ = pair.split(" / ")
