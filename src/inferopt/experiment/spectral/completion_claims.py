@@ -27,6 +27,7 @@ import pandas as pd
 
 from ..._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
 from ..claims import Unearned, readings
+from ..support import Gated
 from .completion import _both_reach, _median, _reading
 from .completion import (D32_PAIRS, D33_PAIRS, METHODS, MIN_MAP_SEEDS, ML_1M, ahead, all_of, completion_diagnosis, comparison_bases, convergence_gap,
                          d31_reading, d31_test, d32_test, d33_test, d34_growth, horizon, late_progress, reach_text, sgd_det_gap,
@@ -403,15 +404,20 @@ def priced_text(reading_: dict, claim: str, reading: str, density: tuple | None 
     counts, SGD's on ratings far denser than 1M's, where the data term pins more of θ and the stochastic spectral term (its
     noise) carries less of the fit; nothing here shows SGD needs as few steps on ratings as sparse as 1M's, so the priced
     GD / SGD ratio is read as an upper bound on SGD's lead at the paper's cost: holding there shows only that the cost ratio
-    could turn the verdict."""
+    could turn the verdict. D3.3's reading (the review of session 29) is worded the same way, an upper bound for the stochastic
+    methods, SVRG's inner steps being stochastic gradients too; and, for both, the priced counts are the stand-in's at its
+    smaller d' = dr, which slows the stochastic methods only (Theorem 5). Without ``density`` nothing is said to turn."""
     p = reading_["prices"]
     bound = None
+    stochastic = "SVRG and SGD" if claim == "D3.3" else "SGD"
+    whose = "their" if claim == "D3.3" else "SGD's"
     if density is not None:
         here, there = (check_real(f"density[{i}]", v, low=0.0, low_open=True, high=1.0) for i, v in enumerate(density))
         bound = (f"The step counts priced are the stand-in's, on ratings of density {here:.3f} against 1M's {there:.3f}: denser ratings "
-                 "pin more of theta through the data term and leave less of the fit to the stochastic spectral term and its noise, so "
-                 "these counts are SGD's best case and the priced ratio an upper bound on SGD's lead (nothing here measures SGD's steps "
-                 "on ratings as sparse as 1M's). ")
+                 "pin more of theta through the data term and leave less of the fit to the stochastic spectral term and its noise, and "
+                 "its d' = dr is smaller than 1M's, which slows the stochastic methods only (Theorem 5); so these counts are the best case "
+                 f"of {stochastic} and the priced ratio an upper bound on {whose} lead "
+                 "(nothing here measures their steps on ratings as sparse, or a matrix as large, as 1M's). ")
     parts = []
     for pair, v in reading_["pairs"].items():
         f, s_ = pair.split(" / ")
@@ -424,7 +430,8 @@ def priced_text(reading_: dict, claim: str, reading: str, density: tuple | None 
         parts.append(f"{f} against {s_}: {what} (needs {v['factor']:g}; {_VERDICT[v['outcome']]})")
     med = "; ".join(f"{m} {v['priced time']:.4g} s (its run's priced end {v['priced end']:.4g} s)" for m, v in reading_["medians"].items())
     verdict = {True: ("holds at the paper's cost: the cost ratio turns the verdict" if bound is None else
-                      "holds at the paper's cost at best (an upper bound for SGD): the cost ratio could turn the verdict, not shown that it does"),
+                      f"holds at the paper's cost at best (an upper bound for {stochastic}): the cost ratio could turn the verdict, not "
+                      "shown that it does"),
                False: "still fails at the paper's cost (decisively over the seeds): the cost ratio does not turn it",
                None: "is undecided at the paper's cost (bootstrap support over seeds below 90 % either way, or censored): the cost "
                      "ratio does not show that it turns the verdict"}[reading_["outcome"]]
@@ -837,11 +844,14 @@ def stand_in_32(runs: D3Runs, trend: dict, density: tuple | None = None) -> dict
             "turns": None if priced is None else priced["outcome"], "priced": priced is not None}
 
 
-def stand_in_33(runs: D3Runs, trend: dict) -> dict:
+def stand_in_33(runs: D3Runs, trend: dict, density: tuple | None = None) -> dict:
     """D3.3's stand-in evidence (``{"text", "evidence"}``): the cost ratio's trend (``trend``, :func:`cost_trend`), SVRG's
     exact GD / SVRG time ratio at every size where both reach the target and, through two or more of them, its power law
-    in d x r and what it predicts at 1M's shape (an extrapolation, not a measurement), the power of the test, and the runs
-    priced at the paper's cost (:func:`paper_cost_reading`; its outcome ``"turns"``, as :func:`stand_in_32`)."""
+    in d x r and what it predicts at 1M's shape (an extrapolation, not a measurement), the power of the test (the review of
+    session 29: SVRG's measured work per step, about 2r units, two stochastic gradients, against GD's one unit: the step
+    progress SVRG would need to lead GD at this size), and the runs priced at the paper's cost (:func:`paper_cost_reading`;
+    its outcome ``"turns"``, as :func:`stand_in_32`; ``density`` ``(the whole matrix's rated share, 1M's)``: worded as an
+    upper bound for the stochastic methods, :func:`priced_text`)."""
     from .work import size_trend
 
     runs, trend = _runs_of(runs), _trend(trend)
@@ -854,18 +864,27 @@ def stand_in_33(runs: D3Runs, trend: dict) -> dict:
     if missing:
         raise ValueError(f"trend's entries must hold every size run; missing {missing}")
     fit = None if len(exact) < 2 else size_trend([entries[n] for n in exact], list(exact.values()), entries[trend["synthetic"]])
+    per_step = runs.median(ref, "SVRG", "total time") / max(runs.median(ref, "SVRG", "iterations"), 1.0)
     power = (f"Power: with {runs.n_seeds} seeds the test reads the order of SVRG and GD by their median times to the target "
              f"(SVRG {runs.median(ref, 'SVRG', f'time to {key}'):.3g}, GD {runs.median(ref, 'GD', f'time to {key}'):.3g} units; inf: not reached); "
-             "SVRG's inner steps are stochastic gradients and its snapshots exact ones, so the cost ratio moves it against GD as it moves SGD.")
+             "SVRG's inner steps are stochastic gradients and its snapshots exact ones, so the cost ratio moves it against GD as it moves SGD. "
+             f"At this size one SVRG step costs {per_step:.2f} units of work (median over its runs, snapshots included: about 2r, two "
+             "stochastic gradients, at r exact gradients each) against GD's 1: SVRG leads GD only where one of its steps, whose mean is the "
+             f"exact gradient, makes the progress of {per_step:.1f} GD steps, so at this size the test cannot see SVRG ahead of GD, let alone "
+             f"{D33_FACTOR:g}x: it has no power for the lead, only for the order the cost ratio sets.")
     text = trend["text"] + ("" if fit is None else
                             " SVRG's GD / SVRG time ratio moves with the size: " + ", ".join(f"{n} {r_:.3f}" for n, r_ in exact.items())
                             + f"; a power law through them (exponent {fit[0]:.2f}) predicts {fit[1]:.2f} at {shape[0]} x {shape[1]}, "
-                            "against the claim's 1.5 (an extrapolation from the sizes run: a prediction, not a measurement).") + f" {power}"
+                            f"{'below' if fit[1] < D33_FACTOR else 'at or above'} the claim's {D33_FACTOR:g} (an extrapolation from the sizes "
+                            "run: a prediction, not a measurement).") + f" {power}"
     priced = _priced(runs, trend, "D3.3")
-    return {"text": text + ("" if priced is None else " " + priced_text(priced, "D3.3", key)),
+    return {"text": text + ("" if priced is None else " " + priced_text(priced, "D3.3", key, density)),
             "evidence": trend["evidence"] | {"GD / SVRG time to the target": exact}
             | ({} if fit is None else {"GD / SVRG exponent in d x r": fit[0], "GD / SVRG predicted at 1M's shape": fit[1]})
-            | ({} if priced is None else {"at the paper's cost": priced}),
+            | ({} if priced is None else {"at the paper's cost": priced})
+            | {"SVRG work per step (units)": per_step}
+            | ({} if priced is None or density is None else {"priced reading": "an upper bound for SVRG and SGD",
+                                                             "density (stand-in, 1M)": list(density)}),
             "turns": None if priced is None else priced["outcome"], "priced": priced is not None}
 
 
@@ -911,12 +930,13 @@ def d32_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
 
 
 def d33_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells: dict, chosen: dict, worse,
-              factor: float = D33_FACTOR) -> dict:
+              factor: float = D33_FACTOR, density: tuple | None = None) -> dict:
     """D3.3, "SVRG is the fastest one, e.g., compared to GD, about 2 times faster", on the whole matrix: SVRG ahead of GD
     and of SGD (each pair by its times to the target where one reaches it, else at equal time) and, where SVRG and GD
     are read by their times, at least ``factor`` times faster than GD (:func:`~.completion.d33_test`: a censored lower
     bound below the factor is not measured). Its diagnosis where it fails: the verdict map, else the stand-in
-    (:func:`stand_in_33` of ``trend``). Readings at factors 1.25, 1.5 and 2. Returns
+    (:func:`stand_in_33` of ``trend``; ``density`` as :func:`d32_claim`'s, the priced reading an upper bound for the
+    stochastic methods). Readings at factors 1.25, 1.5 and 2. Returns
     :meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments."""
     runs = _runs_of(runs)
     factor = check_real("factor", factor, low=1.0)
@@ -935,7 +955,7 @@ def d33_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
               f"above it decides); at equal time only the order is read; {runs.target()}. Decided: {decided_by}. "
               + ("" if why is None else f"Not measured: {why}. ")
               + f"{runs.not_reached(ref)}. {runs.centred()} {steps} {runs.far()} {map_text} {NO_SYNTH} {runs.seeds()}"),
-        **decided(test, main, diagnosed(cells, "SVRG against GD and SGD across the map.", **mapped, stand_in=stand_in_33(runs, trend))),
+        **decided(test, main, diagnosed(cells, "SVRG against GD and SGD across the map.", **mapped, stand_in=stand_in_33(runs, trend, density))),
         threshold={"value": factor, "source": "ours", "unit": "GD / SVRG time to the target",
                    "readings": readings(lambda f: d33_test(main, key, common, f, b33), [1.25, 1.5, 2.0], chosen=factor)},
         measured={"not measured because": why or "", "SVRG against GD decided by": b33[ref, "SVRG", "GD"],
@@ -1181,16 +1201,29 @@ def d34_spread_growth(table: pd.DataFrame, reading: str, sizes: list, prices: di
                  + "; ".join(within) + ")")
 
 
+def d34_share_verdict(table: pd.DataFrame, reading: str, sizes: list, prices: dict | None = None) -> str:
+    """D3.4's verdict at the target ``reading`` on ``sizes`` (the review of session 29: the smallest and the largest, the
+    paper's two-dataset shape), in the words the claim's own verdict uses: ``holds`` / ``fails`` where the direction is
+    decided (:func:`~.completion.d34_growth`, beyond the clock's spread in r with ``prices``, :func:`d34_spread_growth`);
+    ``inconclusive`` where GD and SVRG reach it at every size but the ratios' ranges over the spread of r overlap (measured,
+    undecided within the clock's noise); ``not measured`` where they do not both reach it at every size."""
+    outcome, _ = d34_growth(table, reading, sizes) if prices is None else d34_spread_growth(table, reading, sizes, prices)
+    if outcome is not None:
+        return _VERDICT[outcome]
+    return "inconclusive" if prices is not None and d34_growth(table, reading, sizes)[0] is not None else "not measured"
+
+
 def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict | None = None) -> dict:
     """D3.4, "the gap between SVRG and GD is expected to increase for larger datasets" (session 27: on the direction of the
-    GD / SVRG work ratio, not on a lead at the largest size): at the deepest target share both GD and SVRG reach at every size
-    (:func:`d34_shared_target`), the GD / SVRG ratio of their median work to it is larger on the larger of every pair of sizes
-    (:func:`~.completion.d34_growth`; SVRG need not lead: a ratio that grows is a gap moving in SVRG's favour); fails where it
-    shrinks somewhere; not measured where no share is reached by both at every size (their leads at equal work beside,
-    :func:`d34_leads`). With ``prices`` (:func:`cost_prices`: r as the median of repeated timings with its spread) the
-    direction is read only where the spread of r separates the sizes (:func:`d34_spread_growth`); ratios that overlap leave
-    it inconclusive (an :class:`~inferopt.experiment.claims.Unearned` diagnosis naming them). Bootstrap over seeds (the
-    algorithm's variation; the spread of r is the clock's). Its diagnosis where it fails: ``stand-in`` only with a measured
+    GD / SVRG work ratio, not on a lead at the largest size), decided on the smallest and the largest size (the review of
+    session 29: the paper's two datasets; the middle sizes and every share's verdict beside, :func:`d34_share_verdict`): at
+    the deepest target share both GD and SVRG reach at both (:func:`d34_shared_target`), the GD / SVRG ratio of their median
+    work to it is larger on the largest (:func:`~.completion.d34_growth`; SVRG need not lead: a ratio that grows is a gap
+    moving in SVRG's favour); fails where it shrinks; not measured where no share is reached by both at both sizes (their
+    leads at equal work beside, :func:`d34_leads`). With ``prices`` (:func:`cost_prices`: r as the median of repeated timings
+    with its spread) the direction is read only where the spread of r separates the two sizes (:func:`d34_spread_growth`);
+    ratios that overlap leave it inconclusive (a gated test naming them: undecided within the clock's noise, no bootstrap of
+    a placeholder outcome). Bootstrap over seeds (the algorithm's variation; the spread of r is the clock's). Its diagnosis where it fails: ``stand-in`` only with a measured
     difference, the exact / stochastic cost ratio at 1M's shape beyond the sizes' own spread (:func:`cost_trend`); else
     inconclusive."""
     runs, trend = _runs_of(runs), _trend(trend)
@@ -1199,7 +1232,9 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict 
     table, order = runs.table, runs.order
     if prices is not None:
         prices = cost_prices(prices, order)
-    key = d34_shared_target(table, order, runs.shares)
+    ends = [order[0], order[-1]]
+    middle = order[1:-1]
+    key = d34_shared_target(table, ends, runs.shares)
     from_, to = {n: runs.way(n)[0] for n in order}, {n: runs.way(n)[1] for n in order}
     shapes = ", ".join(f"{n} {tuple(runs.shapes[n])}, density {densities[n]:.3f}" for n in order)
     budget = "iteration budgets" if runs.budget is None else f"every size's budget {runs.budget:g} units of work, {WORK_UNIT}"
@@ -1209,14 +1244,15 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict 
         "measure the clock's noise only, not the algorithm's variation, which the bootstrap over seeds carries); ")
     head = (f"The gap between SVRG and GD grows with the dataset (\"the gap between SVRG and GD is expected to increase for larger "
             f"datasets\"), read on its direction (session 27): on random subsamples of MovieLens 100K that keep its density ({shapes}), GD "
-            f"and SVRG on each, each arm's step tuned on it, {budget}; at the deepest share of the way both GD and SVRG reach at every "
-            "size (a shared target: every ratio exact, no budget decides it), the GD / SVRG ratio of their median work to it larger on "
-            "the larger of every pair of sizes holds (SVRG need not lead: a ratio that grows is a gap moving in SVRG's favour), smaller "
-            f"somewhere fails; {noise}not measured where no share is reached by both at every size. ")
+            f"and SVRG on each, each arm's step tuned on it, {budget}; decided on the smallest and the largest size, {ends[0]} and "
+            f"{ends[1]} (the paper's shape: two datasets; the middle size{'s' if len(middle) > 1 else ''} beside): at the deepest share of "
+            "the way both GD and SVRG reach at both (a shared target: every ratio exact, no budget decides it), the GD / SVRG ratio of "
+            f"their median work to it larger on {ends[1]} holds (SVRG need not lead: a ratio that grows is a gap moving in SVRG's favour), "
+            f"smaller fails; {noise}not measured where no share is reached by both at both sizes. ")
     tail = f" All sizes are far below MovieLens 1M and 10M, the paper's two. {runs.centred()} {runs.seeds()}"
     if key is None:
         lead = d34_leads(table, runs.reading, order, optimum=to, trivial=from_)
-        why = ("no share of the way is reached by both GD and SVRG at every size within the budget; at equal work SVRG's lead over GD "
+        why = ("no share of the way is reached by both GD and SVRG at both the smallest and the largest size within the budget; at equal work SVRG's lead over GD "
                f"({'GD / SVRG work ratio' if lead['basis'] == 'ratio' else 'share of the way its median final test RMSE lies below GD'}): "
                + ", ".join(f"{n} {v:+.3f}" for n, v in lead["leads"].items()))
         return dict(id="D3.4", text=head + f"Not measured: {why}." + tail, holds=None,
@@ -1224,25 +1260,25 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict 
     ratios = {n: _median(table, n, "GD", f"time to {key}") / _median(table, n, "SVRG", f"time to {key}") for n in order}
 
     def growth(t, r_=key):
-        return d34_growth(t, r_, order) if prices is None else d34_spread_growth(t, r_, order, prices)
+        return d34_growth(t, r_, ends) if prices is None else d34_spread_growth(t, r_, ends, prices)
 
     def test(t, r_=key):
         return growth(t, r_)[0]
 
     outcome, why = growth(table)
-    spread = None if prices is None else d34_ratio_spread(table, key, order, prices)
-    in_noise = outcome is None and prices is not None and d34_growth(table, key, order)[0] is not None   # measured, within the noise
+    reached = [n for n in order if _both_reach(table, n, key)]
+    spread = None if prices is None else d34_ratio_spread(table, key, reached, prices)
+    in_noise = outcome is None and prices is not None and d34_growth(table, key, ends)[0] is not None   # measured, within the noise
+    per_share = {share_key(s): d34_share_verdict(table, share_key(s), ends, prices) for s in runs.shares}
+    every_pair = d34_share_verdict(table, key, reached, prices) if len(reached) > 2 else None
     cost = _cost_difference(trend, order)
     gain, spread_r = cost["gain at 1M's shape"], cost["spread over the sizes run"]
     diag = None
     evidence = {"GD / SVRG work ratio": ratios, "densities": densities, "cost ratio": cost} | trend["evidence"] \
         | ({} if spread is None else {"GD / SVRG work ratio over the spread of r": spread, "prices": prices})
-    if in_noise:
-        diag = Unearned(f"{why}; what would decide it: sizes further apart, or r timed steadier (more rounds, a quieter machine, or a "
-                        "flop count in place of seconds)", evidence)
-    elif outcome is False:
+    if outcome is False:
         if cost["differs"]:
-            diag = {"kind": "stand-in", "text": f"The GD / SVRG work ratio to {key} of the way shrinks with the size on MovieLens 100K "
+            diag = {"kind": "stand-in", "text": f"The GD / SVRG work ratio to {key} of the way shrinks from {ends[0]} to {ends[1]} on MovieLens 100K "
                     f"subsamples only ({shapes}); the measured difference at the paper's size: {trend['text']} (the gain "
                     f"{gain:.2f}x lies beyond the sizes' own spread {spread_r:.2f}x); the "
                     f"test's power: a ratio that changes order between these sizes, over {runs.n_seeds} seeds.", "evidence": evidence}
@@ -1255,19 +1291,26 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict 
         + ", ".join(f"{n} {prices[n]['r']:.3g} [{prices[n]['r range'][0]:.3g}, {prices[n]['r range'][2]:.3g}]" for n in order)
         + "; the GD / SVRG work ratio over that spread: " + ", ".join(f"{n} [{v[0]:.3f}, {v[2]:.3f}]" for n, v in spread.items()) + "."
         + ("" if not in_noise else f" Undecided: {why}."))
+    beside = (f" Beside: every share's verdict on {ends[0]} against {ends[1]}: " + ", ".join(f"{k} {v}" for k, v in per_share.items())
+              + ("" if every_pair is None else f"; on every pair of sizes, the middle one{'s' if len(middle) > 1 else ''} included, at "
+                 f"{key}: {every_pair}") + ".")
     text = (head + f"Shared target: {key} of the way ({', '.join(f'{n} {runs.targets[n][key]:.4f}' for n in order)}); GD / SVRG work "
             f"ratio: {', '.join(f'{n} {v:.3f}' for n, v in ratios.items())}; median work to it: "
             + "; ".join(f"{n} GD {runs.median(n, 'GD', f'time to {key}'):.4g}, SVRG {runs.median(n, 'SVRG', f'time to {key}'):.4g}"
-                        for n in order) + "." + noise_text + tail)
+                        for n in order) + "." + noise_text + beside + tail)
     decides = outcome is not None or in_noise
+    gate = Gated(f"undecided within the clock's noise, not failed: {why}; what would decide it: sizes further apart, or r timed "
+                 "steadier (more rounds, a quieter machine, or a flop count in place of seconds)") if in_noise else None
     return dict(
         id="D3.4", text=text,
-        **(dict(holds=None) if not decides else dict(test=lambda t: test(t) is True, table=table, by="seed",
+        **(dict(holds=None) if not decides else dict(test=gate or (lambda t: test(t) is True), table=table, by="seed",
                                                      **({} if diag is None else dict(diagnosis=diag)))),
         threshold=None if not decides else {
             "value": float(key), "source": "ours", "unit": runs.share_unit,
-            "readings": readings(lambda s: test(table, share_key(s)), runs.shares, chosen=float(key))},   # not measured where a share is not shared
-        measured={"shared target": key, "undecided because": why if in_noise else ""}
+            "readings": [{"value": s, "verdict": per_share[share_key(s)]} for s in sorted(runs.shares)]},
+        measured={"shared target": key, "undecided because": why if in_noise else "", "decided on": f"{ends[0]} against {ends[1]}"}
+        | {f"verdict at {k} ({ends[0]} against {ends[1]})": v for k, v in per_share.items()}
+        | ({} if every_pair is None else {f"verdict at {key} on every pair of sizes (beside)": every_pair})
         | {f"{n}: GD / SVRG work ratio": v for n, v in ratios.items()}
         | ({} if spread is None else {f"{n}: GD / SVRG work ratio over the spread of r": v for n, v in spread.items()}
            | {f"{n}: r as run": prices[n]["r"] for n in order} | {f"{n}: r over its timing rounds": prices[n]["r range"] for n in order})
@@ -1275,8 +1318,13 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict 
         | {f"{n}: step factor {m}": runs.factors[n][m] for n in order for m in runs.factors[n]})
 
 
-#: D3.6's cut-off: "much slower" read as at least this many times SGD's CPU time to the shared target (readings 1, 1.5, 2 beside)
+#: D3.6's cut-off: "much slower ... due to the larger dimension d'" read as SGD's slowdown between the sizes at least this many
+#: times the exact-gradient method's (readings 1, 1.5, 2 beside)
 D36_FACTOR = 1.5
+
+#: Theorem 5 of the paper (Sec. 4.1), quoted where D3.6 is decided
+THEOREM_5 = ("Theorem 5: with step size 1/(alpha t), E||theta_T - theta*||^2 <= 4 / (alpha^2 T) max(L_g^2, (2 L_A^2 / M + d' L_nuc^2)"
+             "(C_1 + C_2 N^4 / rho^(2N))); \"The convergence is also faster with smaller d', which is also evident in our experiments\"")
 
 
 def d36_seconds(table: pd.DataFrame, name: str, reading: str, r: float, stochastic: float) -> float:
@@ -1289,26 +1337,35 @@ def d36_seconds(table: pd.DataFrame, name: str, reading: str, r: float, stochast
 
 
 def d36_range(table: pd.DataFrame, small: str, large: str, reading: str, prices: dict) -> list:
-    """``[least, as measured, largest]``: SGD's median time to the target ``reading`` on ``large`` over its time on ``small``
-    (:func:`d36_seconds`), each size's stochastic gradient priced at the median of its timing rounds, and at the ends of their
-    spreads that make the ratio least and largest (``prices``, :func:`cost_prices`); NaN where SGD does not reach the target on
-    ``small``, inf where only on ``small``."""
+    """``[least, as measured, largest]``: SGD's slowdown in time to the target ``reading`` from ``small`` to ``large`` over
+    GD's (the review of session 29): ``(T_SGD(large) / T_GD(large)) / (T_SGD(small) / T_GD(small))``, every time at its
+    size's own prices. A unit of the work axis is one exact gradient at the size, so GD's time there is its work times one
+    exact gradient's seconds, and SGD's its stochastic gradients times one stochastic gradient's, r exact gradients' worth:
+    the price of an exact gradient at each size cancels, and what is left is SGD's iterations against GD's at each size,
+    where Theorem 5 puts d' (its bound's d' L_nuc^2 term, from the stochastic gradient's variance; an exact gradient has
+    none). SGD's work is priced at the median r of its timing rounds and at the ends of their spreads that make the ratio
+    least and largest (``prices``, :func:`cost_prices`: the clock's noise only); NaN where SGD or GD does not reach the target
+    on ``small``, inf where only on ``small``."""
     pr = cost_prices(prices, (small, large))
     _reading(_runs(table, "final RMSE"), reading)
+    gd = {n: _median(table, n, "GD", f"time to {reading}") for n in (small, large)}
 
-    def at(i_large, i_small):
-        t_s = d36_seconds(table, small, reading, pr[small]["r"], pr[small]["stochastic range"][i_small])
-        t_l = d36_seconds(table, large, reading, pr[large]["r"], pr[large]["stochastic range"][i_large])
-        return float("nan") if not np.isfinite(t_s) or t_s <= 0 else float(t_l / t_s)
+    def at(i_large, i_small):   # index 1: r as run (scale 1); 0 and 2: the least and largest r of the timing rounds
+        s_s = repriced_median(table, small, "SGD", reading, 1.0 if i_small == 1 else pr[small]["r range"][i_small] / pr[small]["r"])
+        s_l = repriced_median(table, large, "SGD", reading, 1.0 if i_large == 1 else pr[large]["r range"][i_large] / pr[large]["r"])
+        if not (np.isfinite(s_s) and np.isfinite(gd[small])) or s_s <= 0:
+            return float("nan")
+        return float((s_l / gd[large]) / (s_s / gd[small]))
 
     return [at(0, 2), at(1, 1), at(2, 0)]
 
 
 def d36_test(table: pd.DataFrame, small: str, large: str, reading: str, prices: dict, factor: float = D36_FACTOR):
-    """D3.6, "SGD for 10M converges much slower than that for 1M due to the larger dimension d' = dr" (Sec. 5.1), on two sizes
-    of the stand-in and the paper's axis, time (the review of session 29; :func:`d36_range`): SGD's time to a shared target
-    larger on ``large`` by at least ``factor`` even at the least ratio the clock's spread allows holds; below it even at the
-    largest fails; a range that straddles the factor, or no time on ``small``, is None (undecided)."""
+    """D3.6, "SGD for 10M converges much slower than that for 1M due to the larger dimension d' = dr (see Theorem 5)"
+    (Sec. 5.1), on two sizes of the stand-in and the paper's axis, time, on its stated cause (the review of session 29;
+    :func:`d36_range`): SGD's slowdown in time to a shared target at least ``factor`` times GD's even at the least ratio the
+    clock's spread allows holds; below it even at the largest fails; a range that straddles the factor, or no time on
+    ``small``, is None (undecided)."""
     factor = check_real("factor", factor, low=1.0)
     lo, _, hi = d36_range(table, small, large, reading, prices)
     if np.isnan(lo) or np.isnan(hi):
@@ -1317,29 +1374,34 @@ def d36_test(table: pd.DataFrame, small: str, large: str, reading: str, prices: 
 
 
 def d36_claim(runs: D3Runs, *, small: str, prices: dict, M: int, N: int) -> dict:
-    """D3.6 on SGD's runs at the subsample ``small`` and on the whole matrix (5 seeds each, each arm's step tuned on its size),
-    on the paper's axis, time: :func:`d36_test` at the deepest share of the way SGD's median run reaches at both sizes (else the
-    judged one), each size's work priced at its stochastic gradient's measured CPU seconds (``prices``, :func:`cost_prices`),
-    bootstrap over seeds; a ratio whose range over the clock's spread straddles the factor is inconclusive; readings at factors
-    1, 1.5 and 2. The count beside: SGD's mat-vecs / (``M`` ``N``), stochastic gradients' worth, dimension-free (session 27's
-    measure, the review of session 29: off the paper's axis), and the runs' own CPU seconds. Where it fails, ``stand-in``: the
-    sizes' ratio of d' = dr (measured from the shapes) against 1M's and 10M's (about 34x). Returns
-    :meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments."""
+    """D3.6 on SGD's and GD's runs at the subsample ``small`` and on the whole matrix (5 seeds each, each arm's step tuned on
+    its size), on the paper's axis, time, and on its stated cause, d' (the review of session 29): :func:`d36_test` at the
+    deepest share of the way SGD's and GD's median runs reach at both sizes (else the judged one), SGD's slowdown between the
+    sizes over GD's (the price of a gradient cancels; d' enters SGD's iterations only, Theorem 5), bootstrap over seeds; a
+    ratio whose range over the clock's spread straddles the factor is inconclusive (a gated test, not a fail); readings at
+    factors 1, 1.5 and 2. Beside: SGD's and GD's absolute times at each size (their work at the size's measured prices),
+    SGD's own slowdown, its count (mat-vecs / (``M`` ``N``), stochastic gradients' worth) and the runs' own CPU seconds.
+    Where it fails, ``stand-in``: the sizes' ratio of d' = dr (measured from the shapes) against 1M's and 10M's (about
+    34x), and the test's power. Returns :meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments."""
     runs = _runs_of(runs)
     ref, table = runs.ref, runs.table
     check_choice("small", small, set(runs.sizes) - {ref})
-    if not ((table.dataset == small) & (table.method == "SGD")).any():
-        raise ValueError(f"SGD must have run on {small}")
+    for m in ("SGD", "GD"):
+        if not ((table.dataset == small) & (table.method == m)).any():
+            raise ValueError(f"{m} must have run on {small}")
     prices = cost_prices(prices, (small, ref))
     M, N = check_int("M", M, low=1), check_int("N", N, low=1)
     key = next((share_key(s) for s in sorted(runs.shares, reverse=True)
-                if all(np.isfinite(_median(table, n, "SGD", f"time to {share_key(s)}")) for n in (small, ref))), runs.reading)
-    rows = table[table.dataset.isin([small, ref]) & (table.method == "SGD")]
+                if all(np.isfinite(_median(table, n, m, f"time to {share_key(s)}")) for n in (small, ref) for m in ("SGD", "GD"))),
+               runs.reading)
+    rows = table[table.dataset.isin([small, ref]) & table.method.isin(["SGD", "GD"])]
     d_small, d_ref = (runs.shapes[n][0] * runs.shapes[n][1] for n in (small, ref))
     paper = (10677 * 71567) / (3706 * 6040)
     lo, ratio, hi = d36_range(rows, small, ref, key, prices)
     outcome = d36_test(rows, small, ref, key, prices)
     seconds = {n: d36_seconds(rows, n, key, prices[n]["r"], prices[n]["stochastic range"][1]) for n in (small, ref)}
+    gd_seconds = {n: _median(rows, n, "GD", f"time to {key}") * prices[n]["stochastic range"][1] / prices[n]["r"] for n in (small, ref)}
+    sgd_slow, gd_slow = seconds[ref] / seconds[small], gd_seconds[ref] / gd_seconds[small]
     count = {n: _median(table, n, "SGD", f"mat-vecs to {key}") / (M * N) for n in (small, ref)}
     count_ratio = count[ref] / count[small] if count[small] > 0 else float("nan")
     cpu_col = f"CPU s to {key}"
@@ -1347,39 +1409,52 @@ def d36_claim(runs: D3Runs, *, small: str, prices: dict, M: int, N: int) -> dict
     cpu_text = "" if cpu is None else (f"; the runs' own CPU seconds to it (load-dependent, beside): {small} {cpu[small]:.4g}, {ref} "
                                        f"{cpu[ref]:.4g} (ratio {cpu[ref] / cpu[small]:.3g})")
     in_noise = outcome is None and np.isfinite(ratio)
-    why = (f"SGD's time ratio {ratio:.3g} ranges over [{lo:.3g}, {hi:.3g}] with the clock's spread in one stochastic gradient's "
-           f"seconds at each size, straddling the factor {D36_FACTOR:g}") if in_noise else ""
+    why = (f"SGD's slowdown over GD's {ratio:.3g} ranges over [{lo:.3g}, {hi:.3g}] with the clock's spread in r at each size, "
+           f"straddling the factor {D36_FACTOR:g}") if in_noise else ""
     text = (f"SGD for the larger dataset converges much slower, due to its larger dimension d' = dr (\"SGD for 10M converges much slower "
-            f"than that for 1M due to the larger dimension d' = dr (see Theorem 5)\"): SGD on {small} {tuple(runs.shapes[small])} and {ref} "
-            f"{tuple(runs.shapes[ref])} (d' {d_ref / d_small:.1f}x; 10M's over 1M's {paper:.0f}x), {runs.n_seeds} seeds each, its step "
-            f"tuned on each; on the paper's axis, time: at the deepest share of the way SGD's median run reaches at both sizes ({key}), its "
-            f"median time to it (its stochastic gradients' worth of work times one stochastic gradient's CPU seconds at the size, the median "
-            f"of repeated timings) at least {D36_FACTOR:g}x longer on the larger size holds (\"much slower\", ours), below fails, even at "
-            f"the ends of the clock's spread (repeated timings of one seeded gradient: the clock's noise only); a range straddling "
-            f"{D36_FACTOR:g} is undecided; not measured where SGD reaches no share on {small}. SGD's median time to it: {small} "
-            f"{seconds[small]:.4g} s, {ref} {seconds[ref]:.4g} s (ratio {ratio:.3g}, over the clock's spread [{lo:.3g}, {hi:.3g}]); beside, "
-            f"its stochastic gradients' worth (mat-vecs / (M N), dimension-free): {small} {count[small]:.4g}, {ref} {count[ref]:.4g} (ratio "
-            f"{count_ratio:.3g}){cpu_text}." + (f" Undecided: {why}." if in_noise else "") + f" {runs.centred()} {runs.seeds()}")
+            f"than that for 1M due to the larger dimension d' = dr (see Theorem 5)\"; {THEOREM_5}): SGD and GD on {small} "
+            f"{tuple(runs.shapes[small])} and {ref} {tuple(runs.shapes[ref])} (d' {d_ref / d_small:.1f}x; 10M's over 1M's {paper:.0f}x), "
+            f"{runs.n_seeds} seeds each, each arm's step tuned on each size; on the paper's axis, time, and on its stated cause: at the "
+            f"deepest share of the way SGD's and GD's median runs reach at both sizes ({key}), SGD's slowdown in time to it from the "
+            f"smaller to the larger size over GD's slowdown (each time the run's work at its size's measured prices) at least "
+            f"{D36_FACTOR:g} holds (\"much slower ... due to d'\", ours), below fails, even at the ends of the clock's spread in r "
+            f"(repeated timings of one seeded gradient: the clock's noise only); a range straddling {D36_FACTOR:g} is undecided; not "
+            f"measured where they reach no share on {small}. Why this statistic: SGD's own slowdown in time mixes the cause the paper "
+            "names with the price of a gradient, which grows with any larger matrix for every method (GD's too); over GD's slowdown that "
+            "price cancels (a unit of work is one exact gradient at the size, a stochastic one r of them), leaving SGD's iterations "
+            "against GD's, the only place Theorem 5 puts d' (the variance of the stochastic gradient; an exact gradient has none). "
+            f"SGD's slowdown over GD's: {ratio:.3g} (over the clock's spread [{lo:.3g}, {hi:.3g}]). Beside, the absolute median times to "
+            f"it: SGD {small} {seconds[small]:.4g} s, {ref} {seconds[ref]:.4g} s (slowdown {sgd_slow:.3g}); GD {small} "
+            f"{gd_seconds[small]:.4g} s, {ref} {gd_seconds[ref]:.4g} s (slowdown {gd_slow:.3g}); SGD's stochastic gradients' worth "
+            f"(mat-vecs / (M N), dimension-free): {small} {count[small]:.4g}, {ref} {count[ref]:.4g} (ratio {count_ratio:.3g}){cpu_text}."
+            + (f" Undecided: {why}." if in_noise else "") + f" {runs.centred()} {runs.seeds()}")
     diag = None
     if outcome is False:
         diag = {"kind": "stand-in", "text": f"Measured between two sizes of the stand-in whose d' differ {d_ref / d_small:.1f}x, against the "
-                f"paper's {paper:.0f}x between 10M and 1M (a measured difference in the quantity the claim names); the test's power: a time "
-                f"ratio at or above {D36_FACTOR:g} between these sizes, over {runs.n_seeds} seeds.",
-                "evidence": {"d' ratio here": d_ref / d_small, "d' ratio 10M / 1M": paper, "SGD time ratio": ratio}}
-    elif in_noise:
-        diag = Unearned(why + "; what would decide it: a steadier timing of the gradients (more rounds, a quieter machine) or sizes "
-                        "further apart", {"SGD time ratio over the clock's spread": [lo, ratio, hi]})
+                f"paper's {paper:.0f}x between 10M and 1M (a measured difference in the quantity the claim names). The test's power: it "
+                f"sees SGD's slowdown over GD's at or above {D36_FACTOR:g} beyond the clock's spread (here [{lo:.3g}, {hi:.3g}]), over "
+                f"{runs.n_seeds} seeds; Theorem 5's bound grows at most linearly in d' (its d' L_nuc^2 term, beside L_g^2 and 2 L_A^2 / M), "
+                f"so between these sizes it allows SGD at most {d_ref / d_small:.1f}x more iterations than GD needs, between 1M and 10M up "
+                f"to {paper:.0f}x; where the d' term does not dominate the bound at this size, a {d_ref / d_small:.1f}x d' moves SGD's "
+                f"iterations less than the {D36_FACTOR:g}x the test needs, so a failure here does not show the paper's effect absent at "
+                "its sizes.",
+                "evidence": {"d' ratio here": d_ref / d_small, "d' ratio 10M / 1M": paper, "SGD slowdown over GD's": ratio,
+                             "over the clock's spread": [lo, hi], "factor": D36_FACTOR}}
     decides = outcome is not None or in_noise
+    gate = Gated(f"undecided within the clock's noise, not failed: {why}; what would decide it: a steadier timing of the gradients "
+                 "(more rounds, a quieter machine) or sizes further apart") if in_noise else None
     return dict(
         id="D3.6", text=text,
-        **(dict(holds=None) if not decides else dict(test=lambda t: d36_test(t, small, ref, key, prices) is True, table=rows, by="seed",
-                                                     **({} if diag is None else dict(diagnosis=diag)))),
+        **(dict(holds=None) if not decides else dict(test=gate or (lambda t: d36_test(t, small, ref, key, prices) is True), table=rows,
+                                                     by="seed", **({} if diag is None else dict(diagnosis=diag)))),
         threshold=None if not decides else {
-            "value": D36_FACTOR, "source": "ours", "unit": "SGD's time to the shared target, larger size over smaller",
-            "readings": readings(lambda f: d36_test(rows, small, ref, key, prices, f), [1.0, 1.5, 2.0], chosen=D36_FACTOR)},   # a straddling reading decides nothing
-        measured={"shared target": key, "SGD time ratio (larger / smaller)": ratio, "SGD time ratio over the clock's spread": [lo, hi],
-                  "undecided because": why, "SGD stochastic gradients' worth ratio (beside)": count_ratio, "d' ratio": d_ref / d_small,
-                  "d' ratio 10M / 1M": paper}
+            "value": D36_FACTOR, "source": "ours", "unit": "SGD's slowdown in time to the shared target between the sizes over GD's",
+            "readings": [{"value": f, "verdict": {True: "holds", False: "fails", None: "inconclusive"}[d36_test(rows, small, ref, key, prices, f)]}
+                         for f in (1.0, 1.5, 2.0)]},   # a straddling reading is inconclusive and decides nothing
+        measured={"shared target": key, "SGD slowdown over GD's (larger / smaller)": ratio, "over the clock's spread": [lo, hi],
+                  "undecided because": why, "SGD time ratio (beside)": sgd_slow, "GD time ratio (beside)": gd_slow,
+                  "SGD stochastic gradients' worth ratio (beside)": count_ratio, "d' ratio": d_ref / d_small, "d' ratio 10M / 1M": paper}
         | {f"{n}: SGD median time to target (s)": v for n, v in seconds.items()}
+        | {f"{n}: GD median time to target (s)": v for n, v in gd_seconds.items()}
         | {f"{n}: SGD median stochastic gradients' worth to target": v for n, v in count.items()}
         | ({} if cpu is None else {f"{n}: SGD median run CPU s to target (beside)": v for n, v in cpu.items()}))
