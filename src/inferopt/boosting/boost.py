@@ -170,10 +170,12 @@ FALLBACKS = ("2/(t+2)", "0")
 #: the adaptive rules as the authors' ``optim/blr_step_size.py`` runs them (with :func:`boost`'s ``distance``
 #: ``'exact'`` or ``'float32'``): ``γ = min(g/(L·d), γ_max)``, the test ``f(q + γd) ≤ f(q) − γg + γ²Ld/2`` without
 #: a Monte-Carlo slack (``eps0 = 0``), ``MIN_GAMMA = 0.01``, at most 10 tries, the fixed step (a Frank-Wolfe step
-#: adding ``s`` with ``2/(t+2)``) on a gap ``≤ 0`` and after a failed search, the Lipschitz estimate kept then; and
-#: their line search, applying the ``γ`` of its last derivative call (:class:`AuthorsLineSearch`)
+#: adding ``s`` with ``2/(t+2)``) on a gap ``≤ 0`` and after a failed search, the Lipschitz estimate kept then
 AUTHORS_RULES = dict(eps0=0.0, imax=10, min_gamma=0.01, on_ascent="fallback", fallback_C="previous",
-                     fallback_direction="fw", ls_returns="last_call")
+                     fallback_direction="fw")
+#: the line search as the authors' ``line_search_dkl`` applies its step: the ``γ`` of its last derivative call
+#: (:class:`AuthorsLineSearch`)
+AUTHORS_LINE_SEARCH = dict(ls_returns="last_call")
 
 
 #: :func:`make_step`'s defaults: a setting at its default is no setting given
