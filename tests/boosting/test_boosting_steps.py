@@ -278,3 +278,27 @@ def test_work_count_is_the_draws_of_every_estimate():
     ada = boost(target, "adafw", rng=np.random.default_rng(0), C0=1.0, **kw).record
     trials = ada.work_step.iloc[1:] - 2 * 30                   # a gap <= 0 takes the fixed step with no trial
     assert (trials % 30 == 0).all() and (trials >= 0).all() and trials.max() >= 30
+
+
+def test_authors_line_search_applies_the_step_of_its_last_derivative_call():
+    """Their line_search_dkl (blr_step_size.py, f600232..7768b4f) builds the weights it returns at the top of each pass,
+    before the pass's update: the step applied is the γ of the last derivative call. By hand, t = 1 (γ0 = 2/3), lr = 1:
+    φ' = +3 above 1/2, −3 below: 2/3 − 3 → 0; 0 + 3/2 → 1; 1 − 3/3 → 0. Ours applies 0 (three updates), theirs the γ of
+    the third call, 1; the work is the same three calls. At the tolerance stop they agree within tol."""
+    from inferopt.boosting.boost import AuthorsLineSearch, make_step
+    from inferopt.fw.steps import Line, StochasticLineSearch
+    swing = Line(t=1, slope=-1.0, f0=0.0, gamma_max=1.0, dphi=lambda g: 3.0 if g > 0.5 else -3.0)
+    ours, theirs = StochasticLineSearch(max_iter=3, lr=1.0), AuthorsLineSearch(max_iter=3, lr=1.0)
+    assert (ours(swing).gamma, ours(swing).n_evals) == (0.0, 3)
+    assert (theirs(swing).gamma, theirs(swing).n_evals) == (1.0, 3)
+    assert AuthorsLineSearch(max_iter=2, lr=1.0)(swing).gamma == 0.0          # two passes: the γ of the second call
+    # φ'(γ) = 4 (γ − 1/4), lr = 1/4: the first update lands on 1/4, the second moves it by 0 < tol: both stop there
+    quad = Line(t=1, slope=-1.0, f0=0.0, gamma_max=1.0, dphi=lambda g: 4.0 * (g - 0.25))
+    a, b = StochasticLineSearch(max_iter=25, lr=0.25)(quad), AuthorsLineSearch(max_iter=25, lr=0.25)(quad)
+    assert a.n_evals == b.n_evals == 2 and a.gamma == pytest.approx(0.25) and b.gamma == pytest.approx(0.25)
+    assert isinstance(make_step("line_search", ls_returns="last_call")[1], AuthorsLineSearch)
+    assert type(make_step("line_search")[1]) is StochasticLineSearch
+    with pytest.raises(ValueError, match="ls_returns"):
+        make_step("line_search", ls_returns="first_clip")
+    with pytest.raises(ValueError, match="ls_returns"):
+        make_step("adafw", ls_returns="last_call")                             # a setting adafw does not use

@@ -770,3 +770,65 @@ def test_curvature_found_reads_the_fallback_streaks():
     assert bc.curvature_found(rec, within=2, share=0.5) is True and bc.curvature_found(rec, within=2, share=0.6) is False
     with pytest.raises(ValueError, match="within"):
         bc.curvature_found(rec, within=0)
+
+
+def test_the_cap_rule_reads_every_speed_claim_alike():
+    """One cap rule for C2.2, C2.4, C2.8 and C3.4-C3.6 (capped_claim): a rule at its loop's cap at every step is left out
+    (the claim can fail on the others, not hold); a claim whose every ratio is to line search is not measured where line
+    search is at its cap; with no rule capped it holds or fails on every rule."""
+    caps = {"adafw": 10, "adaafw": 10, "adapfw": 10, "line_search": 25}
+    # line search 10x the adaptive rules' work, nobody capped: C2.2 / C2.8 hold; AdaPFW as slow as line search: both fail
+    free = make_records(work={"line_search": 1000, "adafw": 100, "adaafw": 100, "adapfw": 100})
+    slow = make_records(work={"line_search": 1000, "adafw": 100, "adaafw": 100, "adapfw": 1200})
+    for rec, expected in ((free, True), (slow, False)):
+        shares = bc.capped_shares(rec, caps)
+        for test in (bc.adaptive_faster, partial(bc.speedup_at_least, factor=2.0)):
+            assert bc.capped_reading(test, rec, shares, "line_search") is expected
+            kept, reason = bc.capped_claim(test, rec, shares, reference="line_search")
+            assert reason is None and kept(rec) is expected
+    # line search at its cap at every step: every ratio is to it, nothing decides C2.2 / C2.8, whatever the numbers
+    capped_ls = make_records(work={"line_search": 1000, "adapfw": 1200}, tries={"line_search": 25})
+    shares = bc.capped_shares(capped_ls, caps)
+    assert shares["line_search"] == 1.0
+    assert bc.capped_reading(bc.adaptive_faster, capped_ls, shares, "line_search") is None
+    _, reason = bc.capped_claim(bc.adaptive_faster, capped_ls, shares, reference="line_search")
+    assert "line_search" in reason and "every ratio of the claim is to line_search" in reason
+    # AdaPFW at its cap: left out; the others faster holds on them only (not measured), one of them slower fails
+    capped_pfw = make_records(work={"line_search": 1000, "adapfw": 1200}, tries={"adapfw": 10})
+    shares = bc.capped_shares(capped_pfw, caps)
+    assert bc.capped_reading(bc.adaptive_faster, capped_pfw, shares, "line_search") is None
+    kept, reason = bc.capped_claim(bc.adaptive_faster, capped_pfw, shares, reference="line_search")
+    assert reason is not None and kept(capped_pfw)              # AdaPFW's 1200 is not read
+    worse = make_records(work={"line_search": 1000, "adafw": 1100, "adapfw": 1200}, tries={"adapfw": 10})
+    assert bc.capped_reading(bc.adaptive_faster, worse, bc.capped_shares(worse, caps), "line_search") is False
+    # the range claims' reference, the predefined step, has no loop: a capped line search is left out there
+    assert bc.range_reading(capped_ls, (0.5, 20, 7, 39), bc.capped_shares(capped_ls, caps)) is None
+    with pytest.raises(ValueError, match="skip"):
+        bc.adaptive_faster(free, skip=["plain_vi"])
+
+
+def test_speedup_skips_the_left_out_rules_for_every_reading_of_our_approach():
+    rec = make_records(work={"line_search": 1000, "adafw": 600, "adaafw": 100, "adapfw": 100})
+    assert not bc.speedup_at_least(rec, 2.0)                                   # AdaFW only 1.7x
+    assert bc.speedup_at_least(rec, 2.0, skip=["adafw"])
+    assert bc.speedup_at_least(rec, 2.0, approach="fastest")
+    assert bc.speedup_at_least(rec, 2.0, approach="adafw", skip=["adafw"])     # AdaFW left out: nothing to read (vacuous)
+
+
+def test_a_diagnosis_needs_a_decisive_failure():
+    """fails_decisively: a diagnosis explains a claim that fails (>= 90 % of replicate resamples fail), never one that
+    holds or is inconclusive."""
+    assert not bc.fails_decisively(bc.adaptive_faster, make_records(work={"line_search": 1000}))        # holds
+    assert bc.fails_decisively(bc.adaptive_faster, make_records(work={"line_search": 100, "adafw": 500}))  # fails
+    # fails on the mean, but only by one replicate's outlier: the resamples without it hold (inconclusive)
+    rec = make_records(work={"line_search": 1000}, reps=6)
+    rec.loc[(rec.method == "adafw") & (rec.replicate == 0) & (rec.iteration > 0), "work_step"] = 10_000
+    assert not bc.adaptive_faster(rec) and not bc.fails_decisively(bc.adaptive_faster, rec)
+
+
+def test_predefined_fastest_on_seconds_can_fail_where_the_work_cannot():
+    """C2.3-fastest is decided on the CPU seconds: on the work the predefined step is the least by construction."""
+    rec = make_records(step_time={"predefined": 2.0}, work={"predefined": 100, "adafw": 300, "adaafw": 300, "adapfw": 300,
+                                                             "line_search": 300})
+    assert bc.predefined_fastest(rec) and not bc.predefined_fastest(rec, cost="step_time")
+    assert bc.predefined_fastest(make_records(step_time={"predefined": 0.5}), cost="step_time")

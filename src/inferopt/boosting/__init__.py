@@ -39,7 +39,7 @@ Example (first component = plain VI, then one RELBO step and the predefined step
 """
 
 from .adam import Adam, adam_minimize
-from .boost import AUTHORS_RULES, STEPS, BoostingResult, MonteCarloSlack, boost, make_step, register_step
+from .boost import AUTHORS_LINE_SEARCH, AUTHORS_RULES, STEPS, BoostingResult, MonteCarloSlack, boost, make_step, register_step
 from .distance import l2_distance, l2_distance_authors, log_l2_distance
 from .estimates import directional_derivative, elbo, elbo_gain, grad_inner, grad_inner_components, kl, kl_segment
 from .families import FAMILIES, Component, Family, Gaussian, Laplace, get_family
@@ -51,7 +51,7 @@ from .targets import GaussianMixtureTarget, LogisticTarget
 
 __all__ = [
     # solvers and their results
-    "AUTHORS_RULES", "STEPS", "BoostingResult", "GreedyResult", "MonteCarloSlack", "adam_minimize", "boost", "converged_vi", "greedy_step",
+    "AUTHORS_LINE_SEARCH", "AUTHORS_RULES", "STEPS", "BoostingResult", "GreedyResult", "MonteCarloSlack", "adam_minimize", "boost", "converged_vi", "greedy_step",
     "make_step", "register_step", "Adam",
     # the problem, models and targets
     "BoostingProblem", "FAMILIES", "Component", "Family", "Gaussian", "GaussianMixtureTarget", "Laplace",

@@ -8,7 +8,8 @@ step            variant     step-size selection
 ==============  ==========  ===========================================================
 predefined      fw          ``2/(t+2)`` (Locatello et al. 2018a, Eq. (5))
 line_search     fw          :class:`~inferopt.fw.StochasticLineSearch` (projected stochastic
-                            gradient on γ, the authors' code)
+                            gradient on γ, the authors' code; ``ls_returns='last_call'``:
+                            :class:`AuthorsLineSearch`, the step their code applies)
 adafw           fw          :class:`~inferopt.fw.Backtracking` (Alg. 2)
 adaafw          away        Alg. 2 with away steps, ``γ_max = α_v/(1 − α_v)``
 adapfw          pairwise    Alg. 2 with pairwise steps, ``γ_max = α_v``
@@ -32,7 +33,7 @@ from __future__ import annotations
 import inspect
 import numbers
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 import pandas as pd
@@ -54,8 +55,8 @@ BACKTRACKING_SETTINGS = ("C0", "eta", "tau", "eps0", "imax", "min_gamma", "on_as
                          "fallback_direction")
 #: every setting of a step rule (keywords of :func:`make_step`), and the ones each paper rule uses; a
 #: registered rule uses none (issue 47: a setting a rule does not use is refused, not ignored)
-SETTINGS = (*BACKTRACKING_SETTINGS, "ls_iter", "ls_lr")
-RULE_SETTINGS = {"predefined": (), "line_search": ("ls_iter", "ls_lr"), "adafw": BACKTRACKING_SETTINGS,
+SETTINGS = (*BACKTRACKING_SETTINGS, "ls_iter", "ls_lr", "ls_returns")
+RULE_SETTINGS = {"predefined": (), "line_search": ("ls_iter", "ls_lr", "ls_returns"), "adafw": BACKTRACKING_SETTINGS,
                  "adaafw": BACKTRACKING_SETTINGS, "adapfw": BACKTRACKING_SETTINGS}
 
 
@@ -74,6 +75,35 @@ def check_step(name: str, rule) -> None:
     _REGISTERED.check(name, rule)
 
 
+#: the step a line search applies (``ls_returns``): ``'final'``, the γ its last update reached (ours,
+#: :class:`~inferopt.fw.StochasticLineSearch`); ``'last_call'``, the γ of its last derivative call
+#: (the authors' code, :class:`AuthorsLineSearch`)
+LS_RETURNS = ("final", "last_call")
+
+
+class AuthorsLineSearch(StochasticLineSearch):
+    """The line search as the authors' ``line_search_dkl`` (``optim/blr_step_size.py``, the version from their commit
+    f600232 to 7768b4f, whose step their README's ``--linit_fixed`` sets) applies it: the updates of
+    :class:`~inferopt.fw.StochasticLineSearch` (``γ ← proj_[0,1](γ − lr/(i+1) φ'(γ))``, a clipped ``γ`` staying in the
+    search, a stop where an update moves ``γ`` by less than ``tol``), but the mixture it returns is built at the top of
+    each pass, at the ``γ`` where that pass's derivative is taken (their ``new_weights``; the caller adds
+    ``step_result['weights']``): the ``γ`` of the last derivative call, before its update. After ``max_iter`` passes
+    that is the ``γ`` of ``max_iter − 1`` updates (where the search swings between 0 and 1, the other end from ours);
+    at the tolerance stop, within ``tol`` of ours. The work is the same: ``n_evals`` derivative calls."""
+
+    def __call__(self, line):
+        if line.dphi is None:
+            return super().__call__(line)   # (refused there, with the reason)
+        called = []
+
+        def dphi(gamma: float) -> float:
+            called.append(gamma)
+            return line.dphi(gamma)
+
+        out = super().__call__(replace(line, dphi=dphi))
+        return replace(out, gamma=called[-1])
+
+
 class MonteCarloSlack:
     """The slack ``2 ε_t`` of Eq. (11) with ``ε_t = ε₀ / t²`` (picklable, unlike a lambda)."""
 
@@ -85,7 +115,7 @@ class MonteCarloSlack:
 
 
 def make_step(step: str, *, C0: float | None = None, eta: float = 0.9, tau: float = 2.0, eps0: float = 0.1,
-                imax: int = 10, ls_iter: int = 10, ls_lr: float = 0.1, min_gamma: float = 0.0,
+                imax: int = 10, ls_iter: int = 10, ls_lr: float = 0.1, ls_returns: str = "final", min_gamma: float = 0.0,
                 on_ascent: str = "zero", fallback_C: str = "grown", fallback: str = "2/(t+2)",
                 fallback_direction: str = "line"):
     """``(variant, step rule)`` of ``step`` (one of :data:`STEPS`).
@@ -94,6 +124,8 @@ def make_step(step: str, *, C0: float | None = None, eta: float = 0.9, tau: floa
         first step from a finite difference of ``⟨∇f(q + γd), d⟩``, Pedregosa et al. 2020),
         shrink ``η ≤ 1``, growth ``τ > 1``, ``ε₀`` and ``IMAX`` (tries before the fallback).
     ls_iter, ls_lr : the line search's iterations and learning rate.
+    ls_returns : the step the line search applies (:data:`LS_RETURNS`): ``'final'`` (ours) or ``'last_call'``, the
+        ``γ`` of its last derivative call, as the authors' code applies it (:class:`AuthorsLineSearch`).
     min_gamma, on_ascent, fallback_C : the authors' code's departures from Alg. 2 (see
         :class:`~inferopt.fw.Backtracking`): their ``MIN_GAMMA = 0.01`` ends the backtracking with
         the predefined step once a tried ``γ`` falls below it; a non-descent direction gets the
@@ -110,7 +142,8 @@ def make_step(step: str, *, C0: float | None = None, eta: float = 0.9, tau: floa
     refused (issue 47: ``make_step('predefined', eta=5)`` ignored it).
     """
     check_choice("step", step, STEPS)
-    given = dict(C0=C0, eta=eta, tau=tau, eps0=eps0, imax=imax, ls_iter=ls_iter, ls_lr=ls_lr, min_gamma=min_gamma,
+    given = dict(C0=C0, eta=eta, tau=tau, eps0=eps0, imax=imax, ls_iter=ls_iter, ls_lr=ls_lr, ls_returns=ls_returns,
+                 min_gamma=min_gamma,
                  on_ascent=on_ascent, fallback_C=fallback_C, fallback=fallback, fallback_direction=fallback_direction)
     unused = [k for k, v in given.items() if k not in RULE_SETTINGS.get(step, ()) and not _is_default(v, _DEFAULTS[k])]
     if unused:
@@ -121,7 +154,8 @@ def make_step(step: str, *, C0: float | None = None, eta: float = 0.9, tau: floa
         return "fw", "2/(t+2)"
     if step == "line_search":
         ls_iter, ls_lr = check_int("ls_iter", ls_iter, low=1), check_real("ls_lr", ls_lr, low=0.0, low_open=True)
-        return "fw", StochasticLineSearch(max_iter=ls_iter, lr=ls_lr)
+        rule = AuthorsLineSearch if check_choice("ls_returns", ls_returns, LS_RETURNS) == "last_call" else StochasticLineSearch
+        return "fw", rule(max_iter=ls_iter, lr=ls_lr)
     imax = check_int("imax", imax, low=1)
     check_choice("fallback", fallback, FALLBACKS)
     rule = Backtracking(C0, eta=eta, tau=tau, slack=MonteCarloSlack(eps0), max_tries=imax,
@@ -139,6 +173,9 @@ FALLBACKS = ("2/(t+2)", "0")
 #: adding ``s`` with ``2/(t+2)``) on a gap ``≤ 0`` and after a failed search, the Lipschitz estimate kept then
 AUTHORS_RULES = dict(eps0=0.0, imax=10, min_gamma=0.01, on_ascent="fallback", fallback_C="previous",
                      fallback_direction="fw")
+#: the line search as the authors' ``line_search_dkl`` applies its step: the ``γ`` of its last derivative call
+#: (:class:`AuthorsLineSearch`)
+AUTHORS_LINE_SEARCH = dict(ls_returns="last_call")
 
 
 #: :func:`make_step`'s defaults: a setting at its default is no setting given
@@ -216,7 +253,7 @@ def boost(target, step: str = "adafw", *, rng, max_iter: int = 50, family: str =
     The first component is plain VI (the greedy step without a current mixture, or ``start``), then each
     iteration runs the greedy step (RELBO, λ = 1/√(t+1)) and the step rule.  ``rule_kwargs``
     go to :func:`make_step` (``C0``, ``eta``, ``tau``, ``eps0``, ``imax``, ``ls_iter``,
-    ``ls_lr``): only the settings ``step`` uses (:data:`RULE_SETTINGS`), any other is refused;
+    ``ls_lr``, ``ls_returns``): only the settings ``step`` uses (:data:`RULE_SETTINGS`), any other is refused;
     ``start`` (the first component given, e.g. :func:`~.relbo.converged_vi`'s; ``None``: plain VI by the greedy step),
     ``greedy``, ``lmo``, ``n_samples``, ``reuse_samples``, ``ls_draws``, ``estimates``, ``distance`` to
     :class:`~.problem.BoostingProblem` (``distance``: the ``‖d‖²`` of the backtracking rules; with

@@ -10,11 +10,14 @@ bootstrap resample of their replicates) and returns a boolean:
 * :func:`adaptive_less_variance` -- Table 2's caption: the adaptive rules' spread over replicates below line search's;
 * :func:`curvature_found` -- Sec. 4: a streak of fallback steps ends, the backtracking passing, after one or two;
 * :func:`cost_ratios_in_range` -- Sec. 6.2: the adaptive rules' and line search's step-size work (or time) as
-  multiples of the predefined step's within the text's ranges, read by :func:`range_claim` on the rules that do not
-  run every step at their loop's cap (:func:`capped_shares`), each reading of the ranges by :func:`range_reading`;
+  multiples of the predefined step's within the text's ranges (:func:`range_claim`, a reading by :func:`range_reading`);
+  every speed claim under one cap rule (:func:`capped_claim`, :func:`capped_reading`): a rule that runs every step at
+  its loop's cap (:func:`capped_shares`) has the cap's arithmetic for its work, and a ratio of it decides nothing;
+  :func:`fails_decisively` -- whether a diagnosis is earned (a claim that fails, not an inconclusive one);
   :func:`timing_diagnosis` -- why a speed claim fails, :func:`common_draws_note` -- a holding one that fails with common
   draws, :func:`short_run_note` -- a holding speed-up that the run's length may decide (:func:`speedup_by_step`);
-* :func:`predefined_fastest` and :func:`predefined_worst` -- Sec. 6.2's two halves: the predefined step is the fastest,
+* :func:`predefined_fastest` and :func:`predefined_worst` -- Sec. 6.2's two halves: the predefined step is the fastest
+  (decided on the CPU seconds: on the work every rule is charged the predefined step's estimates and more),
   and it is the worst at the runs' end (Fig. 1's last iterate: its train log-likelihood below every other rule's);
 * :func:`elbo_curves_above` -- Fig. 1 (centre, right) as drawn: per iteration the mean ELBO over
   replicates; each adaptive rule's curve above line search's on average over the iterations ``t ≥ 1``
@@ -72,11 +75,18 @@ def auroc_comparable(records: pd.DataFrame, tol: float) -> bool:
 COSTS = ("step_work", "step_time")
 
 
-def adaptive_faster(records: pd.DataFrame, cost: str = "step_work") -> bool:
-    """Each adaptive rule's mean ``cost`` (:data:`COSTS`) per run below line search's."""
+def adaptive_faster(records: pd.DataFrame, cost: str = "step_work", skip=()) -> bool:
+    """Each adaptive rule's mean ``cost`` (:data:`COSTS`) per run below line search's (``skip``: the adaptive rules
+    left out, :func:`capped_claim`)."""
     check_choice("cost", cost, COSTS)
     s = by_method(records)
-    return bool(all(s.loc[m, f"{cost}_mean"] < s.loc["line_search", f"{cost}_mean"] for m in ADAPTIVE))
+    return bool(all(s.loc[m, f"{cost}_mean"] < s.loc["line_search", f"{cost}_mean"] for m in _kept(skip)))
+
+
+def _kept(skip) -> list:
+    """The adaptive rules not in ``skip`` (rules of :func:`capped_rules`)."""
+    skip = check_choices("skip", skip, ("line_search", *ADAPTIVE)) if len(skip) else []
+    return [m for m in ADAPTIVE if m not in skip]
 
 
 #: readings of Sec. 6.2's "our approach" in :func:`speedup_at_least`: every adaptive rule, the fastest of them, AdaFW
@@ -85,21 +95,24 @@ def adaptive_faster(records: pd.DataFrame, cost: str = "step_work") -> bool:
 APPROACHES = ("every", "fastest", "adafw")
 
 
-def speedup_at_least(records: pd.DataFrame, factor: float = 2.0, cost: str = "step_work", approach: str = "every") -> bool:
+def speedup_at_least(records: pd.DataFrame, factor: float = 2.0, cost: str = "step_work", approach: str = "every",
+                     skip=()) -> bool:
     """Sec. 6.2 "our approach results in at least a 2x speed-up over line-search": line search's mean ``cost``
     (:data:`COSTS`) per run at least ``factor`` times the adaptive rules' of ``approach`` (:data:`APPROACHES`): each
-    adaptive rule's, the fastest one's, or AdaFW's."""
+    adaptive rule's, the fastest one's, or AdaFW's, of the rules not in ``skip`` (:func:`capped_claim`)."""
     check_choice("cost", cost, COSTS)
     check_choice("approach", approach, APPROACHES)
     factor = check_real("factor", factor, low=0.0, low_open=True)
     s = by_method(records)
-    mean = s.loc[list(ADAPTIVE), f"{cost}_mean"]
+    mean = s.loc[_kept(skip), f"{cost}_mean"]
     return bool(all(s.loc["line_search", f"{cost}_mean"] >= factor * mean[m] for m in _approach_rules(mean, approach)))
 
 
 def _approach_rules(mean: pd.Series, approach: str) -> list:
-    """The adaptive rules "our approach" (:data:`APPROACHES`) names, given their mean costs ``mean``."""
-    return {"every": list(ADAPTIVE), "fastest": [mean.idxmin()], "adafw": ["adafw"]}[approach]
+    """The adaptive rules "our approach" (:data:`APPROACHES`) names among those of ``mean`` (their mean costs)."""
+    if not len(mean):
+        return []
+    return {"every": list(mean.index), "fastest": [mean.idxmin()], "adafw": [m for m in ("adafw",) if m in mean.index]}[approach]
 
 
 def seconds_verdict(test, records: pd.DataFrame) -> dict:
@@ -167,8 +180,7 @@ def ratios_in_range(ratio, bounds, skip=()) -> bool:
     if len(bounds) != 4:
         raise ValueError(f"bounds must be (adaptive low, adaptive high, line-search low, line-search high); got {bounds!r}")
     a_lo, a_hi, l_lo, l_hi = (check_real(f"bounds[{i}]", b, low=0.0) for i, b in enumerate(bounds))
-    skip = check_choices("skip", skip, ("line_search", *ADAPTIVE)) if len(skip) else []
-    return bool(all(a_lo <= ratio[m] <= a_hi for m in ADAPTIVE if m not in skip)
+    return bool(all(a_lo <= ratio[m] <= a_hi for m in _kept(skip))
                 and ("line_search" in skip or l_lo <= ratio["line_search"] <= l_hi))
 
 
@@ -247,30 +259,54 @@ def capped_rules(shares: dict) -> list:
     return [m for m, v in shares.items() if v == 1.0]
 
 
-def range_reading(records: pd.DataFrame, bounds, shares: dict, cost: str = "step_work") -> bool | None:
-    """The verdict of a range claim at ``bounds`` as :func:`range_claim` reads it, for a reading of its ends: the ratios
-    of the rules not at their loop's cap at every step (:func:`capped_shares` ``shares``) within ``bounds``
-    (:func:`cost_ratios_in_range`); None (not measured) where some rule is capped and the others lie within, since a
-    capped rule's ratio is the cap's arithmetic and the claim can then fail but not hold."""
+def capped_reading(test, records: pd.DataFrame, shares: dict, reference: str | None = None) -> bool | None:
+    """A speed claim's verdict read under the cap rule (one rule for C2.2, C2.4, C2.8, C3.4-C3.6): a rule that runs
+    every step at its loop's cap (:func:`capped_rules` of :func:`capped_shares` ``shares``) has the cap's arithmetic
+    for its work (IMAX trials, the line search's steps: set by the setting, not by the rule adapting), so a ratio of it
+    decides nothing. ``test(records, skip=...)`` is read on the other rules: it can fail there but not hold (None, not
+    measured, where some rule is left out and the others pass), and a claim whose every ratio is to ``reference`` (line
+    search for C2.2 and C2.8; None for the range claims, whose reference, the predefined step, has no loop) is not
+    measured where ``reference`` is capped."""
+    check_callable("test", test)
     capped = capped_rules(shares)
-    inside = cost_ratios_in_range(records, bounds, cost, skip=capped)
-    return None if capped and inside else inside
+    if reference is not None and reference in capped:
+        return None
+    outcome = test(records, skip=[m for m in capped if m != reference])
+    return None if capped and outcome else bool(outcome)
+
+
+def capped_claim(test, records: pd.DataFrame, shares: dict, reference: str | None = None):
+    """``(test, reason)`` of a speed claim under the cap rule (:func:`capped_reading`): ``test`` with the capped rules
+    left out, and ``reason`` (the claim is then ``not measured``) where the reading is None, else ``None``."""
+    capped = capped_rules(shares)
+    kept = partial(test, skip=[m for m in capped if m != reference])
+    if capped_reading(test, records, shares, reference) is not None:
+        return kept, None
+    shown = ", ".join(f"{m} {100 * v:.0f} %" for m, v in shares.items())
+    why = (f"every step of {', '.join(capped)} runs its loop to the cap (shares of capped steps: {shown}): its work is the "
+           "cap's arithmetic, set by IMAX or the line search's step count, not by the rule adapting")
+    if reference is not None and reference in capped:
+        return kept, f"{why}, and every ratio of the claim is to {reference}: nothing decides the claim"
+    return kept, f"{why}, and the other rules pass: nothing decides the claim"
+
+
+def range_reading(records: pd.DataFrame, bounds, shares: dict, cost: str = "step_work") -> bool | None:
+    """The verdict of a range claim at ``bounds`` (:func:`cost_ratios_in_range`) under the cap rule
+    (:func:`capped_reading`), for a reading of its ends."""
+    return capped_reading(partial(cost_ratios_in_range, bounds=bounds, cost=cost), records, shares)
 
 
 def range_claim(records: pd.DataFrame, bounds, shares: dict, cost: str = "step_work"):
-    """``(test, reason)`` of a range claim (Sec. 6.2's 2-5x / 7-39x) read one-sided where a rule runs every step at its
-    loop's cap (:func:`capped_shares`): such a rule's ratio is the cap's arithmetic and decides nothing, so the claim
-    is tested on the other rules (``test``: :func:`cost_ratios_in_range` skipping them); it can fail there (a rule that
-    adapts lies outside its range) but not hold: ``reason`` (the claim is then ``not measured``,
-    :func:`range_reading` None) where it holds on them, else ``None``."""
-    capped = capped_rules(shares)
-    test = partial(cost_ratios_in_range, bounds=bounds, cost=cost, skip=capped)
-    if range_reading(records, bounds, shares, cost) is not None:
-        return test, None
-    shown = ", ".join(f"{m} {100 * v:.0f} %" for m, v in shares.items())
-    return test, (f"every step of {', '.join(capped)} runs its loop to the cap (shares of capped steps: {shown}): its "
-                  "work ratio is the cap's arithmetic, set by IMAX or the line search's step count, not by the rule adapting, "
-                  "and the other rules lie within their ranges: nothing decides the claim")
+    """``(test, reason)`` of a range claim (Sec. 6.2's 2-5x / 7-39x) under the cap rule (:func:`capped_claim`)."""
+    return capped_claim(partial(cost_ratios_in_range, bounds=bounds, cost=cost), records, shares)
+
+
+def fails_decisively(test, records: pd.DataFrame) -> bool:
+    """Does ``test`` fail on ``records`` with at least 90 % of the replicate resamples failing
+    (:func:`~.boosting.replicate_support`)? A diagnosis explains a claim that does not hold: on an ``inconclusive``
+    verdict none is earned (a ``setting`` cell cannot rescue a claim that has not decisively failed)."""
+    check_callable("test", test)
+    return not test(records) and supported_verdict(False, replicate_support(test, records)) == "fails"
 
 
 def timing_diagnosis(test, what: str, records: pd.DataFrame, cells: list, common: pd.DataFrame) -> dict | None:
