@@ -437,6 +437,9 @@ def _experiment_coresets():
         "always_wins": lambda: dict(median=median_table(), winners=["a_iht"], losers=["giga"]),
         "surface": lambda: dict(model=rbf_model, info=info, coords=coords, w=np.ones(rbf_model.N), grid_size=4),
         "relative_rms_difference": lambda: dict(model=rbf_model, info=info, coords=coords, w=np.ones(rbf_model.N), grid_size=4),
+        "surface_differences": lambda: dict(trials_of={"a_iht_ii": [((rbf_model, info), None, {"a_iht_ii": {
+            "ks": np.array([2]), "weights": np.ones((1, rbf_model.N))}})]}, coords=coords, k=2, grid_size=4),
+        "roundoff_replicates": lambda: dict(Phi=Phi, y=y, method="a_iht_ii", k=2, n_replicates=2, rng=0, size=1e-15),
         "plot_methods": None,    # plotting: draws on an Axes from a table checked by trial_matrix
         "contour_row": None,
     }

@@ -355,3 +355,42 @@ def test_trials_for_share():
     assert cc.trials_for_share(0.5) is None
     with pytest.raises(ValueError, match="share"):
         cc.trials_for_share(1.5)
+
+
+def test_conjugate_diagnosis_names_the_small_cell_that_leaves_the_map_undecided():
+    chosen = {"data": "d0", "construction": "ours"}
+    cells = [c | {"numbers": f"statistic {i}"} for i, c in enumerate(_cells([False, False, True]))]
+    out = cc.conjugate_diagnosis(cells, chosen, "x", n_trials={0: 10, 1: 10, 2: 2})
+    # the authors' cell holds on its 2 trials: decisive, it would earn 'construction'; that is what is missing
+    assert isinstance(out, Unearned)
+    assert "the cell of the authors' construction" in out.reason and "holds on its 2 trials (statistic 2)" in out.reason
+    assert "'construction' diagnosis" in out.reason and "10 trials of it would decide it" in out.reason
+    # failing on its 2 trials: decisive, the map would earn 'paper'
+    out = cc.conjugate_diagnosis(_cells([False, False, False]), chosen, "x", n_trials={0: 10, 1: 10, 2: 2})
+    assert "fails on its 2 trials" in out.reason and "'paper' diagnosis" in out.reason
+    # where the small cell is not what is missing (no authors' cell to earn 'paper'), the reason says so
+    out = cc.conjugate_diagnosis(_cells([False, False, False], who=("ours",) * 3), chosen, "x", n_trials={0: 10, 1: 10, 2: 2})
+    assert isinstance(out, Unearned) and "would still earn nothing" in out.reason
+    # no small cell: the engine's reason alone
+    out = cc.conjugate_diagnosis(_cells([False, False, False], who=("ours",) * 3), chosen, "x")
+    assert "trials" not in out.reason.split(".")[0]
+
+
+def test_replicate_outcomes_swap_a_methods_rows_and_can_turn_the_verdict():
+    surf = pd.DataFrame({"trial": [0, 0, 1, 1, 2, 2], "method": ["a_iht_ii", "sparsevi"] * 3,
+                         "relative_rms_difference": [0.04, 0.2, 0.03, 0.3, 0.045, 0.25]})
+    test = lambda t: cc.contours_match(t, 0.05)
+    assert test(surf)
+    reps = pd.DataFrame({"replicate": [0, 0, 0, 1, 1, 1], "trial": [0, 1, 2] * 2, "method": "a_iht_ii",
+                         "relative_rms_difference": [0.041, 0.031, 0.044, 0.07, 0.08, 0.03]})
+    # replicate 0 moves A-IHT II a little (still holds), replicate 1 moves its median above the cut-off
+    assert cc.replicate_outcomes(test, surf, reps) == [True, False]
+    # SparseVI's rows are kept: a replicate of A-IHT II alone cannot change them
+    assert cc.replicate_outcomes(lambda t: float(t[t.method == "sparsevi"].relative_rms_difference.sum()) == 0.75,
+                                 surf, reps) == [True, True]
+    with pytest.raises(ValueError, match="one of table's"):
+        cc.replicate_outcomes(test, surf, reps.assign(trial=reps.trial + 5))
+    with pytest.raises(ValueError, match="at least one row"):
+        cc.replicate_outcomes(test, surf, reps.iloc[:0])
+    with pytest.raises(ValueError, match="replicate"):
+        cc.replicate_outcomes(test, surf, reps.drop(columns="replicate"))

@@ -95,3 +95,28 @@ def test_sparsevi_authors_arm_is_sparsevi_with_the_authors_updates():
     assert not np.allclose(a, b)
     with pytest.raises(ValueError, match="sparsevi_authors_steps"):
         conjugate_trial(model, ["sparsevi_authors"], ks, rng=0, sparsevi_authors_steps=0)
+
+
+def test_roundoff_replicates_keep_a_settled_coreset_and_show_a_knife_edge():
+    from inferopt.experiment.coresets import roundoff_replicates
+    rng = np.random.default_rng(0)
+    Phi = rng.normal(size=(30, 12))
+    y = Phi @ np.where(np.arange(12) < 3, 1.0, 0.0)
+    base = cs.a_iht_ii(Phi, y, 3, max_iter=300)
+    assert base.converged
+    W = roundoff_replicates(Phi, y, "a_iht_ii", 3, n_replicates=3, rng=1, max_iter=300)
+    assert W.shape == (3, 12) and np.allclose(W, base.x, rtol=1e-9, atol=1e-12)
+    assert (W != base.x).any()     # the problem did move: only its last bits
+    # a knife edge: two columns 1e-10 apart (beyond the selections' tie rule), y along them; which one a size-1 coreset
+    # takes turns on the perturbation
+    Phi2 = np.column_stack([Phi[:, 0], Phi[:, 0] + 1e-10 * rng.normal(size=30), Phi[:, 1:]])
+    y2 = 3 * Phi2[:, 0] + 0.5 * Phi2[:, 2]
+    for method in ("giga", "a_iht_ii"):
+        picked = {int(np.flatnonzero(w)[0]) for w in roundoff_replicates(Phi2, y2, method, 1, n_replicates=8, rng=0, size=1e-8)}
+        assert picked == {0, 1}
+    with pytest.raises(ValueError, match="method"):
+        roundoff_replicates(Phi, y, "giga_refit", 2, n_replicates=1)
+    with pytest.raises(ValueError, match="size"):
+        roundoff_replicates(Phi, y, "giga", 2, n_replicates=1, size=0.1)
+    with pytest.raises(ValueError, match="y must have length"):
+        roundoff_replicates(Phi, y[:5], "giga", 2, n_replicates=1)

@@ -61,3 +61,26 @@ def test_relative_rms_difference_is_zero_for_the_full_data_and_matches_the_conto
     for m in w:
         assert relative_rms_difference(model, info, coords, w[m], 6) == pytest.approx(shown[m], rel=1e-12)
         assert shown[m] > 0
+
+
+def test_surface_differences_reads_every_trial_every_method_ran():
+    from inferopt.coresets import make_rbf_regression
+    from inferopt.experiment.coresets import relative_rms_difference, surface_differences
+    coords = np.random.default_rng(0).normal(size=(40, 2))
+    trials = []
+    for t in range(3):
+        made = make_rbf_regression(coords, np.random.default_rng(1).normal(size=40), rng=t, n_subsample=20,
+                                   scales=(0.5, 1.0), n_per_scale=2)
+        w = np.where(np.random.default_rng(t).random(20) < 0.5, 1.5, 0.0)
+        trials.append((made, None, {"a_iht_ii": {"ks": np.array([3, 5]), "weights": np.vstack([w, 2 * w])},
+                                    "sparsevi": {"ks": np.array([5]), "weights": (w > 0)[None, :] * 1.0}}))
+    t = surface_differences({"a_iht_ii": trials, "sparsevi": trials[:2]}, coords, 5, 6)
+    assert sorted(t.trial.unique()) == [0, 1] and len(t) == 4      # the trials both methods ran
+    got = t.set_index(["trial", "method"]).relative_rms_difference
+    assert got[(1, "a_iht_ii")] == relative_rms_difference(*trials[1][0], coords, trials[1][2]["a_iht_ii"]["weights"][1], 6)
+    with pytest.raises(ValueError, match="no coreset of size k = 3"):
+        surface_differences({"sparsevi": trials}, coords, 3, 6)
+    with pytest.raises(ValueError, match="no run of 'giga'"):
+        surface_differences({"giga": trials}, coords, 5, 6)
+    with pytest.raises(TypeError, match="trials_of"):
+        surface_differences([], coords, 5, 6)

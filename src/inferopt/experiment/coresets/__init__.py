@@ -1,6 +1,7 @@
 """The coreset experiments (A1-A8): trials over methods and sizes, their tables and panels."""
 
-from .conjugate_trials import always_wins, conjugate_trial, run_conjugate_trials, run_methods, split_method, win_counts
+from .conjugate_trials import (always_wins, conjugate_trial, roundoff_replicates, run_conjugate_trials, run_methods, split_method,
+                               win_counts)
 from .glm_claims import record_glm_claims
 from .glm_trials import (
     AUTHORS_SPARSEVI,
@@ -15,7 +16,8 @@ from .glm_trials import (
     win_fraction,
     wins,
 )
-from .plots import METHOD_LABELS, METRIC_LABELS, contour_row, plot_methods, relative_rms_difference, surface
+from .plots import (METHOD_LABELS, METRIC_LABELS, contour_row, plot_methods, relative_rms_difference, surface,
+                    surface_differences)
 
 __all__ = [
     "AUTHORS_SPARSEVI",
@@ -30,12 +32,14 @@ __all__ = [
     "plot_methods",
     "record_glm_claims",
     "relative_rms_difference",
+    "roundoff_replicates",
     "run_conjugate_trials",
     "run_glm_trial",
     "run_glm_trials",
     "run_methods",
     "split_method",
     "surface",
+    "surface_differences",
     "time_ratio",
     "trial_matrix",
     "trial_seeds",

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..._validation import check_choices, check_int, check_real, check_table
-from ..claims import MIN_SWEEP, Unearned
+from ..._validation import check_callable, check_choices, check_int, check_real, check_table
+from ..claims import MIN_SWEEP, Unearned, setting_text
 from ..support import bootstrap_support, deterministic
 from ..verdict_map import cell, decisive, map_diagnosis
 
@@ -61,6 +61,7 @@ __all__ = [
     "passes_within",
     "median_crossing",
     "reaches_near_zero_first",
+    "replicate_outcomes",
     "reverse_kl_misleads",
     "sparsevi_flat_ratio",
     "sparsevi_rank_correlation",
@@ -636,9 +637,32 @@ def reverse_kl_misleads(table, *, low_kl: str = "sparsevi", good_surface: str = 
                 and m.loc[low_kl, "relative_rms_difference"] > m.loc[good_surface, "relative_rms_difference"])
 
 
+def replicate_outcomes(test, table, replicates) -> list[bool]:
+    """A claim's test on round-off replicates (:func:`~.conjugate_trials.roundoff_replicates`): for each value of
+    ``replicates``' column ``replicate``, ``test`` on ``table`` with the rows of that replicate's ``(trial, method)``
+    pairs put in place of the measured ones (the other methods' rows kept). ``table``: the claim's tidy table (columns
+    ``trial, method`` and what ``test`` reads); ``replicates``: rows of the same form plus ``replicate``. Returns the
+    outcomes in replicate order: a verdict that changes among them turns on round-off."""
+    check_callable("test", test)
+    check_table("table", table, ("trial", "method"))
+    check_table("replicates", replicates, ("replicate", "trial", "method"))
+    if replicates.empty:
+        raise ValueError("replicates must hold at least one row")
+    measured = pd.MultiIndex.from_frame(table[["trial", "method"]])
+    out = []
+    for _, rep in replicates.groupby("replicate", sort=True):
+        swapped = pd.MultiIndex.from_frame(rep[["trial", "method"]])
+        if not swapped.isin(measured).all():
+            raise ValueError("every (trial, method) of replicates must be one of table's")
+        kept = table[~measured.isin(swapped)]
+        out.append(bool(test(pd.concat([kept, rep.drop(columns="replicate")], ignore_index=True))))
+    return out
+
+
 def conjugate_diagnosis(cells, chosen: dict, text: str, *, n_trials: dict | None = None):
     """The diagnosis of an A3 claim from its verdict map ``cells``
-    (:func:`~inferopt.experiment.verdict_map.cell`, each with ``construction`` and ``data``).
+    (:func:`~inferopt.experiment.verdict_map.cell`, each with ``construction`` and ``data``, and optionally
+    ``numbers``: a phrase with the cell's statistic, shown in the reason).
 
     ``chosen``: the setting of the measured cell. None when that cell holds. Otherwise, of the
     cells that hold decisively (:func:`~inferopt.experiment.verdict_map.decisive`): one of the authors' construction -> ``construction``; one on data of the
@@ -647,7 +671,10 @@ def conjugate_diagnosis(cells, chosen: dict, text: str, *, n_trials: dict | None
     :class:`~inferopt.experiment.claims.Unearned`). ``n_trials``: index of a cell -> its number of
     trials; a cell on fewer than :data:`MIN_MAP_TRIALS` is not decisive (``inconclusive``) either way, so
     that no ``paper`` diagnosis rests on it and no ``construction`` / ``stand-in`` / ``setting`` rescue either (the
-    measured cell's own verdict is the claim's: a small chosen cell that holds needs no diagnosis)."""
+    measured cell's own verdict is the claim's: a small chosen cell that holds needs no diagnosis). When such small
+    cells leave the map undecided, the :class:`~inferopt.experiment.claims.Unearned` reason names them first, with
+    their verdict on their own trials and what the map would earn were they decisive (the same map with their
+    verdicts kept): what would decide the claim."""
     cells = [dict(c) for c in cells]
     if len(cells) < MIN_SWEEP:
         raise ValueError(f"a verdict map needs at least {MIN_SWEEP} cells; got {len(cells)}")
@@ -656,9 +683,34 @@ def conjugate_diagnosis(cells, chosen: dict, text: str, *, n_trials: dict | None
         raise ValueError(f"chosen {chosen!r} is not the setting of any cell")
     if at[0]["verdict"] == "holds":
         return None
+    small = {}
     for i, n in (n_trials or {}).items():
         if n < MIN_MAP_TRIALS and cells[i]["verdict"] in ("holds", "fails"):
+            small[i] = (cells[i]["verdict"], n)
             cells[i] = dict(cells[i], verdict="inconclusive", note=f"{n} trials, fewer than {MIN_MAP_TRIALS}")
+    out = _map_kind(cells, text)
+    if not isinstance(out, Unearned) or not small:
+        return out
+    whole = _map_kind([dict(c, verdict=small[i][0]) if i in small else c for i, c in enumerate(cells)], text)
+    shown = "; ".join(f"the cell{_whose(cells[i])} ({setting_text(cells[i]['setting'])}) {v} on its {n} trials"
+                      + (f" ({cells[i]['numbers']})" if cells[i].get("numbers") else "")
+                      for i, (v, n) in small.items())
+    it, them = ("they", "them") if len(small) > 1 else ("it", "it")
+    if isinstance(whole, Unearned):
+        return Unearned(f"{shown}, on fewer than {MIN_MAP_TRIALS} trials: not decisive; were {it} decisive, the map would "
+                        f"still earn nothing. {out.reason}", out.evidence)
+    return Unearned(f"{shown}, but fewer than {MIN_MAP_TRIALS} trials are not decisive: that is what leaves the verdict map "
+                    f"undecided (were {it} decisive, it would earn a '{whole['kind']}' diagnosis; {MIN_MAP_TRIALS} trials of "
+                    f"{them} would decide it). {out.reason}", out.evidence)
+
+
+def _whose(c: dict) -> str:
+    """``" of the authors' construction"`` / ``" of our construction"`` for a verdict-map cell; ``""`` without one."""
+    return {"authors": " of the authors' construction", "ours": " of our construction"}.get(c.get("construction"), "")
+
+
+def _map_kind(cells, text: str):
+    """:func:`conjugate_diagnosis`' rule on cells whose trial counts are already applied."""
     evidence = {"sweep": cells}
     holding = [c for c in cells if c["verdict"] == "holds" and decisive(c)]
     for kind, pick, lead in [

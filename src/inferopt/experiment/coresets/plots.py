@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+import pandas as pd
+
 from ..._validation import as_rows, check_int, check_protocol, check_size
 from ...coresets.conjugate import rbf_features
 from ..methods import color, label, labels_of
@@ -59,6 +61,33 @@ def surface(model, info, coords, w, grid_size: int):
     g0, g1 = np.meshgrid(np.linspace(lo[0], hi[0], grid_size), np.linspace(lo[1], hi[1], grid_size))
     B = rbf_features(np.column_stack([g0.ravel(), g1.ravel()]), info["centres"], info["scales"])
     return g0, g1, (B @ model.posterior(w)[0]).reshape(g0.shape)
+
+
+def surface_differences(trials_of: dict, coords, k: int, grid_size: int) -> pd.DataFrame:
+    """Figs 2 and 7's number for every trial (A3.3 reads all of them; the figures show the first few): one row per
+    ``(trial, method)`` with the :func:`relative_rms_difference` of ``method``'s coreset of size ``k`` from the true
+    surface. ``trials_of``: ``{method: trials}``, each ``trials`` a list of ``((model, info), table, runs)`` in trial
+    order (:func:`~.conjugate_trials.run_conjugate_trials`), ``runs[method]`` holding the weights at ``k``; a method
+    may come from its own trial list (e.g. SparseVI on the authors' construction, run on fewer trials): the rows are
+    the trials every method ran (the first ``min`` of the lists' lengths, the trials being seeded alike). Columns
+    ``trial, method, relative_rms_difference``."""
+    if not isinstance(trials_of, dict) or not trials_of:
+        raise TypeError(f"trials_of must be a non-empty mapping of method -> list of trials; got {type(trials_of).__name__}")
+    k = check_int("k", k, low=1)
+    n = min(len(t) for t in trials_of.values())
+    if n == 0:
+        raise ValueError("trials_of must hold at least one trial for every method")
+    rows = []
+    for method, trials in trials_of.items():
+        for i, (made, _, runs) in enumerate(trials[:n]):
+            if method not in runs:
+                raise ValueError(f"trial {i} of trials_of[{method!r}] has no run of {method!r}")
+            at = dict(zip(np.asarray(runs[method]["ks"]).tolist(), runs[method]["weights"]))
+            if k not in at:
+                raise ValueError(f"trial {i} of {method!r} has no coreset of size k = {k}; sizes: {sorted(at)}")
+            rows.append({"trial": i, "method": method,
+                         "relative_rms_difference": relative_rms_difference(*made, coords, at[k], grid_size)})
+    return pd.DataFrame(rows)
 
 
 def _relative_rms(f, truth) -> float:
