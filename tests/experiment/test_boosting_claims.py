@@ -499,6 +499,10 @@ def test_the_common_draws_row_is_diagnosed_by_the_draws_split():
     assert d["evidence"]["sweep"][1]["construction"] == "authors"
     assert "adafw: 4800 log p evaluations as the authors' code runs it (4800 with common draws)" in d["text"]
     assert bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", common, common, otherwise)["kind"] == "stand-in"
+    # failing both ways, a rescue the row as run's map finds (cells with fresh draws) earns nothing with common draws
+    rescue = lambda t, w: {"kind": "setting", "text": "It holds at C0 = 1.", "evidence": {}}   # noqa: E731
+    out = bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", common, common, rescue)
+    assert isinstance(out, Unearned) and "none with common draws" in out.reason
     assert bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", as_run, as_run, otherwise) is None   # it holds
     shaky = make_records(work={**work, "line_search": 1000}, reps=3)         # as run: holds in one replicate of three
     sel = (shaky.method == "line_search") & (shaky.iteration > 0)

@@ -379,7 +379,10 @@ def common_row_diagnosis(test, what: str, records: pd.DataFrame, common: pd.Data
     (``records``: fresh draws at every trial and derivative call), each by its replicate support: the choice named (how
     the draws within a step are taken), both verdicts, each rule's work per run both ways (rubric 7). Where it fails
     decisively both ways the draws do not decide it: ``otherwise(test, what)``, the diagnosis of the claim's row as run
-    (:func:`timing_diagnosis`'s map). Else (a cell undecided) :class:`~.claims.Unearned` naming both cells."""
+    (:func:`timing_diagnosis`'s map), kept where it says the claim fails in every cell (``paper``, ``stand-in``); a
+    rescue it finds (``setting``, ``construction``) rests on cells run with the authors' fresh draws, not measured with
+    common draws, and earns nothing here (:class:`~.claims.Unearned`). Else (a cell undecided)
+    :class:`~.claims.Unearned` naming both cells."""
     check_callable("otherwise", otherwise)
     check_table("common", common, _COMMON_COLUMNS)
     if test(common):
@@ -395,7 +398,12 @@ def common_row_diagnosis(test, what: str, records: pd.DataFrame, common: pd.Data
                 "resamples hold), each decisively: the verdict rests on how the draws within a step are taken.",
                 "evidence": evidence}
     if fixed["verdict"] == "fails" and as_run["verdict"] == "fails":
-        return otherwise(test, what)
+        out = otherwise(test, what)
+        if isinstance(out, dict) and out.get("kind") in ("setting", "construction"):
+            return Unearned(f"it fails both ways, and the row as run's diagnosis ({out['kind']}: {out['text']}) rests on cells "
+                            "run with the authors' fresh draws, none with common draws. What would decide it: those cells with "
+                            "common draws within each step", {"sweep": [fixed, as_run]})
+        return out
     return Unearned(f"the two draw constructions do not decide it (with common draws: {fixed['verdict']}; as the authors' "
                     f"code runs the rules: {as_run['verdict']}; a cell is decisive at 90 % support). What would decide it: "
                     "more replicates", evidence)
