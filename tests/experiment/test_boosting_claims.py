@@ -476,9 +476,44 @@ def test_speed_claims_read_the_work_and_the_ratios_bracket_the_text():
 def test_a_holding_speed_claim_notes_a_failure_with_common_draws():
     work = {"predefined": 200, "line_search": 5200, "adafw": 1200, "adaafw": 1000, "adapfw": 800}
     rec, common = make_records(work=work), make_records(work={**work, "line_search": 400})
-    assert "fails with common draws" in bc.common_draws_note(bc.adaptive_faster, rec, common)
-    assert bc.common_draws_note(bc.adaptive_faster, rec, rec) == ""
-    assert bc.common_draws_note(bc.adaptive_faster, common, rec) == ""     # it fails as run: a diagnosis says why
+    note = bc.common_draws_note(bc.adaptive_faster, rec, common, "C2.2-common")
+    assert "fails with common draws" in note and "C2.2-common gives that verdict" in note
+    assert bc.common_draws_note(bc.adaptive_faster, rec, rec, "C2.2-common") == ""
+    assert bc.common_draws_note(bc.adaptive_faster, common, rec, "C2.2-common") == ""     # it fails as run: a diagnosis says why
+    with pytest.raises(TypeError, match="row"):
+        bc.common_draws_note(bc.adaptive_faster, rec, common, "")
+
+
+def test_the_common_draws_row_is_diagnosed_by_the_draws_split():
+    """The row with common draws within each step has its own verdict: ``construction`` where it fails decisively and the
+    authors' fresh draws hold decisively (both named, with each rule's work both ways); where both fail, the diagnosis
+    of the row as run; an undecided cell earns nothing; a row that holds has no diagnosis."""
+    from inferopt.experiment.claims import Unearned
+    work = {"predefined": 200, "line_search": 5200, "adafw": 1200, "adaafw": 1000, "adapfw": 800}
+    as_run = make_records(work=work)                                          # line search 4x the adaptive rules' work
+    common = make_records(work={**work, "line_search": 400})                 # common draws: line search the cheapest
+    otherwise = lambda t, w: {"kind": "stand-in", "text": w, "evidence": {}}  # noqa: E731 - the as-run row's diagnosis
+    d = bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", as_run, common, otherwise)
+    assert d["kind"] == "construction" and "draws within a step" in d["evidence"]["sweep"][0]["setting"]
+    assert [c["verdict"] for c in d["evidence"]["sweep"]] == ["fails", "holds"]
+    assert d["evidence"]["sweep"][1]["construction"] == "authors"
+    assert "adafw: 4800 log p evaluations as the authors' code runs it (4800 with common draws)" in d["text"]
+    assert bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", common, common, otherwise)["kind"] == "stand-in"
+    # failing both ways, a rescue the row as run's map finds (cells with fresh draws) earns nothing with common draws
+    rescue = lambda t, w: {"kind": "setting", "text": "It holds at C0 = 1.", "evidence": {}}   # noqa: E731
+    out = bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", common, common, rescue)
+    assert isinstance(out, Unearned) and "none with common draws" in out.reason
+    assert bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", as_run, as_run, otherwise) is None   # it holds
+    shaky = make_records(work={**work, "line_search": 1000}, reps=3)         # as run: holds in one replicate of three
+    sel = (shaky.method == "line_search") & (shaky.iteration > 0)
+    shaky.loc[sel, "work_step"] = np.where(shaky.loc[sel, "replicate"] == 0, 10_000, 100)
+    assert bc.adaptive_faster(shaky)
+    out = bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", shaky, common, otherwise)
+    assert isinstance(out, Unearned) and "do not decide it" in out.reason
+    with pytest.raises(TypeError, match="otherwise"):
+        bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", as_run, common, None)
+    with pytest.raises(ValueError, match="common"):
+        bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", as_run, common.drop(columns="work_step"), otherwise)
 
 
 def test_our_approach_is_read_as_every_rule_the_fastest_or_adafw():
@@ -504,52 +539,98 @@ def test_the_seconds_verdict_stands_beside_the_work():
     assert fast["verdict on CPU seconds"] == "holds" and fast["share of resamples where it holds on CPU seconds"] == 1.0
 
 
-def test_a_range_claim_reads_no_rule_that_runs_every_step_at_its_cap():
-    """C2.4 / C3.5: a rule whose every step runs its loop to the cap (AdaFW falling back after IMAX trials, line search
-    using every step) has the cap's ratio; the claim is read on the other rules: it fails where one of them lies outside
-    its range, and is not measured where they lie within."""
+def test_each_speed_claim_has_a_row_as_run_and_a_row_with_common_draws():
+    """speed_row: the row as run is decided on the authors' fresh draws (its id, the row's own diagnosis, a note where the
+    common row fails); the row with common draws on those (its id ending -common, the draws' split as its diagnosis)."""
+    work = {"predefined": 200, "line_search": 5200, "adafw": 1200, "adaafw": 1000, "adapfw": 800}
+    as_run, common = make_records(work=work), make_records(work={**work, "line_search": 400})
+    mine = lambda t, w: {"kind": "setting", "text": w, "evidence": {}}   # noqa: E731
+    run = bc.speed_row("C2.2", as_run, common, mine, "as run")
+    assert run["id"] == "C2.2" and run["decides"] is as_run and run["beside"] is common
+    assert run["beside_name"] == "with common draws" and run["diagnose"] is mine
+    assert "C2.2-common gives that verdict" in run["note"](bc.adaptive_faster)
+    com = bc.speed_row("C2.2", as_run, common, mine, "common")
+    assert com["id"] == "C2.2-common" and com["decides"] is common and com["beside"] is as_run and com["note"](bc.adaptive_faster) == ""
+    assert bc.adaptive_faster(run["decides"]) and not bc.adaptive_faster(com["decides"])    # each row its own verdict
+    assert com["diagnose"](bc.adaptive_faster, "It fails.")["kind"] == "construction"
+    with pytest.raises(ValueError, match="row"):
+        bc.speed_row("C2.2", as_run, common, mine, "fixed")
+    with pytest.raises(TypeError, match="diagnose_with"):
+        bc.speed_row("C2.2", as_run, common, None, "common")
+
+
+def _with_steps(rec, rule, tries, fallback=False):
+    """``rec`` with ``rule``'s steps at ``tries`` trials (a list per step, cycled), fallbacks where ``fallback``."""
+    rec = rec.copy()
+    sel = (rec.method == rule) & (rec.iteration >= 1)
+    rec.loc[sel, "n_tries"] = np.resize(np.asarray(tries, dtype=float), int(sel.sum()))
+    if fallback:
+        rec.loc[sel, "step_type"] = "fallback"
+    return rec
+
+
+def test_capped_shares_count_a_fallback_at_min_gamma_as_one_at_imax():
+    """Each rule's share of steps at its loop's cap and, for an adaptive rule, of steps MIN_GAMMA ended (a fallback
+    after fewer trials than IMAX); a fallback on a negative gap (no trial) is neither; an accepted step is capped only
+    at its cap's trial."""
     caps = bc.loop_caps({"adafw": {"imax": 10}, "line_search": {"ls_iter": 25}}, imax=5, ls_iter=10)
     assert caps == {"adafw": 10, "adaafw": 5, "adapfw": 5, "line_search": 25}
-    work = {"predefined": 200, "line_search": 5200, "adafw": 2400, "adaafw": 800, "adapfw": 600}   # 26x, 12x, 4x, 3x
-    rec = make_records(work=work, tries={"line_search": 25, "adafw": 10, "adaafw": 2, "adapfw": 5})
+    rec = make_records(tries={"line_search": 25, "adaafw": 2})
+    rec = _with_steps(rec, "adafw", [10, 1, 1, 0], fallback=True)         # IMAX, MIN_GAMMA x2, a negative gap
+    rec = _with_steps(rec, "adapfw", [5, 5, 1, 1])                         # accepted: at the 5th trial, or the 1st
     shares = bc.capped_shares(rec, caps)
-    assert shares == {"adafw": 1.0, "adaafw": 0.0, "adapfw": 1.0, "line_search": 1.0}
-    test, reason = bc.range_claim(rec, (2, 5, 7, 39), shares)
-    assert test.keywords["skip"] == ["adafw", "adapfw", "line_search"] and test(rec) and "nothing decides" in reason
-    assert not bc.cost_ratios_in_range(rec)                # AdaFW's 12x, at its cap, would fail it
-    out = make_records(work={**work, "adaafw": 1400}, tries={"line_search": 25, "adafw": 10, "adaafw": 2, "adapfw": 5})
-    test, reason = bc.range_claim(out, (2, 5, 7, 39), bc.capped_shares(out, caps))
-    assert reason is None and not test(out)                # AdaAFW adapts and lies at 7x: a failure
-    free = make_records(work=work, tries={"line_search": 3})
-    test, reason = bc.range_claim(free, (2, 5, 7, 39), bc.capped_shares(free, caps))
-    assert reason is None and test.keywords["skip"] == [] and not test(free)
+    assert shares["line_search"] == {"cap": 1.0, "min_gamma": 0.0, "either": 1.0}
+    assert shares["adafw"] == {"cap": 0.25, "min_gamma": 0.5, "either": 0.75}
+    assert shares["adaafw"] == {"cap": 0.0, "min_gamma": 0.0, "either": 0.0}
+    assert shares["adapfw"] == {"cap": 0.5, "min_gamma": 0.0, "either": 0.5}
+    m = bc.cap_measured(shares)
+    assert m["share of steps at the loop's cap Line-search"] == 1.0 and m["share of steps ended at MIN_GAMMA AdaFW"] == 0.5
+    assert not any("MIN_GAMMA Line-search" in k for k in m)
+    assert np.isnan(bc.capped_shares(rec[rec.method != "adaafw"], caps)["adaafw"]["cap"])       # no step of it
     with pytest.raises(TypeError, match="caps"):
         bc.capped_shares(rec, {})
+    with pytest.raises(ValueError, match="step_type"):
+        bc.capped_shares(rec.drop(columns="step_type"), caps)
+    with pytest.raises(TypeError, match="shares"):
+        bc.cap_measured({"adafw": 1.0})
 
 
-def test_a_reading_of_the_ranges_is_not_measured_where_only_capped_rules_could_fail_it():
-    """C2.4 / C3.5's readings are read as the claim is (range_claim): a reading whose ends contain every rule that adapts
-    decides nothing while a rule runs every step at its cap (not measured, never holds); one they do not contain fails."""
-    caps = {"adafw": 10, "adaafw": 5, "adapfw": 5, "line_search": 25}
-    work = {"predefined": 200, "line_search": 5200, "adafw": 2400, "adaafw": 1200, "adapfw": 600}   # 26x, 12x, 6x, 3x
-    rec = make_records(work=work, tries={"line_search": 25, "adafw": 10, "adaafw": 2, "adapfw": 2})
-    shares = bc.capped_shares(rec, caps)                                      # AdaFW and line search at their caps
-    assert bc.range_reading(rec, (2, 5, 7, 39), shares) is False              # AdaAFW's 6x above 5: fails
-    assert bc.range_reading(rec, (2, 6.61, 7, 39), shares) is None            # within on AdaAFW, AdaPFW alone: nothing
-    assert bc.cost_ratios_in_range(rec, (2, 6.61, 7, 39), skip=["adafw", "line_search"])   # what the old reading read
-    free = make_records(work=work, tries={"line_search": 3})                  # no rule at its cap: every ratio read
-    assert bc.range_reading(free, (2, 14.7, 7, 39), bc.capped_shares(free, caps)) is True
-    assert bc.range_reading(free, (2, 5, 7, 39), bc.capped_shares(free, caps)) is False
-    at = bc.replicate_readings(lambda r, v: bc.range_reading(r, v, shares), rec, [[2, 6.61, 7, 39]], chosen=[2, 5, 7, 39])
-    assert [r["verdict"] for r in at] == ["fails", "not measured"] and not bc.readings_turn(at)
-    # AdaAFW above 5x in one replicate of three only (mean 5.33x): the reading fails on the runs; a resample without that
-    # replicate is not measured (the capped rules alone could fail it), which agrees with neither verdict: undecided
-    shaky = rec.copy()
+def test_the_cap_note_says_which_way_each_cap_leans():
+    """The claim text's sentence: the configured caps decide a ratio of capped rules (the verdict is about the authors'
+    configuration); a capped line search makes a hold against it conservative (a lower bound in the ranges), IMAX is an
+    adaptive rule's dearest, MIN_GAMMA ends a search early; each said only where it occurs."""
+    caps = {"adafw": 10, "adaafw": 10, "adapfw": 10, "line_search": 25}
+    rec = _with_steps(make_records(tries={"line_search": 25}), "adafw", [10], fallback=True)
+    note = bc.cap_note(bc.capped_shares(rec, caps), caps, "versus line search")
+    assert "set by the configured caps" in note and "configuration the authors ran" in note
+    assert "Line-search 100 % at its 25 derivative calls" in note and "AdaFW 100 % at IMAX = 10, 0 % at MIN_GAMMA" in note
+    assert "a hold where it is capped is conservative" in note and "at IMAX costs the most" in note
+    assert "MIN_GAMMA ends" not in note
+    ranges = bc.cap_note(bc.capped_shares(rec, caps), caps, "ranges")
+    assert "lower bound" in ranges and "conservative" not in ranges
+    floor = _with_steps(make_records(tries={"line_search": 3}), "adapfw", [1], fallback=True)
+    note = bc.cap_note(bc.capped_shares(floor, caps), caps, "versus line search")
+    assert "AdaPFW 0 % at IMAX = 10, 100 % at MIN_GAMMA" in note and "MIN_GAMMA ends" in note
+    assert "conservative" not in note and "at IMAX costs" not in note
+    with pytest.raises(ValueError, match="claim"):
+        bc.cap_note(bc.capped_shares(rec, caps), caps, "faster")
+    with pytest.raises(ValueError, match="caps"):
+        bc.cap_note(bc.capped_shares(rec, caps), {"adafw": 10}, "ranges")
+
+
+def test_a_reading_not_measured_in_a_resample_agrees_with_neither_verdict():
+    """replicate_readings: a resample where a reading is not measured (None) counts for neither verdict."""
+    work = {"predefined": 200, "line_search": 5200, "adafw": 800, "adaafw": 800, "adapfw": 600}   # 26x, 4x, 4x, 3x
+    shaky = make_records(work=work)
     sel = (shaky.method == "adaafw") & (shaky.iteration >= 1)
-    shaky.loc[sel, "work_step"] = np.where(shaky.loc[sel, "replicate"] == 0, 1600.0, 800.0)   # 8x, 4x, 4x
-    at = bc.replicate_readings(lambda r, v: bc.range_reading(r, v, shares), shaky, [[2, 6.61, 7, 39]], chosen=[2, 5, 7, 39])
-    assert [r["verdict"] for r in at] == ["inconclusive", "not measured"]
+    shaky.loc[sel, "work_step"] = np.where(shaky.loc[sel, "replicate"] == 0, 1600.0, 800.0)   # 8x, 4x, 4x: 5.33x
+    # not measured where replicate 0's AdaAFW is left out of the resample, else the range (fails at 5x)
+    test_at = lambda r, v: None if r[r.method == "adaafw"].work_step.max() < 1000 else bc.cost_ratios_in_range(r, v)  # noqa: E731
+    at = bc.replicate_readings(test_at, shaky, [[2, 6.61, 7, 39]], chosen=[2, 5, 7, 39])
+    assert [r["verdict"] for r in at] == ["inconclusive", "inconclusive"]
     assert at[0]["support"] == pytest.approx(1 - 0.7, abs=0.1)      # fails only with replicate 0 drawn: 1 - (2/3)^3
+    # at 6.61 it holds on the runs; it holds in a resample only with replicate 0 drawn once (twice: 6.7x), else None
+    assert at[1]["support"] == pytest.approx(0.44, abs=0.1)          # 3 (1/3) (2/3)^2
 
 
 def test_each_reading_stands_on_its_own_replicate_support():
@@ -604,6 +685,10 @@ def test_a_speedup_the_run_length_may_decide_is_said_so():
     assert bc.short_run_note(grows, 20.0, 50) == ""                           # a claim that fails says nothing here
     with pytest.raises(ValueError, match="iterations"):
         bc.speedup_by_step(grows, 0)
+    # a run of the paper's length: the verdict is the measurement, no projection is given, whichever way it goes
+    assert "projected" not in bc.speedup_by_step(grows, 8)["adaafw"]
+    for factor in (2.0, 20.0):
+        assert "the verdict is the measurement over the paper's run length" in bc.short_run_note(grows, factor, 8)
 
 
 def test_construction_diagnosis_never_counts_a_tie_as_a_hold():
@@ -772,47 +857,25 @@ def test_curvature_found_reads_the_fallback_streaks():
         bc.curvature_found(rec, within=0)
 
 
-def test_the_cap_rule_reads_every_speed_claim_alike():
-    """One cap rule for C2.2, C2.4, C2.8 and C3.4-C3.6 (capped_claim): a rule at its loop's cap at every step is left out
-    (the claim can fail on the others, not hold); a claim whose every ratio is to line search is not measured where line
-    search is at its cap; with no rule capped it holds or fails on every rule."""
+def test_every_speed_claim_reads_every_rule_caps_included():
+    """The speed claims are decided on the work as the authors' configuration incurs it: a rule at its loop's cap on
+    every step is read as any other (its ratio is the configured caps'), so each claim can hold and can fail there."""
     caps = {"adafw": 10, "adaafw": 10, "adapfw": 10, "line_search": 25}
-    # line search 10x the adaptive rules' work, nobody capped: C2.2 / C2.8 hold; AdaPFW as slow as line search: both fail
-    free = make_records(work={"line_search": 1000, "adafw": 100, "adaafw": 100, "adapfw": 100})
-    slow = make_records(work={"line_search": 1000, "adafw": 100, "adaafw": 100, "adapfw": 1200})
-    for rec, expected in ((free, True), (slow, False)):
-        shares = bc.capped_shares(rec, caps)
-        for test in (bc.adaptive_faster, partial(bc.speedup_at_least, factor=2.0)):
-            assert bc.capped_reading(test, rec, shares, "line_search") is expected
-            kept, reason = bc.capped_claim(test, rec, shares, reference="line_search")
-            assert reason is None and kept(rec) is expected
-    # line search at its cap at every step: every ratio is to it, nothing decides C2.2 / C2.8, whatever the numbers
-    capped_ls = make_records(work={"line_search": 1000, "adapfw": 1200}, tries={"line_search": 25})
-    shares = bc.capped_shares(capped_ls, caps)
-    assert shares["line_search"] == 1.0
-    assert bc.capped_reading(bc.adaptive_faster, capped_ls, shares, "line_search") is None
-    _, reason = bc.capped_claim(bc.adaptive_faster, capped_ls, shares, reference="line_search")
-    assert "line_search" in reason and "every ratio of the claim is to line_search" in reason
-    # AdaPFW at its cap: left out; the others faster holds on them only (not measured), one of them slower fails
-    capped_pfw = make_records(work={"line_search": 1000, "adapfw": 1200}, tries={"adapfw": 10})
-    shares = bc.capped_shares(capped_pfw, caps)
-    assert bc.capped_reading(bc.adaptive_faster, capped_pfw, shares, "line_search") is None
-    kept, reason = bc.capped_claim(bc.adaptive_faster, capped_pfw, shares, reference="line_search")
-    assert reason is not None and kept(capped_pfw)              # AdaPFW's 1200 is not read
-    worse = make_records(work={"line_search": 1000, "adafw": 1100, "adapfw": 1200}, tries={"adapfw": 10})
-    assert bc.capped_reading(bc.adaptive_faster, worse, bc.capped_shares(worse, caps), "line_search") is False
-    # the range claims' reference, the predefined step, has no loop: a capped line search is left out there
-    assert bc.range_reading(capped_ls, (0.5, 20, 7, 39), bc.capped_shares(capped_ls, caps)) is None
-    with pytest.raises(ValueError, match="skip"):
-        bc.adaptive_faster(free, skip=["plain_vi"])
-
-
-def test_speedup_skips_the_left_out_rules_for_every_reading_of_our_approach():
-    rec = make_records(work={"line_search": 1000, "adafw": 600, "adaafw": 100, "adapfw": 100})
-    assert not bc.speedup_at_least(rec, 2.0)                                   # AdaFW only 1.7x
-    assert bc.speedup_at_least(rec, 2.0, skip=["adafw"])
-    assert bc.speedup_at_least(rec, 2.0, approach="fastest")
-    assert bc.speedup_at_least(rec, 2.0, approach="adafw", skip=["adafw"])     # AdaFW left out: nothing to read (vacuous)
+    capped = {"line_search": 25, "adafw": 10, "adaafw": 10, "adapfw": 10}
+    # every rule at its cap, line search 4x the adaptive rules' work (C2.2, C2.8 hold), 26x the predefined step's
+    rec = make_records(work={"predefined": 200, "line_search": 5200, "adafw": 1300, "adaafw": 1300, "adapfw": 1300},
+                       tries=capped)
+    assert all(v["cap"] == 1.0 for v in bc.capped_shares(rec, caps).values())
+    assert bc.adaptive_faster(rec) and bc.speedup_at_least(rec, 2.0) and not bc.cost_ratios_in_range(rec)   # 6.5x > 5
+    # at the same caps, AdaPFW as dear as line search: C2.2 and C2.8 fail; the adaptive rules at 2-5x: the range holds
+    slow = make_records(work={"predefined": 200, "line_search": 5200, "adafw": 800, "adaafw": 800, "adapfw": 5200},
+                        tries=capped)
+    assert not bc.adaptive_faster(slow) and not bc.speedup_at_least(slow, 2.0)
+    fit = make_records(work={"predefined": 200, "line_search": 5200, "adafw": 400, "adaafw": 850, "adapfw": 750},
+                       tries=capped)
+    assert bc.cost_ratios_in_range(fit)                                        # 2.0 / 4.25 / 3.75 and 26x
+    with pytest.raises(TypeError):
+        bc.adaptive_faster(rec, skip=["adafw"])                                # no rule is left out any more
 
 
 def test_a_diagnosis_needs_a_decisive_failure():

@@ -10,12 +10,17 @@ bootstrap resample of their replicates) and returns a boolean:
 * :func:`adaptive_less_variance` -- Table 2's caption: the adaptive rules' spread over replicates below line search's;
 * :func:`curvature_found` -- Sec. 4: a streak of fallback steps ends, the backtracking passing, after one or two;
 * :func:`cost_ratios_in_range` -- Sec. 6.2: the adaptive rules' and line search's step-size work (or time) as
-  multiples of the predefined step's within the text's ranges (:func:`range_claim`, a reading by :func:`range_reading`);
-  every speed claim under one cap rule (:func:`capped_claim`, :func:`capped_reading`): a rule that runs every step at
-  its loop's cap (:func:`capped_shares`) has the cap's arithmetic for its work, and a ratio of it decides nothing;
+  multiples of the predefined step's within the text's ranges;
+  every speed claim is decided on the work as the authors' configuration incurs it, its caps included (line search's
+  derivative calls, IMAX trials, MIN_GAMMA): :func:`capped_shares` gives each rule's share of steps at each cap (a
+  fallback at MIN_GAMMA counted as one at IMAX), :func:`cap_measured` records them beside the ratios and
+  :func:`cap_note` says in the claim's text what a ratio of capped rules means;
   :func:`fails_decisively` -- whether a diagnosis is earned (a claim that fails, not an inconclusive one);
-  :func:`timing_diagnosis` -- why a speed claim fails, :func:`common_draws_note` -- a holding one that fails with common
-  draws, :func:`short_run_note` -- a holding speed-up that the run's length may decide (:func:`speedup_by_step`);
+  :func:`speed_row` -- each speed claim's two rows, as the authors' code runs the rules and with common draws within
+  each step (its own id and verdict); :func:`timing_diagnosis` -- why a speed claim fails, :func:`common_row_diagnosis`
+  -- why its row with common draws fails (``construction`` where the authors' fresh draws hold),
+  :func:`common_draws_note` -- a holding one that fails with common draws, :func:`short_run_note` -- a speed-up that
+  the run's length may decide (:func:`speedup_by_step`), or one measured over the paper's whole run;
 * :func:`predefined_fastest` and :func:`predefined_worst` -- Sec. 6.2's two halves: the predefined step is the fastest
   (decided on the CPU seconds: on the work every rule is charged the predefined step's estimates and more),
   and it is the worst at the runs' end (Fig. 1's last iterate: its train log-likelihood below every other rule's);
@@ -55,6 +60,7 @@ from .._validation import check_callable, check_choice, check_choices, check_int
 from .boosting import GAIN_SE, POWER_SE, authors_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
 from .boosting_rules import ADAPTIVE
 from .claims import MIN_SWEEP, Unearned, readings
+from .methods import label
 from .support import Gated, supported_verdict
 from .verdict_map import cell, map_diagnosis
 
@@ -75,18 +81,11 @@ def auroc_comparable(records: pd.DataFrame, tol: float) -> bool:
 COSTS = ("step_work", "step_time")
 
 
-def adaptive_faster(records: pd.DataFrame, cost: str = "step_work", skip=()) -> bool:
-    """Each adaptive rule's mean ``cost`` (:data:`COSTS`) per run below line search's (``skip``: the adaptive rules
-    left out, :func:`capped_claim`)."""
+def adaptive_faster(records: pd.DataFrame, cost: str = "step_work") -> bool:
+    """Each adaptive rule's mean ``cost`` (:data:`COSTS`) per run below line search's."""
     check_choice("cost", cost, COSTS)
     s = by_method(records)
-    return bool(all(s.loc[m, f"{cost}_mean"] < s.loc["line_search", f"{cost}_mean"] for m in _kept(skip)))
-
-
-def _kept(skip) -> list:
-    """The adaptive rules not in ``skip`` (rules of :func:`capped_rules`)."""
-    skip = check_choices("skip", skip, ("line_search", *ADAPTIVE)) if len(skip) else []
-    return [m for m in ADAPTIVE if m not in skip]
+    return bool(all(s.loc[m, f"{cost}_mean"] < s.loc["line_search", f"{cost}_mean"] for m in ADAPTIVE))
 
 
 #: readings of Sec. 6.2's "our approach" in :func:`speedup_at_least`: every adaptive rule, the fastest of them, AdaFW
@@ -95,24 +94,21 @@ def _kept(skip) -> list:
 APPROACHES = ("every", "fastest", "adafw")
 
 
-def speedup_at_least(records: pd.DataFrame, factor: float = 2.0, cost: str = "step_work", approach: str = "every",
-                     skip=()) -> bool:
+def speedup_at_least(records: pd.DataFrame, factor: float = 2.0, cost: str = "step_work", approach: str = "every") -> bool:
     """Sec. 6.2 "our approach results in at least a 2x speed-up over line-search": line search's mean ``cost``
     (:data:`COSTS`) per run at least ``factor`` times the adaptive rules' of ``approach`` (:data:`APPROACHES`): each
-    adaptive rule's, the fastest one's, or AdaFW's, of the rules not in ``skip`` (:func:`capped_claim`)."""
+    adaptive rule's, the fastest one's, or AdaFW's."""
     check_choice("cost", cost, COSTS)
     check_choice("approach", approach, APPROACHES)
     factor = check_real("factor", factor, low=0.0, low_open=True)
     s = by_method(records)
-    mean = s.loc[_kept(skip), f"{cost}_mean"]
+    mean = s.loc[list(ADAPTIVE), f"{cost}_mean"]
     return bool(all(s.loc["line_search", f"{cost}_mean"] >= factor * mean[m] for m in _approach_rules(mean, approach)))
 
 
 def _approach_rules(mean: pd.Series, approach: str) -> list:
     """The adaptive rules "our approach" (:data:`APPROACHES`) names among those of ``mean`` (their mean costs)."""
-    if not len(mean):
-        return []
-    return {"every": list(mean.index), "fastest": [mean.idxmin()], "adafw": [m for m in ("adafw",) if m in mean.index]}[approach]
+    return {"every": list(mean.index), "fastest": [mean.idxmin()], "adafw": ["adafw"]}[approach]
 
 
 def seconds_verdict(test, records: pd.DataFrame) -> dict:
@@ -173,39 +169,107 @@ def curvature_found(records: pd.DataFrame, *, within: int = 2, share: float = 0.
     return bool(all(np.mean([ended and n <= within for n, ended in v]) >= share for v in streaks.values() if v))
 
 
-def ratios_in_range(ratio, bounds, skip=()) -> bool:
+def ratios_in_range(ratio, bounds) -> bool:
     """Sec. 6.2's ranges: every adaptive rule's ``ratio`` (rule -> cost as a multiple of the predefined step's) within
-    ``bounds[0]..bounds[1]``, line search's within ``bounds[2]..bounds[3]`` (the text: 2-5x and 7-39x); the rules of
-    ``skip`` are left out (:func:`capped_rules`)."""
+    ``bounds[0]..bounds[1]``, line search's within ``bounds[2]..bounds[3]`` (the text: 2-5x and 7-39x)."""
     if len(bounds) != 4:
         raise ValueError(f"bounds must be (adaptive low, adaptive high, line-search low, line-search high); got {bounds!r}")
     a_lo, a_hi, l_lo, l_hi = (check_real(f"bounds[{i}]", b, low=0.0) for i, b in enumerate(bounds))
-    return bool(all(a_lo <= ratio[m] <= a_hi for m in _kept(skip))
-                and ("line_search" in skip or l_lo <= ratio["line_search"] <= l_hi))
+    return bool(all(a_lo <= ratio[m] <= a_hi for m in ADAPTIVE) and l_lo <= ratio["line_search"] <= l_hi)
 
 
-def cost_ratios_in_range(records: pd.DataFrame, bounds=(2, 5, 7, 39), cost: str = "step_work", skip=()) -> bool:
-    """:func:`ratios_in_range` of the mean ``cost`` (:data:`COSTS`) per run over the predefined step's (``skip``: the
-    rules left out)."""
+def cost_ratios_in_range(records: pd.DataFrame, bounds=(2, 5, 7, 39), cost: str = "step_work") -> bool:
+    """:func:`ratios_in_range` of the mean ``cost`` (:data:`COSTS`) per run over the predefined step's."""
     check_choice("cost", cost, COSTS)
-    return ratios_in_range(by_method(records)[f"{cost}_ratio"], bounds, skip)
+    return ratios_in_range(by_method(records)[f"{cost}_ratio"], bounds)
 
 
 def capped_shares(records: pd.DataFrame, caps: dict) -> dict:
     """Per rule of ``caps`` (rule -> its loop's cap: an adaptive rule's ``imax`` trials, line search's ``ls_iter``
-    derivative calls) the share of its steps that ran the loop to its cap (``n_tries`` at least the cap: an adaptive
-    rule falling back after its last trial, a line search that never met its tolerance). Where every step does, the
-    rule's step-size work is the cap's arithmetic (e.g. AdaFW's 2N + N + IMAX·N a step against the predefined step's
-    2N), set by the setting, not by the rule adapting."""
-    check_table("records", records, ("method", "iteration", "n_tries"))
+    derivative calls) the shares of its steps that a cap of the authors' configuration ended: ``"cap"``, the steps that
+    ran the loop to its cap (``n_tries`` at least the cap: an adaptive rule's IMAX-th trial, a line search that never met
+    its tolerance); ``"min_gamma"``, the steps whose search MIN_GAMMA ended (a fallback after at least one trial and
+    fewer than the cap: their ``adaptive_fw`` stops backtracking once the tried step falls below MIN_GAMMA,
+    :class:`~inferopt.fw.Backtracking`'s ``min_gamma``), a fallback counted as one after IMAX trials is: both end the
+    search with the predefined step, and each is charged the trials it made (a fallback on a negative gap, no trial, is
+    neither); ``"either"``, their sum. NaN where the rule has no step. Where every step of two rules sits at its cap,
+    their work ratio is the caps' arithmetic (e.g. line search's 2N + 25·2N a step against AdaFW's 2N + N + 10·N)."""
+    check_table("records", records, ("method", "iteration", "n_tries", "step_type"))
     if not isinstance(caps, dict) or not caps:
         raise TypeError(f"caps must be a non-empty mapping rule -> its loop's cap; got {caps!r}")
     out = {}
     for rule, cap in caps.items():
         cap = check_int(f"caps[{rule!r}]", cap, low=1)
-        steps = records[(records.method == rule) & (records.iteration >= 1)].n_tries
-        out[rule] = float((steps >= cap).mean()) if len(steps) else float("nan")
+        steps = records[(records.method == rule) & (records.iteration >= 1)]
+        if not len(steps):
+            out[rule] = dict.fromkeys(("cap", "min_gamma", "either"), float("nan"))
+            continue
+        at_cap = steps.n_tries >= cap
+        at_floor = (steps.step_type == "fallback") & (steps.n_tries >= 1) & ~at_cap
+        out[rule] = {"cap": float(at_cap.mean()), "min_gamma": float(at_floor.mean()), "either": float((at_cap | at_floor).mean())}
     return out
+
+
+def cap_measured(shares: dict) -> dict:
+    """A speed claim's ``measured`` entries of :func:`capped_shares`' ``shares``, recorded beside its ratios: per rule
+    the share of steps at its loop's cap, and per adaptive rule the share MIN_GAMMA ended."""
+    out = {}
+    for rule, v in _shares(shares).items():
+        out[f"share of steps at the loop's cap {label(rule)}"] = v["cap"]
+        if rule in ADAPTIVE:
+            out[f"share of steps ended at MIN_GAMMA {label(rule)}"] = v["min_gamma"]
+    return out
+
+
+def _shares(shares) -> dict:
+    """``shares`` checked: a non-empty mapping rule -> :func:`capped_shares`' row."""
+    if (not isinstance(shares, dict) or not shares
+            or not all(isinstance(v, dict) and {"cap", "min_gamma"} <= set(v) for v in shares.values())):
+        raise TypeError(f"shares must be capped_shares' mapping rule -> {{'cap', 'min_gamma', 'either'}}; got {shares!r}")
+    return shares
+
+
+#: what a speed claim compares (:func:`cap_note`): the adaptive rules against line search (C2.2, C2.8, C3.4, C3.6), or
+#: every rule as a multiple of the predefined step, which has no loop (the ranges, C2.4, C3.5)
+CAP_CLAIMS = ("versus line search", "ranges")
+
+
+def cap_note(shares: dict, caps: dict, claim: str) -> str:
+    """The sentence of a speed claim's text on the caps (one rule for every speed claim of C2 and C3): the claim is
+    decided on the work as the authors' configuration incurs it, caps included (``caps``: rule -> its loop's cap,
+    :func:`loop_caps`; MIN_GAMMA besides), with each rule's shares of steps at each cap (:func:`capped_shares`); a ratio
+    of capped rules is set by the configured caps, so the verdict is about the configuration the authors ran. Which way
+    a cap leans, said where it occurs: uncapped, line search would make at least as many calls (``claim`` ``'versus line
+    search'``: a hold where it is capped is conservative; ``'ranges'``: its ratio is a lower bound); an adaptive rule at
+    IMAX costs the most its configuration allows; a search MIN_GAMMA ends costs fewer trials than it would without
+    that floor (at most IMAX)."""
+    check_choice("claim", claim, CAP_CLAIMS)
+    shares = _shares(shares)
+    if set(caps) != set(shares):
+        raise ValueError(f"caps must name the rules of shares {sorted(shares)}; got {sorted(caps)}")
+    pct = lambda v: "no step" if np.isnan(v) else f"{100 * v:.0f} %"   # noqa: E731
+    shown = []
+    for rule, v in shares.items():
+        if rule in ADAPTIVE:
+            shown.append(f"{label(rule)} {pct(v['cap'])} at IMAX = {caps[rule]}, {pct(v['min_gamma'])} at MIN_GAMMA")
+        else:
+            shown.append(f"{label(rule)} {pct(v['cap'])} at its {caps[rule]} derivative calls")
+    ls = shares.get("line_search", {}).get("cap", 0.0)
+    ada = [v for m, v in shares.items() if m in ADAPTIVE]
+    lean = []
+    if ls > 0:
+        lean.append("uncapped, line search would make at least as many calls, so " + (
+            "a hold where it is capped is conservative" if claim == "versus line search" else
+            "its ratio where it is capped is a lower bound of its uncapped one"))
+    if any(v["cap"] > 0 for v in ada):
+        lean.append("an adaptive rule at IMAX costs the most its configuration allows")
+    if any(v["min_gamma"] > 0 for v in ada):
+        lean.append("a search MIN_GAMMA ends (a fallback, counted as one at IMAX) costs fewer trials than it would "
+                    "without that floor, at most IMAX")
+    return ("Decided on the work as the authors' configuration incurs it, caps included (their line search's derivative "
+            "calls, IMAX trials, MIN_GAMMA): shares of steps at each cap: " + "; ".join(shown) + ". A ratio of rules at "
+            "their caps is set by the configured caps, so the verdict is about the configuration the authors ran"
+            + (": " + "; ".join(lean) if lean else "") + ".")
 
 
 def loop_caps(rule_settings: dict | None, *, imax: int, ls_iter: int) -> dict:
@@ -223,7 +287,7 @@ def replicate_readings(test_at, records: pd.DataFrame, values, *, chosen) -> lis
     (:func:`~.boosting.replicate_support`: the replicates paired, or the rules' runs apart where a run stopped early):
     ``test_at(records, value) -> bool`` (None: not measured at that value), ``inconclusive`` where fewer than 90 % of
     the resamples agree with the verdict on the runs. A resample where the test is not measured agrees with neither
-    verdict (a range reading, :func:`range_reading`, is not measured where only a capped rule could fail it): ``support``
+    verdict: ``support``
     is the share of resamples that do not fail for a failing reading, the share that hold for a holding one, so that
     the record reads the agreement as it reads a claim's (:func:`~.support.support_reason`). An undecided reading decides
     nothing: it cannot make the verdict turn (:meth:`~.record.Experiment.claim`, :func:`readings_turn`)."""
@@ -254,59 +318,32 @@ def readings_turn(readings) -> bool:
     return len({r["verdict"] for r in readings} & {"holds", "fails"}) > 1
 
 
-def capped_rules(shares: dict) -> list:
-    """The rules of :func:`capped_shares` whose every step ran its loop to the cap."""
-    return [m for m, v in shares.items() if v == 1.0]
-
-
-def capped_reading(test, records: pd.DataFrame, shares: dict, reference: str | None = None) -> bool | None:
-    """A speed claim's verdict read under the cap rule (one rule for C2.2, C2.4, C2.8, C3.4-C3.6): a rule that runs
-    every step at its loop's cap (:func:`capped_rules` of :func:`capped_shares` ``shares``) has the cap's arithmetic
-    for its work (IMAX trials, the line search's steps: set by the setting, not by the rule adapting), so a ratio of it
-    decides nothing. ``test(records, skip=...)`` is read on the other rules: it can fail there but not hold (None, not
-    measured, where some rule is left out and the others pass), and a claim whose every ratio is to ``reference`` (line
-    search for C2.2 and C2.8; None for the range claims, whose reference, the predefined step, has no loop) is not
-    measured where ``reference`` is capped."""
-    check_callable("test", test)
-    capped = capped_rules(shares)
-    if reference is not None and reference in capped:
-        return None
-    outcome = test(records, skip=[m for m in capped if m != reference])
-    return None if capped and outcome else bool(outcome)
-
-
-def capped_claim(test, records: pd.DataFrame, shares: dict, reference: str | None = None):
-    """``(test, reason)`` of a speed claim under the cap rule (:func:`capped_reading`): ``test`` with the capped rules
-    left out, and ``reason`` (the claim is then ``not measured``) where the reading is None, else ``None``."""
-    capped = capped_rules(shares)
-    kept = partial(test, skip=[m for m in capped if m != reference])
-    if capped_reading(test, records, shares, reference) is not None:
-        return kept, None
-    shown = ", ".join(f"{m} {100 * v:.0f} %" for m, v in shares.items())
-    why = (f"every step of {', '.join(capped)} runs its loop to the cap (shares of capped steps: {shown}): its work is the "
-           "cap's arithmetic, set by IMAX or the line search's step count, not by the rule adapting")
-    if reference is not None and reference in capped:
-        return kept, f"{why}, and every ratio of the claim is to {reference}: nothing decides the claim"
-    return kept, f"{why}, and the other rules pass: nothing decides the claim"
-
-
-def range_reading(records: pd.DataFrame, bounds, shares: dict, cost: str = "step_work") -> bool | None:
-    """The verdict of a range claim at ``bounds`` (:func:`cost_ratios_in_range`) under the cap rule
-    (:func:`capped_reading`), for a reading of its ends."""
-    return capped_reading(partial(cost_ratios_in_range, bounds=bounds, cost=cost), records, shares)
-
-
-def range_claim(records: pd.DataFrame, bounds, shares: dict, cost: str = "step_work"):
-    """``(test, reason)`` of a range claim (Sec. 6.2's 2-5x / 7-39x) under the cap rule (:func:`capped_claim`)."""
-    return capped_claim(partial(cost_ratios_in_range, bounds=bounds, cost=cost), records, shares)
-
-
 def fails_decisively(test, records: pd.DataFrame) -> bool:
     """Does ``test`` fail on ``records`` with at least 90 % of the replicate resamples failing
     (:func:`~.boosting.replicate_support`)? A diagnosis explains a claim that does not hold: on an ``inconclusive``
     verdict none is earned (a ``setting`` cell cannot rescue a claim that has not decisively failed)."""
     check_callable("test", test)
     return not test(records) and supported_verdict(False, replicate_support(test, records)) == "fails"
+
+
+def _work_both_ways(records: pd.DataFrame, common: pd.DataFrame) -> str:
+    """Each rule's step-size work per run as the authors' code runs the rules and with common draws, its seconds beside."""
+    s, c = by_method(records), by_method(common)
+    return "; ".join(f"{m}: {s.loc[m, 'step_work_mean']:.4g} log p evaluations as the authors' code runs it "
+                     f"({c.loc[m, 'step_work_mean']:.4g} with common draws), {s.loc[m, 'step_time_mean']:.3g} s" for m in s.index)
+
+
+_COMMON_COLUMNS = ("method", "replicate", "iteration", "work_step", "time_step")
+#: the construction choice that splits a speed claim's two rows: how the draws within a step are taken
+DRAWS_AS_RUN = {"draws within a step": "fresh (the authors' code)"}
+DRAWS_COMMON = {"draws within a step": "common (fixed for the step)"}
+
+
+def _draw_cells(test, records: pd.DataFrame, common: pd.DataFrame) -> tuple[dict, dict]:
+    """The two cells of the draws' split: ``test`` as the authors' code runs the rules (``records``, construction
+    ``authors``) and with common draws within each step (``common``), each with its replicate support."""
+    return (cell(DRAWS_AS_RUN, test(records), construction="authors", support=replicate_support(test, records)),
+            cell(DRAWS_COMMON, test(common), support=replicate_support(test, common)))
 
 
 def timing_diagnosis(test, what: str, records: pd.DataFrame, cells: list, common: pd.DataFrame) -> dict | None:
@@ -318,17 +355,14 @@ def timing_diagnosis(test, what: str, records: pd.DataFrame, cells: list, common
     them once: ``ls_draws='fixed'``, ``reuse_samples=True``), a construction of ours whose verdict differs, both
     reported; else the verdict map ``cells`` (the same test over the step rules' open settings and constructions,
     :func:`~.boosting.step_rule_cells`) decides (:func:`~.verdict_map.map_diagnosis`). The text gives each rule's work
-    per run both ways and, beside it, its seconds."""
-    check_table("common", common, ("method", "replicate", "iteration", "work_step", "time_step"))
+    per run both ways and, beside it, its seconds. The common-draws row has its own verdict and diagnosis
+    (:func:`common_row_diagnosis`)."""
+    check_table("common", common, _COMMON_COLUMNS)
     if test(records):
         return None
-    s, c = by_method(records), by_method(common)
-    shown = "; ".join(f"{m}: {s.loc[m, 'step_work_mean']:.4g} log p evaluations as the authors' code runs it "
-                      f"({c.loc[m, 'step_work_mean']:.4g} with common draws), {s.loc[m, 'step_time_mean']:.3g} s" for m in s.index)
-    text = f"{what} Step-size work per run (evaluations of log p at a draw, each over every training row): {shown}."
-    as_run = cell({"draws within a step": "fresh (the authors' code)"}, False, construction="authors",
-                  support=replicate_support(test, records))
-    fixed = cell({"draws within a step": "common (fixed for the step)"}, test(common), support=replicate_support(test, common))
+    as_run, fixed = _draw_cells(test, records, common)
+    text = (f"{what} Step-size work per run (evaluations of log p at a draw, each over every training row): "
+            f"{_work_both_ways(records, common)}.")
     if as_run["verdict"] == "fails" and fixed["verdict"] == "holds":
         return {"kind": "construction", "text": f"{text} It fails as the authors' code runs the rules (every trial and "
                 "every derivative call of the line search on fresh draws) and holds with common draws within each step "
@@ -338,14 +372,83 @@ def timing_diagnosis(test, what: str, records: pd.DataFrame, cells: list, common
                          + (f" ({100 * fixed['support']:.0f} % of resamples hold)." if "support" in fixed else "."))
 
 
-def common_draws_note(test, records: pd.DataFrame, common: pd.DataFrame) -> str:
+def common_row_diagnosis(test, what: str, records: pd.DataFrame, common: pd.DataFrame, otherwise):
+    """Why a speed claim's row with common draws within each step fails (``test`` decided on ``common``: the line
+    search's and the trials' draws fixed for the step, ``log p̃`` at them once, a construction of ours), ``None`` where it
+    holds. ``construction`` where it fails decisively there and holds decisively as the authors' code runs the rules
+    (``records``: fresh draws at every trial and derivative call), each by its replicate support: the choice named (how
+    the draws within a step are taken), both verdicts, each rule's work per run both ways (rubric 7). Where it fails
+    decisively both ways the draws do not decide it: ``otherwise(test, what)``, the diagnosis of the claim's row as run
+    (:func:`timing_diagnosis`'s map), kept where it says the claim fails in every cell (``paper``, ``stand-in``); a
+    rescue it finds (``setting``, ``construction``) rests on cells run with the authors' fresh draws, not measured with
+    common draws, and earns nothing here (:class:`~.claims.Unearned`). Else (a cell undecided)
+    :class:`~.claims.Unearned` naming both cells."""
+    check_callable("otherwise", otherwise)
+    check_table("common", common, _COMMON_COLUMNS)
+    if test(common):
+        return None
+    as_run, fixed = _draw_cells(test, records, common)
+    text = (f"{what} Step-size work per run (evaluations of log p at a draw, each over every training row): "
+            f"{_work_both_ways(records, common)}.")
+    evidence = {"sweep": [fixed, as_run]}
+    if fixed["verdict"] == "fails" and as_run["verdict"] == "holds":
+        return {"kind": "construction", "text": f"{text} It fails with common draws within each step (the line search's "
+                "and the trials' draws fixed for the step, log p at them once; ours) and holds as the authors' code runs the "
+                f"rules (every trial and every derivative call on fresh draws; {100 * as_run.get('support', 1.0):.0f} % of "
+                "resamples hold), each decisively: the verdict rests on how the draws within a step are taken.",
+                "evidence": evidence}
+    if fixed["verdict"] == "fails" and as_run["verdict"] == "fails":
+        out = otherwise(test, what)
+        if isinstance(out, dict) and out.get("kind") in ("setting", "construction"):
+            return Unearned(f"it fails both ways, and the row as run's diagnosis ({out['kind']}: {out['text']}) rests on cells "
+                            "run with the authors' fresh draws, none with common draws. What would decide it: those cells with "
+                            "common draws within each step", {"sweep": [fixed, as_run]})
+        return out
+    return Unearned(f"the two draw constructions do not decide it (with common draws: {fixed['verdict']}; as the authors' "
+                    f"code runs the rules: {as_run['verdict']}; a cell is decisive at 90 % support). What would decide it: "
+                    "more replicates", evidence)
+
+
+def common_draws_note(test, records: pd.DataFrame, common: pd.DataFrame, row: str) -> str:
     """A sentence for a speed claim that holds as the authors' code runs the rules (``records``) and fails with common
-    draws within each step (``common``; :func:`timing_diagnosis`): a holding claim has no diagnosis, so its text says
-    so; else empty."""
+    draws within each step (``common``), whose verdict is the row ``row`` (:func:`common_row_diagnosis`); else empty."""
+    if not isinstance(row, str) or not row:
+        raise TypeError(f"row must be the common-draws row's claim id; got {row!r}")
     if not test(records) or test(common):
         return ""
-    return (" It holds as the authors' code runs the rules and fails with common draws within each step (the line search's "
-            "and the trials' draws fixed for the step, log p at them once): the speed-up rests on how the draws are taken.")
+    return (f" It holds as the authors' code runs the rules and fails with common draws within each step (the line search's "
+            f"and the trials' draws fixed for the step, log p at them once): {row} gives that verdict and its diagnosis.")
+
+
+#: a speed claim's two rows (:func:`speed_row`): as the authors' code runs the rules (the claim's id), and with common
+#: draws within each step (its id ending ``-common``), each with its own verdict
+SPEED_ROWS = ("as run", "common")
+#: the text of a speed claim's row with common draws (:func:`speed_row`)
+COMMON_ROW_TEXT = ("This row decides on the same rules, seeds and budget with common draws within each step (a construction of "
+                   "ours: the line search's and the trials' draws kept for the step, log p at them once, so that line search costs "
+                   "the gap's estimates and its sides' draws once), the rules as the authors' code runs them (fresh draws at every "
+                   "adaptive trial and every derivative call of the line search: the row of this id without -common) beside; where "
+                   "that row holds and this one fails, each decisively, the diagnosis is construction.")
+
+
+def speed_row(id_: str, records: pd.DataFrame, common: pd.DataFrame, diagnose_with, row: str) -> dict:
+    """A speed claim's row ``row`` (:data:`SPEED_ROWS`): ``id``; ``decides``, the records that decide it; ``beside`` and
+    ``beside_name``, the other construction's records shown beside; ``diagnose(test, what)``; ``note(test)``, a sentence
+    of its text. As run: ``records`` decide (the rules as the authors' code runs them), ``common`` beside, diagnosed by
+    ``diagnose_with`` (e.g. :func:`timing_diagnosis`), noted by :func:`common_draws_note` where it holds and the other
+    row fails. With common draws: ``common`` decide, the id ends ``-common``, diagnosed by :func:`common_row_diagnosis`
+    (``construction`` where the row as run holds, both decisive; failing both ways, as the row as run:
+    ``diagnose_with``), no note."""
+    check_choice("row", row, SPEED_ROWS)
+    check_callable("diagnose_with", diagnose_with)
+    check_table("records", records, _COMMON_COLUMNS)
+    check_table("common", common, _COMMON_COLUMNS)
+    if row == "as run":
+        return {"id": id_, "decides": records, "beside": common, "beside_name": "with common draws", "diagnose": diagnose_with,
+                "note": lambda test: common_draws_note(test, records, common, f"{id_}-common")}
+    return {"id": f"{id_}-common", "decides": common, "beside": records, "beside_name": "as the authors' code runs them",
+            "diagnose": lambda test, what: common_row_diagnosis(test, what, records, common, diagnose_with),
+            "note": lambda test: ""}
 
 
 def last_iterate(records: pd.DataFrame, column: str) -> pd.Series:
@@ -380,19 +483,23 @@ def speedup_by_step(records: pd.DataFrame, iterations: int) -> dict:
     keeps (the authors' AdaAFW and AdaPFW estimate every component's value to find the away vertex, K·N evaluations a
     step, and add a component at every fallback) has a speed-up that falls with the run's length: ``projected`` is a
     linear extrapolation, evidence beside a verdict, never its test; where the growth comes from trial counts (bounded by
-    IMAX) rather than from the mixture, it overstates the fall."""
+    IMAX) rather than from the mixture, it overstates the fall. ``projected`` is given only for a run shorter than
+    ``iterations``: a run of that length measures the speed-up itself."""
     check_table("records", records, ("method", "iteration", "work_step"))
     iterations = check_int("iterations", iterations, low=1)
     per = records[records.iteration >= 1].groupby(["method", "iteration"]).work_step.mean().unstack("method")
     ls = per["line_search"]
     t = per.index.to_numpy(float)
+    short = int(records.iteration.max()) < iterations
     out = {}
     for m in ADAPTIVE:
         slope, icpt = np.polyfit(t, per[m].to_numpy(float), 1) if len(t) > 1 else (0.0, float(per[m].iloc[0]))
-        # the line's mean over t = 1..iterations; a work that does not grow keeps the run's mean
-        mean_work = icpt + slope * (iterations + 1) / 2 if slope > 0 else float(per[m].mean())
         out[m] = {"first": float(ls.iloc[0] / per[m].iloc[0]), "last": float(ls.iloc[-1] / per[m].iloc[-1]),
-                  "growth": float(slope), "projected": float(ls.mean() / mean_work)}
+                  "growth": float(slope)}
+        if short:
+            # the line's mean over t = 1..iterations; a work that does not grow keeps the run's mean
+            mean_work = icpt + slope * (iterations + 1) / 2 if slope > 0 else float(per[m].mean())
+            out[m]["projected"] = float(ls.mean() / mean_work)
     return out
 
 
@@ -400,9 +507,15 @@ def short_run_note(records: pd.DataFrame, factor: float, paper_iterations: int, 
     """A sentence for a speed-up claim (:func:`speedup_at_least` with ``factor``, ``approach``) that holds on the run but
     whose speed-up, projected to the paper's ``paper_iterations`` along the rules' growing work per step
     (:func:`speedup_by_step`), falls below ``factor`` for a rule it names: the run's length may decide it, and only a
-    run of the paper's length can tell; else empty."""
+    run of the paper's length can tell; else empty. A run of at least ``paper_iterations`` iterations (the paper scale)
+    says that its verdict is the measurement over the paper's length, no projection, whichever way it goes."""
     check_choice("approach", approach, APPROACHES)
     factor = check_real("factor", factor, low=0.0, low_open=True)
+    paper_iterations = check_int("paper_iterations", paper_iterations, low=1)
+    T = int(records.iteration.max())
+    if T >= paper_iterations:
+        return (f" Measured over {T} iterations, the paper's {paper_iterations} or more: the verdict is the measurement "
+                "over the paper's run length, no projection.")
     if not speedup_at_least(records, factor, approach=approach):
         return ""
     by_step = speedup_by_step(records, paper_iterations)
@@ -410,7 +523,6 @@ def short_run_note(records: pd.DataFrame, factor: float, paper_iterations: int, 
     below = [m for m in rules if by_step[m]["projected"] < factor]
     if not below:
         return ""
-    T = int(records.iteration.max())
     shown = "; ".join(f"{m}: {by_step[m]['first']:.3g}x at t = 1, {by_step[m]['last']:.3g}x at t = {T}, its work per step "
                       f"growing by {by_step[m]['growth']:.3g} evaluations of log p an iteration, {by_step[m]['projected']:.3g}x "
                       f"projected over {paper_iterations} iterations" for m in below)
