@@ -27,7 +27,7 @@ import pandas as pd
 
 from ..._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
 from ..claims import Unearned, readings
-from ..support import Gated
+from ..support import N_RESAMPLES, Gated, resample_units
 from .completion import _both_reach, _median, _reading
 from .completion import (D32_PAIRS, D33_PAIRS, METHODS, MIN_MAP_SEEDS, ML_1M, ahead, all_of, completion_diagnosis, comparison_bases, convergence_gap,
                          d31_reading, d31_test, d32_test, d33_test, d34_growth, horizon, late_progress, reach_text, sgd_det_gap,
@@ -1534,14 +1534,12 @@ def d36_claim(runs: D3Runs, *, small: str, prices: dict, M: int, N: int) -> dict
         | ({} if cpu is None else {f"{n}: SGD median run CPU s to target (beside)": v for n, v in cpu.items()}))
 
 
-def _seed_range(runs: D3Runs, small: str, key: str, prices: dict) -> list:
-    """``[least, largest]`` of :func:`d36_cause_ratio` over SGD's seeds (its fewest gradients to the target on one size
-    against its most on the other; GD is deterministic): the seeds' spread of the statistic, beside."""
-    ref, tb = runs.ref, runs.table
-    col = f"time to {key}"
-    per = {n: tb.loc[(tb.dataset == n) & (tb.method == "SGD"), col].to_numpy(float) / prices[n]["r"] for n in (small, ref)}
-    gd = {n: _median(tb, n, "GD", col) for n in (small, ref)}
-    return [float((per[ref].min() / gd[ref]) / (per[small].max() / gd[small])), float((per[ref].max() / gd[ref]) / (per[small].min() / gd[small]))]
+def _seed_interval(rows: pd.DataFrame, small: str, large: str, key: str, prices: dict, seed: int) -> list:
+    """``[5 %, 95 %]`` quantiles of :func:`d36_cause_ratio` over bootstrap resamples of the seeds (:func:`~..support.resample_units`,
+    :data:`~..support.N_RESAMPLES` of them from ``seed``; GD is deterministic): the seeds' spread of the statistic, beside."""
+    rng = np.random.default_rng(seed)
+    vals = [d36_cause_ratio(resample_units(rows, "seed", rng), small, large, key, prices) for _ in range(N_RESAMPLES)]
+    return [float(np.nanquantile(vals, 0.05)), float(np.nanquantile(vals, 0.95))]
 
 
 def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict) -> dict:
@@ -1551,7 +1549,7 @@ def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict) -> dict:
     gradients to it over GD's at least :data:`D36_CAUSE_FACTOR` (ours) holds, below fails; readings :data:`D36_READINGS`;
     bootstrap over seeds. A fail is earned only where the test has power (:func:`d36_power`: the growth Theorem 5 lets the
     claim predict at the sizes' measured change of d' reaches the cut-off): else it is inconclusive with that reason
-    (:class:`~inferopt.experiment.claims.Unearned`); with power, ``stand-in``. Beside: the seeds' range of the statistic,
+    (:class:`~inferopt.experiment.claims.Unearned`); with power, ``stand-in``. Beside: the statistic's 90 % bootstrap interval over the seeds,
     SGD's and GD's own growths and session 29's statistic in work units (the growth times ``r``'s ratio between the sizes).
     Returns :meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments."""
     runs, rows, prices, d_ratio = _d36_inputs(runs, small, prices, ("SGD", "GD"))
@@ -1564,7 +1562,7 @@ def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict) -> dict:
     grads = {n: repriced_median(rows, n, "SGD", key, 1.0 / prices[n]["r"]) for n in (small, ref)}
     gd = {n: _median(rows, n, "GD", f"time to {key}") for n in (small, ref)}
     r_ratio = prices[ref]["r"] / prices[small]["r"]
-    spread = _seed_range(runs, small, key, prices) if outcome is not None else [float("nan")] * 2
+    spread = _seed_interval(rows, small, ref, key, prices, runs.seed) if outcome is not None else [float("nan")] * 2
     power_text = (f"Power (d36_power): Theorem 5's bound is affine in d' (flat where L_g^2 dominates), so between sizes whose d' differ "
                   f"D-fold it lets SGD's iterations grow at most 1 + (D - 1) s times, s the d' term's share of the bound; the paper's "
                   f"claim between 1M and 10M ({PAPER_D_RATIO:.0f}x), read as a growth of {D36_CAUSE_FACTOR:g}, needs s >= "
@@ -1576,7 +1574,7 @@ def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict) -> dict:
         width = spread[1] - spread[0]
         power_text += (f", below the cut-off {D36_CAUSE_FACTOR:g}" + (
             f" (the effect it predicts, {power - 1.0:.3g} above no growth, is {'smaller' if power - 1.0 < width else 'larger'} than the "
-            f"width {width:.3g} of the seeds' range of the statistic)" if np.isfinite(width) else "")
+            f"width {width:.3g} of the statistic's 90 % bootstrap interval over the seeds)" if np.isfinite(width) else "")
                        + f": a growth below the cut-off is what the claim itself allows at this change of d', so the test cannot fail "
                        f"it; it can hold only (a growth of {D36_CAUSE_FACTOR:g} or more). What would decide it: sizes whose d' differ "
                        f"about as 1M's and 10M's ({PAPER_D_RATIO:.0f}x).")
@@ -1593,14 +1591,14 @@ def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict) -> dict:
             f"matrix changes for both methods (the objective's curvature, the steps tuned to it; GD's count follows L / alpha, SGD's "
             f"bound 1 / alpha^2, so the division controls them in part). Measured: SGD's stochastic gradients to it {small} "
             f"{grads[small]:.4g}, {ref} {grads[ref]:.4g} (growth {grads[ref] / grads[small]:.3g}); GD's exact gradients {small} "
-            f"{gd[small]:.4g}, {ref} {gd[ref]:.4g} (growth {gd[ref] / gd[small]:.3g}); SGD's over GD's: {ratio:.3g} (the seeds' range "
-            f"[{spread[0]:.3g}, {spread[1]:.3g}]). Beside, session 29's statistic, the same ratio in work units, kept r's ratio between the "
+            f"{gd[small]:.4g}, {ref} {gd[ref]:.4g} (growth {gd[ref] / gd[small]:.3g}); SGD's over GD's: {ratio:.3g} (over the seeds' "
+            f"bootstrap, 90 % of the resamples within [{spread[0]:.3g}, {spread[1]:.3g}]). Beside, session 29's statistic, the same ratio in work units, kept r's ratio between the "
             f"sizes ({r_ratio:.3g}: {prices[small]['r']:.3g} on {small}, {prices[ref]['r']:.3g} on {ref}, the clock's price of a stochastic "
             f"gradient) in it: {ratio * r_ratio:.3g}. {power_text} {runs.seeds()}")
     diag = None
     if outcome is False:
         evidence = {"d' ratio here": d_ratio, "d' ratio 10M / 1M": PAPER_D_RATIO, "growth the claim predicts here (upper bound)": power,
-                    "SGD growth over GD's": ratio, "seeds' range": spread, "factor": D36_CAUSE_FACTOR}
+                    "SGD growth over GD's": ratio, "seeds' 90 % bootstrap interval": spread, "factor": D36_CAUSE_FACTOR}
         diag = (Unearned(f"no power: {power_text}", evidence) if not has_power else {
             "kind": "stand-in", "text": f"Measured on the stand-in (MovieLens 100K's sizes, not 1M and 10M). {power_text}", "evidence": evidence})
     return dict(
@@ -1612,7 +1610,7 @@ def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict) -> dict:
         threshold=None if outcome is None else {
             "value": D36_CAUSE_FACTOR, "source": "ours", "unit": "SGD's growth in gradients to the shared target between the sizes over GD's",
             "readings": [{"value": f, "verdict": _THREE[d36_cause_test(rows, small, ref, key, prices, f)]} for f in D36_READINGS]},
-        measured={"shared target": key, "SGD growth over GD's (larger / smaller)": ratio, "seeds' range": spread,
+        measured={"shared target": key, "SGD growth over GD's (larger / smaller)": ratio, "seeds' 90 % bootstrap interval": spread,
                   "growth the claim predicts here (upper bound, d36_power)": power, "power to fail": has_power,
                   "SGD growth in stochastic gradients": grads[ref] / grads[small], "GD growth in exact gradients": gd[ref] / gd[small],
                   "r ratio (larger / smaller)": r_ratio, "in work units (session 29's statistic, beside)": ratio * r_ratio,
