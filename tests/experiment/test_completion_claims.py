@@ -393,6 +393,16 @@ def test_d31_on_the_fixed_point_holds_fails_and_turns_with_the_setting(tmp_path)
     assert recorded(tmp_path, turns)["verdict"] == "inconclusive" and "turns with the setting" in turns["text"]
     with pytest.raises(ValueError, match="floor"):
         d31_fixed_reading({"chosen": {"floor": 1.0}}, 0.85)
+    # session 30: whether the fixed point's own run converged (L-BFGS-B's flag, its iterations) is in the numbers and the text
+    capped = d31_claim(runs_of(SLOW), fixed={"chosen": above | {"converged": False, "L-BFGS-B iterations": 100},
+                                            "eps x 0.1": above | {"converged": True, "L-BFGS-B iterations": 42}}, **kw, **on_map())
+    assert capped["measured"]["chosen: converged"] is False and capped["measured"]["chosen: L-BFGS-B iterations"] == 100
+    assert capped["measured"]["eps x 0.1: converged"] is True
+    assert "not converged (stopped at 100 iterations" in capped["text"] and "converged by its own test in 42 iterations" in capped["text"]
+    with pytest.raises(ValueError, match="together"):
+        d31_fixed_reading({"chosen": above | {"converged": True}}, 0.85)
+    with pytest.raises(TypeError, match="converged"):
+        d31_fixed_reading({"chosen": above | {"converged": "yes", "L-BFGS-B iterations": 3}}, 0.85)
 
 
 def test_three_valued_support_counts_an_undecided_resample_neither_way():
@@ -586,31 +596,33 @@ def test_d34_is_decided_on_the_smallest_against_the_largest_size(tmp_path):
     assert d34_share_verdict(never.table, "1", ["small", "whole"], narrow) == "not measured"
 
 
-def test_d36_reads_sgds_slowdown_over_gds_on_time(tmp_path):
-    """The review of session 29: D3.6 on its stated cause, d', on the paper's axis, time: SGD's slowdown between the sizes over
-    GD's (the price of a gradient cancels). A dearer gradient on the larger matrix slows every method and decides nothing."""
-    from inferopt.experiment.spectral.completion_claims import d36_claim, d36_range, d36_test
+def test_d36_observation_reads_sgds_own_slowdown_on_time(tmp_path):
+    """Session 30: D3.6 is the observation alone, "SGD for 10M converges much slower than that for 1M", decided on the
+    paper's axis, time: SGD's own slowdown to a shared target, each time its stochastic gradients' worth times one
+    stochastic gradient's seconds at the size, at least 1.5 even at the ends of the clock's spread; GD's slowdown beside."""
+    from inferopt.experiment.spectral.completion_claims import D36_FACTOR, d36_claim, d36_range, d36_test
 
     small = {"GD": falling(0.05), "SGD": falling(0.15), "SVRG": falling(0.15)}           # to the whole way: GD 10 s, SGD 4 s
-    dear = prices_of((0.9, 1.0, 1.1), (0.9, 1.0, 1.1), s_small=(0.9, 1.0, 1.1), s_whole=(2.9, 3.0, 3.1))
-    # SGD needs 10 / 4 = 2.5x the work on the whole matrix, GD the same: SGD's slowdown over GD's 2.5: holds at every reading
+    dear = prices_of(s_small=(0.9, 1.0, 1.1), s_whole=(2.9, 3.0, 3.1))                   # a stochastic gradient 3x dearer on whole
+    # SGD needs 10 s of work on the whole matrix against 4 s on the small one, each second 3x dearer: slowdown 7.5
     slow = stochastic_only(runs_of(FAST | {"SGD": falling(0.05)}, small=small), "SGD")
     lo, mid, hi = d36_range(slow.table, "small", "whole", "1", dear)
-    assert mid == pytest.approx(2.5) and lo == pytest.approx(2.5 * 0.9 / 1.1) and hi == pytest.approx(2.5 * 1.1 / 0.9)
+    assert mid == pytest.approx(7.5) and lo == pytest.approx(10 * 2.9 / (4 * 1.1)) and hi == pytest.approx(10 * 3.1 / (4 * 0.9))
     holds = d36_claim(slow, small="small", prices=dear, M=2, N=15)
-    assert recorded(tmp_path, holds)["verdict"] == "holds" and "Theorem 5" in holds["text"] and "Why this statistic" in holds["text"]
-    assert holds["measured"]["GD time ratio (beside)"] == pytest.approx(3.0)   # the absolute times beside, each at its size's price
-    # SGD needs fewer steps on the whole matrix (4 s against 5 s): its time still 2.4x longer at a 3x dearer gradient (SGD's own
-    # slowdown, the old statistic, would hold), but GD slows 3x: over GD's, 0.8, fails, with the stand-in's d' gap and the power
-    quick = stochastic_only(runs_of(FAST, small=small | {"SGD": falling(0.1)}), "SGD")
-    fails = d36_claim(quick, small="small", prices=dear, M=2, N=15)
-    assert fails["measured"]["SGD time ratio (beside)"] == pytest.approx(2.4)
-    assert fails["measured"]["SGD slowdown over GD's (larger / smaller)"] == pytest.approx(0.8)
+    rec = recorded(tmp_path, holds)
+    assert rec["verdict"] == "holds" and rec["threshold"]["value"] == D36_FACTOR == 1.5
+    assert [r["verdict"] for r in holds["threshold"]["readings"]] == ["holds", "holds", "holds"]
+    assert holds["measured"]["GD slowdown in time (beside)"] == pytest.approx(3.0)    # GD slows too: beside, not the claim's
+    assert "says nothing of its cause" in holds["text"] and "D3.6-cause" in holds["text"] and "much slower" in rec["quote"]["text"]
+    # the same work at both sizes and the same price: no slowdown, fails (a stand-in's sizes, 1.9x apart in d')
+    same = stochastic_only(runs_of(FAST | {"SGD": falling(0.15)}, small=small), "SGD")
+    fails = d36_claim(same, small="small", prices=prices_of(), M=2, N=15)
+    assert fails["measured"]["SGD slowdown in time (larger / smaller)"] == pytest.approx(1.0)
     assert recorded(tmp_path, fails)["verdict"] == "fails" and fails["diagnosis"]["kind"] == "stand-in"
-    assert "34x between 10M and 1M" in fails["diagnosis"]["text"] and "The test's power" in fails["diagnosis"]["text"]
-    # a spread of r straddling the factor: inconclusive with that reason, not a fail
-    mild = stochastic_only(runs_of(FAST | {"SGD": falling(0.1)}, small=small), "SGD")     # 5 / 4 = 1.25
-    wide = prices_of((0.8, 1.0, 1.25), (0.8, 1.0, 1.25))
+    assert "34x between 10M and 1M" in fails["diagnosis"]["text"]
+    # 5 s against 4 s of work, a stochastic gradient 1.0 to 1.5x dearer: [1.25, 1.875] straddles 1.5: inconclusive, not a fail
+    mild = stochastic_only(runs_of(FAST | {"SGD": falling(0.1)}, small=small), "SGD")
+    wide = prices_of(s_whole=(1.0, 1.2, 1.5))
     assert d36_test(mild.table, "small", "whole", "1", wide) is None
     noisy = d36_claim(mild, small="small", prices=wide, M=2, N=15)
     rec = recorded(tmp_path, noisy)
@@ -618,6 +630,46 @@ def test_d36_reads_sgds_slowdown_over_gds_on_time(tmp_path):
     assert "straddling the factor 1.5" in noisy["text"]
     with pytest.raises(ValueError, match="small"):
         d36_claim(slow, small="whole", prices=dear, M=2, N=15)
+
+
+def test_d36_cause_reads_sgds_gradients_over_gds_and_is_inconclusive_without_power(tmp_path):
+    """Session 30: D3.6-cause, "... due to the larger dimension d'", on SGD's growth in gradients to the target over GD's
+    (r divided out: a count); a fail only where Theorem 5's affine dependence on d', at the paper's least share, predicts a
+    growth at the cut-off for the sizes' change of d' (else inconclusive: no power); with power a fail is the stand-in's."""
+    from inferopt.experiment.spectral.completion_claims import (D36_CAUSE_FACTOR, PAPER_D_RATIO, d36_cause_claim, d36_cause_ratio,
+                                                                d36_cause_test, d36_power)
+
+    assert d36_power(1.0) == 1.0 and d36_power(PAPER_D_RATIO) == pytest.approx(D36_CAUSE_FACTOR)   # the paper's pair: its own cut-off
+    assert d36_power(4.0) == pytest.approx(1.0 + 3.0 * 0.5 / (PAPER_D_RATIO - 1.0))               # 4x, as the stand-in's: about 1.045
+    small = {"GD": falling(0.05), "SGD": falling(0.15), "SVRG": falling(0.15)}           # GD 10, SGD 4 gradients to the whole way
+    grows = stochastic_only(runs_of(FAST | {"SGD": falling(0.05)}, small=small), "SGD")    # SGD 10 on whole, GD 10: growth 2.5 over 1
+    assert d36_cause_ratio(grows.table, "small", "whole", "1", prices_of()) == pytest.approx(2.5)
+    # r divided out: the whole matrix's stochastic gradient priced at 2 exact ones, its 10 units of work are 5 gradients
+    dear_r = prices_of(r_whole=(1.9, 2.0, 2.1))
+    assert d36_cause_ratio(grows.table, "small", "whole", "1", dear_r) == pytest.approx(1.25)
+    assert d36_cause_test(grows.table, "small", "whole", "1", dear_r) is False and d36_cause_test(grows.table, "small", "whole", "1", dear_r, 1.2)
+    holds = d36_cause_claim(grows, small="small", prices=prices_of())
+    rec = recorded(tmp_path, holds)
+    assert rec["verdict"] == "holds" and rec["id"] == "D3.6-cause" and "Theorem 5" in holds["text"]
+    assert holds["measured"]["SGD growth in stochastic gradients"] == pytest.approx(2.5) and holds["measured"]["GD growth in exact gradients"] == 1.0
+    low = d36_cause_claim(grows, small="small", prices=dear_r)      # 1.25 in gradients; 2.5 in work units (session 29's), beside
+    assert low["measured"]["in work units (session 29's statistic, beside)"] == pytest.approx(2.5)
+    # no growth between sizes 1.9x apart in d': the claim predicts at most 1.014 here, below the cut-off: inconclusive (power)
+    flat = stochastic_only(runs_of(FAST | {"SGD": falling(0.15)}, small=small), "SGD")
+    weak = d36_cause_claim(flat, small="small", prices=prices_of())
+    assert weak["measured"]["power to fail"] is False and weak["measured"]["SGD growth over GD's (larger / smaller)"] == pytest.approx(1.0)
+    rec = recorded(tmp_path, weak)
+    assert rec["verdict"] == "inconclusive" and "no power" in rec["reason"] and "what would decide it" in rec["reason"].lower()
+    # the same runs on sizes 38.5x apart in d' (more than 10M's over 1M's): the claim predicts 1.57, the test has power: fails
+    far = stochastic_only(runs_of(FAST | {"SGD": falling(0.15)}, small=small, shapes={"small": (2, 2), "whole": (14, 11)}), "SGD")
+    strong = d36_cause_claim(far, small="small", prices=prices_of())
+    assert strong["measured"]["power to fail"] is True
+    rec = recorded(tmp_path, strong)
+    assert rec["verdict"] == "fails" and rec["diagnosis"]["kind"] == "stand-in" and "the test can show the effect absent" in rec["diagnosis"]["text"]
+    with pytest.raises(ValueError, match="d_ratio"):
+        d36_power(0.5)
+    with pytest.raises(ValueError, match="small"):
+        d36_cause_claim(grows, small="whole", prices=prices_of())
 
 
 def test_d33s_stand_in_states_its_power_and_bounds_the_priced_reading():
