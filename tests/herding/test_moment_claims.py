@@ -399,3 +399,21 @@ def test_outer_product_features_weigh_each_pair_twice():
     assert np.allclose((P.T @ p)[4 + 0 * 4 + 0], 1.0)   # x_1^2 = 1
     with pytest.raises(ValueError):
         outer_product_features([[0.0, 1.0]])
+
+
+def test_tie_curves_random_ties_do_not_turn_on_the_last_bits_of_mu():
+    """Session 30: herding's scores that cancel by symmetry (Fig. 7's construction) carry the round-off of <Phi, mu>'s
+    terms; with the tie scale their size, one ulp more on the pair moments (what another BLAS kernel gives) leaves the
+    run with random ties unchanged (with the value as scale it took another path before t = 40000 at (4, 1/3))."""
+    import numpy as np
+    from inferopt.experiment.moment_claims import permutation_seeds, tie_curves
+    from inferopt.herding import all_states, exponential_family, pairwise_features
+    d = 4
+    F = pairwise_features(all_states(d))
+    p = exponential_family(F, np.concatenate([np.zeros(d), np.full(F.shape[1] - d, 1 / 3)]))
+    mu = F.T @ p
+    mu_ulp = mu.copy()
+    mu_ulp[d:] = np.nextafter(mu_ulp[d:], np.inf)
+    s = permutation_seeds(0, 5)[0]
+    a, b = (tie_curves(F, m_, p, 40_000, "1/(t+1)", [40_000], s) for m_ in (mu, mu_ulp))
+    assert a.dist.iloc[-1] == b.dist.iloc[-1]

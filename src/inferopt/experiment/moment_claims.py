@@ -387,7 +387,13 @@ def tie_curves(features, mu, p_star, n_points: int, step: str, checkpoints, seed
     tied set at every step (``numpy.random.default_rng(seed)``, first point included): ties per step, not a fixed
     random order of the states. Tied: scores ``<Phi(x_j), mu - g_t>`` within the library's ``TIE_RTOL`` times
     ``|<Phi(x_j), g_t>| + |<Phi(x_j), mu>|`` (the larger of the pair's) of the largest. Herding's ``<Phi(x_j), g_t>`` is
-    a running sum of integer kernel rows (features +-1: exact) over ``t``. Returns :func:`~.herding.state_curves`'
+    a running sum of integer kernel rows (features +-1: exact) over ``t``, so its scores' only round-off is
+    ``<Phi(x_j), mu>``'s, of eps times the terms it sums: for herding the second term is their size,
+    ``<|Phi(x_j)|, |mu|>``, as :mod:`inferopt._selection` asks, not the value (session 30: a score that cancels, 0 by
+    the symmetry of Fig. 7's construction, carried round-off above ``TIE_RTOL`` times its value once
+    ``|<Phi(x_j), g_t>|`` had fallen to 5e-5, and herding with random ties at (4, 1/3) took another path under another
+    BLAS kernel from t = 36463; the lowest-index run is unchanged up to the symmetry, to 2e-16 in ``dist``). Line search
+    keeps the library's scale (its run reproduced; its ``<Phi(x_j), g_t>`` carries its recursion's own round-off). Returns :func:`~.herding.state_curves`'
     table (``t, dist, mean_error, entropy, support99``) and ``tie_share``, the share of the steps after the first point
     whose tied set held more than one state."""
     import pandas as pd
@@ -404,7 +410,8 @@ def tie_curves(features, mu, p_star, n_points: int, step: str, checkpoints, seed
         raise ValueError(f"checkpoints must lie in [1, {n_points}]")
     rng = None if seed is None else np.random.default_rng(seed)
     K, c = F @ F.T, F @ mu
-    abs_c = np.abs(c)
+    herding = step == "1/(t+1)"
+    abs_c = np.abs(F) @ np.abs(mu) if herding else np.abs(c)   # herding: the size of the terms c sums (docstring)
 
     def pick(s, scale):
         best = int(np.argmax(s))
@@ -415,7 +422,6 @@ def tie_curves(features, mu, p_star, n_points: int, step: str, checkpoints, seed
         int(rng.choice(np.flatnonzero(c >= c.max() - TIE_RTOL * abs_c.max())))
     p = np.zeros(len(F))
     p[first] = 1.0
-    herding = step == "1/(t+1)"
     S = K[first].copy()            # herding: the sum of the picked states' kernel rows (integers)
     Fg, g = K[first].copy(), F[first].copy()
     rows, n_tied, nxt = [], 0, 0
