@@ -156,15 +156,9 @@ def test_not_maxent_radius_cell_can_hold_fail_and_stay_open():
     assert stalls_in_moment_set(0.1, 0.0, 0.157, -0.6, 1e-5, min_fall=3.0) is True
 
 
-def test_moment_premise_and_herding_closer_share():
-    from inferopt.experiment.moment_claims import herding_closer_share, moment_premise_cell
+def test_moment_premise():
+    from inferopt.experiment.moment_claims import moment_premise_cell
     assert moment_premise_cell(0.0, 1e-5) and not moment_premise_cell(2.5e-4, 1.2e-4)        # (8, 0.4): line search not better
-    assert herding_closer_share([0.04, 0.1, 0.05], [0.11, 0.2, 0.037]) == pytest.approx(2 / 3)
-    assert herding_closer_share([], []) is None
-    from inferopt.experiment.moment_claims import approaches_more_often_cells
-    assert approaches_more_often_cells(0.8) and approaches_more_often_cells(0.8, 0.75)     # paper scale: 4 of 5 decisive cells
-    assert not approaches_more_often_cells(0.5) and not approaches_more_often_cells(0.6, 0.75)
-    assert approaches_more_often_cells(None) is None
 
 
 def _vertices_brute_force(F, mu):
@@ -313,3 +307,113 @@ def test_more_efficient_late_cell_can_hold_and_fail():
     assert more_efficient_late_cell(0.1) is False
     assert more_efficient_late_cell(0.6, 0.75) is False
     assert more_efficient_late_cell(None) == "not measured"
+
+
+def test_tolerance_ceiling_leaves_a_loose_reading_not_measured():
+    """Session 30's review: a tolerance above 0.5 x the moment-set radius is `not measured`; below it the cell decides."""
+    from inferopt.experiment.moment_claims import MAX_RADIUS_SHARE, not_maxent_resolved_cell
+    res, radius = 4e-4, 0.0412   # (6, 0.4): the 5 % / 10 % of ||p*|| readings gave 0.031 / 0.062
+    ceiling = MAX_RADIUS_SHARE * radius
+    assert not_maxent_resolved_cell(0.003, -3.8, -1.2, 0.0, 0.037, -0.02, 0.062, res, ceiling=ceiling) == "not measured"
+    assert not_maxent_resolved_cell(0.003, -3.8, -1.2, 0.0, 0.037, -0.02, 0.062, res) is None          # no ceiling: undecided
+    assert not_maxent_resolved_cell(0.003, -3.8, -1.2, 0.0, 0.037, -0.02, 0.0041, res, ceiling=ceiling) is True   # 0.1 x radius
+    assert not_maxent_resolved_cell(0.003, -3.8, -1.2, 0.0, 0.003, -0.5, 0.0041, res, ceiling=ceiling) is False  # converges
+    assert not_maxent_resolved_cell(0.5, -0.1, -0.1, 0.01, 0.037, 0.0, 0.031, res, ceiling=ceiling) is False    # moments first
+
+
+def test_by_lost_value_compares_d_like_with_like():
+    """Session 30's review: B5.8's split over d came from a coupling not measured at d = 10; over the couplings decisive at
+    every d the values agree, and a real split stays a split."""
+    from inferopt.experiment.moment_claims import by_lost_value
+    from inferopt.experiment.verdict_map import lost_setting_verdict
+    b58 = {(6, 0.5): "holds", (6, 1.0): "holds", (6, 2.0): "fails", (4, 0.5): "holds", (4, 1.0): "holds", (4, 2.0): "fails",
+           (10, 0.5): "holds", (10, 1.0): "holds", (10, 2.0): "not measured"}
+    by_d, common = by_lost_value(b58)
+    assert common == [0.5, 1.0] and lost_setting_verdict(by_d) is True
+    split = b58 | {(10, 2.0): "fails", (4, 2.0): "holds"}   # d = 4 holds at every coupling, 6 and 10 fail at 2
+    by_d, common = by_lost_value(split)
+    assert common == [0.5, 1.0, 2.0] and lost_setting_verdict(by_d) == "lost setting"
+    none_common = {(6, 0.5): "inconclusive", (4, 0.5): "holds"}
+    assert by_lost_value(none_common) == ({4: None, 6: None}, [])
+    with pytest.raises(ValueError):
+        by_lost_value({(6, 0.5): "maybe"})
+    with pytest.raises(ValueError):
+        by_lost_value({6: "holds"})
+
+
+def test_crossover_names_one_turn_or_none():
+    from inferopt.experiment.moment_claims import crossover
+    assert crossover({0.5: "holds", 1.0: "holds", 2.0: "fails"}) == {"low": "holds", "between": (1.0, 2.0)}
+    assert crossover({2.0: "holds", 0.5: "fails", 1.0: "not measured"}) == {"low": "fails", "between": (0.5, 2.0)}
+    assert crossover({0.5: "holds", 1.0: "holds"}) is None                       # no turn
+    assert crossover({0.5: "holds", 1.0: "fails", 2.0: "holds"}) is None         # alternates
+    with pytest.raises(ValueError):
+        crossover({})
+
+
+def test_constructions_verdict_weighs_every_construction():
+    """A construction that holds where the chosen map fails makes a `construction` failure; one that is undecided, or fails
+    where the chosen map holds, makes the claim inconclusive; a reading that turns comes first."""
+    from inferopt.experiment.moment_claims import constructions_verdict, inconclusive_for
+    from inferopt.experiment.verdict_map import NOT_RUN
+    r = constructions_verdict(False, [False], {"ties": False, "phi": True})
+    assert (r["verdict"], r["kind"], r["differ"]) == ("fails", "construction", ["phi"])
+    r = constructions_verdict(False, [False], {"ties": None, "phi": True})
+    assert (r["verdict"], r["kind"]) == ("inconclusive", "construction") and r["differ"] == ["ties", "phi"]
+    r = constructions_verdict(True, [True], {"ties": True, "phi": False})
+    assert (r["verdict"], r["kind"]) == ("inconclusive", "construction")
+    assert constructions_verdict(True, [True], {"ties": True, "phi": NOT_RUN})["verdict"] == "holds"
+    assert constructions_verdict(False, [False], {})["verdict"] == "fails"
+    assert constructions_verdict(True, [False], {"phi": True})["kind"] == "reading"
+    assert constructions_verdict(None, [True], {"phi": True})["verdict"] == "inconclusive"
+    with pytest.raises(ValueError):
+        constructions_verdict(True, [], {"phi": "holds"})
+    assert inconclusive_for(False, [], ["d = 4, pair weight 0.166667"], "lost setting") == ["construction", "lost setting"]
+    assert inconclusive_for(True, [], [], True) == ["reading"]
+
+
+def test_entropy_low_end_takes_runs_at_the_means_only():
+    from inferopt.experiment.moment_claims import entropy_low_end
+    assert entropy_low_end(3.354, [3.117, 6.73, 1.0], [0.0, 1e-3, 2e-3], 1e-9) == pytest.approx(3.117)   # (10, 1/18)
+    assert entropy_low_end(1.188, [1.135, 1.53], [1.6e-3, 2e-4], 1e-9) == pytest.approx(1.188)        # herding off the means
+    assert entropy_low_end(2.0, [], [], 0.0) == 2.0
+    with pytest.raises(ValueError):
+        entropy_low_end(2.0, [1.0], [0.0, 0.0], 0.0)
+
+
+def test_outer_product_features_weigh_each_pair_twice():
+    """The paper's Phi = (x, x x'): kernel x.y + (x.y)^2, against pairwise_features' x.y + ((x.y)^2 - d) / 2; the same
+    moment-matching set (the same p* and radius)."""
+    import numpy as np
+    from inferopt.experiment.moment_claims import outer_product_features
+    from inferopt.herding import all_states, pairwise_features
+    S = all_states(4)
+    P, Q = outer_product_features(S), pairwise_features(S)
+    G = S @ S.T
+    assert P.shape == (16, 4 + 16)
+    np.testing.assert_allclose(P @ P.T, G + G ** 2)
+    np.testing.assert_allclose(Q @ Q.T, G + (G ** 2 - 4) / 2)
+    p = np.random.default_rng(0).dirichlet(np.ones(16))
+    # a distribution matches one's moments iff it matches the other's: the pair columns of Q are columns of P
+    assert all(any(np.allclose(P[:, j], Q[:, i]) for j in range(P.shape[1])) for i in range(Q.shape[1]))
+    assert np.allclose((P.T @ p)[4 + 0 * 4 + 0], 1.0)   # x_1^2 = 1
+    with pytest.raises(ValueError):
+        outer_product_features([[0.0, 1.0]])
+
+
+def test_tie_curves_random_ties_do_not_turn_on_the_last_bits_of_mu():
+    """Session 30: herding's scores that cancel by symmetry (Fig. 7's construction) carry the round-off of <Phi, mu>'s
+    terms; with the tie scale their size, one ulp more on the pair moments (what another BLAS kernel gives) leaves the
+    run with random ties unchanged (with the value as scale it took another path before t = 40000 at (4, 1/3))."""
+    import numpy as np
+    from inferopt.experiment.moment_claims import permutation_seeds, tie_curves
+    from inferopt.herding import all_states, exponential_family, pairwise_features
+    d = 4
+    F = pairwise_features(all_states(d))
+    p = exponential_family(F, np.concatenate([np.zeros(d), np.full(F.shape[1] - d, 1 / 3)]))
+    mu = F.T @ p
+    mu_ulp = mu.copy()
+    mu_ulp[d:] = np.nextafter(mu_ulp[d:], np.inf)
+    s = permutation_seeds(0, 5)[0]
+    a, b = (tie_curves(F, m_, p, 40_000, "1/(t+1)", [40_000], s) for m_ in (mu, mu_ulp))
+    assert a.dist.iloc[-1] == b.dist.iloc[-1]

@@ -26,6 +26,13 @@ read where the run ends, over its last decade, not over an early plateau:
   of the entropy scale by concave descent over the moment polytope's vertices, and line search's position on it under
   the premise (:func:`tradeoff_cell`, the earlier reading with B5.8's distance and an entropy ranking, is kept for
   comparison); :func:`similar_distance_cell` -- B5.11; :func:`aligned_mass` -- a cell's regime.
+* session 30's review: :data:`MAX_RADIUS_SHARE` -- an upper bound on B5.1 / B5.2's tolerance
+  (:func:`not_maxent_resolved_cell`'s ``ceiling``); :data:`LONGER` -- herding's runs still falling at ``long_points``
+  run again longer; :func:`by_lost_value` -- the lost d compared over the couplings decisive at every d;
+  :func:`crossover` -- where a verdict turns over the coupling (B5.9 per cell); :func:`constructions_verdict`,
+  :func:`inconclusive_for` -- several sets of construction cells (random ties; the paper's Phi = (x, x x'),
+  :func:`outer_product_features`); :func:`entropy_low_end` -- B5.3's low end from every run at the means. B5.7 is
+  read by B5.1 again ("the next experiment" is Fig. 7).
 """
 
 from __future__ import annotations
@@ -149,25 +156,6 @@ def moment_premise_cell(ls_error: float, herding_error: float, factor: float = 1
     a, b = check_real("ls_error", ls_error, low=0.0), check_real("herding_error", herding_error, low=0.0)
     factor = check_real("factor", factor, low=1.0)
     return bool(factor * a < b)
-
-
-def herding_closer_share(dist_herding, dist_other) -> float | None:
-    """The share of cells in which herding's final distance to ``p*`` is below the other method's (Fig. 7's
-    "herding approaches more often the maximum entropy distribution"); ``None`` with no cell."""
-    a, b = np.asarray(dist_herding, dtype=float), np.asarray(dist_other, dtype=float)
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError("dist_herding and dist_other must be 1-d arrays of one shape")
-    return None if a.size == 0 else float(np.mean(a < b))
-
-
-def approaches_more_often_cells(share: float | None, cut: float = 0.5) -> bool | None:
-    """B5.9 (the abstract's and Sec. 6's "herding tends to approach more often the maximum entropy distribution", on
-    Fig. 7's cells): herding is the closer to ``p*`` in more than half of the decisive cells and in a share of at least
-    ``cut`` (a reading); ``None`` with no decisive cell."""
-    if share is None:
-        return None
-    share, cut = check_real("share", share, low=0.0, high=1.0), check_real("cut", cut, low=0.5, high=1.0)
-    return bool(share > 0.5 and share >= cut)
 
 
 def distance_stalls_cell(final_dist: float, dist_slope: float, tol: float, stall_slope: float | None = None) -> bool | None:
@@ -399,7 +387,15 @@ def tie_curves(features, mu, p_star, n_points: int, step: str, checkpoints, seed
     tied set at every step (``numpy.random.default_rng(seed)``, first point included): ties per step, not a fixed
     random order of the states. Tied: scores ``<Phi(x_j), mu - g_t>`` within the library's ``TIE_RTOL`` times
     ``|<Phi(x_j), g_t>| + |<Phi(x_j), mu>|`` (the larger of the pair's) of the largest. Herding's ``<Phi(x_j), g_t>`` is
-    a running sum of integer kernel rows (features +-1: exact) over ``t``. Returns :func:`~.herding.state_curves`'
+    a running sum of integer kernel rows (features +-1: exact) over ``t``, so its scores' only round-off is
+    ``<Phi(x_j), mu>``'s, of eps times the terms it sums: for herding the second term is their size,
+    ``<|Phi(x_j)|, |mu|>``, as :mod:`inferopt._selection` asks, not the value (session 30: a score that cancels, 0 by
+    the symmetry of Fig. 7's construction, carried round-off above ``TIE_RTOL`` times its value once
+    ``|<Phi(x_j), g_t>|`` had fallen to 5e-5, and herding with random ties at (4, 1/3) took another path under another
+    BLAS kernel from t = 36463). The lowest-index run still matches the library's to 2e-16 in ``dist`` over 10^4 steps at
+    (6, 0.2), (6, 0.4) and (4, 1/6); on longer runs it may take another lowest index among states the old scale's
+    round-off had told apart (at (10, 1/9) after 3 x 10^5 steps: 0.0131 instead of 0.0135). Line search keeps the
+    library's scale (its run reproduced; its ``<Phi(x_j), g_t>`` carries its recursion's own round-off). Returns :func:`~.herding.state_curves`'
     table (``t, dist, mean_error, entropy, support99``) and ``tie_share``, the share of the steps after the first point
     whose tied set held more than one state."""
     import pandas as pd
@@ -416,7 +412,8 @@ def tie_curves(features, mu, p_star, n_points: int, step: str, checkpoints, seed
         raise ValueError(f"checkpoints must lie in [1, {n_points}]")
     rng = None if seed is None else np.random.default_rng(seed)
     K, c = F @ F.T, F @ mu
-    abs_c = np.abs(c)
+    herding = step == "1/(t+1)"
+    abs_c = np.abs(F) @ np.abs(mu) if herding else np.abs(c)   # herding: the size of the terms c sums (docstring)
 
     def pick(s, scale):
         best = int(np.argmax(s))
@@ -427,7 +424,6 @@ def tie_curves(features, mu, p_star, n_points: int, step: str, checkpoints, seed
         int(rng.choice(np.flatnonzero(c >= c.max() - TIE_RTOL * abs_c.max())))
     p = np.zeros(len(F))
     p[first] = 1.0
-    herding = step == "1/(t+1)"
     S = K[first].copy()            # herding: the sum of the picked states' kernel rows (integers)
     Fg, g = K[first].copy(), F[first].copy()
     rows, n_tied, nxt = [], 0, 0
@@ -553,19 +549,24 @@ def still_falling(dist_slope: float, cut: float = -0.1) -> bool:
 def not_maxent_resolved_cell(drop: float, env_slope: float, rate_slope: float, final_error: float, final_dist: float,
                              dist_slope: float, tol: float, resolution: float, max_slope: float = -0.5,
                              stall_slope: float | None = None, min_fall: float = MIN_FALL,
-                             min_resolutions: float = MIN_RESOLUTIONS):
-    """B5.1, B5.2, B5.7 on one run (review 210). The moment half first: ``False`` where the moment error does not go to
+                             min_resolutions: float = MIN_RESOLUTIONS, ceiling: float | None = None):
+    """B5.1, B5.2 on one run (review 210). The moment half first: ``False`` where the moment error does not go to
     0 (:func:`moments_vanish_envelope`) -- a run that does not reach the means fails the claim's moment half whatever
     the resolution. Then ``"not measured"`` where the tolerance ``tol`` lies below the run's ``resolution``
-    (:func:`run_resolution`). Else three-valued: ``False`` where the distance ends at or below ``tol`` still falling
-    (converges); ``True`` where it stalls -- above ``tol`` and at least ``min_resolutions`` times the resolution, flat
-    over the last decade (slope above ``stall_slope``) while the moment error falls (``min_fall``-fold per decade at the
-    run's rate, or the envelope rule, or at the means); ``None`` otherwise."""
+    (:func:`run_resolution`), or above ``ceiling`` (session 30's review: :data:`MAX_RADIUS_SHARE` times the cell's
+    moment-set radius; a tolerance near the radius calls nearly any distribution with ``p*``'s moments "converged", so
+    the cell cannot tell "stalls" apart; ``None``: no upper bound). Else three-valued: ``False`` where the distance ends
+    at or below ``tol`` still falling (converges); ``True`` where it stalls -- above ``tol`` and at least
+    ``min_resolutions`` times the resolution, flat over the last decade (slope above ``stall_slope``) while the moment
+    error falls (``min_fall``-fold per decade at the run's rate, or the envelope rule, or at the means); ``None``
+    otherwise."""
     from .herding_claims import DECREASING_SLOPE
     if not moments_vanish_envelope(drop, env_slope, max_slope=max_slope):
         return False
     tol, resolution = check_real("tol", tol, low=0.0), check_real("resolution", resolution, low=0.0)
     if tol < resolution:
+        return "not measured"
+    if ceiling is not None and tol > check_real("ceiling", ceiling, low=0.0):
         return "not measured"
     final_dist, dist_slope = check_real("final_dist", final_dist, low=0.0), check_real("dist_slope", dist_slope)
     cut = DECREASING_SLOPE if stall_slope is None else check_real("stall_slope", stall_slope, high=0.0, high_open=True)
@@ -584,3 +585,119 @@ def more_efficient_late_cell(share: float | None, cut: float = 0.5):
         return "not measured"
     share, cut = check_real("share", share, low=0.0, high=1.0), check_real("cut", cut, low=0.0, high=1.0)
     return bool(share > cut)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Session 30's review: an upper bound on the stall tolerance, herding's longer runs where it still falls, the lost d
+# compared like with like, B5.9 per cell with its crossover over the coupling, several sets of construction cells (the
+# paper's Phi = (x, x x') beside random ties), B5.3's low end from every run at the means.
+
+#: B5.1, B5.2: a tolerance above this share of the cell's moment-set radius (:func:`moment_set_radius`) tests nothing:
+#: the cell is ``not measured`` at that reading (:func:`not_maxent_resolved_cell`'s ``ceiling``). At (6, 0.4) and
+#: (4, 2/3) the readings at 5 % and 10 % of ||p*|| reached 0.75-1.5 times the radius, where a run "converges" by
+#: landing anywhere in the moment-matching set
+MAX_RADIUS_SHARE = 0.5
+#: B5.1: a herding run whose distance to ``p*`` still falls at ``long_points`` (:func:`still_falling`) is run again to
+#: this many times ``long_points`` and read there (at (10, 1/18) the distance fell with slope -0.26 at 3e4 and went flat
+#: at 3e5)
+LONGER = 10
+
+
+def by_lost_value(verdicts) -> tuple:
+    """THE RULE on a setting the paper gave and extraction lost (B5's d), like with like (session 30's review: B5.8's
+    split over d came from one coupling that is not measured at d = 10 and fails at the other d): ``verdicts`` maps
+    ``(value, level)`` -- the lost setting's value (d) and the open axis' level at it (the coupling w (d - 1)) -- to a
+    cell's verdict word. Returns ``(by_value, common)``: ``common`` the levels decisive (``holds`` or ``fails``) at every
+    value, ``by_value`` each value's :func:`~.herding_claims.map_holds` over those levels only (``None`` where no level is
+    common), for :func:`~.verdict_map.lost_setting_verdict`."""
+    from .herding_claims import map_holds
+    known = ("holds", "fails", "inconclusive", "not measured")
+    if not isinstance(verdicts, dict) or not verdicts or not all(isinstance(k, tuple) and len(k) == 2 for k in verdicts):
+        raise ValueError(f"verdicts must map (value, level) pairs to verdict words; got {verdicts!r}")
+    if any(v not in known for v in verdicts.values()):
+        raise ValueError(f"verdicts must be among {known}; got {sorted(set(verdicts.values()) - set(known))}")
+    values, levels = sorted({k[0] for k in verdicts}), sorted({k[1] for k in verdicts})
+    common = [lv for lv in levels if all(verdicts.get((v, lv)) in ("holds", "fails") for v in values)]
+    return {v: map_holds([verdicts[(v, lv)] for lv in common]) if common else None for v in values}, common
+
+
+def crossover(verdicts_by_level) -> dict | None:
+    """B5.9 on one value of d (session 30's review: "fails (setting) naming the crossover"): where the per-cell verdict
+    turns along an ordered axis (the coupling w (d - 1)). ``verdicts_by_level`` maps each level to a verdict word; only
+    ``holds`` and ``fails`` are read. Returns ``{"low": verdict below the turn, "between": (a, b)}`` (``a < b`` the
+    adjacent decisive levels across it) where the decisive levels split into one run of each, else ``None`` (one
+    verdict throughout, or verdicts that alternate)."""
+    if not isinstance(verdicts_by_level, dict) or not verdicts_by_level:
+        raise ValueError(f"verdicts_by_level must map levels to verdict words; got {verdicts_by_level!r}")
+    said = [(float(lv), v) for lv, v in sorted(verdicts_by_level.items()) if v in ("holds", "fails")]
+    turns = [i for i in range(1, len(said)) if said[i][1] != said[i - 1][1]]
+    if len(turns) != 1:
+        return None
+    i = turns[0]
+    return {"low": said[0][1], "between": (said[i - 1][0], said[i][0])}
+
+
+def constructions_verdict(chosen, at_readings=(), constructions=None) -> dict:
+    """A map-decided claim's verdict (THE RULE, clauses 3-4) against its readings and several sets of construction cells
+    (B5: random ties per step, and the paper's Phi = (x, x x')): :func:`~.verdict_map.map_reading_verdict` against each
+    construction in turn. ``chosen``: the chosen construction's map verdict (``True`` / ``False`` / ``None``);
+    ``constructions``: name -> that construction's map verdict, or :data:`~.verdict_map.NOT_RUN`. An inconclusive outcome
+    stands first (map_reading_verdict's rules: the chosen map undecided, a reading that turns, a construction's map
+    undecided, or failing where the chosen map holds); then a failure of the chosen map where a construction's map
+    holds (kind ``construction``, both reported); else the chosen verdict. Returns map_reading_verdict's dict with ``"differ"``: the constructions whose map is
+    undecided or says otherwise than the chosen one."""
+    from .verdict_map import NOT_RUN, map_reading_verdict
+    constructions = {} if constructions is None else dict(constructions)
+    if chosen not in (True, False, None):
+        raise ValueError(f"chosen must be True, False or None; got {chosen!r}")
+    run = {n: c for n, c in constructions.items() if not (isinstance(c, str) and c in (NOT_RUN, "not measured"))}
+    if any(c not in (True, False, None) for c in run.values()):
+        raise ValueError(f"constructions must map names to True, False, None or {NOT_RUN!r}; got {constructions!r}")
+    differ = [n for n, c in run.items() if c is None or chosen is None or c is not chosen]
+    out = [map_reading_verdict(chosen, at_readings)] + [map_reading_verdict(chosen, at_readings, c) for c in run.values()]
+    pick = next((r for r in out if r["verdict"] == "inconclusive"), None) \
+        or next((r for r in out if r["kind"] == "construction"), out[0])
+    return dict(pick, differ=differ)
+
+
+def inconclusive_for(turning: bool, differ, open_cells, lost) -> list:
+    """Every reason a map-decided verdict is inconclusive (review 210's list, :func:`~.verdict_map.inconclusive_reasons`,
+    over several constructions): ``"reading"`` where the map turns at a reading (``turning``); ``"construction"`` where
+    a construction's map is undecided or says otherwise (``differ``, :func:`constructions_verdict`) or a construction
+    leaves a deciding cell undecided (``open_cells``: session 30's review, the tie rule moved herding 30-fold at
+    (4, 1/6) and no reason said so); ``"lost setting"`` where the lost setting's values disagree (``lost``,
+    :func:`~.verdict_map.lost_setting_verdict`)."""
+    reasons = ["reading"] if turning else []
+    if list(differ) or list(open_cells):
+        reasons.append("construction")
+    if lost == "lost setting":
+        reasons.append("lost setting")
+    return reasons
+
+
+def entropy_low_end(descent: float, entropies, errors, floor: float) -> float:
+    """B5.3's low end (session 30's review: the descent's local minimum is not the minimum; line search sat below it at
+    (10, 1/18), position -0.069): the lowest of the concave descent's entropy (``descent``, :func:`min_entropy_vertex`)
+    and the final ``entropies`` of the cell's runs whose final moment error (``errors``, one per run) is at or below
+    ``floor``, the LMO's resolution -- each such run is a distribution with p*'s moments, an upper bound on the minimum
+    as the descent is."""
+    descent, floor = check_real("descent", descent, low=0.0), check_real("floor", floor, low=0.0)
+    h, e = np.asarray(entropies, dtype=float), np.asarray(errors, dtype=float)
+    if h.shape != e.shape or h.ndim != 1 or not (np.isfinite(h).all() and np.isfinite(e).all()):
+        raise ValueError("entropies and errors must be finite 1-d arrays of one shape")
+    at_means = h[e <= floor]
+    return float(min(descent, at_means.min())) if at_means.size else descent
+
+
+def outer_product_features(states) -> np.ndarray:
+    """The paper's Phi(x) = (x, x x^T) of Sec. 5.3's non-independent bits, as written: the d bits and the d^2 entries of
+    the outer product (row-major), so that every pair x_i x_j (i != j) enters twice and the d squares x_i^2 = 1 are
+    constant. Its kernel is x.y + (x.y)^2; :func:`~inferopt.herding.pairwise_features` (ours, the chosen construction)
+    keeps each pair once, kernel x.y + ((x.y)^2 - d) / 2: the two weigh the pairs against the bits differently in the
+    moment error, which moves herding's and line search's picks, while the set of distributions with p*'s moments (so
+    p*, the moment-set radius and the lowest entropy) is the same."""
+    from .._validation import as_finite_array
+    S = as_finite_array("states", states, ndim=2, nonempty=True)
+    if not np.isin(S, (-1.0, 1.0)).all():
+        raise ValueError("states must be rows of {-1, 1}^d")
+    return np.hstack([S, (S[:, :, None] * S[:, None, :]).reshape(len(S), -1)])
