@@ -490,7 +490,6 @@ def test_beats_for_order_reads_the_panels_of_one_sobolev_order():
 # --- B5's map and its claims on one run ----------------------------------------------------------
 
 from inferopt.experiment.herding_claims import map_holds  # noqa: E402
-from inferopt.experiment.moment_claims import moments_not_maxent  # noqa: E402
 from inferopt.experiment.verdict_map import cell, map_diagnosis  # noqa: E402
 
 
@@ -515,7 +514,7 @@ def test_map_holds_every_cell():
 from inferopt.experiment.herding_claims import below_share, readings_turn  # noqa: E402
 
 
-def test_slope_cuts_are_readings_of_converges_stalls_and_moments_not_maxent():
+def test_slope_cuts_are_readings_of_converges_and_stalls():
     # B4.1's draw 3 at the paper scale: slope -0.236 converges at the cut -0.2, not at -0.3
     assert converges(0.004, -0.236, 0.02) and converges(0.004, -0.236, 0.02, slope_cut=-0.1)
     assert not converges(0.004, -0.236, 0.02, slope_cut=-0.3)
@@ -523,9 +522,6 @@ def test_slope_cuts_are_readings_of_converges_stalls_and_moments_not_maxent():
     assert stalls(0.1, -0.145, 0.02) and not stalls(0.1, -0.145, 0.02, slope_cut=-0.1)
     with pytest.raises(ValueError, match="slope_cut"):
         stalls(0.1, -0.145, 0.02, slope_cut=0.1)
-    # B5.2's cell d = 8, pair weight 0.4: moment slope -0.466 matches at -0.4, not at -0.5
-    assert moments_not_maxent(178.0, -0.466, 0.0106, -0.045, 0.02, max_slope=-0.4)
-    assert not moments_not_maxent(178.0, -0.466, 0.0106, -0.045, 0.02)
 
 
 def test_below_share_reads_errors_below_the_floor_as_zero():

@@ -59,7 +59,7 @@ from scipy.stats import rankdata
 from .._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
 from .boosting import GAIN_SE, POWER_SE, authors_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
 from .boosting_rules import ADAPTIVE
-from .claims import MIN_SWEEP, Unearned, readings
+from .claims import Unearned, readings
 from .methods import label
 from .support import Gated, supported_verdict
 from .verdict_map import cell, map_diagnosis
@@ -339,11 +339,14 @@ DRAWS_AS_RUN = {"draws within a step": "fresh (the authors' code)"}
 DRAWS_COMMON = {"draws within a step": "common (fixed for the step)"}
 
 
-def _draw_cells(test, records: pd.DataFrame, common: pd.DataFrame) -> tuple[dict, dict]:
+def _draw_cells(test, what: str, records: pd.DataFrame, common: pd.DataFrame) -> tuple[dict, dict, str]:
     """The two cells of the draws' split: ``test`` as the authors' code runs the rules (``records``, construction
-    ``authors``) and with common draws within each step (``common``), each with its replicate support."""
+    ``authors``) and with common draws within each step (``common``), each with its replicate support; and the
+    diagnosis text's opening (``what``, then each rule's work per run both ways)."""
+    text = (f"{what} Step-size work per run (evaluations of log p at a draw, each over every training row): "
+            f"{_work_both_ways(records, common)}.")
     return (cell(DRAWS_AS_RUN, test(records), construction="authors", support=replicate_support(test, records)),
-            cell(DRAWS_COMMON, test(common), support=replicate_support(test, common)))
+            cell(DRAWS_COMMON, test(common), support=replicate_support(test, common)), text)
 
 
 def timing_diagnosis(test, what: str, records: pd.DataFrame, cells: list, common: pd.DataFrame) -> dict | None:
@@ -360,9 +363,7 @@ def timing_diagnosis(test, what: str, records: pd.DataFrame, cells: list, common
     check_table("common", common, _COMMON_COLUMNS)
     if test(records):
         return None
-    as_run, fixed = _draw_cells(test, records, common)
-    text = (f"{what} Step-size work per run (evaluations of log p at a draw, each over every training row): "
-            f"{_work_both_ways(records, common)}.")
+    as_run, fixed, text = _draw_cells(test, what, records, common)
     if as_run["verdict"] == "fails" and fixed["verdict"] == "holds":
         return {"kind": "construction", "text": f"{text} It fails as the authors' code runs the rules (every trial and "
                 "every derivative call of the line search on fresh draws) and holds with common draws within each step "
@@ -387,9 +388,7 @@ def common_row_diagnosis(test, what: str, records: pd.DataFrame, common: pd.Data
     check_table("common", common, _COMMON_COLUMNS)
     if test(common):
         return None
-    as_run, fixed = _draw_cells(test, records, common)
-    text = (f"{what} Step-size work per run (evaluations of log p at a draw, each over every training row): "
-            f"{_work_both_ways(records, common)}.")
+    as_run, fixed, text = _draw_cells(test, what, records, common)
     evidence = {"sweep": [fixed, as_run]}
     if fixed["verdict"] == "fails" and as_run["verdict"] == "holds":
         return {"kind": "construction", "text": f"{text} It fails with common draws within each step (the line search's "

@@ -3,15 +3,11 @@ read where the run ends, over its last decade, not over an early plateau:
 
 * :func:`moments_vanish_late` -- B5.1, B5.2: the moment error has fallen and still falls over the last decade (or
   sits at the means);
-* :func:`moments_not_maxent_late` -- B5.1, B5.2 on one run: the moments match while the distance to the
-  maximum-entropy distribution does not converge;
 * :func:`not_maxent_cell` -- B5.1, B5.2 on one cell of the map, three-valued: the moments match and the distance
   stalls above ``tol`` (holds), converges or the moments do not match (fails), or ends below ``tol`` on a plateau
   (undecided: neither converged nor shown apart);
-* :func:`entropy_position`, :func:`tradeoff_cell` -- B5.3 on one cell: Sec. 6's trade-off (line search better at the
+* :func:`entropy_position` -- B5.3 on one cell: Sec. 6's trade-off (line search better at the
   moments, farther from ``p*``, lower entropy) with "suggest a minimization of the entropy" read on B4.4's scale;
-* :func:`matches_moments`, :func:`moments_not_maxent` -- B5.1, B5.2's earlier reading over all ``t >= 10`` (kept for
-  comparison; the claims read :func:`not_maxent_cell`);
 * :func:`distance_stalls_cell` -- B5.7: herding's distance to ``p*`` stalls (Sec. 5.3's "not the case in general", on
   Fig. 7's cells); :func:`farther_cell` -- B5.8: line search ends farther from ``p*`` than herding;
 * B5.5 (the paper's "other unreported experiments have led to similar results") is folded into B5.1 and B5.2, which
@@ -24,8 +20,7 @@ read where the run ends, over its last decade, not over an early plateau:
 * :func:`distinct_sizes` -- B5.6: sizes where both runs hold the same points (built-in ties) are not read.
 * :func:`min_entropy_vertex`, :func:`entropy_minimization_cell` -- B5.3 on its own sentence (review 196): the low end
   of the entropy scale by concave descent over the moment polytope's vertices, and line search's position on it under
-  the premise (:func:`tradeoff_cell`, the earlier reading with B5.8's distance and an entropy ranking, is kept for
-  comparison); :func:`similar_distance_cell` -- B5.11; :func:`aligned_mass` -- a cell's regime.
+  the premise; :func:`similar_distance_cell` -- B5.11; :func:`aligned_mass` -- a cell's regime.
 * session 30's review: :data:`MAX_RADIUS_SHARE` -- an upper bound on B5.1 / B5.2's tolerance
   (:func:`not_maxent_resolved_cell`'s ``ceiling``); :data:`LONGER` -- herding's runs still falling at ``long_points``
   run again longer; :func:`by_lost_value` -- the lost d compared over the couplings decisive at every d;
@@ -52,15 +47,6 @@ def moments_vanish_late(drop: float, late_slope: float, final_error: float, min_
     min_drop, max_slope = check_real("min_drop", min_drop, low=1.0), check_real("max_slope", max_slope)
     late_slope = float(late_slope)
     return bool(drop >= min_drop and (final_error == 0.0 or (np.isfinite(late_slope) and late_slope < max_slope)))
-
-
-def moments_not_maxent_late(drop: float, late_slope: float, final_error: float, final_dist: float, dist_slope: float,
-                            tol: float, max_slope: float = -0.5) -> bool:
-    """B5.1, B5.2 on one run: the moment error goes to 0 over the last decade (:func:`moments_vanish_late`) while the
-    distance to the maximum-entropy distribution does not converge (the negation of B4.1's
-    :func:`~.herding_claims.converges` at ``tol``)."""
-    from .herding_claims import converges
-    return moments_vanish_late(drop, late_slope, final_error, max_slope=max_slope) and not converges(final_dist, dist_slope, tol)
 
 
 def outperforms_while_running(challenger, reference, floor: float, min_share: float = 0.5) -> bool:
@@ -92,7 +78,7 @@ def not_maxent_cell(drop: float, late_slope: float, final_error: float, final_di
     :func:`~.herding_claims.stalls`: above ``tol``, no longer decreasing); ``False`` where the moments do not match or
     the distance converges (B4.1's :func:`~.herding_claims.converges`); ``None`` otherwise (the distance ends below
     ``tol`` on a plateau, or above it still falling: neither converged nor shown not to). Unlike
-    :func:`moments_not_maxent_late`, a distance below ``tol`` does not count as "not converging" for a flat slope.
+    the earlier one-run reading, a distance below ``tol`` does not count as "not converging" for a flat slope.
     ``stall_slope``: the distance's slope cut ("no longer decreasing": above it; "converges": below it),
     :data:`~.herding_claims.DECREASING_SLOPE` unless a reading of it is given."""
     if not moments_vanish_late(drop, late_slope, final_error, max_slope=max_slope):
@@ -136,19 +122,6 @@ def stalls_in_moment_set(final_dist: float, dist_slope: float, radius: float, ra
     return True if fell else None
 
 
-def not_maxent_radius_cell(drop: float, late_slope: float, rate_slope: float, final_error: float, final_dist: float,
-                           dist_slope: float, radius: float, share: float = RADIUS_SHARE, max_slope: float = -0.5,
-                           stall_slope: float | None = None, min_fall: float = MIN_FALL) -> bool | None:
-    """B5.1, B5.2 on one run (a cell of the map), three-valued (review 188's fix of :func:`not_maxent_cell`, whose
-    absolute ``tol`` left a cell undecided once ``tol`` passed its final distance): ``False`` where the moments do not
-    match (:func:`moments_vanish_late`: ``late_slope`` over the last decade), else :func:`stalls_in_moment_set`'s value
-    (the tolerance ``share`` of the cell's moment-set ``radius``; "stalls": flat over the last decade while the moment
-    error falls ``min_fall``-fold per decade at the run's rate, ``rate_slope`` over ``t >= 10``)."""
-    if not moments_vanish_late(drop, late_slope, final_error, max_slope=max_slope):
-        return False
-    return stalls_in_moment_set(final_dist, dist_slope, radius, rate_slope, final_error, share, stall_slope, min_fall)
-
-
 def moment_premise_cell(ls_error: float, herding_error: float, factor: float = 10.0) -> bool:
     """B5.8's premise on one cell ("algorithms that are more efficient than herding at approximating the moment
     vector"): line search's final moment error (``ls_error``, 0 below the floor) more than ``factor`` times smaller
@@ -187,40 +160,6 @@ def entropy_position(h: float, h_low: float, h_star: float) -> float:
     if not h_star > h_low:
         raise ValueError(f"the scale needs h_star > h_low; got {h_star} and {h_low}")
     return float((h - h_low) / (h_star - h_low))
-
-
-def tradeoff_cell(better: dict, worse: dict, position: float, cut: float = 0.5, factor: float = 10.0) -> bool | None:
-    """B5.3 on one cell of the map (Sec. 6: "algorithms that are more efficient than herding at approximating the moment
-    vector fail more blatantly to approach a maximum entropy distribution and [...] suggest a minimization of the
-    entropy"): where ``better`` (line search) is more efficient at the moments (premise, :func:`~.herding_claims.
-    entropy_tradeoff`; ``None`` where it is not), it is farther from ``p*`` with a lower entropy than ``worse``
-    (herding) AND its entropy is nearer a low-entropy distribution with the same moments than the maximum
-    (``position`` on :func:`entropy_position`'s scale at most ``cut``: B4.4's reading,
-    :func:`~.maxent_claims.nearer_low_entropy`, applied here alike)."""
-    from .herding_claims import entropy_tradeoff
-    position, cut = check_real("position", position), check_real("cut", cut)
-    ranked = entropy_tradeoff(better, worse, factor)
-    if ranked is None:
-        return None
-    return bool(ranked and position <= cut)
-
-
-def matches_moments(drop: float, slope: float, min_drop: float = 20.0, max_slope: float = -0.5) -> bool:
-    """B5.1, B5.2: the moment error falls: by ``min_drop`` or more from ``t = 10`` to the end, with a log-log slope
-    below ``max_slope``."""
-    drop, slope = check_real("drop", drop, low=0.0), check_real("slope", slope)
-    min_drop, max_slope = check_real("min_drop", min_drop, low=1.0), check_real("max_slope", max_slope)
-    return bool(drop >= min_drop and slope < max_slope)
-
-
-def moments_not_maxent(drop: float, slope: float, final_dist: float, dist_slope: float, tol: float,
-                       max_slope: float = -0.5) -> bool:
-    """B5.1, B5.2 on one run: the moment error falls (:func:`matches_moments`: by 20 or more from ``t = 10``, log-log
-    ``slope`` below ``max_slope``, -0.5 unless a reading of it is given) while the distance to the maximum-entropy
-    distribution does not converge (the negation of B4.1's :func:`~.herding_claims.converges` at ``tol``: ``final_dist`` below ``tol``
-    and its slope over the last decade, ``dist_slope``, below :data:`DECREASING_SLOPE`)."""
-    from .herding_claims import converges
-    return matches_moments(drop, slope, max_slope=max_slope) and not converges(final_dist, dist_slope, tol)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -376,10 +315,6 @@ def aligned_mass(states, p) -> float:
 # Review 204: random ties per step (not a fixed random order), the moment conjunct on B4.9's envelope, and the runs'
 # resolution as the one rule deciding whether a cell can tell "stalls" apart (no absolute gate).
 
-#: the tie-breaking rules of :func:`tie_curves`
-TIE_RULES = ("lowest index", "random per step")
-
-
 def tie_curves(features, mu, p_star, n_points: int, step: str, checkpoints, seed=None) -> "pd.DataFrame":
     """Figs. 6-7's runs over all states (rows of ``features``; herding, ``step`` ``'1/(t+1)'``, or line search,
     ``'line_search'``), Eq. 4's linear minimisation with a tie rule of ours: ``seed`` ``None``, the lowest index among
@@ -508,16 +443,6 @@ def resolved_cell(radius: float, share: float, n_states: int, n_points: int) -> 
     ``radius`` (:func:`stalls_in_moment_set`), reaches the run's resolution (:func:`run_resolution`)."""
     radius, share = check_real("radius", radius, low=0.0), check_real("share", share, low=0.0)
     return bool(share * radius >= run_resolution(n_states, n_points))
-
-
-def not_maxent_envelope_cell(drop: float, env_slope: float, rate_slope: float, final_error: float, final_dist: float,
-                             dist_slope: float, radius: float, share: float = RADIUS_SHARE, max_slope: float = -0.5,
-                             stall_slope: float | None = None, min_fall: float = MIN_FALL) -> bool | None:
-    """B5.1, B5.2 on one run (review 204): ``False`` where the moments do not go to 0 (:func:`moments_vanish_envelope`
-    on the envelope's ``drop`` and last-decade ``env_slope``), else :func:`stalls_in_moment_set`'s three values."""
-    if not moments_vanish_envelope(drop, env_slope, max_slope=max_slope):
-        return False
-    return stalls_in_moment_set(final_dist, dist_slope, radius, rate_slope, final_error, share, stall_slope, min_fall)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
