@@ -110,6 +110,34 @@ def test_det_fixed_point_is_the_optimum_with_the_whole_series_and_moves_with_a_l
     assert info_low["objective"] >= problem.objective(star) - 1e-6   # the exact objective is least at the optimum
     with pytest.raises(ValueError, match="theta_star"):
         det_fixed_point(problem, star[:-1], 3)
+
+
+def test_det_fixed_point_runs_rounds_until_converged():
+    """Session 32: D3's fixed point did not converge within one L-BFGS-B run; ``rounds`` restarts it from the last point
+    until L-BFGS-B's own test is met (one round, the default, is D4's single run). Converged: the truncated objective's
+    projected gradient at the point is far below the one-round point's."""
+    from inferopt.experiment.spectral.completion_degrees import _apply, _eig_side, _series_derivative
+
+    problem = small_problem()
+    star, _ = reference_solution(problem, max_iter=500)
+    start = star + 0.5                                        # away from the fixed point, so that three steps do not reach it
+
+    def projected(theta, info, degree=3):                     # the truncated objective's projected gradient (its first-order test)
+        coeffs = ChebyshevSeries("sqrt", info["a"], info["b"]).coefficients(degree)
+        lam, U, small_right = _eig_side(theta)
+        grad = _apply(theta, 2.0 * _series_derivative(coeffs, info["a"], info["b"], lam + problem.eps), lam, U, small_right) \
+            + problem.g_grad(theta)
+        return float(np.max(np.abs(problem.project(theta - grad) - theta)))
+
+    one, info1 = det_fixed_point(problem, start, 3, max_iter=3, interval=problem.interval(star))
+    many, info = det_fixed_point(problem, start, 3, max_iter=3, interval=problem.interval(star), rounds=500)
+    assert not info1["converged"] and info1["rounds"] == 1 and info1["n_iter"] <= 3
+    assert info["converged"] and 1 < info["rounds"] <= 500 and info["n_iter"] > 3
+    assert projected(many, info) < 1e-3 * projected(one, info1)
+    same, info_same = det_fixed_point(problem, start, 3, max_iter=300, interval=problem.interval(star), rounds=5)
+    assert info_same["rounds"] == 1 and info_same["converged"]  # converged in its first round: no other round runs
+    with pytest.raises(ValueError, match="rounds"):
+        det_fixed_point(problem, start, 3, rounds=0)
     with pytest.raises(TypeError, match="problem"):
         det_fixed_point("problem", star, 3)
 

@@ -109,6 +109,64 @@ def test_counted_work_of_a_stochastic_gradient():
         stochastic_gradient_flops(4, 3, 2, -1)
 
 
+class Counted:
+    """Matrix products by explicit loops, every multiply-add counted (a brute-force count of a gradient's work)."""
+
+    def __init__(self):
+        self.n = 0
+
+    def matmul(self, A, B):
+        out = np.zeros((A.shape[0], B.shape[1]))
+        for i in range(A.shape[0]):
+            for j in range(B.shape[1]):
+                for k in range(A.shape[1]):
+                    out[i, j] += A[i, k] * B[k, j]
+                    self.n += 1
+        return out
+
+    def scale_columns(self, U, s):
+        self.n += U.size
+        return U * s
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4)])
+def test_counted_work_of_an_exact_gradient_against_a_brute_force_count(shape):
+    """Session 32: exact_gradient_flops counts the products of exact_spectral_grad (the Gram matrix of the smaller side, W,
+    W Wᵀ, θ S) as a loop-by-loop count does, plus the eigen-decomposition's convention (EIGH_MULTIPLY_ADDS k³); the flop
+    price is the stochastic gradient's count over it."""
+    from inferopt.experiment.spectral import exact_gradient_flops, flop_price
+    from inferopt.experiment.spectral.work import EIGH_MULTIPLY_ADDS
+
+    d, r = shape
+    rng = np.random.default_rng(0)
+    rows, cols = np.divmod(rng.choice(d * r, size=6, replace=False), r)
+    problem = completion_problem({"rows": rows, "cols": cols, "values": rng.uniform(1, 5, 6), "shape": shape, "test": None}, 0.5, 0.2)
+    theta = rng.uniform(0.5, 2.0, shape)
+    c = Counted()
+    small_right = r <= d
+    gram = c.matmul(theta.T, theta) if small_right else c.matmul(theta, theta.T)
+    lam, U = np.linalg.eigh(gram)                                   # LAPACK: counted by convention, not by loops
+    W = c.scale_columns(U, (np.maximum(lam, 0.0) + 0.5) ** -0.25)
+    S = c.matmul(W, W.T)
+    grad = c.matmul(theta, S) if small_right else c.matmul(S, theta)
+    assert grad == pytest.approx(problem.exact_spectral_grad(theta), rel=1e-9)   # the counted computation is the gradient's
+    k = min(shape)
+    assert exact_gradient_flops(d, r) == c.n + EIGH_MULTIPLY_ADDS * k ** 3
+    assert flop_price(d, r, 2, 3) == pytest.approx(stochastic_gradient_flops(d, r, 2, 3) / exact_gradient_flops(d, r))
+
+
+def test_the_flop_price_falls_with_the_size_and_rejects_bad_shapes():
+    from inferopt.experiment.spectral import exact_gradient_flops, flop_price
+
+    # the exact gradient grows as k³, the stochastic one as d r: a stochastic gradient gets cheaper in exact gradients with the size
+    assert flop_price(75, 150, 10, 15) > flop_price(106, 212, 10, 15) > flop_price(150, 300, 10, 15) > flop_price(1682, 943, 10, 15)
+    assert exact_gradient_flops(7, 3) == exact_gradient_flops(3, 7)          # the smaller side, either way round
+    with pytest.raises(ValueError, match="r"):
+        exact_gradient_flops(4, 0)
+    with pytest.raises(ValueError, match="N"):
+        flop_price(4, 3, 2, 0)
+
+
 def test_deepest_reached_judges_on_what_is_reached():
     results = {("a", "GD", None): result(T, LATE)} | {("a", "SGD", s): result(T, DIP) for s in range(3)}
     tb = run_table(results, {"a": {"0.85": 1.5, "0.72": 2.1, "1": 0.5}}, {"a": None}, stay=True)

@@ -154,15 +154,17 @@ def det_gradient_bias(theta, eps: float, coeffs, a: float, b: float, degree: int
     return {"bias": norm, "gradient": exact, "relative": norm / exact if exact > 0 else float("nan"), "matrix": bias}
 
 
-def det_fixed_point(problem, theta_star, degree: int, *, interval=None, max_iter: int = 200, gtol: float = 1e-9):
+def det_fixed_point(problem, theta_star, degree: int, *, interval=None, max_iter: int = 200, gtol: float = 1e-9, rounds: int = 1):
     """SGD-DET's fixed point at degree ``degree``: the minimiser over the box of the truncated objective
     ``tr p_n(θθᵀ + εI) + g(θ)`` (``p_n``: ``sqrt``'s Chebyshev series on the interval ``[a, b]`` of ``theta_star``,
     :meth:`~inferopt.spectral.MatrixCompletion.interval`, chopped after degree ``n``), by L-BFGS-B warm-started at
     ``theta_star`` (the model's optimum: SGD-DET's fixed point is the point where its mean gradient vanishes, near it);
-    ``interval``: ``(a, b)`` given (the one the caller reads the optimum's bias on) instead of computed.
+    ``interval``: ``(a, b)`` given (the one the caller reads the optimum's bias on) instead of computed. In at most ``rounds``
+    rounds of at most ``max_iter`` steps, each restarted from the last (a fresh memory; session 32: D3's fixed point did not
+    converge within one), until L-BFGS-B's own test is met or a round takes no step; ``rounds`` 1 is one run (D4's).
     The truncated objective is what SGD-DET's mean gradient descends, so its minimiser's test RMSE is SGD-DET's bias
     floor on the paper's axis. Returns ``(θ_n, info)`` with ``info = {"test RMSE", "objective" (the exact one),
-    "n_iter", "converged", "a", "b"}``."""
+    "n_iter" (all rounds'), "converged", "rounds", "a", "b"}``."""
     import scipy.optimize
 
     from ...spectral import ChebyshevSeries
@@ -173,6 +175,7 @@ def det_fixed_point(problem, theta_star, degree: int, *, interval=None, max_iter
     degree = check_int("degree", degree, low=0)
     max_iter = check_int("max_iter", max_iter, low=1)
     gtol = check_real("gtol", gtol, low=0.0, low_open=True)
+    rounds = check_int("rounds", rounds, low=1)
     theta_star = as_finite_array("theta_star", theta_star, ndim=2)
     shape = tuple(problem.shape)
     if theta_star.shape != shape:
@@ -199,12 +202,17 @@ def det_fixed_point(problem, theta_star, degree: int, *, interval=None, max_iter
         return value, grad.ravel()
 
     size = shape[0] * shape[1]
-    res = scipy.optimize.minimize(value_grad, theta_star.reshape(-1).copy(), jac=True, method="L-BFGS-B",
-                                  bounds=scipy.optimize.Bounds(np.full(size, problem.low), np.full(size, problem.high)),
-                                  options={"maxiter": max_iter, "maxfun": 2 * max_iter, "ftol": 1e-14, "gtol": gtol})
-    theta = res.x.reshape(shape)
-    return theta, {"test RMSE": float(problem.metric(theta)), "objective": float(problem.objective(theta)), "n_iter": int(res.nit),
-                   "converged": bool(res.success), "a": float(a), "b": float(b)}
+    x, total, done, converged = theta_star.reshape(-1).copy(), 0, 0, False
+    while not converged and done < rounds:
+        res = scipy.optimize.minimize(value_grad, x, jac=True, method="L-BFGS-B",
+                                      bounds=scipy.optimize.Bounds(np.full(size, problem.low), np.full(size, problem.high)),
+                                      options={"maxiter": max_iter, "maxfun": 2 * max_iter, "ftol": 1e-14, "gtol": gtol})
+        x, total, done, converged = res.x, total + int(res.nit), done + 1, bool(res.success)
+        if int(res.nit) == 0:   # no step taken: no progress left to this solver
+            break
+    theta = x.reshape(shape)
+    return theta, {"test RMSE": float(problem.metric(theta)), "objective": float(problem.objective(theta)), "n_iter": total,
+                   "converged": converged, "rounds": done, "a": float(a), "b": float(b)}
 
 
 # ----------------------------------------------------------------------------- D4.2: levels

@@ -71,6 +71,33 @@ def stochastic_gradient_flops(d: int, r: int, M: int, n: int) -> float:
     return float((n - 1) * (2 * d * M * r + 6 * d * M) + d * M * r + n * n * M * r + d * n * M * r)
 
 
+#: multiply-adds of a symmetric eigen-decomposition with eigenvectors of a ``k x k`` matrix, per ``k³``: Golub & Van Loan
+#: (Matrix Computations, 4th ed., Sec. 8.3) count about ``9k³`` flops for the symmetric QR algorithm's eigenvalues and
+#: eigenvectors (a flop one operation: a multiply-add two); a convention, not a count of LAPACK's own operations
+EIGH_MULTIPLY_ADDS = 4.5
+
+
+def exact_gradient_flops(d: int, r: int) -> float:
+    """Multiply-adds of one exact gradient of the matrix completion (:meth:`~inferopt.spectral.MatrixCompletion.exact_spectral_grad`,
+    ``θ`` of ``d x r``, the push-through form ``θ (θᵀθ + εI)^{-1/2}`` on the smaller side ``k = min(d, r)``, ``D = max(d, r)``),
+    counted from the shapes of the products it performs: the Gram matrix of the smaller side (``D x k`` by ``k``: ``Dk²``), its
+    eigen-decomposition (:data:`EIGH_MULTIPLY_ADDS` ``k³``), ``W = U (Λ + ε)^{-1/4}`` (``k²``), ``S = W Wᵀ`` (``k³``) and
+    ``θ S`` or ``S θ`` (``Dk²``): the counterpart of :func:`stochastic_gradient_flops` for GD's step and SVRG's snapshot."""
+    d, r = (check_int(k, v, low=1) for k, v in (("d", d), ("r", r)))
+    k, D = min(d, r), max(d, r)
+    return float(2 * D * k * k + (EIGH_MULTIPLY_ADDS + 1.0) * k ** 3 + k * k)
+
+
+def flop_price(d: int, r: int, M: int, N: int) -> float:
+    """The price of one stochastic gradient (``M`` probes at the mean degree ``N``) in exact gradients on the flop axis,
+    ``θ`` of ``d x r``: :func:`stochastic_gradient_flops` over :func:`exact_gradient_flops`, the flop counterpart of the
+    clock's ``r`` (:func:`cost_rounds`) that turns a run's step counts into time (exact gradients' worth of multiply-adds)
+    with no clock in it: a run's work to a target on this axis is its exact gradients plus its stochastic gradients' worth
+    (mat-vecs over ``M N``) times this price."""
+    d, r, M, N = (check_int(k, v, low=1) for k, v in (("d", d), ("r", r), ("M", M), ("N", N)))
+    return stochastic_gradient_flops(d, r, M, N) / exact_gradient_flops(d, r)
+
+
 #: the largest probe count, degree and repeat count :func:`gradient_seconds` times (far beyond any run's)
 MAX_PROBES, MAX_DEGREE, MAX_REPS = 10_000, 10_000, 100
 
