@@ -57,6 +57,13 @@ def test_a_verdict_that_turns_within_the_readings_is_inconclusive(tmp_path):
     assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "reading" and c.diagnosis["scale"] == "notebook"
     th = {"value": 2.0, "source": "ours", "readings": readings(lambda v: 9.0 >= v, [2.0, 3.0, 5.0], chosen=2.0)}
     assert exp.claim("D1.1", "ratio at least 2", True, {"ratio": 9.0}, threshold=th).verdict == "holds"
+    # a `reading` diagnosis the notebook computed (B5.9: both readings with their numbers) keeps its words, readings joined
+    th = {"value": 2.0, "source": "ours", "readings": readings(lambda v: ratio >= v, [2.0, 3.0, 5.0], chosen=2.0)}
+    own = {"kind": "reading", "text": "ratio 2.5: at least 2 holds, at least 3 fails."}
+    c = exp.claim("D1.1", "ratio at least 2", ratio >= 2.0, {"ratio": ratio}, threshold=th, diagnosis=own)
+    assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "reading"
+    assert c.diagnosis["text"].startswith(own["text"]) and "turns within reasonable readings" in c.diagnosis["text"]
+    assert c.diagnosis["evidence"]["readings"] == th["readings"]
 
 
 def test_a_paper_diagnosis_stays_only_on_a_failing_verdict(tmp_path):

@@ -337,6 +337,7 @@ def test_constructions_verdict_weighs_every_construction():
         constructions_verdict(True, [], {"phi": "holds"})
     assert inconclusive_for(False, [], ["d = 4, pair weight 0.166667"], "lost setting") == ["construction", "lost setting"]
     assert inconclusive_for(True, [], [], True) == ["reading"]
+    assert inconclusive_for(True, ["random ties"], [], "lost setting") == ["construction", "reading", "lost setting"]   # construction first
 
 
 def test_entropy_low_end_takes_runs_at_the_means_only():
@@ -384,3 +385,58 @@ def test_tie_curves_random_ties_do_not_turn_on_the_last_bits_of_mu():
     s = permutation_seeds(0, 5)[0]
     a, b = (tie_curves(F, m_, p, 40_000, "1/(t+1)", [40_000], s) for m_ in (mu, mu_ulp))
     assert a.dist.iloc[-1] == b.dist.iloc[-1]
+
+
+def test_min_entropy_exact_matches_brute_force_and_bounds_the_search():
+    """B5.3's exact low end (d <= 4): the vertex enumeration equals the brute force over every vertex and a fine scan of a
+    one-dimensional polytope, and is never above the search's (an upper bound), so positions from the search are lower
+    bounds on the exact ones."""
+    from inferopt.experiment.moment_claims import entropy_position, min_entropy_exact, min_entropy_vertex
+    from inferopt.herding import all_states, entropy, exponential_family, pairwise_features
+    rng = np.random.default_rng(5)
+    for trial in range(3):
+        F = rng.integers(-2, 3, size=(9, 3)).astype(float)
+        mu = F.T @ rng.dirichlet(np.ones(9))
+        p, h = min_entropy_exact(F, mu)
+        assert np.allclose(F.T @ p, mu, atol=1e-8) and h == pytest.approx(min(entropy(v) for v in _vertices_brute_force(F, mu)), abs=1e-9)
+        assert h <= min_entropy_vertex(F, mu, np.random.default_rng([trial, 1]))[1] + 1e-12
+    # d = 2, unary features only: {p >= 0, sum p = 1, E x = 0} is the segment p = (a, 1/2 - a, 1/2 - a, a), a in [0, 1/2]
+    F = all_states(2)
+    scan = min(entropy(np.array([a, 0.5 - a, 0.5 - a, a])) for a in np.linspace(0.0, 0.5, 5001))
+    assert min_entropy_exact(F, np.zeros(2))[1] == pytest.approx(scan, abs=1e-12) and scan == pytest.approx(np.log(2))
+    # Fig. 7's model at d = 4: the exact low end at or below the search's; the position from the search is the lower one
+    F = pairwise_features(all_states(4))
+    p_star = exponential_family(F, np.concatenate([np.zeros(4), np.full(6, 2 / 3)]))
+    h_exact = min_entropy_exact(F, F.T @ p_star)[1]
+    h_search = min_entropy_vertex(F, F.T @ p_star, np.random.default_rng(0), n_starts=2, max_steps=0)[1]
+    assert h_exact <= h_search + 1e-12
+    h_run = 0.5 * (h_search + entropy(p_star))
+    assert entropy_position(h_run, h_search, entropy(p_star)) <= entropy_position(h_run, h_exact, entropy(p_star)) + 1e-12
+    F6 = pairwise_features(all_states(6))
+    with pytest.raises(ValueError, match="features"):   # 2^6 states: too many supports to enumerate
+        min_entropy_exact(F6, F6.T @ np.full(64, 1 / 64))
+    with pytest.raises(ValueError, match="mu"):
+        min_entropy_exact(F, np.zeros(3))
+
+
+def test_approach_count_holds_fails_and_readings_disagree():
+    """B5.9: the count of cells in which a method approaches p* can hold and fail; where the count reading holds and the
+    strict every-cell reading fails, the verdict is inconclusive (`reading`)."""
+    from inferopt.experiment.moment_claims import approach_count, approaches_in_more_cells, farther_cell
+    from inferopt.experiment.verdict_map import map_reading_verdict
+    tols = [0.02, 0.02, 0.004]
+    herding, line_search = [0.011, 0.05, 0.003], [0.03, 0.04, 0.01]
+    assert approach_count(herding, tols) == 2 and approach_count(line_search, tols) == 0
+    assert approaches_in_more_cells(2, 0) and not approaches_in_more_cells(0, 2) and not approaches_in_more_cells(1, 1)
+    strict = all(farther_cell(ls, h, 1.0) for ls, h in zip(line_search, herding))   # herding closer in every cell
+    assert strict is False
+    out = map_reading_verdict(approaches_in_more_cells(2, 0), [strict])
+    assert out["verdict"] == "inconclusive" and out["kind"] == "reading"
+    assert map_reading_verdict(approaches_in_more_cells(0, 2), [False])["verdict"] == "fails"
+    assert map_reading_verdict(approaches_in_more_cells(2, 0), [True])["verdict"] == "holds"
+    with pytest.raises(ValueError, match="final_dists"):
+        approach_count([0.1, 0.2], [0.1])
+    with pytest.raises(ValueError, match="tols"):
+        approach_count([0.1], [0.0])
+    with pytest.raises(TypeError, match="count"):
+        approaches_in_more_cells(True, 0)

@@ -19,8 +19,10 @@ read where the run ends, over its last decade, not over an early plateau:
   where a share of the moment-matching set's radius reaches the runs' resolution;
 * :func:`distinct_sizes` -- B5.6: sizes where both runs hold the same points (built-in ties) are not read.
 * :func:`min_entropy_vertex`, :func:`entropy_minimization_cell` -- B5.3 on its own sentence (review 196): the low end
-  of the entropy scale by concave descent over the moment polytope's vertices, and line search's position on it under
-  the premise; :func:`similar_distance_cell` -- B5.11; :func:`aligned_mass` -- a cell's regime.
+  of the entropy scale by concave descent over the moment polytope's vertices (a search: positions from it are lower
+  bounds), exact by enumeration at d <= 4 (:func:`min_entropy_exact`), and line search's position on it under
+  the premise; :func:`approach_count`, :func:`approaches_in_more_cells` -- B5.9's count reading;
+  :func:`similar_distance_cell` -- B5.11; :func:`aligned_mass` -- a cell's regime.
 * session 30's review: :data:`MAX_RADIUS_SHARE` -- an upper bound on B5.1 / B5.2's tolerance
   (:func:`not_maxent_resolved_cell`'s ``ceiling``); :data:`LONGER` -- herding's runs still falling at ``long_points``
   run again longer; :func:`by_lost_value` -- the lost d compared over the couplings decisive at every d;
@@ -155,11 +157,35 @@ def farther_cell(dist_better: float, dist_herding: float, factor: float = 1.1) -
 
 def entropy_position(h: float, h_low: float, h_star: float) -> float:
     """B5.3 (B4.4's scale): where the entropy ``h`` lies between a low-entropy distribution with the same moments
-    (``h_low``, :func:`~inferopt.herding.low_entropy_distribution`: 0) and the maximum entropy (``h_star``: 1)."""
+    (``h_low``, :func:`~inferopt.herding.low_entropy_distribution`: 0) and the maximum entropy (``h_star``: 1).
+    The position falls as ``h_low`` rises (for ``h < h_star``): with ``h_low`` from a search (an upper bound on the
+    minimum entropy) it is a lower bound on the true position; with :func:`min_entropy_exact`'s it is exact."""
     h, h_low, h_star = check_real("h", h, low=0.0), check_real("h_low", h_low, low=0.0), check_real("h_star", h_star, low=0.0)
     if not h_star > h_low:
         raise ValueError(f"the scale needs h_star > h_low; got {h_star} and {h_low}")
     return float((h - h_low) / (h_star - h_low))
+
+
+def approach_count(final_dists, tols) -> int:
+    """B5.9's count reading (the abstract's and Sec. 6's "the original herding algorithm tends to approach more often the
+    maximum entropy distribution"): the number of the map's cells in which a method approaches ``p*``, its final
+    ``||p_t - p*||`` (``final_dists``, one per cell) at most the cell's tolerance (``tols``, one per cell: B5.1's, a share
+    of the cell's moment-set radius)."""
+    from .._validation import as_finite_array
+    dist = as_finite_array("final_dists", final_dists, ndim=1, nonempty=True)
+    tol = as_finite_array("tols", tols, ndim=1, nonempty=True)
+    if dist.shape != tol.shape:
+        raise ValueError(f"final_dists and tols must hold one value per cell; got {dist.size} and {tol.size}")
+    if (dist < 0).any() or (tol <= 0).any():
+        raise ValueError("final_dists must be >= 0 and tols > 0")
+    return int((dist <= tol).sum())
+
+
+def approaches_in_more_cells(count: int, reference: int) -> bool:
+    """B5.9 on the count reading: herding approaches ``p*`` in more of the map's cells (``count``,
+    :func:`approach_count`) than line search (``reference``); equal counts are no win."""
+    count, reference = check_int("count", count, low=0), check_int("reference", reference, low=0)
+    return bool(count > reference)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -283,6 +309,50 @@ def min_entropy_vertex(features, mu, rng, n_starts: int = 20, max_steps: int = 1
             p, h = q, hq
         if h < best_h:
             best, best_h = p, h
+    return best, float(best_h)
+
+
+#: :func:`min_entropy_exact`: the most supports it enumerates (d = 4's 16 states, rank 11: 4368)
+MAX_SUPPORTS = 200_000
+
+
+def min_entropy_exact(features, mu, tol: float = 1e-9):
+    """The exact low end of B5.3's entropy scale where the states are few (d <= 4): the minimum entropy over
+    ``{p >= 0, sum p = 1, F'p = mu}`` by enumeration. Entropy is concave, so its minimum over the polytope lies at a
+    vertex; every vertex is a basic feasible solution, nonnegative weights on a support of ``rank([F'; 1'])`` states
+    whose columns are independent: all such supports are tried (brute force over the states), the feasible ones
+    (equations met to ``tol``, weights at least ``-tol``) kept. A search (:func:`min_entropy_vertex`,
+    :func:`entropy_low_end`) gives an upper bound on this minimum, so positions on the scale computed from it
+    (:func:`entropy_position`) are lower bounds on the true ones; this one is exact. ``ValueError`` naming
+    ``features`` where the supports exceed :data:`MAX_SUPPORTS`. Returns ``(p, entropy)``."""
+    import itertools
+    from math import comb
+
+    from .._validation import as_finite_array
+    from ..herding import entropy
+    F = as_finite_array("features", features, ndim=2, nonempty=True)
+    mu = as_finite_array("mu", mu, ndim=1, nonempty=True)
+    if mu.shape[0] != F.shape[1]:
+        raise ValueError(f"mu must have one entry per feature ({F.shape[1]}); got {mu.shape[0]}")
+    tol = check_real("tol", tol, low=0.0)
+    A, b = np.vstack([F.T, np.ones(len(F))]), np.append(mu, 1.0)
+    r = int(np.linalg.matrix_rank(A))
+    if comb(len(F), r) > MAX_SUPPORTS:
+        raise ValueError(f"features: {comb(len(F), r)} supports of {r} among {len(F)} states exceed MAX_SUPPORTS "
+                         f"({MAX_SUPPORTS}); use min_entropy_vertex (a search, an upper bound)")
+    best, best_h = None, np.inf
+    for S in itertools.combinations(range(len(F)), r):
+        sub = A[:, S]
+        x, _, rank, _ = np.linalg.lstsq(sub, b, rcond=None)
+        if rank < r or not np.allclose(sub @ x, b, atol=tol) or (x < -tol).any():
+            continue
+        p = np.zeros(len(F))
+        p[list(S)] = np.clip(x, 0.0, None)
+        h = entropy(p / p.sum())
+        if h < best_h:
+            best, best_h = p / p.sum(), h
+    if best is None:
+        raise ValueError("mu: no distribution over the states has these moments (the polytope is empty)")
     return best, float(best_h)
 
 
@@ -587,14 +657,15 @@ def constructions_verdict(chosen, at_readings=(), constructions=None) -> dict:
 
 def inconclusive_for(turning: bool, differ, open_cells, lost) -> list:
     """Every reason a map-decided verdict is inconclusive (review 210's list, :func:`~.verdict_map.inconclusive_reasons`,
-    over several constructions): ``"reading"`` where the map turns at a reading (``turning``); ``"construction"`` where
-    a construction's map is undecided or says otherwise (``differ``, :func:`constructions_verdict`) or a construction
-    leaves a deciding cell undecided (``open_cells``: session 30's review, the tie rule moved herding 30-fold at
-    (4, 1/6) and no reason said so); ``"lost setting"`` where the lost setting's values disagree (``lost``,
-    :func:`~.verdict_map.lost_setting_verdict`)."""
-    reasons = ["reading"] if turning else []
-    if list(differ) or list(open_cells):
-        reasons.append("construction")
+    over several constructions), the first the one its diagnosis names: ``"construction"`` where a construction's map is
+    undecided or says otherwise (``differ``, :func:`constructions_verdict`) or a construction leaves a deciding cell
+    undecided (``open_cells``: session 30's review, the tie rule moved herding 30-fold at (4, 1/6) and no reason said
+    so) -- first (session 32's review): a reading turns a verdict within one construction, and the paper fixes none of
+    ours; ``"reading"`` where the map turns at a reading (``turning``); ``"lost setting"`` where the lost setting's
+    values disagree (``lost``, :func:`~.verdict_map.lost_setting_verdict`)."""
+    reasons = ["construction"] if list(differ) or list(open_cells) else []
+    if turning:
+        reasons.append("reading")
     if lost == "lost setting":
         reasons.append("lost setting")
     return reasons

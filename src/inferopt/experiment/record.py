@@ -155,8 +155,9 @@ class Experiment:
         (:func:`~.claims.check_threshold`); when it is ours and its decisive ``readings`` disagree (one holds, one
         fails; an ``inconclusive`` reading, :func:`~.support.supported_readings`, decides nothing), the
         verdict is ``inconclusive``: the diagnosis ``reading`` names them, or, when the notebook
-        computed a specific diagnosis (``construction``, ``stand-in``, or ``setting`` unless the claim
-        holds at its chosen reading and at every cell of its map), the readings join it (its text and ``evidence["readings"]``).
+        computed a specific diagnosis (``construction``, ``stand-in``, ``reading`` -- B5.9: the readings' own numbers in its
+        words --, or ``setting`` unless the claim holds at its chosen reading and at every cell of its map), the readings
+        join it (its text and ``evidence["readings"]``).
 
         ``check``: an implementation check (an identity or theorem the paper proves, run on our code), recorded like
         a claim and counted apart from the paper's claims (:func:`~.claims.paper_claims`).
@@ -208,7 +209,7 @@ class Experiment:
                 turning = f"the verdict turns within the readings of our cut-off ({shown})"
                 reason = f"{reason}; and {turning}" if outcome == "inconclusive" and reason else turning
                 outcome = "inconclusive"
-                if diagnosis is not None and diagnosis["kind"] in ("construction", "stand-in") + (("setting",) if rescues else ()):
+                if diagnosis is not None and diagnosis["kind"] in ("construction", "stand-in", "reading") + (("setting",) if rescues else ()):
                     diagnosis = dict(diagnosis, text=f"{diagnosis['text']} {sentence}",
                                      evidence={**diagnosis.get("evidence", {}), "readings": threshold["readings"]})
                 else:
