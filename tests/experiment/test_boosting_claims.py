@@ -451,7 +451,7 @@ def test_speed_claims_read_the_work_and_the_ratios_bracket_the_text():
     # a failure as run that common draws within each step turn: construction, both cells with their support
     slow = make_records(work={**work, "line_search": 1000})                     # as run: AdaFW above line search
     common = make_records(work={**work, "line_search": 400, "adafw": 300, "adaafw": 300, "adapfw": 300})
-    d = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=[], common=common)
+    d = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=[], common=common, map_replicates=3)
     assert d["kind"] == "construction"
     assert "adafw: 4800 log p evaluations as the authors' code runs it (1200 with common draws)" in d["text"]
     assert [c["verdict"] for c in d["evidence"]["sweep"]] == ["fails", "holds"]
@@ -459,61 +459,59 @@ def test_speed_claims_read_the_work_and_the_ratios_bracket_the_text():
     from inferopt.experiment.verdict_map import cell
     cells = [cell({"C0": c}, False, support={"method": "bootstrap", "fraction_holding": 0.0, "unit": "replicate",
                                              "n_units": 3, "n_resamples": 200, "seed": 0}) for c in (0.1, 1, 10)]
-    out = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=cells, common=slow)
+    out = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=cells, common=slow, map_replicates=3)
     assert not isinstance(out, dict) and "authors' construction" in out.reason
     with pytest.raises(ValueError, match="common"):
-        bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=cells, common=common.drop(columns="work_step"))
+        bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=cells, common=common.drop(columns="work_step"), map_replicates=3)
     # a claim that holds has no diagnosis; common draws that rescue it in too few resamples earn no construction
-    assert bc.timing_diagnosis(bc.adaptive_faster, "It fails.", rec, cells=cells, common=slow) is None
+    assert bc.timing_diagnosis(bc.adaptive_faster, "It fails.", rec, cells=cells, common=slow, map_replicates=3) is None
     shaky = common.copy()
     shaky.loc[(shaky.method == "line_search") & (shaky.iteration > 0), "work_step"] = np.where(
         shaky[(shaky.method == "line_search") & (shaky.iteration > 0)].replicate == 0, 1000, 100)
     assert bc.adaptive_faster(shaky)                       # 400 a step against 300, carried by one replicate of three
-    out = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=cells, common=shaky)
+    out = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=cells, common=shaky, map_replicates=3)
     assert not isinstance(out, dict)                      # the map decides (unearned here), not construction
 
 
-def test_a_holding_speed_claim_notes_a_failure_with_common_draws():
-    work = {"predefined": 200, "line_search": 5200, "adafw": 1200, "adaafw": 1000, "adapfw": 800}
-    rec, common = make_records(work=work), make_records(work={**work, "line_search": 400})
-    note = bc.common_draws_note(bc.adaptive_faster, rec, common, "C2.2-common")
-    assert "fails with common draws" in note and "C2.2-common gives that verdict" in note
-    assert bc.common_draws_note(bc.adaptive_faster, rec, rec, "C2.2-common") == ""
-    assert bc.common_draws_note(bc.adaptive_faster, common, rec, "C2.2-common") == ""     # it fails as run: a diagnosis says why
-    with pytest.raises(TypeError, match="row"):
-        bc.common_draws_note(bc.adaptive_faster, rec, common, "")
-
-
-def test_the_common_draws_row_is_diagnosed_by_the_draws_split():
-    """The row with common draws within each step has its own verdict: ``construction`` where it fails decisively and the
-    authors' fresh draws hold decisively (both named, with each rule's work both ways); where both fail, the diagnosis
-    of the row as run; an undecided cell earns nothing; a row that holds has no diagnosis."""
+def test_a_setting_rescue_needs_five_replicates():
+    """rescue_replicates: a ``setting`` rescue is kept on at least MIN_RESCUE_REPLICATES replicates, else unearned (the
+    claim inconclusive, saying why); other kinds pass through; timing_diagnosis applies it to its map."""
     from inferopt.experiment.claims import Unearned
+    rescue = {"kind": "setting", "text": "It holds at C0 = 1.", "evidence": {"sweep": []}}
+    assert bc.rescue_replicates(rescue, bc.MIN_RESCUE_REPLICATES) is rescue
+    out = bc.rescue_replicates(rescue, 3)
+    assert isinstance(out, Unearned) and "3 replicates, fewer than the 5" in out.reason
+    paper = {"kind": "paper", "text": "It fails everywhere.", "evidence": {}}
+    assert bc.rescue_replicates(paper, 2) is paper and bc.rescue_replicates(None, 2) is None
+    with pytest.raises(ValueError, match="replicates"):
+        bc.rescue_replicates(rescue, 0)
+    from inferopt.experiment.verdict_map import cell
+    boot = lambda f: {"method": "bootstrap", "fraction_holding": f, "unit": "replicate", "n_units": 5,   # noqa: E731
+                      "n_resamples": 200, "seed": 0}
+    cells = [cell({"C0": 0.1}, False, support=boot(0.0), construction="authors"),
+             cell({"C0": 0.5}, False, support=boot(0.0), construction="authors"),
+             cell({"C0": 1.0}, True, support=boot(1.0), construction="authors")]
+    slow = make_records(work={"predefined": 200, "line_search": 1000, "adafw": 1200, "adaafw": 1000, "adapfw": 800})
+    kept = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=cells, common=slow, map_replicates=5)
+    assert kept["kind"] == "setting"
+    lost = bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=cells, common=slow, map_replicates=2)
+    assert isinstance(lost, Unearned) and "fewer than the 5" in lost.reason
+    with pytest.raises(ValueError, match="map_replicates"):
+        bc.timing_diagnosis(bc.adaptive_faster, "It fails.", slow, cells=cells, common=slow, map_replicates=0)
+
+
+def test_our_rules_are_a_capped_reading_beside_the_authors_verdict():
+    """capped_reading: our rules' verdict on its replicate support, their work and shares at each cap, as readings."""
     work = {"predefined": 200, "line_search": 5200, "adafw": 1200, "adaafw": 1000, "adapfw": 800}
-    as_run = make_records(work=work)                                          # line search 4x the adaptive rules' work
-    common = make_records(work={**work, "line_search": 400})                 # common draws: line search the cheapest
-    otherwise = lambda t, w: {"kind": "stand-in", "text": w, "evidence": {}}  # noqa: E731 - the as-run row's diagnosis
-    d = bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", as_run, common, otherwise)
-    assert d["kind"] == "construction" and "draws within a step" in d["evidence"]["sweep"][0]["setting"]
-    assert [c["verdict"] for c in d["evidence"]["sweep"]] == ["fails", "holds"]
-    assert d["evidence"]["sweep"][1]["construction"] == "authors"
-    assert "adafw: 4800 log p evaluations as the authors' code runs it (4800 with common draws)" in d["text"]
-    assert bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", common, common, otherwise)["kind"] == "stand-in"
-    # failing both ways, a rescue the row as run's map finds (cells with fresh draws) earns nothing with common draws
-    rescue = lambda t, w: {"kind": "setting", "text": "It holds at C0 = 1.", "evidence": {}}   # noqa: E731
-    out = bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", common, common, rescue)
-    assert isinstance(out, Unearned) and "none with common draws" in out.reason
-    assert bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", as_run, as_run, otherwise) is None   # it holds
-    shaky = make_records(work={**work, "line_search": 1000}, reps=3)         # as run: holds in one replicate of three
-    sel = (shaky.method == "line_search") & (shaky.iteration > 0)
-    shaky.loc[sel, "work_step"] = np.where(shaky.loc[sel, "replicate"] == 0, 10_000, 100)
-    assert bc.adaptive_faster(shaky)
-    out = bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", shaky, common, otherwise)
-    assert isinstance(out, Unearned) and "do not decide it" in out.reason
-    with pytest.raises(TypeError, match="otherwise"):
-        bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", as_run, common, None)
-    with pytest.raises(ValueError, match="common"):
-        bc.common_row_diagnosis(bc.adaptive_faster, "It fails.", as_run, common.drop(columns="work_step"), otherwise)
+    caps = {"adafw": 10, "adaafw": 10, "adapfw": 10, "line_search": 25}
+    out = bc.capped_reading(bc.adaptive_faster, make_records(work=work, tries={"line_search": 25}), caps)
+    assert out["our rules (a capped reading, configuration-bound): verdict"] == "holds"
+    assert out["our rules: share of steps at the loop's cap Line-search"] == 1.0
+    assert out["our rules: step-size work per run AdaFW"] == 4800
+    out = bc.capped_reading(bc.adaptive_faster, make_records(work={**work, "line_search": 400}), caps)
+    assert out["our rules (a capped reading, configuration-bound): verdict"] == "fails"
+    with pytest.raises(TypeError, match="test"):
+        bc.capped_reading(None, make_records(), caps)
 
 
 def test_our_approach_is_read_as_every_rule_the_fastest_or_adafw():
@@ -526,6 +524,15 @@ def test_our_approach_is_read_as_every_rule_the_fastest_or_adafw():
     assert not bc.speedup_at_least(make_records(work={"line_search": 150}), 2.0, approach="fastest")   # 1.5x
     with pytest.raises(ValueError, match="approach"):
         bc.speedup_at_least(rec, 2.0, approach="best")
+    # the mean of the adaptive rules' costs (C3.4's deciding reading): Table 3's shape, one rule slower than line search
+    t3 = make_records(work={"line_search": 1000, "adafw": 300, "adaafw": 400, "adapfw": 1030})   # AdaPFW 0.97x
+    assert bc.adaptive_faster(t3, approach="mean") and not bc.adaptive_faster(t3)                # mean 577 < 1000
+    assert not bc.adaptive_faster(make_records(work={"line_search": 1000, "adafw": 900, "adaafw": 1000, "adapfw": 1400}),
+                                  approach="mean")                                               # mean 1100
+    assert bc.approach_holds(t3, "mean", factor=1.7) and not bc.approach_holds(t3, "mean", factor=1.8)
+    assert not bc.approach_holds(make_records(work={"line_search": 100}), "adafw", strict=True)  # a tie is not faster
+    with pytest.raises(TypeError, match="strict"):
+        bc.approach_holds(t3, "mean", strict=1)
     assert bc.readings_turn([{"value": 1, "verdict": "holds"}, {"value": 2, "verdict": "fails"}])
     assert not bc.readings_turn([{"value": 1, "verdict": "holds"}, {"value": 2, "verdict": "inconclusive"}])
 
@@ -537,26 +544,6 @@ def test_the_seconds_verdict_stands_beside_the_work():
     assert out["verdict on CPU seconds"] == "fails" and out["share of resamples where it holds on CPU seconds"] == 0.0
     fast = bc.seconds_verdict(bc.adaptive_faster, make_records(step_time={"line_search": 2.0}))
     assert fast["verdict on CPU seconds"] == "holds" and fast["share of resamples where it holds on CPU seconds"] == 1.0
-
-
-def test_each_speed_claim_has_a_row_as_run_and_a_row_with_common_draws():
-    """speed_row: the row as run is decided on the authors' fresh draws (its id, the row's own diagnosis, a note where the
-    common row fails); the row with common draws on those (its id ending -common, the draws' split as its diagnosis)."""
-    work = {"predefined": 200, "line_search": 5200, "adafw": 1200, "adaafw": 1000, "adapfw": 800}
-    as_run, common = make_records(work=work), make_records(work={**work, "line_search": 400})
-    mine = lambda t, w: {"kind": "setting", "text": w, "evidence": {}}   # noqa: E731
-    run = bc.speed_row("C2.2", as_run, common, mine, "as run")
-    assert run["id"] == "C2.2" and run["decides"] is as_run and run["beside"] is common
-    assert run["beside_name"] == "with common draws" and run["diagnose"] is mine
-    assert "C2.2-common gives that verdict" in run["note"](bc.adaptive_faster)
-    com = bc.speed_row("C2.2", as_run, common, mine, "common")
-    assert com["id"] == "C2.2-common" and com["decides"] is common and com["beside"] is as_run and com["note"](bc.adaptive_faster) == ""
-    assert bc.adaptive_faster(run["decides"]) and not bc.adaptive_faster(com["decides"])    # each row its own verdict
-    assert com["diagnose"](bc.adaptive_faster, "It fails.")["kind"] == "construction"
-    with pytest.raises(ValueError, match="row"):
-        bc.speed_row("C2.2", as_run, common, mine, "fixed")
-    with pytest.raises(TypeError, match="diagnose_with"):
-        bc.speed_row("C2.2", as_run, common, None, "common")
 
 
 def _with_steps(rec, rule, tries, fallback=False):
