@@ -17,7 +17,9 @@ from inferopt.experiment.coresets.large_scale import (
     crossover_k, crossovers, grows_linearly, kl_fraction, loglog_slope, record_large_scale_claims, scales_as_paper,
 )
 from inferopt.experiment.coresets.large_scale import care
-from inferopt.experiment.coresets.work import product_seconds, work_counts
+from inferopt.experiment.coresets.work import (
+    ENTRY_OPS, LAPLACE_EVALS, TRANSCENDENTAL_COST, VECTOR_OPS, product_seconds, upper_work, work_counts,
+)
 
 KS = (10, 100, 500, 1000, 2000)
 
@@ -112,6 +114,17 @@ def test_a7_batch_factor_and_the_longer_budget(tmp_path):
     assert {c.id: c for c in exp.claims}["A7.2"].verdict == "not measured"
 
 
+def test_a7_1_says_which_way_it_fails(tmp_path):
+    """Batch's KL 1/4 of full-gradient's on d1 (better), 2x on d2 (worse): the factor 4 is batch being better."""
+    table, arms = _batch_table(lambda d, k: 1.5)
+    table.loc[(table.method == "a_iht_batch") & (table.dataset == "d1"), "symmetric_kl"] = 0.25
+    exp = _exp(tmp_path, "A7")
+    record_batch_claims(exp, table, arms, comparable_factor=3.0, k_min=1)
+    c = {c.id: c for c in exp.claims}["A7.1"]
+    assert c.verdict != "holds" and c.measured["largest factor"] == pytest.approx(4.0)
+    assert c.measured["at the largest factor"] == "d1, batch better: its KL the lower"
+
+
 def _map_table(best, trials=3):
     """MAP distances: ``best(dataset)`` lowest on each dataset, SparseVI (ours) second."""
     methods = ["uniform", "giga", "sparsevi", "a_iht", "a_iht_ii"]
@@ -161,6 +174,36 @@ def test_work_counts_by_hand():
     assert refit["phi_products"].tolist() == pytest.approx([7.0 + 16 / n, 12.0])
     with pytest.raises(ValueError, match="draws"):
         work_counts("sparsevi", {"ks": ks, "weights": W, "results": [_Res(iters=[5, 10])]}, S=S, n=n, D=D)
+    # the upper bounds: the vector operations per iteration on top of every solver's count
+    assert (giga["work_upper"] - giga["work"]).tolist() == [VECTOR_OPS * n * 5, VECTOR_OPS * n * 10]
+    assert (aiht["work_upper"] - aiht["work"]).tolist() == pytest.approx([VECTOR_OPS * n * 100, VECTOR_OPS * n * 50])
+    assert (svi["work_upper"] - svi["work"]).tolist() == pytest.approx(_brute_svi_extra([5, 10], n=n, D=D, draws=20, steps=4, T=2))
+    with pytest.raises(ValueError, match="transcendentals"):
+        work_counts("giga", {"ks": ks, "weights": W, "results": [_Res(iters=[5, 10])]}, S=S, n=n, D=D, transcendentals=-1)
+
+
+def _brute_svi_extra(selections, *, n, D, draws, steps, T):
+    """SparseVI's left-out work by walking its loop: per selection t, steps + 1 draws, each of ``draws`` samples on all
+    n log-likelihoods (T transcendentals each) and a Laplace fit on the t points selected so far."""
+    out = []
+    for sel in selections:
+        total = 0
+        for t in range(1, sel + 1):
+            total += VECTOR_OPS * n
+            for _ in range(steps + 1):
+                for _sample in range(draws):
+                    total += D * D + sum(T * TRANSCENDENTAL_COST + ENTRY_OPS for _point in range(n))
+                total += LAPLACE_EVALS * (D**3 + sum(D * D + 2 * D + 3 * T * TRANSCENDENTAL_COST for _point in range(t)))
+        out.append(total)
+    return out
+
+
+def test_upper_work_of_sparsevi_dwarfs_its_products_and_grows_with_the_transcendentals():
+    lo = upper_work([100], n=500, D=10, draws=500, steps=500, transcendentals=2)[0]
+    hi = upper_work([100], n=500, D=10, draws=500, steps=500, transcendentals=3)[0]
+    counted = 100 * 501 * 500 * 500 * 10   # the draws' products Z theta, the lower count
+    assert 10 < lo / counted < hi / counted < 40
+    assert upper_work([3], n=7, D=2)[0] == VECTOR_OPS * 7 * 3   # no draws: vector operations only
 
 
 def test_care_is_seconds_over_the_floor_of_the_products():

@@ -29,7 +29,7 @@ from ..parallel import run_tasks
 from ...coresets.glm_problem import GLMCoresetProblem
 from ..._random import named_stream
 from .conjugate_trials import added_options, added_solvers, register_added, run_methods, split_method
-from .work import product_seconds, work_counts
+from .work import TRANSCENDENTALS, product_seconds, work_counts
 
 __all__ = [
     "ARMS",
@@ -109,7 +109,7 @@ def run_glm_trial(
 
     Returns a tidy table: ``dataset, method, k, forward_kl, reverse_kl, symmetric_kl,
     map_distance, seconds, rel_error`` (``‖y − Φw‖/‖y‖``), ``support`` and the work counts of
-    :func:`~.work.work_counts` (``phi_products, gradient_draws, laplace_fits, work``), and ``phi_floor_seconds``:
+    :func:`~.work.work_counts` (``phi_products, gradient_draws, laplace_fits, work, work_upper``), and ``phi_floor_seconds``:
     the CPU seconds of one product ``Φᵀr`` in this trial (:func:`~.work.product_seconds`, equal-care evidence).
     """
     for m in methods:
@@ -156,6 +156,7 @@ def run_glm_trial(
                     "rel_error": np.linalg.norm(y[:, None] - Phi @ W.T, axis=0) / ynorm,
                     "support": np.count_nonzero(W, axis=1),
                     **work_counts(name, run, S=Phi.shape[0], n=problem.n, D=problem.model.D,
+                                  transcendentals=TRANSCENDENTALS[type(problem.model).__name__],
                                   **_sparsevi_work(name, sparsevi_samples, sparsevi_steps, authors_samples, authors_steps)),
                     "phi_floor_seconds": floor,
                 }
