@@ -34,9 +34,12 @@ read where the run ends, over its last decade, not over an early plateau:
 
 from __future__ import annotations
 
+import itertools
+from math import comb
+
 import numpy as np
 
-from .._validation import check_int, check_real
+from .._validation import as_finite_array, check_int, check_real
 
 
 def moments_vanish_late(drop: float, late_slope: float, final_error: float, min_drop: float = 20.0,
@@ -171,7 +174,6 @@ def approach_count(final_dists, tols) -> int:
     maximum entropy distribution"): the number of the map's cells in which a method approaches ``p*``, its final
     ``||p_t - p*||`` (``final_dists``, one per cell) at most the cell's tolerance (``tols``, one per cell: B5.1's, a share
     of the cell's moment-set radius)."""
-    from .._validation import as_finite_array
     dist = as_finite_array("final_dists", final_dists, ndim=1, nonempty=True)
     tol = as_finite_array("tols", tols, ndim=1, nonempty=True)
     if dist.shape != tol.shape:
@@ -325,10 +327,6 @@ def min_entropy_exact(features, mu, tol: float = 1e-9):
     :func:`entropy_low_end`) gives an upper bound on this minimum, so positions on the scale computed from it
     (:func:`entropy_position`) are lower bounds on the true ones; this one is exact. ``ValueError`` naming
     ``features`` where the supports exceed :data:`MAX_SUPPORTS`. Returns ``(p, entropy)``."""
-    import itertools
-    from math import comb
-
-    from .._validation import as_finite_array
     from ..herding import entropy
     F = as_finite_array("features", features, ndim=2, nonempty=True)
     mu = as_finite_array("mu", mu, ndim=1, nonempty=True)
@@ -344,7 +342,7 @@ def min_entropy_exact(features, mu, tol: float = 1e-9):
     for S in itertools.combinations(range(len(F)), r):
         sub = A[:, S]
         x, _, rank, _ = np.linalg.lstsq(sub, b, rcond=None)
-        if rank < r or not np.allclose(sub @ x, b, atol=tol) or (x < -tol).any():
+        if rank < r or not np.allclose(sub @ x, b, rtol=0.0, atol=tol) or (x < -tol).any():
             continue
         p = np.zeros(len(F))
         p[list(S)] = np.clip(x, 0.0, None)
@@ -692,7 +690,6 @@ def outer_product_features(states) -> np.ndarray:
     keeps each pair once, kernel x.y + ((x.y)^2 - d) / 2: the two weigh the pairs against the bits differently in the
     moment error, which moves herding's and line search's picks, while the set of distributions with p*'s moments (so
     p*, the moment-set radius and the lowest entropy) is the same."""
-    from .._validation import as_finite_array
     S = as_finite_array("states", states, ndim=2, nonempty=True)
     if not np.isin(S, (-1.0, 1.0)).all():
         raise ValueError("states must be rows of {-1, 1}^d")
