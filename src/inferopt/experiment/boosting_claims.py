@@ -12,8 +12,8 @@ bootstrap resample of their replicates) and returns a boolean:
 * :func:`cost_ratios_in_range` -- Sec. 6.2: the adaptive rules' and line search's step-size work (or time) as
   multiples of the predefined step's within the text's ranges;
   every speed claim is decided on the authors' rules as their code runs them (their blr script times the step-size
-  selection alone, ratschlab/boosting-bbvi 7768b4f lines 171-245), on the work as their configuration incurs it, its
-  caps included (line search's derivative calls, IMAX trials, MIN_GAMMA): :func:`capped_shares` gives each rule's share
+  selection alone, ratschlab/adaptive-stepsize-boosting-bbvi 7768b4f lines 171-245), on the work as their
+  configuration incurs it, its caps included (line search's derivative calls, IMAX trials, MIN_GAMMA): :func:`capped_shares` gives each rule's share
   of steps at each cap (a fallback at MIN_GAMMA counted as one at IMAX), :func:`cap_measured` records them beside the
   ratios and :func:`cap_note` says in the claim's text what a ratio of capped rules means; our rules give a reading
   beside it, never its verdict (:func:`capped_reading`: cap against cap, configuration-bound); the same rules with
