@@ -106,18 +106,27 @@ class GLMCoresetProblem:
         return out
 
     # -- SparseVI ----------------------------------------------------------------------
-    def sparsevi_tangent(self, n_samples: int, rng=None):
+    def sparsevi_tangent(self, n_samples: int, rng=None, fits: list | None = None):
         """A ``tangent`` callable for :func:`~inferopt.coresets.sparsevi`: ``w -> Φ_w``
         (``n_samples × n``) from fresh draws of the Laplace approximation of ``π_w`` --
         the Monte-Carlo estimate of ``Cov_{π_w}`` in SparseVI's gradient. Each MAP search
-        starts at the previous call's mode."""
+        starts at the previous call's mode. ``fits``: a list to which each call appends the work of its
+        Laplace fit, ``(t, nfev, njev, nhev, steps)``: the support size ``t`` it was fitted on and the
+        evaluations of the log joint, its gradient and its Hessian and the Newton steps it made (all zero
+        for ``w = 0``, the prior: no fit), as :func:`~inferopt.experiment.coresets.work.laplace_work` counts them."""
         n_samples = check_int("n_samples", n_samples, low=2)
+        if fits is not None and not isinstance(fits, list):
+            raise TypeError(f"fits must be a list or None; got {type(fits).__name__}")
         rng = as_generator(rng)
         state = {"mode": None}
 
         def tangent(w):
             lap = self.weighted_laplace(w, x0=state["mode"])
             state["mode"] = lap.mean
+            if fits is not None:
+                res = lap.result
+                fits.append((0, 0, 0, 0, 0) if res is None else
+                            (int(np.count_nonzero(w)), res.info["nfev"], res.info["njev"], res.info["nhev"], res.n_iter))
             return tangent_from_loglik(self.model.loglik(lap.sample(n_samples, rng)))
 
         return tangent
