@@ -46,8 +46,7 @@ class LaplaceApprox:
 
     Attributes: ``mean`` (D,), ``prec_chol`` (D, D) lower Cholesky factor of the precision,
     ``result`` the :class:`~inferopt._result.SolveResult` of the MAP search (``x`` = MAP,
-    ``objective`` = negative log joint at the start and the end, ``info['grad_norm']``, and the evaluations done:
-    ``info['nfev']``, ``info['njev']``, ``info['nhev']`` of the negative log joint, its gradient and its Hessian).
+    ``objective`` = negative log joint at the start and the end, ``info['grad_norm']``).
     """
 
     mean: np.ndarray
@@ -152,32 +151,30 @@ def _newton(f, grad, hess, x0: np.ndarray, f0: float, gtol: float, max_iter: int
     meets Armijo's condition (the full step up to :data:`F_ROUNDING`); stops once
     ``‖∇f(x)‖ <= gtol · max(1, |f(x)|)``.
 
-    Returns ``(x, f(x), ‖∇f(x)‖, L, steps, nfev)`` with ``L`` the Cholesky factor of ``H(x)`` and ``nfev`` the
-    evaluations of ``f`` it made (one per step length tried; ``f0`` not counted); raises
+    Returns ``(x, f(x), ‖∇f(x)‖, L, steps)`` with ``L`` the Cholesky factor of ``H(x)``; raises
     ``ValueError`` if ``H`` is not positive definite at an iterate, the backtracking finds no
     decrease, or ``max_iter`` steps do not reach the tolerance.
     """
-    x, fx, nfev = x0.copy(), f0, 0
+    x, fx = x0.copy(), f0
     for step in range(max_iter + 1):
         g = grad(x)
         gnorm = fixed.norm(g)
         L = _precision_factor(hess(x), f"Newton iterate {step}" if step else "the start x0")
         tol = gtol * max(1.0, abs(fx))
         if gnorm <= tol:
-            return x, fx, gnorm, L, step, nfev
+            return x, fx, gnorm, L, step
         if step == max_iter:
             break
         p = -fixed.solve_triangular(L, fixed.solve_triangular(L, g), trans=True)   # H p = −g by the factor L
         slope, slack, t = fixed.dot(g, p), F_ROUNDING * max(1.0, abs(fx)), 1.0
         while not (f_new := f(x_new := x + t * p)) <= fx + ARMIJO * t * slope + slack:   # NaN: step back
-            nfev += 1
             t, slack = 0.5 * t, 0.0
             if t < MIN_STEP:
                 raise ValueError(
                     f"the Newton search for the mode of the log posterior found no decrease along its "
                     f"direction after step {step} (‖∇f‖ = {gnorm:.3g} > {tol:.3g}): the model's "
                     "log joint, gradient and Hessian disagree")
-        x, fx, nfev = x_new, f_new, nfev + 1
+        x, fx = x_new, f_new
     raise ValueError(
         f"the Newton search for the mode of the log posterior did not converge in max_iter = {max_iter} "
         f"steps: ‖∇f‖ = {gnorm:.3g} > gtol · max(1, |f|) = {tol:.3g} (raise max_iter or gtol)")
@@ -229,9 +226,8 @@ def laplace_approximation(
     t0 = clock()
     f0 = f(x0)
     if method == "newton":
-        mode, fun, gnorm, L, n_iter, nfev = _newton(f, g, h, x0, f0, gtol, max_iter)
+        mode, fun, gnorm, L, n_iter = _newton(f, g, h, x0, f0, gtol, max_iter)
         converged, message = True, f"‖∇‖ <= gtol·max(1, |f|) after {n_iter} Newton steps"
-        evals = {"nfev": 1 + nfev, "njev": n_iter + 1, "nhev": n_iter + 1}   # f0; a gradient and a Hessian per iterate
     else:
         opts = {"gtol": gtol, "maxiter": max_iter} if method == "trust-exact" else {"xtol": 1e-12, "maxiter": max_iter}
         res = minimize(f, x0, jac=g, hess=h, method=method, options=opts)
@@ -240,8 +236,6 @@ def laplace_approximation(
         gnorm = fixed.norm(g(mode))
         # precision-loss exits at the optimum are benign: judge by the relative gradient norm
         converged = bool(res.success) or gnorm <= gtol * max(1.0, abs(fun))
-        # the optimiser's own counts, plus f0 and the gradient and Hessian at its mode evaluated here
-        evals = {"nfev": 1 + int(res.get("nfev", 0)), "njev": 1 + int(res.get("njev", 0)), "nhev": 1 + int(res.get("nhev", 0))}
     elapsed = clock() - t0
     result = SolveResult(
         x=mode,
@@ -250,6 +244,6 @@ def laplace_approximation(
         converged=converged,
         message=message,
         times=np.array([0.0, elapsed]),
-        info={"grad_norm": gnorm, "method": method} | evals,
+        info={"grad_norm": gnorm, "method": method},
     )
     return LaplaceApprox(mean=mode, prec_chol=L, result=result)
