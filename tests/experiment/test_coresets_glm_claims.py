@@ -13,7 +13,7 @@ from inferopt.experiment import Experiment
 from inferopt.experiment.claims import DegenerateTest
 from inferopt.experiment.coresets.glm_claims import (
     OFTEN, PAPER_SLOWDOWN, SLOWDOWN_CUT, basis_ratio, bounded_test, evaluations_per_fit, factors_by_k,
-    median_size_factors, median_size_reading, often_fraction, record_glm_claims, slowdown, slowdown_bounds, time_factor,
+    median_size_factors, often_fraction, record_glm_claims, slowdown, slowdown_bounds, time_factor,
     trial_ratios, with_arms,
 )
 from inferopt.experiment.support import Gated
@@ -125,8 +125,8 @@ def test_record_glm_claims_states_its_cut_offs_as_ours_with_readings(tmp_path):
     # least fraction 1/2 (re-fitted IHT): holds at 1/3 and 1/2, fails at 2/3, so the verdict turns within the readings
     assert [r["verdict"] for r in claims["Z4.2"].threshold["readings"]] == ["holds", "holds", "fails"]
     assert claims["Z4.2"].verdict == "inconclusive" and claims["Z4.2"].diagnosis["kind"] == "reading"
-    # IHT within 8x of GIGA at every size: fails at 3 (median size and every size), holds at 10
-    assert [r["verdict"] for r in claims["Z4.3"].threshold["readings"]] == ["fails", "fails", "holds", "holds"]
+    # IHT within 8x of GIGA at every size: fails at 3 (both median sizes and every size), holds at 10
+    assert [r["verdict"] for r in claims["Z4.3"].threshold["readings"]] == ["fails"] * 3 + ["holds"] * 3
     assert OFTEN[1] == 0.5
 
 
@@ -186,24 +186,25 @@ def test_comparable_is_read_at_every_size_with_the_median_size_a_reading(tmp_pat
 
 
 def test_the_median_size_is_read_at_the_lower_and_upper_median_sizes_that_ran(tmp_path):
-    """Sizes 1-4 (k >= 1): the median sizes are k = 2 and 3, never their average; an odd grid (k >= 2) has one."""
+    """Sizes 1-4 (k >= 1): the median sizes are k = 2 and 3, never their average, each a reading of its own; an odd
+    grid (k >= 2) has one. A median size's reading that holds where every size's fails turns the verdict: inconclusive
+    (reading); both failing, the claim fails."""
     base = _table(_kl, lambda d, m: SECONDS.get(m, 1.0))
-    # A-IHT II 8e6: 16x GIGA at k <= 2, 4x at k >= 3 -- the median sizes fall on both sides of 10x: undecided
+    # A-IHT II 8e6: 16x GIGA at k <= 2, 4x at k >= 3 -- the median sizes fall on both sides of 10x
     t = _giga_work(base, lambda k: 0.5e6 if k <= 2 else 2e6)
     med = median_size_factors(t, ["a_iht", "a_iht_ii"], "giga")
     assert med == pytest.approx({2: 16.0, 3: 4.0})
-    assert median_size_reading(med, 10.0) == "inconclusive"
-    assert median_size_reading(med, 20.0) == "holds" and median_size_reading(med, 3.0) == "fails"
     assert median_size_factors(t, ["a_iht", "a_iht_ii"], "giga", k_min=2) == pytest.approx({3: 4.0})   # k = 2, 3, 4
-    c = _claims(tmp_path, t)["Z4.3"]
-    readings = {tuple(r["value"]): r["verdict"] for r in c.threshold["readings"]}
-    assert readings == {(3.0, 0.5): "fails", (3.0, 1.0): "fails", (10.0, 0.5): "inconclusive", (10.0, 1.0): "fails"}
-    # the undecided reading decides nothing: the decisive readings all fail, and the map's upper median size (4x) holds
-    assert c.verdict == "fails" and "undecided" in c.text and c.diagnosis["kind"] == "setting"
+    c = _claims(tmp_path / "split", t)["Z4.3"]
+    readings = {(*r["value"], r.get("k")): r["verdict"] for r in c.threshold["readings"]}
+    assert readings == {(3.0, 0.5, 2): "fails", (3.0, 0.5, 3): "fails", (3.0, 1.0, None): "fails",
+                        (10.0, 0.5, 2): "fails", (10.0, 0.5, 3): "holds", (10.0, 1.0, None): "fails"}
+    assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "reading" and "k = 3 holds" in c.text
     assert c.measured["work factor at the lower median k = 2"] == pytest.approx(16.0)
     assert c.measured["work factor at the upper median k = 3"] == pytest.approx(4.0)
-    with pytest.raises(ValueError, match="cut"):
-        median_size_reading(med, 0.0)
+    # 16x at every size: both median sizes fail too, and the claim fails
+    both = _claims(tmp_path / "both", _giga_work(base, lambda k: 0.5e6))["Z4.3"]
+    assert both.verdict == "fails" and all(r["verdict"] == "fails" for r in both.threshold["readings"])
 
 
 def test_time_claims_are_decided_on_work_not_seconds(tmp_path):
