@@ -17,9 +17,12 @@ from inferopt.experiment.coresets.large_scale import (
     crossover_k, crossovers, grows_linearly, kl_fraction, loglog_slope, record_large_scale_claims, scales_as_paper,
 )
 from inferopt.experiment.coresets.large_scale import care
+from inferopt.coresets.glm_problem import GLMCoresetProblem
+from inferopt.experiment.coresets.conjugate_trials import run_methods
 from inferopt.experiment.coresets.work import (
-    ENTRY_OPS, LAPLACE_EVALS, TRANSCENDENTAL_COST, VECTOR_OPS, product_seconds, upper_work, work_counts,
+    ENTRY_OPS, PRICES, VECTOR_OPS, glm_prices, laplace_work, product_seconds, upper_work, work_counts,
 )
+from inferopt.models import LogisticRegression
 
 KS = (10, 100, 500, 1000, 2000)
 
@@ -158,6 +161,14 @@ class _Res:
         self.info = {"iter_at_size": np.asarray(iters if iters is not None else [])}
 
 
+def _fits(n_calls, rng=0):
+    """Made-up Laplace fits, one per tangent call: ``(t, nfev, njev, nhev, steps)`` with ``njev = nhev = steps + 1``."""
+    g = np.random.default_rng(rng)
+    steps = g.integers(0, 5, n_calls)
+    return [(int(t), int(s + 1 + g.integers(0, 3)), int(s + 1), int(s + 1), int(s))
+            for t, s in zip(g.integers(0, 6, n_calls), steps)]
+
+
 def test_work_counts_by_hand():
     S, n, D = 10, 100, 3
     ks = np.array([5, 10])
@@ -167,42 +178,124 @@ def test_work_counts_by_hand():
     assert aiht["phi_products"].tolist() == pytest.approx([100 * 1.15, 50 * 1.3])
     W = np.zeros((2, n))
     W[0, :4] = 1.0
-    svi = work_counts("sparsevi", {"ks": ks, "weights": W, "results": [_Res(iters=[5, 10])]}, S=S, n=n, D=D, draws=20, steps=4)
+    prices = glm_prices("PoissonRegression")
+    fits = _fits(10 * 5 + 3)   # 10 selections of 4 updates: 50 calls (and 3 more the grid does not reach)
+    run = {"ks": ks, "weights": W, "results": [_Res(iters=[5, 10])]}
+    svi = work_counts("sparsevi", run, S=S, n=n, D=D, draws=20, steps=4, prices=prices, fits=fits)
     assert svi["gradient_draws"].tolist() == [25.0, 50.0] and svi["laplace_fits"].tolist() == [25.0, 50.0]
     assert svi["work"].tolist() == [5 * S * n + 25 * 20 * n * D, 10 * S * n + 50 * 20 * n * D]
+    assert svi["laplace_evaluations"].tolist() == [sum(sum(f[1:4]) for f in fits[:c]) for c in (25, 50)]
     refit = work_counts("giga_refit", {"ks": ks, "weights": W, "results": [_Res(iters=[5, 10])]}, S=S, n=n, D=D)
     assert refit["phi_products"].tolist() == pytest.approx([7.0 + 16 / n, 12.0])
     with pytest.raises(ValueError, match="draws"):
-        work_counts("sparsevi", {"ks": ks, "weights": W, "results": [_Res(iters=[5, 10])]}, S=S, n=n, D=D)
+        work_counts("sparsevi", run, S=S, n=n, D=D)
+    with pytest.raises(ValueError, match="fits"):   # fewer fits than the selections' calls
+        work_counts("sparsevi", run, S=S, n=n, D=D, draws=20, steps=4, prices=prices, fits=fits[:49])
     # the upper bounds: the vector operations per iteration on top of every solver's count
     assert (giga["work_upper"] - giga["work"]).tolist() == [VECTOR_OPS * n * 5, VECTOR_OPS * n * 10]
     assert (aiht["work_upper"] - aiht["work"]).tolist() == pytest.approx([VECTOR_OPS * n * 100, VECTOR_OPS * n * 50])
-    assert (svi["work_upper"] - svi["work"]).tolist() == pytest.approx(_brute_svi_extra([5, 10], n=n, D=D, draws=20, steps=4, T=2))
-    with pytest.raises(ValueError, match="transcendentals"):
-        work_counts("giga", {"ks": ks, "weights": W, "results": [_Res(iters=[5, 10])]}, S=S, n=n, D=D, transcendentals=-1)
+    assert (svi["work_upper"] - svi["work"]).tolist() == pytest.approx(
+        _brute_svi_extra([5, 10], fits, n=n, D=D, draws=20, steps=4, model="PoissonRegression"))
+    with pytest.raises(ValueError, match="prices"):
+        work_counts("giga", run, S=S, n=n, D=D, prices={"ll": 1.0})
+    with pytest.raises(ValueError, match="prices"):
+        work_counts("giga", run, S=S, n=n, D=D, prices=dict(prices, ll=-1.0))
+    with pytest.raises(ValueError, match="model"):
+        glm_prices("GaussianMean")
 
 
-def _brute_svi_extra(selections, *, n, D, draws, steps, T):
-    """SparseVI's left-out work by walking its loop: per selection t, steps + 1 draws, each of ``draws`` samples on all
-    n log-likelihoods (T transcendentals each) and a Laplace fit on the t points selected so far."""
+def _brute_fit(fit, *, D, model):
+    """One Laplace fit's work by walking its evaluations point by point (the functions' prices from :data:`PRICES`)."""
+    from inferopt.experiment.coresets.work import GLM_FUNCTIONS
+    fns = GLM_FUNCTIONS[model]
+    t, nfev, njev, nhev, steps = fit
+    total = 0
+    for _ in range(nfev):   # f: Z theta, the log-likelihood's functions and gammaln of the labels, other operations
+        total += sum(D + sum(PRICES[f] for f in fns["ll"] + fns["labels"]) + ENTRY_OPS for _point in range(t))
+    for _ in range(njev):   # the gradient: Z theta and Z'd, the first derivative's functions
+        total += sum(2 * D + sum(PRICES[f] for f in fns["dll"]) + ENTRY_OPS for _point in range(t))
+    for _ in range(nhev):   # the Hessian Z' diag(c) Z and its factor
+        total += sum(D * D + D + sum(PRICES[f] for f in fns["d2ll"]) + ENTRY_OPS for _point in range(t)) + D**3
+    return total + steps * 2 * D * D
+
+
+def _brute_svi_extra(selections, fits, *, n, D, draws, steps, model):
+    """SparseVI's left-out work by walking its loop: per selection, steps + 1 tangent calls, each ``draws`` samples on all
+    n log-likelihoods (the model's functions at their prices, gammaln of the n labels once) and its Laplace fit."""
+    from inferopt.experiment.coresets.work import GLM_FUNCTIONS
+    fns = GLM_FUNCTIONS[model]
     out = []
     for sel in selections:
-        total = 0
-        for t in range(1, sel + 1):
+        total, call = 0, 0
+        for _t in range(1, sel + 1):
             total += VECTOR_OPS * n
             for _ in range(steps + 1):
                 for _sample in range(draws):
-                    total += D * D + sum(T * TRANSCENDENTAL_COST + ENTRY_OPS for _point in range(n))
-                total += LAPLACE_EVALS * (D**3 + sum(D * D + 2 * D + 3 * T * TRANSCENDENTAL_COST for _point in range(t)))
+                    total += D * D + sum(sum(PRICES[f] for f in fns["ll"]) + ENTRY_OPS for _point in range(n))
+                total += n * sum(PRICES[f] for f in fns["labels"])
+                total += _brute_fit(fits[call], D=D, model=model)
+                call += 1
         out.append(total)
     return out
 
 
-def test_upper_work_of_sparsevi_dwarfs_its_products_and_grows_with_the_transcendentals():
-    lo = upper_work([100], n=500, D=10, draws=500, steps=500, transcendentals=2)[0]
-    hi = upper_work([100], n=500, D=10, draws=500, steps=500, transcendentals=3)[0]
+def test_laplace_work_prices_each_counted_evaluation():
+    fits = _fits(7, rng=3)
+    for model in ("LogisticRegression", "PoissonRegression"):
+        work, evals = laplace_work(fits, D=4, prices=glm_prices(model))
+        assert work.tolist() == pytest.approx([_brute_fit(f, D=4, model=model) for f in fits])
+        assert evals.tolist() == [f[1] + f[2] + f[3] for f in fits]
+    assert laplace_work([(0, 0, 0, 0, 0)], D=3)[0].tolist() == [0.0]   # w = 0: the prior, no fit
+    with pytest.raises(ValueError, match="fits"):
+        laplace_work([(2, -1, 1, 1, 0)], D=3)
+
+
+def test_the_laplace_fits_of_sparsevi_are_counted_as_they_ran(monkeypatch):
+    """On a tiny logistic problem, the tangent's log of its fits against a brute-force count of every call SparseVI's
+    Laplace fits make to the log joint, its gradient and its Hessian (wrapped counters)."""
+    g = np.random.default_rng(0)
+    Z = g.standard_normal((12, 2))
+    model = LogisticRegression(Z, np.where(Z @ [2.0, -1.0] + g.standard_normal(12) > 0, 1.0, -1.0))
+    problem = GLMCoresetProblem(model, 20, rng=1)
+    calls = {"f": 0, "g": 0, "h": 0, "t": []}
+    plain = LogisticRegression.neg_log_joint_fns
+
+    def counting(self, w=None):
+        f, grad, hess = plain(self, w)
+        calls["t"].append(self.n)
+
+        def count(name, fn):
+            def wrapped(x):
+                calls[name] += 1
+                return fn(x)
+            return wrapped
+        return count("f", f), count("g", grad), count("h", hess)
+
+    monkeypatch.setattr(LogisticRegression, "neg_log_joint_fns", counting)
+    fits = []
+    steps = 3
+    run = run_methods(problem.Phi, problem.y, [2, 4], ["sparsevi"],
+                      options={"sparsevi": {"tangent": problem.sparsevi_tangent(5, 2, fits=fits), "n_steps": steps}})
+    F = np.array(fits)
+    assert len(fits) == 4 * (steps + 1)                     # one call per selection and per update
+    prior = F[:, 0] == 0                                     # w = 0 (the first calls, before a weight moves): no fit
+    assert prior[0] and not F[prior].any()
+    assert F[:, 1:4].sum(axis=0).tolist() == [calls["f"], calls["g"], calls["h"]]
+    assert F[~prior, 0].tolist() == calls["t"]               # each fit on the support it was made on
+    assert np.all(F[~prior, 2] == F[~prior, 4] + 1)          # a gradient and a Hessian per Newton iterate
+    counted = work_counts("sparsevi", run["sparsevi"], S=20, n=12, D=2, draws=5, steps=steps,
+                          prices=glm_prices("LogisticRegression"), fits=fits)
+    selections = run["sparsevi"]["results"][0].info["iter_at_size"]
+    assert counted["laplace_evaluations"].tolist() == [F[:s * (steps + 1), 1:4].sum() for s in selections]
+    assert (counted["work_upper"] - counted["work"]).tolist() == pytest.approx(
+        _brute_svi_extra(selections, fits, n=12, D=2, draws=5, steps=steps, model="LogisticRegression"))
+
+
+def test_upper_work_of_sparsevi_at_measured_prices_is_an_order_of_magnitude_above_its_products():
+    logistic = upper_work([100], n=500, D=10, draws=500, steps=500, prices=glm_prices("LogisticRegression"))[0]
+    poisson = upper_work([100], n=500, D=10, draws=500, steps=500, prices=glm_prices("PoissonRegression"))[0]
     counted = 100 * 501 * 500 * 500 * 10   # the draws' products Z theta, the lower count
-    assert 10 < lo / counted < hi / counted < 40
+    assert 10 < logistic / counted < poisson / counted < 20   # (112 + 16 + D^2/500) / D and (146 + 16 + ...) / D, D = 10
     assert upper_work([3], n=7, D=2)[0] == VECTOR_OPS * 7 * 3   # no draws: vector operations only
 
 

@@ -61,9 +61,11 @@ class GLMCoresetProblem:
         self.y = self.Phi.sum(axis=1)
 
     # -- weighted posteriors ---------------------------------------------------------
-    def weighted_laplace(self, w, x0=None) -> LaplaceApprox:
+    def weighted_laplace(self, w, x0=None, evals: list | None = None) -> LaplaceApprox:
         """Laplace approximation of ``π_w ∝ exp(Σ w_i log p(y_i|θ)) p(θ)``, fitted on the
-        support of ``w`` (start ``x0``, default the full-data MAP). ``w = 0`` gives the prior."""
+        support of ``w`` (start ``x0``, default the full-data MAP). ``w = 0`` gives the prior.
+        ``evals``: a list to which the fit appends its calls of the negative log joint, its gradient and
+        its Hessian, ``[nfev, njev, nhev]``, counted as they ran (:class:`_Counted`; nothing for the prior)."""
         w = as_finite_array("w", w, ndim=1)
         if w.shape[0] != self.n:
             raise ValueError(f"w must have length n = {self.n}; got {w.shape[0]}")
@@ -73,9 +75,12 @@ class GLMCoresetProblem:
         D = self.model.D
         if supp.size == 0:
             return LaplaceApprox(mean=np.zeros(D), prec_chol=np.eye(D) / np.sqrt(self.model.prior_var))
-        sub = self._submodel(supp)
+        sub = self._submodel(supp) if evals is None else _Counted(self._submodel(supp))
         start = self.posterior.mean if x0 is None else x0
-        return laplace_approximation(sub, w[supp], x0=start)
+        lap = laplace_approximation(sub, w[supp], x0=start)
+        if evals is not None:
+            evals.append(list(sub.calls))
+        return lap
 
     def _submodel(self, supp: np.ndarray):
         """The model on the data ``supp``, kept for the next call with the same support (SparseVI's
@@ -106,18 +111,50 @@ class GLMCoresetProblem:
         return out
 
     # -- SparseVI ----------------------------------------------------------------------
-    def sparsevi_tangent(self, n_samples: int, rng=None):
+    def sparsevi_tangent(self, n_samples: int, rng=None, fits: list | None = None):
         """A ``tangent`` callable for :func:`~inferopt.coresets.sparsevi`: ``w -> Φ_w``
         (``n_samples × n``) from fresh draws of the Laplace approximation of ``π_w`` --
         the Monte-Carlo estimate of ``Cov_{π_w}`` in SparseVI's gradient. Each MAP search
-        starts at the previous call's mode."""
+        starts at the previous call's mode. ``fits``: a list to which each call appends the work of its
+        Laplace fit, ``(t, nfev, njev, nhev, steps)``: the support size ``t`` it was fitted on and the
+        evaluations of the log joint, its gradient and its Hessian and the Newton steps it made (all zero
+        for ``w = 0``, the prior: no fit), as :func:`~inferopt.experiment.coresets.work.laplace_work` counts them."""
         n_samples = check_int("n_samples", n_samples, low=2)
+        if fits is not None and not isinstance(fits, list):
+            raise TypeError(f"fits must be a list or None; got {type(fits).__name__}")
         rng = as_generator(rng)
         state = {"mode": None}
 
         def tangent(w):
-            lap = self.weighted_laplace(w, x0=state["mode"])
+            evals = None if fits is None else []
+            lap = self.weighted_laplace(w, x0=state["mode"], evals=evals)
             state["mode"] = lap.mean
+            if fits is not None:
+                fits.append((0, 0, 0, 0, 0) if lap.result is None else
+                            (int(np.count_nonzero(w)), *evals[0], lap.result.n_iter))
             return tangent_from_loglik(self.model.loglik(lap.sample(n_samples, rng)))
 
         return tangent
+
+
+class _Counted:
+    """A GLM of :mod:`inferopt.models` whose negative log joint, gradient and Hessian
+    (:meth:`neg_log_joint_fns`) count their calls in ``calls`` ``[f, gradient, Hessian]``: the work of a
+    Laplace fit as it ran (SparseVI's, :meth:`GLMCoresetProblem.sparsevi_tangent`); every other attribute is
+    the model's."""
+
+    def __init__(self, model):
+        self._model = model
+        self.calls = [0, 0, 0]
+
+    def __getattr__(self, name):
+        return getattr(self._model, name)
+
+    def neg_log_joint_fns(self, w=None):
+        def counted(i, fn):
+            def call(x):
+                self.calls[i] += 1
+                return fn(x)
+            return call
+
+        return tuple(counted(i, fn) for i, fn in enumerate(self._model.neg_log_joint_fns(w)))

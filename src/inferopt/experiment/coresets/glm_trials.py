@@ -29,7 +29,7 @@ from ..parallel import run_tasks
 from ...coresets.glm_problem import GLMCoresetProblem
 from ..._random import named_stream
 from .conjugate_trials import added_options, added_solvers, register_added, run_methods, split_method
-from .work import TRANSCENDENTALS, product_seconds, work_counts
+from .work import glm_prices, product_seconds, work_counts
 
 __all__ = [
     "ARMS",
@@ -109,20 +109,22 @@ def run_glm_trial(
 
     Returns a tidy table: ``dataset, method, k, forward_kl, reverse_kl, symmetric_kl,
     map_distance, seconds, rel_error`` (``‖y − Φw‖/‖y‖``), ``support`` and the work counts of
-    :func:`~.work.work_counts` (``phi_products, gradient_draws, laplace_fits, work, work_upper``), and ``phi_floor_seconds``:
+    :func:`~.work.work_counts` (``phi_products, gradient_draws, laplace_fits, laplace_evaluations, work, work_upper``; SparseVI's
+    Laplace fits counted as they ran), and ``phi_floor_seconds``:
     the CPU seconds of one product ``Φᵀr`` in this trial (:func:`~.work.product_seconds`, equal-care evidence).
     """
     for m in methods:
         split_method(m)
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     s_data, s_proj, s_unif, s_svi, s_batch = (np.random.default_rng(s) for s in ss.spawn(5))
+    fits = {"sparsevi": [], "sparsevi_authors": []}   # each SparseVI arm's Laplace fits as they ran (work.laplace_work)
     data = load_glm(dataset, size, n=n_subsample, rng=s_data) if n_subsample else load_glm(dataset, size)
     problem = GLMCoresetProblem(data.model(), n_projections, s_proj)
     Phi, y = problem.Phi, problem.y
     options = {
         "uniform": {"rng": s_unif},
         "sparsevi": {
-            "tangent": problem.sparsevi_tangent(sparsevi_samples, s_svi),
+            "tangent": problem.sparsevi_tangent(sparsevi_samples, s_svi, fits=fits["sparsevi"]),
             "n_steps": sparsevi_steps,
             "step_scale": sparsevi_step_scale,
         },
@@ -134,7 +136,8 @@ def run_glm_trial(
     arm_rng = np.random.default_rng(ss)
     if "sparsevi_authors" in methods:
         options["sparsevi_authors"] = {
-            "tangent": problem.sparsevi_tangent(authors_samples, named_stream(arm_rng, "sparsevi_authors")),
+            "tangent": problem.sparsevi_tangent(authors_samples, named_stream(arm_rng, "sparsevi_authors"),
+                                                fits=fits["sparsevi_authors"]),
             "n_steps": authors_steps, "step_scale": authors_step_scale}
     if "a_iht_batch_long" in methods:
         options["a_iht_batch_long"] = {"max_iter": check_int("long_factor", long_factor, low=1) * max_iter,
@@ -156,7 +159,7 @@ def run_glm_trial(
                     "rel_error": np.linalg.norm(y[:, None] - Phi @ W.T, axis=0) / ynorm,
                     "support": np.count_nonzero(W, axis=1),
                     **work_counts(name, run, S=Phi.shape[0], n=problem.n, D=problem.model.D,
-                                  transcendentals=TRANSCENDENTALS[type(problem.model).__name__],
+                                  prices=glm_prices(type(problem.model).__name__), fits=fits.get(name),
                                   **_sparsevi_work(name, sparsevi_samples, sparsevi_steps, authors_samples, authors_steps)),
                     "phi_floor_seconds": floor,
                 }
