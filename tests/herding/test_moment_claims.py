@@ -335,9 +335,40 @@ def test_constructions_verdict_weighs_every_construction():
     assert constructions_verdict(None, [True], {"phi": True})["verdict"] == "inconclusive"
     with pytest.raises(ValueError):
         constructions_verdict(True, [], {"phi": "holds"})
-    assert inconclusive_for(False, [], ["d = 4, pair weight 0.166667"], "lost setting") == ["construction", "lost setting"]
-    assert inconclusive_for(True, [], [], True) == ["reading"]
-    assert inconclusive_for(True, ["random ties"], [], "lost setting") == ["construction", "reading", "lost setting"]   # construction first
+    assert inconclusive_for(False, [], {"phi": ["d = 4, pair weight 0.166667"]}, "lost setting") == ["construction", "lost setting"]
+    assert inconclusive_for(True, [], {}, True) == ["reading"]
+    assert inconclusive_for(True, ["phi"], {}, "lost setting") == ["construction", "reading", "lost setting"]   # construction first
+    # session 33's review: the chosen map's own undecided cells first; the tie rule (ours) is a `setting` reason
+    assert inconclusive_for(True, ["random ties"], {}, None, ["d = 10, pair weight 0.111111"], ["random ties"]) == [
+        "undecided cells", "setting", "reading"]
+    assert inconclusive_for(False, ["random ties", "phi"], {}, None, [], ["random ties"]) == ["construction", "setting"]
+    assert inconclusive_for(False, [], {"random ties": []}, None, ["d = 10, pair weight 0.0555556"], ["random ties"]) == ["undecided cells"]
+    with pytest.raises(TypeError, match="open_cells"):
+        inconclusive_for(False, [], ["d = 4, pair weight 0.166667"], None)
+
+
+def test_bound_cell_takes_no_rescue_from_a_bound():
+    """B5.3 (session 33's review): a cell holding on a lower bound of its position is not decisive, so a `setting` rescue
+    names only the exact cells; a cell failing on the bound stays decisive; the cells' verdicts are unchanged."""
+    from inferopt.experiment.moment_claims import bound_cell
+    from inferopt.experiment.support import deterministic
+    from inferopt.experiment.verdict_map import cell, decisive, map_diagnosis
+    one = deterministic("one run")
+    note = "a lower bound on the position"
+    exact = cell({"d": 4, "pair weight": 1 / 6}, True, support=one)
+    searched = bound_cell(cell({"d": 6, "pair weight": 0.1}, True, support=one), note)
+    failing = bound_cell(cell({"d": 4, "pair weight": 2 / 3}, False, support=one), note)
+    assert searched["verdict"] == "holds" and not decisive(searched) and searched["bound"] == note
+    assert failing == cell({"d": 4, "pair weight": 2 / 3}, False, support=one) and decisive(failing)
+    found = map_diagnosis([exact, searched, failing], "positions per cell.")
+    assert found["kind"] == "setting" and "1 of 3" in found["text"] and "d = 4, pair weight = 0.1667" in found["text"]
+    assert "d = 6" not in found["text"].split("It holds at")[1]
+    lone = map_diagnosis([searched, failing, bound_cell(cell({"d": 10, "pair weight": 0.1}, True, support=one), note)], "positions.")
+    assert not isinstance(lone, dict) or lone["kind"] != "setting"          # only bound cells hold: no rescue
+    with pytest.raises(ValueError, match="note"):
+        bound_cell(exact, " ")
+    with pytest.raises(ValueError, match="cell"):
+        bound_cell({"verdict": "holds"}, note)
 
 
 def test_entropy_low_end_takes_runs_at_the_means_only():
@@ -419,21 +450,22 @@ def test_min_entropy_exact_matches_brute_force_and_bounds_the_search():
         min_entropy_exact(F, np.zeros(3))
 
 
-def test_approach_count_holds_fails_and_readings_disagree():
-    """B5.9: the count of cells in which a method approaches p* can hold and fail; where the count reading holds and the
-    strict every-cell reading fails, the verdict is inconclusive (`reading`)."""
-    from inferopt.experiment.moment_claims import approach_count, approaches_in_more_cells, farther_cell
+def test_approach_count_holds_fails_and_an_empty_reading_is_undecided():
+    """B5.9: the count of cells in which a method approaches p* can hold and fail; a reading at which neither method
+    approaches p* in any cell (0 vs 0) is undecided, not a disagreement (session 33's review): it turns nothing."""
+    from inferopt.experiment.moment_claims import approach_count, approaches_in_more_cells
     from inferopt.experiment.verdict_map import map_reading_verdict
     tols = [0.02, 0.02, 0.004]
     herding, line_search = [0.011, 0.05, 0.003], [0.03, 0.04, 0.01]
     assert approach_count(herding, tols) == 2 and approach_count(line_search, tols) == 0
-    assert approaches_in_more_cells(2, 0) and not approaches_in_more_cells(0, 2) and not approaches_in_more_cells(1, 1)
-    strict = all(farther_cell(ls, h, 1.0) for ls, h in zip(line_search, herding))   # herding closer in every cell
-    assert strict is False
-    out = map_reading_verdict(approaches_in_more_cells(2, 0), [strict])
-    assert out["verdict"] == "inconclusive" and out["kind"] == "reading"
-    assert map_reading_verdict(approaches_in_more_cells(0, 2), [False])["verdict"] == "fails"
-    assert map_reading_verdict(approaches_in_more_cells(2, 0), [True])["verdict"] == "holds"
+    assert approaches_in_more_cells(2, 0) is True                                                # holds
+    assert approaches_in_more_cells(0, 2) is False and approaches_in_more_cells(1, 1) is False   # fails; equal counts no win
+    tight = [t / 4 for t in tols]
+    assert approach_count(herding, tight) == approach_count(line_search, tight) == 0
+    assert approaches_in_more_cells(0, 0) is None                                                # 0 vs 0: undecided
+    out = map_reading_verdict(approaches_in_more_cells(2, 0), [approaches_in_more_cells(0, 0), approaches_in_more_cells(2, 0)])
+    assert (out["verdict"], out["kind"]) == ("holds", None)                                       # the empty reading turns nothing
+    assert map_reading_verdict(approaches_in_more_cells(2, 0), [approaches_in_more_cells(1, 1)])["kind"] == "reading"
     with pytest.raises(ValueError, match="final_dists"):
         approach_count([0.1, 0.2], [0.1])
     with pytest.raises(ValueError, match="tols"):

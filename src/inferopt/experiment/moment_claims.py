@@ -30,6 +30,7 @@ read where the run ends, over its last decade, not over an early plateau:
   :func:`inconclusive_for` -- several sets of construction cells (random ties; the paper's Phi = (x, x x'),
   :func:`outer_product_features`); :func:`entropy_low_end` -- B5.3's low end from every run at the means. B5.7 is
   read by B5.1 again ("the next experiment" is Fig. 7).
+* session 33's review: :func:`bound_cell` -- a B5.3 cell holding on a lower bound of its position is no rescue.
 """
 
 from __future__ import annotations
@@ -183,10 +184,15 @@ def approach_count(final_dists, tols) -> int:
     return int((dist <= tol).sum())
 
 
-def approaches_in_more_cells(count: int, reference: int) -> bool:
+def approaches_in_more_cells(count: int, reference: int) -> bool | None:
     """B5.9 on the count reading: herding approaches ``p*`` in more of the map's cells (``count``,
-    :func:`approach_count`) than line search (``reference``); equal counts are no win."""
+    :func:`approach_count`) than line search (``reference``), three-valued: ``True`` above, ``False`` at or below (equal
+    counts are no win), ``None`` where neither approaches ``p*`` in any cell (0 vs 0: the reading's tolerance is too tight
+    for either run to meet it, so it compares nothing and decides nothing -- session 33's review: undecided, not a
+    disagreement with a reading that decides)."""
     count, reference = check_int("count", count, low=0), check_int("reference", reference, low=0)
+    if count == reference == 0:
+        return None
     return bool(count > reference)
 
 
@@ -653,20 +659,51 @@ def constructions_verdict(chosen, at_readings=(), constructions=None) -> dict:
     return dict(pick, differ=differ)
 
 
-def inconclusive_for(turning: bool, differ, open_cells, lost) -> list:
+def inconclusive_for(turning: bool, differ, open_cells, lost, undecided=(), ours=()) -> list:
     """Every reason a map-decided verdict is inconclusive (review 210's list, :func:`~.verdict_map.inconclusive_reasons`,
-    over several constructions), the first the one its diagnosis names: ``"construction"`` where a construction's map is
-    undecided or says otherwise (``differ``, :func:`constructions_verdict`) or a construction leaves a deciding cell
-    undecided (``open_cells``: session 30's review, the tie rule moved herding 30-fold at (4, 1/6) and no reason said
-    so) -- first (session 32's review): a reading turns a verdict within one construction, and the paper fixes none of
-    ours; ``"reading"`` where the map turns at a reading (``turning``); ``"lost setting"`` where the lost setting's
-    values disagree (``lost``, :func:`~.verdict_map.lost_setting_verdict`)."""
-    reasons = ["construction"] if list(differ) or list(open_cells) else []
+    over several constructions), the first the one its diagnosis names:
+
+    * ``"undecided cells"`` where the chosen construction's own map leaves cells undecided (``undecided``, their names):
+      session 33's review -- the map is open there whatever the other constructions say, so it comes first;
+    * for each construction that says otherwise (``differ``: its name, :func:`constructions_verdict`'s, or, where the
+      chosen map is undecided, one that decides a cell otherwise than the chosen map) or leaves a cell undecided that the
+      chosen map decides (``open_cells``: name -> those cells; session 30's review, the tie rule moved herding 30-fold at
+      (4, 1/6)): ``"construction"`` where it is the authors' construction (the paper's Phi) and ``"setting"`` where it
+      is an open setting of ours (``ours``: the tie rule, which the paper leaves unsaid -- session 33's review, the
+      rubric's kind for an open choice of ours is ``setting``, not ``construction``), before ``"reading"`` (session 32's
+      review: a reading turns a verdict within one construction, and the paper fixes none of ours);
+    * ``"reading"`` where the map turns at a reading (``turning``);
+    * ``"lost setting"`` where the lost setting's values disagree (``lost``, :func:`~.verdict_map.lost_setting_verdict`)."""
+    if not isinstance(open_cells, dict):
+        raise TypeError(f"open_cells must map construction names to the cells they leave undecided; got {open_cells!r}")
+    against = list(differ) + [n for n, cells in open_cells.items() if list(cells)]
+    reasons = ["undecided cells"] if list(undecided) else []
+    if any(n not in ours for n in against):
+        reasons.append("construction")
+    if any(n in ours for n in against):
+        reasons.append("setting")
     if turning:
         reasons.append("reading")
     if lost == "lost setting":
         reasons.append("lost setting")
     return reasons
+
+
+def bound_cell(c: dict, note: str) -> dict:
+    """B5.3 (session 33's review) on a verdict-map cell (:func:`~.verdict_map.cell`) whose statistic is a one-sided bound:
+    line search's entropy position from a searched low end (:func:`entropy_low_end`, an upper bound on the minimum
+    entropy) is a LOWER bound on the true position (:func:`entropy_position`), so ``position <= cut`` there holds only as
+    far as the search reaches. A cell that holds on the bound keeps its verdict but is not decisive
+    (:func:`~.verdict_map.decisive`: its ``deterministic`` note or ``support`` is dropped): it names no ``setting``
+    rescue; it carries ``note`` (why) under ``"bound"``. Any other cell is returned as it is (a failure on a lower bound is
+    a failure on the true position). Returns a copy."""
+    if not isinstance(c, dict) or not isinstance(c.get("setting"), dict) or "verdict" not in c:
+        raise ValueError(f"c must be a verdict-map cell; got {c!r}")
+    if not isinstance(note, str) or not note.strip():
+        raise ValueError("note must say why the cell's statistic is a bound")
+    if c["verdict"] != "holds":
+        return dict(c)
+    return {k: v for k, v in c.items() if k not in ("deterministic", "support")} | {"bound": note}
 
 
 def entropy_low_end(descent: float, entropies, errors, floor: float) -> float:
