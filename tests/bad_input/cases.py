@@ -592,6 +592,7 @@ def _experiment_spectral():
         "stays_below": lambda: dict(metric=np.array([2.0, 1.0, 0.5]), target=1.5, times=np.array([0.0, 1.0, 2.0]), until=5.0),
         "time_to_stay": lambda: dict(result=solve_result(), target=1.5, missing=np.nan, until=float("inf")),
         "stochastic_gradient_flops": lambda: dict(d=10, r=2, M=3, n=5),
+        "snapshot_gradient_flops": lambda: dict(d=2, r=10, M=3, n=5),
         "exact_gradient_flops": lambda: dict(d=10, r=2),
         "flop_price": lambda: dict(d=10, r=2, M=3, N=5),
         "d33_test": lambda: dict(table=run_rows(), reading="0.85", budget={"a": None, "b": None}, factor=1.5, bases=None),

@@ -155,6 +155,23 @@ def test_counted_work_of_an_exact_gradient_against_a_brute_force_count(shape):
     assert flop_price(d, r, 2, 3) == pytest.approx(stochastic_gradient_flops(d, r, 2, 3) / exact_gradient_flops(d, r))
 
 
+def test_svrgs_snapshot_gradient_is_priced_at_its_gram_form():
+    """Session 33 (helper-264's review): at the snapshot, d < r, the recurrence's products A w use the kept d x d Gram
+    matrix. By hand, d = 3, r = 5, M = 2, n = 3: two recurrence steps (2 * (3*3*2 + 6*3*2) = 108), Y^T theta once
+    (6*3*5 = 90), K P (9*2*5 = 90), Y Z (3*6*5 = 90): 378, against the full form's 402; d >= r keeps no Gram matrix."""
+    from inferopt.experiment.spectral import exact_gradient_flops, flop_price
+    from inferopt.experiment.spectral.work import snapshot_gradient_flops
+
+    assert stochastic_gradient_flops(3, 5, 2, 3) == 2 * (2 * 3 * 2 * 5 + 6 * 3 * 2) + 30 + 90 + 90 == 402
+    assert snapshot_gradient_flops(3, 5, 2, 3) == 108 + 90 + 90 + 90 == 378
+    assert snapshot_gradient_flops(5, 3, 2, 3) == stochastic_gradient_flops(5, 3, 2, 3)
+    assert snapshot_gradient_flops(3, 5, 2, 0) == 0.0
+    assert flop_price(3, 5, 2, 3, "SVRG") == pytest.approx((402 + 378) / 2 / exact_gradient_flops(3, 5))
+    assert flop_price(3, 5, 2, 3, "SGD") == pytest.approx(402 / exact_gradient_flops(3, 5)) == flop_price(3, 5, 2, 3)
+    with pytest.raises(ValueError, match="method"):
+        flop_price(3, 5, 2, 3, "GD")
+
+
 def test_the_flop_price_falls_with_the_size_and_rejects_bad_shapes():
     from inferopt.experiment.spectral import exact_gradient_flops, flop_price
 

@@ -18,7 +18,7 @@ from .gp import accurate_nll, deciding_numbers, choose_eta0, choose_split, itera
 from .regime import RegimeSelection, choose, hold_out, mean_rmse, projected_gradient, rmse_se, select_regime
 from .streams import run_stream
 from .targets import faster, progress_target, stays_below, time_to, time_to_stay, truncated
-from .work import cumulative_work, exact_gradient_flops, flop_price, gradient_seconds, size_trend, stochastic_gradient_flops, work_at, zero_degree_draws
+from .work import cumulative_work, exact_gradient_flops, flop_price, gradient_seconds, size_trend, snapshot_gradient_flops, stochastic_gradient_flops, work_at, zero_degree_draws
 from .theory import (batch_z, biased, cost_exponent, d12_test, d13_test, decay_fit_fixed_rate, degree_moments, degree_terms,
                      degree_values, d14_test, lemma1_test, lemma2_partial_sums, min_chebyshev_variance, optimal_smallest, orders_of_magnitude, unbiased)
 
@@ -27,7 +27,7 @@ __all__ = [
     "d14_test", "lemma1_test", "min_chebyshev_variance", "optimal_smallest", "orders_of_magnitude", "unbiased",
     "PAPER_SHARES", "RegimeSelection", "all_of", "censored_ratio", "centred_ratings", "choose_panel_steps", "choose_steps", "convergence_gap", "convergence_gate", "cumulative_work", "d34_growth", "d35_test", "grid_edge",
     "drawn_zero_share", "factor_reached", "spectrum_ratio", "work_at", "zero_degree_draws", "zero_degree_share", "choose", "completion_diagnosis",
-    "cost_exponent", "ahead_on", "comparison_bases", "d31_reading", "d31_test", "d32_test", "late_progress", "pair_basis", "deepest_reached", "d33_test", "stays_below", "stochastic_gradient_flops", "exact_gradient_flops", "flop_price", "time_to_stay",
+    "cost_exponent", "ahead_on", "comparison_bases", "d31_reading", "d31_test", "d32_test", "late_progress", "pair_basis", "deepest_reached", "d33_test", "stays_below", "stochastic_gradient_flops", "snapshot_gradient_flops", "exact_gradient_flops", "flop_price", "time_to_stay",
     "accurate_nll", "deciding_numbers", "choose_eta0", "choose_split", "iterations_per_record", "grid_start", "objective_agrees", "levels_above", "never_reaches", "d51_informative", "d51_reading", "d53_reading", "d54_reading", "decided_share", "d53_informative", "d54_informative", "coarse_record", "informative", "own_map_diagnosis", "construction_holds", "TIE", "size_held", "ratio_bound", "readable_shares", "d55_test", "d34_test", "d41_test", "d42_parts", "d42_test", "d43_test", "d51_test", "d52_test", "d53_test", "d54_test", "eigenpairs_needed", "exact_gradient_profile", "faster",
     "gp_comparison", "gp_run_table", "gp_targets", "late_gain", "reference_rmse", "work_to", "hold_out", "optimal_shape", "lemma2_partial_sums",
     "mean_rmse", "progress_target", "gradient_seconds", "projected_gradient", "seeded_cell", "size_trend",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._validation import as_finite_array, check_int, check_protocol, check_real
+from ..._validation import as_finite_array, check_choice, check_int, check_protocol, check_real
 
 
 def cumulative_work(result, M: int) -> tuple[np.ndarray, np.ndarray]:
@@ -71,6 +71,18 @@ def stochastic_gradient_flops(d: int, r: int, M: int, n: int) -> float:
     return float((n - 1) * (2 * d * M * r + 6 * d * M) + d * M * r + n * n * M * r + d * n * M * r)
 
 
+def snapshot_gradient_flops(d: int, r: int, M: int, n: int) -> float:
+    """Multiply-adds of SVRG's stochastic gradient at its snapshot ``θ̃`` (:meth:`~inferopt.spectral.MatrixCompletion.spectral_grad`
+    at the frozen iterate of its exact gradient, ``θ`` of ``d x r``): where ``d < r`` its products ``A w`` use the kept
+    ``d x d`` Gram matrix ``θθᵀ`` (``d²M`` a step of the recurrence, :func:`~inferopt.spectral.gradients.grad_lowrank`'s
+    ``gram``) instead of ``θᵀw`` and ``θ(θᵀw)`` (``2dMr``), and take ``Yᵀθ`` once at the end (``dnMr``): ``(n - 1) d M
+    (r - d)`` fewer than :func:`stochastic_gradient_flops`; where ``d >= r`` no Gram matrix is kept and the two agree."""
+    d, r, M = (check_int(k, v, low=1) for k, v in (("d", d), ("r", r), ("M", M)))
+    n = check_int("n", n, low=0)
+    full = stochastic_gradient_flops(d, r, M, n)
+    return full - (n - 1) * d * M * (r - d) if n > 0 and d < r else full
+
+
 #: multiply-adds of a symmetric eigen-decomposition with eigenvectors of a ``k x k`` matrix, per ``k³``: Golub & Van Loan
 #: (Matrix Computations, 4th ed., Sec. 8.3) count about ``9k³`` flops for the symmetric QR algorithm's eigenvalues and
 #: eigenvectors (a flop one operation: a multiply-add two); a convention, not a count of LAPACK's own operations
@@ -88,14 +100,20 @@ def exact_gradient_flops(d: int, r: int) -> float:
     return float(2 * D * k * k + (EIGH_MULTIPLY_ADDS + 1.0) * k ** 3 + k * k)
 
 
-def flop_price(d: int, r: int, M: int, N: int) -> float:
-    """The price of one stochastic gradient (``M`` probes at the mean degree ``N``) in exact gradients on the flop axis,
-    ``θ`` of ``d x r``: :func:`stochastic_gradient_flops` over :func:`exact_gradient_flops`, the flop counterpart of the
-    clock's ``r`` (:func:`cost_rounds`) that turns a run's step counts into time (exact gradients' worth of multiply-adds)
-    with no clock in it: a run's work to a target on this axis is its exact gradients plus its stochastic gradients' worth
-    (mat-vecs over ``M N``) times this price."""
+def flop_price(d: int, r: int, M: int, N: int, method: str = "SGD") -> float:
+    """The price of one stochastic gradient's worth (``M`` probes at the mean degree ``N``) of ``method``'s work in exact
+    gradients on the flop axis, ``θ`` of ``d x r``: :func:`stochastic_gradient_flops` over :func:`exact_gradient_flops`; for
+    SVRG, whose steps take a stochastic gradient at the iterate and one at the snapshot with the same probes (equal
+    mat-vecs), the mean of :func:`stochastic_gradient_flops` and :func:`snapshot_gradient_flops` over it. The flop
+    counterpart of the clock's ``r`` (:func:`cost_rounds`) that turns a run's step counts into time (exact gradients' worth
+    of multiply-adds) with no clock in it: a run's work to a target on this axis is its exact gradients plus its stochastic
+    gradients' worth (mat-vecs over ``M N``) times this price."""
     d, r, M, N = (check_int(k, v, low=1) for k, v in (("d", d), ("r", r), ("M", M), ("N", N)))
-    return stochastic_gradient_flops(d, r, M, N) / exact_gradient_flops(d, r)
+    method = check_choice("method", method, {"SGD", "SGD-DET", "SVRG"})
+    stochastic = stochastic_gradient_flops(d, r, M, N)
+    if method == "SVRG":
+        stochastic = (stochastic + snapshot_gradient_flops(d, r, M, N)) / 2.0
+    return stochastic / exact_gradient_flops(d, r)
 
 
 #: the largest probe count, degree and repeat count :func:`gradient_seconds` times (far beyond any run's)
