@@ -18,8 +18,8 @@ App. G tests decide with the authors' arm when it was run. ``<id>.1`` (lower KL 
 decided against the authors' arm only: without it (``sparsevi_authors_trials = 0``) it is ``inconclusive``,
 our SparseVI a reading beside; where the authors' arm fails it and ours holds it, the diagnosis is
 ``construction``. ``<id>.3`` reads "comparable" at every size ``k >= k_min`` of the grid (the paper names
-none), the median size a reading beside, read at the grid's lower and upper median sizes (both sizes that ran; a
-reading undecided when they fall on both sides of the cut). ``<id>.4`` is decided on a lower and an upper bound of the
+none), the median size a reading beside, read at the grid's lower and upper median sizes (both sizes that ran), each a
+reading of its own: one that holds where every size's fails turns the verdict (inconclusive, ``reading``). ``<id>.4`` is decided on a lower and an upper bound of the
 work counts (:mod:`.work`; the upper one with the transcendentals at their measured prices and the Laplace fits'
 evaluations counted as they ran): undecided when they straddle the cut.
 """
