@@ -300,12 +300,63 @@ def test_by_lost_value_compares_d_like_with_like():
     split = b58 | {(10, 2.0): "fails", (4, 2.0): "holds"}   # d = 4 holds at every coupling, 6 and 10 fail at 2
     by_d, common = by_lost_value(split)
     assert common == [0.5, 1.0, 2.0] and lost_setting_verdict(by_d) == "lost setting"
+    # session 34's review: a value decisive at no level is undecided and left out of the others' comparison
     none_common = {(6, 0.5): "inconclusive", (4, 0.5): "holds"}
-    assert by_lost_value(none_common) == ({4: None, 6: None}, [])
+    assert by_lost_value(none_common) == ({4: True, 6: None}, [0.5])
+    # a hold on a one-sided bound reads as undecided (B5.3's searched low end at d > 4)
+    b53 = {(6, 1.0): "holds", (6, 0.5): "holds", (6, 2.0): "holds", (8, 1.0): "holds", (8, 0.5): "holds", (8, 2.0): "fails"}
+    assert by_lost_value(b53) == ({6: True, 8: False}, [0.5, 1.0, 2.0])
+    assert by_lost_value(b53, bounds=set(b53)) == ({6: None, 8: False}, [2.0])
     with pytest.raises(ValueError):
         by_lost_value({(6, 0.5): "maybe"})
     with pytest.raises(ValueError):
         by_lost_value({6: "holds"})
+    with pytest.raises(ValueError):
+        by_lost_value(b53, bounds={(7, 1.0)})
+
+
+def test_lost_setting_claim_holds_fails_and_stays_open():
+    """Session 34's review (B5.3 at paper scale): a failure is the claim's only where every d that decides fails and none is
+    undecided; d values that disagree, or one undecided (here: holding only on lower bounds) where another fails, leave it
+    open (lost setting); the same rule at every reading."""
+    from inferopt.experiment.moment_claims import lost_setting_claim
+    pos = {(6, 1.0): 0.499, (6, 0.5): 0.101, (6, 2.0): 0.457, (8, 1.0): 0.332, (8, 0.5): 0.159, (8, 2.0): 0.526,
+           (10, 1.0): 0.275, (10, 0.5): 0.117, (10, 2.0): 0.551}   # B5.3's positions at paper scale (lower bounds)
+    at = lambda cut: {k: "holds" if x <= cut else "fails" for k, x in pos.items()}
+    out = lost_setting_claim(False, at(0.5), bounds=set(pos))
+    assert out["verdict"] is None and out["lost"] == "lost setting" and out["undecided"] == [6]
+    assert out["by_value"] == {6: None, 8: False, 10: False} and out["common"] == [2.0]
+    for cut in (0.25, 0.4):   # every d fails on a lower bound: a failure on the true position
+        assert lost_setting_claim(False, at(cut), bounds=set(pos))["verdict"] is False
+    # without the bound, d = 6 holds at every coupling: the d disagree (lost setting)
+    assert lost_setting_claim(False, at(0.5))["lost"] == "lost setting" and lost_setting_claim(False, at(0.5))["undecided"] == []
+    holds = {k: "holds" for k in pos}
+    assert lost_setting_claim(True, holds) == {"by_value": {6: True, 8: True, 10: True}, "common": [0.5, 1.0, 2.0],
+                                               "undecided": [], "lost": None, "verdict": True}
+    # a d that is only not measured (premise absent) is not undecided: the failure at the others stands
+    absent = {(6, 1.0): "not measured", (6, 2.0): "not measured", (8, 1.0): "fails", (8, 2.0): "fails"}
+    assert lost_setting_claim(False, absent)["verdict"] is False
+    assert lost_setting_claim(None, {(6, 1.0): "inconclusive", (8, 1.0): "holds"})["verdict"] is None
+    with pytest.raises(ValueError):
+        lost_setting_claim("fails", holds)
+
+
+def test_closer_in_most_holds_fails_and_a_tie_is_no_win():
+    """B5.9 per d (session 34's review): herding closer than line search in more than half of the couplings."""
+    from inferopt.experiment.moment_claims import closer_in_most
+    herding, line_search = [0.064, 0.064, 0.116], [0.178, 0.218, 0.045]   # d = 8 at paper scale: 2 of 3
+    assert closer_in_most(herding, line_search) is True
+    assert closer_in_most(herding, line_search, 2 / 3) is True
+    assert closer_in_most(herding, line_search, 1.0) is False                     # every cell: the hedge rules it out
+    assert closer_in_most(line_search, herding) is False                          # 1 of 3
+    assert closer_in_most([0.1, 0.1, 0.2], [0.1, 0.1, 0.3]) is False              # ties are no win: 1 of 3
+    assert closer_in_most([0.1, 0.2], [0.2, 0.2]) is False                        # 1 of 2 is half, not more
+    with pytest.raises(ValueError):
+        closer_in_most([0.1], [0.1, 0.2])
+    with pytest.raises(ValueError):
+        closer_in_most([0.1, 0.2], [0.1, 0.2], 0.4)
+    with pytest.raises(ValueError):
+        closer_in_most([-0.1], [0.1])
 
 
 def test_crossover_names_one_turn_or_none():

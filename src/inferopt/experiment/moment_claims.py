@@ -21,7 +21,8 @@ read where the run ends, over its last decade, not over an early plateau:
 * :func:`min_entropy_vertex`, :func:`entropy_minimization_cell` -- B5.3 on its own sentence (review 196): the low end
   of the entropy scale by concave descent over the moment polytope's vertices (a search: positions from it are lower
   bounds), exact by enumeration at d <= 4 (:func:`min_entropy_exact`), and line search's position on it under
-  the premise; :func:`approach_count`, :func:`approaches_in_more_cells` -- B5.9's count reading;
+  the premise; :func:`closer_in_most` -- B5.9 per d (session 34's review: herding closer to ``p*`` than line search in
+  more than half of the couplings); :func:`approach_count`, :func:`approaches_in_more_cells` -- B5.9's count reading, beside;
   :func:`similar_distance_cell` -- B5.11; :func:`aligned_mass` -- a cell's regime.
 * session 30's review: :data:`MAX_RADIUS_SHARE` -- an upper bound on B5.1 / B5.2's tolerance
   (:func:`not_maxent_resolved_cell`'s ``ceiling``); :data:`LONGER` -- herding's runs still falling at ``long_points``
@@ -31,6 +32,8 @@ read where the run ends, over its last decade, not over an early plateau:
   :func:`outer_product_features`); :func:`entropy_low_end` -- B5.3's low end from every run at the means. B5.7 is
   read by B5.1 again ("the next experiment" is Fig. 7).
 * session 33's review: :func:`bound_cell` -- a B5.3 cell holding on a lower bound of its position is no rescue.
+* session 34's review: :func:`lost_setting_claim` -- a claim's verdict with the lost-setting rule (a value of d undecided
+  where another fails leaves it open; a hold on a bound is undecided there), the same at every reading and construction.
 """
 
 from __future__ import annotations
@@ -194,6 +197,24 @@ def approaches_in_more_cells(count: int, reference: int) -> bool | None:
     if count == reference == 0:
         return None
     return bool(count > reference)
+
+
+def closer_in_most(herding, line_search, share: float = 0.5) -> bool:
+    """B5.9 at one value of the lost d (the abstract's and Sec. 6's "the original herding algorithm tends to approach more
+    often the maximum entropy distribution", session 34's review): herding ends closer to ``p*`` than line search -- its
+    final ``||p_t - p*||`` (``herding``, one per cell: the couplings at that d) strictly below line search's
+    (``line_search``, the same cells, equal budgets) -- in more than half of the cells and in at least ``share`` of them
+    (0.5: a simple majority, the chosen reading of "tends to ... more often"; 2/3 a stricter one; 1 every cell, the reading
+    the hedge rules out). A tie is no win for herding (it counts among the cells, not among herding's)."""
+    h = as_finite_array("herding", herding, ndim=1, nonempty=True)
+    ls = as_finite_array("line_search", line_search, ndim=1, nonempty=True)
+    if h.shape != ls.shape:
+        raise ValueError(f"herding and line_search must hold one final distance per cell; got {h.size} and {ls.size}")
+    if (h < 0).any() or (ls < 0).any():
+        raise ValueError("herding and line_search must be distances (>= 0)")
+    share = check_real("share", share, low=0.5, high=1.0)
+    wins = int((h < ls).sum())
+    return bool(wins > h.size / 2 and wins >= share * h.size)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -602,22 +623,63 @@ MAX_RADIUS_SHARE = 0.5
 LONGER = 10
 
 
-def by_lost_value(verdicts) -> tuple:
+def _bounds_read(verdicts: dict, bounds) -> dict:
+    """``verdicts`` with a ``holds`` at a key of ``bounds`` (a one-sided bound's hold) read as ``inconclusive``."""
+    bounds = set(bounds)
+    if not bounds <= set(verdicts):
+        raise ValueError(f"bounds must be keys of verdicts; got {sorted(bounds - set(verdicts))!r} besides")
+    return {k: "inconclusive" if k in bounds and v == "holds" else v for k, v in verdicts.items()}
+
+
+def by_lost_value(verdicts, bounds=()) -> tuple:
     """THE RULE on a setting the paper gave and extraction lost (B5's d), like with like (session 30's review: B5.8's
     split over d came from one coupling that is not measured at d = 10 and fails at the other d): ``verdicts`` maps
     ``(value, level)`` -- the lost setting's value (d) and the open axis' level at it (the coupling w (d - 1)) -- to a
-    cell's verdict word. Returns ``(by_value, common)``: ``common`` the levels decisive (``holds`` or ``fails``) at every
-    value, ``by_value`` each value's :func:`~.herding_claims.map_holds` over those levels only (``None`` where no level is
-    common), for :func:`~.verdict_map.lost_setting_verdict`."""
+    cell's verdict word. ``bounds``: the keys whose statistic is a one-sided bound (B5.3's searched low end, session 34's
+    review): a ``holds`` there reads as undecided (``inconclusive``), not as a decisive hold (:func:`bound_cell` on the
+    map's cells). Returns ``(by_value, common)``: ``common`` the levels decisive (``holds`` or ``fails``) at every value
+    that decides at some level, ``by_value`` each such value's :func:`~.herding_claims.map_holds` over those levels only
+    (``None`` where no level is common); a value decisive at no level is ``None`` (undecided there) and is left out of the
+    others' comparison (session 34's review: B5.3's d = 6, holding only on bounds, left no coupling common to all d), for
+    :func:`~.verdict_map.lost_setting_verdict` and :func:`lost_setting_claim`."""
     from .herding_claims import map_holds
     known = ("holds", "fails", "inconclusive", "not measured")
     if not isinstance(verdicts, dict) or not verdicts or not all(isinstance(k, tuple) and len(k) == 2 for k in verdicts):
         raise ValueError(f"verdicts must map (value, level) pairs to verdict words; got {verdicts!r}")
     if any(v not in known for v in verdicts.values()):
         raise ValueError(f"verdicts must be among {known}; got {sorted(set(verdicts.values()) - set(known))}")
-    values, levels = sorted({k[0] for k in verdicts}), sorted({k[1] for k in verdicts})
-    common = [lv for lv in levels if all(verdicts.get((v, lv)) in ("holds", "fails") for v in values)]
-    return {v: map_holds([verdicts[(v, lv)] for lv in common]) if common else None for v in values}, common
+    read = _bounds_read(verdicts, bounds)
+    values, levels = sorted({k[0] for k in read}), sorted({k[1] for k in read})
+    deciding = [v for v in values if any(read.get((v, lv)) in ("holds", "fails") for lv in levels)]
+    common = [lv for lv in levels if deciding and all(read.get((v, lv)) in ("holds", "fails") for v in deciding)]
+    return {v: map_holds([read[(v, lv)] for lv in common]) if common and v in deciding else None for v in values}, common
+
+
+def lost_setting_claim(map_verdict, verdicts, bounds=()) -> dict:
+    """A map-decided claim's verdict with THE RULE on a lost setting (B5's d; :func:`by_lost_value` with ``bounds``, then
+    :func:`~.verdict_map.lost_setting_verdict`): ``map_verdict`` the map's verdict over every cell (``True`` / ``False``
+    / ``None``, :func:`~.herding_claims.map_holds`), ``verdicts`` as :func:`by_lost_value`'s. A failure of the map is no
+    failure of the claim where the lost setting's values disagree (one holds where another fails) or where a value is
+    undecided (no decisive level: its cells undecided or holding only on a bound) while another fails (session 34's
+    review, B5.3: d = 6 holds only on lower bounds, d = 8 and 10 fail; the paper's d could be the undecided one): the claim
+    is then inconclusive, decided by a lost setting. Session 34's review: the same function gives the claim's verdict at
+    every reading of a cut-off and for every construction, so that readings and constructions are compared on the
+    verdict the claim would get, lost-setting rule included.
+
+    Returns ``{"by_value", "common", "undecided": the values undecided (some cell undecided, none decisive), "lost":
+    "lost setting" where that rule makes the failure inconclusive, else None, "verdict": the claim's verdict, True /
+    False / None (None: undecided, including by the lost setting)}``."""
+    from .verdict_map import lost_setting_verdict
+    if map_verdict not in (True, False, None):
+        raise ValueError(f"map_verdict must be True, False or None; got {map_verdict!r}")
+    bounds = set(bounds)
+    by_value, common = by_lost_value(verdicts, bounds)
+    read = _bounds_read(verdicts, bounds)
+    undecided = [v for v, x in by_value.items() if x is None and any(k[0] == v and w == "inconclusive" for k, w in read.items())]
+    split = lost_setting_verdict(by_value) == "lost setting"
+    lost = "lost setting" if map_verdict is False and (split or (undecided and False in by_value.values())) else None
+    return {"by_value": by_value, "common": common, "undecided": undecided, "lost": lost,
+            "verdict": None if lost else map_verdict}
 
 
 def crossover(verdicts_by_level) -> dict | None:
