@@ -315,6 +315,44 @@ def test_by_lost_value_compares_d_like_with_like():
         by_lost_value(b53, bounds={(7, 1.0)})
 
 
+def test_by_lost_value_keeps_the_own_maps_where_every_d_agrees():
+    """Session 34's second review (B5.3 at the 0.25 reading, default scale): every d fails decisively somewhere (d = 4 at
+    2/3, exact; d = 6 at 1 and 2 and d = 10 at 1, on lower bounds: a failure on a lower bound is a failure), but the only
+    coupling decisive at every d is 1, where d = 4 holds: like with like would invent a split the maps do not have."""
+    from inferopt.experiment.moment_claims import by_lost_value, lost_setting_claim
+    b53 = {(4, 0.6667): "fails", (4, 1.0): "holds", (4, 2.0): "inconclusive", (6, 0.6667): "inconclusive", (6, 1.0): "fails",
+           (6, 2.0): "fails", (10, 0.6667): "inconclusive", (10, 1.0): "fails", (10, 2.0): "inconclusive"}
+    bounds = {k for k in b53 if k[0] > 4}
+    assert by_lost_value(b53, bounds) == ({4: False, 6: False, 10: False}, [1.0])
+    assert lost_setting_claim(False, b53, bounds)["verdict"] is False
+    # every d holding throughout agrees as well, with no level common to them
+    apart = {(4, 1.0): "holds", (4, 2.0): "not measured", (6, 1.0): "not measured", (6, 2.0): "holds"}
+    assert by_lost_value(apart) == ({4: True, 6: True}, [])
+    # own maps that disagree (d = 4 holds throughout, 6 and 10 fail at 1) are still compared like with like
+    split = {(d_, lv): "holds" for d_ in (4, 6, 10) for lv in (0.6667, 1.0, 2.0)} | {(6, 1.0): "fails", (10, 1.0): "fails"}
+    by_d, common = by_lost_value(split)
+    assert common == [0.6667, 1.0, 2.0] and by_d == {4: True, 6: False, 10: False}
+
+
+def test_reading_compared_turns_where_a_d_decides_against_the_chosen_verdict():
+    """Session 34's second review (B5.11 at the factor 1.5, default scale): d = 4 fails decisively (1.538) while d = 6 and
+    10 hold; the chosen reading holds at every d. The reading is undecided over d, but it turns the claim; a reading with
+    no d against the chosen verdict turns nothing."""
+    from inferopt.experiment.moment_claims import lost_setting_claim, reading_compared
+    at15 = lost_setting_claim(False, {(4, 1.0): "fails", (6, 1.0): "holds", (10, 1.0): "holds"})
+    assert at15["verdict"] is None and at15["lost"] == "lost setting"
+    assert reading_compared(True, at15) is False                       # turns the holding verdict
+    assert reading_compared(False, at15) is True                       # and a failing one (d = 6 and 10 hold there)
+    open_ = lost_setting_claim(None, {(4, 1.0): "inconclusive", (6, 1.0): "holds"})
+    assert reading_compared(True, open_) is None                       # no information against it: turns nothing
+    assert reading_compared(True, lost_setting_claim(True, {(4, 1.0): "holds"})) is True
+    assert reading_compared(None, at15) is None and reading_compared(None, lost_setting_claim(False, {(4, 1.0): "fails"})) is False
+    with pytest.raises(ValueError):
+        reading_compared("holds", at15)
+    with pytest.raises(ValueError):
+        reading_compared(True, {"verdict": None})
+
+
 def test_lost_setting_claim_holds_fails_and_stays_open():
     """Session 34's review (B5.3 at paper scale): a failure is the claim's only where every d that decides fails and none is
     undecided; d values that disagree, or one undecided (here: holding only on lower bounds) where another fails, leave it

@@ -34,6 +34,8 @@ read where the run ends, over its last decade, not over an early plateau:
 * session 33's review: :func:`bound_cell` -- a B5.3 cell holding on a lower bound of its position is no rescue.
 * session 34's review: :func:`lost_setting_claim` -- a claim's verdict with the lost-setting rule (a value of d undecided
   where another fails leaves it open; a hold on a bound is undecided there), the same at every reading and construction.
+  Second review: :func:`by_lost_value` compares d like with like only where their own maps disagree;
+  :func:`reading_compared` -- a reading undecided over d turns the claim where some d decides there against it.
 """
 
 from __future__ import annotations
@@ -641,7 +643,12 @@ def by_lost_value(verdicts, bounds=()) -> tuple:
     that decides at some level, ``by_value`` each such value's :func:`~.herding_claims.map_holds` over those levels only
     (``None`` where no level is common); a value decisive at no level is ``None`` (undecided there) and is left out of the
     others' comparison (session 34's review: B5.3's d = 6, holding only on bounds, left no coupling common to all d), for
-    :func:`~.verdict_map.lost_setting_verdict` and :func:`lost_setting_claim`."""
+    :func:`~.verdict_map.lost_setting_verdict` and :func:`lost_setting_claim`. Session 34's second review: like with like
+    only resolves values that disagree on their own maps (its purpose: a split from a level not measured at one value);
+    where every deciding value's own map (over all its levels) agrees -- every one holds throughout, or every one fails
+    decisively at some level (a failure on a lower bound is a failure) -- that agreement is ``by_value`` (B5.3 at the 0.25
+    reading: every d fails somewhere, but the only common coupling is 1, where d = 4 holds; restricted to it, a split the
+    maps do not have). ``common`` is reported either way."""
     from .herding_claims import map_holds
     known = ("holds", "fails", "inconclusive", "not measured")
     if not isinstance(verdicts, dict) or not verdicts or not all(isinstance(k, tuple) and len(k) == 2 for k in verdicts):
@@ -652,6 +659,9 @@ def by_lost_value(verdicts, bounds=()) -> tuple:
     values, levels = sorted({k[0] for k in read}), sorted({k[1] for k in read})
     deciding = [v for v in values if any(read.get((v, lv)) in ("holds", "fails") for lv in levels)]
     common = [lv for lv in levels if deciding and all(read.get((v, lv)) in ("holds", "fails") for v in deciding)]
+    own = {v: map_holds([w for k, w in read.items() if k[0] == v]) for v in deciding}
+    if own and None not in own.values() and len(set(own.values())) == 1:   # every deciding value's own map agrees
+        return {v: own.get(v) for v in values}, common
     return {v: map_holds([read[(v, lv)] for lv in common]) if common and v in deciding else None for v in values}, common
 
 
@@ -680,6 +690,23 @@ def lost_setting_claim(map_verdict, verdicts, bounds=()) -> dict:
     lost = "lost setting" if map_verdict is False and (split or (undecided and False in by_value.values())) else None
     return {"by_value": by_value, "common": common, "undecided": undecided, "lost": lost,
             "verdict": None if lost else map_verdict}
+
+
+def reading_compared(chosen, at_reading) -> bool | None:
+    """THE RULE's clause 4 with a lost setting (session 34's second review): the verdict another reading of a cut-off of
+    ours stands for when compared with the chosen reading's. ``chosen``: the claim's verdict at the chosen reading
+    (``True`` / ``False`` / ``None``, :func:`lost_setting_claim`'s ``"verdict"``); ``at_reading``: :func:`lost_setting_claim`'s
+    dict at the other reading. Where that reading decides, its verdict; where it is undecided but a value of the lost
+    setting decides there against ``chosen`` (B5.11 at the factor 1.5: d = 4 fails decisively, 1.538, while d = 6 and 10
+    hold and the chosen reading holds at every d), that value's verdict -- the reading turns the claim; else ``None``: a
+    reading with no information against the chosen verdict turns nothing."""
+    if chosen not in (True, False, None):
+        raise ValueError(f"chosen must be True, False or None; got {chosen!r}")
+    if not isinstance(at_reading, dict) or not {"verdict", "by_value"} <= set(at_reading):
+        raise ValueError(f"at_reading must be lost_setting_claim's dict (with 'verdict' and 'by_value'); got {at_reading!r}")
+    if at_reading["verdict"] is not None or chosen is None:
+        return at_reading["verdict"]
+    return next((x for x in at_reading["by_value"].values() if x is (not chosen)), None)
 
 
 def crossover(verdicts_by_level) -> dict | None:
