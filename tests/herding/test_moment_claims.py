@@ -48,7 +48,10 @@ def test_distance_stalls_cell_holds_fails_and_turns_with_the_slope_reading():
 def test_farther_cell():
     from inferopt.experiment.moment_claims import farther_cell
     assert farther_cell(0.2, 0.1) and not farther_cell(0.105, 0.1) and not farther_cell(0.05, 0.1)
-    assert farther_cell(0.105, 0.1, factor=1.0)
+    assert farther_cell(0.105, 0.1, factor=1.0) and not farther_cell(0.1, 0.1, factor=1.0)   # B5.9: a tie is no win
+    assert farther_cell(0.095, 0.1, factor=0.9) and not farther_cell(0.085, 0.1, factor=0.9)
+    with pytest.raises(ValueError):
+        farther_cell(0.1, 0.1, factor=0.0)
 
 def test_not_maxent_cell_is_three_valued():
     """B5.1, B5.2 per cell: holds where the distance stalls above tol, fails where it converges or the moments do not
@@ -334,6 +337,24 @@ def test_by_lost_value_keeps_the_own_maps_where_every_d_agrees():
     assert common == [0.6667, 1.0, 2.0] and by_d == {4: True, 6: False, 10: False}
 
 
+def test_by_lost_value_compares_every_pair_of_d():
+    """Session 34's third review (B5.8 under random ties, default scale): d = 4 holds at every coupling, d = 6 fails at 2,
+    d = 10's coupling-2 cell is not measured. Over the couplings decisive at every d (0.5, 1) all hold, which hid the
+    split; compared pair by pair (4 against 6 over all three couplings) the d disagree: lost setting."""
+    from inferopt.experiment.moment_claims import by_lost_value, lost_setting_claim
+    from inferopt.experiment.verdict_map import lost_setting_verdict
+    hidden = {(d_, lv): "holds" for d_ in (4, 6, 10) for lv in (0.5, 1.0, 2.0)} | {(6, 2.0): "fails", (10, 2.0): "not measured"}
+    by_d, common = by_lost_value(hidden)
+    assert common == [0.5, 1.0] and by_d == {4: True, 6: False, 10: True} and lost_setting_verdict(by_d) == "lost setting"
+    out = lost_setting_claim(False, hidden)
+    assert out["verdict"] is None and out["lost"] == "lost setting"
+    # the old rule's reading of the same map without d = 10: the pair 4 / 6 alone disagrees as well
+    assert lost_setting_verdict(by_lost_value({k: v for k, v in hidden.items() if k[0] != 10})[0]) == "lost setting"
+    # no pair disagrees (the split only from the level not measured at d = 10): the d agree over their common levels
+    agree = hidden | {(4, 2.0): "fails"}
+    assert lost_setting_verdict(by_lost_value(agree)[0]) is True and lost_setting_claim(False, agree)["verdict"] is False
+
+
 def test_reading_compared_turns_where_a_d_decides_against_the_chosen_verdict():
     """Session 34's second review (B5.11 at the factor 1.5, default scale): d = 4 fails decisively (1.538) while d = 6 and
     10 hold; the chosen reading holds at every d. The reading is undecided over d, but it turns the claim; a reading with
@@ -377,24 +398,6 @@ def test_lost_setting_claim_holds_fails_and_stays_open():
     assert lost_setting_claim(None, {(6, 1.0): "inconclusive", (8, 1.0): "holds"})["verdict"] is None
     with pytest.raises(ValueError):
         lost_setting_claim("fails", holds)
-
-
-def test_closer_in_most_holds_fails_and_a_tie_is_no_win():
-    """B5.9 per d (session 34's review): herding closer than line search in more than half of the couplings."""
-    from inferopt.experiment.moment_claims import closer_in_most
-    herding, line_search = [0.064, 0.064, 0.116], [0.178, 0.218, 0.045]   # d = 8 at paper scale: 2 of 3
-    assert closer_in_most(herding, line_search) is True
-    assert closer_in_most(herding, line_search, 2 / 3) is True
-    assert closer_in_most(herding, line_search, 1.0) is False                     # every cell: the hedge rules it out
-    assert closer_in_most(line_search, herding) is False                          # 1 of 3
-    assert closer_in_most([0.1, 0.1, 0.2], [0.1, 0.1, 0.3]) is False              # ties are no win: 1 of 3
-    assert closer_in_most([0.1, 0.2], [0.2, 0.2]) is False                        # 1 of 2 is half, not more
-    with pytest.raises(ValueError):
-        closer_in_most([0.1], [0.1, 0.2])
-    with pytest.raises(ValueError):
-        closer_in_most([0.1, 0.2], [0.1, 0.2], 0.4)
-    with pytest.raises(ValueError):
-        closer_in_most([-0.1], [0.1])
 
 
 def test_crossover_names_one_turn_or_none():
