@@ -427,6 +427,20 @@ def test_constructions_verdict_weighs_every_construction():
     assert constructions_verdict(None, [True], {"phi": True})["verdict"] == "inconclusive"
     with pytest.raises(ValueError):
         constructions_verdict(True, [], {"phi": "holds"})
+    # session 34's fourth review: a construction's lost_setting_claim dict is compared as a reading is: split over d, it
+    # rescues the failing claim where some d holds (B5.9: Phi holds at d = 6 only, ties at d = 4 only)
+    from inferopt.experiment.moment_claims import lost_setting_claim
+    at = lambda held: {(d, c): ("holds" if c < 2 or d in held else "fails") for d in (4, 6, 10) for c in (0.5, 1.0, 2.0)}
+    split = {"ties": lost_setting_claim(False, at({4})), "phi": lost_setting_claim(False, at({6}))}
+    r = constructions_verdict(False, [False], split)
+    assert (r["verdict"], r["kind"], r["rescues"]) == ("fails", "construction", ["ties", "phi"])
+    r = constructions_verdict(False, [False], {"phi": lost_setting_claim(False, at(set()))})   # fails at every d: agrees
+    assert (r["verdict"], r["kind"], r["rescues"]) == ("fails", None, [])
+    open_d = lost_setting_claim(False, at(set()) | {(6, c): "inconclusive" for c in (0.5, 1.0, 2.0)})   # d = 6 undecided
+    assert constructions_verdict(False, [False], {"phi": open_d})["verdict"] == "inconclusive"   # lack of evidence: open
+    with pytest.raises(ValueError, match="at_reading"):
+        constructions_verdict(False, [], {"phi": {"verdict": None}})
+
     assert inconclusive_for(False, [], {"phi": ["d = 4, pair weight 0.166667"]}, "lost setting") == ["construction", "lost setting"]
     assert inconclusive_for(True, [], {}, True) == ["reading"]
     assert inconclusive_for(True, ["phi"], {}, "lost setting") == ["construction", "reading", "lost setting"]   # construction first
@@ -437,6 +451,21 @@ def test_constructions_verdict_weighs_every_construction():
     assert inconclusive_for(False, [], {"random ties": []}, None, ["d = 10, pair weight 0.0555556"], ["random ties"]) == ["undecided cells"]
     with pytest.raises(TypeError, match="open_cells"):
         inconclusive_for(False, [], ["d = 4, pair weight 0.166667"], None)
+
+
+def test_constructions_verdict_is_monotone_in_a_constructions_support():
+    """Session 34's fourth review (B5.9's map): strengthening a construction's support for the paper (holding at more d)
+    never moves the verdict from decided to inconclusive: Phi holding at d = 6 only, at d = 4 and 6, or at every d all
+    rescue the failing chosen map alike."""
+    from inferopt.experiment.moment_claims import constructions_verdict, lost_setting_claim
+    at = lambda held: {(d, c): ("holds" if c < 2 or d in held else "fails") for d in (4, 6, 10) for c in (0.5, 1.0, 2.0)}
+    chain = [set(), {6}, {4, 6}, {4, 6, 10}]
+    out = []
+    for held in chain:
+        cells = at(held)
+        claim = lost_setting_claim(False if len(held) < 3 else True, cells)
+        out.append(constructions_verdict(False, [False, False], {"ties": False, "phi": claim})["verdict"])
+    assert out == ["fails"] * 4 and "inconclusive" not in out
 
 
 def test_bound_cell_takes_no_rescue_from_a_bound():

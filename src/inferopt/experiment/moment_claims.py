@@ -730,24 +730,31 @@ def crossover(verdicts_by_level) -> dict | None:
 def constructions_verdict(chosen, at_readings=(), constructions=None) -> dict:
     """A map-decided claim's verdict (THE RULE, clauses 3-4) against its readings and several sets of construction cells
     (B5: random ties per step, and the paper's Phi = (x, x x')): :func:`~.verdict_map.map_reading_verdict` against each
-    construction in turn. ``chosen``: the chosen construction's map verdict (``True`` / ``False`` / ``None``);
-    ``constructions``: name -> that construction's map verdict, or :data:`~.verdict_map.NOT_RUN`. An inconclusive outcome
-    stands first (map_reading_verdict's rules: the chosen map undecided, a reading that turns, a construction's map
-    undecided, or failing where the chosen map holds); then a failure of the chosen map where a construction's map
-    holds (kind ``construction``, both reported); else the chosen verdict. Returns map_reading_verdict's dict with ``"differ"``: the constructions whose map is
-    undecided or says otherwise than the chosen one."""
+    construction in turn. ``chosen``: the chosen construction's claim verdict (``True`` / ``False`` / ``None``);
+    ``constructions``: name -> that construction's verdict (``True`` / ``False`` / ``None``), its
+    :func:`lost_setting_claim` dict, or :data:`~.verdict_map.NOT_RUN`. Session 34's fourth review: a construction's dict
+    is compared by the rule a reading's is (:func:`reading_compared`), so that a construction split over the lost d is
+    no weaker than one holding at every d: where the chosen verdict fails, a construction holding at some d rescues it
+    (the claim fails, that construction named), one failing at every d agrees, and one undecided for lack of evidence (no
+    d deciding against the chosen verdict) leaves it open. An inconclusive outcome stands first (map_reading_verdict's
+    rules: the chosen verdict undecided, a reading that turns, a construction undecided, or failing where the chosen one
+    holds); then a failure of the chosen verdict where a construction's holds (kind ``construction``, both reported); else
+    the chosen verdict. Returns map_reading_verdict's dict with ``"differ"``: the constructions undecided or saying
+    otherwise than the chosen verdict, and ``"rescues"``: those holding where the chosen verdict fails."""
     from .verdict_map import NOT_RUN, map_reading_verdict
     constructions = {} if constructions is None else dict(constructions)
     if chosen not in (True, False, None):
         raise ValueError(f"chosen must be True, False or None; got {chosen!r}")
-    run = {n: c for n, c in constructions.items() if not (isinstance(c, str) and c in (NOT_RUN, "not measured"))}
+    run = {n: reading_compared(chosen, c) if isinstance(c, dict) else c for n, c in constructions.items()
+           if not (isinstance(c, str) and c in (NOT_RUN, "not measured"))}
     if any(c not in (True, False, None) for c in run.values()):
-        raise ValueError(f"constructions must map names to True, False, None or {NOT_RUN!r}; got {constructions!r}")
+        raise ValueError(f"constructions must map names to True, False, None, lost_setting_claim's dict or {NOT_RUN!r}; "
+                         f"got {constructions!r}")
     differ = [n for n, c in run.items() if c is None or chosen is None or c is not chosen]
     out = [map_reading_verdict(chosen, at_readings)] + [map_reading_verdict(chosen, at_readings, c) for c in run.values()]
     pick = next((r for r in out if r["verdict"] == "inconclusive"), None) \
         or next((r for r in out if r["kind"] == "construction"), out[0])
-    return dict(pick, differ=differ)
+    return dict(pick, differ=differ, rescues=[n for n, c in run.items() if chosen is False and c is True])
 
 
 def inconclusive_for(turning: bool, differ, open_cells, lost, undecided=(), ours=()) -> list:
