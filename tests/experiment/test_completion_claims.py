@@ -1,6 +1,8 @@
 """D3's claims (inferopt.experiment.spectral.completion_claims): each builder's test holds and fails on constructed
 runs, the texts that explain a verdict carry the numbers they name, and bad arguments are refused by name."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -432,19 +434,18 @@ def test_the_papers_untested_statements_are_recorded_not_measured_with_the_reaso
         untested_claim("D3.1")
 
 
-def test_d34_leads_read_svrgs_lead_on_one_basis_for_every_size():
-    from inferopt.experiment.spectral.completion_claims import d34_leads
+def test_d34_equal_work_reads_svrgs_lead_in_shares_of_the_way():
+    from inferopt.experiment.spectral.completion_claims import d34_equal_work
 
     opt, triv = {"small": OPT, "whole": OPT}, {"small": START, "whole": START}
-    grows = runs_of(FAST)                      # SMALL_GROWS: GD / SVRG 9 / 3 on the small matrix, FAST: 9 / 2 on the whole
-    lead = d34_leads(grows.table, "0.85", ["small", "whole"], optimum=opt, trivial=triv)
-    assert lead["basis"] == "ratio" and lead["leads"] == pytest.approx({"small": 3.0, "whole": 4.5})
-    # SVRG never reaches the target on the whole matrix: at equal work, SVRG behind there
-    behind = runs_of(FAST | {"SVRG": falling(0.02, 0.8)}, small={"GD": falling(0.05), "SGD": falling(0.1), "SVRG": falling(0.01, 0.9)})
-    r_ = d34_leads(behind.table, "0.85", ["small", "whole"], optimum=opt, trivial=triv)
-    assert r_["basis"] == "equal work" and r_["leads"]["whole"] < 0
+    # GD ends at 0.5 (the optimum) on both; SVRG at 0.8 on the small matrix (0.6 of the way behind), 0.7 on the whole (0.4)
+    behind = runs_of(FAST | {"SVRG": falling(0.05, 0.7)}, small={"GD": falling(0.05), "SGD": falling(0.1), "SVRG": falling(0.05, 0.8)})
+    lead = d34_equal_work(behind.table, ["small", "whole"], optimum=opt, trivial=triv)
+    assert lead == pytest.approx({"small": -0.6, "whole": -0.4})
     with pytest.raises(ValueError, match="sizes"):
-        d34_leads(grows.table, "0.85", ["small"], optimum=opt, trivial=triv)
+        d34_equal_work(behind.table, ["small"], optimum=opt, trivial=triv)
+    with pytest.raises(ValueError, match="sizes"):
+        d34_equal_work(behind.table, ["small", "nowhere"], optimum=opt, trivial=triv)
 
 
 # ----------------------------------------------------------------------------- session 27: raw ratings, D3.4 on the ratio's direction
@@ -489,9 +490,20 @@ def test_d34_on_the_direction_of_the_ratio_to_a_shared_target_on_the_flop_axis(t
                       exponent=0.1, predicted=1.1, M=10, N=15)
     unearned = d34_ratio_claim(shrinks, densities=dens, trend=flat, prices=at_flops(shrinks), M=2, N=3)   # no measured difference
     assert recorded(tmp_path, unearned)["verdict"] == "inconclusive"
-    never = {"GD": falling(0.01), "SGD": falling(0.01), "SVRG": falling(0.01)}   # nobody gets 0.72 of the way on the small matrix
-    none = d34_ratio_claim(runs_of(FAST, small=never), densities=dens, trend=TREND, prices=at_flops(grows), M=2, N=3)
-    assert none["holds"] is None and "Not measured: no share of the way" in none["text"]
+    # issue 41: no share reached by both at both sizes is read at equal work, not left unmeasured: SVRG ends 0.6 of the way
+    # behind GD on the small matrix and 0.4 behind on the whole: its lead grows (holds); swapped, it shrinks (fails)
+    small_behind = {"GD": falling(0.05), "SGD": falling(0.1), "SVRG": falling(0.05, 0.8)}
+    grows_eq = runs_of(FAST | {"SVRG": falling(0.05, 0.7)}, small=small_behind)
+    assert d34_shared_target(grows_eq.table, ["small", "whole"], [0.72, 0.85, 1.0]) is None
+    eq = d34_ratio_claim(grows_eq, densities=dens, trend=TREND, prices=at_flops(grows_eq), M=2, N=3)
+    assert recorded(tmp_path, eq)["verdict"] == "holds" and "read at equal work" in eq["text"]
+    assert eq["measured"]["small: SVRG's lead at equal work"] == pytest.approx(-0.6)
+    assert eq["measured"]["whole: SVRG's lead at equal work"] == pytest.approx(-0.4)
+    shrinks_eq = runs_of(FAST | {"SVRG": falling(0.05, 0.8)}, small=small_behind | {"SVRG": falling(0.05, 0.7)})
+    lost = d34_ratio_claim(shrinks_eq, densities=dens, trend=TREND, prices=at_flops(shrinks_eq), M=2, N=3)
+    assert recorded(tmp_path, lost)["verdict"] == "fails" and lost["diagnosis"]["kind"] == "stand-in"
+    unearned_eq = d34_ratio_claim(shrinks_eq, densities=dens, trend=flat, prices=at_flops(shrinks_eq), M=2, N=3)
+    assert recorded(tmp_path, unearned_eq)["verdict"] == "inconclusive"
     with pytest.raises(TypeError, match="densities"):
         d34_ratio_claim(grows, densities={}, trend=TREND, prices=at_flops(grows), M=2, N=3)
     with pytest.raises(ValueError, match="M"):
@@ -698,6 +710,11 @@ def test_d36_cause_reads_sgds_gradients_over_gds_and_is_inconclusive_without_pow
     assert strong["measured"]["power to fail"] is True
     rec = recorded(tmp_path, strong)
     assert rec["verdict"] == "fails" and rec["diagnosis"]["kind"] == "stand-in" and "the test can show the effect absent" in rec["diagnosis"]["text"]
+    # SGD reaches no share on either size (as at the paper's scale, session 34): not measured, its undefined ratios in words
+    stuck = stochastic_only(runs_of(FAST | {"SGD": falling(0.01)}, small=small | {"SGD": falling(0.01)}), "SGD")
+    none = d36_cause_claim(stuck, small="small", prices=prices_of(), M=2, N=15)
+    assert recorded(tmp_path, none)["verdict"] == "not measured"
+    assert "undefined" in none["text"] and not re.search(r"\bnan\b", none["text"])
     with pytest.raises(ValueError, match="d_ratio"):
         d36_power(0.5)
     with pytest.raises(ValueError, match="small"):

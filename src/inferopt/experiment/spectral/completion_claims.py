@@ -1103,24 +1103,20 @@ def untested_claim(claim: str) -> dict:
     return dict(id=claim, text=f"{statement}. Not measured: {reason}.", holds=None, measured={"not measured because": reason})
 
 
-def d34_leads(table: pd.DataFrame, reading: str, sizes: list, *, optimum: dict, trivial: dict) -> dict:
-    """SVRG's lead over GD at every size of ``sizes`` (issue 41), on one basis for all: where GD and SVRG both reach the target
-    ``reading`` at every size, the GD / SVRG ratio of their median work to it (``"ratio"``: a lead above 1); else at equal work,
-    the share of the way from the training mean's test RMSE (``trivial[n]``) to the model optimum's (``optimum[n]``) by which
-    SVRG's median test RMSE at the end of the common budget lies below GD's (``"equal work"``: a lead above 0). Returns
-    ``{"basis", "leads": {size: lead}, "level": 1 or 0}``."""
-    _reading(_runs(table, "final RMSE", "total time"), reading)
+def d34_equal_work(table: pd.DataFrame, sizes: list, *, optimum: dict, trivial: dict) -> dict:
+    """SVRG's lead over GD at equal work on every size of ``sizes``: the share of the way from the training mean's test RMSE
+    (``trivial[n]``) to the model optimum's (``optimum[n]``) by which SVRG's median test RMSE at the end of the common budget
+    lies below GD's (above 0: SVRG ahead; the paper's axis, as D3.2 and D3.3 read a pair that reaches no target).
+    Returns ``{size: lead}``."""
+    _runs(table, "final RMSE")
     if not isinstance(sizes, (list, tuple)) or len(sizes) < 2:
         raise ValueError(f"sizes must list at least two datasets, smaller first; got {sizes!r}")
     for n in sizes:
         _member("sizes", n, table, "dataset")
         check_real(f"optimum[{n!r}]", optimum[n])
         check_real(f"trivial[{n!r}]", trivial[n])
-    if all(_both_reach(table, n, reading) for n in sizes):
-        return {"basis": "ratio", "level": 1.0, "leads": {n: _median(table, n, "GD", f"time to {reading}")
-                                                          / _median(table, n, "SVRG", f"time to {reading}") for n in sizes}}
-    return {"basis": "equal work", "level": 0.0, "leads": {
-        n: (_median(table, n, "GD", "final RMSE") - _median(table, n, "SVRG", "final RMSE")) / (trivial[n] - optimum[n]) for n in sizes}}
+    return {n: (_median(table, n, "GD", "final RMSE") - _median(table, n, "SVRG", "final RMSE")) / (trivial[n] - optimum[n])
+            for n in sizes}
 
 
 def d34_shared_target(table: pd.DataFrame, sizes: list, shares) -> str | None:
@@ -1259,6 +1255,47 @@ def d34_round_share(table: pd.DataFrame, reading: str, small: str, large: str, p
     return {"grows": int(grows), "pairs": pairs, "share": grows / pairs}
 
 
+def _d34_equal_work_claim(runs: D3Runs, table: pd.DataFrame, ends: list, head: str, tail: str, *, trend: dict, evidence: dict) -> dict:
+    """D3.4 where no share of the way is reached by both GD and SVRG at both ``ends`` (the smallest and the largest size):
+    decided at equal work, as D3.2 and D3.3 read a pair that reaches no target (issue 41: not ``not measured`` where the
+    numbers decide): SVRG's lead over GD at the end of the common budget (:func:`d34_equal_work`, in shares of each size's
+    way from the training mean to the optimum) larger on the largest size holds (the gap moving in SVRG's favour, the
+    paper's "increase"; SVRG need not lead), smaller fails; bootstrap over seeds. A fail is ``stand-in`` only with a
+    measured difference at the paper's size (:func:`cost_trend`), else inconclusive (:class:`~inferopt.experiment.claims.Unearned`)."""
+    from_, to = {n: runs.way(n)[0] for n in ends}, {n: runs.way(n)[1] for n in ends}
+
+    def test(t):
+        lead = d34_equal_work(t, ends, optimum=to, trivial=from_)
+        return bool(lead[ends[1]] > lead[ends[0]])
+
+    lead = d34_equal_work(table, ends, optimum=to, trivial=from_)
+    outcome = test(table)
+    made = {n: {m: runs.made(n, m) for m in ("GD", "SVRG")} for n in ends}
+    cost = _cost_difference(trend, runs.order)
+    words = (f"SVRG's lead over GD at equal work (the share of the way its median final test RMSE lies below GD's) "
+             f"{'grows' if outcome else 'shrinks'} from {ends[0]} to {ends[1]}: "
+             + ", ".join(f"{n} {v:+.3f}" for n, v in lead.items()))
+    text = (head + "No share of the way is reached by both GD and SVRG at both sizes within the budget, so the pair is read at equal "
+            "work (as D3.2 and D3.3 read a pair that reaches no target): SVRG's lead over GD at the end of the common budget, "
+            "larger on the larger size holds (the paper's \"increase\"), smaller fails. " + words + "; at the end of the budget "
+            + "; ".join(f"{n} GD {made[n]['GD']:.3f}, SVRG {made[n]['SVRG']:.3f} of the way" for n in ends) + "." + tail)
+    diag = None
+    if not outcome:
+        evidence = evidence | {"SVRG's lead at equal work": lead, "cost ratio": cost} | trend["evidence"]
+        diag = ({"kind": "stand-in", "text": f"{words}, on MovieLens 100K subsamples only; the measured difference at the paper's size: "
+                 f"{trend['text']}", "evidence": evidence} if cost["differs"] else
+                Unearned(f"{words}, and no measured difference explains it (the exact / stochastic cost ratio at 1M's shape lies "
+                         "within the sizes' own spread); what would decide it: a budget in which both reach a share of the way at both "
+                         "sizes, or sizes nearer 1M's", evidence))
+    return dict(id="D3.4", text=text, test=test, table=table, by="seed", **({} if diag is None else dict(diagnosis=diag)),
+                threshold={"value": 0.0, "source": "paper",
+                           "unit": "SVRG's lead over GD at equal work, larger size's minus smaller's (shares of the way)"},
+                measured={"decided on": f"{ends[0]} against {ends[1]}", "basis": "equal work (no shared target)"}
+                | {f"{n}: SVRG's lead at equal work": v for n, v in lead.items()}
+                | {f"{n}: {m} share of the way at the end of the budget": made[n][m] for n in ends for m in ("GD", "SVRG")}
+                | {f"cost ratio: {k}": v for k, v in cost.items()})
+
+
 def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict, M: int, N: int) -> dict:
     """D3.4, "the gap between SVRG and GD is expected to increase for larger datasets" (session 27: on the direction of the
     GD / SVRG ratio, not on a lead at the largest size), decided on the smallest and the largest size (the review of
@@ -1268,7 +1305,7 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict,
     times multiply-adds counted from the shapes, :func:`on_flop_axis`). At the deepest target share both GD and SVRG reach
     at both (:func:`d34_shared_target`), the GD / SVRG ratio of their median times to it larger on the largest holds
     (:func:`~.completion.d34_growth`; SVRG need not lead: a ratio that grows is a gap moving in SVRG's favour); smaller fails;
-    not measured where no share is reached by both at both sizes (their leads at equal work beside, :func:`d34_leads`).
+    where no share is reached by both at both sizes, read at equal work (:func:`_d34_equal_work_claim`).
     Bootstrap over seeds. Beside: each size's step counts (whether the growth is the runs' or the price's) and the clock's
     reading, the share of pairs of timing rounds in which the ratio priced at the clock's r grows (:func:`d34_round_share`).
     Its diagnosis where it fails: ``stand-in`` only with a measured difference, the exact / stochastic cost ratio at 1M's
@@ -1287,7 +1324,6 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict,
     ends = [order[0], order[-1]]
     middle = order[1:-1]
     key = d34_shared_target(table, ends, runs.shares)
-    from_, to = {n: runs.way(n)[0] for n in order}, {n: runs.way(n)[1] for n in order}
     shapes = ", ".join(f"{n} {tuple(runs.shapes[n])}, density {densities[n]:.3f}" for n in order)
     budget = "iteration budgets" if runs.budget is None else f"every size's budget {runs.budget:g} units of work, {WORK_UNIT}"
     price = {n: flop_price(*runs.shapes[n], M, N, "SVRG") for n in order}
@@ -1301,16 +1337,11 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict,
             + ", ".join(f"{n} {price[n]:.3g}" for n in order) + "; the exact gradient's eigen-decomposition counted as "
             "Golub & Van Loan's 9k^3 flops); at the deepest share of the way both GD and SVRG reach at both (a shared target: every "
             f"ratio exact, no budget decides it), the GD / SVRG ratio of their median times to it larger on {ends[1]} holds (SVRG need "
-            "not lead: a ratio that grows is a gap moving in SVRG's favour), smaller fails; not measured where no share is reached by "
-            "both at both sizes. ")
+            "not lead: a ratio that grows is a gap moving in SVRG's favour), smaller fails; where no share is reached by both at "
+            "both sizes, read at equal work (below). ")
     tail = f" All sizes are far below MovieLens 1M and 10M, the paper's two. {runs.centred()} {runs.seeds()}"
     if key is None:
-        lead = d34_leads(table, runs.reading, order, optimum=to, trivial=from_)
-        why = ("no share of the way is reached by both GD and SVRG at both the smallest and the largest size within the budget; at equal work SVRG's lead over GD "
-               f"({'GD / SVRG time ratio on the flop axis' if lead['basis'] == 'ratio' else 'share of the way its median final test RMSE lies below GD'}): "
-               + ", ".join(f"{n} {v:+.3f}" for n, v in lead["leads"].items()))
-        return dict(id="D3.4", text=head + f"Not measured: {why}." + tail, holds=None,
-                    measured={"not measured because": why} | {f"{n}: SVRG's lead at equal work": v for n, v in lead["leads"].items()})
+        return _d34_equal_work_claim(runs, table, ends, head, tail, trend=trend, evidence={"flop price": price, "densities": densities})
     ratios = {n: _median(table, n, "GD", f"time to {key}") / _median(table, n, "SVRG", f"time to {key}") for n in order}
 
     def test(t, r_=key):
@@ -1519,18 +1550,18 @@ def d36_reading(runs: D3Runs, *, small: str, prices: dict, M: int, N: int) -> di
     count_ratio = count[ref] / count[small] if count[small] > 0 else float("nan")
     cpu_col = f"CPU s to {key}"
     cpu = None if cpu_col not in table.columns else {n: _median(table, n, "SGD", cpu_col) for n in (small, ref)}
-    cpu_text = "" if cpu is None else (f"; the runs' own CPU seconds to it (load-dependent): {small} {cpu[small]:.4g}, {ref} "
-                                       f"{cpu[ref]:.4g} (ratio {cpu[ref] / cpu[small]:.3g})")
+    cpu_text = "" if cpu is None else (f"; the runs' own CPU seconds to it (load-dependent): {small} {_g(cpu[small], '.4g')}, {ref} "
+                                       f"{_g(cpu[ref], '.4g')} (ratio {_g(cpu[ref] / cpu[small], '.3g')})")
     text = (f"The observation, read beside (d36_reading; not a verdict: on any time axis a larger matrix's gradient costs more for "
             f"every method, so SGD's slowdown alone cannot tell SGD from GD, and the sentence is decided through its stated cause): "
-            f"on time priced by flops (as D3.4), to {key} of the way SGD slows {flop_slow['SGD']:.3g}x from {small} to {ref} in "
-            f"multiply-adds and GD {flop_slow['GD']:.3g}x; SGD's stochastic gradients to it grow {count_ratio:.3g}x (the rest is "
+            f"on time priced by flops (as D3.4), to {key} of the way SGD slows {_g(flop_slow['SGD'], '.3g')}x from {small} to {ref} in "
+            f"multiply-adds and GD {_g(flop_slow['GD'], '.3g')}x; SGD's stochastic gradients to it grow {_g(count_ratio, '.3g')}x (the rest is "
             f"the larger matrix's price of a gradient). By the clock: at the deepest share of the way SGD's median runs reach on "
-            f"{small} and {ref} ({key}), SGD's median times to it {small} {seconds[small]:.4g} s, {ref} {seconds[ref]:.4g} s: slowdown "
-            f"{ratio:.3g} (over the clock's spread [{lo:.3g}, {hi:.3g}]: each time its stochastic gradients' worth times one stochastic "
+            f"{small} and {ref} ({key}), SGD's median times to it {small} {_g(seconds[small], '.4g')} s, {ref} {_g(seconds[ref], '.4g')} s: slowdown "
+            f"{_g(ratio, '.3g')} (over the clock's spread [{_g(lo, '.3g')}, {_g(hi, '.3g')}]: each time its stochastic gradients' worth times one stochastic "
             f"gradient's CPU seconds at its size, the median of repeated timings and their least and largest); GD's on the same prices "
-            f"{small} {gd_seconds[small]:.4g} s, {ref} {gd_seconds[ref]:.4g} s (slowdown {gd_slow:.3g}); SGD's stochastic gradients' "
-            f"worth (mat-vecs / (M N)) {small} {count[small]:.4g}, {ref} {count[ref]:.4g} (ratio {count_ratio:.3g}){cpu_text}.")
+            f"{small} {_g(gd_seconds[small], '.4g')} s, {ref} {_g(gd_seconds[ref], '.4g')} s (slowdown {_g(gd_slow, '.3g')}); SGD's stochastic gradients' "
+            f"worth (mat-vecs / (M N)) {small} {_g(count[small], '.4g')}, {ref} {_g(count[ref], '.4g')} (ratio {_g(count_ratio, '.3g')}){cpu_text}.")
     measured = ({"observation's target (d36_reading)": key, "d36_reading: SGD slowdown in time": ratio,
                  "d36_reading: SGD slowdown in multiply-adds": flop_slow["SGD"], "d36_reading: GD slowdown in multiply-adds": flop_slow["GD"],
                  "d36_reading: SGD slowdown over the clock's spread": [lo, hi], "d36_reading: GD slowdown in time": gd_slow,
@@ -1539,6 +1570,11 @@ def d36_reading(runs: D3Runs, *, small: str, prices: dict, M: int, N: int) -> di
                 | {f"d36_reading: {n}: GD median time to target (s)": v for n, v in gd_seconds.items()}
                 | ({} if cpu is None else {f"d36_reading: {n}: SGD median run CPU s to target": v for n, v in cpu.items()}))
     return {"text": text, "measured": measured}
+
+
+def _g(value: float, spec: str) -> str:
+    """``value`` formatted by ``spec`` for a claim's text, NaN (a ratio with no finite base: a target not reached) as "undefined"."""
+    return "undefined" if isinstance(value, float | np.floating) and np.isnan(value) else format(value, spec)
 
 
 def d36_flops(table: pd.DataFrame, name: str, method: str, reading: str, shape) -> float:
@@ -1608,15 +1644,15 @@ def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict, M: int, N: int) -
     power_text = (f"Power (d36_power): Theorem 5's bound is affine in d' (flat where L_g^2 dominates), so between sizes whose d' differ "
                   f"D-fold it lets SGD's iterations grow at most 1 + (D - 1) s times, s the d' term's share of the bound; the paper's "
                   f"claim between 1M and 10M ({PAPER_D_RATIO:.0f}x), read as a growth of {D36_CAUSE_FACTOR:g}, needs s >= "
-                  f"{(D36_CAUSE_FACTOR - 1) / (PAPER_D_RATIO - 1):.3g}, and at that share predicts here, D = {d_ratio:.1f}, a growth of "
-                  f"{power:.3g} (an upper bound of the least it predicts: with the constants held, s is smaller still at our smaller d')")
+                  f"{_g((D36_CAUSE_FACTOR - 1) / (PAPER_D_RATIO - 1), '.3g')}, and at that share predicts here, D = {d_ratio:.1f}, a growth of "
+                  f"{_g(power, '.3g')} (an upper bound of the least it predicts: with the constants held, s is smaller still at our smaller d')")
     if has_power:
         power_text += f", at or above the cut-off {D36_CAUSE_FACTOR:g}: the test can show the effect absent."
     else:
         width = spread[1] - spread[0]
         power_text += (f", below the cut-off {D36_CAUSE_FACTOR:g}" + (
-            f" (the effect it predicts, {power - 1.0:.3g} above no growth, is {'smaller' if power - 1.0 < width else 'larger'} than the "
-            f"width {width:.3g} of the statistic's 90 % bootstrap interval over the seeds)" if np.isfinite(width) else "")
+            f" (the effect it predicts, {_g(power - 1.0, '.3g')} above no growth, is {'smaller' if power - 1.0 < width else 'larger'} than the "
+            f"width {_g(width, '.3g')} of the statistic's 90 % bootstrap interval over the seeds)" if np.isfinite(width) else "")
                        + f": a growth below the cut-off is what the claim itself allows at this change of d', so the test cannot fail "
                        f"it; it can hold only (a growth of {D36_CAUSE_FACTOR:g} or more). What would decide it: sizes whose d' differ "
                        f"about as 1M's and 10M's ({PAPER_D_RATIO:.0f}x).")
@@ -1632,11 +1668,11 @@ def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict, M: int, N: int) -
             f"bound only (the variance of its gradient, Lemma 4; an exact gradient has none), and GD's growth carries what a larger "
             f"matrix changes for both methods (the objective's curvature, the steps tuned to it; GD's count follows L / alpha, SGD's "
             f"bound 1 / alpha^2, so the division controls them in part). Measured: SGD's stochastic gradients to it {small} "
-            f"{grads[small]:.4g}, {ref} {grads[ref]:.4g} (growth {grads[ref] / grads[small]:.3g}); GD's exact gradients {small} "
-            f"{gd[small]:.4g}, {ref} {gd[ref]:.4g} (growth {gd[ref] / gd[small]:.3g}); SGD's over GD's: {ratio:.3g} (over the seeds' "
-            f"bootstrap, 90 % of the resamples within [{spread[0]:.3g}, {spread[1]:.3g}]). Beside, session 29's statistic, the same ratio in work units, kept r's ratio between the "
-            f"sizes ({r_ratio:.3g}: {prices[small]['r']:.3g} on {small}, {prices[ref]['r']:.3g} on {ref}, the clock's price of a stochastic "
-            f"gradient) in it: {ratio * r_ratio:.3g}. {power_text} {observation['text']} {runs.seeds()}")
+            f"{_g(grads[small], '.4g')}, {ref} {_g(grads[ref], '.4g')} (growth {_g(grads[ref] / grads[small], '.3g')}); GD's exact gradients {small} "
+            f"{_g(gd[small], '.4g')}, {ref} {_g(gd[ref], '.4g')} (growth {_g(gd[ref] / gd[small], '.3g')}); SGD's over GD's: {_g(ratio, '.3g')} (over the seeds' "
+            f"bootstrap, 90 % of the resamples within [{_g(spread[0], '.3g')}, {_g(spread[1], '.3g')}]). Beside, session 29's statistic, the same ratio in work units, kept r's ratio between the "
+            f"sizes ({_g(r_ratio, '.3g')}: {_g(prices[small]['r'], '.3g')} on {small}, {_g(prices[ref]['r'], '.3g')} on {ref}, the clock's price of a stochastic "
+            f"gradient) in it: {_g(ratio * r_ratio, '.3g')}. {power_text} {observation['text']} {runs.seeds()}")
     diag = None
     if outcome is False:
         evidence = {"d' ratio here": d_ratio, "d' ratio 10M / 1M": PAPER_D_RATIO, "growth the claim predicts here (upper bound)": power,
