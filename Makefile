@@ -31,7 +31,7 @@ endif
 LAB_ARGS ?=
 ROOT_ARGS := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: repro repro-paper test lab paper reports readme-table review venv lock plots plots-template clean-venv
+.PHONY: repro repro-paper test outputs lab paper reports readme-table review venv lock plots plots-template clean-venv
 
 venv: $(STAMP)
 
@@ -64,6 +64,14 @@ repro-paper: $(STAMP)
 	dvc repro --glob '$(P)[0-9]*'
 	@if [ -f reports/index.html ]; then dvc repro --single-item report; \
 	else echo "no reports/index.html yet: \`make repro\` builds the front page"; fi
+
+# Store a notebook's outputs at its tiny defaults, for nbval (`make outputs NB=notebooks/B5_maxent_dependent.ipynb`): executed
+# under the neutral arithmetic nbval's kernels use (inferopt.experiment.blas.neutral_environment; a plain nbconvert on an
+# AVX-512 processor stores other last bits, and nbval then fails).
+NB ?=
+outputs: $(STAMP)
+	@test -n "$(NB)" || { echo "make outputs NB=notebooks/<file>.ipynb"; exit 2; }
+	$(BIN)/python -c 'import os, subprocess, sys; from inferopt.experiment.blas import neutral_environment; sys.exit(subprocess.call([sys.argv[1], "nbconvert", "--to", "notebook", "--execute", "--inplace", *sys.argv[2:]], env={**neutral_environment(), **os.environ}))' $(BIN)/jupyter $(NB)
 
 # JupyterLab rooted at the project (params.yaml, reports/ and docs/ open from Lab), showing notebooks/.
 lab: $(STAMP)

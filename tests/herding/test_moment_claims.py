@@ -417,8 +417,10 @@ def test_constructions_verdict_weighs_every_construction():
     from inferopt.experiment.verdict_map import NOT_RUN
     r = constructions_verdict(False, [False], {"ties": False, "phi": True})
     assert (r["verdict"], r["kind"], r["differ"]) == ("fails", "construction", ["phi"])
-    r = constructions_verdict(False, [False], {"ties": None, "phi": True})
-    assert (r["verdict"], r["kind"]) == ("inconclusive", "construction") and r["differ"] == ["ties", "phi"]
+    r = constructions_verdict(False, [False], {"ties": None, "phi": True})   # session 34's fifth review: undecided ties turn no failure
+    assert (r["verdict"], r["kind"]) == ("fails", "construction") and r["differ"] == ["ties", "phi"] and r["rescues"] == ["phi"]
+    r = constructions_verdict(True, [True], {"ties": None, "phi": True})    # where the chosen map holds, an undecided one opens it
+    assert (r["verdict"], r["kind"]) == ("inconclusive", "construction") and r["differ"] == ["ties"]
     r = constructions_verdict(True, [True], {"ties": True, "phi": False})
     assert (r["verdict"], r["kind"]) == ("inconclusive", "construction")
     assert constructions_verdict(True, [True], {"ties": True, "phi": NOT_RUN})["verdict"] == "holds"
@@ -437,7 +439,8 @@ def test_constructions_verdict_weighs_every_construction():
     r = constructions_verdict(False, [False], {"phi": lost_setting_claim(False, at(set()))})   # fails at every d: agrees
     assert (r["verdict"], r["kind"], r["rescues"]) == ("fails", None, [])
     open_d = lost_setting_claim(False, at(set()) | {(6, c): "inconclusive" for c in (0.5, 1.0, 2.0)})   # d = 6 undecided
-    assert constructions_verdict(False, [False], {"phi": open_d})["verdict"] == "inconclusive"   # lack of evidence: open
+    r = constructions_verdict(False, [False], {"phi": open_d})   # undecided at d = 6: holding there rescues, failing agrees
+    assert (r["verdict"], r["kind"], r["differ"], r["rescues"]) == ("fails", None, ["phi"], [])
     with pytest.raises(ValueError, match="at_reading"):
         constructions_verdict(False, [], {"phi": {"verdict": None}})
 
@@ -466,6 +469,12 @@ def test_constructions_verdict_is_monotone_in_a_constructions_support():
         claim = lost_setting_claim(False if len(held) < 3 else True, cells)
         out.append(constructions_verdict(False, [False, False], {"ties": False, "phi": claim})["verdict"])
     assert out == ["fails"] * 4 and "inconclusive" not in out
+    # session 34's fifth review: the step between failing and holding at a d, undecided there, is no exception
+    for held in chain[:-1]:
+        for d_open in {4, 6, 10} - held:
+            cells = at(held) | {(d_open, c): "inconclusive" for c in (0.5, 1.0, 2.0)}
+            claim = lost_setting_claim(False, cells)
+            assert constructions_verdict(False, [False, False], {"ties": False, "phi": claim})["verdict"] == "fails", (held, d_open)
 
 
 def test_bound_cell_takes_no_rescue_from_a_bound():

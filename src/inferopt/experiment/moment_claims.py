@@ -735,8 +735,9 @@ def constructions_verdict(chosen, at_readings=(), constructions=None) -> dict:
     :func:`lost_setting_claim` dict, or :data:`~.verdict_map.NOT_RUN`. Session 34's fourth review: a construction's dict
     is compared by the rule a reading's is (:func:`reading_compared`), so that a construction split over the lost d is
     no weaker than one holding at every d: where the chosen verdict fails, a construction holding at some d rescues it
-    (the claim fails, that construction named), one failing at every d agrees, and one undecided for lack of evidence (no
-    d deciding against the chosen verdict) leaves it open. An inconclusive outcome stands first (map_reading_verdict's
+    (the claim fails, that construction named), one failing at every d agrees, and one undecided (for lack of evidence,
+    or split) turns nothing there (session 34's fifth review: either outcome leaves the claim failing); where the chosen
+    verdict holds, an undecided construction leaves it open. An inconclusive outcome stands first (map_reading_verdict's
     rules: the chosen verdict undecided, a reading that turns, a construction undecided, or failing where the chosen one
     holds); then a failure of the chosen verdict where a construction's holds (kind ``construction``, both reported); else
     the chosen verdict. Returns map_reading_verdict's dict with ``"differ"``: the constructions undecided or saying
@@ -751,7 +752,11 @@ def constructions_verdict(chosen, at_readings=(), constructions=None) -> dict:
         raise ValueError(f"constructions must map names to True, False, None, lost_setting_claim's dict or {NOT_RUN!r}; "
                          f"got {constructions!r}")
     differ = [n for n, c in run.items() if c is None or chosen is None or c is not chosen]
-    out = [map_reading_verdict(chosen, at_readings)] + [map_reading_verdict(chosen, at_readings, c) for c in run.values()]
+    # session 34's fifth review: where the chosen verdict fails, an undecided construction turns nothing -- holding it would
+    # rescue the failure (the claim still fails, that construction named), failing it would agree -- so it is passed as
+    # not run (still named in "differ"): else more support for the paper (fails -> undecided) would open a decided failure
+    out = [map_reading_verdict(chosen, at_readings)] + [map_reading_verdict(chosen, at_readings, NOT_RUN if chosen is False and c is None else c)
+                                                        for c in run.values()]
     pick = next((r for r in out if r["verdict"] == "inconclusive"), None) \
         or next((r for r in out if r["kind"] == "construction"), out[0])
     return dict(pick, differ=differ, rescues=[n for n, c in run.items() if chosen is False and c is True])
