@@ -29,8 +29,8 @@ read where the run ends, over its last decade, not over an early plateau:
   run again longer; :func:`by_lost_value` -- the lost d compared like with like (every pair of d over the couplings
   both decide);
   :func:`crossover` -- where a verdict turns over the coupling (B5.9 per cell); :func:`constructions_verdict`,
-  :func:`inconclusive_for` -- several sets of construction cells (random ties; the paper's Phi = (x, x x'),
-  :func:`outer_product_features`); :func:`entropy_low_end` -- B5.3's low end from every run at the means. B5.7 is
+  :func:`inconclusive_for` -- several sets of construction cells (random ties; until session 36 the paper's Phi = (x, x x'),
+  :func:`outer_product_features`, which now decides, clause 1); :func:`entropy_low_end` -- B5.3's low end from every run at the means. B5.7 is
   read by B5.1 again ("the next experiment" is Fig. 7).
 * session 33's review: :func:`bound_cell` -- a B5.3 cell holding on a lower bound of its position is no rescue.
 * session 34's review: :func:`lost_setting_claim` -- a claim's verdict with the lost-setting rule (a value of d undecided
@@ -729,7 +729,7 @@ def crossover(verdicts_by_level) -> dict | None:
 
 def constructions_verdict(chosen, at_readings=(), constructions=None) -> dict:
     """A map-decided claim's verdict (THE RULE, clauses 3-4) against its readings and several sets of construction cells
-    (B5: random ties per step, and the paper's Phi = (x, x x')): :func:`~.verdict_map.map_reading_verdict` against each
+    (B5: random ties per step around the paper's Phi = (x, x x')): :func:`~.verdict_map.map_reading_verdict` against each
     construction in turn. ``chosen``: the chosen construction's claim verdict (``True`` / ``False`` / ``None``);
     ``constructions``: name -> that construction's verdict (``True`` / ``False`` / ``None``), its
     :func:`lost_setting_claim` dict, or :data:`~.verdict_map.NOT_RUN`. Session 34's fourth review: a construction's dict
@@ -771,7 +771,7 @@ def inconclusive_for(turning: bool, differ, open_cells, lost, undecided=(), ours
     * for each construction that says otherwise (``differ``: its name, :func:`constructions_verdict`'s, or, where the
       chosen map is undecided, one that decides a cell otherwise than the chosen map) or leaves a cell undecided that the
       chosen map decides (``open_cells``: name -> those cells; session 30's review, the tie rule moved herding 30-fold at
-      (4, 1/6)): ``"construction"`` where it is the authors' construction (the paper's Phi) and ``"setting"`` where it
+      (4, 1/6)): ``"construction"`` where it is an authors' construction and ``"setting"`` where it
       is an open setting of ours (``ours``: the tie rule, which the paper leaves unsaid -- session 33's review, the
       rubric's kind for an open choice of ours is ``setting``, not ``construction``), before ``"reading"`` (session 32's
       review: a reading turns a verdict within one construction, and the paper fixes none of ours);
@@ -826,8 +826,8 @@ def entropy_low_end(descent: float, entropies, errors, floor: float) -> float:
 def outer_product_features(states) -> np.ndarray:
     """The paper's Phi(x) = (x, x x^T) of Sec. 5.3's non-independent bits, as written: the d bits and the d^2 entries of
     the outer product (row-major), so that every pair x_i x_j (i != j) enters twice and the d squares x_i^2 = 1 are
-    constant. Its kernel is x.y + (x.y)^2; :func:`~inferopt.herding.pairwise_features` (ours, the chosen construction)
-    keeps each pair once, kernel x.y + ((x.y)^2 - d) / 2: the two weigh the pairs against the bits differently in the
+    constant. Its kernel is x.y + (x.y)^2; B5's chosen construction (THE RULE's clause 1, session 36).
+    :func:`~inferopt.herding.pairwise_features` (ours, beside) keeps each pair once, kernel x.y + ((x.y)^2 - d) / 2: the two weigh the pairs against the bits differently in the
     moment error, which moves herding's and line search's picks, while the set of distributions with p*'s moments (so
     p*, the moment-set radius and the lowest entropy) is the same."""
     S = as_finite_array("states", states, ndim=2, nonempty=True)
