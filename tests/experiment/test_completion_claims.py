@@ -144,6 +144,12 @@ def test_map_pick_far_and_steps_texts():
     steps = steps_text({m: 1.0 for m in METHODS} | {"GD": 4.0}, {m: None for m in METHODS} | {"GD": "high"},
                        step_factors=[0.25, 1.0], step_ratio=4.0, step_extend=2)
     assert "(c in [0.25, 1.0], the grid extended by 4x" in steps and "GD 4 (at the grid's high edge), SGD 1" in steps
+    assert "blew up" not in steps.split("): ", 1)[1]
+    flagged = steps_text({m: 1.0 for m in METHODS}, {m: None for m in METHODS}, step_factors=[1.0], step_ratio=4.0, step_extend=2,
+                         rejected={"SGD": True, "GD": False})
+    assert ": GD 1, SGD 1 (every pilot blew up: the factor of least objective" in flagged
+    with pytest.raises(TypeError, match="rejected"):
+        steps_text({"GD": 1.0}, {"GD": None}, step_factors=[1.0], step_ratio=4.0, step_extend=2, methods=("GD",), rejected=["SGD"])
     with pytest.raises(ValueError, match="step_ratio"):
         steps_text({"GD": 1.0}, {"GD": None}, step_factors=[1.0], step_ratio=0.5, step_extend=2, methods=("GD",))
     with pytest.raises(ValueError, match="methods"):
@@ -221,6 +227,12 @@ def test_d32_holds_and_fails_and_blames_the_stand_in_only_on_a_decisive_chosen_c
     fails = d32_claim(bad, trend=TREND, **on_map())
     assert fails["test"](fails["table"]) is False and fails["diagnosis"]["kind"] == "stand-in"
     assert "It fails, decisively, at the chosen setting" in fails["diagnosis"]["text"] and TREND["text"] in fails["diagnosis"]["text"]
+    # session 36 (helper-278): where every SGD pilot blew up, its step is no step the rule chose: a failure is undecidable here
+    blown = runs_of(SLOW, rejected={"whole": {"SGD": True}})
+    undecided = d32_claim(blown, trend=TREND, **on_map())
+    assert recorded(tmp_path, undecided)["verdict"] == "inconclusive" and "every step pilot of SGD" in recorded(tmp_path, undecided)["reason"]
+    assert "Every step pilot of SGD on whole's validation split blew up" in undecided["text"]
+    assert undecided["measured"]["every pilot blew up SGD"] is True and fails["measured"]["every pilot blew up SGD"] is False
     # neither reaches the target and both end level: a tie, not measured
     tie = runs_of({m: falling(0.01) for m in METHODS})
     none = d32_claim(tie, trend=TREND, **on_map())
@@ -388,6 +400,10 @@ def test_d31_on_the_fixed_point_holds_fails_and_turns_with_the_setting(tmp_path)
     mid = d31_claim(runs_of(SLOW), fixed={"chosen": part}, **kw, **on_map())
     assert mid["holds"] is True and [r["verdict"] for r in mid["threshold"]["readings"]] == ["holds", "holds", "fails"]
     assert "throws away 0.600 of the optimum's lead over the mean" in mid["text"]
+    # session 36 (helper-278): an unbiased run that ends behind the floor is named, the fixed point deciding
+    stuck = d31_claim(runs_of(FAST | {"SGD": np.maximum(falling(0.02), 0.95)}), fixed={"chosen": above}, **kw, **on_map())
+    assert "SGD ends behind SGD-DET's floor within this budget" in stuck["text"] and stuck["holds"] is True
+    assert "ends behind SGD-DET's floor" not in d31_claim(runs_of(FAST), fixed={"chosen": above}, **kw, **on_map())["text"]
     fails = d31_claim(runs_of(FAST), fixed={"chosen": below, "eps x 0.1": below}, **kw, **on_map())
     assert fails["holds"] is False   # below the cut and nothing measured explains it (b/a not measured at the paper's size)
     assert recorded(tmp_path, fails)["verdict"] == "inconclusive" and "not measured at the paper's size" in recorded(tmp_path, fails)["reason"]
@@ -434,18 +450,25 @@ def test_the_papers_untested_statements_are_recorded_not_measured_with_the_reaso
         untested_claim("D3.1")
 
 
-def test_d34_equal_work_reads_svrgs_lead_in_shares_of_the_way():
-    from inferopt.experiment.spectral.completion_claims import d34_equal_work
+def test_d34_equal_work_reads_svrgs_lead_in_test_rmse_and_whether_both_pass_the_training_mean():
+    from inferopt.experiment.spectral.completion_claims import d34_equal_work, d34_past_mean
 
-    opt, triv = {"small": OPT, "whole": OPT}, {"small": START, "whole": START}
-    # GD ends at 0.5 (the optimum) on both; SVRG at 0.8 on the small matrix (0.6 of the way behind), 0.7 on the whole (0.4)
+    # GD ends at 0.5 (the optimum) on both; SVRG at 0.8 on the small matrix (0.3 RMSE behind), 0.7 on the whole (0.2)
     behind = runs_of(FAST | {"SVRG": falling(0.05, 0.7)}, small={"GD": falling(0.05), "SGD": falling(0.1), "SVRG": falling(0.05, 0.8)})
-    lead = d34_equal_work(behind.table, ["small", "whole"], optimum=opt, trivial=triv)
-    assert lead == pytest.approx({"small": -0.6, "whole": -0.4})
+    lead = d34_equal_work(behind.table, ["small", "whole"])
+    assert lead == pytest.approx({"small": -0.3, "whole": -0.2})
+    # session 36 (helper-278): in shares of the way the same runs read -0.6 and -0.4; RMSE is the paper's axis
+    assert behind.made("small", "SVRG") - behind.made("small", "GD") == pytest.approx(-0.6)
+    triv = {"small": START, "whole": START}
+    assert d34_past_mean(behind.table, ["small", "whole"], triv) == {n: {"GD": True, "SVRG": True} for n in ("small", "whole")}
+    stuck = runs_of(FAST | {"SVRG": np.maximum(falling(0.05), 1.2)}, small={"GD": falling(0.05), "SGD": falling(0.1), "SVRG": falling(0.05, 0.8)})
+    assert d34_past_mean(stuck.table, ["small", "whole"], triv)["whole"] == {"GD": True, "SVRG": False}   # 1.2 is behind the mean's 1.0
     with pytest.raises(ValueError, match="sizes"):
-        d34_equal_work(behind.table, ["small"], optimum=opt, trivial=triv)
+        d34_equal_work(behind.table, ["small"])
     with pytest.raises(ValueError, match="sizes"):
-        d34_equal_work(behind.table, ["small", "nowhere"], optimum=opt, trivial=triv)
+        d34_equal_work(behind.table, ["small", "nowhere"])
+    with pytest.raises(ValueError, match="sizes"):
+        d34_past_mean(behind.table, ["small", "nowhere"], triv)
 
 
 # ----------------------------------------------------------------------------- session 27: raw ratings, D3.4 on the ratio's direction
@@ -490,15 +513,23 @@ def test_d34_on_the_direction_of_the_ratio_to_a_shared_target_on_the_flop_axis(t
                       exponent=0.1, predicted=1.1, M=10, N=15)
     unearned = d34_ratio_claim(shrinks, densities=dens, trend=flat, prices=at_flops(shrinks), M=2, N=3)   # no measured difference
     assert recorded(tmp_path, unearned)["verdict"] == "inconclusive"
-    # issue 41: no share reached by both at both sizes is read at equal work, not left unmeasured: SVRG ends 0.6 of the way
-    # behind GD on the small matrix and 0.4 behind on the whole: its lead grows (holds); swapped, it shrinks (fails)
+    # issue 41: no share reached by both at both sizes is read at equal work, not left unmeasured: SVRG ends 0.3 RMSE
+    # behind GD on the small matrix and 0.2 behind on the whole: its lead grows (holds); swapped, it shrinks (fails)
     small_behind = {"GD": falling(0.05), "SGD": falling(0.1), "SVRG": falling(0.05, 0.8)}
     grows_eq = runs_of(FAST | {"SVRG": falling(0.05, 0.7)}, small=small_behind)
     assert d34_shared_target(grows_eq.table, ["small", "whole"], [0.72, 0.85, 1.0]) is None
     eq = d34_ratio_claim(grows_eq, densities=dens, trend=TREND, prices=at_flops(grows_eq), M=2, N=3)
     assert recorded(tmp_path, eq)["verdict"] == "holds" and "read at equal work" in eq["text"]
-    assert eq["measured"]["small: SVRG's lead at equal work"] == pytest.approx(-0.6)
-    assert eq["measured"]["whole: SVRG's lead at equal work"] == pytest.approx(-0.4)
+    assert eq["measured"]["small: SVRG's lead at equal work (test RMSE)"] == pytest.approx(-0.3)
+    assert eq["measured"]["whole: SVRG's lead at equal work (test RMSE)"] == pytest.approx(-0.2)
+    assert eq["measured"]["beside: small: SVRG's lead in shares of the way"] == pytest.approx(-0.6)
+    # session 36: a lead that grows while SVRG ends behind the training mean (1.2 against 1.0) decides nothing: inconclusive
+    stuck = runs_of(FAST | {"SVRG": np.maximum(falling(0.05), 1.1)}, small=small_behind | {"SVRG": np.maximum(falling(0.05), 1.2)})
+    gated = d34_ratio_claim(stuck, densities=dens, trend=TREND, prices=at_flops(stuck), M=2, N=3)
+    assert gated["measured"]["whole: SVRG's lead at equal work (test RMSE)"] > gated["measured"]["small: SVRG's lead at equal work (test RMSE)"]
+    assert gated["measured"]["whole: SVRG past the training mean"] is False
+    assert recorded(tmp_path, gated)["verdict"] == "inconclusive" and "behind the trivial predictor" in recorded(tmp_path, gated)["reason"]
+    assert "Not past the training mean: SVRG on small (1.2000" in gated["text"]
     shrinks_eq = runs_of(FAST | {"SVRG": falling(0.05, 0.8)}, small=small_behind | {"SVRG": falling(0.05, 0.7)})
     lost = d34_ratio_claim(shrinks_eq, densities=dens, trend=TREND, prices=at_flops(shrinks_eq), M=2, N=3)
     assert recorded(tmp_path, lost)["verdict"] == "fails" and lost["diagnosis"]["kind"] == "stand-in"

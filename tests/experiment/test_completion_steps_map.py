@@ -11,8 +11,8 @@ from inferopt.experiment.spectral import centred_ratings, hold_out, run_table, s
 from inferopt.experiment.spectral.completion import completion_problem
 from inferopt.experiment.spectral.completion_map import (MAP_CLAIMS, claim_tests, map_budgets, map_run_table, map_settings, on_grid,
                                                          optimum_quality, split_by_quality, supported, verdict_map)
-from inferopt.experiment.spectral.completion_steps import (STABLE_LIMIT, around, capped, choose_stable, pilot_runs, step_cap,
-                                                             tune_steps)
+from inferopt.experiment.spectral.completion_steps import (STABLE_LIMIT, all_rejected, around, capped, choose_stable, pilot_runs,
+                                                             step_cap, tune_steps)
 from completion_runs import OPT, START, falling, result  # this folder's constructed runs
 
 TARGETS = {"0.72": 0.64, "0.85": 0.575, "1": 0.5}
@@ -68,6 +68,20 @@ def test_tune_steps_brackets_the_best_step_or_flags_the_edge_left():
     _, chosen, edges = tune_steps(quadratic_pilots({"GD": 64.0}, calls), {"GD": [0.25, 1.0, 4.0]}, rounds=3, step_ratio=2.0)
     assert chosen == {"GD": step_cap()} and edges == {"GD": "cap"} and step_cap() == 0.95 * STABLE_LIMIT
     assert calls == [{"GD": [0.25, 1.0, step_cap()]}]      # 4 capped; no extension past the cap
+
+
+def test_all_rejected_flags_an_arm_whose_every_pilot_blew_up():
+    """Session 36 (helper-278): tune_steps' table keeps which pilots blew up; an arm whose every pilot did is flagged (its
+    factor is the least objective's, no step the rule chose), one with a surviving pilot is not."""
+    def pilots(grid):
+        return pd.DataFrame([{"dataset": "d", "arm": m, "factor": f, "validation RMSE": 1.0 + f,
+                              "objective / optimum": 3.0 + f if m == "SGD" else 1.0 + f} for m, fs in grid.items() for f in fs])
+    tb, chosen, _ = tune_steps(pilots, {"GD": [0.25, 1.0], "SGD": [0.25, 1.0]}, rounds=0, step_ratio=2.0)
+    assert all_rejected(tb) == {"GD": False, "SGD": True} and chosen == {"GD": 0.25, "SGD": 0.25}
+    assert all_rejected(tb.assign(rejected=tb.arm == "SGD") ) == {"GD": False, "SGD": True}
+    assert all_rejected(tb.assign(rejected=(tb.arm == "SGD") & (tb.factor == 1.0))) == {"GD": False, "SGD": False}
+    with pytest.raises(ValueError, match="rejected"):
+        all_rejected(tb.drop(columns="rejected"))
 
 
 def gd_pilots(L, steps=60, optimum=0.0):

@@ -200,10 +200,12 @@ def far_text(table: pd.DataFrame, name: str, optimum: float, trivial: float, met
                                   "over the mean still to go)" for m in methods) + ".")
 
 
-def steps_text(factors: dict, edges: dict, *, step_factors, step_ratio: float, step_extend: int, methods=METHODS) -> str:
+def steps_text(factors: dict, edges: dict, *, step_factors, step_ratio: float, step_extend: int, methods=METHODS,
+               rejected: dict | None = None) -> str:
     """How each arm's step was tuned (:func:`~.completion_steps.tune_steps`: ``c`` in ``step_factors``, the grid extended
     by ``step_ratio`` beyond an edge up to ``step_extend`` times) and what it chose: ``factors[arm]``, with the grid
-    edge it sits at (``edges[arm]``, :func:`~.completion.grid_edge`)."""
+    edge it sits at (``edges[arm]``, :func:`~.completion.grid_edge`) and, where every pilot of an arm blew up
+    (``rejected[arm]``, :func:`~.completion_steps.all_rejected`), that its factor is the least objective's instead."""
     if not isinstance(factors, dict) or not isinstance(edges, dict):
         raise TypeError("factors and edges must be mappings arm -> step factor / grid edge")
     methods = check_choices("methods", methods, set(factors) & set(edges))
@@ -213,9 +215,15 @@ def steps_text(factors: dict, edges: dict, *, step_factors, step_ratio: float, s
         check_real("step_factors (an entry of)", f_, low=0.0, low_open=True)
     step_ratio = check_real("step_ratio", step_ratio, low=1.0, low_open=True)
     step_extend = check_int("step_extend", step_extend, low=0)
+    rejected = {} if rejected is None else rejected
+    if not isinstance(rejected, dict):
+        raise TypeError(f"rejected must be a mapping arm -> bool; got {type(rejected).__name__}")
     return (f"Each arm's initial step c/L tuned on the validation split (c in {list(step_factors)}, the grid extended by {step_ratio:g}x "
-            f"beyond an edge the chosen c sits at, up to {step_extend} times; least validation RMSE at the pilot's end): "
-            + ", ".join(f"{m} {factors[m]:g}" + (f" (at the grid's {edges[m]} edge)" if edges[m] else "") for m in methods) + ".")
+            f"beyond an edge the chosen c sits at, up to {step_extend} times; least validation RMSE at the pilot's end among the "
+            "pilots that did not blow up): "
+            + ", ".join(f"{m} {factors[m]:g}" + (f" (at the grid's {edges[m]} edge)" if edges[m] else "")
+                        + (" (every pilot blew up: the factor of least objective, not a step the rule chose)" if rejected.get(m) else "")
+                        for m in methods) + ".")
 
 
 def cost_trend(cost: dict, *, reference: str, synthetic: str, exponent: float, predicted: float, M: int, N: int) -> dict:
@@ -491,6 +499,7 @@ class D3Runs:
     budget: float | None = None
     paths: dict | None = None
     start: dict | None = None
+    rejected: dict | None = None
     _summary: pd.DataFrame | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self):
@@ -637,7 +646,13 @@ class D3Runs:
     def step_factors(self) -> dict:
         ref = self.ref
         return {f"step factor {m}": self.factors[ref][m] for m in METHODS} | {
-            f"chosen step at grid edge {m}": self.edges[ref][m] or "no" for m in METHODS}
+            f"chosen step at grid edge {m}": self.edges[ref][m] or "no" for m in METHODS} | {
+            f"every pilot blew up {m}": self.blew_up(ref, m) for m in METHODS}
+
+    def blew_up(self, name: str, method: str) -> bool:
+        """Whether every step pilot of ``method`` on ``name`` blew up (``rejected``, :func:`~.completion_steps.all_rejected`):
+        its step is then no step the tuning rule chose."""
+        return bool(((self.rejected or {}).get(name) or {}).get(method, False))
 
     def times(self) -> dict:
         return {f"median work to {r_} {m}": self.median(self.ref, m, f"time to {r_}") for r_ in self.reads for m in METHODS}
@@ -916,6 +931,13 @@ def stand_in_33(runs: D3Runs, trend: dict, density: tuple | None = None) -> dict
             "turns": None if priced is None else priced["outcome"], "priced": priced is not None}
 
 
+#: why a claim on a method whose every step pilot blew up is undecidable in the regime (helper-278's review of D3.2)
+BLEW_UP = ("every step pilot of {m} on {ref}'s validation split blew up (its objective ended above the far cut times the "
+           "optimum's), so its step is the least objective's, no step the tuning rule chose: in this regime (eps, its steps, "
+           "sgd_decay, M) the claim on {m} cannot be decided; what would decide it: a regime in which some pilot of {m} "
+           "converges")
+
+
 def d32_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells: dict, chosen: dict, worse,
               factor: float = D32_FACTOR, density: tuple | None = None) -> dict:
     """D3.2, "SGD converges much faster and outperforms GD", on the whole matrix: SGD ahead of GD by their median times
@@ -948,8 +970,10 @@ def d32_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
               f"measured); at equal time only the order is read; GD reaching the target while SGD's median run does not fails it; "
               f"{runs.target()}. Decided: {basis_text(runs.table, ref, 'SGD', 'GD', basis, key, common[ref])}; GD / SGD work to the "
               f"target {ratio_text(main, ref, common[ref], key, 'SGD')}. " + ("" if why is None else f"Not measured: {why}. ")
+              + ("" if not runs.blew_up(ref, "SGD") else BLEW_UP.format(m="SGD", ref=ref)[:1].upper() + BLEW_UP.format(m="SGD", ref=ref)[1:] + ". ")
               + f"{runs.not_reached(ref)}. {runs.centred()} {steps} {runs.far()} {map_text} {runs.seeds()}"),
-        **decided(test, main, diagnosed(cells, "SGD against GD across the map.", **mapped, stand_in=stand_in_32(runs, trend, density))),
+        **decided(test, main, Unearned(BLEW_UP.format(m="SGD", ref=ref), {"step tuning": runs.step_factors()}) if runs.blew_up(ref, "SGD")
+                  else diagnosed(cells, "SGD against GD across the map.", **mapped, stand_in=stand_in_32(runs, trend, density))),
         threshold={"value": factor, "source": "ours", "unit": "GD / SGD work to the target",
                    "readings": readings(lambda f_: test(main, f_), [1.25, 1.5, 2.0], chosen=factor)},
         measured={"not measured because": why or "", "decided by": basis}
@@ -1056,12 +1080,16 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
     text = (f"SGD-DET performs badly due to its biased gradient estimators, decided on its deterministic fixed point at degree {N} (the "
             f"minimiser of the truncated objective its mean gradient descends, det_fixed_point: its bias floor on the paper's axis, test RMSE): "
             f"the claim holds where that floor throws away more than {D31_LOST:g} of the model optimum's lead over the training mean "
-            f"((floor - optimum) / (mean - optimum), our cut-off, readings {', '.join(f'{q:g}' for q in D31_LOST_READINGS)}), so that the bias "
-            f"alone keeps SGD-DET from where the unbiased methods (SGD, SVRG: mean gradient exact) converge, the model optimum; it fails "
+            f"((floor - optimum) / (mean - optimum), our cut-off, readings {', '.join(f'{q:g}' for q in D31_LOST_READINGS)}), so that its bias "
+            f"alone keeps SGD-DET away from the model optimum, the point the unbiased methods (SGD, SVRG: mean gradient exact) converge to "
+            f"given enough work (not necessarily within this run's budget and steps: their runs are read beside); it fails "
             f"where it throws away less; read at the chosen cell and at {', '.join(cells[1:]) or 'no other cell'}, "
             f"inconclusive where they disagree. {_d31_fixed_text(fx, key)}. Deterministic: nothing in the fixed point is drawn (its interval "
             f"from the spectral bounds seeded by params). At the end of the common budget the unbiased runs' median test RMSE lies "
             + ", ".join(f"{m} {runs.median(ref, m, 'final RMSE'):.4f} ({'below' if passed[m] else 'not below'} the floor)" for m in passed)
+            + (". " + " and ".join(m for m in passed if not passed[m]) + " ends behind SGD-DET's floor within this budget: those runs "
+               "do not get where the claim's reasoning puts an unbiased method (their step and budget, read by D3.2 and D3.3), so the "
+               "runs cannot show the bias's cost against them; the fixed point decides" if not all(passed.values()) else "")
             + f". {beside} " + ("" if why is None else f"Undecided: {why}. ")
             + f"{pick} {runs.centred()} {steps} {map_text} {runs.seeds()}")
     diag = None
@@ -1103,20 +1131,29 @@ def untested_claim(claim: str) -> dict:
     return dict(id=claim, text=f"{statement}. Not measured: {reason}.", holds=None, measured={"not measured because": reason})
 
 
-def d34_equal_work(table: pd.DataFrame, sizes: list, *, optimum: dict, trivial: dict) -> dict:
-    """SVRG's lead over GD at equal work on every size of ``sizes``: the share of the way from the training mean's test RMSE
-    (``trivial[n]``) to the model optimum's (``optimum[n]``) by which SVRG's median test RMSE at the end of the common budget
-    lies below GD's (above 0: SVRG ahead; the paper's axis, as D3.2 and D3.3 read a pair that reaches no target).
-    Returns ``{size: lead}``."""
+def d34_equal_work(table: pd.DataFrame, sizes: list) -> dict:
+    """SVRG's lead over GD at equal work on every size of ``sizes``, in test RMSE (Fig. 2's axis): GD's median test RMSE at
+    the end of the common budget minus SVRG's (above 0: SVRG ahead), as D3.2 and D3.3 read a pair that reaches no target.
+    Session 36 (helper-278's review): in RMSE itself, not in shares of each size's way from the training mean to the
+    optimum, whose unit differs between sizes (0.061 RMSE on a quarter of MovieLens 100K, 0.164 on the whole) and turned a
+    growing deficit into a shrinking one. Returns ``{size: lead}``."""
     _runs(table, "final RMSE")
     if not isinstance(sizes, (list, tuple)) or len(sizes) < 2:
         raise ValueError(f"sizes must list at least two datasets, smaller first; got {sizes!r}")
     for n in sizes:
         _member("sizes", n, table, "dataset")
-        check_real(f"optimum[{n!r}]", optimum[n])
+    return {n: _median(table, n, "GD", "final RMSE") - _median(table, n, "SVRG", "final RMSE") for n in sizes}
+
+
+def d34_past_mean(table: pd.DataFrame, sizes: list, trivial: dict) -> dict:
+    """Whether GD's and SVRG's median test RMSE at the end of the common budget lies below the training mean's
+    (``trivial[n]``) on every size of ``sizes``: ``{size: {method: bool}}``. A method that ends behind the trivial
+    predictor has learnt nothing the comparison can read (helper-278's review of D3.4)."""
+    _runs(table, "final RMSE")
+    for n in sizes:
+        _member("sizes", n, table, "dataset")
         check_real(f"trivial[{n!r}]", trivial[n])
-    return {n: (_median(table, n, "GD", "final RMSE") - _median(table, n, "SVRG", "final RMSE")) / (trivial[n] - optimum[n])
-            for n in sizes}
+    return {n: {m: bool(_median(table, n, m, "final RMSE") < trivial[n]) for m in ("GD", "SVRG")} for n in sizes}
 
 
 def d34_shared_target(table: pd.DataFrame, sizes: list, shares) -> str | None:
@@ -1258,40 +1295,62 @@ def d34_round_share(table: pd.DataFrame, reading: str, small: str, large: str, p
 def _d34_equal_work_claim(runs: D3Runs, table: pd.DataFrame, ends: list, head: str, tail: str, *, trend: dict, evidence: dict) -> dict:
     """D3.4 where no share of the way is reached by both GD and SVRG at both ``ends`` (the smallest and the largest size):
     decided at equal work, as D3.2 and D3.3 read a pair that reaches no target (issue 41: not ``not measured`` where the
-    numbers decide): SVRG's lead over GD at the end of the common budget (:func:`d34_equal_work`, in shares of each size's
-    way from the training mean to the optimum) larger on the largest size holds (the gap moving in SVRG's favour, the
-    paper's "increase"; SVRG need not lead), smaller fails; bootstrap over seeds. A fail is ``stand-in`` only with a
-    measured difference at the paper's size (:func:`cost_trend`), else inconclusive (:class:`~inferopt.experiment.claims.Unearned`)."""
-    from_, to = {n: runs.way(n)[0] for n in ends}, {n: runs.way(n)[1] for n in ends}
+    numbers decide): SVRG's lead over GD in test RMSE at the end of the common budget (:func:`d34_equal_work`) larger on
+    the largest size holds (the gap moving in SVRG's favour, the paper's "increase"; SVRG need not lead), smaller fails;
+    both methods must end past the training mean at both sizes (:func:`d34_past_mean`), else the test fails and the
+    failure is unearned (a regime where one of them predicts worse than the trivial predictor says nothing of their gap);
+    bootstrap over seeds. The leads in shares of the way are shown beside. A fail with both past the mean is ``stand-in``
+    only with a measured difference at the paper's size (:func:`cost_trend`), else inconclusive
+    (:class:`~inferopt.experiment.claims.Unearned`)."""
+    trivial = {n: runs.way(n)[0] for n in ends}
 
     def test(t):
-        lead = d34_equal_work(t, ends, optimum=to, trivial=from_)
-        return bool(lead[ends[1]] > lead[ends[0]])
+        lead = d34_equal_work(t, ends)
+        past = d34_past_mean(t, ends, trivial)
+        return bool(lead[ends[1]] > lead[ends[0]] and all(all(v.values()) for v in past.values()))
 
-    lead = d34_equal_work(table, ends, optimum=to, trivial=from_)
-    outcome = test(table)
+    lead = d34_equal_work(table, ends)
+    past = d34_past_mean(table, ends, trivial)
+    grows = bool(lead[ends[1]] > lead[ends[0]])
+    in_regime = all(all(v.values()) for v in past.values())
     made = {n: {m: runs.made(n, m) for m in ("GD", "SVRG")} for n in ends}
+    share_lead = {n: made[n]["SVRG"] - made[n]["GD"] for n in ends}
+    final = {n: {m: runs.median(n, m, "final RMSE") for m in ("GD", "SVRG")} for n in ends}
     cost = _cost_difference(trend, runs.order)
-    words = (f"SVRG's lead over GD at equal work (the share of the way its median final test RMSE lies below GD's) "
-             f"{'grows' if outcome else 'shrinks'} from {ends[0]} to {ends[1]}: "
-             + ", ".join(f"{n} {v:+.3f}" for n, v in lead.items()))
+    words = (f"SVRG's lead over GD at equal work (GD's median final test RMSE minus SVRG's) "
+             f"{'grows' if grows else 'shrinks'} from {ends[0]} to {ends[1]}: "
+             + ", ".join(f"{n} {v:+.4f}" for n, v in lead.items()))
+    behind = [f"{m} on {n} ({final[n][m]:.4f} against the training mean's {trivial[n]:.4f})"
+              for n in ends for m in ("GD", "SVRG") if not past[n][m]]
     text = (head + "No share of the way is reached by both GD and SVRG at both sizes within the budget, so the pair is read at equal "
-            "work (as D3.2 and D3.3 read a pair that reaches no target): SVRG's lead over GD at the end of the common budget, "
-            "larger on the larger size holds (the paper's \"increase\"), smaller fails. " + words + "; at the end of the budget "
-            + "; ".join(f"{n} GD {made[n]['GD']:.3f}, SVRG {made[n]['SVRG']:.3f} of the way" for n in ends) + "." + tail)
+            "work (as D3.2 and D3.3 read a pair that reaches no target): SVRG's lead over GD in test RMSE (Fig. 2's axis) at the "
+            "end of the common budget, larger on the larger size holds (the paper's \"increase\"), smaller fails, and both must "
+            "end past the training mean at both sizes (a method behind the trivial predictor has learnt nothing its gap can "
+            "say). " + words + "; median final test RMSE "
+            + "; ".join(f"{n} GD {final[n]['GD']:.4f}, SVRG {final[n]['SVRG']:.4f} (training mean {trivial[n]:.4f})" for n in ends)
+            + ". Beside, in shares of the way from the training mean to the optimum (a unit that differs between sizes): "
+            + ", ".join(f"{n} {v:+.3f}" for n, v in share_lead.items())
+            + ("." if in_regime else ". Not past the training mean: " + "; ".join(behind) + ".") + tail)
     diag = None
-    if not outcome:
-        evidence = evidence | {"SVRG's lead at equal work": lead, "cost ratio": cost} | trend["evidence"]
-        diag = ({"kind": "stand-in", "text": f"{words}, on MovieLens 100K subsamples only; the measured difference at the paper's size: "
+    if not (grows and in_regime):
+        evidence = evidence | {"SVRG's lead at equal work (test RMSE)": lead, "past the training mean": past, "cost ratio": cost} | trend["evidence"]
+        diag = (Unearned(f"{'; '.join(behind)} at the end of the budget: the regime (the steps, the budget) leaves a method "
+                         f"behind the trivial predictor, where their gap means nothing ({words}); what would decide it: steps and a "
+                         "budget in which GD and SVRG both pass the training mean at both sizes", evidence) if not in_regime else
+                {"kind": "stand-in", "text": f"{words}, on MovieLens 100K subsamples only; the measured difference at the paper's size: "
                  f"{trend['text']}", "evidence": evidence} if cost["differs"] else
                 Unearned(f"{words}, and no measured difference explains it (the exact / stochastic cost ratio at 1M's shape lies "
                          "within the sizes' own spread); what would decide it: a budget in which both reach a share of the way at both "
                          "sizes, or sizes nearer 1M's", evidence))
     return dict(id="D3.4", text=text, test=test, table=table, by="seed", **({} if diag is None else dict(diagnosis=diag)),
                 threshold={"value": 0.0, "source": "paper",
-                           "unit": "SVRG's lead over GD at equal work, larger size's minus smaller's (shares of the way)"},
-                measured={"decided on": f"{ends[0]} against {ends[1]}", "basis": "equal work (no shared target)"}
-                | {f"{n}: SVRG's lead at equal work": v for n, v in lead.items()}
+                           "unit": "SVRG's lead over GD at equal work in test RMSE, larger size's minus smaller's (both past the training mean)"},
+                measured={"decided on": f"{ends[0]} against {ends[1]}", "basis": "equal work (no shared target), test RMSE"}
+                | {f"{n}: SVRG's lead at equal work (test RMSE)": v for n, v in lead.items()}
+                | {f"{n}: {m} median final test RMSE": final[n][m] for n in ends for m in ("GD", "SVRG")}
+                | {f"{n}: training mean's test RMSE": trivial[n] for n in ends}
+                | {f"{n}: {m} past the training mean": past[n][m] for n in ends for m in ("GD", "SVRG")}
+                | {f"beside: {n}: SVRG's lead in shares of the way": share_lead[n] for n in ends}
                 | {f"{n}: {m} share of the way at the end of the budget": made[n][m] for n in ends for m in ("GD", "SVRG")}
                 | {f"cost ratio: {k}": v for k, v in cost.items()})
 

@@ -175,6 +175,14 @@ def tune_steps(pilots, grid: dict, *, rounds: int, step_ratio: float, cap: float
     return tb.assign(rejected=rejected), chosen, edges
 
 
+def all_rejected(table: pd.DataFrame) -> dict:
+    """``{arm: True where every pilot of that arm was rejected}`` (it blew up: :func:`choose_stable`'s flag, kept in
+    :func:`tune_steps`' column ``rejected``): the arm's step is then the factor of least objective, not of least validation
+    RMSE, and nothing its runs show is that of a step the rule chose (helper-278's review of D3.2)."""
+    check_table("table", table, ("arm", "rejected"))
+    return {str(m): bool(v) for m, v in table.groupby("arm", sort=False)["rejected"].all().items()}
+
+
 def around(factors: dict, step_ratio: float, methods=METHODS, cap: float | None = None) -> dict:
     """The grid a verdict-map cell re-tunes each arm's step on: its main ``factors[arm]`` divided by ``step_ratio``,
     times one and times ``step_ratio`` (``{arm: [f / r, f, f r]}`` for every arm of ``methods``), capped at ``cap``
