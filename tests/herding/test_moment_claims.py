@@ -268,6 +268,10 @@ def test_not_maxent_resolved_cell_judges_the_moments_first_and_can_hold_and_fail
     # converging within the tolerance: fails; still falling above it: undecided
     assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.015, -0.5, 0.02, res) is False
     assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.05, -0.5, 0.02, res) is None
+    # session 36 (helper-279): flat within the tolerance but resolved (>= 10 x the resolution) stalls: holds, at any level;
+    # (10, 1/18) at the default scale: 0.0088 after 3e5 iterations, slope -0.037, tolerance 0.0201, resolution 5.3e-5
+    assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.0088, -0.037, 0.0201, 5.3e-5) is True
+    assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.0088, -0.037, 0.0201, 1e-3) is None    # within 10 x: the grid's
 
 
 def test_more_efficient_late_cell_can_hold_and_fail():
@@ -285,7 +289,7 @@ def test_tolerance_ceiling_leaves_a_loose_reading_not_measured():
     res, radius = 4e-4, 0.0412   # (6, 0.4): the 5 % / 10 % of ||p*|| readings gave 0.031 / 0.062
     ceiling = MAX_RADIUS_SHARE * radius
     assert not_maxent_resolved_cell(0.003, -3.8, -1.2, 0.0, 0.037, -0.02, 0.062, res, ceiling=ceiling) == "not measured"
-    assert not_maxent_resolved_cell(0.003, -3.8, -1.2, 0.0, 0.037, -0.02, 0.062, res) is None          # no ceiling: undecided
+    assert not_maxent_resolved_cell(0.003, -3.8, -1.2, 0.0, 0.037, -0.02, 0.062, res) is True          # no ceiling: flat, resolved
     assert not_maxent_resolved_cell(0.003, -3.8, -1.2, 0.0, 0.037, -0.02, 0.0041, res, ceiling=ceiling) is True   # 0.1 x radius
     assert not_maxent_resolved_cell(0.003, -3.8, -1.2, 0.0, 0.003, -0.5, 0.0041, res, ceiling=ceiling) is False  # converges
     assert not_maxent_resolved_cell(0.5, -0.1, -0.1, 0.01, 0.037, 0.0, 0.031, res, ceiling=ceiling) is False    # moments first
