@@ -173,12 +173,12 @@ def test_min_entropy_vertex_matches_brute_force_and_beats_the_starts():
         assert h <= entropy(low_entropy_distribution(F, mu, np.random.default_rng([trial, 1]), n_vertices=20)) + 1e-12
 
 
-def test_entropy_minimization_cell_similar_distance_and_aligned_mass():
+def test_entropy_minimization_bracket_similar_distance_and_aligned_mass():
     """B5.3's own sentence can hold and fail (and is not measured without its premise); B5.11 either way; the regime."""
     import numpy as np
-    from inferopt.experiment.moment_claims import aligned_mass, entropy_minimization_cell, similar_distance_cell
-    assert entropy_minimization_cell(0.34, 0.5) is True and entropy_minimization_cell(0.6, 0.5) is False
-    assert entropy_minimization_cell(0.1, 0.5, premise=False) is None
+    from inferopt.experiment.moment_claims import aligned_mass, entropy_minimization_bracket, similar_distance_cell
+    assert entropy_minimization_bracket(0.34, 0.34, 0.5) is True and entropy_minimization_bracket(0.6, 0.6, 0.5) is False
+    assert entropy_minimization_bracket(0.1, 0.1, 0.5, premise=False) is None
     assert similar_distance_cell(0.05, 0.04) and similar_distance_cell(0.04, 0.05)
     assert not similar_distance_cell(0.2, 0.04) and not similar_distance_cell(0.01, 0.04)
     S = np.array([[-1, -1], [-1, 1], [1, -1], [1, 1]], dtype=float)
@@ -310,16 +310,14 @@ def test_by_lost_value_compares_d_like_with_like():
     # session 34's review: a value decisive at no level is undecided and left out of the others' comparison
     none_common = {(6, 0.5): "inconclusive", (4, 0.5): "holds"}
     assert by_lost_value(none_common) == ({4: True, 6: None}, [0.5])
-    # a hold on a one-sided bound reads as undecided (B5.3's searched low end at d > 4)
+    # undecided cells (B5.3's bracket straddling the cut) leave only the decisive couplings to compare
     b53 = {(6, 1.0): "holds", (6, 0.5): "holds", (6, 2.0): "holds", (8, 1.0): "holds", (8, 0.5): "holds", (8, 2.0): "fails"}
     assert by_lost_value(b53) == ({6: True, 8: False}, [0.5, 1.0, 2.0])
-    assert by_lost_value(b53, bounds=set(b53)) == ({6: None, 8: False}, [2.0])
+    assert by_lost_value({k: "inconclusive" if v == "holds" else v for k, v in b53.items()}) == ({6: None, 8: False}, [2.0])
     with pytest.raises(ValueError):
         by_lost_value({(6, 0.5): "maybe"})
     with pytest.raises(ValueError):
         by_lost_value({6: "holds"})
-    with pytest.raises(ValueError):
-        by_lost_value(b53, bounds={(7, 1.0)})
 
 
 def test_by_lost_value_keeps_the_own_maps_where_every_d_agrees():
@@ -329,9 +327,8 @@ def test_by_lost_value_keeps_the_own_maps_where_every_d_agrees():
     from inferopt.experiment.moment_claims import by_lost_value, lost_setting_claim
     b53 = {(4, 0.6667): "fails", (4, 1.0): "holds", (4, 2.0): "inconclusive", (6, 0.6667): "inconclusive", (6, 1.0): "fails",
            (6, 2.0): "fails", (10, 0.6667): "inconclusive", (10, 1.0): "fails", (10, 2.0): "inconclusive"}
-    bounds = {k for k in b53 if k[0] > 4}
-    assert by_lost_value(b53, bounds) == ({4: False, 6: False, 10: False}, [1.0])
-    assert lost_setting_claim(False, b53, bounds)["verdict"] is False
+    assert by_lost_value(b53) == ({4: False, 6: False, 10: False}, [1.0])
+    assert lost_setting_claim(False, b53)["verdict"] is False
     # every d holding throughout agrees as well, with no level common to them
     apart = {(4, 1.0): "holds", (4, 2.0): "not measured", (6, 1.0): "not measured", (6, 2.0): "holds"}
     assert by_lost_value(apart) == ({4: True, 6: True}, [])
@@ -380,19 +377,20 @@ def test_reading_compared_turns_where_a_d_decides_against_the_chosen_verdict():
 
 def test_lost_setting_claim_holds_fails_and_stays_open():
     """Session 34's review (B5.3 at paper scale): a failure is the claim's only where every d that decides fails and none is
-    undecided; d values that disagree, or one undecided (here: holding only on lower bounds) where another fails, leave it
-    open (lost setting); the same rule at every reading."""
+    undecided; d values that disagree, or one undecided (here: its brackets straddling the cut) where another fails, leave
+    it open (lost setting); the same rule at every reading."""
     from inferopt.experiment.moment_claims import lost_setting_claim
     pos = {(6, 1.0): 0.499, (6, 0.5): 0.101, (6, 2.0): 0.457, (8, 1.0): 0.332, (8, 0.5): 0.159, (8, 2.0): 0.526,
-           (10, 1.0): 0.275, (10, 0.5): 0.117, (10, 2.0): 0.551}   # B5.3's positions at paper scale (lower bounds)
-    at = lambda cut: {k: "holds" if x <= cut else "fails" for k, x in pos.items()}
-    out = lost_setting_claim(False, at(0.5), bounds=set(pos))
+           (10, 1.0): 0.275, (10, 0.5): 0.117, (10, 2.0): 0.551}   # positions' lower ends; upper ends 0.4 above
+    at = lambda cut: {k: "fails" if x > cut else "inconclusive" if x + 0.4 > cut else "holds" for k, x in pos.items()}
+    out = lost_setting_claim(False, at(0.5))
     assert out["verdict"] is None and out["lost"] == "lost setting" and out["undecided"] == [6]
     assert out["by_value"] == {6: None, 8: False, 10: False} and out["common"] == [2.0]
-    for cut in (0.25, 0.4):   # every d fails on a lower bound: a failure on the true position
-        assert lost_setting_claim(False, at(cut), bounds=set(pos))["verdict"] is False
-    # without the bound, d = 6 holds at every coupling: the d disagree (lost setting)
-    assert lost_setting_claim(False, at(0.5))["lost"] == "lost setting" and lost_setting_claim(False, at(0.5))["undecided"] == []
+    for cut in (0.25, 0.4):   # every d fails on a lower end: a failure on the true position
+        assert lost_setting_claim(False, at(cut))["verdict"] is False
+    # decided brackets: d = 6 holds at every coupling: the d disagree (lost setting)
+    exact = {k: "holds" if x <= 0.5 else "fails" for k, x in pos.items()}
+    assert lost_setting_claim(False, exact)["lost"] == "lost setting" and lost_setting_claim(False, exact)["undecided"] == []
     holds = {k: "holds" for k in pos}
     assert lost_setting_claim(True, holds) == {"by_value": {6: True, 8: True, 10: True}, "common": [0.5, 1.0, 2.0],
                                                "undecided": [], "lost": None, "verdict": True}
@@ -481,28 +479,34 @@ def test_constructions_verdict_is_monotone_in_a_constructions_support():
             assert constructions_verdict(False, [False, False], {"ties": False, "phi": claim})["verdict"] == "fails", (held, d_open)
 
 
-def test_bound_cell_takes_no_rescue_from_a_bound():
-    """B5.3 (session 33's review): a cell holding on a lower bound of its position is not decisive, so a `setting` rescue
-    names only the exact cells; a cell failing on the bound stays decisive; the cells' verdicts are unchanged."""
-    from inferopt.experiment.moment_claims import bound_cell
-    from inferopt.experiment.support import deterministic
-    from inferopt.experiment.verdict_map import cell, decisive, map_diagnosis
-    one = deterministic("one run")
-    note = "a lower bound on the position"
-    exact = cell({"d": 4, "pair weight": 1 / 6}, True, support=one)
-    searched = bound_cell(cell({"d": 6, "pair weight": 0.1}, True, support=one), note)
-    failing = bound_cell(cell({"d": 4, "pair weight": 2 / 3}, False, support=one), note)
-    assert searched["verdict"] == "holds" and not decisive(searched) and searched["bound"] == note
-    assert failing == cell({"d": 4, "pair weight": 2 / 3}, False, support=one) and decisive(failing)
-    found = map_diagnosis([exact, searched, failing], "positions per cell.")
-    assert found["kind"] == "setting" and "1 of 3" in found["text"] and "d = 4, pair weight = 0.1667" in found["text"]
-    assert "d = 6" not in found["text"].split("It holds at")[1]
-    lone = map_diagnosis([searched, failing, bound_cell(cell({"d": 10, "pair weight": 0.1}, True, support=one), note)], "positions.")
-    assert not isinstance(lone, dict) or lone["kind"] != "setting"          # only bound cells hold: no rescue
-    with pytest.raises(ValueError, match="note"):
-        bound_cell(exact, " ")
-    with pytest.raises(ValueError, match="cell"):
-        bound_cell({"verdict": "holds"}, note)
+def test_min_entropy_lower_bound_lies_below_the_exact_minimum_and_brackets_b53():
+    """Session 36 (helper-280): H >= -log max p(x), the max over the moment set by linear programs, bounds the minimum entropy
+    from below (checked against the enumeration at d = 4); a symmetry class per Hamming weight gives the same bound as every
+    state; the bracket decides a cell where the cut lies outside it."""
+    from inferopt.experiment.moment_claims import (entropy_minimization_bracket, entropy_position, min_entropy_exact,
+                                                   min_entropy_lower_bound)
+    from inferopt.herding import all_states, exponential_family, pairwise_features
+    for d, w in ((4, 1 / 3), (4, 2 / 3), (3, 0.5)):
+        S = all_states(d)
+        P = pairwise_features(S)
+        p = exponential_family(P, np.r_[np.zeros(d), np.full(P.shape[1] - d, w)])
+        mu = P.T @ p
+        exact = min_entropy_exact(P, mu)[1]
+        low = min_entropy_lower_bound(P, mu)
+        classes = [list(np.flatnonzero((S > 0).sum(1) == k)) for k in range(d + 1)]
+        assert 0.0 < low <= exact + 1e-9 and min_entropy_lower_bound(P, mu, classes) == pytest.approx(low, abs=1e-9)
+    assert min_entropy_lower_bound(np.eye(3), np.full(3, 1 / 3)) == pytest.approx(np.log(3), abs=1e-6)   # one distribution: exact
+    # helper-280's (6, 0.1) at paper scale: H_ls 2.51, the search's low end 2.171, the bound 1.513, H* 4.03 -> [0.183, 0.396]
+    lo, hi = entropy_position(2.51, 2.171, 4.03), entropy_position(2.51, 1.5126, 4.03)
+    assert lo == pytest.approx(0.1823, abs=1e-3) and hi == pytest.approx(0.3962, abs=1e-3)
+    assert entropy_minimization_bracket(lo, hi, 0.5) is True and entropy_minimization_bracket(lo, hi, 0.25) == "inconclusive"
+    assert entropy_minimization_bracket(lo, hi, 0.1) is False and entropy_minimization_bracket(lo, hi, 0.5, premise=False) is None
+    with pytest.raises(ValueError, match="high"):
+        entropy_minimization_bracket(0.4, 0.3)
+    with pytest.raises(ValueError, match="classes"):
+        min_entropy_lower_bound(np.eye(3), np.full(3, 1 / 3), [[0, 1]])
+    with pytest.raises(ValueError, match="mu"):
+        min_entropy_lower_bound(np.eye(3), np.ones(2))
 
 
 def test_entropy_low_end_takes_runs_at_the_means_only():

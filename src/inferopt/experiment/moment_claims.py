@@ -18,7 +18,7 @@ read where the run ends, over its last decade, not over an early plateau:
 * :func:`moment_set_radius`, :func:`run_resolution`, :func:`resolved_cell` -- a cell decides "does not converge" only
   where a share of the moment-matching set's radius reaches the runs' resolution;
 * :func:`distinct_sizes` -- B5.6: sizes where both runs hold the same points (built-in ties) are not read.
-* :func:`min_entropy_vertex`, :func:`entropy_minimization_cell` -- B5.3 on its own sentence (review 196): the low end
+* :func:`min_entropy_vertex`, :func:`entropy_minimization_bracket` -- B5.3 on its own sentence (review 196): the low end
   of the entropy scale by concave descent over the moment polytope's vertices (a search: positions from it are lower
   bounds), exact by enumeration at d <= 4 (:func:`min_entropy_exact`), and line search's position on it under
   the premise; :func:`farther_cell` at the factor 1 -- B5.9 per cell (session 34's third review: herding strictly
@@ -32,9 +32,11 @@ read where the run ends, over its last decade, not over an early plateau:
   :func:`inconclusive_for` -- several sets of construction cells (random ties; until session 36 the paper's Phi = (x, x x'),
   :func:`outer_product_features`, which now decides, clause 1); :func:`entropy_low_end` -- B5.3's low end from every run at the means. B5.7 is
   read by B5.1 again ("the next experiment" is Fig. 7).
-* session 33's review: :func:`bound_cell` -- a B5.3 cell holding on a lower bound of its position is no rescue.
+* session 36's review (helper-280): :func:`min_entropy_lower_bound`, :func:`entropy_minimization_bracket` -- B5.3's
+  position bracketed between the searched low end's lower bound and the min-entropy bound's upper bound, so a cell can
+  hold decisively at any d (session 33's `bound_cell`, which left every searched hold undecided, is gone).
 * session 34's review: :func:`lost_setting_claim` -- a claim's verdict with the lost-setting rule (a value of d undecided
-  where another fails leaves it open; a hold on a bound is undecided there), the same at every reading and construction.
+  where another fails leaves it open), the same at every reading and construction.
   Second review: :func:`by_lost_value` compares d like with like only where their own maps disagree;
   :func:`reading_compared` -- a reading undecided over d turns the claim where some d decides there against it.
 """
@@ -369,13 +371,50 @@ def min_entropy_exact(features, mu, tol: float = 1e-9):
     return best, float(best_h)
 
 
-def entropy_minimization_cell(position: float, cut: float = 0.5, premise: bool = True) -> bool | None:
-    """B5.3 on one cell, its own sentence only (review 196: "suggest a minimization of the entropy"; the "farther from
-    ``p*``" half is B5.8's): where the premise holds (line search more efficient at the moments,
-    :func:`moment_premise_cell`), line search's entropy ``position`` (:func:`entropy_position`, the low end from
-    :func:`min_entropy_vertex`) is at most ``cut``; ``None`` where the premise is absent (the cell is not measured)."""
-    position, cut = check_real("position", position), check_real("cut", cut)
-    return bool(position <= cut) if premise else None
+def entropy_minimization_bracket(low: float, high: float, cut: float = 0.5, premise: bool = True):
+    """B5.3 on one cell whose position is known only within ``[low, high]`` (helper-280's review): ``low`` from the
+    searched low end (an upper bound on the minimum entropy, :func:`entropy_low_end`), ``high`` from a lower bound on it
+    (:func:`min_entropy_lower_bound`), both :func:`entropy_position`. ``True`` where ``high <= cut`` (holds whatever the
+    true minimum), ``False`` where ``low > cut`` (fails), ``"inconclusive"`` where the cut lies inside; ``None`` where the
+    premise is absent (not measured). With the exact minimum (``low == high``) a cell always decides."""
+    low, high, cut = check_real("low", low), check_real("high", high), check_real("cut", cut)
+    if high < low - 1e-12:
+        raise ValueError(f"high must be at least low; got low {low}, high {high}")
+    if not premise:
+        return None
+    return True if high <= cut else False if low > cut else "inconclusive"
+
+
+def min_entropy_lower_bound(features, mu, classes=None) -> float:
+    """A lower bound on the minimum entropy over ``{p >= 0, sum p = 1, F'p = mu}`` (B5.3's scale where the states are too
+    many to enumerate; helper-280's review): Shannon entropy is at least the min-entropy, ``H(p) >= -log max_x p(x)``, so
+    ``H_min >= -log m`` with ``m`` the largest probability any distribution with these moments puts on one state, one
+    linear program per state (HiGHS: maximise ``p_x`` over the polytope). ``classes``: lists of state indices that the
+    polytope's symmetries map onto each other (Fig. 7's cells, zero unary weights and one pair weight: the states of one
+    Hamming weight), one program per class; None: every state its own. The bound is lowered by the solver's feasibility
+    tolerance (1e-9 on ``m``), so it stays a bound."""
+    from scipy.optimize import linprog
+    F = as_finite_array("features", features, ndim=2, nonempty=True)
+    mu = as_finite_array("mu", mu, ndim=1, nonempty=True)
+    if mu.shape[0] != F.shape[1]:
+        raise ValueError(f"mu must have one entry per feature ({F.shape[1]}); got {mu.shape[0]}")
+    n = len(F)
+    reps = list(range(n)) if classes is None else []
+    if classes is not None:
+        seen = [i for c in classes for i in c]
+        if sorted(seen) != list(range(n)):
+            raise ValueError(f"classes must partition the {n} states' indices")
+        reps = [c[0] for c in classes]
+    A, b = np.vstack([F.T, np.ones(n)]), np.append(mu, 1.0)
+    m = 0.0
+    for i in reps:
+        c = np.zeros(n)
+        c[i] = -1.0
+        res = linprog(c, A_eq=A, b_eq=b, bounds=(0.0, None), method="highs")
+        if res.status != 0:
+            raise ValueError(f"features, mu: the moment set is empty or the program failed ({res.message})")
+        m = max(m, -float(res.fun))
+    return float(-np.log(min(1.0, m + 1e-9)))
 
 
 def similar_distance_cell(dist_a: float, dist_b: float, factor: float = 2.0) -> bool:
@@ -614,24 +653,14 @@ MAX_RADIUS_SHARE = 0.5
 LONGER = 10
 
 
-def _bounds_read(verdicts: dict, bounds) -> dict:
-    """``verdicts`` with a ``holds`` at a key of ``bounds`` (a one-sided bound's hold) read as ``inconclusive``."""
-    bounds = set(bounds)
-    if not bounds <= set(verdicts):
-        raise ValueError(f"bounds must be keys of verdicts; got {sorted(bounds - set(verdicts))!r} besides")
-    return {k: "inconclusive" if k in bounds and v == "holds" else v for k, v in verdicts.items()}
-
-
-def by_lost_value(verdicts, bounds=()) -> tuple:
+def by_lost_value(verdicts) -> tuple:
     """THE RULE on a setting the paper gave and extraction lost (B5's d), like with like (session 30's review: B5.8's
     split over d came from one coupling that is not measured at d = 10 and fails at the other d): ``verdicts`` maps
     ``(value, level)`` -- the lost setting's value (d) and the open axis' level at it (the coupling w (d - 1)) -- to a
-    cell's verdict word. ``bounds``: the keys whose statistic is a one-sided bound (B5.3's searched low end, session 34's
-    review): a ``holds`` there reads as undecided (``inconclusive``), not as a decisive hold (:func:`bound_cell` on the
-    map's cells). Returns ``(by_value, common)``: ``common`` the levels decisive (``holds`` or ``fails``) at every value
+    cell's verdict word. Returns ``(by_value, common)``: ``common`` the levels decisive (``holds`` or ``fails``) at every value
     that decides at some level, ``by_value`` each such value's :func:`~.herding_claims.map_holds` over those levels only
     (``None`` where no level is common); a value decisive at no level is ``None`` (undecided there) and is left out of the
-    others' comparison (session 34's review: B5.3's d = 6, holding only on bounds, left no coupling common to all d), for
+    others' comparison (session 34's review: a d with every cell undecided leaves no coupling common to all d), for
     :func:`~.verdict_map.lost_setting_verdict` and :func:`lost_setting_claim`. Session 34's second review: like with like
     only resolves values that disagree on their own maps (its purpose: a split from a level not measured at one value);
     where every deciding value's own map (over all its levels) agrees -- every one holds throughout, or every one fails
@@ -650,7 +679,7 @@ def by_lost_value(verdicts, bounds=()) -> tuple:
         raise ValueError(f"verdicts must map (value, level) pairs to verdict words; got {verdicts!r}")
     if any(v not in known for v in verdicts.values()):
         raise ValueError(f"verdicts must be among {known}; got {sorted(set(verdicts.values()) - set(known))}")
-    read = _bounds_read(verdicts, bounds)
+    read = verdicts
     values, levels = sorted({k[0] for k in read}), sorted({k[1] for k in read})
     deciding = [v for v in values if any(read.get((v, lv)) in ("holds", "fails") for lv in levels)]
     common = [lv for lv in levels if deciding and all(read.get((v, lv)) in ("holds", "fails") for v in deciding)]
@@ -670,13 +699,13 @@ def by_lost_value(verdicts, bounds=()) -> tuple:
     return by_value, common
 
 
-def lost_setting_claim(map_verdict, verdicts, bounds=()) -> dict:
-    """A map-decided claim's verdict with THE RULE on a lost setting (B5's d; :func:`by_lost_value` with ``bounds``, then
+def lost_setting_claim(map_verdict, verdicts) -> dict:
+    """A map-decided claim's verdict with THE RULE on a lost setting (B5's d; :func:`by_lost_value`, then
     :func:`~.verdict_map.lost_setting_verdict`): ``map_verdict`` the map's verdict over every cell (``True`` / ``False``
     / ``None``, :func:`~.herding_claims.map_holds`), ``verdicts`` as :func:`by_lost_value`'s. A failure of the map is no
     failure of the claim where the lost setting's values disagree (one holds where another fails) or where a value is
-    undecided (no decisive level: its cells undecided or holding only on a bound) while another fails (session 34's
-    review, B5.3: d = 6 holds only on lower bounds, d = 8 and 10 fail; the paper's d could be the undecided one): the claim
+    undecided (no decisive level: its cells undecided) while another fails (session 34's review, B5.3: d = 6 held only
+    on lower bounds then, d = 8 and 10 failed; the paper's d could be the undecided one): the claim
     is then inconclusive, decided by a lost setting. Session 34's review: the same function gives the claim's verdict at
     every reading of a cut-off and for every construction, so that readings and constructions are compared on the
     verdict the claim would get, lost-setting rule included.
@@ -687,10 +716,8 @@ def lost_setting_claim(map_verdict, verdicts, bounds=()) -> dict:
     from .verdict_map import lost_setting_verdict
     if map_verdict not in (True, False, None):
         raise ValueError(f"map_verdict must be True, False or None; got {map_verdict!r}")
-    bounds = set(bounds)
-    by_value, common = by_lost_value(verdicts, bounds)
-    read = _bounds_read(verdicts, bounds)
-    undecided = [v for v, x in by_value.items() if x is None and any(k[0] == v and w == "inconclusive" for k, w in read.items())]
+    by_value, common = by_lost_value(verdicts)
+    undecided = [v for v, x in by_value.items() if x is None and any(k[0] == v and w == "inconclusive" for k, w in verdicts.items())]
     split = lost_setting_verdict(by_value) == "lost setting"
     lost = "lost setting" if map_verdict is False and (split or (undecided and False in by_value.values())) else None
     return {"by_value": by_value, "common": common, "undecided": undecided, "lost": lost,
@@ -793,23 +820,6 @@ def inconclusive_for(turning: bool, differ, open_cells, lost, undecided=(), ours
     if lost == "lost setting":
         reasons.append("lost setting")
     return reasons
-
-
-def bound_cell(c: dict, note: str) -> dict:
-    """B5.3 (session 33's review) on a verdict-map cell (:func:`~.verdict_map.cell`) whose statistic is a one-sided bound:
-    line search's entropy position from a searched low end (:func:`entropy_low_end`, an upper bound on the minimum
-    entropy) is a LOWER bound on the true position (:func:`entropy_position`), so ``position <= cut`` there holds only as
-    far as the search reaches. A cell that holds on the bound keeps its verdict but is not decisive
-    (:func:`~.verdict_map.decisive`: its ``deterministic`` note or ``support`` is dropped): it names no ``setting``
-    rescue; it carries ``note`` (why) under ``"bound"``. Any other cell is returned as it is (a failure on a lower bound is
-    a failure on the true position). Returns a copy."""
-    if not isinstance(c, dict) or not isinstance(c.get("setting"), dict) or "verdict" not in c:
-        raise ValueError(f"c must be a verdict-map cell; got {c!r}")
-    if not isinstance(note, str) or not note.strip():
-        raise ValueError("note must say why the cell's statistic is a bound")
-    if c["verdict"] != "holds":
-        return dict(c)
-    return {k: v for k, v in c.items() if k not in ("deterministic", "support")} | {"bound": note}
 
 
 def entropy_low_end(descent: float, entropies, errors, floor: float) -> float:
