@@ -963,6 +963,7 @@ def d32_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
         f"SGD and GD tie on the reading that decides them, or their censored GD / SGD ratio "
         f"{ratio_text(main, ref, common[ref], key, 'SGD')} lies below the factor")
     beside = {f"order at {r_}": _VERDICT[d32_test(main, r_)] for r_ in runs.reads if not (r_ == runs.absolute and runs.absolute_met)}
+    blown = BLEW_UP.format(m="SGD", ref=ref) if runs.blew_up(ref, "SGD") else ""   # SGD's step no step the rule chose
     return dict(
         id="D3.2",
         text=(f"SGD converges much faster than GD on {ref}: {READING}; where read by their times, GD's median work to the target over "
@@ -970,9 +971,9 @@ def d32_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
               f"measured); at equal time only the order is read; GD reaching the target while SGD's median run does not fails it; "
               f"{runs.target()}. Decided: {basis_text(runs.table, ref, 'SGD', 'GD', basis, key, common[ref])}; GD / SGD work to the "
               f"target {ratio_text(main, ref, common[ref], key, 'SGD')}. " + ("" if why is None else f"Not measured: {why}. ")
-              + ("" if not runs.blew_up(ref, "SGD") else BLEW_UP.format(m="SGD", ref=ref)[:1].upper() + BLEW_UP.format(m="SGD", ref=ref)[1:] + ". ")
+              + ("" if not blown else blown[:1].upper() + blown[1:] + ". ")
               + f"{runs.not_reached(ref)}. {runs.centred()} {steps} {runs.far()} {map_text} {runs.seeds()}"),
-        **decided(test, main, Unearned(BLEW_UP.format(m="SGD", ref=ref), {"step tuning": runs.step_factors()}) if runs.blew_up(ref, "SGD")
+        **decided(test, main, Unearned(blown, {"step tuning": runs.step_factors()}) if blown
                   else diagnosed(cells, "SGD against GD across the map.", **mapped, stand_in=stand_in_32(runs, trend, density))),
         threshold={"value": factor, "source": "ours", "unit": "GD / SGD work to the target",
                    "readings": readings(lambda f_: test(main, f_), [1.25, 1.5, 2.0], chosen=factor)},
@@ -1304,15 +1305,14 @@ def _d34_equal_work_claim(runs: D3Runs, table: pd.DataFrame, ends: list, head: s
     (:class:`~inferopt.experiment.claims.Unearned`)."""
     trivial = {n: runs.way(n)[0] for n in ends}
 
-    def test(t):
-        lead = d34_equal_work(t, ends)
-        past = d34_past_mean(t, ends, trivial)
-        return bool(lead[ends[1]] > lead[ends[0]] and all(all(v.values()) for v in past.values()))
+    def outcome(t):   # (lead, past the mean, the lead grows, both past the mean at both sizes)
+        lead_, past_ = d34_equal_work(t, ends), d34_past_mean(t, ends, trivial)
+        return lead_, past_, bool(lead_[ends[1]] > lead_[ends[0]]), all(all(v.values()) for v in past_.values())
 
-    lead = d34_equal_work(table, ends)
-    past = d34_past_mean(table, ends, trivial)
-    grows = bool(lead[ends[1]] > lead[ends[0]])
-    in_regime = all(all(v.values()) for v in past.values())
+    def test(t):
+        return all(outcome(t)[2:])
+
+    lead, past, grows, in_regime = outcome(table)
     made = {n: {m: runs.made(n, m) for m in ("GD", "SVRG")} for n in ends}
     share_lead = {n: made[n]["SVRG"] - made[n]["GD"] for n in ends}
     final = {n: {m: runs.median(n, m, "final RMSE") for m in ("GD", "SVRG")} for n in ends}
