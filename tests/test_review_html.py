@@ -270,8 +270,15 @@ def test_the_front_page_gives_each_paper_one_line_and_the_reason_beside_inconclu
     results = index[index.index("<table class='results'>"):]
     results = results[:results.index("</table>")]
     assert "paper scale: 1 inconclusive; headline claim" in results and "X1.2</a> (Fig. 9)" in results
-    assert "inconclusive</span> <span class='why'>(the verdict turns within the readings" in results
+    assert "inconclusive</span> <span class='why'>— the verdict turns within the readings" in results
     assert index.index("<table class='results'>") < index.index("<h2>All claims</h2>")
+    # a long reason folds after HEADLINE_REASON_CHARS: the paper's line stays one line, the rest under "(more)"
+    long_ = BY_READING | {"reason": "the verdict turns within the readings " + "of a long reason " * 30}
+    index = build_index({"X1": meta | {"claims": [long_]}}, root / "reports",
+                        papers={"X1": {"claims": {"X1.2": long_}, "stale": [], "changed": [], "run": {}}}, review=True)
+    results = index[index.index("<table class='results'>"):index.index("</table>")]
+    assert "<span class='why'>— <details class='more'><summary>the verdict turns within the readings" in results
+    assert "… (more)</summary>" in results
 
 
 def test_the_cli_makes_small_figures_of_an_existing_paper_run(tmp_path, monkeypatch, capsys):

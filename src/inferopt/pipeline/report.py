@@ -258,6 +258,10 @@ def headline(group: dict, papers: dict) -> tuple[str, dict, str] | None:
     return None
 
 
+#: the characters of a headline claim's reason shown on the front page's paper line before it folds
+HEADLINE_REASON_CHARS = 160
+
+
 def verdict_line(group: dict, papers: dict) -> str:
     """A paper in one line: the tally of its paper-scale verdicts (the default scale's when none
     ran) and its headline claim's verdict, with the reason beside an ``inconclusive`` or ``not measured``."""
@@ -269,7 +273,9 @@ def verdict_line(group: dict, papers: dict) -> str:
     if top:
         exp_id, claim, at = top
         title = (group.get(exp_id) or {}).get("figure", "")
-        why = f" <span class='why'>({html.escape(why_undecided(claim))})</span>" if why_undecided(claim) else ""
+        # issue 45: one line per paper -- a long reason folds after HEADLINE_REASON_CHARS (the rest under "(more)"; no
+    # closing parenthesis: Chromium puts what follows a folded <details> on a line of its own)
+        why = f" <span class='why'>— {folded_text_html(why_undecided(claim), HEADLINE_REASON_CHARS)}</span>" if why_undecided(claim) else ""
         head = (f"; headline claim <a href='review.html#{html.escape(claim['id'])}'>{html.escape(claim['id'])}</a>"
                 f"{' (' + html.escape(title) + ')' if title else ''} at the {at} scale: "
                 f"<span class='verdict {VERDICT_CLASS.get(claim['verdict'], 'nm')}'>{html.escape(claim['verdict'])}</span>{why}")
