@@ -274,8 +274,9 @@ def verdict_line(group: dict, papers: dict) -> str:
         exp_id, claim, at = top
         title = (group.get(exp_id) or {}).get("figure", "")
         # issue 45: one line per paper -- a long reason folds after HEADLINE_REASON_CHARS (the rest under "(more)"; no
-    # closing parenthesis: Chromium puts what follows a folded <details> on a line of its own)
-        why = f" <span class='why'>— {folded_text_html(why_undecided(claim), HEADLINE_REASON_CHARS)}</span>" if why_undecided(claim) else ""
+        # closing parenthesis: Chromium puts what follows a folded <details> on a line of its own)
+        reason = why_undecided(claim)
+        why = f" <span class='why'>— {folded_text_html(reason, HEADLINE_REASON_CHARS)}</span>" if reason else ""
         head = (f"; headline claim <a href='review.html#{html.escape(claim['id'])}'>{html.escape(claim['id'])}</a>"
                 f"{' (' + html.escape(title) + ')' if title else ''} at the {at} scale: "
                 f"<span class='verdict {VERDICT_CLASS.get(claim['verdict'], 'nm')}'>{html.escape(claim['verdict'])}</span>{why}")
