@@ -882,3 +882,99 @@ def test_predefined_fastest_on_seconds_can_fail_where_the_work_cannot():
                                                              "line_search": 300})
     assert bc.predefined_fastest(rec) and not bc.predefined_fastest(rec, cost="step_time")
     assert bc.predefined_fastest(make_records(step_time={"predefined": 0.5}), cost="step_time")
+
+
+# -- Table 3's axis, Sec. 6.1's instability and the paper's own tables as readings (session 38) --------------------------
+
+T2_TIMES = {"adaafw": 48.240, "adapfw": 107.247, "adafw": 40.870, "predefined": 7.296, "line_search": 265.608}
+T3_TIMES = {"adaafw": 74.634, "adapfw": 149.721, "adafw": 54.334, "predefined": 21.369, "line_search": 145.725}
+
+
+def _ll_records(gains, noise, reps=4):
+    """Train log-likelihood records: rule -> its gain at t = 1, 2 over t = 0, replicate r off by ``noise * (-1)^r``."""
+    rows = [{"method": m, "replicate": r, "iteration": t, "train_ll": -0.17 + (g + noise * (-1) ** r if t else 0.0)}
+            for m, g in gains.items() for r in range(reps) for t in range(3)]
+    return pd.DataFrame(rows)
+
+
+def test_the_regime_on_table_3s_axis_is_the_train_log_likelihood_against_its_start():
+    clear = bc.boosting_gains(_ll_records({"line_search": 0.007, "adaafw": -0.001}, noise=0.002), axis="train_ll")
+    assert clear["line_search"]["last"] == pytest.approx(0.007)
+    assert clear["line_search"]["last_se"] == pytest.approx(np.std([0.009, 0.005] * 2, ddof=1) / 2)
+    assert bc.regime_decides(clear)                                           # 0.007 against 2 x 0.00115
+    noisy = bc.boosting_gains(_ll_records({"line_search": 0.007, "adaafw": -0.001}, noise=0.02), axis="train_ll")
+    assert not bc.regime_decides(noisy)                                       # 0.007 against 2 x 0.0115
+    one = bc.boosting_gains(_ll_records({"line_search": 0.007}, noise=0.0, reps=1), axis="train_ll")
+    assert np.isnan(one["line_search"]["last_se"]) and not bc.regime_decides(one)   # no error, no decision
+    test, diag = bc.in_regime(lambda r: True, "d", {"vi": noisy}, axis="train_ll")
+    assert diag is None and "train log-likelihood per point" in test.reason and "nats" not in test.reason
+    assert bc.in_regime(bool, "d", {"vi": noisy, "converged": clear}, axis="train_ll") == (bool, "d")
+    m = bc.gains_measured({"vi": clear}, {"line_search": "Line-search"}, axis="train_ll")
+    assert "train LL gain over plain VI [first, SE, last, SE], start vi, Line-search" in m
+    with pytest.raises(ValueError, match="axis"):
+        bc.boosting_gains(_ll_records({"line_search": 0.0}, 0.0), axis="test_auroc")
+    with pytest.raises(ValueError, match="train_ll"):
+        bc.boosting_gains(_ll_records({"line_search": 0.0}, 0.0).drop(columns="train_ll"), axis="train_ll")
+
+
+def test_a_stability_claim_is_decided_where_line_search_falls_off_its_start():
+    """Sec. 6.1: line search losing beyond its error opens the gate of a stability claim (and only of one)."""
+    falls = {"line_search": {"first": -60.0, "first_se": 14.0, "last": -209.0, "last_se": 27.0},
+             "adafw": {"first": -45.0, "first_se": 11.0, "last": -33.0, "last_se": 13.0}}
+    for g in falls.values():
+        g.update(first_detectable=1.0, last_detectable=1.0)
+    abstains = {**falls, "line_search": {**falls["line_search"], "first": -1.0, "last": -21.0, "last_se": 16.0}}
+    assert bc.line_search_loses(falls) and not bc.line_search_loses(abstains)
+    assert not bc.regime_decides(falls)                                       # nobody gains: the gate is shut ...
+    assert bc.in_regime(bool, None, {"vi": falls})[0] is not bool
+    assert bc.in_regime(bool, None, {"vi": falls}, unstable=True)[0] is bool  # ... but line search falls: decided
+    test, _ = bc.in_regime(bool, None, {"vi": abstains}, unstable=True)
+    assert test is not bool and "Sec. 6.1" in test.reason
+    assert not bc.line_search_loses({"adafw": falls["adafw"]})                # no line search: nothing on display
+    with pytest.raises(TypeError, match="gains"):
+        bc.line_search_loses({})
+
+
+def test_the_paper_reading_of_our_approach_is_the_strictest_its_own_tables_pass():
+    # "faster than line search": Table 3's AdaPFW (149.7 s) is slower than its line search (145.7 s): the mean decides
+    assert bc.paper_reading([T2_TIMES, T3_TIMES], strict=True) == "mean"
+    # "at least a 2x speed-up": Table 3's mean is 145.7 / 92.9 = 1.57x; AdaFW is 6.5x and 2.68x
+    assert bc.paper_reading([T2_TIMES, T3_TIMES], factor=2.0) == "adafw"
+    assert bc.paper_reading([T2_TIMES], factor=2.0) == "every"                # Table 2 alone passes every rule
+    with pytest.raises(ValueError, match="no reading"):
+        bc.paper_reading([T3_TIMES], factor=3.0)                              # 2.68x at best
+    with pytest.raises(TypeError, match="tables"):
+        bc.paper_reading(T3_TIMES)
+
+
+def test_the_ranges_as_the_paper_s_own_tables_reach_them():
+    ends = bc.paper_ranges([T2_TIMES, T3_TIMES])
+    assert ends == pytest.approx([2, 107.247 / 7.296, 145.725 / 21.369, 39])  # AdaPFW 14.7x, line search 6.82x
+    ratio = lambda t: {m: v / t["predefined"] for m, v in t.items()}          # noqa: E731
+    for t in (T2_TIMES, T3_TIMES):                                            # each table fails the text, passes its ends
+        assert not bc.ratios_in_range(ratio(t), (2, 5, 7, 39)) and bc.ratios_in_range(ratio(t), ends)
+    assert not bc.ratios_in_range({"adafw": 3, "adaafw": 3, "adapfw": 16, "line_search": 20}, ends)
+    with pytest.raises(ValueError, match="bounds"):
+        bc.paper_ranges([T3_TIMES], bounds=(2, 5))
+
+
+def test_line_search_counted_at_fewer_calls_is_exact_only_where_it_ran_to_its_cap():
+    # predefined: the gap's 200 a step; line search: 200 + 25 calls x 200 = 5200; AdaFW 1200
+    rec = make_records(work={"predefined": 200, "line_search": 5200, "adafw": 1200}, tries={"line_search": 25})
+    at10 = bc.line_search_at_cap(rec, 25, 10)
+    assert set(at10[(at10.method == "line_search") & (at10.iteration >= 1)].work_step) == {200 + 10 * 200}
+    assert at10[at10.method != "line_search"].equals(rec[rec.method != "line_search"])
+    assert bc.speedup_at_least(rec, 4.0, approach="adafw") and not bc.speedup_at_least(at10, 2.0, approach="adafw")  # 4.3x -> 1.83x
+    with pytest.raises(ValueError, match="ended after 24 of its 25"):
+        bc.line_search_at_cap(make_records(work={"line_search": 5000}, tries={"line_search": 24}), 25, 10)
+    with pytest.raises(ValueError, match="at must be at most"):
+        bc.line_search_at_cap(rec, 25, 30)
+
+
+def test_the_least_speed_up_any_c0_could_give_charges_every_step_its_cap():
+    rec = make_records(work={"predefined": 200, "line_search": 5200, "adafw": 1200}, tries={"adafw": 3})
+    assert np.isnan(bc.speedup_at_most_trials(rec, "adafw", 10))             # no step at IMAX: its cost unobserved
+    rec.loc[(rec.method == "adafw") & (rec.iteration == 2), ["n_tries", "work_step"]] = [10, 2600]
+    assert bc.speedup_at_most_trials(rec, "adafw", 10) == pytest.approx(5200 / 2600)  # every step as dear as IMAX's
+    with pytest.raises(ValueError, match="rule"):
+        bc.speedup_at_most_trials(rec, "line_search", 10)

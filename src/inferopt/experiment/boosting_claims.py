@@ -31,6 +31,14 @@ bootstrap resample of their replicates) and returns a boolean:
 * :func:`ll_at_paper_level` -- Table 2's level: every rule's train log-likelihood at its selected iterate
   within ``slack`` of the paper's range;
 * :func:`adaafw_best` -- Table 3: AdaAFW has the best test AUROC and train log-likelihood (ties count);
+* the regime: :func:`boosting_gains` (each rule's gain over plain VI on the ELBO or on Table 3's train log-likelihood),
+  :func:`in_regime` (a step-rule claim decided only where some rule gains, or, for a stability claim, where line search
+  loses beyond its error: :func:`line_search_loses`);
+* the paper's own tables as readings: :func:`paper_reading` (the strictest reading of "our approach" Tables 2 and 3
+  pass), :func:`paper_ranges` (Sec. 6.2's ranges as the two tables reach them);
+* the configuration around a speed-up: :func:`line_search_at_cap` (line search's work at fewer derivative calls,
+  counted exactly where it ran to its cap on every step), :func:`speedup_at_most_trials` (the least speed-up any
+  ``C_{-1}`` could give an adaptive rule, every step at its IMAX);
 * :func:`adaptive_boost` -- every adaptive rule improves on plain VI (:func:`~.boosting.improves_on_vi`).
 
 :func:`claim_on_table` makes a claim ``not measured`` where its comparison is degenerate (every rule's selected
@@ -94,15 +102,40 @@ def approach_holds(records: pd.DataFrame, approach: str = "every", *, factor: fl
     least ``factor`` times (``strict``: more than) the adaptive cost ``approach`` (:data:`APPROACHES`) names: each
     adaptive rule's, the fastest one's, AdaFW's, or the mean of the adaptive rules' means."""
     check_choice("cost", cost, COSTS)
+    s = by_method(records)
+    return _approach_ok(s[f"{cost}_mean"], approach, factor=factor, strict=strict)
+
+
+def _approach_ok(costs, approach: str, *, factor: float, strict: bool) -> bool:
+    """:func:`approach_holds` on ``costs`` (rule -> its mean cost per run; line search's and every adaptive rule's)."""
     check_choice("approach", approach, APPROACHES)
     factor = check_real("factor", factor, low=0.0, low_open=True)
     if not isinstance(strict, bool):
         raise TypeError(f"strict must be True or False; got {strict!r}")
-    s = by_method(records)
-    mean = s.loc[list(ADAPTIVE), f"{cost}_mean"]
-    ls = s.loc["line_search", f"{cost}_mean"]
-    costs = [mean.mean()] if approach == "mean" else [mean[m] for m in _approach_rules(mean, approach)]
-    return bool(all(ls > factor * c if strict else ls >= factor * c for c in costs))
+    costs = pd.Series(costs, dtype=float)
+    mean = costs[list(ADAPTIVE)]
+    ls = costs["line_search"]
+    chosen = [mean.mean()] if approach == "mean" else [mean[m] for m in _approach_rules(mean, approach)]
+    return bool(all(ls > factor * c if strict else ls >= factor * c for c in chosen))
+
+
+#: the readings of "our approach" (:data:`APPROACHES`) from the strictest to the loosest, each implying the next: every
+#: adaptive rule, their mean, AdaFW alone, the fastest
+STRICTEST_FIRST = ("every", "mean", "adafw", "fastest")
+
+
+def paper_reading(tables, *, factor: float = 1.0, strict: bool = False) -> str:
+    """The strictest reading of Sec. 6.2's "our approach" (:data:`STRICTEST_FIRST`) under which every one of the
+    paper's own ``tables`` (each rule -> its time per run: Tables 2 and 3) passes the comparison with line search at
+    ``factor`` (:func:`approach_holds`): a reading the paper's own tables fail cannot be what its words mean, and the
+    strictest one they pass is the one the claim is held to (C3.4's "faster": the mean; C3.6's "2x": AdaFW alone,
+    Table 3's mean being 1.57x). ``ValueError`` if no reading passes every table."""
+    if not isinstance(tables, (list, tuple)) or not tables or not all(isinstance(t, dict) for t in tables):
+        raise TypeError(f"tables must be a non-empty list of mappings rule -> time per run; got {tables!r}")
+    for approach in STRICTEST_FIRST:
+        if all(_approach_ok(t, approach, factor=factor, strict=strict) for t in tables):
+            return approach
+    raise ValueError(f"no reading of 'our approach' passes every one of the paper's tables at factor {factor}")
 
 
 def adaptive_faster(records: pd.DataFrame, cost: str = "step_work", approach: str = "every") -> bool:
@@ -194,6 +227,21 @@ def cost_ratios_in_range(records: pd.DataFrame, bounds=(2, 5, 7, 39), cost: str 
     """:func:`ratios_in_range` of the mean ``cost`` (:data:`COSTS`) per run over the predefined step's."""
     check_choice("cost", cost, COSTS)
     return ratios_in_range(by_method(records)[f"{cost}_ratio"], bounds)
+
+
+def paper_ranges(tables, bounds=(2, 5, 7, 39)) -> list:
+    """Sec. 6.2's ranges ("2-5 times slower than predefined step-size as opposed to line-search which is 7-39 times",
+    said of Tables 2 and 3 together) as the paper's own ``tables`` (each rule -> its time per run) reach them: each end
+    of ``bounds`` (:func:`ratios_in_range`) moved out to the farthest ratio to the predefined step the tables print for
+    the adaptive rules and for line search. The reading under which the sentence holds of its own tables (its text's
+    ends do not: Table 2's AdaPFW is 14.7x, Table 3's line search 6.82x)."""
+    if not isinstance(tables, (list, tuple)) or not tables or not all(isinstance(t, dict) for t in tables):
+        raise TypeError(f"tables must be a non-empty list of mappings rule -> time per run; got {tables!r}")
+    if len(bounds) != 4:
+        raise ValueError(f"bounds must be (adaptive low, adaptive high, line-search low, line-search high); got {bounds!r}")
+    ada = [t[m] / t["predefined"] for t in tables for m in ADAPTIVE]
+    ls = [t["line_search"] / t["predefined"] for t in tables]
+    return [min(bounds[0], *ada), max(bounds[1], *ada), min(bounds[2], *ls), max(bounds[3], *ls)]
 
 
 def capped_shares(records: pd.DataFrame, caps: dict) -> dict:
@@ -290,6 +338,48 @@ def loop_caps(rule_settings: dict | None, *, imax: int, ls_iter: int) -> dict:
     own = rule_settings or {}
     return {**{m: own.get(m, {}).get("imax", imax) for m in ADAPTIVE},
             "line_search": own.get("line_search", {}).get("ls_iter", ls_iter)}
+
+
+def line_search_at_cap(records: pd.DataFrame, cap: int, at: int) -> pd.DataFrame:
+    """``records`` with line search's derivative calls counted at ``at`` instead of its configured ``cap``
+    (``at <= cap``): exact where every step of it ran to its cap (:func:`capped_shares`' ``"cap"`` is 1: a search that
+    did not meet its tolerance in ``cap`` calls does not in fewer). A step's work is the gap's estimates (the predefined
+    step's work at the same replicate and iteration, every rule is charged them) plus its calls', ``at / cap`` of them.
+    ``ValueError`` naming the step where one ended before its cap (its count at ``at`` is then unknown)."""
+    check_table("records", records, ("method", "replicate", "iteration", "n_tries", "work_step"))
+    cap, at = check_int("cap", cap, low=1), check_int("at", at, low=1)
+    if at > cap:
+        raise ValueError(f"at must be at most cap ({cap}): more calls than the run made are not counted; got {at}")
+    ls = (records.method == "line_search") & (records.iteration >= 1)
+    if not ls.any():
+        raise ValueError("records hold no line-search step")
+    short = records[ls & (records.n_tries < cap)]
+    if len(short):
+        row = short.iloc[0]
+        raise ValueError(f"line search's step (replicate {row.replicate}, iteration {row.iteration}) ended after "
+                         f"{row.n_tries:g} of its {cap} calls: its count at {at} is unknown")
+    gap = records[records.method == "predefined"].set_index(["replicate", "iteration"]).work_step
+    base = gap.reindex(pd.MultiIndex.from_frame(records.loc[ls, ["replicate", "iteration"]])).to_numpy(float)
+    out = records.copy()
+    out.loc[ls, "work_step"] = base + (records.loc[ls, "work_step"].to_numpy(float) - base) * at / cap
+    return out
+
+
+def speedup_at_most_trials(records: pd.DataFrame, rule: str, cap: int) -> float:
+    """The least speed-up over line search (its mean work per run over ``rule``'s) any ``C_{-1}`` could give ``rule``
+    (an adaptive rule): every step of it charged the work of a step that ran its ``cap`` trials (the most its
+    configuration allows, IMAX; the largest work of such a step in ``records``), line search's work as measured. NaN
+    where no step of ``rule`` reached its cap (the cap's cost is then not observed)."""
+    check_table("records", records, ("method", "replicate", "iteration", "n_tries", "work_step"))
+    check_choice("rule", rule, ADAPTIVE)
+    cap = check_int("cap", cap, low=1)
+    steps = records[(records.method == rule) & (records.iteration >= 1)]
+    capped = steps[steps.n_tries >= cap]
+    if capped.empty:
+        return float("nan")
+    worst = float(capped.work_step.max()) * len(steps) / steps.replicate.nunique()
+    ls = records[(records.method == "line_search") & (records.iteration >= 1)]
+    return float(ls.work_step.sum() / ls.replicate.nunique() / worst)
 
 
 def replicate_readings(test_at, records: pd.DataFrame, values, *, chosen) -> list[dict]:
@@ -574,13 +664,29 @@ def adaptive_boost(records: pd.DataFrame) -> bool:
 REGIME_SE = GAIN_SE
 
 
-def boosting_gains(records: pd.DataFrame) -> dict:
-    """Per rule of ``records`` (:func:`~.boosting.compare_methods`' columns ``gain_q0``, ``gain_q0_se``: the ELBO's gain
-    over the run's plain VI on common random numbers) the first step's and the last iterate's gain, each the mean over
-    replicates with its standard error -- the larger of the Monte-Carlo one (``√Σ se_r² / R``) and the replicates'
-    spread (``sd / √R``, with two or more) -- and ``detectable``, the smallest gain the check detects with 80 % power.
+#: the axes a regime is read on (:func:`boosting_gains`): the ELBO (the objective, nats, on paired draws) and the train
+#: log-likelihood per point (Table 3's axis, paired by replicate), each with how a reason names it
+AXES = {"elbo": "ELBO (nats, paired draws)", "train_ll": "train log-likelihood per point (paired by replicate)"}
+
+
+def boosting_gains(records: pd.DataFrame, axis: str = "elbo") -> dict:
+    """Per rule of ``records`` (:func:`~.boosting.compare_methods`' records) the first step's and the last iterate's gain
+    over the run's plain VI on ``axis`` (:data:`AXES`), each the mean over replicates with its standard error, and
+    ``detectable``, the smallest gain the check detects with 80 % power.
+
+    ``elbo``: the columns ``gain_q0``, ``gain_q0_se`` (the ELBO's gain on common random numbers); the error is the
+    larger of the Monte-Carlo one (``√Σ se_r² / R``) and the replicates' spread (``sd / √R``, with two or more).
+    ``train_ll``: the train log-likelihood per point less the run's own at ``t = 0`` (Table 3's axis); the error is the
+    replicates' spread, which holds the evaluation's Monte-Carlo noise (unknown, NaN, with one replicate).
     A run that stopped early has no last iterate: its rule's last gain is over the replicates that have one."""
-    check_table("records", records, ("method", "replicate", "iteration", "gain_q0", "gain_q0_se"))
+    check_choice("axis", axis, tuple(AXES))
+    if axis == "elbo":
+        check_table("records", records, ("method", "replicate", "iteration", "gain_q0", "gain_q0_se"))
+    else:
+        check_table("records", records, ("method", "replicate", "iteration", "train_ll"))
+        start = records[records.iteration == 0].set_index(["method", "replicate"]).train_ll
+        at0 = start.reindex(pd.MultiIndex.from_frame(records[["method", "replicate"]])).to_numpy(float)
+        records = records.assign(gain_q0=records.train_ll.to_numpy(float) - at0, gain_q0_se=0.0)
     out = {}
     for method, sub in records.groupby("method", sort=False):
         row = {}
@@ -590,9 +696,10 @@ def boosting_gains(records: pd.DataFrame) -> dict:
                 row.update({name: float("nan"), f"{name}_se": float("nan"), f"{name}_detectable": float("nan")})
                 continue
             g, se = at.gain_q0.to_numpy(float), at.gain_q0_se.to_numpy(float)
-            err = float(np.sqrt(np.sum(se**2)) / len(g))
+            err = float(np.sqrt(np.sum(se**2)) / len(g)) if axis == "elbo" else float("nan")
             if len(g) > 1:
-                err = max(err, float(np.std(g, ddof=1) / np.sqrt(len(g))))
+                spread = float(np.std(g, ddof=1) / np.sqrt(len(g)))
+                err = max(err, spread) if axis == "elbo" else spread
             row.update({name: float(g.mean()), f"{name}_se": err, f"{name}_detectable": (GAIN_SE + POWER_SE) * err})
         out[method] = row
     return out
@@ -622,37 +729,59 @@ def _by_start(by_start) -> dict:
     return by_start
 
 
-def regime_reason(by_start: dict) -> str:
+def line_search_loses(gains: dict, rule: str = "line_search") -> bool:
+    """Sec. 6.1's instability on display: line search's first-step or last-iterate gain over plain VI
+    (:func:`boosting_gains`) is below minus :data:`REGIME_SE` standard errors, so it falls off its own start where a
+    stable rule need not. A claim that adaptive rules are "more stable than line-search" is then about a loss line
+    search makes, not a shortfall every rule shares (:func:`in_regime` with ``unstable``). False where the rule has no
+    finite gain."""
+    if not isinstance(gains, dict) or not gains:
+        raise TypeError(f"gains must be a non-empty mapping rule -> boosting_gains' row; got {gains!r}")
+    g = gains.get(rule)
+    return bool(g is not None and any(g[k] < -REGIME_SE * g[f"{k}_se"] for k in ("first", "last")
+                                      if np.isfinite(g[k]) and np.isfinite(g[f"{k}_se"])))
+
+
+def regime_reason(by_start: dict, axis: str = "elbo", unstable: bool = False) -> str:
     """The reason a step-rule claim is undecided where :func:`regime_decides` is false at every start of ``by_start``
-    (start -> :func:`boosting_gains`): every rule's measured gains at each start, their standard errors and power."""
+    (start -> :func:`boosting_gains` on ``axis``, :data:`AXES`): every rule's measured gains at each start, their standard
+    errors and power; with ``unstable``, that line search does not lose beyond them either (:func:`line_search_loses`)."""
+    check_choice("axis", axis, tuple(AXES))
     parts = []
     for start, gains in _by_start(by_start).items():
         shown = "; ".join(f"{m}: first step {g['first']:+.3g} ± {g['first_se']:.2g}, last iterate {g['last']:+.3g} ± "
                           f"{g['last_se']:.2g} (detects {max(g['first_detectable'], g['last_detectable']):.3g})"
                           for m, g in gains.items())
         parts.append(f"{START_NAMES.get(start, start)}: {shown}")
-    return (f"no step rule gains over plain VI beyond {REGIME_SE:g} standard errors at any start (nats, paired draws, "
+    lose = (f", nor does line search lose against it beyond {REGIME_SE:g} standard errors (the instability Sec. 6.1 "
+            "names)") if unstable else ""
+    return (f"no step rule gains over plain VI beyond {REGIME_SE:g} standard errors at any start{lose} ({AXES[axis]}, "
             f"the gain detected with 80 % power in brackets; {' | '.join(parts)}): the regime leaves the step rules "
             "nothing to improve, and ranking how they fall short of plain VI is not the paper's comparison")
 
 
-def in_regime(test, diagnosis, by_start: dict):
+def in_regime(test, diagnosis, by_start: dict, *, axis: str = "elbo", unstable: bool = False):
     """``(test, diagnosis)`` of a claim comparing step rules, decided only where boosting means something:
-    :func:`regime_decides` at some start of ``by_start`` (start -> :func:`boosting_gains`, e.g. ``{"vi": ...,
-    "converged": ...}``). There, unchanged; elsewhere a :class:`~.support.Gated` test with :func:`regime_reason` and
-    no diagnosis, so the claim is ``inconclusive`` with that reason, its support ``gated`` (neither ``holds`` nor a
-    failure, nor a bootstrap of a placeholder)."""
+    :func:`regime_decides` at some start of ``by_start`` (start -> :func:`boosting_gains` on ``axis``, :data:`AXES`, e.g.
+    ``{"vi": ..., "converged": ...}``), or, with ``unstable`` (a stability claim, Sec. 6.1), where line search loses
+    against plain VI beyond its error at some start (:func:`line_search_loses`). There, unchanged; elsewhere a
+    :class:`~.support.Gated` test with :func:`regime_reason` and no diagnosis, so the claim is ``inconclusive`` with
+    that reason, its support ``gated`` (neither ``holds`` nor a failure, nor a bootstrap of a placeholder)."""
     check_callable("test", test)
-    if any(regime_decides(g) for g in _by_start(by_start).values()):
+    starts = _by_start(by_start).values()
+    if any(regime_decides(g) or (unstable and line_search_loses(g)) for g in starts):
         return test, diagnosis
-    return Gated(regime_reason(by_start)), None
+    return Gated(regime_reason(by_start, axis, unstable)), None
 
 
-def gains_measured(by_start: dict, labels: dict | None = None) -> dict:
-    """A claim's ``measured`` entries of the regime (start -> :func:`boosting_gains`): per start and rule
-    ``[first step, its SE, last iterate, its SE]`` (nats over plain VI); ``labels`` names the rules."""
+def gains_measured(by_start: dict, labels: dict | None = None, axis: str = "elbo") -> dict:
+    """A claim's ``measured`` entries of the regime (start -> :func:`boosting_gains` on ``axis``): per start and rule
+    ``[first step, its SE, last iterate, its SE]`` over plain VI (nats on the ELBO; the train log-likelihood's entries
+    are named so); ``labels`` names the rules."""
+    check_choice("axis", axis, tuple(AXES))
     labels = labels or {}
-    return {f"gain over plain VI [first, SE, last, SE], start {start}, {labels.get(m, m)}":
+    name = "gain over plain VI" if axis == "elbo" else "train LL gain over plain VI"
+    return {f"{name} [first, SE, last, SE], start {start}, {labels.get(m, m)}":
             [g["first"], g["first_se"], g["last"], g["last_se"]]
             for start, gains in _by_start(by_start).items() for m, g in gains.items()}
 
