@@ -144,10 +144,10 @@ def test_map_pick_far_and_steps_texts():
     steps = steps_text({m: 1.0 for m in METHODS} | {"GD": 4.0}, {m: None for m in METHODS} | {"GD": "high"},
                        step_factors=[0.25, 1.0], step_ratio=4.0, step_extend=2)
     assert "(c in [0.25, 1.0], the grid extended by 4x" in steps and "GD 4 (at the grid's high edge), SGD 1" in steps
-    assert "blew up" not in steps.split("): ", 1)[1]
+    assert "diverged:" not in steps.split("): ", 1)[1]
     flagged = steps_text({m: 1.0 for m in METHODS}, {m: None for m in METHODS}, step_factors=[1.0], step_ratio=4.0, step_extend=2,
                          rejected={"SGD": True, "GD": False})
-    assert ": GD 1, SGD 1 (every pilot blew up: the factor of least objective" in flagged
+    assert ": GD 1, SGD 1 (every pilot diverged: the factor of least objective" in flagged
     with pytest.raises(TypeError, match="rejected"):
         steps_text({"GD": 1.0}, {"GD": None}, step_factors=[1.0], step_ratio=4.0, step_extend=2, methods=("GD",), rejected=["SGD"])
     with pytest.raises(ValueError, match="step_ratio"):
@@ -227,12 +227,12 @@ def test_d32_holds_and_fails_and_blames_the_stand_in_only_on_a_decisive_chosen_c
     fails = d32_claim(bad, trend=TREND, **on_map())
     assert fails["test"](fails["table"]) is False and fails["diagnosis"]["kind"] == "stand-in"
     assert "It fails, decisively, at the chosen setting" in fails["diagnosis"]["text"] and TREND["text"] in fails["diagnosis"]["text"]
-    # session 36 (helper-278): where every SGD pilot blew up, its step is no step the rule chose: a failure is undecidable here
+    # session 36 (helper-278): where every SGD pilot diverged, its step is no step the rule chose: a failure is undecidable here
     blown = runs_of(SLOW, rejected={"whole": {"SGD": True}})
     undecided = d32_claim(blown, trend=TREND, **on_map())
     assert recorded(tmp_path, undecided)["verdict"] == "inconclusive" and "every step pilot of SGD" in recorded(tmp_path, undecided)["reason"]
-    assert "Every step pilot of SGD on whole's validation split blew up" in undecided["text"]
-    assert undecided["measured"]["every pilot blew up SGD"] is True and fails["measured"]["every pilot blew up SGD"] is False
+    assert "Every step pilot of SGD on whole's validation split diverged" in undecided["text"]
+    assert undecided["measured"]["every pilot diverged SGD"] is True and fails["measured"]["every pilot diverged SGD"] is False
     # neither reaches the target and both end level: a tie, not measured
     tie = runs_of({m: falling(0.01) for m in METHODS})
     none = d32_claim(tie, trend=TREND, **on_map())

@@ -11,7 +11,8 @@ from inferopt.experiment.spectral import centred_ratings, hold_out, run_table, s
 from inferopt.experiment.spectral.completion import completion_problem
 from inferopt.experiment.spectral.completion_map import (MAP_CLAIMS, claim_tests, map_budgets, map_run_table, map_settings, on_grid,
                                                          optimum_quality, split_by_quality, supported, verdict_map)
-from inferopt.experiment.spectral.completion_steps import (STABLE_LIMIT, all_rejected, around, capped, choose_stable, pilot_runs,
+from inferopt.experiment.spectral.completion_steps import (STABLE_LIMIT, all_rejected, around, capped, choose_stable, diverged,
+                                                             far_from_optimum, pilot_runs,
                                                              step_cap, tune_steps)
 from completion_runs import OPT, START, falling, result  # this folder's constructed runs
 
@@ -47,7 +48,7 @@ def quadratic_pilots(best, calls=None):
         if calls is not None:
             calls.append(grid)
         return pd.DataFrame([{"dataset": "d", "arm": m, "factor": f, "validation RMSE": 1.0 + np.log(f / best[m]) ** 2,
-                              "objective / optimum": 1.0} for m, fs in grid.items() for f in fs])
+                              "objective / optimum": 1.0, "start / optimum": 10.0} for m, fs in grid.items() for f in fs])
     return pilots
 
 
@@ -70,13 +71,23 @@ def test_tune_steps_brackets_the_best_step_or_flags_the_edge_left():
     assert calls == [{"GD": [0.25, 1.0, step_cap()]}]      # 4 capped; no extension past the cap
 
 
-def test_all_rejected_flags_an_arm_whose_every_pilot_blew_up():
-    """Session 36 (helper-278): tune_steps' table keeps which pilots blew up; an arm whose every pilot did is flagged (its
-    factor is the least objective's, no step the rule chose), one with a surviving pilot is not."""
+def test_all_rejected_flags_an_arm_whose_every_pilot_diverged():
+    """Session 36 (helper-278): tune_steps' table keeps which pilots diverged; an arm whose every pilot did is flagged (its
+    factor is the least objective's, no step the rule chose), one with a surviving pilot is not. Session 38: a pilot far
+    from the optimum but below its start is flagged far, not rejected."""
     def pilots(grid):
         return pd.DataFrame([{"dataset": "d", "arm": m, "factor": f, "validation RMSE": 1.0 + f,
-                              "objective / optimum": 3.0 + f if m == "SGD" else 1.0 + f} for m, fs in grid.items() for f in fs])
+                              "objective / optimum": 3.0 + f if m == "SGD" else 1.0 + f, "start / optimum": 3.5}
+                             for m, fs in grid.items() for f in fs])
     tb, chosen, _ = tune_steps(pilots, {"GD": [0.25, 1.0], "SGD": [0.25, 1.0]}, rounds=0, step_ratio=2.0)
+    # SGD at 0.25 ends at 3.25x the optimum, below its start (3.5x): far, not diverged; at 1.0 at 4x, above it: diverged
+    assert all_rejected(tb) == {"GD": False, "SGD": False} and chosen == {"GD": 0.25, "SGD": 0.25}
+    assert tb.set_index(["arm", "factor"]).rejected.to_dict() == {("GD", 0.25): False, ("GD", 1.0): False,
+                                                                  ("SGD", 0.25): False, ("SGD", 1.0): True}
+    assert tb.set_index(["arm", "factor"]).far.to_dict() == {("GD", 0.25): False, ("GD", 1.0): False,
+                                                             ("SGD", 0.25): True, ("SGD", 1.0): True}
+    tb, chosen, _ = tune_steps(lambda g: pilots(g).assign(**{"start / optimum": 1.5}), {"GD": [0.25, 1.0], "SGD": [0.25, 1.0]},
+                               rounds=0, step_ratio=2.0)
     assert all_rejected(tb) == {"GD": False, "SGD": True} and chosen == {"GD": 0.25, "SGD": 0.25}
     assert all_rejected(tb.assign(rejected=tb.arm == "SGD") ) == {"GD": False, "SGD": True}
     assert all_rejected(tb.assign(rejected=(tb.arm == "SGD") & (tb.factor == 1.0))) == {"GD": False, "SGD": False}
@@ -96,7 +107,7 @@ def gd_pilots(L, steps=60, optimum=0.0):
             for f in fs:
                 x = (1.0 - f) ** steps          # x_k = (1 - eta Lt)^k x_0 with eta = f / Lt
                 rows.append({"dataset": "d", "arm": m, "factor": f, "validation RMSE": abs(x) if abs(f - 2.5) > 1e-9 else 0.0,
-                             "objective / optimum": (Lt * x * x / 2 + 1.0) / 1.0})
+                             "objective / optimum": (Lt * x * x / 2 + 1.0) / 1.0, "start / optimum": Lt / 2 + 1.0})
         return pd.DataFrame(rows)
     return pilots
 
@@ -120,19 +131,27 @@ def test_the_tuner_never_returns_an_unstable_step_on_a_quadratic_of_known_curvat
 
 def test_choose_stable_rejects_a_diverging_pilot_and_can_fail_to():
     pilots = pd.DataFrame({"arm": ["GD"] * 3, "factor": [0.5, 1.0, 1.9], "validation RMSE": [1.05, 1.02, 0.99],
-                           "objective / optimum": [1.2, 1.1, 40.0]})
-    # the least validation RMSE belongs to a pilot whose objective ends 40x the optimum's: rejected, 1.0 taken
+                           "objective / optimum": [1.2, 1.1, 40.0], "start / optimum": 15.0})
+    # the least validation RMSE belongs to a pilot whose objective ends 40x the optimum's, above its start's 15x: it
+    # diverged (session 28's box-pinned c = 4), rejected, 1.0 taken
     assert choose_stable(pilots) == ({"GD": 1.0}, {"GD": False})
-    # with a looser cut-off the same pilot passes: the rule can go either way
-    assert choose_stable(pilots, far=50.0) == ({"GD": 1.9}, {"GD": False})
-    # every pilot blown up: the least objective, flagged
-    assert choose_stable(pilots.assign(**{"objective / optimum": [9.0, 5.0, 40.0]})) == ({"GD": 1.0}, {"GD": True})
+    # the same pilot from a start farther off (50x) descended: it is far, not divergent, and the rule takes it
+    assert choose_stable(pilots.assign(**{"start / optimum": 50.0})) == ({"GD": 1.9}, {"GD": False})
+    # session 38's SGD pilots: 2.4-5.1x the optimum at the end from 11-19x: all descended, the least RMSE taken
+    sgd = pd.DataFrame({"arm": "SGD", "factor": [0.0625, 0.125, 0.25, 0.5], "validation RMSE": [3.15, 2.56, 2.07, 2.13],
+                        "objective / optimum": [1.63, 2.39, 3.95, 4.07], "start / optimum": 11.0})
+    assert choose_stable(sgd) == ({"SGD": 0.25}, {"SGD": False})
+    assert far_from_optimum(sgd).tolist() == [False, True, True, True] and not diverged(sgd).any()
+    # every pilot diverged: the least objective, flagged
+    assert choose_stable(pilots.assign(**{"objective / optimum": [19.0, 16.0, 40.0]})) == ({"GD": 1.0}, {"GD": True})
     # a non-finite validation RMSE is rejected
     assert choose_stable(pilots.assign(**{"validation RMSE": [1.05, np.nan, 0.99], "objective / optimum": 1.0}))[0] == {"GD": 1.9}
     with pytest.raises(ValueError, match="far"):
         choose_stable(pilots, far=1.0)
     with pytest.raises(ValueError, match="table"):
         choose_stable(pilots.drop(columns="objective / optimum"))
+    with pytest.raises(ValueError, match="start / optimum"):
+        choose_stable(pilots.drop(columns="start / optimum"))
 
 
 def test_tune_steps_and_around_refuse_bad_arguments():
@@ -163,8 +182,10 @@ def small():
 def test_pilot_runs_score_every_arm_and_factor_on_the_validation_split(small):
     common = dict(name="d", label="t", budget=None, iters=3, seed=0, sgd_decay=0.01, M=2, N=3, svrg_inner=2, eval_every=1, optimum=1.0)
     tb = pilot_runs(small, 10.0, 1.0, {"GD": [1.0, 4.0], "SGD": [1.0]}, **common)
-    assert list(tb.columns) == ["dataset", "arm", "factor", "validation RMSE", "objective", "objective / optimum"]
+    assert list(tb.columns) == ["dataset", "arm", "factor", "validation RMSE", "objective", "objective / optimum", "start / optimum"]
     assert (tb["objective"] > 0).all() and np.allclose(tb["objective / optimum"], tb["objective"])
+    # from zero, GD at c = 1 and SGD descend; GD at c = 4, beyond the stability limit 2, ends above its start: diverged
+    assert diverged(tb).tolist() == [(m, f) == ("GD", 4.0) for m, f in zip(tb.arm, tb.factor)]
     assert sorted(zip(tb.arm, tb.factor)) == [("GD", 1.0), ("GD", 4.0), ("SGD", 1.0)] and np.isfinite(tb["validation RMSE"]).all()
     again = pilot_runs(small, 10.0, 1.0, {"GD": [1.0, 4.0], "SGD": [1.0]}, **common)
     assert again["validation RMSE"].tolist() == tb["validation RMSE"].tolist()       # each pilot its own stream: reproducible

@@ -204,7 +204,7 @@ def steps_text(factors: dict, edges: dict, *, step_factors, step_ratio: float, s
                rejected: dict | None = None) -> str:
     """How each arm's step was tuned (:func:`~.completion_steps.tune_steps`: ``c`` in ``step_factors``, the grid extended
     by ``step_ratio`` beyond an edge up to ``step_extend`` times) and what it chose: ``factors[arm]``, with the grid
-    edge it sits at (``edges[arm]``, :func:`~.completion.grid_edge`) and, where every pilot of an arm blew up
+    edge it sits at (``edges[arm]``, :func:`~.completion.grid_edge`) and, where every pilot of an arm diverged
     (``rejected[arm]``, :func:`~.completion_steps.all_rejected`), that its factor is the least objective's instead."""
     if not isinstance(factors, dict) or not isinstance(edges, dict):
         raise TypeError("factors and edges must be mappings arm -> step factor / grid edge")
@@ -220,9 +220,9 @@ def steps_text(factors: dict, edges: dict, *, step_factors, step_ratio: float, s
         raise TypeError(f"rejected must be a mapping arm -> bool; got {type(rejected).__name__}")
     return (f"Each arm's initial step c/L tuned on the validation split (c in {list(step_factors)}, the grid extended by {step_ratio:g}x "
             f"beyond an edge the chosen c sits at, up to {step_extend} times; least validation RMSE at the pilot's end among the "
-            "pilots that did not blow up): "
+            "pilots that did not diverge, i.e. end above their own start's objective): "
             + ", ".join(f"{m} {factors[m]:g}" + (f" (at the grid's {edges[m]} edge)" if edges[m] else "")
-                        + (" (every pilot blew up: the factor of least objective, not a step the rule chose)" if rejected.get(m) else "")
+                        + (" (every pilot diverged: the factor of least objective, not a step the rule chose)" if rejected.get(m) else "")
                         for m in methods) + ".")
 
 
@@ -647,10 +647,10 @@ class D3Runs:
         ref = self.ref
         return {f"step factor {m}": self.factors[ref][m] for m in METHODS} | {
             f"chosen step at grid edge {m}": self.edges[ref][m] or "no" for m in METHODS} | {
-            f"every pilot blew up {m}": self.blew_up(ref, m) for m in METHODS}
+            f"every pilot diverged {m}": self.all_diverged(ref, m) for m in METHODS}
 
-    def blew_up(self, name: str, method: str) -> bool:
-        """Whether every step pilot of ``method`` on ``name`` blew up (``rejected``, :func:`~.completion_steps.all_rejected`):
+    def all_diverged(self, name: str, method: str) -> bool:
+        """Whether every step pilot of ``method`` on ``name`` diverged (``rejected``, :func:`~.completion_steps.all_rejected`):
         its step is then no step the tuning rule chose."""
         return bool(((self.rejected or {}).get(name) or {}).get(method, False))
 
@@ -931,9 +931,8 @@ def stand_in_33(runs: D3Runs, trend: dict, density: tuple | None = None) -> dict
             "turns": None if priced is None else priced["outcome"], "priced": priced is not None}
 
 
-#: why a claim on a method whose every step pilot blew up is undecidable in the regime (helper-278's review of D3.2)
-BLEW_UP = ("every step pilot of {m} on {ref}'s validation split blew up (its objective ended above the far cut times the "
-           "optimum's), so its step is the least objective's, no step the tuning rule chose: in this regime (eps, its steps, "
+#: why a claim on a method whose every step pilot diverged is undecidable in the regime (helper-278's review of D3.2)
+ALL_DIVERGED = ("every step pilot of {m} on {ref}'s validation split diverged (its objective ended above its own start's), so its step is the least objective's, no step the tuning rule chose: in this regime (eps, its steps, "
            "sgd_decay, M) the claim on {m} cannot be decided; what would decide it: a regime in which some pilot of {m} "
            "converges")
 
@@ -963,7 +962,7 @@ def d32_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
         f"SGD and GD tie on the reading that decides them, or their censored GD / SGD ratio "
         f"{ratio_text(main, ref, common[ref], key, 'SGD')} lies below the factor")
     beside = {f"order at {r_}": _VERDICT[d32_test(main, r_)] for r_ in runs.reads if not (r_ == runs.absolute and runs.absolute_met)}
-    blown = BLEW_UP.format(m="SGD", ref=ref) if runs.blew_up(ref, "SGD") else ""   # SGD's step no step the rule chose
+    blown = ALL_DIVERGED.format(m="SGD", ref=ref) if runs.all_diverged(ref, "SGD") else ""   # SGD's step no step the rule chose
     return dict(
         id="D3.2",
         text=(f"SGD converges much faster than GD on {ref}: {READING}; where read by their times, GD's median work to the target over "
