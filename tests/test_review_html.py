@@ -310,3 +310,17 @@ def test_the_paper_scale_front_page_labels_its_own_figures_paper_scale(tmp_path)
     _big_png(paper / "figures" / "X1" / "fig9.png")
     index = build_index({"X1": meta | {"claims": [BY_READING]}}, paper, figures_scale="paper")
     assert "paper scale: fig9" in index and "default scale: fig9" not in index and NOT_COMMITTED in index
+
+
+def test_a_gated_claim_says_its_reason_once_in_its_row():
+    """Session 37's screenshot: a gated claim's reason stood twice in its row (under the verdict and as its support)."""
+    from inferopt.pipeline.review_html import claim_html
+    note = "no step rule gains over plain VI beyond 2 standard errors at any start (a long reason)"
+    gated = {"id": "X1.3", "target": "X1", "text": "Adaptive above line search.", "verdict": "inconclusive", "measured": {},
+             "support": {"method": "gated", "note": note}, "reason": f"gated out: {note}"}
+    row = re.search(r"<table>.*?</table>", claim_html("X1.3", {"paper": gated}, None)).group(0)
+    assert row.count(html.escape(note)) == 1 and "gated out (the reason is beside the verdict)" in row
+    # a bootstrap's share is not in its reason: both stay
+    short = dict(BY_READING, support=BOOT | {"fraction_holding": 0.7}, reason="only 70 % of the resamples hold")
+    page = claim_html("X1.2", {"paper": short}, None)
+    assert "holds in 70 % of 200 bootstrap resamples of 10 trials" in page and "why:" in page

@@ -121,6 +121,14 @@ def _diagnosis(diagnosis: dict, scale: str) -> str:
     return "".join(parts)
 
 
+def support_cell(claim: dict, reason: str | None) -> str:
+    """A claim's support in its row of the claim table: :func:`~inferopt.experiment.claims.support_text`, or, where the
+    reason beside the verdict (``reason``, :func:`~.review.why_undecided`) already holds it (a gated claim's reason is its
+    gate's note), a pointer to that reason: the row says it once."""
+    text = support_text(claim.get("support"))
+    return "gated out (the reason is beside the verdict)" if reason and text and text in reason else text
+
+
 def claim_html(claim_id: str, by_scale: dict, stale: str | None) -> str:
     """One claim: the paper's words, our test, the verdicts, the diagnoses, the numbers, what would change it."""
     any_claim = next(c for c in by_scale.values() if c is not None)
@@ -137,8 +145,9 @@ def claim_html(claim_id: str, by_scale: dict, stale: str | None) -> str:
             rows.append(f"<tr><td>{scale}</td><td>{_badge(None)}</td><td></td><td></td></tr>")
             continue
         mark = f" <span class='verdict stale' title='{_e(stale)}'>STALE</span>" if scale == "paper" and stale else ""
-        why = f"<div class='support'>why: {_e(why_undecided(claim))}</div>" if why_undecided(claim) else ""
-        rows.append(f"<tr><td>{scale}</td><td>{_badge(claim)}{mark}{why}</td><td>{_e(support_text(claim.get('support')))}</td>"
+        reason = why_undecided(claim)
+        why = f"<div class='support'>why: {_e(reason)}</div>" if reason else ""
+        rows.append(f"<tr><td>{scale}</td><td>{_badge(claim)}{mark}{why}</td><td>{_e(support_cell(claim, reason))}</td>"
                     f"<td>{_e(threshold_text(claim.get('threshold')))}</td></tr>")
     parts.append(f"<table><tr><th>scale</th><th>verdict</th><th>support</th><th>threshold</th></tr>{''.join(rows)}</table>")
     parts += [_diagnosis(c["diagnosis"], s) for s, c in by_scale.items() if c is not None and c.get("diagnosis")]
