@@ -445,6 +445,11 @@ def _experiment_coresets():
     }
 
 
+def _final_error(run, floor):
+    """A summary of one run for ``experiment.herding.floored_summary``: its last moment error and the floor."""
+    return pd.Series({"final mean error": run.mean_error.iloc[-1], "floor": floor})
+
+
 def _experiment_herding():
     T = sobolev_target()
     from inferopt.herding import TrigDensity
@@ -459,6 +464,8 @@ def _experiment_herding():
                                        n_points=3, proj_sizes=[2], n_rep=1, rng=0),
         "snap_to_grid": lambda: dict(points=np.array([0.1, 0.97]), grid=np.linspace(0, 1, 20, endpoint=False)),
         "moment_error_floor": lambda: dict(features=states, mu=np.array([0.2, -0.1])),
+        "floored_summary": lambda: dict(runs={"1/(t+1)": pd.DataFrame({"t": [1, 2], "mean_error": [0.5, 1e-12]})}, floor=1e-9,
+                                        summarise=_final_error),
         "state_curves": lambda: dict(features=states, mu=np.array([0.2, -0.1]), p_star=np.full(4, 0.25),
                                      n_points=3, step="1/(t+1)", checkpoints=[2]),
         "herding_record": lambda: dict(features=states, mu=np.array([0.2, -0.1]), p_star=np.full(4, 0.25),

@@ -13,6 +13,7 @@ from inferopt.experiment.herding import (
     error_table,
     exp_rate,
     finite_sample_curves,
+    floored_summary,
     log_slope,
     moment_error_floor,
     power_fit,
@@ -139,6 +140,46 @@ def test_line_search_stalls_below_the_moment_error_floor_and_herding_stays_above
     assert ls[2000] < floor < 1e-3 * min(ls[100], fw[2000]) and ls[1000] == ls[2000]   # the stall
     with pytest.raises(ValueError, match="mu must have length"):
         moment_error_floor(F, mu[:3])
+
+
+def test_floored_summary_reads_each_run_at_its_floor_in_one_table():
+    """B5's run pairs (session 38: one helper for the four tables of its claims cell): one row per method, each run's
+    moment error read at 0 at or below the floor before it is summarised, rounding read as 0 and NaN (nothing to fit)
+    kept; errors name the bad argument."""
+    S = all_states(4)
+    F = pairwise_features(S)
+    p = exponential_family(F, np.r_[np.zeros(4), np.full(F.shape[1] - 4, 0.3)])
+    mu = F.T @ p
+    floor = moment_error_floor(F, mu)
+    runs = {m: state_curves(F, mu, p, 400, m, [10, 100, 400]) for m in ("1/(t+1)", "line_search")}
+    seen = {}
+
+    def summarise(g, fl):
+        seen[len(seen)] = g.mean_error.to_numpy()
+        pos = g[g.mean_error > 0]
+        return pd.Series({"final": g.mean_error.iloc[-1], "slope": log_slope(pos.t, pos.mean_error) if len(pos) >= 2 else np.nan,
+                          "tiny": 1e-13, "floor": fl})
+    table = floored_summary(runs, floor, summarise)
+    assert list(table.index) == list(runs) and list(table.columns) == ["final", "slope", "tiny", "floor"]
+    raw_ls = runs["line_search"].mean_error.to_numpy()
+    assert raw_ls[-1] <= floor and table.loc["line_search", "final"] == 0.0          # line search's stall read as 0
+    assert np.isnan(table.loc["line_search", "slope"]) or table.loc["line_search", "slope"] < 0
+    assert table.loc["1/(t+1)", "final"] == runs["1/(t+1)"].mean_error.iloc[-1] > floor   # herding: measured, kept
+    assert (table["tiny"] == 0.0).all() and (table["floor"] == floor).all()           # rounding -> 0; the floor passed on
+    assert (seen[1] == np.where(raw_ls > floor, raw_ls, 0.0)).all()                   # summarise sees the floored run
+    assert runs["line_search"].mean_error.to_numpy()[-1] == raw_ls[-1]                # the runs are not changed
+    with pytest.raises(ValueError, match="runs"):
+        floored_summary({}, floor, summarise)
+    with pytest.raises(ValueError, match="runs\\['x'\\]"):
+        floored_summary({"x": runs["line_search"].drop(columns="mean_error")}, floor, summarise)
+    with pytest.raises(ValueError, match="floor"):
+        floored_summary(runs, -1.0, summarise)
+    with pytest.raises(TypeError, match="summarise"):
+        floored_summary(runs, floor, "summarise")
+    with pytest.raises(TypeError, match="summarise"):
+        floored_summary(runs, floor, lambda g, fl: pd.Series({"a": 1.0 + 1j}))
+    with pytest.raises(ValueError, match="summarise"):
+        floored_summary(runs, floor, lambda g, fl: pd.Series({"a": np.nan}))
 
 
 def test_herding_record_reads_both_axes_at_every_iteration_exactly():

@@ -173,14 +173,12 @@ def test_min_entropy_vertex_matches_brute_force_and_beats_the_starts():
         assert h <= entropy(low_entropy_distribution(F, mu, np.random.default_rng([trial, 1]), n_vertices=20)) + 1e-12
 
 
-def test_entropy_minimization_bracket_similar_distance_and_aligned_mass():
-    """B5.3's own sentence can hold and fail (and is not measured without its premise); B5.11 either way; the regime."""
+def test_entropy_minimization_bracket_and_aligned_mass():
+    """B5.3's own sentence can hold and fail (and is not measured without its premise); the regime."""
     import numpy as np
-    from inferopt.experiment.moment_claims import aligned_mass, entropy_minimization_bracket, similar_distance_cell
+    from inferopt.experiment.moment_claims import aligned_mass, entropy_minimization_bracket
     assert entropy_minimization_bracket(0.34, 0.34, 0.5) is True and entropy_minimization_bracket(0.6, 0.6, 0.5) is False
     assert entropy_minimization_bracket(0.1, 0.1, 0.5, premise=False) is None
-    assert similar_distance_cell(0.05, 0.04) and similar_distance_cell(0.04, 0.05)
-    assert not similar_distance_cell(0.2, 0.04) and not similar_distance_cell(0.01, 0.04)
     S = np.array([[-1, -1], [-1, 1], [1, -1], [1, 1]], dtype=float)
     assert aligned_mass(S, [0.4, 0.1, 0.1, 0.4]) == pytest.approx(0.8)
 
@@ -610,3 +608,45 @@ def test_approach_count_holds_fails_and_an_empty_reading_is_undecided():
         approach_count([0.1], [0.0])
     with pytest.raises(TypeError, match="count"):
         approaches_in_more_cells(True, 0)
+
+
+def test_closer_at_majority_holds_and_fails_at_each_reading():
+    """B5.9 at one d (session 38's review): herding strictly closer than line search at more than half of the couplings
+    holds (the paper scale's d = 8: 2 of 3, line search / herding 3.12, 2.88, 0.651), fails at half or fewer (a tie is no
+    win), and turns with the share read at 2/3 and with the closeness factor; errors name the bad argument."""
+    from inferopt.experiment.moment_claims import MAJORITY_SHARES, closer_at_majority
+    herding, line_search = [0.0442, 0.0662, 0.0583], [0.1377, 0.1905, 0.0380]     # d = 8, couplings 1, 0.5, 2
+    assert all(closer_at_majority(herding, line_search, s) for s in MAJORITY_SHARES)          # 2 of 3: holds
+    assert not closer_at_majority(herding, [0.1377, 0.0600, 0.0380])                          # 1 of 3: fails
+    assert not closer_at_majority([0.1, 0.2], [0.2, 0.1])                                     # 1 of 2: no majority
+    assert not closer_at_majority([0.1, 0.1, 0.5], [0.1, 0.2, 0.4])                           # a tie is no win: 1 of 3 ...
+    assert closer_at_majority([0.1, 0.1, 0.5], [0.1, 0.2, 0.4], factor=0.9)                   # ... at the factor 0.9: 2 of 3
+    four = ([0.1, 0.1, 0.1, 0.5], [0.2, 0.2, 0.2, 0.4])                                       # 3 of 4 couplings
+    assert closer_at_majority(*four, 2 / 3) and not closer_at_majority(*four, 0.8)            # the share turns it
+    assert not closer_at_majority(herding, line_search, factor=3.0)                           # 0 of 3 at the factor 3
+    with pytest.raises(ValueError, match="dist_herding and dist_other"):
+        closer_at_majority([0.1, 0.2], [0.1])
+    with pytest.raises(ValueError, match="dist_other"):
+        closer_at_majority([0.1], [-0.1])
+    with pytest.raises(ValueError, match="share"):
+        closer_at_majority(herding, line_search, 0.4)
+    with pytest.raises(ValueError, match="factor"):
+        closer_at_majority(herding, line_search, factor=0.0)
+
+
+def test_majority_over_d_holds_fails_and_a_split_is_a_lost_setting():
+    """B5.9 over the lost d (session 38's review): it holds where the majority holds at every d, fails where it fails at
+    every d, and a split over d, or a d undecided where another fails, is inconclusive (a lost setting)."""
+    from inferopt.experiment.moment_claims import majority_over_d
+    assert majority_over_d({6: "holds", 8: "holds", 10: "holds"})["verdict"] is True
+    out = majority_over_d({6: "fails", 8: "fails", 10: "not measured"})
+    assert out["verdict"] is False and out["lost"] is None
+    split = majority_over_d({6: "holds", 8: "fails", 10: "holds"})
+    assert split["verdict"] is None and split["lost"] == "lost setting" and split["by_value"] == {6: True, 8: False, 10: True}
+    open_ = majority_over_d({6: "inconclusive", 8: "fails"})
+    assert open_["verdict"] is None and open_["lost"] == "lost setting" and open_["undecided"] == [6]
+    assert majority_over_d({6: "inconclusive", 8: "holds"})["verdict"] is None and majority_over_d({6: "inconclusive", 8: "holds"})["lost"] is None
+    with pytest.raises(ValueError, match="verdicts_by_d"):
+        majority_over_d({})
+    with pytest.raises(ValueError, match="verdicts_by_d"):
+        majority_over_d({6: True})

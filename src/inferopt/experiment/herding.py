@@ -5,6 +5,8 @@
 * :func:`state_curves` -- Figs. 6-7: herding's distribution over the states against the max-entropy one;
 * :func:`bit_means` -- the three kinds of mean vectors of Fig. 6;
 * :func:`moment_error_floor` -- the moment error below which a herding run over the states cannot tell atoms apart;
+* :func:`floored_summary` -- one setting's runs over the states (herding, line search, ...) summarised into one table,
+  each run's moment error read at 0 below that setting's floor;
 * :func:`log_slope`, :func:`exp_rate` -- fitted rates (Sec. 4.2: ``O(t^-a)`` against ``exp(-c t)``);
 * :func:`error_table`, :func:`at_sizes`, :func:`ratio_over_sizes`, :func:`slopes_over_sizes` -- the claims'
   comparisons, every method read at the same sizes ``t`` (never one side at ``t = 2^k`` and the other at every ``t``).
@@ -21,8 +23,8 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .._selection import TIE_RTOL
-from .._validation import (as_finite_array, check_choice, check_flag, check_in_hull, check_int, check_int_sequence,
-                           check_probabilities, check_real, check_size, check_table)
+from .._validation import (as_finite_array, check_callable, check_choice, check_flag, check_in_hull, check_int,
+                           check_int_sequence, check_probabilities, check_real, check_size, check_table)
 from ..herding.baselines import sobol_points
 from ..herding.densities import TrigDensity, check_density
 from ..herding.herding import herd, projected_errors
@@ -190,6 +192,39 @@ def moment_error_floor(features, mu) -> float:
         raise ValueError(f"mu must have length features.shape[1] = {F.shape[1]}; got {len(mu)}")
     c = (F * mu).sum(axis=1)   # numpy's own summation, not a BLAS product: the same bits under every kernel
     return MOMENT_FLOOR_FACTOR * 4.0 * TIE_RTOL * float(np.abs(c).max())
+
+
+#: a summary statistic of magnitude at most this reads as 0 in :func:`floored_summary` (a slope fitted on a plateau,
+#: a distance's lower digits: rounding, whose last bits come from the BLAS kernel)
+SUMMARY_ZERO = 1e-12
+
+
+def floored_summary(runs: dict, floor: float, summarise) -> pd.DataFrame:
+    """One setting's runs over the states (``runs``: method name -> its :func:`state_curves` table, or
+    :func:`~.moment_claims.tie_curves`', each with a ``mean_error`` column: B5's run pair of herding and line search in one
+    cell of its map) summarised into one table, one row per method: each run's moment error read at 0 at or below the
+    setting's ``floor`` (:func:`moment_error_floor`: the LMO's resolution, below which the error is the stall, not a
+    measurement), then ``summarise(run, floor)`` (its statistics, a mapping or ``pandas.Series`` of real numbers; NaN
+    where a statistic has nothing to fit, e.g. a slope of an error at the means), statistics of magnitude at most
+    :data:`SUMMARY_ZERO` read as 0 (NaN kept). Raises ``ValueError`` / ``TypeError`` naming the bad argument: a run
+    without ``mean_error``, a negative ``floor``, a ``summarise`` that is not callable, returns non-real values or no
+    finite statistic."""
+    if not isinstance(runs, dict) or not runs:
+        raise ValueError(f"runs must map method names to run tables; got {runs!r}")
+    for name, run in runs.items():
+        check_table(f"runs[{name!r}]", run, ("mean_error",))
+    floor = check_real("floor", floor, low=0.0)
+    check_callable("summarise", summarise)
+    rows = {}
+    for name, run in runs.items():
+        stats = pd.Series(summarise(run.assign(mean_error=run.mean_error.where(run.mean_error > floor, 0.0)), floor))
+        if stats.empty or stats.dtype.kind not in "fiub":
+            raise TypeError(f"summarise must return real numbers; got {stats.dtype} for {name!r}")
+        if not np.isfinite(stats.to_numpy(dtype=float)).any():
+            raise ValueError(f"summarise returned no finite statistic for {name!r}")
+        rows[name] = stats.astype(float)
+    table = pd.DataFrame(rows).T
+    return table.where((table.abs() > SUMMARY_ZERO) | table.isna(), 0.0)
 
 
 def _state_run(features, mu, p_star, n_points, step, checkpoints):

@@ -22,8 +22,8 @@ read where the run ends, over its last decade, not over an early plateau:
   of the entropy scale by concave descent over the moment polytope's vertices (a search: positions from it are lower
   bounds), exact by enumeration at d <= 4 (:func:`min_entropy_exact`), and line search's position on it under
   the premise; :func:`farther_cell` at the factor 1 -- B5.9 per cell (session 34's third review: herding strictly
-  closer to ``p*`` than line search, over the map like every B5 map claim); :func:`approach_count`, :func:`approaches_in_more_cells` -- B5.9's count reading, beside;
-  :func:`similar_distance_cell` -- B5.11; :func:`aligned_mass` -- a cell's regime.
+  closer to ``p*`` than line search, the every-cell map beside B5.9 since session 38); :func:`approach_count`,
+  :func:`approaches_in_more_cells` -- B5.9's count reading, beside; :func:`aligned_mass` -- a cell's regime.
 * session 30's review: :data:`MAX_RADIUS_SHARE` -- an upper bound on B5.1 / B5.2's tolerance
   (:func:`not_maxent_resolved_cell`'s ``ceiling``); :data:`LONGER` -- herding's runs still falling at ``long_points``
   run again longer; :func:`by_lost_value` -- the lost d compared like with like (every pair of d over the couplings
@@ -35,6 +35,10 @@ read where the run ends, over its last decade, not over an early plateau:
 * session 36's review (helper-280): :func:`min_entropy_lower_bound`, :func:`entropy_minimization_bracket` -- B5.3's
   position bracketed between the searched low end's lower bound and the min-entropy bound's upper bound, so a cell can
   hold decisively at any d (session 33's `bound_cell`, which left every searched hold undecided, is gone).
+* session 38's review: :func:`closer_at_majority`, :func:`majority_over_d` -- B5.9 decided by majority over the couplings
+  at each d (herding strictly closer to ``p*`` than line search at more than half of them), holding where that holds at
+  every d; B5.11 (min-norm-point's distance against line search's, "quantitatively similar" being said of Fig. 6) is no
+  longer a check with a verdict: its numbers are shown beside B5.8.
 * session 34's review: :func:`lost_setting_claim` -- a claim's verdict with the lost-setting rule (a value of d undecided
   where another fails leaves it open), the same at every reading and construction.
   Second review: :func:`by_lost_value` compares d like with like only where their own maps disagree;
@@ -207,6 +211,50 @@ def approaches_in_more_cells(count: int, reference: int) -> bool | None:
     return bool(count > reference)
 
 
+#: B5.9's readings of "a majority of the couplings" (session 38's review): herding closer at more than half of them
+#: (chosen), and at two thirds or more
+MAJORITY_SHARES = (0.5, 2 / 3)
+
+
+def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: float = 1.0) -> bool:
+    """B5.9 at one value of d (the abstract's and Sec. 6's "the original herding algorithm tends to approach more often
+    the maximum entropy distribution"; session 38's review, four reviewers of five: read by majority over the couplings,
+    as B4.11 reads the same sentence on Fig. 6): herding ends closer to ``p*`` than line search -- :func:`farther_cell` at
+    ``factor`` on the ratio line search / herding, 1 strictly (a tie is no win) -- at more than half of the couplings and
+    at a share of them of at least ``share`` (:func:`~.maxent_claims.approaches_more_often`; 0.5: a bare majority, 2/3
+    read, :data:`MAJORITY_SHARES`). ``dist_herding``, ``dist_other``: the two methods' final ``||p_t - p*||`` at each
+    coupling of that d, after equal budgets, in one order."""
+    from .maxent_claims import approaches_more_often
+    h = as_finite_array("dist_herding", dist_herding, ndim=1, nonempty=True)
+    o = as_finite_array("dist_other", dist_other, ndim=1, nonempty=True)
+    if h.shape != o.shape:
+        raise ValueError(f"dist_herding and dist_other must hold one distance per coupling; got {h.size} and {o.size}")
+    if (h < 0).any():
+        raise ValueError("dist_herding must hold distances >= 0")
+    if (o < 0).any():
+        raise ValueError("dist_other must hold distances >= 0")
+    share = check_real("share", share, low=0.5, high=1.0)
+    wins = sum(farther_cell(b, a, factor) for a, b in zip(h, o))
+    return approaches_more_often(wins / h.size, share)
+
+
+def majority_over_d(verdicts_by_d) -> dict:
+    """B5.9 over the lost d (session 38's review: it holds where herding is closer at a majority of the couplings at every
+    d): ``verdicts_by_d`` maps each value of d to its verdict word there (:func:`closer_at_majority`'s ``"holds"`` /
+    ``"fails"``; ``"inconclusive"`` where random ties' seeds disagree; ``"not measured"``). Each d is one cell of a map over
+    d alone, read with THE RULE on a lost setting (:func:`lost_setting_claim`): the claim holds where every d holds, fails
+    where every d that decides fails, and is undecided (inconclusive, a lost setting) where the d disagree or one is
+    undecided while another fails. Returns :func:`lost_setting_claim`'s dict (``by_value``: each d's verdict)."""
+    from .herding_claims import map_holds
+    known = ("holds", "fails", "inconclusive", "not measured")
+    if not isinstance(verdicts_by_d, dict) or not verdicts_by_d:
+        raise ValueError(f"verdicts_by_d must map each value of d to a verdict word; got {verdicts_by_d!r}")
+    if any(w not in known for w in verdicts_by_d.values()):
+        raise ValueError(f"verdicts_by_d must map d to one of {known}; got {verdicts_by_d!r}")
+    cells = {(d, "majority"): w for d, w in verdicts_by_d.items()}
+    return lost_setting_claim(map_holds(list(cells.values())), cells)
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Random tie-breaking as a construction of the experiment layer (B5.1, B5.2, B5.7), the degenerate-cell gate
 # (B5.1, B5.2, B5.7) and B5.6's built-in ties.
@@ -282,7 +330,7 @@ def permutation_verdict(verdicts) -> str | None:
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# B5.3's low end of the entropy scale (review 196), its one-sentence reading, and the untested statements B5.10, B5.11.
+# B5.3's low end of the entropy scale (review 196), its one-sentence reading, and the untested statement B5.10.
 
 #: B5.3's concave descent: the smoothings of the entropy's linearisation tried at each step
 SMOOTHINGS = (1e-1, 1e-2, 1e-3, 1e-6)
@@ -415,15 +463,6 @@ def min_entropy_lower_bound(features, mu, classes=None) -> float:
             raise ValueError(f"features, mu: the moment set is empty or the program failed ({res.message})")
         m = max(m, -float(res.fun))
     return float(-np.log(min(1.0, m + 1e-9)))
-
-
-def similar_distance_cell(dist_a: float, dist_b: float, factor: float = 2.0) -> bool:
-    """B5.11 on one cell ("the min-norm-point algorithm leads to quantitatively similar results", carried to Fig. 7 by
-    "as before"): min-norm-point's final distance to ``p*`` (``dist_a``) within ``factor`` of line search's
-    (``dist_b``) either way."""
-    a, b = check_real("dist_a", dist_a, low=0.0), check_real("dist_b", dist_b, low=0.0)
-    factor = check_real("factor", factor, low=1.0)
-    return bool(a <= factor * b and b <= factor * a)
 
 
 def aligned_mass(states, p) -> float:
