@@ -32,8 +32,7 @@ bootstrap resample of their replicates) and returns a boolean:
   within ``slack`` of the paper's range;
 * :func:`adaafw_best` -- Table 3: AdaAFW has the best test AUROC and train log-likelihood (ties count);
 * the regime: :func:`boosting_gains` (each rule's gain over plain VI on the ELBO or on Table 3's train log-likelihood),
-  :func:`in_regime` (a step-rule claim decided only where some rule gains, or, for a stability claim, where line search
-  loses beyond its error: :func:`line_search_loses`);
+  :func:`in_regime` (a step-rule claim decided only where some rule gains);
 * the paper's own tables as readings: :func:`paper_reading` (the strictest reading of "our approach" Tables 2 and 3
   pass), :func:`paper_ranges` (Sec. 6.2's ranges as the two tables reach them);
 * the configuration around a speed-up: :func:`line_search_at_cap` (line search's work at fewer derivative calls,
@@ -729,23 +728,10 @@ def _by_start(by_start) -> dict:
     return by_start
 
 
-def line_search_loses(gains: dict, rule: str = "line_search") -> bool:
-    """Sec. 6.1's instability on display: line search's first-step or last-iterate gain over plain VI
-    (:func:`boosting_gains`) is below minus :data:`REGIME_SE` standard errors, so it falls off its own start where a
-    stable rule need not. A claim that adaptive rules are "more stable than line-search" is then about a loss line
-    search makes, not a shortfall every rule shares (:func:`in_regime` with ``unstable``). False where the rule has no
-    finite gain."""
-    if not isinstance(gains, dict) or not gains:
-        raise TypeError(f"gains must be a non-empty mapping rule -> boosting_gains' row; got {gains!r}")
-    g = gains.get(rule)
-    return bool(g is not None and any(g[k] < -REGIME_SE * g[f"{k}_se"] for k in ("first", "last")
-                                      if np.isfinite(g[k]) and np.isfinite(g[f"{k}_se"])))
-
-
-def regime_reason(by_start: dict, axis: str = "elbo", unstable: bool = False) -> str:
+def regime_reason(by_start: dict, axis: str = "elbo") -> str:
     """The reason a step-rule claim is undecided where :func:`regime_decides` is false at every start of ``by_start``
     (start -> :func:`boosting_gains` on ``axis``, :data:`AXES`): every rule's measured gains at each start, their standard
-    errors and power; with ``unstable``, that line search does not lose beyond them either (:func:`line_search_loses`)."""
+    errors and power."""
     check_choice("axis", axis, tuple(AXES))
     parts = []
     for start, gains in _by_start(by_start).items():
@@ -753,25 +739,21 @@ def regime_reason(by_start: dict, axis: str = "elbo", unstable: bool = False) ->
                           f"{g['last_se']:.2g} (detects {max(g['first_detectable'], g['last_detectable']):.3g})"
                           for m, g in gains.items())
         parts.append(f"{START_NAMES.get(start, start)}: {shown}")
-    lose = (f", nor does line search lose against it beyond {REGIME_SE:g} standard errors (the instability Sec. 6.1 "
-            "names)") if unstable else ""
-    return (f"no step rule gains over plain VI beyond {REGIME_SE:g} standard errors at any start{lose} ({AXES[axis]}, "
+    return (f"no step rule gains over plain VI beyond {REGIME_SE:g} standard errors at any start ({AXES[axis]}, "
             f"the gain detected with 80 % power in brackets; {' | '.join(parts)}): the regime leaves the step rules "
             "nothing to improve, and ranking how they fall short of plain VI is not the paper's comparison")
 
 
-def in_regime(test, diagnosis, by_start: dict, *, axis: str = "elbo", unstable: bool = False):
+def in_regime(test, diagnosis, by_start: dict, *, axis: str = "elbo"):
     """``(test, diagnosis)`` of a claim comparing step rules, decided only where boosting means something:
     :func:`regime_decides` at some start of ``by_start`` (start -> :func:`boosting_gains` on ``axis``, :data:`AXES`, e.g.
-    ``{"vi": ..., "converged": ...}``), or, with ``unstable`` (a stability claim, Sec. 6.1), where line search loses
-    against plain VI beyond its error at some start (:func:`line_search_loses`). There, unchanged; elsewhere a
+    ``{"vi": ..., "converged": ...}``). There, unchanged; elsewhere a
     :class:`~.support.Gated` test with :func:`regime_reason` and no diagnosis, so the claim is ``inconclusive`` with
     that reason, its support ``gated`` (neither ``holds`` nor a failure, nor a bootstrap of a placeholder)."""
     check_callable("test", test)
-    starts = _by_start(by_start).values()
-    if any(regime_decides(g) or (unstable and line_search_loses(g)) for g in starts):
+    if any(regime_decides(g) for g in _by_start(by_start).values()):
         return test, diagnosis
-    return Gated(regime_reason(by_start, axis, unstable)), None
+    return Gated(regime_reason(by_start, axis)), None
 
 
 def gains_measured(by_start: dict, labels: dict | None = None, axis: str = "elbo") -> dict:
