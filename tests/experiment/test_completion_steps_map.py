@@ -147,7 +147,7 @@ def test_choose_stable_rejects_a_diverging_pilot_and_can_fail_to():
     # a non-finite validation RMSE is rejected
     assert choose_stable(pilots.assign(**{"validation RMSE": [1.05, np.nan, 0.99], "objective / optimum": 1.0}))[0] == {"GD": 1.9}
     with pytest.raises(ValueError, match="far"):
-        choose_stable(pilots, far=1.0)
+        far_from_optimum(pilots, far=1.0)
     with pytest.raises(ValueError, match="table"):
         choose_stable(pilots.drop(columns="objective / optimum"))
     with pytest.raises(ValueError, match="start / optimum"):

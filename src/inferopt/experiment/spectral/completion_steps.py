@@ -52,19 +52,18 @@ def capped(grid: dict, cap: float) -> dict:
     return {m: list(dict.fromkeys(min(float(f_), cap) for f_ in fs)) for m, fs in grid.items()}
 
 
-def choose_stable(table: pd.DataFrame, far: float = FAR_OBJECTIVE) -> tuple:
+def choose_stable(table: pd.DataFrame) -> tuple:
     """Each arm's step factor from its pilots (``table``: one row per pilot, columns ``arm, factor, validation RMSE,
     objective / optimum, start / optimum``, the last the objective of the pilot's start over the model optimum's): a
     pilot that diverged (:func:`diverged`: its objective ends above its own start's, or its validation RMSE or objective
     is not finite; the box alone kept it finite) is rejected; of the others the factor of least validation RMSE (a tie:
     the smaller factor). Where every pilot of an arm is rejected it takes the factor of least objective and is flagged.
-    ``far`` (:data:`FAR_OBJECTIVE`) is checked and only flags (:func:`far_from_optimum`): a pilot still far from the
-    optimum at its end is a slow run, and the rule picks among what the budget reached. Returns ``({arm: factor},
+    A pilot still far from the optimum at its end is a slow run, not a rejected one (:func:`far_from_optimum` flags it
+    beside): the rule picks among what the budget reached. Returns ``({arm: factor},
     {arm: True where every pilot was rejected})``."""
     check_table("table", table, ("arm", "factor", "validation RMSE", "objective / optimum", "start / optimum"))
     if len(table) == 0:
         raise ValueError("table must hold at least one pilot run")
-    check_real("far", far, low=1.0, low_open=True)
     bad = diverged(table)
     chosen, all_rejected = {}, {}
     for arm, rows in table.groupby("arm", sort=False):
@@ -186,7 +185,7 @@ def tune_steps(pilots, grid: dict, *, rounds: int, step_ratio: float, cap: float
     far = check_real("far", far, low=1.0, low_open=True)
     tb = pilots(capped(grid, cap))
     for _ in range(rounds):
-        chosen, _ = choose_stable(tb, far)
+        chosen, _ = choose_stable(tb)
         edge = grid_edge(tb, chosen)
         more = {}
         for m, side in edge.items():
@@ -196,7 +195,7 @@ def tune_steps(pilots, grid: dict, *, rounds: int, step_ratio: float, cap: float
         if not more:
             break
         tb = pd.concat([tb, pilots(more)], ignore_index=True)
-    chosen, _ = choose_stable(tb, far)
+    chosen, _ = choose_stable(tb)
     edges = {m: "cap" if np.isclose(chosen[m], cap, rtol=1e-12) else e for m, e in grid_edge(tb, chosen).items()}
     return tb.assign(rejected=diverged(tb).to_numpy(), far=far_from_optimum(tb, far).to_numpy()), chosen, edges
 
