@@ -504,6 +504,7 @@ def _experiment_boosting():
         "diagnose_step_rules": None,
         "step_rule_cells": None,
         "authors_cell": None,
+        "runs_cell": None,
         "check_rule_settings": None,
         "settings_apart_from": lambda: dict(rule_settings={"adafw": {"C0": 1.0, "eta": 0.01}}, varied=("C0",)),
         "selected_is_plain_vi": lambda: dict(records=boosting_records(), threshold=1e-12),
@@ -773,6 +774,7 @@ EXEMPT = {
     "diagnose_step_rules": "reads the notebook's own verdict-map runs and greedy_check tables",
     "step_rule_cells": "reads the notebook's own verdict-map runs (its cells come from verdict_map, which the sweep covers)",
     "authors_cell": "reads records of compare_methods with the authors' rules (a verdict-map cell; replicate_support is swept)",
+    "runs_cell": "reads records of compare_methods (a verdict-map cell; replicate_support is swept, its test's type is checked)",
     "check_rule_settings": ("its one argument is a mapping {rule: {setting: value}}, a kind the sweep does not draw; its "
                             "refusals are tested in tests/experiment/test_experiment_boosting_rules.py"),
     "states_holding": "reads a distribution computed by the library (maxent_distribution, herd)",

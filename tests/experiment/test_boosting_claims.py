@@ -705,7 +705,7 @@ def _gain_records(first, last, se=0.5, reps=3):
     for (m, (g1, g2)), r in product({"predefined": (first, last), "adafw": (first / 2, last / 2)}.items(), range(reps)):
         for it, g in ((0, np.nan), (1, g1), (2, np.nan), (3, g2)):
             rows.append(dict(method=m, replicate=r, iteration=it, gain_q0=g + 0.01 * r if it in (1, 3) else g,
-                             gain_q0_se=se if it in (1, 3) else np.nan))
+                             gain_q0_se=se if it in (1, 3) else np.nan, gamma=np.nan if it == 0 else 0.1))
     return pd.DataFrame(rows)
 
 
@@ -890,11 +890,50 @@ T2_TIMES = {"adaafw": 48.240, "adapfw": 107.247, "adafw": 40.870, "predefined": 
 T3_TIMES = {"adaafw": 74.634, "adapfw": 149.721, "adafw": 54.334, "predefined": 21.369, "line_search": 145.725}
 
 
-def _ll_records(gains, noise, reps=4):
-    """Train log-likelihood records: rule -> its gain at t = 1, 2 over t = 0, replicate r off by ``noise * (-1)^r``."""
-    rows = [{"method": m, "replicate": r, "iteration": t, "train_ll": -0.17 + (g + noise * (-1) ** r if t else 0.0)}
+def _ll_records(gains, noise, reps=4, gamma=0.1):
+    """Train log-likelihood records: rule -> its gain at t = 1, 2 over t = 0, replicate r off by ``noise * (-1)^r``;
+    every step ``gamma``."""
+    rows = [{"method": m, "replicate": r, "iteration": t, "train_ll": -0.17 + (g + noise * (-1) ** r if t else 0.0),
+             "gamma": gamma if t else np.nan}
             for m, g in gains.items() for r in range(reps) for t in range(3)]
     return pd.DataFrame(rows)
+
+
+def test_a_gain_without_a_step_is_not_boosting():
+    """Review (helper-285): line search from the converged start gained +0.0003 ± 0.0001 train LL without a step (its
+    γ all 0): the evaluation's noise, not boosting. The gate counts a gain only where the rule's steps moved q_0."""
+    still = bc.boosting_gains(_ll_records({"line_search": 0.007}, noise=0.002, gamma=0.0), axis="train_ll")
+    assert still["line_search"]["last"] == pytest.approx(0.007) and not still["line_search"]["last_moved"]
+    assert not bc.regime_decides(still)
+    moved = bc.boosting_gains(_ll_records({"line_search": 0.007}, noise=0.002), axis="train_ll")
+    assert moved["line_search"]["last_moved"] and bc.regime_decides(moved)
+    test, _ = bc.in_regime(bool, "d", {"converged": still}, axis="train_ll")
+    assert "no step moved q_0" in test.reason
+    with pytest.raises(ValueError, match="gamma"):
+        bc.boosting_gains(_ll_records({"line_search": 0.0}, 0.0).drop(columns="gamma"), axis="train_ll")
+
+
+def test_best_within_noise_counts_a_tie_and_not_a_clear_loss():
+    """Table 3's "best" (C3.1): a rule within 2 combined standard errors of the best is tied; beyond, it is not."""
+    rows = []
+    for m, (ll, sd) in {"predefined": (-0.164, 0.004), "line_search": (-0.1595, 0.004), "adafw": (-0.1636, 0.004),
+                        "adaafw": (-0.1645, 0.004), "adapfw": (-0.1607, 0.004)}.items():
+        for r in range(10):
+            for t in range(3):
+                rows.append({"method": m, "replicate": r, "iteration": t, "gamma": 0.1 if t else np.nan,
+                             "train_ll": (ll + sd * (-1) ** r) if t else -0.2, "test_auroc": 0.98 if t else 0.5,
+                             "time": float(t), "time_step": 0.0, "work_step": 0.0})
+    rec = pd.DataFrame(rows)
+    # se of each mean 0.004 * sqrt(10 / 9) / sqrt(10) = 0.00133; two combined: 0.0038 < 0.005 (AdaAFW behind by 0.005)
+    assert not bc.best_within_noise(rec, "adaafw", "train_ll") and not bc.adaafw_best(rec)
+    assert bc.best_within_noise(rec, "adapfw", "train_ll")                   # behind by 0.0012: tied
+    assert bc.tied_best(rec, "train_ll") == ["line_search", "adapfw"]
+    noisy = rec.assign(train_ll=np.where(rec.iteration > 0, rec.train_ll + 0.02 * (-1.0) ** rec.replicate, rec.train_ll))
+    assert bc.adaafw_best(noisy)                                             # within the noise every rule ties
+    with pytest.raises(ValueError, match="method"):
+        bc.best_within_noise(rec, "adafw_x", "train_ll")
+    with pytest.raises(ValueError, match="column"):
+        bc.best_within_noise(rec, "adafw", "elbo")
 
 
 def test_the_regime_on_table_3s_axis_is_the_train_log_likelihood_against_its_start():

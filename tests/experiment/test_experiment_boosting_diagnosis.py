@@ -148,3 +148,25 @@ def test_an_authors_run_without_every_rule_is_a_not_measured_cell_and_its_test_i
     assert cells["closed form"]["verdict"] == "holds"
     assert cells["float32"]["verdict"] == "not measured" and "support" not in cells["float32"]
     assert cells["float32"]["setting"]["rules without a complete run"] == "AdaAFW"
+
+
+def test_a_cell_tied_by_construction_is_not_measured_and_blocks_nothing():
+    """Review (helper-285): C3.1's map had a greedy cell where every rule's selected iterate was plain VI; it counted as
+    an undecided cell and left the claim without a diagnosis. A cell that ``tie`` calls a tie by construction is not
+    measured: the rest of the map decides."""
+    from inferopt.experiment.boosting import runs_cell, step_rule_cells
+    flat = check_table([0.1, -0.5, -3.0])
+    sweep = {**SWEEP, 1.0: run("run-1").assign(v=[1.0, 0.0, 0.0, 0.0])}
+    undecided = lambda runs: name(runs) == "run-1" and runs.v.mean() > 0.2          # noqa: E731  # turns with the resample
+    tied = lambda runs: name(runs) == "run-1"                                        # noqa: E731
+    without = diagnose_step_rules(undecided, "It fails.", sweep=sweep, published=run("run-alg2"), C0=0.001, check=flat,
+                                  budget="3 x 20", data_note="on a subset", authors=AUTHORS)
+    assert isinstance(without, Unearned)                                             # the undecided cell blocks 'paper'
+    with_tie = diagnose_step_rules(undecided, "It fails.", sweep=sweep, published=run("run-alg2"), C0=0.001, check=flat,
+                                   budget="3 x 20", data_note="on a subset", authors=AUTHORS, tie=tied)
+    assert not isinstance(with_tie, Unearned) and with_tie["kind"] == "paper"
+    cells = step_rule_cells(undecided, sweep=sweep, published=run("run-alg2"), C0=0.001, authors=AUTHORS, tie=tied)
+    assert [c["verdict"] for c in cells] == ["fails", "fails", "not measured", "fails", "fails"]
+    assert runs_cell({"C0": 1}, lambda r: True, run("x"), tie=lambda r: True)["verdict"] == "not measured"
+    with pytest.raises(TypeError, match="test must return a boolean"):
+        runs_cell({"C0": 1}, lambda r: 1.0, run("x"))

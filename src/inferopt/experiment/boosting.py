@@ -412,22 +412,31 @@ def improves_on_vi(records: pd.DataFrame, methods, *, n_se: float = 2.0) -> bool
                     for m in methods))
 
 
-def verdict_map(runs: dict, test, name: str) -> list[dict]:
+def runs_cell(setting: dict, test, records: pd.DataFrame, *, tie=None, construction: str | None = None) -> dict:
+    """One verdict-map cell: ``test(records) -> bool`` at ``setting`` with its replicate support
+    (:func:`replicate_support`), or ``not measured`` where ``tie(records)`` says the comparison is a tie by
+    construction, never a hold (e.g. :func:`selected_is_plain_vi` for a claim on Tables 2-3's selected iterates: every
+    one plain VI, one model compared with itself, as :func:`~.boosting_claims.claim_on_table` leaves the claim there)."""
+    check_callable("test", test)
+    if tie is not None and tie(records):
+        return cell(setting, None, construction=construction)
+    holds = test(records)
+    if not isinstance(holds, bool | np.bool_):
+        raise TypeError(f"test must return a boolean (the claim's outcome on the records); got {holds!r}")
+    return cell(setting, holds, support=replicate_support(test, records), construction=construction)
+
+
+def verdict_map(runs: dict, test, name: str, *, tie=None) -> list[dict]:
     """A claim's verdict under each setting of one open choice: ``runs`` maps a value of ``name`` to
     the records run with it (same data, seeds and budgets), ``test(records) -> bool``; returns the
-    ``evidence["sweep"]`` cells ``[{"setting": {name: value}, "verdict": "holds" | "fails"}]``."""
+    ``evidence["sweep"]`` cells ``[{"setting": {name: value}, "verdict": "holds" | "fails"}]`` (:func:`runs_cell`,
+    ``tie`` as there)."""
     if not isinstance(runs, dict) or not runs:
         raise TypeError(f"runs must be a non-empty mapping {{value: records}}; got {type(runs).__name__}")
     check_callable("test", test)
     if not isinstance(name, str) or not name:
         raise TypeError(f"name must be the open choice's name (a non-empty string); got {name!r}")
-    cells = []
-    for value, rec in runs.items():
-        holds = test(rec)
-        if not isinstance(holds, bool | np.bool_):
-            raise TypeError(f"test must return a boolean (the claim's outcome on the records); got {holds!r}")
-        cells.append(cell({name: value}, holds, support=replicate_support(test, rec)))
-    return cells
+    return [runs_cell({name: value}, test, rec, tie=tie) for value, rec in runs.items()]
 
 
 def replicate_support(test, records: pd.DataFrame) -> dict:
@@ -481,23 +490,26 @@ def first_step_gain(check: pd.DataFrame) -> dict:
 
 
 def step_rule_cells(test, *, sweep: dict, published: pd.DataFrame, C0, greedy_sweep: dict | None = None,
-                    authors: dict | None = None) -> list[dict]:
+                    authors: dict | None = None, tie=None) -> list[dict]:
     """The verdict map of a C2/C3 claim over the step rules' open settings and constructions: ``test`` at each
     ``C_{-1}`` of ``sweep`` (:func:`verdict_map`), with Alg. 2 as printed at ``C0`` (``published``), at each greedy
     setting of ``greedy_sweep`` and with the authors' rules (``authors``: name -> records; construction ``authors``),
-    each cell with its replicate support."""
+    each cell with its replicate support; ``tie``: a cell where ``tie(records)`` is not measured (:func:`runs_cell`;
+    :func:`selected_is_plain_vi` for a claim on Tables 2-3's selected iterates)."""
     check_callable("test", test)
-    alg2 = cell({"C0": C0, "step rules": "Alg. 2 as printed (min_gamma 0, on_ascent zero, fallback_C grown)"},
-                test(published), support=replicate_support(test, published))
-    greedy_cells = verdict_map(greedy_sweep, test, "greedy step") if greedy_sweep else []
-    return [*verdict_map(sweep, test, "C0"), alg2, *greedy_cells,
-            *[authors_cell(name, test, rec) for name, rec in (authors or {}).items()]]
+    alg2 = runs_cell({"C0": C0, "step rules": "Alg. 2 as printed (min_gamma 0, on_ascent zero, fallback_C grown)"},
+                     test, published, tie=tie)
+    greedy_cells = verdict_map(greedy_sweep, test, "greedy step", tie=tie) if greedy_sweep else []
+    return [*verdict_map(sweep, test, "C0", tie=tie), alg2, *greedy_cells,
+            *[authors_cell(name, test, rec, tie=tie) for name, rec in (authors or {}).items()]]
 
 
 def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame, C0, check: pd.DataFrame,
                         budget: str, data_note: str, check_rows: pd.DataFrame | None = None, n_rows: int | None = None,
-                        greedy_sweep: dict | None = None, room: dict | None = None, authors: dict | None = None):
-    """The diagnosis of a C2/C3 claim that does not hold, from its verdict map (:func:`step_rule_cells`).
+                        greedy_sweep: dict | None = None, room: dict | None = None, authors: dict | None = None,
+                        tie=None):
+    """The diagnosis of a C2/C3 claim that does not hold, from its verdict map (:func:`step_rule_cells`; ``tie`` as
+    there: e.g. a claim on Tables 2-3's selected iterates is not measured in a cell where they are all plain VI).
 
     ``sweep`` maps each ``C_{-1}`` of the map to its records (:func:`verdict_map`), ``published`` holds
     the runs of :data:`ALG2_AS_PRINTED` at ``C0`` on the same seeds and budget, ``check`` is the
@@ -518,7 +530,8 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
     rules out any gain at the paper's row count; else it states its power (the smallest gain it detects) and the kind
     is ``stand-in``.
     """
-    all_cells = step_rule_cells(test, sweep=sweep, published=published, C0=C0, greedy_sweep=greedy_sweep, authors=authors)
+    all_cells = step_rule_cells(test, sweep=sweep, published=published, C0=C0, greedy_sweep=greedy_sweep, authors=authors,
+                                tie=tie)
     cells = all_cells[:len(sweep)]
     alg2 = all_cells[len(cells)]
     greedy_cells = all_cells[len(cells) + 1:len(all_cells) - len(authors or {})]
@@ -587,11 +600,12 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
     return {"kind": "paper", "text": text + ".", "evidence": evidence}
 
 
-def authors_cell(name: str, test, records: pd.DataFrame) -> dict:
+def authors_cell(name: str, test, records: pd.DataFrame, *, tie=None) -> dict:
     """The verdict-map cell of the authors' rules run as ``name``: ``test`` on ``records`` with its
-    replicate support, or ``not measured`` when a step rule has no run there (every run of it stopped, e.g. on a
-    NaN of the authors' float32 estimate, and their plotting script leaves such runs out). A rule left with one run
-    enters every resample as it is (:func:`replicate_support`); the cell's setting names such rules."""
+    replicate support (:func:`runs_cell`, ``tie`` as there), or ``not measured`` when a step rule has no run there
+    (every run of it stopped, e.g. on a NaN of the authors' float32 estimate, and their plotting script leaves such runs
+    out). A rule left with one run enters every resample as it is (:func:`replicate_support`); the cell's setting names
+    such rules."""
     runs = records.groupby("method").replicate.nunique()
     setting = {"rules": name}
     if lone := [m for m in METHODS if runs.get(m, 0) == 1]:
@@ -599,7 +613,7 @@ def authors_cell(name: str, test, records: pd.DataFrame) -> dict:
     if missing := [m for m in METHODS if runs.get(m, 0) == 0]:
         return cell({**setting, "rules without a complete run": ", ".join(label(m) for m in missing)}, None,
                     construction="authors")
-    return cell(setting, test(records), construction="authors", support=replicate_support(test, records))
+    return runs_cell(setting, test, records, tie=tie, construction="authors")
 
 
 def greedy_check(data: dict, constructions: dict, *, family: str = "laplace", gammas=(0.001, 0.01, 0.05, 0.2, 2 / 3),

@@ -65,7 +65,7 @@ import pandas as pd
 from scipy.stats import rankdata
 
 from .._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
-from .boosting import GAIN_SE, POWER_SE, authors_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
+from .boosting import GAIN_SE, POWER_SE, authors_cell, runs_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
 from .boosting_rules import ADAPTIVE
 from .claims import Unearned, readings
 from .methods import label
@@ -638,11 +638,37 @@ def level_diagnosis(records: pd.DataFrame, other: pd.DataFrame, paper_ll: tuple[
                     "tell whether the rows decide it", {"train LL by start": shown})
 
 
-def adaafw_best(records: pd.DataFrame) -> bool:
-    """AdaAFW has the best (ties included) mean test AUROC and train log-likelihood at the selected iterates."""
+#: two means closer than this many combined standard errors tie: Table 3's best rule (:func:`best_within_noise`), two
+#: dimensions' median KL excesses in Sec. 6.1's trend (:func:`noise_tau`)
+TIE_SE = 2.0
+
+
+def best_within_noise(records: pd.DataFrame, method: str, column: str, n_se: float | None = None) -> bool:
+    """Is ``method``'s mean of ``column`` (``"train_ll"``, ``"test_auroc"``) at the selected iterates (Tables 2-3's
+    protocol, :func:`by_method`) the best or tied with it: at most ``n_se`` (:data:`TIE_SE`) combined standard errors of
+    the two means (each ``std / √R`` over its ``R`` replicates) below the best rule's. A rule with one replicate has no
+    error: only the best itself ties there."""
+    n_se = TIE_SE if n_se is None else check_real("n_se", n_se, low=0.0)
+    check_choice("column", column, ("train_ll", "test_auroc"))
     s = by_method(records)
-    return bool(s.loc["adaafw", "test_auroc_mean"] >= s.test_auroc_mean.max()
-                and s.loc["adaafw", "train_ll_mean"] >= s.train_ll_mean.max())
+    check_choice("method", method, list(s.index))
+    reps = records.groupby("method").replicate.nunique()
+    se = (s[f"{column}_std"] / np.sqrt(reps.reindex(s.index))).fillna(0.0)
+    mean = s[f"{column}_mean"]
+    top = mean.idxmax()
+    return bool(mean[method] >= mean[top] - n_se * np.hypot(se[method], se[top]))
+
+
+def adaafw_best(records: pd.DataFrame) -> bool:
+    """Table 3: AdaAFW has the best mean test AUROC and train log-likelihood at the selected iterates, a rule within
+    :data:`TIE_SE` combined standard errors of the best counting as tied (:func:`best_within_noise`)."""
+    return best_within_noise(records, "adaafw", "test_auroc") and best_within_noise(records, "adaafw", "train_ll")
+
+
+def tied_best(records: pd.DataFrame, column: str) -> list:
+    """The rules of ``records`` best on ``column`` or tied with the best (:func:`best_within_noise`), best first."""
+    s = by_method(records)
+    return [m for m in s[f"{column}_mean"].sort_values(ascending=False).index if best_within_noise(records, m, column)]
 
 
 def adaptive_higher_best_elbo(records: pd.DataFrame) -> bool:
@@ -662,6 +688,10 @@ def adaptive_boost(records: pd.DataFrame) -> bool:
 #: four times in five (:data:`~.boosting.GAIN_SE`, :data:`~.boosting.POWER_SE`)
 REGIME_SE = GAIN_SE
 
+#: a step ``γ`` above this moves the mixture off ``q_0`` (:func:`boosting_gains`' ``moved``; the threshold of
+#: :func:`~.boosting.selected_is_plain_vi`)
+MOVED = 1e-12
+
 
 #: the axes a regime is read on (:func:`boosting_gains`): the ELBO (the objective, nats, on paired draws) and the train
 #: log-likelihood per point (Table 3's axis, paired by replicate), each with how a reason names it
@@ -671,7 +701,9 @@ AXES = {"elbo": "ELBO (nats, paired draws)", "train_ll": "train log-likelihood p
 def boosting_gains(records: pd.DataFrame, axis: str = "elbo") -> dict:
     """Per rule of ``records`` (:func:`~.boosting.compare_methods`' records) the first step's and the last iterate's gain
     over the run's plain VI on ``axis`` (:data:`AXES`), each the mean over replicates with its standard error, and
-    ``detectable``, the smallest gain the check detects with 80 % power.
+    ``detectable``, the smallest gain the check detects with 80 % power, and ``moved``, whether the rule's steps moved the
+    mixture there (some ``γ > 0`` at ``t = 1``, or at any ``t ≥ 1``, in some replicate): an evaluation that differs
+    from ``t = 0``'s while the mixture is still ``q_0`` is no gain of the rule's.
 
     ``elbo``: the columns ``gain_q0``, ``gain_q0_se`` (the ELBO's gain on common random numbers); the error is the
     larger of the Monte-Carlo one (``√Σ se_r² / R``) and the replicates' spread (``sd / √R``, with two or more).
@@ -680,17 +712,21 @@ def boosting_gains(records: pd.DataFrame, axis: str = "elbo") -> dict:
     A run that stopped early has no last iterate: its rule's last gain is over the replicates that have one."""
     check_choice("axis", axis, tuple(AXES))
     if axis == "elbo":
-        check_table("records", records, ("method", "replicate", "iteration", "gain_q0", "gain_q0_se"))
+        check_table("records", records, ("method", "replicate", "iteration", "gamma", "gain_q0", "gain_q0_se"))
     else:
-        check_table("records", records, ("method", "replicate", "iteration", "train_ll"))
+        check_table("records", records, ("method", "replicate", "iteration", "gamma", "train_ll"))
         start = records[records.iteration == 0].set_index(["method", "replicate"]).train_ll
         at0 = start.reindex(pd.MultiIndex.from_frame(records[["method", "replicate"]])).to_numpy(float)
         records = records.assign(gain_q0=records.train_ll.to_numpy(float) - at0, gain_q0_se=0.0)
     out = {}
     for method, sub in records.groupby("method", sort=False):
         row = {}
+        steps = sub[sub.iteration >= 1].gamma.to_numpy(float)
+        moved = {"first": bool(np.any(sub[sub.iteration == 1].gamma.to_numpy(float) > MOVED)),
+                 "last": bool(np.any(steps > MOVED))}
         for name, at in (("first", sub[sub.iteration == 1]), ("last", sub[sub.iteration == sub.iteration.max()])):
             at = at.dropna(subset=["gain_q0", "gain_q0_se"])
+            row[f"{name}_moved"] = moved[name]
             if at.empty:
                 row.update({name: float("nan"), f"{name}_se": float("nan"), f"{name}_detectable": float("nan")})
                 continue
@@ -706,12 +742,13 @@ def boosting_gains(records: pd.DataFrame, axis: str = "elbo") -> dict:
 
 def regime_decides(gains: dict) -> bool:
     """Boosting means something in these runs: some rule's first-step or last-iterate gain over plain VI
-    (:func:`boosting_gains`) exceeds :data:`REGIME_SE` standard errors. Where none does, every rule ends at or below
+    (:func:`boosting_gains`) exceeds :data:`REGIME_SE` standard errors, with its steps having moved the mixture there
+    (``moved``: a gain in the evaluation of an unmoved ``q_0`` is its noise, not boosting). Where none does, every rule ends at or below
     plain VI (the gaps between them may well be decisive), and a claim comparing them would rank how the rules fail to
     improve on their start, which is not what the paper's comparisons are about."""
     if not isinstance(gains, dict) or not gains:
         raise TypeError(f"gains must be a non-empty mapping rule -> boosting_gains' row; got {gains!r}")
-    return bool(any(g[k] > REGIME_SE * g[f"{k}_se"] for g in gains.values() for k in ("first", "last")
+    return bool(any(g[k] > REGIME_SE * g[f"{k}_se"] and g[f"{k}_moved"] for g in gains.values() for k in ("first", "last")
                     if np.isfinite(g[k]) and np.isfinite(g[f"{k}_se"])))
 
 
@@ -737,9 +774,9 @@ def regime_reason(by_start: dict, axis: str = "elbo") -> str:
     for start, gains in _by_start(by_start).items():
         shown = "; ".join(f"{m}: first step {g['first']:+.3g} ± {g['first_se']:.2g}, last iterate {g['last']:+.3g} ± "
                           f"{g['last_se']:.2g} (detects {max(g['first_detectable'], g['last_detectable']):.3g})"
-                          for m, g in gains.items())
+                          + ("" if g["last_moved"] else ", no step moved q_0") for m, g in gains.items())
         parts.append(f"{START_NAMES.get(start, start)}: {shown}")
-    return (f"no step rule gains over plain VI beyond {REGIME_SE:g} standard errors at any start ({AXES[axis]}, "
+    return (f"no step rule gains over plain VI beyond {REGIME_SE:g} standard errors with steps that moved q_0 at any start ({AXES[axis]}, "
             f"the gain detected with 80 % power in brackets; {' | '.join(parts)}): the regime leaves the step rules "
             "nothing to improve, and ranking how they fall short of plain VI is not the paper's comparison")
 
@@ -852,7 +889,7 @@ def rules_diagnosis(test, what: str, ours: pd.DataFrame, theirs: pd.DataFrame, n
                     "What would decide it: more replicates", {"sweep": [here, there]})
 
 
-def within_authors(authors: dict, whole):
+def within_authors(authors: dict, whole, *, tie=None):
     """The ``otherwise`` of :func:`rules_diagnosis` for a claim of the authors' construction, whose rescue can only come
     from within that construction: ``setting`` where a cell of it holds decisively (``authors``: name -> records, e.g.
     their two arithmetics of ``d``, :func:`~.boosting.authors_cell`); else ``whole(test, what)``, the claim's whole verdict
@@ -860,7 +897,8 @@ def within_authors(authors: dict, whole):
     decisively) or its rescue holds in cells of the authors' construction only; a ``setting`` or ``construction`` that
     rests on a cell of ours is a rescue of our rules, not of theirs, and earns nothing here (:class:`~.claims.Unearned`).
     The diagnosis of a ``(test, what)`` is computed once and returned again (a copy) when asked again: a notebook asks it
-    for each arithmetic of ``d`` it runs, and every answer is the same bootstrapped map."""
+    for each arithmetic of ``d`` it runs, and every answer is the same bootstrapped map. ``tie``: a cell of theirs where
+    ``tie(records)`` is not measured (:func:`~.boosting.runs_cell`; ``whole`` is given it by its caller)."""
     if not isinstance(authors, dict) or not authors:
         raise TypeError(f"authors must be a non-empty mapping {{name: records}}; got {type(authors).__name__}")
     check_callable("whole", whole)
@@ -873,7 +911,7 @@ def within_authors(authors: dict, whole):
         return copy.deepcopy(done[key][1])
 
     def diagnose(test, what: str):
-        cells = [authors_cell(name, test, rec) for name, rec in authors.items()]
+        cells = [authors_cell(name, test, rec, tie=tie) for name, rec in authors.items()]
         holding = [c for c in cells if c["verdict"] == "holds"]
         if holding:
             return {"kind": "setting", "text": f"{what} It holds within the authors' construction with "
@@ -895,9 +933,7 @@ def construction_cell(test, records: pd.DataFrame, name: str, *, tie=None) -> di
     """A verdict-map cell of the construction ``name``: ``test`` on ``records`` with its replicate support, or ``not
     measured`` when ``tie(records)`` says the comparison is a tie by construction (e.g. :func:`~.boosting.selected_is_plain_vi`:
     every rule's selected iterate is plain VI, one model compared with itself) -- never a hold."""
-    if tie is not None and tie(records):
-        return cell({"construction": name}, None)
-    return cell({"construction": name}, test(records), support=replicate_support(test, records))
+    return runs_cell({"construction": name}, test, records, tie=tie)
 
 
 def construction_diagnosis(test, measure, records: pd.DataFrame, alt: pd.DataFrame, name: str, name_alt: str, *,
@@ -953,10 +989,6 @@ def _spearman(x, y) -> float | None:
     if np.ptp(rx) == 0 or np.ptp(ry) == 0:
         return None
     return float(np.corrcoef(rx, ry)[0, 1])
-
-
-#: two dimensions' median KL excesses closer than this many standard errors of their difference tie in the trend
-TIE_SE = 2.0
 
 
 def noise_tau(values, se, z: float = TIE_SE) -> float | None:
