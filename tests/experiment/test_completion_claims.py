@@ -244,6 +244,37 @@ def test_d32_holds_and_fails_and_blames_the_stand_in_only_on_a_decisive_chosen_c
         d32_claim(good, trend=TREND, **(on_map("holds") | {"chosen": None}))
 
 
+def test_a_setting_diagnosis_says_when_it_rests_on_the_centred_cell(tmp_path):
+    from inferopt.experiment.spectral.completion_map import CENTRED_CELL
+
+    bad = runs_of(SLOW)
+    centred = {"setting": CHOSEN | {"ratings": "centred"}, "verdict": "holds", "support": 1.0, "construction": "ours", "data": "stand-in",
+               "seeds": 5}
+    raw = {"setting": CHOSEN | {"lam": 5.0}, "verdict": "fails", "support": 0.0, "construction": "ours", "data": "stand-in", "seeds": 5}
+    kw = on_map()
+    kw["map_cells"] = {c: v + [dict(centred), dict(raw)] for c, v in kw["map_cells"].items()}
+    fails = d32_claim(bad, trend=TREND, **kw)
+    got = recorded(tmp_path, fails)
+    assert got["verdict"] == "fails" and got["diagnosis"]["kind"] == "setting"          # a fail rescued by the centred cell, never a hold
+    assert "The rescue rests on the centred cell alone" in got["diagnosis"]["text"] and "ratings = centred" in got["diagnosis"]["text"]
+    assert d33_claim(bad, trend=TREND, **kw)["diagnosis"]["evidence"]["rests on the centred cell"] is True
+    # the raw cell holding too: the rescue does not rest on the centred cell
+    kw["map_cells"] = {c: v[:-1] + [dict(raw, verdict="holds", support=1.0)] for c, v in kw["map_cells"].items()}
+    assert "does not rest on it" in d32_claim(bad, trend=TREND, **kw)["diagnosis"]["text"]
+    # the centred cell failing as well: no rescue, the stand-in as before
+    kw["map_cells"] = {c: v[:1] + [dict(centred, verdict="fails", support=0.0)] for c, v in on_map()["map_cells"].items()}
+    assert d32_claim(bad, trend=TREND, **kw)["diagnosis"]["kind"] == "stand-in"
+    # the map's sentence names the centred cell where it runs, and a dropped one by its ratings
+    budgets = {"budget": None, "iters": 40, "tune": None}
+    text = map_text(["eps x 10", CENTRED_CELL], [], budgets, n_seeds=5, map_seeds=5)
+    assert f"The cell {CENTRED_CELL} runs the chosen eps and lam on the centred ratings" in text and "never holds" in text
+    assert "centred (eps, lam) runs" not in map_text(["eps x 10"], [], budgets, n_seeds=5, map_seeds=5)
+    dropped = map_text(["eps x 10"], [CHOSEN | {"ratings": "centred"}], budgets, n_seeds=5, map_seeds=5)
+    assert "Dropped from the map, both sides: eps 100, lam 1 on the centred ratings" in dropped
+    with pytest.raises(ValueError, match=r"setting\['ratings'\]"):
+        map_text(["eps x 10"], [CHOSEN | {"ratings": "doubled"}], budgets, n_seeds=5, map_seeds=5)
+
+
 def test_d33_holds_and_fails_on_the_factor(tmp_path):
     good = runs_of(FAST)
     holds = d33_claim(good, trend=TREND, **on_map("holds"))

@@ -9,8 +9,9 @@ import pytest
 from inferopt.datasets.movielens import synthetic_low_rank_ratings
 from inferopt.experiment.spectral import centred_ratings, hold_out, run_table, select_regime
 from inferopt.experiment.spectral.completion import completion_problem
-from inferopt.experiment.spectral.completion_map import (MAP_CLAIMS, claim_tests, map_budgets, map_run_table, map_settings, on_grid,
-                                                         optimum_quality, split_by_quality, supported, verdict_map)
+from inferopt.experiment.spectral.completion_map import (CENTRED_CELL, MAP_CLAIMS, cell_data, cell_key, centred_diagnosis, claim_tests,
+                                                         map_budgets, map_run_table, map_settings, on_centred, on_grid, optimum_quality,
+                                                         split_by_quality, supported, verdict_map)
 from inferopt.experiment.spectral.completion_steps import (STABLE_LIMIT, all_rejected, around, capped, choose_stable, diverged,
                                                              far_from_optimum, pilot_runs,
                                                              step_cap, tune_steps)
@@ -174,9 +175,14 @@ def test_tune_steps_and_around_refuse_bad_arguments():
 
 
 @pytest.fixture(scope="module")
-def small():
+def raw():
     D = synthetic_low_rank_ratings(30, 24, 2, 300, rng=5, test_fraction=0.2, noise=0.3)
-    return centred_ratings(hold_out(D, 0.2, 7))
+    return hold_out(D, 0.2, 7)
+
+
+@pytest.fixture(scope="module")
+def small(raw):
+    return centred_ratings(raw)
 
 
 def test_pilot_runs_score_every_arm_and_factor_on_the_validation_split(small):
@@ -213,6 +219,33 @@ def test_map_settings_land_on_the_regimes_grid():
         map_settings(100.0, 1.0, eps_factors=[0.0], lam_factors=[], eps_grid=[], lam_grid=[])
     with pytest.raises(ValueError, match="lam"):
         map_settings(100.0, -1.0, eps_factors=[], lam_factors=[], eps_grid=[], lam_grid=[])
+    # the centred cell: the chosen eps and lam on the centred ratings, beside the others (off unless asked)
+    both = map_settings(100.0, 1.0, eps_factors=[0.1], lam_factors=[], eps_grid=[10.0, 100.0], lam_grid=[1.0], centred=True)
+    assert both == {"eps x 0.1": {"eps": 10.0, "lam": 1.0}, CENTRED_CELL: {"eps": 100.0, "lam": 1.0, "ratings": "centred"}}
+    assert CENTRED_CELL not in map_settings(100.0, 1.0, eps_factors=[0.1], lam_factors=[], eps_grid=[], lam_grid=[])
+    with pytest.raises(TypeError, match="centred"):
+        map_settings(100.0, 1.0, eps_factors=[], lam_factors=[], eps_grid=[], lam_grid=[], centred="yes")
+
+
+def test_a_centred_cell_runs_on_the_centred_ratings_and_keeps_its_own_optimum(raw):
+    centred = {"eps": 10.0, "lam": 1.0, "ratings": "centred"}
+    assert on_centred(centred) and not on_centred({"eps": 10.0, "lam": 1.0})
+    assert cell_key(centred) == (10.0, 1.0, "centred") and cell_key({"eps": 10.0, "lam": 1.0}) == (10.0, 1.0)
+    assert cell_data(raw, {"eps": 10.0, "lam": 1.0}) is raw                       # a raw cell: the paper's box, as given
+    D = cell_data(raw, centred)                                                  # the centred cell: ratings less the training mean
+    mu = float(np.mean(raw["values"]))
+    assert D["mean"] == pytest.approx(mu) and np.allclose(D["values"], raw["values"] - mu) and (D["low"], D["high"]) == (-mu, 5.0 - mu)
+    assert np.allclose(D["validation"][2], raw["validation"][2] - mu) and np.allclose(D["test"][2], raw["test"][2] - mu)
+    with pytest.raises(ValueError, match=r"setting\['ratings'\]"):
+        cell_data(raw, centred | {"ratings": "scaled"})
+    with pytest.raises(TypeError, match="setting"):
+        cell_key({"eps": 10.0})
+    with pytest.raises(ValueError, match=r"setting\['lam'\]"):
+        cell_key({"eps": 10.0, "lam": 0.0, "ratings": "centred"})
+    with pytest.raises(TypeError, match="data"):
+        cell_data({"rows": []}, centred)
+    with pytest.raises(ValueError, match="data"):                              # centred twice
+        cell_data(D, centred)
 
 
 def test_map_budgets_give_the_map_at_least_gds_own_time_to_the_target():
@@ -232,22 +265,42 @@ def test_map_budgets_give_the_map_at_least_gds_own_time_to_the_target():
         map_budgets(reached, "d", "0.5", budget=None, map_budget=None, map_iters=4, gd_iters=40, tune_budget=None)
 
 
-def test_optimum_quality_reads_the_regimes_optimum_or_solves_an_off_grid_cell(small):
+def test_optimum_quality_reads_the_regimes_optimum_or_solves_an_off_grid_cell(raw):
     from functools import partial
 
-    sel = select_regime(partial(completion_problem, small), small["validation"], [10.0], [1.0], max_iter=50)
-    q = optimum_quality(sel, 10.0, 1.0, small, N=5, max_iter=50)
+    from inferopt.spectral import rmse
+
+    sel = select_regime(partial(completion_problem, raw), raw["validation"], [10.0], [1.0], max_iter=50)
+    q = optimum_quality(sel, {"eps": 10.0, "lam": 1.0}, raw, N=5, max_iter=50)
     assert q["validation RMSE of the optimum"] == float(sel.table["validation RMSE"].iloc[0]) and len(sel.table) == 1
     assert set(q) == {"validation RMSE of the optimum", "training-mean validation RMSE", "b/a at the optimum", "q0 at N"}
     assert q["b/a at the optimum"] > 1 and 0 <= q["q0 at N"] <= 1
-    off = optimum_quality(sel, 1e4, 1.0, small, N=5, max_iter=50)        # off the grid: solved and added to the selection
+    off = optimum_quality(sel, {"eps": 1e4, "lam": 1.0}, raw, N=5, max_iter=50)   # off the grid: solved and added to the selection
     assert (1e4, 1.0) in sel.theta and len(sel.table) == 2 and np.isfinite(off["validation RMSE of the optimum"])
+    # the centred cell at the chosen eps and lam: its own optimum on the centred ratings, kept apart from the regime's grid
+    # (no row of it), its spectrum far narrower (the raw ratings' top singular value is the mean's)
+    centred = {"eps": 10.0, "lam": 1.0, "ratings": "centred"}
+    qc = optimum_quality(sel, centred, raw, N=5, max_iter=50)
+    assert (10.0, 1.0, "centred") in sel.theta and len(sel.table) == 2
+    assert not np.allclose(sel.theta[10.0, 1.0], sel.theta[10.0, 1.0, "centred"])
+    assert qc["b/a at the optimum"] < q["b/a at the optimum"] / 2
+    D = cell_data(raw, centred)
+    assert qc["validation RMSE of the optimum"] == pytest.approx(rmse(sel.theta[cell_key(centred)], *D["validation"]))
+    assert qc["training-mean validation RMSE"] == pytest.approx(q["training-mean validation RMSE"])   # the mean's RMSE: shift-free
+    given = sel.theta[cell_key(centred)] * 0.5                                 # an optimum given beforehand is read, not solved
+    sel.theta[cell_key(centred)] = given
+    again = optimum_quality(sel, centred, raw, N=5, max_iter=50)
+    assert sel.theta[cell_key(centred)] is given and again["validation RMSE of the optimum"] == pytest.approx(rmse(given, *D["validation"]))
     with pytest.raises(TypeError, match="selection"):
-        optimum_quality({}, 10.0, 1.0, small, N=5, max_iter=50)
+        optimum_quality({}, {"eps": 10.0, "lam": 1.0}, raw, N=5, max_iter=50)
     with pytest.raises(ValueError, match="N"):
-        optimum_quality(sel, 10.0, 1.0, small, N=0, max_iter=50)
+        optimum_quality(sel, {"eps": 10.0, "lam": 1.0}, raw, N=0, max_iter=50)
     with pytest.raises(TypeError, match="data"):
-        optimum_quality(sel, 10.0, 1.0, {"rows": []}, N=5, max_iter=50)
+        optimum_quality(sel, {"eps": 10.0, "lam": 1.0}, {"rows": []}, N=5, max_iter=50)
+    with pytest.raises(TypeError, match="setting"):
+        optimum_quality(sel, 10.0, raw, N=5, max_iter=50)
+    with pytest.raises(ValueError, match=r"setting\['ratings'\]"):
+        optimum_quality(sel, centred | {"ratings": "raw"}, raw, N=5, max_iter=50)
 
 
 def test_split_by_quality_keeps_the_cells_that_beat_the_training_mean():
@@ -264,6 +317,12 @@ def test_split_by_quality_keeps_the_cells_that_beat_the_training_mean():
         split_by_quality({"a": {"validation RMSE of the optimum": 0.9}}, {"a": settings["a"]}, "d")
     with pytest.raises(TypeError, match="dataset"):
         split_by_quality(q, settings, 3)
+    # a centred cell dropped keeps its ratings, so that the diagnosis tells it from the raw cell at the same eps, lam
+    centred = {"eps": 10.0, "lam": 1.0, "ratings": "centred"}
+    kept, worse = split_by_quality(q | {CENTRED_CELL: q["b"]}, {"a": settings["a"], CENTRED_CELL: centred}, "d")
+    assert kept == {"a": settings["a"]} and worse == [{"dataset": "d", "eps": 10.0, "lam": 1.0, "ratings": "centred"}]
+    with pytest.raises(ValueError, match=r"setting\['ratings'\]"):
+        split_by_quality(q, {"a": settings["a"] | {"ratings": "z-scored"}}, "d")
 
 
 # ----------------------------------------------------------------------------- the claims' tests at every cell
@@ -407,6 +466,47 @@ def test_verdict_map_reads_only_the_mapped_claims_and_names_stopped_cells():
     assert rows[1]["D3.1 holds"] is None and rows[1]["D3.2 support bound"] == pytest.approx(0.68256) and "SGD-DET final test RMSE" not in rows[1]
     with pytest.raises(ValueError, match="claims"):
         verdict_map({"chosen": cell_input(table_of(SLOW))}, dataset="d", reading="0.85", n_seeds=5, seed=0, claims=["D3.4"])
+
+
+def test_the_centred_cell_is_read_as_any_cell_and_can_rescue_a_claim_or_fail_to():
+    from inferopt.experiment.claims import Unearned
+    from inferopt.experiment.spectral.completion_map import can_rescue
+
+    chosen = {"dataset": "d", "eps": 100.0, "lam": 1.0}
+    centred = {"eps": 100.0, "lam": 1.0, "ratings": "centred"}        # the chosen eps and lam, on the centred ratings
+    narrow = {"validation RMSE of the optimum": 0.9, "training-mean validation RMSE": 1.0, "b/a at the optimum": 1e4, "q0 at N": 0.3}
+
+    def mapped(centred_table, other=None, worse=()):
+        cells = {"chosen": cell_input(table_of(SLOW)), CENTRED_CELL: cell_input(centred_table, setting=centred) | {"quality": narrow}}
+        if other is not None:
+            cells["lam x 5"] = cell_input(other, setting={"eps": 100.0, "lam": 5.0})
+        map_cells, rows = verdict_map(cells, dataset="d", reading="0.85", n_seeds=5, seed=0)
+        return map_cells, rows, dict(no_authors_construction="none", chosen=chosen, worse_than_mean=list(worse))
+
+    # SGD ahead of GD on the centred ratings only: a setting rescue (not the chosen cell, though at its eps and lam), resting on it alone
+    cells, rows, kw = mapped(table_of(FAST), other=table_of(SLOW))
+    assert [r["ratings"] for r in rows] == ["raw", "centred", "raw"] and rows[1]["cell"] == CENTRED_CELL
+    assert rows[1]["b/a at the optimum"] == 1e4 and rows[1]["q0 at N"] == 0.3 and rows[1]["D3.2 holds"] is True
+    assert [c["setting"] for c in cells["D3.2"]][1] == chosen | {"ratings": "centred"}
+    d = centred_diagnosis(cells["D3.2"], "t.", **kw)
+    assert d["kind"] == "setting" and "ratings = centred" in d["text"] and d["evidence"]["rests on the centred cell"] is True
+    assert "The rescue rests on the centred cell alone" in d["text"] and "the paper gives the raw box [0, 5]" in d["text"]
+    # a raw cell rescues it too: still setting, and the text says it does not rest on the centred cell
+    cells, _, kw = mapped(table_of(FAST), other=table_of(FAST))
+    d = centred_diagnosis(cells["D3.2"], "t.", **kw)
+    assert d["kind"] == "setting" and "does not rest on it" in d["text"] and d["evidence"]["rests on the centred cell"] is False
+    # no rescue: the centred cell fails too; it holds but its optimum is worse than the training mean; it holds on 3 seeds only
+    for table, worse in ((table_of(SLOW), ()), (table_of(FAST), [chosen | {"ratings": "centred"}]), (table_of(FAST, n_seeds=3), ())):
+        cells, _, kw = mapped(table, worse=worse)
+        out = centred_diagnosis(cells["D3.2"], "t.", **kw)
+        assert isinstance(out, Unearned) and "centred cell" not in out.reason
+    # its first seeds are read by can_rescue as any cell's: two seeds ahead of GD leave a rescue possible, two behind do not
+    assert can_rescue(table_of(FAST, n_seeds=2), ["D3.2"], "0.85", None, 5)["D3.2"]["possible"] is True
+    assert can_rescue(table_of(SLOW, n_seeds=2), ["D3.2"], "0.85", None, 5)["D3.2"]["possible"] is False
+    with pytest.raises(ValueError, match=r"cells\['chosen'\]\['setting'\]"):
+        verdict_map({"chosen": cell_input(table_of(SLOW), setting={"eps": 100.0})}, dataset="d", reading="0.85", n_seeds=5, seed=0)
+    with pytest.raises(ValueError, match=r"setting\['ratings'\]"):
+        verdict_map({"chosen": cell_input(table_of(SLOW), setting=centred | {"ratings": 1})}, dataset="d", reading="0.85", n_seeds=5, seed=0)
 
 
 # ----------------------------------------------------------------------------- budgets in work (issue 41)

@@ -31,10 +31,11 @@ from ..._validation import check_callable, check_choice, check_choices, check_in
 from ..claims import Unearned, readings
 from ..support import N_RESAMPLES, resample_units
 from .completion import _both_reach, _median, _reading
-from .completion import (D32_PAIRS, D33_PAIRS, METHODS, MIN_MAP_SEEDS, ML_1M, ahead, all_of, completion_diagnosis, comparison_bases, convergence_gap,
+from .completion import (D32_PAIRS, D33_PAIRS, METHODS, MIN_MAP_SEEDS, ML_1M, ahead, all_of, comparison_bases, convergence_gap,
                          d31_reading, d31_test, d32_test, d33_test, d34_growth, horizon, late_progress, reach_text, sgd_det_gap,
                          share_key, speedup)
-from .completion_map import D32_FACTOR, NO_AUTHORS, claim_tests, d32_factor_test, supported
+from .completion_map import (CENTRED_CELL, CENTRED_WORDS, D32_FACTOR, NO_AUTHORS, centred_diagnosis, claim_tests, d32_factor_test, on_centred,
+                             supported)
 
 #: D3.3's factor: SVRG at least this many times faster than GD where both are read by their times ("about 2 times")
 D33_FACTOR = 1.5
@@ -137,7 +138,8 @@ def made(table: pd.DataFrame, name: str, method: str, optimum: float, trivial: f
 def map_text(kept, worse, budgets: dict, *, n_seeds: int, map_seeds: int, claims=None, arms=None, first=None, more=None) -> str:
     """The verdict map in a sentence: the chosen cell (the main runs, ``n_seeds`` seeds), the ``kept`` cells' labels with
     their pilots and budgets (``budgets``: :func:`~.completion_map.map_budgets`), their ``map_seeds`` seeds, shown
-    undecided below what decides (:data:`~.completion.MIN_MAP_SEEDS`, or the main runs' count), and the ``worse`` cells
+    undecided below what decides (:data:`~.completion.MIN_MAP_SEEDS`, or the main runs' count), what the centred cell is
+    where ``kept`` holds it (:data:`~.completion_map.CENTRED_CELL`), and the ``worse`` cells
     dropped (:func:`~.completion_map.split_by_quality`). ``claims``, ``arms`` (None: every claim and arm): what the map
     reads and runs (:func:`~.completion_map.map_claims`, :func:`~.completion_map.map_arms`); ``first`` and ``more``: the
     seeds every cell ran first and the cells that got the rest (:func:`~.completion_map.can_rescue`)."""
@@ -150,8 +152,14 @@ def map_text(kept, worse, budgets: dict, *, n_seeds: int, map_seeds: int, claims
     for w in worse:
         if not isinstance(w, dict) or not {"eps", "lam"} <= set(w):
             raise ValueError(f"worse must list {{'dataset', 'eps', 'lam'}} settings; got {w!r}")
-    dropped = ("" if not worse else " Dropped from the map, both sides: " + "; ".join(f"eps {w['eps']:g}, lam {w['lam']:g}" for w in worse)
+    dropped = ("" if not worse else " Dropped from the map, both sides: "
+               + "; ".join(f"eps {w['eps']:g}, lam {w['lam']:g}" + (" on the centred ratings" if on_centred(w) else "") for w in worse)
                + ", where the model's optimum predicts the validation ratings worse than the training mean.")
+    centred = "" if CENTRED_CELL not in kept else (
+        f" The cell {CENTRED_CELL} runs the chosen eps and lam on {CENTRED_WORDS}, with the same step tuning, budgets and seeds rule as the "
+        "others, its runs starting at the training-mean predictor (theta = 0 there): its spectrum's b/a is far narrower than on the raw "
+        "ratings, whose top singular value is the mean's (the map's table gives each cell's b/a and q0); a claim that it alone rescues is "
+        "diagnosed setting, never holds.")
     few = map_seeds < min(MIN_MAP_SEEDS, n_seeds)
     tune, budget, iters = budgets["tune"], budgets["budget"], budgets["iters"]
     return (f"The map: the chosen cell is the main runs ({n_seeds} seeds); " + ", ".join(k for k in kept) + " re-tune each arm's step on the "
@@ -159,7 +167,7 @@ def map_text(kept, worse, budgets: dict, *, n_seeds: int, map_seeds: int, claims
             + (f"{budget:.3g} units of work" if budget is not None else f"{iters} steps")
             + ", GD's time to the target in the main cell (at least map_budget, at most the budget); a cell decides (a rescue, or a cell of a "
             f"sweep) only with at least {MIN_MAP_SEEDS} seeds, or as many as the main runs, and bootstrap support of 90 %"
-            + (f": with {map_seeds} seeds these cells are shown undecided, what they measured beside." if few else ".") + dropped
+            + (f": with {map_seeds} seeds these cells are shown undecided, what they measured beside." if few else ".") + centred + dropped
             + ("" if claims is None else (
                 " The map runs only for the claims that fail at the chosen cell (a diagnosis to earn): "
                 + (", ".join(claims) + f", with the arms {', '.join(arms or [])}" if claims else "none: no cell is run") + "."))
@@ -817,20 +825,21 @@ def d31_claim(runs: D3Runs, *, regime: dict, eps: float, lam: float, conditionin
         | {f"SGD-DET {k} (final test RMSE)": v for k, v in r31.items() if k != "outcome"}
         | {f"second-half share of the way {m}": v for m, v in late.items()} | runs.rmses() | runs.step_factors() | lead | regime_
         | dict(conditioning) | zero,
-        diagnosis=Unearned(why, {"reading": r31}) if why else completion_diagnosis(
+        diagnosis=Unearned(why, {"reading": r31}) if why else centred_diagnosis(
             cells, "SGD-DET's final test RMSE against SGD's and SVRG's, beyond the seeds' spread, across the map; where b/a is large the "
             "optimal distribution draws degree 0 most of the time (q0) and SGD barely moves.", **mapped))
 
 
 def diagnosed(cells, text: str, *, stand_in: dict, **mapped):
-    """:func:`~.completion.completion_diagnosis` of a speed claim (D3.2, D3.3) with its stand-in evidence (``stand_in``,
+    """:func:`~.completion_map.centred_diagnosis` (:func:`~.completion.completion_diagnosis`, a rescue resting on the centred
+    cell named) of a speed claim (D3.2, D3.3) with its stand-in evidence (``stand_in``,
     :func:`stand_in_32` / :func:`stand_in_33`), earned only where the paper's cost does not rule it out: a ``stand-in``
     diagnosis whose ``stand_in["turns"]`` is False, or not True where the priced reading was made (``stand_in["priced"]``:
     a tie at equal priced time does not show that the cost ratio turns the verdict) (the stand-in's runs priced at the paper's cost fail the claim too,
     :func:`paper_cost_reading`) becomes :class:`~inferopt.experiment.claims.Unearned` (inconclusive: the measured difference
     does not explain the failure, and the other one, a larger d' = dr, only slows the stochastic methods, Theorem 5). Map
     cells stopped where they cannot rescue (``no rescue``, :func:`~.completion_map.can_rescue`) are named in its text."""
-    out = completion_diagnosis(cells, text, stand_in=stand_in, **mapped)
+    out = centred_diagnosis(cells, text, stand_in=stand_in, **mapped)
     if not isinstance(out, dict) or out.get("kind") != "stand-in" or "stand_in" not in out.get("evidence", {}):
         return out
     if stand_in.get("turns") is False or (stand_in.get("priced") and stand_in.get("turns") is not True):

@@ -4,10 +4,14 @@ The paper publishes neither ε nor λ (Sec. 5.1) nor the steps, so a D3 claim th
 again at other settings before it is blamed on the paper: ε times ``eps_factors`` (below 1 toward the best-validation
 cell, above toward a well-conditioned spectrum) and λ times ``lam_factors`` (:func:`map_settings`), each cell's optimum
 judged first (:func:`optimum_quality`): a cell whose optimum predicts the validation ratings worse than the training
-mean is dropped, both sides (:func:`split_by_quality`: the model means nothing there). Every kept cell re-tunes each
-arm's step and runs at least GD's own time to the target in the main cell (:func:`map_budgets`); its claims are read
-by the same tests as the main runs (:func:`claim_tests`), each cell deciding only on decisive seeds
-(:func:`verdict_map`, :func:`~.completion.seeded_cell`).
+mean is dropped, both sides (:func:`split_by_quality`: the model means nothing there). With ``centred`` the map holds one
+more cell, :data:`CENTRED_CELL`: the chosen ``(ε, λ)`` on the centred ratings (:func:`~.completion.centred_ratings`, the
+ratings less the training mean in the box ``[-μ, 5 - μ]``; :func:`cell_data`, :func:`cell_key`), where the spectrum's
+``b/a`` is far narrower than on the raw ratings (whose top singular value is the mean's); the paper gives the raw box,
+so a claim it alone rescues earns ``setting``, never ``holds``, and the diagnosis says so (:func:`centred_diagnosis`).
+Every kept cell re-tunes each arm's step and runs at least GD's own time to the target in the main cell
+(:func:`map_budgets`); its claims are read by the same tests as the main runs (:func:`claim_tests`), each cell deciding
+only on decisive seeds (:func:`verdict_map`, :func:`~.completion.seeded_cell`).
 """
 
 from __future__ import annotations
@@ -19,14 +23,38 @@ import pandas as pd
 
 from ..._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
 from ..support import bootstrap_support
-from .completion import (BASES, D32_PAIRS, D33_PAIRS, METHODS, ahead_on, all_of, comparison_bases, completion_problem, d31_test, d33_test,
-                         factor_reached, horizon, rmse_target, run_table, seeded_cell, share_key, speedup)
+from .completion import (BASES, D32_PAIRS, D33_PAIRS, METHODS, ahead_on, all_of, centred_ratings, comparison_bases, completion_diagnosis,
+                         completion_problem, d31_test, d33_test, factor_reached, horizon, rmse_target, run_table, seeded_cell, share_key,
+                         speedup)
 
 #: the claims a D3 verdict map reads (D3.4 compares sizes, not settings: it is read on the sizes run, :func:`~.completion_claims.d34_ratio_claim`)
 MAP_CLAIMS = ("D3.1", "D3.2", "D3.3")
 
 #: the sentence every D3 diagnosis carries: no cell can run the authors' construction
 NO_AUTHORS = "The authors' code for the matrix-completion experiment is not public: every cell runs our construction."
+
+#: the label of the map's cell on centred ratings at the chosen (ε, λ) (:func:`map_settings` with ``centred``)
+CENTRED_CELL = "centred (eps, lam)"
+
+#: the key of a map cell's setting that names ratings other than the paper's raw ones, and its one value: centred
+#: (:func:`~.completion.centred_ratings`); a cell without the key runs on the raw ratings, the paper's box [0, 5]
+RATINGS, CENTRED = "ratings", "centred"
+
+#: what the centred cell's ratings are, in a claim's words
+CENTRED_WORDS = ("the centred ratings (the ratings less the training mean, the box [-mean, 5 - mean], at the chosen eps and lam: an open "
+                 "setting of ours; the paper gives the raw box [0, 5])")
+
+
+def on_centred(setting: dict) -> bool:
+    """Does the map cell ``setting`` (``{"dataset", "eps", "lam"[, "ratings"]}``) run on centred ratings
+    (``setting["ratings"] == "centred"``, :func:`cell_data`)? Without ``ratings`` it runs on the raw ones (the paper's box
+    [0, 5]); any other value is refused."""
+    if not isinstance(setting, dict):
+        raise TypeError(f"setting must be a mapping {{'eps', 'lam'[, 'ratings']}}; got {setting!r}")
+    if RATINGS not in setting:
+        return False
+    check_choice(f"setting[{RATINGS!r}]", setting[RATINGS], (CENTRED,))
+    return True
 
 
 def _grid_values(name: str, grid) -> list:
@@ -42,17 +70,51 @@ def on_grid(value: float, grid) -> float:
     return next((float(g) for g in _grid_values("grid", grid) if np.isclose(g, value, rtol=1e-9)), float(value))
 
 
-def map_settings(eps: float, lam: float, *, eps_factors, lam_factors, eps_grid, lam_grid) -> dict:
+def map_settings(eps: float, lam: float, *, eps_factors, lam_factors, eps_grid, lam_grid, centred: bool = False) -> dict:
     """The map's settings around the chosen ``(eps, lam)``: ``{"eps x <f>": {"eps", "lam"}}`` for every ``f`` of
     ``eps_factors`` (λ kept) and ``{"lam x <f>": ...}`` for every ``f`` of ``lam_factors`` (ε kept), each value put
-    on the regime's grid where it lies on it (:func:`on_grid`)."""
+    on the regime's grid where it lies on it (:func:`on_grid`); with ``centred``, :data:`CENTRED_CELL` beside:
+    ``{"eps", "lam", "ratings": "centred"}``, the chosen ``(eps, lam)`` on the centred ratings (:func:`cell_data`)."""
     eps = check_real("eps", eps, low=0.0, low_open=True)
     lam = check_real("lam", lam, low=0.0, low_open=True)
     eps_factors = [check_real("eps_factors (an entry of)", f, low=0.0, low_open=True) for f in _grid_values("eps_factors", eps_factors)]
     lam_factors = [check_real("lam_factors (an entry of)", f, low=0.0, low_open=True) for f in _grid_values("lam_factors", lam_factors)]
     eps_grid, lam_grid = _grid_values("eps_grid", eps_grid), _grid_values("lam_grid", lam_grid)
+    if not isinstance(centred, bool | np.bool_):
+        raise TypeError(f"centred must be True or False (the map's cell on centred ratings); got {centred!r}")
     return {f"eps x {f:g}": dict(eps=on_grid(eps * f, eps_grid), lam=lam) for f in eps_factors} | {
-        f"lam x {f:g}": dict(eps=eps, lam=on_grid(lam * f, lam_grid)) for f in lam_factors}
+        f"lam x {f:g}": dict(eps=eps, lam=on_grid(lam * f, lam_grid)) for f in lam_factors} | (
+        {CENTRED_CELL: {"eps": eps, "lam": lam, RATINGS: CENTRED}} if centred else {})
+
+
+def _setting(setting) -> tuple:
+    """``(eps, lam)`` of a map cell's ``setting`` (``{"eps", "lam"[, "ratings"]}``), checked."""
+    if not isinstance(setting, dict) or not {"eps", "lam"} <= set(setting):
+        raise TypeError(f"setting must be a map cell's {{'eps', 'lam'[, 'ratings']}}; got {setting!r}")
+    on_centred(setting)
+    return (check_real("setting['eps']", setting["eps"], low=0.0, low_open=True),
+            check_real("setting['lam']", setting["lam"], low=0.0, low_open=True))
+
+
+def cell_key(setting: dict) -> tuple:
+    """Where a map cell's optimum is kept in the regime's selection (:attr:`~.regime.RegimeSelection.theta`):
+    ``(eps, lam)`` on the raw ratings (the regime's own grid), ``(eps, lam, "centred")`` on the centred ones."""
+    eps, lam = _setting(setting)
+    return (eps, lam, CENTRED) if on_centred(setting) else (eps, lam)
+
+
+def cell_data(data: dict, setting: dict) -> dict:
+    """The ratings a map cell runs on: ``data`` (the raw ratings with their validation split, the paper's box [0, 5]), or
+    where ``setting`` is on centred ratings (:func:`on_centred`) :func:`~.completion.centred_ratings` of it
+    (every rating less the training mean, the box ``[-μ, 5 - μ]``; θ = 0 is then the training-mean predictor)."""
+    _setting(setting)
+    if not isinstance(data, dict) or not {"rows", "cols", "values", "shape", "test", "validation"} <= set(data):
+        raise TypeError("data must be a ratings dict with rows, cols, values, shape, test and validation (hold_out)")
+    if not on_centred(setting):
+        return data
+    if "mean" in data:
+        raise ValueError("data must be the ratings before centring (a centred cell centres them); got centred ratings (their 'mean')")
+    return centred_ratings(data)
 
 
 def _seconds_or_none(name: str, value):
@@ -83,31 +145,38 @@ def map_budgets(table: pd.DataFrame, name: str, reading: str, *, budget, map_bud
     return {"budget": budget_, "iters": iters, "tune": tune}
 
 
-def optimum_quality(selection, eps: float, lam: float, data: dict, *, N: int, max_iter: int) -> dict:
-    """How good the model is at ``(eps, lam)`` on ``data`` (the centred ratings with their validation split): the
-    validation RMSE of its optimum against the training mean's, ``b/a`` of the spectrum there
-    (:func:`~.conditioning.spectrum_ratio`) and the optimal distribution's zero-degree share ``q0`` at mean degree ``N``.
-    The optimum is the regime's (``selection``, :func:`~.regime.select_regime`) where its grid holds the cell; off the
-    grid it is solved here (``max_iter`` L-BFGS-B iterations) and added to ``selection`` (its ``theta`` and a row of
-    its ``table``), so that the map's cells read their optimum from it."""
+def optimum_quality(selection, setting: dict, data: dict, *, N: int, max_iter: int) -> dict:
+    """How good the model is at the map cell ``setting`` (``{"eps", "lam"[, "ratings"]}``) on ``data`` (the raw ratings
+    with their validation split; a cell on centred ratings reads :func:`cell_data` of them): the validation RMSE of its
+    optimum against the training mean's, ``b/a`` of the spectrum there (:func:`~.conditioning.spectrum_ratio`) and the
+    optimal distribution's zero-degree share ``q0`` at mean degree ``N``. The optimum is ``selection``'s
+    (:func:`~.regime.select_regime`, at :func:`cell_key`) where it holds the cell; else it is solved here (``max_iter``
+    L-BFGS-B iterations) and added to ``selection``'s ``theta``, and, on the raw ratings, as a row of its ``table``
+    (the regime's grid; a centred cell is no row of it), so that the map's cells read their optimum from it."""
     from .conditioning import spectrum_ratio, zero_degree_share
     from .regime import RegimeSelection, mean_rmse, select_regime
 
     if not isinstance(selection, RegimeSelection):
         raise TypeError(f"selection must be a RegimeSelection (select_regime); got {type(selection).__name__}")
-    eps = check_real("eps", eps, low=0.0, low_open=True)
-    lam = check_real("lam", lam, low=0.0, low_open=True)
-    if not isinstance(data, dict) or not {"rows", "cols", "values", "shape", "test", "validation"} <= set(data):
-        raise TypeError("data must be a ratings dict with rows, cols, values, shape, test and validation (hold_out)")
+    key = cell_key(setting)
+    eps, lam = key[:2]
+    data = cell_data(data, setting)
     N = check_int("N", N, low=1)
     max_iter = check_int("max_iter", max_iter, low=1)
-    if (eps, lam) not in selection.theta:
+    if key not in selection.theta:
         extra = select_regime(partial(completion_problem, data), data["validation"], [eps], [lam], max_iter=max_iter)
-        selection.theta[eps, lam] = extra.theta[eps, lam]
-        selection.table = pd.concat([selection.table, extra.table], ignore_index=True)
-    row = selection.table[(selection.table.eps == eps) & (selection.table.lam == lam)].iloc[0]
-    ratio = spectrum_ratio(completion_problem(data, eps, lam, rng=0), selection.theta[eps, lam])
-    return {"validation RMSE of the optimum": float(row["validation RMSE"]),
+        selection.theta[key] = extra.theta[eps, lam]
+        if not on_centred(setting):
+            selection.table = pd.concat([selection.table, extra.table], ignore_index=True)
+    theta = selection.theta[key]
+    if on_centred(setting):   # no row of the regime's grid: its optimum's validation RMSE read here
+        from ...spectral import rmse as rmse_of
+
+        rmse = rmse_of(theta, *data["validation"])
+    else:
+        rmse = float(selection.table[(selection.table.eps == eps) & (selection.table.lam == lam)].iloc[0]["validation RMSE"])
+    ratio = spectrum_ratio(completion_problem(data, eps, lam, rng=0), theta)
+    return {"validation RMSE of the optimum": rmse,
             "training-mean validation RMSE": mean_rmse(data["values"], data["validation"][2]),
             "b/a at the optimum": ratio, "q0 at N": zero_degree_share(ratio, N)}
 
@@ -117,7 +186,8 @@ def split_by_quality(quality: dict, settings: dict, dataset: str) -> tuple:
     kept where its optimum predicts the validation ratings better than the training mean (``quality[label]``,
     :func:`optimum_quality`: ``validation RMSE of the optimum`` below ``training-mean validation RMSE``), else dropped,
     both sides (a claim holding there rescues nothing). Returns ``(kept {label: setting}, worse [{"dataset", "eps",
-    "lam"}])``, ``worse`` as :func:`~.completion.completion_diagnosis` reads it."""
+    "lam"[, "ratings"]}])``, ``worse`` as :func:`~.completion.completion_diagnosis` reads it (a centred cell's with its
+    ``ratings``)."""
     if not isinstance(quality, dict) or not isinstance(settings, dict):
         raise TypeError("quality and settings must be mappings label -> quality / setting")
     if not isinstance(dataset, str):
@@ -127,13 +197,15 @@ def split_by_quality(quality: dict, settings: dict, dataset: str) -> tuple:
     better = {}
     for label, s_ in settings.items():
         if not isinstance(s_, dict) or not {"eps", "lam"} <= set(s_):
-            raise ValueError(f"settings[{label!r}] must be {{'eps', 'lam'}}; got {s_!r}")
+            raise ValueError(f"settings[{label!r}] must be {{'eps', 'lam'[, 'ratings']}}; got {s_!r}")
+        on_centred(s_)
         q = quality[label]
         if not isinstance(q, dict) or not {"validation RMSE of the optimum", "training-mean validation RMSE"} <= set(q):
             raise ValueError(f"quality[{label!r}] must hold the validation RMSE of the optimum and the training mean's (optimum_quality)")
         better[label] = check_real(f"quality[{label!r}]['validation RMSE of the optimum']", q["validation RMSE of the optimum"], low=0.0) < \
             check_real(f"quality[{label!r}]['training-mean validation RMSE']", q["training-mean validation RMSE"], low=0.0)
-    worse = [{"dataset": dataset, "eps": float(s_["eps"]), "lam": float(s_["lam"])} for label, s_ in settings.items() if not better[label]]
+    worse = [{"dataset": dataset, "eps": float(s_["eps"]), "lam": float(s_["lam"])} | ({RATINGS: CENTRED} if on_centred(s_) else {})
+             for label, s_ in settings.items() if not better[label]]
     kept = {label: s_ for label, s_ in settings.items() if better[label]}
     return kept, worse
 
@@ -207,8 +279,12 @@ def verdict_map(cells: dict, *, dataset: str, reading: str, n_seeds: int, seed: 
     beside (:func:`supported`); a cell with fewer seeds than decide (:func:`~.completion.seeded_cell`: ``n_seeds`` of the
     main runs, or at least 5) is shown undecided.
 
+    A cell's setting may carry ``"ratings": "centred"`` (:data:`CENTRED_CELL`, :func:`cell_data`): it is read as any other
+    cell, its setting keeping the key (so that it is not the chosen one, and a diagnosis can tell a rescue resting on it).
+
     Returns ``({claim: [cell, ...]}, [row, ...])``: the cells of each claim (what :func:`~.completion.completion_diagnosis`
-    reads) and one row per cell for the map's table (setting, quality, budget, seeds, each arm's median final test
+    reads) and one row per cell for the map's table (setting, its ``ratings``, raw or centred, quality with ``b/a`` and
+    ``q0``, budget, seeds, each arm's median final test
     RMSE, step factor and grid edge, SGD's zero-degree share, each claim's outcome). ``methods``: the arms the cells ran
     (:func:`map_arms`); ``claims``: the claims read (:func:`map_claims`; the others get no cells). A cell input may carry
     ``"bounds"`` (:func:`can_rescue` of its first seeds): a cell stopped with fewer seeds than decide where no claim could
@@ -228,8 +304,11 @@ def verdict_map(cells: dict, *, dataset: str, reading: str, n_seeds: int, seed: 
         check_choices(f"cells[{label!r}]['factors']", methods, set(c_["factors"]))
         check_choices(f"cells[{label!r}]['edges']", methods, set(c_["edges"]))
         s_ = c_["setting"]
+        if not isinstance(s_, dict) or not {"eps", "lam"} <= set(s_):
+            raise ValueError(f"cells[{label!r}]['setting'] must be {{'eps', 'lam'[, 'ratings']}}; got {s_!r}")
         setting = {"dataset": dataset, "eps": check_real(f"cells[{label!r}]['setting']['eps']", s_["eps"], low=0.0, low_open=True),
-                   "lam": check_real(f"cells[{label!r}]['setting']['lam']", s_["lam"], low=0.0, low_open=True)}
+                   "lam": check_real(f"cells[{label!r}]['setting']['lam']", s_["lam"], low=0.0, low_open=True)} | (
+            {RATINGS: CENTRED} if on_centred(s_) else {})
         optimum = check_real(f"cells[{label!r}]['optimum']", c_["optimum"], low=0.0)
         if not isinstance(c_["budget"], dict) or dataset not in c_["budget"]:
             raise ValueError(f"cells[{label!r}]['budget'] must be a mapping holding {dataset!r}: its seconds or None")
@@ -238,7 +317,7 @@ def verdict_map(cells: dict, *, dataset: str, reading: str, n_seeds: int, seed: 
         bounds = c_.get("bounds") or {}
         medians = tb.groupby("method")[["final RMSE", "zero-degree share"]].median()
         seeds = int(tb.seed.nunique())
-        rows.append({"cell": label} | setting | c_["quality"] | {"optimum test RMSE": optimum}
+        rows.append({"cell": label} | setting | {RATINGS: setting.get(RATINGS, "raw")} | c_["quality"] | {"optimum test RMSE": optimum}
                     | {"budget (work)": c_["budget"][dataset], "seeds": seeds}
                     | {f"{m} final test RMSE": float(medians.loc[m, "final RMSE"]) for m in methods}
                     | {f"{m} step factor": c_["factors"][m] for m in methods}
@@ -257,6 +336,25 @@ def verdict_map(cells: dict, *, dataset: str, reading: str, n_seeds: int, seed: 
             map_cells[c].append(one)
     return map_cells, rows
 
+
+def centred_diagnosis(cells, text: str, **kw):
+    """:func:`~.completion.completion_diagnosis` of a D3 claim's verdict-map ``cells`` (its keywords ``kw``), saying
+    whether a ``setting`` diagnosis rests on the centred cell (:func:`on_centred`; the paper gives the raw box [0, 5],
+    the centred ratings are an open setting of ours): the same diagnosis of the map without its centred cells decides it.
+    Where that is no ``setting``, the rescue rests on the centred cells alone and the text says so; where it is one, the
+    raw ratings rescue the claim too and the text says that. The evidence records it (``rests on the centred cell``).
+    Any other diagnosis is :func:`~.completion.completion_diagnosis`'s."""
+    cells = list(cells)
+    out = completion_diagnosis(cells, text, **kw)
+    centred = [c for c in cells if on_centred(c["setting"])]
+    if not centred or not isinstance(out, dict) or out.get("kind") != "setting":
+        return out
+    raw = completion_diagnosis([c for c in cells if not on_centred(c["setting"])], text, **kw)
+    alone = not (isinstance(raw, dict) and raw.get("kind") == "setting")
+    said = (f" The rescue rests on the centred cell alone: the claim holds, decisively, on {CENTRED_WORDS}, and at no cell on the "
+            "paper's raw ratings." if alone else
+            f" The map's raw-ratings cells rescue it without the centred cell ({CENTRED_WORDS}): the rescue does not rest on it.")
+    return out | {"text": out["text"] + said, "evidence": out["evidence"] | {"rests on the centred cell": alone}}
 
 
 #: the arms each claim of the map reads (GD, the map's budget reference, runs in every cell)
