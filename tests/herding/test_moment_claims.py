@@ -650,3 +650,73 @@ def test_majority_over_d_holds_fails_and_a_split_is_a_lost_setting():
         majority_over_d({})
     with pytest.raises(ValueError, match="verdicts_by_d"):
         majority_over_d({6: True})
+
+
+def test_by_lost_value_leaves_a_d_with_an_undecided_own_map_undecided():
+    """Session 39's review (B5.3 at the 0.6 reading, paper scale): d = 6 holds at coupling 0.5 and is undecided at 1 and
+    2 (its own map undecided), while d = 8 and 10 fail at 2. Read over the only coupling every d decided (0.5), d = 6 was
+    called "holds" and the failure stood; d = 6 is undecided, so the failures at d = 8 and 10 do not carry to it: the
+    claim is inconclusive at that reading (a lost setting)."""
+    from inferopt.experiment.moment_claims import by_lost_value, lost_setting_claim
+    at06 = {(8, 1.0): "inconclusive", (8, 0.5): "holds", (8, 2.0): "fails",
+            (6, 1.0): "inconclusive", (6, 0.5): "holds", (6, 2.0): "inconclusive",
+            (10, 1.0): "holds", (10, 0.5): "holds", (10, 2.0): "fails"}
+    by_d, common = by_lost_value(at06)
+    assert by_d == {6: None, 8: False, 10: False} and common == [0.5, 2.0]
+    out = lost_setting_claim(False, at06)
+    assert out["undecided"] == [6] and out["lost"] == "lost setting" and out["verdict"] is None
+    # where d = 6 decides its own map (its undecided cells hold), the d compare as before: a split over d
+    decided = at06 | {(6, 1.0): "holds", (6, 2.0): "holds"}
+    assert lost_setting_claim(False, decided)["by_value"] == {6: True, 8: False, 10: False}
+    # a d undecided beside d that hold leaves the claim open, never holding
+    assert lost_setting_claim(None, {(6, 0.5): "holds", (6, 1.0): "inconclusive", (8, 0.5): "holds"})["by_value"] == {6: None, 8: True}
+
+
+def test_farther_in_regime_leaves_a_flagged_cell_undecided():
+    """Session 39's review (B5.8 at the paper scale): where herding with the lowest index ends beyond the cell's
+    moment-set radius (d = 8, w (d - 1) = 2: 0.0583 against 0.0538; line search 0.0380), the tie rule decides the
+    comparison: the cell is undecided, not a failure; within the radius farther_cell decides; no premise, not measured."""
+    from inferopt.experiment.moment_claims import farther_in_regime
+    assert farther_in_regime(0.0380, 0.0583, 1.1, True, 0.0538) == "inconclusive"     # flagged: not counted as failing
+    assert farther_in_regime(0.0380, 0.0583, 1.1, True) is False                       # no flag (random ties, tie-free)
+    assert farther_in_regime(0.1377, 0.0442, 1.1, True, 0.2043) is True                # d = 8, coupling 1: 3.12, holds
+    assert farther_in_regime(0.0380, 0.0400, 1.1, True, 0.0538) is False               # within the radius: fails
+    assert farther_in_regime(0.0380, 0.0583, 1.1, False, 0.0538) is None               # premise absent: not measured
+    assert farther_in_regime(0.0347, 0.0196, 2.0, True, 0.0412) is False               # d = 6, coupling 2 at the factor 2
+    with pytest.raises(ValueError, match="radius"):
+        farther_in_regime(0.1, 0.1, 1.1, True, 0.0)
+    with pytest.raises(TypeError, match="premise"):
+        farther_in_regime(0.1, 0.1, 1.1, "yes")
+
+
+def test_inconclusive_for_names_flagged_cells_a_setting():
+    """Session 39's review: cells the tie rule leaves undecided are a `setting` reason (first where every undecided cell
+    is flagged), never "undecided cells"; other undecided cells come first as before."""
+    from inferopt.experiment.moment_claims import inconclusive_for
+    flagged = ["d = 8, pair weight 0.285714", "d = 10, pair weight 0.222222"]
+    assert inconclusive_for(False, [], {}, None, flagged, flagged=flagged) == ["setting"]
+    assert inconclusive_for(False, ["ties"], {}, None, flagged, ["ties"], flagged) == ["setting"]          # one `setting`
+    assert inconclusive_for(True, ["phi"], {}, None, flagged, (), flagged) == ["setting", "construction", "reading"]
+    assert inconclusive_for(False, [], {}, None, flagged + ["d = 6, pair weight 0.4"], flagged=flagged) == ["undecided cells", "setting"]
+    assert inconclusive_for(False, [], {}, None, flagged) == ["undecided cells"]                          # unflagged: as before
+    with pytest.raises(ValueError, match="flagged"):
+        inconclusive_for(False, [], {}, None, [], flagged=flagged)
+
+
+def test_closer_at_majority_reads_the_span_of_the_coupling_grid():
+    """Session 39's review (B5.9's majority is grid-dependent): at d = 10 (paper scale) herding is strictly closer at
+    couplings 0.5 and 1 (line search / herding 19.8, 13.5) and farther at 2 (0.699); beyond review 210's grid it is farther
+    at 3 (0.61) and 4: over w (d - 1) <= 2 the majority holds (2 of 3), over every coupling it fails (2 of 5)."""
+    from inferopt.experiment.moment_claims import closer_at_majority
+    levels = [1.0, 0.5, 2.0, 3.0, 4.0]
+    herding, line_search = [0.0117, 0.0086, 0.0802, 0.0157, 0.0018], [0.1570, 0.1695, 0.0561, 0.0096, 0.0017]
+    assert closer_at_majority(herding, line_search, levels=levels, span=2.0)
+    assert not closer_at_majority(herding, line_search, levels=levels, span=4.0)
+    assert not closer_at_majority(herding, line_search)                                 # no span: every coupling
+    assert closer_at_majority(herding, line_search, levels=levels, span=1.0)            # 2 of 2
+    with pytest.raises(ValueError, match="levels"):
+        closer_at_majority(herding, line_search, span=2.0)
+    with pytest.raises(ValueError, match="levels"):
+        closer_at_majority(herding, line_search, levels=[1.0, 0.5], span=2.0)
+    with pytest.raises(ValueError, match="span"):
+        closer_at_majority(herding, line_search, levels=levels, span=0.25)

@@ -43,6 +43,11 @@ read where the run ends, over its last decade, not over an early plateau:
   where another fails leaves it open), the same at every reading and construction.
   Second review: :func:`by_lost_value` compares d like with like only where their own maps disagree;
   :func:`reading_compared` -- a reading undecided over d turns the claim where some d decides there against it.
+* session 39's review: :func:`farther_in_regime` -- B5.8 on one cell with the tie-rule regime (herding with the lowest
+  index ending beyond the cell's moment-set radius leaves the cell undecided, ``setting``, not counted;
+  :func:`inconclusive_for`'s ``flagged``); :func:`closer_at_majority`'s ``span`` -- B5.9's majority read over the span
+  of the coupling grid (every coupling run, and review 210's grid), so that a verdict turning on which cells the grid
+  has is a reading; :func:`by_lost_value` -- a value of d whose own map is undecided is undecided.
 """
 
 from __future__ import annotations
@@ -174,6 +179,26 @@ def farther_cell(dist_better: float, dist_herding: float, factor: float = 1.1) -
     return bool(a > factor * b)
 
 
+def farther_in_regime(dist_better: float, dist_herding: float, factor: float = 1.1, premise: bool = True,
+                      radius: float | None = None):
+    """B5.8 on one cell with the tie-rule regime (session 39's review), four-valued: ``None`` (not measured) where the
+    sentence's premise is absent (``premise``: line search more efficient at the moments, :func:`moment_premise_cell`);
+    ``"inconclusive"`` where ``radius`` is given (the cell's moment-set radius, :func:`moment_set_radius`, for a run that
+    takes the lowest index among tied states) and herding's final distance to ``p*`` (``dist_herding``) exceeds it:
+    herding ends farther from ``p*`` than a typical distribution with ``p*``'s moments, the tie rule's regime (session
+    38's flag; at the paper scale's w (d - 1) = 2, d = 8 and 10, random ties end at a quarter to a half of the radius),
+    so the tie rule, an open setting of ours, decides the comparison there: the cell is undecided (``setting``), not
+    counted; else :func:`farther_cell` (``True`` / ``False``). ``radius`` ``None``: no flag (runs with another tie rule,
+    or none)."""
+    if not isinstance(premise, bool | np.bool_):
+        raise TypeError(f"premise must be a bool; got {type(premise).__name__}")
+    if not premise:
+        return None
+    if radius is not None and check_real("dist_herding", dist_herding, low=0.0) > check_real("radius", radius, low=0.0, low_open=True):
+        return "inconclusive"
+    return farther_cell(dist_better, dist_herding, factor)
+
+
 def entropy_position(h: float, h_low: float, h_star: float) -> float:
     """B5.3 (B4.4's scale): where the entropy ``h`` lies between a low-entropy distribution with the same moments
     (``h_low``, :func:`~inferopt.herding.low_entropy_distribution`: 0) and the maximum entropy (``h_star``: 1).
@@ -216,14 +241,20 @@ def approaches_in_more_cells(count: int, reference: int) -> bool | None:
 MAJORITY_SHARES = (0.5, 2 / 3)
 
 
-def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: float = 1.0) -> bool:
+def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: float = 1.0, levels=None,
+                       span: float | None = None) -> bool:
     """B5.9 at one value of d (the abstract's and Sec. 6's "the original herding algorithm tends to approach more often
     the maximum entropy distribution"; session 38's review, four reviewers of five: read by majority over the couplings,
     as B4.11 reads the same sentence on Fig. 6): herding ends closer to ``p*`` than line search -- :func:`farther_cell` at
     ``factor`` on the ratio line search / herding, 1 strictly (a tie is no win) -- at more than half of the couplings and
     at a share of them of at least ``share`` (:func:`~.maxent_claims.approaches_more_often`; 0.5: a bare majority, 2/3
     read, :data:`MAJORITY_SHARES`). ``dist_herding``, ``dist_other``: the two methods' final ``||p_t - p*||`` at each
-    coupling of that d, after equal budgets, in one order."""
+    coupling of that d, after equal budgets, in one order.
+
+    Session 39's review (the majority is grid-dependent): ``levels`` the coupling w (d - 1) of each entry and ``span``
+    the largest coupling read -- the majority is taken over the couplings at or below ``span`` only (``None``: every
+    one). The grid's span is ours: B5.9 reads it at every coupling run and at review 210's grid (w (d - 1) <= 2), and a
+    verdict that turns between them turns on which cells the grid has (a reading, THE RULE's clause 4)."""
     from .maxent_claims import approaches_more_often
     h = as_finite_array("dist_herding", dist_herding, ndim=1, nonempty=True)
     o = as_finite_array("dist_other", dist_other, ndim=1, nonempty=True)
@@ -234,6 +265,16 @@ def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: flo
     if (o < 0).any():
         raise ValueError("dist_other must hold distances >= 0")
     share = check_real("share", share, low=0.5, high=1.0)
+    if span is not None:
+        if levels is None:
+            raise ValueError("levels must give each entry's coupling where span is given")
+        lv = as_finite_array("levels", levels, ndim=1, nonempty=True)
+        if lv.shape != h.shape:
+            raise ValueError(f"levels must hold one coupling per distance; got {lv.size} and {h.size}")
+        read = lv <= check_real("span", span, low=0.0, low_open=True) * (1 + 1e-9)
+        if not read.any():
+            raise ValueError(f"span {span} lies below every coupling {lv.tolist()}: no coupling to read")
+        h, o = h[read], o[read]
     wins = sum(farther_cell(b, a, factor) for a, b in zip(h, o))
     return approaches_more_often(wins / h.size, share)
 
@@ -697,10 +738,13 @@ def by_lost_value(verdicts) -> tuple:
     split over d came from one coupling that is not measured at d = 10 and fails at the other d): ``verdicts`` maps
     ``(value, level)`` -- the lost setting's value (d) and the open axis' level at it (the coupling w (d - 1)) -- to a
     cell's verdict word. Returns ``(by_value, common)``: ``common`` the levels decisive (``holds`` or ``fails``) at every value
-    that decides at some level, ``by_value`` each such value's :func:`~.herding_claims.map_holds` over those levels only
+    that decides (at some level, its own map decided), ``by_value`` each such value's :func:`~.herding_claims.map_holds` over those levels only
     (``None`` where no level is common); a value decisive at no level is ``None`` (undecided there) and is left out of the
     others' comparison (session 34's review: a d with every cell undecided leaves no coupling common to all d), for
-    :func:`~.verdict_map.lost_setting_verdict` and :func:`lost_setting_claim`. Session 34's second review: like with like
+    :func:`~.verdict_map.lost_setting_verdict` and :func:`lost_setting_claim`. Session 39's review: so is a value whose
+    own map (over all its levels) is undecided -- no cell fails and some cell is undecided -- however many of its cells
+    hold (B5.3 at the 0.6 reading, paper scale: d = 6 held at coupling 0.5 and was undecided at 1 and 2, and read over
+    the only coupling every d decided it was called "holds"). Session 34's second review: like with like
     only resolves values that disagree on their own maps (its purpose: a split from a level not measured at one value);
     where every deciding value's own map (over all its levels) agrees -- every one holds throughout, or every one fails
     decisively at some level (a failure on a lower bound is a failure) -- that agreement is ``by_value`` (B5.3 at the 0.25
@@ -720,10 +764,14 @@ def by_lost_value(verdicts) -> tuple:
         raise ValueError(f"verdicts must be among {known}; got {sorted(set(verdicts.values()) - set(known))}")
     read = verdicts
     values, levels = sorted({k[0] for k in read}), sorted({k[1] for k in read})
-    deciding = [v for v in values if any(read.get((v, lv)) in ("holds", "fails") for lv in levels)]
+    decisive = [v for v in values if any(read.get((v, lv)) in ("holds", "fails") for lv in levels)]
+    own = {v: map_holds([w for k, w in read.items() if k[0] == v]) for v in decisive}
+    # session 39's review: a value whose own map is undecided (no cell fails, some cell undecided) is undecided, never
+    # read over a subset of its levels that skips its undecided cells
+    deciding = [v for v in decisive if own[v] is not None]
     common = [lv for lv in levels if deciding and all(read.get((v, lv)) in ("holds", "fails") for v in deciding)]
-    own = {v: map_holds([w for k, w in read.items() if k[0] == v]) for v in deciding}
-    if own and None not in own.values() and len(set(own.values())) == 1:   # every deciding value's own map agrees
+    own = {v: own[v] for v in deciding}
+    if own and len(set(own.values())) == 1:   # every deciding value's own map agrees
         return {v: own.get(v) for v in values}, common
     split = set()   # the values already given a disagreeing pair's verdict
     over = lambda v, lvs: map_holds([read[(v, lv)] for lv in lvs]) if lvs else None
@@ -831,12 +879,16 @@ def constructions_verdict(chosen, at_readings=(), constructions=None) -> dict:
     return dict(pick, differ=differ, rescues=[n for n, c in run.items() if chosen is False and c is True])
 
 
-def inconclusive_for(turning: bool, differ, open_cells, lost, undecided=(), ours=()) -> list:
+def inconclusive_for(turning: bool, differ, open_cells, lost, undecided=(), ours=(), flagged=()) -> list:
     """Every reason a map-decided verdict is inconclusive (review 210's list, :func:`~.verdict_map.inconclusive_reasons`,
     over several constructions), the first the one its diagnosis names:
 
     * ``"undecided cells"`` where the chosen construction's own map leaves cells undecided (``undecided``, their names):
       session 33's review -- the map is open there whatever the other constructions say, so it comes first;
+    * ``"setting"`` where those undecided cells include cells the tie rule leaves undecided (``flagged``, a subset of
+      ``undecided``: B5.8's cells where herding with the lowest index ends beyond the moment-set radius,
+      :func:`farther_in_regime`; session 39's review): the tie rule is an open setting of ours; first where every
+      undecided cell is flagged;
     * for each construction that says otherwise (``differ``: its name, :func:`constructions_verdict`'s, or, where the
       chosen map is undecided, one that decides a cell otherwise than the chosen map) or leaves a cell undecided that the
       chosen map decides (``open_cells``: name -> those cells; session 30's review, the tie rule moved herding 30-fold at
@@ -848,11 +900,16 @@ def inconclusive_for(turning: bool, differ, open_cells, lost, undecided=(), ours
     * ``"lost setting"`` where the lost setting's values disagree (``lost``, :func:`~.verdict_map.lost_setting_verdict`)."""
     if not isinstance(open_cells, dict):
         raise TypeError(f"open_cells must map construction names to the cells they leave undecided; got {open_cells!r}")
+    undecided, flagged = list(undecided), list(flagged)
+    if any(c not in undecided for c in flagged):
+        raise ValueError(f"flagged must be undecided cells; got {flagged!r} beside undecided {undecided!r}")
     against = list(differ) + [n for n, cells in open_cells.items() if list(cells)]
-    reasons = ["undecided cells"] if list(undecided) else []
+    reasons = ["undecided cells"] if any(c not in flagged for c in undecided) else []
+    if flagged:
+        reasons.append("setting")
     if any(n not in ours for n in against):
         reasons.append("construction")
-    if any(n in ours for n in against):
+    if any(n in ours for n in against) and "setting" not in reasons:
         reasons.append("setting")
     if turning:
         reasons.append("reading")

@@ -26,8 +26,8 @@ SPECS: dict[str, dict[str, Rule]] = {
     "B5": dict(seed=SEED, d=Int(2, 20), pair_weight=Real(), unary_scale=Real(0.0), n_points=Int(low=2), long_points=Int(low=0),
                n_checkpoints=COUNT, n_jobs=COUNT, progress=Flag(), extra_methods=EXTRA_METHODS,
                extra_d=ListOf(Int(2, 20), min_length=0),
-               # B5.8/B5.9's runs beyond the coupling grid (beside, deciding nothing): at d = probe_d (0: d - 2)
-               probe_d=Int(0, 20), probe_couplings=ListOf(Real(0.0, low_open=True), min_length=0)),
+               # B5.9's cells beyond the map's coupling grid (w (d - 1), at every d; beside B5.8)
+               extra_couplings=ListOf(Real(0.0, low_open=True), min_length=0)),
     "B6": dict(seed=SEED, d=Int(2, 20), n_sample=COUNT, n_points_finite=Int(low=2), panels=ListOf(PANEL),
                density_degree=COUNT, grid_size=Int(low=2), n_points_sobolev=Int(low=2), progress=Flag()),
 }
