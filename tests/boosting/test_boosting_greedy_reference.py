@@ -12,6 +12,7 @@ the mixture's ``log q = logsumexp_k(log α_k + Σ_d (log f(e_kd) − ρ_kd))`` w
 gradients, the softplus chain rule and Adam's moments.
 """
 
+import importlib
 from types import SimpleNamespace
 
 import numpy as np
@@ -19,9 +20,13 @@ import pandas as pd
 import pytest
 from scipy.special import expit
 
+import inferopt.boosting.families as families
+import inferopt.boosting.targets as targets
+import inferopt.models.glm as glm
 from inferopt.boosting import GREEDY_AUTHORS, Component, GaussianMixtureTarget, LogisticTarget, Mixture, greedy_step
 from inferopt.experiment.boosting import AUTHORS_RULE_SETTINGS, compare_methods
 
+relbo = importlib.import_module("inferopt.boosting.relbo")     # the module (the package's name is its function)
 LOG2, LOG2PI = np.log(2.0), np.log(2.0 * np.pi)
 #: per family: standard draws, log f, f'/f, the entropy H(f) and the variance of f
 FAMILY = {"laplace": (lambda rng, shape: rng.laplace(0.0, 1.0, size=shape), lambda e: -np.abs(e) - LOG2,
@@ -116,6 +121,17 @@ def logistic(n=200, D=4, seed=0):
     return target, log_p
 
 
+def one_hot(n=300, levels=(2, 3, 2), seed=0):
+    """A logistic target on one-hot rows (``levels`` categories per feature): at most ``2 Π levels`` distinct (row,
+    label) pairs among ``n`` rows, as the phishing stand-in's; the reference sums over every row."""
+    rng = np.random.default_rng(seed)
+    Z = np.hstack([np.eye(k)[rng.integers(0, k, size=n)] for k in levels])
+    y = np.where(rng.random(n) < expit(Z @ rng.normal(size=Z.shape[1])), 1.0, -1.0)
+    log_p = lambda x: logistic_terms(x, Z, y)          # noqa: E731
+    log_p.dim = Z.shape[1]
+    return LogisticTarget(Z, y), log_p
+
+
 def two_modes():
     means, scales, weights = np.array([[-3.0, 0.0], [3.0, 1.0]]), np.array([[0.7, 1.0], [1.0, 0.6]]), np.array([0.6, 0.4])
     log_p = lambda x: mixture_terms(x, "gaussian", means, np.log(scales), weights)    # noqa: E731
@@ -147,6 +163,64 @@ def test_the_greedy_step_is_its_reference_bit_for_bit(case):
     np.testing.assert_array_equal(res.objective, trace)
     np.testing.assert_array_equal(res.component.loc, loc)
     np.testing.assert_array_equal(res.component.log_scale, rho)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_draws_taken_in_blocks_are_the_draws_of_one_call_a_step(case, monkeypatch):
+    """The greedy step takes its standard draws several Adam steps at a time (``DRAW_BLOCK``): with blocks of 7 steps
+    (300 steps: 42 whole blocks and one of 6, 150: 21 and one of 3) its result is still the reference's, which draws once
+    a step, bit for bit, and the generator is left where the reference leaves it."""
+    make, family, mixture, settings = CASES[case]
+    target, log_p = make()
+    monkeypatch.setattr(relbo, "DRAW_BLOCK", 7 * settings["n_samples"] * target.dim)
+    q = None if mixture is None else Mixture(family, *mixture)
+    t = {} if q is None else {"t": 2}
+    rng, rng_ref = np.random.default_rng(5), np.random.default_rng(5)
+    res = greedy_step(target, family, q, rng=rng, **t, **settings)
+    loc, rho, trace = reference_greedy(log_p, family, q, rng_ref, **t, **settings)
+    np.testing.assert_array_equal(res.objective, trace)
+    np.testing.assert_array_equal(res.component.loc, loc)
+    np.testing.assert_array_equal(res.component.log_scale, rho)
+    assert rng.random() == rng_ref.random()
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_repeated_rows_merged_give_the_reference_greedy_step(first):
+    """On one-hot rows the target passes over the distinct (row, label) pairs weighted by their counts (issue 46):
+    the greedy step is the reference's (a sum over every row) up to the order of the sums."""
+    target, log_p = one_hot()
+    assert target._pass.n <= 24 < target.model.n == 300            # the merged pass is the one taken
+    D = target.dim
+    q = None if first else Mixture("laplace", 0.3 * np.arange(2 * D).reshape(2, D) / D, np.full((2, D), -0.5), [0.4, 0.6])
+    t = {} if q is None else {"t": 2}
+    settings = {**GREEDY_AUTHORS, "max_iter": 300}
+    res = greedy_step(target, "laplace", q, rng=np.random.default_rng(5), **t, **settings)
+    loc, rho, trace = reference_greedy(log_p, "laplace", q, np.random.default_rng(5), **t, **settings)
+    np.testing.assert_allclose(res.objective, trace, rtol=1e-10)
+    np.testing.assert_allclose(res.component.loc, loc, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(res.component.log_scale, rho, rtol=1e-10, atol=1e-12)
+
+
+def test_a_comparison_on_repeated_rows_is_the_one_pass_over_every_row(monkeypatch):
+    """Every record of :func:`compare_methods` (all five rules, the authors' construction) on one-hot rows with the
+    passes over data merged (distinct pairs weighted by their counts), the data in cache-sized blocks and the mixtures'
+    draws in blocks (issue 46) equals, to 1e-10 relative, the records of one pass over every row in one block."""
+    target, _ = one_hot(n=400, seed=2)
+    Z, y = target.model.Z, target.model.y
+    data = {"Z": Z, "y": y, "Zt": Z[:80], "yt": y[:80]}
+    run = dict(max_iter=4, n_replicates=2, n_eval=200, n_samples=100, reuse_samples=False, ls_draws="authors",
+               estimates="authors", C0=0.001, rule_settings=AUTHORS_RULE_SETTINGS,
+               greedy={**GREEDY_AUTHORS, "max_iter": 100})
+    monkeypatch.setattr(families, "BLOCK_ELEMENTS", 300)         # 100 draws x K <= 3 components x D = 7: several blocks
+    monkeypatch.setattr(glm, "CHUNK_ELEMENTS", 2000)             # 100 or 200 draws: blocks of 10 or 20 rows
+    fast = compare_methods(data, rng=np.random.default_rng(3), **run)
+    monkeypatch.setattr(targets, "MERGE_SHARE", 0.0)              # every row, each pass one block
+    monkeypatch.setattr(families, "BLOCK_ELEMENTS", 2**40)
+    monkeypatch.setattr(glm, "CHUNK_ELEMENTS", 2**40)
+    slow = compare_methods(data, rng=np.random.default_rng(3), **run)
+    values = [r.drop(columns=[c for c in r if c.startswith("time")]) for r in (fast, slow)]
+    assert len(values[0]) == 2 * 5 * 5
+    pd.testing.assert_frame_equal(*values, check_exact=False, rtol=1e-10, atol=1e-12)
 
 
 def test_a_comparison_of_the_rules_is_its_reference_bit_for_bit(monkeypatch):

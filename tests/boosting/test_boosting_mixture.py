@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import inferopt.boosting.families as families
 from inferopt.boosting import Component, Mixture
 
 
@@ -114,3 +115,24 @@ def test_bad_input_raises():
     single = Mixture("gaussian", np.zeros((1, 2)), np.zeros((1, 2)), [1.0])
     with pytest.raises(ValueError, match="only component"):
         single.remove(0)
+
+
+@pytest.mark.parametrize("name", ["gaussian", "laplace"])
+@pytest.mark.parametrize("block", [1, 37, 500])
+def test_draws_in_blocks_give_the_same_numbers(name, block, monkeypatch):
+    """Many draws under many components are evaluated in blocks of draws (issue 46: the ``(S, K, D)`` arrays stay in a
+    core's cache); each draw's log density, responsibilities and gradient are the numbers of one whole array, bit for bit,
+    whatever the block (1 draw, 37 numbers: one draw a block; 500: 20 draws, the last block short), zero weights included."""
+    q, rng = _mix(name, K=5, D=4, seed=3)
+    q = q.with_weights([0.0, *q.weights[1:] / q.weights[1:].sum()])
+    x = rng.normal(size=(103, 4)) * 2
+
+    def evaluate():
+        return [q.log_density(x), q.responsibilities(x), *q.log_density_and_grad_x(x), q.component_log_density(x),
+                q.family.grad_x_log_density(x, q.locs, q.log_scales)]
+
+    whole = evaluate()
+    monkeypatch.setattr(families, "BLOCK_ELEMENTS", block)
+    for a, b in zip(whole, evaluate(), strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert q.log_density(x[:0]).shape == (0,)

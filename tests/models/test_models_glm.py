@@ -109,6 +109,31 @@ def test_integer_weights_equal_replicated_data(kind):
 
 
 @pytest.mark.parametrize("kind", ["logistic", "poisson"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_distinct_pairs_weighted_by_their_counts_keep_the_log_joint(kind, weighted):
+    """``distinct``: each (row, label) pair once, weighted by its count (or its summed weights), is the same log joint
+    and gradient (issue 46: the phishing data's one-hot rows repeat); a row repeated with another label stays apart."""
+    m, rng = _data(kind, n=12)
+    rep = rng.integers(0, m.n, size=60)                        # 60 rows drawn from 12: most repeat
+    Z, y = m.Z[rep], m.y[rep].copy()
+    y[0] = -y[0] if kind == "logistic" else y[0] + 1.0         # the first row's pair differs from its copies'
+    big = type(m)(Z, y, prior_var=m.prior_var)
+    w = rng.random(big.n) if weighted else None
+    merged, w_merged = big.distinct(w)
+    pairs = np.column_stack([Z, y])
+    assert merged.n == len(np.unique(pairs, axis=0)) < big.n
+    assert len(np.unique(np.column_stack([merged.Z, merged.y]), axis=0)) == merged.n
+    assert w_merged.sum() == pytest.approx(big.n if w is None else w.sum(), rel=1e-12)
+    th = rng.normal(size=(5, m.D))
+    np.testing.assert_allclose(merged.log_joint(th, w_merged), big.log_joint(th, w), rtol=1e-12)
+    np.testing.assert_allclose(merged.grad_log_joint(th, w_merged), big.grad_log_joint(th, w), rtol=1e-11, atol=1e-12)
+    # the reference written plainly: the sum over every row
+    ll = np.array([[float(big.loglik(t)[i]) for i in range(big.n)] for t in th])
+    ref = (ll if w is None else ll * w).sum(axis=1) + big.log_prior(th)
+    np.testing.assert_allclose(merged.log_joint(th, w_merged), ref, rtol=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["logistic", "poisson"])
 def test_chunking_gives_the_same_sums(kind, monkeypatch):
     m, rng = _data(kind, n=101)
     th = rng.normal(size=(7, m.D))

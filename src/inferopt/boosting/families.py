@@ -22,6 +22,23 @@ from .._random import as_generator
 
 LOG2PI = float(np.log(2.0 * np.pi))
 LOG2 = float(np.log(2.0))
+#: draws under many components are evaluated in blocks of draws whose ``(draws, K, D)`` arrays hold at most this
+#: many numbers (2**16, 512 KB): the elementwise passes over a block run in a core's cache, 1.2-3x faster than one
+#: array for 100 draws at K = 25-50 (issue 46). Each draw's terms are the same numbers whatever its block.
+BLOCK_ELEMENTS = 2**16
+
+
+def by_blocks(fn, x: np.ndarray, per_draw: int):
+    """``fn(x)`` (an array, or a tuple of arrays, with one row per draw) computed on blocks of the rows of ``x`` of at
+    most ``BLOCK_ELEMENTS // per_draw`` draws (``per_draw``: the numbers of ``fn``'s largest intermediate per draw,
+    ``K·D``), the blocks' rows concatenated; one block, ``fn(x)`` itself, when they fit."""
+    step = max(1, BLOCK_ELEMENTS // max(per_draw, 1))
+    if x.shape[0] <= step:
+        return fn(x)
+    parts = [fn(x[i:i + step]) for i in range(0, x.shape[0], step)]
+    if isinstance(parts[0], tuple):
+        return tuple(np.concatenate(p) for p in zip(*parts))
+    return np.concatenate(parts)
 
 
 def check_target(target):
@@ -68,7 +85,9 @@ class Family:
         loc = np.asarray(loc, dtype=float)
         log_scale = np.asarray(log_scale, dtype=float)
         if loc.ndim == 2:
-            return self.log_density_standardised((x[:, None, :] - loc[None]) * np.exp(-log_scale)[None], log_scale[None])
+            inv = np.exp(-log_scale)[None]
+            return by_blocks(lambda xb: self.log_density_standardised((xb[:, None, :] - loc[None]) * inv, log_scale[None]),
+                             x, loc.size)
         return self.log_density_standardised((x - loc) * np.exp(-log_scale), log_scale)
 
     def log_density_standardised(self, e: np.ndarray, log_scale: np.ndarray) -> np.ndarray:
@@ -83,7 +102,8 @@ class Family:
         loc = np.asarray(loc, dtype=float)
         inv = np.exp(-np.asarray(log_scale, dtype=float))
         if loc.ndim == 2:
-            return self.grad_x_log_density_standardised((x[:, None, :] - loc[None]) * inv[None], inv[None])
+            return by_blocks(lambda xb: self.grad_x_log_density_standardised((xb[:, None, :] - loc[None]) * inv[None], inv[None]),
+                             x, loc.size)
         return self.grad_x_log_density_standardised((x - loc) * inv, inv)
 
     def grad_x_log_density_standardised(self, e: np.ndarray, inv_scale: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import as_finite_array, as_rows, check_choice, check_int, check_real
-from .families import Component, Family, check_params, get_family
+from .families import Component, Family, by_blocks, check_params, get_family
 from .._random import as_generator
 
 #: tolerance on ``|Σ α − 1|`` and on negative weights before renormalising.
@@ -196,13 +196,16 @@ class Mixture:
         return a, np.log(np.exp(a - top).sum(axis=1, keepdims=True)) + top
 
     def log_density(self, x) -> np.ndarray:
-        """``log q(x) = logsumexp_k(log α_k + log s_k(x))``: shape ``(S,)``."""
-        return self._log_terms(self._standardised(self._x(x)))[1][:, 0]
+        """``log q(x) = logsumexp_k(log α_k + log s_k(x))``: shape ``(S,)`` (blocks of draws: :func:`~.families.by_blocks`)."""
+        return by_blocks(lambda xb: self._log_terms(self._standardised(xb))[1][:, 0], self._x(x), self.locs.size)
 
     def responsibilities(self, x) -> np.ndarray:
         """``α_k s_k(x) / q(x)``: shape ``(S, K)``."""
-        a, log_q = self._log_terms(self._standardised(self._x(x)))
-        return np.exp(a - log_q)
+        def block(xb):
+            a, log_q = self._log_terms(self._standardised(xb))
+            return np.exp(a - log_q)
+
+        return by_blocks(block, self._x(x), self.locs.size)
 
     def log_density_and_grad_x(self, x) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`log_density` and :meth:`grad_x_log_density` from one evaluation of the
@@ -215,7 +218,12 @@ class Mixture:
         return self._log_density_and_grad_x
 
     def _log_density_and_grad_x(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``log q(x)`` and ``∇_x log q(x) = Σ_k r_k(x) ∇_x log s_k(x)`` on one standardisation of the draws."""
+        """``log q(x)`` and ``∇_x log q(x) = Σ_k r_k(x) ∇_x log s_k(x)`` on one standardisation of the draws (in
+        blocks of draws, :func:`~.families.by_blocks`; one draw, the greedy step's, is one block)."""
+        return by_blocks(self._log_density_and_grad_block, x, self.locs.size)
+
+    def _log_density_and_grad_block(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_log_density_and_grad_x` of one block of draws."""
         e = self._standardised(x)
         a, log_q = self._log_terms(e)
         g = self.family.grad_x_log_density_standardised(e, self._inv_scales[None])    # (S, K, D)

@@ -31,6 +31,11 @@ from .mixture import Mixture
 from .._random import as_generator
 
 
+#: the greedy step's standard draws are taken in blocks of at most this many numbers (2**20, 8 MB), several Adam steps'
+#: at once: the same numbers, in the same order, as one call a step (a generator's stream does not depend on how it is
+#: split), without a call's overhead at every step
+DRAW_BLOCK = 2**20
+
 #: how the entropy weight λ of the RELBO changes with the iteration (:func:`greedy_step`'s ``anneal``)
 ANNEALS = ("1oversqrt", "constant")
 
@@ -310,10 +315,13 @@ def greedy_step(
     trace = np.empty(max_iter + 1)
     relbo_fn = _relbo_fn(target, family, q, lam)
     grad = np.empty_like(params)        # −∇RELBO in the Adam parameters [μ, ρ or u]: Adam minimises −RELBO
+    block = max(1, DRAW_BLOCK // (n_samples * D))     # Adam steps whose draws are taken in one call
     for i in range(max_iter):
         if lr_decay is not None:
             opt.lr = lr * factor ** (i // every)
-        eps = family.standard_sample((n_samples, D), rng)
+        if i % block == 0:
+            draws = family.standard_sample((min(block, max_iter - i), n_samples, D), rng)
+        eps = draws[i % block]
         ls = _log_scale(params[D:], scale_param)
         trace[i], g_loc, g_rho = relbo_fn(params[:D], ls, eps)
         if scale_param == "softplus":        # dρ/du = σ(u)/softplus(u) = σ(u) e^{-ρ}

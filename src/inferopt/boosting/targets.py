@@ -24,6 +24,11 @@ from .families import Component, Gaussian
 from .mixture import Mixture
 
 
+#: :class:`LogisticTarget` passes over the distinct (row, label) pairs, weighted by their counts, when they are at most
+#: this share of the rows (:meth:`inferopt.models.LogisticRegression.distinct`)
+MERGE_SHARE = 0.9
+
+
 def _check_x(x, D: int) -> np.ndarray:
     return as_rows("x", x, D)
 
@@ -33,7 +38,8 @@ class LogisticTarget:
 
     ``log_density(θ) = Σ_n log σ(y_n z_nᵀθ) + log N(θ; 0, σ²I)`` and its gradient, for
     ``θ`` of shape ``(S, D)``; pass an existing :class:`~inferopt.models.LogisticRegression`
-    as ``model`` or ``Z``, ``y``, ``prior_var``.
+    as ``model`` or ``Z``, ``y``, ``prior_var``. Repeated (row, label) pairs are summed once, weighted by their
+    count (:data:`MERGE_SHARE`): the same sum in another order.
     """
 
     log_normalizer = None
@@ -48,24 +54,28 @@ class LogisticTarget:
         elif not isinstance(model, LogisticRegression):
             raise ValueError(f"model must be a LogisticRegression; got {type(model).__name__}")
         self.model = model
+        merged, counts = model.distinct()
+        # the passes over the data (every estimate's log p̃) on the distinct (row, label) pairs weighted by their
+        # counts where that saves a tenth of the rows or more (the phishing data's one-hot rows: 5,505 of 9,949)
+        self._pass, self._counts = (merged, counts) if len(counts) <= MERGE_SHARE * model.n else (model, None)
 
     @property
     def dim(self) -> int:
         return self.model.D
 
     def log_density(self, x) -> np.ndarray:
-        return self.model.log_joint(_check_x(x, self.dim))
+        return self._pass.log_joint(_check_x(x, self.dim), self._counts)
 
     def grad_log_density(self, x) -> np.ndarray:
-        return self.model.grad_log_joint(_check_x(x, self.dim))
+        return self._pass.grad_log_joint(_check_x(x, self.dim), self._counts)
 
     def log_density_and_grad(self, x) -> tuple[np.ndarray, np.ndarray]:
         """Both in one pass over the data."""
-        return self.model.log_joint_and_grad(_check_x(x, self.dim))
+        return self._pass.log_joint_and_grad(_check_x(x, self.dim), self._counts)
 
     def log_density_and_grad_fn(self):
         """:meth:`log_density_and_grad` without the check of ``x`` (a finite ``(S, D)`` array)."""
-        return self.model.log_joint_and_grad_fn()
+        return self._pass.log_joint_and_grad_fn(self._counts)
 
 
 class GaussianMixtureTarget:

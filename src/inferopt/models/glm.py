@@ -30,8 +30,8 @@ Every method is vectorised over a batch of parameters ``θ`` of shape ``(S, D)``
 
 Memory: the sums over data in ``log_joint``/``grad_log_joint`` are formed in blocks of
 data so that no intermediate exceeds :data:`CHUNK_ELEMENTS` floats (``S × block`` entries,
-32 MB); ``loglik`` returns the full ``(S, n)`` matrix by contract. There is no Python loop
-over single data points.
+512 KB: the elementwise passes over a block stay in a core's cache); ``loglik`` returns the full
+``(S, n)`` matrix by contract. There is no Python loop over single data points.
 
 Fixed order (issue 40): ``loglik``, ``hess_log_joint`` and the functions of ``neg_log_joint_fns`` (the
 Laplace approximation's Newton search) form their products with :mod:`inferopt._fixed_order` (``np.einsum``),
@@ -48,8 +48,10 @@ from scipy.special import expit, gammaln
 from .. import _fixed_order as fixed
 from .._validation import as_finite_array, as_rows, check_real
 
-#: largest number of float64 entries of an ``S × block`` intermediate (2**22 = 32 MB).
-CHUNK_ELEMENTS = 2**22
+#: largest number of float64 entries of an ``S × block`` intermediate (2**16 = 512 KB): small enough for the
+#: transcendental passes over a block (``log σ``, its derivative) to run in a core's cache, 1.4-1.8x faster than
+#: blocks of 2**22 (32 MB) at 100-200 draws (issue 46; ``benchmarks/README.md``)
+CHUNK_ELEMENTS = 2**16
 LOG2PI = float(np.log(2.0 * np.pi))
 
 
@@ -125,6 +127,16 @@ class _GLM:
         if np.any(w < 0):
             raise ValueError("w must be non-negative")
         return w
+
+    def distinct(self, w=None) -> tuple[_GLM, np.ndarray]:
+        """The model on its distinct data pairs ``(z_n, y_n)``, each once (in ``np.unique``'s order), and their
+        weights ``w'`` (each pair's count, or the sum of its ``w``): ``log_joint(θ, w')`` of that model is
+        :meth:`log_joint` ``(θ, w)`` of this one up to the order of the sum over data (rounding), and so is the
+        gradient; a pass over data with repeated rows (one-hot features) costs one row per distinct pair."""
+        w = self._weights(w)
+        pairs, inverse = np.unique(np.column_stack([self.Z, self.y]), axis=0, return_inverse=True)
+        merged = type(self)(pairs[:, :-1], pairs[:, -1], prior_var=self.prior_var)
+        return merged, np.bincount(inverse.ravel(), weights=w, minlength=len(pairs)).astype(float)
 
     def _blocks(self, S: int):
         step = max(1, CHUNK_ELEMENTS // max(S, 1))
