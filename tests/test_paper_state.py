@@ -148,3 +148,13 @@ def test_outside_git_staleness_is_unknown(project):
     subprocess.run(["rm", "-rf", str(project / ".git")], check=True)
     paper = paper_results(project, REGISTRY)["X1"]
     assert paper["changed"] is None and "currency unknown" in run_note(paper)
+
+
+def test_a_stale_note_shows_a_boolean_parameter_as_the_parameter_files_write_it(tmp_path):
+    """A run that predates a boolean parameter (D3's map_centred) is stale with ``map_centred unset (now true)``: the
+    YAML spelling, not Python's ``True`` (the review page refuses Python literals)."""
+    from inferopt.pipeline.paper_state import parameters_differ
+    (tmp_path / "params.yaml").write_text("X1:\n  seed: 0\n  flag: true\n  quiet: false\n")
+    notes = parameters_differ(tmp_path, "X1", {"seed": 0})
+    assert sorted(notes) == ["flag unset (now true)", "quiet unset (now false)"]
+    assert not any("True" in n or "False" in n for n in notes)

@@ -97,7 +97,10 @@ def changed_since(root: Path, commit: str, experiment_id: str, paths: list[str])
 
 
 def _shown(value) -> str:
-    """A parameter's value as the stale note shows it: ``unset`` for a null, else :func:`format_value`'s text."""
+    """A parameter's value as the stale note shows it: ``unset`` for a null, a boolean as the parameter files write it
+    (``true``/``false``), else :func:`format_value`'s text."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
     return "unset" if value is None else format_value(value)
 
 
