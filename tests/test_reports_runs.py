@@ -271,7 +271,7 @@ def test_claims_diff_refuses_empty_and_unknown_runs(project):
      "params.yaml changed since"),                   # a parameter added later, empty: the run did the same
     (lambda m, r: (r / "params.yaml").write_text(yaml.safe_dump({"seed": 0, "A4": {"max_iter": 30, "n_jobs": 2,
                                                                                    "check": True}})),
-     ["ran with check unset (now True)", "params.yaml changed since"]),
+     ["ran with check unset (now true)", "params.yaml changed since"]),
     (lambda m, r: (r / "params.yaml").write_text(yaml.safe_dump({"seed": 0, "A4": {"max_iter": 30, "n_jobs": 2,
                                                                                    "cost": None}})),
      "params.yaml changed since"),                   # a parameter added later, null (unset): the run did the same
