@@ -672,35 +672,57 @@ def test_by_lost_value_leaves_a_d_with_an_undecided_own_map_undecided():
     assert lost_setting_claim(None, {(6, 0.5): "holds", (6, 1.0): "inconclusive", (8, 0.5): "holds"})["by_value"] == {6: None, 8: True}
 
 
-def test_farther_in_regime_leaves_a_flagged_cell_undecided():
-    """Session 39's review (B5.8 at the paper scale): where herding with the lowest index ends beyond the cell's
-    moment-set radius (d = 8, w (d - 1) = 2: 0.0583 against 0.0538; line search 0.0380), the tie rule decides the
-    comparison: the cell is undecided, not a failure; within the radius farther_cell decides; no premise, not measured."""
-    from inferopt.experiment.moment_claims import farther_in_regime
-    assert farther_in_regime(0.0380, 0.0583, 1.1, True, 0.0538) == "inconclusive"     # flagged: not counted as failing
-    assert farther_in_regime(0.0380, 0.0583, 1.1, True) is False                       # no flag (random ties, tie-free)
-    assert farther_in_regime(0.1377, 0.0442, 1.1, True, 0.2043) is True                # d = 8, coupling 1: 3.12, holds
-    assert farther_in_regime(0.0380, 0.0400, 1.1, True, 0.0538) is False               # within the radius: fails
-    assert farther_in_regime(0.0380, 0.0583, 1.1, False, 0.0538) is None               # premise absent: not measured
-    assert farther_in_regime(0.0347, 0.0196, 2.0, True, 0.0412) is False               # d = 6, coupling 2 at the factor 2
+def test_tie_free_runs_decide_a_cell_in_the_tie_rule_regime():
+    """Session 39's third review of B5 (one rule for B5.8 and B5.9): where herding with the lowest index ends beyond the
+    cell's moment-set radius (d = 8, w (d - 1) = 2: 0.0583 against 0.0538), the tie-free runs decide the cell; within it
+    the lowest index decides. The paper scale's tie-free ratio there, 1.078, fails B5.8's cut 1.1 (the old flag left the
+    cell undecided instead), and at (10, 2/9) herding's 0.0802 beyond 0.0725 hands the cell to 0.0780 vs 0.0561."""
+    from inferopt.experiment.moment_claims import deciding_run, farther_given_premise, in_tie_rule_regime
+    assert in_tie_rule_regime(0.0583, 0.0538) and not in_tie_rule_regime(0.0442, 0.2043)
+    lowest, tie_free = (0.0380, 0.0583), (0.0381, 0.0353)                                    # (line search, herding)
+    assert deciding_run(lowest, tie_free, 0.0583, 0.0538) is tie_free
+    assert deciding_run(lowest, tie_free, 0.0500, 0.0538) is lowest
+    assert farther_given_premise(*deciding_run(lowest, tie_free, 0.0583, 0.0538), 1.1) is False   # 1.078: fails
+    assert farther_given_premise(*deciding_run((0.1377, 0.0442), tie_free, 0.0442, 0.2043), 1.1) is True   # 3.12: holds
+    assert farther_given_premise(0.0380, 0.0583, 1.1, False) is None                          # premise absent: not measured
     with pytest.raises(ValueError, match="radius"):
-        farther_in_regime(0.1, 0.1, 1.1, True, 0.0)
+        in_tie_rule_regime(0.1, 0.0)
     with pytest.raises(TypeError, match="premise"):
-        farther_in_regime(0.1, 0.1, 1.1, "yes")
+        farther_given_premise(0.1, 0.1, 1.1, "yes")
 
 
-def test_inconclusive_for_names_flagged_cells_a_setting():
-    """Session 39's review: cells the tie rule leaves undecided are a `setting` reason (first where every undecided cell
-    is flagged), never "undecided cells"; other undecided cells come first as before."""
-    from inferopt.experiment.moment_claims import inconclusive_for
-    flagged = ["d = 8, pair weight 0.285714", "d = 10, pair weight 0.222222"]
-    assert inconclusive_for(False, [], {}, None, flagged, flagged=flagged) == ["setting"]
-    assert inconclusive_for(False, ["ties"], {}, None, flagged, ["ties"], flagged) == ["setting"]          # one `setting`
-    assert inconclusive_for(True, ["phi"], {}, None, flagged, (), flagged) == ["setting", "construction", "reading"]
-    assert inconclusive_for(False, [], {}, None, flagged + ["d = 6, pair weight 0.4"], flagged=flagged) == ["undecided cells", "setting"]
-    assert inconclusive_for(False, [], {}, None, flagged) == ["undecided cells"]                          # unflagged: as before
-    with pytest.raises(ValueError, match="flagged"):
-        inconclusive_for(False, [], {}, None, [], flagged=flagged)
+def test_resolved_comparison_needs_the_runs_grid():
+    """Session 39's third review of B5: at (10, 4/9) line search's "win" of 6e-5 (0.00167 against 0.00173) lies below the
+    run's resolution sqrt(2^10) / (2 x 10^5) = 1.6e-4: it decides nothing; a distance on the grid beside one ten
+    resolutions away is resolved (herding simply closer)."""
+    from inferopt.experiment.moment_claims import resolved_comparison, run_resolution
+    res = run_resolution(2 ** 10, 100_000)
+    assert res == pytest.approx(1.6e-4)
+    assert not resolved_comparison(0.00172772, 0.00166869, res)                       # differ by 6e-5 < 1.6e-4
+    assert resolved_comparison(0.0007, 0.0095, res)                                   # 0.0095 >= 10 x res: resolved
+    assert not resolved_comparison(0.0001, 0.0012, res)                               # both below 10 x res
+    assert resolved_comparison(0.0583, 0.0380, res)
+    with pytest.raises(ValueError, match="resolution"):
+        resolved_comparison(0.1, 0.2, 0.0)
+
+
+def test_closer_at_majority_leaves_a_d_undecided_on_unresolved_couplings():
+    """Session 39's third review of B5: a coupling the runs' grid cannot resolve counts neither way, and the d's majority
+    is undecided (None) where it turns on such couplings; where it does not, it decides as before."""
+    from inferopt.experiment.moment_claims import closer_at_majority
+    herding, line_search = [0.01, 0.02, 0.03, 0.00173, 0.0010], [0.10, 0.01, 0.04, 0.00167, 0.0014]
+    res = [1.6e-4] * 5
+    # without resolutions: herding closer at the first, third and fifth couplings, 3 of 5: holds
+    assert closer_at_majority(herding, line_search) is True
+    # the fourth is unresolved (6e-5 apart) and so is the fifth (both below 10 x 1.6e-4): 2 wins, 1 loss, 2 open
+    assert closer_at_majority(herding, line_search, resolutions=res) is None
+    # with the fifth resolved (the farther at 3e-3), 3 wins whatever the fourth: holds
+    assert closer_at_majority(herding[:4] + [0.0001], line_search[:4] + [0.0030], resolutions=res) is True
+    # 1 win, 2 losses, 2 open: undecided; 0 wins, 3 losses, 2 open: fails whatever the open ones are
+    assert closer_at_majority([0.05] + herding[1:], line_search, resolutions=res) is None
+    assert closer_at_majority([0.2, 0.02, 0.05] + herding[3:], line_search, resolutions=res) is False
+    with pytest.raises(ValueError, match="resolutions"):
+        closer_at_majority(herding, line_search, resolutions=res[:4])
 
 
 def test_closer_at_majority_reads_the_span_of_the_coupling_grid():

@@ -43,11 +43,15 @@ read where the run ends, over its last decade, not over an early plateau:
   where another fails leaves it open), the same at every reading and construction.
   Second review: :func:`by_lost_value` compares d like with like only where their own maps disagree;
   :func:`reading_compared` -- a reading undecided over d turns the claim where some d decides there against it.
-* session 39's review: :func:`farther_in_regime` -- B5.8 on one cell with the tie-rule regime (herding with the lowest
-  index ending beyond the cell's moment-set radius leaves the cell undecided, ``setting``, not counted;
-  :func:`inconclusive_for`'s ``flagged``); :func:`closer_at_majority`'s ``span`` -- B5.9's majority read over the span
+* session 39's review: :func:`closer_at_majority`'s ``span`` -- B5.9's majority read over the span
   of the coupling grid (every coupling run, and review 210's grid), so that a verdict turning on which cells the grid
   has is a reading; :func:`by_lost_value` -- a value of d whose own map is undecided is undecided.
+* session 40 (session 39's third review of B5): one rule for B5.8 and B5.9 in the tie-rule regime,
+  :func:`in_tie_rule_regime` and :func:`deciding_run` -- where herding with the lowest index ends beyond the cell's
+  moment-set radius, the tie-free run decides the cell (session 39's flag left it undecided, which only ever removed
+  failing cells); :func:`farther_given_premise` -- B5.8 on one cell; :func:`resolved_comparison` and
+  :func:`closer_at_majority`'s ``resolutions`` -- a comparison of two final distances within the run's grid decides
+  nothing.
 """
 
 from __future__ import annotations
@@ -179,24 +183,42 @@ def farther_cell(dist_better: float, dist_herding: float, factor: float = 1.1) -
     return bool(a > factor * b)
 
 
-def farther_in_regime(dist_better: float, dist_herding: float, factor: float = 1.1, premise: bool = True,
-                      radius: float | None = None):
-    """B5.8 on one cell with the tie-rule regime (session 39's review), four-valued: ``None`` (not measured) where the
-    sentence's premise is absent (``premise``: line search more efficient at the moments, :func:`moment_premise_cell`);
-    ``"inconclusive"`` where ``radius`` is given (the cell's moment-set radius, :func:`moment_set_radius`, for a run that
-    takes the lowest index among tied states) and herding's final distance to ``p*`` (``dist_herding``) exceeds it:
-    herding ends farther from ``p*`` than a typical distribution with ``p*``'s moments, the tie rule's regime (session
-    38's flag; at the paper scale's w (d - 1) = 2, d = 8 and 10, random ties end at a quarter to a half of the radius),
-    so the tie rule, an open setting of ours, decides the comparison there: the cell is undecided (``setting``), not
-    counted; else :func:`farther_cell` (``True`` / ``False``). ``radius`` ``None``: no flag (runs with another tie rule,
-    or none)."""
+def farther_given_premise(dist_better: float, dist_herding: float, factor: float = 1.1, premise: bool = True) -> bool | None:
+    """B5.8 on one cell: ``None`` (not measured) where the sentence's premise is absent (``premise``: line search more
+    efficient at the moments, :func:`moment_premise_cell`), else :func:`farther_cell`. The run pair it reads is
+    :func:`deciding_run`'s (the tie-free run in the tie-rule regime)."""
     if not isinstance(premise, bool | np.bool_):
         raise TypeError(f"premise must be a bool; got {type(premise).__name__}")
-    if not premise:
-        return None
-    if radius is not None and check_real("dist_herding", dist_herding, low=0.0) > check_real("radius", radius, low=0.0, low_open=True):
-        return "inconclusive"
-    return farther_cell(dist_better, dist_herding, factor)
+    return farther_cell(dist_better, dist_herding, factor) if premise else None
+
+
+def in_tie_rule_regime(dist_herding: float, radius: float) -> bool:
+    """The tie-rule regime of a Fig. 7 cell (session 38's flag): herding with the lowest index among tied states ends
+    farther from ``p*`` (``dist_herding``, its final ``||p_t - p*||``) than the cell's moment-set radius (``radius``,
+    :func:`moment_set_radius`) -- farther than a typical distribution with ``p*``'s moments. There the library's tie rule,
+    which the paper does not give, decides where herding ends (at the paper scale's w (d - 1) = 2, d = 8 and 10, random
+    ties end at a quarter to a half of the radius)."""
+    return bool(check_real("dist_herding", dist_herding, low=0.0) > check_real("radius", radius, low=0.0, low_open=True))
+
+
+def deciding_run(lowest, tie_free, dist_herding: float, radius: float):
+    """The run pair that decides a cell of B5.8 and B5.9 -- one rule for both (session 39's third review of B5, which
+    found that leaving a flagged cell undecided only ever removed failing cells): ``tie_free`` (the cell's runs with
+    ``p*``'s symmetry broken by unary weights of about 1e-6, where no tie rule acts) in the tie-rule regime
+    (:func:`in_tie_rule_regime` on the lowest-index run's ``dist_herding`` and the cell's ``radius``), else ``lowest``
+    (the chosen construction's runs, the lowest index among tied states). Either object is returned as given."""
+    return tie_free if in_tie_rule_regime(dist_herding, radius) else lowest
+
+
+def resolved_comparison(dist_a: float, dist_b: float, resolution: float) -> bool:
+    """Whether two runs' final distances to ``p*`` (``dist_a``, ``dist_b``) can be told apart on the runs' grid
+    (session 39's third review of B5: at (10, 4/9) a line-search "win" of 6e-5 lay below the run's resolution of
+    1.6e-4): they differ by more than ``resolution`` (:func:`run_resolution`: after ``T`` points every weight is a
+    multiple of ``1 / T``), and the farther lies at :data:`MIN_RESOLUTIONS` times it or more (B5.1's rule for a resolved
+    distance; the nearer may lie on the grid: it is then simply closer)."""
+    a, b = check_real("dist_a", dist_a, low=0.0), check_real("dist_b", dist_b, low=0.0)
+    res = check_real("resolution", resolution, low=0.0, low_open=True)
+    return bool(abs(a - b) > res and max(a, b) >= MIN_RESOLUTIONS * res)
 
 
 def entropy_position(h: float, h_low: float, h_star: float) -> float:
@@ -242,7 +264,7 @@ MAJORITY_SHARES = (0.5, 2 / 3)
 
 
 def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: float = 1.0, levels=None,
-                       span: float | None = None) -> bool:
+                       span: float | None = None, resolutions=None) -> bool | None:
     """B5.9 at one value of d (the abstract's and Sec. 6's "the original herding algorithm tends to approach more often
     the maximum entropy distribution"; session 38's review, four reviewers of five: read by majority over the couplings,
     as B4.11 reads the same sentence on Fig. 6): herding ends closer to ``p*`` than line search -- :func:`farther_cell` at
@@ -254,7 +276,12 @@ def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: flo
     Session 39's review (the majority is grid-dependent): ``levels`` the coupling w (d - 1) of each entry and ``span``
     the largest coupling read -- the majority is taken over the couplings at or below ``span`` only (``None``: every
     one). The grid's span is ours: B5.9 reads it at every coupling run and at review 210's grid (w (d - 1) <= 2), and a
-    verdict that turns between them turns on which cells the grid has (a reading, THE RULE's clause 4)."""
+    verdict that turns between them turns on which cells the grid has (a reading, THE RULE's clause 4).
+
+    Session 40 (session 39's third review): ``resolutions`` each entry's run resolution (:func:`run_resolution`; ``None``:
+    every comparison decides): a coupling whose two distances are not :func:`resolved_comparison` decides nothing, and the
+    d's verdict is ``None`` (undecided) where it turns on such couplings -- the majority is taken with them counted as
+    wins and as losses, and decides only where both agree."""
     from .maxent_claims import approaches_more_often
     h = as_finite_array("dist_herding", dist_herding, ndim=1, nonempty=True)
     o = as_finite_array("dist_other", dist_other, ndim=1, nonempty=True)
@@ -274,9 +301,20 @@ def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: flo
         read = lv <= check_real("span", span, low=0.0, low_open=True) * (1 + 1e-9)
         if not read.any():
             raise ValueError(f"span {span} lies below every coupling {lv.tolist()}: no coupling to read")
-        h, o = h[read], o[read]
-    wins = sum(farther_cell(b, a, factor) for a, b in zip(h, o))
-    return approaches_more_often(wins / h.size, share)
+    else:
+        read = np.ones(h.shape, dtype=bool)
+    if resolutions is None:
+        resolved = np.ones(h.shape, dtype=bool)
+    else:
+        res = as_finite_array("resolutions", resolutions, ndim=1, nonempty=True)
+        if res.shape != h.shape:
+            raise ValueError(f"resolutions must hold one resolution per distance; got {res.size} and {h.size}")
+        resolved = np.array([resolved_comparison(a, b, r) for a, b, r in zip(h, o, res)])
+    h, o, resolved = h[read], o[read], resolved[read]
+    wins = sum(bool(r) and farther_cell(b, a, factor) for a, b, r in zip(h, o, resolved))
+    open_ = int((~resolved).sum())
+    low, high = approaches_more_often(wins / h.size, share), approaches_more_often((wins + open_) / h.size, share)
+    return low if low == high else None
 
 
 def majority_over_d(verdicts_by_d) -> dict:
@@ -879,16 +917,12 @@ def constructions_verdict(chosen, at_readings=(), constructions=None) -> dict:
     return dict(pick, differ=differ, rescues=[n for n, c in run.items() if chosen is False and c is True])
 
 
-def inconclusive_for(turning: bool, differ, open_cells, lost, undecided=(), ours=(), flagged=()) -> list:
+def inconclusive_for(turning: bool, differ, open_cells, lost, undecided=(), ours=()) -> list:
     """Every reason a map-decided verdict is inconclusive (review 210's list, :func:`~.verdict_map.inconclusive_reasons`,
     over several constructions), the first the one its diagnosis names:
 
     * ``"undecided cells"`` where the chosen construction's own map leaves cells undecided (``undecided``, their names):
       session 33's review -- the map is open there whatever the other constructions say, so it comes first;
-    * ``"setting"`` where those undecided cells include cells the tie rule leaves undecided (``flagged``, a subset of
-      ``undecided``: B5.8's cells where herding with the lowest index ends beyond the moment-set radius,
-      :func:`farther_in_regime`; session 39's review): the tie rule is an open setting of ours; first where every
-      undecided cell is flagged;
     * for each construction that says otherwise (``differ``: its name, :func:`constructions_verdict`'s, or, where the
       chosen map is undecided, one that decides a cell otherwise than the chosen map) or leaves a cell undecided that the
       chosen map decides (``open_cells``: name -> those cells; session 30's review, the tie rule moved herding 30-fold at
@@ -900,13 +934,8 @@ def inconclusive_for(turning: bool, differ, open_cells, lost, undecided=(), ours
     * ``"lost setting"`` where the lost setting's values disagree (``lost``, :func:`~.verdict_map.lost_setting_verdict`)."""
     if not isinstance(open_cells, dict):
         raise TypeError(f"open_cells must map construction names to the cells they leave undecided; got {open_cells!r}")
-    undecided, flagged = list(undecided), list(flagged)
-    if any(c not in undecided for c in flagged):
-        raise ValueError(f"flagged must be undecided cells; got {flagged!r} beside undecided {undecided!r}")
     against = list(differ) + [n for n, cells in open_cells.items() if list(cells)]
-    reasons = ["undecided cells"] if any(c not in flagged for c in undecided) else []
-    if flagged:
-        reasons.append("setting")
+    reasons = ["undecided cells"] if list(undecided) else []
     if any(n not in ours for n in against):
         reasons.append("construction")
     if any(n in ours for n in against) and "setting" not in reasons:
