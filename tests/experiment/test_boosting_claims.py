@@ -999,3 +999,15 @@ def test_the_least_speed_up_any_c0_could_give_charges_every_step_its_cap():
     assert bc.speedup_at_most_trials(rec, "adafw", 10) == pytest.approx(5200 / 2600)  # every step as dear as IMAX's
     with pytest.raises(ValueError, match="rule"):
         bc.speedup_at_most_trials(rec, "line_search", 10)
+
+
+def test_approach_readings_bracket_the_paper_reading():
+    """C2.8 and C3.6 ("at least a 2x speed-up") read "our approach" alike: AdaFW alone (Table 3's mean is 1.57x), the
+    next stricter (the mean) and the fastest as readings, every rule beside; C3.4 ("faster", strict): the mean."""
+    chosen, readings, beside = bc.approach_readings(factor=2.0)
+    assert bc.APPROACHES[chosen] == "adafw" and [bc.APPROACHES[i] for i in readings] == ["mean", "adafw", "fastest"]
+    assert beside == ("every",)
+    chosen, readings, beside = bc.approach_readings(strict=True)
+    assert bc.APPROACHES[chosen] == "mean" and beside == () and bc.APPROACHES[readings[0]] == "every"
+    chosen, _, beside = bc.approach_readings((bc.TABLE2_TIMES,), factor=2.0)
+    assert bc.APPROACHES[chosen] == "every" and beside == ()                    # Table 2 alone passes every rule

@@ -137,6 +137,26 @@ def paper_reading(tables, *, factor: float = 1.0, strict: bool = False) -> str:
     raise ValueError(f"no reading of 'our approach' passes every one of the paper's tables at factor {factor}")
 
 
+#: why Fig. 1's ELBO curves (C2.6, C3.2) are not gated by the regime (:func:`in_regime`): a claim's text ends with it
+STABILITY_NOTE = (" Not gated by the regime: the claim is about stability (Sec. 6.1's instability of line search), and a rule "
+                  "falling below plain VI is part of what it compares.")
+
+#: the paper's time per run (s) of each rule: Table 2 (CHEMREACT) and Table 3 (EICU); Sec. 6.2's timing sentences cite both
+TABLE2_TIMES = {"adaafw": 48.240, "adapfw": 107.247, "adafw": 40.870, "predefined": 7.296, "line_search": 265.608}
+TABLE3_TIMES = {"adaafw": 74.634, "adapfw": 149.721, "adafw": 54.334, "predefined": 21.369, "line_search": 145.725}
+PAPER_TABLES = (TABLE2_TIMES, TABLE3_TIMES)
+
+
+def approach_readings(tables=PAPER_TABLES, *, factor: float = 1.0, strict: bool = False) -> tuple[int, list, tuple]:
+    """Sec. 6.2's "our approach" as the paper's own ``tables`` read it (C2.8, C3.4, C3.6): ``(chosen, readings,
+    beside)``, ``chosen`` the index into :data:`APPROACHES` of :func:`paper_reading`'s strictest reading they all pass,
+    ``readings`` the indices of the next stricter one (which they fail, so it brackets the words) and of every looser
+    one, ``beside`` the approaches stricter still (shown, deciding nothing)."""
+    at = STRICTEST_FIRST.index(paper_reading(list(tables), factor=factor, strict=strict))
+    lo = max(at - 1, 0)
+    return APPROACHES.index(STRICTEST_FIRST[at]), [APPROACHES.index(a) for a in STRICTEST_FIRST[lo:]], STRICTEST_FIRST[:lo]
+
+
 def adaptive_faster(records: pd.DataFrame, cost: str = "step_work", approach: str = "every") -> bool:
     """Tables 2-3 "faster than line search": the adaptive mean ``cost`` (:data:`COSTS`) per run of ``approach``
     (:func:`approach_holds`; default each adaptive rule's) below line search's."""
