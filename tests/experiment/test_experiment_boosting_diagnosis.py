@@ -249,3 +249,13 @@ def test_the_construction_split_names_the_half_that_turns_the_verdict():
     assert "not split" in text and cells == []
     assert equal_inputs(ours, theirs) is None
     assert "nothing to split" in construction_halves(ours, theirs[~theirs.method.isin(["line_search", "predefined"])])
+
+
+def test_a_map_whose_every_cell_compares_nothing_earns_no_diagnosis():
+    """C3.1 at the paper scale: every cell of its map ties every rule within the noise of its three replicates (not
+    measured), so the failure of the main row has no cell to rest on: unearned, saying what would decide it."""
+    out = diagnose_step_rules(lambda runs: False, "It fails.", sweep=SWEEP, published=run("run-alg2"), C0=0.001,
+                              check=check_table([0.1]), budget="3 x 20", data_note="on a subset", authors=AUTHORS,
+                              tie=lambda runs: "every rule tied")
+    assert isinstance(out, Unearned) and "every cell of the verdict map (3 x 20) is not measured" in out.reason
+    assert "more replicates" in out.reason and all(c["verdict"] == "not measured" for c in out.evidence["sweep"])

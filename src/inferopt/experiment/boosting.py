@@ -608,7 +608,8 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
     paper's row count (the same construction compared), or the row-count check neither shows nor rules out a gain there
     (its power stated); else ``paper`` -- and either of these two only when every
     measured cell of the map fails decisively (:func:`~.claims.paper_rules`), else :class:`~.claims.Unearned`
-    (the claim is then ``inconclusive``). The row-count check says the subset's size is not the cause only where it
+    (the claim is then ``inconclusive``; so where no cell is measured: C3.1's map at the paper scale, every cell's rules
+    tied within the noise of its three replicates). The row-count check says the subset's size is not the cause only where it
     rules out any gain at the paper's row count; else it states its power (the smallest gain it detects) and the kind
     is ``stand-in``.
     """
@@ -652,6 +653,10 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
         return {"kind": "setting", "text": f"{what} It holds with the greedy step's {rescue[0]} (a setting the paper leaves "
                 "open).", "evidence": evidence}
     measured = {**evidence, "sweep": [c for c in all_cells if c["verdict"] != "not measured"]}
+    if not measured["sweep"]:
+        return Unearned(f"every cell of the verdict map ({budget}) is not measured: its comparison compares nothing there "
+                        "(a tie by construction, e.g. every rule tied with the best within the noise), so no cell can "
+                        "rescue or confirm the failure. What would decide it: the map's cells on more replicates", evidence)
     try:
         paper_rules(measured)
     except UnearnedDiagnosis as exc:
