@@ -1176,3 +1176,17 @@ def test_our_adafw_falls_back_because_every_trial_is_the_full_step():
     assert ascent["ascent"] == pytest.approx(2 / 3) and ascent["full_step"] == 1.0 and ascent["gap"] == 5.0
     with pytest.raises(ValueError, match="tau"):
         bc.full_step_fallbacks(pd.DataFrame(rows), "adafw", 1.0)
+
+
+def test_a_paper_map_on_a_stand_in_whose_row_count_is_ruled_out_earns_nothing():
+    """The paired first-step check at the paper's row count can rule the subset's size out; a map failing everywhere is
+    then neither the paper's (not its data) nor the stand-in's (nothing else tested): unearned, not relabelled stand-in
+    (the default-scale C3.2 of session 40 read "the subset's size is not the cause ... the failure is the stand-in's")."""
+    from inferopt.experiment.claims import Unearned
+    paper = {"kind": "paper", "text": "ruling out a gain there: the subset's size is not the cause.", "evidence": {"sweep": [1]}}
+    out = bc.paper_on_stand_in(paper, "phishing for EICU")
+    assert isinstance(out, Unearned) and "What would decide it" in out.reason and out.evidence == {"sweep": [1]}
+    for kept in ({"kind": "stand-in", "text": "s."}, {"kind": "construction", "text": "c."}, None):
+        assert bc.paper_on_stand_in(kept, "phishing") is kept
+    with pytest.raises(TypeError, match="stand_in"):
+        bc.paper_on_stand_in(paper, "")

@@ -36,7 +36,8 @@ bootstrap resample of their replicates) and returns a boolean:
 * the regime: :func:`boosting_gains` (each rule's gain over plain VI on the ELBO or on Table 3's train log-likelihood),
   :func:`in_regime` (a step-rule claim decided only where some rule gains, :func:`regime_open`: beyond
   :func:`regime_threshold` standard errors for the family of :func:`regime_tests`, at the iterates of :data:`REGIME_AT`);
-* no diagnosis on an undecided verdict: :func:`decisive_only`, :func:`undecided_note` (what would decide it);
+* no diagnosis on an undecided verdict: :func:`decisive_only`, :func:`undecided_note` (what would decide it); a `paper`
+  map on a stand-in whose row count is ruled out earns nothing (:func:`paper_on_stand_in`);
 * C3.5's row-count check: :func:`work_ratios`, :func:`rows_effect`, :func:`rows_diagnosis` (``stand-in`` only where the
   paper's row count could explain the gap), :func:`components_for_ratio`; our AdaFW's fallbacks:
   :func:`full_step_fallbacks`;
@@ -668,6 +669,25 @@ def rows_diagnosis(diagnosis, effect: dict, bounds, *, n_rows: int, components: 
                     f"{n_rows} rows the ratios stay outside their ranges by more than {GAIN_SE:g} standard errors ({shown})."
                     f"{structure} What would decide it: runs on data of the paper's kind (EICU), where the corrective rules "
                     "may drop components (Fig. 2, App. C), or the paper's component counts on EICU", evidence)
+
+
+def paper_on_stand_in(diagnosis, stand_in: str):
+    """A step-rule claim's diagnosis (:func:`~.boosting.diagnose_step_rules`) on a stand-in for the paper's data
+    (``stand_in``: how the data differ): a ``paper`` one -- every cell of the verdict map failing decisively, and the
+    first-step check at the paper's row count ruling the subset's size out as the cause -- is neither ``paper`` (the data
+    are not the paper's) nor ``stand-in`` (the one difference tested, the row count, is ruled out, and nothing else of the
+    difference is tested), so :class:`~.claims.Unearned` (the claim is then ``inconclusive``) saying what would decide it;
+    the record would otherwise relabel it ``stand-in`` with no test (session 40's review, of C3.5; the paired first-step
+    check rules the row count out where the unpaired one could not). Any other diagnosis is kept."""
+    if not isinstance(stand_in, str) or not stand_in.strip():
+        raise TypeError(f"stand_in must name how the data differ from the paper's (a non-empty string); got {stand_in!r}")
+    if not isinstance(diagnosis, dict) or diagnosis.get("kind") != "paper":
+        return diagnosis
+    return Unearned(f"every cell of the verdict map fails decisively on the stand-in ({stand_in}), and the first-step check "
+                    "at the paper's row count rules the row count out as the cause: neither the paper (not its data) nor the "
+                    "stand-in (nothing else of the data's difference is tested) is shown to decide it ("
+                    f"{diagnosis.get('text', '')}). What would decide it: runs on data of the paper's kind",
+                    diagnosis.get("evidence") or {})
 
 
 def capped_reading(test, records: pd.DataFrame, caps: dict) -> dict:
