@@ -302,3 +302,53 @@ def test_authors_line_search_applies_the_step_of_its_last_derivative_call():
         make_step("line_search", ls_returns="first_clip")
     with pytest.raises(ValueError, match="ls_returns"):
         make_step("adafw", ls_returns="last_call")                             # a setting adafw does not use
+
+
+def _authors_adaptive_fw(gap, l_prev, d, f_t, phi, *, eta, tau, maxiter, k, min_gamma=0.01):
+    """The authors' adaptive_fw loop (ratschlab/adaptive-stepsize-boosting-bbvi 7768b4f, optim/blr_step_size.py lines
+    139-205), transcribed: the fixed step 2/(k+2) on a negative gap; L_t = tau^i * eta * L_prev, gamma = min(gap / (L_t d),
+    1), accepted where f(gamma) <= f_t - gamma gap + gamma^2 L_t d / 2; on failure tau^i grows, the loop running while the
+    gamma just tried is at least MIN_GAMMA and i < adafw_MAXITER; else the fixed step, L_prev kept (their script keeps
+    the estimate only after an 'adaptive' step). Returns (step type, gamma, next L, trials, the gammas tried)."""
+    if gap < 0:
+        return "fixed", 2.0 / (k + 2.0), l_prev, 0, []
+    gamma, pow_tau, i, tried = 2.0 / (k + 2.0), 1.0, 0, []
+    while gamma >= min_gamma and i < maxiter:
+        l_t = pow_tau * eta * l_prev
+        gamma = min(gap / (l_t * d), 1.0)
+        tried.append(gamma)
+        if phi(gamma) <= f_t - gamma * gap + gamma * gamma * l_t * d / 2.0:
+            return "adaptive", gamma, l_t, i + 1, tried
+        pow_tau *= tau
+        i += 1
+    return "fixed", 2.0 / (k + 2.0), l_prev, i, tried
+
+
+@pytest.mark.parametrize("gap, l_prev, d, curvature, eta, tau", [
+    (570.0, 1.0, 1.0, None, 0.01, 2.0),          # our AdaFW on phishing: gaps of hundreds of nats, every trial gamma = 1
+    (1.0, 1.0, 1.0, 2.0, 0.01, 2.0),             # a gap and curvature it can reach: accepted at the ninth trial
+    (3.0, 1.0, 50.0, 0.2, 0.1, 5.0),             # AdaAFW's settings, a distance factor: accepted at the second trial
+    (3.0, 0.01, 5e4, 1e3, 0.99, 1.01),           # AdaPFW's settings: gamma below MIN_GAMMA, the search ends after one
+    (-1.0, 1.0, 1.0, 1.0, 0.01, 2.0),            # a negative gap: the fixed step, no trial
+])
+def test_backtracking_is_the_authors_adaptive_fw_loop(gap, l_prev, d, curvature, eta, tau):
+    """Session 40's review asked whether our AdaFW's fallback at every step of the main rows (400 of 400 at the paper scale)
+    is a bug: our Backtracking with the authors' switches (no slack, IMAX 10, MIN_GAMMA 0.01, the fixed step on a negative
+    gap, the estimate kept after a fallback) takes their loop's trials, step and next estimate on the same line (an
+    independent transcription of their code): the fallback is their algorithm at their settings, whose L our rule
+    uses without their distance factor d."""
+    from inferopt.fw.steps import Backtracking, Line
+    k, f_t = 3, 10.0
+    phi = (lambda g: np.inf) if curvature is None else (lambda g: f_t - g * gap + 0.5 * g * g * curvature * d)
+    seen = []
+    line = Line(t=k, slope=-gap, f0=f_t, gamma_max=1.0, d_sqnorm=d, phi=lambda g: seen.append(g) or phi(g))
+    rule = Backtracking(l_prev, eta=eta, tau=tau, slack=0.0, max_tries=10, min_gamma=0.01, on_ascent="fallback",
+                        fallback_C="previous")
+    out = rule(line)
+    kind, gamma, l_next, trials, tried = _authors_adaptive_fw(gap, l_prev, d, f_t, phi, eta=eta, tau=tau, maxiter=10, k=k)
+    assert {"adaptive": "accepted", "fixed": "fallback"}[kind] == out.status
+    assert out.gamma == pytest.approx(gamma) and out.n_evals == trials and seen == pytest.approx(tried)
+    assert rule.C == pytest.approx(l_next)                                   # the estimate the next step starts from
+    if curvature is None:
+        assert tried == [1.0] * 10 and l_prev * eta * tau**9 == pytest.approx(5.12)   # 5.12 < 570: gamma = 1 throughout
+    assert trials == {None: 10, 2.0: 9, 0.2: 2, 1e3: 1, 1.0: 0}[curvature]        # each branch of their loop is met

@@ -13,7 +13,10 @@
 * :func:`best_median_iterate` / :func:`summary_table` / :func:`format_table` -- Tables 2-3: per
   method the iterate with the best median (over replicates) train log-likelihood, then mean ±
   std of train LL, test AUROC and time, times also as ratios to the predefined step measured
-  in the same run; :func:`plot_per_iteration` -- a record column against the iteration.
+  in the same run; :func:`plot_per_iteration` -- a record column against the iteration;
+* :func:`diagnose_step_rules` -- why a C2/C3 claim fails, from its verdict map; a construction split names the half of
+  the authors' construction that turns the verdict (:func:`halves_diagnosis`, :func:`construction_halves`,
+  :func:`equal_inputs`).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from .methods import label
 from .support import bootstrap_support
 from .verdict_map import cell
 from .claims import Unearned, UnearnedDiagnosis, paper_rules
+from .boosting_rules import ADAPTIVE, with_rules
 from .parallel import run_tasks
 
 #: the step rules a comparison accepts: the paper's (:data:`PAPER_RULES`, Tables 2-3), then those registered
@@ -475,17 +479,20 @@ GAIN_SE, POWER_SE = 2.0, 0.84
 
 
 def first_step_gain(check: pd.DataFrame) -> dict:
-    """Per construction of a :func:`greedy_check` table: the best ELBO gain over plain VI of any ``γ > 0``, its
-    combined Monte-Carlo standard error ``se``, whether it exceeds :data:`GAIN_SE` of them (``beyond_2se``), and the
-    check's power: ``detectable``, the smallest gain it detects with 80 % power (``(GAIN_SE + POWER_SE) se``), and
+    """Per construction of a :func:`greedy_check` table: the best ELBO gain over plain VI of any ``γ > 0`` and its
+    standard error ``se``, both on common random numbers (``gain``, ``gain_se``: paired draws, so ``q_0``'s part of the
+    mixture cancels; before session 40 the error was that of two independent ELBO estimates, ``√(se_0² + se_γ²)``, which
+    the mixture's ``q_0`` part dominates), whether it exceeds :data:`GAIN_SE` of them (``beyond_2se``), and the check's
+    power: ``detectable``, the smallest gain it detects with 80 % power (``(GAIN_SE + POWER_SE) se``), and
     ``rules_out_gain``, whether it excludes any gain (the gain plus :data:`GAIN_SE` standard errors at most 0)."""
+    check_table("check", check, ("construction", "gamma", "gain", "gain_se"))
     out = {}
     for name, g in check.groupby("construction"):
-        gain = (g.elbo - g.elbo.iloc[0]).iloc[1:]
-        j = gain.idxmax()
-        se = float(np.hypot(g.elbo_se.iloc[0], g.elbo_se[j]))
-        out[name] = {"gain": float(gain[j]), "se": se, "beyond_2se": bool(gain[j] > GAIN_SE * se),
-                     "detectable": (GAIN_SE + POWER_SE) * se, "rules_out_gain": bool(gain[j] + GAIN_SE * se <= 0)}
+        steps = g[g.gamma > 0]
+        j = steps.gain.idxmax()
+        gain, se = float(steps.gain[j]), float(steps.gain_se[j])
+        out[name] = {"gain": gain, "se": se, "beyond_2se": bool(gain > GAIN_SE * se),
+                     "detectable": (GAIN_SE + POWER_SE) * se, "rules_out_gain": bool(gain + GAIN_SE * se <= 0)}
     return out
 
 
@@ -504,10 +511,82 @@ def step_rule_cells(test, *, sweep: dict, published: pd.DataFrame, C0, greedy_sw
             *[authors_cell(name, test, rec, tie=tie) for name, rec in (authors or {}).items()]]
 
 
+#: the two parts of the authors' construction a C2/C3 claim's rows swap in (:func:`construction_halves`): their adaptive
+#: rules (``γ = min(g/(L·d), γ_max)``, ``d = ∫(s − q)²``, their fixed-step fallback) and their line search (the ``γ`` of
+#: its last derivative call), each with how a diagnosis names the part
+HALF_PARTS = {"the adaptive rules": ADAPTIVE, "the line search": ("line_search",)}
+
+
+def equal_inputs(ours: pd.DataFrame, theirs: pd.DataFrame) -> str | None:
+    """Why the records of two constructions of the step rules (``ours``, ``theirs``: :func:`compare_methods`' records)
+    are not equal inputs for mixing their rules (None where they are): every rule of each on the same replicates, runs
+    of the same length, and the same plain VI ``q_0`` evaluated alike (every ``t = 0`` row of a replicate, in both, with the
+    same train log-likelihood and ELBO estimate: the same data, replicate seed and start, since ``q_0`` and its
+    evaluation's draws come from the seed)."""
+    check_table("ours", ours, ("method", "replicate", "iteration", "train_ll", "elbo_eval"))
+    check_table("theirs", theirs, ("method", "replicate", "iteration", "train_ll", "elbo_eval"))
+    reps = {(side, m): tuple(sorted(set(g.replicate))) for side, rec in (("ours", ours), ("theirs", theirs))
+            for m, g in rec.groupby("method")}
+    if len(set(reps.values())) > 1:
+        return "their rules ran on other replicates than ours (" + "; ".join(
+            f"{side} {label(m)}: {list(r)}" for (side, m), r in reps.items()) + ")"
+    lengths = {int(v) for rec in (ours, theirs) for v in rec.groupby(["method", "replicate"]).iteration.max()}
+    if len(lengths) > 1:
+        return f"their runs' lengths differ ({sorted(lengths)} iterations)"
+    both = pd.concat([ours, theirs], ignore_index=True)
+    start = both[both.iteration == 0].groupby("replicate")[["train_ll", "elbo_eval"]]
+    if not ((start.max() - start.min()).abs() <= 1e-12 * start.max().abs().clip(lower=1.0)).all(axis=None):
+        return "their plain VI q_0 or its evaluation differs from ours at t = 0 (another data set, seed or start)"
+    return None
+
+
+def construction_halves(ours: pd.DataFrame, theirs: pd.DataFrame) -> dict | str:
+    """The authors' construction split into its halves (session 40's review of C3.2: the split was in the line search,
+    while the diagnosis blamed the adaptive rules): for each part of :data:`HALF_PARTS` that ``theirs`` holds, ``ours``
+    with that part replaced by theirs -- ``{part: records}``, e.g. their adaptive rules against our line search, and our
+    adaptive rules against their line search -- built from the existing records, no new run. Only for equal inputs
+    (:func:`equal_inputs`); else the reason they are not paired (a string)."""
+    why = equal_inputs(ours, theirs)
+    if why is not None:
+        return why
+    parts = {part: rules for part, rules in HALF_PARTS.items() if set(rules) <= set(theirs.method)}
+    if len(parts) < 2:
+        return f"their records swap only {', '.join(parts) or 'no rule of ours'}: nothing to split"
+    return {part: with_rules(ours, theirs[theirs.method.isin(rules)], rules=rules) for part, rules in parts.items()}
+
+
+def halves_diagnosis(test, ours: pd.DataFrame, theirs: pd.DataFrame, name: str, *, measure=None, tie=None) -> tuple[str, list]:
+    """Which half of the authors' construction ``name`` (their records ``theirs``) flips ``test``'s verdict on ``ours``
+    (:func:`construction_halves`): the sentence of a ``construction`` diagnosis naming it, computed from the halves'
+    cells (:func:`runs_cell`, each with its replicate support; ``tie`` as there), with ``measure(records)`` (a string:
+    the claim's numbers) in each; and the cells. A half flips it where it holds decisively. Unequal inputs: the sentence
+    says so and no half is paired (no cell)."""
+    halves = construction_halves(ours, theirs)
+    if isinstance(halves, str):
+        return f"Their rules are not split into halves: the inputs are not equal ({halves}).", []
+    show = (lambda r: "") if measure is None else (lambda r: f"; {measure(r)}")   # noqa: E731
+    cells, said = [], {}
+    for part, rec in halves.items():
+        other = next(p for p in halves if p != part)
+        setting = {"construction": f"the authors' {part.removeprefix('the ')}, our {other.removeprefix('the ')}"}
+        c = runs_cell(setting, test, rec, tie=tie, construction="authors")
+        cells.append(c)
+        share = f", {c['support']:.0%} of resamples hold" if "support" in c else ""
+        said[part] = f"{c['setting']['construction']}: {c['verdict']}{share}{show(rec)}"
+    flips = [p for p, c in zip(halves, cells) if c["verdict"] == "holds"]
+    shown = "; ".join(said.values())
+    if len(flips) == 1:
+        return (f"The split is in {flips[0]}: swapping in the authors' {flips[0].removeprefix('the ')} alone turns the "
+                f"verdict, the other half does not ({shown}).", cells)
+    if flips:
+        return f"Either half alone turns the verdict ({shown}).", cells
+    return f"Neither half alone turns the verdict ({shown}): only the authors' rules together do.", cells
+
+
 def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame, C0, check: pd.DataFrame,
                         budget: str, data_note: str, check_rows: pd.DataFrame | None = None, n_rows: int | None = None,
                         greedy_sweep: dict | None = None, room: dict | None = None, authors: dict | None = None,
-                        tie=None):
+                        tie=None, ours: pd.DataFrame | None = None, measure=None):
     """The diagnosis of a C2/C3 claim that does not hold, from its verdict map (:func:`step_rule_cells`; ``tie`` as
     there: e.g. a claim on Tables 2-3's selected iterates is not measured in a cell where they are all plain VI).
 
@@ -518,15 +597,19 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
     (:func:`resample_rows`), ``greedy_sweep`` maps a description of a greedy-step setting the paper
     leaves open (e.g. the RELBO's entropy weight) to the runs with it, ``room`` is :func:`headroom`'s ELBO of
     the full-covariance Laplace approximation, beside plain VI's at the first step, ``authors`` maps a description
-    of the adaptive rules as the authors' code runs them (:mod:`.boosting_rules`) to the records with them (cells of
+    of the rules as the authors' code runs them (:mod:`.boosting_rules`) to the records with them (cells of
     construction ``authors``; a cell whose records lack a rule, every run of it stopped, is not measured). Kind
-    ``construction`` if the authors' rules rescue the claim, or Alg. 2 as printed does and the authors' code's
+    ``construction`` if the authors' rules rescue the claim -- with ``ours`` (the claim's own records) its text names the
+    half of their construction that turns the verdict (:func:`halves_diagnosis`: their adaptive rules against our line
+    search, our adaptive rules against their line search, from the existing records; ``measure(records)`` the numbers
+    shown), not the adaptive rules by default --, or Alg. 2 as printed does and the authors' code's
     departures at the same ``C0`` do not; ``setting`` if some ``C_{-1}`` or greedy setting does, decisively;
     ``stand-in`` if the first step of a greedy construction gains nothing beyond its error here but does at the
     paper's row count (the same construction compared), or the row-count check neither shows nor rules out a gain there
     (its power stated); else ``paper`` -- and either of these two only when every
     measured cell of the map fails decisively (:func:`~.claims.paper_rules`), else :class:`~.claims.Unearned`
-    (the claim is then ``inconclusive``). The row-count check says the subset's size is not the cause only where it
+    (the claim is then ``inconclusive``; so where no cell is measured: C3.1's map at the paper scale, every cell's rules
+    tied within the noise of its three replicates). The row-count check says the subset's size is not the cause only where it
     rules out any gain at the paper's row count; else it states its power (the smallest gain it detects) and the kind
     is ``stand-in``.
     """
@@ -550,9 +633,12 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
             name: {k: g[k] for k in ("gain", "se", "detectable")} for name, g in rows_gain.items()}
     rescued = [c["setting"]["rules"] for c in authors_cells if c["verdict"] == "holds"]
     if rescued:
-        return {"kind": "construction", "text": f"{what} It holds with the adaptive rules as the authors' code runs them "
-                f"({rescued[0]}: γ = min(g/(L·d), γ_max), d = ∫(s − q)², their fixed-step fallback), not in this construction.",
-                "evidence": evidence}
+        text = f"{what} It holds with the rules as the authors' code runs them ({rescued[0]}), not in this construction."
+        if ours is not None:
+            split, halves = halves_diagnosis(test, ours, authors[rescued[0]], rescued[0], measure=measure, tie=tie)
+            text += f" {split}"
+            evidence["halves"] = halves
+        return {"kind": "construction", "text": text, "evidence": evidence}
     if alg2["verdict"] == "holds" and C0 in sweep and not test(sweep[C0]):
         return {"kind": "construction", "text": f"{what} It holds with Alg. 2 as the paper prints it and fails with the "
                 "authors' code's departures from it (MIN_GAMMA, the predefined step on a negative gap, the kept C), same "
@@ -567,6 +653,10 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
         return {"kind": "setting", "text": f"{what} It holds with the greedy step's {rescue[0]} (a setting the paper leaves "
                 "open).", "evidence": evidence}
     measured = {**evidence, "sweep": [c for c in all_cells if c["verdict"] != "not measured"]}
+    if not measured["sweep"]:
+        return Unearned(f"every cell of the verdict map ({budget}) is not measured: its comparison compares nothing there "
+                        "(a tie by construction, e.g. every rule tied with the best within the noise), so no cell can "
+                        "rescue or confirm the failure. What would decide it: the map's cells on more replicates", evidence)
     try:
         paper_rules(measured)
     except UnearnedDiagnosis as exc:
@@ -622,10 +712,12 @@ def greedy_check(data: dict, constructions: dict, *, family: str = "laplace", ga
     plain VI ``q_0``, the greedy component ``s`` at ``t = 1``, both components' RELBO on common
     draws (the greedy step's invariant: ``s`` must score at least ``q_0``'s) and the ELBO of
     ``(1 − γ) q_0 + γ s`` for each ``γ`` of ``gammas`` (``γ = 0``: plain VI), ``n_eval`` draws each
-    with standard errors. If no ``γ`` raises the ELBO, no step rule can make the first step boost.
+    with standard errors, and its gain over plain VI on common random numbers (paired draws,
+    :func:`~inferopt.boosting.estimates.elbo_gain`: ``q_0``'s part of the mixture cancels draw by draw, so the
+    standard error is that of the difference). If no ``γ`` raises the ELBO, no step rule can make the first step boost.
 
-    One row per (construction, γ): ``construction``, ``gamma``, ``elbo``, ``elbo_se``,
-    ``relbo_s``, ``relbo_q0``, ``relbo_se``, ``distance`` (``‖μ_s − μ_0‖``), ``scale_ratio`` (median
+    One row per (construction, γ): ``construction``, ``gamma``, ``elbo``, ``elbo_se``, ``gain``, ``gain_se`` (0 at
+    ``γ = 0``), ``relbo_s``, ``relbo_q0``, ``relbo_se``, ``distance`` (``‖μ_s − μ_0‖``), ``scale_ratio`` (median
     ``b_s / b_0``)."""
     rng = as_generator(rng)
     if not isinstance(data, dict) or not {"Z", "y"} <= set(data):
@@ -650,9 +742,12 @@ def greedy_check(data: dict, constructions: dict, *, family: str = "laplace", ga
         (r_s, r_q0), r_se = relbo_common(target, [s1_opt, s0], q0, relbo_lambda(1), n_samples=n_eval,
                                           rng=np.random.default_rng([seed, 2]))
         for gamma in (0.0, *gammas):
-            value, se = elbo(target, q0.add(s1, gamma) if gamma > 0 else q0, n_samples=n_eval,
-                             rng=np.random.default_rng([seed, 3]), stderr=True)
-            rows.append({"construction": name, "gamma": float(gamma), "elbo": value, "elbo_se": se, "relbo_s": r_s,
+            q = q0.add(s1, gamma) if gamma > 0 else q0
+            value, se = elbo(target, q, n_samples=n_eval, rng=np.random.default_rng([seed, 3]), stderr=True)
+            gain, gain_se = (elbo_gain(target, q, s0, n_samples=n_eval, rng=np.random.default_rng([seed, 4]))
+                             if gamma > 0 else (0.0, 0.0))
+            rows.append({"construction": name, "gamma": float(gamma), "elbo": value, "elbo_se": se, "gain": gain,
+                         "gain_se": gain_se, "relbo_s": r_s,
                          "relbo_q0": r_q0, "relbo_se": float(r_se.max()),
                          "distance": float(np.linalg.norm(s1.loc - s0.loc)),
                          "scale_ratio": float(np.median(s1.scale / s0.scale))})
@@ -676,21 +771,19 @@ def headroom(data: dict, *, n_eval: int = 2000, rng: np.random.Generator) -> dic
 
 
 def first_step_tables(check: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Two views of a :func:`greedy_check` table: the ELBO and its gain over plain VI per ``γ`` and
-    construction, and per construction the greedy step's invariant (``relbo_s`` against ``relbo_q0``)
-    with where its component lands (``distance``, ``scale_ratio``)."""
-    gain = check.assign(gain=check.elbo - check.groupby("construction").elbo.transform("first"))
-    return (gain.pivot_table(index="gamma", columns="construction", values=["elbo", "gain"]),
+    """Two views of a :func:`greedy_check` table: the ELBO and its gain over plain VI (on common random numbers, with
+    its standard error) per ``γ`` and construction, and per construction the greedy step's invariant (``relbo_s``
+    against ``relbo_q0``) with where its component lands (``distance``, ``scale_ratio``)."""
+    return (check.pivot_table(index="gamma", columns="construction", values=["elbo", "gain", "gain_se"]),
             check.groupby("construction")[["relbo_s", "relbo_q0", "relbo_se", "distance", "scale_ratio"]].first())
 
 
 def plot_first_step(ax, check: pd.DataFrame) -> None:
-    """The first step's ELBO gain over plain VI against ``γ`` (± 2 standard errors), one line per
-    construction of a :func:`greedy_check` table, on a log ``γ`` axis."""
+    """The first step's ELBO gain over plain VI against ``γ`` (± 2 standard errors, on common random numbers), one line
+    per construction of a :func:`greedy_check` table, on a log ``γ`` axis."""
     for name, sub in check.groupby("construction", sort=False):
-        base = sub[sub.gamma == 0].elbo.iloc[0]
         sub = sub[sub.gamma > 0]
-        ax.errorbar(sub.gamma, sub.elbo - base, yerr=2 * sub.elbo_se, marker="o", capsize=3, label=f"greedy step: {name}")
+        ax.errorbar(sub.gamma, sub.gain, yerr=2 * sub.gain_se, marker="o", capsize=3, label=f"greedy step: {name}")
     ax.axhline(0.0, color="k", ls=":", label="plain VI (γ = 0)")
     ax.set_xscale("log")
     ax.set_xlabel("weight γ of the first greedy component")
