@@ -20,6 +20,7 @@ from ._common import check_problem, objective
 from .._random import as_generator
 
 __all__ = [
+    "centre_in_place",
     "exact_problem",
     "monte_carlo_tangent",
     "objective",
