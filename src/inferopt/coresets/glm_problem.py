@@ -30,7 +30,7 @@ from ..models import LaplaceApprox, laplace_approximation
 from .._validation import as_finite_array, check_int, check_protocol, check_size
 from .._random import as_generator
 from .. import _fixed_order as fixed
-from .tangent import tangent_from_loglik
+from .tangent import centre_in_place, tangent_from_loglik
 
 __all__ = ["GLMCoresetProblem"]
 
@@ -132,7 +132,7 @@ class GLMCoresetProblem:
             if fits is not None:
                 fits.append((0, 0, 0, 0, 0) if lap.result is None else
                             (int(np.count_nonzero(w)), *evals[0], lap.result.n_iter))
-            return tangent_from_loglik(self.model.loglik(lap.sample(n_samples, rng)))
+            return centre_in_place(self.model.loglik(lap.sample(n_samples, rng)))   # a fresh (S, n) array: ours to centre
 
         return tangent
 

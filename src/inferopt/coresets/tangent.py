@@ -20,6 +20,7 @@ from ._common import check_problem, objective
 from .._random import as_generator
 
 __all__ = [
+    "centre_in_place",
     "exact_problem",
     "monte_carlo_tangent",
     "objective",
@@ -33,12 +34,19 @@ def tangent_from_loglik(L) -> np.ndarray:
     """``Φ`` from an ``(S, n)`` matrix ``L[s, i] = L_i(θ_s)``: centre each column over the
     samples and scale by ``1/√S`` (Sec. 2). Returns ``(S, n)``."""
     L = as_finite_array("L", L, ndim=2)
-    S = L.shape[0]
-    if S < 2:
-        raise ValueError(f"L must have at least 2 rows (samples); got {S}")
-    out = np.subtract(L, L.mean(axis=0, keepdims=True))
-    out /= np.sqrt(S)   # in place: one S x n temporary instead of two, the same numbers
-    return out
+    if L.shape[0] < 2:
+        raise ValueError(f"L must have at least 2 rows (samples); got {L.shape[0]}")
+    return centre_in_place(L.copy(order="K"))   # its own layout: the column means sum in the same order
+
+
+def centre_in_place(L: np.ndarray) -> np.ndarray:
+    """:func:`tangent_from_loglik` of a checked ``(S, n)`` float array that the caller owns, computed in ``L``
+    itself (``L − mean`` then ``/ √S``, the same numbers without an ``S × n`` temporary: SparseVI's Monte-Carlo
+    gradient centres a fresh matrix of log-likelihoods at every step, :meth:`.GLMCoresetProblem.sparsevi_tangent`).
+    Returns ``L``."""
+    L -= L.mean(axis=0, keepdims=True)
+    L /= np.sqrt(L.shape[0])
+    return L
 
 
 def monte_carlo_tangent(loglik, sampler, n_samples, rng=None) -> np.ndarray:
