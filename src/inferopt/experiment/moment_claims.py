@@ -47,11 +47,15 @@ read where the run ends, over its last decade, not over an early plateau:
   of the coupling grid (every coupling run, and review 210's grid), so that a verdict turning on which cells the grid
   has is a reading; :func:`by_lost_value` -- a value of d whose own map is undecided is undecided.
 * session 40 (session 39's third review of B5): one rule for B5.8 and B5.9 in the tie-rule regime,
-  :func:`in_tie_rule_regime` and :func:`deciding_run` -- where herding with the lowest index ends beyond the cell's
+  :func:`in_tie_rule_regime` and :func:`deciding_runs` -- where herding with the lowest index ends beyond the cell's
   moment-set radius, the tie-free run decides the cell (session 39's flag left it undecided, which only ever removed
   failing cells); :func:`farther_given_premise` -- B5.8 on one cell; :func:`resolved_comparison` and
   :func:`closer_at_majority`'s ``resolutions`` -- a comparison of two final distances within the run's grid decides
   nothing.
+* session 41 (session 40's review of B5): :func:`deciding_runs` -- the tie-free runs over the seeds, a cell they decide
+  decided where the seeds agree, its support from the seeds (:func:`seed_support`), the regime's cut read at
+  :data:`REGIME_FACTORS` times the radius; :func:`tie_rule_split` -- a split over d that the tie rules make is the tie
+  rule's (`setting`), not the lost d's; :func:`resolved_comparison` -- the grid bounds herding's run only.
 """
 
 from __future__ import annotations
@@ -186,39 +190,93 @@ def farther_cell(dist_better: float, dist_herding: float, factor: float = 1.1) -
 def farther_given_premise(dist_better: float, dist_herding: float, factor: float = 1.1, premise: bool = True) -> bool | None:
     """B5.8 on one cell: ``None`` (not measured) where the sentence's premise is absent (``premise``: line search more
     efficient at the moments, :func:`moment_premise_cell`), else :func:`farther_cell`. The run pair it reads is
-    :func:`deciding_run`'s (the tie-free run in the tie-rule regime)."""
+    :func:`deciding_runs`' (the tie-free runs in the tie-rule regime, one per seed)."""
     if not isinstance(premise, bool | np.bool_):
         raise TypeError(f"premise must be a bool; got {type(premise).__name__}")
     return farther_cell(dist_better, dist_herding, factor) if premise else None
 
 
-def in_tie_rule_regime(dist_herding: float, radius: float) -> bool:
+#: the tie-rule regime's cut (session 41, session 40's review): herding with the lowest index beyond this many times the
+#: cell's moment-set radius (chosen 1; read at 0.5 and 2: the cut is ours, and the paper scale's w (d - 1) = 2 cells lie
+#: at 0.48, 1.08 and 1.11 times it)
+REGIME_FACTORS = (0.5, 1.0, 2.0)
+
+
+def in_tie_rule_regime(dist_herding: float, radius: float, factor: float = 1.0) -> bool:
     """The tie-rule regime of a Fig. 7 cell (session 38's flag): herding with the lowest index among tied states ends
-    farther from ``p*`` (``dist_herding``, its final ``||p_t - p*||``) than the cell's moment-set radius (``radius``,
-    :func:`moment_set_radius`) -- farther than a typical distribution with ``p*``'s moments. There the library's tie rule,
-    which the paper does not give, decides where herding ends (at the paper scale's w (d - 1) = 2, d = 8 and 10, random
-    ties end at a quarter to a half of the radius)."""
-    return bool(check_real("dist_herding", dist_herding, low=0.0) > check_real("radius", radius, low=0.0, low_open=True))
+    farther from ``p*`` (``dist_herding``, its final ``||p_t - p*||``) than ``factor`` times the cell's moment-set radius
+    (``radius``, :func:`moment_set_radius`; ``factor`` 1: farther than a typical distribution with ``p*``'s moments, read
+    at :data:`REGIME_FACTORS`). There the library's tie rule, which the paper does not give, decides where herding ends
+    (at the paper scale's w (d - 1) = 2, d = 8 and 10, random ties end at a quarter to a half of the radius)."""
+    factor = check_real("factor", factor, low=0.0, low_open=True)
+    return bool(check_real("dist_herding", dist_herding, low=0.0) > factor * check_real("radius", radius, low=0.0, low_open=True))
 
 
-def deciding_run(lowest, tie_free, dist_herding: float, radius: float):
-    """The run pair that decides a cell of B5.8 and B5.9 -- one rule for both (session 39's third review of B5, which
-    found that leaving a flagged cell undecided only ever removed failing cells): ``tie_free`` (the cell's runs with
-    ``p*``'s symmetry broken by unary weights of about 1e-6, where no tie rule acts) in the tie-rule regime
-    (:func:`in_tie_rule_regime` on the lowest-index run's ``dist_herding`` and the cell's ``radius``), else ``lowest``
-    (the chosen construction's runs, the lowest index among tied states). Either object is returned as given."""
-    return tie_free if in_tie_rule_regime(dist_herding, radius) else lowest
+def deciding_runs(lowest, tie_free, dist_herding: float, radius: float, factor: float = 1.0) -> list:
+    """The run pairs that decide a cell of B5.8 and B5.9, one per seed -- one rule for both (session 39's third review
+    of B5; session 41, session 40's review: the tie-free construction is a seeded draw, so it is run over the seeds and
+    a cell it decides is decided where they agree, :func:`permutation_verdict`). ``tie_free``: the cell's runs with
+    ``p*``'s symmetry broken by unary weights of about 1e-6 (no tie rule acts), one per seed; they decide in the tie-rule
+    regime (:func:`in_tie_rule_regime` at ``factor`` on the lowest-index run's ``dist_herding`` and the cell's
+    ``radius``); elsewhere ``lowest`` (the chosen construction, the lowest index among tied states: nothing random)
+    decides, repeated once per seed. Objects are returned as given."""
+    tie_free = list(tie_free)
+    if not tie_free:
+        raise ValueError("tie_free must hold one run pair per seed; got none")
+    return tie_free if in_tie_rule_regime(dist_herding, radius, factor) else [lowest] * len(tie_free)
 
 
-def resolved_comparison(dist_a: float, dist_b: float, resolution: float) -> bool:
-    """Whether two runs' final distances to ``p*`` (``dist_a``, ``dist_b``) can be told apart on the runs' grid
-    (session 39's third review of B5: at (10, 4/9) a line-search "win" of 6e-5 lay below the run's resolution of
-    1.6e-4): they differ by more than ``resolution`` (:func:`run_resolution`: after ``T`` points every weight is a
-    multiple of ``1 / T``), and the farther lies at :data:`MIN_RESOLUTIONS` times it or more (B5.1's rule for a resolved
-    distance; the nearer may lie on the grid: it is then simply closer)."""
-    a, b = check_real("dist_a", dist_a, low=0.0), check_real("dist_b", dist_b, low=0.0)
+def seed_support(verdict_of, n_seeds: int, holds: bool, seed: int = 0) -> dict:
+    """The support of a verdict that reads seeded runs (session 41, session 40's review: B5.8 and B5.9 in the tie-rule
+    regime read the tie-free runs, a seeded draw, so their support is not ``deterministic``): the bootstrap over the
+    ``n_seeds`` seeds (:func:`~.support.bootstrap_support`, unit ``seed``). ``verdict_of(seeds)``: the verdict
+    (``True`` / ``False`` / ``None``) recomputed from a multiset of seed indices (the runs not seeded held as they
+    are); ``holds``: the claim's outcome on every seed. A resample counts as holding where it gives the verdict of
+    every seed and ``holds``, or another verdict and not ``holds``: the fraction of resamples agreeing with the outcome,
+    as :func:`~.support.supported_verdict` reads it."""
+    import pandas as pd
+
+    from .support import bootstrap_support
+    n_seeds = check_int("n_seeds", n_seeds, low=1)
+    if not isinstance(holds, bool | np.bool_):
+        raise TypeError(f"holds must be a bool; got {type(holds).__name__}")
+    measured = verdict_of(list(range(n_seeds)))
+    table = pd.DataFrame({"seed": range(n_seeds), "index": range(n_seeds)})
+    return bootstrap_support(lambda t: (verdict_of(list(t["index"])) is measured) is bool(holds), table, by="seed", seed=seed)
+
+
+def resolved_comparison(dist_grid: float, dist_free: float, resolution: float) -> bool:
+    """Whether a run on the grid (``dist_grid``: herding's final distance to ``p*``, constant steps ``1 / (t + 1)``,
+    every weight a multiple of ``1 / T``) and a run off it (``dist_free``: line search, whose weights lie on no grid)
+    are told apart by the comparison of their final distances (session 39's third review of B5: at (10, 4/9) line
+    search's "win" of 6e-5 lay below herding's resolution of 1.6e-4). Session 41 (session 40's review): the grid
+    bounds only the grid run -- it can hold herding away from ``p*``, never bring it nearer -- so a herding win
+    (``dist_grid`` strictly below) is resolved, and a herding loss is resolved where herding ends more than
+    ``resolution`` (:func:`run_resolution`) farther and at :data:`MIN_RESOLUTIONS` times it or more (B5.1's rule for a
+    resolved distance: nearer, the grid may hold it). Line search's own spread is the seeds' (:func:`deciding_runs`)."""
+    a, b = check_real("dist_grid", dist_grid, low=0.0), check_real("dist_free", dist_free, low=0.0)
     res = check_real("resolution", resolution, low=0.0, low_open=True)
-    return bool(abs(a - b) > res and max(a, b) >= MIN_RESOLUTIONS * res)
+    return bool(a < b or (a - b > res and a >= MIN_RESOLUTIONS * res))
+
+
+def tie_rule_split(chosen, constructions) -> list:
+    """B5.8 (session 41, session 40's review: the lost d was blamed for a split the tie rule makes): the cells of a
+    split over the lost d that the tie rule makes. ``chosen``: ``(value, level)`` -> the chosen construction's verdict
+    word (value: d, level: the coupling); ``constructions``: name -> the same map in another tie rule (random ties,
+    tie-free). The cells that disagree over d are those at the levels where one decided value holds and another fails;
+    where they are exactly the cells at which the tie rules disagree (one holds, one fails, among the chosen
+    construction and the others), the split is the tie rule's, an open setting of ours, not the lost d's: those cells
+    are returned (sorted), else ``[]`` (no split over d, or one the tie rules do not account for)."""
+    if not isinstance(chosen, dict) or not chosen or not all(isinstance(k, tuple) and len(k) == 2 for k in chosen):
+        raise ValueError(f"chosen must map (value, level) pairs to verdict words; got {chosen!r}")
+    if not isinstance(constructions, dict) or not all(isinstance(c, dict) for c in constructions.values()):
+        raise TypeError(f"constructions must map names to (value, level) -> verdict maps; got {constructions!r}")
+    decided = lambda w: w in ("holds", "fails")
+    split = sorted(k for k, w in chosen.items() if decided(w) and len(
+        {chosen[j] for j in chosen if j[1] == k[1] and decided(chosen[j])}) > 1)
+    said = lambda k: {w for w in [chosen[k]] + [c.get(k) for c in constructions.values()] if decided(w)}
+    torn = sorted(k for k in chosen if len(said(k)) > 1)
+    return split if split and split == torn else []
 
 
 def entropy_position(h: float, h_low: float, h_star: float) -> float:
@@ -278,10 +336,11 @@ def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: flo
     one). The grid's span is ours: B5.9 reads it at every coupling run and at review 210's grid (w (d - 1) <= 2), and a
     verdict that turns between them turns on which cells the grid has (a reading, THE RULE's clause 4).
 
-    Session 40 (session 39's third review): ``resolutions`` each entry's run resolution (:func:`run_resolution`; ``None``:
-    every comparison decides): a coupling whose two distances are not :func:`resolved_comparison` decides nothing, and the
-    d's verdict is ``None`` (undecided) where it turns on such couplings -- the majority is taken with them counted as
-    wins and as losses, and decides only where both agree."""
+    Session 40 (session 39's third review): ``resolutions`` each entry's herding run resolution (:func:`run_resolution`;
+    ``None``: every comparison decides): a coupling whose two distances are not :func:`resolved_comparison` (herding's on
+    the grid, line search's off it; session 41) decides nothing, and the d's verdict is ``None`` (undecided) where it
+    turns on such couplings -- the majority is taken with them counted as wins and as losses, and decides only where
+    both agree."""
     from .maxent_claims import approaches_more_often
     h = as_finite_array("dist_herding", dist_herding, ndim=1, nonempty=True)
     o = as_finite_array("dist_other", dist_other, ndim=1, nonempty=True)
