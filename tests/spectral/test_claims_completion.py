@@ -1,6 +1,8 @@
 """Issue 41: the deciding code of D3 and D4 (inferopt.experiment.spectral) holds and fails on constructed inputs,
 the regime's choice follows its rule, and the runs' streams are independent between experiments."""
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -321,6 +323,44 @@ def test_choose_takes_the_smoothest_cell_within_one_standard_error():
     assert choose(table.assign(**{"validation SE": 0.001}), "one-se") == {"eps": 1.0, "lam": 0.2}
     with pytest.raises(ValueError, match="rule"):
         choose(table, "worst")
+
+
+def test_choose_picks_among_usable_cells_only_and_says_when_there_is_none():
+    """Session 41: the one-se cell (eps 10: q0 0.97, the estimator all degree 0) is not eligible at max_q0; the rule picks
+    among cells whose q0 is at most the cut and whose optimum beats the training mean on validation (eps 1e5 does not)."""
+    from inferopt.experiment.spectral import usable, usable_readings
+
+    table = pd.DataFrame({"eps": [1, 10, 1e3, 1e4, 1e4, 1e5], "lam": [0.2, 0.2, 1, 1, 5, 5],
+                          "validation RMSE": [0.970, 0.976, 0.985, 1.00, 0.99, 1.20], "validation SE": [0.007] * 6,
+                          "training-mean validation RMSE": [1.11] * 6, "q0 at N": [0.99, 0.97, 0.63, 0.30, 0.30, 0.0]})
+    assert choose(table, "one-se") == {"eps": 10.0, "lam": 0.2}                           # the old rule: a meaningless cell
+    assert usable(table, 0.5).tolist() == [False, False, False, True, True, False]       # eps 1e5 predicts worse than the mean
+    assert choose(table, "one-se", max_q0=0.5) == {"eps": 1e4, "lam": 5.0, "usable": True}
+    assert choose(table, "best", max_q0=0.75) == {"eps": 1e3, "lam": 1.0, "usable": True}
+    none = choose(table, "one-se", max_q0=0.1)                                            # no eligible cell: said, not hidden
+    assert none["usable"] is False
+    assert usable_readings(table)[0.25]["usable"] is False and usable_readings(table)[0.75]["eps"] == 1e4
+    with pytest.raises(ValueError, match="max_q0"):
+        choose(table, max_q0=1.5)
+    with pytest.raises(ValueError, match="table"):
+        usable(table.drop(columns="q0 at N"), 0.5)
+
+
+def test_select_regime_reads_q0_and_picks_a_usable_cell(small):
+    """With N the table carries b/a and q0 at each optimum; with max_q0 the choice is a usable cell: the best-validation
+    cell (eps 0.01, q0 0.99) is not, (eps 1, lam 10: q0 0.93, just below the training mean on validation) is at a cut of
+    0.95; at 0.9 no cell is, and the choice says so."""
+    make = partial(completion_problem, small, rng=0)
+    free = select_regime(make, small["validation"], [0.01, 1.0], [1.0, 10.0], rule="best", N=3)
+    assert {"b/a at the optimum", "q0 at N", "training-mean validation RMSE"} <= set(free.table.columns)
+    assert free.chosen == {"eps": 0.01, "lam": 1.0}
+    q0 = dict(zip(zip(free.table.eps, free.table.lam), free.table["q0 at N"]))
+    assert q0[0.01, 1.0] > 0.99 and 0.9 < q0[1.0, 10.0] < 0.95      # smaller eps: wider spectrum, more mass at degree 0
+    sel = select_regime(make, small["validation"], [0.01, 1.0], [1.0, 10.0], rule="best", N=3, max_q0=0.95)
+    assert sel.chosen == {"eps": 1.0, "lam": 10.0, "usable": True}
+    assert select_regime(make, small["validation"], [0.01, 1.0], [1.0, 10.0], rule="best", N=3, max_q0=0.9).chosen["usable"] is False
+    with pytest.raises(ValueError, match="max_q0 needs N"):
+        select_regime(make, small["validation"], [10.0], [1.0], max_q0=0.5)
 
 
 def test_rmse_se_by_the_delta_method():
