@@ -176,11 +176,13 @@ def map_text(kept, worse, budgets: dict, *, n_seeds: int, map_seeds: int, claims
                 f"a rescue at {map_seeds} seeds (support of 90 %) possible: " + (", ".join(more) if more else "no cell") + ".")))
 
 
-def pick_text(grid: pd.DataFrame, eps: float, lam: float, rule: str) -> str:
+def pick_text(grid: pd.DataFrame, eps: float, lam: float, rule: str, picks: dict | None = None) -> str:
     """Which cell the regime's ``rule`` picked (``eps``, ``lam``) and why, from the regime's ``grid``
     (:func:`~.regime.select_regime`'s table with ``b/a at the optimum`` and ``q0 at N``): under the one-SE rule, the
-    best-validation cell beside it (the map's ε below the chosen one reads the claims toward it)."""
-    from .regime import RULES
+    best-validation cell beside it (the map's ε below the chosen one reads the claims toward it). With ``picks``
+    (:func:`~.regime.usable_readings`, session 41) the rule ran among the usable cells at :data:`~.regime.USABLE_Q0`, and
+    the cell each reading of that cut picks is named."""
+    from .regime import RULES, USABLE_Q0
 
     check_table("grid", grid, ("eps", "lam", "validation RMSE", "validation SE", "b/a at the optimum", "q0 at N"))
     check_choice("rule", rule, RULES)
@@ -188,13 +190,42 @@ def pick_text(grid: pd.DataFrame, eps: float, lam: float, rule: str) -> str:
     picked = grid[(grid.eps == eps) & (grid.lam == lam)]
     if picked.empty:
         raise ValueError(f"grid has no cell eps = {eps:g}, lam = {lam:g}")
-    picked, best = picked.iloc[0], grid.loc[grid["validation RMSE"].idxmin()]
-    return (f"The regime: the {rule} rule picked eps = {eps:g}, lam = {lam:g} (validation RMSE {picked['validation RMSE']:.4f}, b/a at "
+    if picks is not None and (not isinstance(picks, dict) or USABLE_Q0 not in picks):
+        raise TypeError(f"picks must be usable_readings' {{cut: cell}} with the cut {USABLE_Q0:g}; got {picks!r}")
+    from .regime import usable
+
+    ok = None if picks is None or not picks[USABLE_Q0]["usable"] else usable(grid, USABLE_Q0)
+    pool = grid if ok is None else grid[ok]
+    picked, best, top = picked.iloc[0], pool.loc[pool["validation RMSE"].idxmin()], grid.loc[grid["validation RMSE"].idxmin()]
+    among = "" if picks is None else (
+        f" among the cells where the paper's estimator can mean something at the run's mean degree (q0 at N at most {USABLE_Q0:g}, ours, "
+        f"and the optimum ahead of the training mean on validation; "
+        + ("none is, so the rule ran on the whole grid and the claims are not decided" if ok is None else
+           "the cut's readings pick " + ", ".join(f"{q:g}: " + (f"eps = {c['eps']:g}, lam = {c['lam']:g}" if c["usable"] else "no usable cell")
+                                                    for q, c in picks.items())) + ")")
+    return (f"The regime: the {rule} rule picked eps = {eps:g}, lam = {lam:g}{among} (validation RMSE {picked['validation RMSE']:.4f}, b/a at "
             f"its optimum {picked['b/a at the optimum']:.3g}, q0 {picked['q0 at N']:.2f})"
-            + ("" if rule != "one-se" else f", the largest eps within one standard error of the best cell, eps = {best['eps']:g}, lam = "
-               f"{best['lam']:g} ({best['validation RMSE']:.4f} +- {best['validation SE']:.4f}; b/a {best['b/a at the optimum']:.3g}, q0 "
-               f"{best['q0 at N']:.2f}): the smoothest model the validation ratings cannot tell from the best, and the better-conditioned one")
+            + ("" if rule != "one-se" else f", the largest eps within one standard error of the best {'usable ' if ok is not None else ''}cell, "
+               f"eps = {best['eps']:g}, lam = {best['lam']:g} ({best['validation RMSE']:.4f} +- {best['validation SE']:.4f}; b/a "
+               f"{best['b/a at the optimum']:.3g}, q0 {best['q0 at N']:.2f}): the smoothest model the validation ratings cannot tell from the "
+               "best, and the better-conditioned one")
+            + ("" if ok is None or top.name == best.name else f"; the grid's best cell, eps = {top['eps']:g}, lam = {top['lam']:g} "
+               f"({top['validation RMSE']:.4f}, q0 {top['q0 at N']:.2f}), is not usable")
             + "; the map's eps below it reads the claims toward the best-validation cell.")
+
+
+def unusable_regime(claim: dict, why: str) -> dict:
+    """A claim (:meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments) measured where no cell of the regime's
+    grid is usable (session 41, :func:`~.regime.usable`: the paper's estimator all but degree 0, or the model behind the
+    training mean): inconclusive with ``why``, its numbers kept beside, never a verdict on a meaningless cell; a claim not
+    measured stays so."""
+    if not isinstance(claim, dict) or not {"id", "text"} <= set(claim):
+        raise TypeError("claim must be a claim's keyword arguments (id, text, ...)")
+    why = _sentence("why", why)
+    if "holds" in claim and claim["holds"] is None and "test" not in claim:
+        return claim
+    return dict(id=claim["id"], text=f"{claim['text']} Undecided: {why}", holds=False, measured=dict(claim.get("measured", {})),
+                diagnosis=Unearned(why, {"regime": "no usable cell"}))
 
 
 def far_text(table: pd.DataFrame, name: str, optimum: float, trivial: float, methods=METHODS) -> str:
@@ -728,6 +759,11 @@ def _fixed_run(label, c: dict) -> dict:
                                                                                      c["L-BFGS-B iterations"], low=0)}
     if "relative bias" in c:
         out["relative bias"] = check_real(f"fixed[{label!r}]['relative bias']", c["relative bias"], low=0.0)
+    if "self-consistent" in c:   # session 41: the arm's own fixed point (det_own_fixed_point), its interval's b there and at the optimum
+        if not isinstance(c["self-consistent"], bool | np.bool_):
+            raise TypeError(f"fixed[{label!r}]['self-consistent'] must be True or False; got {c['self-consistent']!r}")
+        out["self-consistent"] = bool(c["self-consistent"])
+        out |= {k: check_real(f"fixed[{label!r}][{k!r}]", c[k], low=0.0, low_open=True) for k in ("b at the point", "b at the optimum")}
     return out
 
 
@@ -738,8 +774,10 @@ def d31_fixed_reading(fixed: dict, share: float) -> dict:
     the chosen one, each with its run's ``converged`` (L-BFGS-B's own flag) and ``L-BFGS-B iterations`` where recorded, kept
     in the cell (session 30), and the gradient's ``relative bias`` at the optimum where given. Per cell: the target ``share`` of the way from the start (the training mean) to the optimum, the share of
     the way the floor leaves undone (``short``: the share of the optimum's lead over the mean it throws away), and ``outcome``: True where the floor lies above the target (the bias alone keeps SGD-DET from
-    it, while the unbiased methods converge to the optimum), False where it lies below, None where equal. ``outcome``: the
-    chosen cell's where every cell agrees, else None (it turns with the setting)."""
+    it, while the unbiased methods converge to the optimum), False where it lies below, None where equal, or where the cell
+    records ``self-consistent`` False (session 41, :func:`~.completion_degrees.det_own_fixed_point`: the intervals cycled, the
+    arm's own map has no fixed point found there, so no floor). ``outcome``: the chosen cell's where every cell agrees, else
+    None (it turns with the setting)."""
     if not isinstance(fixed, dict) or not fixed:
         raise TypeError("fixed must be a non-empty mapping cell -> {'floor', 'optimum', 'start'}")
     share = check_real("share", share, low=0.0, low_open=True, high=1.0)
@@ -751,8 +789,10 @@ def d31_fixed_reading(fixed: dict, share: float) -> dict:
         if not o_ < s_:
             raise ValueError(f"fixed[{label!r}]: the optimum's test RMSE, {o_}, must lie below the start's {s_}")
         target = s_ - share * (s_ - o_)
+        run = _fixed_run(label, c)
+        outcome = None if run.get("self-consistent") is False else True if f_ > target else False if f_ < target else None
         cells[label] = {"floor": f_, "optimum": o_, "start": s_, "target": target, "short": (f_ - o_) / (s_ - o_),
-                        "outcome": True if f_ > target else False if f_ < target else None} | _fixed_run(label, c)
+                        "outcome": outcome} | run
     outs = [c["outcome"] for c in cells.values()]
     first = outs[0]
     return {"outcome": first if all(o is first for o in outs) else None, "cells": cells, "share": share}
@@ -766,11 +806,14 @@ def _d31_fixed_text(fx: dict, key: str) -> str:
 
 
 def _fixed_run_text(c: dict) -> str:
+    own = "" if "self-consistent" not in c else (
+        f", the arm's own fixed point (its interval's b {c['b at the point']:.3g} at the point, {c['b at the optimum']:.3g} at the optimum)"
+        if c["self-consistent"] else f", no self-consistent point (the intervals cycled, b last {c['b at the point']:.3g}: undecided here)")
     if "converged" not in c:
-        return ""
+        return own
     n = c["L-BFGS-B iterations"]
-    return (f", its L-BFGS-B run converged by its own test in {n} iterations" if c["converged"] else
-            f", its L-BFGS-B run not converged (stopped at {n} iterations, short of its own test: the floor is read at that iterate)")
+    return own + (f", its L-BFGS-B run converged by its own test in {n} iterations" if c["converged"] else
+                  f", its L-BFGS-B run not converged (stopped at {n} iterations, short of its own test: the floor is read at that iterate)")
 
 
 def d31_claim(runs: D3Runs, *, regime: dict, eps: float, lam: float, conditioning: dict, pick: str, steps: str, map_text: str,
@@ -1087,7 +1130,8 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
                "(the paper's eps, unstated)" if turns else "the floor lies at the target")
     regime_ = dict(regime) | {"training-mean test RMSE": runs.trivial[ref], "eps": eps, "lam": lam}
     text = (f"SGD-DET performs badly due to its biased gradient estimators, decided on its deterministic fixed point at degree {N} (the "
-            f"minimiser of the truncated objective its mean gradient descends, det_fixed_point: its bias floor on the paper's axis, test RMSE): "
+            f"minimiser of the truncated objective its mean gradient descends, on the spectral interval of the point itself as the arm "
+            f"re-evaluates it at every step, det_own_fixed_point: its bias floor on the paper's axis, test RMSE): "
             f"the claim holds where that floor throws away more than {D31_LOST:g} of the model optimum's lead over the training mean "
             f"((floor - optimum) / (mean - optimum), our cut-off, readings {', '.join(f'{q:g}' for q in D31_LOST_READINGS)}), so that its bias "
             f"alone keeps SGD-DET away from the model optimum, the point the unbiased methods (SGD, SVRG: mean gradient exact) converge to "
