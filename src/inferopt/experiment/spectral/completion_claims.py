@@ -777,7 +777,8 @@ def d31_fixed_reading(fixed: dict, share: float) -> dict:
     it, while the unbiased methods converge to the optimum), False where it lies below, None where equal, or where the cell
     records ``self-consistent`` False (session 41, :func:`~.completion_degrees.det_own_fixed_point`: the intervals cycled, the
     arm's own map has no fixed point found there, so no floor). ``outcome``: the chosen cell's where every cell agrees, else
-    None (it turns with the setting)."""
+    None (it turns with the setting); :data:`~.completion_map.CENTRED_CELL` (session 41) is read beside, outside that
+    agreement: it is not the paper's raw box, and a cell on it rescues (``setting``), never overturns."""
     if not isinstance(fixed, dict) or not fixed:
         raise TypeError("fixed must be a non-empty mapping cell -> {'floor', 'optimum', 'start'}")
     share = check_real("share", share, low=0.0, low_open=True, high=1.0)
@@ -793,7 +794,9 @@ def d31_fixed_reading(fixed: dict, share: float) -> dict:
         outcome = None if run.get("self-consistent") is False else True if f_ > target else False if f_ < target else None
         cells[label] = {"floor": f_, "optimum": o_, "start": s_, "target": target, "short": (f_ - o_) / (s_ - o_),
                         "outcome": outcome} | run
-    outs = [c["outcome"] for c in cells.values()]
+    outs = [c["outcome"] for label, c in cells.items() if label != CENTRED_CELL]
+    if not outs:
+        raise ValueError(f"fixed must hold a cell on the raw ratings besides {CENTRED_CELL!r}")
     first = outs[0]
     return {"outcome": first if all(o is first for o in outs) else None, "cells": cells, "share": share}
 
@@ -1136,8 +1139,8 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
             f"((floor - optimum) / (mean - optimum), our cut-off, readings {', '.join(f'{q:g}' for q in D31_LOST_READINGS)}), so that its bias "
             f"alone keeps SGD-DET away from the model optimum, the point the unbiased methods (SGD, SVRG: mean gradient exact) converge to "
             f"given enough work (not necessarily within this run's budget and steps: their runs are read beside); it fails "
-            f"where it throws away less; read at the chosen cell and at {', '.join(cells[1:]) or 'no other cell'}, "
-            f"inconclusive where they disagree. {_d31_fixed_text(fx, key)}. Deterministic: nothing in the fixed point is drawn (its interval "
+            f"where it throws away less; read at the chosen cell and at {', '.join(c_ for c_ in cells[1:] if c_ != CENTRED_CELL) or 'no other cell'}, "
+            f"inconclusive where they disagree{'; the centred cell read beside (not the paper box: it would rescue, not overturn)' if CENTRED_CELL in cells else ''}. {_d31_fixed_text(fx, key)}. Deterministic: nothing in the fixed point is drawn (its interval "
             f"from the spectral bounds seeded by params). At the end of the common budget the unbiased runs' median test RMSE lies "
             + ", ".join(f"{m} {runs.median(ref, m, 'final RMSE'):.4f} ({'below' if passed[m] else 'not below'} the floor)" for m in passed)
             + (". " + " and ".join(m for m in passed if not passed[m]) + " ends behind SGD-DET's floor within this budget: those runs "
