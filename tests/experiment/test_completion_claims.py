@@ -478,6 +478,7 @@ def test_d31_on_the_fixed_point_holds_fails_and_turns_with_the_setting(tmp_path)
     assert recorded(tmp_path, cycled)["verdict"] == "inconclusive" and "no self-consistent point" in cycled["text"]
     assert "the arm's own fixed point (its interval's b 2e+04 at the point, 9e+06 at the optimum)" in cycled["text"]
     assert cycled["measured"]["eps x 10: self-consistent"] is False
+    assert "det_own_fixed_point" in cycled["text"] and "det_own_fixed_point" not in holds["text"]   # the floor named as computed
     with pytest.raises(TypeError, match="self-consistent"):
         d31_fixed_reading({"chosen": above | own | {"self-consistent": "yes"}}, 0.85)
     with pytest.raises(ValueError, match="together"):

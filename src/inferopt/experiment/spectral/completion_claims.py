@@ -1133,9 +1133,11 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
                "(the paper's eps, unstated)" if turns else "the floor lies at the target")
     regime_ = dict(regime) | {"training-mean test RMSE": runs.trivial[ref], "eps": eps, "lam": lam}
     text = (f"SGD-DET performs badly due to its biased gradient estimators, decided on its deterministic fixed point at degree {N} (the "
-            f"minimiser of the truncated objective its mean gradient descends, on the spectral interval of the point itself as the arm "
-            f"re-evaluates it at every step, det_own_fixed_point: its bias floor on the paper's axis, test RMSE): "
-            f"the claim holds where that floor throws away more than {D31_LOST:g} of the model optimum's lead over the training mean "
+            + ("minimiser of the truncated objective its mean gradient descends, on the spectral interval of the point itself as the arm "
+               "re-evaluates it at every step, det_own_fixed_point: its bias floor on the paper's axis, test RMSE): "
+               if any("self-consistent" in c for c in fx["cells"].values()) else
+               "minimiser of the truncated objective its mean gradient descends, det_fixed_point: its bias floor on the paper's axis, test RMSE): ")
+            + f"the claim holds where that floor throws away more than {D31_LOST:g} of the model optimum's lead over the training mean "
             f"((floor - optimum) / (mean - optimum), our cut-off, readings {', '.join(f'{q:g}' for q in D31_LOST_READINGS)}), so that its bias "
             f"alone keeps SGD-DET away from the model optimum, the point the unbiased methods (SGD, SVRG: mean gradient exact) converge to "
             f"given enough work (not necessarily within this run's budget and steps: their runs are read beside); it fails "

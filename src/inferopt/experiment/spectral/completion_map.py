@@ -164,7 +164,7 @@ def optimum_quality(selection, setting: dict, data: dict, *, N: int, max_iter: i
     N = check_int("N", N, low=1)
     max_iter = check_int("max_iter", max_iter, low=1)
     if key not in selection.theta:
-        extra = select_regime(partial(completion_problem, data, rng=0), data["validation"], [eps], [lam], max_iter=max_iter, N=N)
+        extra = select_regime(partial(completion_problem, data), data["validation"], [eps], [lam], max_iter=max_iter)
         selection.theta[key] = extra.theta[eps, lam]
         if not on_centred(setting):
             selection.table = pd.concat([selection.table, extra.table], ignore_index=True)
