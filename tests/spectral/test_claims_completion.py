@@ -346,6 +346,53 @@ def test_choose_picks_among_usable_cells_only_and_says_when_there_is_none():
         usable(table.drop(columns="q0 at N"), 0.5)
 
 
+def test_choose_ratings_prefers_the_raw_box_and_falls_back_to_centred():
+    """Session 41, ours: the ratings are part of the regime; raw (the paper's box) is kept where any raw cell is eligible
+    (q0 at N at most the cut, the optimum ahead of the mean), else the rule runs among the eligible centred cells; with
+    no eligible cell anywhere ``usable`` is False."""
+    from inferopt.experiment.spectral import choose_ratings
+
+    raw = pd.DataFrame({"eps": [10.0, 100.0, 1000.0], "lam": [1.0] * 3, "validation RMSE": [0.95, 0.98, 1.19],
+                        "validation SE": [0.01] * 3, "training-mean validation RMSE": [1.11] * 3, "q0 at N": [0.97, 0.90, 0.60],
+                        "ratings": ["raw"] * 3})
+    centred = raw.assign(ratings="centred", **{"q0 at N": [0.70, 0.0, 0.0], "validation RMSE": [0.93, 0.94, 1.05]})
+    both = pd.concat([raw, centred], ignore_index=True)
+    assert choose_ratings(both) == {"eps": 100.0, "lam": 1.0, "usable": True, "ratings": "centred"}   # no raw cell eligible
+    fixed = both.copy()
+    fixed.loc[1, "q0 at N"] = 0.4                                                                  # a raw cell eligible: raw kept
+    assert choose_ratings(fixed) == {"eps": 100.0, "lam": 1.0, "usable": True, "ratings": "raw"}
+    ahead = both.copy()
+    ahead.loc[2, "validation RMSE"] = 1.05                                                      # raw eps 1e3 ahead of the mean, q0 0.60
+    assert choose_ratings(ahead)["ratings"] == "centred"                                        # at the cut 0.5: not eligible
+    assert choose_ratings(ahead, max_q0=0.75) == {"eps": 1000.0, "lam": 1.0, "usable": True, "ratings": "raw"}
+    none = choose_ratings(both.assign(**{"q0 at N": 0.99}))
+    assert none["usable"] is False and none["ratings"] == "raw"
+    with pytest.raises(ValueError, match="ratings"):
+        choose_ratings(both.assign(ratings="scaled"))
+    with pytest.raises(ValueError, match="table"):
+        choose_ratings(both.drop(columns="ratings"))
+
+
+def test_select_ratings_regime_runs_both_ratings_keyed_as_the_map_cells(small):
+    """Both sides of the grid solved, the centred optimum keyed (eps, lam, "centred") as completion_map.cell_key, and on the
+    centred side the validation RMSE is the centred optimum's (the shift does not change an RMSE of the same predictions)."""
+    from inferopt.experiment.spectral import choose_ratings, select_ratings_regime
+    from inferopt.experiment.spectral.completion import centred_ratings
+    from inferopt.experiment.spectral.completion_map import cell_key
+
+    sel = select_ratings_regime(small, [1.0, 100.0], [1.0], N=3, rule="best", max_q0=1.0, max_iter=200)
+    assert sorted(set(sel.table.ratings)) == ["centred", "raw"] and len(sel.table) == 4
+    assert cell_key({"eps": 1.0, "lam": 1.0, "ratings": "centred"}) in sel.theta and (1.0, 1.0) in sel.theta
+    C = centred_ratings(small)
+    row = sel.table[(sel.table.ratings == "centred") & (sel.table.eps == 100.0)].iloc[0]
+    v = C["validation"]
+    th = sel.theta[100.0, 1.0, "centred"]
+    assert row["validation RMSE"] == pytest.approx(np.sqrt(np.mean((th[v[0], v[1]] - v[2]) ** 2)))
+    assert th.min() >= C["low"] - 1e-12 and sel.chosen == choose_ratings(sel.table, "best", max_q0=1.0)
+    with pytest.raises(ValueError, match="raw ratings"):
+        select_ratings_regime(C, [1.0], [1.0], N=3)
+
+
 def test_select_regime_reads_q0_and_picks_a_usable_cell(small):
     """With N the table carries b/a and q0 at each optimum; with max_q0 the choice is a usable cell: the best-validation
     cell (eps 0.01, q0 0.99) is not, (eps 1, lam 10: q0 0.93, just below the training mean on validation) is at a cut of

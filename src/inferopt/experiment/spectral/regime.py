@@ -18,6 +18,11 @@ only where ``q0`` at ``N`` (:func:`~.conditioning.zero_degree_share` of ``b/a`` 
 is at most ``max_q0`` (:data:`USABLE_Q0`, readings :data:`USABLE_Q0_READINGS`) and its optimum beats the training mean on the
 validation ratings; the rule picks among eligible cells only, and says so where there is none (``usable`` False: the claims
 are then not decided, never judged at a meaningless cell).
+
+Session 41 (the paper-scale pilot: on the raw ratings no cell is eligible, where ``q0`` is small the optimum loses to the
+training mean): the ratings are part of the regime (:func:`select_ratings_regime`): the grid is run on the raw ratings (the
+paper's box [0, 5]) and on the centred ones (:func:`~.completion.centred_ratings`), and :func:`choose_ratings` (ours) keeps
+the raw ratings where any raw cell is eligible, else picks among the eligible centred cells by the same rule.
 """
 
 from __future__ import annotations
@@ -39,6 +44,11 @@ RULES = ("one-se", "best")
 #: eligible (:func:`usable`; ours, session 41): at most half the draws of the paper's estimator (12) may be degree 0, which
 #: holds for ``b/a`` below ~3e3 at ``N`` = 15 (``q0`` 0.46 at 3e3, 0.70 at 1e4, 0.97 at 1e6)
 USABLE_Q0 = 0.5
+
+#: the ratings a regime cell is fitted on, in the order :func:`choose_ratings` prefers them (session 41): the raw ones (the
+#: paper's box [0, 5]), else the centred ones (the training mean subtracted, the box shifted alike)
+RAW, CENTRED = "raw", "centred"
+RATINGS_ORDER = (RAW, CENTRED)
 
 #: the readings of :data:`USABLE_Q0` the choice is shown at (:func:`usable_readings`): a quarter to three quarters of draws wasted
 USABLE_Q0_READINGS = (0.25, 0.5, 0.75)
@@ -179,6 +189,48 @@ def choose(table: pd.DataFrame, rule: str = "one-se", *, max_q0: float | None = 
         pick = row.loc[row["validation RMSE"].idxmin()]
     out = {"eps": float(pick["eps"]), "lam": float(pick["lam"])}
     return out if ok is None else out | {"usable": bool(ok.any())}
+
+
+def choose_ratings(table: pd.DataFrame, rule: str = "one-se", *, max_q0: float = USABLE_Q0) -> dict:
+    """The chosen ``{"eps", "lam", "ratings", "usable"}`` of a grid ``table`` over the ratings too (a ``ratings`` column of
+    :data:`RATINGS_ORDER`, :func:`select_ratings_regime`; session 41, ours): the cells :func:`usable` at ``max_q0`` are
+    eligible; the raw ratings (the paper's box) are kept where any raw cell is eligible, else the centred ones where any
+    centred cell is, and :func:`choose`'s ``rule`` picks among that side's eligible cells. Where no cell is eligible,
+    ``usable`` is False and the cell is :func:`choose`'s on the raw ratings (named, never judged)."""
+    check_table("table", table, ("ratings",))
+    unknown = set(table["ratings"]) - set(RATINGS_ORDER)
+    if unknown:
+        raise ValueError(f"table's ratings must be among {RATINGS_ORDER}; got {sorted(map(str, unknown))}")
+    sides = {r: table[table["ratings"] == r].reset_index(drop=True) for r in RATINGS_ORDER}
+    for ratings, part in sides.items():
+        if len(part) and usable(part, max_q0).any():
+            return choose(part, rule, max_q0=max_q0) | {"ratings": ratings}
+    fallback = next(r for r in RATINGS_ORDER if len(sides[r]))
+    return choose(sides[fallback], rule) | {"ratings": fallback, "usable": False}
+
+
+def select_ratings_regime(data: dict, eps_grid, lam_grid, *, N: int, rule: str = "one-se", max_q0: float = USABLE_Q0,
+                          n_jobs: int = 1, max_iter: int = 3000) -> RegimeSelection:
+    """:func:`select_regime` over the ratings too (session 41): the grid ``eps_grid x lam_grid`` on the raw ratings of ``data``
+    (:func:`hold_out`'s, the paper's box [0, 5]) and on the centred ones (:func:`~.completion.centred_ratings`), each cell's
+    ``b/a`` and ``q0`` at the mean degree ``N``; the table carries a ``ratings`` column, ``theta`` is keyed ``(eps, lam)`` on
+    the raw ratings and ``(eps, lam, "centred")`` on the centred (:func:`~.completion_map.cell_key`'s keys), and the choice is
+    :func:`choose_ratings`'s."""
+    from .completion import centred_ratings, completion_problem
+
+    if not isinstance(data, dict) or "validation" not in data:
+        raise TypeError("data must be a ratings dict with its validation split (hold_out)")
+    if "mean" in data:
+        raise ValueError("data must be the raw ratings (the centred side is centred here); got centred ratings (their 'mean')")
+    tables, thetas = [], {}
+    for ratings in RATINGS_ORDER:
+        D = data if ratings == RAW else centred_ratings(data)
+        part = select_regime(partial(completion_problem, D, rng=0), D["validation"], eps_grid, lam_grid, rule=rule, n_jobs=n_jobs,
+                             max_iter=max_iter, N=N)
+        tables.append(part.table.assign(ratings=ratings))
+        thetas |= {key if ratings == RAW else key + (ratings,): theta for key, theta in part.theta.items()}
+    table = pd.concat(tables, ignore_index=True)
+    return RegimeSelection(table=table, chosen=choose_ratings(table, rule, max_q0=max_q0), rule=rule, theta=thetas)
 
 
 def usable_readings(table: pd.DataFrame, rule: str = "one-se", readings=USABLE_Q0_READINGS) -> dict:
