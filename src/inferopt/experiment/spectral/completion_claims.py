@@ -34,7 +34,7 @@ from .completion import _both_reach, _median, _reading
 from .completion import (D32_PAIRS, D33_PAIRS, METHODS, MIN_MAP_SEEDS, ML_1M, ahead, all_of, comparison_bases, convergence_gap,
                          d31_reading, d31_test, d32_test, d33_test, d34_growth, horizon, late_progress, reach_text, sgd_det_gap,
                          share_key, speedup)
-from .completion_map import (CENTRED_CELL, CENTRED_WORDS, D32_FACTOR, NO_AUTHORS, centred_diagnosis, claim_tests, d32_factor_test, on_centred,
+from .completion_map import (CENTRED_CELL, CENTRED_WORDS, RAW_CELL, D32_FACTOR, NO_AUTHORS, centred_diagnosis, claim_tests, d32_factor_test, on_centred,
                              supported)
 
 #: D3.3's factor: SVRG at least this many times faster than GD where both are read by their times ("about 2 times")
@@ -139,7 +139,8 @@ def map_text(kept, worse, budgets: dict, *, n_seeds: int, map_seeds: int, claims
     """The verdict map in a sentence: the chosen cell (the main runs, ``n_seeds`` seeds), the ``kept`` cells' labels with
     their pilots and budgets (``budgets``: :func:`~.completion_map.map_budgets`), their ``map_seeds`` seeds, shown
     undecided below what decides (:data:`~.completion.MIN_MAP_SEEDS`, or the main runs' count), what the centred cell is
-    where ``kept`` holds it (:data:`~.completion_map.CENTRED_CELL`), and the ``worse`` cells
+    where ``kept`` holds it (:data:`~.completion_map.CENTRED_CELL`; :data:`~.completion_map.RAW_CELL`, the paper's raw
+    ratings beside a centred regime, likewise), and the ``worse`` cells
     dropped (:func:`~.completion_map.split_by_quality`). ``claims``, ``arms`` (None: every claim and arm): what the map
     reads and runs (:func:`~.completion_map.map_claims`, :func:`~.completion_map.map_arms`); ``first`` and ``more``: the
     seeds every cell ran first and the cells that got the rest (:func:`~.completion_map.can_rescue`)."""
@@ -160,6 +161,9 @@ def map_text(kept, worse, budgets: dict, *, n_seeds: int, map_seeds: int, claims
         "others, its runs starting at the training-mean predictor (theta = 0 there): its spectrum's b/a is far narrower than on the raw "
         "ratings, whose top singular value is the mean's (the map's table gives each cell's b/a and q0); a claim that it alone rescues is "
         "diagnosed setting, never holds.")
+    centred += "" if RAW_CELL not in kept else (
+        f" The cell {RAW_CELL} runs the chosen eps and lam on the paper's raw ratings (its box [0, 5] and start theta = 0), the paper's "
+        "literal setting, where no cell of the regime's grid on the raw ratings was eligible (session 41): read beside, as every other cell.")
     few = map_seeds < min(MIN_MAP_SEEDS, n_seeds)
     tune, budget, iters = budgets["tune"], budgets["budget"], budgets["iters"]
     return (f"The map: the chosen cell is the main runs ({n_seeds} seeds); " + ", ".join(k for k in kept) + " re-tune each arm's step on the "
@@ -212,6 +216,32 @@ def pick_text(grid: pd.DataFrame, eps: float, lam: float, rule: str, picks: dict
             + ("" if ok is None or top.name == best.name else f"; the grid's best cell, eps = {top['eps']:g}, lam = {top['lam']:g} "
                f"({top['validation RMSE']:.4f}, q0 {top['q0 at N']:.2f}), is not usable")
             + "; the map's eps below it reads the claims toward the best-validation cell.")
+
+
+def ratings_text(grid: pd.DataFrame, chosen: dict, N: int, name: str = "the whole matrix") -> str:
+    """The ratings of the regime on ``name`` and why (session 41, :func:`~.regime.choose_ratings`, ours): the grid over both
+    ratings (:func:`~.regime.select_ratings_regime`'s table), the ``chosen`` cell (``{"eps", "lam", "ratings", "usable"}``);
+    where the raw ratings (the paper's box [0, 5], its literal setting) have no eligible cell, each raw cell's ``q0`` at
+    ``N`` and validation RMSE against the training mean's is named beside."""
+    from .regime import CENTRED, RAW, USABLE_Q0
+
+    check_table("grid", grid, ("ratings", "eps", "lam", "validation RMSE", "training-mean validation RMSE", "q0 at N"))
+    if not isinstance(chosen, dict) or not {"eps", "lam", "ratings", "usable"} <= set(chosen):
+        raise TypeError(f"chosen must be choose_ratings' {{'eps', 'lam', 'ratings', 'usable'}}; got {chosen!r}")
+    N = check_int("N", N, low=1)
+    rule = (f"On {name} the ratings are part of the regime (ours): a cell is eligible where q0 at N = {N} is at most {USABLE_Q0:g} and its "
+            "optimum beats the training mean on validation; the raw ratings (the paper's box [0, 5]) are kept where any raw cell is "
+            "eligible, else the rule picks among the eligible centred cells (the ratings less the training mean, the box shifted alike)")
+    raw = grid[grid.ratings == RAW]
+    listing = "; ".join(f"eps {r.eps:g}, lam {r.lam:g}: q0 {r['q0 at N']:.2f}, validation RMSE {r['validation RMSE']:.3f}"
+                        for _, r in raw.iterrows())
+    mean = float(grid["training-mean validation RMSE"].iloc[0])
+    if not chosen["usable"]:
+        return f"{rule}. No cell is eligible on either ratings, so no claim is decided on {name} (the raw cells: {listing}; the training mean {mean:.3f})."
+    if chosen["ratings"] == CENTRED:
+        return (f"{rule}. The centred ratings were chosen: no raw cell is eligible (the paper's literal setting: {listing}; the training "
+                f"mean {mean:.3f}), so the paper's raw box has no usable regime at N = {N} here.")
+    return f"{rule}. The raw ratings were chosen (eps {chosen['eps']:g}, lam {chosen['lam']:g})."
 
 
 def unusable_regime(claim: dict, why: str) -> dict:
