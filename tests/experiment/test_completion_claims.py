@@ -437,6 +437,13 @@ def test_d31_on_the_fixed_point_holds_fails_and_turns_with_the_setting(tmp_path)
     assert r["outcome"] is True and r["cells"]["chosen"]["target"] == pytest.approx(target)
     assert d31_fixed_reading({"chosen": below}, 0.85)["outcome"] is False
     assert d31_fixed_reading({"chosen": above, "eps x 0.1": below}, 0.85)["outcome"] is None   # turns with eps: undecided
+    # session 41: under a centred regime the raw cell (the paper's literal box) is read beside, outside the agreement
+    from inferopt.experiment.spectral.completion_map import RAW_CELL
+
+    beside = d31_fixed_reading({"chosen": above, RAW_CELL: below}, 0.85)
+    assert beside["outcome"] is True and beside["cells"][RAW_CELL]["outcome"] is False
+    with pytest.raises(ValueError, match="besides"):
+        d31_fixed_reading({RAW_CELL: above}, 0.85)
     # the claim: decided on the fixed point, whatever the runs say (FAST: the runs hold; SLOW: they fail)
     holds = d31_claim(runs_of(SLOW), fixed={"chosen": above, "eps x 0.1": above}, **kw, **on_map())
     assert holds["holds"] is True and "floor above the cut" in " ".join(holds["measured"])

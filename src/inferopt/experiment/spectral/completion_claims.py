@@ -775,6 +775,10 @@ D31_LOST = 0.5
 D31_LOST_READINGS = (0.25, 0.5, 0.75)
 
 
+#: the map's cells on the ratings other than the regime's (session 41), read beside D3.1's agreement of cells
+BESIDE_CELLS = (CENTRED_CELL, RAW_CELL)
+
+
 def _fixed_run(label, c: dict) -> dict:
     """The fixed point's own run where ``fixed[label]`` records it (session 30): ``converged`` (L-BFGS-B's own flag,
     :func:`~.completion_degrees.det_fixed_point`) and ``L-BFGS-B iterations``, both or neither; the gradient's
@@ -807,8 +811,9 @@ def d31_fixed_reading(fixed: dict, share: float) -> dict:
     it, while the unbiased methods converge to the optimum), False where it lies below, None where equal, or where the cell
     records ``self-consistent`` False (session 41, :func:`~.completion_degrees.det_own_fixed_point`: the intervals cycled, the
     arm's own map has no fixed point found there, so no floor). ``outcome``: the chosen cell's where every cell agrees, else
-    None (it turns with the setting); :data:`~.completion_map.CENTRED_CELL` (session 41) is read beside, outside that
-    agreement: it is not the paper's raw box, and a cell on it rescues (``setting``), never overturns."""
+    None (it turns with the setting); the map's cell on the other ratings (session 41: :data:`~.completion_map.CENTRED_CELL`
+    under a raw regime, :data:`~.completion_map.RAW_CELL` under a centred one, :data:`BESIDE_CELLS`) is read beside, outside
+    that agreement: it is not the regime's ratings, and a cell on it rescues (``setting``), never overturns."""
     if not isinstance(fixed, dict) or not fixed:
         raise TypeError("fixed must be a non-empty mapping cell -> {'floor', 'optimum', 'start'}")
     share = check_real("share", share, low=0.0, low_open=True, high=1.0)
@@ -824,9 +829,9 @@ def d31_fixed_reading(fixed: dict, share: float) -> dict:
         outcome = None if run.get("self-consistent") is False else True if f_ > target else False if f_ < target else None
         cells[label] = {"floor": f_, "optimum": o_, "start": s_, "target": target, "short": (f_ - o_) / (s_ - o_),
                         "outcome": outcome} | run
-    outs = [c["outcome"] for label, c in cells.items() if label != CENTRED_CELL]
+    outs = [c["outcome"] for label, c in cells.items() if label not in BESIDE_CELLS]
     if not outs:
-        raise ValueError(f"fixed must hold a cell on the raw ratings besides {CENTRED_CELL!r}")
+        raise ValueError(f"fixed must hold a cell on the regime's ratings besides {BESIDE_CELLS}")
     first = outs[0]
     return {"outcome": first if all(o is first for o in outs) else None, "cells": cells, "share": share}
 
@@ -1171,8 +1176,8 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
             f"((floor - optimum) / (mean - optimum), our cut-off, readings {', '.join(f'{q:g}' for q in D31_LOST_READINGS)}), so that its bias "
             f"alone keeps SGD-DET away from the model optimum, the point the unbiased methods (SGD, SVRG: mean gradient exact) converge to "
             f"given enough work (not necessarily within this run's budget and steps: their runs are read beside); it fails "
-            f"where it throws away less; read at the chosen cell and at {', '.join(c_ for c_ in cells[1:] if c_ != CENTRED_CELL) or 'no other cell'}, "
-            f"inconclusive where they disagree{'; the centred cell read beside (not the paper box: it would rescue, not overturn)' if CENTRED_CELL in cells else ''}. {_d31_fixed_text(fx, key)}. Deterministic: nothing in the fixed point is drawn (its interval "
+            f"where it throws away less; read at the chosen cell and at {', '.join(c_ for c_ in cells[1:] if c_ not in BESIDE_CELLS) or 'no other cell'}, "
+            f"inconclusive where they disagree{''.join(f'; the cell {c_} read beside (not the regime ratings: it would rescue, not overturn)' for c_ in BESIDE_CELLS if c_ in cells)}. {_d31_fixed_text(fx, key)}. Deterministic: nothing in the fixed point is drawn (its interval "
             f"from the spectral bounds seeded by params). At the end of the common budget the unbiased runs' median test RMSE lies "
             + ", ".join(f"{m} {runs.median(ref, m, 'final RMSE'):.4f} ({'below' if passed[m] else 'not below'} the floor)" for m in passed)
             + (". " + " and ".join(m for m in passed if not passed[m]) + " ends behind SGD-DET's floor within this budget: those runs "
