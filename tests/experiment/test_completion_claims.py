@@ -479,7 +479,7 @@ def test_d31_on_the_fixed_point_holds_fails_and_turns_with_the_setting(tmp_path)
     assert d31_fixed_reading({"chosen": above | own, "eps x 0.1": above | cyc}, 0.85)["outcome"] is None
     # the centred cell is read beside, outside the agreement (not the paper's box)
     assert d31_fixed_reading({"chosen": above | own, "centred (eps, lam)": below | own}, 0.85)["outcome"] is True
-    with pytest.raises(ValueError, match="raw ratings"):
+    with pytest.raises(ValueError, match="regime.s ratings"):
         d31_fixed_reading({"centred (eps, lam)": above}, 0.85)
     cycled = d31_claim(runs_of(SLOW), fixed={"chosen": above | own, "eps x 10": above | cyc}, **kw, **on_map())
     assert recorded(tmp_path, cycled)["verdict"] == "inconclusive" and "no self-consistent point" in cycled["text"]
