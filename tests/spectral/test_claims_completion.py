@@ -378,12 +378,13 @@ def test_ratings_text_names_the_raw_grid_beside_a_centred_regime():
 
     grid = pd.DataFrame({"ratings": ["raw", "centred"], "eps": [100.0, 100.0], "lam": [1.0, 1.0], "validation RMSE": [0.98, 0.94],
                          "training-mean validation RMSE": [1.11, 1.11], "q0 at N": [0.90, 0.0]})
-    cen = ratings_text(grid, {"eps": 100.0, "lam": 1.0, "ratings": "centred", "usable": True}, 15)
+    cen = ratings_text({"whole": (grid, {"eps": 100.0, "lam": 1.0, "ratings": "centred", "usable": True})}, 15)
     assert "no raw cell is eligible" in cen and "q0 0.90" in cen and "no usable regime at N = 15" in cen
-    assert "raw ratings were chosen" in ratings_text(grid, {"eps": 100.0, "lam": 1.0, "ratings": "raw", "usable": True}, 15)
-    assert "no claim is decided" in ratings_text(grid, {"eps": 100.0, "lam": 1.0, "ratings": "raw", "usable": False}, 15, "the 25 %")
+    two = ratings_text({"whole": (grid, {"eps": 100.0, "lam": 1.0, "ratings": "raw", "usable": True}),
+                        "the 25 %": (grid, {"eps": 100.0, "lam": 1.0, "ratings": "raw", "usable": False})}, 15)
+    assert "whole: the raw ratings, eps 100" in two and "the 25 %: no cell is eligible" in two and two.count("part of the regime") == 1
     with pytest.raises(TypeError, match="chosen"):
-        ratings_text(grid, {"eps": 100.0}, 15)
+        ratings_text({"whole": (grid, {"eps": 100.0})}, 15)
 
 
 def test_select_ratings_regime_runs_both_ratings_keyed_as_the_map_cells(small):

@@ -28,7 +28,7 @@ SPECS: dict[str, dict[str, Rule]] = {
     "D3": dict(_COMPLETION, size_shares=ListOf(Real(0.0, 1.0, low_open=True), min_length=2), N=COUNT, gd_iters=COUNT,
                svrg_inner=COUNT, step_factors=ListOf(POSITIVE, min_length=1), tune_iters=COUNT, tune_budget=POSITIVE.or_null(),
                target_share=Real(0.0, 1.0, low_open=True), target_rmse=POSITIVE, cost_rows=ListOf(COUNT, min_length=2),
-               map_eps_factors=ListOf(POSITIVE), map_lam_factors=ListOf(POSITIVE), map_centred=Flag(),
+               map_eps_factors=ListOf(POSITIVE), map_lam_factors=ListOf(POSITIVE), map_beside=Flag(),
                step_extend=Int(low=0), step_ratio=Real(low=1.0, low_open=True), stochastic_cost=ListOf(POSITIVE, min_length=2).or_null(),
                far_objective=Real(low=1.0, low_open=True), paper_share=Real(0.0, 1.0, low_open=True),
                price_shape=ListOf(COUNT, length=2).or_null(), reference_tol=POSITIVE, reference_rounds=COUNT,

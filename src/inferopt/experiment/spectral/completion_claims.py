@@ -218,30 +218,59 @@ def pick_text(grid: pd.DataFrame, eps: float, lam: float, rule: str, picks: dict
             + "; the map's eps below it reads the claims toward the best-validation cell.")
 
 
-def ratings_text(grid: pd.DataFrame, chosen: dict, N: int, name: str = "the whole matrix") -> str:
-    """The ratings of the regime on ``name`` and why (session 41, :func:`~.regime.choose_ratings`, ours): the grid over both
-    ratings (:func:`~.regime.select_ratings_regime`'s table), the ``chosen`` cell (``{"eps", "lam", "ratings", "usable"}``);
-    where the raw ratings (the paper's box [0, 5], its literal setting) have no eligible cell, each raw cell's ``q0`` at
-    ``N`` and validation RMSE against the training mean's is named beside."""
+def gated_by_regime(claim: dict, reads, unusable, N: int) -> dict:
+    """A claim (:meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments) that reads the sizes ``reads``, where
+    the sizes ``unusable`` have no eligible cell of the regime (session 41, :func:`~.regime.choose_ratings`: on neither ratings
+    is ``q0`` at the mean degree ``N`` at most :data:`~.regime.USABLE_Q0` with the optimum ahead of the training mean): as it is
+    where it reads none of them, else :func:`unusable_regime` naming them (D3.1-D3.3 read the whole matrix, D3.4 every size,
+    D3.6-cause the smallest and the whole)."""
+    from .regime import USABLE_Q0
+
+    if isinstance(reads, str) or isinstance(unusable, str):
+        raise TypeError("reads and unusable must be lists of size names, not a string")
+    N = check_int("N", N, low=1)
+    bad = [n for n in reads if n in set(unusable)]
+    if not bad:
+        return claim
+    return unusable_regime(claim, f"no cell of the regime's grid is eligible on {', '.join(bad)} (on the raw or the centred ratings, q0 at "
+                                  f"mean degree {N} at most {USABLE_Q0:g}, ours, and the optimum ahead of the training mean on validation), "
+                                  "so the runs there sit where the paper's estimator is all but degree 0 or the model learns nothing; what "
+                                  "would decide it: a grid reaching such a cell.")
+
+
+def ratings_text(regimes: dict, N: int) -> str:
+    """The ratings of each size's regime and why (session 41, :func:`~.regime.choose_ratings`, ours): ``regimes`` maps a size's
+    name to ``(grid, chosen)``, :func:`~.regime.select_ratings_regime`'s table over both ratings and its ``{"eps", "lam",
+    "ratings", "usable"}``; the rule is stated once, then each size's choice; where the raw ratings (the paper's box [0, 5],
+    its literal setting) have no eligible cell, each raw cell's ``q0`` at ``N`` and validation RMSE against the training
+    mean's is named beside."""
     from .regime import CENTRED, RAW, USABLE_Q0
 
-    check_table("grid", grid, ("ratings", "eps", "lam", "validation RMSE", "training-mean validation RMSE", "q0 at N"))
-    if not isinstance(chosen, dict) or not {"eps", "lam", "ratings", "usable"} <= set(chosen):
-        raise TypeError(f"chosen must be choose_ratings' {{'eps', 'lam', 'ratings', 'usable'}}; got {chosen!r}")
+    if not isinstance(regimes, dict) or not regimes:
+        raise TypeError("regimes must be a non-empty mapping size -> (grid, chosen)")
     N = check_int("N", N, low=1)
-    rule = (f"On {name} the ratings are part of the regime (ours): a cell is eligible where q0 at N = {N} is at most {USABLE_Q0:g} and its "
+    parts = []
+    for name, pair in regimes.items():
+        if not isinstance(pair, tuple | list) or len(pair) != 2:
+            raise TypeError(f"regimes[{name!r}] must be the pair (grid, chosen); got {pair!r}")
+        grid, chosen = pair
+        check_table(f"regimes[{name!r}] grid", grid, ("ratings", "eps", "lam", "validation RMSE", "training-mean validation RMSE", "q0 at N"))
+        if not isinstance(chosen, dict) or not {"eps", "lam", "ratings", "usable"} <= set(chosen):
+            raise TypeError(f"regimes[{name!r}] chosen must be choose_ratings' {{'eps', 'lam', 'ratings', 'usable'}}; got {chosen!r}")
+        raw = grid[grid.ratings == RAW]
+        listing = "; ".join(f"eps {r.eps:g}, lam {r.lam:g}: q0 {r['q0 at N']:.2f}, validation RMSE {r['validation RMSE']:.3f}"
+                            for _, r in raw.iterrows()) + f"; the training mean {float(grid['training-mean validation RMSE'].iloc[0]):.3f}"
+        if not chosen["usable"]:
+            parts.append(f"{name}: no cell is eligible on either ratings, so no claim reading it is decided (the raw cells: {listing})")
+        elif chosen["ratings"] == CENTRED:
+            parts.append(f"{name}: the centred ratings, eps {chosen['eps']:g}, lam {chosen['lam']:g}: no raw cell is eligible, the paper's raw box "
+                         f"has no usable regime at N = {N} here (its literal setting: {listing})")
+        else:
+            parts.append(f"{name}: the raw ratings, eps {chosen['eps']:g}, lam {chosen['lam']:g}")
+    return (f"The ratings are part of the regime (ours, session 41): a cell is eligible where q0 at N = {N} is at most {USABLE_Q0:g} and its "
             "optimum beats the training mean on validation; the raw ratings (the paper's box [0, 5]) are kept where any raw cell is "
-            "eligible, else the rule picks among the eligible centred cells (the ratings less the training mean, the box shifted alike)")
-    raw = grid[grid.ratings == RAW]
-    listing = "; ".join(f"eps {r.eps:g}, lam {r.lam:g}: q0 {r['q0 at N']:.2f}, validation RMSE {r['validation RMSE']:.3f}"
-                        for _, r in raw.iterrows())
-    mean = float(grid["training-mean validation RMSE"].iloc[0])
-    if not chosen["usable"]:
-        return f"{rule}. No cell is eligible on either ratings, so no claim is decided on {name} (the raw cells: {listing}; the training mean {mean:.3f})."
-    if chosen["ratings"] == CENTRED:
-        return (f"{rule}. The centred ratings were chosen: no raw cell is eligible (the paper's literal setting: {listing}; the training "
-                f"mean {mean:.3f}), so the paper's raw box has no usable regime at N = {N} here.")
-    return f"{rule}. The raw ratings were chosen (eps {chosen['eps']:g}, lam {chosen['lam']:g})."
+            "eligible, else the rule picks among the eligible centred cells (the ratings less the training mean, the box shifted alike); "
+            "every size its own regime on its own validation split. " + "; ".join(parts) + ".")
 
 
 def unusable_regime(claim: dict, why: str) -> dict:
