@@ -238,7 +238,8 @@ def usable_readings(table: pd.DataFrame, rule: str = "one-se", readings=USABLE_Q
     "lam", "usable"}}``, how far the choice turns on our cut."""
     if isinstance(readings, str) or not hasattr(readings, "__iter__") or not list(readings):
         raise TypeError(f"readings must be a non-empty list of cuts on q0; got {readings!r}")
-    return {float(q): choose(table, rule, max_q0=q) for q in readings}
+    cuts = [check_real("readings (an entry of)", q, low=0.0, high=1.0) for q in readings]
+    return {q: choose(table, rule, max_q0=q) for q in cuts}
 
 
 def projected_gradient(problem, theta) -> float:
