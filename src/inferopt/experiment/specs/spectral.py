@@ -32,7 +32,7 @@ SPECS: dict[str, dict[str, Rule]] = {
                step_extend=Int(low=0), step_ratio=Real(low=1.0, low_open=True), stochastic_cost=ListOf(POSITIVE, min_length=2).or_null(),
                far_objective=Real(low=1.0, low_open=True), paper_share=Real(0.0, 1.0, low_open=True),
                price_shape=ListOf(COUNT, length=2).or_null(), reference_tol=POSITIVE, reference_rounds=COUNT,
-               sgd_decays=ListOf(NONNEG, min_length=1).or_null(), svrg_beside=ListOf(POSITIVE)),
+               sgd_decays=ListOf(NONNEG, min_length=1).or_null(), svrg_beside=ListOf(POSITIVE, min_length=0)),
     "D4": dict({k: v for k, v in _COMPLETION.items() if k not in ("budget", "map_budget")}, N_dist=COUNT,
                N_values=ListOf(COUNT, length=2), negbin_p=FRACTION, gate_share=Real(0.0, 1.0, low_open=True), step_factors=ListOf(POSITIVE, min_length=1),
                tune_iters=COUNT, centred_eps=ListOf(POSITIVE, min_length=2), step_ratio=Real(low=1.0, low_open=True),
