@@ -566,6 +566,7 @@ def z_batches():
 def _experiment_spectral():
     from inferopt.datasets.movielens import synthetic_low_rank_ratings
     from inferopt.experiment.spectral.completion import completion_problem
+    from inferopt.experiment.spectral.regime import hold_out
     ratings = synthetic_low_rank_ratings(8, 6, 2, 30, rng=0, test_fraction=0.2)
     var_c = pd.DataFrame([{"cell": c, "distribution": d, "Var_C": float(i + 1)}
                           for c in ("a", "b") for i, d in enumerate(("optimal", "poisson", "negative binomial"))])
@@ -591,6 +592,13 @@ def _experiment_spectral():
         "censored_ratio": lambda: dict(slow=4.0, fast=2.0, budget=10.0),
         "completion_diagnosis": None,
         "choose": lambda: dict(table=grid, rule="one-se"),
+        "usable": lambda: dict(table=grid.assign(**{"training-mean validation RMSE": 1.0, "q0 at N": [0.2, 0.6]}), max_q0=0.5),
+        "usable_readings": lambda: dict(table=grid.assign(**{"training-mean validation RMSE": 1.0, "q0 at N": [0.2, 0.6]}), rule="one-se",
+                                        readings=[0.25, 0.5]),
+        "choose_ratings": lambda: dict(table=pd.concat([grid.assign(ratings="raw"), grid.assign(ratings="centred")], ignore_index=True).assign(
+            **{"training-mean validation RMSE": 1.0, "q0 at N": [0.9, 0.9, 0.2, 0.6]}), rule="one-se", max_q0=0.5),
+        "select_ratings_regime": lambda: dict(data=hold_out(ratings, 0.2, 0), eps_grid=[1.0], lam_grid=[0.5], N=3, rule="best", max_q0=0.5,
+                                              n_jobs=1, max_iter=5),
         "cost_exponent": lambda: dict(sizes=np.array([1.0, 2.0, 4.0]), seconds=np.array([1.0, 2.1, 3.9])),
         "d31_test": lambda: dict(table=run_rows(), margin=1.0),
         "d31_reading": lambda: dict(table=run_rows(), name="a", margin=1.0),

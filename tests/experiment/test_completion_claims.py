@@ -12,7 +12,7 @@ from inferopt.experiment.claims import Unearned
 from inferopt.experiment.spectral import run_table
 from inferopt.experiment.spectral.completion_claims import (COST_ORDER, D3Runs, basis_text, cost_check, cost_trend, d31_claim,
                                                             d32_claim, d33_claim, decided, far_text, made, map_text, median_of,
-                                                            pick_text, ratio_text, run_summary, stand_in_32, stand_in_33, steps_text)
+                                                            pick_text, ratio_text, run_summary, stand_in_32, stand_in_33, steps_text, unusable_regime)
 from completion_runs import OPT, START, falling, result  # this folder's constructed runs
 
 TARGETS = {"0.72": 0.64, "0.85": 0.575, "1": 0.5, "RMSE 1.5": 1.5}
@@ -135,6 +135,22 @@ def test_map_pick_far_and_steps_texts():
     pick = pick_text(grid, 100.0, 1.0, "one-se")
     assert "picked eps = 100, lam = 1 (validation RMSE 0.8900" in pick and "best cell, eps = 10, lam = 1 (0.8800 +- 0.0200" in pick
     assert "best cell" not in pick_text(grid, 10.0, 1.0, "best")
+    # session 41: the rule among usable cells (q0 at N at most 0.5, ahead of the training mean); the cut's readings named
+    from inferopt.experiment.spectral import usable_readings
+    wide = pd.DataFrame({"eps": [10.0, 1e4, 1e4], "lam": [0.2, 1.0, 5.0], "validation RMSE": [0.95, 0.99, 0.98], "validation SE": [0.01] * 3,
+                         "training-mean validation RMSE": [1.11] * 3, "b/a at the optimum": [1e6, 2e3, 2.2e3], "q0 at N": [0.97, 0.40, 0.41]})
+    usable_pick = pick_text(wide, 1e4, 5.0, "one-se", usable_readings(wide))
+    assert "among the cells where the paper's estimator can mean something" in usable_pick
+    assert "0.25: no usable cell, 0.5: eps = 10000, lam = 5, 0.75: eps = 10000, lam = 5" in usable_pick
+    assert "best usable cell, eps = 10000, lam = 5" in usable_pick and "the grid's best cell, eps = 10, lam = 0.2 (0.9500, q0 0.97), is not usable" in usable_pick
+    assert "none is, so the rule ran on the whole grid" in pick_text(wide, 10.0, 0.2, "one-se", usable_readings(wide, readings=[0.25, 0.5]) | {0.5: {"eps": 10.0, "lam": 0.2, "usable": False}})
+    with pytest.raises(TypeError, match="picks"):
+        pick_text(wide, 1e4, 5.0, "one-se", {0.3: {}})
+    kept = unusable_regime(dict(id="D3.2", text="T.", holds=True, measured={"x": 1.0}), "no usable cell.")
+    assert kept["holds"] is False and kept["diagnosis"].reason == "no usable cell." and kept["measured"] == {"x": 1.0}
+    assert unusable_regime(dict(id="D3.7", text="T.", holds=None), "no usable cell.")["holds"] is None     # not measured stays so
+    with pytest.raises(TypeError, match="claim"):
+        unusable_regime({"text": "T."}, "why.")
     with pytest.raises(ValueError, match="grid has no cell"):
         pick_text(grid, 1.0, 1.0, "one-se")
     with pytest.raises(ValueError, match="rule"):
@@ -421,6 +437,13 @@ def test_d31_on_the_fixed_point_holds_fails_and_turns_with_the_setting(tmp_path)
     assert r["outcome"] is True and r["cells"]["chosen"]["target"] == pytest.approx(target)
     assert d31_fixed_reading({"chosen": below}, 0.85)["outcome"] is False
     assert d31_fixed_reading({"chosen": above, "eps x 0.1": below}, 0.85)["outcome"] is None   # turns with eps: undecided
+    # session 41: under a centred regime the raw cell (the paper's literal box) is read beside, outside the agreement
+    from inferopt.experiment.spectral.completion_map import RAW_CELL
+
+    beside = d31_fixed_reading({"chosen": above, RAW_CELL: below}, 0.85)
+    assert beside["outcome"] is True and beside["cells"][RAW_CELL]["outcome"] is False
+    with pytest.raises(ValueError, match="besides"):
+        d31_fixed_reading({RAW_CELL: above}, 0.85)
     # the claim: decided on the fixed point, whatever the runs say (FAST: the runs hold; SLOW: they fail)
     holds = d31_claim(runs_of(SLOW), fixed={"chosen": above, "eps x 0.1": above}, **kw, **on_map())
     assert holds["holds"] is True and "floor above the cut" in " ".join(holds["measured"])
@@ -448,6 +471,23 @@ def test_d31_on_the_fixed_point_holds_fails_and_turns_with_the_setting(tmp_path)
     assert capped["measured"]["chosen: converged"] is False and capped["measured"]["chosen: L-BFGS-B iterations"] == 100
     assert capped["measured"]["eps x 0.1: converged"] is True
     assert "not converged (stopped at 100 iterations" in capped["text"] and "converged by its own test in 42 iterations" in capped["text"]
+    # session 41: the arm's own fixed point (interval re-evaluated at the point); where its intervals cycled there is no floor
+    own = {"self-consistent": True, "b at the point": 2.0e4, "b at the optimum": 9.0e6}
+    cyc = {"self-consistent": False, "b at the point": 3.0e4, "b at the optimum": 9.0e6}
+    assert d31_fixed_reading({"chosen": above | own, "eps x 10": above | own}, 0.85)["outcome"] is True
+    assert d31_fixed_reading({"chosen": above | cyc}, 0.85)["outcome"] is None                   # no fixed point: no floor
+    assert d31_fixed_reading({"chosen": above | own, "eps x 0.1": above | cyc}, 0.85)["outcome"] is None
+    # the centred cell is read beside, outside the agreement (not the paper's box)
+    assert d31_fixed_reading({"chosen": above | own, "centred (eps, lam)": below | own}, 0.85)["outcome"] is True
+    with pytest.raises(ValueError, match="regime.s ratings"):
+        d31_fixed_reading({"centred (eps, lam)": above}, 0.85)
+    cycled = d31_claim(runs_of(SLOW), fixed={"chosen": above | own, "eps x 10": above | cyc}, **kw, **on_map())
+    assert recorded(tmp_path, cycled)["verdict"] == "inconclusive" and "no self-consistent point" in cycled["text"]
+    assert "the arm's own fixed point (its interval's b 2e+04 at the point, 9e+06 at the optimum)" in cycled["text"]
+    assert cycled["measured"]["eps x 10: self-consistent"] is False
+    assert "det_own_fixed_point" in cycled["text"] and "det_own_fixed_point" not in holds["text"]   # the floor named as computed
+    with pytest.raises(TypeError, match="self-consistent"):
+        d31_fixed_reading({"chosen": above | own | {"self-consistent": "yes"}}, 0.85)
     with pytest.raises(ValueError, match="together"):
         d31_fixed_reading({"chosen": above | {"converged": True}}, 0.85)
     with pytest.raises(TypeError, match="converged"):

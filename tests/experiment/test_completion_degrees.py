@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from inferopt.experiment.spectral.completion import completion_problem
-from inferopt.experiment.spectral.completion_degrees import (d42_level_reading, d43_gradient_reading, det_fixed_point, det_gradient_bias,
+from inferopt.experiment.spectral.completion_degrees import (d42_level_reading, d43_gradient_reading, det_fixed_point, det_gradient_bias, det_own_fixed_point,
                                                              gradient_draws, run_levels, truncated_gradient, tune_panel_steps)
 from inferopt.spectral import ChebyshevSeries, SpectralSolveResult, make_degree_rule
 from inferopt.spectral.completion import reference_solution
@@ -110,6 +110,33 @@ def test_det_fixed_point_is_the_optimum_with_the_whole_series_and_moves_with_a_l
     assert info_low["objective"] >= problem.objective(star) - 1e-6   # the exact objective is least at the optimum
     with pytest.raises(ValueError, match="theta_star"):
         det_fixed_point(problem, star[:-1], 3)
+
+
+def test_det_own_fixed_point_is_where_the_arms_own_map_stays():
+    """Session 41: SGD-DET takes its interval at every iterate, so its fixed point is a point whose own interval built the
+    truncated objective it minimises. det_fixed_point on the optimum's interval is not one (its point's interval differs, and
+    the arm's mean-gradient step moves it); det_own_fixed_point's is (the step leaves it), and a cycle of intervals is flagged."""
+    problem = small_problem()
+    star, _ = reference_solution(problem, max_iter=500)
+
+    def moved(theta, degree=3):       # how far one projected step of the arm's mean gradient, interval taken at theta, moves it
+        a, b = problem.interval(theta)
+        grad = truncated_gradient(theta, problem.eps, ChebyshevSeries("sqrt", a, b).coefficients(degree), a, b) + problem.g_grad(theta)
+        return float(np.max(np.abs(problem.project(theta - 0.1 * grad) - theta)))
+
+    old, info_old = det_fixed_point(problem, star, 3, max_iter=300)
+    own, info = det_own_fixed_point(problem, star, 3, max_iter=300)
+    assert problem.interval(old) != (info_old["a"], info_old["b"])              # the optimum's interval is not the point's own
+    assert info["self-consistent"] and problem.interval(own) == info["intervals"][-1] and info["alternations"] > 1
+    assert info["intervals"][0] == (info_old["a"], info_old["b"])               # its first alternation is det_fixed_point's
+    assert moved(own) < 1e-3 * moved(old)
+    assert abs(info["test RMSE"] - info_old["test RMSE"]) > 1e-3                 # the floor moves with it
+    _, cycle = det_own_fixed_point(problem, star, 2, max_iter=300)               # degree 2: the intervals come back, no fixed point
+    assert not cycle["self-consistent"]
+    with pytest.raises(ValueError, match="alternations"):
+        det_own_fixed_point(problem, star, 3, alternations=0)
+    with pytest.raises(TypeError, match="problem"):
+        det_own_fixed_point("problem", star, 3)
 
 
 def test_det_fixed_point_runs_rounds_until_converged():

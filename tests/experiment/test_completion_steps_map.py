@@ -9,10 +9,10 @@ import pytest
 from inferopt.datasets.movielens import synthetic_low_rank_ratings
 from inferopt.experiment.spectral import centred_ratings, hold_out, run_table, select_regime
 from inferopt.experiment.spectral.completion import completion_problem
-from inferopt.experiment.spectral.completion_map import (CENTRED_CELL, MAP_CLAIMS, cell_data, cell_key, centred_diagnosis, claim_tests,
+from inferopt.experiment.spectral.completion_map import (CENTRED_CELL, MAP_CLAIMS, RAW_CELL, cell_data, cell_key, centred_diagnosis, claim_tests,
                                                          map_budgets, map_run_table, map_settings, on_centred, on_grid, optimum_quality,
                                                          split_by_quality, supported, verdict_map)
-from inferopt.experiment.spectral.completion_steps import (STABLE_LIMIT, all_rejected, around, capped, choose_stable, diverged,
+from inferopt.experiment.spectral.completion_steps import (STABLE_LIMIT, all_rejected, around, capped, choose_stable, diverged, tuned_decays,
                                                              far_from_optimum, pilot_runs,
                                                              step_cap, tune_steps)
 from completion_runs import OPT, START, falling, result  # this folder's constructed runs
@@ -155,6 +155,39 @@ def test_choose_stable_rejects_a_diverging_pilot_and_can_fail_to():
         choose_stable(pilots.drop(columns="start / optimum"))
 
 
+def test_sgd_decay_is_tuned_with_the_step_and_reaches_the_runs():
+    """Session 41: SGD's and SGD-DET's decay is tuned over a grid with the step (the review of 4307295: only the first step
+    was); of the pilots at the chosen factor, the decay of least validation RMSE among those that did not diverge."""
+    pilots = pd.DataFrame({"arm": ["SGD"] * 6 + ["GD"], "factor": [0.25, 0.25, 0.25, 0.5, 0.5, 0.5, 1.9],
+                           "decay": [0.0, 0.01, 0.1, 0.0, 0.01, 0.1, np.nan],
+                           "validation RMSE": [1.10, 1.05, 1.00, 1.20, 0.95, 1.30, 0.99],
+                           "objective / optimum": [3.0, 2.0, 30.0, 3.0, 2.0, 2.5, 1.1], "start / optimum": 15.0})
+    chosen, _ = choose_stable(pilots)
+    assert chosen == {"SGD": 0.5, "GD": 1.9}
+    assert tuned_decays(pilots, chosen) == {"SGD": 0.01}                                # GD carries no decay
+    assert tuned_decays(pilots, {"SGD": 0.25}) == {"SGD": 0.01}                         # 0.1's pilot diverged (30x > 15x)
+    assert tuned_decays(pilots.assign(**{"validation RMSE": 1.0}), {"SGD": 0.25}) == {"SGD": 0.0}   # a tie: the smaller
+    with pytest.raises(ValueError, match="decay"):
+        tuned_decays(pilots.drop(columns="decay"), chosen)
+    # each decaying arm its own decay in the runs; a decay for an arm not run is not asked for
+    from inferopt.experiment.spectral.completion import _decays_of
+    assert _decays_of({"SGD": 0.1, "SGD-DET": 0.0}, ("GD", "SGD", "SGD-DET", "SVRG")) == {"SGD": 0.1, "SGD-DET": 0.0}
+    assert _decays_of(0.01, ("GD", "SGD")) == {"SGD": 0.01} and _decays_of({"SGD": 0.1}, ("GD", "SVRG")) == {}
+    with pytest.raises(ValueError, match="sgd_decay"):
+        _decays_of({"SGD": 0.1}, ("SGD", "SGD-DET"))
+
+
+def test_pilot_runs_try_every_decay_for_the_decaying_arms_only(raw):
+    D = raw
+    tb = pilot_runs(D, 10.0, 1.0, {"GD": [1.0], "SGD": [0.5]}, name="m", label="m", budget=None, iters=4, seed=0, sgd_decay=0.01, M=2,
+                    N=3, svrg_inner=2, eval_every=2, optimum=1.0, decays=[0.0, 0.1])
+    assert sorted(zip(tb.arm, tb.decay.fillna(-1))) == [("GD", -1.0), ("SGD", 0.0), ("SGD", 0.1)]
+    assert tb.loc[tb.arm == "SGD", "validation RMSE"].nunique() == 2                  # the decay changes the run
+    with pytest.raises(TypeError, match="decays"):
+        pilot_runs(D, 10.0, 1.0, {"SGD": [0.5]}, name="m", label="m", budget=None, iters=2, seed=0, sgd_decay=0.01, M=2, N=3,
+                   svrg_inner=2, eval_every=1, optimum=1.0, decays="0.1")
+
+
 def test_tune_steps_and_around_refuse_bad_arguments():
     pilots = quadratic_pilots({"GD": 1.0})
     with pytest.raises(TypeError, match="pilots"):
@@ -220,11 +253,16 @@ def test_map_settings_land_on_the_regimes_grid():
     with pytest.raises(ValueError, match="lam"):
         map_settings(100.0, -1.0, eps_factors=[], lam_factors=[], eps_grid=[], lam_grid=[])
     # the centred cell: the chosen eps and lam on the centred ratings, beside the others (off unless asked)
-    both = map_settings(100.0, 1.0, eps_factors=[0.1], lam_factors=[], eps_grid=[10.0, 100.0], lam_grid=[1.0], centred=True)
+    both = map_settings(100.0, 1.0, eps_factors=[0.1], lam_factors=[], eps_grid=[10.0, 100.0], lam_grid=[1.0], beside=True)
     assert both == {"eps x 0.1": {"eps": 10.0, "lam": 1.0}, CENTRED_CELL: {"eps": 100.0, "lam": 1.0, "ratings": "centred"}}
     assert CENTRED_CELL not in map_settings(100.0, 1.0, eps_factors=[0.1], lam_factors=[], eps_grid=[], lam_grid=[])
-    with pytest.raises(TypeError, match="centred"):
-        map_settings(100.0, 1.0, eps_factors=[], lam_factors=[], eps_grid=[], lam_grid=[], centred="yes")
+    # session 41: chosen on the centred ratings, the cells around stay on them and the raw cell (the paper's box) is beside
+    cen = map_settings(100.0, 1.0, eps_factors=[0.1], lam_factors=[], eps_grid=[10.0], lam_grid=[1.0], ratings="centred", beside=True)
+    assert cen == {"eps x 0.1": {"eps": 10.0, "lam": 1.0, "ratings": "centred"}, RAW_CELL: {"eps": 100.0, "lam": 1.0}}
+    with pytest.raises(TypeError, match="beside"):
+        map_settings(100.0, 1.0, eps_factors=[], lam_factors=[], eps_grid=[], lam_grid=[], beside="yes")
+    with pytest.raises(ValueError, match="ratings"):
+        map_settings(100.0, 1.0, eps_factors=[], lam_factors=[], eps_grid=[], lam_grid=[], ratings="scaled")
 
 
 def test_a_centred_cell_runs_on_the_centred_ratings_and_keeps_its_own_optimum(raw):
@@ -301,6 +339,22 @@ def test_optimum_quality_reads_the_regimes_optimum_or_solves_an_off_grid_cell(ra
         optimum_quality(sel, 10.0, raw, N=5, max_iter=50)
     with pytest.raises(ValueError, match=r"setting\['ratings'\]"):
         optimum_quality(sel, centred | {"ratings": "raw"}, raw, N=5, max_iter=50)
+
+
+def test_optimum_quality_reads_the_raw_row_of_a_grid_over_both_ratings(raw):
+    """Session 41: select_ratings_regime's table holds a raw and a centred row per (eps, lam); a raw cell reads the raw row
+    (the old code read the first row of that eps and lam, whichever ratings), an off-grid raw cell is added as a raw row."""
+    import pandas as pd
+
+    from inferopt.experiment.spectral import select_ratings_regime
+
+    sel = select_ratings_regime(raw, [10.0], [1.0], N=5, max_iter=50)
+    sel.table = pd.concat([sel.table[sel.table.ratings == "centred"], sel.table[sel.table.ratings == "raw"]], ignore_index=True)
+    q = optimum_quality(sel, {"eps": 10.0, "lam": 1.0}, raw, N=5, max_iter=50)
+    assert q["validation RMSE of the optimum"] == float(sel.table.loc[sel.table.ratings == "raw", "validation RMSE"].iloc[0])
+    assert q["validation RMSE of the optimum"] != float(sel.table.loc[sel.table.ratings == "centred", "validation RMSE"].iloc[0])
+    optimum_quality(sel, {"eps": 1e4, "lam": 1.0}, raw, N=5, max_iter=50)
+    assert sel.table.ratings.tolist() == ["centred", "raw", "raw"]
 
 
 def test_split_by_quality_keeps_the_cells_that_beat_the_training_mean():

@@ -1,6 +1,8 @@
 """Issue 41: the deciding code of D3 and D4 (inferopt.experiment.spectral) holds and fails on constructed inputs,
 the regime's choice follows its rule, and the runs' streams are independent between experiments."""
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -321,6 +323,105 @@ def test_choose_takes_the_smoothest_cell_within_one_standard_error():
     assert choose(table.assign(**{"validation SE": 0.001}), "one-se") == {"eps": 1.0, "lam": 0.2}
     with pytest.raises(ValueError, match="rule"):
         choose(table, "worst")
+
+
+def test_choose_picks_among_usable_cells_only_and_says_when_there_is_none():
+    """Session 41: the one-se cell (eps 10: q0 0.97, the estimator all degree 0) is not eligible at max_q0; the rule picks
+    among cells whose q0 is at most the cut and whose optimum beats the training mean on validation (eps 1e5 does not)."""
+    from inferopt.experiment.spectral import usable, usable_readings
+
+    table = pd.DataFrame({"eps": [1, 10, 1e3, 1e4, 1e4, 1e5], "lam": [0.2, 0.2, 1, 1, 5, 5],
+                          "validation RMSE": [0.970, 0.976, 0.985, 1.00, 0.99, 1.20], "validation SE": [0.007] * 6,
+                          "training-mean validation RMSE": [1.11] * 6, "q0 at N": [0.99, 0.97, 0.63, 0.30, 0.30, 0.0]})
+    assert choose(table, "one-se") == {"eps": 10.0, "lam": 0.2}                           # the old rule: a meaningless cell
+    assert usable(table, 0.5).tolist() == [False, False, False, True, True, False]       # eps 1e5 predicts worse than the mean
+    assert choose(table, "one-se", max_q0=0.5) == {"eps": 1e4, "lam": 5.0, "usable": True}
+    assert choose(table, "best", max_q0=0.75) == {"eps": 1e3, "lam": 1.0, "usable": True}
+    none = choose(table, "one-se", max_q0=0.1)                                            # no eligible cell: said, not hidden
+    assert none["usable"] is False
+    assert usable_readings(table)[0.25]["usable"] is False and usable_readings(table)[0.75]["eps"] == 1e4
+    with pytest.raises(ValueError, match="max_q0"):
+        choose(table, max_q0=1.5)
+    with pytest.raises(ValueError, match="table"):
+        usable(table.drop(columns="q0 at N"), 0.5)
+
+
+def test_choose_ratings_prefers_the_raw_box_and_falls_back_to_centred():
+    """Session 41, ours: the ratings are part of the regime; raw (the paper's box) is kept where any raw cell is eligible
+    (q0 at N at most the cut, the optimum ahead of the mean), else the rule runs among the eligible centred cells; with
+    no eligible cell anywhere ``usable`` is False."""
+    from inferopt.experiment.spectral import choose_ratings
+
+    raw = pd.DataFrame({"eps": [10.0, 100.0, 1000.0], "lam": [1.0] * 3, "validation RMSE": [0.95, 0.98, 1.19],
+                        "validation SE": [0.01] * 3, "training-mean validation RMSE": [1.11] * 3, "q0 at N": [0.97, 0.90, 0.60],
+                        "ratings": ["raw"] * 3})
+    centred = raw.assign(ratings="centred", **{"q0 at N": [0.70, 0.0, 0.0], "validation RMSE": [0.93, 0.94, 1.05]})
+    both = pd.concat([raw, centred], ignore_index=True)
+    assert choose_ratings(both) == {"eps": 100.0, "lam": 1.0, "usable": True, "ratings": "centred"}   # no raw cell eligible
+    fixed = both.copy()
+    fixed.loc[1, "q0 at N"] = 0.4                                                                  # a raw cell eligible: raw kept
+    assert choose_ratings(fixed) == {"eps": 100.0, "lam": 1.0, "usable": True, "ratings": "raw"}
+    ahead = both.copy()
+    ahead.loc[2, "validation RMSE"] = 1.05                                                      # raw eps 1e3 ahead of the mean, q0 0.60
+    assert choose_ratings(ahead)["ratings"] == "centred"                                        # at the cut 0.5: not eligible
+    assert choose_ratings(ahead, max_q0=0.75) == {"eps": 1000.0, "lam": 1.0, "usable": True, "ratings": "raw"}
+    none = choose_ratings(both.assign(**{"q0 at N": 0.99}))
+    assert none["usable"] is False and none["ratings"] == "raw"
+    with pytest.raises(ValueError, match="ratings"):
+        choose_ratings(both.assign(ratings="scaled"))
+    with pytest.raises(ValueError, match="table"):
+        choose_ratings(both.drop(columns="ratings"))
+
+
+def test_ratings_text_names_the_raw_grid_beside_a_centred_regime():
+    from inferopt.experiment.spectral.completion_claims import ratings_text
+
+    grid = pd.DataFrame({"ratings": ["raw", "centred"], "eps": [100.0, 100.0], "lam": [1.0, 1.0], "validation RMSE": [0.98, 0.94],
+                         "training-mean validation RMSE": [1.11, 1.11], "q0 at N": [0.90, 0.0]})
+    cen = ratings_text({"whole": (grid, {"eps": 100.0, "lam": 1.0, "ratings": "centred", "usable": True})}, 15)
+    assert "no raw cell is eligible" in cen and "q0 0.90" in cen and "no usable regime at N = 15" in cen
+    two = ratings_text({"whole": (grid, {"eps": 100.0, "lam": 1.0, "ratings": "raw", "usable": True}),
+                        "the 25 %": (grid, {"eps": 100.0, "lam": 1.0, "ratings": "raw", "usable": False})}, 15)
+    assert "whole: the raw ratings, eps 100" in two and "the 25 %: no cell is eligible" in two and two.count("part of the regime") == 1
+    with pytest.raises(TypeError, match="chosen"):
+        ratings_text({"whole": (grid, {"eps": 100.0})}, 15)
+
+
+def test_select_ratings_regime_runs_both_ratings_keyed_as_the_map_cells(small):
+    """Both sides of the grid solved, the centred optimum keyed (eps, lam, "centred") as completion_map.cell_key, and on the
+    centred side the validation RMSE is the centred optimum's (the shift does not change an RMSE of the same predictions)."""
+    from inferopt.experiment.spectral import choose_ratings, select_ratings_regime
+    from inferopt.experiment.spectral.completion import centred_ratings
+    from inferopt.experiment.spectral.completion_map import cell_key
+
+    sel = select_ratings_regime(small, [1.0, 100.0], [1.0], N=3, rule="best", max_q0=1.0, max_iter=200)
+    assert sorted(set(sel.table.ratings)) == ["centred", "raw"] and len(sel.table) == 4
+    assert cell_key({"eps": 1.0, "lam": 1.0, "ratings": "centred"}) in sel.theta and (1.0, 1.0) in sel.theta
+    C = centred_ratings(small)
+    row = sel.table[(sel.table.ratings == "centred") & (sel.table.eps == 100.0)].iloc[0]
+    v = C["validation"]
+    th = sel.theta[100.0, 1.0, "centred"]
+    assert row["validation RMSE"] == pytest.approx(np.sqrt(np.mean((th[v[0], v[1]] - v[2]) ** 2)))
+    assert th.min() >= C["low"] - 1e-12 and sel.chosen == choose_ratings(sel.table, "best", max_q0=1.0)
+    with pytest.raises(ValueError, match="raw ratings"):
+        select_ratings_regime(C, [1.0], [1.0], N=3)
+
+
+def test_select_regime_reads_q0_and_picks_a_usable_cell(small):
+    """With N the table carries b/a and q0 at each optimum; with max_q0 the choice is a usable cell: the best-validation
+    cell (eps 0.01, q0 0.99) is not, (eps 1, lam 10: q0 0.93, just below the training mean on validation) is at a cut of
+    0.95; at 0.9 no cell is, and the choice says so."""
+    make = partial(completion_problem, small, rng=0)
+    free = select_regime(make, small["validation"], [0.01, 1.0], [1.0, 10.0], rule="best", N=3)
+    assert {"b/a at the optimum", "q0 at N", "training-mean validation RMSE"} <= set(free.table.columns)
+    assert free.chosen == {"eps": 0.01, "lam": 1.0}
+    q0 = dict(zip(zip(free.table.eps, free.table.lam), free.table["q0 at N"]))
+    assert q0[0.01, 1.0] > 0.99 and 0.9 < q0[1.0, 10.0] < 0.95      # smaller eps: wider spectrum, more mass at degree 0
+    sel = select_regime(make, small["validation"], [0.01, 1.0], [1.0, 10.0], rule="best", N=3, max_q0=0.95)
+    assert sel.chosen == {"eps": 1.0, "lam": 10.0, "usable": True}
+    assert select_regime(make, small["validation"], [0.01, 1.0], [1.0, 10.0], rule="best", N=3, max_q0=0.9).chosen["usable"] is False
+    with pytest.raises(ValueError, match="max_q0 needs N"):
+        select_regime(make, small["validation"], [10.0], [1.0], max_q0=0.5)
 
 
 def test_rmse_se_by_the_delta_method():

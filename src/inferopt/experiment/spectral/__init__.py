@@ -15,7 +15,7 @@ from .completion import (PAPER_SHARES, all_of, censored_ratio, centred_ratings, 
                          exact_gradient_profile, optimal_shape, reach_text, rmse_at, rmse_target, run_table, seeded_cell, sgd_det_gap, speedup)
 from .conditioning import drawn_zero_share, spectrum_ratio, zero_degree_share
 from .gp import accurate_nll, deciding_numbers, choose_eta0, choose_split, iterations_per_record, grid_start, objective_agrees, levels_above, never_reaches, d51_informative, d51_reading, d53_reading, d54_reading, decided_share, d53_informative, d54_informative, coarse_record, informative, own_map_diagnosis, construction_holds, TIE, size_held, ratio_bound, readable_shares, d55_test, d51_test, d52_test, d53_test, d54_test, gp_comparison, gp_run_table, gp_targets, late_gain, capped, reached, reference_rmse, stuck_share, time_ratio, work_to
-from .regime import RegimeSelection, choose, hold_out, mean_rmse, projected_gradient, rmse_se, select_regime
+from .regime import USABLE_Q0, USABLE_Q0_READINGS, RegimeSelection, choose, choose_ratings, hold_out, mean_rmse, projected_gradient, rmse_se, select_ratings_regime, select_regime, usable, usable_readings
 from .streams import run_stream
 from .targets import faster, progress_target, stays_below, time_to, time_to_stay, truncated
 from .work import cumulative_work, exact_gradient_flops, flop_price, gradient_seconds, size_trend, snapshot_gradient_flops, stochastic_gradient_flops, work_at, zero_degree_draws
@@ -25,7 +25,7 @@ from .theory import (batch_z, biased, cost_exponent, d12_test, d13_test, decay_f
 __all__ = [
     "batch_z", "biased", "d12_test", "d13_test", "decay_fit_fixed_rate", "degree_moments", "degree_terms", "degree_values",
     "d14_test", "lemma1_test", "min_chebyshev_variance", "optimal_smallest", "orders_of_magnitude", "unbiased",
-    "PAPER_SHARES", "RegimeSelection", "all_of", "censored_ratio", "centred_ratings", "choose_panel_steps", "choose_steps", "convergence_gap", "convergence_gate", "cumulative_work", "d34_growth", "d35_test", "grid_edge",
+    "PAPER_SHARES", "USABLE_Q0", "USABLE_Q0_READINGS", "usable", "usable_readings", "choose_ratings", "select_ratings_regime", "RegimeSelection", "all_of", "censored_ratio", "centred_ratings", "choose_panel_steps", "choose_steps", "convergence_gap", "convergence_gate", "cumulative_work", "d34_growth", "d35_test", "grid_edge",
     "drawn_zero_share", "factor_reached", "spectrum_ratio", "work_at", "zero_degree_draws", "zero_degree_share", "choose", "completion_diagnosis",
     "cost_exponent", "ahead_on", "comparison_bases", "d31_reading", "d31_test", "d32_test", "late_progress", "pair_basis", "deepest_reached", "d33_test", "stays_below", "stochastic_gradient_flops", "snapshot_gradient_flops", "exact_gradient_flops", "flop_price", "time_to_stay",
     "accurate_nll", "deciding_numbers", "choose_eta0", "choose_split", "iterations_per_record", "grid_start", "objective_agrees", "levels_above", "never_reaches", "d51_informative", "d51_reading", "d53_reading", "d54_reading", "decided_share", "d53_informative", "d54_informative", "coarse_record", "informative", "own_map_diagnosis", "construction_holds", "TIE", "size_held", "ratio_bound", "readable_shares", "d55_test", "d34_test", "d41_test", "d42_parts", "d42_test", "d43_test", "d51_test", "d52_test", "d53_test", "d54_test", "eigenpairs_needed", "exact_gradient_profile", "faster",

@@ -76,7 +76,7 @@ def lipschitz_step(lam: float, eps: float) -> float:
 
 
 def completion_calls(make_problem, theta0, *, name: str, experiment: str, seed: int, n_seeds: int, methods=METHODS,
-                     step, sgd_decay: float, M: int, N: int, svrg_inner: int,
+                     step, sgd_decay, M: int, N: int, svrg_inner: int,
                      max_iter: int, gd_iter: int | None = None, max_time=None, eval_every: int = 1) -> dict:
     """The runs of Fig. 2(a)-(b) on one dataset as calls ``{(name, method, seed index or None): call}``.
 
@@ -86,7 +86,9 @@ def completion_calls(make_problem, theta0, *, name: str, experiment: str, seed: 
     applies to the others). The evaluations trace the test RMSE only
     (:class:`~inferopt.experiment.timing.MetricOnly`; the objective is computed at the end). ``step``: the initial
     step of every method, or a mapping ``{method: step}`` (each arm's own, e.g. tuned on validation by
-    :func:`choose_steps`); GD and SVRG take it constant, SGD and SGD-DET ``step / (1 + sgd_decay t)``; SGD-DET uses
+    :func:`choose_steps`); GD and SVRG take it constant, SGD and SGD-DET ``step / (1 + sgd_decay t)`` (``sgd_decay`` one for
+    both or a mapping ``{method: decay}`` with an entry for each of them run: each arm's own, tuned with its step since
+    session 41, :func:`~.completion_steps.tuned_decays`); SGD-DET uses
     degree ``N``. Budget: ``max_time`` CPU seconds for every method (None: iteration budgets, ``max_iter``
     steps, GD ``gd_iter``), SVRG's epochs ``svrg_inner`` steps long."""
     from ...spectral import gd, inverse_time_step, sgd, sgd_det, svrg
@@ -98,6 +100,7 @@ def completion_calls(make_problem, theta0, *, name: str, experiment: str, seed: 
     for m in methods:
         check_choice("methods (an entry of)", m, METHODS)
     steps = _steps_of(step, methods)
+    decays = _decays_of(sgd_decay, methods)
     budget = dict(max_time=max_time, eval_every=eval_every)
     calls = {}
     for method in methods:
@@ -108,16 +111,32 @@ def completion_calls(make_problem, theta0, *, name: str, experiment: str, seed: 
             if method == "GD":   # every GD step recorded: at the paper's size one takes 15 s, a coarser trace reads
                 call = partial(gd, problem, theta0, max_iter=gd_iter, step=steps[method], max_time=max_time, eval_every=1)   # it late
             elif method == "SGD":
-                call = partial(sgd, problem, theta0, max_iter=max_iter, step=inverse_time_step(steps[method], sgd_decay), M=M,
+                call = partial(sgd, problem, theta0, max_iter=max_iter, step=inverse_time_step(steps[method], decays[method]), M=M,
                                N=N, rng=run_rng, **budget)
             elif method == "SGD-DET":
                 call = partial(sgd_det, problem, theta0, degree=N, max_iter=max_iter,
-                               step=inverse_time_step(steps[method], sgd_decay), M=M, rng=run_rng, **budget)
+                               step=inverse_time_step(steps[method], decays[method]), M=M, rng=run_rng, **budget)
             else:
                 call = partial(svrg, problem, theta0, n_outer=-(-max_iter // svrg_inner), n_inner=svrg_inner, step=steps[method],
                                M=M, N=N, rng=run_rng, max_iter=max_iter, **budget)
             calls[name, method, k] = call
     return calls
+
+
+#: the arms whose step decays (``eta_0 / (1 + sgd_decay t)``): the others keep a constant step
+DECAYING = ("SGD", "SGD-DET")
+
+
+def _decays_of(sgd_decay, methods) -> dict:
+    """``{method: sgd_decay}`` for the decaying arms of ``methods`` (:data:`DECAYING`) from one decay for all or a mapping
+    with an entry for each of them."""
+    drawn = [m for m in methods if m in DECAYING]
+    if isinstance(sgd_decay, dict):
+        if drawn:
+            check_choices("sgd_decay's methods", drawn, set(sgd_decay))
+        return {m: check_real(f"sgd_decay[{m!r}]", sgd_decay[m], low=0.0) for m in drawn}
+    sgd_decay = check_real("sgd_decay", sgd_decay, low=0.0)
+    return {m: sgd_decay for m in drawn}
 
 
 def _steps_of(step, methods) -> dict:

@@ -9,7 +9,8 @@ empirical gradient variance.
   degree"): SGD-DET truncates the Chebyshev series at its degree ``n`` deterministically, so the mean of its gradient
   is the exact gradient of ``tr p_n(θθᵀ + εI)`` (``p_n`` the truncated series) and its bias is exact
   (:func:`truncated_gradient`, :func:`det_gradient_bias`); its fixed point is the minimiser of the truncated objective
-  (:func:`det_fixed_point`), whose test RMSE is SGD-DET's bias floor on the paper's axis. The runs are read on their
+  (:func:`det_fixed_point`), whose test RMSE is SGD-DET's bias floor on the paper's axis; with the interval re-evaluated at
+  the point, as the arm does at every step, its own fixed point (:func:`det_own_fixed_point`, D3.1's floor since session 41). The runs are read on their
   level once they level off (:func:`run_levels`: the mean test RMSE over the last part of the run and how much it still
   falls there) and :func:`d42_level_reading` decides only where the exact floors differ by more than the levels' noise.
 * **D4.3** (panel (c)'s mechanism, "other distributions have relatively large variances"): the empirical variance of
@@ -216,6 +217,35 @@ def det_fixed_point(problem, theta_star, degree: int, *, interval=None, max_iter
 
 
 # ----------------------------------------------------------------------------- D4.2: levels
+
+
+def det_own_fixed_point(problem, theta_star, degree: int, *, max_iter: int = 200, gtol: float = 1e-9, rounds: int = 1,
+                        alternations: int = 10):
+    """SGD-DET's fixed point under its own map (session 41): the arm takes its interval ``[a, b] = problem.interval(θ)``
+    (:meth:`~inferopt.spectral.MatrixCompletion.interval`, ``b`` on a geometric grid) afresh at every iterate, so a point it
+    stays at is the minimiser of the truncated objective on the interval *of that point itself*, not on the optimum's
+    (:func:`det_fixed_point`'s: the paper run's floor 2.05 lay above where the arm's runs ended, 1.61). Found by alternation:
+    :func:`det_fixed_point` on the interval of the current point, warm-started there, then the interval at its minimiser,
+    until that interval is the one the minimiser was built on (self-consistent: the projected step of the arm's mean gradient
+    leaves the point where it is), or ``alternations`` ran, or an interval comes back that was used before (a cycle: not
+    self-consistent). ``max_iter``, ``gtol``, ``rounds``: each :func:`det_fixed_point`'s. Returns ``(θ_n, info)``: the last
+    :func:`det_fixed_point`'s ``info`` with ``"n_iter"`` summed over the alternations, ``"intervals"`` (each ``(a, b)`` used),
+    ``"alternations"`` and ``"self-consistent"``."""
+    if not callable(getattr(problem, "interval", None)):
+        raise TypeError("problem must be a MatrixCompletion (it has no interval)")
+    alternations = check_int("alternations", alternations, low=1)
+    theta = as_finite_array("theta_star", theta_star, ndim=2)
+    interval, used, total, consistent = problem.interval(theta), [], 0, False
+    for _ in range(alternations):
+        used.append(tuple(float(v) for v in interval))
+        theta, info = det_fixed_point(problem, theta, degree, interval=interval, max_iter=max_iter, gtol=gtol, rounds=rounds)
+        total += info["n_iter"]
+        interval = problem.interval(theta)
+        here = tuple(float(v) for v in interval)
+        consistent = here == used[-1]
+        if consistent or here in used:
+            break
+    return theta, info | {"n_iter": total, "intervals": used, "alternations": len(used), "self-consistent": consistent}
 
 
 def run_levels(runs: dict, window: float) -> pd.DataFrame:

@@ -36,6 +36,10 @@ NO_AUTHORS = "The authors' code for the matrix-completion experiment is not publ
 #: the label of the map's cell on centred ratings at the chosen (ε, λ) (:func:`map_settings` with ``centred``)
 CENTRED_CELL = "centred (eps, lam)"
 
+#: the label of the map's cell on the raw ratings at the chosen (ε, λ) where the chosen ratings are centred (session 41,
+#: :func:`map_settings` with ``beside``): the paper's literal setting, its box [0, 5]
+RAW_CELL = "raw (eps, lam)"
+
 #: the key of a map cell's setting that names ratings other than the paper's raw ones, and its one value: centred
 #: (:func:`~.completion.centred_ratings`); a cell without the key runs on the raw ratings, the paper's box [0, 5]
 RATINGS, CENTRED = "ratings", "centred"
@@ -70,21 +74,28 @@ def on_grid(value: float, grid) -> float:
     return next((float(g) for g in _grid_values("grid", grid) if np.isclose(g, value, rtol=1e-9)), float(value))
 
 
-def map_settings(eps: float, lam: float, *, eps_factors, lam_factors, eps_grid, lam_grid, centred: bool = False) -> dict:
-    """The map's settings around the chosen ``(eps, lam)``: ``{"eps x <f>": {"eps", "lam"}}`` for every ``f`` of
-    ``eps_factors`` (λ kept) and ``{"lam x <f>": ...}`` for every ``f`` of ``lam_factors`` (ε kept), each value put
-    on the regime's grid where it lies on it (:func:`on_grid`); with ``centred``, :data:`CENTRED_CELL` beside:
-    ``{"eps", "lam", "ratings": "centred"}``, the chosen ``(eps, lam)`` on the centred ratings (:func:`cell_data`)."""
+def map_settings(eps: float, lam: float, *, eps_factors, lam_factors, eps_grid, lam_grid, ratings: str = "raw",
+                 beside: bool = False) -> dict:
+    """The map's settings around the chosen ``(eps, lam)`` on the chosen ``ratings`` (``"raw"`` or ``"centred"``,
+    :func:`~.regime.choose_ratings`; session 41): ``{"eps x <f>": {"eps", "lam"}}`` for every ``f`` of ``eps_factors`` (λ kept)
+    and ``{"lam x <f>": ...}`` for every ``f`` of ``lam_factors`` (ε kept), each value put on the regime's grid where it lies
+    on it (:func:`on_grid`), each carrying ``"ratings": "centred"`` where the chosen ratings are centred (:func:`cell_data`).
+    With ``beside``, the chosen ``(eps, lam)`` on the other ratings: :data:`CENTRED_CELL` where the chosen ratings are raw,
+    :data:`RAW_CELL` (the paper's literal setting, its box [0, 5]) where they are centred."""
+    from .regime import RATINGS_ORDER
+
     eps = check_real("eps", eps, low=0.0, low_open=True)
     lam = check_real("lam", lam, low=0.0, low_open=True)
     eps_factors = [check_real("eps_factors (an entry of)", f, low=0.0, low_open=True) for f in _grid_values("eps_factors", eps_factors)]
     lam_factors = [check_real("lam_factors (an entry of)", f, low=0.0, low_open=True) for f in _grid_values("lam_factors", lam_factors)]
     eps_grid, lam_grid = _grid_values("eps_grid", eps_grid), _grid_values("lam_grid", lam_grid)
-    if not isinstance(centred, bool | np.bool_):
-        raise TypeError(f"centred must be True or False (the map's cell on centred ratings); got {centred!r}")
-    return {f"eps x {f:g}": dict(eps=on_grid(eps * f, eps_grid), lam=lam) for f in eps_factors} | {
-        f"lam x {f:g}": dict(eps=eps, lam=on_grid(lam * f, lam_grid)) for f in lam_factors} | (
-        {CENTRED_CELL: {"eps": eps, "lam": lam, RATINGS: CENTRED}} if centred else {})
+    check_choice("ratings", ratings, RATINGS_ORDER)
+    if not isinstance(beside, bool | np.bool_):
+        raise TypeError(f"beside must be True or False (the map's cell on the other ratings); got {beside!r}")
+    on = {RATINGS: CENTRED} if ratings == CENTRED else {}
+    other = ({} if not beside else {RAW_CELL: {"eps": eps, "lam": lam}} if on else {CENTRED_CELL: {"eps": eps, "lam": lam, RATINGS: CENTRED}})
+    return {f"eps x {f:g}": dict(eps=on_grid(eps * f, eps_grid), lam=lam) | on for f in eps_factors} | {
+        f"lam x {f:g}": dict(eps=eps, lam=on_grid(lam * f, lam_grid)) | on for f in lam_factors} | other
 
 
 def _setting(setting) -> tuple:
@@ -166,15 +177,18 @@ def optimum_quality(selection, setting: dict, data: dict, *, N: int, max_iter: i
     if key not in selection.theta:
         extra = select_regime(partial(completion_problem, data), data["validation"], [eps], [lam], max_iter=max_iter)
         selection.theta[key] = extra.theta[eps, lam]
-        if not on_centred(setting):
-            selection.table = pd.concat([selection.table, extra.table], ignore_index=True)
+        if not on_centred(setting):   # a row of the raw side of the grid (select_ratings_regime's table: its ratings column)
+            selection.table = pd.concat([selection.table, extra.table.assign(ratings="raw") if "ratings" in selection.table
+                                         else extra.table], ignore_index=True)
     theta = selection.theta[key]
-    if on_centred(setting):   # no row of the regime's grid: its optimum's validation RMSE read here
+    if on_centred(setting):   # read from its optimum: a centred cell may be no row of the regime's grid
         from ...spectral import rmse as rmse_of
 
         rmse = rmse_of(theta, *data["validation"])
     else:
-        rmse = float(selection.table[(selection.table.eps == eps) & (selection.table.lam == lam)].iloc[0]["validation RMSE"])
+        t_ = selection.table
+        raw = (t_.ratings == "raw") if "ratings" in t_ else np.ones(len(t_), bool)
+        rmse = float(t_[(t_.eps == eps) & (t_.lam == lam) & raw].iloc[0]["validation RMSE"])
     ratio = spectrum_ratio(completion_problem(data, eps, lam, rng=0), theta)
     return {"validation RMSE of the optimum": rmse,
             "training-mean validation RMSE": mean_rmse(data["values"], data["validation"][2]),

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_callable, check_choices, check_int, check_real, check_table
-from .completion import METHODS, completion_calls, completion_problem, grid_edge, lipschitz_step
+from .completion import DECAYING, METHODS, completion_calls, completion_problem, grid_edge, lipschitz_step
 
 #: the stability limit of a constant step on an L-smooth objective in units of 1/L: gradient descent decreases the objective
 #: for every step eta < 2 / L and may diverge beyond (the descent lemma, f(x - eta g) <= f(x) - eta (1 - eta L / 2) |g|^2;
@@ -113,8 +113,8 @@ def _grid(grid) -> dict:
 
 
 def pilot_runs(data: dict, eps: float, lam: float, grid: dict, *, name: str, label: str, budget, iters: int, seed: int,
-               sgd_decay: float, M: int, N: int, svrg_inner: int, eval_every: int, optimum: float, n_jobs: int = 1,
-               progress: bool = False, work=None, r=None) -> pd.DataFrame:
+               sgd_decay, M: int, N: int, svrg_inner: int, eval_every: int, optimum: float, n_jobs: int = 1,
+               progress: bool = False, work=None, r=None, decays=None) -> pd.DataFrame:
     """One pilot run per arm and factor of ``grid`` (``{arm: [factor, ...]}``) on the validation split of ``data``
     (:func:`~.regime.hold_out`; the validation ratings take the test ratings' place) at ``(eps, lam)``: initial step
     ``factor / L`` (:func:`~.completion.lipschitz_step`), ``budget`` CPU seconds (None: ``iters`` steps), each its own
@@ -125,7 +125,10 @@ def pilot_runs(data: dict, eps: float, lam: float, grid: dict, *, name: str, lab
     (the model optimum's objective there: ``objective / optimum``), and its start's (``start / optimum``, every pilot
     starts at zero), what :func:`choose_stable` reads. With ``work`` (and
     ``r``, a stochastic gradient's cost in exact gradients at this size) the pilots run under a budget of ``work`` units
-    (:func:`work_calls`) instead of ``budget`` CPU seconds, each read at ``work``."""
+    (:func:`work_calls`) instead of ``budget`` CPU seconds, each read at ``work``. With ``decays`` (session 41: a competent
+    user tunes the decay with the step) the decaying arms (SGD, SGD-DET: :data:`~.completion.DECAYING`) run one pilot per factor
+    and decay of ``decays``, the others one per factor; a row's ``decay`` is its pilot's (NaN for a constant step), read by
+    :func:`tuned_decays`."""
     from .completion import rmse_at
     from ..parallel import run_calls
 
@@ -136,31 +139,60 @@ def pilot_runs(data: dict, eps: float, lam: float, grid: dict, *, name: str, lab
     grid = _grid(grid)
     iters = check_int("iters", iters, low=1)
     optimum = check_real("optimum", optimum, low=0.0, low_open=True)
+    if decays is not None:
+        if isinstance(decays, str) or not hasattr(decays, "__iter__") or not list(decays):
+            raise TypeError(f"decays must be a non-empty list of step decays; got {decays!r}")
+        decays = [check_real("decays (an entry of)", g, low=0.0) for g in decays]
     step = lipschitz_step(lam, eps)
     val = {**data, "test": data["validation"]}
     calls = {}
     for m, fs in grid.items():
         for f_ in fs:
-            if work is not None:
-                calls |= {(m, f_): c for (_, _m, _k), c in work_calls(
-                    partial(completion_problem, val, eps, lam), np.zeros(data["shape"]), work=work, r=r, methods=(m,), svrg_inner=svrg_inner,
-                    M=M, N=N, name=name, experiment=f"D3 tune {label} {f_:g}", seed=seed, n_seeds=1, step=f_ * step, sgd_decay=sgd_decay,
-                    eval_every=eval_every).items()}
-                continue
-            calls |= {(m, f_): c for (_, _m, _k), c in completion_calls(
-                partial(completion_problem, val, eps, lam), np.zeros(data["shape"]), name=name, experiment=f"D3 tune {label} {f_:g}",
-                seed=seed, n_seeds=1, methods=(m,), step=f_ * step, sgd_decay=sgd_decay, M=M, N=N, svrg_inner=svrg_inner,
-                max_iter=iters, gd_iter=iters, max_time=budget, eval_every=eval_every).items()}
+            for g in ([None] if decays is None or m not in DECAYING else decays):
+                exp_ = f"D3 tune {label} {f_:g}" + ("" if g is None else f" decay {g:g}")
+                decay = sgd_decay if g is None else g
+                if work is not None:
+                    calls |= {(m, f_, g): c for (_, _m, _k), c in work_calls(
+                        partial(completion_problem, val, eps, lam), np.zeros(data["shape"]), work=work, r=r, methods=(m,), svrg_inner=svrg_inner,
+                        M=M, N=N, name=name, experiment=exp_, seed=seed, n_seeds=1, step=f_ * step, sgd_decay=decay,
+                        eval_every=eval_every).items()}
+                    continue
+                calls |= {(m, f_, g): c for (_, _m, _k), c in completion_calls(
+                    partial(completion_problem, val, eps, lam), np.zeros(data["shape"]), name=name, experiment=exp_,
+                    seed=seed, n_seeds=1, methods=(m,), step=f_ * step, sgd_decay=decay, M=M, N=N, svrg_inner=svrg_inner,
+                    max_iter=iters, gd_iter=iters, max_time=budget, eval_every=eval_every).items()}
     done = run_calls(calls, n_jobs=n_jobs, progress=f"step tuning {label}" if progress else False)
     fit = completion_problem(val, eps, lam)
     start = float(fit.objective(np.zeros(data["shape"]))) / optimum
     rows = []
-    for (m, f_), res in done.items():
+    for (m, f_, g), res in done.items():
         obj = float(fit.objective(res.x))
-        rows.append({"dataset": name, "arm": m, "factor": f_,
-                     "validation RMSE": float(res.metric[-1]) if work is None else rmse_at(res, work),
-                     "objective": obj, "objective / optimum": obj / optimum, "start / optimum": start})
+        rows.append({"dataset": name, "arm": m, "factor": f_} | ({} if decays is None else {"decay": np.nan if g is None else g})
+                    | {"validation RMSE": float(res.metric[-1]) if work is None else rmse_at(res, work),
+                       "objective": obj, "objective / optimum": obj / optimum, "start / optimum": start})
     return pd.DataFrame(rows)
+
+
+def tuned_decays(table: pd.DataFrame, chosen: dict) -> dict:
+    """Each decaying arm's step decay (session 41), tuned with its step: of its pilots at its ``chosen`` factor
+    (:func:`tune_steps`), those that did not diverge (:func:`diverged`), the decay of least validation RMSE (a tie: the
+    smaller); where all diverged, the one of least objective. ``table``: :func:`pilot_runs`'s with ``decays`` (its
+    ``decay`` column). Returns ``{arm: decay}`` for the arms of ``chosen`` whose pilots carry a decay."""
+    check_table("table", table, ("arm", "factor", "decay", "validation RMSE", "objective / optimum", "start / optimum"))
+    if not isinstance(chosen, dict) or not chosen:
+        raise TypeError("chosen must be a non-empty mapping arm -> factor (tune_steps)")
+    bad = diverged(table)
+    out = {}
+    for arm, f_ in chosen.items():
+        rows = table[(table["arm"] == arm) & np.isclose(table["factor"].to_numpy(float), float(f_), rtol=1e-12)
+                     & np.isfinite(table["decay"].to_numpy(float))]
+        if rows.empty:
+            continue
+        ok = ~bad[rows.index].to_numpy(bool)
+        score = np.where(ok, rows["validation RMSE"].to_numpy(float), np.inf) if ok.any() else \
+            np.nan_to_num(rows["objective / optimum"].to_numpy(float), nan=np.inf)
+        out[str(arm)] = float(rows["decay"].to_numpy(float)[score == score.min()].min())
+    return out
 
 
 def tune_steps(pilots, grid: dict, *, rounds: int, step_ratio: float, cap: float | None = None, far: float = FAR_OBJECTIVE) -> tuple:
