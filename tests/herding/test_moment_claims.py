@@ -672,57 +672,14 @@ def test_by_lost_value_leaves_a_d_with_an_undecided_own_map_undecided():
     assert lost_setting_claim(None, {(6, 0.5): "holds", (6, 1.0): "inconclusive", (8, 0.5): "holds"})["by_value"] == {6: None, 8: True}
 
 
-def test_tie_free_runs_decide_a_cell_in_the_tie_rule_regime_over_their_seeds():
-    """Session 39's third review of B5 (one rule for B5.8 and B5.9): where herding with the lowest index ends beyond the
-    cell's moment-set radius (d = 8, w (d - 1) = 2: 0.0583 against 0.0538), the tie-free runs decide the cell; within it
-    the lowest index decides. Session 41 (session 40's review): the tie-free runs are one pair per seed, the cell decided
-    where the seeds agree, and the regime's cut is read at 0.5 and 2 times the radius: (6, 0.4) at 0.48 times it stays
-    with the lowest index at 0.5, and (8, 2/7) at 1.08 times it goes back to the lowest index at 2."""
-    from inferopt.experiment.moment_claims import (REGIME_FACTORS, deciding_runs, farther_given_premise, in_tie_rule_regime,
-                                                   permutation_verdict)
-    assert REGIME_FACTORS == (0.5, 1.0, 2.0)
-    assert in_tie_rule_regime(0.0583, 0.0538) and not in_tie_rule_regime(0.0442, 0.2043)
-    assert not in_tie_rule_regime(0.0583, 0.0538, 2.0) and in_tie_rule_regime(0.0196, 0.0412, 0.4)
-    assert not in_tie_rule_regime(0.0196, 0.0412, 0.5)                                        # 0.48 x the radius
-    lowest = (0.0380, 0.0583)                                                                 # (line search, herding)
-    agree, torn = [(0.0381, 0.0353), (0.0372, 0.0360), (0.0390, 0.0356)], [(0.0381, 0.0353), (0.0500, 0.0300), (0.0390, 0.0356)]
-    assert deciding_runs(lowest, agree, 0.0583, 0.0538) == agree
-    assert deciding_runs(lowest, agree, 0.0583, 0.0538, 2.0) == [lowest] * 3
-    assert deciding_runs(lowest, agree, 0.0500, 0.0538) == [lowest] * 3
-    said = lambda runs: permutation_verdict(["holds" if farther_given_premise(*r, 1.1) else "fails" for r in runs])
-    assert said(deciding_runs(lowest, agree, 0.0583, 0.0538)) == "fails"                   # 1.08, 1.03, 1.10: every seed fails
-    assert said(deciding_runs(lowest, torn, 0.0583, 0.0538)) == "inconclusive"             # one seed at 1.67: the seeds disagree
-    assert said(deciding_runs((0.1377, 0.0442), torn, 0.0442, 0.2043)) == "holds"          # 3.12, the lowest index: holds
-    assert farther_given_premise(0.0380, 0.0583, 1.1, False) is None                          # premise absent: not measured
-    with pytest.raises(ValueError, match="radius"):
-        in_tie_rule_regime(0.1, 0.0)
-    with pytest.raises(ValueError, match="factor"):
-        in_tie_rule_regime(0.1, 0.1, 0.0)
-    with pytest.raises(ValueError, match="tie_free"):
-        deciding_runs(lowest, [], 0.0583, 0.0538)
+def test_farther_given_premise_reads_the_premise_first():
+    """B5.8 on one cell (session 40): not measured where line search is not more efficient at the moments."""
+    from inferopt.experiment.moment_claims import farther_given_premise
+    assert farther_given_premise(0.1377, 0.0442, 1.1) is True                                  # 3.12: holds
+    assert farther_given_premise(0.0380, 0.0583, 1.1) is False                                 # 0.65: fails
+    assert farther_given_premise(0.0380, 0.0583, 1.1, False) is None                           # premise absent: not measured
     with pytest.raises(TypeError, match="premise"):
         farther_given_premise(0.1, 0.1, 1.1, "yes")
-
-
-def test_seed_support_is_the_bootstrap_over_the_seeds():
-    """Session 41 (session 40's review: a cell decided by one seeded draw was labelled `deterministic`): a verdict that
-    reads seeded runs carries the bootstrap over its seeds -- decisive where every resample gives the verdict of all
-    seeds, not where a resample of the seeds turns it."""
-    from inferopt.experiment.moment_claims import permutation_verdict, seed_support
-    from inferopt.experiment.support import supported_verdict
-    three = lambda words: lambda idx: {"holds": True, "fails": False}.get(permutation_verdict([words[j] for j in idx]))
-    agree = seed_support(three(["fails"] * 5), 5, False)
-    assert agree["method"] == "bootstrap" and agree["unit"] == "seed" and agree["n_units"] == 5
-    assert supported_verdict(False, agree) == "fails"
-    # one seed of five holds: the measured cell is undecided (None), and most resamples that miss that seed fail
-    torn = seed_support(three(["fails"] * 4 + ["holds"]), 5, False)
-    assert torn["fraction_holding"] < 0.9 and supported_verdict(False, torn) == "inconclusive"
-    # a verdict that holds on every seed holds on every resample
-    assert supported_verdict(True, seed_support(three(["holds"] * 5), 5, True)) == "holds"
-    with pytest.raises(TypeError, match="holds"):
-        seed_support(three(["holds"] * 5), 5, "yes")
-    with pytest.raises(ValueError, match="n_seeds"):
-        seed_support(three(["holds"] * 5), 0, True)
 
 
 def test_resolved_comparison_bounds_the_grid_run_only():
@@ -764,28 +721,58 @@ def test_closer_at_majority_leaves_a_d_undecided_on_unresolved_couplings():
         closer_at_majority(herding, line_search, resolutions=res[:4])
 
 
-def test_a_split_over_d_that_the_tie_rules_make_is_the_tie_rules():
-    """Session 41 (session 40's review: B5.8 blamed a lost d for a split the tie rule makes): at the paper scale the chosen
-    map holds at every coupling of d = 6 and fails at w (d - 1) = 2 at d = 8 and 10, and at that coupling the tie rules
-    disagree at every d (tie-free fails, 0.85, 1.08, 0.72; random ties hold): the split is the tie rule's. Where the tie
-    rules agree at a split cell, or disagree at a cell that does not split d, it is not."""
-    from inferopt.experiment.moment_claims import tie_rule_split
-    chosen = {(d, c): "holds" for d in (6, 8, 10) for c in (0.5, 1.0)} | {(6, 2.0): "holds", (8, 2.0): "fails", (10, 2.0): "fails"}
-    ties = {k: "holds" for k in chosen}
-    free = {k: ("fails" if k[1] == 2.0 else "holds") for k in chosen}
-    cells = [(6, 2.0), (8, 2.0), (10, 2.0)]
-    assert tie_rule_split(chosen, {"random ties": ties, "tie-free": free}) == cells
-    # the tie rules agree at (6, 2): that cell splits d but no tie rule turns it
-    assert tie_rule_split(chosen, {"random ties": ties, "tie-free": free | {(6, 2.0): "holds"}}) == []
-    assert tie_rule_split(chosen, {"tie-free": free}) == []                               # (6, 2): holds vs fails; (8, 2), (10, 2) agree
-    # a tie rule that also turns a cell where d agree: not only the split's cells
-    assert tie_rule_split(chosen, {"random ties": ties | {(8, 0.5): "fails"}, "tie-free": free}) == []
-    # no split over d
-    assert tie_rule_split({k: "holds" for k in chosen}, {"tie-free": free}) == []
+def test_tie_rule_verdict_weighs_each_tie_rule_over_d_and_never_swaps_cells():
+    """Session 42 (session 41's review of B5): the lowest index decides every cell; random ties and the tie-free runs are
+    tie-rule cells. Each rule's own claim over d is read: `fails (setting: tie rule)` only where one rule fails at every
+    d and another holds at every d, at every reading; a split over d (B5.8 at the paper scale: the lowest index holds at
+    d = 6 and fails at 8 and 10, random ties hold at every d, tie-free fails at 8 only) stays inconclusive naming the
+    rules, where session 41's tie_rule_split made it fail on one seed draw; a tie rule holding at one d where the chosen
+    rule fails at every d leaves the claim open (constructions_verdict reported it failing, rescued)."""
+    from inferopt.experiment.moment_claims import constructions_verdict, majority_over_d, tie_rule_verdict
+    from inferopt.experiment.verdict_map import NOT_RUN
+    c = lambda *ws: majority_over_d(dict(zip((6, 8, 10), ws)))
+    holds, fails = c("holds", "holds", "holds"), c("fails", "fails", "fails")
+    # one rule fails at every d at every reading, another holds at every d at every reading: fails, `setting`
+    out = tie_rule_verdict([fails, fails], {"random ties": [holds, holds], "tie-free": NOT_RUN})
+    assert (out["verdict"], out["kind"], out["failing"], out["holding"]) == ("fails", "setting", ["chosen"], ["random ties"])
+    # ... but not where the failing rule holds at one reading: the reading turns it first
+    assert tie_rule_verdict([fails, holds], {"random ties": [holds, holds]})["verdict"] == "inconclusive"
+    # B5.8's split over d: inconclusive, both tie rules named, whatever the cells of the split
+    split = tie_rule_verdict([c("holds", "fails", "fails")], {"random ties": [holds], "tie-free": [c("holds", "fails", "holds")]})
+    assert split["verdict"] == "inconclusive" and split["differ"] == ["random ties", "tie-free"] and not split["failing"]
+    # the chosen rule fails at every d, random ties hold at d = 6 only: inconclusive, `setting` (no rescue on one d) ...
+    one_d = tie_rule_verdict([fails], {"random ties": [c("holds", "fails", "fails")]})
+    assert (one_d["verdict"], one_d["kind"], one_d["differ"]) == ("inconclusive", "setting", ["random ties"])
+    assert constructions_verdict(False, (), {"random ties": c("holds", "fails", "fails")})["verdict"] == "fails"   # old rule
+    # ... random ties undecided where the chosen rule fails turn nothing; where it holds they open it
+    assert tie_rule_verdict([fails], {"random ties": [c("inconclusive", "fails", "fails")]})["verdict"] == "fails"
+    assert tie_rule_verdict([holds], {"random ties": [c("holds", "inconclusive", "holds")]})["verdict"] == "inconclusive"
+    # every rule holds: holds; a tie rule failing at one d where the chosen rule holds: inconclusive
+    assert tie_rule_verdict([holds, holds], {"random ties": [holds, holds], "tie-free": [holds, holds]})["verdict"] == "holds"
+    assert tie_rule_verdict([holds], {"tie-free": [c("holds", "fails", "holds")]})["differ"] == ["tie-free"]
     with pytest.raises(ValueError, match="chosen"):
-        tie_rule_split({}, {})
-    with pytest.raises(TypeError, match="constructions"):
-        tie_rule_split(chosen, {"tie-free": ["fails"]})
+        tie_rule_verdict([], {})
+    with pytest.raises(ValueError, match="constructions"):
+        tie_rule_verdict([holds, holds], {"tie-free": [holds]})
+
+
+def test_line_search_off_the_grid_reads_no_grid_resolution():
+    """Session 42 (session 41's review of B5): run_resolution bounds herding's grid of 1 / T; line search's weights lie on
+    no grid, so B5.2 reads its run with no resolution. A line-search run flat at p* (distance 1e-12) converged: fails
+    (with herding's resolution it read undecided, "flat within the grid's reach"); flat at 5e-3 above the tolerance
+    2e-3 stalls: holds (within 10 x 1e-3 it read undecided); a tolerance below 1e-3 is no longer `not measured`."""
+    from inferopt.experiment.moment_claims import not_maxent_resolved_cell
+    vanish = (0.001, -1.0, -1.0, 1e-4)
+    assert not_maxent_resolved_cell(*vanish, 1e-12, 0.0, 2e-3, None) is False
+    assert not_maxent_resolved_cell(*vanish, 1e-12, 0.0, 2e-3, 1e-3) is None                  # the old reading
+    assert not_maxent_resolved_cell(*vanish, 5e-3, 0.0, 2e-3, None) is True
+    assert not_maxent_resolved_cell(*vanish, 5e-3, 0.0, 2e-3, 1e-3) is None                   # the old reading
+    assert not_maxent_resolved_cell(*vanish, 5e-3, 0.0, 5e-4, None) is True
+    assert not_maxent_resolved_cell(*vanish, 5e-3, 0.0, 5e-4, 1e-3) == "not measured"
+    assert not_maxent_resolved_cell(*vanish, 1e-3, -0.5, 2e-3, None) is False                 # still falling within tol
+    assert not_maxent_resolved_cell(*vanish, 5e-3, -0.5, 2e-3, None) is None                  # still falling outside
+    assert not_maxent_resolved_cell(*vanish, 5e-3, 0.0, 0.3, None, ceiling=0.2) == "not measured"
+    assert not_maxent_resolved_cell(0.72, -0.13, -0.1, 0.0049, 5e-3, 0.0, 2e-3, None) is False   # moments first
 
 
 def test_closer_at_majority_reads_the_span_of_the_coupling_grid():

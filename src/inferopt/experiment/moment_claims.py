@@ -46,16 +46,15 @@ read where the run ends, over its last decade, not over an early plateau:
 * session 39's review: :func:`closer_at_majority`'s ``span`` -- B5.9's majority read over the span
   of the coupling grid (every coupling run, and review 210's grid), so that a verdict turning on which cells the grid
   has is a reading; :func:`by_lost_value` -- a value of d whose own map is undecided is undecided.
-* session 40 (session 39's third review of B5): one rule for B5.8 and B5.9 in the tie-rule regime,
-  :func:`in_tie_rule_regime` and :func:`deciding_runs` -- where herding with the lowest index ends beyond the cell's
-  moment-set radius, the tie-free run decides the cell (session 39's flag left it undecided, which only ever removed
-  failing cells); :func:`farther_given_premise` -- B5.8 on one cell; :func:`resolved_comparison` and
+* session 40 (session 39's third review of B5): :func:`farther_given_premise` -- B5.8 on one cell; :func:`resolved_comparison` and
   :func:`closer_at_majority`'s ``resolutions`` -- a comparison of two final distances within the run's grid decides
   nothing.
-* session 41 (session 40's review of B5): :func:`deciding_runs` -- the tie-free runs over the seeds, a cell they decide
-  decided where the seeds agree, its support from the seeds (:func:`seed_support`), the regime's cut read at
-  :data:`REGIME_FACTORS` times the radius; :func:`tie_rule_split` -- a split over d that the tie rules make is the tie
-  rule's (`setting`), not the lost d's; :func:`resolved_comparison` -- the grid bounds herding's run only.
+* session 41 (session 40's review of B5): :func:`resolved_comparison` -- the grid bounds herding's run only.
+* session 42 (session 41's review of B5): one tie rule declared before reading anything, the lowest index, decides every
+  cell of every B5 map claim (session 40-41's tie-rule regime, which let herding's own result pick the deciding run, is
+  gone); random ties and the tie-free runs are tie-rule cells weighed by one function, :func:`tie_rule_verdict` (each
+  rule's own claim over d; `setting` only where one rule fails at every d and another holds at every d, at every
+  reading); :func:`not_maxent_resolved_cell` reads no grid resolution for a run off the grid (line search).
 """
 
 from __future__ import annotations
@@ -189,60 +188,12 @@ def farther_cell(dist_better: float, dist_herding: float, factor: float = 1.1) -
 
 def farther_given_premise(dist_better: float, dist_herding: float, factor: float = 1.1, premise: bool = True) -> bool | None:
     """B5.8 on one cell: ``None`` (not measured) where the sentence's premise is absent (``premise``: line search more
-    efficient at the moments, :func:`moment_premise_cell`), else :func:`farther_cell`. The run pair it reads is
-    :func:`deciding_runs`' (the tie-free runs in the tie-rule regime, one per seed)."""
+    efficient at the moments, :func:`moment_premise_cell`), else :func:`farther_cell`. The run pair it reads is the
+    chosen tie rule's (the lowest index) in every cell (session 42: the other tie rules are tie-rule cells,
+    :func:`tie_rule_verdict`)."""
     if not isinstance(premise, bool | np.bool_):
         raise TypeError(f"premise must be a bool; got {type(premise).__name__}")
     return farther_cell(dist_better, dist_herding, factor) if premise else None
-
-
-#: the tie-rule regime's cut (session 41, session 40's review): herding with the lowest index beyond this many times the
-#: cell's moment-set radius (chosen 1; read at 0.5 and 2: the cut is ours, and the paper scale's w (d - 1) = 2 cells lie
-#: at 0.48, 1.08 and 1.11 times it)
-REGIME_FACTORS = (0.5, 1.0, 2.0)
-
-
-def in_tie_rule_regime(dist_herding: float, radius: float, factor: float = 1.0) -> bool:
-    """The tie-rule regime of a Fig. 7 cell (session 38's flag): herding with the lowest index among tied states ends
-    farther from ``p*`` (``dist_herding``, its final ``||p_t - p*||``) than ``factor`` times the cell's moment-set radius
-    (``radius``, :func:`moment_set_radius`; ``factor`` 1: farther than a typical distribution with ``p*``'s moments, read
-    at :data:`REGIME_FACTORS`). There the library's tie rule, which the paper does not give, decides where herding ends
-    (at the paper scale's w (d - 1) = 2, d = 8 and 10, random ties end at a quarter to a half of the radius)."""
-    factor = check_real("factor", factor, low=0.0, low_open=True)
-    return bool(check_real("dist_herding", dist_herding, low=0.0) > factor * check_real("radius", radius, low=0.0, low_open=True))
-
-
-def deciding_runs(lowest, tie_free, dist_herding: float, radius: float, factor: float = 1.0) -> list:
-    """The run pairs that decide a cell of B5.8 and B5.9, one per seed -- one rule for both (session 39's third review
-    of B5; session 41, session 40's review: the tie-free construction is a seeded draw, so it is run over the seeds and
-    a cell it decides is decided where they agree, :func:`permutation_verdict`). ``tie_free``: the cell's runs with
-    ``p*``'s symmetry broken by unary weights of about 1e-6 (no tie rule acts), one per seed; they decide in the tie-rule
-    regime (:func:`in_tie_rule_regime` at ``factor`` on the lowest-index run's ``dist_herding`` and the cell's
-    ``radius``); elsewhere ``lowest`` (the chosen construction, the lowest index among tied states: nothing random)
-    decides, repeated once per seed. Objects are returned as given."""
-    tie_free = list(tie_free)
-    if not tie_free:
-        raise ValueError("tie_free must hold one run pair per seed; got none")
-    return tie_free if in_tie_rule_regime(dist_herding, radius, factor) else [lowest] * len(tie_free)
-
-
-def seed_support(verdict_of, n_seeds: int, holds: bool, seed: int = 0) -> dict:
-    """The support of a verdict that reads seeded runs (session 41, session 40's review: B5.8 and B5.9 in the tie-rule
-    regime read the tie-free runs, a seeded draw, so their support is not ``deterministic``): the bootstrap over the
-    ``n_seeds`` seeds (:func:`~.support.bootstrap_support`, unit ``seed``). ``verdict_of(seeds)``: the verdict
-    (``True`` / ``False`` / ``None``) recomputed from a multiset of seed indices (the runs not seeded held as they
-    are); ``holds``: the claim's outcome on every seed. A resample counts as holding where it gives the verdict of
-    every seed and ``holds``, or another verdict and not ``holds``: the fraction of resamples agreeing with the outcome,
-    as :func:`~.support.supported_verdict` reads it."""
-    import pandas as pd
-
-    from .support import bootstrap_support
-    n_seeds = check_int("n_seeds", n_seeds, low=1)
-    if not isinstance(holds, bool | np.bool_):
-        raise TypeError(f"holds must be a bool; got {type(holds).__name__}")
-    measured = verdict_of(list(range(n_seeds)))
-    table = pd.DataFrame({"seed": range(n_seeds), "index": range(n_seeds)})
-    return bootstrap_support(lambda t: (verdict_of(list(t["index"])) is measured) is bool(holds), table, by="seed", seed=seed)
 
 
 def resolved_comparison(dist_grid: float, dist_free: float, resolution: float) -> bool:
@@ -253,30 +204,57 @@ def resolved_comparison(dist_grid: float, dist_free: float, resolution: float) -
     bounds only the grid run -- it can hold herding away from ``p*``, never bring it nearer -- so a herding win
     (``dist_grid`` strictly below) is resolved, and a herding loss is resolved where herding ends more than
     ``resolution`` (:func:`run_resolution`) farther and at :data:`MIN_RESOLUTIONS` times it or more (B5.1's rule for a
-    resolved distance: nearer, the grid may hold it). Line search's own spread is the seeds' (:func:`deciding_runs`)."""
+    resolved distance: nearer, the grid may hold it)."""
     a, b = check_real("dist_grid", dist_grid, low=0.0), check_real("dist_free", dist_free, low=0.0)
     res = check_real("resolution", resolution, low=0.0, low_open=True)
     return bool(a < b or (a - b > res and a >= MIN_RESOLUTIONS * res))
 
 
-def tie_rule_split(chosen, constructions) -> list:
-    """B5.8 (session 41, session 40's review: the lost d was blamed for a split the tie rule makes): the cells of a
-    split over the lost d that the tie rule makes. ``chosen``: ``(value, level)`` -> the chosen construction's verdict
-    word (value: d, level: the coupling); ``constructions``: name -> the same map in another tie rule (random ties,
-    tie-free). The cells that disagree over d are those at the levels where one decided value holds and another fails;
-    where they are exactly the cells at which the tie rules disagree (one holds, one fails, among the chosen
-    construction and the others), the split is the tie rule's, an open setting of ours, not the lost d's: those cells
-    are returned (sorted), else ``[]`` (no split over d, or one the tie rules do not account for)."""
-    if not isinstance(chosen, dict) or not chosen or not all(isinstance(k, tuple) and len(k) == 2 for k in chosen):
-        raise ValueError(f"chosen must map (value, level) pairs to verdict words; got {chosen!r}")
-    if not isinstance(constructions, dict) or not all(isinstance(c, dict) for c in constructions.values()):
-        raise TypeError(f"constructions must map names to (value, level) -> verdict maps; got {constructions!r}")
-    decided = lambda w: w in ("holds", "fails")
-    split = sorted(k for k, w in chosen.items() if decided(w) and len(
-        {chosen[j] for j in chosen if j[1] == k[1] and decided(chosen[j])}) > 1)
-    said = lambda k: {w for w in [chosen[k]] + [c.get(k) for c in constructions.values()] if decided(w)}
-    torn = sorted(k for k in chosen if len(said(k)) > 1)
-    return split if split and split == torn else []
+def tie_rule_verdict(chosen, constructions=None) -> dict:
+    """THE one construction rule of B5's map claims (session 42, session 41's review of B5: the tie rule is declared
+    before anything is read -- the library's lowest index among tied states, ``chosen`` -- and decides every cell; the
+    other tie rules, random ties per step and the tie-free runs, are `setting` cells that can turn the claim
+    inconclusive or earn a `setting` diagnosis, never replace the chosen rule's cells). ``chosen``: the chosen rule's
+    claim at each reading of the cut-offs of ours, the chosen reading first (:func:`lost_setting_claim`'s or
+    :func:`majority_over_d`'s dicts: ``"verdict"`` and ``"by_value"``, each d's verdict); ``constructions``: name -> the
+    same list for another tie rule at the same readings (or :data:`~.verdict_map.NOT_RUN`).
+
+    * ``fails`` (kind ``setting``: the tie rule) only where one rule fails at every d at every reading and another holds
+      at every d at every reading (each rule's own claim over d: a split over d is never pinned on the tie rule by
+      matching cells; ``"failing"`` and ``"holding"`` name them, ``"chosen"`` the chosen rule);
+    * else the chosen rule's verdict with its readings compared (:func:`reading_compared`,
+      :func:`~.verdict_map.map_reading_verdict`: inconclusive where a reading turns it or the chosen rule is undecided);
+      then inconclusive (``setting``, ``"differ"`` naming the rules) where a tie rule, compared as a reading is, says
+      otherwise at the chosen reading (a d of it against the chosen verdict counts), or is undecided where the chosen
+      rule holds; a tie rule undecided where the chosen rule fails turns nothing (session 34's fifth review).
+
+    Returns ``{"verdict": "holds" / "fails" / "inconclusive", "kind", "differ", "failing", "holding"}``."""
+    from .verdict_map import NOT_RUN, map_reading_verdict
+    constructions = {} if constructions is None else dict(constructions)
+    claims_ok = lambda cs: isinstance(cs, list | tuple) and len(cs) > 0 and all(
+        isinstance(c, dict) and {"verdict", "by_value"} <= set(c) for c in cs)
+    if not claims_ok(chosen):
+        raise ValueError(f"chosen must be a non-empty list of claim dicts (with 'verdict' and 'by_value'); got {chosen!r}")
+    run = {n: list(cs) for n, cs in constructions.items() if not (isinstance(cs, str) and cs == NOT_RUN)}
+    if any(not claims_ok(cs) or len(cs) != len(chosen) for cs in run.values()):
+        raise ValueError(f"constructions must map names to {len(chosen)} claim dicts each (one per reading) or {NOT_RUN!r}; "
+                         f"got {constructions!r}")
+    every_d = lambda cs, x: all(c["by_value"] and all(y is x for y in c["by_value"].values()) for c in cs)
+    rules = {"chosen": list(chosen)} | run
+    failing = [n for n, cs in rules.items() if every_d(cs, False)]
+    holding = [n for n, cs in rules.items() if every_d(cs, True)]
+    if failing and holding:
+        return {"verdict": "fails", "kind": "setting", "differ": [n for n in run if n in failing + holding],
+                "failing": failing, "holding": holding}
+    v = chosen[0]["verdict"]
+    base = dict(map_reading_verdict(v, [reading_compared(v, c) for c in chosen[1:]]), failing=[], holding=[])
+    if base["verdict"] == "inconclusive":
+        return dict(base, differ=list(run))
+    said = {n: reading_compared(v, cs[0]) for n, cs in run.items()}
+    differ = [n for n, x in said.items() if x is (not v) or (x is None and v is True)]
+    if differ:
+        return dict(base, verdict="inconclusive", kind="setting", differ=differ)
+    return dict(base, differ=[])
 
 
 def entropy_position(h: float, h_low: float, h_star: float) -> float:
@@ -771,7 +749,7 @@ def still_falling(dist_slope: float, cut: float = -0.1) -> bool:
 
 
 def not_maxent_resolved_cell(drop: float, env_slope: float, rate_slope: float, final_error: float, final_dist: float,
-                             dist_slope: float, tol: float, resolution: float, max_slope: float = -0.5,
+                             dist_slope: float, tol: float, resolution: float | None, max_slope: float = -0.5,
                              stall_slope: float | None = None, min_fall: float = MIN_FALL,
                              min_resolutions: float = MIN_RESOLUTIONS, ceiling: float | None = None):
     """B5.1, B5.2 on one run (review 210). The moment half first: ``False`` where the moment error does not go to
@@ -786,12 +764,16 @@ def not_maxent_resolved_cell(drop: float, env_slope: float, rate_slope: float, f
     plateau resolved above the run's grid is not convergence however near p* it sits -- herding at d = 10 flat from
     3 x 10^4 to 3 x 10^5 iterations at 23 % of ||p*||, 165 times the resolution, had been undecided for lying within
     ``tol``; the tolerance now only decides "converges"); ``None`` otherwise (still falling outside ``tol``, or flat
-    within the grid's reach)."""
+    within the grid's reach). Session 42 (session 41's review of B5): ``resolution`` ``None`` for a run whose weights lie
+    on no grid (line search's; :func:`run_resolution` bounds herding's constant steps only): no tolerance is below its
+    reach, and a run flat at or within ``tol`` has reached ``p*`` (``False``: at ``p*`` it is flat because there is
+    nothing left to fall), flat above it stalls (``True``)."""
     from .herding_claims import DECREASING_SLOPE
     if not moments_vanish_envelope(drop, env_slope, max_slope=max_slope):
         return False
-    tol, resolution = check_real("tol", tol, low=0.0), check_real("resolution", resolution, low=0.0)
-    if tol < resolution:
+    tol = check_real("tol", tol, low=0.0)
+    resolution = None if resolution is None else check_real("resolution", resolution, low=0.0)
+    if resolution is not None and tol < resolution:
         return "not measured"
     if ceiling is not None and tol > check_real("ceiling", ceiling, low=0.0):
         return "not measured"
@@ -799,6 +781,8 @@ def not_maxent_resolved_cell(drop: float, env_slope: float, rate_slope: float, f
     cut = DECREASING_SLOPE if stall_slope is None else check_real("stall_slope", stall_slope, high=0.0, high_open=True)
     if dist_slope < cut:
         return False if final_dist <= tol else None   # still falling: converges within the tolerance, undecided outside
+    if resolution is None:
+        return bool(final_dist > tol)   # off the grid: flat within the tolerance is at p*, flat above it stalls
     if final_dist < min_resolutions * resolution:
         return None   # flat within the grid's reach: a converged run cannot be told from one the grid holds
     return True   # flat and resolved (the moment half holds here: the envelope rule says the moment error still falls)
