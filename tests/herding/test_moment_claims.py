@@ -410,73 +410,6 @@ def test_crossover_names_one_turn_or_none():
         crossover({})
 
 
-def test_constructions_verdict_weighs_every_construction():
-    """A construction that holds where the chosen map fails makes a `construction` failure; one that is undecided, or fails
-    where the chosen map holds, makes the claim inconclusive; a reading that turns comes first."""
-    from inferopt.experiment.moment_claims import constructions_verdict, inconclusive_for
-    from inferopt.experiment.verdict_map import NOT_RUN
-    r = constructions_verdict(False, [False], {"ties": False, "phi": True})
-    assert (r["verdict"], r["kind"], r["differ"]) == ("fails", "construction", ["phi"])
-    r = constructions_verdict(False, [False], {"ties": None, "phi": True})   # session 34's fifth review: undecided ties turn no failure
-    assert (r["verdict"], r["kind"]) == ("fails", "construction") and r["differ"] == ["ties", "phi"] and r["rescues"] == ["phi"]
-    r = constructions_verdict(True, [True], {"ties": None, "phi": True})    # where the chosen map holds, an undecided one opens it
-    assert (r["verdict"], r["kind"]) == ("inconclusive", "construction") and r["differ"] == ["ties"]
-    r = constructions_verdict(True, [True], {"ties": True, "phi": False})
-    assert (r["verdict"], r["kind"]) == ("inconclusive", "construction")
-    assert constructions_verdict(True, [True], {"ties": True, "phi": NOT_RUN})["verdict"] == "holds"
-    assert constructions_verdict(False, [False], {})["verdict"] == "fails"
-    assert constructions_verdict(True, [False], {"phi": True})["kind"] == "reading"
-    assert constructions_verdict(None, [True], {"phi": True})["verdict"] == "inconclusive"
-    with pytest.raises(ValueError):
-        constructions_verdict(True, [], {"phi": "holds"})
-    # session 34's fourth review: a construction's lost_setting_claim dict is compared as a reading is: split over d, it
-    # rescues the failing claim where some d holds (B5.9: Phi holds at d = 6 only, ties at d = 4 only)
-    from inferopt.experiment.moment_claims import lost_setting_claim
-    at = lambda held: {(d, c): ("holds" if c < 2 or d in held else "fails") for d in (4, 6, 10) for c in (0.5, 1.0, 2.0)}
-    split = {"ties": lost_setting_claim(False, at({4})), "phi": lost_setting_claim(False, at({6}))}
-    r = constructions_verdict(False, [False], split)
-    assert (r["verdict"], r["kind"], r["rescues"]) == ("fails", "construction", ["ties", "phi"])
-    r = constructions_verdict(False, [False], {"phi": lost_setting_claim(False, at(set()))})   # fails at every d: agrees
-    assert (r["verdict"], r["kind"], r["rescues"]) == ("fails", None, [])
-    open_d = lost_setting_claim(False, at(set()) | {(6, c): "inconclusive" for c in (0.5, 1.0, 2.0)})   # d = 6 undecided
-    r = constructions_verdict(False, [False], {"phi": open_d})   # undecided at d = 6: holding there rescues, failing agrees
-    assert (r["verdict"], r["kind"], r["differ"], r["rescues"]) == ("fails", None, ["phi"], [])
-    with pytest.raises(ValueError, match="at_reading"):
-        constructions_verdict(False, [], {"phi": {"verdict": None}})
-
-    assert inconclusive_for(False, [], {"phi": ["d = 4, pair weight 0.166667"]}, "lost setting") == ["construction", "lost setting"]
-    assert inconclusive_for(True, [], {}, True) == ["reading"]
-    assert inconclusive_for(True, ["phi"], {}, "lost setting") == ["construction", "reading", "lost setting"]   # construction first
-    # session 33's review: the chosen map's own undecided cells first; the tie rule (ours) is a `setting` reason
-    assert inconclusive_for(True, ["random ties"], {}, None, ["d = 10, pair weight 0.111111"], ["random ties"]) == [
-        "undecided cells", "setting", "reading"]
-    assert inconclusive_for(False, ["random ties", "phi"], {}, None, [], ["random ties"]) == ["construction", "setting"]
-    assert inconclusive_for(False, [], {"random ties": []}, None, ["d = 10, pair weight 0.0555556"], ["random ties"]) == ["undecided cells"]
-    with pytest.raises(TypeError, match="open_cells"):
-        inconclusive_for(False, [], ["d = 4, pair weight 0.166667"], None)
-
-
-def test_constructions_verdict_is_monotone_in_a_constructions_support():
-    """Session 34's fourth review (B5.9's map): strengthening a construction's support for the paper (holding at more d)
-    never moves the verdict from decided to inconclusive: Phi holding at d = 6 only, at d = 4 and 6, or at every d all
-    rescue the failing chosen map alike."""
-    from inferopt.experiment.moment_claims import constructions_verdict, lost_setting_claim
-    at = lambda held: {(d, c): ("holds" if c < 2 or d in held else "fails") for d in (4, 6, 10) for c in (0.5, 1.0, 2.0)}
-    chain = [set(), {6}, {4, 6}, {4, 6, 10}]
-    out = []
-    for held in chain:
-        cells = at(held)
-        claim = lost_setting_claim(False if len(held) < 3 else True, cells)
-        out.append(constructions_verdict(False, [False, False], {"ties": False, "phi": claim})["verdict"])
-    assert out == ["fails"] * 4 and "inconclusive" not in out
-    # session 34's fifth review: the step between failing and holding at a d, undecided there, is no exception
-    for held in chain[:-1]:
-        for d_open in {4, 6, 10} - held:
-            cells = at(held) | {(d_open, c): "inconclusive" for c in (0.5, 1.0, 2.0)}
-            claim = lost_setting_claim(False, cells)
-            assert constructions_verdict(False, [False, False], {"ties": False, "phi": claim})["verdict"] == "fails", (held, d_open)
-
-
 def test_min_entropy_lower_bound_lies_below_the_exact_minimum_and_brackets_b53():
     """Session 36 (helper-280): H >= -log max p(x), the max over the moment set by linear programs, bounds the minimum entropy
     from below (checked against the enumeration at d = 4); a symmetry class per Hamming weight gives the same bound as every
@@ -727,8 +660,8 @@ def test_tie_rule_verdict_weighs_each_tie_rule_over_d_and_never_swaps_cells():
     d and another holds at every d, at every reading; a split over d (B5.8 at the paper scale: the lowest index holds at
     d = 6 and fails at 8 and 10, random ties hold at every d, tie-free fails at 8 only) stays inconclusive naming the
     rules, where session 41's tie_rule_split made it fail on one seed draw; a tie rule holding at one d where the chosen
-    rule fails at every d leaves the claim open (constructions_verdict reported it failing, rescued)."""
-    from inferopt.experiment.moment_claims import constructions_verdict, majority_over_d, tie_rule_verdict
+    rule fails at every d leaves the claim open (the rule before it reported it failing, rescued)."""
+    from inferopt.experiment.moment_claims import majority_over_d, tie_rule_verdict
     from inferopt.experiment.verdict_map import NOT_RUN
     c = lambda *ws: majority_over_d(dict(zip((6, 8, 10), ws)))
     holds, fails = c("holds", "holds", "holds"), c("fails", "fails", "fails")
@@ -743,7 +676,6 @@ def test_tie_rule_verdict_weighs_each_tie_rule_over_d_and_never_swaps_cells():
     # the chosen rule fails at every d, random ties hold at d = 6 only: inconclusive, `setting` (no rescue on one d) ...
     one_d = tie_rule_verdict([fails], {"random ties": [c("holds", "fails", "fails")]})
     assert (one_d["verdict"], one_d["kind"], one_d["differ"]) == ("inconclusive", "setting", ["random ties"])
-    assert constructions_verdict(False, (), {"random ties": c("holds", "fails", "fails")})["verdict"] == "fails"   # old rule
     # ... random ties undecided where the chosen rule fails turn nothing; where it holds they open it
     assert tie_rule_verdict([fails], {"random ties": [c("inconclusive", "fails", "fails")]})["verdict"] == "fails"
     assert tie_rule_verdict([holds], {"random ties": [c("holds", "inconclusive", "holds")]})["verdict"] == "inconclusive"

@@ -28,7 +28,7 @@ read where the run ends, over its last decade, not over an early plateau:
   (:func:`not_maxent_resolved_cell`'s ``ceiling``); :data:`LONGER` -- herding's runs still falling at ``long_points``
   run again longer; :func:`by_lost_value` -- the lost d compared like with like (every pair of d over the couplings
   both decide);
-  :func:`crossover` -- where a verdict turns over the coupling (B5.9 per cell); :func:`constructions_verdict`,
+  :func:`crossover` -- where a verdict turns over the coupling (B5.9 per cell);
   :func:`inconclusive_for` -- several sets of construction cells (random ties; until session 36 the paper's Phi = (x, x x'),
   :func:`outer_product_features`, which now decides, clause 1); :func:`entropy_low_end` -- B5.3's low end from every run at the means. B5.7 is
   read by B5.1 again ("the next experiment" is Fig. 7).
@@ -925,48 +925,13 @@ def crossover(verdicts_by_level) -> dict | None:
     return {"low": said[0][1], "between": (said[i - 1][0], said[i][0])}
 
 
-def constructions_verdict(chosen, at_readings=(), constructions=None) -> dict:
-    """A map-decided claim's verdict (THE RULE, clauses 3-4) against its readings and several sets of construction cells
-    (B5: random ties per step around the paper's Phi = (x, x x')): :func:`~.verdict_map.map_reading_verdict` against each
-    construction in turn. ``chosen``: the chosen construction's claim verdict (``True`` / ``False`` / ``None``);
-    ``constructions``: name -> that construction's verdict (``True`` / ``False`` / ``None``), its
-    :func:`lost_setting_claim` dict, or :data:`~.verdict_map.NOT_RUN`. Session 34's fourth review: a construction's dict
-    is compared by the rule a reading's is (:func:`reading_compared`), so that a construction split over the lost d is
-    no weaker than one holding at every d: where the chosen verdict fails, a construction holding at some d rescues it
-    (the claim fails, that construction named), one failing at every d agrees, and one undecided (for lack of evidence,
-    or split) turns nothing there (session 34's fifth review: either outcome leaves the claim failing); where the chosen
-    verdict holds, an undecided construction leaves it open. An inconclusive outcome stands first (map_reading_verdict's
-    rules: the chosen verdict undecided, a reading that turns, a construction undecided, or failing where the chosen one
-    holds); then a failure of the chosen verdict where a construction's holds (kind ``construction``, both reported); else
-    the chosen verdict. Returns map_reading_verdict's dict with ``"differ"``: the constructions undecided or saying
-    otherwise than the chosen verdict, and ``"rescues"``: those holding where the chosen verdict fails."""
-    from .verdict_map import NOT_RUN, map_reading_verdict
-    constructions = {} if constructions is None else dict(constructions)
-    if chosen not in (True, False, None):
-        raise ValueError(f"chosen must be True, False or None; got {chosen!r}")
-    run = {n: reading_compared(chosen, c) if isinstance(c, dict) else c for n, c in constructions.items()
-           if not (isinstance(c, str) and c in (NOT_RUN, "not measured"))}
-    if any(c not in (True, False, None) for c in run.values()):
-        raise ValueError(f"constructions must map names to True, False, None, lost_setting_claim's dict or {NOT_RUN!r}; "
-                         f"got {constructions!r}")
-    differ = [n for n, c in run.items() if c is None or chosen is None or c is not chosen]
-    # session 34's fifth review: where the chosen verdict fails, an undecided construction turns nothing -- holding it would
-    # rescue the failure (the claim still fails, that construction named), failing it would agree -- so it is passed as
-    # not run (still named in "differ"): else more support for the paper (fails -> undecided) would open a decided failure
-    out = [map_reading_verdict(chosen, at_readings)] + [map_reading_verdict(chosen, at_readings, NOT_RUN if chosen is False and c is None else c)
-                                                        for c in run.values()]
-    pick = next((r for r in out if r["verdict"] == "inconclusive"), None) \
-        or next((r for r in out if r["kind"] == "construction"), out[0])
-    return dict(pick, differ=differ, rescues=[n for n, c in run.items() if chosen is False and c is True])
-
-
 def inconclusive_for(turning: bool, differ, open_cells, lost, undecided=(), ours=()) -> list:
     """Every reason a map-decided verdict is inconclusive (review 210's list, :func:`~.verdict_map.inconclusive_reasons`,
     over several constructions), the first the one its diagnosis names:
 
     * ``"undecided cells"`` where the chosen construction's own map leaves cells undecided (``undecided``, their names):
       session 33's review -- the map is open there whatever the other constructions say, so it comes first;
-    * for each construction that says otherwise (``differ``: its name, :func:`constructions_verdict`'s, or, where the
+    * for each construction that says otherwise (``differ``: its name, :func:`tie_rule_verdict`'s, or, where the
       chosen map is undecided, one that decides a cell otherwise than the chosen map) or leaves a cell undecided that the
       chosen map decides (``open_cells``: name -> those cells; session 30's review, the tie rule moved herding 30-fold at
       (4, 1/6)): ``"construction"`` where it is an authors' construction and ``"setting"`` where it
