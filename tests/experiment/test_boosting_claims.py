@@ -1190,3 +1190,108 @@ def test_a_paper_map_on_a_stand_in_whose_row_count_is_ruled_out_earns_nothing():
         assert bc.paper_on_stand_in(kept, "phishing") is kept
     with pytest.raises(TypeError, match="stand_in"):
         bc.paper_on_stand_in(paper, "")
+
+
+# -- session 42's review: C3.5 reads "our approach" as C3.4 and C3.6 do; C3.1's gate needs the ELBO to agree -------------
+
+def _paper_scale_ratios(adafw=4.2275, adaafw=12.4138, adapfw=11.4087, line_search=26.0, reps=3):
+    """Records whose step-size work per run over the predefined step's is the paper-scale C3.5-authors-exact's."""
+    base = 200.0
+    return make_records(work={"predefined": base, "adafw": adafw * base, "adaafw": adaafw * base, "adapfw": adapfw * base,
+                              "line_search": line_search * base}, reps=reps)
+
+
+def test_c35_reads_our_approach_as_c34_and_c36_do():
+    """Sec. 6.2 "step-size adaptivity is only 2-5 times slower than the predefined step-size as opposed to line-search
+    which is 7-39 times": the adaptive side read by the same approach values as C3.4/C3.6 (AdaFW alone chosen; the mean
+    and the fastest readings). Fails on the old code (every adaptive rule, no ``approach``)."""
+    rec = _paper_scale_ratios()                                              # AdaFW 4.23x, mean 9.35x, line search 26x
+    assert bc.cost_ratios_in_range(rec, approach="adafw") and bc.cost_ratios_in_range(rec, approach="fastest")
+    assert not bc.cost_ratios_in_range(rec, approach="mean") and not bc.cost_ratios_in_range(rec)   # default: every rule
+    assert not bc.cost_ratios_in_range(_paper_scale_ratios(adafw=6.0), approach="adafw")            # AdaFW out: fails
+    assert not bc.cost_ratios_in_range(_paper_scale_ratios(line_search=45.0), approach="adafw")     # line search's side unchanged
+    tight = _paper_scale_ratios(adafw=3.0, adaafw=4.0, adapfw=4.5)
+    assert all(bc.cost_ratios_in_range(tight, approach=a) for a in bc.APPROACHES)                   # every reading holds
+    # the rules that break the ranges: those the reading reads; for the mean, those beyond the end the mean breaks
+    ratio = {"adafw": 4.2275, "adaafw": 12.4138, "adapfw": 11.4087, "line_search": 26.0}
+    assert bc.ratios_outside(ratio, (2, 5, 7, 39), "adafw") == []
+    assert bc.ratios_outside(ratio, (2, 5, 7, 39), "mean") == ["adaafw", "adapfw"]
+    assert bc.ratios_outside(ratio, (2, 5, 7, 39), "every") == ["adaafw", "adapfw"]
+    assert bc.ratios_outside({**ratio, "adafw": 1.5, "line_search": 6.0}, (2, 5, 7, 39), "fastest") == ["adafw", "line_search"]
+    # one shared reading of "our approach": the speed-up's and the ranges' adaptive side are the same values
+    for a in bc.APPROACHES:
+        v = bc._approach_values(ratio, a)
+        assert bc._approach_ok({**ratio, "line_search": 2 * max(v.values())}, a, factor=2.0, strict=False)
+        assert not bc._approach_ok({**ratio, "line_search": 1.9 * max(v.values())}, a, factor=2.0, strict=False)
+    assert bc._approach_values(ratio, "mean") == {"mean": pytest.approx((4.2275 + 12.4138 + 11.4087) / 3)}
+    with pytest.raises(ValueError, match="approach"):
+        bc.cost_ratios_in_range(rec, approach="best")
+    with pytest.raises(ValueError, match="costs"):
+        bc._approach_values({"adafw": 1.0, "line_search": 2.0}, "mean")
+
+
+def test_c35_turns_between_readings_of_our_approach_is_inconclusive_by_reading():
+    """The chosen reading (AdaFW alone) holds, the mean fails, each decisively: the record makes the claim inconclusive
+    with kind ``reading`` (the machinery of C3.4/C3.6: replicate_readings into the threshold's readings)."""
+    from inferopt.experiment import open_experiment
+    exp, _ = open_experiment("C3", {"seed": 0, "output_dir": "build/scratch"}, set())
+    at_ = lambda r, v: bc.cost_ratios_in_range(r, v[:4], approach=bc.APPROACHES[int(v[4])])   # noqa: E731
+    chosen, idx = bc.APPROACHES.index("adafw"), [bc.APPROACHES.index(a) for a in ("mean", "adafw", "fastest")]
+
+    def claim(rec):
+        readings = bc.replicate_readings(at_, rec, [[2, 5, 7, 39, i] for i in idx], chosen=[2, 5, 7, 39, chosen])
+        return exp.claim("C3.5", "Ranges.", test=partial(at_, v=[2, 5, 7, 39, chosen]), table=rec, by="replicate",
+                         threshold={"value": [2, 5, 7, 39, chosen], "source": "ours", "readings": readings})
+    turned = claim(_paper_scale_ratios())
+    assert turned.verdict == "inconclusive" and turned.diagnosis["kind"] == "reading"
+    assert claim(_paper_scale_ratios(adafw=3.0, adaafw=4.0, adapfw=4.5)).verdict == "holds"
+    assert claim(_paper_scale_ratios(adafw=6.0, adaafw=12.0, adapfw=11.0)).verdict == "fails"
+
+
+def _gate_row(last, se, moved=True):
+    return {"first": last, "first_se": se, "last": last, "last_se": se, "first_moved": moved, "last_moved": moved,
+            "first_detectable": 2.84 * se, "last_detectable": 2.84 * se}
+
+
+def test_c31_gate_opens_only_where_the_elbo_agrees():
+    """Session 42's review: the train-LL gate opened (line search +0.0070 ± 0.00157, 4.5 SE against 2.80) while no rule
+    gained on the ELBO (line search −21 ± 16 nats from the vi start). The gate opens only where the ELBO gain of the same
+    rule, start and iterate is positive beyond the same threshold. Fails on the old code (no ``elbo``)."""
+    ll = {"vi": {"line_search": _gate_row(0.00705, 0.00157), "adapfw": _gate_row(0.00618, 0.00158)},
+          "converged": {"line_search": _gate_row(0.00025, 0.00015)}}
+    against = {"vi": {"line_search": _gate_row(-21.2, 16.4), "adapfw": _gate_row(6.3, 10.0)},
+               "converged": {"line_search": _gate_row(0.0, 0.0, moved=False)}}
+    agreeing = {**against, "vi": {**against["vi"], "adapfw": _gate_row(60.0, 10.0)}}
+    assert bc.regime_open(ll, ("last",))                                       # the old gate: open
+    assert not bc.regime_agrees(ll, against) and bc.regime_agrees(ll, agreeing)
+    test, diag = bc.in_regime(bool, "d", ll, axis="train_ll", elbo=against)
+    assert diag is None and test(None) is False
+    assert "does not agree" in test.reason and "-21.2 ± 16 nats" in test.reason and "+0.00705" in test.reason
+    assert bc.in_regime(bool, "d", ll, axis="train_ll", elbo=agreeing) == (bool, "d")
+    assert bc.in_regime(bool, "d", ll, axis="train_ll") == (bool, "d")       # without the ELBO: the gate as it was
+    # a closed train-LL gate stays closed with its own reason, whatever the ELBO says
+    shut = {"vi": {"line_search": _gate_row(0.001, 0.00157)}}
+    test, _ = bc.in_regime(bool, "d", shut, axis="train_ll", elbo=agreeing)
+    assert "nothing to improve" in test.reason
+    assert not bc.regime_agrees(shut, agreeing)
+    with pytest.raises(ValueError, match="no train log-likelihood test passes"):
+        bc.disagreement_reason(shut, agreeing)
+    with pytest.raises(ValueError, match="axis"):
+        bc.in_regime(bool, "d", ll, axis="elbo", elbo=agreeing)
+    with pytest.raises(ValueError, match="elbo must hold"):
+        bc.regime_agrees(ll, {"converged": against["converged"]})
+    with pytest.raises(TypeError, match="by_start"):
+        bc.regime_agrees(ll, {})
+
+
+def test_c31_is_inconclusive_where_the_elbo_disagrees():
+    """As a claim: gated out (neither holds nor fails), its reason the disagreement."""
+    from inferopt.experiment import open_experiment
+    exp, _ = open_experiment("C3", {"seed": 0, "output_dir": "build/scratch"}, set())
+    ll = {"vi": {"line_search": _gate_row(0.00705, 0.00157)}}
+    rec = make_records(ll={"adaafw": 0.01})
+    test, diag = bc.in_regime(lambda r: True, None, ll, axis="train_ll", elbo={"vi": {"line_search": _gate_row(-21.2, 16.4)}})
+    c = exp.claim("C3.1", "AdaAFW best.", test=test, table=rec, by="replicate", diagnosis=diag)
+    assert c.verdict == "inconclusive" and "does not agree" in c.reason
+    test, diag = bc.in_regime(lambda r: True, None, ll, axis="train_ll", elbo={"vi": {"line_search": _gate_row(30.0, 5.0)}})
+    assert exp.claim("C3.1", "AdaAFW best.", test=test, table=rec, by="replicate", diagnosis=diag).verdict == "holds"

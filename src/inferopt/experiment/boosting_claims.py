@@ -9,8 +9,9 @@ bootstrap resample of their replicates) and returns a boolean:
   :func:`approach_holds` (every adaptive rule, the fastest, AdaFW alone, the rules' mean); :func:`seconds_verdict` -- the same test on the CPU seconds, beside;
 * :func:`adaptive_less_variance` -- Table 2's caption: the adaptive rules' spread over replicates below line search's;
 * :func:`curvature_found` -- Sec. 4: a streak of fallback steps ends, the backtracking passing, after one or two;
-* :func:`cost_ratios_in_range` -- Sec. 6.2: the adaptive rules' and line search's step-size work (or time) as
-  multiples of the predefined step's within the text's ranges;
+* :func:`cost_ratios_in_range` -- Sec. 6.2: "our approach"'s (read as C3.4 and C3.6 read it, :func:`_approach_values`)
+  and line search's step-size work (or time) as multiples of the predefined step's within the text's ranges
+  (:func:`ratios_outside`: the rules that break them);
   every speed claim is decided on the authors' rules as their code runs them (their blr script times the step-size
   selection alone, ratschlab/adaptive-stepsize-boosting-bbvi 7768b4f lines 171-245), on the work as their
   configuration incurs it, its caps included (line search's derivative calls, IMAX trials, MIN_GAMMA): :func:`capped_shares` gives each rule's share
@@ -35,7 +36,9 @@ bootstrap resample of their replicates) and returns a boolean:
   every selected iterate plain VI): not measured;
 * the regime: :func:`boosting_gains` (each rule's gain over plain VI on the ELBO or on Table 3's train log-likelihood),
   :func:`in_regime` (a step-rule claim decided only where some rule gains, :func:`regime_open`: beyond
-  :func:`regime_threshold` standard errors for the family of :func:`regime_tests`, at the iterates of :data:`REGIME_AT`);
+  :func:`regime_threshold` standard errors for the family of :func:`regime_tests`, at the iterates of :data:`REGIME_AT`;
+  on Table 3's train log-likelihood only where the ELBO's gain agrees in sign and significance, :func:`regime_agrees`,
+  else :func:`disagreement_reason`);
 * no diagnosis on an undecided verdict: :func:`decisive_only`, :func:`undecided_note` (what would decide it); a `paper`
   map on a stand-in whose row count is ruled out earns nothing (:func:`paper_on_stand_in`);
 * C3.5's row-count check: :func:`work_ratios`, :func:`rows_effect`, :func:`rows_diagnosis` (``stand-in`` only where the
@@ -115,15 +118,28 @@ def approach_holds(records: pd.DataFrame, approach: str = "every", *, factor: fl
 
 def _approach_ok(costs, approach: str, *, factor: float, strict: bool) -> bool:
     """:func:`approach_holds` on ``costs`` (rule -> its mean cost per run; line search's and every adaptive rule's)."""
-    check_choice("approach", approach, APPROACHES)
     factor = check_real("factor", factor, low=0.0, low_open=True)
     if not isinstance(strict, bool):
         raise TypeError(f"strict must be True or False; got {strict!r}")
-    costs = pd.Series(costs, dtype=float)
-    mean = costs[list(ADAPTIVE)]
-    ls = costs["line_search"]
-    chosen = [mean.mean()] if approach == "mean" else [mean[m] for m in _approach_rules(mean, approach)]
+    ls = pd.Series(costs, dtype=float)["line_search"]
+    chosen = _approach_values(costs, approach).values()
     return bool(all(ls > factor * c if strict else ls >= factor * c for c in chosen))
+
+
+def _approach_values(costs, approach: str) -> dict:
+    """The adaptive side of Sec. 6.2's "our approach" (:data:`APPROACHES`) on ``costs`` (rule -> its mean cost per run,
+    or its cost as a multiple of the predefined step's: every adaptive rule's): ``{rule: its value}`` for each rule it
+    reads (every rule, the fastest, AdaFW alone), or ``{"mean": the adaptive rules' mean}``. One reading for every
+    claim that reads "our approach" (C2.8, C3.4-C3.6: :func:`_approach_ok`, :func:`ratios_outside`)."""
+    check_choice("approach", approach, APPROACHES)
+    costs = pd.Series(costs, dtype=float)
+    missing = [m for m in ADAPTIVE if m not in costs.index]
+    if missing:
+        raise ValueError(f"costs must hold every adaptive rule {ADAPTIVE}; missing {missing}")
+    mean = costs[list(ADAPTIVE)]
+    if approach == "mean":
+        return {"mean": float(mean.mean())}
+    return {m: float(mean[m]) for m in _approach_rules(mean, approach)}
 
 
 #: the readings of "our approach" (:data:`APPROACHES`) from the strictest to the loosest, each implying the next: every
@@ -241,19 +257,38 @@ def curvature_found(records: pd.DataFrame, *, within: int = 2, share: float = 0.
     return bool(all(np.mean([ended and n <= within for n, ended in v]) >= share for v in streaks.values() if v))
 
 
-def ratios_in_range(ratio, bounds) -> bool:
-    """Sec. 6.2's ranges: every adaptive rule's ``ratio`` (rule -> cost as a multiple of the predefined step's) within
-    ``bounds[0]..bounds[1]``, line search's within ``bounds[2]..bounds[3]`` (the text: 2-5x and 7-39x)."""
+def ratios_outside(ratio, bounds, approach: str = "every") -> list:
+    """The rules that break Sec. 6.2's ranges ("step-size adaptivity is only 2-5 times slower than the predefined
+    step-size as opposed to line-search which is 7-39 times"; ``ratio``: rule -> cost as a multiple of the predefined
+    step's): line search where its ratio lies outside ``bounds[2]..bounds[3]``, and the adaptive side as "our approach"
+    is read (``approach``, :data:`APPROACHES`, the same values as C3.4's and C3.6's, :func:`_approach_values`) outside
+    ``bounds[0]..bounds[1]``: each rule it reads that lies outside, or, for the rules' mean outside, every adaptive rule
+    beyond the end the mean breaks (the rules that pull it out)."""
     if len(bounds) != 4:
         raise ValueError(f"bounds must be (adaptive low, adaptive high, line-search low, line-search high); got {bounds!r}")
     a_lo, a_hi, l_lo, l_hi = (check_real(f"bounds[{i}]", b, low=0.0) for i, b in enumerate(bounds))
-    return bool(all(a_lo <= ratio[m] <= a_hi for m in ADAPTIVE) and l_lo <= ratio["line_search"] <= l_hi)
+    out = []
+    for k, v in _approach_values(ratio, approach).items():
+        if k != "mean":
+            out += [] if a_lo <= v <= a_hi else [k]
+        elif not a_lo <= v <= a_hi:
+            out += [m for m in ADAPTIVE if (ratio[m] > a_hi if v > a_hi else ratio[m] < a_lo)]
+    return out + ([] if l_lo <= ratio["line_search"] <= l_hi else ["line_search"])
 
 
-def cost_ratios_in_range(records: pd.DataFrame, bounds=(2, 5, 7, 39), cost: str = "step_work") -> bool:
-    """:func:`ratios_in_range` of the mean ``cost`` (:data:`COSTS`) per run over the predefined step's."""
+def ratios_in_range(ratio, bounds, approach: str = "every") -> bool:
+    """Sec. 6.2's ranges: "our approach"'s ``ratio`` (rule -> cost as a multiple of the predefined step's), read as
+    ``approach`` (:data:`APPROACHES`: every adaptive rule, the fastest, AdaFW alone, the rules' mean), within
+    ``bounds[0]..bounds[1]`` and line search's within ``bounds[2]..bounds[3]`` (the text: 2-5x and 7-39x): no rule
+    outside (:func:`ratios_outside`)."""
+    return not ratios_outside(ratio, bounds, approach)
+
+
+def cost_ratios_in_range(records: pd.DataFrame, bounds=(2, 5, 7, 39), cost: str = "step_work", approach: str = "every") -> bool:
+    """:func:`ratios_in_range` of the mean ``cost`` (:data:`COSTS`) per run over the predefined step's, "our approach"
+    read as ``approach`` (C3.5 reads it as C3.6 does: AdaFW alone, the mean and the fastest its readings)."""
     check_choice("cost", cost, COSTS)
-    return ratios_in_range(by_method(records)[f"{cost}_ratio"], bounds)
+    return ratios_in_range(by_method(records)[f"{cost}_ratio"], bounds, approach)
 
 
 def paper_ranges(tables, bounds=(2, 5, 7, 39)) -> list:
@@ -1070,19 +1105,78 @@ def regime_reason(by_start: dict, axis: str = "elbo", at=None) -> str:
             "nothing to improve, and ranking how they fall short of plain VI is not the paper's comparison")
 
 
-def in_regime(test, diagnosis, by_start: dict, *, axis: str = "elbo", at=None):
+def _agreement(by_start: dict, elbo: dict, at) -> tuple[float, list]:
+    """The train log-likelihood gate's passing tests (:func:`regime_tests` on ``by_start`` at ``at``, beyond
+    :func:`regime_threshold` of their family) and beside each the ELBO's gain of the same start, rule and iterate
+    (``elbo``: start -> :func:`boosting_gains` on the ELBO): ``(threshold, [(test, elbo gain, its SE, agrees)])``,
+    ``agrees`` where the ELBO's gain is positive beyond the same threshold with steps that moved ``q_0``."""
+    elbo = _by_start(elbo)
+    tests = regime_tests(by_start, at)
+    z = regime_threshold(len(tests)) if tests else REGIME_SE
+    out = []
+    for t in tests:
+        if not t["gain"] > z * t["se"]:
+            continue
+        if t["start"] not in elbo or t["rule"] not in elbo[t["start"]]:
+            raise ValueError(f"elbo must hold the ELBO gains of start {t['start']!r} and rule {t['rule']!r} (the train "
+                             "log-likelihood's test it is to agree with)")
+        e = elbo[t["start"]][t["rule"]]
+        g, se = float(e[t["iterate"]]), float(e[f"{t['iterate']}_se"])
+        out.append((t, g, se, bool(e[f"{t['iterate']}_moved"] and np.isfinite(se) and g > z * se)))
+    return z, out
+
+
+def regime_agrees(by_start: dict, elbo: dict, at=None) -> bool:
+    """Table 3's gate (C3.1) opens on the train log-likelihood only where the ELBO agrees: some test that passes
+    :func:`regime_open` on the train log-likelihood per point (``by_start``: start -> :func:`boosting_gains` on
+    ``"train_ll"``, read at ``at``, default :data:`REGIME_AT`'s last iterate) has an ELBO gain over plain VI (``elbo``:
+    start -> :func:`boosting_gains` on the ELBO) of the same start, rule and iterate that is positive beyond the same
+    threshold, the family's (:func:`regime_threshold`): the same sign and the same significance. Boosting optimises the
+    ELBO (Eq. (2)-(4)); a train log-likelihood that gains while the objective does not (session 42's review: line search
+    +0.0070 train LL, 4.5 SE against a 2.80 cut, at -21 ± 16 nats on the ELBO from the vi start) is no regime in which
+    the rules' ranking shows what boosting does."""
+    at = check_choices("at", REGIME_AT["train_ll"] if at is None else at, ITERATES)
+    return bool(regime_open(by_start, at) and any(ok for *_, ok in _agreement(by_start, elbo, at)[1]))
+
+
+def disagreement_reason(by_start: dict, elbo: dict, at=None) -> str:
+    """The reason C3.1 is undecided where the train log-likelihood's gate opens but the ELBO does not agree
+    (:func:`regime_agrees` false, :func:`regime_open` true): every passing train log-likelihood test with the ELBO's gain
+    of the same start, rule and iterate, both in standard errors against the family's threshold."""
+    at = check_choices("at", REGIME_AT["train_ll"] if at is None else at, ITERATES)
+    z, rows = _agreement(by_start, elbo, at)
+    if not rows:
+        raise ValueError("no train log-likelihood test passes the gate: give regime_reason's reason, not this one")
+    it = {"first": "the first step", "last": "the last iterate"}
+    shown = "; ".join(f"{t['rule']} {START_NAMES.get(t['start'], t['start'])} at {it[t['iterate']]}: train LL "
+                      f"{t['gain']:+.3g} ± {t['se']:.2g} ({t['gain'] / t['se']:.2g} SE), ELBO {g:+.3g} ± {se:.2g} nats"
+                      + (f" ({g / se:.2g} SE)" if np.isfinite(se) and se > 0 else "")
+                      for t, g, se, _ in rows)
+    return (f"the train log-likelihood gains over plain VI beyond the family's {z:.3g} standard errors, but the ELBO "
+            f"gain of the same rule, start and iterate does not agree in sign and significance ({shown}): boosting "
+            "optimises the ELBO, and a train log-likelihood gain the objective does not share is no regime in which "
+            "the rules' ranking shows what boosting does")
+
+
+def in_regime(test, diagnosis, by_start: dict, *, axis: str = "elbo", at=None, elbo: dict | None = None):
     """``(test, diagnosis)`` of a claim comparing step rules, decided only where boosting means something:
     :func:`regime_open` over the starts of ``by_start`` (start -> :func:`boosting_gains` on ``axis``, :data:`AXES`, e.g.
     ``{"vi": ..., "converged": ...}``), at the iterates ``at`` (default :data:`REGIME_AT`'s for the axis: the last iterate
     alone on Table 3's train log-likelihood). There, unchanged; elsewhere a :class:`~.support.Gated` test with
     :func:`regime_reason` and no diagnosis, so the claim is ``inconclusive`` with that reason, its support ``gated``
-    (neither ``holds`` nor a failure, nor a bootstrap of a placeholder)."""
+    (neither ``holds`` nor a failure, nor a bootstrap of a placeholder). ``elbo`` (start -> :func:`boosting_gains` on the
+    ELBO; on the train log-likelihood's axis only): the gate opens only where the ELBO agrees (:func:`regime_agrees`),
+    else the reason is :func:`disagreement_reason`."""
     check_callable("test", test)
     check_choice("axis", axis, tuple(AXES))
+    if elbo is not None and axis != "train_ll":
+        raise ValueError(f"elbo is the agreement of Table 3's train log-likelihood gate: give it with axis 'train_ll'; got axis {axis!r}")
     at = REGIME_AT[axis] if at is None else at
-    if regime_open(by_start, at):
+    if not regime_open(by_start, at):
+        return Gated(regime_reason(by_start, axis, at)), None
+    if elbo is None or regime_agrees(by_start, elbo, at):
         return test, diagnosis
-    return Gated(regime_reason(by_start, axis, at)), None
+    return Gated(disagreement_reason(by_start, elbo, at)), None
 
 
 def gains_measured(by_start: dict, labels: dict | None = None, axis: str = "elbo") -> dict:
