@@ -4,10 +4,11 @@ with zero weights, sample covariances, NNLS optimality."""
 
 import numpy as np
 import pytest
+import pandas as pd
 
 from inferopt.coresets import GLMCoresetProblem
 from inferopt.datasets.glm_data import GLM_DATASETS, load_glm, whiten
-from inferopt.experiment.coresets import run_glm_trial, run_glm_trials, trial_matrix
+from inferopt.experiment.coresets import run_glm_phases, run_glm_trial, run_glm_trials, trial_matrix
 from inferopt.models import LogisticRegression, PoissonRegression, laplace_approximation
 
 
@@ -134,3 +135,22 @@ def test_trial_refits_are_nnls_optimal_and_trials_independent_of_n_jobs():
     assert (one.support <= one.k).all()
     with pytest.raises(ValueError, match="methods"):
         run_glm_trial("synth_poiss", ["bogus"], [2], 0)
+
+
+def test_phases_give_each_phase_the_table_of_its_own_call():
+    """Issue 46: A4/A5 run the authors' SparseVI arm, the paper's trials and the long batch arm as one parallel phase
+    (the longest tasks first); every table is the one its separate run_glm_trials call gives, bit for bit."""
+    arm = dict(datasets=["synth_lr", "synth_poiss"], methods=["sparsevi_authors"], ks=[1, 3], n_trials=1,
+               options=dict(n_projections=20, max_iter=10, authors_steps=3, authors_samples=6))
+    main = dict(datasets="synth_lr", methods=["uniform", "sparsevi", "a_iht_batch"], ks=[2, 4], n_trials=2,
+                options=dict(n_projections=20, max_iter=10, sparsevi_steps=2, sparsevi_samples=6))
+    together = run_glm_phases([arm, main], seed=4, n_jobs=2)
+    timing = ["seconds", "phi_floor_seconds"]
+    for phase, table in zip([arm, main], together):
+        alone = run_glm_trials(phase["datasets"], phase["methods"], phase["ks"], n_trials=phase["n_trials"], seed=4,
+                               **phase["options"])
+        pd.testing.assert_frame_equal(table.drop(columns=timing), alone.drop(columns=timing))
+    with pytest.raises(ValueError, match=r"phases\[1\]"):
+        run_glm_phases([arm, {"datasets": "synth_lr"}], seed=4)
+    with pytest.raises(ValueError, match="phases"):
+        run_glm_phases([], seed=4)

@@ -17,7 +17,6 @@ from the experiment seed (:func:`trial_seeds`), so results do not depend on ``n_
 from __future__ import annotations
 
 import zlib
-from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -36,6 +35,7 @@ __all__ = [
     "METHODS",
     "best_method",
     "medians",
+    "run_glm_phases",
     "run_glm_trial",
     "run_glm_trials",
     "time_ratio",
@@ -181,15 +181,38 @@ def run_glm_trials(datasets, methods, ks, *, n_trials: int, seed: int, n_jobs: i
     spread over ``n_jobs`` workers (:func:`~inferopt.experiment.parallel.run_tasks`: loky,
     or Dask; ``progress``: a bar over the pairs); one stacked table with a ``trial`` column.
     Registered solvers among ``methods`` are registered in the workers too (module-level
-    functions, so that they pickle)."""
+    functions, so that they pickle). One phase of :func:`run_glm_phases`."""
+    phase = {"datasets": datasets, "methods": methods, "ks": ks, "n_trials": n_trials, "options": options}
+    return run_glm_phases([phase], seed=seed, n_jobs=n_jobs, progress=progress)[0]
+
+
+def run_glm_phases(phases, *, seed: int, n_jobs: int = 1, progress: bool = False) -> list[pd.DataFrame]:
+    """Several :func:`run_glm_trials` calls as one parallel phase: ``phases`` a list of dicts with keys
+    ``datasets, methods, ks, n_trials`` and ``options`` (the keywords of :func:`run_glm_trial`); returns one table
+    per phase, each the table :func:`run_glm_trials` gives for it (every task is seeded by its dataset and trial
+    alone, so the numbers do not depend on the other phases, their order or ``n_jobs``).
+
+    The tasks are dispatched in the order of ``phases``: list the phase with the longest tasks first (e.g. the
+    authors' SparseVI arm, 50,000 Monte-Carlo steps a task, before the paper's trials), so that the short tasks fill
+    the workers while the long ones run -- longest-processing-time-first scheduling (Graham 1969): separate calls
+    leave a worker idle at the end of each call (issue 46: A4's and A5's arms on 2 workers)."""
     n_jobs = check_int("n_jobs", n_jobs, low=-1)
     progress = check_flag("progress", progress)
-    datasets = [datasets] if isinstance(datasets, str) else list(datasets)
-    jobs = [(d, t, s) for d in datasets for t, s in enumerate(trial_seeds(seed, n_trials, d))]
-    task = partial(_glm_task, added_solvers(methods), options)
-    tables = run_tasks(task, [(d, methods, ks, s) for d, _, s in jobs], n_jobs=n_jobs,
-                       progress="trials (dataset x trial)" if progress else False)
-    return pd.concat([tab.assign(trial=t) for (_, t, _), tab in zip(jobs, tables)], ignore_index=True)
+    if not isinstance(phases, list | tuple) or not phases:
+        raise ValueError(f"phases must be a non-empty list of dicts; got {phases!r}")
+    jobs, tasks = [], []
+    for i, phase in enumerate(phases):
+        if not isinstance(phase, dict) or set(phase) != {"datasets", "methods", "ks", "n_trials", "options"}:
+            raise ValueError(f"phases[{i}] must be a dict with keys datasets, methods, ks, n_trials, options; got {phase!r}")
+        datasets = [phase["datasets"]] if isinstance(phase["datasets"], str) else list(phase["datasets"])
+        methods, added = phase["methods"], added_solvers(phase["methods"])
+        for d in datasets:
+            for t, s in enumerate(trial_seeds(seed, phase["n_trials"], d)):
+                jobs.append((i, t))
+                tasks.append((added, phase["options"], d, methods, phase["ks"], s))
+    tables = run_tasks(_glm_task, tasks, n_jobs=n_jobs, progress="trials (dataset x trial)" if progress else False)
+    return [pd.concat([tab.assign(trial=t) for (j, t), tab in zip(jobs, tables) if j == i], ignore_index=True)
+            for i in range(len(phases))]
 
 
 def _glm_task(added: dict, options: dict, dataset, methods, ks, seed) -> pd.DataFrame:
