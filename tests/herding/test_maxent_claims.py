@@ -261,3 +261,16 @@ def test_convergence_outcome_three_valued_and_never_converges():
     assert never_converges([None, None]) is None                   # every run undecided
     with pytest.raises(ValueError):
         never_converges([])
+
+
+def test_entropy_below_is_b46s_entropy_half_and_can_hold_and_fail():
+    """Session 43: B4.6's entropy half, shared with B5.3's comparative reading: strictly below the reference, less a
+    margin (negative: a tie band; positive: a clear gap)."""
+    from inferopt.experiment.maxent_claims import entropy_below
+    assert entropy_below(1.5408, 1.5582)
+    assert not entropy_below(1.5582, 1.5408)
+    assert not entropy_below(1.0, 1.0)
+    assert entropy_below(1.01, 1.0, margin=-0.02)
+    assert not entropy_below(0.99, 1.0, margin=0.02)
+    with pytest.raises(ValueError, match="entropy"):
+        entropy_below(-1.0, 1.0)

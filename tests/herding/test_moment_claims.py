@@ -724,3 +724,63 @@ def test_closer_at_majority_reads_the_span_of_the_coupling_grid():
         closer_at_majority(herding, line_search, levels=[1.0, 0.5], span=2.0)
     with pytest.raises(ValueError, match="span"):
         closer_at_majority(herding, line_search, levels=levels, span=0.25)
+
+
+def test_entropy_minimization_reading_reads_the_absolute_cut_and_b46s_comparative_reading():
+    """Session 43 (B5.3, the fresh review of issue 44): at the paper scale's (8, 2/7) line search's position is
+    [0.809, 0.895] against herding's 0.844: it fails the absolute cut 0.5 and holds B4.6's comparative reading (entropy
+    1.541 below herding's 1.558); either reading can hold and can fail, and a cell without the premise decides nothing."""
+    from inferopt.experiment.moment_claims import entropy_minimization_reading
+    assert entropy_minimization_reading(0.809, 0.895, 0.5, True) is False                                  # absolute: fails
+    assert entropy_minimization_reading(0.183, 0.396, 0.5, True) is True                                   # absolute: holds
+    assert entropy_minimization_reading(0.809, 0.895, 1.0, True, "herding", 1.5408, 1.5582) is True       # comparative: holds
+    assert entropy_minimization_reading(0.2, 0.3, 1.0, True, "herding", 3.6, 3.5) is False                # above herding's: fails
+    assert entropy_minimization_reading(0.2, 0.3, 1.0, True, "herding", 3.5, 3.5) is False                # equal: no minimisation
+    assert entropy_minimization_reading(0.2, 0.3, 1.0, False, "herding", 1.0, 3.5) is None                # premise absent
+    with pytest.raises(ValueError, match="reference"):
+        entropy_minimization_reading(0.2, 0.3, 0.5, True, "uniform")
+    with pytest.raises(ValueError, match="cut"):
+        entropy_minimization_reading(0.2, 0.3, 0.5, True, "herding", 1.0, 2.0)
+    with pytest.raises(ValueError, match="herding_entropy"):
+        entropy_minimization_reading(0.2, 0.3, 1.0, True, "herding", 1.0)
+
+
+def test_calibrated_position_cut_is_the_largest_position_the_paper_calls_close_to_a_minimum_entropy():
+    """Session 43 (B5.3): the cut calibrated on Fig. 6's line-search panels (B4's paper-scale figure draw: random
+    0.798, rational ratios 0.038, rational 0.383) is 0.798: a position of 0.81 fails it, 0.6 holds it."""
+    from inferopt.experiment.moment_claims import calibrated_position_cut, entropy_minimization_bracket
+    cut = calibrated_position_cut([0.797656, 0.0382661, 0.383096])
+    assert cut == pytest.approx(0.797656)
+    assert entropy_minimization_bracket(0.809, 0.895, cut) is False
+    assert entropy_minimization_bracket(0.5, 0.6, cut) is True
+    with pytest.raises(ValueError, match="positions"):
+        calibrated_position_cut([])
+
+
+def test_closer_at_majority_reads_only_the_couplings_with_the_premise():
+    """Session 43 (B5.9): at d = 10 (paper scale) herding is closer at 2 of 5 couplings, the two it loses at
+    w (d - 1) = 3 and 4, where line search is not more efficient at the moments: without them herding is closer at 2 of 3
+    and the majority holds; with the premise everywhere it still fails; no premise anywhere is refused."""
+    from inferopt.experiment.moment_claims import closer_at_majority
+    herding, line_search = [0.0117, 0.0086, 0.0802, 0.0060, 0.0011], [0.1570, 0.1695, 0.0561, 0.0050, 0.0009]
+    assert closer_at_majority(herding, line_search) is False                                           # 2 of 5
+    assert closer_at_majority(herding, line_search, premises=[True, True, True, False, False]) is True  # 2 of 3
+    assert closer_at_majority(herding, line_search, premises=[True] * 5) is False
+    with pytest.raises(ValueError, match="premises"):
+        closer_at_majority(herding, line_search, premises=[False] * 5)
+    with pytest.raises(ValueError, match="premises"):
+        closer_at_majority(herding, line_search, premises=[True, False])
+
+
+def test_drawn_cell_counts_only_cells_free_of_ties():
+    """Session 43 (B5.12): a drawn cell whose herding run never tied carries B5.1's outcome (holds or fails); a cell
+    where some step tied (Fig. 7's symmetric cells) is not measured."""
+    from inferopt.experiment.moment_claims import drawn_cell
+    assert drawn_cell(True, 0.0) is True
+    assert drawn_cell(False, 0.0) is False
+    assert drawn_cell("not measured", 0.0) == "not measured"
+    assert drawn_cell(True, 0.47) == "not measured"
+    with pytest.raises(ValueError, match="outcome"):
+        drawn_cell("maybe", 0.0)
+    with pytest.raises(ValueError, match="tie_share"):
+        drawn_cell(True, 1.5)

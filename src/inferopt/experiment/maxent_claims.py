@@ -11,7 +11,9 @@ read a run as the figure's panels show it, beside :mod:`.herding_claims` (which 
 * :func:`decide_over_axes` -- THE RULE's clause 3 for a claim decided over Fig. 6's open settings (the random means'
   interval, the rationals' denominator);
 * :func:`blatant_min_entropy` -- B4.12, Sec. 6's "more efficient ... fail more blatantly" for min-norm-point;
-* :func:`tradeoff_panel` -- B4.6, the trade-off on one panel, its premise read as B4.7 reads it;
+* :func:`tradeoff_panel` -- B4.6, the trade-off on one panel, its premise read as B4.7 reads it; :func:`entropy_below`
+  -- its entropy half (B5.3 reads it too, session 43: B4.6's comparative reading of "suggest a minimization of the
+  entropy");
 * :func:`convergence_outcome`, :func:`never_converges` -- B4.4, "never converges" per run, three-valued.
 """
 
@@ -278,7 +280,17 @@ def tradeoff_panel(share: float, better: dict, worse: dict, share_cut: float = 0
             raise ValueError(f"{name} must give dist and entropy; missing {sorted(missing)}")
     if not share > share_cut:
         return None
-    return bool(float(better["dist"]) > float(worse["dist"]) and float(better["entropy"]) < float(worse["entropy"]) - entropy_margin)
+    return bool(float(better["dist"]) > float(worse["dist"]) and entropy_below(better["entropy"], worse["entropy"], entropy_margin))
+
+
+def entropy_below(entropy: float, reference: float, margin: float = 0.0) -> bool:
+    """Sec. 6's "characteristics which would rather suggest a minimization of the entropy", read comparatively (B4.6's
+    entropy half, :func:`tradeoff_panel`; B5.3's comparative reading, session 43): the more efficient method's final
+    ``entropy`` strictly below the ``reference`` method's (herding's) less ``margin`` nats (a negative margin counts an
+    entropy within it above the reference's as below; a positive one asks for a clear gap)."""
+    entropy, reference = check_real("entropy", entropy, low=0.0), check_real("reference", reference, low=0.0)
+    margin = check_real("margin", margin)
+    return bool(entropy < reference - margin)
 
 
 def convergence_outcome(final_dist: float, slope: float, tol: float, slope_cut: float = DECREASING_SLOPE) -> bool | None:

@@ -55,6 +55,13 @@ read where the run ends, over its last decade, not over an early plateau:
   gone); random ties and the tie-free runs are tie-rule cells weighed by one function, :func:`tie_rule_verdict` (each
   rule's own claim over d; `setting` only where one rule fails at every d and another holds at every d, at every
   reading); :func:`not_maxent_resolved_cell` reads no grid resolution for a run off the grid (line search).
+* session 43 (the fresh review of issue 44): :func:`entropy_minimization_reading` -- B5.3 at a reading of its scale, the
+  absolute cut on the position or B4.6's comparative reading (line search's entropy below herding's,
+  :func:`~.maxent_claims.entropy_below`); :func:`calibrated_position_cut` -- B5.3's cut calibrated on the paper's
+  Fig. 6 (the largest position of the line-search runs Sec. 5.3 calls "close to a minimum entropy solution");
+  :func:`closer_at_majority`'s ``premises`` -- B5.9 read where the abstract's premise holds (line search better at the
+  moments, :func:`moment_premise_cell`); :func:`drawn_cell` -- B5.12, Sec. 6's "herding fails in other case, which are
+  not chosen to be particularly pathological", on cells drawn at random with no tied step.
 """
 
 from __future__ import annotations
@@ -300,7 +307,7 @@ MAJORITY_SHARES = (0.5, 2 / 3)
 
 
 def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: float = 1.0, levels=None,
-                       span: float | None = None, resolutions=None) -> bool | None:
+                       span: float | None = None, resolutions=None, premises=None) -> bool | None:
     """B5.9 at one value of d (the abstract's and Sec. 6's "the original herding algorithm tends to approach more often
     the maximum entropy distribution"; session 38's review, four reviewers of five: read by majority over the couplings,
     as B4.11 reads the same sentence on Fig. 6): herding ends closer to ``p*`` than line search -- :func:`farther_cell` at
@@ -318,7 +325,12 @@ def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: flo
     ``None``: every comparison decides): a coupling whose two distances are not :func:`resolved_comparison` (herding's on
     the grid, line search's off it; session 41) decides nothing, and the d's verdict is ``None`` (undecided) where it
     turns on such couplings -- the majority is taken with them counted as wins and as losses, and decides only where
-    both agree."""
+    both agree.
+
+    Session 43 (the fresh review of issue 44): ``premises`` each entry's premise (``None``: every entry has it) -- the
+    abstract's "while we can improve over herding on the task of approximating integrals": a coupling where line search
+    is not more efficient at the moments (:func:`moment_premise_cell` false: at w (d - 1) = 3 and 4 herding matches the
+    moments as well) is outside the sentence and decides nothing; a ValueError where no coupling read has it."""
     from .maxent_claims import approaches_more_often
     h = as_finite_array("dist_herding", dist_herding, ndim=1, nonempty=True)
     o = as_finite_array("dist_other", dist_other, ndim=1, nonempty=True)
@@ -340,6 +352,13 @@ def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: flo
             raise ValueError(f"span {span} lies below every coupling {lv.tolist()}: no coupling to read")
     else:
         read = np.ones(h.shape, dtype=bool)
+    if premises is not None:
+        prem = np.asarray(premises)
+        if prem.shape != h.shape or prem.dtype != bool:
+            raise ValueError(f"premises must hold one bool per distance; got {premises!r}")
+        if not (read & prem).any():
+            raise ValueError("premises: no coupling read has the premise (line search more efficient at the moments)")
+        read = read & prem
     if resolutions is None:
         resolved = np.ones(h.shape, dtype=bool)
     else:
@@ -547,6 +566,57 @@ def entropy_minimization_bracket(low: float, high: float, cut: float = 0.5, prem
     if not premise:
         return None
     return True if high <= cut else False if low > cut else "inconclusive"
+
+
+#: B5.3's two references for line search's entropy (session 43): its position between the lowest entropy with the
+#: moments (0) and the maximum entropy (1) at most a cut (chosen), or B4.6's comparative reading, below herding's entropy
+ENTROPY_REFERENCES = ("max entropy", "herding")
+
+
+def entropy_minimization_reading(low: float, high: float, cut: float, premise: bool, reference: str = "max entropy",
+                                 entropy: float | None = None, herding_entropy: float | None = None):
+    """B5.3 on one cell at one reading of Sec. 6's "characteristics which would rather suggest a minimization of the
+    entropy" (session 43, the fresh review of issue 44: the absolute cut alone made the verdict turn on a cut-off of
+    ours). ``reference`` (:data:`ENTROPY_REFERENCES`): ``"max entropy"`` -- :func:`entropy_minimization_bracket` on the
+    position bracket ``[low, high]`` at ``cut``; ``"herding"`` -- B4.6's comparative reading,
+    :func:`~.maxent_claims.entropy_below`: line search's final ``entropy`` strictly below ``herding_entropy`` (exact:
+    the two share the scale's ends, so no bracket); there herding's entropy is the cut, the scale's 1, and ``cut``
+    must be 1. ``None`` where the premise is absent (not measured)."""
+    from .maxent_claims import entropy_below
+    if reference not in ENTROPY_REFERENCES:
+        raise ValueError(f"reference must be one of {ENTROPY_REFERENCES}; got {reference!r}")
+    if reference == "max entropy":
+        return entropy_minimization_bracket(low, high, cut, premise)
+    if check_real("cut", cut) != 1.0:
+        raise ValueError(f"cut must be 1 at the reference 'herding' (herding's entropy is the cut); got {cut}")
+    if entropy is None or herding_entropy is None:
+        raise ValueError("entropy and herding_entropy must be given at the reference 'herding'")
+    if not isinstance(premise, bool | np.bool_):
+        raise TypeError(f"premise must be a bool; got {type(premise).__name__}")
+    return entropy_below(entropy, herding_entropy) if premise else None
+
+
+def calibrated_position_cut(positions) -> float:
+    """B5.3's position cut calibrated on the paper's Fig. 6 (session 43): Sec. 5.3 says of every panel of Fig. 6 that
+    line search "happens to be close to a minimum entropy solution", so the largest entropy position (on B5.3's scale,
+    :func:`entropy_position`) of those line-search runs, ``positions`` (one per panel, reproduced), is the most the
+    paper's own words cover: a position at or below it is as "close" as a run the paper calls so. Fig. 7 shows no
+    entropy (its panels are distances to p* and moment errors), so it calibrates nothing."""
+    p = as_finite_array("positions", positions, ndim=1, nonempty=True)
+    return float(p.max())
+
+
+def drawn_cell(outcome, tie_share: float):
+    """B5.12 on one cell (Sec. 6: "herding fails in other case, which are not chosen to be particularly pathological";
+    session 43): a cell counts as not chosen to be pathological where its model was drawn at random (the map's
+    unary-weight cells: p*'s weights uniform, seeded, no symmetry) and herding's run tied at no step (``tie_share`` 0:
+    no tie rule picks its points, the pathology of Fig. 7's symmetric cells); there ``outcome`` is B5.1's outcome on the
+    cell (herding matches the moments and does not converge to p*: ``True``; undecided ``None``; a verdict word kept),
+    elsewhere ``"not measured"``."""
+    tie_share = check_real("tie_share", tie_share, low=0.0, high=1.0)
+    if outcome not in (True, False, None) and outcome not in ("holds", "fails", "inconclusive", "not measured"):
+        raise ValueError(f"outcome must be True / False / None or a verdict word; got {outcome!r}")
+    return outcome if tie_share == 0.0 else "not measured"
 
 
 def min_entropy_lower_bound(features, mu, classes=None) -> float:
