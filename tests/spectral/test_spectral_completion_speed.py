@@ -95,6 +95,12 @@ def test_descent_step_is_the_generic_projected_step_bit_for_bit():
     assert np.array_equal(prob.descent_step(theta, 0.7, frozen), expected)
     with pytest.raises(ValueError, match="shape"):
         prob.descent_step(theta[:, :-1], 0.7, direction)
+    # session 43: the observed entries gathered at flat positions, the same numbers as the 2-D index, whatever the layout
+    grad2d = np.zeros(prob.shape)
+    grad2d[prob.rows, prob.cols] = 2.0 * prob.lam * (theta[prob.rows, prob.cols] - prob.values)
+    assert np.array_equal(prob.g_grad(theta), grad2d) and np.array_equal(prob.g_grad(np.asfortranarray(theta)), grad2d)
+    assert prob.g(np.asfortranarray(theta)) == float(prob.lam * np.sum((theta[prob.rows, prob.cols] - prob.values) ** 2))
+    assert np.array_equal(prob.descent_step(np.asfortranarray(theta), 0.7, np.asfortranarray(direction)), expected)
 
 
 class Generic:

@@ -73,6 +73,9 @@ class MatrixCompletion:
         self.rows, self.cols, self.values = self._check_entries("observed", rows, cols, values)
         if len(set(zip(self.rows.tolist(), self.cols.tolist()))) != self.rows.size:
             raise ValueError("observed entries must not repeat an index pair (i, j)")
+        #: the observed entries' positions in θ's C-order flattening (``i r + j``): one gather / scatter per step on a flat
+        #: view instead of a 2-D fancy index (which recomputes these positions at every call), the same numbers bit for bit
+        self._flat = np.ravel_multi_index((self.rows, self.cols), self.shape)
         self.test = None if test is None else self._check_entries("test", *test)
         self.lam = check_real("lam", lam, low=0.0, low_open=True)
         self.eps = check_real("eps", eps, low=0.0, low_open=True)
@@ -171,12 +174,16 @@ class MatrixCompletion:
     def _spectral_term_of(self, lam) -> float:
         return float(np.sum(np.sqrt(lam + self.eps)) + (self.shape[0] - lam.size) * np.sqrt(self.eps))
 
+    def _observed(self, theta):
+        """``θ_ij`` on ``Ω``, gathered at :attr:`_flat` (``np.take`` reads ``θ`` in C order whatever its layout)."""
+        return np.take(theta, self._flat)
+
     def g(self, theta) -> float:
-        return float(self.lam * np.sum((theta[self.rows, self.cols] - self.values) ** 2))
+        return float(self.lam * np.sum((self._observed(theta) - self.values) ** 2))
 
     def g_grad(self, theta):
-        out = np.zeros_like(theta)
-        out[self.rows, self.cols] = 2.0 * self.lam * (theta[self.rows, self.cols] - self.values)
+        out = np.zeros(theta.shape, dtype=theta.dtype)   # C order: its flat view is itself
+        out.reshape(-1)[self._flat] = 2.0 * self.lam * (self._observed(theta) - self.values)
         return out
 
     def descent_step(self, theta, eta, direction):
@@ -190,10 +197,11 @@ class MatrixCompletion:
         zeros is skipped: it only turns a ``-0.0`` into ``+0.0``).
         """
         direction = np.asarray(direction)
-        if direction.shape != theta.shape or direction.dtype != np.float64 or not direction.flags.writeable:
-            direction = np.array(direction, dtype=float)   # not ours to overwrite in place
-        rows, cols = self.rows, self.cols
-        direction[rows, cols] += 2.0 * self.lam * (theta[rows, cols] - self.values)
+        if (direction.shape != theta.shape or direction.dtype != np.float64 or not direction.flags.writeable
+                or not direction.flags.c_contiguous):
+            direction = np.array(direction, dtype=float, order="C")   # not ours to overwrite in place (or no flat view of it)
+        flat = direction.reshape(-1)   # a view: C-contiguous
+        flat[self._flat] += 2.0 * self.lam * (self._observed(theta) - self.values)
         direction *= eta
         np.subtract(theta, direction, out=direction)
         return np.clip(direction, self.low, self.high, out=direction)

@@ -15,6 +15,12 @@ _COMPLETION = dict(seed=SEED, test_fraction=FRACTION, validation_fraction=FRACTI
                    sgd_decay=NONNEG, iters=COUNT, budget=POSITIVE.or_null(), eval_every=COUNT, map_seeds=Int(low=2),
                    map_budget=POSITIVE.or_null(), map_iters=COUNT, n_jobs=COUNT, progress=Flag(), extra_methods=EXTRA_METHODS)
 
+def _label(name, value):
+    """A verdict-map cell's label (D3's ``map_runs``, session 43): a non-empty string."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{name} must be a map cell's label (a non-empty string); got {value!r}")
+
+
 #: experiment id -> {key: Rule}, every key of its params.yaml section
 SPECS: dict[str, dict[str, Rule]] = {
     "D1": dict(seed=SEED, N_values=ListOf(COUNT), functions=ListOf(Record(name=FUNCTION, a=Real(), b=Real())),
@@ -28,7 +34,8 @@ SPECS: dict[str, dict[str, Rule]] = {
     "D3": dict(_COMPLETION, size_shares=ListOf(Real(0.0, 1.0, low_open=True), min_length=2), N=COUNT, gd_iters=COUNT,
                svrg_inner=COUNT, step_factors=ListOf(POSITIVE, min_length=1), tune_iters=COUNT, tune_budget=POSITIVE.or_null(),
                target_share=Real(0.0, 1.0, low_open=True), target_rmse=POSITIVE, cost_rows=ListOf(COUNT, min_length=2),
-               map_eps_factors=ListOf(POSITIVE), map_lam_factors=ListOf(POSITIVE), map_beside=Flag(),
+               map_eps_factors=ListOf(POSITIVE), map_lam_factors=ListOf(POSITIVE, min_length=0), map_beside=Flag(),
+               map_runs=ListOf(Rule(_label, "a map cell's label, e.g. 'raw (eps, lam)'"), min_length=0).or_null(),
                step_extend=Int(low=0), step_ratio=Real(low=1.0, low_open=True), stochastic_cost=ListOf(POSITIVE, min_length=2).or_null(),
                far_objective=Real(low=1.0, low_open=True), paper_share=Real(0.0, 1.0, low_open=True),
                price_shape=ListOf(COUNT, length=2).or_null(), reference_tol=POSITIVE, reference_rounds=COUNT,

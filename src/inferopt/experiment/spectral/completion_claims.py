@@ -839,8 +839,10 @@ def d31_fixed_reading(fixed: dict, share: float) -> dict:
     the way the floor leaves undone (``short``: the share of the optimum's lead over the mean it throws away), and ``outcome``: True where the floor lies above the target (the bias alone keeps SGD-DET from
     it, while the unbiased methods converge to the optimum), False where it lies below, None where equal, or where the cell
     records ``self-consistent`` False (session 41, :func:`~.completion_degrees.det_own_fixed_point`: the intervals cycled, the
-    arm's own map has no fixed point found there, so no floor). ``outcome``: the chosen cell's where every cell agrees, else
-    None (it turns with the setting); the map's cell on the other ratings (session 41: :data:`~.completion_map.CENTRED_CELL`
+    arm's own map has no fixed point found there, so no floor). ``outcome``: the chosen cell's where every decided cell agrees
+    with it, else None (it turns with the setting); an undecided cell (None) is neither agreement nor disagreement (session 43:
+    a cell whose intervals cycled turned the verdict; it is named in ``undecided``), and an undecided chosen cell decides
+    nothing; the map's cell on the other ratings (session 41: :data:`~.completion_map.CENTRED_CELL`
     under a raw regime, :data:`~.completion_map.RAW_CELL` under a centred one, :data:`BESIDE_CELLS`) is read beside, outside
     that agreement: it is not the regime's ratings, and a cell on it rescues (``setting``), never overturns."""
     if not isinstance(fixed, dict) or not fixed:
@@ -857,12 +859,45 @@ def d31_fixed_reading(fixed: dict, share: float) -> dict:
         run = _fixed_run(label, c)
         outcome = None if run.get("self-consistent") is False else True if f_ > target else False if f_ < target else None
         cells[label] = {"floor": f_, "optimum": o_, "start": s_, "target": target, "short": (f_ - o_) / (s_ - o_),
-                        "outcome": outcome} | run
-    outs = [c["outcome"] for label, c in cells.items() if label not in BESIDE_CELLS]
+                        "outcome": outcome} | run | {k: check_real(f"fixed[{label!r}][{k!r}]", c[k], low=0.0, low_open=True)
+                                                     for k in ("eps", "lam") if k in c}
+    outs = {label: c["outcome"] for label, c in cells.items() if label not in BESIDE_CELLS}
     if not outs:
         raise ValueError(f"fixed must hold a cell on the regime's ratings besides {BESIDE_CELLS}")
-    first = outs[0]
-    return {"outcome": first if all(o is first for o in outs) else None, "cells": cells, "share": share}
+    first = next(iter(outs.values()))
+    agree = first is not None and all(o is first for o in outs.values() if o is not None)
+    return {"outcome": first if agree else None, "cells": cells, "share": share,
+            "undecided": [label for label, o in outs.items() if o is None]}
+
+
+def d31_fixed_diagnosis(fx: dict, text: str, *, chosen: dict, worse=()):
+    """The diagnosis of D3.1 where SGD-DET's fixed point fails it (:func:`d31_fixed_reading`'s ``fx``, outcome False):
+    every cell of ``fx`` as a deterministic verdict-map cell (nothing in a fixed point is drawn), through
+    :func:`~.completion_map.centred_diagnosis` (:func:`~.completion.completion_diagnosis`), so that a cell on the other
+    ratings (session 43: :data:`~.completion_map.RAW_CELL`, the paper's literal box under a centred regime) that holds is a
+    ``setting`` rescue, said to rest on the centred cell or not. ``chosen``: the chosen cell's setting ``{"dataset", "eps",
+    "lam"[, "ratings"]}``; every other cell's is the chosen one's at its own ``eps`` and ``lam`` (required), on the chosen
+    ratings, or on the other ones for :data:`BESIDE_CELLS`. ``worse``: settings whose optimum predicts worse than the
+    training mean (they rescue nothing)."""
+    from ..support import deterministic
+    from ..verdict_map import cell
+    from .completion_map import CENTRED, RATINGS
+
+    if not isinstance(chosen, dict) or "dataset" not in chosen:
+        raise TypeError(f"chosen must be the chosen setting {{'dataset', 'eps', 'lam'[, 'ratings']}}; got {chosen!r}")
+    centred = on_centred(chosen)
+    cells = []
+    for i, (label, c) in enumerate(fx["cells"].items()):
+        if i == 0:
+            setting = dict(chosen)
+        elif not {"eps", "lam"} <= set(c):
+            raise ValueError(f"fx['cells'][{label!r}] must hold its eps and lam (d31_fixed_reading keeps them from fixed)")
+        else:
+            setting = {"dataset": chosen["dataset"], "eps": c["eps"], "lam": c["lam"]} | (
+                {RATINGS: CENTRED} if centred != (label in BESIDE_CELLS) else {})
+        cells.append(cell(setting, c["outcome"], support=deterministic("SGD-DET's fixed point: nothing drawn"), construction="ours",
+                          data="stand-in"))
+    return centred_diagnosis(cells, text, no_authors_construction=NO_AUTHORS, chosen=dict(chosen), worse_than_mean=list(worse))
 
 
 def _d31_fixed_text(fx: dict, key: str) -> str:
@@ -901,7 +936,7 @@ def d31_claim(runs: D3Runs, *, regime: dict, eps: float, lam: float, conditionin
     runs = _runs_of(runs)
     if fixed is not None:
         return _d31_fixed_claim(runs, regime=regime, eps=eps, lam=lam, conditioning=conditioning, pick=pick, steps=steps, map_text=map_text,
-                                fixed=fixed, N=N)
+                                fixed=fixed, N=N, chosen=chosen, worse=worse)
     if not isinstance(regime, dict) or not isinstance(conditioning, dict):
         raise TypeError("regime and conditioning must be mappings name -> value")
     eps, lam = check_real("eps", eps, low=0.0, low_open=True), check_real("lam", lam, low=0.0, low_open=True)
@@ -1168,8 +1203,9 @@ def cost_check(seconds_exponents: dict, work_exponents: dict, flops: dict, secon
             | {f"seconds against {k}": seconds[k] for k in COST_ORDER}}
 
 
-def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, steps, map_text, fixed, N) -> dict:
-    """:func:`d31_claim` decided on SGD-DET's fixed point (:func:`d31_fixed_reading`)."""
+def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, steps, map_text, fixed, N, chosen, worse) -> dict:
+    """:func:`d31_claim` decided on SGD-DET's fixed point (:func:`d31_fixed_reading`); where it fails, its diagnosis
+    :func:`d31_fixed_diagnosis` (a ``setting`` rescue by a cell that holds, the other ratings' included)."""
     if not isinstance(regime, dict) or not isinstance(conditioning, dict):
         raise TypeError("regime and conditioning must be mappings name -> value")
     eps, lam = check_real("eps", eps, low=0.0, low_open=True), check_real("lam", lam, low=0.0, low_open=True)
@@ -1190,11 +1226,14 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
               f"{run_support['undecided']:.2f} undecided; second-half share of the way SGD-DET {late['SGD-DET']:.3f}, SGD {late['SGD']:.3f}, "
               f"SVRG {late['SVRG']:.3f}. The runs read the probes' noise (M, sgd_decay) as much as the bias, so they do not decide it.")
     cells = list(fx["cells"])
-    turns = outcome is None and any(c["outcome"] is not None for c in fx["cells"].values())
+    first = fx["cells"][cells[0]]["outcome"]
     why = None
     if outcome is None:
         why = (f"the fixed point's reading turns with the setting ({_d31_fixed_text(fx, key)}); what would decide it: the claim's setting "
-               "(the paper's eps, unstated)" if turns else "the floor lies at the target")
+               "(the paper's eps, unstated)" if first is not None else
+               "the chosen cell's floor is undecided (no self-consistent point, or the floor at the target)")
+    undecided = ("" if not fx["undecided"] else
+                 f" Undecided cells, counted neither way: {', '.join(fx['undecided'])} (no self-consistent point, or the floor at the cut).")
     regime_ = dict(regime) | {"training-mean test RMSE": runs.trivial[ref], "eps": eps, "lam": lam}
     text = (f"SGD-DET performs badly due to its biased gradient estimators, decided on its deterministic fixed point at degree {N} (the "
             + ("minimiser of the truncated objective its mean gradient descends, on the spectral interval of the point itself as the arm "
@@ -1212,15 +1251,17 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
             + (". " + " and ".join(m for m in passed if not passed[m]) + " ends behind SGD-DET's floor within this budget: those runs "
                "do not get where the claim's reasoning puts an unbiased method (their step and budget, read by D3.2 and D3.3), so the "
                "runs cannot show the bias's cost against them; the fixed point decides" if not all(passed.values()) else "")
-            + f". {beside} " + ("" if why is None else f"Undecided: {why}. ")
+            + f".{undecided} {beside} " + ("" if why is None else f"Undecided: {why}. ")
             + f"{pick} {runs.centred()} {steps} {map_text} {runs.seeds()}")
     diag = None
     if outcome is None and why:
         diag = Unearned(why, {"fixed point": fx})
     elif outcome is False:
-        diag = Unearned("SGD-DET's bias floor lies below the cut here, and nothing measured explains it (b/a, which the bias "
-                        "grows with, is not measured at the paper's size); what would decide it: the fixed point on ratings of the "
-                        "paper's size, or a map over eps", {"fixed point": fx})
+        diag = d31_fixed_diagnosis(fx, "SGD-DET's fixed point against the cut across the cells read.", chosen=chosen, worse=worse)
+        if not (isinstance(diag, dict) and diag.get("kind") == "setting"):   # no rescue: a failure nothing measured explains
+            diag = Unearned("SGD-DET's bias floor lies below the cut here and no cell read rescues it, and nothing measured explains "
+                            "it (b/a, which the bias grows with, is not measured at the paper's size); what would decide it: the fixed "
+                            "point on ratings of the paper's size, or a map over eps", {"fixed point": fx})
     return dict(
         id="D3.1", text=text, holds=bool(outcome) if outcome is not None else (False if diag is not None else None),   # Unearned: inconclusive
         measured={f"{label}: {k}": v for label, c in fx["cells"].items() for k, v in c.items() if k != "outcome"}
@@ -1675,6 +1716,30 @@ def d36_power(d_ratio: float, factor: float = D36_CAUSE_FACTOR, paper: float = P
     return 1.0 + (d_ratio - 1.0) * (factor - 1.0) / (paper - 1.0)
 
 
+def d36_diagnosis(sgd_growth: float, predicted: float, evidence: dict, factor: float = D36_CAUSE_FACTOR):
+    """The diagnosis of D3.6-cause where SGD's growth over GD's falls below ``factor`` (session 43, replacing session 33's
+    power argument): between our two sizes d' = dr and the spectrum (b/a, the conditioning, the steps tuned to it) change
+    together, so the test reads d' confounded with the rest of what a larger matrix changes. ``sgd_growth``: SGD's own growth
+    in stochastic gradients to the shared target; ``predicted``: the most d' alone lets it grow here (:func:`d36_power`,
+    Theorem 5's bound affine in d'). Where SGD grows more than d' alone allows (``sgd_growth`` above ``predicted``), most of
+    its growth is the confound's, shown with the numbers; either way :class:`~inferopt.experiment.claims.Unearned`: what
+    would decide it is one spectrum at two sizes (a synthetic matrix whose singular values are held while d' changes).
+    ``evidence``: the numbers recorded with it."""
+    sgd_growth = check_real("sgd_growth", sgd_growth, low=0.0, low_open=True)
+    predicted = check_real("predicted", predicted, low=1.0)
+    factor = check_real("factor", factor, low=1.0)
+    if not isinstance(evidence, dict):
+        raise TypeError(f"evidence must be a mapping name -> value; got {type(evidence).__name__}")
+    beyond = (f"SGD's own growth in stochastic gradients, {sgd_growth:.3g}, is above the {predicted:.3g} that d' alone can give here "
+              f"(Theorem 5's bound affine in d', d36_power): most of it is what else the size changes" if sgd_growth > predicted else
+              f"SGD's own growth in stochastic gradients, {sgd_growth:.3g}, is within the {predicted:.3g} that d' alone can give here "
+              f"(Theorem 5's bound affine in d', d36_power)")
+    return Unearned(f"confounded: between the two sizes d' = dr and the spectrum (b/a, the conditioning, the steps tuned to it) "
+                    f"change together, so a growth below {factor:g} over GD's does not show d' without effect; {beyond}. What would "
+                    "decide it: one spectrum at two sizes (a synthetic matrix with its singular values held while d' changes)",
+                    dict(evidence) | {"confound": "size and spectrum change together"})
+
+
 def d36_cause_test(table: pd.DataFrame, small: str, large: str, reading: str, prices: dict, factor: float = D36_CAUSE_FACTOR):
     """D3.6-cause, "... due to the larger dimension d' = dr (see Theorem 5)" (Sec. 5.1): SGD's growth in gradients to the
     target over GD's (:func:`d36_cause_ratio`) at least ``factor`` holds, below fails; None where not measured (SGD or GD
@@ -1856,9 +1921,9 @@ def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict, M: int, N: int) -
     diag = None
     if outcome is False:
         evidence = {"d' ratio here": d_ratio, "d' ratio 10M / 1M": PAPER_D_RATIO, "growth the claim predicts here (upper bound)": power,
-                    "SGD growth over GD's": ratio, "seeds' 90 % bootstrap interval": spread, "factor": D36_CAUSE_FACTOR}
-        diag = (Unearned(f"no power: {power_text}", evidence) if not has_power else {
-            "kind": "stand-in", "text": f"Measured on the stand-in (MovieLens 100K's sizes, not 1M and 10M). {power_text}", "evidence": evidence})
+                    "SGD growth over GD's": ratio, "seeds' 90 % bootstrap interval": spread, "factor": D36_CAUSE_FACTOR,
+                    "SGD growth in stochastic gradients": grads[ref] / grads[small]}
+        diag = d36_diagnosis(grads[ref] / grads[small], power, evidence)
     return dict(
         id="D3.6-cause", text=text,
         quote={"text": "SGD for 10M converges much slower than that for 1M due to the larger dimension d' = dr (see Theorem 5)",
