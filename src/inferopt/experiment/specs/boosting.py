@@ -28,7 +28,7 @@ _BOOSTING = dict(seed=SEED, dataset=Choice("chemreact100", "phishing68"), test_f
                                       "a real number > 0 or 'estimated'")), on_ascent=Choice("zero", "fallback"),
                  n_eval=Int(low=2), paper_rows=COUNT, n_jobs=COUNT, progress=Flag(), rule_settings=RULE_SETTINGS,
                  greedy_sweep=ListOf(GREEDY, min_length=0),
-                 authors_distances=ListOf(Choice("exact", "float32"), min_length=0), **_STEP_RULES)
+                 authors_distances=ListOf(Choice("exact", "float32"), min_length=0), common_replicates=COUNT, **_STEP_RULES)
 
 #: experiment id -> {key: Rule}, every key of its params.yaml section
 SPECS: dict[str, dict[str, Rule]] = {
