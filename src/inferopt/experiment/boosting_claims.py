@@ -800,8 +800,8 @@ def stand_in_differences(n_rows: int, n_features: int, auroc: float, *, paper_au
     lo, hi = min(paper_auroc.values()), max(paper_auroc.values())
     return (f"another data set and features ({n_rows:,} training rows x {n_features} features, against EICU's "
             f"{EICU_ROWS:,} stays x {EICU_FEATURES} clinical features)",
-            f"another separability (test AUROC {auroc:.3g} here, against Table 3's {lo:.3g}-{hi:.3g}: the AUROC ceiling "
-            "sets how concentrated and how far from a single component the posterior is)")
+            f"another separability (test AUROC {auroc:.3g} here, against Table 3's {lo:.3g}-{hi:.3g}: the posterior of a "
+            "nearly separable problem is not one of a problem at the paper's AUROC ceiling)")
 
 
 def _rows_power(evidence: dict) -> str:
