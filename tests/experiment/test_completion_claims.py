@@ -918,6 +918,8 @@ def test_d33_literal_reading_beside_the_chosen_regime_turns_the_verdict_not_a_se
     assert lit_holds["verdict"] == "holds" and lit_holds["ratio"] == "4.5" and lit_holds["bases"]["GD"] == "time to target"
     lit_fails = d33_literal(bad.main, reading="0.85", budget={"whole": None}, seed=0, setting=CHOSEN)
     assert lit_fails["verdict"] == "fails"
+    few = good.main[good.main.seed < 2]   # 2 seeds: fewer than decide a map cell, the literal reading decides nothing
+    assert d33_literal(few, reading="0.85", budget={"whole": None})["verdict"] == "inconclusive"
     tie = runs_of({m: falling(0.01) for m in METHODS})
     assert d33_literal(tie.main, reading="0.85", budget={"whole": None})["verdict"] == "not measured"
     assert d33_turns("holds", "fails") and d33_turns("fails", "holds")

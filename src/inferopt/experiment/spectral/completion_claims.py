@@ -1142,7 +1142,8 @@ def d33_literal(table: pd.DataFrame, *, reading: str, budget: dict, factor: floa
     the main runs under a raw regime, the map's :data:`~.completion_map.RAW_CELL` at the main budget under a centred one,
     ``setting`` its map setting, else None) at the target ``reading`` (the paper's RMSE 1.5), the common ``budget``
     (``{dataset: work}``) and ``factor``, with its bootstrap support over seeds (:func:`~.completion_map.supported`) and the
-    verdict it gives (:func:`~inferopt.experiment.support.supported_verdict`; ``not measured`` where the test is).
+    verdict it gives (:func:`~inferopt.experiment.support.supported_verdict`; ``not measured`` where the test is;
+    ``inconclusive`` on fewer than :data:`~.completion.MIN_MAP_SEEDS` seeds).
     Returns ``{"reading", "outcome", "verdict", "support", "bases", "ratio", "setting"}``."""
     check_table("table", table, ("dataset", "method", "seed", f"time to {reading}"))
     if not isinstance(budget, dict):
@@ -1162,8 +1163,9 @@ def d33_literal(table: pd.DataFrame, *, reading: str, budget: dict, factor: floa
 
     outcome = test(table)
     support = supported(table, test, seed)
+    few = int(table.seed.nunique()) < MIN_MAP_SEEDS   # a reading on fewer seeds than decide a map cell decides nothing
     return {"reading": reading, "outcome": outcome, "support": support,
-            "verdict": "not measured" if outcome is None else supported_verdict(outcome is True, support),
+            "verdict": "not measured" if outcome is None else "inconclusive" if few else supported_verdict(outcome is True, support),
             "bases": {m: b33[name, "SVRG", m] for m in ("GD", "SGD")}, "ratio": ratio_text(table, name, budget.get(name), reading),
             "setting": setting}
 

@@ -132,6 +132,15 @@ def _seconds_or_none(name: str, value):
     return None if value is None else check_real(name, value, low=0.0, low_open=True)
 
 
+def more_seeds(bounds: dict) -> list:
+    """The map's cells that get their remaining seeds after the first round: those whose first seeds could still leave a rescue
+    possible for some claim (``bounds``, ``{label: can_rescue's {claim: {"possible", ...}}}``), and :data:`RAW_CELL` always
+    (session 43: D3.3's literal reading is read there, on as many seeds as the main runs, whatever the rescue bounds say)."""
+    if not isinstance(bounds, dict):
+        raise TypeError(f"bounds must map a cell's label to can_rescue's bounds; got {type(bounds).__name__}")
+    return [label for label, b in bounds.items() if label == RAW_CELL or any(v["possible"] for v in b.values())]
+
+
 def map_budgets(table: pd.DataFrame, name: str, reading: str, *, budget, map_budget, map_iters: int, gd_iters: int,
                 tune_budget) -> dict:
     """The map's budgets, from GD's median run on ``name`` in ``table`` (:func:`~.completion.run_table` of the main
