@@ -567,7 +567,7 @@ def test_d34_on_the_direction_of_the_ratio_to_a_shared_target_on_the_flop_axis(t
     from inferopt.experiment.spectral.completion_claims import d34_ratio_claim, d34_shared_target
 
     dens = {"small": 0.06, "whole": 0.06}
-    grows = stochastic_only(runs_of(FAST, small=SMALL_GROWS), "SVRG")   # GD / SVRG at the whole way 2.5 on the small matrix, 5.0 on the whole
+    grows = stochastic_only(raw_runs(FAST, small=SMALL_GROWS), "SVRG")   # GD / SVRG at the whole way 2.5 on the small matrix, 5.0 on the whole
     assert d34_shared_target(grows.table, ["small", "whole"], [0.72, 0.85, 1.0]) == "1"
     holds = d34_ratio_claim(grows, densities=dens, trend=TREND, prices=at_flops(grows), M=2, N=3)
     assert recorded(tmp_path, holds)["verdict"] == "holds" and holds["measured"]["shared target"] == "1"
@@ -581,7 +581,7 @@ def test_d34_on_the_direction_of_the_ratio_to_a_shared_target_on_the_flop_axis(t
     fails = d34_ratio_claim(grows, densities=dens, trend=TREND, prices=cheap, M=2, N=3)
     assert fails["measured"]["whole: GD / SVRG time ratio on the flop axis"] == pytest.approx(t1["whole"] / 3)
     assert recorded(tmp_path, fails)["verdict"] == "fails" and fails["diagnosis"]["kind"] == "stand-in"   # 1M's cost ratio 3x the whole's
-    shrinks = stochastic_only(runs_of(FAST, small=SMALL_SHRINKS), "SVRG")   # SVRG 5x GD's speed on the small matrix: the ratio shrinks
+    shrinks = stochastic_only(raw_runs(FAST, small=SMALL_SHRINKS), "SVRG")   # SVRG 5x GD's speed on the small matrix: the ratio shrinks
     assert recorded(tmp_path, d34_ratio_claim(shrinks, densities=dens, trend=TREND, prices=at_flops(shrinks), M=2, N=3))["verdict"] == "fails"
     flat = cost_trend({"small": {"ratio": 0.9, "shape": [10, 8]}, "whole": {"ratio": 1.0, "shape": [14, 11]},
                        "synthetic 30 x 60": {"ratio": 1.05, "shape": [30, 60]}}, reference="whole", synthetic="synthetic 30 x 60",
@@ -591,7 +591,7 @@ def test_d34_on_the_direction_of_the_ratio_to_a_shared_target_on_the_flop_axis(t
     # issue 41: no share reached by both at both sizes is read at equal work, not left unmeasured: SVRG ends 0.3 RMSE
     # behind GD on the small matrix and 0.2 behind on the whole: its lead grows (holds); swapped, it shrinks (fails)
     small_behind = {"GD": falling(0.05), "SGD": falling(0.1), "SVRG": falling(0.05, 0.8)}
-    grows_eq = runs_of(FAST | {"SVRG": falling(0.05, 0.7)}, small=small_behind)
+    grows_eq = raw_runs(FAST | {"SVRG": falling(0.05, 0.7)}, small=small_behind)
     assert d34_shared_target(grows_eq.table, ["small", "whole"], [0.72, 0.85, 1.0]) is None
     eq = d34_ratio_claim(grows_eq, densities=dens, trend=TREND, prices=at_flops(grows_eq), M=2, N=3)
     assert recorded(tmp_path, eq)["verdict"] == "holds" and "read at equal work" in eq["text"]
@@ -599,13 +599,13 @@ def test_d34_on_the_direction_of_the_ratio_to_a_shared_target_on_the_flop_axis(t
     assert eq["measured"]["whole: SVRG's lead at equal work (test RMSE)"] == pytest.approx(-0.2)
     assert eq["measured"]["beside: small: SVRG's lead in shares of the way"] == pytest.approx(-0.6)
     # session 36: a lead that grows while SVRG ends behind the training mean (1.2 against 1.0) decides nothing: inconclusive
-    stuck = runs_of(FAST | {"SVRG": np.maximum(falling(0.05), 1.1)}, small=small_behind | {"SVRG": np.maximum(falling(0.05), 1.2)})
+    stuck = raw_runs(FAST | {"SVRG": np.maximum(falling(0.05), 1.1)}, small=small_behind | {"SVRG": np.maximum(falling(0.05), 1.2)})
     gated = d34_ratio_claim(stuck, densities=dens, trend=TREND, prices=at_flops(stuck), M=2, N=3)
     assert gated["measured"]["whole: SVRG's lead at equal work (test RMSE)"] > gated["measured"]["small: SVRG's lead at equal work (test RMSE)"]
     assert gated["measured"]["whole: SVRG past the training mean"] is False
     assert recorded(tmp_path, gated)["verdict"] == "inconclusive" and "behind the trivial predictor" in recorded(tmp_path, gated)["reason"]
     assert "Not past the training mean: SVRG on small (1.2000" in gated["text"]
-    shrinks_eq = runs_of(FAST | {"SVRG": falling(0.05, 0.8)}, small=small_behind | {"SVRG": falling(0.05, 0.7)})
+    shrinks_eq = raw_runs(FAST | {"SVRG": falling(0.05, 0.8)}, small=small_behind | {"SVRG": falling(0.05, 0.7)})
     lost = d34_ratio_claim(shrinks_eq, densities=dens, trend=TREND, prices=at_flops(shrinks_eq), M=2, N=3)
     assert recorded(tmp_path, lost)["verdict"] == "fails" and lost["diagnosis"]["kind"] == "stand-in"
     unearned_eq = d34_ratio_claim(shrinks_eq, densities=dens, trend=flat, prices=at_flops(shrinks_eq), M=2, N=3)
@@ -614,6 +614,12 @@ def test_d34_on_the_direction_of_the_ratio_to_a_shared_target_on_the_flop_axis(t
         d34_ratio_claim(grows, densities={}, trend=TREND, prices=at_flops(grows), M=2, N=3)
     with pytest.raises(ValueError, match="M"):
         d34_ratio_claim(grows, densities=dens, trend=TREND, prices=at_flops(grows), M=0, N=3)
+
+
+def raw_runs(*args, **kw):
+    """:func:`runs_of` on raw ratings (the runs start at theta = 0, above the training mean): D3.4 is decided there only
+    (session 43, :func:`~inferopt.experiment.spectral.completion_claims.d34_phase`)."""
+    return runs_of(*args, start={"small": 2.0, "whole": 2.0}, **kw)
 
 
 def stochastic_only(runs, method):
@@ -652,7 +658,7 @@ def test_d34_reads_the_clocks_timing_rounds_beside(tmp_path):
     from inferopt.experiment.spectral.completion_claims import d34_ratio_claim, d34_round_share
 
     dens = {"small": 0.06, "whole": 0.06}
-    grows = stochastic_only(runs_of(FAST, small=SMALL_GROWS), "SVRG")   # GD / SVRG 2.5 small, 5.0 whole at "1", r as run
+    grows = stochastic_only(raw_runs(FAST, small=SMALL_GROWS), "SVRG")   # GD / SVRG 2.5 small, 5.0 whole at "1", r as run
     narrow = at_flops(grows, rounds={"small": [0.9, 1.0, 1.1], "whole": [0.9, 1.0, 1.1]})
     # SVRG's work scales with r: the ratio grows in a pair unless r on whole exceeds 2x r on small: never within 1.1 / 0.9
     assert d34_round_share(grows.table, "1", "small", "whole", narrow) == {"grows": 9, "pairs": 9, "share": 1.0}
@@ -663,7 +669,7 @@ def test_d34_reads_the_clocks_timing_rounds_beside(tmp_path):
     assert rec["verdict"] == "holds" and noisy["measured"]["d34_round_share"] == pytest.approx(6 / 9)   # the clock beside only
     assert "grows from small to whole in 6 of 9 pairs of rounds" in noisy["text"]
     assert "d34_round_share" not in d34_ratio_claim(grows, densities=dens, trend=TREND, prices=at_flops(grows), M=2, N=3)["measured"]
-    never = stochastic_only(runs_of(FAST, small={"GD": falling(0.01), "SGD": falling(0.01), "SVRG": falling(0.01)}), "SVRG")
+    never = stochastic_only(raw_runs(FAST, small={"GD": falling(0.01), "SGD": falling(0.01), "SVRG": falling(0.01)}), "SVRG")
     assert np.isnan(d34_round_share(never.table, "1", "small", "whole", narrow)["share"])
     with pytest.raises(ValueError, match="r rounds"):
         d34_round_share(grows.table, "1", "small", "whole", at_flops(grows))
@@ -689,7 +695,8 @@ def test_d32s_priced_reading_is_an_upper_bound_for_sgd():
 
 
 def runs3(mid, small=SMALL_GROWS, whole=FAST) -> D3Runs:
-    """Three sizes, smaller first: ``small``, ``mid`` and ``whole`` (D3.4 decided on the first against the last)."""
+    """Three sizes, smaller first: ``small``, ``mid`` and ``whole`` (D3.4 decided on the first against the last), on raw ratings
+    (the runs start at theta = 0 above the training mean: D3.4 is decided there only, session 43)."""
     names = ("small", "mid", "whole")
     table = table_of({"small": small, "mid": mid, "whole": whole})
     arms = {"small": ("GD", "SGD", "SVRG"), "mid": ("GD", "SVRG"), "whole": METHODS}
@@ -697,7 +704,7 @@ def runs3(mid, small=SMALL_GROWS, whole=FAST) -> D3Runs:
                   optimum={n: OPT for n in names}, targets={n: TARGETS for n in names}, sizes={"small": 0.25, "mid": 0.5, "whole": 1.0},
                   shapes={"small": (8, 6), "mid": (10, 8), "whole": (14, 11)}, factors={n: {m: 1.0 for m in a} for n, a in arms.items()},
                   edges={n: {m: None for m in a} for n, a in arms.items()}, n_seeds=5, seed=0, mean=3.5, shares=[0.72, 0.85, 1.0],
-                  target_share=0.85, target_rmse=1.5)
+                  target_share=0.85, target_rmse=1.5, start={n: 2.0 for n in names})
 
 
 def test_d34_is_decided_on_the_smallest_against_the_largest_size(tmp_path):
@@ -806,7 +813,7 @@ def test_d36_cause_reads_sgds_gradients_over_gds_and_is_inconclusive_without_pow
     # no growth between sizes 1.9x apart in d': the claim predicts at most 1.014 here, below the cut-off: inconclusive (power)
     flat = stochastic_only(runs_of(FAST | {"SGD": falling(0.15)}, small=small), "SGD")
     weak = d36_cause_claim(flat, small="small", prices=prices_of(), M=2, N=15)
-    assert weak["measured"]["power to fail"] is False and weak["measured"]["SGD growth over GD's (larger / smaller)"] == pytest.approx(1.0)
+    assert "power to fail" not in weak["measured"] and weak["measured"]["SGD growth over GD's (larger / smaller)"] == pytest.approx(1.0)
     rec = recorded(tmp_path, weak)
     assert rec["verdict"] == "inconclusive" and "confounded" in rec["reason"] and "what would decide it" in rec["reason"].lower()
     assert "no power" not in rec["reason"] and "within the" in rec["reason"]               # session 43: the confound, not power
@@ -814,9 +821,11 @@ def test_d36_cause_reads_sgds_gradients_over_gds_and_is_inconclusive_without_pow
     # the same runs on sizes 38.5x apart in d' (more than 10M's over 1M's): the claim predicts 1.57, the test has power: fails
     far = stochastic_only(runs_of(FAST | {"SGD": falling(0.15)}, small=small, shapes={"small": (2, 2), "whole": (14, 11)}), "SGD")
     strong = d36_cause_claim(far, small="small", prices=prices_of(), M=2, N=15)
-    assert strong["measured"]["power to fail"] is True
     rec = recorded(tmp_path, strong)
-    assert "the test can show the effect absent" in strong["text"]
+    # session 43 (d3fix2): the text and the readings as d36_diagnosis decides, d36_power only the yardstick beside
+    assert "the test can show the effect absent" not in strong["text"] and "below inconclusive (confounded" in strong["text"]
+    assert "What d' alone allows (d36_power" in strong["text"]
+    assert {r["verdict"] for r in rec["threshold"]["readings"]} == {"inconclusive"}    # a fail reading is the confound's too
     # session 43: with power too, size and spectrum change together: the fail is not earned (confounded)
     assert rec["verdict"] == "inconclusive" and "spectrum" in rec["reason"]
     # SGD reaches no share on either size (as at the paper's scale, session 34): not measured, its undefined ratios in words
@@ -893,3 +902,93 @@ def test_d31_fixed_point_failure_is_rescued_by_the_other_ratings_cell(tmp_path):
         d31_fixed_diagnosis(d31_fixed_reading({"chosen": below, "eps x 10": below}, 0.5), "t.", chosen=centred)
     with pytest.raises(TypeError, match="chosen"):
         d31_fixed_diagnosis(d31_fixed_reading({"chosen": below}, 0.5), "t.", chosen={"eps": 1.0})
+
+
+# ----------------------------------------------------------------------------- session 43 (d3fix2): the paper's literal reading
+
+
+def test_d33_literal_reading_beside_the_chosen_regime_turns_the_verdict_not_a_setting(tmp_path):
+    """Session 43's review: D3.3 in the paper's literal setting (the raw box from theta = 0, its RMSE 1.5) is a labelled reading
+    beside the chosen (centred) regime's: where the two disagree decisively the claim is inconclusive (reading), and the raw cell
+    is never a `setting` rescue; where they agree the chosen regime's verdict stands."""
+    from inferopt.experiment.spectral.completion_claims import d33_literal, d33_turns
+
+    good, bad = runs_of(FAST), runs_of(SLOW)
+    lit_holds = d33_literal(good.main, reading="0.85", budget={"whole": None}, seed=0, setting=CHOSEN)
+    assert lit_holds["verdict"] == "holds" and lit_holds["ratio"] == "4.5" and lit_holds["bases"]["GD"] == "time to target"
+    lit_fails = d33_literal(bad.main, reading="0.85", budget={"whole": None}, seed=0, setting=CHOSEN)
+    assert lit_fails["verdict"] == "fails"
+    few = good.main[good.main.seed < 2]   # 2 seeds: fewer than decide a map cell, the literal reading decides nothing
+    assert d33_literal(few, reading="0.85", budget={"whole": None})["verdict"] == "inconclusive"
+    tie = runs_of({m: falling(0.01) for m in METHODS})
+    assert d33_literal(tie.main, reading="0.85", budget={"whole": None})["verdict"] == "not measured"
+    assert d33_turns("holds", "fails") and d33_turns("fails", "holds")
+    assert not d33_turns("fails", "fails") and not d33_turns("fails", "inconclusive") and not d33_turns("holds", "not measured")
+    # the chosen regime centred, the raw cell (the paper's own box) holding decisively in the map: the old reading a `setting` rescue
+    centred = CHOSEN | {"ratings": "centred"}
+    kw = on_map()
+    kw["chosen"] = centred
+    kw["map_cells"] = {c: [{"setting": centred, "verdict": "fails", "support": 0.0, "construction": "ours", "data": "stand-in", "seeds": 5},
+                           {"setting": CHOSEN, "verdict": "holds", "support": 1.0, "construction": "ours", "data": "stand-in", "seeds": 5}]
+                       for c in ("D3.1", "D3.2", "D3.3")}
+    turned = recorded(tmp_path, d33_claim(bad, trend=TREND, literal=lit_holds, **kw))
+    assert turned["verdict"] == "inconclusive" and turned["diagnosis"]["kind"] == "reading"
+    assert "turns between two readings of the paper's setting" in turned["reason"]
+    assert [r["verdict"] for r in turned["diagnosis"]["evidence"]["readings"]] == ["holds", "fails"]
+    assert turned["measured"]["literal verdict"] == "holds" and turned["measured"]["chosen regime's verdict"] == "fails"
+    # both fail: the chosen regime's verdict stands, the raw cell is a reading (left out of the map), never a `setting` rescue
+    agreed = recorded(tmp_path, d33_claim(bad, trend=TREND, literal=lit_fails, **kw))
+    assert agreed["verdict"] == "fails" and agreed["diagnosis"]["kind"] == "stand-in"
+    assert "The paper's literal reading" in agreed["text"]
+    with pytest.raises(TypeError, match="literal"):
+        d33_claim(bad, trend=TREND, literal={"verdict": "holds"}, **kw)
+    with pytest.raises(ValueError, match="literal"):
+        d33_turns("fails", "maybe")
+    with pytest.raises(ValueError, match="table"):
+        d33_literal(good.table, reading="0.85", budget={"whole": None, "small": None})
+
+
+def _with_paper_target(runs, start=2.0):
+    """``runs`` on raw ratings (start above the training mean) whose table holds the paper's translated target, a copy of the
+    whole way's columns (``1``)."""
+    import dataclasses
+
+    t = runs.table.copy()
+    for c in ("time to", "exact gradients to", "mat-vecs to"):
+        t[f"{c} paper 0.85"] = t[f"{c} 1"]
+    return dataclasses.replace(runs, table=t, targets={n: TARGETS | {"paper 0.85": 0.5} for n in runs.targets},
+                               start={n: start for n in runs.sizes})
+
+
+def test_d34_is_read_at_the_papers_translated_target_on_raw_runs_and_undecided_on_centred_ones(tmp_path):
+    """Session 43's review: Fig. 2's 2x / 6x are read on the descent from theta = 0; D3.4 is decided there on raw runs (the
+    paper's translated target), and undecided on centred runs, which never pass through that phase; the ratio at a constant
+    price beside."""
+    from inferopt.experiment.spectral.completion_claims import d34_constant_price, d34_phase, d34_ratio_claim, d34_target
+
+    dens = {"small": 0.06, "whole": 0.06}
+    grows = stochastic_only(runs_of(FAST, small=SMALL_GROWS), "SVRG")
+    centred = recorded(tmp_path, d34_ratio_claim(grows, densities=dens, trend=TREND, prices=at_flops(grows), M=2, N=3))
+    assert centred["verdict"] == "inconclusive" and "centred ratings" in centred["reason"] and "diagnosis" not in centred
+    assert d34_phase(None) is not None and d34_phase({"small": 2.0}) is None
+    raw = _with_paper_target(grows)
+    assert d34_target(raw.table, ["small", "whole"], raw.shares, "paper 0.85") == "paper 0.85"
+    holds = d34_ratio_claim(raw, densities=dens, trend=TREND, prices=at_flops(raw), M=2, N=3)
+    rec = recorded(tmp_path, holds)
+    assert rec["verdict"] == "holds" and holds["measured"]["shared target"] == "paper 0.85" and rec["threshold"]["source"] == "paper"
+    assert "the descent in which Fig. 2's 2x and 6x are read" in holds["text"] and "At a constant price" in holds["text"]
+    shrinks = _with_paper_target(stochastic_only(runs_of(FAST, small=SMALL_SHRINKS), "SVRG"))
+    assert recorded(tmp_path, d34_ratio_claim(shrinks, densities=dens, trend=TREND, prices=at_flops(shrinks), M=2, N=3))["verdict"] == "fails"
+    # the paper's target not reached by both at both sizes: no target (read at equal work)
+    stuck = _with_paper_target(grows)
+    stuck.table.loc[(stuck.table.dataset == "small") & (stuck.table.method == "SVRG"), "time to paper 0.85"] = np.inf
+    assert d34_target(stuck.table, ["small", "whole"], stuck.shares, "paper 0.85") is None
+    # at a constant price: GD / SVRG 2.5 on small, 5.0 on whole at r = price = 1 (grows); SMALL_SHRINKS's 15 on small (does not)
+    const = d34_constant_price(grows.table, "1", ["small", "whole"], 1.0, {"small": 1.0, "whole": 1.0})
+    assert const["ratios"] == {"small": pytest.approx(2.5), "whole": pytest.approx(5.0)} and const["grows"] is True
+    assert d34_constant_price(shrinks.table, "1", ["small", "whole"], 1.0, {"small": 1.0, "whole": 1.0})["grows"] is False
+    assert holds["measured"]["ratio grows at a constant price"] in (True, False)
+    with pytest.raises(ValueError, match="r must"):
+        d34_constant_price(grows.table, "1", ["small", "whole"], 1.0, {"small": 1.0})
+    with pytest.raises(ValueError, match="price"):
+        d34_constant_price(grows.table, "1", ["small", "whole"], 0.0, {"small": 1.0, "whole": 1.0})

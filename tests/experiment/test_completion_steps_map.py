@@ -10,7 +10,7 @@ from inferopt.datasets.movielens import synthetic_low_rank_ratings
 from inferopt.experiment.spectral import centred_ratings, hold_out, run_table, select_regime
 from inferopt.experiment.spectral.completion import completion_problem
 from inferopt.experiment.spectral.completion_map import (CENTRED_CELL, MAP_CLAIMS, RAW_CELL, cell_data, cell_key, centred_diagnosis, claim_tests,
-                                                         map_budgets, map_run_table, map_settings, on_centred, on_grid, optimum_quality,
+                                                         cell_budget, map_budgets, map_run_table, more_seeds, map_settings, on_centred, on_grid, optimum_quality,
                                                          split_by_quality, supported, verdict_map)
 from inferopt.experiment.spectral.completion_steps import (STABLE_LIMIT, all_rejected, around, capped, choose_stable, diverged, tuned_decays,
                                                              far_from_optimum, pilot_runs,
@@ -453,6 +453,31 @@ def test_map_run_table_reads_a_cell_against_its_own_optimum():
         map_run_table(runs, "eps x 10", dataset="d", start=START, optimum=OPT, shares=[0.0], budget={"d": None}, M=2)
     with pytest.raises(TypeError, match="runs"):
         map_run_table([], "eps x 10", dataset="d", start=START, optimum=OPT, shares=[0.85], budget={"d": None}, M=2)
+
+
+def test_the_literal_cell_runs_at_the_main_budget_and_reads_the_papers_rmse():
+    """Session 43's review: the paper's literal cell (raw box, theta = 0, where the regime is centred) runs at the main budget, its
+    table holding the paper's absolute target (RMSE 1.5) beside the shares; every other cell keeps the map's budget."""
+    assert cell_budget(RAW_CELL, 300.0, 600.0) == 600.0
+    assert cell_budget("eps x 10", 300.0, 600.0) == 300.0 and cell_budget(CENTRED_CELL, 300.0, 600.0) == 300.0
+    assert cell_budget(RAW_CELL, None, None) is None
+    runs = {("raw", "d", m, s): result(falling(0.1)) for m in ("GD", "SVRG") for s in ([None] if m == "GD" else [0, 1])}
+    tb = map_run_table(runs, "raw", dataset="d", start=START, optimum=OPT, shares=[0.85], budget={"d": None}, M=2,
+                       absolute={"RMSE 0.7": 0.7})
+    assert "time to RMSE 0.7" in tb.columns and (tb["time to RMSE 0.7"] == 3.0).all()   # 1.0 - 0.1 t reaches 0.7 at t = 3
+    with pytest.raises(TypeError, match="absolute"):
+        map_run_table(runs, "raw", dataset="d", start=START, optimum=OPT, shares=[0.85], budget={"d": None}, M=2, absolute=[0.7])
+    with pytest.raises(ValueError, match="absolute"):
+        map_run_table(runs, "raw", dataset="d", start=START, optimum=OPT, shares=[0.85], budget={"d": None}, M=2, absolute={"x": -1.0})
+    # the literal cell always gets its remaining seeds; another cell only where a rescue is still possible
+    no, yes = {"D3.3": {"possible": False}}, {"D3.3": {"possible": True}}
+    assert more_seeds({RAW_CELL: no, "eps x 10": no, "lam x 5": yes}) == [RAW_CELL, "lam x 5"]
+    with pytest.raises(TypeError, match="bounds"):
+        more_seeds([RAW_CELL])
+    with pytest.raises(TypeError, match="label"):
+        cell_budget(None, 300.0, 600.0)
+    with pytest.raises(ValueError, match="map_budget"):
+        cell_budget(RAW_CELL, -1.0, 600.0)
 
 
 # ----------------------------------------------------------------------------- what the map runs, and when a cell may stop

@@ -29,7 +29,7 @@ import pandas as pd
 
 from ..._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
 from ..claims import Unearned, readings
-from ..support import N_RESAMPLES, resample_units
+from ..support import N_RESAMPLES, Gated, resample_units, supported_verdict
 from .completion import _both_reach, _median, _reading
 from .completion import (D32_PAIRS, D33_PAIRS, METHODS, MIN_MAP_SEEDS, ML_1M, ahead, all_of, comparison_bases, convergence_gap,
                          d31_reading, d31_test, d32_test, d33_test, d34_growth, horizon, late_progress, reach_text, sgd_det_gap,
@@ -1135,37 +1135,113 @@ def d32_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
         | {"common budget (work)": common[ref]} | runs.rmses() | runs.step_factors() | runs.work())
 
 
+def d33_literal(table: pd.DataFrame, *, reading: str, budget: dict, factor: float = D33_FACTOR, seed: int = 0,
+                setting: dict | None = None) -> dict:
+    """D3.3 in the paper's literal setting (Sec. 5.1, Fig. 2 (a): the raw ratings in the box [0, 5], the start θ = 0; "compared
+    to GD, about 2 times faster to achieve RMSE 1.5"): :func:`~.completion.d33_test` on ``table`` (raw runs of the whole matrix:
+    the main runs under a raw regime, the map's :data:`~.completion_map.RAW_CELL` at the main budget under a centred one,
+    ``setting`` its map setting, else None) at the target ``reading`` (the paper's RMSE 1.5), the common ``budget``
+    (``{dataset: work}``) and ``factor``, with its bootstrap support over seeds (:func:`~.completion_map.supported`) and the
+    verdict it gives (:func:`~inferopt.experiment.support.supported_verdict`; ``not measured`` where the test is;
+    ``inconclusive`` on fewer than :data:`~.completion.MIN_MAP_SEEDS` seeds).
+    Returns ``{"reading", "outcome", "verdict", "support", "bases", "ratio", "setting"}``."""
+    check_table("table", table, ("dataset", "method", "seed", f"time to {reading}"))
+    if not isinstance(budget, dict):
+        raise TypeError(f"budget must be a mapping dataset -> work or None; got {type(budget).__name__}")
+    factor = check_real("factor", factor, low=1.0)
+    seed = check_int("seed", seed, low=0)
+    if setting is not None and not isinstance(setting, dict):
+        raise TypeError(f"setting must be the literal cell's map setting or None; got {setting!r}")
+    names = [str(v) for v in pd.unique(table.dataset)]
+    if len(names) != 1:
+        raise ValueError(f"table must hold the runs of one matrix (the whole); got {names}")
+    name = names[0]
+    b33 = comparison_bases(table, reading, D33_PAIRS)
+
+    def test(t):
+        return d33_test(t, reading, budget, factor, b33)
+
+    outcome = test(table)
+    support = supported(table, test, seed)
+    few = int(table.seed.nunique()) < MIN_MAP_SEEDS   # a reading on fewer seeds than decide a map cell decides nothing
+    return {"reading": reading, "outcome": outcome, "support": support,
+            "verdict": "not measured" if outcome is None else "inconclusive" if few else supported_verdict(outcome is True, support),
+            "bases": {m: b33[name, "SVRG", m] for m in ("GD", "SGD")}, "ratio": ratio_text(table, name, budget.get(name), reading),
+            "setting": setting}
+
+
+def d33_turns(chosen: str, literal: str) -> bool:
+    """Does D3.3's verdict turn between the chosen regime's reading (``chosen``) and the paper's literal one (``literal``,
+    :func:`d33_literal`)? Only where both are decisive (``holds`` / ``fails``) and differ: the claim is then ``inconclusive``
+    (``reading``: two reasonable readings of the paper's setting disagree, the rubric's rule), never a ``setting`` rescue
+    (session 43's review: the raw box is the paper's own setting, not an open choice)."""
+    for param, value in (("chosen", chosen), ("literal", literal)):
+        check_choice(param, value, {"holds", "fails", "inconclusive", "not measured"})
+    return {chosen, literal} == {"holds", "fails"}
+
+
 def d33_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells: dict, chosen: dict, worse,
-              factor: float = D33_FACTOR, density: tuple | None = None) -> dict:
+              factor: float = D33_FACTOR, density: tuple | None = None,
+              literal: dict | None = None) -> dict:
     """D3.3, "SVRG is the fastest one, e.g., compared to GD, about 2 times faster", on the whole matrix: SVRG ahead of GD
     and of SGD (each pair by its times to the target where one reaches it, else at equal time) and, where SVRG and GD
     are read by their times, at least ``factor`` times faster than GD (:func:`~.completion.d33_test`: a censored lower
     bound below the factor is not measured). Its diagnosis where it fails: the verdict map, else the stand-in
     (:func:`stand_in_33` of ``trend``; ``density`` as :func:`d32_claim`'s, the priced reading an upper bound for the
-    stochastic methods). Readings at factors 1.25, 1.5 and 2. Returns
+    stochastic methods). Readings at factors 1.25, 1.5 and 2. ``literal`` (:func:`d33_literal`, None: not read): the claim in
+    the paper's literal setting, at its RMSE 1.5, as a labelled reading beside the chosen regime's; where the two disagree
+    decisively (:func:`d33_turns`) the claim is ``inconclusive`` with a ``reading`` diagnosis naming both, and the literal
+    cell is never a ``setting`` rescue (it is left out of the map's diagnosis). Returns
     :meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments."""
     runs = _runs_of(runs)
     factor = check_real("factor", factor, low=1.0)
     steps, map_text = _sentence("steps", steps), _sentence("map_text", map_text)
     cells, mapped = _mapped(map_cells, chosen, worse, "D3.3")
+    if literal is not None and (not isinstance(literal, dict) or not {"reading", "verdict", "setting"} <= set(literal)):
+        raise TypeError(f"literal must be d33_literal's reading or None; got {literal!r}")
+    if literal is not None and literal["setting"] is not None:
+        cells = [c for c in cells if c["setting"] != literal["setting"]]   # a reading of the paper's own setting, not a rescue
     ref, main, key, common = runs.ref, runs.main, runs.reading, runs.common
     test = claim_tests(main, common, key, factor)["D3.3"]
     b33 = comparison_bases(main, key, D33_PAIRS)
-    why = None if test(main) is not None else (
+    outcome = test(main)
+    why = None if outcome is not None else (
         f"a comparison is undecided (a tie, or a censored GD / SVRG ratio {ratio_text(main, ref, common[ref], key)} below the factor)")
     decided_by = "; ".join(basis_text(runs.table, ref, "SVRG", m, b33[ref, "SVRG", m], key, common[ref]) for m in ("GD", "SGD"))
+    regime = "centred ratings (ours)" if runs.start is None else f"raw ratings at {key}"
+    own = "not measured" if outcome is None else supported_verdict(outcome is True, supported(main, test, runs.seed))
+    literal_text, literal_measured, kw = "", {}, None
+    if literal is not None:
+        sup = literal["support"]
+        where = "the main runs" if literal["setting"] is None else f"the map's cell {RAW_CELL} at the main budget"
+        literal_text = (f" The paper's literal reading (the raw box [0, 5] from theta = 0, at its {literal['reading']}, factor {factor:g}; "
+                        f"{where}): {literal['verdict']}" + ("" if sup is None else f" (support of holding {sup['fraction_holding']:.2f})")
+                        + f", GD / SVRG time to it {literal['ratio']}, SVRG against GD by {literal['bases']['GD']}, against SGD by "
+                        f"{literal['bases']['SGD']}; the chosen regime's ({regime}): {own}.")
+        literal_measured = {"literal reading (raw, theta = 0, paper's RMSE)": literal["reading"], "literal verdict": literal["verdict"],
+                            "literal GD / SVRG time": literal["ratio"], "chosen regime's verdict": own}
+        if d33_turns(own, literal["verdict"]):
+            turn = (f"the verdict turns between two readings of the paper's setting: {literal['verdict']} in its literal one (the raw box "
+                    f"from theta = 0, at {literal['reading']}), {own} in the chosen regime ({regime})")
+            kw = dict(test=Gated(turn), table=main, by="seed",
+                      diagnosis={"kind": "reading", "text": turn[:1].upper() + turn[1:] + "; what would decide it: the paper's eps and "
+                                 "lam (unstated), or its own matrices.",
+                                 "evidence": {"readings": [{"value": f"literal ({literal['reading']})", "verdict": literal["verdict"]},
+                                                           {"value": f"chosen ({regime})", "verdict": own}]}})
+    if kw is None:
+        kw = decided(test, main, diagnosed(cells, "SVRG against GD and SGD across the map.", **mapped, stand_in=stand_in_33(runs, trend, density)))
     return dict(
         id="D3.3",
         text=(f"SVRG is the fastest on {ref}: ahead of GD and of SGD, {READING}; where SVRG and GD are read by their times, at least "
               f"{factor:g}x faster than GD (\"about 2 times\"; stays-below times; a censored lower bound below the factor is not measured, "
               f"above it decides); at equal time only the order is read; {runs.target()}. Decided: {decided_by}. "
               + ("" if why is None else f"Not measured: {why}. ")
-              + f"{runs.not_reached(ref)}. {runs.centred()} {steps} {runs.far()} {map_text} {NO_SYNTH} {runs.seeds()}"),
-        **decided(test, main, diagnosed(cells, "SVRG against GD and SGD across the map.", **mapped, stand_in=stand_in_33(runs, trend, density))),
+              + f"{runs.not_reached(ref)}.{literal_text} {runs.centred()} {steps} {runs.far()} {map_text} {NO_SYNTH} {runs.seeds()}"),
+        **kw,
         threshold={"value": factor, "source": "ours", "unit": "GD / SVRG time to the target",
                    "readings": readings(lambda f: d33_test(main, key, common, f, b33), [1.25, 1.5, 2.0], chosen=factor)},
         measured={"not measured because": why or "", "SVRG against GD decided by": b33[ref, "SVRG", "GD"],
-                  "SVRG against SGD decided by": b33[ref, "SVRG", "SGD"]}
+                  "SVRG against SGD decided by": b33[ref, "SVRG", "SGD"]} | literal_measured
         | {f"GD / SVRG time to {r_}": ratio_text(main, ref, common[ref], r_) for r_ in runs.reads} | runs.times() | runs.work() | runs.rmses()
         | runs.step_factors())
 
@@ -1333,6 +1409,49 @@ def d34_shared_target(table: pd.DataFrame, sizes: list, shares) -> str | None:
         if f"time to {key}" in table.columns and all(_both_reach(table, n, key) for n in sizes):
             return key
     return None
+
+
+def d34_target(table: pd.DataFrame, sizes: list, shares, paper: str | None) -> str | None:
+    """D3.4's target (session 43's review: Fig. 2's "2 times" and "6 times" are read at RMSE 1.5 / 1.8, on the way down from
+    θ = 0): with ``paper`` (the paper's translated target's reading, :attr:`D3Runs.paper`, given where the runs start at θ = 0
+    on the raw ratings) that target where GD's and SVRG's median runs both reach it at every size of ``sizes``, else None
+    (read at equal work); without it, the deepest of ``shares`` both reach (:func:`d34_shared_target`)."""
+    if paper is None:
+        return d34_shared_target(table, sizes, shares)
+    _runs(table, f"time to {paper}")
+    for n in sizes:
+        _member("sizes", n, table, "dataset")
+    return paper if all(_both_reach(table, n, paper) for n in sizes) else None
+
+
+def d34_phase(start) -> str | None:
+    """Why D3.4 cannot be read in the paper's phase, or None where it can: the paper reads SVRG's lead over GD (Fig. 2,
+    "about 2 times faster to achieve RMSE 1.5 ... up to 6 times faster to achieve RMSE 1.8") on the descent from θ = 0, the
+    raw ratings' start far above the training mean; runs on centred ratings (``start`` None, :class:`D3Runs`) start at the
+    training mean and never pass through that phase, so a growth of the ratio at shares of the way past the mean reads another
+    phase (and the price of a stochastic gradient, which moves with the size): the claim is undecided there
+    (:class:`~inferopt.experiment.support.Gated`), its shares' verdicts beside."""
+    if start is not None:
+        return None
+    return ("the sizes run on centred ratings: every run starts at the training mean and never passes through the descent from "
+            "theta = 0 in which the paper reads SVRG's lead (RMSE 1.5 on 1M, 1.8 on 10M); what would decide it: raw runs at every "
+            "size read at the paper's translated target")
+
+
+def d34_constant_price(table: pd.DataFrame, reading: str, sizes: list, price: float, r: dict) -> dict:
+    """D3.4's ratio with the price moved out (session 43's review: the ratio's growth came from the flop price): each size's GD /
+    SVRG ratio of median times to ``reading`` with SVRG's stochastic part priced at one ``price`` (a stochastic gradient in
+    exact gradients, the largest size's :func:`~.work.flop_price`) at every size (its work over ``r[size]``, the clock's price
+    the work axis was kept at, times ``price``), GD's work as it is; and whether it grows from the first size to the last
+    (None where a median run does not reach it). Returns ``{"ratios": {size: ratio}, "grows": bool or None}``."""
+    price = check_real("price", price, low=0.0, low_open=True)
+    if not isinstance(r, dict) or set(sizes) - set(r):
+        raise ValueError(f"r must map every size of {list(sizes)} to its price of a stochastic gradient; got {r!r}")
+    table = table[table.dataset.isin(list(sizes)) & table.method.isin(["GD", "SVRG"])]
+    table = on_flop_axis(table, [reading], {n: {"SVRG": price / check_real(f"r[{n!r}]", r[n], low=0.0, low_open=True)} for n in sizes})
+    ratios = {n: _median(table, n, "GD", f"time to {reading}") / _median(table, n, "SVRG", f"time to {reading}") for n in sizes}
+    ok = all(np.isfinite(v) and v > 0 for v in ratios.values())
+    return {"ratios": ratios, "grows": bool(ratios[sizes[-1]] > ratios[sizes[0]]) if ok else None}
 
 
 def _cost_difference(trend: dict, sizes) -> dict:
@@ -1540,11 +1659,13 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict,
     order = runs.order
     prices = cost_prices(prices, order)
     scales = d34_flop_scales(runs.shapes, prices, order, M=M, N=N)
-    keys = [share_key(s) for s in runs.shares if f"time to {share_key(s)}" in runs.table.columns]
+    paper = runs.paper if runs.start is not None and f"time to {runs.paper}" in runs.table.columns else None
+    keys = [share_key(s) for s in runs.shares if f"time to {share_key(s)}" in runs.table.columns] + ([paper] if paper else [])
     table = on_flop_axis(runs.table, keys, scales)
     ends = [order[0], order[-1]]
     middle = order[1:-1]
-    key = d34_shared_target(table, ends, runs.shares)
+    key = d34_target(table, ends, runs.shares, paper)
+    phase = d34_phase(runs.start)
     shapes = ", ".join(f"{n} {tuple(runs.shapes[n])}, density {densities[n]:.3f}" for n in order)
     budget = "iteration budgets" if runs.budget is None else f"every size's budget {runs.budget:g} units of work, {WORK_UNIT}"
     price = {n: flop_price(*runs.shapes[n], M, N, "SVRG") for n in order}
@@ -1559,10 +1680,14 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict,
             "Golub & Van Loan's 9k^3 flops); at the deepest share of the way both GD and SVRG reach at both (a shared target: every "
             f"ratio exact, no budget decides it), the GD / SVRG ratio of their median times to it larger on {ends[1]} holds (SVRG need "
             "not lead: a ratio that grows is a gap moving in SVRG's favour), smaller fails; where no share is reached by both at "
-            "both sizes, read at equal work (below). ")
+            "both sizes, read at equal work (below). "
+            + (f"The target (session 43's review): the paper's translated one, {paper} (its RMSE 1.5 on 1M, {runs.target_share:g} of "
+               "the way from the start theta = 0 to the training mean: the descent in which Fig. 2's 2x and 6x are read), the shares "
+               "of the way past the mean beside. " if paper else f"Undecided here: {phase}. " if phase else ""))
     tail = f" All sizes are far below MovieLens 1M and 10M, the paper's two. {runs.centred()} {runs.seeds()}"
     if key is None:
-        return _d34_equal_work_claim(runs, table, ends, head, tail, trend=trend, evidence={"flop price": price, "densities": densities})
+        return _phase_gated(_d34_equal_work_claim(runs, table, ends, head, tail, trend=trend, evidence={"flop price": price, "densities": densities}),
+                            phase)
     ratios = {n: _median(table, n, "GD", f"time to {key}") / _median(table, n, "SVRG", f"time to {key}") for n in order}
 
     def test(t, r_=key):
@@ -1570,7 +1695,8 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict,
 
     outcome = test(table)
     reached = [n for n in order if _both_reach(table, n, key)]
-    per_share = {share_key(s): d34_share_verdict(table, share_key(s), ends) for s in runs.shares}
+    per_share = {k: d34_share_verdict(table, k, ends) for k in keys}
+    const = d34_constant_price(runs.table, key, ends, price[ends[-1]], {n: prices[n]["r"] for n in ends})
     every_pair = d34_share_verdict(table, key, reached) if len(reached) > 2 else None
     gd_steps = {n: runs.median(n, "GD", f"exact gradients to {key}") for n in order}
     svrg_exact = {n: runs.median(n, "SVRG", f"exact gradients to {key}") for n in order}
@@ -1611,14 +1737,22 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict,
             f"ratio on the flop axis: {', '.join(f'{n} {v:.3f}' for n, v in ratios.items())}; median time to it (exact gradients' worth "
             "of multiply-adds): " + "; ".join(f"{n} GD {_median(table, n, 'GD', f'time to {key}'):.4g}, SVRG "
                                               f"{_median(table, n, 'SVRG', f'time to {key}'):.4g}" for n in order)
-            + f". Step counts to it (medians): {steps_text_}." + clock_text + beside + tail)
-    return dict(
+            + f". Step counts to it (medians): {steps_text_}." + clock_text
+            + f" At a constant price (SVRG's stochastic gradient priced at {ends[-1]}'s flop price {price[ends[-1]]:.3g} at every size, "
+            f"d34_constant_price): GD / SVRG {', '.join(f'{n} {v:.3g}' for n, v in const['ratios'].items())}, "
+            + {True: "growing", False: "not growing", None: "not read"}[const["grows"]] + "; SVRG's step factor "
+            + ", ".join(f"{n} {runs.factors[n]['SVRG']:g}" for n in ends) + " (each size's own, tuned on its validation split)."
+            + beside + tail)
+    threshold = None if outcome is None else (
+        {"value": runs.target_share, "source": "paper", "unit": "share of the way from the start (theta = 0) to the training mean: the "
+         "paper's RMSE 1.5 on 1M"} if key == paper else
+        {"value": float(key), "source": "ours", "unit": runs.share_unit,
+         "readings": [{"value": s, "verdict": per_share[share_key(s)]} for s in sorted(runs.shares)]})
+    return _phase_gated(dict(
         id="D3.4", text=text,
         **(dict(holds=None) if outcome is None else dict(test=lambda t: test(t) is True, table=table, by="seed",
                                                          **({} if diag is None else dict(diagnosis=diag)))),
-        threshold=None if outcome is None else {
-            "value": float(key), "source": "ours", "unit": runs.share_unit,
-            "readings": [{"value": s, "verdict": per_share[share_key(s)]} for s in sorted(runs.shares)]},
+        threshold=threshold,
         measured={"shared target": key, "decided on": f"{ends[0]} against {ends[1]}", "axis": "time priced by flops (flop_price)"}
         | {f"verdict at {k} ({ends[0]} against {ends[1]})": v for k, v in per_share.items()}
         | ({} if every_pair is None else {f"verdict at {key} on every pair of sizes (beside)": every_pair})
@@ -1632,7 +1766,18 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict,
                                       "timing-round pairs": rounds["pairs"]})
         | {f"{n}: r as run": prices[n]["r"] for n in order} | {f"{n}: r over its timing rounds": prices[n]["r range"] for n in order}
         | {f"{n}: density": densities[n] for n in order} | {f"cost ratio: {k}": v for k, v in cost.items()}
-        | {f"{n}: step factor {m}": runs.factors[n][m] for n in order for m in runs.factors[n]})
+        | {f"{n}: step factor {m}": runs.factors[n][m] for n in order for m in runs.factors[n]}
+        | {f"{n}: GD / SVRG ratio at a constant price": v for n, v in const["ratios"].items()}
+        | {"ratio grows at a constant price": const["grows"]}), phase)
+
+
+def _phase_gated(kw: dict, phase: str | None) -> dict:
+    """D3.4's claim keywords ``kw`` undecided where ``phase`` (:func:`d34_phase`) says the runs do not pass through the paper's
+    phase: its test :class:`~inferopt.experiment.support.Gated` by that reason, no diagnosis, no reading turning it; as it is
+    where ``phase`` is None or the claim is not measured."""
+    if phase is None or kw.get("holds", True) is None:
+        return kw
+    return {k: v for k, v in kw.items() if k not in ("test", "diagnosis")} | {"test": Gated(phase)}
 
 
 #: D3.6-cause's cut-off (ours): "... due to the larger dimension d'" read as SGD's growth in gradients to a shared target
@@ -1743,7 +1888,7 @@ def d36_diagnosis(sgd_growth: float, predicted: float, evidence: dict, factor: f
 def d36_cause_test(table: pd.DataFrame, small: str, large: str, reading: str, prices: dict, factor: float = D36_CAUSE_FACTOR):
     """D3.6-cause, "... due to the larger dimension d' = dr (see Theorem 5)" (Sec. 5.1): SGD's growth in gradients to the
     target over GD's (:func:`d36_cause_ratio`) at least ``factor`` holds, below fails; None where not measured (SGD or GD
-    does not reach the target on ``small``). Whether a fail shows the effect absent is :func:`d36_power`'s."""
+    does not reach the target on ``small``). A fail shows nothing of d' here (:func:`d36_diagnosis`: confounded)."""
     factor = check_real("factor", factor, low=1.0)
     ratio = d36_cause_ratio(table, small, large, reading, prices)
     return None if np.isnan(ratio) else bool(ratio >= factor)
@@ -1854,24 +1999,23 @@ def _seed_interval(rows: pd.DataFrame, small: str, large: str, key: str, prices:
     return [float(np.nanquantile(vals, 0.05)), float(np.nanquantile(vals, 0.95))]
 
 
-def d36_cause_reading(table: pd.DataFrame, small: str, large: str, reading: str, prices: dict, factor: float, d_ratio: float) -> str:
-    """D3.6-cause's verdict at the cut-off ``factor`` in the words its readings use (session 33: a reading that fails where the
-    test has no power to fail, :func:`d36_power` of the sizes' change of d' ``d_ratio`` below ``factor``, is ``inconclusive``,
-    as the verdict is): ``holds`` / ``fails`` / ``inconclusive``; ``inconclusive`` too where not measured."""
+def d36_cause_reading(table: pd.DataFrame, small: str, large: str, reading: str, prices: dict, factor: float) -> str:
+    """D3.6-cause's verdict at the cut-off ``factor`` in the words its readings use (session 43: a reading that fails is
+    ``inconclusive``, as the verdict is, :func:`d36_diagnosis`: between our sizes d' and the spectrum change together, so a
+    growth below the cut-off does not show d' without effect): ``holds`` / ``inconclusive``; ``inconclusive`` too where not
+    measured."""
     outcome = d36_cause_test(table, small, large, reading, prices, factor)
-    if outcome is False and d36_power(d_ratio, factor) < factor:
-        return "inconclusive"
-    return _THREE[outcome]
+    return "inconclusive" if outcome is False else _THREE[outcome]
 
 
 def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict, M: int, N: int) -> dict:
     """D3.6-cause, "... due to the larger dimension d' = dr (see Theorem 5)" (session 30: split from the observation; sessions
     32-33: the observation is not a verdict, its reading :func:`d36_reading` is reported here, ``M`` and ``N`` its), on SGD's and GD's runs at the subsample ``small`` and on the whole matrix: :func:`d36_cause_test` at
     the deepest share of the way SGD's and GD's median runs reach at both sizes (else the judged one), SGD's growth in
-    gradients to it over GD's at least :data:`D36_CAUSE_FACTOR` (ours) holds, below fails; readings :data:`D36_READINGS`;
-    bootstrap over seeds. A fail is earned only where the test has power (:func:`d36_power`: the growth Theorem 5 lets the
-    claim predict at the sizes' measured change of d' reaches the cut-off): else it is inconclusive with that reason
-    (:class:`~inferopt.experiment.claims.Unearned`), and so is each reading (:func:`d36_cause_reading`); with power, ``stand-in``. Beside: the statistic's 90 % bootstrap interval over the seeds,
+    gradients to it over GD's at least :data:`D36_CAUSE_FACTOR` (ours) holds; below it is inconclusive (:func:`d36_diagnosis`:
+    between our sizes d' and the spectrum change together, confounded; SGD's own growth read against the most d' alone allows,
+    :func:`d36_power`), and so is each reading (:func:`d36_cause_reading`); readings :data:`D36_READINGS`; bootstrap over
+    seeds. Beside: the statistic's 90 % bootstrap interval over the seeds,
     SGD's and GD's own growths and session 29's statistic in work units (the growth times ``r``'s ratio between the sizes).
     Returns :meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments."""
     observation = d36_reading(runs, small=small, prices=prices, M=M, N=N)
@@ -1881,26 +2025,21 @@ def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict, M: int, N: int) -
     ratio = d36_cause_ratio(rows, small, ref, key, prices)
     outcome = d36_cause_test(rows, small, ref, key, prices)
     power = d36_power(d_ratio)
-    has_power = power >= D36_CAUSE_FACTOR
     grads = {n: repriced_median(rows, n, "SGD", key, 1.0 / prices[n]["r"]) for n in (small, ref)}
     gd = {n: _median(rows, n, "GD", f"time to {key}") for n in (small, ref)}
     r_ratio = prices[ref]["r"] / prices[small]["r"]
     spread = _seed_interval(rows, small, ref, key, prices, runs.seed) if outcome is not None else [float("nan")] * 2
-    power_text = (f"Power (d36_power): Theorem 5's bound is affine in d' (flat where L_g^2 dominates), so between sizes whose d' differ "
-                  f"D-fold it lets SGD's iterations grow at most 1 + (D - 1) s times, s the d' term's share of the bound; the paper's "
-                  f"claim between 1M and 10M ({PAPER_D_RATIO:.0f}x), read as a growth of {D36_CAUSE_FACTOR:g}, needs s >= "
+    width = spread[1] - spread[0]
+    power_text = (f"What d' alone allows (d36_power, the yardstick d36_diagnosis reads SGD's own growth against): Theorem 5's bound is "
+                  f"affine in d' (flat where L_g^2 dominates), so between sizes whose d' differ D-fold it lets SGD's iterations grow at "
+                  f"most 1 + (D - 1) s times, s the d' term's share of the bound; the paper's claim between 1M and 10M "
+                  f"({PAPER_D_RATIO:.0f}x), read as a growth of {D36_CAUSE_FACTOR:g}, needs s >= "
                   f"{_g((D36_CAUSE_FACTOR - 1) / (PAPER_D_RATIO - 1), '.3g')}, and at that share predicts here, D = {d_ratio:.1f}, a growth of "
-                  f"{_g(power, '.3g')} (an upper bound of the least it predicts: with the constants held, s is smaller still at our smaller d')")
-    if has_power:
-        power_text += f", at or above the cut-off {D36_CAUSE_FACTOR:g}: the test can show the effect absent."
-    else:
-        width = spread[1] - spread[0]
-        power_text += (f", below the cut-off {D36_CAUSE_FACTOR:g}" + (
-            f" (the effect it predicts, {_g(power - 1.0, '.3g')} above no growth, is {'smaller' if power - 1.0 < width else 'larger'} than the "
-            f"width {_g(width, '.3g')} of the statistic's 90 % bootstrap interval over the seeds)" if np.isfinite(width) else "")
-                       + f": a growth below the cut-off is what the claim itself allows at this change of d', so the test cannot fail "
-                       f"it; it can hold only (a growth of {D36_CAUSE_FACTOR:g} or more). What would decide it: sizes whose d' differ "
-                       f"about as 1M's and 10M's ({PAPER_D_RATIO:.0f}x).")
+                  f"{_g(power, '.3g')} (an upper bound: with the constants held, s is smaller still at our smaller d')"
+                  + (f"; the statistic's 90 % bootstrap interval over the seeds is {_g(width, '.3g')} wide" if np.isfinite(width) else "")
+                  + f". A growth below the cut-off is inconclusive, not a fail: between our sizes d' and the spectrum (b/a, the "
+                  f"conditioning, the steps tuned to it) change together (d36_diagnosis); what would decide it: one spectrum at two "
+                  f"sizes (a synthetic matrix whose singular values are held while d' changes).")
     text = (f"SGD for the larger dataset converges slower due to its larger dimension d' = dr (\"... due to the larger dimension d' = dr "
             f"(see Theorem 5)\"; {THEOREM_5}; the observation itself is read beside, below): SGD and GD on {small} {tuple(runs.shapes[small])} and "
             f"{ref} {tuple(runs.shapes[ref])} (d' {d_ratio:.1f}x; 10M's over 1M's {PAPER_D_RATIO:.0f}x), {runs.n_seeds} seeds each, each "
@@ -1908,8 +2047,8 @@ def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict, M: int, N: int) -
             f"SGD's growth in gradients to it from the smaller to the larger size (its stochastic gradients: its work over r, the "
             f"stochastic gradient's cost in exact gradients the size's work axis was priced at; a count, no clock in it) over GD's "
             f"growth in exact gradients, at least {D36_CAUSE_FACTOR:g} holds (\"due to d'\", ours; readings "
-            f"{', '.join(f'{f:g}' for f in D36_READINGS)}), below fails where the test has the power to show the effect absent, else "
-            f"inconclusive; not measured where SGD or GD reaches no share on {small}. Why this statistic: Theorem 5 puts d' in SGD's "
+            f"{', '.join(f'{f:g}' for f in D36_READINGS)}), below inconclusive (confounded: d36_diagnosis, below); not measured where "
+            f"SGD or GD reaches no share on {small}. Why this statistic: Theorem 5 puts d' in SGD's "
             f"bound only (the variance of its gradient, Lemma 4; an exact gradient has none), and GD's growth carries what a larger "
             f"matrix changes for both methods (the objective's curvature, the steps tuned to it; GD's count follows L / alpha, SGD's "
             f"bound 1 / alpha^2, so the division controls them in part). Measured: SGD's stochastic gradients to it {small} "
@@ -1932,9 +2071,9 @@ def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict, M: int, N: int) -
                                                          by="seed", **({} if diag is None else dict(diagnosis=diag)))),
         threshold=None if outcome is None else {
             "value": D36_CAUSE_FACTOR, "source": "ours", "unit": "SGD's growth in gradients to the shared target between the sizes over GD's",
-            "readings": [{"value": f, "verdict": d36_cause_reading(rows, small, ref, key, prices, f, d_ratio)} for f in D36_READINGS]},
+            "readings": [{"value": f, "verdict": d36_cause_reading(rows, small, ref, key, prices, f)} for f in D36_READINGS]},
         measured={"shared target": key, "SGD growth over GD's (larger / smaller)": ratio, "seeds' 90 % bootstrap interval": spread,
-                  "growth the claim predicts here (upper bound, d36_power)": power, "power to fail": has_power,
+                  "growth the claim predicts here (upper bound, d36_power)": power,
                   "SGD growth in stochastic gradients": grads[ref] / grads[small], "GD growth in exact gradients": gd[ref] / gd[small],
                   "r ratio (larger / smaller)": r_ratio, "in work units (session 29's statistic, beside)": ratio * r_ratio,
                   "d' ratio": d_ratio, "d' ratio 10M / 1M": PAPER_D_RATIO} | observation["measured"]

@@ -132,6 +132,15 @@ def _seconds_or_none(name: str, value):
     return None if value is None else check_real(name, value, low=0.0, low_open=True)
 
 
+def more_seeds(bounds: dict) -> list:
+    """The map's cells that get their remaining seeds after the first round: those whose first seeds could still leave a rescue
+    possible for some claim (``bounds``, ``{label: can_rescue's {claim: {"possible", ...}}}``), and :data:`RAW_CELL` always
+    (session 43: D3.3's literal reading is read there, on as many seeds as the main runs, whatever the rescue bounds say)."""
+    if not isinstance(bounds, dict):
+        raise TypeError(f"bounds must map a cell's label to can_rescue's bounds; got {type(bounds).__name__}")
+    return [label for label, b in bounds.items() if label == RAW_CELL or any(v["possible"] for v in b.values())]
+
+
 def map_budgets(table: pd.DataFrame, name: str, reading: str, *, budget, map_budget, map_iters: int, gd_iters: int,
                 tune_budget) -> dict:
     """The map's budgets, from GD's median run on ``name`` in ``table`` (:func:`~.completion.run_table` of the main
@@ -271,18 +280,34 @@ def supported(table: pd.DataFrame, test, seed: int):
     return None if test(table) is None else bootstrap_support(lambda t: test(t) is True, table, by="seed", seed=seed)
 
 
-def map_run_table(runs: dict, label: str, *, dataset: str, start: float, optimum: float, shares, budget: dict, M: int) -> pd.DataFrame:
+def map_run_table(runs: dict, label: str, *, dataset: str, start: float, optimum: float, shares, budget: dict, M: int,
+                  absolute: dict | None = None) -> pd.DataFrame:
     """The run table (:func:`~.completion.run_table`, stays-below times, work columns with ``M`` probes) of the map's
     cell ``label``: ``runs`` maps ``(label, dataset, method, seed)`` to a result; its targets are ``shares`` of the way
     from the ``start``'s test RMSE (θ = 0, the training mean: the same at every setting) to the cell's model
-    ``optimum``'s, read at its ``budget`` (``{dataset: seconds or None}``)."""
+    ``optimum``'s, read at its ``budget`` (``{dataset: seconds or None}``), and ``absolute`` (``{reading: test RMSE}``,
+    e.g. the paper's RMSE 1.5 of Sec. 5.1, which D3.3's literal reading reads in :data:`RAW_CELL`, :func:`cell_budget`)."""
     if not isinstance(runs, dict):
         raise TypeError(f"runs must be a mapping (label, dataset, method, seed) -> result; got {type(runs).__name__}")
     own = {k[1:]: r for k, r in runs.items() if k[0] == label}
     if not own:
         raise ValueError(f"runs hold no run of the cell label {label!r}")
     shares = [check_real("shares (an entry of)", s, low=0.0, low_open=True) for s in _grid_values("shares", shares)]
-    return run_table(own, {dataset: {share_key(s): rmse_target(start, optimum, s) for s in shares}}, budget, M=M, stay=True)
+    if absolute is not None and (not isinstance(absolute, dict) or not all(isinstance(k, str) for k in absolute)):
+        raise TypeError(f"absolute must map a reading's name to its test RMSE target; got {absolute!r}")
+    extra = {k: check_real(f"absolute[{k!r}]", v, low=0.0, low_open=True) for k, v in (absolute or {}).items()}
+    return run_table(own, {dataset: {share_key(s): rmse_target(start, optimum, s) for s in shares} | extra}, budget, M=M, stay=True)
+
+
+def cell_budget(label: str, map_budget, budget):
+    """A map cell's work budget: ``map_budget`` (:func:`map_budgets`' ``"budget"``) for every cell but the paper's literal
+    one, :data:`RAW_CELL` (the chosen (ε, λ) on the raw box [0, 5] from θ = 0, run where the regime is centred), which gets
+    the main runs' ``budget`` (session 43's review: D3.3's literal reading, "about 2 times faster to achieve RMSE 1.5",
+    Sec. 5.1, is read there by times to that target, which the map's shorter budget cut before any run reached it)."""
+    if not isinstance(label, str):
+        raise TypeError(f"label must be a map cell's label; got {label!r}")
+    map_budget, budget = _seconds_or_none("map_budget", map_budget), _seconds_or_none("budget", budget)
+    return budget if label == RAW_CELL and budget is not None else map_budget
 
 
 def verdict_map(cells: dict, *, dataset: str, reading: str, n_seeds: int, seed: int, methods=METHODS, claims=MAP_CLAIMS) -> tuple:
