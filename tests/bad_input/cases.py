@@ -429,6 +429,7 @@ def _experiment_coresets():
         "run_methods": lambda: dict(Phi=Phi, y=y, ks=[1, 2], methods=["giga"]),
         "run_glm_trial": None,   # real data sets: covered through trial_seeds / coreset_path / GLMCoresetProblem
         "run_glm_trials": None,
+        "run_glm_phases": None,
         "run_conjugate_trials": lambda: dict(make_model=__import__("functools").partial(
             __import__("inferopt.coresets", fromlist=["make_gaussian_mean"]).make_gaussian_mean, 4, 10),
             methods=["giga"], ks=[2], seed=0, n_trials=1, n_jobs=1),
@@ -778,6 +779,7 @@ EXEMPT = {
     "Family": "abstract base of variational families",
     "run_glm_trial": "needs the real data sets; its arguments are checked by trial_seeds, coreset_path, GLMCoresetProblem",
     "run_glm_trials": "needs the real data sets; its arguments are checked by trial_seeds, coreset_path, GLMCoresetProblem",
+    "run_glm_phases": "needs the real data sets; phases, n_jobs and progress are checked by name, each phase's arguments by trial_seeds, coreset_path, GLMCoresetProblem",
     "record_glm_claims": "writes a notebook's claims into its Experiment from run_glm_trials' table (checked by check_table there)",
     "plot_per_iteration": "plotting of a record table produced by the library",
     "plot_first_step": "plotting of a greedy_check table produced by the library",
