@@ -106,6 +106,13 @@ def test_d43_common_reading_holds_fails_and_stays_undecided():
     # the exact degree part decides what the draws cannot see: equal probe parts, Poisson's tail term twice the optimal variance
     terms = {p: {"optimal": 0.0, "poisson": 200.0, "negative binomial": 200.0} for p in ("optimum", "path")}
     assert d43_common_reading(common_table({"poisson": 0.0, "negative binomial": 0.0}, 0.002), terms)["outcome"] is True
+    # an unbounded degree term (Poisson's reweights overflowing double precision): that rule's excess is inf
+    terms = {p: {"optimal": 0.0, "poisson": float("inf"), "negative binomial": 200.0} for p in ("optimum", "path")}
+    r = d43_common_reading(common_table({"poisson": 0.0, "negative binomial": 0.0}, 0.002), terms)
+    assert r["outcome"] is True and r["points"]["path"]["excess poisson"] == float("inf")
+    with pytest.raises(ValueError, match="non-negative"):
+        d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), {p: {"optimal": -1.0, "poisson": 0.0,
+                           "negative binomial": 0.0} for p in ("optimum", "path")})
     with pytest.raises(ValueError, match="degree_terms"):
         d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), {"optimum": {"optimal": 0.0}})
     with pytest.raises(ValueError, match="margin"):

@@ -97,7 +97,8 @@ def degree_term(theta, eps: float, rule) -> float:
     draws from), summed exactly over ``n = 0 .. L - 1`` (at ``n >= L`` the estimator is the whole series: no deviation),
     so the rare high degrees that dominate Poisson's and the negative binomial's ``Var_C`` count with their weight, which
     a few hundred draws cannot reach. ``rule``: :func:`~inferopt.spectral.make_degree_rule`'s random-degree rule; a fixed
-    degree has no degree term (0)."""
+    degree has no degree term (0). Where the reweighted coefficients overflow double precision (Poisson's at a wide
+    interval: ``1/P(n >= j)`` beyond 1e300) the term is ``inf``: unbounded in floating point, far above any other."""
     theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
     eps = check_real("eps", eps, low=0.0, low_open=True)
     if not hasattr(rule, "series"):
@@ -110,8 +111,10 @@ def degree_term(theta, eps: float, rule) -> float:
     q = np.asarray(dist.pmf(n), dtype=float)
     keep = q > 0
     lam = _eig_side(theta)[0]
-    return float(sum(qk * _degree_sq(lam, eps, series, dist.reweight(series.coefficients(int(k))), series.coeffs)
-                     for qk, k in zip(q[keep], n[keep])))
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = float(sum(qk * _degree_sq(lam, eps, series, dist.reweight(series.coefficients(int(k))), series.coeffs)
+                          for qk, k in zip(q[keep], n[keep])))
+    return total if np.isfinite(total) else float("inf")
 
 
 def common_gradient_draws(problem, theta, rules: dict, *, M: int, n_draws: int, rng) -> pd.DataFrame:
@@ -160,7 +163,8 @@ def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float
 
     A rule's variance at a point is the mean of its draws' probe part ``sq - degree sq`` plus its exact degree term; the
     excess of ``other`` over ``reference`` is the mean of the paired probe parts' differences (common probes) plus the
-    degree terms' difference, its standard error the paired differences' (the degree terms are exact). Read relative to
+    degree terms' difference, its standard error the paired differences' (the degree terms are exact; an ``inf`` one, unbounded
+    in floating point, makes that rule's excess ``inf``). Read relative to
     the reference's variance, ``r = excess / variance(reference)``, with ``se_r``:
 
     * *holds* at the point when ``r - z se_r > margin`` for every other rule (decisively larger by more than the margin);
@@ -186,11 +190,15 @@ def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float
         probe = rows.assign(part=rows["sq"] - rows["degree sq"]).pivot(index="draw", columns="rule", values="part")
         if len(probe) < 2 or not np.all(np.isfinite(probe[[reference, *others]].to_numpy(float))):
             raise ValueError(f"point {point}: every rule needs at least two finite draws on common probes")
-        var = {r: float(probe[r].mean()) + check_real(f"degree_terms[{point!r}][{r!r}]", terms[r], low=0.0) for r in (reference, *others)}
+        for r in (reference, *others):
+            if not float(terms[r]) >= 0.0:
+                raise ValueError(f"degree_terms[{point!r}][{r!r}] must be a non-negative number (inf: unbounded); got {terms[r]!r}")
+        var = {r: float(probe[r].mean()) + float(terms[r]) for r in (reference, *others)}
         stats, cmp = {}, []
         for o in others:
             diff = (probe[o] - probe[reference]).to_numpy(float)
-            rel = (float(diff.mean()) + float(terms[o]) - float(terms[reference])) / var[reference]
+            with np.errstate(invalid="ignore"):   # an unbounded (inf) degree term of the reference: no ratio, undecided
+                rel = (float(diff.mean()) + float(terms[o]) - float(terms[reference])) / var[reference]
             se = _se(diff) / var[reference]
             stats |= {f"excess {o}": rel, f"se excess {o}": se}
             cmp.append(True if rel - z * se > margin else False if rel + z * se < margin else None)
