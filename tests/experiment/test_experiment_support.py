@@ -184,3 +184,35 @@ def test_a_gated_test_has_a_gated_support_and_an_inconclusive_verdict():
     assert supported_verdict(False, s) == "inconclusive" and support_reason(False, s) == "gated out: no regime"
     with pytest.raises(ValueError, match="gated support needs its note"):
         check_support({"method": "gated"})
+
+
+def _rebuild_by_concat(table, by, drawn):
+    """The resample as support.py built it up to session 44 (one frame per drawn unit, concatenated): the reference
+    its one positional take must equal exactly (reports/paper/output_preserving.yaml)."""
+    groups = dict(tuple(table.groupby(by, sort=False)))
+    units = pd.unique(table[by])
+    return pd.concat([groups[units[j]].assign(**{by: i}) for i, j in enumerate(drawn)], ignore_index=True)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_resample_is_exactly_the_concatenated_units(seed):
+    """Mixed dtypes (float with NaN, int, bool, str, categorical), units of unequal sizes in shuffled rows, labels of
+    any type: the positional take gives the frame the per-unit concatenation gave, value for value and dtype for dtype,
+    so every bootstrap support computed before it is unchanged."""
+    from inferopt.experiment.support import _rebuild, _unit_groups
+    rng = np.random.default_rng(seed)
+    n_units = int(rng.integers(1, 9))
+    labels = [f"run{k}" for k in range(n_units)] if seed % 3 == 0 else list(rng.permutation(100)[:n_units] * 7)
+    unit = np.repeat(labels, rng.integers(1, 6, size=n_units))
+    n = len(unit)
+    x = rng.normal(size=n)
+    x[rng.random(n) < 0.2] = np.nan
+    table = pd.DataFrame({"x": x, "trial": unit, "k": rng.integers(0, 5, n), "ok": rng.random(n) < 0.5,
+                          "name": rng.choice(["a", "bb", "c"], n),
+                          "cat": pd.Categorical(rng.choice(["lo", "hi"], n), categories=["lo", "hi"])}
+                         ).sample(frac=1.0, random_state=seed).reset_index(drop=True)
+    groups = _unit_groups(table, "trial")
+    for _ in range(5):
+        drawn = np.sort(rng.choice(n_units, size=n_units, replace=True))
+        pd.testing.assert_frame_equal(_rebuild(groups, "trial", drawn), _rebuild_by_concat(table, "trial", drawn),
+                                      check_exact=True)

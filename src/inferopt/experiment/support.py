@@ -31,18 +31,35 @@ N_RESAMPLES = 200
 def resample_units(table: pd.DataFrame, by: str, rng: np.random.Generator) -> pd.DataFrame:
     """``table`` rebuilt from its units (the distinct values of column ``by``) drawn with
     replacement; a unit drawn twice appears twice, under two new labels ``0 … n−1``."""
-    units = pd.unique(table[by])
-    return _rebuild(_unit_groups(table, by, units), by, np.sort(rng.choice(len(units), size=len(units), replace=True)))
+    groups = _unit_groups(table, by)
+    n = len(groups.sizes)
+    return _rebuild(groups, by, np.sort(rng.choice(n, size=n, replace=True)))
 
 
-def _unit_groups(table: pd.DataFrame, by: str, units) -> list[pd.DataFrame]:
-    groups = dict(tuple(table.groupby(by, sort=False)))
-    return [groups[u] for u in units]
+@dataclass(frozen=True)
+class _Units:
+    """A table's rows grouped by unit: ``frame`` holds unit 0's rows, then unit 1's, ... (units in order of first
+    appearance, :func:`pandas.unique`'s; rows in table order within a unit), unit ``j``'s at ``starts[j]``, ``sizes[j]``
+    of them."""
+    frame: pd.DataFrame
+    starts: np.ndarray
+    sizes: np.ndarray
 
 
-def _rebuild(groups: list[pd.DataFrame], by: str, drawn) -> pd.DataFrame:
-    """The table of the units ``drawn`` (indices into ``groups``, in order), relabelled ``0 … n−1``."""
-    return pd.concat([groups[j].assign(**{by: i}) for i, j in enumerate(drawn)], ignore_index=True)
+def _unit_groups(table: pd.DataFrame, by: str) -> _Units:
+    codes, _ = pd.factorize(table[by])       # unit j = the j-th value of pd.unique(table[by])
+    sizes = np.bincount(codes)
+    return _Units(table.iloc[np.argsort(codes, kind="stable")], np.cumsum(sizes) - sizes, sizes)
+
+
+def _rebuild(groups: _Units, by: str, drawn) -> pd.DataFrame:
+    """The table of the units ``drawn`` (indices into ``groups``, in order), relabelled ``0 … n−1``: one positional
+    take of their rows (a unit drawn twice appears twice, under two labels), index ``0 … rows−1``."""
+    drawn = np.asarray(drawn, dtype=np.intp)
+    sizes = groups.sizes[drawn]
+    first = np.repeat(groups.starts[drawn] - (np.cumsum(sizes) - sizes), sizes)
+    rows = groups.frame.iloc[first + np.arange(sizes.sum())].reset_index(drop=True)
+    return rows.assign(**{by: np.repeat(np.arange(len(drawn), dtype=np.int64), sizes)})
 
 
 def bootstrap_support(test, table: pd.DataFrame, *, by: str, within: str | None = None, n_resamples: int = N_RESAMPLES,
@@ -78,7 +95,7 @@ def bootstrap_support(test, table: pd.DataFrame, *, by: str, within: str | None 
         where = "" if within is None else f" in every {within}"
         return {"method": "single unit", "unit": unit, "n_units": n_units,
                 "note": f"one {by}{where}: nothing to resample, no support"}
-    groups = [_unit_groups(s, by, u) for (_, s), u in zip(strata, units)]
+    groups = [_unit_groups(s, by) for _, s in strata]
     # a resample is the multiset of units drawn (sorted: the order of units in a table is no part of a claim), so
     # a multiset drawn again gives the outcome it gave: few units have few multisets (3 units: 10)
     outcomes: dict[tuple, bool] = {}
