@@ -707,25 +707,6 @@ def test_line_search_off_the_grid_reads_no_grid_resolution():
     assert not_maxent_resolved_cell(0.72, -0.13, -0.1, 0.0049, 5e-3, 0.0, 2e-3, None) is False   # moments first
 
 
-def test_closer_at_majority_reads_the_span_of_the_coupling_grid():
-    """Session 39's review (B5.9's majority is grid-dependent): at d = 10 (paper scale) herding is strictly closer at
-    couplings 0.5 and 1 (line search / herding 19.8, 13.5) and farther at 2 (0.699); beyond review 210's grid it is farther
-    at 3 (0.61) and 4: over w (d - 1) <= 2 the majority holds (2 of 3), over every coupling it fails (2 of 5)."""
-    from inferopt.experiment.moment_claims import closer_at_majority
-    levels = [1.0, 0.5, 2.0, 3.0, 4.0]
-    herding, line_search = [0.0117, 0.0086, 0.0802, 0.0157, 0.0018], [0.1570, 0.1695, 0.0561, 0.0096, 0.0017]
-    assert closer_at_majority(herding, line_search, levels=levels, span=2.0)
-    assert not closer_at_majority(herding, line_search, levels=levels, span=4.0)
-    assert not closer_at_majority(herding, line_search)                                 # no span: every coupling
-    assert closer_at_majority(herding, line_search, levels=levels, span=1.0)            # 2 of 2
-    with pytest.raises(ValueError, match="levels"):
-        closer_at_majority(herding, line_search, span=2.0)
-    with pytest.raises(ValueError, match="levels"):
-        closer_at_majority(herding, line_search, levels=[1.0, 0.5], span=2.0)
-    with pytest.raises(ValueError, match="span"):
-        closer_at_majority(herding, line_search, levels=levels, span=0.25)
-
-
 def test_entropy_minimization_reading_reads_the_absolute_cut_and_b46s_comparative_reading():
     """Session 43 (B5.3, the fresh review of issue 44): at the paper scale's (8, 2/7) line search's position is
     [0.809, 0.895] against herding's 0.844: it fails the absolute cut 0.5 and holds B4.6's comparative reading (entropy
@@ -757,21 +738,6 @@ def test_calibrated_position_cut_is_the_largest_position_the_paper_calls_close_t
         calibrated_position_cut([])
 
 
-def test_closer_at_majority_reads_only_the_couplings_with_the_premise():
-    """Session 43 (B5.9): at d = 10 (paper scale) herding is closer at 2 of 5 couplings, the two it loses at
-    w (d - 1) = 3 and 4, where line search is not more efficient at the moments: without them herding is closer at 2 of 3
-    and the majority holds; with the premise everywhere it still fails; no premise anywhere is refused."""
-    from inferopt.experiment.moment_claims import closer_at_majority
-    herding, line_search = [0.0117, 0.0086, 0.0802, 0.0060, 0.0011], [0.1570, 0.1695, 0.0561, 0.0050, 0.0009]
-    assert closer_at_majority(herding, line_search) is False                                           # 2 of 5
-    assert closer_at_majority(herding, line_search, premises=[True, True, True, False, False]) is True  # 2 of 3
-    assert closer_at_majority(herding, line_search, premises=[True] * 5) is False
-    with pytest.raises(ValueError, match="premises"):
-        closer_at_majority(herding, line_search, premises=[False] * 5)
-    with pytest.raises(ValueError, match="premises"):
-        closer_at_majority(herding, line_search, premises=[True, False])
-
-
 def test_drawn_cell_counts_only_cells_free_of_ties():
     """Session 43 (B5.12): a drawn cell whose herding run never tied carries B5.1's outcome (holds or fails); a cell
     where some step tied (Fig. 7's symmetric cells) is not measured."""
@@ -784,28 +750,6 @@ def test_drawn_cell_counts_only_cells_free_of_ties():
         drawn_cell("maybe", 0.0)
     with pytest.raises(ValueError, match="tie_share"):
         drawn_cell(True, 1.5)
-
-
-def test_span_cell_reads_a_cell_only_within_the_span_of_couplings():
-    """Session 44 (session 43's review: B5.2 and B5.10 held on w (d - 1) <= 2 while the extra couplings' cells at 3 and 4,
-    run beside, failed them): a cell beyond the span read decides nothing there; within it its outcome stands, failing
-    included, so the span reading can turn a claim."""
-    from inferopt.experiment.herding_claims import map_holds
-    from inferopt.experiment.moment_claims import span_cell
-    assert span_cell(False, 4.0, 4.0) is False
-    assert span_cell(False, 4.0, 2.0) == "not measured"
-    assert span_cell(True, 2.0, 4.0) is True
-    assert span_cell(None, 1.0, 2.0) is None
-    assert span_cell("holds", 3.0, 2.0) == "not measured"
-    grid = {0.5: "holds", 1.0: "holds", 2.0: "holds", 4.0: "fails"}
-    assert map_holds([span_cell(w, c, 2.0) for c, w in grid.items()]) is True     # review 210's grid: holds
-    assert map_holds([span_cell(w, c, 4.0) for c, w in grid.items()]) is False    # every coupling run: fails
-    with pytest.raises(ValueError, match="outcome"):
-        span_cell("maybe", 1.0, 2.0)
-    with pytest.raises(ValueError, match="span"):
-        span_cell(True, 1.0, -1.0)
-    with pytest.raises(ValueError, match="level"):
-        span_cell(True, float("nan"), 2.0)
 
 
 def test_drawn_majority_decides_b5_12_by_majority_over_independent_draws():
@@ -832,17 +776,64 @@ def test_drawn_majority_decides_b5_12_by_majority_over_independent_draws():
         drawn_majority({6: [True]}, share=1.0)
 
 
-def test_position_cut_readings_choose_the_cut_calibrated_on_fig_6():
-    """Session 44 (session 43's review of B5.3: the paper's own words accept the calibrated position): the calibrated cut
-    is the chosen one and 0.5 a reading beside it, so a cell at position 0.7 holds at the chosen cut and fails at 0.5."""
+def test_position_cut_readings_choose_one_half_with_a_reading_on_each_side():
+    """Session 45 (session 44's fresh review of B5.3: the calibrated 0.8807, Fig. 6's loosest position, reads "would
+    rather suggest a minimization" laxly): the chosen cut is 0.5, "closer to the minimum entropy than to the maximum",
+    read at 0.4 and 0.6; the calibrated cut is beside, deciding nothing. At the paper scale's (8, 2/7), position
+    [0.809, 0.895], the cell fails at 0.5 (it held at the calibrated 0.8807's neighbour 0.9); (6, 0.1) at [0.183, 0.396]
+    holds at every reading."""
     from inferopt.experiment.moment_claims import entropy_minimization_bracket, position_cut_readings
-    cut = position_cut_readings(0.797656, [0.25, 0.4, 0.5, 0.6])
-    assert cut["chosen"] == 0.797656
-    assert cut["readings"] == [0.25, 0.4, 0.5, 0.6, 0.797656]
-    assert entropy_minimization_bracket(0.7, 0.7, cut["chosen"]) is True
-    assert entropy_minimization_bracket(0.7, 0.7, 0.5) is False
-    assert position_cut_readings(0.5, [0.5, 0.6])["readings"] == [0.5, 0.6]
+    cut = position_cut_readings(0.5, [0.4, 0.6], [0.8807])
+    assert cut["chosen"] == 0.5
+    assert cut["readings"] == [0.4, 0.5, 0.6]
+    assert cut["beside"] == [0.8807]
+    assert entropy_minimization_bracket(0.809, 0.895, cut["chosen"]) is False
+    assert entropy_minimization_bracket(0.809, 0.895, 0.9) is True
+    assert all(entropy_minimization_bracket(0.183, 0.396, c) is True for c in cut["readings"])
+    assert position_cut_readings(0.5, [0.4, 0.6])["beside"] == []
+    with pytest.raises(ValueError, match="each side"):
+        position_cut_readings(0.5, [0.6, 0.8807])
     with pytest.raises(ValueError, match="cuts"):
-        position_cut_readings(0.8, [])
-    with pytest.raises(ValueError, match="calibrated"):
-        position_cut_readings(float("nan"), [0.5])
+        position_cut_readings(0.5, [])
+    with pytest.raises(ValueError, match="chosen"):
+        position_cut_readings(float("nan"), [0.4, 0.6])
+    with pytest.raises(ValueError, match="beside"):
+        position_cut_readings(0.5, [0.4, 0.6], [float("nan")])
+
+
+def test_majority_by_d_reads_every_coupling_of_the_axis():
+    """Session 45 (session 44's fresh review of B5.9: a premise gate removed w (d - 1) = 3, 4): at d = 10 (paper scale)
+    herding is closer at 2 of 5 couplings, the two it loses at w (d - 1) = 3 and 4; read over the whole axis d = 10
+    fails while d = 8 holds (4 of 5), and over d the claim is a lost setting; where every d holds it holds."""
+    from inferopt.experiment.moment_claims import majority_by_d, majority_over_d
+    h10, l10 = [0.0117, 0.0086, 0.0802, 0.0060, 0.0011], [0.1570, 0.1695, 0.0561, 0.0050, 0.0009]
+    h8, l8 = [0.0442, 0.0662, 0.0583, 0.0030, 0.0011], [0.1379, 0.1907, 0.0380, 0.0031, 0.0016]
+    by_d = majority_by_d({8: (h8, l8, None), 10: (h10, l10, None)})
+    assert by_d == {8: "holds", 10: "fails"}
+    claim = majority_over_d(by_d)
+    assert claim["verdict"] is None and claim["lost"] == "lost setting"
+    assert majority_over_d(majority_by_d({8: (h8, l8, None)}))["verdict"] is True
+    assert majority_by_d({10: (h10, l10, None)}, factor=0.5) == {10: "holds"}          # the factor turns it
+    assert majority_by_d({10: (h10, l10, [1e-3] * 5)}) == {10: "inconclusive"}        # within the grid: undecided
+    with pytest.raises(ValueError, match="dists_by_d"):
+        majority_by_d({})
+    with pytest.raises(ValueError, match="dists_by_d"):
+        majority_by_d({10: (h10, l10)})
+
+
+def test_cell_budget_is_the_cells_for_every_method():
+    """Session 45 (session 44's fresh review of B5.2: line search alone ran to 10^6 at w (d - 1) = 3, 4): the budget is
+    a property of the cell, fixed from the params: the extra couplings' cells get extra_points, the map's grid n_points,
+    whatever the method."""
+    from inferopt.experiment.moment_claims import cell_budget
+    assert cell_budget(4.0, [3.0, 4.0], 100_000, 1_000_000) == 1_000_000
+    assert cell_budget(3.0, [3.0, 4.0], 100_000, 1_000_000) == 1_000_000
+    assert cell_budget(2.0, [3.0, 4.0], 100_000, 1_000_000) == 100_000
+    assert cell_budget(3.5, [3.0, 4.0], 100_000, 1_000_000) == 100_000
+    assert cell_budget(4.0, [], 10_000, 10_000) == 10_000
+    with pytest.raises(ValueError, match="extra_points"):
+        cell_budget(4.0, [4.0], 10_000, 5_000)
+    with pytest.raises(ValueError, match="level"):
+        cell_budget(float("nan"), [4.0], 10_000, 20_000)
+    with pytest.raises(ValueError, match="extra_levels"):
+        cell_budget(4.0, [float("inf")], 10_000, 20_000)

@@ -62,6 +62,11 @@ read where the run ends, over its last decade, not over an early plateau:
   :func:`closer_at_majority`'s ``premises`` -- B5.9 read where the abstract's premise holds (line search better at the
   moments, :func:`moment_premise_cell`); :func:`drawn_cell` -- B5.12, Sec. 6's "herding fails in other case, which are
   not chosen to be particularly pathological", on cells drawn at random with no tied step.
+* session 45 (session 44's fresh review of issue 44): the pair weight is an axis (THE RULE's clause 3), never a
+  reading nor a gate: the span of the coupling grid (``span_cell``, :func:`closer_at_majority`'s ``span``) and B5.9's
+  premise gate (``premises``) are gone; :func:`majority_by_d` -- B5.9 at every d over the whole axis;
+  :func:`cell_budget` -- a cell's budget, every method alike (B5.2); :func:`position_cut_readings` -- B5.3's cut 0.5,
+  read at 0.4 and 0.6, the calibrated cut beside.
 """
 
 from __future__ import annotations
@@ -306,8 +311,7 @@ def approaches_in_more_cells(count: int, reference: int) -> bool | None:
 MAJORITY_SHARES = (0.5, 2 / 3)
 
 
-def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: float = 1.0, levels=None,
-                       span: float | None = None, resolutions=None, premises=None) -> bool | None:
+def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: float = 1.0, resolutions=None) -> bool | None:
     """B5.9 at one value of d (the abstract's and Sec. 6's "the original herding algorithm tends to approach more often
     the maximum entropy distribution"; session 38's review, four reviewers of five: read by majority over the couplings,
     as B4.11 reads the same sentence on Fig. 6): herding ends closer to ``p*`` than line search -- :func:`farther_cell` at
@@ -316,21 +320,16 @@ def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: flo
     read, :data:`MAJORITY_SHARES`). ``dist_herding``, ``dist_other``: the two methods' final ``||p_t - p*||`` at each
     coupling of that d, after equal budgets, in one order.
 
-    Session 39's review (the majority is grid-dependent): ``levels`` the coupling w (d - 1) of each entry and ``span``
-    the largest coupling read -- the majority is taken over the couplings at or below ``span`` only (``None``: every
-    one). The grid's span is ours: B5.9 reads it at every coupling run and at review 210's grid (w (d - 1) <= 2), and a
-    verdict that turns between them turns on which cells the grid has (a reading, THE RULE's clause 4).
+    Session 45 (session 44's fresh review of issue 44): every coupling of that d is read. The span of the coupling grid
+    (session 39's ``span``) and the abstract's premise (session 43's ``premises``: line search more efficient at the
+    moments) were gates of ours that removed couplings; the pair weight is an open setting (THE RULE's clause 3), an
+    axis decided over, never a reading nor a gate (:func:`majority_by_d`).
 
     Session 40 (session 39's third review): ``resolutions`` each entry's herding run resolution (:func:`run_resolution`;
     ``None``: every comparison decides): a coupling whose two distances are not :func:`resolved_comparison` (herding's on
     the grid, line search's off it; session 41) decides nothing, and the d's verdict is ``None`` (undecided) where it
     turns on such couplings -- the majority is taken with them counted as wins and as losses, and decides only where
-    both agree.
-
-    Session 43 (the fresh review of issue 44): ``premises`` each entry's premise (``None``: every entry has it) -- the
-    abstract's "while we can improve over herding on the task of approximating integrals": a coupling where line search
-    is not more efficient at the moments (:func:`moment_premise_cell` false: at w (d - 1) = 3 and 4 herding matches the
-    moments as well) is outside the sentence and decides nothing; a ValueError where no coupling read has it."""
+    both agree."""
     from .maxent_claims import approaches_more_often
     h = as_finite_array("dist_herding", dist_herding, ndim=1, nonempty=True)
     o = as_finite_array("dist_other", dist_other, ndim=1, nonempty=True)
@@ -341,24 +340,6 @@ def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: flo
     if (o < 0).any():
         raise ValueError("dist_other must hold distances >= 0")
     share = check_real("share", share, low=0.5, high=1.0)
-    if span is not None:
-        if levels is None:
-            raise ValueError("levels must give each entry's coupling where span is given")
-        lv = as_finite_array("levels", levels, ndim=1, nonempty=True)
-        if lv.shape != h.shape:
-            raise ValueError(f"levels must hold one coupling per distance; got {lv.size} and {h.size}")
-        read = lv <= check_real("span", span, low=0.0, low_open=True) * (1 + 1e-9)
-        if not read.any():
-            raise ValueError(f"span {span} lies below every coupling {lv.tolist()}: no coupling to read")
-    else:
-        read = np.ones(h.shape, dtype=bool)
-    if premises is not None:
-        prem = np.asarray(premises)
-        if prem.shape != h.shape or prem.dtype != bool:
-            raise ValueError(f"premises must hold one bool per distance; got {premises!r}")
-        if not (read & prem).any():
-            raise ValueError("premises: no coupling read has the premise (line search more efficient at the moments)")
-        read = read & prem
     if resolutions is None:
         resolved = np.ones(h.shape, dtype=bool)
     else:
@@ -366,7 +347,6 @@ def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: flo
         if res.shape != h.shape:
             raise ValueError(f"resolutions must hold one resolution per distance; got {res.size} and {h.size}")
         resolved = np.array([resolved_comparison(a, b, r) for a, b, r in zip(h, o, res)])
-    h, o, resolved = h[read], o[read], resolved[read]
     wins = sum(bool(r) and farther_cell(b, a, factor) for a, b, r in zip(h, o, resolved))
     open_ = int((~resolved).sum())
     low, high = approaches_more_often(wins / h.size, share), approaches_more_often((wins + open_) / h.size, share)
@@ -388,6 +368,45 @@ def majority_over_d(verdicts_by_d) -> dict:
         raise ValueError(f"verdicts_by_d must map d to one of {known}; got {verdicts_by_d!r}")
     cells = {(d, "majority"): w for d, w in verdicts_by_d.items()}
     return lost_setting_claim(map_holds(list(cells.values())), cells)
+
+
+def majority_by_d(dists_by_d, share: float = MAJORITY_SHARES[0], factor: float = 1.0) -> dict:
+    """B5.9 at every value of d over the whole pair-weight axis (session 45, session 44's fresh review of issue 44: a
+    premise gate removed the couplings w (d - 1) = 3, 4, and with them d = 10 turns, 2 of 5). ``dists_by_d`` maps each d
+    to ``(herding's final distances, line search's, herding's run resolutions)``, one entry per coupling run at that d --
+    the map's grid and ``extra_couplings`` alike. Returns each d's verdict word, :func:`closer_at_majority` over every
+    coupling (``"inconclusive"`` where it turns on couplings the grid does not resolve), for :func:`majority_over_d`.
+
+    Why the whole axis and not the premise's cells (docs/paper-B.md, "Where a claim is decided"): the abstract's "while
+    we can improve over herding on the task of approximating integrals" states a result (B5.10's claim), not what Fig. 7
+    ran nor a regime of the lost setting that a check of the claim's own tests, so clause 2 does not apply; its cells
+    would be picked from a run's outcome (line search's final moment error), where clause 2's cells are "a property of
+    the cell, fixed once before any verdict is read". The pair weight is an open setting the paper never gives: clause
+    3, an axis the claim is decided over, never a reading nor a gate. The premise per cell is shown beside."""
+    if not isinstance(dists_by_d, dict) or not dists_by_d:
+        raise ValueError(f"dists_by_d must map each value of d to (herding's distances, line search's, resolutions); got {dists_by_d!r}")
+    out = {}
+    for d, entry in dists_by_d.items():
+        if not isinstance(entry, tuple | list) or len(entry) != 3:
+            raise ValueError(f"dists_by_d[{d!r}] must be (herding's distances, line search's, resolutions); got {entry!r}")
+        v = closer_at_majority(entry[0], entry[1], share, factor, entry[2])
+        out[d] = "inconclusive" if v is None else "holds" if v else "fails"
+    return out
+
+
+def cell_budget(level: float, extra_levels, n_points: int, extra_points: int) -> int:
+    """The iterations of every run in one cell of B5's map (session 45, session 44's fresh review of issue 44: B5.2 held
+    at w (d - 1) = 4 only because line search alone ran to 10^6 iterations there, herding to 10^5): a property of the
+    cell, fixed from the params before any verdict is read, the same for every method run in it. ``extra_points`` at
+    the couplings ``extra_levels`` (``extra_couplings``: the strong couplings, where the moment error settles late --
+    B5.2's "moment error -> 0" is asymptotic, read on the run's last decade), ``n_points`` on the map's grid
+    (``level``: the cell's coupling w (d - 1)). Claims comparing the two methods at equal t (B5.9, B5.10) read both at
+    ``n_points``: the deterministic runs pass through it."""
+    level = check_real("level", level, low=0.0)
+    extra = as_finite_array("extra_levels", extra_levels, ndim=1) if len(extra_levels) else np.zeros(0)
+    n_points = check_int("n_points", n_points, low=2)
+    extra_points = check_int("extra_points", extra_points, low=n_points)
+    return extra_points if np.isclose(extra, level, rtol=1e-9, atol=0.0).any() else n_points
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -1053,20 +1072,8 @@ def outer_product_features(states) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# Session 44 (session 43's review of B5, issue 44): the grid's span a reading of B5.2 and B5.10, B5.12 over independent
-# draws of the unary weights.
-
-def span_cell(outcome, level: float, span: float):
-    """A cell of a map claim read at a span of the coupling grid (session 44, session 43's review: B5.2 and B5.10 held on
-    w (d - 1) <= 2 only, while the ``extra_couplings`` cells at w (d - 1) = 3, 4 ran beside): the cell's ``outcome``
-    (``True`` / ``False`` / ``None`` or a verdict word, kept) where its coupling ``level`` lies within ``span`` (the
-    largest coupling read), else ``"not measured"`` (outside the span read, the cell decides nothing there). The span is
-    a reading of ours, as B5.9's (:func:`closer_at_majority`'s ``span``): the map's grid, and every coupling run."""
-    level, span = check_real("level", level, low=0.0), check_real("span", span, low=0.0)
-    if outcome not in (True, False, None) and outcome not in ("holds", "fails", "inconclusive", "not measured"):
-        raise ValueError(f"outcome must be True / False / None or a verdict word; got {outcome!r}")
-    return outcome if level <= span else "not measured"
-
+# Session 44 (session 43's review of B5, issue 44): B5.12 over independent draws of the unary weights; session 45: B5.3's
+# chosen cut.
 
 def drawn_majority(outcomes_by_d, share: float = MAJORITY_SHARES[0]) -> dict:
     """B5.12 over independent draws (session 44, session 43's review: one draw of unary weights per d was labelled
@@ -1100,13 +1107,17 @@ def drawn_majority(outcomes_by_d, share: float = MAJORITY_SHARES[0]) -> dict:
     return dict(majority_over_d(by_d), counts=counts)
 
 
-def position_cut_readings(calibrated: float, cuts) -> dict:
-    """B5.3's cut on the entropy position (session 44, session 43's review: "the paper's own words accept a position of
-    0.88, so the calibrated cut is the better-grounded one"): the chosen cut is ``calibrated``
-    (:func:`calibrated_position_cut`, the largest position of the paper's Fig. 6 line-search runs, which Sec. 5.3 calls
-    "close to a minimum entropy solution"); the fixed ``cuts`` of ours (0.5: "nearer the lowest entropy than the maximum",
-    the chosen cut until session 43, and its neighbours) are readings beside it. Returns ``{"chosen": calibrated,
-    "readings": every cut, sorted, the calibrated one included}``."""
-    calibrated = check_real("calibrated", calibrated)
+def position_cut_readings(chosen: float, cuts, beside=()) -> dict:
+    """B5.3's cut on the entropy position (session 45, session 44's fresh review of issue 44: the calibrated cut, 0.8807,
+    is the loosest position seen in Fig. 6, a lax reading of "would rather suggest a minimization of the entropy"). The
+    words read as "closer to the minimum entropy than to the maximum": ``chosen`` 0.5, the midpoint of B4.4's scale;
+    ``cuts`` its readings, at least one on each side (THE RULE's clause 4: the readings bracket the paper's words on
+    both sides; 0.4 and 0.6). ``beside``: cuts reported beside, deciding nothing (the cut calibrated on the paper's
+    Fig. 6, :func:`calibrated_position_cut`). Returns ``{"chosen", "readings": every cut, sorted, the chosen one
+    included, "beside": the beside cuts, sorted}``."""
+    chosen = check_real("chosen", chosen, low=0.0, high=1.0)
     c = as_finite_array("cuts", cuts, ndim=1, nonempty=True)
-    return {"chosen": calibrated, "readings": sorted({float(x) for x in c} | {calibrated})}
+    if not ((c < chosen).any() and (c > chosen).any()):
+        raise ValueError(f"cuts must hold a reading on each side of the chosen cut {chosen}; got {c.tolist()}")
+    b = as_finite_array("beside", beside, ndim=1) if len(beside) else np.zeros(0)
+    return {"chosen": chosen, "readings": sorted({float(x) for x in c} | {chosen}), "beside": sorted({float(x) for x in b})}
