@@ -873,35 +873,51 @@ def test_d33s_stand_in_states_its_power_and_bounds_the_priced_reading():
     assert "the cost ratio turns the verdict" in priced_text(reading, "D3.3", "0.85")   # without the density it would say so
 
 
-def test_d31_fixed_point_failure_is_rescued_by_the_other_ratings_cell(tmp_path):
-    """Session 43: D3.1 failing on the fixed point at the chosen cell goes through completion_diagnosis; the cell on the other
-    ratings (the paper's raw box under a centred regime) that holds is a ``setting`` rescue, said not to rest on the centred
-    cell; without it the failure stays unexplained (inconclusive)."""
-    from inferopt.experiment.spectral.completion_claims import d31_fixed_diagnosis, d31_fixed_reading
-    from inferopt.experiment.spectral.completion_map import RAW_CELL
+def test_d31_fixed_point_failure_against_the_literal_cell_is_a_reading_not_a_setting(tmp_path):
+    """Session 44 (review of 9ba0002): D3.1 failing on the fixed point at the chosen (centred) cell while the raw cell (the
+    paper's literal box, Sec. 5.1) holds is inconclusive (``reading``, as D3.3's literal reading, :func:`literal_turn`), never
+    a ``setting`` rescue (session 43's code made it one); the raw cell failing too, or undecided, rescues nothing (the failure
+    unexplained: inconclusive); under a raw regime the centred cell beside still rescues (our centring is an open choice)."""
+    from inferopt.experiment.spectral.completion_claims import d31_fixed_diagnosis, d31_fixed_reading, d31_literal_cell
+    from inferopt.experiment.spectral.completion_map import CENTRED_CELL, RAW_CELL
 
     kw = dict(regime={"test RMSE of the optimum": OPT}, eps=100.0, lam=1.0, conditioning={"b/a at the optimum": 18.8}, pick="Picked.", N=15)
     above = {"floor": OPT + 0.8 * (START - OPT), "optimum": OPT, "start": START}
     below = {"floor": OPT + 0.01 * (START - OPT), "optimum": OPT, "start": START}
     cyc = {"self-consistent": False, "b at the point": 3.0e4, "b at the optimum": 9.0e6}
     centred = CHOSEN | {"ratings": "centred"}
+    here = {"eps": 100.0, "lam": 1.0}
     fixed = {"chosen": below, "eps x 0.1": above | cyc | {"eps": 10.0, "lam": 1.0}, "eps x 10": below | {"eps": 1e3, "lam": 1.0},
-             RAW_CELL: above | {"eps": 100.0, "lam": 1.0}}
+             RAW_CELL: above | here}
     on = on_map() | {"chosen": centred}
     out = d31_claim(runs_of(FAST), fixed=fixed, **kw, **on)
     rec = recorded(tmp_path, out)
-    assert out["holds"] is False and out["diagnosis"]["kind"] == "setting" and rec["verdict"] == "fails"
-    assert "without the centred cell" in out["diagnosis"]["text"] and out["diagnosis"]["evidence"]["rests on the centred cell"] is False
-    # the raw cell failing too: no rescue, the failure unexplained (inconclusive)
-    lost = d31_claim(runs_of(FAST), fixed=fixed | {RAW_CELL: below | {"eps": 100.0, "lam": 1.0}}, **kw, **on)
-    assert recorded(tmp_path, lost)["verdict"] == "inconclusive" and "no cell read rescues it" in recorded(tmp_path, lost)["reason"]
-    # a raw cell whose optimum predicts worse than the training mean rescues nothing
-    worse = d31_claim(runs_of(FAST), fixed=fixed, **kw, **(on | {"worse": [{"dataset": "whole", "eps": 100.0, "lam": 1.0}]}))
+    assert rec["verdict"] == "inconclusive" and rec["diagnosis"]["kind"] == "reading"
+    assert "turns between two readings of the paper's setting" in rec["reason"]
+    assert [r["verdict"] for r in rec["diagnosis"]["evidence"]["readings"]] == ["holds", "fails"]
+    assert "the paper's literal reading" in out["text"] and f"the cell {RAW_CELL} read beside" not in out["text"]
+    assert d31_literal_cell(d31_fixed_reading(fixed, 0.5), centred) == RAW_CELL
+    assert d31_literal_cell(d31_fixed_reading(fixed, 0.5), CHOSEN) is None    # a raw regime: its chosen cell is the literal one
+    # the raw cell failing too, or undecided (intervals cycled): no turn, no rescue, the failure unexplained (inconclusive)
+    for raw in (below | here, above | cyc | here):
+        lost = recorded(tmp_path, d31_claim(runs_of(FAST), fixed=fixed | {RAW_CELL: raw}, **kw, **on))
+        assert lost["verdict"] == "inconclusive" and "no cell read rescues it" in lost["reason"]
+    # d31_fixed_diagnosis leaves the literal cell out: no setting rescue by it
+    alone = d31_fixed_diagnosis(d31_fixed_reading({"chosen": below, RAW_CELL: above | here}, 0.5), "t.", chosen=centred)
+    assert not (isinstance(alone, dict) and alone.get("kind") == "setting")
+    # a raw regime: the centred cell beside that holds is a setting rescue; one whose optimum predicts worse rescues nothing
+    raw_fixed = {"chosen": below, "eps x 10": below | {"eps": 1e3, "lam": 1.0}, CENTRED_CELL: above | here}
+    rescued = d31_claim(runs_of(FAST), fixed=raw_fixed, **kw, **on_map())
+    assert rescued["holds"] is False and rescued["diagnosis"]["kind"] == "setting"
+    assert recorded(tmp_path, rescued)["verdict"] == "fails"
+    worse = d31_claim(runs_of(FAST), fixed=raw_fixed, **kw, **(on_map() | {"worse": [centred | here]}))
     assert recorded(tmp_path, worse)["verdict"] == "inconclusive"
     with pytest.raises(ValueError, match="eps and lam"):
         d31_fixed_diagnosis(d31_fixed_reading({"chosen": below, "eps x 10": below}, 0.5), "t.", chosen=centred)
     with pytest.raises(TypeError, match="chosen"):
         d31_fixed_diagnosis(d31_fixed_reading({"chosen": below}, 0.5), "t.", chosen={"eps": 1.0})
+    with pytest.raises(TypeError, match="fx"):
+        d31_literal_cell({"cells": None}, centred)
 
 
 # ----------------------------------------------------------------------------- session 43 (d3fix2): the paper's literal reading

@@ -844,7 +844,8 @@ def d31_fixed_reading(fixed: dict, share: float) -> dict:
     a cell whose intervals cycled turned the verdict; it is named in ``undecided``), and an undecided chosen cell decides
     nothing; the map's cell on the other ratings (session 41: :data:`~.completion_map.CENTRED_CELL`
     under a raw regime, :data:`~.completion_map.RAW_CELL` under a centred one, :data:`BESIDE_CELLS`) is read beside, outside
-    that agreement: it is not the regime's ratings, and a cell on it rescues (``setting``), never overturns."""
+    that agreement: it is not the regime's ratings; the centred cell rescues (``setting``), never overturns, and the raw one
+    is the paper's literal reading (session 44, :func:`d31_literal_cell`: :func:`d31_claim` reads it as D3.3's)."""
     if not isinstance(fixed, dict) or not fixed:
         raise TypeError("fixed must be a non-empty mapping cell -> {'floor', 'optimum', 'start'}")
     share = check_real("share", share, low=0.0, low_open=True, high=1.0)
@@ -874,8 +875,9 @@ def d31_fixed_diagnosis(fx: dict, text: str, *, chosen: dict, worse=()):
     """The diagnosis of D3.1 where SGD-DET's fixed point fails it (:func:`d31_fixed_reading`'s ``fx``, outcome False):
     every cell of ``fx`` as a deterministic verdict-map cell (nothing in a fixed point is drawn), through
     :func:`~.completion_map.centred_diagnosis` (:func:`~.completion.completion_diagnosis`), so that a cell on the other
-    ratings (session 43: :data:`~.completion_map.RAW_CELL`, the paper's literal box under a centred regime) that holds is a
-    ``setting`` rescue, said to rest on the centred cell or not. ``chosen``: the chosen cell's setting ``{"dataset", "eps",
+    ratings that holds is a ``setting`` rescue, said to rest on the centred cell or not -- except the paper's literal cell
+    (session 44, :func:`d31_literal_cell`: :data:`~.completion_map.RAW_CELL` under a centred regime), which is a reading of the
+    paper's own setting, not an open choice, and is left out (as :func:`d33_claim` leaves it out of its map). ``chosen``: the chosen cell's setting ``{"dataset", "eps",
     "lam"[, "ratings"]}``; every other cell's is the chosen one's at its own ``eps`` and ``lam`` (required), on the chosen
     ratings, or on the other ones for :data:`BESIDE_CELLS`. ``worse``: settings whose optimum predicts worse than the
     training mean (they rescue nothing)."""
@@ -886,8 +888,11 @@ def d31_fixed_diagnosis(fx: dict, text: str, *, chosen: dict, worse=()):
     if not isinstance(chosen, dict) or "dataset" not in chosen:
         raise TypeError(f"chosen must be the chosen setting {{'dataset', 'eps', 'lam'[, 'ratings']}}; got {chosen!r}")
     centred = on_centred(chosen)
+    literal = d31_literal_cell(fx, chosen)
     cells = []
     for i, (label, c) in enumerate(fx["cells"].items()):
+        if label == literal:
+            continue
         if i == 0:
             setting = dict(chosen)
         elif not {"eps", "lam"} <= set(c):
@@ -898,6 +903,23 @@ def d31_fixed_diagnosis(fx: dict, text: str, *, chosen: dict, worse=()):
         cells.append(cell(setting, c["outcome"], support=deterministic("SGD-DET's fixed point: nothing drawn"), construction="ours",
                           data="stand-in"))
     return centred_diagnosis(cells, text, no_authors_construction=NO_AUTHORS, chosen=dict(chosen), worse_than_mean=list(worse))
+
+
+def d31_literal_cell(fx: dict, chosen: dict) -> str | None:
+    """The cell of :func:`d31_fixed_reading`'s ``fx`` that is the paper's literal reading of D3.1 (Sec. 5.1: the raw ratings'
+    box [0, 5] from theta = 0, at the chosen eps and lam): :data:`~.completion_map.RAW_CELL` where the chosen setting
+    (``chosen``) is on centred ratings and ``fx`` reads it; None otherwise (under a raw regime the chosen cell is itself the
+    literal reading)."""
+    if not isinstance(fx, dict) or not isinstance(fx.get("cells"), dict):
+        raise TypeError(f"fx must be d31_fixed_reading's reading (with its cells); got {fx!r}")
+    if not isinstance(chosen, dict):
+        raise TypeError(f"chosen must be the chosen setting {{'dataset', 'eps', 'lam'[, 'ratings']}}; got {chosen!r}")
+    return RAW_CELL if on_centred(chosen) and RAW_CELL in fx["cells"] else None
+
+
+#: D3.1's text on the paper's literal cell (:func:`d31_literal_cell`), read as D3.3's literal reading (session 44)
+LITERAL_BESIDE = ("; the cell {} is the paper's literal reading: where it and the regime's cells disagree decisively, inconclusive "
+                  "(reading), never a setting rescue")
 
 
 def _d31_fixed_text(fx: dict, key: str) -> str:
@@ -1171,13 +1193,31 @@ def d33_literal(table: pd.DataFrame, *, reading: str, budget: dict, factor: floa
 
 
 def d33_turns(chosen: str, literal: str) -> bool:
-    """Does D3.3's verdict turn between the chosen regime's reading (``chosen``) and the paper's literal one (``literal``,
-    :func:`d33_literal`)? Only where both are decisive (``holds`` / ``fails``) and differ: the claim is then ``inconclusive``
-    (``reading``: two reasonable readings of the paper's setting disagree, the rubric's rule), never a ``setting`` rescue
-    (session 43's review: the raw box is the paper's own setting, not an open choice)."""
+    """Does a D3 claim's verdict (D3.3's, and D3.1's since session 44) turn between the chosen regime's reading (``chosen``)
+    and the paper's literal one (``literal``, Sec. 5.1: the raw box [0, 5]; :func:`d33_literal`, D3.1's
+    :data:`~.completion_map.RAW_CELL` under a centred regime)? Only where both are decisive (``holds`` / ``fails``) and
+    differ: the claim is then ``inconclusive`` (``reading``: two reasonable readings of the paper's setting disagree, the
+    rubric's rule), never a ``setting`` rescue (session 43's review: the raw box is the paper's own setting, not an open
+    choice)."""
     for param, value in (("chosen", chosen), ("literal", literal)):
         check_choice(param, value, {"holds", "fails", "inconclusive", "not measured"})
     return {chosen, literal} == {"holds", "fails"}
+
+
+def literal_turn(own: str, literal: str, *, literal_at: str, chosen_at: str, table: pd.DataFrame) -> dict | None:
+    """The claim's keyword arguments where its verdict turns between the chosen regime's reading (``own``, at ``chosen_at``)
+    and the paper's literal one (``literal``, at ``literal_at``) (:func:`d33_turns`): a gated test on ``table``
+    (inconclusive) with a ``reading`` diagnosis naming both; None where it does not turn (the chosen verdict stands).
+    Shared by D3.1 (:func:`d31_claim`) and D3.3 (:func:`d33_claim`)."""
+    if not d33_turns(own, literal):
+        return None
+    turn = (f"the verdict turns between two readings of the paper's setting: {literal} in its literal one ({literal_at}), {own} in "
+            f"the chosen regime ({chosen_at})")
+    return dict(test=Gated(turn), table=table, by="seed",
+                diagnosis={"kind": "reading", "text": turn[:1].upper() + turn[1:] + "; what would decide it: the paper's eps and "
+                           "lam (unstated), or its own matrices.",
+                           "evidence": {"readings": [{"value": f"literal ({literal_at})", "verdict": literal},
+                                                     {"value": f"chosen ({chosen_at})", "verdict": own}]}})
 
 
 def d33_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells: dict, chosen: dict, worse,
@@ -1220,14 +1260,8 @@ def d33_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
                         f"{literal['bases']['SGD']}; the chosen regime's ({regime}): {own}.")
         literal_measured = {"literal reading (raw, theta = 0, paper's RMSE)": literal["reading"], "literal verdict": literal["verdict"],
                             "literal GD / SVRG time": literal["ratio"], "chosen regime's verdict": own}
-        if d33_turns(own, literal["verdict"]):
-            turn = (f"the verdict turns between two readings of the paper's setting: {literal['verdict']} in its literal one (the raw box "
-                    f"from theta = 0, at {literal['reading']}), {own} in the chosen regime ({regime})")
-            kw = dict(test=Gated(turn), table=main, by="seed",
-                      diagnosis={"kind": "reading", "text": turn[:1].upper() + turn[1:] + "; what would decide it: the paper's eps and "
-                                 "lam (unstated), or its own matrices.",
-                                 "evidence": {"readings": [{"value": f"literal ({literal['reading']})", "verdict": literal["verdict"]},
-                                                           {"value": f"chosen ({regime})", "verdict": own}]}})
+        kw = literal_turn(own, literal["verdict"], literal_at=f"the raw box from theta = 0, at {literal['reading']}", chosen_at=regime,
+                          table=main)
     if kw is None:
         kw = decided(test, main, diagnosed(cells, "SVRG against GD and SGD across the map.", **mapped, stand_in=stand_in_33(runs, trend, density)))
     return dict(
@@ -1281,7 +1315,9 @@ def cost_check(seconds_exponents: dict, work_exponents: dict, flops: dict, secon
 
 def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, steps, map_text, fixed, N, chosen, worse) -> dict:
     """:func:`d31_claim` decided on SGD-DET's fixed point (:func:`d31_fixed_reading`); where it fails, its diagnosis
-    :func:`d31_fixed_diagnosis` (a ``setting`` rescue by a cell that holds, the other ratings' included)."""
+    :func:`d31_fixed_diagnosis` (a ``setting`` rescue by a cell that holds, the centred cell beside included). The paper's
+    literal cell (:func:`d31_literal_cell`) is a reading, as D3.3's (session 44): where it and the chosen regime's cells
+    disagree decisively the claim is inconclusive (``reading``, :func:`literal_turn`)."""
     if not isinstance(regime, dict) or not isinstance(conditioning, dict):
         raise TypeError("regime and conditioning must be mappings name -> value")
     eps, lam = check_real("eps", eps, low=0.0, low_open=True), check_real("lam", lam, low=0.0, low_open=True)
@@ -1293,6 +1329,11 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
     floor = fx["cells"][next(iter(fx["cells"]))]["floor"]
     passed = {m: runs.median(ref, m, "final RMSE") < floor for m in ("SGD", "SVRG", "GD")}
     outcome = fx["outcome"]
+    literal = d31_literal_cell(fx, chosen)
+    verdicts = {True: "holds", False: "fails", None: "inconclusive"}   # deterministic cells: an undecided one is inconclusive
+    turn = None if literal is None else literal_turn(
+        verdicts[outcome], verdicts[fx["cells"][literal]["outcome"]], table=main,
+        literal_at=f"the cell {literal}: the raw box [0, 5] from theta = 0 at the chosen eps, lam", chosen_at="the regime's cells")
     r31, late = runs.d31(), runs.late()
     run_support = three_valued_support(lambda t: d31_test(t), main, r31["outcome"], by="seed", seed=runs.seed)
     beside = (f"Beside, the runs at the end of the common budget (equal work): SGD-DET's median final test RMSE minus SGD's {r31['gap SGD']:+.4f} "
@@ -1321,7 +1362,7 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
             f"alone keeps SGD-DET away from the model optimum, the point the unbiased methods (SGD, SVRG: mean gradient exact) converge to "
             f"given enough work (not necessarily within this run's budget and steps: their runs are read beside); it fails "
             f"where it throws away less; read at the chosen cell and at {', '.join(c_ for c_ in cells[1:] if c_ not in BESIDE_CELLS) or 'no other cell'}, "
-            f"inconclusive where they disagree{''.join(f'; the cell {c_} read beside (not the regime ratings: it would rescue, not overturn)' for c_ in BESIDE_CELLS if c_ in cells)}. {_d31_fixed_text(fx, key)}. Deterministic: nothing in the fixed point is drawn (its interval "
+            f"inconclusive where they disagree{''.join(f'; the cell {c_} read beside (not the regime ratings: it would rescue, not overturn)' for c_ in BESIDE_CELLS if c_ in cells and c_ != literal)}{'' if literal is None else LITERAL_BESIDE.format(literal)}. {_d31_fixed_text(fx, key)}. Deterministic: nothing in the fixed point is drawn (its interval "
             f"from the spectral bounds seeded by params). At the end of the common budget the unbiased runs' median test RMSE lies "
             + ", ".join(f"{m} {runs.median(ref, m, 'final RMSE'):.4f} ({'below' if passed[m] else 'not below'} the floor)" for m in passed)
             + (". " + " and ".join(m for m in passed if not passed[m]) + " ends behind SGD-DET's floor within this budget: those runs "
@@ -1330,16 +1371,18 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
             + f".{undecided} {beside} " + ("" if why is None else f"Undecided: {why}. ")
             + f"{pick} {runs.centred()} {steps} {map_text} {runs.seeds()}")
     diag = None
-    if outcome is None and why:
+    if turn is None and outcome is None and why:   # a turn: inconclusive (reading), its diagnosis in turn
         diag = Unearned(why, {"fixed point": fx})
-    elif outcome is False:
+    elif turn is None and outcome is False:
         diag = d31_fixed_diagnosis(fx, "SGD-DET's fixed point against the cut across the cells read.", chosen=chosen, worse=worse)
         if not (isinstance(diag, dict) and diag.get("kind") == "setting"):   # no rescue: a failure nothing measured explains
             diag = Unearned("SGD-DET's bias floor lies below the cut here and no cell read rescues it, and nothing measured explains "
                             "it (b/a, which the bias grows with, is not measured at the paper's size); what would decide it: the fixed "
                             "point on ratings of the paper's size, or a map over eps", {"fixed point": fx})
     return dict(
-        id="D3.1", text=text, holds=bool(outcome) if outcome is not None else (False if diag is not None else None),   # Unearned: inconclusive
+        id="D3.1", text=text + ("" if turn is None else f" Inconclusive: {turn['test'].reason}."),
+        **(turn if turn is not None else
+           {"holds": bool(outcome) if outcome is not None else (False if diag is not None else None)}),   # Unearned: inconclusive
         measured={f"{label}: {k}": v for label, c in fx["cells"].items() for k, v in c.items() if k != "outcome"}
         | {f"{label}: floor above the cut": _VERDICT[c["outcome"]] for label, c in fx["cells"].items()}
         | {f"median final test RMSE {m} below the floor": bool(v) for m, v in passed.items()}
