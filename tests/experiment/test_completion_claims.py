@@ -986,7 +986,7 @@ def test_d34_is_read_at_the_papers_translated_target_on_raw_runs_and_undecided_o
     grows = stochastic_only(runs_of(FAST, small=SMALL_GROWS), "SVRG")
     centred = recorded(tmp_path, d34_ratio_claim(grows, densities=dens, trend=TREND, prices=at_flops(grows), M=2, N=3))
     assert centred["verdict"] == "inconclusive" and "centred ratings" in centred["reason"] and "diagnosis" not in centred
-    assert d34_phase(None) is not None and d34_phase({"small": 2.0}) is None
+    assert d34_phase(None, "paper 0.85") is not None   # no raw runs: the paper's phase not measured
     raw = _with_paper_target(grows)
     assert d34_target(raw.table, ["small", "whole"], raw.shares, "paper 0.85") == "paper 0.85"
     holds = d34_ratio_claim(raw, densities=dens, trend=TREND, prices=at_flops(raw), M=2, N=3)
@@ -1008,3 +1008,100 @@ def test_d34_is_read_at_the_papers_translated_target_on_raw_runs_and_undecided_o
         d34_constant_price(grows.table, "1", ["small", "whole"], 1.0, {"small": 1.0})
     with pytest.raises(ValueError, match="price"):
         d34_constant_price(grows.table, "1", ["small", "whole"], 0.0, {"small": 1.0, "whole": 1.0})
+
+
+def test_d34s_gate_on_centred_runs_is_the_raw_cells_measured_change(tmp_path):
+    """Session 45 (the review of D3.4: "centred runs never pass through the early descent" was asserted, not measured): on
+    centred runs the gate is the raw cell's measurement (d34_raw_change: GD and SVRG from theta = 0 at both sizes, the change
+    of the GD / SVRG ratio at every target with its support over seeds). A decisive raw change lets the centred verdict stand
+    where it agrees and turns it inconclusive (reading) where it disagrees; an undecided one gates it, with its numbers."""
+    from inferopt.experiment.spectral.completion_claims import d34_phase, d34_ratio_claim, d34_raw_change, d34_raw_text
+
+    dens = {"small": 0.06, "whole": 0.06}
+    grows = stochastic_only(runs_of(FAST, small=SMALL_GROWS), "SVRG")                  # centred runs, GD / SVRG 2.5 -> 5.0
+    raw_grows = _with_paper_target(grows).table                                         # the raw cell: the same curves from theta = 0
+    raw_shrinks = _with_paper_target(stochastic_only(runs_of(FAST, small=SMALL_SHRINKS), "SVRG")).table
+    read = d34_raw_change(raw_grows, ["small", "whole"], ["0.72", "1", "paper 0.85"])
+    assert read["paper 0.85"]["ratios"] == {"small": pytest.approx(2.5), "whole": pytest.approx(5.0)}
+    assert read["paper 0.85"]["change"] == pytest.approx(2.5) and read["paper 0.85"]["grows"] == 1.0 and read["paper 0.85"]["verdict"] == "holds"
+    assert d34_phase(read, "paper 0.85") is None and "at paper 0.85: GD / SVRG 2.5 -> 5 (change +2.5" in d34_raw_text(read, "raw")
+    assert d34_raw_change(raw_shrinks, ["small", "whole"], ["paper 0.85"])["paper 0.85"]["verdict"] == "fails"
+    # the old gate was a sentence on the start alone: centred runs were undecided whatever the raw cell measured
+    holds = d34_ratio_claim(grows, densities=dens, trend=TREND, prices=at_flops(grows), M=2, N=3, raw=raw_grows)
+    rec = recorded(tmp_path, holds)
+    assert rec["verdict"] == "holds" and holds["measured"]["raw cell at paper 0.85: verdict"] == "holds"
+    assert "In the paper's literal setting (GD and SVRG in the raw cell" in holds["text"]
+    turned = recorded(tmp_path, d34_ratio_claim(grows, densities=dens, trend=TREND, prices=at_flops(grows), M=2, N=3, raw=raw_shrinks))
+    assert turned["verdict"] == "inconclusive" and turned["diagnosis"]["kind"] == "reading"
+    # the raw cell's SVRG never reaches the paper's target on the small size: not measured there, the claim gated with the numbers
+    stuck = raw_grows.copy()
+    stuck.loc[(stuck.dataset == "small") & (stuck.method == "SVRG"), "time to paper 0.85"] = np.inf
+    reason = d34_phase(d34_raw_change(stuck, ["small", "whole"], ["paper 0.85"]), "paper 0.85")
+    assert "not measured" in reason and "grows in 0.00" in reason
+    gated = recorded(tmp_path, d34_ratio_claim(grows, densities=dens, trend=TREND, prices=at_flops(grows), M=2, N=3, raw=stuck))
+    assert gated["verdict"] == "inconclusive" and "not measured" in gated["reason"]
+    # raw ratings: the main runs are the raw cell, their change read beside, no raw table taken
+    raw_runs_ = _with_paper_target(grows)
+    beside = d34_ratio_claim(raw_runs_, densities=dens, trend=TREND, prices=at_flops(raw_runs_), M=2, N=3)
+    assert beside["measured"]["raw cell at paper 0.85: change"] == pytest.approx(2.5) and "(the main runs)" in beside["text"]
+    with pytest.raises(ValueError, match="raw must be None"):
+        d34_ratio_claim(raw_runs_, densities=dens, trend=TREND, prices=at_flops(raw_runs_), M=2, N=3, raw=raw_grows)
+    with pytest.raises(ValueError, match="ends"):
+        d34_raw_change(raw_grows, ["small"], ["1"])
+    with pytest.raises(ValueError, match="raw must read"):
+        d34_phase(read, "paper 0.5")
+
+
+def test_d31s_literal_reading_rests_on_sgd_dets_runs_in_the_raw_cell(tmp_path):
+    """Session 45 (the review of D3.1): the paper's literal cell (the raw box from theta = 0 at the chosen eps, lam) was read on
+    its fixed point alone; with SGD-DET's, SGD's and SVRG's runs there (5 seeds at the main budget, equal work) it rests on
+    them (d31_literal_runs): here the fixed point at the raw cell fails (no turn: the failure unexplained, inconclusive), the
+    runs hold (SGD-DET ends behind both beyond the seeds' spread): the verdict turns, inconclusive (reading)."""
+    from inferopt.experiment.spectral.completion_claims import d31_literal_runs
+    from inferopt.experiment.spectral.completion_map import RAW_CELL
+
+    kw = dict(regime={"test RMSE of the optimum": OPT}, eps=100.0, lam=1.0, conditioning={"b/a at the optimum": 18.8}, pick="Picked.", N=15)
+    below = {"floor": OPT + 0.01 * (START - OPT), "optimum": OPT, "start": START}
+    here = {"eps": 100.0, "lam": 1.0}
+    fixed = {"chosen": below, "eps x 10": below | {"eps": 1e3, "lam": 1.0}, RAW_CELL: below | here}
+    on = on_map() | {"chosen": CHOSEN | {"ratings": "centred"}}
+    behind = runs_of(FAST).table.query("dataset == 'whole'")                       # SGD-DET levels off at 0.8, SGD and SVRG at 0.5
+    ahead_ = runs_of(FAST | {"SGD-DET": falling(0.3)}).table.query("dataset == 'whole'")
+    lit = d31_literal_runs(behind)
+    assert lit["verdict"] == "holds" and lit["gap SGD"] == pytest.approx(0.3) and lit["holds share"] == 1.0 and lit["seeds"] == 5
+    assert d31_literal_runs(ahead_)["verdict"] == "fails"
+    old = recorded(tmp_path, d31_claim(runs_of(FAST), fixed=fixed, **kw, **on))            # on the fixed point alone: no turn
+    assert old["verdict"] == "inconclusive" and "no cell read rescues it" in old["reason"]
+    new = d31_claim(runs_of(FAST), fixed=fixed, literal_runs=lit, **kw, **on)
+    rec = recorded(tmp_path, new)
+    assert rec["verdict"] == "inconclusive" and rec["diagnosis"]["kind"] == "reading" and "equal work" in rec["reason"]
+    assert "The literal cell read on runs (5 seeds" in new["text"] and new["measured"]["literal cell runs: verdict"] == "holds"
+    agrees = recorded(tmp_path, d31_claim(runs_of(FAST), fixed=fixed, literal_runs=d31_literal_runs(ahead_), **kw, **on))
+    assert agrees["verdict"] == "inconclusive" and "no cell read rescues it" in agrees["reason"]   # both fail: no turn
+    with pytest.raises(ValueError, match="SGD-DET"):
+        d31_literal_runs(behind[behind.method != "SGD-DET"])
+    with pytest.raises(ValueError, match="one matrix"):
+        d31_literal_runs(runs_of(FAST).table)
+    with pytest.raises(ValueError, match="literal_runs"):
+        d31_claim(runs_of(FAST), literal_runs=lit, **kw, **on_map())
+
+
+def test_first_hits_read_beside_the_stay_below_times(tmp_path):
+    """Session 45 (the review of D3.3: SVRG's runs dipped below a target and rose again): first-hit times beside the stay-below
+    ones, per method and target, with GD's over each; D3.3 keeps the stay-below reading and says so."""
+    from inferopt.experiment.spectral.completion_claims import first_hit_text, first_hits
+    from completion_runs import result
+
+    dips = np.array([1.0, 0.8, 0.55, 0.7, 0.7, 0.7, 0.6, 0.5, 0.5, 0.5, 0.5])    # below 0.575 at 2 s, back above, there to stay from 7 s
+    res = {("whole", "GD", None): result(falling(0.05))} | {("whole", "SVRG", s): result(dips) for s in range(3)}
+    hits = first_hits(res, {"whole": {"0.85": 0.575, "RMSE 1.5": 1.5}}, {"whole": None})
+    row = hits[(hits.method == "SVRG") & (hits.reading == "0.85")].iloc[0]
+    assert row["first hit"] == 2.0 and row["stays below"] == 7.0
+    assert row["GD / first hit"] == pytest.approx(9.0 / 2.0) and row["GD / stays below"] == pytest.approx(9.0 / 7.0)
+    assert np.isnan(hits[(hits.method == "SVRG") & (hits.reading == "RMSE 1.5")].iloc[0]["GD / first hit"])   # met at the start
+    text = first_hit_text(hits, "whole", "0.85")
+    assert "keeps its reading on stay-below times" in text and "SVRG 2 (stays below 7)" in text and "GD 9 (stays below 9)" in text
+    with pytest.raises(ValueError, match="hits must hold"):
+        first_hit_text(hits, "whole", "0.5")
+    with pytest.raises(ValueError, match="hits"):
+        first_hit_text(hits.drop(columns="first hit"), "whole", "0.85")
