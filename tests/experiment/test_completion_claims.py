@@ -1048,7 +1048,7 @@ def test_d34s_gate_on_centred_runs_is_the_raw_cells_measured_change(tmp_path):
         d34_ratio_claim(raw_runs_, densities=dens, trend=TREND, prices=at_flops(raw_runs_), M=2, N=3, raw=raw_grows)
     with pytest.raises(ValueError, match="ends"):
         d34_raw_change(raw_grows, ["small"], ["1"])
-    with pytest.raises(ValueError, match="raw must read"):
+    with pytest.raises(ValueError, match="reading must be a target"):
         d34_phase(read, "paper 0.5")
 
 
@@ -1101,7 +1101,7 @@ def test_first_hits_read_beside_the_stay_below_times(tmp_path):
     assert np.isnan(hits[(hits.method == "SVRG") & (hits.reading == "RMSE 1.5")].iloc[0]["GD / first hit"])   # met at the start
     text = first_hit_text(hits, "whole", "0.85")
     assert "keeps its reading on stay-below times" in text and "SVRG 2 (stays below 7)" in text and "GD 9 (stays below 9)" in text
-    with pytest.raises(ValueError, match="hits must hold"):
+    with pytest.raises(ValueError, match="name and reading"):
         first_hit_text(hits, "whole", "0.5")
     with pytest.raises(ValueError, match="hits"):
         first_hit_text(hits.drop(columns="first hit"), "whole", "0.85")

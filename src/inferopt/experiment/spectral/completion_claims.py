@@ -1231,6 +1231,12 @@ def first_hits(results: dict, targets: dict, budget: dict) -> pd.DataFrame:
     (a run that leaves the target again is not there)."""
     from .completion import run_table
 
+    for param, value in (("results", results), ("targets", targets), ("budget", budget)):
+        if not isinstance(value, dict) or not value:
+            raise TypeError(f"{param} must be a non-empty mapping (run_table's); got {value!r}")
+    missing = sorted({str(k[0]) for k in results} - set(targets))
+    if missing:
+        raise ValueError(f"targets must hold every dataset of results; missing {missing}")
     first, stay = (run_table(results, targets, budget, stay=s_) for s_ in (False, True))
     rows = []
     for (name, method), _ in first.groupby(["dataset", "method"], sort=False):
@@ -1254,9 +1260,11 @@ def first_hit_text(hits: pd.DataFrame, name: str, reading: str, methods=("SVRG",
     """The sentence of D3.3 (and D3.2) on :func:`first_hits`' table ``hits`` at ``name``'s target ``reading``: the claim is read
     on stay-below times; first-hit times beside, each method's median and GD's over it."""
     check_table("hits", hits, ("dataset", "method", "reading", "first hit", "stays below"))
+    methods = check_choices("methods", methods, METHODS)
     rows = hits[(hits.dataset == name) & (hits.reading == reading)].set_index("method")
     if rows.empty:
-        raise ValueError(f"hits must hold {name!r} at {reading!r}; got {sorted(set(zip(hits.dataset, hits.reading)))}")
+        raise ValueError(f"name and reading must be a dataset and a target hits holds, of {sorted(set(zip(hits.dataset, hits.reading)))}; "
+                         f"got {name!r}, {reading!r}")
     parts = [f"{m} {rows.loc[m, 'first hit']:.4g} (stays below {rows.loc[m, 'stays below']:.4g})" for m in methods if m in rows.index]
     return (f"The claim keeps its reading on stay-below times ({STAY}); beside, the median first hit of {reading} (its first "
             "evaluation at or below it) and the stay-below time: " + ", ".join(parts))
@@ -1573,7 +1581,10 @@ def d34_raw_change(table: pd.DataFrame, ends: list, readings, *, seed: int = 0) 
         raise TypeError(f"readings must be a non-empty list of target readings; got {readings!r}")
     seed = check_int("seed", seed, low=0)
     readings = list(readings)
-    _runs(table, *(f"time to {r_}" for r_ in readings))
+    _runs(table, "total time")
+    missing = [r_ for r_ in readings if not isinstance(r_, str) or f"time to {r_}" not in table.columns]
+    if missing:
+        raise ValueError(f"readings must be targets the table reads (its 'time to <reading>' columns); got {missing!r}")
     for n in ends:
         _member("ends", n, table, "dataset")
     table = table[table.dataset.isin(list(ends)) & table.method.isin(["GD", "SVRG"])]
@@ -1614,8 +1625,10 @@ def d34_phase(raw: dict | None, reading: str) -> str | None:
     if raw is None:
         return ("the sizes run on centred ratings (every run starts at the training mean) and no raw run measured the descent from "
                 "theta = 0 in which the paper reads SVRG's lead; what would decide it: GD and SVRG in the raw cell at every size")
+    if not isinstance(raw, dict):
+        raise TypeError(f"raw must be d34_raw_change's reading or None; got {type(raw).__name__}")
     if reading not in raw:
-        raise ValueError(f"raw must read the paper's translated target {reading!r}; got {sorted(raw)}")
+        raise ValueError(f"reading must be a target raw reads (the paper's translated one), one of {sorted(raw)}; got {reading!r}")
     c = raw[reading]
     if c["verdict"] in ("holds", "fails"):
         return None
