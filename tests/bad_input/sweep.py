@@ -73,7 +73,6 @@ OPERATOR_PARAMS = {"A"}
 #: ``None`` to leave the parameter out of the sweep, with the reason.
 OVERRIDES = {
     ("spectral.operators.as_operator", "name"): None,   # a label for messages: any string is fine
-    ("experiment.spectral.completion_claims.d34_raw_text", "where"): None,   # words naming the runs: any string is fine
     ("spectral.check_symmetric", "name"): None,
     ("fw.make_step_rule", "name"): None,
     ("spectral.operators.MatrixOperator", "name"): None,

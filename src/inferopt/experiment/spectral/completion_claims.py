@@ -937,7 +937,7 @@ def d31_literal_runs(table: pd.DataFrame, *, seed: int = 0) -> dict:
     r31 = d31_reading(table, names[0])
     sup = three_valued_support(d31_test, table, r31["outcome"], seed=seed)
     few = int(table.seed.nunique()) < MIN_MAP_SEEDS
-    verdict = ("not measured" if r31["outcome"] is None else "inconclusive" if few else supported_verdict(r31["outcome"] is True, sup))
+    verdict = ("not measured" if r31["outcome"] is None else "inconclusive" if few else supported_verdict(r31["outcome"] is True, _holding(sup)))
     return {k: v for k, v in r31.items()} | {"verdict": verdict, "holds share": sup["holds share"], "fails share": sup["fails share"],
                                                "seeds": int(table.seed.nunique())}
 
@@ -1599,8 +1599,14 @@ def d34_raw_change(table: pd.DataFrame, ends: list, readings, *, seed: int = 0) 
         sup = three_valued_support(test, table, outcome, seed=seed)
         out[r_] = {"ratios": ratios, "change": ratios[ends[1]] - ratios[ends[0]], "outcome": outcome,
                    "grows": sup["holds share"], "shrinks": sup["fails share"], "undecided": sup["undecided"],
-                   "verdict": "not measured" if outcome is None else supported_verdict(outcome is True, sup)}
+                   "verdict": "not measured" if outcome is None else supported_verdict(outcome is True, _holding(sup))}
     return out
+
+
+def _holding(support: dict) -> dict:
+    """:func:`three_valued_support`'s reading as :func:`~inferopt.experiment.support.supported_verdict` reads a support: the
+    share of the resamples in which the claim holds (an undecided one is not a hold), as :func:`~.completion_map.supported`."""
+    return support | {"fraction_holding": support["holds share"]}
 
 
 def d34_raw_text(raw: dict, where: str) -> str:
