@@ -1066,7 +1066,7 @@ def test_d31s_literal_reading_rests_on_sgd_dets_runs_in_the_raw_cell(tmp_path):
     fixed = {"chosen": below, "eps x 10": below | {"eps": 1e3, "lam": 1.0}, RAW_CELL: below | here}
     on = on_map() | {"chosen": CHOSEN | {"ratings": "centred"}}
     behind = runs_of(FAST).table.query("dataset == 'whole'")                       # SGD-DET levels off at 0.8, SGD and SVRG at 0.5
-    ahead_ = runs_of(FAST | {"SGD-DET": falling(0.3)}).table.query("dataset == 'whole'")
+    ahead_ = runs_of(FAST | {"SGD-DET": falling(0.3), "SGD": falling(0.02, 0.8)}).table.query("dataset == 'whole'")   # SGD-DET ahead of SGD
     lit = d31_literal_runs(behind)
     assert lit["verdict"] == "holds" and lit["gap SGD"] == pytest.approx(0.3) and lit["holds share"] == 1.0 and lit["seeds"] == 5
     assert d31_literal_runs(ahead_)["verdict"] == "fails"
