@@ -723,6 +723,31 @@ def _internal():
         "spectral.optim.make_step": lambda: dict(step=0.1),
         "spectral.estimators.replicate_weights": lambda: dict(
             rule=__import__("inferopt.spectral", fromlist=["FixedDegree"]).FixedDegree(series(), 4), R=3, rng=0),
+        **_d3_session45(),
+    }
+
+
+def _d3_session45():
+    """D3's deciding helpers added in session 45 (completion_steps, completion_claims: modules only D3's notebook imports)."""
+    def claims(name):
+        return f"experiment.spectral.completion_claims.{name}"
+
+    def raw_read():
+        from inferopt.experiment.spectral.completion_claims import d34_raw_change
+        return d34_raw_change(run_rows(), ["a", "b"], ["0.85"])
+
+    def hits():
+        from inferopt.experiment.spectral.completion_claims import first_hits
+        return first_hits(run_results(), {n: {"0.85": 2.0} for n in ("a", "b")}, {"a": None, "b": None})
+
+    return {
+        "experiment.spectral.completion_steps.late_rmse": lambda: dict(result=solve_result(), work=1.0, share=0.25),
+        claims("first_hits"): None,     # mappings only (no generated bad values): refused naming results / targets / budget (its test)
+        claims("first_hit_text"): lambda: dict(hits=hits(), name="a", reading="0.85", methods=["SVRG", "GD"]),
+        claims("d34_raw_change"): lambda: dict(table=run_rows(), ends=["a", "b"], readings=["0.85"], seed=0),
+        claims("d34_raw_text"): None,   # d34_raw_change's reading and a label (any string): refused naming raw (its test)
+        claims("d34_phase"): lambda: dict(raw=raw_read(), reading="0.85"),
+        claims("d31_literal_runs"): lambda: dict(table=run_rows().query("dataset == 'a'"), seed=0),
     }
 
 

@@ -873,35 +873,51 @@ def test_d33s_stand_in_states_its_power_and_bounds_the_priced_reading():
     assert "the cost ratio turns the verdict" in priced_text(reading, "D3.3", "0.85")   # without the density it would say so
 
 
-def test_d31_fixed_point_failure_is_rescued_by_the_other_ratings_cell(tmp_path):
-    """Session 43: D3.1 failing on the fixed point at the chosen cell goes through completion_diagnosis; the cell on the other
-    ratings (the paper's raw box under a centred regime) that holds is a ``setting`` rescue, said not to rest on the centred
-    cell; without it the failure stays unexplained (inconclusive)."""
-    from inferopt.experiment.spectral.completion_claims import d31_fixed_diagnosis, d31_fixed_reading
-    from inferopt.experiment.spectral.completion_map import RAW_CELL
+def test_d31_fixed_point_failure_against_the_literal_cell_is_a_reading_not_a_setting(tmp_path):
+    """Session 44 (review of 9ba0002): D3.1 failing on the fixed point at the chosen (centred) cell while the raw cell (the
+    paper's literal box, Sec. 5.1) holds is inconclusive (``reading``, as D3.3's literal reading, :func:`literal_turn`), never
+    a ``setting`` rescue (session 43's code made it one); the raw cell failing too, or undecided, rescues nothing (the failure
+    unexplained: inconclusive); under a raw regime the centred cell beside still rescues (our centring is an open choice)."""
+    from inferopt.experiment.spectral.completion_claims import d31_fixed_diagnosis, d31_fixed_reading, d31_literal_cell
+    from inferopt.experiment.spectral.completion_map import CENTRED_CELL, RAW_CELL
 
     kw = dict(regime={"test RMSE of the optimum": OPT}, eps=100.0, lam=1.0, conditioning={"b/a at the optimum": 18.8}, pick="Picked.", N=15)
     above = {"floor": OPT + 0.8 * (START - OPT), "optimum": OPT, "start": START}
     below = {"floor": OPT + 0.01 * (START - OPT), "optimum": OPT, "start": START}
     cyc = {"self-consistent": False, "b at the point": 3.0e4, "b at the optimum": 9.0e6}
     centred = CHOSEN | {"ratings": "centred"}
+    here = {"eps": 100.0, "lam": 1.0}
     fixed = {"chosen": below, "eps x 0.1": above | cyc | {"eps": 10.0, "lam": 1.0}, "eps x 10": below | {"eps": 1e3, "lam": 1.0},
-             RAW_CELL: above | {"eps": 100.0, "lam": 1.0}}
+             RAW_CELL: above | here}
     on = on_map() | {"chosen": centred}
     out = d31_claim(runs_of(FAST), fixed=fixed, **kw, **on)
     rec = recorded(tmp_path, out)
-    assert out["holds"] is False and out["diagnosis"]["kind"] == "setting" and rec["verdict"] == "fails"
-    assert "without the centred cell" in out["diagnosis"]["text"] and out["diagnosis"]["evidence"]["rests on the centred cell"] is False
-    # the raw cell failing too: no rescue, the failure unexplained (inconclusive)
-    lost = d31_claim(runs_of(FAST), fixed=fixed | {RAW_CELL: below | {"eps": 100.0, "lam": 1.0}}, **kw, **on)
-    assert recorded(tmp_path, lost)["verdict"] == "inconclusive" and "no cell read rescues it" in recorded(tmp_path, lost)["reason"]
-    # a raw cell whose optimum predicts worse than the training mean rescues nothing
-    worse = d31_claim(runs_of(FAST), fixed=fixed, **kw, **(on | {"worse": [{"dataset": "whole", "eps": 100.0, "lam": 1.0}]}))
+    assert rec["verdict"] == "inconclusive" and rec["diagnosis"]["kind"] == "reading"
+    assert "turns between two readings of the paper's setting" in rec["reason"]
+    assert [r["verdict"] for r in rec["diagnosis"]["evidence"]["readings"]] == ["holds", "fails"]
+    assert "the paper's literal reading" in out["text"] and f"the cell {RAW_CELL} read beside" not in out["text"]
+    assert d31_literal_cell(d31_fixed_reading(fixed, 0.5), centred) == RAW_CELL
+    assert d31_literal_cell(d31_fixed_reading(fixed, 0.5), CHOSEN) is None    # a raw regime: its chosen cell is the literal one
+    # the raw cell failing too, or undecided (intervals cycled): no turn, no rescue, the failure unexplained (inconclusive)
+    for raw in (below | here, above | cyc | here):
+        lost = recorded(tmp_path, d31_claim(runs_of(FAST), fixed=fixed | {RAW_CELL: raw}, **kw, **on))
+        assert lost["verdict"] == "inconclusive" and "no cell read rescues it" in lost["reason"]
+    # d31_fixed_diagnosis leaves the literal cell out: no setting rescue by it
+    alone = d31_fixed_diagnosis(d31_fixed_reading({"chosen": below, RAW_CELL: above | here}, 0.5), "t.", chosen=centred)
+    assert not (isinstance(alone, dict) and alone.get("kind") == "setting")
+    # a raw regime: the centred cell beside that holds is a setting rescue; one whose optimum predicts worse rescues nothing
+    raw_fixed = {"chosen": below, "eps x 10": below | {"eps": 1e3, "lam": 1.0}, CENTRED_CELL: above | here}
+    rescued = d31_claim(runs_of(FAST), fixed=raw_fixed, **kw, **on_map())
+    assert rescued["holds"] is False and rescued["diagnosis"]["kind"] == "setting"
+    assert recorded(tmp_path, rescued)["verdict"] == "fails"
+    worse = d31_claim(runs_of(FAST), fixed=raw_fixed, **kw, **(on_map() | {"worse": [centred | here]}))
     assert recorded(tmp_path, worse)["verdict"] == "inconclusive"
     with pytest.raises(ValueError, match="eps and lam"):
         d31_fixed_diagnosis(d31_fixed_reading({"chosen": below, "eps x 10": below}, 0.5), "t.", chosen=centred)
     with pytest.raises(TypeError, match="chosen"):
         d31_fixed_diagnosis(d31_fixed_reading({"chosen": below}, 0.5), "t.", chosen={"eps": 1.0})
+    with pytest.raises(TypeError, match="fx"):
+        d31_literal_cell({"cells": None}, centred)
 
 
 # ----------------------------------------------------------------------------- session 43 (d3fix2): the paper's literal reading
@@ -970,7 +986,7 @@ def test_d34_is_read_at_the_papers_translated_target_on_raw_runs_and_undecided_o
     grows = stochastic_only(runs_of(FAST, small=SMALL_GROWS), "SVRG")
     centred = recorded(tmp_path, d34_ratio_claim(grows, densities=dens, trend=TREND, prices=at_flops(grows), M=2, N=3))
     assert centred["verdict"] == "inconclusive" and "centred ratings" in centred["reason"] and "diagnosis" not in centred
-    assert d34_phase(None) is not None and d34_phase({"small": 2.0}) is None
+    assert d34_phase(None, "paper 0.85") is not None   # no raw runs: the paper's phase not measured
     raw = _with_paper_target(grows)
     assert d34_target(raw.table, ["small", "whole"], raw.shares, "paper 0.85") == "paper 0.85"
     holds = d34_ratio_claim(raw, densities=dens, trend=TREND, prices=at_flops(raw), M=2, N=3)
@@ -992,3 +1008,100 @@ def test_d34_is_read_at_the_papers_translated_target_on_raw_runs_and_undecided_o
         d34_constant_price(grows.table, "1", ["small", "whole"], 1.0, {"small": 1.0})
     with pytest.raises(ValueError, match="price"):
         d34_constant_price(grows.table, "1", ["small", "whole"], 0.0, {"small": 1.0, "whole": 1.0})
+
+
+def test_d34s_gate_on_centred_runs_is_the_raw_cells_measured_change(tmp_path):
+    """Session 45 (the review of D3.4: "centred runs never pass through the early descent" was asserted, not measured): on
+    centred runs the gate is the raw cell's measurement (d34_raw_change: GD and SVRG from theta = 0 at both sizes, the change
+    of the GD / SVRG ratio at every target with its support over seeds). A decisive raw change lets the centred verdict stand
+    where it agrees and turns it inconclusive (reading) where it disagrees; an undecided one gates it, with its numbers."""
+    from inferopt.experiment.spectral.completion_claims import d34_phase, d34_ratio_claim, d34_raw_change, d34_raw_text
+
+    dens = {"small": 0.06, "whole": 0.06}
+    grows = stochastic_only(runs_of(FAST, small=SMALL_GROWS), "SVRG")                  # centred runs, GD / SVRG 2.5 -> 5.0
+    raw_grows = _with_paper_target(grows).table                                         # the raw cell: the same curves from theta = 0
+    raw_shrinks = _with_paper_target(stochastic_only(runs_of(FAST, small=SMALL_SHRINKS), "SVRG")).table
+    read = d34_raw_change(raw_grows, ["small", "whole"], ["0.72", "1", "paper 0.85"])
+    assert read["paper 0.85"]["ratios"] == {"small": pytest.approx(2.5), "whole": pytest.approx(5.0)}
+    assert read["paper 0.85"]["change"] == pytest.approx(2.5) and read["paper 0.85"]["grows"] == 1.0 and read["paper 0.85"]["verdict"] == "holds"
+    assert d34_phase(read, "paper 0.85") is None and "at paper 0.85: GD / SVRG 2.5 -> 5 (change +2.5" in d34_raw_text(read, "raw")
+    assert d34_raw_change(raw_shrinks, ["small", "whole"], ["paper 0.85"])["paper 0.85"]["verdict"] == "fails"
+    # the old gate was a sentence on the start alone: centred runs were undecided whatever the raw cell measured
+    holds = d34_ratio_claim(grows, densities=dens, trend=TREND, prices=at_flops(grows), M=2, N=3, raw=raw_grows)
+    rec = recorded(tmp_path, holds)
+    assert rec["verdict"] == "holds" and holds["measured"]["raw cell at paper 0.85: verdict"] == "holds"
+    assert "In the paper's literal setting (GD and SVRG in the raw cell" in holds["text"]
+    turned = recorded(tmp_path, d34_ratio_claim(grows, densities=dens, trend=TREND, prices=at_flops(grows), M=2, N=3, raw=raw_shrinks))
+    assert turned["verdict"] == "inconclusive" and turned["diagnosis"]["kind"] == "reading"
+    # the raw cell's SVRG never reaches the paper's target on the small size: not measured there, the claim gated with the numbers
+    stuck = raw_grows.copy()
+    stuck.loc[(stuck.dataset == "small") & (stuck.method == "SVRG"), "time to paper 0.85"] = np.inf
+    reason = d34_phase(d34_raw_change(stuck, ["small", "whole"], ["paper 0.85"]), "paper 0.85")
+    assert "not measured" in reason and "grows in 0.00" in reason
+    gated = recorded(tmp_path, d34_ratio_claim(grows, densities=dens, trend=TREND, prices=at_flops(grows), M=2, N=3, raw=stuck))
+    assert gated["verdict"] == "inconclusive" and "not measured" in gated["reason"]
+    # raw ratings: the main runs are the raw cell, their change read beside, no raw table taken
+    raw_runs_ = _with_paper_target(grows)
+    beside = d34_ratio_claim(raw_runs_, densities=dens, trend=TREND, prices=at_flops(raw_runs_), M=2, N=3)
+    assert beside["measured"]["raw cell at paper 0.85: change"] == pytest.approx(2.5) and "(the main runs)" in beside["text"]
+    with pytest.raises(ValueError, match="raw must be None"):
+        d34_ratio_claim(raw_runs_, densities=dens, trend=TREND, prices=at_flops(raw_runs_), M=2, N=3, raw=raw_grows)
+    with pytest.raises(ValueError, match="ends"):
+        d34_raw_change(raw_grows, ["small"], ["1"])
+    with pytest.raises(ValueError, match="reading must be a target"):
+        d34_phase(read, "paper 0.5")
+
+
+def test_d31s_literal_reading_rests_on_sgd_dets_runs_in_the_raw_cell(tmp_path):
+    """Session 45 (the review of D3.1): the paper's literal cell (the raw box from theta = 0 at the chosen eps, lam) was read on
+    its fixed point alone; with SGD-DET's, SGD's and SVRG's runs there (5 seeds at the main budget, equal work) it rests on
+    them (d31_literal_runs): here the fixed point at the raw cell fails (no turn: the failure unexplained, inconclusive), the
+    runs hold (SGD-DET ends behind both beyond the seeds' spread): the verdict turns, inconclusive (reading)."""
+    from inferopt.experiment.spectral.completion_claims import d31_literal_runs
+    from inferopt.experiment.spectral.completion_map import RAW_CELL
+
+    kw = dict(regime={"test RMSE of the optimum": OPT}, eps=100.0, lam=1.0, conditioning={"b/a at the optimum": 18.8}, pick="Picked.", N=15)
+    below = {"floor": OPT + 0.01 * (START - OPT), "optimum": OPT, "start": START}
+    here = {"eps": 100.0, "lam": 1.0}
+    fixed = {"chosen": below, "eps x 10": below | {"eps": 1e3, "lam": 1.0}, RAW_CELL: below | here}
+    on = on_map() | {"chosen": CHOSEN | {"ratings": "centred"}}
+    behind = runs_of(FAST).table.query("dataset == 'whole'")                       # SGD-DET levels off at 0.8, SGD and SVRG at 0.5
+    ahead_ = runs_of(FAST | {"SGD-DET": falling(0.3), "SGD": falling(0.02, 0.8)}).table.query("dataset == 'whole'")   # SGD-DET ahead of SGD
+    lit = d31_literal_runs(behind)
+    assert lit["verdict"] == "holds" and lit["gap SGD"] == pytest.approx(0.3) and lit["holds share"] == 1.0 and lit["seeds"] == 5
+    assert d31_literal_runs(ahead_)["verdict"] == "fails"
+    old = recorded(tmp_path, d31_claim(runs_of(FAST), fixed=fixed, **kw, **on))            # on the fixed point alone: no turn
+    assert old["verdict"] == "inconclusive" and "no cell read rescues it" in old["reason"]
+    new = d31_claim(runs_of(FAST), fixed=fixed, literal_runs=lit, **kw, **on)
+    rec = recorded(tmp_path, new)
+    assert rec["verdict"] == "inconclusive" and rec["diagnosis"]["kind"] == "reading" and "equal work" in rec["reason"]
+    assert "The literal cell read on runs (5 seeds" in new["text"] and new["measured"]["literal cell runs: verdict"] == "holds"
+    agrees = recorded(tmp_path, d31_claim(runs_of(FAST), fixed=fixed, literal_runs=d31_literal_runs(ahead_), **kw, **on))
+    assert agrees["verdict"] == "inconclusive" and "no cell read rescues it" in agrees["reason"]   # both fail: no turn
+    with pytest.raises(ValueError, match="SGD-DET"):
+        d31_literal_runs(behind[behind.method != "SGD-DET"])
+    with pytest.raises(ValueError, match="one matrix"):
+        d31_literal_runs(runs_of(FAST).table)
+    with pytest.raises(ValueError, match="literal_runs"):
+        d31_claim(runs_of(FAST), literal_runs=lit, **kw, **on_map())
+
+
+def test_first_hits_read_beside_the_stay_below_times(tmp_path):
+    """Session 45 (the review of D3.3: SVRG's runs dipped below a target and rose again): first-hit times beside the stay-below
+    ones, per method and target, with GD's over each; D3.3 keeps the stay-below reading and says so."""
+    from inferopt.experiment.spectral.completion_claims import first_hit_text, first_hits
+    from completion_runs import result
+
+    dips = np.array([1.0, 0.8, 0.55, 0.7, 0.7, 0.7, 0.6, 0.5, 0.5, 0.5, 0.5])    # below 0.575 at 2 s, back above, there to stay from 7 s
+    res = {("whole", "GD", None): result(falling(0.05))} | {("whole", "SVRG", s): result(dips) for s in range(3)}
+    hits = first_hits(res, {"whole": {"0.85": 0.575, "RMSE 1.5": 1.5}}, {"whole": None})
+    row = hits[(hits.method == "SVRG") & (hits.reading == "0.85")].iloc[0]
+    assert row["first hit"] == 2.0 and row["stays below"] == 7.0
+    assert row["GD / first hit"] == pytest.approx(9.0 / 2.0) and row["GD / stays below"] == pytest.approx(9.0 / 7.0)
+    assert np.isnan(hits[(hits.method == "SVRG") & (hits.reading == "RMSE 1.5")].iloc[0]["GD / first hit"])   # met at the start
+    text = first_hit_text(hits, "whole", "0.85")
+    assert "keeps its reading on stay-below times" in text and "SVRG 2 (stays below 7)" in text and "GD 9 (stays below 9)" in text
+    with pytest.raises(ValueError, match="name and reading"):
+        first_hit_text(hits, "whole", "0.5")
+    with pytest.raises(ValueError, match="hits"):
+        first_hit_text(hits.drop(columns="first hit"), "whole", "0.85")

@@ -1,15 +1,14 @@
 """D4's deciding code (inferopt.experiment.spectral.completion_degrees): the panel step tuning with its grid extended
-past an edge, SGD-DET's exact bias and fixed point, D4.2 read on the runs' levels and D4.3 on the empirical gradient
-variance; each decision holds and fails on constructed inputs, and bad arguments are refused by name."""
+past an edge, SGD-DET's exact bias and fixed point, D4.2 read on the runs' levels (D4.3: test_degree_claims.py); each decision holds and fails on constructed inputs, and bad arguments are refused by name."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from inferopt.experiment.spectral.completion import completion_problem
-from inferopt.experiment.spectral.completion_degrees import (d42_level_reading, d43_gradient_reading, det_fixed_point, det_gradient_bias, det_own_fixed_point,
-                                                             gradient_draws, run_levels, truncated_gradient, tune_panel_steps)
-from inferopt.spectral import ChebyshevSeries, SpectralSolveResult, make_degree_rule
+from inferopt.experiment.spectral.completion_degrees import (d42_level_reading, det_fixed_point, det_gradient_bias, det_own_fixed_point,
+                                                             run_levels, truncated_gradient, tune_panel_steps)
+from inferopt.spectral import ChebyshevSeries, SpectralSolveResult
 from inferopt.spectral.completion import reference_solution
 from inferopt.spectral.gradients import grad_lowrank
 
@@ -229,44 +228,3 @@ def test_d42_level_reading_refuses_bad_arguments():
         d42_level_reading(tb, 10, 30, {10: 0.9, 30: 0.9}, share=0.0)
     with pytest.raises(ValueError, match="no run"):
         d42_level_reading(tb, 10, 20, {10: 0.9, 20: 0.9})
-
-
-# ----------------------------------------------------------------------------- D4.3 on the gradient variance
-
-
-def variance_table(spread, n=200, seed=0):
-    """Draws of squared deviations at two points, each rule's mean ``spread[rule]`` (exponential draws)."""
-    rng = np.random.default_rng(seed)
-    return pd.DataFrame([{"point": p, "rule": r, "draw": k, "sq": v} for p in ("optimum", "path") for r, s in spread.items()
-                         for k, v in enumerate(rng.exponential(s, n))])
-
-
-def test_d43_gradient_reading_holds_fails_and_stays_undecided():
-    assert d43_gradient_reading(variance_table({"optimal": 1.0, "poisson": 3.0, "negative binomial": 2.0}))["outcome"] is True
-    r = d43_gradient_reading(variance_table({"optimal": 3.0, "poisson": 1.0, "negative binomial": 2.0}))
-    assert r["outcome"] is False and r["points"]["optimum"]["outcome"] is False
-    r = d43_gradient_reading(variance_table({"optimal": 1.0, "poisson": 1.0, "negative binomial": 3.0}))
-    assert r["outcome"] is None and "standard errors" in r["reason"]
-    with pytest.raises(ValueError, match="rules"):
-        d43_gradient_reading(variance_table({"optimal": 1.0, "poisson": 3.0}))
-    with pytest.raises(ValueError, match="z"):
-        d43_gradient_reading(variance_table({"optimal": 1.0, "poisson": 3.0, "negative binomial": 2.0}), z=-1.0)
-
-
-def test_gradient_draws_measure_the_variance_about_the_exact_mean():
-    problem = small_problem()
-    star, _ = reference_solution(problem, max_iter=300)
-    a, b = problem.interval(star)
-    series = ChebyshevSeries("sqrt", a, b)
-    rules = {"optimal": make_degree_rule(series, N=6, distribution="optimal"), "poisson": make_degree_rule(series, N=6, distribution="poisson"),
-             "SGD-DET N=6": make_degree_rule(series, degree=6)}
-    tb = gradient_draws(problem, star, rules, M=4, n_draws=50, rng=0)
-    assert len(tb) == 150 and (tb["sq"] > 0).all()
-    assert (tb.loc[tb.rule == "SGD-DET N=6", "degree"] == 6).all()
-    # more probes, less variance (the probe noise of the fixed degree falls as 1/M)
-    many = gradient_draws(problem, star, {"SGD-DET N=6": rules["SGD-DET N=6"]}, M=64, n_draws=50, rng=1)
-    assert many["sq"].mean() < tb.loc[tb.rule == "SGD-DET N=6", "sq"].mean() / 4
-    with pytest.raises(ValueError, match="n_draws"):
-        gradient_draws(problem, star, rules, M=4, n_draws=1, rng=0)
-    with pytest.raises(TypeError, match="rules"):
-        gradient_draws(problem, star, {}, M=4, n_draws=5, rng=0)

@@ -12,8 +12,8 @@ from inferopt.experiment.spectral.completion import completion_problem
 from inferopt.experiment.spectral.completion_map import (CENTRED_CELL, MAP_CLAIMS, RAW_CELL, cell_data, cell_key, centred_diagnosis, claim_tests,
                                                          cell_budget, map_budgets, map_run_table, more_seeds, map_settings, on_centred, on_grid, optimum_quality,
                                                          split_by_quality, supported, verdict_map)
-from inferopt.experiment.spectral.completion_steps import (STABLE_LIMIT, all_rejected, around, capped, choose_stable, diverged, tuned_decays,
-                                                             far_from_optimum, pilot_runs,
+from inferopt.experiment.spectral.completion_steps import (LATE_SHARE, STABLE_LIMIT, all_rejected, around, capped, choose_stable, diverged,
+                                                             tuned_decays, far_from_optimum, late_rmse, pilot_runs,
                                                              step_cap, tune_steps)
 from completion_runs import OPT, START, falling, result  # this folder's constructed runs
 
@@ -49,7 +49,7 @@ def quadratic_pilots(best, calls=None):
         if calls is not None:
             calls.append(grid)
         return pd.DataFrame([{"dataset": "d", "arm": m, "factor": f, "validation RMSE": 1.0 + np.log(f / best[m]) ** 2,
-                              "objective / optimum": 1.0, "start / optimum": 10.0} for m, fs in grid.items() for f in fs])
+                              "late validation RMSE": 1.0 + np.log(f / best[m]) ** 2, "objective / optimum": 1.0, "start / optimum": 10.0} for m, fs in grid.items() for f in fs])
     return pilots
 
 
@@ -77,7 +77,7 @@ def test_all_rejected_flags_an_arm_whose_every_pilot_diverged():
     factor is the least objective's, no step the rule chose), one with a surviving pilot is not. Session 38: a pilot far
     from the optimum but below its start is flagged far, not rejected."""
     def pilots(grid):
-        return pd.DataFrame([{"dataset": "d", "arm": m, "factor": f, "validation RMSE": 1.0 + f,
+        return pd.DataFrame([{"dataset": "d", "arm": m, "factor": f, "validation RMSE": 1.0 + f, "late validation RMSE": 1.0 + f,
                               "objective / optimum": 3.0 + f if m == "SGD" else 1.0 + f, "start / optimum": 3.5}
                              for m, fs in grid.items() for f in fs])
     tb, chosen, _ = tune_steps(pilots, {"GD": [0.25, 1.0], "SGD": [0.25, 1.0]}, rounds=0, step_ratio=2.0)
@@ -107,7 +107,8 @@ def gd_pilots(L, steps=60, optimum=0.0):
         for m, fs in grid.items():
             for f in fs:
                 x = (1.0 - f) ** steps          # x_k = (1 - eta Lt)^k x_0 with eta = f / Lt
-                rows.append({"dataset": "d", "arm": m, "factor": f, "validation RMSE": abs(x) if abs(f - 2.5) > 1e-9 else 0.0,
+                rmse = abs(x) if abs(f - 2.5) > 1e-9 else 0.0
+                rows.append({"dataset": "d", "arm": m, "factor": f, "validation RMSE": rmse, "late validation RMSE": rmse,
                              "objective / optimum": (Lt * x * x / 2 + 1.0) / 1.0, "start / optimum": Lt / 2 + 1.0})
         return pd.DataFrame(rows)
     return pilots
@@ -132,6 +133,7 @@ def test_the_tuner_never_returns_an_unstable_step_on_a_quadratic_of_known_curvat
 
 def test_choose_stable_rejects_a_diverging_pilot_and_can_fail_to():
     pilots = pd.DataFrame({"arm": ["GD"] * 3, "factor": [0.5, 1.0, 1.9], "validation RMSE": [1.05, 1.02, 0.99],
+                           "late validation RMSE": [1.05, 1.02, 0.99],
                            "objective / optimum": [1.2, 1.1, 40.0], "start / optimum": 15.0})
     # the least validation RMSE belongs to a pilot whose objective ends 40x the optimum's, above its start's 15x: it
     # diverged (session 28's box-pinned c = 4), rejected, 1.0 taken
@@ -140,6 +142,7 @@ def test_choose_stable_rejects_a_diverging_pilot_and_can_fail_to():
     assert choose_stable(pilots.assign(**{"start / optimum": 50.0})) == ({"GD": 1.9}, {"GD": False})
     # session 38's SGD pilots: 2.4-5.1x the optimum at the end from 11-19x: all descended, the least RMSE taken
     sgd = pd.DataFrame({"arm": "SGD", "factor": [0.0625, 0.125, 0.25, 0.5], "validation RMSE": [3.15, 2.56, 2.07, 2.13],
+                        "late validation RMSE": [3.15, 2.56, 2.07, 2.13],
                         "objective / optimum": [1.63, 2.39, 3.95, 4.07], "start / optimum": 11.0})
     assert choose_stable(sgd) == ({"SGD": 0.25}, {"SGD": False})
     assert far_from_optimum(sgd).tolist() == [False, True, True, True] and not diverged(sgd).any()
@@ -155,18 +158,44 @@ def test_choose_stable_rejects_a_diverging_pilot_and_can_fail_to():
         choose_stable(pilots.drop(columns="start / optimum"))
 
 
+def test_the_step_is_scored_where_the_pilot_stays_not_where_its_last_record_lands():
+    """Session 45 (the review of D3.3): the paper run's SVRG pilots ended at validation RMSE 0.991 at 1.9/L (an oscillating
+    run, its objective 1.24x the optimum's) against 0.996 at 1.0/L (1.004x): on the end-point the unstable step won. Scored on
+    the late validation RMSE (the mean over the last quarter of records, late_rmse) the stable one does; the old rule (the
+    end-point column) picks 1.9 on this table, the new one 1.0."""
+    stable = result(np.maximum(1.2 - 0.05 * np.arange(11.0), 0.996))                       # settles at 0.996
+    unstable = result(np.where(np.arange(11) % 2 == 0, 0.991, 1.10))                       # jumps; its last record dips to 0.991
+    assert late_rmse(stable) == pytest.approx(0.996) and late_rmse(unstable) > 1.02
+    assert late_rmse(unstable, share=1 / 11) == pytest.approx(0.991) and LATE_SHARE == 0.25
+    assert late_rmse(stable, work=2.0) == pytest.approx(1.1)                                 # the records at or before the work read
+    table = pd.DataFrame({"arm": "SVRG", "factor": [1.0, 1.9], "validation RMSE": [float(stable.metric[-1]), float(unstable.metric[-1])],
+                          "late validation RMSE": [late_rmse(stable), late_rmse(unstable)],
+                          "objective / optimum": [1.004, 1.24], "start / optimum": 11.0})
+    old = table["factor"][table["validation RMSE"].idxmin()]                                 # the old rule: the end-point
+    assert old == 1.9 and choose_stable(table) == ({"SVRG": 1.0}, {"SVRG": False})
+    decays = table.assign(arm="SGD", factor=0.5, decay=[0.0, 0.01])
+    assert tuned_decays(decays, {"SGD": 0.5}) == {"SGD": 0.0}                                # the decay alike
+    with pytest.raises(ValueError, match="late validation RMSE"):
+        choose_stable(table.drop(columns="late validation RMSE"))
+    with pytest.raises(ValueError, match="share"):
+        late_rmse(stable, share=0.0)
+    with pytest.raises(TypeError, match="result"):
+        late_rmse(np.zeros(3))
+
+
 def test_sgd_decay_is_tuned_with_the_step_and_reaches_the_runs():
     """Session 41: SGD's and SGD-DET's decay is tuned over a grid with the step (the review of 4307295: only the first step
     was); of the pilots at the chosen factor, the decay of least validation RMSE among those that did not diverge."""
     pilots = pd.DataFrame({"arm": ["SGD"] * 6 + ["GD"], "factor": [0.25, 0.25, 0.25, 0.5, 0.5, 0.5, 1.9],
                            "decay": [0.0, 0.01, 0.1, 0.0, 0.01, 0.1, np.nan],
                            "validation RMSE": [1.10, 1.05, 1.00, 1.20, 0.95, 1.30, 0.99],
+                           "late validation RMSE": [1.10, 1.05, 1.00, 1.20, 0.95, 1.30, 0.99],
                            "objective / optimum": [3.0, 2.0, 30.0, 3.0, 2.0, 2.5, 1.1], "start / optimum": 15.0})
     chosen, _ = choose_stable(pilots)
     assert chosen == {"SGD": 0.5, "GD": 1.9}
     assert tuned_decays(pilots, chosen) == {"SGD": 0.01}                                # GD carries no decay
     assert tuned_decays(pilots, {"SGD": 0.25}) == {"SGD": 0.01}                         # 0.1's pilot diverged (30x > 15x)
-    assert tuned_decays(pilots.assign(**{"validation RMSE": 1.0}), {"SGD": 0.25}) == {"SGD": 0.0}   # a tie: the smaller
+    assert tuned_decays(pilots.assign(**{"late validation RMSE": 1.0}), {"SGD": 0.25}) == {"SGD": 0.0}   # a tie: the smaller
     with pytest.raises(ValueError, match="decay"):
         tuned_decays(pilots.drop(columns="decay"), chosen)
     # each decaying arm its own decay in the runs; a decay for an arm not run is not asked for
@@ -221,7 +250,8 @@ def small(raw):
 def test_pilot_runs_score_every_arm_and_factor_on_the_validation_split(small):
     common = dict(name="d", label="t", budget=None, iters=3, seed=0, sgd_decay=0.01, M=2, N=3, svrg_inner=2, eval_every=1, optimum=1.0)
     tb = pilot_runs(small, 10.0, 1.0, {"GD": [1.0, 4.0], "SGD": [1.0]}, **common)
-    assert list(tb.columns) == ["dataset", "arm", "factor", "validation RMSE", "objective", "objective / optimum", "start / optimum"]
+    assert list(tb.columns) == ["dataset", "arm", "factor", "validation RMSE", "late validation RMSE", "objective", "objective / optimum",
+                                "start / optimum"]
     assert (tb["objective"] > 0).all() and np.allclose(tb["objective / optimum"], tb["objective"])
     # from zero, GD at c = 1 and SGD descend; GD at c = 4, beyond the stability limit 2, ends above its start: diverged
     assert diverged(tb).tolist() == [(m, f) == ("GD", 4.0) for m, f in zip(tb.arm, tb.factor)]

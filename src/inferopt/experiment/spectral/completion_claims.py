@@ -844,7 +844,8 @@ def d31_fixed_reading(fixed: dict, share: float) -> dict:
     a cell whose intervals cycled turned the verdict; it is named in ``undecided``), and an undecided chosen cell decides
     nothing; the map's cell on the other ratings (session 41: :data:`~.completion_map.CENTRED_CELL`
     under a raw regime, :data:`~.completion_map.RAW_CELL` under a centred one, :data:`BESIDE_CELLS`) is read beside, outside
-    that agreement: it is not the regime's ratings, and a cell on it rescues (``setting``), never overturns."""
+    that agreement: it is not the regime's ratings; the centred cell rescues (``setting``), never overturns, and the raw one
+    is the paper's literal reading (session 44, :func:`d31_literal_cell`: :func:`d31_claim` reads it as D3.3's)."""
     if not isinstance(fixed, dict) or not fixed:
         raise TypeError("fixed must be a non-empty mapping cell -> {'floor', 'optimum', 'start'}")
     share = check_real("share", share, low=0.0, low_open=True, high=1.0)
@@ -874,8 +875,9 @@ def d31_fixed_diagnosis(fx: dict, text: str, *, chosen: dict, worse=()):
     """The diagnosis of D3.1 where SGD-DET's fixed point fails it (:func:`d31_fixed_reading`'s ``fx``, outcome False):
     every cell of ``fx`` as a deterministic verdict-map cell (nothing in a fixed point is drawn), through
     :func:`~.completion_map.centred_diagnosis` (:func:`~.completion.completion_diagnosis`), so that a cell on the other
-    ratings (session 43: :data:`~.completion_map.RAW_CELL`, the paper's literal box under a centred regime) that holds is a
-    ``setting`` rescue, said to rest on the centred cell or not. ``chosen``: the chosen cell's setting ``{"dataset", "eps",
+    ratings that holds is a ``setting`` rescue, said to rest on the centred cell or not -- except the paper's literal cell
+    (session 44, :func:`d31_literal_cell`: :data:`~.completion_map.RAW_CELL` under a centred regime), which is a reading of the
+    paper's own setting, not an open choice, and is left out (as :func:`d33_claim` leaves it out of its map). ``chosen``: the chosen cell's setting ``{"dataset", "eps",
     "lam"[, "ratings"]}``; every other cell's is the chosen one's at its own ``eps`` and ``lam`` (required), on the chosen
     ratings, or on the other ones for :data:`BESIDE_CELLS`. ``worse``: settings whose optimum predicts worse than the
     training mean (they rescue nothing)."""
@@ -886,8 +888,11 @@ def d31_fixed_diagnosis(fx: dict, text: str, *, chosen: dict, worse=()):
     if not isinstance(chosen, dict) or "dataset" not in chosen:
         raise TypeError(f"chosen must be the chosen setting {{'dataset', 'eps', 'lam'[, 'ratings']}}; got {chosen!r}")
     centred = on_centred(chosen)
+    literal = d31_literal_cell(fx, chosen)
     cells = []
     for i, (label, c) in enumerate(fx["cells"].items()):
+        if label == literal:
+            continue
         if i == 0:
             setting = dict(chosen)
         elif not {"eps", "lam"} <= set(c):
@@ -898,6 +903,48 @@ def d31_fixed_diagnosis(fx: dict, text: str, *, chosen: dict, worse=()):
         cells.append(cell(setting, c["outcome"], support=deterministic("SGD-DET's fixed point: nothing drawn"), construction="ours",
                           data="stand-in"))
     return centred_diagnosis(cells, text, no_authors_construction=NO_AUTHORS, chosen=dict(chosen), worse_than_mean=list(worse))
+
+
+def d31_literal_cell(fx: dict, chosen: dict) -> str | None:
+    """The cell of :func:`d31_fixed_reading`'s ``fx`` that is the paper's literal reading of D3.1 (Sec. 5.1: the raw ratings'
+    box [0, 5] from theta = 0, at the chosen eps and lam): :data:`~.completion_map.RAW_CELL` where the chosen setting
+    (``chosen``) is on centred ratings and ``fx`` reads it; None otherwise (under a raw regime the chosen cell is itself the
+    literal reading)."""
+    if not isinstance(fx, dict) or not isinstance(fx.get("cells"), dict):
+        raise TypeError(f"fx must be d31_fixed_reading's reading (with its cells); got {fx!r}")
+    if not isinstance(chosen, dict):
+        raise TypeError(f"chosen must be the chosen setting {{'dataset', 'eps', 'lam'[, 'ratings']}}; got {chosen!r}")
+    return RAW_CELL if on_centred(chosen) and RAW_CELL in fx["cells"] else None
+
+
+def d31_literal_runs(table: pd.DataFrame, *, seed: int = 0) -> dict:
+    """D3.1's literal reading on runs (session 45: it rested on the map's fixed point alone): SGD-DET, SGD and SVRG in the
+    paper's literal setting (:data:`~.completion_map.RAW_CELL`: the raw box [0, 5] from θ = 0 at the chosen eps and lam), every
+    seed at the main budget (equal work), ``table`` their :func:`~.completion.run_table` (one matrix). The test is the runs'
+    (:func:`~.completion.d31_test`: SGD-DET's median final test RMSE behind SGD's and SVRG's by more than the seeds' spread
+    holds, ahead of either by more than it fails, else undecided), its bootstrap support over seeds
+    (:func:`three_valued_support`) and the ``verdict`` (``inconclusive`` below the support, or on fewer than
+    :data:`~.completion.MIN_MAP_SEEDS` seeds; ``not measured`` where undecided). Returns ``{"outcome", "verdict", "holds share",
+    "fails share", "gap SGD", "spread SGD", "gap SVRG", "spread SVRG", "seeds"}``."""
+    _runs(table, "final RMSE")
+    seed = check_int("seed", seed, low=0)
+    names = [str(v) for v in pd.unique(table.dataset)]
+    if len(names) != 1:
+        raise ValueError(f"table must hold the runs of one matrix (the whole); got {names}")
+    missing = sorted({"SGD-DET", "SGD", "SVRG"} - set(table.method))
+    if missing:
+        raise ValueError(f"table must hold SGD-DET's, SGD's and SVRG's runs; missing {missing}")
+    r31 = d31_reading(table, names[0])
+    sup = three_valued_support(d31_test, table, r31["outcome"], seed=seed)
+    few = int(table.seed.nunique()) < MIN_MAP_SEEDS
+    verdict = ("not measured" if r31["outcome"] is None else "inconclusive" if few else supported_verdict(r31["outcome"] is True, _holding(sup)))
+    return {k: v for k, v in r31.items()} | {"verdict": verdict, "holds share": sup["holds share"], "fails share": sup["fails share"],
+                                               "seeds": int(table.seed.nunique())}
+
+
+#: D3.1's text on the paper's literal cell (:func:`d31_literal_cell`), read as D3.3's literal reading (session 44)
+LITERAL_BESIDE = ("; the cell {} is the paper's literal reading: where it and the regime's cells disagree decisively, inconclusive "
+                  "(reading), never a setting rescue")
 
 
 def _d31_fixed_text(fx: dict, key: str) -> str:
@@ -919,7 +966,8 @@ def _fixed_run_text(c: dict) -> str:
 
 
 def d31_claim(runs: D3Runs, *, regime: dict, eps: float, lam: float, conditioning: dict, pick: str, steps: str, map_text: str,
-              map_cells: dict, chosen: dict, worse, fixed: dict | None = None, N: int | None = None) -> dict:
+              map_cells: dict, chosen: dict, worse, fixed: dict | None = None, N: int | None = None,
+              literal_runs: dict | None = None) -> dict:
     """D3.1, "SGD-DET performs badly due to its biased gradient estimators", read at equal time (the paper's axis) on the
     whole matrix: SGD-DET's median final test RMSE above SGD's and SVRG's by more than the seeds' spread holds, ahead of
     either by more than that fails, within it undecided (:func:`~.completion.d31_reading`; then inconclusive with its
@@ -931,12 +979,15 @@ def d31_claim(runs: D3Runs, *, regime: dict, eps: float, lam: float, conditionin
     runs' reading is recorded beside, its bootstrap three-valued (:func:`three_valued_support`). Where the floor lies below the
     target the failure is not explained (inconclusive, ``Unearned``): the bias grows with the spectrum's interval b/a,
     which is not measured at the paper's size (session 28 dropped the synthetic cell of 1M's shape: its optimum predicted
-    worse than its training mean).
+    worse than its training mean). ``literal_runs`` (:func:`d31_literal_runs`, with ``fixed`` only): the paper's literal cell
+    read on runs (session 45).
     Returns :meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments."""
     runs = _runs_of(runs)
+    if literal_runs is not None and fixed is None:
+        raise ValueError("literal_runs is read with fixed only (the literal cell of the fixed point's reading)")
     if fixed is not None:
         return _d31_fixed_claim(runs, regime=regime, eps=eps, lam=lam, conditioning=conditioning, pick=pick, steps=steps, map_text=map_text,
-                                fixed=fixed, N=N, chosen=chosen, worse=worse)
+                                fixed=fixed, N=N, chosen=chosen, worse=worse, literal_runs=literal_runs)
     if not isinstance(regime, dict) or not isinstance(conditioning, dict):
         raise TypeError("regime and conditioning must be mappings name -> value")
     eps, lam = check_real("eps", eps, low=0.0, low_open=True), check_real("lam", lam, low=0.0, low_open=True)
@@ -1170,19 +1221,86 @@ def d33_literal(table: pd.DataFrame, *, reading: str, budget: dict, factor: floa
             "setting": setting}
 
 
+def first_hits(results: dict, targets: dict, budget: dict) -> pd.DataFrame:
+    """The times to every target read two ways (session 45, the review of D3.3: SVRG's runs dipped below a target and rose
+    again, so its stay-below time, the claims' reading (:data:`STAY`), lay far past its first hit): per ``dataset``,
+    ``method`` and target ``reading``, the median over seeds of the ``first hit`` (the first evaluation at or below the
+    target within the budget) and of ``stays below`` (the first time after which the run stays at or below it through the
+    budget; ``inf`` where not), and ``GD / first hit`` and ``GD / stays below``, GD's median time over the method's. ``results``,
+    ``targets``, ``budget``: :func:`~.completion.run_table`'s. Recorded beside the claims, which keep the stay-below reading
+    (a run that leaves the target again is not there)."""
+    from .completion import run_table
+
+    for param, value in (("results", results), ("targets", targets), ("budget", budget)):
+        if not isinstance(value, dict) or not value:
+            raise TypeError(f"{param} must be a non-empty mapping (run_table's); got {value!r}")
+    missing = sorted({str(k[0]) for k in results} - set(targets))
+    if missing:
+        raise ValueError(f"targets must hold every dataset of results; missing {missing}")
+    first, stay = (run_table(results, targets, budget, stay=s_) for s_ in (False, True))
+    rows = []
+    for (name, method), _ in first.groupby(["dataset", "method"], sort=False):
+        for reading in targets[name]:
+            col = f"time to {reading}"
+            row = {"dataset": name, "method": method, "reading": reading,
+                   "first hit": _median(first, name, method, col), "stays below": _median(stay, name, method, col)}
+            if "GD" in set(first.method[first.dataset == name]):   # NaN where the method's time is 0 (met at the start) or both inf
+                row |= {"GD / first hit": _over(_median(first, name, "GD", col), row["first hit"]),
+                        "GD / stays below": _over(_median(stay, name, "GD", col), row["stays below"])}
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _over(a: float, b: float) -> float:
+    """``a / b``, NaN where ``b`` is 0 or both are infinite (no ratio to read)."""
+    return float("nan") if b == 0 or (np.isinf(a) and np.isinf(b)) else a / b
+
+
+def first_hit_text(hits: pd.DataFrame, name: str, reading: str, methods=("SVRG", "GD", "SGD")) -> str:
+    """The sentence of D3.3 (and D3.2) on :func:`first_hits`' table ``hits`` at ``name``'s target ``reading``: the claim is read
+    on stay-below times; first-hit times beside, each method's median and GD's over it."""
+    check_table("hits", hits, ("dataset", "method", "reading", "first hit", "stays below"))
+    methods = check_choices("methods", methods, METHODS)
+    rows = hits[(hits.dataset == name) & (hits.reading == reading)].set_index("method")
+    if rows.empty:
+        raise ValueError(f"name and reading must be a dataset and a target hits holds, of {sorted(set(zip(hits.dataset, hits.reading)))}; "
+                         f"got {name!r}, {reading!r}")
+    parts = [f"{m} {rows.loc[m, 'first hit']:.4g} (stays below {rows.loc[m, 'stays below']:.4g})" for m in methods if m in rows.index]
+    return (f"The claim keeps its reading on stay-below times ({STAY}); beside, the median first hit of {reading} (its first "
+            "evaluation at or below it) and the stay-below time: " + ", ".join(parts))
+
+
 def d33_turns(chosen: str, literal: str) -> bool:
-    """Does D3.3's verdict turn between the chosen regime's reading (``chosen``) and the paper's literal one (``literal``,
-    :func:`d33_literal`)? Only where both are decisive (``holds`` / ``fails``) and differ: the claim is then ``inconclusive``
-    (``reading``: two reasonable readings of the paper's setting disagree, the rubric's rule), never a ``setting`` rescue
-    (session 43's review: the raw box is the paper's own setting, not an open choice)."""
+    """Does a D3 claim's verdict (D3.3's, and D3.1's since session 44) turn between the chosen regime's reading (``chosen``)
+    and the paper's literal one (``literal``, Sec. 5.1: the raw box [0, 5]; :func:`d33_literal`, D3.1's
+    :data:`~.completion_map.RAW_CELL` under a centred regime)? Only where both are decisive (``holds`` / ``fails``) and
+    differ: the claim is then ``inconclusive`` (``reading``: two reasonable readings of the paper's setting disagree, the
+    rubric's rule), never a ``setting`` rescue (session 43's review: the raw box is the paper's own setting, not an open
+    choice)."""
     for param, value in (("chosen", chosen), ("literal", literal)):
         check_choice(param, value, {"holds", "fails", "inconclusive", "not measured"})
     return {chosen, literal} == {"holds", "fails"}
 
 
+def literal_turn(own: str, literal: str, *, literal_at: str, chosen_at: str, table: pd.DataFrame) -> dict | None:
+    """The claim's keyword arguments where its verdict turns between the chosen regime's reading (``own``, at ``chosen_at``)
+    and the paper's literal one (``literal``, at ``literal_at``) (:func:`d33_turns`): a gated test on ``table``
+    (inconclusive) with a ``reading`` diagnosis naming both; None where it does not turn (the chosen verdict stands).
+    Shared by D3.1 (:func:`d31_claim`) and D3.3 (:func:`d33_claim`)."""
+    if not d33_turns(own, literal):
+        return None
+    turn = (f"the verdict turns between two readings of the paper's setting: {literal} in its literal one ({literal_at}), {own} in "
+            f"the chosen regime ({chosen_at})")
+    return dict(test=Gated(turn), table=table, by="seed",
+                diagnosis={"kind": "reading", "text": turn[:1].upper() + turn[1:] + "; what would decide it: the paper's eps and "
+                           "lam (unstated), or its own matrices.",
+                           "evidence": {"readings": [{"value": f"literal ({literal_at})", "verdict": literal},
+                                                     {"value": f"chosen ({chosen_at})", "verdict": own}]}})
+
+
 def d33_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells: dict, chosen: dict, worse,
               factor: float = D33_FACTOR, density: tuple | None = None,
-              literal: dict | None = None) -> dict:
+              literal: dict | None = None, hits: pd.DataFrame | None = None) -> dict:
     """D3.3, "SVRG is the fastest one, e.g., compared to GD, about 2 times faster", on the whole matrix: SVRG ahead of GD
     and of SGD (each pair by its times to the target where one reaches it, else at equal time) and, where SVRG and GD
     are read by their times, at least ``factor`` times faster than GD (:func:`~.completion.d33_test`: a censored lower
@@ -1191,10 +1309,12 @@ def d33_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
     stochastic methods). Readings at factors 1.25, 1.5 and 2. ``literal`` (:func:`d33_literal`, None: not read): the claim in
     the paper's literal setting, at its RMSE 1.5, as a labelled reading beside the chosen regime's; where the two disagree
     decisively (:func:`d33_turns`) the claim is ``inconclusive`` with a ``reading`` diagnosis naming both, and the literal
-    cell is never a ``setting`` rescue (it is left out of the map's diagnosis). Returns
+    cell is never a ``setting`` rescue (it is left out of the map's diagnosis). ``hits`` (:func:`first_hits`, session 45):
+    the first-hit times beside the stay-below ones the claim is read on, stated in its text. Returns
     :meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments."""
     runs = _runs_of(runs)
     factor = check_real("factor", factor, low=1.0)
+    hit_text = "" if hits is None else " " + first_hit_text(hits, runs.ref, runs.reading) + "."
     steps, map_text = _sentence("steps", steps), _sentence("map_text", map_text)
     cells, mapped = _mapped(map_cells, chosen, worse, "D3.3")
     if literal is not None and (not isinstance(literal, dict) or not {"reading", "verdict", "setting"} <= set(literal)):
@@ -1220,14 +1340,8 @@ def d33_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
                         f"{literal['bases']['SGD']}; the chosen regime's ({regime}): {own}.")
         literal_measured = {"literal reading (raw, theta = 0, paper's RMSE)": literal["reading"], "literal verdict": literal["verdict"],
                             "literal GD / SVRG time": literal["ratio"], "chosen regime's verdict": own}
-        if d33_turns(own, literal["verdict"]):
-            turn = (f"the verdict turns between two readings of the paper's setting: {literal['verdict']} in its literal one (the raw box "
-                    f"from theta = 0, at {literal['reading']}), {own} in the chosen regime ({regime})")
-            kw = dict(test=Gated(turn), table=main, by="seed",
-                      diagnosis={"kind": "reading", "text": turn[:1].upper() + turn[1:] + "; what would decide it: the paper's eps and "
-                                 "lam (unstated), or its own matrices.",
-                                 "evidence": {"readings": [{"value": f"literal ({literal['reading']})", "verdict": literal["verdict"]},
-                                                           {"value": f"chosen ({regime})", "verdict": own}]}})
+        kw = literal_turn(own, literal["verdict"], literal_at=f"the raw box from theta = 0, at {literal['reading']}", chosen_at=regime,
+                          table=main)
     if kw is None:
         kw = decided(test, main, diagnosed(cells, "SVRG against GD and SGD across the map.", **mapped, stand_in=stand_in_33(runs, trend, density)))
     return dict(
@@ -1236,12 +1350,14 @@ def d33_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
               f"{factor:g}x faster than GD (\"about 2 times\"; stays-below times; a censored lower bound below the factor is not measured, "
               f"above it decides); at equal time only the order is read; {runs.target()}. Decided: {decided_by}. "
               + ("" if why is None else f"Not measured: {why}. ")
-              + f"{runs.not_reached(ref)}.{literal_text} {runs.centred()} {steps} {runs.far()} {map_text} {NO_SYNTH} {runs.seeds()}"),
+              + f"{runs.not_reached(ref)}.{hit_text}{literal_text} {runs.centred()} {steps} {runs.far()} {map_text} {NO_SYNTH} {runs.seeds()}"),
         **kw,
         threshold={"value": factor, "source": "ours", "unit": "GD / SVRG time to the target",
                    "readings": readings(lambda f: d33_test(main, key, common, f, b33), [1.25, 1.5, 2.0], chosen=factor)},
         measured={"not measured because": why or "", "SVRG against GD decided by": b33[ref, "SVRG", "GD"],
                   "SVRG against SGD decided by": b33[ref, "SVRG", "SGD"]} | literal_measured
+        | ({} if hits is None else {f"median {k} to {key} {m}": float(v) for (m, k), v in hits[(hits.dataset == ref) & (hits.reading == key)]
+                                    .set_index("method")[["first hit", "stays below"]].stack().items()})
         | {f"GD / SVRG time to {r_}": ratio_text(main, ref, common[ref], r_) for r_ in runs.reads} | runs.times() | runs.work() | runs.rmses()
         | runs.step_factors())
 
@@ -1279,9 +1395,14 @@ def cost_check(seconds_exponents: dict, work_exponents: dict, flops: dict, secon
             | {f"seconds against {k}": seconds[k] for k in COST_ORDER}}
 
 
-def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, steps, map_text, fixed, N, chosen, worse) -> dict:
+def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, steps, map_text, fixed, N, chosen, worse,
+                     literal_runs: dict | None = None) -> dict:
     """:func:`d31_claim` decided on SGD-DET's fixed point (:func:`d31_fixed_reading`); where it fails, its diagnosis
-    :func:`d31_fixed_diagnosis` (a ``setting`` rescue by a cell that holds, the other ratings' included)."""
+    :func:`d31_fixed_diagnosis` (a ``setting`` rescue by a cell that holds, the centred cell beside included). The paper's
+    literal cell (:func:`d31_literal_cell`) is a reading, as D3.3's (session 44): where it and the chosen regime's cells
+    disagree decisively the claim is inconclusive (``reading``, :func:`literal_turn`). With ``literal_runs``
+    (:func:`d31_literal_runs`, session 45) that literal reading rests on SGD-DET's, SGD's and SVRG's runs in the literal cell, the
+    fixed point there beside."""
     if not isinstance(regime, dict) or not isinstance(conditioning, dict):
         raise TypeError("regime and conditioning must be mappings name -> value")
     eps, lam = check_real("eps", eps, low=0.0, low_open=True), check_real("lam", lam, low=0.0, low_open=True)
@@ -1293,6 +1414,22 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
     floor = fx["cells"][next(iter(fx["cells"]))]["floor"]
     passed = {m: runs.median(ref, m, "final RMSE") < floor for m in ("SGD", "SVRG", "GD")}
     outcome = fx["outcome"]
+    literal = d31_literal_cell(fx, chosen)
+    verdicts = {True: "holds", False: "fails", None: "inconclusive"}   # deterministic cells: an undecided one is inconclusive
+    if literal_runs is not None and (not isinstance(literal_runs, dict) or not {"verdict", "gap SGD", "gap SVRG"} <= set(literal_runs)):
+        raise TypeError(f"literal_runs must be d31_literal_runs' reading or None; got {literal_runs!r}")
+    lit_verdict = None if literal is None else (
+        literal_runs["verdict"] if literal_runs is not None else verdicts[fx["cells"][literal]["outcome"]])
+    turn = None if literal is None else literal_turn(
+        verdicts[outcome], lit_verdict, table=main,
+        literal_at=f"the cell {literal}: the raw box [0, 5] from theta = 0 at the chosen eps, lam"
+        + ("" if literal_runs is None else ", SGD-DET's runs against SGD's and SVRG's at equal work"), chosen_at="the regime's cells")
+    lit_runs_text = "" if literal is None or literal_runs is None else (
+        f" The literal cell read on runs ({literal_runs['seeds']} seeds at the main budget, equal work; d31_literal_runs): SGD-DET's median "
+        f"final test RMSE minus SGD's {literal_runs['gap SGD']:+.4f} (spread {literal_runs['spread SGD']:.4f}), minus SVRG's "
+        f"{literal_runs['gap SVRG']:+.4f} (spread {literal_runs['spread SVRG']:.4f}); resamples holding {literal_runs['holds share']:.2f}, "
+        f"failing {literal_runs['fails share']:.2f}: {literal_runs['verdict']} (its fixed point beside: "
+        f"{verdicts[fx['cells'][literal]['outcome']]}).")
     r31, late = runs.d31(), runs.late()
     run_support = three_valued_support(lambda t: d31_test(t), main, r31["outcome"], by="seed", seed=runs.seed)
     beside = (f"Beside, the runs at the end of the common budget (equal work): SGD-DET's median final test RMSE minus SGD's {r31['gap SGD']:+.4f} "
@@ -1321,31 +1458,34 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
             f"alone keeps SGD-DET away from the model optimum, the point the unbiased methods (SGD, SVRG: mean gradient exact) converge to "
             f"given enough work (not necessarily within this run's budget and steps: their runs are read beside); it fails "
             f"where it throws away less; read at the chosen cell and at {', '.join(c_ for c_ in cells[1:] if c_ not in BESIDE_CELLS) or 'no other cell'}, "
-            f"inconclusive where they disagree{''.join(f'; the cell {c_} read beside (not the regime ratings: it would rescue, not overturn)' for c_ in BESIDE_CELLS if c_ in cells)}. {_d31_fixed_text(fx, key)}. Deterministic: nothing in the fixed point is drawn (its interval "
+            f"inconclusive where they disagree{''.join(f'; the cell {c_} read beside (not the regime ratings: it would rescue, not overturn)' for c_ in BESIDE_CELLS if c_ in cells and c_ != literal)}{'' if literal is None else LITERAL_BESIDE.format(literal)}. {_d31_fixed_text(fx, key)}. Deterministic: nothing in the fixed point is drawn (its interval "
             f"from the spectral bounds seeded by params). At the end of the common budget the unbiased runs' median test RMSE lies "
             + ", ".join(f"{m} {runs.median(ref, m, 'final RMSE'):.4f} ({'below' if passed[m] else 'not below'} the floor)" for m in passed)
             + (". " + " and ".join(m for m in passed if not passed[m]) + " ends behind SGD-DET's floor within this budget: those runs "
                "do not get where the claim's reasoning puts an unbiased method (their step and budget, read by D3.2 and D3.3), so the "
                "runs cannot show the bias's cost against them; the fixed point decides" if not all(passed.values()) else "")
-            + f".{undecided} {beside} " + ("" if why is None else f"Undecided: {why}. ")
+            + f".{undecided}{lit_runs_text} {beside} " + ("" if why is None else f"Undecided: {why}. ")
             + f"{pick} {runs.centred()} {steps} {map_text} {runs.seeds()}")
     diag = None
-    if outcome is None and why:
+    if turn is None and outcome is None and why:   # a turn: inconclusive (reading), its diagnosis in turn
         diag = Unearned(why, {"fixed point": fx})
-    elif outcome is False:
+    elif turn is None and outcome is False:
         diag = d31_fixed_diagnosis(fx, "SGD-DET's fixed point against the cut across the cells read.", chosen=chosen, worse=worse)
         if not (isinstance(diag, dict) and diag.get("kind") == "setting"):   # no rescue: a failure nothing measured explains
             diag = Unearned("SGD-DET's bias floor lies below the cut here and no cell read rescues it, and nothing measured explains "
                             "it (b/a, which the bias grows with, is not measured at the paper's size); what would decide it: the fixed "
                             "point on ratings of the paper's size, or a map over eps", {"fixed point": fx})
     return dict(
-        id="D3.1", text=text, holds=bool(outcome) if outcome is not None else (False if diag is not None else None),   # Unearned: inconclusive
+        id="D3.1", text=text + ("" if turn is None else f" Inconclusive: {turn['test'].reason}."),
+        **(turn if turn is not None else
+           {"holds": bool(outcome) if outcome is not None else (False if diag is not None else None)}),   # Unearned: inconclusive
         measured={f"{label}: {k}": v for label, c in fx["cells"].items() for k, v in c.items() if k != "outcome"}
         | {f"{label}: floor above the cut": _VERDICT[c["outcome"]] for label, c in fx["cells"].items()}
         | {f"median final test RMSE {m} below the floor": bool(v) for m, v in passed.items()}
         | {f"runs: SGD-DET {k} (final test RMSE)": v for k, v in r31.items() if k != "outcome"}
         | {"runs: bootstrap holds share": run_support["holds share"], "runs: bootstrap fails share": run_support["fails share"],
            "runs: bootstrap undecided share": run_support["undecided"]}
+        | ({} if literal_runs is None else {f"literal cell runs: {k}": v for k, v in literal_runs.items() if k != "outcome"})
         | {f"second-half share of the way {m}": v for m, v in late.items()} | runs.rmses() | runs.step_factors() | regime_ | dict(conditioning),
         **({} if diag is None else {"diagnosis": diag}),
         threshold={"value": D31_LOST, "source": "ours",
@@ -1424,18 +1564,85 @@ def d34_target(table: pd.DataFrame, sizes: list, shares, paper: str | None) -> s
     return paper if all(_both_reach(table, n, paper) for n in sizes) else None
 
 
-def d34_phase(start) -> str | None:
-    """Why D3.4 cannot be read in the paper's phase, or None where it can: the paper reads SVRG's lead over GD (Fig. 2,
-    "about 2 times faster to achieve RMSE 1.5 ... up to 6 times faster to achieve RMSE 1.8") on the descent from θ = 0, the
-    raw ratings' start far above the training mean; runs on centred ratings (``start`` None, :class:`D3Runs`) start at the
-    training mean and never pass through that phase, so a growth of the ratio at shares of the way past the mean reads another
-    phase (and the price of a stochastic gradient, which moves with the size): the claim is undecided there
-    (:class:`~inferopt.experiment.support.Gated`), its shares' verdicts beside."""
-    if start is not None:
+def d34_raw_change(table: pd.DataFrame, ends: list, readings, *, seed: int = 0) -> dict:
+    """D3.4 measured in the paper's literal setting (session 45, the review of D3.4: the gate "centred runs never pass through
+    the early descent" was asserted, not measured): ``table`` holds GD's and SVRG's runs in the raw cell (the box [0, 5] from
+    θ = 0 at each size's chosen eps and lam; the main runs where the regime is raw) at the two sizes ``ends`` (smaller first),
+    each arm's step by the main runs' rule (:func:`~.completion_steps.choose_stable`), on the flop axis (:func:`on_flop_axis`).
+    Per target of ``readings`` (its column ``time to <reading>``): each size's GD / SVRG ratio of median times to it (NaN where a
+    median run does not reach it), the ``change`` (the larger size's minus the smaller's), the ``outcome``
+    (:func:`~.completion.d34_growth`: True the ratio grows, False it shrinks, None GD and SVRG do not both reach it at both
+    sizes), its bootstrap support over seeds (:func:`three_valued_support`: ``grows`` / ``shrinks`` / ``undecided`` shares of
+    the resamples) and the ``verdict`` (``holds`` / ``fails`` at :func:`~inferopt.experiment.support.supported_verdict`'s
+    support, else ``inconclusive``; ``not measured`` where the outcome is None). Returns ``{reading: {...}}``."""
+    if not isinstance(ends, (list, tuple)) or len(ends) != 2:
+        raise ValueError(f"ends must name two sizes, smaller first; got {ends!r}")
+    if isinstance(readings, str) or not hasattr(readings, "__iter__") or not list(readings):
+        raise TypeError(f"readings must be a non-empty list of target readings; got {readings!r}")
+    seed = check_int("seed", seed, low=0)
+    readings = list(readings)
+    _runs(table, "total time")
+    missing = [r_ for r_ in readings if not isinstance(r_, str) or f"time to {r_}" not in table.columns]
+    if missing:
+        raise ValueError(f"readings must be targets the table reads (its 'time to <reading>' columns); got {missing!r}")
+    for n in ends:
+        _member("ends", n, table, "dataset")
+    table = table[table.dataset.isin(list(ends)) & table.method.isin(["GD", "SVRG"])]
+    out = {}
+    for r_ in readings:
+        def test(t, r_=r_):
+            return d34_growth(t, r_, list(ends))[0]
+
+        ratios = {n: _median(table, n, "GD", f"time to {r_}") / _median(table, n, "SVRG", f"time to {r_}")
+                  if _both_reach(table, n, r_) else float("nan") for n in ends}
+        outcome = test(table)
+        sup = three_valued_support(test, table, outcome, seed=seed)
+        out[r_] = {"ratios": ratios, "change": ratios[ends[1]] - ratios[ends[0]], "outcome": outcome,
+                   "grows": sup["holds share"], "shrinks": sup["fails share"], "undecided": sup["undecided"],
+                   "verdict": "not measured" if outcome is None else supported_verdict(outcome is True, _holding(sup))}
+    return out
+
+
+def _holding(support: dict) -> dict:
+    """:func:`three_valued_support`'s reading as :func:`~inferopt.experiment.support.supported_verdict` reads a support: the
+    share of the resamples in which the claim holds (an undecided one is not a hold), as :func:`~.completion_map.supported`."""
+    return support | {"fraction_holding": support["holds share"]}
+
+
+def d34_raw_text(raw: dict, where: str) -> str:
+    """:func:`d34_raw_change`'s reading ``raw`` in words, every target: each size's GD / SVRG ratio, the change, the shares of
+    the seeds' resamples in which it grows and shrinks, and the verdict; ``where`` names the runs."""
+    if not isinstance(raw, dict) or not raw:
+        raise TypeError(f"raw must be d34_raw_change's reading; got {raw!r}")
+    return (f"In the paper's literal setting ({where}): " + "; ".join(
+        f"at {k}: GD / SVRG " + " -> ".join(f"{v:.3g}" for v in c["ratios"].values()) + f" (change {c['change']:+.3g}; grows in "
+        f"{c['grows']:.2f} of the seeds' resamples, shrinks in {c['shrinks']:.2f}): {c['verdict']}" for k, c in raw.items()))
+
+
+def d34_phase(raw: dict | None, reading: str) -> str | None:
+    """Why D3.4 is undecided on centred runs, measured (session 45; session 43 asserted it): the paper reads SVRG's lead over
+    GD (Fig. 2, "about 2 times faster to achieve RMSE 1.5 ... up to 6 times faster to achieve RMSE 1.8") on the descent from
+    θ = 0 on the raw ratings; runs on centred ratings start at the training mean. ``raw``: :func:`d34_raw_change` on GD and
+    SVRG in the raw cell at both sizes (None: not run), ``reading``: the paper's translated target's key there. None where
+    that measurement is decisive (``holds`` or ``fails``: the claim's verdict is then read against it, :func:`literal_turn`);
+    else the reason (:class:`~inferopt.experiment.support.Gated`), with the numbers that leave it undecided."""
+    if not isinstance(reading, str):
+        raise TypeError(f"reading must be the paper's translated target's key; got {reading!r}")
+    if raw is None:
+        return ("the sizes run on centred ratings (every run starts at the training mean) and no raw run measured the descent from "
+                "theta = 0 in which the paper reads SVRG's lead; what would decide it: GD and SVRG in the raw cell at every size")
+    if not isinstance(raw, dict):
+        raise TypeError(f"raw must be d34_raw_change's reading or None; got {type(raw).__name__}")
+    if reading not in raw:
+        raise ValueError(f"reading must be a target raw reads (the paper's translated one), one of {sorted(raw)}; got {reading!r}")
+    c = raw[reading]
+    if c["verdict"] in ("holds", "fails"):
         return None
-    return ("the sizes run on centred ratings: every run starts at the training mean and never passes through the descent from "
-            "theta = 0 in which the paper reads SVRG's lead (RMSE 1.5 on 1M, 1.8 on 10M); what would decide it: raw runs at every "
-            "size read at the paper's translated target")
+    return (f"the sizes run on centred ratings and, in the raw cell (the paper's box [0, 5] from theta = 0), the change of the GD / "
+            f"SVRG ratio at the paper's translated target {reading} is {c['verdict']} (ratios "
+            + " -> ".join(f"{v:.3g}" for v in c["ratios"].values())
+            + f", grows in {c['grows']:.2f} of the seeds' resamples, shrinks in {c['shrinks']:.2f}, undecided in {c['undecided']:.2f}); "
+            "what would decide it: more seeds or a budget in which GD and SVRG both reach it at both sizes")
 
 
 def d34_constant_price(table: pd.DataFrame, reading: str, sizes: list, price: float, r: dict) -> dict:
@@ -1636,7 +1843,7 @@ def _d34_equal_work_claim(runs: D3Runs, table: pd.DataFrame, ends: list, head: s
                 | {f"cost ratio: {k}": v for k, v in cost.items()})
 
 
-def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict, M: int, N: int) -> dict:
+def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict, M: int, N: int, raw: pd.DataFrame | None = None) -> dict:
     """D3.4, "the gap between SVRG and GD is expected to increase for larger datasets" (session 27: on the direction of the
     GD / SVRG ratio, not on a lead at the largest size), decided on the smallest and the largest size (the review of
     session 29: the paper's two datasets; the middle sizes and every share's verdict beside, :func:`d34_share_verdict`) on
@@ -1649,7 +1856,13 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict,
     Bootstrap over seeds. Beside: each size's step counts (whether the growth is the runs' or the price's) and the clock's
     reading, the share of pairs of timing rounds in which the ratio priced at the clock's r grows (:func:`d34_round_share`).
     Its diagnosis where it fails: ``stand-in`` only with a measured difference, the exact / stochastic cost ratio at 1M's
-    shape beyond the sizes' own spread (:func:`cost_trend`); else inconclusive."""
+    shape beyond the sizes' own spread (:func:`cost_trend`); else inconclusive.
+    Session 45: the change of the ratio in the paper's literal setting, GD and SVRG in the raw cell (the box [0, 5] from θ = 0)
+    at the smallest and the largest size, is measured at every target with its support over seeds (:func:`d34_raw_change`):
+    on the main runs where the sizes run on raw ratings, on ``raw`` (a :func:`~.completion.run_table` of those runs, the paper's
+    translated target :attr:`D3Runs.paper` among its readings) where they run on centred ones. There the gate is that
+    measurement (:func:`d34_phase`): undecided where the raw cell's change at the paper's target is not decisive, else the
+    centred verdict read against it (:func:`literal_turn`: a decisive disagreement is inconclusive, ``reading``)."""
     from .work import exact_gradient_flops, flop_price
 
     runs, trend = _runs_of(runs), _trend(trend)
@@ -1665,7 +1878,20 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict,
     ends = [order[0], order[-1]]
     middle = order[1:-1]
     key = d34_target(table, ends, runs.shares, paper)
-    phase = d34_phase(runs.start)
+    if runs.start is not None and raw is not None:
+        raise ValueError("raw must be None where the sizes run on raw ratings: the main runs are the raw cell")
+    raw_src = runs.table if runs.start is not None else raw
+    raw_read = None
+    if raw_src is not None:
+        raw_src = _runs(raw_src, "dataset", "method")
+        raw_src = raw_src[raw_src.dataset.isin(ends) & raw_src.method.isin(["GD", "SVRG"])]
+        raw_keys = [share_key(s) for s in runs.shares if f"time to {share_key(s)}" in raw_src.columns] + (
+            [runs.paper] if f"time to {runs.paper}" in raw_src.columns else [])
+        raw_read = d34_raw_change(on_flop_axis(raw_src, raw_keys, scales), ends, raw_keys, seed=runs.seed)
+    phase = None if runs.start is not None else d34_phase(raw_read, runs.paper)
+    raw_text = "" if raw_read is None else " " + d34_raw_text(
+        raw_read, "the main runs" if runs.start is not None else "GD and SVRG in the raw cell, the box [0, 5] from theta = 0 at each "
+        "size's chosen eps and lam, their steps tuned by the same rule") + "."
     shapes = ", ".join(f"{n} {tuple(runs.shapes[n])}, density {densities[n]:.3f}" for n in order)
     budget = "iteration budgets" if runs.budget is None else f"every size's budget {runs.budget:g} units of work, {WORK_UNIT}"
     price = {n: flop_price(*runs.shapes[n], M, N, "SVRG") for n in order}
@@ -1684,10 +1910,12 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict,
             + (f"The target (session 43's review): the paper's translated one, {paper} (its RMSE 1.5 on 1M, {runs.target_share:g} of "
                "the way from the start theta = 0 to the training mean: the descent in which Fig. 2's 2x and 6x are read), the shares "
                "of the way past the mean beside. " if paper else f"Undecided here: {phase}. " if phase else ""))
-    tail = f" All sizes are far below MovieLens 1M and 10M, the paper's two. {runs.centred()} {runs.seeds()}"
+    tail = f"{raw_text} All sizes are far below MovieLens 1M and 10M, the paper's two. {runs.centred()} {runs.seeds()}"
+    raw_measured = {} if raw_read is None else {f"raw cell at {k}: {w}": c[w] for k, c in raw_read.items()
+                                                  for w in ("change", "grows", "shrinks", "verdict")}
     if key is None:
-        return _phase_gated(_d34_equal_work_claim(runs, table, ends, head, tail, trend=trend, evidence={"flop price": price, "densities": densities}),
-                            phase)
+        kw = _d34_equal_work_claim(runs, table, ends, head, tail, trend=trend, evidence={"flop price": price, "densities": densities})
+        return _phase_gated(kw | {"measured": kw["measured"] | raw_measured}, phase, raw_read, runs)
     ratios = {n: _median(table, n, "GD", f"time to {key}") / _median(table, n, "SVRG", f"time to {key}") for n in order}
 
     def test(t, r_=key):
@@ -1768,16 +1996,26 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict,
         | {f"{n}: density": densities[n] for n in order} | {f"cost ratio: {k}": v for k, v in cost.items()}
         | {f"{n}: step factor {m}": runs.factors[n][m] for n in order for m in runs.factors[n]}
         | {f"{n}: GD / SVRG ratio at a constant price": v for n, v in const["ratios"].items()}
-        | {"ratio grows at a constant price": const["grows"]}), phase)
+        | {"ratio grows at a constant price": const["grows"]} | raw_measured), phase, raw_read, runs)
 
 
-def _phase_gated(kw: dict, phase: str | None) -> dict:
-    """D3.4's claim keywords ``kw`` undecided where ``phase`` (:func:`d34_phase`) says the runs do not pass through the paper's
-    phase: its test :class:`~inferopt.experiment.support.Gated` by that reason, no diagnosis, no reading turning it; as it is
-    where ``phase`` is None or the claim is not measured."""
-    if phase is None or kw.get("holds", True) is None:
+def _phase_gated(kw: dict, phase: str | None, raw: dict | None = None, runs: D3Runs | None = None) -> dict:
+    """D3.4's claim keywords ``kw`` undecided where ``phase`` (:func:`d34_phase`) says the raw cell's measurement leaves the
+    paper's phase undecided: its test :class:`~inferopt.experiment.support.Gated` by that reason, no diagnosis; as it is where
+    the claim is not measured. On centred runs (``runs.start`` None) whose raw cell decides (``phase`` None, ``raw``
+    :func:`d34_raw_change`'s reading), the claim's own verdict (its test's, with its bootstrap support) read against the raw
+    cell's at the paper's translated target (:func:`literal_turn`): a decisive disagreement is inconclusive (``reading``)."""
+    if kw.get("holds", True) is None:
         return kw
-    return {k: v for k, v in kw.items() if k not in ("test", "diagnosis")} | {"test": Gated(phase)}
+    if phase is not None:
+        return {k: v for k, v in kw.items() if k not in ("test", "diagnosis")} | {"test": Gated(phase)}
+    if runs is None or runs.start is not None or raw is None:
+        return kw
+    outcome = kw["test"](kw["table"])
+    own = supported_verdict(bool(outcome), supported(kw["table"], kw["test"], runs.seed))
+    turn = literal_turn(own, raw[runs.paper]["verdict"], table=kw["table"], chosen_at="the chosen regime, centred ratings",
+                        literal_at=f"GD and SVRG in the raw cell from theta = 0, at {runs.paper}")
+    return kw if turn is None else {k: v for k, v in kw.items() if k not in ("test", "diagnosis", "table", "by")} | turn
 
 
 #: D3.6-cause's cut-off (ours): "... due to the larger dimension d'" read as SGD's growth in gradients to a shared target

@@ -1,6 +1,6 @@
 """D4's deciding code beyond :mod:`.completion` (Fig. 2(c)-(d)): one step per panel tuned on a grid extended past an
-edge, D4.2 read on each arm's level once the runs level off against SGD-DET's exact bias, and D4.3 on the runs'
-empirical gradient variance.
+edge, and D4.2 read on each arm's level once the runs level off against SGD-DET's exact bias; D4.3 is decided in
+:mod:`.degree_claims`.
 
 * **Steps** (:func:`tune_panel_steps`): every arm of a panel shares one initial step ``c/L``; ``c`` is chosen on the
   validation split (:func:`~.completion.choose_panel_steps`) from a grid that is extended by ``step_ratio`` beyond an
@@ -13,9 +13,9 @@ empirical gradient variance.
   the point, as the arm does at every step, its own fixed point (:func:`det_own_fixed_point`, D3.1's floor since session 41). The runs are read on their
   level once they level off (:func:`run_levels`: the mean test RMSE over the last part of the run and how much it still
   falls there) and :func:`d42_level_reading` decides only where the exact floors differ by more than the levels' noise.
-* **D4.3** (panel (c)'s mechanism, "other distributions have relatively large variances"): the empirical variance of
-  the stochastic gradient each distribution gives, drawn as the runs draw it (:func:`gradient_draws`), at the optimum
-  and on the runs' path, decided by :func:`d43_gradient_reading`; Lemma 2's ``Var_C`` is a check beside it.
+* **D4.3** (panel (c)'s mechanism, "other distributions have relatively large variances"): decided in
+  :mod:`.degree_claims` on draws with common probes (:func:`~.degree_claims.common_gradient_draws`,
+  :func:`~.degree_claims.d43_common_reading`); Lemma 2's ``Var_C`` is a check beside it.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..._validation import as_finite_array, check_callable, check_choices, check_int, check_real, check_table
+from ..._validation import as_finite_array, check_callable, check_int, check_real, check_table
 from .completion import choose_panel_steps
 
 #: the degree distributions of panel (c)
@@ -336,78 +336,3 @@ def d42_level_reading(table: pd.DataFrame, low: int, high: int, floors: dict, *,
         return out | {"outcome": None, "reason": "; and ".join(why)}
     return out | {"outcome": bool(gain > 0 and change < share * gain), "reason": None}
 
-
-# ----------------------------------------------------------------------------- D4.3: gradient variance
-
-
-def gradient_draws(problem, theta, rules: dict, *, M: int, n_draws: int, rng) -> pd.DataFrame:
-    """The stochastic gradient of the spectral term at ``theta`` drawn ``n_draws`` times per degree rule of ``rules``
-    (``{name: rule}``, :func:`~inferopt.spectral.make_degree_rule` on the series of ``theta``'s interval: what a run
-    draws there), each with ``M`` fresh Rademacher probes, as the runs draw it (:meth:`spectral_grad`). Each draw is
-    recorded by its squared distance to the rule's exact mean (:func:`truncated_gradient` of the series the rule
-    draws from: the whole chopped series for a random degree, its first ``n + 1`` terms for a fixed one), so that the
-    mean of ``sq`` is the gradient's variance (the trace of its covariance) with nothing estimated from the draws but
-    that. Returns one row per draw: ``rule, draw, degree, sq``."""
-    from ..._random import as_generator
-    from ...spectral import rademacher
-
-    for attr in ("interval", "spectral_grad", "eps", "shape"):
-        if not hasattr(problem, attr):
-            raise TypeError(f"problem must be a MatrixCompletion (it has no {attr})")
-    theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
-    if not isinstance(rules, dict) or not rules:
-        raise TypeError("rules must be a non-empty mapping name -> degree rule")
-    M, n_draws = check_int("M", M, low=1), check_int("n_draws", n_draws, low=2)
-    rng = as_generator(rng)
-    rows = []
-    for name, rule in rules.items():
-        if not hasattr(rule, "draw") or not hasattr(rule, "series"):
-            raise TypeError(f"rules[{name!r}] must be a degree rule (make_degree_rule); got {type(rule).__name__}")
-        series = rule.series
-        fixed = getattr(rule, "degree", None)
-        coeffs = series.coeffs if fixed is None else series.coefficients(fixed)
-        mean = truncated_gradient(theta, problem.eps, coeffs, series.a, series.b)
-        for k in range(n_draws):
-            w = rule.draw(rng)
-            g = problem.spectral_grad(theta, rademacher(rng, theta.shape[0], M), w, series.a, series.b)
-            g -= mean
-            rows.append({"rule": str(name), "draw": k, "degree": int(w.size - 1), "sq": float(np.vdot(g, g))})
-    return pd.DataFrame(rows)
-
-
-def d43_gradient_reading(table: pd.DataFrame, *, z: float = 2.0, reference: str = "optimal",
-                         others=("poisson", "negative binomial")) -> dict:
-    """D4.3 on the runs' empirical gradient variance (``table``: :func:`gradient_draws`' rows with a column ``point``
-    naming where they were drawn: the optimum, a point on the runs' path). At each point the variance of a rule is
-    the mean of its draws' ``sq``, with the standard error of that mean. The ``reference`` rule's variance is below
-    every one of ``others``' by more than ``z`` standard errors of the difference: that point holds; above by more:
-    it fails; within: undecided. Holds (True) where every point holds, fails (False) where one fails, else None.
-    Returns ``{"outcome", "reason", "points": {point: {rule: variance, "se " + rule: its SE, "outcome": ...}}}``."""
-    check_table("table", table, ("point", "rule", "sq"))
-    z = check_real("z", z, low=0.0)
-    if isinstance(others, str) or not list(others):
-        raise ValueError(f"others must be a non-empty list of rule names; got {others!r}")
-    out, verdicts = {}, []
-    for point, rows in table.groupby("point", sort=False):
-        check_choices(f"point {point}'s rules", [reference, *others], set(rows["rule"]))
-        stats = {}
-        for rule, r in rows.groupby("rule", sort=False):
-            sq = r["sq"].to_numpy(float)
-            if sq.size < 2 or not np.all(np.isfinite(sq)) or np.any(sq < 0):
-                raise ValueError(f"point {point}, rule {rule}: sq must hold at least two finite squared norms")
-            stats[str(rule)] = (float(sq.mean()), _se(sq))
-        ref, se_ref = stats[reference]
-        cmp = []
-        for o in others:
-            diff, se = stats[o][0] - ref, float(np.hypot(stats[o][1], se_ref))
-            cmp.append(True if diff > z * se else False if diff < -z * se else None)
-        outcome = False if False in cmp else True if all(c is True for c in cmp) else None
-        verdicts.append(outcome)
-        out[str(point)] = {r: v for r, (v, _) in stats.items()} | {f"se {r}": s for r, (_, s) in stats.items()} | {"outcome": outcome}
-    if not verdicts:
-        raise ValueError("table must hold draws at one point at least")
-    overall = False if False in verdicts else True if all(v is True for v in verdicts) else None
-    undecided = [p for p, v in out.items() if v["outcome"] is None]
-    reason = None if overall is not None else (
-        f"at {', '.join(undecided)} the variances differ by less than {z:g} standard errors of the draws")
-    return {"outcome": overall, "reason": reason, "points": out}
