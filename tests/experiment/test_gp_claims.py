@@ -477,3 +477,37 @@ def test_d54_reading_beside_turns_but_is_not_a_reading():
     assert tied_b["verdict"] == "fails" and "turns the verdict" not in tied_b["text"]
     with pytest.raises(ValueError, match="lanczos"):
         gc.beside_reading(tb, "SGD", shares)
+
+
+def _startup_map(start_lan):
+    """SGD and the authors' LANCZOS both meet the targets 0.1, 0.3 (and 0.5) at their first record, the authors' 9x later
+    (ratio 9, the line search's start-up); a start cell at the headline sizes where the authors' LANCZOS is ``start_lan``."""
+    shares = [0.1, 0.3, 0.5]
+    first = run(1.0, pace=9.0)
+    res = _three(TIED, first)
+    vmap = gc.GPVerdictMap({con: gp_comparison(res, ("SGD", lan), shares, nll={k: 0.0 for k in res}) for con, lan in CONS.items()},
+                           CONS, shares, 0.3, n_resamples=FEW)
+    start = _three(TIED, start_lan)
+    vmap.add("start: lengthscale 100", "paper's", start, {k: 0.0 for k in start}, "paper", ["SGD", "LANCZOS", AUTHORS])
+    return vmap
+
+
+def test_d54_hold_on_the_first_record_stands_only_where_the_start_cells_hold(tmp_path, monkeypatch):
+    monkeypatch.setattr(record, "bootstrap_support", partial(bootstrap_support, n_resamples=FEW))
+    exp = Experiment("D5", params={"seed": 0, "output_dir": str(tmp_path)}, title="t", paper="p", figure="f")
+    failing = _startup_map(TIED)                  # the start cell: the authors' LANCZOS as fast as SGD, D5.4 fails there
+    tb = failing.tables["authors"]
+    got = gc.startup_hold(tb, AUTHORS, [0.1, 0.3], failing.cells[("D5.4", "authors")][1:])
+    assert got["at first record"] and not got["stands"] and got["after first record"] == {"seconds": None, "matvecs": None}
+    assert "FIRST record" in got["text"] and "the hold rests on the start" in got["text"]
+    rec = exp.claim(**gc.d54_claim(_inputs(failing), "authors"))
+    assert rec.verdict == "inconclusive" and "the hold rests on the start" in rec.reason
+    assert rec.measured["humidity: the largest ratio's target met at both arms' first record"] is True
+    held = _startup_map(run(1.0, pace=9.0))      # the start cell holds too: the hold stands
+    assert gc.startup_hold(held.tables["authors"], AUTHORS, [0.1, 0.3], held.cells[("D5.4", "authors")][1:])["stands"]
+    assert exp.claim(**gc.d54_claim(_inputs(held), "authors")).verdict == "holds"
+    # read past the first record (SGD 8x faster from record 1 against 8): the start cells are not needed
+    later = table(both(_steps({0: 2.0, 1: 1.9, 2: 1.0}), _steps({0: 2.0, 16: 1.0})), lanczos="LANCZOS")
+    assert not gc.startup_hold(later, "LANCZOS", [0.5, 0.9], [])["at first record"]
+    with pytest.raises(TypeError, match="start_cells"):
+        gc.startup_hold(tb, AUTHORS, [0.1, 0.3], "start")

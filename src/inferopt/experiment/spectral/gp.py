@@ -149,6 +149,40 @@ def iterations_per_record(result) -> float:
     return float(np.median(steps)) if steps.size else 1.0
 
 
+def first_record(table: pd.DataFrame, name: str, method: str, share: float) -> bool:
+    """Does ``method`` meet the target ``share`` on ``name`` at its FIRST record after the start (the median of its runs'
+    ``records to <share>`` at most 1)? A ratio read where both compared methods do compares the cost of each one's first
+    recorded iterate: a line search's start-up (GPML's ``minimize`` tries a first step ``1/(1 + |∇|²)`` and may spend many
+    evaluations finding an accepted one) against one stochastic step, not how fast either descends afterwards."""
+    check_choice("method", method, _pair(table, name))
+    share = _share(table, share)
+    col = f"records to {share:g}"
+    if col not in table.columns:
+        raise ValueError(f"table must hold '{col}' (build it with gp_comparison)")
+    return bool(np.median(table.loc[(table.dataset == name) & (table.method == method), col].to_numpy(float)) <= 1)
+
+
+def largest_ratio(table: pd.DataFrame, name: str, lanczos: str, shares, unit: str = "seconds", after_first: bool = False):
+    """``(share, ratio)``: the largest LANCZOS / SGD cost ratio (:func:`time_ratio`, in ``unit``) on ``name`` over the targets
+    ``shares``, ``None`` where no target has a ratio; ``after_first``: only over the targets that neither method meets at its
+    first record (:func:`first_record`), the speed-up beyond the start-up (D5.4's "up to", read past each arm's first iterate)."""
+    check_choice("unit", unit, tuple(UNITS))
+    _runs(table, name, "SGD", lanczos)
+    if not isinstance(after_first, bool | np.bool_):
+        raise TypeError(f"after_first must be True or False; got {after_first!r}")
+    got = {}
+    for s_ in [_share(table, v) for v in _shares(shares)]:
+        if after_first and (first_record(table, name, "SGD", s_) or first_record(table, name, lanczos, s_)):
+            continue
+        r = time_ratio(table, name, lanczos, s_, unit=unit)
+        if r is not None:
+            got[s_] = r
+    if not got:
+        return None
+    top = max(got, key=got.get)
+    return top, got[top]
+
+
 def gp_run_table(results: dict, targets: dict, nll: dict | None = None, nominal: dict | None = None) -> pd.DataFrame:
     """One row per run: ``results`` maps ``(dataset, method, seed)`` to a result; ``targets`` ``{dataset: {share:
     target}}``. Columns ``dataset, method, seed``, ``time to <share>``, ``matvecs to <share>`` and ``records to <share>`` (the index of
