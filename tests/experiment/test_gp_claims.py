@@ -103,7 +103,20 @@ def test_claim_readings_hold_fail_and_turn(faster, tied):
     turns = {tuple(r["value"]): r["verdict"] for r in gc.claim_readings("D5.4", six, "LANCZOS", SHARES, CHOSEN)}
     assert turns[(0.1, 6.0)] == "holds" and turns[(0.1, 8.0)] == "fails"
     d52 = gc.claim_readings("D5.2", faster, "LANCZOS", SHARES, CHOSEN)
-    assert [r["value"] for r in d52] == [0.01, 0.02, 0.05] and check_threshold({"value": 0.02, "source": "ours", "readings": d52})
+    assert [r["value"] for r in d52] == [[0.01, 0.5], [0.02, 0.5], [0.05, 0.5], [0.02, 0.4], [0.02, 0.6]]
+    assert check_threshold({"value": [0.02, 0.5], "source": "ours", "readings": d52})
+
+
+def test_d52_two_of_five_stuck_turns_the_verdict_within_the_often_readings():
+    """2 of 5 LANCZOS runs stuck (levelled off 20 % above the reference at a worse likelihood), none of SGD's: "often" read as
+    2 of 5 (0.4) holds, as half (0.5, chosen) or 3 of 5 (0.6) fails: the verdict turns within the readings."""
+    stuck = run(1.0, floor=1.2)
+    res = {("humidity", "SGD", s_): FAST for s_ in range(5)} | {("humidity", "LANCZOS", s_): stuck if s_ < 2 else FAST for s_ in range(5)}
+    nll = {k: (10.0 if k[1] == "LANCZOS" and k[2] < 2 else 0.0) for k in res}
+    tb = gp_comparison(res, ("SGD", "LANCZOS"), MAP_SHARES, nll=nll)
+    got = {tuple(r["value"]): r["verdict"] for r in gc.claim_readings("D5.2", tb, "LANCZOS", MAP_SHARES, CHOSEN)}
+    assert got[(0.02, 0.4)] == "holds" and got[(0.02, 0.5)] == "fails" and got[(0.02, 0.6)] == "fails"
+    assert not gc.claim_tests(tb, "LANCZOS", MAP_SHARES, CHOSEN)["D5.2"](tb)
 
 
 def test_readable_and_deciding_shares(faster):
@@ -511,3 +524,23 @@ def test_d54_hold_on_the_first_record_stands_only_where_the_start_cells_hold(tmp
     assert not gc.startup_hold(later, "LANCZOS", [0.5, 0.9], [])["at first record"]
     with pytest.raises(TypeError, match="start_cells"):
         gc.startup_hold(tb, AUTHORS, [0.1, 0.3], "start")
+
+
+def test_unequal_settings_are_read_per_construction_and_rescue_nothing():
+    settings = {"probes 10": ({"probes": 10}, ["SGD", "LANCZOS"]), "N 15": ({"degree": 15}, ["SGD"]),
+                "authors: 10 probes, 50 Lanczos steps": ({"a_probes": 10, "a_steps": 50}, [AUTHORS]),
+                "budget 2x": ({"budget": 2}, ["SGD", "LANCZOS", AUTHORS]), "start far": ({"start": [1.0, 1.0, 9.0]}, ["SGD", "LANCZOS", AUTHORS])}
+    got = gc.unequal_settings(settings, CONS)
+    assert got == {"ours": ["N 15"], "authors": ["probes 10", "N 15", "authors: 10 probes, 50 Lanczos steps"]}
+    # SGD faster only with its probes doubled: against the authors' LANCZOS (5 probes kept) that is unequal inputs, no `setting`
+    vmap = gc.GPVerdictMap(_tables(_three(TIED, SLOW, sgd=SLOW)), CONS, MAP_SHARES, CHOSEN, n_resamples=FEW)
+    cell = _three(SLOW, SLOW, sgd=FAST)
+    vmap.add("probes 10", 80, cell, {k: 0.0 for k in cell}, "stand-in", ["SGD", "LANCZOS"])
+    words = {"ours": "our LANCZOS", "authors": "their LANCZOS"}
+    found = gc.diagnosis("D5.1", "authors", vmap, words, 80, 2, unequal=got["authors"])
+    assert isinstance(found, Unearned) and "unequal inputs" in found.reason
+    assert gc.diagnosis("D5.1", "ours", vmap, words, 80, 2, unequal=got["ours"])["kind"] == "setting"
+    with pytest.raises(TypeError, match="settings"):
+        gc.unequal_settings({"probes 10": ({"probes": 10}, "SGD")}, CONS)
+    with pytest.raises(TypeError, match="unequal"):
+        _inputs(vmap, unequal=["probes 10"])

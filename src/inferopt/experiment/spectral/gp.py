@@ -89,6 +89,22 @@ def nominal_matvecs(result, probes: int) -> np.ndarray:
     return work - (SGD_PRODUCTS_PER_DEGREE - 1.0) * probes * done
 
 
+def time_budget(results: dict, name: str, method: str) -> float:
+    """The CPU-second budget every method gets on ``name``: the median total time of ``method``'s runs there (``results``:
+    ``{(dataset, method, seed): result}``; ``method``: the authors' LANCZOS, whose 50 evaluations are the budget of Dong et
+    al.'s ``demo_sound.m``). A run's budget sets how far it gets, so the comparison's reference (the best final test RMSE)
+    and which method "never reaches" a target: the compared methods' runs end at the same time (SGD and our LANCZOS by a
+    ``max_time`` of this many seconds, the others' evaluations cut there), never at the end of their own step counts."""
+    if not isinstance(results, dict) or not results:
+        raise ValueError("results must be a non-empty mapping (dataset, method, seed) -> result")
+    runs = [r for k, r in results.items() if isinstance(k, tuple) and len(k) == 3 and k[:2] == (name, method)]
+    if not runs:
+        raise ValueError(f"results hold no run of method {method!r} on name {name!r}")
+    for r in runs:
+        check_protocol("results (a value of)", r, "times", what="a SpectralSolveResult")
+    return check_real("time budget", float(np.median([float(r.times[-1]) for r in runs])), low=0.0, low_open=True)
+
+
 def gp_targets(results: dict, shares) -> dict:
     """``{share: target RMSE}`` for one dataset's runs (``{key: result}``, all from the same start): ``share`` of
     the way from the start's RMSE to the best final RMSE of the runs given (pass the compared methods' runs only)."""
@@ -396,13 +412,15 @@ def stuck_share(table: pd.DataFrame, name: str, method: str, margin: float, plat
     return float(np.mean(stuck))
 
 
-def d52_test(table: pd.DataFrame, lanczos: str, margin: float = 0.02, plateau: float = PLATEAU) -> bool:
+def d52_test(table: pd.DataFrame, lanczos: str, margin: float = 0.02, plateau: float = PLATEAU, often: float = 0.5) -> bool:
     """D5.2 ("under humid dataset LANCZOS can be often stuck at a local optimum, while SGD avoids it"): on humidity
-    at least half of LANCZOS's runs are stuck (:func:`stuck_share`: levelled off ``margin`` above the comparison's
-    reference at a worse likelihood than SGD's median) and a smaller share of SGD's (the same reading, against LANCZOS's)."""
+    at least a share ``often`` of LANCZOS's runs (half: "often") are stuck (:func:`stuck_share`: levelled off ``margin`` above
+    the comparison's reference at a worse likelihood than SGD's median) and a smaller share of SGD's (the same reading,
+    against LANCZOS's)."""
     _runs(table, "humidity", "SGD", lanczos)
+    often = check_real("often", often, low=0.0, low_open=True, high=1.0)
     lan = stuck_share(table, "humidity", lanczos, margin, plateau)
-    return bool(lan >= 0.5 and stuck_share(table, "humidity", "SGD", margin, plateau) < lan)
+    return bool(lan >= often and stuck_share(table, "humidity", "SGD", margin, plateau) < lan)
 
 
 def _tie_bar(tie) -> float:

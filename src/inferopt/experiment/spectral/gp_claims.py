@@ -49,8 +49,10 @@ D51_FACTOR = 1.5
 D54_FACTOR = 6.0
 #: D5.2's margin (ours): a levelled-off run at least this (relative) above the comparison's reference
 STUCK_MARGIN = 0.02
-#: each cut-off's readings (ours): D5.1's factor, D5.4's factor, D5.2's margin
-CUTS = {"D5.1": [1.25, 1.5, 2.0], "D5.4": [4.0, 6.0, 8.0], "D5.2": [0.01, 0.02, 0.05]}
+#: D5.2's "often" (ours): at least this share of LANCZOS's runs stuck
+D52_OFTEN = 0.5
+#: each cut-off's readings (ours): D5.1's factor, D5.4's factor, D5.2's margin and its "often" (2 or 3 of 5 runs: 0.4, 0.6)
+CUTS = {"D5.1": [1.25, 1.5, 2.0], "D5.4": [4.0, 6.0, 8.0], "D5.2": [0.01, 0.02, 0.05], "D5.2 often": [0.4, 0.5, 0.6]}
 #: D5.4's range of targets: Fig. 3(b) plots every run from its start, so "up to six times" (a maximum over the figure's
 #: curves) reads the whole way from near the start (share 0.1, chosen) to the end; its reading from 0.3 leaves out the first
 #: 30 % of the way. Leaving out the first half (:data:`D54_BESIDE`) is no reading of "up to": it drops the part of the figure
@@ -163,7 +165,7 @@ def _judged_shares(table, lanczos, shares, chosen) -> tuple[float, float]:
 
 def claim_readings(claim_id: str, table: pd.DataFrame, lanczos: str, shares, chosen: float) -> list[dict]:
     """A claim's verdicts under the readings of its cut-offs on one comparison's table (SGD against ``lanczos``): D5.1 the
-    share at the factor 1.5 and the factor (:data:`CUTS`) at its judged share; D5.2 the margin; D5.3 the share at the tie
+    share at the factor 1.5 and the factor (:data:`CUTS`) at its judged share; D5.2 the margin and "often" (2 or 3 of 5 runs); D5.3 the share at the tie
     and, at its judged share, no tie (the strict reading) and twice it; D5.4 the lowest share read (:data:`D54_LOWEST`) and
     the factor. The claim's threshold records them; the other construction's decide whether it earns ``construction``
     (:func:`~.gp.construction_holds`)."""
@@ -175,7 +177,8 @@ def claim_readings(claim_id: str, table: pd.DataFrame, lanczos: str, shares, cho
         values = [[s_, D51_FACTOR] for s_ in shares] + [[s51, f] for f in CUTS["D5.1"] if f != D51_FACTOR]
         return readings(lambda c: d51_reading(table, lanczos, c[0], c[1]), values, chosen=[s51, D51_FACTOR])
     if claim_id == "D5.2":
-        return readings(lambda c: d52_test(table, lanczos, c), CUTS["D5.2"], chosen=STUCK_MARGIN)
+        values = [[m, D52_OFTEN] for m in CUTS["D5.2"]] + [[STUCK_MARGIN, o] for o in CUTS["D5.2 often"] if o != D52_OFTEN]
+        return readings(lambda c: d52_test(table, lanczos, c[0], often=c[1]), values, chosen=[STUCK_MARGIN, D52_OFTEN])
     if claim_id == "D5.3":
         values = [[s_, TIE] for s_ in shares] + [[s53, 0.0], [s53, 2 * TIE]]
         return readings(lambda c: d53_reading(table, lanczos, c[0], c[1]), values, chosen=[s53, TIE])
@@ -194,7 +197,7 @@ def claim_tests(table: pd.DataFrame, lanczos: str, shares, chosen: float) -> dic
     shares, chosen = check_shares(shares, chosen)
     s51, s53 = _judged_shares(table, lanczos, shares, chosen)
     read54 = d54_shares(shares, D54_CHOSEN)
-    tests = {"D5.1": lambda t: d51_reading(t, lanczos, s51, D51_FACTOR) is True, "D5.2": lambda t: d52_test(t, lanczos),
+    tests = {"D5.1": lambda t: d51_reading(t, lanczos, s51, D51_FACTOR) is True, "D5.2": lambda t: d52_test(t, lanczos, STUCK_MARGIN, often=D52_OFTEN),
              "D5.3": lambda t: d53_reading(t, lanczos, s53) is True, "D5.4": lambda t: d54_reading(t, lanczos, read54, D54_FACTOR) is True}
     return {c_: tests[c_] for c_ in decidable(table)}
 
@@ -224,6 +227,38 @@ def deciding_shares(claim_id: str, table: pd.DataFrame, lanczos: str, shares, ch
     if claim_id == "D5.4":
         return readable_shares(table, "humidity", lanczos, d54_shares(shares, D54_CHOSEN))
     return None
+
+
+#: the notebook's ``method_calls`` keywords that change a method's work per step or per run: SGD's and our LANCZOS's probes, SGD's
+#: mean degree, the authors' probes and Lanczos steps
+WORK = ("probes", "degree", "a_probes", "a_steps")
+
+
+def unequal_settings(settings: dict, constructions: dict, work=WORK) -> dict:
+    """``{construction: [setting labels]}``: the settings that give the two compared methods UNEQUAL inputs in that
+    construction's comparison (SGD against its LANCZOS), which rescue nothing (rubric 7: a `setting` rescues on equal inputs,
+    :func:`~.gp.own_map_diagnosis`). ``settings`` maps a label to ``(its method_calls keywords, the methods it runs)``; a
+    setting is unequal for a comparison where it changes a keyword of ``work`` (probes, degree, Lanczos steps) and runs one
+    of the two compared methods, not both: one method's work changes while the other's stays as in the main cells (SGD on
+    10 probes against the authors' 5; SGD's degree against a LANCZOS that keeps its own)."""
+    constructions = _constructions(constructions)
+    if not isinstance(settings, dict):
+        raise TypeError(f"settings must be a mapping label -> (keywords, methods); got {type(settings).__name__}")
+    if isinstance(work, str) or not hasattr(work, "__iter__"):
+        raise TypeError(f"work must be a list of keyword names; got {work!r}")
+    work = set(work)
+    out = {con: [] for con in constructions}
+    for label, value in settings.items():
+        if not (isinstance(value, tuple | list) and len(value) == 2 and isinstance(value[0], dict)
+                and not isinstance(value[1], str) and hasattr(value[1], "__iter__")):
+            raise TypeError(f"settings[{label!r}] must be (method_calls keywords, the methods it runs); got {value!r}")
+        kw, methods = value[0], set(value[1])
+        if not work & set(kw):
+            continue
+        for con, lan in constructions.items():
+            if len({"SGD", lan} & methods) == 1:
+                out[con].append(label)
+    return out
 
 
 # --- the verdict map -------------------------------------------------------------------------------------------
@@ -501,7 +536,7 @@ class GPClaimInputs:
     training mean's test RMSE ``mean_rmse`` (the data's units), the median final hyperparameters ``final_theta``
     ``{(dataset, method): theta}``, ``n_seeds`` per method, the split rule's ``split_agree``, the map's ``map_n`` and
     ``map_seeds``, the probes and Lanczos steps of the accurate likelihood (``nll_probes``, ``nll_steps``: D5.2's text)
-    and the ``unequal`` cells (:func:`diagnosis`); ``lengthscales`` ``{dataset: {grid: [each full-size run's final lengthscale
+    and the ``unequal`` cells per construction (:func:`unequal_settings`, :func:`diagnosis`); ``lengthscales`` ``{dataset: {grid: [each full-size run's final lengthscale
     in spacings of that grid]}}`` (the main runs and the headline cells', per grid they ran on: :func:`grid_limit_text`)."""
 
     verdict_map: GPVerdictMap
@@ -518,7 +553,7 @@ class GPClaimInputs:
     map_seeds: int
     nll_probes: int
     nll_steps: int
-    unequal: list = field(default_factory=list)
+    unequal: dict = field(default_factory=dict)
     lengthscales: dict = field(default_factory=dict)
 
     def __post_init__(self):
@@ -538,8 +573,10 @@ class GPClaimInputs:
         self.split_agree = check_real("split_agree", self.split_agree, low=0.0)
         self.map_n, self.map_seeds = check_int("map_n", self.map_n, low=1), check_int("map_seeds", self.map_seeds, low=1)
         self.nll_probes, self.nll_steps = check_int("nll_probes", self.nll_probes, low=1), check_int("nll_steps", self.nll_steps, low=1)
-        if isinstance(self.unequal, str | bytes) or not hasattr(self.unequal, "__iter__"):
-            raise TypeError(f"unequal must be a list of setting labels; got {self.unequal!r}")
+        if not isinstance(self.unequal, dict) or not set(self.unequal) <= set(cons) or not all(
+                not isinstance(v, str | bytes) and hasattr(v, "__iter__") and all(isinstance(x, str) for x in v) for v in self.unequal.values()):
+            raise TypeError(f"unequal must map constructions of {list(cons)} to lists of setting labels (unequal_settings); got {self.unequal!r}")
+        self.unequal = {con: list(self.unequal.get(con, ())) for con in cons}
         if not isinstance(self.lengthscales, dict) or not set(self.lengthscales) <= set(DATASETS) or not all(
                 isinstance(g, dict) and all(isinstance(k, str) for k in g) for g in self.lengthscales.values()):
             raise ValueError(f"lengthscales must map datasets of {DATASETS} to {{grid: the full-size runs' final lengthscales in its spacings}}; "
@@ -662,7 +699,7 @@ def d51_claim(inputs: GPClaimInputs, construction: str) -> dict:
 
 def _diagnosis(claim_id, inputs, construction):
     """:func:`diagnosis`, its text ending with the grid-limited sentence (:func:`grid_limit_text`) for a claim reading humidity."""
-    found = diagnosis(claim_id, construction, inputs.verdict_map, inputs.words, inputs.map_n, inputs.map_seeds, inputs.unequal)
+    found = diagnosis(claim_id, construction, inputs.verdict_map, inputs.words, inputs.map_n, inputs.map_seeds, inputs.unequal[construction])
     note = grid_limit_text(inputs, "humidity") if "humidity" in CLAIM_DATA[claim_id] else ""
     if not note or found is None:
         return found
@@ -690,7 +727,8 @@ def d52_claim(inputs: GPClaimInputs, construction: str) -> dict:
                 | {f"humidity: median {col} {m}": _median(tb, "humidity", m, col) for m in ("SGD", lan) for col in ("final RMSE", "final NLL", "late gain")}
                 | _regime(inputs) | _grid_measured(inputs, "humidity"))
     return dict(id=f"D5.2{suffix}", text=text, test=claim_tests(tb, lan, vmap.shares, vmap.chosen)["D5.2"], table=tb, by="seed",
-                threshold={"value": STUCK_MARGIN, "source": "ours", "unit": "relative excess of a levelled-off final test RMSE over the reference",
+                threshold={"value": [STUCK_MARGIN, D52_OFTEN], "source": "ours", "unit": "[relative excess of a levelled-off final test RMSE over the reference, "
+                           "least share of LANCZOS's runs stuck ('often')]",
                            "readings": claim_readings("D5.2", tb, lan, vmap.shares, vmap.chosen)},
                 measured=measured, diagnosis=_diagnosis("D5.2", inputs, construction))
 
