@@ -103,7 +103,7 @@ def test_claim_readings_hold_fail_and_turn(faster, tied):
     turns = {tuple(r["value"]): r["verdict"] for r in gc.claim_readings("D5.4", six, "LANCZOS", SHARES, CHOSEN)}
     assert turns[(0.1, 6.0)] == "holds" and turns[(0.1, 8.0)] == "fails"
     d52 = gc.claim_readings("D5.2", faster, "LANCZOS", SHARES, CHOSEN)
-    assert [r["value"] for r in d52] == [[0.01, 0.5], [0.02, 0.5], [0.05, 0.5], [0.02, 0.4], [0.02, 0.6]]
+    assert sorted(r["value"] for r in d52) == [[0.01, 0.5], [0.02, 0.4], [0.02, 0.5], [0.02, 0.6], [0.05, 0.5]]
     assert check_threshold({"value": [0.02, 0.5], "source": "ours", "readings": d52})
 
 
