@@ -1,8 +1,11 @@
 """The paper-scale runner: its plan, its run record, its own output root, terminal progress."""
 
+import calendar
 import json
+import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import nbformat
@@ -10,7 +13,8 @@ import pytest
 
 from inferopt.experiment import repo_root
 from inferopt.pipeline.__main__ import main
-from inferopt.pipeline.paper import estimate, run_paper, size_ratio
+from inferopt.pipeline import paper
+from inferopt.pipeline.paper import DATE_FORMAT, estimate, plan, result_inputs, run_paper, schedule, size_ratio
 from inferopt.pipeline.layout import failure_marker
 
 ROOT = repo_root()
@@ -52,6 +56,93 @@ def test_dry_run_prints_the_plan_with_workers_and_runs_nothing(capsys, tmp_path)
     assert "unknown experiment" in capsys.readouterr().err
     with pytest.raises(ValueError, match="workers"):
         run_paper(["D1"], workers=0, dry_run=True)
+
+
+def test_the_result_tables_an_experiment_reads_come_from_dvc_yaml():
+    """C4 reads C2's tables, A7 and A8 read A4's and A5's: the reports/results/<id> dependencies dvcgen declares."""
+    both = {"A4": [Path("results/A4")], "A5": [Path("results/A5")]}
+    assert result_inputs(ROOT) == {"A7": both, "A8": both, "C4": {"C2": [Path("results/C2")]}}
+
+
+#: C2's recorded paper run in the temporary layout: it began at RUN_START
+RUN_DATE, RUN_SECONDS = "2026-12-01T05:23:51Z", 100.0
+RUN_START = calendar.timegm(time.strptime(RUN_DATE, DATE_FORMAT)) - RUN_SECONDS
+
+
+def paper_layout(root: Path) -> Path:
+    """A project whose C4 reads C2's tables (dvc.yaml), C2 and C4 with a recorded paper run; the paper output root."""
+    for name in ("params.yaml", "params_paper.yaml", "pyproject.toml"):
+        shutil.copy2(ROOT / name, root / name)
+    (root / "dvc.yaml").write_text("stages:\n  C2:\n    deps:\n    - src/inferopt/boosting\n"
+                                   "  C4:\n    deps:\n    - build/stripped/C4.ipynb\n    - reports/results/C2\n")
+    out = root / "reports" / "paper"
+    (out / "metrics").mkdir(parents=True)
+    for exp_id, seconds in (("C2", RUN_SECONDS), ("C4", 20.0)):
+        (out / "metrics" / f"{exp_id}.json").write_text(json.dumps(
+            {"run": {"wall_seconds": seconds, "date": RUN_DATE, "workers": 2}}))
+    return out
+
+
+def table_written(out: Path, name: str, when: float) -> Path:
+    path = out / "results" / "C2" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("iteration\n1\n")
+    os.utime(path, (when, when))
+    return path
+
+
+def test_c4_alone_runs_c2_first_when_its_tables_are_missing_or_older_than_its_run(tmp_path):
+    out = paper_layout(tmp_path)
+    missing = [("C2", "needed by C4: reports/paper/results/C2 missing"), ("C4", None)]
+    assert schedule(["C4"], tmp_path, out) == missing
+    (out / "results" / "C2").mkdir(parents=True)     # the folder a failed run leaves
+    assert schedule(["C4"], tmp_path, out)[0] == ("C2", "needed by C4: reports/paper/results/C2 holds no table")
+    table_written(out, "records.csv", RUN_START + 30)  # written by the recorded run: C4 reads it
+    assert schedule(["C4"], tmp_path, out) == [("C4", None)]
+    old = table_written(out, "records_regime.csv", RUN_START - 30)  # an earlier run's, beside it
+    assert schedule(["C4"], tmp_path, out) == [
+        ("C2", f"needed by C4: reports/paper/results/C2/records_regime.csv is older than C2's paper run of {RUN_DATE}"),
+        ("C4", None)]
+    old.unlink()
+    assert schedule(["C4", "C2"], tmp_path, out) == [("C2", None), ("C4", None)]  # asked for: first, whatever its tables
+    assert schedule(["C2"], tmp_path, out) == [("C2", None)]
+
+
+def test_the_plan_shows_the_added_run_its_reason_and_its_time(tmp_path):
+    out = paper_layout(tmp_path)
+    c2, c4, total = plan(schedule(["C4"], tmp_path, out), 2, tmp_path, out).splitlines()[1:]
+    assert c2.split()[:2] == ["C2", "1m40s"] and c2.endswith("added, needed by C4: reports/paper/results/C2 missing")
+    assert c4.split()[:2] == ["C4", "20s"] and c4.endswith("reads C2 (runs above)")
+    assert total == "  total 2m00s"
+    table_written(out, "records.csv", RUN_START + 30)
+    (c4, total) = plan(schedule(["C4"], tmp_path, out), 2, tmp_path, out).splitlines()[1:]
+    assert c4.endswith(f"reads C2 (its paper run of {RUN_DATE})") and total == "  total 20s"
+
+
+def test_paper_c4_runs_c2_then_c4_each_without_an_earlier_runs_tables(tmp_path, monkeypatch):
+    """The run itself (the notebooks faked): C2 first, its stale table removed before it runs."""
+    from inferopt.pipeline.__main__ import ROOT_ENV
+
+    out = paper_layout(tmp_path)
+    stale = table_written(out, "records_old.csv", RUN_START - 30)
+    ran = []
+
+    def fake_run(exp_id, *, output_dir, **_):
+        ran.append((exp_id, stale.exists()))
+        (tmp_path / output_dir / "metrics" / f"{exp_id}.json").write_text(json.dumps({"claims": []}))
+        (tmp_path / output_dir / "results" / exp_id).mkdir(parents=True, exist_ok=True)
+
+    for name, fake in (("run_experiment", fake_run), ("check_params_files", lambda *a, **k: None),
+                       ("strip_notebook", lambda *a: None), ("keep_small_figures", lambda *a: [])):
+        monkeypatch.setattr(paper, name, fake)
+    monkeypatch.setenv(ROOT_ENV, str(tmp_path))
+    repo_root.cache_clear()
+    try:
+        records = run_paper(["C4"], workers=1, progress=False)
+    finally:
+        monkeypatch.delenv(ROOT_ENV)
+        repo_root.cache_clear()
+    assert ran == [("C2", False), ("C4", False)] and len(records) == 2
 
 
 def test_failures_of_each_output_root_are_kept_apart(tmp_path):

@@ -158,3 +158,36 @@ def test_a_stale_note_shows_a_boolean_parameter_as_the_parameter_files_write_it(
     notes = parameters_differ(tmp_path, "X1", {"seed": 0})
     assert sorted(notes) == ["flag unset (now true)", "quiet unset (now false)"]
     assert not any("True" in n or "False" in n for n in notes)
+
+
+def declare(root: Path, path: str, before: str, after: str):
+    blob = lambda text: subprocess.run(["git", "hash-object", "--stdin"], cwd=root, input=text, capture_output=True,
+                                       text=True).stdout.strip()
+    entries = yaml.safe_load((root / "reports/paper/output_preserving.yaml").read_text()) \
+        if (root / "reports/paper/output_preserving.yaml").exists() else []
+    entries.append({"path": path, "before": blob(before), "after": blob(after), "why": "w", "test": "t"})
+    (root / "reports/paper/output_preserving.yaml").write_text(yaml.safe_dump(entries))
+
+
+@pytest.mark.parametrize(
+    ("declared", "now", "stale"),
+    [
+        ([("A = 1\n", "A = 2\n")], "A = 2\n", []),                                 # the declared edit
+        ([("A = 1\n", "A = 2\n"), ("A = 2\n", "A = 3\n")], "A = 3\n", []),        # two in a row
+        ([("A = 2\n", "A = 3\n"), ("A = 1\n", "A = 2\n")], "A = 3\n", []),        # declared in any order
+        ([("A = 1\n", "A = 2\n")], "A = 3\n", ["src/inferopt/algo.py"]),          # then an undeclared one
+        ([("A = 0\n", "A = 2\n")], "A = 2\n", ["src/inferopt/algo.py"]),          # from another version
+        ([], "A = 2\n", ["src/inferopt/algo.py"]),
+    ],
+)
+def test_an_edit_declared_output_preserving_leaves_a_run_current(project, declared, now, stale):
+    for before, after in declared:
+        declare(project, "src/inferopt/algo.py", before, after)
+    edit(project / "src/inferopt/algo.py", now)
+    assert paper_results(project, REGISTRY)["X1"]["changed"] == stale
+
+
+def test_a_malformed_preserving_list_is_refused(project):
+    (project / "reports/paper/output_preserving.yaml").write_text("path: x\n")
+    with pytest.raises(ValueError, match="output_preserving.yaml"):
+        paper_results(project, REGISTRY)

@@ -271,3 +271,15 @@ def test_plot_templates_mark_each_run_with_its_own_point_shape(template):
     # one legend for the run, the shape's: the line's dash and the point's shape sit in two layers of the
     # spec, which vega-lite does not merge (a second "run" legend of identical black dots, seen in a browser)
     assert "legend" in enc["strokeDash"] and enc["strokeDash"]["legend"] is None and enc["shape"].get("legend", {}) is not None
+
+
+def test_every_output_preserving_edit_names_a_test_that_exists():
+    """An edit declared output-preserving (reports/paper/output_preserving.yaml) keeps paper runs current, so it must
+    say why and point at the test showing the old and the new code agree wherever the old code finished."""
+    path = ROOT / "reports/paper/output_preserving.yaml"
+    entries = yaml.safe_load(path.read_text()) or []
+    for e in entries:
+        assert len(e["before"]) == len(e["after"]) == 40 and e["before"] != e["after"], e["path"]
+        assert (ROOT / e["path"]).exists() and len(e["why"].split()) >= 10, e["path"]
+        test_file, _, name = e["test"].partition("::")
+        assert f"def {name}(" in (ROOT / test_file).read_text(), e["test"]

@@ -32,3 +32,25 @@ def test_step_docs_list_every_accepted_step_name(doc):
     text = " ".join(doc.split())
     for name in STEP_NAMES:
         assert f"'{name}'" in text, name
+
+
+def test_away_step_from_an_atom_whose_weight_rounds_to_one():
+    """A FW step of gamma ~ 1e-20 leaves weights [1.0, 1e-20] in floating point; an away step from the heavy atom
+    then has gamma_max = alpha_v / (1 - alpha_v) = 1 / 1e-20, not a division by zero (C3's row-count check at the
+    paper scale, session 44)."""
+    from inferopt.fw.active_set import ActiveSet
+    from inferopt.fw.solver import _choose
+    active = ActiveSet()
+    active.fw_update(0, 1.0)
+    active.fw_update(1, 1e-20)
+    assert active.weights[0] == 1.0 and len(active) == 2
+    # <grad, x> estimated apart from the atoms' values (boosting's grad_iterate): away gap 0.5 > FW gap 0.1
+    kind, v, slope, gamma_max = _choose("away", active, np.array([3.0, 0.0]), 2.5, 1, 2.4)
+    assert (kind, v, slope) == ("away", 0, -0.5)
+    assert gamma_max == pytest.approx(1e20)
+    # the usual case is untouched: alpha_v / (1 - alpha_v)
+    active = ActiveSet()
+    active.fw_update(0, 1.0)
+    active.fw_update(1, 0.25)
+    kind, v, slope, gamma_max = _choose("away", active, np.array([3.0, 0.0]), 2.25, 1, 2.0)
+    assert kind == "away" and v == 0 and gamma_max == 0.75 / 0.25

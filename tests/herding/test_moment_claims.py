@@ -784,3 +784,65 @@ def test_drawn_cell_counts_only_cells_free_of_ties():
         drawn_cell("maybe", 0.0)
     with pytest.raises(ValueError, match="tie_share"):
         drawn_cell(True, 1.5)
+
+
+def test_span_cell_reads_a_cell_only_within_the_span_of_couplings():
+    """Session 44 (session 43's review: B5.2 and B5.10 held on w (d - 1) <= 2 while the extra couplings' cells at 3 and 4,
+    run beside, failed them): a cell beyond the span read decides nothing there; within it its outcome stands, failing
+    included, so the span reading can turn a claim."""
+    from inferopt.experiment.herding_claims import map_holds
+    from inferopt.experiment.moment_claims import span_cell
+    assert span_cell(False, 4.0, 4.0) is False
+    assert span_cell(False, 4.0, 2.0) == "not measured"
+    assert span_cell(True, 2.0, 4.0) is True
+    assert span_cell(None, 1.0, 2.0) is None
+    assert span_cell("holds", 3.0, 2.0) == "not measured"
+    grid = {0.5: "holds", 1.0: "holds", 2.0: "holds", 4.0: "fails"}
+    assert map_holds([span_cell(w, c, 2.0) for c, w in grid.items()]) is True     # review 210's grid: holds
+    assert map_holds([span_cell(w, c, 4.0) for c, w in grid.items()]) is False    # every coupling run: fails
+    with pytest.raises(ValueError, match="outcome"):
+        span_cell("maybe", 1.0, 2.0)
+    with pytest.raises(ValueError, match="span"):
+        span_cell(True, 1.0, -1.0)
+    with pytest.raises(ValueError, match="level"):
+        span_cell(True, float("nan"), 2.0)
+
+
+def test_drawn_majority_decides_b5_12_by_majority_over_independent_draws():
+    """Session 44 (session 43's review: one unary draw per d, `deterministic`): B5.12 holds where herding fails at more
+    than half of each d's measured draws, fails where it converges at half or more at every d, a split over d is a lost
+    setting, undecided draws leave a d short; tied draws (not measured) are left out."""
+    from inferopt.experiment.moment_claims import drawn_majority
+    held = drawn_majority({6: [True, True, True, False, None], 8: [True] * 5})
+    assert held["verdict"] is True and held["counts"] == {6: [3, 1, 5], 8: [5, 0, 5]}
+    failed = drawn_majority({6: [False, False, True, True], 8: [False] * 3 + ["not measured"]})
+    assert failed["verdict"] is False and failed["counts"][8] == [0, 3, 3]
+    split = drawn_majority({6: [False] * 5, 8: [True] * 5})
+    assert split["verdict"] is None and split["lost"] == "lost setting"
+    short = drawn_majority({6: [True, True, None, None, False]})   # 2 of 5 fail to converge, 1 converges: undecided
+    assert short["verdict"] is None and short["by_value"] == {6: None}
+    assert drawn_majority({6: [True, True, None, None, False]}, share=0.3)["verdict"] is True
+    nothing = drawn_majority({6: ["not measured"] * 3})
+    assert nothing["verdict"] is None and nothing["counts"] == {6: [0, 0, 0]}
+    with pytest.raises(ValueError, match="outcomes_by_d"):
+        drawn_majority({6: ["maybe"]})
+    with pytest.raises(ValueError, match="outcomes_by_d"):
+        drawn_majority({})
+    with pytest.raises(ValueError, match="share"):
+        drawn_majority({6: [True]}, share=1.0)
+
+
+def test_position_cut_readings_choose_the_cut_calibrated_on_fig_6():
+    """Session 44 (session 43's review of B5.3: the paper's own words accept the calibrated position): the calibrated cut
+    is the chosen one and 0.5 a reading beside it, so a cell at position 0.7 holds at the chosen cut and fails at 0.5."""
+    from inferopt.experiment.moment_claims import entropy_minimization_bracket, position_cut_readings
+    cut = position_cut_readings(0.797656, [0.25, 0.4, 0.5, 0.6])
+    assert cut["chosen"] == 0.797656
+    assert cut["readings"] == [0.25, 0.4, 0.5, 0.6, 0.797656]
+    assert entropy_minimization_bracket(0.7, 0.7, cut["chosen"]) is True
+    assert entropy_minimization_bracket(0.7, 0.7, 0.5) is False
+    assert position_cut_readings(0.5, [0.5, 0.6])["readings"] == [0.5, 0.6]
+    with pytest.raises(ValueError, match="cuts"):
+        position_cut_readings(0.8, [])
+    with pytest.raises(ValueError, match="calibrated"):
+        position_cut_readings(float("nan"), [0.5])

@@ -1050,3 +1050,63 @@ def outer_product_features(states) -> np.ndarray:
     if not np.isin(S, (-1.0, 1.0)).all():
         raise ValueError("states must be rows of {-1, 1}^d")
     return np.hstack([S, (S[:, :, None] * S[:, None, :]).reshape(len(S), -1)])
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Session 44 (session 43's review of B5, issue 44): the grid's span a reading of B5.2 and B5.10, B5.12 over independent
+# draws of the unary weights.
+
+def span_cell(outcome, level: float, span: float):
+    """A cell of a map claim read at a span of the coupling grid (session 44, session 43's review: B5.2 and B5.10 held on
+    w (d - 1) <= 2 only, while the ``extra_couplings`` cells at w (d - 1) = 3, 4 ran beside): the cell's ``outcome``
+    (``True`` / ``False`` / ``None`` or a verdict word, kept) where its coupling ``level`` lies within ``span`` (the
+    largest coupling read), else ``"not measured"`` (outside the span read, the cell decides nothing there). The span is
+    a reading of ours, as B5.9's (:func:`closer_at_majority`'s ``span``): the map's grid, and every coupling run."""
+    level, span = check_real("level", level, low=0.0), check_real("span", span, low=0.0)
+    if outcome not in (True, False, None) and outcome not in ("holds", "fails", "inconclusive", "not measured"):
+        raise ValueError(f"outcome must be True / False / None or a verdict word; got {outcome!r}")
+    return outcome if level <= span else "not measured"
+
+
+def drawn_majority(outcomes_by_d, share: float = MAJORITY_SHARES[0]) -> dict:
+    """B5.12 over independent draws (session 44, session 43's review: one draw of unary weights per d was labelled
+    `deterministic`, for a claim about cases drawn at random): ``outcomes_by_d`` maps each value of d to the outcomes of
+    its draws (:func:`drawn_cell`'s: ``True`` herding fails to converge to p*, ``False`` it converges, ``None``
+    undecided, or a verdict word; ``"not measured"`` draws, with a tied step, are left out). Sec. 6's "herding fails
+    in other case, which are not chosen to be particularly pathological", per d: it holds where herding fails at more
+    than ``share`` of the measured draws, fails where it converges at ``1 - share`` of them or more (the cases drawn are
+    then as often cases where herding works), and is undecided otherwise (undecided draws leave the count short) or
+    ``"not measured"`` where no draw is measured. Over d (given, lost in extraction) by :func:`majority_over_d`: it holds
+    where every d holds, fails where every d that decides fails, a split a lost setting. Returns
+    :func:`majority_over_d`'s dict, with ``"counts"``: per d, [draws holding, draws failing, draws measured]."""
+    share = check_real("share", share, low=0.0, high=1.0, high_open=True)
+    if not isinstance(outcomes_by_d, dict) or not outcomes_by_d:
+        raise ValueError(f"outcomes_by_d must map each value of d to its draws' outcomes; got {outcomes_by_d!r}")
+    word = {True: "holds", False: "fails", None: "inconclusive"}
+    by_d, counts = {}, {}
+    for d, outs in outcomes_by_d.items():
+        if isinstance(outs, str | bool) or not hasattr(outs, "__iter__"):
+            raise ValueError(f"outcomes_by_d[{d!r}] must be a list of draws' outcomes; got {outs!r}")
+        said = []
+        for o in outs:
+            if o not in (True, False, None) and o not in ("holds", "fails", "inconclusive", "not measured"):
+                raise ValueError(f"outcomes_by_d[{d!r}] holds {o!r}: not True / False / None or a verdict word")
+            said.append(o if isinstance(o, str) else word[o])
+        measured = [w for w in said if w != "not measured"]
+        n, held, failed = len(measured), measured.count("holds"), measured.count("fails")
+        counts[d] = [held, failed, n]
+        by_d[d] = ("not measured" if n == 0 else "holds" if held > share * n else
+                   "fails" if failed >= (1.0 - share) * n else "inconclusive")
+    return dict(majority_over_d(by_d), counts=counts)
+
+
+def position_cut_readings(calibrated: float, cuts) -> dict:
+    """B5.3's cut on the entropy position (session 44, session 43's review: "the paper's own words accept a position of
+    0.88, so the calibrated cut is the better-grounded one"): the chosen cut is ``calibrated``
+    (:func:`calibrated_position_cut`, the largest position of the paper's Fig. 6 line-search runs, which Sec. 5.3 calls
+    "close to a minimum entropy solution"); the fixed ``cuts`` of ours (0.5: "nearer the lowest entropy than the maximum",
+    the chosen cut until session 43, and its neighbours) are readings beside it. Returns ``{"chosen": calibrated,
+    "readings": every cut, sorted, the calibrated one included}``."""
+    calibrated = check_real("calibrated", calibrated)
+    c = as_finite_array("cuts", cuts, ndim=1, nonempty=True)
+    return {"chosen": calibrated, "readings": sorted({float(x) for x in c} | {calibrated})}

@@ -37,7 +37,12 @@ def _choose(variant: str, active: ActiveSet, grad_act: np.ndarray, grad_x: float
     if variant == "away":
         away_gap = float(grad_act[j]) - grad_x
         if away_gap > fw_gap:
-            return "away", v, -away_gap, alpha_v / (1.0 - alpha_v)
+            # 1 - alpha_v is the other atoms' weight; where alpha_v rounds to 1 beside tiny atoms (a FW step of
+            # gamma ~ 1e-20) it reads 0, and is taken from their weights so gamma_max stays finite
+            rest = 1.0 - alpha_v
+            if rest == 0.0:
+                rest = float(np.delete(active.weights, j).sum())
+            return "away", v, -away_gap, alpha_v / rest if rest > 0.0 else np.inf
         return "fw", None, -fw_gap, 1.0
     return "pairwise", v, grad_s - float(grad_act[j]), alpha_v
 

@@ -13,8 +13,11 @@ the notebook ran with (``params``). A paper-scale verdict is *stale* (:func:`sta
   checks aside: they never change a result), or
   the experiment's section of ``params.yaml`` or ``params_paper.yaml``
 
-(``n_jobs`` and ``progress`` aside everywhere: they change how a run is spread or shown). Outside
-git, or when the commit is not in this clone, whether files changed is unknown (``None``).
+(``n_jobs`` and ``progress`` aside everywhere: they change how a run is spread or shown). A module changed
+only by edits declared output-preserving in ``reports/paper/output_preserving.yaml`` (:data:`PRESERVING`:
+the file's git blob before and after, why no finished run's result can move, and the test that shows it)
+counts as unchanged: a fix where the old code raised, say, leaves every run that finished as it would be now.
+Outside git, or when the commit is not in this clone, whether files changed is unknown (``None``).
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ RUNNER_SET = ("output_dir",)
 #: the value a parameter the run did not have yet stands for: an empty list or mapping (no extra
 #: methods, no overrides) or a null (unset) is what every run without it did; anything else is a change
 EMPTY = {list: [], dict: {}, type(None): None}
+#: declared output-preserving edits of modules: a list of ``{path, before, after, why, test}`` (git blobs)
+PRESERVING = PAPER_DIR / "output_preserving.yaml"
 #: how many reasons a stale run's note names before "and N more" (:func:`short_reasons`)
 SHOWN_REASONS = 3
 
@@ -79,6 +84,37 @@ def _code(notebook: str | None):
             for c in cells if c.get("cell_type") == "code"]
 
 
+def preserved(root: Path) -> dict[str, dict[str, int]]:
+    """Per path, its git blobs grouped into classes of declared output-preserving edits (:data:`PRESERVING`):
+    blob -> class number; two blobs of one class give the same results for every finished run."""
+    entries = yaml.safe_load((root / PRESERVING).read_text()) if (root / PRESERVING).exists() else []
+    if not isinstance(entries or [], list) or any(not isinstance(e, dict) or not {"path", "before", "after"} <= set(e)
+                                                  for e in entries or []):
+        raise ValueError(f"{PRESERVING} must be a list of entries with path, before and after (git blobs)")
+    parent: dict[tuple[str, str], tuple[str, str]] = {}
+
+    def find(key):
+        while parent.setdefault(key, key) != key:
+            key = parent[key]
+        return key
+    for e in entries or []:
+        parent[find((e["path"], e["after"]))] = find((e["path"], e["before"]))
+    classes: dict[str, dict[str, int]] = {}
+    roots: dict[tuple[str, str], int] = {}
+    for path, blob in list(parent):
+        classes.setdefault(path, {})[blob] = roots.setdefault(find((path, blob)), len(roots))
+    return classes
+
+
+def _same_results(root: Path, commit: str, path: str, classes: dict[str, dict[str, int]]) -> bool:
+    """Whether ``path`` at ``commit`` and in the work tree are one class of declared output-preserving edits."""
+    blobs = classes.get(path)
+    if not blobs:
+        return False
+    then, now = git(root, "rev-parse", f"{commit}:{path}"), git(root, "hash-object", path)
+    return then is not None and now is not None and blobs.get(then.strip(), -1) == blobs.get(now.strip(), -2)
+
+
 def changed_since(root: Path, commit: str, experiment_id: str, paths: list[str]) -> list[str] | None:
     """What differs between ``commit`` and the work tree for ``experiment_id``: the ``paths``
     changed, plus ``params.yaml`` / ``params_paper.yaml`` when the experiment's section changed
@@ -86,8 +122,10 @@ def changed_since(root: Path, commit: str, experiment_id: str, paths: list[str])
     out = git(root, "diff", "--name-only", commit, "--", *paths)
     if out is None:
         return None
+    classes = preserved(root)
     changed = [line for line in out.splitlines() if line
-               and not (line.endswith(".ipynb") and _code(git(root, "show", f"{commit}:{line}")) == _code(_read(root / line)))]
+               and not (line.endswith(".ipynb") and _code(git(root, "show", f"{commit}:{line}")) == _code(_read(root / line)))
+               and not _same_results(root, commit, line, classes)]
     for name in PARAMETER_FILES:
         then = git(root, "show", f"{commit}:{name}")
         now = (root / name).read_text() if (root / name).exists() else None

@@ -27,7 +27,9 @@ SPECS: dict[str, dict[str, Rule]] = {
                n_checkpoints=COUNT, n_jobs=COUNT, progress=Flag(), extra_methods=EXTRA_METHODS,
                extra_d=ListOf(Int(2, 20), min_length=0),
                # B5.9's cells beyond the map's coupling grid (w (d - 1), at every d; beside B5.8)
-               extra_couplings=ListOf(Real(0.0, low_open=True), min_length=0)),
+               extra_couplings=ListOf(Real(0.0, low_open=True), min_length=0),
+               # session 44: line search's horizon on those cells (B5.2's span reading; 0: n_points), B5.12's draws per d
+               extra_ls_points=Int(low=0), unary_draws=Int(low=1)),
     "B6": dict(seed=SEED, d=Int(2, 20), n_sample=COUNT, n_points_finite=Int(low=2), panels=ListOf(PANEL),
                density_degree=COUNT, grid_size=Int(low=2), n_points_sobolev=Int(low=2), progress=Flag()),
 }

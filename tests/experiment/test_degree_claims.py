@@ -1,0 +1,153 @@
+"""D4's deciding code of session 44 (inferopt.experiment.spectral.degree_claims; issue 41's pre-run review): D4.2 on settled
+floors and able to fail through the claim, D4.3 on common probes with its exact degree part and an equivalence reading, the
+map's usable cells; each decision holds and fails on constructed inputs, and bad arguments are refused by name."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from inferopt.experiment import Experiment
+from inferopt.experiment.claims import Unearned
+from inferopt.experiment.spectral.degree_claims import (chosen_cell_diagnosis, common_gradient_draws, d42_settled_reading, d43_common_reading,
+                                                        degree_term, map_cells_to_run)
+from inferopt.experiment.support import bootstrap_support
+from inferopt.spectral import ChebyshevSeries, make_degree_rule
+from inferopt.spectral.completion import reference_solution
+
+from test_completion_degrees import level_table, small_problem  # this folder's constructed runs and problem
+
+
+# ----------------------------------------------------------------------------- D4.2
+
+
+def fixed_at(floors, settled=(True, True)):
+    """det_own_fixed_point's infos at N = 10, 30 with these floors, settled or not."""
+    return {n: {"test RMSE": floors[n], "converged": ok, "self-consistent": True} for n, ok in zip((10, 30), settled)}
+
+
+def test_d42_settled_reading_refuses_a_floor_that_did_not_settle():
+    floors = {10: 0.95, 30: 0.90}
+    tb = level_table(0.95, 0.90, 0.88, 0.881)
+    r = d42_settled_reading(tb, 10, 30, fixed_at(floors))
+    assert r["outcome"] is True and r["settled"] == {10: True, 30: True}
+    r = d42_settled_reading(tb, 10, 30, fixed_at(floors, (True, False)))
+    assert r["outcome"] is None and "did not settle at N = 30" in r["reason"]
+    # a failure with an unsettled floor is no failure either
+    assert d42_settled_reading(level_table(0.90, 0.95, 0.88, 0.88), 10, 30, fixed_at(floors, (False, True)))["outcome"] is None
+    with pytest.raises(ValueError, match="fixed"):
+        d42_settled_reading(tb, 10, 30, {10: {"test RMSE": 0.9}})
+
+
+SETTING = {"dataset": "d", "ratings": "centred", "eps": 100.0, "lam": 1.0}
+STAND_IN = {"text": "A smaller matrix.", "evidence": {"least level gain resolved": 0.004}}
+
+
+def d42_claim(tmp_path, tb, floors, settled=(True, True)):
+    """D4.2 recorded end to end: its reading, the chosen cell's diagnosis, Experiment.claim."""
+    def test(t):
+        return d42_settled_reading(t, 10, 30, fixed_at(floors, settled))["outcome"] is True
+    reading = d42_settled_reading(tb, 10, 30, fixed_at(floors, settled))
+    diagnosis = chosen_cell_diagnosis(reading, bootstrap_support(test, tb, by="seed"), setting=SETTING, seeds=5, main_seeds=5,
+                                      text="SGD-DET's levels.", stand_in=STAND_IN, no_authors_construction="No authors' code.")
+    exp = Experiment("D4", title="t", paper="p", figure="Fig 2", params={"output_dir": str(tmp_path), "seed": 0})
+    return exp.claim("D4.2", "SGD-DET's level falls with the degree.", test=test, table=tb, by="seed", diagnosis=diagnosis).to_dict()
+
+
+def test_d42_can_fail_through_the_claim(tmp_path):
+    floors = {10: 0.95, 30: 0.90}
+    # SGD-DET's level rises from N = 10 to 30 beyond the noise, with visible settled floors: fails (stand-in), decisively
+    c = d42_claim(tmp_path, level_table(0.90, 0.95, 0.88, 0.88), floors)
+    assert c["verdict"] == "fails" and c["diagnosis"]["kind"] == "stand-in" and "A smaller matrix." in c["diagnosis"]["text"]
+    assert d42_claim(tmp_path, level_table(0.95, 0.90, 0.88, 0.881), floors)["verdict"] == "holds"
+    # an unsettled floor: inconclusive, with the reason
+    c = d42_claim(tmp_path, level_table(0.90, 0.95, 0.88, 0.88), floors, (False, True))
+    assert c["verdict"] == "inconclusive" and "did not settle" in c["reason"]
+    assert isinstance(chosen_cell_diagnosis({"outcome": None, "reason": "why"}, {"method": "bootstrap", "fraction_holding": 0.0},
+                                            setting=SETTING, seeds=5, main_seeds=5, text="t", stand_in=STAND_IN,
+                                            no_authors_construction="n"), Unearned)
+    with pytest.raises(TypeError, match="reading"):
+        chosen_cell_diagnosis(None, {}, setting=SETTING, seeds=5, main_seeds=5, text="t", stand_in=STAND_IN, no_authors_construction="n")
+
+
+
+
+# ----------------------------------------------------------------------------- D4.3
+
+
+def common_table(others, se_rel, n=400, seed=0):
+    """Common-probe draws at two points: a shared probe part (exponential, mean exactly 100) for every rule, each other
+    rule's own part on top with mean exactly ``rel * 100`` and paired noise of relative SE exactly ``se_rel``; the degree
+    parts zero."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for p in ("optimum", "path"):
+        shared = rng.exponential(100.0, n)
+        shared *= 100.0 / shared.mean()
+        for r, rel in ({"optimal": 0.0} | others).items():
+            z = rng.normal(size=n)
+            own = rel * 100.0 + (z - z.mean()) / z.std(ddof=1) * se_rel * 100.0 * np.sqrt(n) if r != "optimal" else np.zeros(n)
+            rows += [{"point": p, "rule": r, "draw": k, "sq": shared[k] + own[k], "degree sq": 0.0} for k in range(n)]
+    return pd.DataFrame(rows)
+
+
+ZERO = {p: {"optimal": 0.0, "poisson": 0.0, "negative binomial": 0.0} for p in ("optimum", "path")}
+
+
+def test_d43_common_reading_holds_fails_and_stays_undecided():
+    # variances equal to 0.5 % with SE 0.2 %: decisively within the 10 % margin, fails
+    r = d43_common_reading(common_table({"poisson": 0.005, "negative binomial": 0.005}, 0.002), ZERO)
+    assert r["outcome"] is False and r["points"]["optimum"]["excess poisson"] == pytest.approx(0.005)
+    assert r["points"]["optimum"]["se excess poisson"] == pytest.approx(0.002)
+    # a 2x gap: holds
+    assert d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), ZERO)["outcome"] is True
+    # 10 % with a wide SE: undecided
+    r = d43_common_reading(common_table({"poisson": 0.1, "negative binomial": 0.1}, 0.05), ZERO)
+    assert r["outcome"] is None and "margin" in r["reason"]
+    # the exact degree part decides what the draws cannot see: equal probe parts, Poisson's tail term twice the optimal variance
+    terms = {p: {"optimal": 0.0, "poisson": 200.0, "negative binomial": 200.0} for p in ("optimum", "path")}
+    assert d43_common_reading(common_table({"poisson": 0.0, "negative binomial": 0.0}, 0.002), terms)["outcome"] is True
+    # an unbounded degree term (Poisson's reweights overflowing double precision): that rule's excess is inf
+    terms = {p: {"optimal": 0.0, "poisson": float("inf"), "negative binomial": 200.0} for p in ("optimum", "path")}
+    r = d43_common_reading(common_table({"poisson": 0.0, "negative binomial": 0.0}, 0.002), terms)
+    assert r["outcome"] is True and r["points"]["path"]["excess poisson"] == float("inf")
+    with pytest.raises(ValueError, match="non-negative"):
+        d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), {p: {"optimal": -1.0, "poisson": 0.0,
+                           "negative binomial": 0.0} for p in ("optimum", "path")})
+    with pytest.raises(ValueError, match="degree_terms"):
+        d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), {"optimum": {"optimal": 0.0}})
+    with pytest.raises(ValueError, match="margin"):
+        d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), ZERO, margin=-0.1)
+
+
+def test_common_gradient_draws_share_the_probes_and_split_off_the_exact_degree_part():
+    problem = small_problem()
+    star, _ = reference_solution(problem, max_iter=300)
+    series = ChebyshevSeries("sqrt", *problem.interval(star))
+    # two identical fixed-degree rules on common probes: every draw identical
+    tb = common_gradient_draws(problem, star, {"x": make_degree_rule(series, degree=6), "y": make_degree_rule(series, degree=6)},
+                               M=4, n_draws=20, rng=0)
+    assert np.allclose(tb[tb.rule == "x"]["sq"].to_numpy(), tb[tb.rule == "y"]["sq"].to_numpy()) and (tb["degree sq"] == 0).all()
+    # a random degree: the mean of the draws' exact degree parts is degree_term's whole-distribution sum
+    rule = make_degree_rule(series, N=4, distribution="optimal")
+    tb = common_gradient_draws(problem, star, {"optimal": rule}, M=2, n_draws=4000, rng=1)
+    exact = degree_term(star, problem.eps, rule)
+    se = tb["degree sq"].std() / np.sqrt(len(tb))
+    assert exact > 0 and abs(tb["degree sq"].mean() - exact) < 4 * se
+    # Poisson's: its rare high degrees, reweighted by 1/P(n >= j), dominate a term that thousands of draws do not reach
+    poisson = make_degree_rule(series, N=4, distribution="poisson")
+    drawn = common_gradient_draws(problem, star, {"poisson": poisson}, M=2, n_draws=400, rng=1)["degree sq"].mean()
+    assert degree_term(star, problem.eps, poisson) > 1e6 * drawn
+    assert degree_term(star, problem.eps, make_degree_rule(series, degree=6)) == 0.0
+    with pytest.raises(ValueError, match="n_draws"):
+        common_gradient_draws(problem, star, {"x": rule}, M=4, n_draws=1, rng=0)
+    with pytest.raises(TypeError, match="rules"):
+        common_gradient_draws(problem, star, {}, M=4, n_draws=5, rng=0)
+    with pytest.raises(TypeError, match="rule"):
+        degree_term(star, problem.eps, "poisson")
+
+
+def test_map_cells_to_run_skips_degenerate_cells():
+    cells = pd.DataFrame({"q0": [0.0, 0.72, 0.5, np.nan]}, index=["a", "b", "c", "d"])
+    assert map_cells_to_run(cells, 0.5) == ["a", "c"]
+    with pytest.raises(ValueError, match="max_q0"):
+        map_cells_to_run(cells, 1.5)
