@@ -545,11 +545,3 @@ def test_unequal_settings_are_read_per_construction_and_rescue_nothing():
     with pytest.raises(TypeError, match="unequal"):
         _inputs(vmap, unequal=["probes 10"])
 
-
-def test_time_budget_is_the_authors_median_time_and_ends_every_run_there():
-    from inferopt.experiment.spectral.gp import time_budget
-    res = {("sound", AUTHORS, s_): run(1.0, pace=p) for s_, p in enumerate([1.0, 2.0, 4.0])} | {("sound", "SGD", 0): run(1.0, pace=0.5)}
-    assert time_budget(res, "sound", AUTHORS) == pytest.approx(40.0)            # the median run: 20 records of 2 s
-    # SGD's 10 s against the authors' 40 s: its runs ended by their step count set a reference its budget never reaches
-    with pytest.raises(ValueError, match="no run of method"):
-        time_budget(res, "humidity", AUTHORS)

@@ -406,14 +406,3 @@ def test_d53_a_ratio_within_the_tie_is_not_a_faster_sgd():
         assert d53_test(tb, "LANCZOS", 0.9, unit="seconds", tie=tie) is expect
     with pytest.raises(ValueError, match="tie"):
         d53_test(tb, "LANCZOS", 0.9, tie=-0.1)
-
-
-def test_lanczos_with_a_time_budget_stops_at_it(gp):
-    """max_time: no evaluation starts once the optimisation's clock reaches the budget (the common budget of D5's methods)."""
-    Z = rademacher(np.random.default_rng(3), gp.dim, 5)
-    full = lanczos_lbfgs(gp, [1.0, 0.5, 2.0], Z=Z, n_steps=25, cg_tol=1e-2, max_evals=30, optimiser="minimize")
-    cut = lanczos_lbfgs(gp, [1.0, 0.5, 2.0], Z=Z, n_steps=25, cg_tol=1e-2, max_evals=30, optimiser="minimize", max_time=full.times[-1] / 3)
-    assert cut.info["n_evaluations"] < full.info["n_evaluations"] and cut.message.startswith("time budget")
-    assert cut.times[-1] < full.times[-1]
-    with pytest.raises(ValueError, match="max_time"):
-        lanczos_lbfgs(gp, [1.0, 0.5, 2.0], Z=Z, max_time=0.0)

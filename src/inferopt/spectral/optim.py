@@ -483,7 +483,7 @@ def lanczos_gd(
 
 def lanczos_lbfgs(
     problem, theta0, *, Z, n_steps: int = 25, cg_tol: float = 1e-2, max_evals: int = 50, bounded: bool = False,
-    evaluator=None, progress: bool = False, optimiser: str = "L-BFGS-B", max_time=None,
+    evaluator=None, progress: bool = False, optimiser: str = "L-BFGS-B",
 ) -> SpectralSolveResult:
     """The LANCZOS baseline as Dong et al. (2017) ran it for the paper's Fig. 3 (``kd383/GPML_SLD``,
     ``demo/sound/demo_sound.m``): the probes ``Z`` (their code: 5 Rademacher vectors) are drawn ONCE for the whole
@@ -495,8 +495,7 @@ def lanczos_lbfgs(
     the problem's box (their code has no bounds; L-BFGS-B projects; ``minimize`` has none: it works on
     ``φ ↦ L(exp(clip φ))``, whose gradient is 0 across a bound, so its line searches slide along the box). The trace is recorded at every accepted iterate with the CPU time
     spent in the evaluations so far; its objective and metric come from ``evaluator`` (default ``problem``), outside
-    the timed region. ``max_time``: a time budget (CPU seconds of the evaluations): no evaluation starts once the
-    clock has reached it (the run returns its last accepted iterate, as at the evaluation budget)."""
+    the timed region."""
     check_start(problem, theta0, "dong_value_and_grad", "dim", "low", "high")
     theta0 = problem.project(np.array(theta0, dtype=float))
     if np.any(theta0 <= 0):
@@ -512,7 +511,6 @@ def lanczos_lbfgs(
     if evaluator is not None:
         check_protocol("evaluator", evaluator, "objective", "metric", what="a problem to evaluate the iterates")
     optimiser = check_choice("optimiser", optimiser, ("L-BFGS-B", "minimize"))
-    max_time = check_time_budget(max_time)
     import scipy.optimize
 
     trace = _Trace(problem if evaluator is None else evaluator, 1, counter=problem)
@@ -521,7 +519,7 @@ def lanczos_lbfgs(
     count = {"evals": 0, "iterations": 0, "failed": 0}
 
     def fun(phi):
-        if count["evals"] >= max_evals or (max_time is not None and trace.clock >= max_time):
+        if count["evals"] >= max_evals:
             raise _EvaluationBudget      # scipy checks maxfun between iterations only: stop inside a line search too
         trace.start()
         theta = np.exp(clip(phi))
@@ -560,8 +558,7 @@ def lanczos_lbfgs(
                                           options={"maxfun": max_evals, "maxiter": max_evals})
             phi, message = res.x, str(res.message)
     except _EvaluationBudget:
-        phi, message = last["phi"], (f"evaluation budget ({max_evals}) reached" if count["evals"] >= max_evals
-                                     else f"time budget ({max_time:g} s) reached")
+        phi, message = last["phi"], f"evaluation budget ({max_evals}) reached"
     bar.close()
     return trace.result(np.exp(clip(phi)), count["iterations"], message, n_evaluations=count["evals"],
                         failed_evaluations=count["failed"], optimiser=optimiser)

@@ -7,7 +7,7 @@ The paper's four statements on GP hyperparameter learning (Sec. 5.2), each read 
 * D5.1 -- "it runs 2 times faster to achieve RMSE 0.0375 under sound": on sound, LANCZOS's median cost to the target
   at least :data:`D51_FACTOR` times SGD's (:func:`~.gp.d51_reading`);
 * D5.2 -- "under humid dataset LANCZOS can be often stuck at a local optimum, while SGD avoids it"
-  (:func:`~.gp.d52_test`, margin :data:`STUCK_MARGIN`);
+  (:func:`d52_often`, margin :data:`STUCK_MARGIN`, "often" :data:`D52_OFTEN`);
 * D5.3 -- "SGD converges faster than LANCZOS for both datasets" (:func:`~.gp.d53_reading`, beyond a tie :data:`~.gp.TIE`);
 * D5.4 -- "under Szeged humid dataset, our generic method runs up to six times faster than the state-of-art method [7]"
   (:func:`~.gp.d54_reading`: the largest ratio over the targets Fig. 3(b) plots reaches :data:`D54_FACTOR`).
@@ -32,10 +32,10 @@ from ..._validation import as_finite_array, check_callable, check_choice, check_
 from ..claims import Unearned, readings, setting_text
 from ..support import N_RESAMPLES, bootstrap_support, supported_verdict
 from ..verdict_map import cell
-from .gp import (CHOSEN_READING, GRID_BAND, TIE, capped, first_record, grid_limited, largest_ratio, nominal_ratio, coarse_record, construction_holds, d51_reading, d52_test, d53_reading, d54_informative,
-                 d54_reading, d55_test, decided_share, deciding_numbers, gp_comparison, levels_above, never_reaches,
-                 objective_agrees, own_map_diagnosis, ratio_bound, readable_shares, reached, reference_rmse, stuck_share,
-                 time_ratio)
+from .gp import (CHOSEN_READING, GRID_BAND, PLATEAU, TIE, UNITS, _pair, _runs, _share, _shares, capped, grid_limited, nominal_ratio, coarse_record,
+                 construction_holds, d51_reading, d53_reading, d54_informative, d54_reading, d55_test, decided_share, deciding_numbers,
+                 gp_comparison, levels_above, never_reaches, objective_agrees, own_map_diagnosis, ratio_bound, readable_shares, reached,
+                 reference_rmse, stuck_share, time_ratio)
 
 #: the claims of D5, in the order they are recorded
 CLAIMS = ("D5.1", "D5.2", "D5.3", "D5.4")
@@ -157,6 +157,52 @@ def decidable(table: pd.DataFrame) -> list[str]:
     return [c_ for c_ in CLAIMS if set(CLAIM_DATA[c_]) <= names]
 
 
+def d52_often(table: pd.DataFrame, lanczos: str, margin: float = STUCK_MARGIN, plateau: float = PLATEAU, often: float = D52_OFTEN) -> bool:
+    """D5.2 ("under humid dataset LANCZOS can be often stuck at a local optimum, while SGD avoids it", Sec. 5.2) with "often"
+    read as at least a share ``often`` of LANCZOS's runs on humidity stuck (:func:`~.gp.stuck_share`: levelled off ``margin``
+    above the comparison's reference at a worse likelihood than SGD's median), and a smaller share of SGD's. At ``often`` 0.5
+    it is :func:`~.gp.d52_test` (kept as it was: :mod:`.gp` is a dependency of D1-D4's stages); 0.4 and 0.6 are 2 and 3 of 5 runs."""
+    _runs(table, "humidity", "SGD", lanczos)
+    often = check_real("often", often, low=0.0, low_open=True, high=1.0)
+    lan = stuck_share(table, "humidity", lanczos, margin, plateau)
+    return bool(lan >= often and stuck_share(table, "humidity", "SGD", margin, plateau) < lan)
+
+
+def first_record(table: pd.DataFrame, name: str, method: str, share: float) -> bool:
+    """Does ``method`` meet the target ``share`` on ``name`` at its FIRST record after the start (the median of its runs'
+    ``records to <share>`` at most 1)? A ratio read where both compared methods do compares the cost of each one's first
+    recorded iterate: a line search's start-up (GPML's ``minimize`` tries a first step ``1/(1 + |∇|²)`` and may spend many
+    evaluations finding an accepted one) against one stochastic step, not how fast either descends afterwards (D5.4, Sec. 5.2)."""
+    check_choice("method", method, _pair(table, name))
+    share = _share(table, share)
+    col = f"records to {share:g}"
+    if col not in table.columns:
+        raise ValueError(f"table must hold '{col}' (build it with gp_comparison)")
+    return bool(np.median(table.loc[(table.dataset == name) & (table.method == method), col].to_numpy(float)) <= 1)
+
+
+def largest_ratio(table: pd.DataFrame, name: str, lanczos: str, shares, unit: str = "seconds", after_first: bool = False):
+    """``(share, ratio)``: the largest LANCZOS / SGD cost ratio (:func:`~.gp.time_ratio`, in ``unit``) on ``name`` over the
+    targets ``shares``, ``None`` where no target has a ratio; ``after_first``: only over the targets that neither method meets
+    at its first record (:func:`first_record`), the speed-up beyond the start-up (D5.4's "up to", read past each arm's first
+    iterate)."""
+    check_choice("unit", unit, tuple(UNITS))
+    _runs(table, name, "SGD", lanczos)
+    if not isinstance(after_first, bool | np.bool_):
+        raise TypeError(f"after_first must be True or False; got {after_first!r}")
+    got = {}
+    for s_ in [_share(table, v) for v in _shares(shares)]:
+        if after_first and (first_record(table, name, "SGD", s_) or first_record(table, name, lanczos, s_)):
+            continue
+        r = time_ratio(table, name, lanczos, s_, unit=unit)
+        if r is not None:
+            got[s_] = r
+    if not got:
+        return None
+    top = max(got, key=got.get)
+    return top, got[top]
+
+
 def _judged_shares(table, lanczos, shares, chosen) -> tuple[float, float]:
     """D5.1's and D5.3's judged shares, the chosen one where none is decided (or where the table lacks a dataset they read)."""
     can = decidable(table)
@@ -178,7 +224,7 @@ def claim_readings(claim_id: str, table: pd.DataFrame, lanczos: str, shares, cho
         return readings(lambda c: d51_reading(table, lanczos, c[0], c[1]), values, chosen=[s51, D51_FACTOR])
     if claim_id == "D5.2":
         values = [[m, D52_OFTEN] for m in CUTS["D5.2"]] + [[STUCK_MARGIN, o] for o in CUTS["D5.2 often"] if o != D52_OFTEN]
-        return readings(lambda c: d52_test(table, lanczos, c[0], often=c[1]), values, chosen=[STUCK_MARGIN, D52_OFTEN])
+        return readings(lambda c: d52_often(table, lanczos, c[0], often=c[1]), values, chosen=[STUCK_MARGIN, D52_OFTEN])
     if claim_id == "D5.3":
         values = [[s_, TIE] for s_ in shares] + [[s53, 0.0], [s53, 2 * TIE]]
         return readings(lambda c: d53_reading(table, lanczos, c[0], c[1]), values, chosen=[s53, TIE])
@@ -197,7 +243,7 @@ def claim_tests(table: pd.DataFrame, lanczos: str, shares, chosen: float) -> dic
     shares, chosen = check_shares(shares, chosen)
     s51, s53 = _judged_shares(table, lanczos, shares, chosen)
     read54 = d54_shares(shares, D54_CHOSEN)
-    tests = {"D5.1": lambda t: d51_reading(t, lanczos, s51, D51_FACTOR) is True, "D5.2": lambda t: d52_test(t, lanczos, STUCK_MARGIN, often=D52_OFTEN),
+    tests = {"D5.1": lambda t: d51_reading(t, lanczos, s51, D51_FACTOR) is True, "D5.2": lambda t: d52_often(t, lanczos, STUCK_MARGIN, often=D52_OFTEN),
              "D5.3": lambda t: d53_reading(t, lanczos, s53) is True, "D5.4": lambda t: d54_reading(t, lanczos, read54, D54_FACTOR) is True}
     return {c_: tests[c_] for c_ in decidable(table)}
 
@@ -710,7 +756,7 @@ def _diagnosis(claim_id, inputs, construction):
 
 def d52_claim(inputs: GPClaimInputs, construction: str) -> dict:
     """D5.2's record for ``exp.claim`` against ``construction``'s LANCZOS ("under humid dataset LANCZOS can be often stuck at
-    a local optimum, while SGD avoids it", Sec. 5.2): :func:`~.gp.d52_test` at the margin :data:`STUCK_MARGIN` over seeds,
+    a local optimum, while SGD avoids it", Sec. 5.2): :func:`d52_often` at the margin :data:`STUCK_MARGIN` and "often" :data:`D52_OFTEN` over seeds,
     its readings, the stuck shares (with the likelihood and by the test RMSE alone) and its diagnosis."""
     suffix, lan, tb = _setting(inputs, construction)
     vmap = inputs.verdict_map
@@ -782,8 +828,8 @@ HEAD_START = "start:"
 
 def startup_hold(table: pd.DataFrame, lanczos: str, shares, start_cells) -> dict:
     """Does D5.4's hold rest on the start-up alone, and what stands then? Its largest LANCZOS / SGD ratio over the targets
-    ``shares`` (per unit, :func:`~.gp.largest_ratio`) is read at a target BOTH methods meet at their first record
-    (:func:`~.gp.first_record`) where, in either unit, it is: the ratio then compares the cost of each method's first iterate
+    ``shares`` (per unit, :func:`largest_ratio`) is read at a target BOTH methods meet at their first record
+    (:func:`first_record`) where, in either unit, it is: the ratio then compares the cost of each method's first iterate
     (a line search's start-up, GPML's ``minimize`` trying a first step ``1/(1 + |∇|²)`` on an unnormalised likelihood, against
     one stochastic step), which the start decides, not how fast either descends. Such a hold stands only where every
     start cell at the headline sizes (``start_cells``: D5.4's verdict-map cells of this construction, labels from
@@ -881,10 +927,10 @@ def setup_text(params: dict, start: dict, spacing: dict, eta0: dict, grid_r: dic
     the lengthscale never moves), SGD's degree, probes and steps, the tuned ``eta0`` ``{(dataset, method): eta0}``, each
     dataset's grid (``grid_r`` inducing points, ``spacing`` apart, at ``d`` training points: r << d as the paper's Sec. 5.2
     takes it, against the authors' 0.05 per sample), the humidity test ``gap`` in hours and the map's cell ``outside`` the
-    paper's regime. ``params``: the notebook's parameters (``theta0``, ``low``, ``high``, ``N``, ``M``, ``n_iter``,
+    paper's regime, and the common work budget (:mod:`.gp_budget`). ``params``: the notebook's parameters (``theta0``, ``low``, ``high``, ``N``, ``M``,
     ``log_step``, ``eta0_grid``, ``eta0_ratio``, ``eta0_extend``, ``pilot_seeds``, ``grid_sound``, ``grid_humidity``,
     ``eval_every``, ``authors_cg_tol``, ``cg_tol``)."""
-    p = _params(params, ("theta0", "low", "high", "N", "M", "n_iter", "log_step", "eta0_grid", "eta0_ratio", "eta0_extend", "pilot_seeds",
+    p = _params(params, ("theta0", "low", "high", "N", "M", "log_step", "eta0_grid", "eta0_ratio", "eta0_extend", "pilot_seeds",
                          "grid_sound", "grid_humidity", "eval_every", "authors_cg_tol", "cg_tol"))
     for name, value in (("start", start), ("spacing", spacing), ("grid_r", grid_r), ("d", d)):
         _mapping(name, value, DATASETS)
@@ -899,7 +945,9 @@ def setup_text(params: dict, start: dict, spacing: dict, eta0: dict, grid_r: dic
                   f"it never moved (on this grid: {np.exp(-spacing['sound'] ** 2 / (2 * theta0[2] ** 2)):.1g}; the authors' stored start hypc: 10 samples on their "
                   f"20-sample grid, 0.5 spacings)")
     return (f"SGD and our LANCZOS in the box low={p['low']}, high={p['high']} (noise floor {p['low'][0]}), the authors' LANCZOS unboxed as in their code; start theta0={p['theta0']}, {start_text}; SGD: mean degree N={p['N']}, {p['M']} probes, "
-            f"{p['n_iter']} steps {'in log theta' if p['log_step'] else 'in theta'}; SGD's and our LANCZOS's alpha = A^-1 y by CG to the authors' "
+            f"steps {'in log theta' if p['log_step'] else 'in theta'} until the common work budget ends the run (every method's runs, the authors' LANCZOS's too, cut at "
+            f"the authors' LANCZOS's median products per dataset, gp_budget.work_budget: a count of products, the same on any machine under any load; "
+            f"CPU seconds are reported beside and set no budget); SGD's and our LANCZOS's alpha = A^-1 y by CG to the authors' "
             f"tolerance {p['authors_cg_tol']:g} (warm-started; their LANCZOS solves it to {p['authors_cg_tol']:g} from zero), the test RMSE's to {p['cg_tol']:g}; eta0 of SGD and our LANCZOS tuned per dataset over {p['eta0_grid']} (extended {p['eta0_ratio']:g}x beyond an edge the choice sits at, {p['eta0_extend']} round(s)) on the worst likelihood at the end of "
             f"{p['pilot_seeds']} pilot runs each (their cost is not counted in any run's CPU seconds or products: the authors' LANCZOS needs no step) ({', '.join(f'{n} {m}: {e:g}' for (n, m), e in eta0.items())}); SKI grid r << d: "
             f"{p['grid_sound']:g} inducing points per sample on sound (r = {grid_r['sound']} at d = {d['sound']}; about 6,000 at d = 35,000, twice the authors' "
