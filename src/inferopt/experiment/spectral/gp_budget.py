@@ -25,7 +25,7 @@ import zlib
 
 import numpy as np
 
-from ..._validation import check_callable, check_int, check_protocol, check_real
+from ..._validation import check_protocol, check_real, check_size
 
 #: the first step cap of a stepped method (SGD, our LANCZOS) in :func:`run_to_work`, in multiples of its step count: the
 #: budget ends the run, not the cap (the paper-scale b654e69 run's authors' median work is 1.08x SGD's and 1.18x our LANCZOS's
@@ -111,21 +111,27 @@ def cut_at_work(result, budget: float):
 def run_to_work(solver, problem, theta0, budget=None, steps=None, **kwargs):
     """One run of ``solver`` on ``problem`` from ``theta0`` to the work ``budget`` (products; None: the run as it ends by its
     own cap), cut there (:func:`cut_at_work`), its recorded iterates kept in ``info["iterates"]`` (:class:`IterateLog`).
-    ``steps`` None: a line search ending at its own evaluation cap (``solver`` takes ``evaluator``: the authors' LANCZOS,
-    :func:`~inferopt.spectral.optim.lanczos_lbfgs`); else a stepped method (SGD, our LANCZOS: ``solver`` takes ``max_iter``)
-    run for ``steps`` steps and, while its work stays within the budget, again with twice the steps on a fresh copy of
-    ``problem`` (its warm starts and counter as at the start; the seeded stream of ``kwargs`` makes the same steps), so the
-    budget, a count of products, ends every run whatever the CPU's speed. ``kwargs``: the solver's other arguments."""
-    check_callable("solver", solver)
+    ``solver``: :func:`~inferopt.spectral.optim.lanczos_lbfgs` (the authors' LANCZOS, a line search ending at its own
+    evaluation cap; ``steps`` None), or a stepped method, :func:`~inferopt.spectral.optim.sgd` or
+    :func:`~inferopt.spectral.optim.lanczos_gd`, run for ``steps`` steps and, while its work stays within the budget, again
+    with twice the steps on a fresh copy of ``problem`` (its warm starts and counter as at the start; the seeded stream of
+    ``kwargs`` makes the same steps), so the budget, a count of products, ends every run whatever the CPU's speed.
+    ``kwargs``: the solver's other arguments."""
+    from ...spectral.optim import lanczos_gd, lanczos_lbfgs, sgd
+    if not any(solver is s_ for s_ in (sgd, lanczos_gd, lanczos_lbfgs)):
+        raise ValueError(f"solver must be sgd, lanczos_gd or lanczos_lbfgs (inferopt.spectral); got {solver!r}")
     check_protocol("problem", problem, "objective", "metric", "matvecs", what="a problem that counts its products")
     if budget is not None:
         budget = check_real("budget", budget, low=0.0, low_open=True)
-    if steps is None:
+    if solver is lanczos_lbfgs:
+        if steps is not None:
+            raise ValueError(f"steps must be None for lanczos_lbfgs (its max_evals caps it); got {steps!r}")
         log = IterateLog(problem)
         res = solver(problem, theta0, evaluator=log, **kwargs)
         res.info["iterates"] = log.iterates
         return cut_at_work(res, budget)
-    steps = check_int("steps", steps, low=1)
+    # each step keeps its degree and interval (sgd) and its logged iterate: 6 floats
+    steps = check_size("steps", steps, low=1, item_bytes=8 * 6, item="step (its degree, interval and logged iterate)")
     pristine = copy.deepcopy(problem)
     while True:
         log = IterateLog(copy.deepcopy(pristine))

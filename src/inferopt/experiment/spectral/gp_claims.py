@@ -280,19 +280,17 @@ def deciding_shares(claim_id: str, table: pd.DataFrame, lanczos: str, shares, ch
 WORK = ("probes", "degree", "a_probes", "a_steps")
 
 
-def unequal_settings(settings: dict, constructions: dict, work=WORK) -> dict:
+def unequal_settings(settings: dict, constructions: dict) -> dict:
     """``{construction: [setting labels]}``: the settings that give the two compared methods UNEQUAL inputs in that
     construction's comparison (SGD against its LANCZOS), which rescue nothing (rubric 7: a `setting` rescues on equal inputs,
     :func:`~.gp.own_map_diagnosis`). ``settings`` maps a label to ``(its method_calls keywords, the methods it runs)``; a
-    setting is unequal for a comparison where it changes a keyword of ``work`` (probes, degree, Lanczos steps) and runs one
+    setting is unequal for a comparison where it changes a keyword of :data:`WORK` (probes, degree, Lanczos steps) and runs one
     of the two compared methods, not both: one method's work changes while the other's stays as in the main cells (SGD on
     10 probes against the authors' 5; SGD's degree against a LANCZOS that keeps its own)."""
     constructions = _constructions(constructions)
     if not isinstance(settings, dict):
         raise TypeError(f"settings must be a mapping label -> (keywords, methods); got {type(settings).__name__}")
-    if isinstance(work, str) or not hasattr(work, "__iter__"):
-        raise TypeError(f"work must be a list of keyword names; got {work!r}")
-    work = set(work)
+    work = set(WORK)
     out = {con: [] for con in constructions}
     for label, value in settings.items():
         if not (isinstance(value, tuple | list) and len(value) == 2 and isinstance(value[0], dict)
