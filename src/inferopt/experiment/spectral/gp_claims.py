@@ -306,6 +306,16 @@ def unequal_settings(settings: dict, constructions: dict) -> dict:
 
 
 # --- the verdict map -------------------------------------------------------------------------------------------
+def seed_strata(table: pd.DataFrame):
+    """The column a map cell's seeds are resampled within (``bootstrap_support``'s ``within``): ``"dataset"`` where the
+    datasets of ``table`` do not hold the same seeds (a headline cell runs humidity at n_seeds, sound at map_seeds: a
+    resample of shared seeds could leave sound empty, and seed k of one dataset is no pair of seed k of the other), else
+    None (the seeds resampled as pairs across the datasets, as every cell whose datasets share their seeds)."""
+    check_table("table", table, ("dataset", "seed"))
+    seeds = {n: frozenset(g.seed) for n, g in table.groupby("dataset", sort=True)}
+    return "dataset" if len(set(seeds.values())) > 1 else None
+
+
 def map_cell(setting: dict, claim_id: str, test, table: pd.DataFrame, lanczos: str, shares, chosen: float, seed: int = 0,
              construction: str | None = None, data: str | None = None, n_resamples: int = N_RESAMPLES) -> dict:
     """A cell of the verdict map (:func:`~..verdict_map.cell`): not measured where the claim is not decided
@@ -317,7 +327,7 @@ def map_cell(setting: dict, claim_id: str, test, table: pd.DataFrame, lanczos: s
     seed = check_int("seed", seed, low=0)
     ok = readable(claim_id, table, lanczos, shares, chosen)
     holds = test(table) if ok else None
-    support = bootstrap_support(test, table, by="seed", n_resamples=n_resamples, seed=seed) if ok else None
+    support = bootstrap_support(test, table, by="seed", within=seed_strata(table), n_resamples=n_resamples, seed=seed) if ok else None
     got = cell(setting, holds, support=support, readings=claim_readings(claim_id, table, lanczos, shares, chosen) if ok else None,
                construction=construction, data=data)
     if ok:
