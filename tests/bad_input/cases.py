@@ -724,7 +724,7 @@ def _internal():
         "spectral.estimators.replicate_weights": lambda: dict(
             rule=__import__("inferopt.spectral", fromlist=["FixedDegree"]).FixedDegree(series(), 4), R=3, rng=0),
         **_d3_session45(),
-    }
+    } | _d5_only()
 
 
 def _d3_session45():
@@ -748,6 +748,42 @@ def _d3_session45():
         claims("d34_raw_text"): None,   # d34_raw_change's reading and a label (any string): refused naming raw (its test)
         claims("d34_phase"): lambda: dict(raw=raw_read(), reading="0.85"),
         claims("d31_literal_runs"): lambda: dict(table=run_rows().query("dataset == 'a'"), seed=0),
+    }
+
+
+def budget_run():
+    """A run as :func:`~inferopt.experiment.spectral.gp_budget.run_to_work` returns it: one iterate a record, checksums traced."""
+    import zlib
+    from inferopt.spectral import SpectralSolveResult
+    iterates = [np.array([1.0, 1.0, 1.0 + k]) for k in range(6)]
+    t = np.arange(6.0)
+    return SpectralSolveResult(x=iterates[-1], objective=np.zeros(6), n_iter=5, converged=False, message="", times=t, iterations=np.arange(6),
+                               metric=3.0 - 0.3 * t, matvecs=100.0 * t, checksums=np.array([zlib.crc32(th.data) for th in iterates], dtype=np.uint32),
+                               info={"iterates": iterates})
+
+
+def tested_gp():
+    from inferopt.spectral import SKIGaussianProcess
+    x = np.linspace(0.0, 1.0, 20)
+    return SKIGaussianProcess(x, np.sin(6 * x), r=16, x_test=x[::4] + 0.01, y_test=np.sin(6 * x[::4]), bound_steps=5, dense_limit=0)
+
+
+def _d5_only():
+    """D5's modules outside the experiment.spectral package's ``__all__`` (the notebook imports them; D1-D4's stages do not)."""
+    from inferopt.spectral import sgd
+    authors = "LANCZOS (authors)"
+    return {
+        "experiment.spectral.gp_budget.work_budget": lambda: dict(results=run_results((authors,), ("sound",)), name="sound", method=authors),
+        "experiment.spectral.gp_budget.cut_at_work": lambda: dict(result=budget_run(), budget=250.0),
+        "experiment.spectral.gp_budget.run_to_work": lambda: dict(solver=sgd, problem=tested_gp(), theta0=np.array([1.0, 0.5, 0.3]), budget=200.0,
+                                                                  steps=2, step=0.01, M=2, N=5, rng=0),
+        "experiment.spectral.gp_budget.IterateLog": lambda: dict(problem=tested_gp()),
+        "experiment.spectral.gp_claims.d52_often": lambda: dict(table=gp_rows(), lanczos="LANCZOS", margin=0.02, plateau=0.005, often=0.5),
+        "experiment.spectral.gp_claims.first_record": lambda: dict(table=gp_rows(), name="sound", method="SGD", share=0.9),
+        "experiment.spectral.gp_claims.largest_ratio": lambda: dict(table=gp_rows(), name="sound", lanczos="LANCZOS", shares=[0.9], unit="seconds",
+                                                                    after_first=False),
+        "experiment.spectral.gp_claims.unequal_settings": lambda: dict(settings={"probes 10": ({"probes": 10}, ["SGD"])},
+                                                                       constructions={"ours": "LANCZOS", "authors": authors}),
     }
 
 

@@ -7,7 +7,7 @@ The paper's four statements on GP hyperparameter learning (Sec. 5.2), each read 
 * D5.1 -- "it runs 2 times faster to achieve RMSE 0.0375 under sound": on sound, LANCZOS's median cost to the target
   at least :data:`D51_FACTOR` times SGD's (:func:`~.gp.d51_reading`);
 * D5.2 -- "under humid dataset LANCZOS can be often stuck at a local optimum, while SGD avoids it"
-  (:func:`~.gp.d52_test`, margin :data:`STUCK_MARGIN`);
+  (:func:`d52_often`, margin :data:`STUCK_MARGIN`, "often" :data:`D52_OFTEN`);
 * D5.3 -- "SGD converges faster than LANCZOS for both datasets" (:func:`~.gp.d53_reading`, beyond a tie :data:`~.gp.TIE`);
 * D5.4 -- "under Szeged humid dataset, our generic method runs up to six times faster than the state-of-art method [7]"
   (:func:`~.gp.d54_reading`: the largest ratio over the targets Fig. 3(b) plots reaches :data:`D54_FACTOR`).
@@ -32,10 +32,10 @@ from ..._validation import as_finite_array, check_callable, check_choice, check_
 from ..claims import Unearned, readings, setting_text
 from ..support import N_RESAMPLES, bootstrap_support, supported_verdict
 from ..verdict_map import cell
-from .gp import (CHOSEN_READING, GRID_BAND, TIE, capped, grid_limited, nominal_ratio, coarse_record, construction_holds, d51_reading, d52_test, d53_reading, d54_informative,
-                 d54_reading, d55_test, decided_share, deciding_numbers, gp_comparison, levels_above, never_reaches,
-                 objective_agrees, own_map_diagnosis, ratio_bound, readable_shares, reached, reference_rmse, stuck_share,
-                 time_ratio)
+from .gp import (CHOSEN_READING, GRID_BAND, PLATEAU, TIE, UNITS, _pair, _runs, _share, _shares, capped, grid_limited, nominal_ratio, coarse_record,
+                 construction_holds, d51_reading, d53_reading, d54_informative, d54_reading, d55_test, decided_share, deciding_numbers,
+                 gp_comparison, levels_above, never_reaches, objective_agrees, own_map_diagnosis, ratio_bound, readable_shares, reached,
+                 reference_rmse, stuck_share, time_ratio)
 
 #: the claims of D5, in the order they are recorded
 CLAIMS = ("D5.1", "D5.2", "D5.3", "D5.4")
@@ -49,8 +49,10 @@ D51_FACTOR = 1.5
 D54_FACTOR = 6.0
 #: D5.2's margin (ours): a levelled-off run at least this (relative) above the comparison's reference
 STUCK_MARGIN = 0.02
-#: each cut-off's readings (ours): D5.1's factor, D5.4's factor, D5.2's margin
-CUTS = {"D5.1": [1.25, 1.5, 2.0], "D5.4": [4.0, 6.0, 8.0], "D5.2": [0.01, 0.02, 0.05]}
+#: D5.2's "often" (ours): at least this share of LANCZOS's runs stuck
+D52_OFTEN = 0.5
+#: each cut-off's readings (ours): D5.1's factor, D5.4's factor, D5.2's margin and its "often" (2 or 3 of 5 runs: 0.4, 0.6)
+CUTS = {"D5.1": [1.25, 1.5, 2.0], "D5.4": [4.0, 6.0, 8.0], "D5.2": [0.01, 0.02, 0.05], "D5.2 often": [0.4, 0.5, 0.6]}
 #: D5.4's range of targets: Fig. 3(b) plots every run from its start, so "up to six times" (a maximum over the figure's
 #: curves) reads the whole way from near the start (share 0.1, chosen) to the end; its reading from 0.3 leaves out the first
 #: 30 % of the way. Leaving out the first half (:data:`D54_BESIDE`) is no reading of "up to": it drops the part of the figure
@@ -155,6 +157,52 @@ def decidable(table: pd.DataFrame) -> list[str]:
     return [c_ for c_ in CLAIMS if set(CLAIM_DATA[c_]) <= names]
 
 
+def d52_often(table: pd.DataFrame, lanczos: str, margin: float = STUCK_MARGIN, plateau: float = PLATEAU, often: float = D52_OFTEN) -> bool:
+    """D5.2 ("under humid dataset LANCZOS can be often stuck at a local optimum, while SGD avoids it", Sec. 5.2) with "often"
+    read as at least a share ``often`` of LANCZOS's runs on humidity stuck (:func:`~.gp.stuck_share`: levelled off ``margin``
+    above the comparison's reference at a worse likelihood than SGD's median), and a smaller share of SGD's. At ``often`` 0.5
+    it is :func:`~.gp.d52_test` (kept as it was: :mod:`.gp` is a dependency of D1-D4's stages); 0.4 and 0.6 are 2 and 3 of 5 runs."""
+    _runs(table, "humidity", "SGD", lanczos)
+    often = check_real("often", often, low=0.0, low_open=True, high=1.0)
+    lan = stuck_share(table, "humidity", lanczos, margin, plateau)
+    return bool(lan >= often and stuck_share(table, "humidity", "SGD", margin, plateau) < lan)
+
+
+def first_record(table: pd.DataFrame, name: str, method: str, share: float) -> bool:
+    """Does ``method`` meet the target ``share`` on ``name`` at its FIRST record after the start (the median of its runs'
+    ``records to <share>`` at most 1)? A ratio read where both compared methods do compares the cost of each one's first
+    recorded iterate: a line search's start-up (GPML's ``minimize`` tries a first step ``1/(1 + |∇|²)`` and may spend many
+    evaluations finding an accepted one) against one stochastic step, not how fast either descends afterwards (D5.4, Sec. 5.2)."""
+    check_choice("method", method, _pair(table, name))
+    share = _share(table, share)
+    col = f"records to {share:g}"
+    if col not in table.columns:
+        raise ValueError(f"table must hold '{col}' (build it with gp_comparison)")
+    return bool(np.median(table.loc[(table.dataset == name) & (table.method == method), col].to_numpy(float)) <= 1)
+
+
+def largest_ratio(table: pd.DataFrame, name: str, lanczos: str, shares, unit: str = "seconds", after_first: bool = False):
+    """``(share, ratio)``: the largest LANCZOS / SGD cost ratio (:func:`~.gp.time_ratio`, in ``unit``) on ``name`` over the
+    targets ``shares``, ``None`` where no target has a ratio; ``after_first``: only over the targets that neither method meets
+    at its first record (:func:`first_record`), the speed-up beyond the start-up (D5.4's "up to", read past each arm's first
+    iterate)."""
+    check_choice("unit", unit, tuple(UNITS))
+    _runs(table, name, "SGD", lanczos)
+    if not isinstance(after_first, bool | np.bool_):
+        raise TypeError(f"after_first must be True or False; got {after_first!r}")
+    got = {}
+    for s_ in [_share(table, v) for v in _shares(shares)]:
+        if after_first and (first_record(table, name, "SGD", s_) or first_record(table, name, lanczos, s_)):
+            continue
+        r = time_ratio(table, name, lanczos, s_, unit=unit)
+        if r is not None:
+            got[s_] = r
+    if not got:
+        return None
+    top = max(got, key=got.get)
+    return top, got[top]
+
+
 def _judged_shares(table, lanczos, shares, chosen) -> tuple[float, float]:
     """D5.1's and D5.3's judged shares, the chosen one where none is decided (or where the table lacks a dataset they read)."""
     can = decidable(table)
@@ -163,7 +211,7 @@ def _judged_shares(table, lanczos, shares, chosen) -> tuple[float, float]:
 
 def claim_readings(claim_id: str, table: pd.DataFrame, lanczos: str, shares, chosen: float) -> list[dict]:
     """A claim's verdicts under the readings of its cut-offs on one comparison's table (SGD against ``lanczos``): D5.1 the
-    share at the factor 1.5 and the factor (:data:`CUTS`) at its judged share; D5.2 the margin; D5.3 the share at the tie
+    share at the factor 1.5 and the factor (:data:`CUTS`) at its judged share; D5.2 the margin and "often" (2 or 3 of 5 runs); D5.3 the share at the tie
     and, at its judged share, no tie (the strict reading) and twice it; D5.4 the lowest share read (:data:`D54_LOWEST`) and
     the factor. The claim's threshold records them; the other construction's decide whether it earns ``construction``
     (:func:`~.gp.construction_holds`)."""
@@ -175,7 +223,8 @@ def claim_readings(claim_id: str, table: pd.DataFrame, lanczos: str, shares, cho
         values = [[s_, D51_FACTOR] for s_ in shares] + [[s51, f] for f in CUTS["D5.1"] if f != D51_FACTOR]
         return readings(lambda c: d51_reading(table, lanczos, c[0], c[1]), values, chosen=[s51, D51_FACTOR])
     if claim_id == "D5.2":
-        return readings(lambda c: d52_test(table, lanczos, c), CUTS["D5.2"], chosen=STUCK_MARGIN)
+        values = [[m, D52_OFTEN] for m in CUTS["D5.2"]] + [[STUCK_MARGIN, o] for o in CUTS["D5.2 often"] if o != D52_OFTEN]
+        return readings(lambda c: d52_often(table, lanczos, c[0], often=c[1]), values, chosen=[STUCK_MARGIN, D52_OFTEN])
     if claim_id == "D5.3":
         values = [[s_, TIE] for s_ in shares] + [[s53, 0.0], [s53, 2 * TIE]]
         return readings(lambda c: d53_reading(table, lanczos, c[0], c[1]), values, chosen=[s53, TIE])
@@ -194,7 +243,7 @@ def claim_tests(table: pd.DataFrame, lanczos: str, shares, chosen: float) -> dic
     shares, chosen = check_shares(shares, chosen)
     s51, s53 = _judged_shares(table, lanczos, shares, chosen)
     read54 = d54_shares(shares, D54_CHOSEN)
-    tests = {"D5.1": lambda t: d51_reading(t, lanczos, s51, D51_FACTOR) is True, "D5.2": lambda t: d52_test(t, lanczos),
+    tests = {"D5.1": lambda t: d51_reading(t, lanczos, s51, D51_FACTOR) is True, "D5.2": lambda t: d52_often(t, lanczos, STUCK_MARGIN, often=D52_OFTEN),
              "D5.3": lambda t: d53_reading(t, lanczos, s53) is True, "D5.4": lambda t: d54_reading(t, lanczos, read54, D54_FACTOR) is True}
     return {c_: tests[c_] for c_ in decidable(table)}
 
@@ -226,7 +275,47 @@ def deciding_shares(claim_id: str, table: pd.DataFrame, lanczos: str, shares, ch
     return None
 
 
+#: the notebook's ``method_calls`` keywords that change a method's work per step or per run: SGD's and our LANCZOS's probes, SGD's
+#: mean degree, the authors' probes and Lanczos steps
+WORK = ("probes", "degree", "a_probes", "a_steps")
+
+
+def unequal_settings(settings: dict, constructions: dict) -> dict:
+    """``{construction: [setting labels]}``: the settings that give the two compared methods UNEQUAL inputs in that
+    construction's comparison (SGD against its LANCZOS), which rescue nothing (rubric 7: a `setting` rescues on equal inputs,
+    :func:`~.gp.own_map_diagnosis`). ``settings`` maps a label to ``(its method_calls keywords, the methods it runs)``; a
+    setting is unequal for a comparison where it changes a keyword of :data:`WORK` (probes, degree, Lanczos steps) and runs one
+    of the two compared methods, not both: one method's work changes while the other's stays as in the main cells (SGD on
+    10 probes against the authors' 5; SGD's degree against a LANCZOS that keeps its own)."""
+    constructions = _constructions(constructions)
+    if not isinstance(settings, dict):
+        raise TypeError(f"settings must be a mapping label -> (keywords, methods); got {type(settings).__name__}")
+    work = set(WORK)
+    out = {con: [] for con in constructions}
+    for label, value in settings.items():
+        if not (isinstance(value, tuple | list) and len(value) == 2 and isinstance(value[0], dict)
+                and not isinstance(value[1], str) and hasattr(value[1], "__iter__")):
+            raise TypeError(f"settings[{label!r}] must be (method_calls keywords, the methods it runs); got {value!r}")
+        kw, methods = value[0], set(value[1])
+        if not work & set(kw):
+            continue
+        for con, lan in constructions.items():
+            if len({"SGD", lan} & methods) == 1:
+                out[con].append(label)
+    return out
+
+
 # --- the verdict map -------------------------------------------------------------------------------------------
+def seed_strata(table: pd.DataFrame):
+    """The column a map cell's seeds are resampled within (``bootstrap_support``'s ``within``): ``"dataset"`` where the
+    datasets of ``table`` do not hold the same seeds (a headline cell runs humidity at n_seeds, sound at map_seeds: a
+    resample of shared seeds could leave sound empty, and seed k of one dataset is no pair of seed k of the other), else
+    None (the seeds resampled as pairs across the datasets, as every cell whose datasets share their seeds)."""
+    check_table("table", table, ("dataset", "seed"))
+    seeds = {n: frozenset(g.seed) for n, g in table.groupby("dataset", sort=True)}
+    return "dataset" if len(set(seeds.values())) > 1 else None
+
+
 def map_cell(setting: dict, claim_id: str, test, table: pd.DataFrame, lanczos: str, shares, chosen: float, seed: int = 0,
              construction: str | None = None, data: str | None = None, n_resamples: int = N_RESAMPLES) -> dict:
     """A cell of the verdict map (:func:`~..verdict_map.cell`): not measured where the claim is not decided
@@ -238,7 +327,7 @@ def map_cell(setting: dict, claim_id: str, test, table: pd.DataFrame, lanczos: s
     seed = check_int("seed", seed, low=0)
     ok = readable(claim_id, table, lanczos, shares, chosen)
     holds = test(table) if ok else None
-    support = bootstrap_support(test, table, by="seed", n_resamples=n_resamples, seed=seed) if ok else None
+    support = bootstrap_support(test, table, by="seed", within=seed_strata(table), n_resamples=n_resamples, seed=seed) if ok else None
     got = cell(setting, holds, support=support, readings=claim_readings(claim_id, table, lanczos, shares, chosen) if ok else None,
                construction=construction, data=data)
     if ok:
@@ -501,7 +590,7 @@ class GPClaimInputs:
     training mean's test RMSE ``mean_rmse`` (the data's units), the median final hyperparameters ``final_theta``
     ``{(dataset, method): theta}``, ``n_seeds`` per method, the split rule's ``split_agree``, the map's ``map_n`` and
     ``map_seeds``, the probes and Lanczos steps of the accurate likelihood (``nll_probes``, ``nll_steps``: D5.2's text)
-    and the ``unequal`` cells (:func:`diagnosis`); ``lengthscales`` ``{dataset: {grid: [each full-size run's final lengthscale
+    and the ``unequal`` cells per construction (:func:`unequal_settings`, :func:`diagnosis`); ``lengthscales`` ``{dataset: {grid: [each full-size run's final lengthscale
     in spacings of that grid]}}`` (the main runs and the headline cells', per grid they ran on: :func:`grid_limit_text`)."""
 
     verdict_map: GPVerdictMap
@@ -518,7 +607,7 @@ class GPClaimInputs:
     map_seeds: int
     nll_probes: int
     nll_steps: int
-    unequal: list = field(default_factory=list)
+    unequal: dict = field(default_factory=dict)
     lengthscales: dict = field(default_factory=dict)
 
     def __post_init__(self):
@@ -538,8 +627,10 @@ class GPClaimInputs:
         self.split_agree = check_real("split_agree", self.split_agree, low=0.0)
         self.map_n, self.map_seeds = check_int("map_n", self.map_n, low=1), check_int("map_seeds", self.map_seeds, low=1)
         self.nll_probes, self.nll_steps = check_int("nll_probes", self.nll_probes, low=1), check_int("nll_steps", self.nll_steps, low=1)
-        if isinstance(self.unequal, str | bytes) or not hasattr(self.unequal, "__iter__"):
-            raise TypeError(f"unequal must be a list of setting labels; got {self.unequal!r}")
+        if not isinstance(self.unequal, dict) or not set(self.unequal) <= set(cons) or not all(
+                not isinstance(v, str | bytes) and hasattr(v, "__iter__") and all(isinstance(x, str) for x in v) for v in self.unequal.values()):
+            raise TypeError(f"unequal must map constructions of {list(cons)} to lists of setting labels (unequal_settings); got {self.unequal!r}")
+        self.unequal = {con: list(self.unequal.get(con, ())) for con in cons}
         if not isinstance(self.lengthscales, dict) or not set(self.lengthscales) <= set(DATASETS) or not all(
                 isinstance(g, dict) and all(isinstance(k, str) for k in g) for g in self.lengthscales.values()):
             raise ValueError(f"lengthscales must map datasets of {DATASETS} to {{grid: the full-size runs' final lengthscales in its spacings}}; "
@@ -662,7 +753,7 @@ def d51_claim(inputs: GPClaimInputs, construction: str) -> dict:
 
 def _diagnosis(claim_id, inputs, construction):
     """:func:`diagnosis`, its text ending with the grid-limited sentence (:func:`grid_limit_text`) for a claim reading humidity."""
-    found = diagnosis(claim_id, construction, inputs.verdict_map, inputs.words, inputs.map_n, inputs.map_seeds, inputs.unequal)
+    found = diagnosis(claim_id, construction, inputs.verdict_map, inputs.words, inputs.map_n, inputs.map_seeds, inputs.unequal[construction])
     note = grid_limit_text(inputs, "humidity") if "humidity" in CLAIM_DATA[claim_id] else ""
     if not note or found is None:
         return found
@@ -673,7 +764,7 @@ def _diagnosis(claim_id, inputs, construction):
 
 def d52_claim(inputs: GPClaimInputs, construction: str) -> dict:
     """D5.2's record for ``exp.claim`` against ``construction``'s LANCZOS ("under humid dataset LANCZOS can be often stuck at
-    a local optimum, while SGD avoids it", Sec. 5.2): :func:`~.gp.d52_test` at the margin :data:`STUCK_MARGIN` over seeds,
+    a local optimum, while SGD avoids it", Sec. 5.2): :func:`d52_often` at the margin :data:`STUCK_MARGIN` and "often" :data:`D52_OFTEN` over seeds,
     its readings, the stuck shares (with the likelihood and by the test RMSE alone) and its diagnosis."""
     suffix, lan, tb = _setting(inputs, construction)
     vmap = inputs.verdict_map
@@ -690,7 +781,8 @@ def d52_claim(inputs: GPClaimInputs, construction: str) -> dict:
                 | {f"humidity: median {col} {m}": _median(tb, "humidity", m, col) for m in ("SGD", lan) for col in ("final RMSE", "final NLL", "late gain")}
                 | _regime(inputs) | _grid_measured(inputs, "humidity"))
     return dict(id=f"D5.2{suffix}", text=text, test=claim_tests(tb, lan, vmap.shares, vmap.chosen)["D5.2"], table=tb, by="seed",
-                threshold={"value": STUCK_MARGIN, "source": "ours", "unit": "relative excess of a levelled-off final test RMSE over the reference",
+                threshold={"value": [STUCK_MARGIN, D52_OFTEN], "source": "ours", "unit": "[relative excess of a levelled-off final test RMSE over the reference, "
+                           "least share of LANCZOS's runs stuck ('often')]",
                            "readings": claim_readings("D5.2", tb, lan, vmap.shares, vmap.chosen)},
                 measured=measured, diagnosis=_diagnosis("D5.2", inputs, construction))
 
@@ -738,6 +830,48 @@ def beside_reading(table: pd.DataFrame, lanczos: str, shares) -> dict:
     return {"verdict": word[got], "text": text}
 
 
+#: the setting labels of the verdict map's start cells at the headline sizes (the notebook's HEAD_STARTS), matched by their start
+HEAD_START = "start:"
+
+
+def startup_hold(table: pd.DataFrame, lanczos: str, shares, start_cells) -> dict:
+    """Does D5.4's hold rest on the start-up alone, and what stands then? Its largest LANCZOS / SGD ratio over the targets
+    ``shares`` (per unit, :func:`largest_ratio`) is read at a target BOTH methods meet at their first record
+    (:func:`first_record`) where, in either unit, it is: the ratio then compares the cost of each method's first iterate
+    (a line search's start-up, GPML's ``minimize`` trying a first step ``1/(1 + |∇|²)`` on an unnormalised likelihood, against
+    one stochastic step), which the start decides, not how fast either descends. Such a hold stands only where every
+    start cell at the headline sizes (``start_cells``: D5.4's verdict-map cells of this construction, labels from
+    :data:`HEAD_START`) holds decisively too; else the start is the open choice the verdict depends on. Returns
+    ``{"at first record": bool, "stands": bool, "after first record": {unit: (share, ratio) or None}, "text": str}``
+    (``stands`` True where the largest ratio is read past the first record)."""
+    from ..verdict_map import decisive
+    _comparison(table, lanczos)
+    shares = _share_list(shares)
+    if isinstance(start_cells, str | dict) or not hasattr(start_cells, "__iter__"):
+        raise TypeError(f"start_cells must be a list of verdict-map cells; got {start_cells!r}")
+    start_cells = list(start_cells)
+    for i, c in enumerate(start_cells):
+        if not isinstance(c, dict) or not isinstance(c.get("setting"), dict):
+            raise TypeError(f"start_cells[{i}] must be a verdict-map cell {{'setting': {{...}}, 'verdict': ...}}; got {c!r}")
+    top = {u: largest_ratio(table, "humidity", lanczos, shares, u) for u in UNIT_WORDS}
+    after = {u: largest_ratio(table, "humidity", lanczos, shares, u, after_first=True) for u in UNIT_WORDS}
+    first = [u for u, t in top.items() if t is not None and all(first_record(table, "humidity", m, t[0]) for m in ("SGD", lanczos))]
+    beyond = "; ".join(f"{'none' if v is None else f'{v[1]:.3g} (share {v[0]:g})'} in {UNIT_WORDS[u]}" for u, v in after.items())
+    if not first:
+        return {"at first record": False, "stands": True, "after first record": after,
+                "text": f"The largest ratio is read past each arm's first record. The largest over the targets both arms meet after their first record: {beyond}."}
+    holds = [c for c in start_cells if c.get("verdict") == "holds" and decisive(c)]
+    stands = bool(start_cells) and len(holds) == len(start_cells)
+    cells = "; ".join(f"'{setting_text(c['setting'])}': {c.get('verdict')} ({numbers_text(c)})" for c in start_cells) or "none run"
+    text = (f"The largest ratio ({', '.join(f'{top[u][1]:.3g} in {UNIT_WORDS[u]} at share {top[u][0]:g}' for u in first)}) is read at a target both arms "
+            f"meet at their FIRST record: it compares each arm's first iterate, the line search's start-up against one stochastic step, which the "
+            f"start decides. The largest over the targets both arms meet after their first record: {beyond}. The start cells at the headline sizes: {cells}: "
+            + ("each holds decisively, so the hold stands beyond this start." if stands else
+               "not every one holds decisively, so the hold rests on the start, an open choice (the authors' code has no humidity demo; ours is "
+               "neither method's optimum). What would decide it: the start cells holding decisively (the hold stands), or a ratio of 6 past the first record."))
+    return {"at first record": True, "stands": stands, "after first record": after, "text": text}
+
+
 def d54_claim(inputs: GPClaimInputs, construction: str) -> dict:
     """D5.4's record for ``exp.claim`` against ``construction``'s LANCZOS ("under Szeged humid dataset, our generic method
     runs up to six times faster than the state-of-art method [7]", Sec. 5.2): the largest LANCZOS / SGD cost ratio over
@@ -749,6 +883,10 @@ def d54_claim(inputs: GPClaimInputs, construction: str) -> dict:
     kw, reason = judged("D5.4", tb, lan, vmap.shares, vmap.chosen)
     never = {s_: [m for m in ("SGD", lan) if never_reaches(tb, "humidity", m, s_)] for s_ in vmap.shares}
     read54 = readable_shares(tb, "humidity", lan, d54_shares(vmap.shares, D54_CHOSEN))
+    startup = startup_hold(tb, lan, read54, [c for c in vmap.cells[("D5.4", construction)]
+                                             if str(c["setting"].get("setting", "")).startswith(HEAD_START) and c["setting"].get("d") == "paper's"]) if read54 else None
+    if reason is None and startup is not None and not startup["stands"] and kw["test"](tb):   # a hold on the start-up alone: undecided
+        kw, reason = dict(kw, test=lambda t: False), startup["text"]
     missed54 = "; ".join(f"{s_:g}: {' and '.join(ms)} never reaches it" for s_, ms in never.items() if ms) or "none here"
     dropped54 = ", ".join(f"{s_:g}" for s_ in vmap.shares if s_ not in read54) or "none here"
     beside = beside_reading(tb, lan, vmap.shares)
@@ -757,12 +895,15 @@ def d54_claim(inputs: GPClaimInputs, construction: str) -> dict:
             f"the factors {CUTS['D5.4'][0]:g} and {CUTS['D5.4'][2]:g}) that each arm reaches reaches 6, in CPU seconds and in matrix-vector products; a target a still-descending LANCZOS misses within "
             f"its budget bounds its ratio from below (it can show 6x, never less), one SGD misses from above; a target one arm's runs level off above "
             f"while the other arm reaches it is a miss for that arm, its cost infinite, the other winning there ({missed54}); a target neither "
-            f"reaches bounds nothing and is not read ({dropped54}); read: {read54}. {beside['text']} {grid_limit_text(inputs, 'humidity')}"
+            f"reaches bounds nothing and is not read ({dropped54}); read: {read54}. {'' if startup is None else startup['text'] + ' '}{beside['text']} {grid_limit_text(inputs, 'humidity')}"
             f"{inputs.setup} {_seeds(inputs)}{inputs.notes[construction]}")
     measured = (_ratios(inputs, tb, lan, ("humidity",)) | _reach(inputs, tb, lan, ("humidity",))
                 | {"humidity: shares read": read54, "humidity: shares an arm never reaches (levels off above, the other reaches)": {f"{s_:g}": ms for s_, ms in never.items() if ms}}
                 | {f"beside, not a reading: [{D54_BESIDE:g}, {D54_FACTOR:g}] (the first half of the way left out)": beside["verdict"]}
-                | _nominal(inputs, tb, lan, ("humidity",)) | _grid_measured(inputs, "humidity"))
+                | _nominal(inputs, tb, lan, ("humidity",)) | _grid_measured(inputs, "humidity")
+                | ({} if startup is None else {"humidity: the largest ratio's target met at both arms' first record": startup["at first record"]}
+                   | {f"humidity: largest LANCZOS / SGD {u} past both arms' first record": None if v is None else {"share": v[0], "ratio": v[1]}
+                      for u, v in startup["after first record"].items()}))
     return dict(id=f"D5.4{suffix}", text=text, **kw,
                 threshold={"value": [D54_CHOSEN, D54_FACTOR], "source": "ours", "unit": "[the lowest target share read, LANCZOS / SGD cost factor]: the factor is the "
                            "paper's six; the range is Fig. 3(b)'s, the whole way from the start (share 0.1) to the end, a reading leaving out the first 30 % "
@@ -794,10 +935,10 @@ def setup_text(params: dict, start: dict, spacing: dict, eta0: dict, grid_r: dic
     the lengthscale never moves), SGD's degree, probes and steps, the tuned ``eta0`` ``{(dataset, method): eta0}``, each
     dataset's grid (``grid_r`` inducing points, ``spacing`` apart, at ``d`` training points: r << d as the paper's Sec. 5.2
     takes it, against the authors' 0.05 per sample), the humidity test ``gap`` in hours and the map's cell ``outside`` the
-    paper's regime. ``params``: the notebook's parameters (``theta0``, ``low``, ``high``, ``N``, ``M``, ``n_iter``,
+    paper's regime, and the common work budget (:mod:`.gp_budget`). ``params``: the notebook's parameters (``theta0``, ``low``, ``high``, ``N``, ``M``,
     ``log_step``, ``eta0_grid``, ``eta0_ratio``, ``eta0_extend``, ``pilot_seeds``, ``grid_sound``, ``grid_humidity``,
     ``eval_every``, ``authors_cg_tol``, ``cg_tol``)."""
-    p = _params(params, ("theta0", "low", "high", "N", "M", "n_iter", "log_step", "eta0_grid", "eta0_ratio", "eta0_extend", "pilot_seeds",
+    p = _params(params, ("theta0", "low", "high", "N", "M", "log_step", "eta0_grid", "eta0_ratio", "eta0_extend", "pilot_seeds",
                          "grid_sound", "grid_humidity", "eval_every", "authors_cg_tol", "cg_tol"))
     for name, value in (("start", start), ("spacing", spacing), ("grid_r", grid_r), ("d", d)):
         _mapping(name, value, DATASETS)
@@ -812,9 +953,11 @@ def setup_text(params: dict, start: dict, spacing: dict, eta0: dict, grid_r: dic
                   f"it never moved (on this grid: {np.exp(-spacing['sound'] ** 2 / (2 * theta0[2] ** 2)):.1g}; the authors' stored start hypc: 10 samples on their "
                   f"20-sample grid, 0.5 spacings)")
     return (f"SGD and our LANCZOS in the box low={p['low']}, high={p['high']} (noise floor {p['low'][0]}), the authors' LANCZOS unboxed as in their code; start theta0={p['theta0']}, {start_text}; SGD: mean degree N={p['N']}, {p['M']} probes, "
-            f"{p['n_iter']} steps {'in log theta' if p['log_step'] else 'in theta'}; SGD's and our LANCZOS's alpha = A^-1 y by CG to the authors' "
+            f"steps {'in log theta' if p['log_step'] else 'in theta'} until the common work budget ends the run (every method's runs, the authors' LANCZOS's too, cut at "
+            f"the authors' LANCZOS's median products per dataset, gp_budget.work_budget: a count of products, the same on any machine under any load; "
+            f"CPU seconds are reported beside and set no budget); SGD's and our LANCZOS's alpha = A^-1 y by CG to the authors' "
             f"tolerance {p['authors_cg_tol']:g} (warm-started; their LANCZOS solves it to {p['authors_cg_tol']:g} from zero), the test RMSE's to {p['cg_tol']:g}; eta0 of SGD and our LANCZOS tuned per dataset over {p['eta0_grid']} (extended {p['eta0_ratio']:g}x beyond an edge the choice sits at, {p['eta0_extend']} round(s)) on the worst likelihood at the end of "
-            f"{p['pilot_seeds']} pilot runs each ({', '.join(f'{n} {m}: {e:g}' for (n, m), e in eta0.items())}); SKI grid r << d: "
+            f"{p['pilot_seeds']} pilot runs each (their cost is not counted in any run's CPU seconds or products: the authors' LANCZOS needs no step) ({', '.join(f'{n} {m}: {e:g}' for (n, m), e in eta0.items())}); SKI grid r << d: "
             f"{p['grid_sound']:g} inducing points per sample on sound (r = {grid_r['sound']} at d = {d['sound']}; about 6,000 at d = 35,000, twice the authors' "
             f"count r = 3,000 but {p['grid_sound'] / AUTHORS_GRID:.1f}x their density per sample: their demo_sound.m spreads its 3,000 points over the whole 60,000-sample record, "
             f"{AUTHORS_GRID:.3f} per sample, a {1 / AUTHORS_GRID:.0f}-sample spacing; with r = 3,000 over our 35,000-sample window, 0.084 per sample "

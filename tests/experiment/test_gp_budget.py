@@ -1,0 +1,144 @@
+"""D5's common budget in work (inferopt.experiment.spectral.gp_budget): every method's runs cut at the authors' LANCZOS's
+median products, so the claims' targets are the same whatever the CPU's speed or load; bad arguments refused by name."""
+
+import zlib
+
+import numpy as np
+import pytest
+
+import inferopt.spectral.optim as optim
+from inferopt.experiment.spectral import gp_comparison
+from inferopt.experiment.spectral.gp_budget import IterateLog, cut_at_work, run_to_work, work_budget
+from inferopt.spectral import SKIGaussianProcess, SpectralSolveResult, inverse_time_step, lanczos_gd, lanczos_lbfgs, rademacher, sgd
+from inferopt.spectral.gp import LogHyperparameters
+
+AUTHORS = "LANCZOS (authors)"
+SHARES = [0.1, 0.5, 0.9]
+
+
+def run(rate, per_record, seconds, T=20, floor=1.0):
+    """A run whose test RMSE falls from 2 by ``rate`` a record to ``floor``, ``per_record`` products and ``seconds`` CPU
+    seconds a record; its iterates kept as run_to_work keeps them (one a record, its checksum traced)."""
+    t = np.arange(T + 1.0)
+    iterates = [np.array([1.0, 1.0, 1.0 + k]) for k in range(T + 1)]
+    return SpectralSolveResult(x=iterates[-1], objective=np.zeros(t.size), n_iter=T, converged=False, message="", times=seconds * t,
+                               iterations=np.arange(T + 1), metric=np.maximum(2.0 - rate * t, floor), matvecs=per_record * t,
+                               checksums=np.array([zlib.crc32(th.data) for th in iterates], dtype=np.uint32),
+                               info={"iterates": iterates, "degrees": np.arange(T)})
+
+
+def machine(load):
+    """D5's runs on one machine: the authors' LANCZOS 100 products a record down to a floor of 1.0, SGD 50 products a record,
+    slower a record (0.02) but going on to a floor of 0.8 at 60 records, past the authors' budget; ``load`` {method: CPU
+    seconds a record}."""
+    res = {("humidity", AUTHORS, k): run(0.05, 100.0, load[AUTHORS], T=T) for k, T in enumerate((16, 20, 24))}
+    return res | {("humidity", "SGD", k): run(0.02, 50.0, load["SGD"], T=100, floor=0.8) for k in range(3)}
+
+
+def cut_all(res, budget):
+    return {k: cut_at_work(r, budget) for k, r in res.items()}
+
+
+def test_work_budget_is_the_authors_median_work():
+    res = machine({AUTHORS: 1.0, "SGD": 1.0})
+    assert work_budget(res, "humidity", AUTHORS) == 2000.0          # runs of 16, 20, 24 records of 100 products
+    assert work_budget(res, "humidity", "SGD") == 5000.0
+    with pytest.raises(ValueError, match="no run of method"):
+        work_budget(res, "sound", AUTHORS)
+    with pytest.raises(ValueError, match="results"):
+        work_budget({}, "humidity", AUTHORS)
+
+
+def test_targets_on_runs_cut_to_the_work_budget_are_the_same_whatever_the_cpu_speed():
+    """Two machines, one slower and loaded unevenly (SGD's records 12x slower than on the first, the authors' 3x): the work
+    budget (the authors' median products) cuts every run at the same record, so the reference, the targets and every cost in
+    products are the same; CPU seconds only are reported. A budget of the authors' median CPU seconds (the time budget of the
+    earlier code) let SGD run 80 records on the first machine, 20 on the second: its reference, so the targets, moved."""
+    fast, slow = machine({AUTHORS: 1.0, "SGD": 0.25}), machine({AUTHORS: 3.0, "SGD": 3.0})
+    tables = []
+    for res in (fast, slow):
+        cut = cut_all(res, work_budget(res, "humidity", AUTHORS))
+        assert {k[1]: float(r.matvecs[-1]) for k, r in cut.items()} == {AUTHORS: 2000.0, "SGD": 2000.0}
+        tables.append(gp_comparison(cut, ("SGD", AUTHORS), SHARES))
+    a, b = tables
+    assert a.attrs["targets"] == b.attrs["targets"]
+    cols = ["final RMSE", "total matvecs"] + [f"matvecs to {s:g}" for s in SHARES] + [f"records to {s:g}" for s in SHARES]
+    assert a[cols].equals(b[cols]) and not a["total time"].equals(b["total time"])
+    # SGD at 1.2 after its 40 records in the budget, the authors' median run at its floor 1.0: the reference is 1.0
+    assert a.attrs["targets"]["humidity"][0.9] == pytest.approx(2.0 - 0.9 * 1.0)
+
+    def by_time(res):   # the earlier code's budget: every run cut at the authors' median CPU seconds
+        limit = np.median([r.times[-1] for k, r in res.items() if k[1] == AUTHORS])
+        return {k: cut_at_work(r, float(r.matvecs[np.searchsorted(r.times, limit, side="right") - 1])) for k, r in res.items()}
+    timed = [gp_comparison(by_time(res), ("SGD", AUTHORS), SHARES).attrs["targets"]["humidity"] for res in (fast, slow)]
+    assert timed[0][0.9] == pytest.approx(2.0 - 0.9 * 1.2) and timed[1][0.9] == pytest.approx(2.0 - 0.9 * 1.0)
+
+
+def test_cut_at_work_keeps_the_last_record_within_the_budget_and_its_iterate():
+    r = run(0.05, 100.0, 1.0)
+    cut = cut_at_work(r, 1050.0)
+    assert cut.matvecs[-1] == 1000.0 and cut.n_iter == 10 and cut.x.tolist() == [1.0, 1.0, 11.0]
+    assert cut.info["degrees"].tolist() == list(range(10)) and len(cut.info["iterates"]) == 11 and "work budget" in cut.message
+    assert cut_at_work(r, 1e9) is r and cut_at_work(r, None) is r
+    assert cut_at_work(r, 1.0).n_iter == 0                            # the start always stands
+    bad = run(0.05, 100.0, 1.0)
+    bad.info["iterates"] = bad.info["iterates"][1:] + bad.info["iterates"][:1]
+    with pytest.raises(ValueError, match="iterates"):
+        cut_at_work(bad, 1050.0)
+    del bad.info["iterates"]
+    with pytest.raises(ValueError, match="iterates"):
+        cut_at_work(bad, 1050.0)
+    with pytest.raises(ValueError, match="budget"):
+        cut_at_work(r, -1.0)
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(0)
+    x = np.sort(rng.uniform(0, 50, 200))
+    return x, np.sin(x / 3) + 0.2 * rng.standard_normal(200), np.linspace(1, 49, 20)
+
+
+def make(data):
+    x, y, xt = data
+    return SKIGaussianProcess(x, y, r=60, x_test=xt, y_test=np.sin(xt / 3), low=[0.01, 0.01, 0.1], high=[10, 10, 100], cg_tol=1e-6,
+                              rng=0, dense_limit=0)
+
+
+def fake_clock(monkeypatch, speed):
+    """The optimisers' CPU clock advancing ``speed`` seconds a reading: a machine of another speed."""
+    now = {"t": 0.0}
+
+    def clock():
+        now["t"] += speed
+        return now["t"]
+    monkeypatch.setattr(optim, "clock", clock)
+
+
+def test_real_runs_to_a_work_budget_are_the_same_on_a_fast_and_a_slow_clock(data, monkeypatch):
+    """SGD, our LANCZOS and the authors' LANCZOS to the authors' products on two fake clocks: the same iterates, test RMSEs
+    and products; SGD's and our LANCZOS's step caps (2, doubled until the budget is spent) end nowhere but at the budget, each
+    run the same as one made directly to the cut's step count."""
+    theta0 = np.array([1.0, 0.5, 2.0])
+    Z = rademacher(np.random.default_rng(1), 200, 5)
+    step = inverse_time_step(0.5 / 200, 0.02)
+    got = []
+    for speed in (1.0, 7.0):
+        fake_clock(monkeypatch, speed)
+        authors = run_to_work(lanczos_lbfgs, make(data), theta0, Z=Z, n_steps=15, max_evals=12, optimiser="minimize")
+        budget = work_budget({("d", AUTHORS, 0): authors}, "d", AUTHORS)
+        s = run_to_work(sgd, LogHyperparameters(make(data)), np.log(theta0), budget, 2, step=step, M=2, N=10, rng=np.random.SeedSequence(5))
+        lan = run_to_work(lanczos_gd, LogHyperparameters(make(data)), np.log(theta0), budget, 2, step=step, M=2, rng=np.random.SeedSequence(5))
+        got.append((authors, s, lan))
+        for r in (s, lan):
+            assert r.matvecs[-1] <= budget and r.n_iter > 2 and "work budget" in r.message
+    for r1, r2 in zip(*got):
+        assert np.array_equal(r1.metric, r2.metric) and np.array_equal(r1.matvecs, r2.matvecs) and np.array_equal(r1.x, r2.x)
+        assert r2.times[-1] > r1.times[-1]
+    s = got[0][1]
+    direct = sgd(LogHyperparameters(make(data)), np.log(theta0), max_iter=s.n_iter, step=step, M=2, N=10, rng=np.random.SeedSequence(5))
+    assert np.array_equal(direct.x, s.x) and np.array_equal(direct.metric, s.metric) and np.array_equal(direct.matvecs, s.matvecs)
+    with pytest.raises(ValueError, match="steps"):
+        run_to_work(sgd, LogHyperparameters(make(data)), np.log(theta0), 10.0, 0, step=step)
+    with pytest.raises(TypeError, match="problem"):
+        IterateLog(object())
