@@ -782,8 +782,7 @@ def _d5_only():
         "experiment.spectral.gp_claims.first_record": lambda: dict(table=gp_rows(), name="sound", method="SGD", share=0.9),
         "experiment.spectral.gp_claims.largest_ratio": lambda: dict(table=gp_rows(), name="sound", lanczos="LANCZOS", shares=[0.9], unit="seconds",
                                                                     after_first=False),
-        "experiment.spectral.gp_claims.unequal_settings": lambda: dict(settings={"probes 10": ({"probes": 10}, ["SGD"])},
-                                                                       constructions={"ours": "LANCZOS", "authors": authors}),
+        "experiment.spectral.gp_claims.unequal_settings": None,   # mappings only (no generated bad values): refused naming settings / constructions (its test)
     }
 
 
