@@ -164,7 +164,7 @@ def paper_reading(tables, *, factor: float = 1.0, strict: bool = False) -> str:
     raise ValueError(f"no reading of 'our approach' passes every one of the paper's tables at factor {factor}")
 
 
-#: why Fig. 1's ELBO curves (C2.6, C3.2) are not gated by the regime (:func:`in_regime`): a claim's text ends with it
+#: why Fig. 1's ELBO curves (C2.6; C3.2 and C3.8: CURVES_NOTE) are not gated by the regime (:func:`in_regime`): a claim's text ends with it
 STABILITY_NOTE = (" Not gated by the regime: the claim is about stability (Sec. 6.1's instability of line search), and a rule "
                   "falling below plain VI is part of what it compares.")
 
@@ -784,17 +784,17 @@ def rows_diagnosis(diagnosis, effect: dict, bounds, *, n_rows: int, components: 
                     "may drop components (Fig. 2, App. C), or the paper's component counts on EICU", evidence)
 
 
-def reading_beside(diagnosis, ratio, ends, approaches):
+def reading_beside(diagnosis, ratio, bounds, approaches):
     """C3.5's looser readings of "our approach" named beside its diagnosis (session 45's review: its verdict turns under
     AdaFW alone and the fastest rule). ``ratio``: rule -> step-size work as a multiple of the predefined step's (line
-    search's and every adaptive rule's); ``ends``: the ranges as the claim reads them (:func:`ratios_in_range`);
+    search's and every adaptive rule's); ``bounds``: the ranges as the claim reads them (:func:`ratios_in_range`);
     ``approaches``: the looser readings (:data:`APPROACHES`; :func:`ranges_readings`' ``beside``), which read less than the
     words (the paper's own table passes a stricter one), so they do not bracket the words and decide nothing: where the
     claim fails at its reading and some of them hold, the diagnosis (a mapping with ``text``) gains a sentence naming the
     turn and ``evidence["reading beside"]`` (reading -> its adaptive values, holds); else it is returned as it is (an
     :class:`~.claims.Unearned` or None too)."""
     approaches = [check_choice("approaches", a, APPROACHES) for a in approaches]
-    turns = {a: {"values": _approach_values(ratio, a), "holds": ratios_in_range(ratio, ends, a)} for a in approaches}
+    turns = {a: {"values": _approach_values(ratio, a), "holds": ratios_in_range(ratio, bounds, a)} for a in approaches}
     held = {a: t for a, t in turns.items() if t["holds"]}
     if not isinstance(diagnosis, dict) or "text" not in diagnosis or not held:
         return diagnosis
@@ -803,7 +803,7 @@ def reading_beside(diagnosis, ratio, ends, approaches):
     return {**diagnosis, "evidence": {**(diagnosis.get("evidence") or {}), "reading beside": turns},
             "text": f"{diagnosis['text']} Beside, a reading that turns it (not the verdict: looser than the reading the "
                     f"paper's own table passes, so it reads less than the words): read as {' or '.join(held)}, \"our "
-                    f"approach\" lies within {ends[0]:g}-{ends[1]:g}x ({shown}) and the claim holds; the gap at the chosen "
+                    f"approach\" lies within {bounds[0]:g}-{bounds[1]:g}x ({shown}) and the claim holds; the gap at the chosen "
                     "reading is the corrective rules' kept components."}
 
 
@@ -1022,8 +1022,14 @@ def bootstrap_intervals(statistic, records: pd.DataFrame, *, q: float = 0.05, n_
     n_resamples = check_int("n_resamples", n_resamples, low=1)
     rng = np.random.default_rng(check_int("seed", seed, low=0))
     paired = bool((records.groupby("replicate").method.nunique() == records.method.nunique()).all())
-    point = statistic(records)
-    drawn = [statistic(resample_units(records, "replicate", rng) if paired else pd.concat(
+    def values(table):
+        out = statistic(table)
+        if not isinstance(out, dict) or not out or not all(np.isfinite(v) for v in np.asarray(list(out.values()), float)):
+            raise ValueError(f"statistic must return a non-empty mapping rule -> finite value; got {out!r}")
+        return out
+
+    point = values(records)
+    drawn = [values(resample_units(records, "replicate", rng) if paired else pd.concat(
         [resample_units(sub, "replicate", rng) for _, sub in records.groupby("method", sort=False)], ignore_index=True))
         for _ in range(n_resamples)]
     return {m: [float(v), float(np.quantile([d[m] for d in drawn], q)), float(np.quantile([d[m] for d in drawn], 1 - q))]
