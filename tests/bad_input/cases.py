@@ -721,6 +721,13 @@ def _internal():
             op=__import__("inferopt.spectral.operators", fromlist=["MatrixOperator"]).MatrixOperator(A)),
         "spectral.gradients.adjoint_factors": lambda: dict(A=A, V=V, weights=cheb_weights(), a=1.0, b=30.0),
         "spectral.optim.make_step": lambda: dict(step=0.1),
+        "experiment.boosting_claims.band_gaps": lambda: dict(records=boosting_records(), rules=("adafw",), reference="predefined"),
+        # boosting_claims.bootstrap_intervals is not swept: its statistic returns a mapping rule -> value, which the sweep's
+        # callable kinds (a number returned NaN, negative or complex) cannot wrap; its checks are tests/experiment's
+        "experiment.boosting_claims.reading_beside": lambda: dict(
+            diagnosis={"kind": "stand-in", "text": "Outside."}, ratio={"predefined": 1.0, "adafw": 4.2, "adaafw": 12.4,
+                                                                       "adapfw": 11.4, "line_search": 26.0},
+            bounds=[2.0, 5.0, 6.82, 39.0], approaches=["adafw", "fastest"]),
         "spectral.estimators.replicate_weights": lambda: dict(
             rule=__import__("inferopt.spectral", fromlist=["FixedDegree"]).FixedDegree(series(), 4), R=3, rng=0),
         **_d3_session45(),
