@@ -444,7 +444,7 @@ def test_map_cell_keeps_the_chosen_reading_where_the_readings_turn():
     and its verdict at the chosen reading alone."""
     import inferopt.experiment.spectral.gp_claims as gc
     from inferopt.experiment.spectral.gp import CHOSEN_READING
-    table = pd.DataFrame({"seed": np.arange(6)})
+    table = pd.DataFrame({"dataset": "sound", "seed": np.arange(6)})   # a map cell's rows name their dataset (seed_strata)
     fake = dict(readable=lambda *a: True, claim_readings=lambda *a: [{"value": 0.9, "verdict": "holds"}, {"value": 0.5, "verdict": "fails"}],
                 deciding_numbers=lambda *a: {}, deciding_shares=lambda *a: [0.9])
     saved = {k: getattr(gc, k) for k in fake}

@@ -654,6 +654,18 @@ def choose_eta0(pilot: dict):
     return min(sorted(worst), key=lambda e: worst[e]), worst
 
 
+def _map_cells(name: str, cells) -> list:
+    """``cells`` as a list of verdict-map cells (:func:`~..verdict_map.cell`: each a mapping with a ``setting`` mapping), or a
+    TypeError naming argument ``name``."""
+    if isinstance(cells, str | dict) or not hasattr(cells, "__iter__"):
+        raise TypeError(f"{name} must be a list of verdict-map cells; got {type(cells).__name__}")
+    cells = list(cells)
+    for i, c in enumerate(cells):
+        if not isinstance(c, dict) or not isinstance(c.get("setting"), dict):
+            raise TypeError(f"{name}[{i}] must be a verdict-map cell {{'setting': {{...}}, 'verdict': ...}}; got {c!r}")
+    return cells
+
+
 def size_held(cells, headline="paper's") -> list:
     """The cells of a verdict map (:func:`~..verdict_map.cell`, settings ``{"setting": label, "d": size}``) whose holding
     cannot be told from their data SIZE's: cells that hold decisively at a size other than the ``headline`` one where the
@@ -661,12 +673,7 @@ def size_held(cells, headline="paper's") -> list:
     that size cell among them). A change of the data size is not an open choice of the paper: such a cell rescues
     nothing; a cell holding where the main setting at its size fails decisively is its setting's."""
     from ..verdict_map import decisive
-    if isinstance(cells, str | dict) or not hasattr(cells, "__iter__"):
-        raise TypeError(f"cells must be a list of verdict-map cells; got {type(cells).__name__}")
-    cells = list(cells)
-    for i, c in enumerate(cells):
-        if not isinstance(c, dict) or not isinstance(c.get("setting"), dict):
-            raise TypeError(f"cells[{i}] must be a verdict-map cell {{'setting': {{...}}, 'verdict': ...}}; got {c!r}")
+    cells = _map_cells("cells", cells)
     holds = lambda c: c.get("verdict") == "holds" and decisive(c)
     sizes = {(c.get("construction"), c["setting"].get("d")) for c in cells
              if c["setting"].get("setting") == "main" and c["setting"].get("d") != headline and not (c.get("verdict") == "fails" and decisive(c))}

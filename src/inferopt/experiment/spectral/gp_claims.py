@@ -32,7 +32,7 @@ from ..._validation import as_finite_array, check_callable, check_choice, check_
 from ..claims import Unearned, readings, setting_text
 from ..support import N_RESAMPLES, bootstrap_support, supported_verdict
 from ..verdict_map import cell
-from .gp import (CHOSEN_READING, GRID_BAND, PLATEAU, TIE, UNITS, _pair, _runs, _share, _shares, capped, grid_limited, nominal_ratio, coarse_record,
+from .gp import (CHOSEN_READING, _map_cells, GRID_BAND, PLATEAU, TIE, UNITS, _pair, _runs, _share, _shares, capped, grid_limited, nominal_ratio, coarse_record,
                  construction_holds, d51_reading, d53_reading, d54_informative, d54_reading, d55_test, decided_share, deciding_numbers,
                  gp_comparison, levels_above, never_reaches, objective_agrees, own_map_diagnosis, ratio_bound, readable_shares, reached,
                  reference_rmse, stuck_share, time_ratio)
@@ -847,12 +847,7 @@ def startup_hold(table: pd.DataFrame, lanczos: str, shares, start_cells) -> dict
     from ..verdict_map import decisive
     _comparison(table, lanczos)
     shares = _share_list(shares)
-    if isinstance(start_cells, str | dict) or not hasattr(start_cells, "__iter__"):
-        raise TypeError(f"start_cells must be a list of verdict-map cells; got {start_cells!r}")
-    start_cells = list(start_cells)
-    for i, c in enumerate(start_cells):
-        if not isinstance(c, dict) or not isinstance(c.get("setting"), dict):
-            raise TypeError(f"start_cells[{i}] must be a verdict-map cell {{'setting': {{...}}, 'verdict': ...}}; got {c!r}")
+    start_cells = _map_cells("start_cells", start_cells)
     top = {u: largest_ratio(table, "humidity", lanczos, shares, u) for u in UNIT_WORDS}
     after = {u: largest_ratio(table, "humidity", lanczos, shares, u, after_first=True) for u in UNIT_WORDS}
     first = [u for u, t in top.items() if t is not None and all(first_record(table, "humidity", m, t[0]) for m in ("SGD", lanczos))]
