@@ -755,6 +755,7 @@ def _d3_session45():
         claims("d34_raw_text"): None,   # d34_raw_change's reading and a label (any string): refused naming raw (its test)
         claims("d34_phase"): lambda: dict(raw=raw_read(), reading="0.85"),
         claims("d31_literal_runs"): lambda: dict(table=run_rows().query("dataset == 'a'"), seed=0),
+        claims("with_end_objectives"): None,   # session 46: mappings of runs and problems: refused naming results / problems (its test)
     }
 
 

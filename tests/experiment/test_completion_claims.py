@@ -12,7 +12,8 @@ from inferopt.experiment.claims import Unearned
 from inferopt.experiment.spectral import run_table
 from inferopt.experiment.spectral.completion_claims import (COST_ORDER, D3Runs, basis_text, cost_check, cost_trend, d31_claim,
                                                             d32_claim, d33_claim, decided, far_text, made, map_text, median_of,
-                                                            pick_text, ratio_text, run_summary, stand_in_32, stand_in_33, steps_text, unusable_regime)
+                                                            pick_text, ratio_text, run_summary, stand_in_32, stand_in_33, steps_text, unusable_regime,
+                                                            with_end_objectives)
 from completion_runs import OPT, START, falling, result  # this folder's constructed runs
 
 TARGETS = {"0.72": 0.64, "0.85": 0.575, "1": 0.5, "RMSE 1.5": 1.5}
@@ -99,6 +100,44 @@ def test_median_ratio_and_basis_texts_read_the_runs():
         median_of(tb, "whole", "Adam", "final RMSE")
     with pytest.raises(ValueError, match="columns"):
         run_summary(tb, "0.5")
+
+
+class _Quadratic:
+    """A problem whose objective is ||x - c||^2 (a closed form to check the end objectives against)."""
+    def __init__(self, c):
+        self.c = c
+
+    def objective(self, x):
+        return float(np.sum((np.asarray(x) - self.c) ** 2))
+
+
+def test_with_end_objectives_reads_each_runs_end_point():
+    # the raw cell's table (session 46): run_summary needs the final objective, which only the main table had
+    results = {}
+    for name, shift in (("small", 0.0), ("whole", 1.0)):
+        gd = result(falling(0.05)); gd.x = np.array([shift + 3.0]); results[name, "GD", None] = gd
+        for s in range(3):
+            r = result(falling(0.1)); r.x = np.array([shift + s]); results[name, "SGD", s] = r
+    tb = run_table(results, {n: TARGETS for n in ("small", "whole")}, {"small": None, "whole": None}, M=2, stay=True)
+    with pytest.raises(ValueError, match="columns"):
+        run_summary(tb, "0.85")
+    problems = {"small": _Quadratic(0.0), "whole": _Quadratic(1.0)}
+    out = with_end_objectives(tb, results, problems, {"small": 2.0, "whole": 4.0})
+    want = {("small", "GD"): 9.0, ("whole", "GD"): 9.0}
+    for n, m, s, v, q in zip(out.dataset, out.method, out.seed, out["final objective"], out["objective / optimum"]):
+        exp = want.get((n, m), float(s) ** 2)      # SGD seed s ends at shift + s: objective s^2; GD (every seed's row) at shift + 3
+        assert v == exp and q == exp / {"small": 2.0, "whole": 4.0}[n]
+    assert (out.method == "GD").sum() == 6 and "final objective" not in tb   # GD's deterministic run on each seed's row; tb untouched
+    assert run_summary(out, "0.85").loc[("whole", "SGD"), "final objective"] == 1.0
+    assert "objective / optimum" not in with_end_objectives(tb, results, problems)
+    with pytest.raises(ValueError, match="problems has no problem"):
+        with_end_objectives(tb, results, {"small": _Quadratic(0.0)})
+    with pytest.raises(ValueError, match="results has no run"):
+        with_end_objectives(tb, {k: r for k, r in results.items() if k != ("whole", "SGD", 2)}, problems)
+    with pytest.raises(TypeError, match=r"problems\['small'\]"):
+        with_end_objectives(tb, results, {"small": object(), "whole": _Quadratic(1.0)})
+    with pytest.raises(TypeError, match="mappings"):
+        with_end_objectives(tb, list(results.values()), problems)
 
 
 def test_ratio_text_neither_reached():

@@ -27,7 +27,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from ..._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
+from ..._validation import check_callable, check_choice, check_protocol, check_choices, check_int, check_real, check_table
 from ..claims import Unearned, readings
 from ..support import N_RESAMPLES, Gated, resample_units, supported_verdict
 from .completion import _both_reach, _median, _reading
@@ -82,6 +82,34 @@ def run_summary(table: pd.DataFrame, reading: str) -> pd.DataFrame:
     cols = ["final RMSE", "mean RMSE", "final objective", "iterations", "exact gradients", "mat-vecs", f"time to {reading}",
             f"exact gradients to {reading}", f"mat-vecs to {reading}", "zero-degree share"]
     return _runs(table, *cols).groupby(["dataset", "method"])[cols].median()
+
+
+def with_end_objectives(table: pd.DataFrame, results: dict, problems: dict, optimum: dict | None = None) -> pd.DataFrame:
+    """``table`` (:func:`~.completion.run_table`'s rows of ``results``) with each run's ``final objective``: the exact
+    objective (Eq. (14), the matrix-completion objective with its spectral penalty) of the run's end point ``x`` under
+    ``problems[dataset]`` (a deterministic run, seed None in ``results``, on each of its rows), and with ``optimum``
+    (``{dataset: the model optimum's objective}``) ``objective / optimum``, 1 at the optimum and far above for a blown-up run.
+    :func:`run_summary` reads ``final objective``."""
+    _runs(table)
+    if not isinstance(results, dict) or not isinstance(problems, dict):
+        raise TypeError("results and problems must be mappings: (dataset, method, seed) -> result, dataset -> problem")
+    for name in pd.unique(table.dataset):
+        if name not in problems:
+            raise ValueError(f"problems has no problem for the table's dataset {name!r}")
+        check_protocol(f"problems[{name!r}]", problems[name], "objective", what="a completion problem")
+    key = lambda n, m, s: (n, m, s) if (n, m, s) in results else (n, m, None)
+    ends = {}
+    for n, m, s in zip(table.dataset, table.method, table.seed):
+        k = key(n, m, s)
+        if k not in results:
+            raise ValueError(f"results has no run {(n, m, s)!r} of the table (nor its deterministic run {(n, m, None)!r})")
+        if k not in ends:
+            ends[k] = float(problems[n].objective(results[k].x))
+    out = table.copy()
+    out["final objective"] = [ends[key(n, m, s)] for n, m, s in zip(table.dataset, table.method, table.seed)]
+    if optimum is not None:
+        out["objective / optimum"] = out["final objective"] / out["dataset"].map(optimum)
+    return out
 
 
 def ratio_text(table: pd.DataFrame, name: str, budget, reading: str, fast: str = "SVRG") -> str:
