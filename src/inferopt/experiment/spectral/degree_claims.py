@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import as_finite_array, check_choices, check_int, check_real, check_table
-from .completion_degrees import _eig_side, _series_derivative, det_own_fixed_point, truncated_gradient
+from .completion_degrees import _arm, _eig_side, _se, _series_derivative, det_own_fixed_point, truncated_gradient
 
 #: D4.3's "relatively large" (ours): the other distributions' gradient variance above the optimal one's by more than this
 #: share of it (:func:`d43_common_reading`; the claim reads it at :data:`D43_MARGIN_READINGS` too)
@@ -32,17 +32,6 @@ FLOOR_ROUNDS = 3
 
 
 # ----------------------------------------------------------------------------- D4.2: two claims on SGD-DET's own floors
-
-
-def _arm(table, method, column) -> np.ndarray:
-    v = table.loc[table["method"] == method, column].to_numpy(float)
-    if v.size == 0:
-        raise ValueError(f"table holds no run of {method!r}")
-    return v
-
-
-def _se(v) -> float:
-    return float(np.std(v, ddof=1) / np.sqrt(v.size)) if v.size > 1 else float("inf")
 
 
 def _floors_read(table: pd.DataFrame, low: int, high: int, fixed: dict, z: float) -> tuple:
