@@ -1,6 +1,7 @@
-"""D4's deciding code of session 44 (inferopt.experiment.spectral.degree_claims; issue 41's pre-run review): D4.2 on settled
-floors and able to fail through the claim, D4.3 on common probes with its exact degree part and an equivalence reading, the
-map's usable cells; each decision holds and fails on constructed inputs, and bad arguments are refused by name."""
+"""D4's deciding code (inferopt.experiment.spectral.degree_claims; issue 41's pre-run review, session 45's fresh review): D4.2's
+two halves (SGD-DET's, SGD's) on settled floors not above the runs, able to fail through the claim; the floors tried from the
+runs' end; D4.3 on common probes with its realisable degree part, an unbounded term undecided, a point short of the gate not
+deciding; the map's usable cells; each decision holds and fails on constructed inputs, and bad arguments are refused by name."""
 
 import numpy as np
 import pandas as pd
@@ -8,8 +9,9 @@ import pytest
 
 from inferopt.experiment import Experiment
 from inferopt.experiment.claims import Unearned
-from inferopt.experiment.spectral.degree_claims import (chosen_cell_diagnosis, common_gradient_draws, d42_settled_reading, d43_common_reading,
-                                                        degree_term, map_cells_to_run)
+from inferopt.experiment.spectral import degree_claims
+from inferopt.experiment.spectral.degree_claims import (chosen_cell_diagnosis, common_gradient_draws, d42_det_reading, d42_sgd_reading,
+                                                        d43_common_reading, degree_term, map_cells_to_run, settled_fixed_point)
 from inferopt.experiment.support import bootstrap_support
 from inferopt.spectral import ChebyshevSeries, make_degree_rule
 from inferopt.spectral.completion import reference_solution
@@ -25,17 +27,65 @@ def fixed_at(floors, settled=(True, True)):
     return {n: {"test RMSE": floors[n], "converged": ok, "self-consistent": True} for n, ok in zip((10, 30), settled)}
 
 
-def test_d42_settled_reading_refuses_a_floor_that_did_not_settle():
+def test_d42_det_reading_holds_fails_and_stays_undecided():
     floors = {10: 0.95, 30: 0.90}
-    tb = level_table(0.95, 0.90, 0.88, 0.881)
-    r = d42_settled_reading(tb, 10, 30, fixed_at(floors))
-    assert r["outcome"] is True and r["settled"] == {10: True, 30: True}
-    r = d42_settled_reading(tb, 10, 30, fixed_at(floors, (True, False)))
+    # SGD-DET levels at its floors: its half holds; rising with the degree beyond the noise: fails
+    r = d42_det_reading(level_table(0.95, 0.90, 0.88, 0.881), 10, 30, fixed_at(floors))
+    assert r["outcome"] is True and r["gain"] == pytest.approx(0.05) and r["settled"] == {10: True, 30: True}
+    assert d42_det_reading(level_table(0.96, 0.97, 0.88, 0.88), 10, 30, fixed_at(floors))["outcome"] is False
+    # a gain within the noise (session 45: -0.0012 against 2 x 0.0014): undecided, not a failure
+    r = d42_det_reading(level_table(0.95, 0.951, 0.88, 0.88), 10, 30, fixed_at({10: 0.95, 30: 0.90}))
+    assert r["outcome"] is None and "within 2 times the levels' noise" in r["reason"]
+    # an unsettled floor decides nothing
+    r = d42_det_reading(level_table(0.95, 0.90, 0.88, 0.881), 10, 30, fixed_at(floors, (True, False)))
     assert r["outcome"] is None and "did not settle at N = 30" in r["reason"]
-    # a failure with an unsettled floor is no failure either
-    assert d42_settled_reading(level_table(0.90, 0.95, 0.88, 0.88), 10, 30, fixed_at(floors, (False, True)))["outcome"] is None
+    # a floor above where the runs already are (session 45: 1.1375 over the runs' 1.071) decides nothing
+    r = d42_det_reading(level_table(0.95, 0.90, 0.88, 0.881), 10, 30, fixed_at({10: 1.10, 30: 0.90}))
+    assert r["outcome"] is None and "above where its runs already are at N = 10" in r["reason"] and 10 in r["floor above level"]
+    # mid-transient: undecided, named; floors within the noise: named
+    r = d42_det_reading(level_table(0.95, 0.90, 0.88, 0.881, rate=0.005), 10, 30, fixed_at(floors))
+    assert r["outcome"] is None and "levelled off" in r["reason"] and "below the noise" not in r["reason"]
+    r = d42_det_reading(level_table(0.95, 0.90, 0.88, 0.881, jitter=0.05), 10, 30, fixed_at({10: 0.9001, 30: 0.9}))
+    assert r["outcome"] is None and "below the noise" in r["reason"]
     with pytest.raises(ValueError, match="fixed"):
-        d42_settled_reading(tb, 10, 30, {10: {"test RMSE": 0.9}})
+        d42_det_reading(level_table(0.95, 0.90, 0.88, 0.881), 10, 30, {10: {"test RMSE": 0.9}})
+    with pytest.raises(ValueError, match="low"):
+        d42_det_reading(level_table(0.95, 0.90, 0.88, 0.881), 30, 10, fixed_at(floors))
+    with pytest.raises(ValueError, match="no run"):
+        d42_det_reading(level_table(0.95, 0.90, 0.88, 0.881), 10, 20, fixed_at(floors) | {20: fixed_at(floors)[30]})
+
+
+def test_d42_sgd_reading_is_its_own_claim():
+    floors = {10: 0.95, 30: 0.90}
+    # SGD's level the same at both degrees, against the floors' 0.05 gap: holds, whatever SGD-DET's levels do
+    assert d42_sgd_reading(level_table(0.95, 0.951, 0.88, 0.881), 10, 30, fixed_at(floors))["outcome"] is True
+    # SGD changes with the degree as much as SGD-DET's floors: fails
+    r = d42_sgd_reading(level_table(0.95, 0.90, 0.95, 0.90), 10, 30, fixed_at(floors))
+    assert r["outcome"] is False and r["allowed"] == pytest.approx(0.025)
+    # near the allowed change within the noise: undecided
+    r = d42_sgd_reading(level_table(0.95, 0.90, 0.905, 0.88, jitter=0.004), 10, 30, fixed_at(floors))
+    assert r["outcome"] is None and "within 2 times its noise" in r["reason"]
+    # SGD still falling, or an unsettled floor: undecided
+    assert d42_sgd_reading(level_table(0.95, 0.90, 0.88, 0.881, rate=0.005), 10, 30, fixed_at(floors))["outcome"] is None
+    assert d42_sgd_reading(level_table(0.95, 0.90, 0.88, 0.881), 10, 30, fixed_at(floors, (False, True)))["outcome"] is None
+    with pytest.raises(ValueError, match="share"):
+        d42_sgd_reading(level_table(0.95, 0.90, 0.88, 0.881), 10, 30, fixed_at(floors), share=0.0)
+
+
+def test_settled_fixed_point_tries_the_next_start_until_one_settles(monkeypatch):
+    calls = []
+
+    def fake(problem, theta0, degree, **kw):
+        calls.append((theta0, kw))
+        return np.full((2, 2), theta0), {"test RMSE": theta0, "converged": True, "self-consistent": theta0 == 2.0}
+    monkeypatch.setattr(degree_claims, "det_own_fixed_point", fake)
+    theta, info = settled_fixed_point(None, {"runs' end": 1.0, "optimum": 2.0, "never": 3.0}, 10, rounds=3)
+    assert info["start"] == "optimum" and info["tried"] == ["runs' end", "optimum"] and theta[0, 0] == 2.0
+    assert calls[0][1] == {"rounds": 3}
+    theta, info = settled_fixed_point(None, {"a": 1.0, "b": 3.0}, 10)   # none settles: the last, flagged by its own info
+    assert info["start"] == "b" and not info["self-consistent"]
+    with pytest.raises(TypeError, match="starts"):
+        settled_fixed_point(None, {}, 10)
 
 
 SETTING = {"dataset": "d", "ratings": "centred", "eps": 100.0, "lam": 1.0}
@@ -45,8 +95,8 @@ STAND_IN = {"text": "A smaller matrix.", "evidence": {"least level gain resolved
 def d42_claim(tmp_path, tb, floors, settled=(True, True)):
     """D4.2 recorded end to end: its reading, the chosen cell's diagnosis, Experiment.claim."""
     def test(t):
-        return d42_settled_reading(t, 10, 30, fixed_at(floors, settled))["outcome"] is True
-    reading = d42_settled_reading(tb, 10, 30, fixed_at(floors, settled))
+        return d42_det_reading(t, 10, 30, fixed_at(floors, settled))["outcome"] is True
+    reading = d42_det_reading(tb, 10, 30, fixed_at(floors, settled))
     diagnosis = chosen_cell_diagnosis(reading, bootstrap_support(test, tb, by="seed"), setting=SETTING, seeds=5, main_seeds=5,
                                       text="SGD-DET's levels.", stand_in=STAND_IN, no_authors_construction="No authors' code.")
     exp = Experiment("D4", title="t", paper="p", figure="Fig 2", params={"output_dir": str(tmp_path), "seed": 0})
@@ -56,11 +106,11 @@ def d42_claim(tmp_path, tb, floors, settled=(True, True)):
 def test_d42_can_fail_through_the_claim(tmp_path):
     floors = {10: 0.95, 30: 0.90}
     # SGD-DET's level rises from N = 10 to 30 beyond the noise, with visible settled floors: fails (stand-in), decisively
-    c = d42_claim(tmp_path, level_table(0.90, 0.95, 0.88, 0.88), floors)
+    c = d42_claim(tmp_path, level_table(0.96, 0.97, 0.88, 0.88), floors)
     assert c["verdict"] == "fails" and c["diagnosis"]["kind"] == "stand-in" and "A smaller matrix." in c["diagnosis"]["text"]
     assert d42_claim(tmp_path, level_table(0.95, 0.90, 0.88, 0.881), floors)["verdict"] == "holds"
     # an unsettled floor: inconclusive, with the reason
-    c = d42_claim(tmp_path, level_table(0.90, 0.95, 0.88, 0.88), floors, (False, True))
+    c = d42_claim(tmp_path, level_table(0.96, 0.97, 0.88, 0.88), floors, (False, True))
     assert c["verdict"] == "inconclusive" and "did not settle" in c["reason"]
     assert isinstance(chosen_cell_diagnosis({"outcome": None, "reason": "why"}, {"method": "bootstrap", "fraction_holding": 0.0},
                                             setting=SETTING, seeds=5, main_seeds=5, text="t", stand_in=STAND_IN,
@@ -106,10 +156,19 @@ def test_d43_common_reading_holds_fails_and_stays_undecided():
     # the exact degree part decides what the draws cannot see: equal probe parts, Poisson's tail term twice the optimal variance
     terms = {p: {"optimal": 0.0, "poisson": 200.0, "negative binomial": 200.0} for p in ("optimum", "path")}
     assert d43_common_reading(common_table({"poisson": 0.0, "negative binomial": 0.0}, 0.002), terms)["outcome"] is True
-    # an unbounded degree term (Poisson's reweights overflowing double precision): that rule's excess is inf
+    # an unbounded degree term (Poisson's reweights overflowing double precision) is no measured variance: undecided (session 45)
     terms = {p: {"optimal": 0.0, "poisson": float("inf"), "negative binomial": 200.0} for p in ("optimum", "path")}
     r = d43_common_reading(common_table({"poisson": 0.0, "negative binomial": 0.0}, 0.002), terms)
-    assert r["outcome"] is True and r["points"]["path"]["excess poisson"] == float("inf")
+    assert r["outcome"] is None and np.isnan(r["points"]["path"]["excess poisson"]) and "unbounded" in r["reason"]
+    # a point short of D4.1's gate decides nothing: the path's failure is recorded, the optimum's holding decides
+    tb = common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02)
+    same = (tb.point == "path") & (tb.rule != "optimal")   # at the path the others' draws equal the optimal one's: fails there
+    tb.loc[same, "sq"] = tb.loc[same, "draw"].map(tb[(tb.point == "path") & (tb.rule == "optimal")].set_index("draw")["sq"]).to_numpy()
+    assert d43_common_reading(tb, ZERO)["outcome"] is False
+    r = d43_common_reading(tb, ZERO, made={"optimum": 1.0, "path": 0.39}, gate_share=0.5)
+    assert r["outcome"] is True and r["points"]["path"]["past the gate"] is False and r["points"]["path"]["outcome"] is None
+    r = d43_common_reading(tb, ZERO, made={"optimum": 0.4, "path": 0.39}, gate_share=0.5)
+    assert r["outcome"] is None and "short of D4.1's gate" in r["reason"]
     with pytest.raises(ValueError, match="non-negative"):
         d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), {p: {"optimal": -1.0, "poisson": 0.0,
                            "negative binomial": 0.0} for p in ("optimum", "path")})
@@ -117,6 +176,10 @@ def test_d43_common_reading_holds_fails_and_stays_undecided():
         d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), {"optimum": {"optimal": 0.0}})
     with pytest.raises(ValueError, match="margin"):
         d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), ZERO, margin=-0.1)
+    with pytest.raises(ValueError, match="gate_share"):
+        d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), ZERO, gate_share=1.5)
+    with pytest.raises(TypeError, match="made"):
+        d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), ZERO, made=0.5)
 
 
 def test_common_gradient_draws_share_the_probes_and_split_off_the_exact_degree_part():
@@ -144,6 +207,26 @@ def test_common_gradient_draws_share_the_probes_and_split_off_the_exact_degree_p
         common_gradient_draws(problem, star, {}, M=4, n_draws=5, rng=0)
     with pytest.raises(TypeError, match="rule"):
         degree_term(star, problem.eps, "poisson")
+
+
+def test_d43_on_the_realisable_degree_part_fails_where_probe_noise_dominates():
+    """Session 45's fresh review: over the whole distribution the degree term is dominated by degrees no run draws (here
+    Poisson's 1e99, the negative binomial's 1e7 against a gradient variance ~100), so D4.3 held whatever the runs feel; on
+    the degrees of probability at least 1/budget, where the probes' noise is nearly all the variance, it fails."""
+    problem = small_problem()
+    star, _ = reference_solution(problem, max_iter=300)
+    series = ChebyshevSeries("sqrt", *problem.interval(star))
+    rules = {d: make_degree_rule(series, N=4, distribution=d, p=0.5) for d in ("optimal", "poisson", "negative binomial")}
+    tb = common_gradient_draws(problem, star, rules, M=1, n_draws=200, rng=1).assign(point="optimum")
+    whole = {"optimum": {d: degree_term(star, problem.eps, r) for d, r in rules.items()}}
+    seen = {"optimum": {d: degree_term(star, problem.eps, r, budget=200) for d, r in rules.items()}}
+    assert whole["optimum"]["poisson"] > 1e6 * seen["optimum"]["poisson"] and seen["optimum"]["poisson"] > 0
+    assert d43_common_reading(tb, whole)["outcome"] is True
+    r = d43_common_reading(tb, seen)
+    probe = r["points"]["optimum"]["optimal"] - seen["optimum"]["optimal"]
+    assert probe > 10 * seen["optimum"]["optimal"] and r["outcome"] is False
+    with pytest.raises(ValueError, match="budget"):
+        degree_term(star, problem.eps, rules["poisson"], budget=0.5)
 
 
 def test_map_cells_to_run_skips_degenerate_cells():

@@ -3,8 +3,10 @@ too, so that D3's results stay current: nothing there changes):
 
 * **D4.2 can fail** (review item 1): decided at the chosen cell, where SGD-DET's floors are computed, with a diagnosis of its
   own (:func:`chosen_cell_diagnosis`: ``stand-in`` on a decisive failure); its floors are SGD-DET's own fixed points
-  (:func:`~.completion_degrees.det_own_fixed_point`, item 2) and a floor that did not settle decides nothing
-  (:func:`d42_settled_reading`).
+  (:func:`~.completion_degrees.det_own_fixed_point`, item 2), tried from the runs' end first (:func:`settled_fixed_point`,
+  session 45's fresh review); a floor that did not settle, or lies above where the runs already are, decides nothing. Its
+  two halves are two claims (session 45): SGD-DET's level falls with the degree (:func:`d42_det_reading`, D4.2) and SGD's
+  changes by less than a share of the floors' gap (:func:`d42_sgd_reading`, D4.2-sgd).
 * **D4.3 with power and the tail** (item 3): the stochastic gradients of the three distributions drawn on common probes
   (:func:`common_gradient_draws`: paired differences), the degree part of each variance exact over the whole distribution
   (:func:`degree_term`), read against a margin both ways (:func:`d43_common_reading`: an equivalence reading can fail).
@@ -17,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import as_finite_array, check_choices, check_int, check_real, check_table
-from .completion_degrees import _eig_side, _se, _series_derivative, d42_level_reading, truncated_gradient
+from .completion_degrees import _arm, _eig_side, _se, _series_derivative, det_own_fixed_point, truncated_gradient
 
 #: D4.3's "relatively large" (ours): the other distributions' gradient variance above the optimal one's by more than this
 #: share of it (:func:`d43_common_reading`; the claim reads it at :data:`D43_MARGIN_READINGS` too)
@@ -29,29 +31,118 @@ D43_MARGIN_READINGS = (0.05, 0.1, 0.2)
 FLOOR_ROUNDS = 3
 
 
-# ----------------------------------------------------------------------------- D4.2
+# ----------------------------------------------------------------------------- D4.2: two claims on SGD-DET's own floors
 
 
-def d42_settled_reading(table: pd.DataFrame, low: int, high: int, fixed: dict, **kwargs) -> dict:
-    """D4.2's reading (:func:`~.completion_degrees.d42_level_reading`, ``kwargs`` its ``share`` and ``z``) on SGD-DET's own
-    floors ``fixed`` (``{degree: info}`` of :func:`~.completion_degrees.det_own_fixed_point`: its ``test RMSE``,
-    ``converged`` and ``self-consistent``): a floor whose fixed point did not settle (L-BFGS-B's own test unmet, or the
-    intervals not self-consistent) measures no floor, so the claim is undecided there (None, the reason naming the degree;
-    review item 2), whatever the levels show. Returns the reading with ``"settled": {degree: bool}``."""
+def _floors_read(table: pd.DataFrame, low: int, high: int, fixed: dict, z: float) -> tuple:
+    """What both halves of D4.2 read (session 45's fresh review): SGD-DET's floors ``fixed`` (``{degree: info}`` of
+    :func:`~.completion_degrees.det_own_fixed_point` or :func:`settled_fixed_point`: ``test RMSE``, ``converged``,
+    ``self-consistent``), the arms' levels and drifts (``table``: :func:`~.completion_degrees.run_levels`' rows of
+    ``SGD N=<n>`` and ``SGD-DET N=<n>`` at ``n`` = ``low``, ``high``) and the noise of each method's level difference (the
+    standard error over the seeds). A floor decides nothing where its fixed point did not settle (review item 2) or where it
+    lies above where SGD-DET's runs already are (its level less ``z`` times the noise: the runs went past a point they are
+    supposed to stop at, so that point is not their fixed point). Returns ``(out, why)``: the numbers, and the floors'
+    reasons to stay undecided."""
     if not isinstance(fixed, dict):
         raise TypeError(f"fixed must map each degree to det_own_fixed_point's info; got {type(fixed).__name__}")
+    check_table("table", table, ("method", "seed", "level", "drift"))
+    low, high = check_int("low", low, low=0), check_int("high", high, low=0)
+    if not low < high:
+        raise ValueError(f"low must be below high; got low = {low}, high = {high}")
     for n in (low, high):
         info = fixed.get(n)
         if not isinstance(info, dict) or not {"test RMSE", "converged", "self-consistent"} <= set(info):
             raise ValueError(f"fixed must hold det_own_fixed_point's info (test RMSE, converged, self-consistent) at degree {n}")
-    reading = d42_level_reading(table, low, high, {n: fixed[n]["test RMSE"] for n in (low, high)}, **kwargs)
+        check_real(f"fixed[{n}]['test RMSE']", info["test RMSE"], low=0.0)
+    z = check_real("z", z, low=0.0)
+    arms = [f"{m} N={n}" for n in (low, high) for m in ("SGD", "SGD-DET")]
+    values = {a: _arm(table, a, "level") for a in arms}
+    levels = {a: float(np.mean(v)) for a, v in values.items()}
+    drift = {a: float(np.median(_arm(table, a, "drift"))) for a in arms}
+    noise = {m: float(np.hypot(_se(values[f"{m} N={low}"]), _se(values[f"{m} N={high}"]))) for m in ("SGD", "SGD-DET")}
+    floors = {n: float(fixed[n]["test RMSE"]) for n in (low, high)}
     settled = {n: bool(fixed[n]["converged"] and fixed[n]["self-consistent"]) for n in (low, high)}
-    unsettled = [n for n in (low, high) if not settled[n]]
-    if not unsettled:
-        return reading | {"settled": settled}
-    why = ("SGD-DET's fixed point did not settle at N = " + ", ".join(str(n) for n in unsettled)
-           + " (L-BFGS-B's test unmet or its intervals not self-consistent): no floor measured there")
-    return reading | {"settled": settled, "outcome": None, "reason": why if reading["reason"] is None else f"{reading['reason']}; and {why}"}
+    above = {n: floors[n] - levels[f"SGD-DET N={n}"] for n in (low, high) if floors[n] > levels[f"SGD-DET N={n}"] + z * noise["SGD-DET"]}
+    why = []
+    if not all(settled.values()):
+        why.append("SGD-DET's fixed point did not settle at N = " + ", ".join(str(n) for n in (low, high) if not settled[n])
+                   + " (L-BFGS-B's test unmet or its intervals not self-consistent): no floor measured there")
+    if above:
+        why.append("SGD-DET's floor lies above where its runs already are at N = " + ", ".join(
+            f"{n} (by {v:.2g} test RMSE)" for n, v in above.items()) + f", beyond {z:g} times the levels' noise: not the runs' fixed point")
+    floor_gap = floors[low] - floors[high]
+    out = {"levels": levels, "drift": drift, "noise": noise["SGD-DET"], "SGD noise": noise["SGD"], "floors": floors, "settled": settled,
+           "floor above level": above, "floor gap": floor_gap,
+           "gain": levels[f"SGD-DET N={low}"] - levels[f"SGD-DET N={high}"],
+           "change": abs(levels[f"SGD N={low}"] - levels[f"SGD N={high}"])}
+    if not abs(floor_gap) > z * noise["SGD-DET"]:
+        why.append(f"SGD-DET's exact bias is below the noise: its fixed points' test RMSEs differ by {floor_gap:+.2g} between N = {low} "
+                   f"and N = {high}, within {z:g} times the levels' noise ({noise['SGD-DET']:.2g})")
+    return out, why
+
+
+def _moving(out: dict, method: str, low: int, high: int, noise: float, z: float) -> list:
+    moving = {a: out["drift"][a] for a in (f"{method} N={low}", f"{method} N={high}") if not out["drift"][a] <= z * noise}
+    return [] if not moving else [
+        "the runs have not levelled off: over the window " + ", ".join(f"{a} still falls {v:.2g}" for a, v in moving.items())
+        + f", more than {z:g} times the levels' noise ({noise:.2g} test RMSE)"]
+
+
+def d42_det_reading(table: pd.DataFrame, low: int, high: int, fixed: dict, *, z: float = 2.0) -> dict:
+    """D4.2, SGD-DET's half ("a larger degree (N = 30) reduces the bias error in SGD-DET", Sec. 5.1 on Fig. 2(d)): SGD-DET's
+    level (:func:`~.completion_degrees.run_levels`) falls from ``low`` to ``high``. Undecided (None, every reason named) where
+    a floor decides nothing (:func:`_floors_read`: unsettled, or above the runs' level), where SGD-DET's runs still fall over
+    the window by more than ``z`` times the noise (the standard error of its level difference over the seeds), or where its
+    exact floors differ by no more than that; then it *holds* when the gain exceeds ``z`` times the noise, *fails* when it is
+    below minus that (the level rises with the degree), else undecided (within the noise). Returns ``{"outcome", "reason",
+    "gain", "noise", "floor gap", "floors", "settled", "floor above level", "levels", "drift", ...}``."""
+    out, why = _floors_read(table, low, high, fixed, z)
+    why = _moving(out, "SGD-DET", low, high, out["noise"], z) + why
+    if not why:
+        g, e = out["gain"], z * out["noise"]
+        if g - e > 0 or g + e < 0:
+            return out | {"outcome": bool(g - e > 0), "reason": None}
+        why.append(f"SGD-DET's level gain {g:+.2g} is within {z:g} times the levels' noise ({out['noise']:.2g})")
+    return out | {"outcome": None, "reason": "; and ".join(why)}
+
+
+def d42_sgd_reading(table: pd.DataFrame, low: int, high: int, fixed: dict, *, share: float = 0.5, z: float = 2.0) -> dict:
+    """D4.2, SGD's half ("while SGD achieves similar error regardless of the degree", Sec. 5.1 on Fig. 2(d)): SGD's level
+    changes from ``low`` to ``high`` by less than ``share`` of the bias gap SGD-DET's exact floors show (``fixed``: the scale
+    "similar" is read against). Undecided where the floors decide nothing or their gap is within the noise
+    (:func:`_floors_read`) or SGD's runs still fall over the window by more than ``z`` times SGD's level noise; then it
+    *holds* when SGD's change plus ``z`` times its noise is below ``share`` of the floors' gap, *fails* when the change less
+    that is above it, else undecided. Returns the numbers of :func:`d42_det_reading` with ``"outcome"``, ``"reason"``,
+    ``"allowed"`` (``share`` times the gap)."""
+    share = check_real("share", share, low=0.0, low_open=True)
+    out, why = _floors_read(table, low, high, fixed, z)
+    why = _moving(out, "SGD", low, high, out["SGD noise"], z) + why
+    allowed = share * abs(out["floor gap"])
+    out |= {"allowed": allowed}
+    if not why:
+        c, e = out["change"], z * out["SGD noise"]
+        if c + e < allowed or c - e > allowed:
+            return out | {"outcome": bool(c + e < allowed), "reason": None}
+        why.append(f"SGD's level change {c:.2g} is within {z:g} times its noise ({out['SGD noise']:.2g}) of {share:g} of the floors' gap "
+                   f"({allowed:.2g})")
+    return out | {"outcome": None, "reason": "; and ".join(why)}
+
+
+def settled_fixed_point(problem, starts: dict, degree: int, **kwargs):
+    """SGD-DET's own fixed point (:func:`~.completion_degrees.det_own_fixed_point`, ``kwargs`` its options) tried from each
+    of ``starts`` (``{label: θ}``, in order; D4: the end of SGD-DET's median run at that degree first, then the model's
+    optimum) until one settles (L-BFGS-B converged and the intervals self-consistent; session 45's fresh review: from the
+    optimum the N = 10 floor's intervals cycled, 1.1375 above the runs' 1.071). Returns ``(θ_n, info)`` of the first that
+    settles, else of the last, ``info`` with ``"start"`` (its label) and ``"tried"`` (the labels tried)."""
+    if not isinstance(starts, dict) or not starts:
+        raise TypeError(f"starts must be a non-empty mapping label -> starting point; got {starts!r}")
+    tried = []
+    for label, theta0 in starts.items():
+        tried.append(str(label))
+        theta, info = det_own_fixed_point(problem, theta0, degree, **kwargs)
+        if info["converged"] and info["self-consistent"]:
+            break
+    return theta, info | {"start": tried[-1], "tried": tried}
 
 
 def chosen_cell_diagnosis(reading: dict, support: dict, *, setting: dict, seeds: int, main_seeds: int, text: str, stand_in: dict,
@@ -69,7 +160,7 @@ def chosen_cell_diagnosis(reading: dict, support: dict, *, setting: dict, seeds:
     from .completion import completion_diagnosis, seeded_cell
 
     if not isinstance(reading, dict) or "outcome" not in reading:
-        raise TypeError(f"reading must be a claim's reading with an outcome (d42_settled_reading's); got {reading!r}")
+        raise TypeError(f"reading must be a claim's reading with an outcome (d42_det_reading's); got {reading!r}")
     if reading["outcome"] is None:
         return Unearned(str(reading.get("reason")), {"reading": {k: v for k, v in reading.items() if k != "outcome"}})
     chosen = seeded_cell(setting, bool(reading["outcome"]), support=support, seeds=seeds, main_seeds=main_seeds,
@@ -90,17 +181,21 @@ def _degree_sq(lam, eps: float, series, weights, base) -> float:
     return float(np.sum(lam * dev ** 2))
 
 
-def degree_term(theta, eps: float, rule) -> float:
-    """The exact degree part of a random-degree rule's gradient variance at ``theta`` (issue 41's pre-run review, item 3;
-    Lemma 1's estimator (7) with exact traces): ``E_n ||∇ tr p̂_n(A) - ∇ tr f_L(A)||²`` over the rule's whole distribution
+def degree_term(theta, eps: float, rule, *, budget=None) -> float:
+    """The degree part of a random-degree rule's gradient variance at ``theta`` (issue 41's pre-run review, item 3;
+    Lemma 1's estimator (7) with exact traces): ``E_n ||∇ tr p̂_n(A) - ∇ tr f_L(A)||²`` over the rule's distribution
     (``p̂_n``: the series reweighted by ``1/P(n >= j)`` and cut at ``n``, Eq. (7); ``f_L``: the chopped series the rule
-    draws from), summed exactly over ``n = 0 .. L - 1`` (at ``n >= L`` the estimator is the whole series: no deviation),
-    so the rare high degrees that dominate Poisson's and the negative binomial's ``Var_C`` count with their weight, which
-    a few hundred draws cannot reach. ``rule``: :func:`~inferopt.spectral.make_degree_rule`'s random-degree rule; a fixed
-    degree has no degree term (0). Where the reweighted coefficients overflow double precision (Poisson's at a wide
-    interval: ``1/P(n >= j)`` beyond 1e300) the term is ``inf``: unbounded in floating point, far above any other."""
+    draws from), summed exactly over ``n = 0 .. L - 1`` (at ``n >= L`` the estimator is the whole series: no deviation).
+    ``rule``: :func:`~inferopt.spectral.make_degree_rule`'s random-degree rule; a fixed degree has no degree term (0).
+
+    ``budget``: the number of degrees the runs draw (steps times seeds, per arm); given, only the degrees of probability at
+    least ``1/budget`` count (session 45's fresh review: the realisable part; over the whole distribution the term is
+    dominated by degrees no run draws, Poisson's 1e300-fold reweights overflowing to ``inf`` and the negative binomial's
+    3.7e54 at paper scale, so that it decided D4.3 where the runs' variance is almost all probe noise). None: the whole
+    distribution (``inf`` where the reweighted coefficients overflow double precision)."""
     theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
     eps = check_real("eps", eps, low=0.0, low_open=True)
+    least = 0.0 if budget is None else 1.0 / check_real("budget", budget, low=1.0)
     if not hasattr(rule, "series"):
         raise TypeError(f"rule must be a degree rule (make_degree_rule); got {type(rule).__name__}")
     dist = getattr(rule, "distribution", None)
@@ -109,7 +204,7 @@ def degree_term(theta, eps: float, rule) -> float:
     series = rule.series
     n = np.arange(series.coeffs.size - 1)
     q = np.asarray(dist.pmf(n), dtype=float)
-    keep = q > 0
+    keep = (q > 0) & (q >= least)
     lam = _eig_side(theta)[0]
     with np.errstate(over="ignore", invalid="ignore"):
         total = float(sum(qk * _degree_sq(lam, eps, series, dist.reweight(series.coefficients(int(k))), series.coeffs)
@@ -157,36 +252,43 @@ def common_gradient_draws(problem, theta, rules: dict, *, M: int, n_draws: int, 
 
 
 def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float = D43_MARGIN, z: float = 2.0, reference: str = "optimal",
-                       others=("poisson", "negative binomial")) -> dict:
+                       others=("poisson", "negative binomial"), made=None, gate_share: float = 0.0) -> dict:
     """D4.3 ("other distributions have relatively large variances", Sec. 5.1 on Fig. 2(c)) on :func:`common_gradient_draws`'
-    rows (with a column ``point``) and the exact degree terms ``degree_terms`` (``{point: {rule: degree_term(...)}}``).
+    rows (with a column ``point``) and the degree terms ``degree_terms`` (``{point: {rule: degree_term(...)}}``; D4: the
+    realisable ones, :func:`degree_term` with the runs' ``budget``).
 
-    A rule's variance at a point is the mean of its draws' probe part ``sq - degree sq`` plus its exact degree term; the
+    A rule's variance at a point is the mean of its draws' probe part ``sq - degree sq`` plus its degree term; the
     excess of ``other`` over ``reference`` is the mean of the paired probe parts' differences (common probes) plus the
-    degree terms' difference, its standard error the paired differences' (the degree terms are exact; an ``inf`` one, unbounded
-    in floating point, makes that rule's excess ``inf``). Read relative to
-    the reference's variance, ``r = excess / variance(reference)``, with ``se_r``:
+    degree terms' difference, its standard error the paired differences'. Read relative to the reference's variance,
+    ``r = excess / variance(reference)``, with ``se_r``:
 
     * *holds* at the point when ``r - z se_r > margin`` for every other rule (decisively larger by more than the margin);
     * *fails* when ``r + z se_r < margin`` for one (decisively within the margin: not "relatively large"; an equivalence
-      reading, so that a small difference measured precisely decides);
-    * else undecided. Holds (True) where every point holds, fails (False) where one fails, else None.
+      reading, so that a small difference measured precisely decides; where probe noise dominates every variance, it fails);
+    * else undecided; an unbounded (``inf``) degree term decides nothing (session 45's fresh review: an overflow is no
+      measured variance). Holds (True) where every deciding point holds, fails (False) where one fails, else None.
 
-    Returns ``{"outcome", "reason", "points": {point: {rule: variance, "degree term " + rule, "excess " + other (r),
-    "se excess " + other, "outcome"}}}``."""
+    ``made``: ``{point: share of the way from the runs' start to the optimum}``; a point short of ``gate_share`` (D4.1's
+    gate: the variance where the runs never were is not what they feel) is recorded but decides nothing; None: every point
+    decides. Returns ``{"outcome", "reason", "points": {point: {rule: variance, "degree term " + rule, "excess " + other
+    (r), "se excess " + other, "past the gate", "outcome"}}}``."""
     check_table("table", table, ("point", "rule", "draw", "sq", "degree sq"))
     margin = check_real("margin", margin, low=0.0)
     z = check_real("z", z, low=0.0)
+    gate_share = check_real("gate_share", gate_share, low=0.0, high=1.0)
     if isinstance(others, str) or not list(others):
         raise ValueError(f"others must be a non-empty list of rule names; got {others!r}")
     if not isinstance(degree_terms, dict):
-        raise TypeError(f"degree_terms must be a mapping point -> {{rule: exact degree term}}; got {type(degree_terms).__name__}")
-    out, verdicts = {}, []
+        raise TypeError(f"degree_terms must be a mapping point -> {{rule: degree term}}; got {type(degree_terms).__name__}")
+    if made is not None and not isinstance(made, dict):
+        raise TypeError(f"made must be a mapping point -> share of the way to the optimum; got {type(made).__name__}")
+    out, verdicts, short, unbounded = {}, [], [], []
     for point, rows in table.groupby("point", sort=False):
         check_choices(f"point {point}'s rules", [reference, *others], set(rows["rule"]))
         terms = degree_terms.get(point)
         if not isinstance(terms, dict) or any(r not in terms for r in (reference, *others)):
             raise ValueError(f"degree_terms[{point!r}] must hold the degree term of {[reference, *others]}")
+        past = True if made is None else check_real(f"made[{point!r}]", made.get(point), low=-np.inf) >= gate_share
         probe = rows.assign(part=rows["sq"] - rows["degree sq"]).pivot(index="draw", columns="rule", values="part")
         if len(probe) < 2 or not np.all(np.isfinite(probe[[reference, *others]].to_numpy(float))):
             raise ValueError(f"point {point}: every rule needs at least two finite draws on common probes")
@@ -197,22 +299,28 @@ def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float
         stats, cmp = {}, []
         for o in others:
             diff = (probe[o] - probe[reference]).to_numpy(float)
-            with np.errstate(invalid="ignore"):   # an unbounded (inf) degree term of the reference: no ratio, undecided
-                rel = (float(diff.mean()) + float(terms[o]) - float(terms[reference])) / var[reference]
-            se = _se(diff) / var[reference]
+            bounded = np.isfinite(float(terms[o])) and np.isfinite(float(terms[reference]))
+            rel = (float(diff.mean()) + float(terms[o]) - float(terms[reference])) / var[reference] if bounded else float("nan")
+            se = _se(diff) / var[reference] if bounded else float("nan")
             stats |= {f"excess {o}": rel, f"se excess {o}": se}
-            cmp.append(True if rel - z * se > margin else False if rel + z * se < margin else None)
+            unbounded += [] if bounded else [f"{o} at {point}"]
+            cmp.append(None if not bounded else True if rel - z * se > margin else False if rel + z * se < margin else None)
         outcome = False if False in cmp else True if all(c is True for c in cmp) else None
-        verdicts.append(outcome)
-        out[str(point)] = var | {f"degree term {r}": float(terms[r]) for r in (reference, *others)} | stats | {"outcome": outcome}
-    if not verdicts:
+        if past:
+            verdicts.append(outcome)
+        else:
+            short.append(str(point))
+        out[str(point)] = (var | {f"degree term {r}": float(terms[r]) for r in (reference, *others)} | stats
+                           | {"past the gate": bool(past), "outcome": outcome if past else None})
+    if not out:
         raise ValueError("table must hold draws at one point at least")
-    overall = False if False in verdicts else True if all(v is True for v in verdicts) else None
-    undecided = [p for p, v in out.items() if v["outcome"] is None]
-    reason = None if overall is not None else (
-        f"at {', '.join(undecided)} the excess of the others' variance over the {reference} one's is within {z:g} standard "
-        f"errors of the margin {margin:g}")
-    return {"outcome": overall, "reason": reason, "points": out}
+    overall = None if not verdicts else False if False in verdicts else True if all(v is True for v in verdicts) else None
+    undecided = [p for p, v in out.items() if v["outcome"] is None and v["past the gate"]]
+    why = ([f"at {', '.join(undecided)} the excess of the others' variance over the {reference} one's is within {z:g} standard "
+            f"errors of the margin {margin:g}"] if undecided else []) + (
+        [f"the degree term is unbounded (inf, an overflow: no measured variance) for {', '.join(unbounded)}"] if unbounded else []) + (
+        [f"{', '.join(short)} short of D4.1's gate ({gate_share:g} of the way to the optimum): not deciding"] if short else [])
+    return {"outcome": overall, "reason": None if overall is not None else "; ".join(why) or "no point decides", "points": out}
 
 
 def map_cells_to_run(cells: pd.DataFrame, max_q0: float) -> list:
