@@ -1077,6 +1077,8 @@ def test_d34s_gate_on_centred_runs_is_the_raw_cells_measured_change(tmp_path):
     stuck.loc[(stuck.dataset == "small") & (stuck.method == "SVRG"), "time to paper 0.85"] = np.inf
     reason = d34_phase(d34_raw_change(stuck, ["small", "whole"], ["paper 0.85"]), "paper 0.85")
     assert "not measured" in reason and "grows in 0.00" in reason
+    # session 46: the ratio no run measured is words, never a Python literal (the paper run at 0698b7f printed "nan -> 1.11")
+    assert "(ratios not reached -> " in reason and not re.search(r"\bnan\b", reason + d34_raw_text(d34_raw_change(stuck, ["small", "whole"], ["paper 0.85"]), "raw"))
     gated = recorded(tmp_path, d34_ratio_claim(grows, densities=dens, trend=TREND, prices=at_flops(grows), M=2, N=3, raw=stuck))
     assert gated["verdict"] == "inconclusive" and "not measured" in gated["reason"]
     # raw ratings: the main runs are the raw cell, their change read beside, no raw table taken

@@ -1637,13 +1637,23 @@ def _holding(support: dict) -> dict:
     return support | {"fraction_holding": support["holds share"]}
 
 
+def _number_text(v, spec: str = ".3g") -> str:
+    """``v`` in ``spec``; NaN (a ratio whose median times are not both reached: nothing measured) as ``not reached``."""
+    return "not reached" if np.isnan(v) else format(v, spec)
+
+
+def _ratios_text(ratios: dict) -> str:
+    """D3.4's GD / SVRG ratios from the smallest size to the largest, ``->`` between them (:func:`_number_text`)."""
+    return " -> ".join(_number_text(v) for v in ratios.values())
+
+
 def d34_raw_text(raw: dict, where: str) -> str:
     """:func:`d34_raw_change`'s reading ``raw`` in words, every target: each size's GD / SVRG ratio, the change, the shares of
     the seeds' resamples in which it grows and shrinks, and the verdict; ``where`` names the runs."""
     if not isinstance(raw, dict) or not raw:
         raise TypeError(f"raw must be d34_raw_change's reading; got {raw!r}")
     return (f"In the paper's literal setting ({where}): " + "; ".join(
-        f"at {k}: GD / SVRG " + " -> ".join(f"{v:.3g}" for v in c["ratios"].values()) + f" (change {c['change']:+.3g}; grows in "
+        f"at {k}: GD / SVRG " + _ratios_text(c["ratios"]) + f" (change {_number_text(c['change'], '+.3g')}; grows in "
         f"{c['grows']:.2f} of the seeds' resamples, shrinks in {c['shrinks']:.2f}): {c['verdict']}" for k, c in raw.items()))
 
 
@@ -1668,7 +1678,7 @@ def d34_phase(raw: dict | None, reading: str) -> str | None:
         return None
     return (f"the sizes run on centred ratings and, in the raw cell (the paper's box [0, 5] from theta = 0), the change of the GD / "
             f"SVRG ratio at the paper's translated target {reading} is {c['verdict']} (ratios "
-            + " -> ".join(f"{v:.3g}" for v in c["ratios"].values())
+            + _ratios_text(c["ratios"])
             + f", grows in {c['grows']:.2f} of the seeds' resamples, shrinks in {c['shrinks']:.2f}, undecided in {c['undecided']:.2f}); "
             "what would decide it: more seeds or a budget in which GD and SVRG both reach it at both sizes")
 
