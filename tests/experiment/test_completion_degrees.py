@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from inferopt.experiment.spectral.completion import completion_problem
-from inferopt.experiment.spectral.completion_degrees import (d42_level_reading, det_fixed_point, det_gradient_bias, det_own_fixed_point,
+from inferopt.experiment.spectral.completion_degrees import (det_fixed_point, det_gradient_bias, det_own_fixed_point,
                                                              run_levels, truncated_gradient, tune_panel_steps)
 from inferopt.spectral import ChebyshevSeries, SpectralSolveResult
 from inferopt.spectral.completion import reference_solution
@@ -196,35 +196,3 @@ def test_run_levels_reads_the_window_and_its_drift():
         run_levels({("d", "m", 0): curve(1.0)}, 0.1)
     with pytest.raises(ValueError, match="window"):
         run_levels({("d", "m", 0): curve(1.0)}, 1.5)
-
-
-def test_d42_level_reading_holds_fails_and_stays_undecided():
-    floors = {10: 0.95, 30: 0.90}
-    # SGD-DET levels at its floors, SGD at the optimum's level whatever the degree: holds
-    r = d42_level_reading(level_table(0.95, 0.90, 0.88, 0.881), 10, 30, floors)
-    assert r["outcome"] is True and r["gain"] == pytest.approx(0.05) and r["reason"] is None
-    # SGD changes with the degree as much as SGD-DET: fails
-    assert d42_level_reading(level_table(0.95, 0.90, 0.95, 0.90), 10, 30, floors)["outcome"] is False
-    # SGD-DET's levels do not fall although its floors do: fails
-    assert d42_level_reading(level_table(0.90, 0.95, 0.88, 0.88), 10, 30, floors)["outcome"] is False
-    # the exact floors differ by less than the noise: undecided, whatever the runs show
-    r = d42_level_reading(level_table(0.95, 0.90, 0.88, 0.881, jitter=0.05), 10, 30, {10: 0.9001, 30: 0.9})
-    assert r["outcome"] is None and "below the noise" in r["reason"]
-    # read mid-transient: undecided
-    r = d42_level_reading(level_table(0.95, 0.90, 0.88, 0.881, rate=0.005), 10, 30, floors)
-    assert r["outcome"] is None and "levelled off" in r["reason"] and "below the noise" not in r["reason"]
-    # both: each named
-    r = d42_level_reading(level_table(0.95, 0.90, 0.88, 0.881, rate=0.005), 10, 30, {10: 0.9, 30: 0.9})
-    assert r["outcome"] is None and "levelled off" in r["reason"] and "below the noise" in r["reason"]
-
-
-def test_d42_level_reading_refuses_bad_arguments():
-    tb = level_table(0.95, 0.90, 0.88, 0.881)
-    with pytest.raises(ValueError, match="low"):
-        d42_level_reading(tb, 30, 10, {10: 0.9, 30: 0.9})
-    with pytest.raises(ValueError, match="floors"):
-        d42_level_reading(tb, 10, 30, {10: 0.9})
-    with pytest.raises(ValueError, match="share"):
-        d42_level_reading(tb, 10, 30, {10: 0.9, 30: 0.9}, share=0.0)
-    with pytest.raises(ValueError, match="no run"):
-        d42_level_reading(tb, 10, 20, {10: 0.9, 20: 0.9})

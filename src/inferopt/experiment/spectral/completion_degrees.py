@@ -12,7 +12,8 @@ edge, and D4.2 read on each arm's level once the runs level off against SGD-DET'
   (:func:`det_fixed_point`), whose test RMSE is SGD-DET's bias floor on the paper's axis; with the interval re-evaluated at
   the point, as the arm does at every step, its own fixed point (:func:`det_own_fixed_point`, D3.1's floor since session 41). The runs are read on their
   level once they level off (:func:`run_levels`: the mean test RMSE over the last part of the run and how much it still
-  falls there) and :func:`d42_level_reading` decides only where the exact floors differ by more than the levels' noise.
+  falls there); D4.2's two halves are decided in :mod:`.degree_claims` (:func:`~.degree_claims.d42_det_reading`,
+  :func:`~.degree_claims.d42_sgd_reading`) only where the exact floors differ by more than the levels' noise.
 * **D4.3** (panel (c)'s mechanism, "other distributions have relatively large variances"): decided in
   :mod:`.degree_claims` on draws with common probes (:func:`~.degree_claims.common_gradient_draws`,
   :func:`~.degree_claims.d43_common_reading`); Lemma 2's ``Var_C`` is a check beside it.
@@ -285,54 +286,3 @@ def _arm(table, method, column) -> np.ndarray:
 
 def _se(v) -> float:
     return float(np.std(v, ddof=1) / np.sqrt(v.size)) if v.size > 1 else float("inf")
-
-
-def d42_level_reading(table: pd.DataFrame, low: int, high: int, floors: dict, *, share: float = 0.5, z: float = 2.0) -> dict:
-    """D4.2 read on each arm's level (``table``: :func:`run_levels`' rows of the arms ``SGD N=<n>`` and
-    ``SGD-DET N=<n>`` at ``n`` = ``low``, ``high``) against SGD-DET's exact bias floor: ``floors`` maps each degree to
-    the test RMSE of SGD-DET's fixed point there (:func:`det_fixed_point`).
-
-    * the *noise*: the standard error of the difference between SGD-DET's mean levels at ``low`` and ``high`` (over
-      the seeds);
-    * *levelled*: every arm's median ``drift`` (what it still falls over the window) is at most ``z`` times the noise;
-      otherwise the runs are read mid-transient: undecided (None);
-    * *visible*: the exact floors differ by more than ``z`` times the noise; otherwise the bias is below the noise the
-      runs can resolve: undecided (None; the reason names every condition missed);
-    * then it holds when SGD-DET's mean level falls from ``low`` to ``high`` (``gain > 0``) and SGD's changes by less
-      than ``share`` of that gain, and fails otherwise.
-
-    Returns ``{"outcome": True | False | None, "reason": why undecided or None, "gain", "change", "noise",
-    "floor gap", "drift": {arm: median drift}, "levels": {arm: mean level}}``."""
-    check_table("table", table, ("method", "seed", "level", "drift"))
-    low, high = check_int("low", low, low=0), check_int("high", high, low=0)
-    if not low < high:
-        raise ValueError(f"low must be below high; got low = {low}, high = {high}")
-    if not isinstance(floors, dict):
-        raise TypeError(f"floors must be a mapping degree -> test RMSE of SGD-DET's fixed point; got {type(floors).__name__}")
-    for n in (low, high):
-        if n not in floors:
-            raise ValueError(f"floors must hold the degree {n}")
-        check_real(f"floors[{n}]", floors[n], low=0.0)
-    share = check_real("share", share, low=0.0, low_open=True)
-    z = check_real("z", z, low=0.0)
-    arms = [f"{m} N={n}" for n in (low, high) for m in ("SGD", "SGD-DET")]
-    levels = {a: float(np.mean(_arm(table, a, "level"))) for a in arms}
-    drift = {a: float(np.median(_arm(table, a, "drift"))) for a in arms}
-    det_lo, det_hi = _arm(table, f"SGD-DET N={low}", "level"), _arm(table, f"SGD-DET N={high}", "level")
-    noise = float(np.hypot(_se(det_lo), _se(det_hi)))
-    gain = levels[f"SGD-DET N={low}"] - levels[f"SGD-DET N={high}"]
-    change = abs(levels[f"SGD N={low}"] - levels[f"SGD N={high}"])
-    floor_gap = float(floors[low] - floors[high])
-    out = {"gain": gain, "change": change, "noise": noise, "floor gap": floor_gap, "drift": drift, "levels": levels}
-    moving = {a: v for a, v in drift.items() if not v <= z * noise}
-    why = []
-    if moving:
-        why.append("the runs have not levelled off: over the window " + ", ".join(f"{a} still falls {v:.2g}" for a, v in moving.items())
-                   + f", more than {z:g} times the levels' noise ({noise:.2g} test RMSE)")
-    if not abs(floor_gap) > z * noise:
-        why.append(f"SGD-DET's exact bias is below the noise: its fixed points' test RMSEs differ by {floor_gap:+.2g} between N = {low} "
-                   f"and N = {high}, within {z:g} times the levels' noise ({noise:.2g})")
-    if why:
-        return out | {"outcome": None, "reason": "; and ".join(why)}
-    return out | {"outcome": bool(gain > 0 and change < share * gain), "reason": None}
-
