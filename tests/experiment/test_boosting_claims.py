@@ -1477,12 +1477,12 @@ def test_c31_a_tie_narrower_than_table_3s_lead_is_decided_by_its_readings():
                          sd_ll=0.002)
     assert bc.every_rule_tied(tied, "train_ll") and bc.best_band(tied, "train_ll") < bc.table3_lead("train_ll")
     assert bc.best_compares_nothing(tied) is None
-    assert bc.best_reading_verdicts(tied) == ["holds", "fails"]
+    assert bc.best_reading_verdicts(tied) == ["holds", "fails", "holds"]
     leads = _best_records({m: -0.181 for m in RULES} | {"adaafw": -0.169}, {m: 0.854 for m in RULES} | {"adaafw": 0.859},
                           sd_ll=0.002, sd_auroc=0.001)
-    assert bc.adaafw_leads(leads) and bc.best_reading_verdicts(leads) == ["holds", "holds"]
+    assert bc.adaafw_leads(leads) and bc.best_reading_verdicts(leads) == ["holds", "holds", "holds"]
     behind = _best_records({m: -0.1595 for m in RULES} | {"adaafw": -0.1645}, {m: 0.9857 for m in RULES}, sd_ll=0.002)
-    assert bc.best_reading_verdicts(behind) == ["fails", "fails"]
+    assert bc.best_reading_verdicts(behind) == ["fails", "fails", "fails"]
     exp, _ = open_experiment("C3", {"seed": 0, "output_dir": "build/scratch"}, set())
 
     def claim(rec):
@@ -1494,9 +1494,9 @@ def test_c31_a_tie_narrower_than_table_3s_lead_is_decided_by_its_readings():
     assert claim(leads).verdict == "holds" and claim(behind).verdict == "fails"
     cell3 = _best_records({m: -0.1645 for m in RULES} | {"adaafw": -0.1643}, {m: 0.9857 for m in RULES}, sd_ll=0.002, reps=3)
     c = runs_cell({"C0": 1.0}, bc.ADAAFW_BEST, cell3, tie=bc.best_compares_nothing)
-    assert c["verdict"] == "inconclusive" and c["readings turn"] == ["holds", "fails"]
+    assert c["verdict"] == "inconclusive" and c["readings turn"][:2] == ["holds", "fails"]
     with pytest.raises(ValueError, match="reading"):
-        bc.adaafw_best_at(tied, 2)
+        bc.adaafw_best_at(tied, 3)
     with pytest.raises(ValueError, match="column"):
         bc.table3_lead("elbo")
     with pytest.raises(TypeError, match="readings"):
@@ -1535,7 +1535,7 @@ def test_c37_compares_the_rules_whatever_they_gain_over_plain_vi():
     c = bc.table_claim(exp, "C3.7", "Better.", bc.adaptive_better_than_line_search, up, labels={"adafw": "AdaFW"})
     assert c.verdict == "holds" and c.support["method"] == "bootstrap" and "Not gated by the regime" in c.text
     v, lo, hi = c.measured["train log-likelihood minus line search [value, 5 %, 95 % over replicate resamples], AdaFW"]
-    assert v == pytest.approx(0.003) and lo <= v <= hi
+    assert v == pytest.approx(0.002) and lo <= v <= hi   # line search selects t = 0
     down = make_records(ll={**ada, "line_search": 0.01}, auroc={m: 0.001 for m in ada}, reps=6)
     assert bc.table_claim(exp, "C3.7", "Better.", bc.adaptive_better_than_line_search, down).verdict == "fails"
     flat = make_records(ll={m: -0.01 for m in RULES})
