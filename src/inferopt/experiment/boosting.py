@@ -21,6 +21,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -416,18 +418,38 @@ def improves_on_vi(records: pd.DataFrame, methods, *, n_se: float = 2.0) -> bool
                     for m in methods))
 
 
+@dataclass(frozen=True)
+class WithReadings:
+    """A claim's test (``test(records) -> bool``, its chosen reading) with the verdicts of its cut-off's readings
+    (``readings(records) -> ["holds" | "fails", ...]``): a verdict-map cell of it (:func:`runs_cell`) is
+    ``inconclusive`` where its readings turn (:func:`~.verdict_map.cell`), as the claim itself is (session 46's review
+    of C3.1: a 3-replicate cell where every rule ties holds as "tied-best" and fails as "a lead as in Table 3")."""
+
+    test: Callable
+    readings: Callable
+
+    def __post_init__(self):
+        check_callable("test", self.test)
+        check_callable("readings", self.readings)
+
+    def __call__(self, records: pd.DataFrame) -> bool:
+        return self.test(records)
+
+
 def runs_cell(setting: dict, test, records: pd.DataFrame, *, tie=None, construction: str | None = None) -> dict:
     """One verdict-map cell: ``test(records) -> bool`` at ``setting`` with its replicate support
     (:func:`replicate_support`), or ``not measured`` where ``tie(records)`` says the comparison is a tie by
     construction, never a hold (e.g. :func:`selected_is_plain_vi` for a claim on Tables 2-3's selected iterates: every
-    one plain VI, one model compared with itself, as :func:`~.boosting_claims.claim_on_table` leaves the claim there)."""
+    one plain VI, one model compared with itself, as :func:`~.boosting_claims.claim_on_table` leaves the claim there).
+    A :class:`WithReadings` test gives the cell its readings' verdicts (inconclusive where they turn)."""
     check_callable("test", test)
     if tie is not None and tie(records):
         return cell(setting, None, construction=construction)
     holds = test(records)
     if not isinstance(holds, bool | np.bool_):
         raise TypeError(f"test must return a boolean (the claim's outcome on the records); got {holds!r}")
-    return cell(setting, holds, support=replicate_support(test, records), construction=construction)
+    return cell(setting, holds, support=replicate_support(test, records), construction=construction,
+                readings=test.readings(records) if isinstance(test, WithReadings) else None)
 
 
 def verdict_map(runs: dict, test, name: str, *, tie=None) -> list[dict]:

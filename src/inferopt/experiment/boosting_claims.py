@@ -79,9 +79,9 @@ import pandas as pd
 from scipy.stats import norm, rankdata
 
 from .._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
-from .boosting import GAIN_SE, POWER_SE, authors_cell, runs_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
+from .boosting import GAIN_SE, POWER_SE, WithReadings, authors_cell, runs_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
 from .boosting_rules import ADAPTIVE
-from .claims import Unearned, readings
+from .claims import Unearned, readings, setting_text
 from .methods import label
 from .support import N_RESAMPLES, Gated, resample_units, supported_verdict
 from .verdict_map import cell, map_diagnosis
@@ -340,16 +340,18 @@ def ranges_reading(table, bounds=(2, 5, 7, 39)) -> tuple[str, list]:
 def ranges_readings(table, bounds=(2, 5, 7, 39)) -> tuple[list, list, list]:
     """C3.5's cut-off and its readings from :func:`ranges_reading` on the paper's own ``table``: ``(chosen, readings,
     beside)``, each a cut-off ``[adaptive low, high, line search low, high, index into APPROACHES]``: ``chosen`` the
-    table's reading; ``readings`` the ones that bracket it from the stricter side, each of which the table fails: the next
-    stricter approach at the same ends, and the chosen approach at the text's own ends (where they differ); ``beside`` the
-    looser approaches at the chosen ends (shown, deciding nothing: the table passes a stricter one, so they read less than
-    its words)."""
+    table's reading; ``readings`` the ones that bracket it: from the stricter side, each of which the table fails, the
+    next stricter approach at the same ends and the chosen approach at the text's own ends (where they differ); from the
+    looser side the next looser approach at the chosen ends (on Table 3: AdaFW alone, the reading C3.6 gives "our
+    approach" in the same paragraph; session 46's review: a reading the verdict turns on is a reading, not a number
+    beside); ``beside`` the approaches looser still (shown, deciding nothing)."""
     approach, ends = ranges_reading(table, bounds)
     at = STRICTEST_FIRST.index(approach)
     cut = lambda e, a: [*e, APPROACHES.index(a)]   # noqa: E731
     readings = ([cut(ends, STRICTEST_FIRST[at - 1])] if at else []) + (
-        [cut(list(bounds), approach)] if list(bounds) != ends else [])
-    return cut(ends, approach), readings, [cut(ends, a) for a in STRICTEST_FIRST[at + 1:]]
+        [cut(list(bounds), approach)] if list(bounds) != ends else []) + (
+        [cut(ends, STRICTEST_FIRST[at + 1])] if at + 1 < len(STRICTEST_FIRST) else [])
+    return cut(ends, approach), readings, [cut(ends, a) for a in STRICTEST_FIRST[at + 2:]]
 
 
 def capped_shares(records: pd.DataFrame, caps: dict) -> dict:
@@ -838,6 +840,33 @@ def _rows_power(evidence: dict) -> str:
                      "at 80 % power" for k, v in rows.items() for c, g in v.items()) or "no row-count check recorded"
 
 
+def _undecided_map_on_stand_in(unearned: Unearned, stand_in: str, untested) -> Unearned | dict:
+    """:func:`paper_on_stand_in` for a map that earns nothing (``unearned``, from :func:`~.boosting.diagnose_step_rules`)
+    on a stand-in differing in ``untested``: ``stand-in`` where no cell of the map can rescue the claim -- none holds, and
+    every cell that does not fail compares nothing (``not measured``) or turns within the readings of our cut-off (a
+    reading decides nothing, :func:`~.verdict_map.cell`) -- rubric 7 needs no all-failing map for ``stand-in``, only data
+    that differ and nothing ruling the difference out (session 46's review of C3.1: every cell of its map set aside, the
+    decisive failure on the runs was left undecided). Where a cell is undecided by its own support (it may hold: fewer
+    than 90 % of its resamples agreeing), it stays unearned, saying what would decide it."""
+    evidence = unearned.evidence or {}
+    sweep = evidence.get("sweep") or []
+    open_ = [c for c in sweep if c.get("verdict") != "fails" and c.get("verdict") != "not measured" and "readings turn" not in c]
+    if not sweep or open_:
+        if not sweep or "What would decide it" in unearned.reason:
+            return unearned
+        shown = "; ".join(setting_text(c["setting"]) + f": {c['verdict']}" for c in open_[:4])
+        return Unearned(f"{unearned.reason}. What would decide it: more replicates of the cells that may hold ({shown}), "
+                        "90 % of their resamples agreeing", evidence)
+    turned = [c for c in sweep if "readings turn" in c]
+    how = (f"{len(turned)} of its {len(sweep)} cells turn within the readings of our cut-off and the rest fail or compare "
+           "nothing" if turned else f"none of its {len(sweep)} cells holds")
+    return {"kind": "stand-in", "evidence": {**evidence, "differences no check tests": list(untested)},
+            "text": f"It fails decisively on the runs and no cell of the verdict map rescues it ({how}: {unearned.reason}). "
+                    f"The stand-in ({stand_in}) differs from the paper's data: {'; '.join(untested)}. The row-count check "
+                    f"rules out the size alone ({_rows_power(evidence)}); nothing here tests the rest, so the stand-in's "
+                    "difference is not ruled out as the cause."}
+
+
 def paper_on_stand_in(diagnosis, stand_in: str, untested=()):
     """A step-rule claim's diagnosis (:func:`~.boosting.diagnose_step_rules`) on a stand-in for the paper's data
     (``stand_in``: how the data differ): a ``paper`` one -- every cell of the verdict map failing decisively, and the
@@ -848,12 +877,16 @@ def paper_on_stand_in(diagnosis, stand_in: str, untested=()):
     differences named (session 43's review of C3.3: a decisive failure in every cell of the map, hidden as inconclusive).
     Where nothing but the size differs (``untested`` empty: a subset of the paper's own data set), nothing else of the
     difference is left to test, and :class:`~.claims.Unearned` (the claim is then ``inconclusive``) says what would decide
-    it; the record would otherwise relabel it ``stand-in`` with no test (session 40's review). Any other diagnosis is
-    kept."""
+    it; the record would otherwise relabel it ``stand-in`` with no test (session 40's review). On a stand-in differing in
+    more than its size, an unearned map is ``stand-in`` too where no cell of it can rescue the claim
+    (:func:`_undecided_map_on_stand_in`; the caller gives the diagnosis only to a decisive failure,
+    :func:`decisive_only`). Any other diagnosis is kept."""
     if not isinstance(stand_in, str) or not stand_in.strip():
         raise TypeError(f"stand_in must name how the data differ from the paper's (a non-empty string); got {stand_in!r}")
     if isinstance(untested, str) or not all(isinstance(u, str) and u.strip() for u in untested):
         raise TypeError(f"untested must be a sequence of sentences naming the differences no check tests; got {untested!r}")
+    if isinstance(diagnosis, Unearned) and untested:
+        return _undecided_map_on_stand_in(diagnosis, stand_in, untested)
     if not isinstance(diagnosis, dict) or diagnosis.get("kind") != "paper":
         return diagnosis
     evidence = diagnosis.get("evidence") or {}
@@ -981,13 +1014,27 @@ def elbo_curves_above(records: pd.DataFrame, rules=ADAPTIVE, reference: str = "l
     return bool(all(g["mean"] > 0 for g in curve_gaps(records, rules, reference).values()))
 
 
+def elbo_bands(records: pd.DataFrame) -> pd.Series:
+    """Fig. 1 (centre, right)'s shaded band of each rule, net of the evaluation's Monte-Carlo noise: per iteration
+    ``t ≥ 1`` the spread of the runs' ELBOs over replicates, ``sqrt(max(std² − mean(elbo_se²), 0))`` (the standard
+    deviation of the runs' ``elbo_eval`` less the mean variance of each run's own estimate, ``elbo_se`` per iterate), averaged over
+    the iterations (nats). The band then measures how the runs differ, not how noisily each is evaluated (session 46's
+    review of C3.8: our ``n_eval`` = 100 draws put about 23 nats of noise into each run's ELBO; the authors log with
+    1000)."""
+    check_table("records", records, ("method", "replicate", "iteration", "elbo_eval", "elbo_se"))
+    by_t = records[records.iteration >= 1].assign(se2=records.elbo_se ** 2).groupby(["method", "iteration"])
+    spread = by_t.elbo_eval.var(ddof=1) - by_t.se2.mean()
+    return np.sqrt(spread.clip(lower=0.0)).groupby("method").mean()
+
+
 def band_gaps(records: pd.DataFrame, rules=ADAPTIVE, reference: str = "line_search") -> dict:
-    """Fig. 1 (centre, right)'s shaded band compared: per rule of ``rules`` its standard deviation of the ELBO over
-    replicates per iteration, averaged over the iterations ``t ≥ 1``, less ``reference``'s (nats; negative: steadier)."""
-    check_table("records", records, ("method", "replicate", "iteration", "elbo_eval"))
+    """Fig. 1 (centre, right)'s shaded band compared: per rule of ``rules`` its band (:func:`elbo_bands`: the runs'
+    spread over replicates per iteration net of the evaluation noise, averaged over ``t ≥ 1``) less ``reference``'s
+    (nats; negative: steadier)."""
+    check_table("records", records, ("method", "replicate", "iteration", "elbo_eval", "elbo_se"))
     rules = check_choices("rules", rules, sorted(set(records.method)))
     check_choice("reference", reference, sorted(set(records.method)))
-    band = records[records.iteration >= 1].groupby(["method", "iteration"]).elbo_eval.std(ddof=1).groupby("method").mean()
+    band = elbo_bands(records)
     return {m: float(band[m] - band[reference]) for m in rules}
 
 
@@ -1001,7 +1048,7 @@ def elbo_curves_steadier(records: pd.DataFrame, rules=ADAPTIVE, reference: str =
 #: the statistic each Fig. 1 test (:func:`curve_claim`) reads, per adaptive rule, and how its bootstrap interval is named
 CURVE_STATISTICS = {elbo_curves_above: ("ELBO curve gap to line search, mean over t >= 1",
                                         lambda r: {m: g["mean"] for m, g in curve_gaps(r).items()}),
-                    elbo_curves_steadier: ("ELBO standard deviation over replicates less line search's, mean over t >= 1",
+                    elbo_curves_steadier: ("ELBO spread over replicates net of the evaluation noise less line search's, mean over t >= 1",
                                            band_gaps)}
 
 #: why Fig. 1's curve claims (C3.2, C3.8 and their rows) are not gated on the gain over plain VI (session 45's review)
@@ -1053,6 +1100,39 @@ def curve_claim(exp, id_: str, text: str, test, records: pd.DataFrame, *, labels
     return claim_on_runs(exp, id_, text + CURVES_NOTE, test, records, measured=measured, **kw)
 
 
+def line_search_differences(records: pd.DataFrame) -> dict:
+    """Table 3's between-rule comparison (:func:`adaptive_better_than_line_search`): per adaptive rule and column of
+    :data:`BEST_COLUMNS`, ``{(rule, column): its mean at its selected iterate less line search's}`` (:func:`by_method`)."""
+    s = by_method(records)
+    return {(m, c): float(s.loc[m, f"{c}_mean"] - s.loc["line_search", f"{c}_mean"]) for m in ADAPTIVE for c in BEST_COLUMNS}
+
+
+#: why Table 3's between-rule comparisons (C3.7 and its rows) are not gated on the gain over plain VI (session 46's review)
+TABLE_NOTE = (" Not gated by the regime: Table 3 compares the rules with one another at their selected iterates, not with "
+              "plain VI (as Fig. 1's curve claims are not: C3.2, C3.8); support: the bootstrap over replicates (each "
+              "replicate one seed shared by the rules), each adaptive rule's difference from line search with its 5-95 % "
+              "interval beside.")
+
+
+def table_claim(exp, id_: str, text: str, test, records: pd.DataFrame, *, labels: dict | None = None, **kw):
+    """A claim comparing the step rules with one another on Table 3's columns at their selected iterates (C3.7 and its
+    rows: ``test`` :func:`adaptive_better_than_line_search`), decided on ``records`` whatever the rules gain over plain
+    VI (:data:`TABLE_NOTE`; session 46's review: the plain-VI gate decided C3.7-authors, not the comparison), its support
+    the bootstrap over replicates (:func:`claim_on_runs` with ``on_table``: ``not measured`` where a rule has no complete
+    run or every selected iterate is plain VI), each difference from line search (:func:`line_search_differences`) with
+    its bootstrap interval in ``measured`` (``labels`` names the rules). ``kw``: the rest of ``exp.claim``'s keywords."""
+    check_callable("test", test)
+    if isinstance(test, Gated):
+        raise TypeError(f"test must decide the comparison itself, not a gate's placeholder; got {test!r}")
+    labels = labels or {}
+    shown = {}
+    if set(records.method) >= {"line_search", *ADAPTIVE} and not selected_is_plain_vi(records):
+        shown = {f"{BEST_COLUMNS[c]} minus line search [value, 5 %, 95 % over replicate resamples], {labels.get(m, m)}": v
+                 for (m, c), v in bootstrap_intervals(line_search_differences, records).items()}
+    measured = {**kw.pop("measured", {}), **shown}
+    return claim_on_runs(exp, id_, text + TABLE_NOTE, test, records, on_table=True, measured=measured, **kw)
+
+
 def adaptive_better_than_line_search(records: pd.DataFrame) -> bool:
     """Sec. 6.2 "This results in better AUROC and train log-likelihood" (than line search, Tables 2-3; C3.6's "as well as
     better performance"): each adaptive rule's mean test AUROC and mean train log-likelihood at its selected iterate
@@ -1099,18 +1179,23 @@ def level_diagnosis(records: pd.DataFrame, other: pd.DataFrame, paper_ll: tuple[
 TIE_SE = 2.0
 
 
+def _means_se(records: pd.DataFrame, column: str) -> tuple[pd.Series, pd.Series]:
+    """Each rule's mean of ``column`` (``"train_ll"``, ``"test_auroc"``) at the selected iterates (Tables 2-3's protocol,
+    :func:`by_method`) and its standard error ``std / √R`` over its ``R`` replicates (0 with one replicate)."""
+    check_choice("column", column, ("train_ll", "test_auroc"))
+    s = by_method(records)
+    reps = records.groupby("method").replicate.nunique()
+    return s[f"{column}_mean"], (s[f"{column}_std"] / np.sqrt(reps.reindex(s.index))).fillna(0.0)
+
+
 def best_within_noise(records: pd.DataFrame, method: str, column: str, n_se: float | None = None) -> bool:
     """Is ``method``'s mean of ``column`` (``"train_ll"``, ``"test_auroc"``) at the selected iterates (Tables 2-3's
     protocol, :func:`by_method`) the best or tied with it: at most ``n_se`` (:data:`TIE_SE`) combined standard errors of
     the two means (each ``std / √R`` over its ``R`` replicates) below the best rule's. A rule with one replicate has no
     error: only the best itself ties there."""
     n_se = TIE_SE if n_se is None else check_real("n_se", n_se, low=0.0)
-    check_choice("column", column, ("train_ll", "test_auroc"))
-    s = by_method(records)
-    check_choice("method", method, list(s.index))
-    reps = records.groupby("method").replicate.nunique()
-    se = (s[f"{column}_std"] / np.sqrt(reps.reindex(s.index))).fillna(0.0)
-    mean = s[f"{column}_mean"]
+    mean, se = _means_se(records, column)
+    check_choice("method", method, list(mean.index))
     top = mean.idxmax()
     return bool(mean[method] >= mean[top] - n_se * np.hypot(se[method], se[top]))
 
@@ -1130,6 +1215,68 @@ def tied_best(records: pd.DataFrame, column: str) -> list:
 #: the columns Table 3's "best" ranks the rules on (:func:`adaafw_best`), each with how a reason names it
 BEST_COLUMNS = {"test_auroc": "test AUROC", "train_ll": "train log-likelihood"}
 
+#: Table 3 (EICU) as printed: each rule's mean train log-likelihood at its selected iterate (beside :data:`TABLE3_AUROC`)
+TABLE3_TRAIN_LL = {"adaafw": -0.169, "adapfw": -0.172, "adafw": -0.170, "predefined": -0.181, "line_search": -0.181}
+TABLE3 = {"train_ll": TABLE3_TRAIN_LL, "test_auroc": TABLE3_AUROC}
+#: the rules AdaAFW leads in Table 3 by more than its printed spread (the other adaptive rules lie within 0.003 of it)
+TABLE3_BEHIND = ("predefined", "line_search")
+
+
+def table3_lead(column: str, table=TABLE3) -> float:
+    """AdaAFW's lead in Table 3 (``table``: column -> rule -> mean) over the rules of :data:`TABLE3_BEHIND` on ``column``,
+    the smaller of the two: the gap "best" shows there (train log-likelihood -0.169 against -0.181: 0.012; test AUROC
+    0.859 against 0.854: 0.005)."""
+    check_choice("column", column, tuple(BEST_COLUMNS))
+    if not isinstance(table, dict) or not isinstance(table.get(column), dict):
+        raise TypeError(f"table must map each column of {tuple(BEST_COLUMNS)} to rule -> Table 3's mean; got {table!r}")
+    col = table[column]
+    return float(min(col["adaafw"] - col[m] for m in TABLE3_BEHIND))
+
+
+def best_band(records: pd.DataFrame, column: str) -> float:
+    """The tie band of AdaAFW against the rules Table 3 shows it ahead of (:data:`TABLE3_BEHIND`) on ``column``:
+    :data:`TIE_SE` times the larger combined standard error of the two means (:func:`_means_se`). A lead of Table 3's
+    size (:func:`table3_lead`) narrower than it could not be seen."""
+    _, se = _means_se(records, column)
+    return float(TIE_SE * max(np.hypot(se["adaafw"], se[m]) for m in TABLE3_BEHIND))
+
+
+def adaafw_leads(records: pd.DataFrame) -> bool:
+    """Table 3's "best" read as the table shows it: AdaAFW tied-best (:func:`adaafw_best`) and its mean above those of
+    Predefined and line search (:data:`TABLE3_BEHIND`) by more than :data:`TIE_SE` combined standard errors on both
+    columns (Table 3: by 0.012 train log-likelihood and 0.005 AUROC)."""
+    if not adaafw_best(records):
+        return False
+    for column in BEST_COLUMNS:
+        mean, se = _means_se(records, column)
+        if not all(mean["adaafw"] - mean[m] > TIE_SE * np.hypot(se["adaafw"], se[m]) for m in TABLE3_BEHIND):
+            return False
+    return True
+
+
+#: the readings of Table 3's "best" (C3.1's cut-off, 0 chosen): within the noise of the best, a lead as Table 3 shows,
+#: or the highest mean on both columns (the words taken literally, no tie band)
+BEST_READINGS = {0: "tied-best", 1: "a lead over Predefined and line search as in Table 3", 2: "the highest mean on both columns"}
+
+
+def adaafw_best_at(records: pd.DataFrame, reading) -> bool:
+    """C3.1's test at the reading ``reading`` of "best" (:data:`BEST_READINGS`): :func:`adaafw_best`,
+    :func:`adaafw_leads`, or AdaAFW's mean the highest on both columns."""
+    reading = check_int("reading", reading, low=min(BEST_READINGS), high=max(BEST_READINGS))
+    if reading == 2:
+        return all(bool(_means_se(records, c)[0].idxmax() == "adaafw") for c in BEST_COLUMNS)
+    return adaafw_leads(records) if reading == 1 else adaafw_best(records)
+
+
+def best_reading_verdicts(records: pd.DataFrame) -> list[str]:
+    """The verdicts of C3.1's test at each reading of :data:`BEST_READINGS` on ``records`` (a verdict-map cell's
+    readings, :class:`~.boosting.WithReadings`)."""
+    return ["holds" if adaafw_best_at(records, r) else "fails" for r in BEST_READINGS]
+
+
+#: C3.1's test for its verdict map: tied-best (the chosen reading), each cell inconclusive where its readings turn
+ADAAFW_BEST = WithReadings(adaafw_best, best_reading_verdicts)
+
 
 def every_rule_tied(records: pd.DataFrame, column: str) -> bool:
     """Does every rule of ``records`` tie with the best on ``column`` (:func:`tied_best` holds them all, within
@@ -1144,21 +1291,24 @@ def best_compares_nothing(records: pd.DataFrame) -> str | None:
     ``records`` (C3.1 and each cell of its verdict map are then ``not measured``: the ``tie`` of
     :func:`claim_on_table` and :func:`~.boosting.runs_cell`); None where it decides. Two ties: every rule's selected
     iterate is plain VI (:func:`~.boosting.selected_is_plain_vi`: one model compared with itself), or the claim holds
-    only through a column of :data:`BEST_COLUMNS` on which every rule ties with the best (:func:`every_rule_tied`:
-    there AdaAFW is "best" as every rule is). A column that compares nothing cannot make the claim hold, but a column
-    that compares can make it fail: where AdaAFW is behind the tied-best set on a column on which not every rule ties,
-    the claim is decided (it fails), so a decisive failure is never hidden as not measured (the conjunction read
-    three-valued: fails before not measured before holds)."""
+    only through a column of :data:`BEST_COLUMNS` on which every rule ties with the best (:func:`every_rule_tied`)
+    within a band too wide to see Table 3's own lead (:func:`best_band` wider than :func:`table3_lead`: train
+    log-likelihood 0.012, AUROC 0.005). A tie within a narrower band is evidence, not a blind spot (session 46's review:
+    the authors' rows tied within 0.0025, a fifth of the lead): there the claim is decided by its readings
+    (:data:`BEST_READINGS`). A column that compares can make the claim fail: where AdaAFW is behind the tied-best set on
+    a column on which not every rule ties, the claim is decided (it fails), so a decisive failure is never hidden as not
+    measured (the conjunction read three-valued: fails before not measured before holds)."""
     if selected_is_plain_vi(records):
         return "every rule's selected iterate is plain VI (t = 0, or zero steps before it): one model compared with itself"
-    tied = [c for c in BEST_COLUMNS if every_rule_tied(records, c)]
+    tied = [c for c in BEST_COLUMNS if every_rule_tied(records, c) and best_band(records, c) > table3_lead(c)]
     if not tied or not adaafw_best(records):
         return None
     s = by_method(records)
     shown = "; ".join(f"{BEST_COLUMNS[c]} " + ", ".join(f"{label(m)} {s.loc[m, f'{c}_mean']:.5g}" for m in tied_best(records, c))
-                      for c in tied)
+                      + f", band {best_band(records, c):.3g} against Table 3's lead {table3_lead(c):.3g}" for c in tied)
     return (f"every rule ties with the best on the {' and the '.join(BEST_COLUMNS[c] for c in tied)} within {TIE_SE:g} "
-            f"combined standard errors ({shown}): that column compares nothing, and AdaAFW is best only through it")
+            f"combined standard errors, a band wider than Table 3's own lead of AdaAFW over Predefined and line search "
+            f"({shown}): that column compares nothing (it cannot see the paper's gap), and AdaAFW is best only through it")
 
 
 def adaptive_higher_best_elbo(records: pd.DataFrame) -> bool:
