@@ -543,28 +543,34 @@ def test_approach_count_holds_fails_and_an_empty_reading_is_undecided():
         approaches_in_more_cells(True, 0)
 
 
-def test_closer_at_majority_holds_and_fails_at_each_reading():
-    """B5.9 at one d (session 38's review): herding strictly closer than line search at more than half of the couplings
-    holds (the paper scale's d = 8: 2 of 3, line search / herding 3.12, 2.88, 0.651), fails at half or fewer (a tie is no
-    win), and turns with the share read at 2/3 and with the closeness factor; errors name the bad argument."""
-    from inferopt.experiment.moment_claims import MAJORITY_SHARES, closer_at_majority
-    herding, line_search = [0.0442, 0.0662, 0.0583], [0.1377, 0.1905, 0.0380]     # d = 8, couplings 1, 0.5, 2
-    assert all(closer_at_majority(herding, line_search, s) for s in MAJORITY_SHARES)          # 2 of 3: holds
-    assert not closer_at_majority(herding, [0.1377, 0.0600, 0.0380])                          # 1 of 3: fails
-    assert not closer_at_majority([0.1, 0.2], [0.2, 0.1])                                     # 1 of 2: no majority
-    assert not closer_at_majority([0.1, 0.1, 0.5], [0.1, 0.2, 0.4])                           # a tie is no win: 1 of 3 ...
-    assert closer_at_majority([0.1, 0.1, 0.5], [0.1, 0.2, 0.4], factor=0.9)                   # ... at the factor 0.9: 2 of 3
-    four = ([0.1, 0.1, 0.1, 0.5], [0.2, 0.2, 0.2, 0.4])                                       # 3 of 4 couplings
-    assert closer_at_majority(*four, 2 / 3) and not closer_at_majority(*four, 0.8)            # the share turns it
-    assert not closer_at_majority(herding, line_search, factor=3.0)                           # 0 of 3 at the factor 3
-    with pytest.raises(ValueError, match="dist_herding and dist_other"):
-        closer_at_majority([0.1, 0.2], [0.1])
+def test_closer_cell_decides_b59_per_cell_and_leaves_the_grid_undecided():
+    """Session 46 (session 45's fresh review of B5.9: a majority over our grid of couplings is not clause 3; at d = 10 it
+    turned on w (d - 1) = 4, 0.00173 vs 0.00167 with the resolution 0.00016): B5.9 per cell, three-valued, for map_holds
+    over the pair-weight axis. Paper-scale cells: (8, 1/7) herding 0.0442 vs line search 0.1377 holds; (8, 2/7) 0.0583
+    vs 0.0380 fails; (10, 4/9) undecided (6e-5 apart, within the resolution), either way round; a herding win by less
+    than the resolution is undecided too (session 41 had counted it). The factor reads the ratio."""
+    from inferopt.experiment.herding_claims import map_holds
+    from inferopt.experiment.moment_claims import closer_cell, run_resolution
+    r8, r10 = run_resolution(2 ** 8, 100_000), run_resolution(2 ** 10, 100_000)
+    assert closer_cell(0.0442, 0.1377, r8) is True
+    assert closer_cell(0.0583, 0.0380, r8) is False
+    assert closer_cell(0.00172772, 0.00166869, r10) is None                 # herding farther by 6e-5 < 1.6e-4
+    assert closer_cell(0.00166869, 0.00172772, r10) is None                 # herding closer by 6e-5: undecided too
+    assert closer_cell(0.0012, 0.0001, r10) is None                         # a loss within 10 x the resolution
+    assert closer_cell(0.0100, 0.0105, r10, factor=1.1) is False            # closer, not by the factor 1.1
+    assert closer_cell(0.0100, 0.0095, r10, factor=0.9) is True             # slightly farther, within the factor 0.9
+    # over the axis (clause 3): d = 10's cells at the paper scale, w (d - 1) = 0.5, 1, 2, 3, 4: fails (a cell fails)
+    d10 = [(0.00858, 0.16954), (0.01167, 0.15699), (0.08025, 0.05609), (0.01566, 0.00956), (0.00173, 0.00167)]
+    word = {True: "holds", False: "fails", None: "inconclusive"}
+    assert map_holds([word[closer_cell(a, b, r10)] for a, b in d10]) is False
+    assert map_holds([word[closer_cell(a, b, r10)] for a, b in d10[:2]]) is True
+    assert map_holds([word[closer_cell(a, b, r10)] for a, b in d10[:2] + d10[4:]]) is None
+    with pytest.raises(ValueError, match="resolution"):
+        closer_cell(0.1, 0.2, 0.0)
     with pytest.raises(ValueError, match="dist_other"):
-        closer_at_majority([0.1], [-0.1])
-    with pytest.raises(ValueError, match="share"):
-        closer_at_majority(herding, line_search, 0.4)
+        closer_cell(0.1, -0.2, r10)
     with pytest.raises(ValueError, match="factor"):
-        closer_at_majority(herding, line_search, factor=0.0)
+        closer_cell(0.1, 0.2, r10, factor=0.0)
 
 
 def test_majority_over_d_holds_fails_and_a_split_is_a_lost_setting():
@@ -634,26 +640,6 @@ def test_resolved_comparison_bounds_the_grid_run_only():
         resolved_comparison(0.1, 0.2, 0.0)
 
 
-def test_closer_at_majority_leaves_a_d_undecided_on_unresolved_couplings():
-    """Session 39's third review of B5: a coupling the runs' grid cannot resolve counts neither way, and the d's majority
-    is undecided (None) where it turns on such couplings; where it does not, it decides as before. Session 41: only
-    herding's losses can be unresolved."""
-    from inferopt.experiment.moment_claims import closer_at_majority
-    herding, line_search = [0.01, 0.02, 0.03, 0.00173, 0.0015], [0.10, 0.01, 0.04, 0.00167, 0.0014]
-    res = [1.6e-4] * 5
-    # without resolutions: herding closer at the first and third couplings, 2 of 5: fails
-    assert closer_at_majority(herding, line_search) is False
-    # the fourth loss is unresolved (6e-5 apart) and so is the fifth (herding farther, below 10 x 1.6e-4): 2 wins, 1 loss,
-    # 2 open: undecided
-    assert closer_at_majority(herding, line_search, resolutions=res) is None
-    # a herding win below 10 x the resolution is resolved (session 41): 3 wins whatever the fourth: holds
-    assert closer_at_majority(herding[:4] + [0.0010], line_search, resolutions=res) is True
-    # 0 wins, 3 losses, 2 open: fails whatever the open ones are
-    assert closer_at_majority([0.2, 0.02, 0.05] + herding[3:], line_search, resolutions=res) is False
-    with pytest.raises(ValueError, match="resolutions"):
-        closer_at_majority(herding, line_search, resolutions=res[:4])
-
-
 def test_tie_rule_verdict_weighs_each_tie_rule_over_d_and_never_swaps_cells():
     """Session 42 (session 41's review of B5): the lowest index decides every cell; random ties and the tie-free runs are
     tie-rule cells. Each rule's own claim over d is read: `fails (setting: tie rule)` only where one rule fails at every
@@ -682,10 +668,36 @@ def test_tie_rule_verdict_weighs_each_tie_rule_over_d_and_never_swaps_cells():
     # every rule holds: holds; a tie rule failing at one d where the chosen rule holds: inconclusive
     assert tie_rule_verdict([holds, holds], {"random ties": [holds, holds], "tie-free": [holds, holds]})["verdict"] == "holds"
     assert tie_rule_verdict([holds], {"tie-free": [c("holds", "fails", "holds")]})["differ"] == ["tie-free"]
+    # session 46 (session 45's fresh review of B5.2): a reading turning the claim names no tie rule that agrees (random
+    # ties held in every cell they ran; the old rule named every rule run whenever a reading turned the claim)
+    turned = tie_rule_verdict([holds, fails], {"random ties": [holds, holds]})
+    assert turned["verdict"] == "inconclusive" and turned["kind"] == "reading" and turned["differ"] == []
+    turned_against = tie_rule_verdict([holds, fails], {"random ties": [c("holds", "fails", "holds"), holds]})
+    assert turned_against["differ"] == ["random ties"]
     with pytest.raises(ValueError, match="chosen"):
         tie_rule_verdict([], {})
     with pytest.raises(ValueError, match="constructions"):
         tie_rule_verdict([holds, holds], {"tie-free": [holds]})
+
+
+def test_tie_rules_differing_names_only_a_rule_that_says_otherwise():
+    """Session 46: a tie rule is a `setting` reason only where it says otherwise at the chosen reading: against a held
+    claim, a rule failing or undecided (a d of it deciding against counts); against a failed claim, a rule holding (one
+    undecided turns nothing); where the chosen rule is undecided, any rule that decides."""
+    from inferopt.experiment.moment_claims import majority_over_d, tie_rules_differing
+    c = lambda *ws: majority_over_d(dict(zip((6, 8, 10), ws)))
+    holds, fails, open_ = c("holds", "holds", "holds"), c("fails", "fails", "fails"), c("inconclusive", "holds", "holds")
+    assert tie_rules_differing(holds, {"random ties": holds}) == []
+    assert tie_rules_differing(holds, {"random ties": fails, "tie-free": open_}) == ["random ties", "tie-free"]
+    assert tie_rules_differing(fails, {"random ties": c("inconclusive", "fails", "fails")}) == []
+    assert tie_rules_differing(fails, {"random ties": c("holds", "fails", "fails")}) == ["random ties"]
+    split = c("holds", "fails", "fails")                                  # undecided: a lost setting
+    assert tie_rules_differing(split, {"random ties": holds, "tie-free": c("holds", "fails", "holds"), "same": split}) == [
+        "random ties", "tie-free"]
+    with pytest.raises(ValueError, match="chosen"):
+        tie_rules_differing("holds", {})
+    with pytest.raises(ValueError, match="at_chosen"):
+        tie_rules_differing(holds, [holds])
 
 
 def test_line_search_off_the_grid_reads_no_grid_resolution():
@@ -776,50 +788,30 @@ def test_drawn_majority_decides_b5_12_by_majority_over_independent_draws():
         drawn_majority({6: [True]}, share=1.0)
 
 
-def test_position_cut_readings_choose_one_half_with_a_reading_on_each_side():
-    """Session 45 (session 44's fresh review of B5.3: the calibrated 0.8807, Fig. 6's loosest position, reads "would
-    rather suggest a minimization" laxly): the chosen cut is 0.5, "closer to the minimum entropy than to the maximum",
-    read at 0.4 and 0.6; the calibrated cut is beside, deciding nothing. At the paper scale's (8, 2/7), position
-    [0.809, 0.895], the cell fails at 0.5 (it held at the calibrated 0.8807's neighbour 0.9); (6, 0.1) at [0.183, 0.396]
-    holds at every reading."""
+def test_position_cut_readings_bracket_the_words_with_the_authors_own_use():
+    """Session 46 (session 45's fresh review of B5.3: the readings 0.4-0.6 all lie on the strict side of the authors' own
+    use of the words, Fig. 6's line search at positions up to 0.88 called "close to a minimum entropy solution"): the
+    chosen cut is 0.5, read at 0.4 and 0.6 and at the authors' calibrated 0.8807. At the paper scale's (8, 2/7), position
+    [0.809, 0.895], the cell fails at 0.5 and is undecided at 0.8807; (6, 0.2) at [0.576, 0.746] fails at 0.5 and holds
+    at 0.8807: the verdict turns within the readings."""
     from inferopt.experiment.moment_claims import entropy_minimization_bracket, position_cut_readings
-    cut = position_cut_readings(0.5, [0.4, 0.6], [0.8807])
-    assert cut["chosen"] == 0.5
-    assert cut["readings"] == [0.4, 0.5, 0.6]
-    assert cut["beside"] == [0.8807]
+    cut = position_cut_readings(0.5, [0.4, 0.6], 0.8807)
+    assert cut["chosen"] == 0.5 and cut["authors"] == 0.8807
+    assert cut["readings"] == [0.4, 0.5, 0.6, 0.8807]
     assert entropy_minimization_bracket(0.809, 0.895, cut["chosen"]) is False
-    assert entropy_minimization_bracket(0.809, 0.895, 0.9) is True
+    assert entropy_minimization_bracket(0.809, 0.895, cut["authors"]) == "inconclusive"
+    assert entropy_minimization_bracket(0.576, 0.746, cut["chosen"]) is False
+    assert entropy_minimization_bracket(0.576, 0.746, cut["authors"]) is True
     assert all(entropy_minimization_bracket(0.183, 0.396, c) is True for c in cut["readings"])
-    assert position_cut_readings(0.5, [0.4, 0.6])["beside"] == []
+    assert position_cut_readings(0.5, [0.4, 0.6], 0.5)["readings"] == [0.4, 0.5, 0.6]
     with pytest.raises(ValueError, match="each side"):
-        position_cut_readings(0.5, [0.6, 0.8807])
+        position_cut_readings(0.5, [0.6, 0.8807], 0.8807)
     with pytest.raises(ValueError, match="cuts"):
-        position_cut_readings(0.5, [])
+        position_cut_readings(0.5, [], 0.8807)
     with pytest.raises(ValueError, match="chosen"):
-        position_cut_readings(float("nan"), [0.4, 0.6])
-    with pytest.raises(ValueError, match="beside"):
-        position_cut_readings(0.5, [0.4, 0.6], [float("nan")])
-
-
-def test_majority_by_d_reads_every_coupling_of_the_axis():
-    """Session 45 (session 44's fresh review of B5.9: a premise gate removed w (d - 1) = 3, 4): at d = 10 (paper scale)
-    herding is closer at 2 of 5 couplings, the two it loses at w (d - 1) = 3 and 4; read over the whole axis d = 10
-    fails while d = 8 holds (4 of 5), and over d the claim is a lost setting; where every d holds it holds."""
-    from inferopt.experiment.moment_claims import majority_by_d, majority_over_d
-    h10, l10 = [0.0117, 0.0086, 0.0802, 0.0060, 0.0011], [0.1570, 0.1695, 0.0561, 0.0050, 0.0009]
-    h8, l8 = [0.0442, 0.0662, 0.0583, 0.0030, 0.0011], [0.1379, 0.1907, 0.0380, 0.0031, 0.0016]
-    by_d = majority_by_d({8: (h8, l8, None), 10: (h10, l10, None)})
-    assert by_d == {8: "holds", 10: "fails"}
-    claim = majority_over_d(by_d)
-    assert claim["verdict"] is None and claim["lost"] == "lost setting"
-    assert majority_over_d(majority_by_d({8: (h8, l8, None)}))["verdict"] is True
-    assert majority_by_d({10: (h10, l10, None)}, factor=0.5) == {10: "holds"}          # the factor turns it
-    assert majority_by_d({10: (h10, l10, [1e-3] * 5)}) == {10: "inconclusive"}        # within the grid: undecided
-    with pytest.raises(ValueError, match="dists_by_d"):
-        majority_by_d({})
-    with pytest.raises(ValueError, match="dists_by_d"):
-        majority_by_d({10: (h10, l10)})
-
+        position_cut_readings(float("nan"), [0.4, 0.6], 0.8807)
+    with pytest.raises(ValueError, match="authors"):
+        position_cut_readings(0.5, [0.4, 0.6], float("nan"))
 
 def test_cell_budget_is_the_cells_for_every_method():
     """Session 45 (session 44's fresh review of B5.2: line search alone ran to 10^6 at w (d - 1) = 3, 4): the budget is

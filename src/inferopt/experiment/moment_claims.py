@@ -35,7 +35,7 @@ read where the run ends, over its last decade, not over an early plateau:
 * session 36's review (helper-280): :func:`min_entropy_lower_bound`, :func:`entropy_minimization_bracket` -- B5.3's
   position bracketed between the searched low end's lower bound and the min-entropy bound's upper bound, so a cell can
   hold decisively at any d (session 33's `bound_cell`, which left every searched hold undecided, is gone).
-* session 38's review: :func:`closer_at_majority`, :func:`majority_over_d` -- B5.9 decided by majority over the couplings
+* session 38's review: ``closer_at_majority``, :func:`majority_over_d` -- B5.9 decided by majority over the couplings
   at each d (herding strictly closer to ``p*`` than line search at more than half of them), holding where that holds at
   every d; B5.11 (min-norm-point's distance against line search's, "quantitatively similar" being said of Fig. 6) is no
   longer a check with a verdict: its numbers are shown beside B5.8.
@@ -43,11 +43,11 @@ read where the run ends, over its last decade, not over an early plateau:
   where another fails leaves it open), the same at every reading and construction.
   Second review: :func:`by_lost_value` compares d like with like only where their own maps disagree;
   :func:`reading_compared` -- a reading undecided over d turns the claim where some d decides there against it.
-* session 39's review: :func:`closer_at_majority`'s ``span`` -- B5.9's majority read over the span
+* session 39's review: ``closer_at_majority``'s ``span`` -- B5.9's majority read over the span
   of the coupling grid (every coupling run, and review 210's grid), so that a verdict turning on which cells the grid
   has is a reading; :func:`by_lost_value` -- a value of d whose own map is undecided is undecided.
 * session 40 (session 39's third review of B5): :func:`farther_given_premise` -- B5.8 on one cell; :func:`resolved_comparison` and
-  :func:`closer_at_majority`'s ``resolutions`` -- a comparison of two final distances within the run's grid decides
+  ``closer_at_majority``'s ``resolutions`` -- a comparison of two final distances within the run's grid decides
   nothing.
 * session 41 (session 40's review of B5): :func:`resolved_comparison` -- the grid bounds herding's run only.
 * session 42 (session 41's review of B5): one tie rule declared before reading anything, the lowest index, decides every
@@ -59,14 +59,20 @@ read where the run ends, over its last decade, not over an early plateau:
   absolute cut on the position or B4.6's comparative reading (line search's entropy below herding's,
   :func:`~.maxent_claims.entropy_below`); :func:`calibrated_position_cut` -- B5.3's cut calibrated on the paper's
   Fig. 6 (the largest position of the line-search runs Sec. 5.3 calls "close to a minimum entropy solution");
-  :func:`closer_at_majority`'s ``premises`` -- B5.9 read where the abstract's premise holds (line search better at the
+  ``closer_at_majority``'s ``premises`` -- B5.9 read where the abstract's premise holds (line search better at the
   moments, :func:`moment_premise_cell`); :func:`drawn_cell` -- B5.12, Sec. 6's "herding fails in other case, which are
   not chosen to be particularly pathological", on cells drawn at random with no tied step.
 * session 45 (session 44's fresh review of issue 44): the pair weight is an axis (THE RULE's clause 3), never a
-  reading nor a gate: the span of the coupling grid (``span_cell``, :func:`closer_at_majority`'s ``span``) and B5.9's
-  premise gate (``premises``) are gone; :func:`majority_by_d` -- B5.9 at every d over the whole axis;
+  reading nor a gate: the span of the coupling grid (``span_cell``, ``closer_at_majority``'s ``span``) and B5.9's
+  premise gate (``premises``) are gone; ``majority_by_d`` -- B5.9 at every d over the whole axis;
   :func:`cell_budget` -- a cell's budget, every method alike (B5.2); :func:`position_cut_readings` -- B5.3's cut 0.5,
   read at 0.4 and 0.6, the calibrated cut beside.
+* session 46 (session 45's fresh review of issue 44): :func:`tie_rules_differing` -- a tie rule is a `setting` reason only
+  where it says otherwise (B5.2: random ties held in every cell they ran, yet were named whenever a reading turned the
+  claim); :func:`position_cut_readings` -- the authors' own use of the words (the cut calibrated on Fig. 6) is a reading of
+  B5.3, so the readings bracket the words on both sides; :func:`closer_cell` -- B5.9 per cell (undecided where the two
+  distances differ by at most the run's resolution), decided over the pair-weight axis by map_holds (clause 3):
+  ``closer_at_majority`` and ``majority_by_d``, the majority over our grid of couplings, are gone.
 """
 
 from __future__ import annotations
@@ -222,6 +228,26 @@ def resolved_comparison(dist_grid: float, dist_free: float, resolution: float) -
     return bool(a < b or (a - b > res and a >= MIN_RESOLUTIONS * res))
 
 
+def closer_cell(dist_herding: float, dist_other: float, resolution: float, factor: float = 1.0) -> bool | None:
+    """B5.9 on one cell of the map (the abstract's and Sec. 6's "the original herding algorithm tends to approach more
+    often the maximum entropy distribution", read on Fig. 7's cells), three-valued. Session 46 (session 45's fresh review
+    of issue 44: a majority over our grid of couplings is not THE RULE's clause 3, and at d = 10 it turned on w (d - 1) = 4,
+    0.00173 vs 0.00167 with the resolution 0.00016): the claim is decided per cell and over the pair-weight axis by
+    :func:`~.herding_claims.map_holds` (the crossover named), so each cell says one of three things. ``True`` where
+    herding ends closer to ``p*`` than line search (:func:`farther_cell` at ``factor`` on the ratio line search /
+    herding; 1: strictly), ``False`` where it does not, and ``None`` (undecided) where the two final distances
+    (``dist_herding``, ``dist_other``, after equal budgets) differ by at most ``resolution`` (:func:`run_resolution`,
+    herding's grid: two distances that close are not told apart, either way) or where herding's loss is not resolved
+    (:func:`resolved_comparison`: the grid can hold herding away from ``p*``, so a loss needs herding at
+    :data:`MIN_RESOLUTIONS` times the resolution or more)."""
+    a, b = check_real("dist_herding", dist_herding, low=0.0), check_real("dist_other", dist_other, low=0.0)
+    res = check_real("resolution", resolution, low=0.0, low_open=True)
+    factor = check_real("factor", factor, low=0.0, low_open=True)
+    if abs(a - b) <= res or not resolved_comparison(a, b, res):
+        return None
+    return farther_cell(b, a, factor)
+
+
 def tie_rule_verdict(chosen, constructions=None) -> dict:
     """THE one construction rule of B5's map claims (session 42, session 41's review of B5: the tie rule is declared
     before anything is read -- the library's lowest index among tied states, ``chosen`` -- and decides every cell; the
@@ -260,13 +286,36 @@ def tie_rule_verdict(chosen, constructions=None) -> dict:
                 "failing": failing, "holding": holding}
     v = chosen[0]["verdict"]
     base = dict(map_reading_verdict(v, [reading_compared(v, c) for c in chosen[1:]]), failing=[], holding=[])
+    differ = tie_rules_differing(chosen[0], {n: cs[0] for n, cs in run.items()})
     if base["verdict"] == "inconclusive":
-        return dict(base, differ=list(run))
-    said = {n: reading_compared(v, cs[0]) for n, cs in run.items()}
-    differ = [n for n, x in said.items() if x is (not v) or (x is None and v is True)]
+        return dict(base, differ=differ)
     if differ:
         return dict(base, verdict="inconclusive", kind="setting", differ=differ)
     return dict(base, differ=[])
+
+
+def tie_rules_differing(chosen, at_chosen) -> list:
+    """The tie rules that say otherwise than the chosen rule at the chosen reading (THE RULE's `setting` reason for B5's map
+    claims; session 46, session 45's fresh review of issue 44: B5.2 was called inconclusive for `setting` where random ties
+    held in every cell they ran -- :func:`tie_rule_verdict` named every rule run whenever a reading turned the claim).
+    ``chosen``: the chosen rule's claim at the chosen reading, ``at_chosen``: name -> that tie rule's claim there (both
+    :func:`lost_setting_claim`'s dicts, ``"verdict"`` and ``"by_value"``). Where the chosen claim decides, a rule is
+    compared as a reading is (:func:`reading_compared`: a d of it deciding against the chosen verdict counts) and differs
+    where it decides otherwise or, against a held claim, is undecided (session 34's fifth review: undecided where the
+    chosen rule fails turns nothing). Where the chosen claim is undecided, a rule differs where it decides or where some
+    d's verdict differs from the chosen rule's at that d. A rule that agrees is no reason, nor are its cells not run
+    (``not measured``) where the claim is decided."""
+    ok = lambda c: isinstance(c, dict) and {"verdict", "by_value"} <= set(c) and c["verdict"] in (True, False, None)
+    if not ok(chosen):
+        raise ValueError(f"chosen must be a claim dict (with 'verdict' True / False / None and 'by_value'); got {chosen!r}")
+    if not isinstance(at_chosen, dict) or not all(ok(c) for c in at_chosen.values()):
+        raise ValueError(f"at_chosen must map tie-rule names to claim dicts (with 'verdict' and 'by_value'); got {at_chosen!r}")
+    v = chosen["verdict"]
+    if v is None:
+        return [n for n, c in at_chosen.items() if c["verdict"] is not None
+                or any(x != chosen["by_value"].get(d) for d, x in c["by_value"].items() if d in chosen["by_value"])]
+    said = {n: reading_compared(v, c) for n, c in at_chosen.items()}
+    return [n for n, x in said.items() if (x is not None and x is not v) or (x is None and v is True)]
 
 
 def entropy_position(h: float, h_low: float, h_star: float) -> float:
@@ -306,57 +355,14 @@ def approaches_in_more_cells(count: int, reference: int) -> bool | None:
     return bool(count > reference)
 
 
-#: B5.9's readings of "a majority of the couplings" (session 38's review): herding closer at more than half of them
-#: (chosen), and at two thirds or more
+#: B5.12's readings of "fails in other case" over a d's draws (:func:`drawn_majority`): herding fails at more than half of
+#: them (chosen), and at two thirds or more
 MAJORITY_SHARES = (0.5, 2 / 3)
 
 
-def closer_at_majority(dist_herding, dist_other, share: float = 0.5, factor: float = 1.0, resolutions=None) -> bool | None:
-    """B5.9 at one value of d (the abstract's and Sec. 6's "the original herding algorithm tends to approach more often
-    the maximum entropy distribution"; session 38's review, four reviewers of five: read by majority over the couplings,
-    as B4.11 reads the same sentence on Fig. 6): herding ends closer to ``p*`` than line search -- :func:`farther_cell` at
-    ``factor`` on the ratio line search / herding, 1 strictly (a tie is no win) -- at more than half of the couplings and
-    at a share of them of at least ``share`` (:func:`~.maxent_claims.approaches_more_often`; 0.5: a bare majority, 2/3
-    read, :data:`MAJORITY_SHARES`). ``dist_herding``, ``dist_other``: the two methods' final ``||p_t - p*||`` at each
-    coupling of that d, after equal budgets, in one order.
-
-    Session 45 (session 44's fresh review of issue 44): every coupling of that d is read. The span of the coupling grid
-    (session 39's ``span``) and the abstract's premise (session 43's ``premises``: line search more efficient at the
-    moments) were gates of ours that removed couplings; the pair weight is an open setting (THE RULE's clause 3), an
-    axis decided over, never a reading nor a gate (:func:`majority_by_d`).
-
-    Session 40 (session 39's third review): ``resolutions`` each entry's herding run resolution (:func:`run_resolution`;
-    ``None``: every comparison decides): a coupling whose two distances are not :func:`resolved_comparison` (herding's on
-    the grid, line search's off it; session 41) decides nothing, and the d's verdict is ``None`` (undecided) where it
-    turns on such couplings -- the majority is taken with them counted as wins and as losses, and decides only where
-    both agree."""
-    from .maxent_claims import approaches_more_often
-    h = as_finite_array("dist_herding", dist_herding, ndim=1, nonempty=True)
-    o = as_finite_array("dist_other", dist_other, ndim=1, nonempty=True)
-    if h.shape != o.shape:
-        raise ValueError(f"dist_herding and dist_other must hold one distance per coupling; got {h.size} and {o.size}")
-    if (h < 0).any():
-        raise ValueError("dist_herding must hold distances >= 0")
-    if (o < 0).any():
-        raise ValueError("dist_other must hold distances >= 0")
-    share = check_real("share", share, low=0.5, high=1.0)
-    if resolutions is None:
-        resolved = np.ones(h.shape, dtype=bool)
-    else:
-        res = as_finite_array("resolutions", resolutions, ndim=1, nonempty=True)
-        if res.shape != h.shape:
-            raise ValueError(f"resolutions must hold one resolution per distance; got {res.size} and {h.size}")
-        resolved = np.array([resolved_comparison(a, b, r) for a, b, r in zip(h, o, res)])
-    wins = sum(bool(r) and farther_cell(b, a, factor) for a, b, r in zip(h, o, resolved))
-    open_ = int((~resolved).sum())
-    low, high = approaches_more_often(wins / h.size, share), approaches_more_often((wins + open_) / h.size, share)
-    return low if low == high else None
-
-
 def majority_over_d(verdicts_by_d) -> dict:
-    """B5.9 over the lost d (session 38's review: it holds where herding is closer at a majority of the couplings at every
-    d): ``verdicts_by_d`` maps each value of d to its verdict word there (:func:`closer_at_majority`'s ``"holds"`` /
-    ``"fails"``; ``"inconclusive"`` where random ties' seeds disagree; ``"not measured"``). Each d is one cell of a map over
+    """A claim decided per d (B5.12, :func:`drawn_majority`) over the lost d: ``verdicts_by_d`` maps each value of d to its
+    verdict word there (``"holds"`` / ``"fails"``; ``"inconclusive"``; ``"not measured"``). Each d is one cell of a map over
     d alone, read with THE RULE on a lost setting (:func:`lost_setting_claim`): the claim holds where every d holds, fails
     where every d that decides fails, and is undecided (inconclusive, a lost setting) where the d disagree or one is
     undecided while another fails. Returns :func:`lost_setting_claim`'s dict (``by_value``: each d's verdict)."""
@@ -368,30 +374,6 @@ def majority_over_d(verdicts_by_d) -> dict:
         raise ValueError(f"verdicts_by_d must map d to one of {known}; got {verdicts_by_d!r}")
     cells = {(d, "majority"): w for d, w in verdicts_by_d.items()}
     return lost_setting_claim(map_holds(list(cells.values())), cells)
-
-
-def majority_by_d(dists_by_d, share: float = MAJORITY_SHARES[0], factor: float = 1.0) -> dict:
-    """B5.9 at every value of d over the whole pair-weight axis (session 45, session 44's fresh review of issue 44: a
-    premise gate removed the couplings w (d - 1) = 3, 4, and with them d = 10 turns, 2 of 5). ``dists_by_d`` maps each d
-    to ``(herding's final distances, line search's, herding's run resolutions)``, one entry per coupling run at that d --
-    the map's grid and ``extra_couplings`` alike. Returns each d's verdict word, :func:`closer_at_majority` over every
-    coupling (``"inconclusive"`` where it turns on couplings the grid does not resolve), for :func:`majority_over_d`.
-
-    Why the whole axis and not the premise's cells (docs/paper-B.md, "Where a claim is decided"): the abstract's "while
-    we can improve over herding on the task of approximating integrals" states a result (B5.10's claim), not what Fig. 7
-    ran nor a regime of the lost setting that a check of the claim's own tests, so clause 2 does not apply; its cells
-    would be picked from a run's outcome (line search's final moment error), where clause 2's cells are "a property of
-    the cell, fixed once before any verdict is read". The pair weight is an open setting the paper never gives: clause
-    3, an axis the claim is decided over, never a reading nor a gate. The premise per cell is shown beside."""
-    if not isinstance(dists_by_d, dict) or not dists_by_d:
-        raise ValueError(f"dists_by_d must map each value of d to (herding's distances, line search's, resolutions); got {dists_by_d!r}")
-    out = {}
-    for d, entry in dists_by_d.items():
-        if not isinstance(entry, tuple | list) or len(entry) != 3:
-            raise ValueError(f"dists_by_d[{d!r}] must be (herding's distances, line search's, resolutions); got {entry!r}")
-        v = closer_at_majority(entry[0], entry[1], share, factor, entry[2])
-        out[d] = "inconclusive" if v is None else "holds" if v else "fails"
-    return out
 
 
 def cell_budget(level: float, extra_levels, n_points: int, extra_points: int) -> int:
@@ -1107,17 +1089,19 @@ def drawn_majority(outcomes_by_d, share: float = MAJORITY_SHARES[0]) -> dict:
     return dict(majority_over_d(by_d), counts=counts)
 
 
-def position_cut_readings(chosen: float, cuts, beside=()) -> dict:
-    """B5.3's cut on the entropy position (session 45, session 44's fresh review of issue 44: the calibrated cut, 0.8807,
-    is the loosest position seen in Fig. 6, a lax reading of "would rather suggest a minimization of the entropy"). The
-    words read as "closer to the minimum entropy than to the maximum": ``chosen`` 0.5, the midpoint of B4.4's scale;
-    ``cuts`` its readings, at least one on each side (THE RULE's clause 4: the readings bracket the paper's words on
-    both sides; 0.4 and 0.6). ``beside``: cuts reported beside, deciding nothing (the cut calibrated on the paper's
-    Fig. 6, :func:`calibrated_position_cut`). Returns ``{"chosen", "readings": every cut, sorted, the chosen one
-    included, "beside": the beside cuts, sorted}``."""
+def position_cut_readings(chosen: float, cuts, authors: float) -> dict:
+    """B5.3's cut on the entropy position, read on both sides of the paper's words (THE RULE's clause 4). The words,
+    Sec. 6's "would rather suggest a minimization of the entropy", read as "closer to the minimum entropy than to the
+    maximum": ``chosen`` 0.5, the midpoint of B4.4's scale; ``cuts`` its readings of ours, at least one on each side
+    (0.4 and 0.6). Session 46 (session 45's fresh review of issue 44: 0.4-0.6 all lie on the strict side of the authors'
+    own use of the words -- Sec. 5.3 calls Fig. 6's line search, at positions up to 0.88 in our runs, "close to a
+    minimum entropy solution"): ``authors``, the cut calibrated on the paper's Fig. 6 (:func:`calibrated_position_cut`),
+    the loosest position the authors themselves describe so, is a reading too, so that the readings bracket the words
+    between a strict reading of ours and the authors' own. A verdict turning within them is inconclusive (`reading`).
+    Returns ``{"chosen", "readings": every cut, sorted, the chosen and the authors' included, "authors"}``."""
     chosen = check_real("chosen", chosen, low=0.0, high=1.0)
+    authors = check_real("authors", authors, low=0.0, high=1.0)
     c = as_finite_array("cuts", cuts, ndim=1, nonempty=True)
     if not ((c < chosen).any() and (c > chosen).any()):
         raise ValueError(f"cuts must hold a reading on each side of the chosen cut {chosen}; got {c.tolist()}")
-    b = as_finite_array("beside", beside, ndim=1) if len(beside) else np.zeros(0)
-    return {"chosen": chosen, "readings": sorted({float(x) for x in c} | {chosen}), "beside": sorted({float(x) for x in b})}
+    return {"chosen": chosen, "readings": sorted({float(x) for x in c} | {chosen, authors}), "authors": authors}
