@@ -2499,7 +2499,8 @@ def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict, M: int, N: int) -
     gradients to it over GD's at least :data:`D36_CAUSE_FACTOR` (ours) holds; below it is inconclusive (:func:`d36_diagnosis`:
     between our sizes d' and the spectrum change together, confounded; SGD's own growth read against the most d' alone allows,
     :func:`d36_power`), and so is each reading (:func:`d36_cause_reading`); readings :data:`D36_READINGS`; bootstrap over
-    seeds. Beside: the statistic's 90 % bootstrap interval over the seeds,
+    seeds; ``not measured`` (session 47, :func:`d36_no_power`) where the sizes' d' ratio lets d' alone grow SGD's iterations less
+    than the cut-off (:func:`d36_power`): there neither a hold nor a fail shows the cause. Beside: the statistic's 90 % bootstrap interval over the seeds,
     SGD's and GD's own growths and session 29's statistic in work units (the growth times ``r``'s ratio between the sizes).
     Returns :meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments."""
     observation = d36_reading(runs, small=small, prices=prices, M=M, N=N)
