@@ -831,6 +831,8 @@ EXEMPT = {
     "centred_ratings": "its one argument is a ratings dict (no generated bad values for a mapping): refused by its keys, naming data",
     "drawn_zero_share": "every 1-d array of non-negative integer degrees is valid (empty: a run that drew none, NaN); others refused naming degrees",
     "RegimeSelection": "result container built by select_regime",
+    "WithReadings": ("a claim's test with its readings, both callables (a kind the sweep does not draw): a non-callable is "
+                     "refused naming test / readings (tests/experiment/test_boosting_claims.py)"),
     "completion_diagnosis": "reads verdict-map cells built by verdict_map.cell (checked there); text checked by map_diagnosis",
     "own_map_diagnosis": "reads verdict-map cells built by verdict_map.cell (checked there); text checked by map_diagnosis",
     "construction_holds": ("reads a verdict-map cell built by verdict_map.cell and a claims.readings list: a cell without its setting "
