@@ -845,7 +845,7 @@ def test_closer_majority_is_a_frequency_over_decisive_cells():
     strictly closer in more than half of a d's decisive cells holds there, where map_holds (every cell, the old rule)
     fails; undecided cells (within the resolution) do not count; 2 of 4 is no majority; 2/3 is a stricter reading."""
     from inferopt.experiment.herding_claims import map_holds
-    from inferopt.experiment.moment_claims import closer_majority
+    from inferopt.experiment.moment_claims import MAJORITY_SHARES, closer_majority
     paper = {6: [True] * 5, 8: [True, True, False, True, True], 10: [True, True, False, False, None]}
     assert map_holds(["holds" if x else "fails" for x in paper[8]]) is False           # the old every-cell rule
     c = closer_majority(paper)
@@ -853,6 +853,9 @@ def test_closer_majority_is_a_frequency_over_decisive_cells():
     assert c["counts"] == {6: [5, 0, 5], 8: [4, 1, 5], 10: [2, 2, 4]}
     assert closer_majority({8: [True, True, False, None]})["verdict"] is True          # 2 of 3 decisive at 1/2
     assert closer_majority({8: [True, True, False]}, 2 / 3)["verdict"] is False         # 2 of 3 is not more than 2/3
+    assert closer_majority({8: [True] * 3 + [False] * 2})["verdict"] is True             # 3 of 5 at 1/2 ...
+    assert closer_majority({8: [True] * 3 + [False] * 2}, 0.6)["verdict"] is False       # ... is not more than 3/5
+    assert MAJORITY_SHARES == (0.5, 0.6, 2 / 3)                                            # three readings of ours
     assert closer_majority({8: ["holds", "fails", "fails"]})["verdict"] is False
     assert closer_majority({8: [None, "inconclusive"]})["by_value"] == {8: None}          # no decisive cell: not measured
     with pytest.raises(ValueError, match="outcomes_by_d"):

@@ -76,7 +76,7 @@ read where the run ends, over its last decade, not over an early plateau:
 * session 47 (the fresh review of issue 44: B5.3 lax): :func:`position_cut_readings` -- every deciding cut lies within
   :data:`POSITION_CUT_BOUNDS` (0.4-0.6, the words' reading); the authors' calibrated cut is back beside, deciding nothing.
 * session 47 (the second fresh review of issue 44): :func:`closer_majority`, :func:`frequency_verdict` -- B5.9 a frequency
-  claim ("more often"), the share of decisive cells where herding is strictly closer, per tie rule, at 1/2 and 2/3, a turn
+  claim ("more often"), the share of decisive cells where herding is strictly closer, per tie rule, at 1/2 (read at 3/5 and 2/3), a turn
   naming the tie rule and d; :func:`off_grid_regime` -- B5.10 on Fig. 7's grid (:data:`FIGURE_GRID`), the extra couplings
   beside as Sec. 5.2's regime; :func:`rescue_cells`, :func:`failure_cuts` -- B5.3's rescue cells and the cuts its failure
   is established at; :func:`what_would_decide` -- the tie rule as well as d.
@@ -362,9 +362,10 @@ def approaches_in_more_cells(count: int, reference: int) -> bool | None:
     return bool(count > reference)
 
 
-#: B5.12's readings of "fails in other case" over a d's draws (:func:`drawn_majority`): herding fails at more than half of
-#: them (chosen), and at two thirds or more
-MAJORITY_SHARES = (0.5, 2 / 3)
+#: "more often" / "fails in other case" read as a share (B5.9's cells in :func:`closer_majority`, B5.12's draws in
+#: :func:`drawn_majority`): strictly more than half (chosen), read at more than 3/5 and more than 2/3 (ours; session 48:
+#: a threshold of ours is read at three values, THE RULE's clause 1)
+MAJORITY_SHARES = (0.5, 0.6, 2 / 3)
 
 
 def majority_over_d(verdicts_by_d) -> dict:
@@ -1137,7 +1138,7 @@ def closer_majority(outcomes_by_d, share: float = MAJORITY_SHARES[0]) -> dict:
     ``outcomes_by_d`` maps each value of d to its cells' outcomes over the pair-weight axis (:func:`closer_cell`'s
     ``True`` herding strictly closer to ``p*``, ``False`` not, ``None`` undecided within the run's resolution, or a
     verdict word). Only the decisive cells count: at each d the claim holds where herding is strictly closer in more
-    than ``share`` of them (:data:`MAJORITY_SHARES`: 1/2 chosen, 2/3 a reading) and fails otherwise, ``"not measured"``
+    than ``share`` of them (:data:`MAJORITY_SHARES`: 1/2 chosen, 3/5 and 2/3 readings) and fails otherwise, ``"not measured"``
     where no cell decides; over d (given, lost in extraction) by :func:`majority_over_d` (a split a lost setting), the
     counting :func:`drawn_majority`'s. Returns its dict, ``"counts"`` per d [closer, not closer, decisive]."""
     if not isinstance(outcomes_by_d, dict) or not outcomes_by_d:
