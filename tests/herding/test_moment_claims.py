@@ -838,3 +838,113 @@ def test_cell_budget_is_the_cells_for_every_method():
         cell_budget(float("nan"), [4.0], 10_000, 20_000)
     with pytest.raises(ValueError, match="extra_levels"):
         cell_budget(4.0, [float("inf")], 10_000, 20_000)
+
+
+def test_closer_majority_is_a_frequency_over_decisive_cells():
+    """Session 47 (the second fresh review of issue 44): B5.9's "tends to approach MORE OFTEN" is a frequency: herding
+    strictly closer in more than half of a d's decisive cells holds there, where map_holds (every cell, the old rule)
+    fails; undecided cells (within the resolution) do not count; 2 of 4 is no majority; 2/3 is a stricter reading."""
+    from inferopt.experiment.herding_claims import map_holds
+    from inferopt.experiment.moment_claims import MAJORITY_SHARES, closer_majority
+    paper = {6: [True] * 5, 8: [True, True, False, True, True], 10: [True, True, False, False, None]}
+    assert map_holds(["holds" if x else "fails" for x in paper[8]]) is False           # the old every-cell rule
+    c = closer_majority(paper)
+    assert c["by_value"] == {6: True, 8: True, 10: False} and c["verdict"] is None      # d splits it: a lost setting
+    assert c["counts"] == {6: [5, 0, 5], 8: [4, 1, 5], 10: [2, 2, 4]}
+    assert closer_majority({8: [True, True, False, None]})["verdict"] is True          # 2 of 3 decisive at 1/2
+    assert closer_majority({8: [True, True, False]}, 2 / 3)["verdict"] is False         # 2 of 3 is not more than 2/3
+    assert closer_majority({8: [True] * 3 + [False] * 2})["verdict"] is True             # 3 of 5 at 1/2 ...
+    assert closer_majority({8: [True] * 3 + [False] * 2}, 0.6)["verdict"] is False       # ... is not more than 3/5
+    assert MAJORITY_SHARES == (0.5, 0.6, 2 / 3)                                            # three readings of ours
+    assert closer_majority({8: ["holds", "fails", "fails"]})["verdict"] is False
+    assert closer_majority({8: [None, "inconclusive"]})["by_value"] == {8: None}          # no decisive cell: not measured
+    with pytest.raises(ValueError, match="outcomes_by_d"):
+        closer_majority({8: True})
+    with pytest.raises(ValueError, match="outcomes_by_d"):
+        closer_majority({})
+
+
+def test_frequency_verdict_names_the_tie_rule_and_d():
+    """B5.9 over the tie rules and the share's readings: one word everywhere decides; a turn is inconclusive with the
+    reason naming the tie rule AND d (the paper-scale numbers of 6c628b7)."""
+    from inferopt.experiment.moment_claims import closer_majority, frequency_verdict
+    low = {6: [True] * 5, 8: [True, True, False, True, True], 10: [True, True, False, False, None]}
+    rnd = {d: [True] * 5 for d in (6, 8, 10)}
+    free = {6: ["holds", "holds", "fails", "inconclusive", "fails"], 8: ["holds", "holds"], 10: ["holds", "holds", "holds"]}
+    claims = {(r, s): closer_majority(o, s) for s in (0.5, 2 / 3) for r, o in (("lowest index", low), ("random ties", rnd),
+                                                                            ("tie-free", free))}
+    v = frequency_verdict(claims, ("lowest index", 0.5))
+    assert v["verdict"] == "inconclusive"
+    assert ("lowest index", 0.5, 10, "fails") in v["differ"] and ("tie-free", 0.5, 6, "fails") in v["differ"]
+    assert "lowest index" in v["reason"] and "tie-free" in v["reason"] and "d = 10" in v["reason"] and "d = 6" in v["reason"]
+    every = {(r, s): closer_majority(rnd, s) for r in ("lowest index", "random ties") for s in (0.5, 2 / 3)}
+    assert frequency_verdict(every, ("lowest index", 0.5)) == {"verdict": "holds", "differ": [], "reason": None}
+    fail = {(r, 0.5): closer_majority({6: [False, False], 8: [False, True, False]}) for r in ("lowest index", "random ties")}
+    assert frequency_verdict(fail, ("lowest index", 0.5))["verdict"] == "fails"
+    with pytest.raises(ValueError, match="chosen"):
+        frequency_verdict(every, ("nobody", 0.5))
+
+
+def test_off_grid_regime_decides_on_figure_7s_grid():
+    """B5.10 (session 47): decided on Fig. 7's couplings 0.5, 1, 2; the extra couplings 3 and 4 (Sec. 5.2's regime near
+    the polytope's boundary) are beside, with the crossover named; the old every-coupling map failed."""
+    from inferopt.experiment.herding_claims import map_holds
+    from inferopt.experiment.moment_claims import FIGURE_GRID, off_grid_regime
+    words = {(d, c): "holds" if c <= 2 else "fails" for d in (6, 8, 10) for c in (0.5, 1.0, 2.0, 3.0, 4.0)}
+    assert map_holds(list(words.values())) is False                                     # the old rule
+    r = off_grid_regime(words)
+    assert FIGURE_GRID == (0.5, 1.0, 2.0)
+    assert map_holds(list(r["deciding"].values())) is True and set(r["beside"].values()) == {"fails"}
+    assert len(r["deciding"]) == 9 and len(r["beside"]) == 6
+    assert r["crossover"][8] == {"low": "holds", "between": (2.0, 3.0)}
+    words[(6, 1.0)] = "fails"
+    assert map_holds(list(off_grid_regime(words)["deciding"].values())) is False        # it can fail on the grid
+    with pytest.raises(ValueError, match="words_by_cell"):
+        off_grid_regime({6: "holds"})
+
+
+def test_rescue_cells_need_every_cut_and_random_ties():
+    """B5.3's diagnosis (session 47's second fresh review): a rescue cell holds at 0.4, 0.5 and 0.6 and under random
+    ties; d = 8 and d = 10 at coupling 0.5 (undecided at 0.4) are partial, named with their brackets."""
+    from inferopt.experiment.moment_claims import rescue_cells
+    chosen = {(6, 0.5): ["holds"] * 3, (8, 0.5): ["inconclusive", "holds", "holds"], (10, 0.5): ["inconclusive", "holds", "holds"],
+              (8, 2.0): ["fails"] * 3}
+    ties = {(6, 0.5): ["holds"] * 3, (8, 0.5): ["inconclusive", "inconclusive", "holds"], (10, 0.5): ["holds"] * 3,
+            (8, 2.0): ["fails"] * 3}
+    br = {(6, 0.5): (0.183, 0.396), (8, 0.5): (0.255, 0.499), (10, 0.5): (0.223, 0.406), (8, 2.0): (0.809, 0.895)}
+    r = rescue_cells(chosen, ties, br)
+    assert r["rescue"] == [(6, 0.5)]
+    assert set(r["partial"]) == {(8, 0.5), (10, 0.5)} and r["partial"][(8, 0.5)]["bracket"] == (0.255, 0.499)
+    assert ("random ties", 1) in r["partial"][(8, 0.5)]["not held"] and ("chosen", 0) in r["partial"][(10, 0.5)]["not held"]
+    assert rescue_cells({(6, 0.5): ["holds"] * 3}, {}, br)["rescue"] == []               # random ties not run: no rescue
+    with pytest.raises(ValueError, match="brackets"):
+        rescue_cells({(6, 1.0): ["holds"]}, {}, br)
+
+
+def test_failure_cuts_separate_established_from_undecided():
+    """B5.3: fails at 0.4 and 0.5, undecided at 0.6 where d = 6 is open (the paper-scale brackets of 6c628b7)."""
+    from inferopt.experiment.moment_claims import failure_cuts, lost_setting_claim
+    from inferopt.experiment.herding_claims import map_holds
+
+    def claim(cells):
+        return lost_setting_claim(map_holds(list(cells.values())), cells)
+    at = {0.4: {(6, 0.5): "holds", (6, 1.0): "fails", (8, 1.0): "fails", (10, 2.0): "fails"},
+          0.5: {(6, 0.5): "holds", (6, 1.0): "fails", (8, 2.0): "fails", (10, 2.0): "fails"},
+          0.6: {(6, 0.5): "holds", (6, 1.0): "inconclusive", (6, 2.0): "inconclusive", (8, 0.5): "holds", (8, 2.0): "fails",
+                (10, 0.5): "holds", (10, 2.0): "fails"}}
+    r = failure_cuts({c: claim(v) for c, v in at.items()})
+    assert r["established"] == [0.4, 0.5] and r["held"] == [] and r["undecided"] == {0.6: [6]}
+    with pytest.raises(ValueError, match="claims_by_cut"):
+        failure_cuts({})
+
+
+def test_what_would_decide_names_the_tie_rule_as_well_as_d():
+    """B5.8 (session 47's second fresh review): "the paper's d" alone was incomplete: at d = 8 the tie rule splits it."""
+    from inferopt.experiment.moment_claims import what_would_decide
+    t = what_would_decide(True, ["random ties", "tie-free"])
+    assert "the paper's d" in t and "tie rule" in t and "random ties" in t
+    assert not what_would_decide(False, ["random ties"]).startswith("the paper's d")
+    with pytest.raises(ValueError, match="what_would_decide"):
+        what_would_decide(False, [])
+    with pytest.raises(TypeError, match="lost_d"):
+        what_would_decide("yes", [])

@@ -75,6 +75,11 @@ read where the run ends, over its last decade, not over an early plateau:
   ``closer_at_majority`` and ``majority_by_d``, the majority over our grid of couplings, are gone.
 * session 47 (the fresh review of issue 44: B5.3 lax): :func:`position_cut_readings` -- every deciding cut lies within
   :data:`POSITION_CUT_BOUNDS` (0.4-0.6, the words' reading); the authors' calibrated cut is back beside, deciding nothing.
+* session 47 (the second fresh review of issue 44): :func:`closer_majority`, :func:`frequency_verdict` -- B5.9 a frequency
+  claim ("more often"), the share of decisive cells where herding is strictly closer, per tie rule, at 1/2 (read at 3/5 and 2/3), a turn
+  naming the tie rule and d; :func:`off_grid_regime` -- B5.10 on Fig. 7's grid (:data:`FIGURE_GRID`), the extra couplings
+  beside as Sec. 5.2's regime; :func:`rescue_cells`, :func:`failure_cuts` -- B5.3's rescue cells and the cuts its failure
+  is established at; :func:`what_would_decide` -- the tie rule as well as d.
 """
 
 from __future__ import annotations
@@ -357,9 +362,10 @@ def approaches_in_more_cells(count: int, reference: int) -> bool | None:
     return bool(count > reference)
 
 
-#: B5.12's readings of "fails in other case" over a d's draws (:func:`drawn_majority`): herding fails at more than half of
-#: them (chosen), and at two thirds or more
-MAJORITY_SHARES = (0.5, 2 / 3)
+#: "more often" / "fails in other case" read as a share (B5.9's cells in :func:`closer_majority`, B5.12's draws in
+#: :func:`drawn_majority`): strictly more than half (chosen), read at more than 3/5 and more than 2/3 (ours; session 48:
+#: a threshold of ours is read at three values, THE RULE's clause 1)
+MAJORITY_SHARES = (0.5, 0.6, 2 / 3)
 
 
 def majority_over_d(verdicts_by_d) -> dict:
@@ -1120,3 +1126,140 @@ def position_cut_readings(chosen: float, cuts, authors: float, bounds=POSITION_C
     if not ((c < chosen).any() and (c > chosen).any()):
         raise ValueError(f"cuts must hold a reading on each side of the chosen cut {chosen}; got {c.tolist()}")
     return {"chosen": chosen, "readings": sorted({float(x) for x in c} | {chosen}), "authors": authors}
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Session 47 (the second fresh review of issue 44): B5.9 a frequency claim, B5.10 on Fig. 7's grid, B5.3's rescue cells
+# and the cuts its failure is established at, and what would decide a claim split by d and the tie rule.
+
+def closer_majority(outcomes_by_d, share: float = MAJORITY_SHARES[0]) -> dict:
+    """B5.9 per construction (the abstract's and Sec. 6's "the original herding algorithm tends to approach MORE OFTEN the
+    maximum entropy distribution": a frequency, session 47's second fresh review of issue 44, not "in every cell"):
+    ``outcomes_by_d`` maps each value of d to its cells' outcomes over the pair-weight axis (:func:`closer_cell`'s
+    ``True`` herding strictly closer to ``p*``, ``False`` not, ``None`` undecided within the run's resolution, or a
+    verdict word). Only the decisive cells count: at each d the claim holds where herding is strictly closer in more
+    than ``share`` of them (:data:`MAJORITY_SHARES`: 1/2 chosen, 3/5 and 2/3 readings) and fails otherwise, ``"not measured"``
+    where no cell decides; over d (given, lost in extraction) by :func:`majority_over_d` (a split a lost setting), the
+    counting :func:`drawn_majority`'s. Returns its dict, ``"counts"`` per d [closer, not closer, decisive]."""
+    if not isinstance(outcomes_by_d, dict) or not outcomes_by_d:
+        raise ValueError(f"outcomes_by_d must map each value of d to its cells' outcomes; got {outcomes_by_d!r}")
+    decisive = {}
+    for d, outs in outcomes_by_d.items():
+        if isinstance(outs, str | bool) or not hasattr(outs, "__iter__"):
+            raise ValueError(f"outcomes_by_d[{d!r}] must be a list of cells' outcomes; got {outs!r}")
+        decisive[d] = [o for o in outs if o is not None and o in (True, False, "holds", "fails")]
+    return drawn_majority(decisive, share)
+
+
+def _word(x) -> str:
+    return x if isinstance(x, str) else {True: "holds", False: "fails", None: "inconclusive"}[x]
+
+
+def frequency_verdict(claims, chosen) -> dict:
+    """B5.9's verdict over the tie rules and the share's readings (THE RULE's clauses 4 and 1 with the lost d):
+    ``claims`` maps ``(tie rule, share)`` to :func:`closer_majority`'s dict, ``chosen`` the key that decides (the lowest
+    index at 1/2). It holds (fails) where every d of every key that decides says so; else inconclusive, ``"differ"``
+    listing each ``(tie rule, share, d, word)`` that says otherwise than the rest -- the minority word among the
+    decisive entries (a tie: those failing), and the undecided d (``inconclusive``) where some entry decides -- so
+    the reason names the tie rule AND d (session 47's second fresh review: B5.8 and B5.9 turn on both). ``"not measured"``
+    entries say nothing. Returns ``{"verdict", "differ", "reason": text or None}``."""
+    if not isinstance(claims, dict) or chosen not in claims:
+        raise ValueError(f"claims must map (tie rule, share) keys to closer_majority's dicts, chosen among them; got chosen {chosen!r}")
+    if any(not isinstance(c, dict) or "by_value" not in c for c in claims.values()):
+        raise ValueError("claims' values must be closer_majority's dicts (with 'by_value')")
+    order = [chosen] + [k for k in claims if k != chosen]
+    entries = [(k, d, _word(x)) for k in order for d, x in claims[k]["by_value"].items()]
+    said = [e for e in entries if e[2] != "not measured"]
+    words = {w for _, _, w in said if w in ("holds", "fails")}
+    if len(words) == 1 and all(w in words for _, _, w in said):
+        return {"verdict": words.pop(), "differ": [], "reason": None}
+    if not said:
+        return {"verdict": "inconclusive", "differ": [], "reason": "no tie rule decides any d"}
+    n = {w: sum(e[2] == w for e in said) for w in ("holds", "fails")}
+    minority = "fails" if n["fails"] <= n["holds"] else "holds"
+    differ = [(k[0], k[1], d, w) for k, d, w in said if w in (minority, "inconclusive")]
+    reason = ("it turns with the tie rule and d (THE RULE: inconclusive): " + "; ".join(
+        f"{r} at the share {s:.3g}: {w} at d = {d}" for r, s, d, w in differ))
+    return {"verdict": "inconclusive", "differ": differ, "reason": reason}
+
+
+#: B5.10 decides on Fig. 7's own grid of couplings w (d - 1) (:data:`COUPLING_FACTORS` times the params' 1.0 at every d)
+FIGURE_GRID = tuple(sorted(COUPLING_FACTORS))
+
+
+def off_grid_regime(words_by_cell, grid=FIGURE_GRID) -> dict:
+    """B5.10 (session 47, the second fresh review of issue 44): Sec. 6's "algorithms that are more efficient than herding at
+    approximating the moment vector" is decided on Fig. 7's own grid, the couplings w (d - 1) in ``grid``; the cells
+    beyond it (our ``extra_couplings``, 3 and 4) are the regime Sec. 5.2 names -- "the line-search algorithm is slower
+    than the [1/(t+1)]-rule ... The bounds depend on the distance between the mean and the boundary of the marginal
+    polytope. If this is too small ... the linear convergence rate can only be seen for larger numbers of iterations"
+    (p* 98-99.7 % on the two aligned states there) -- reported beside with the crossover, deciding nothing.
+    ``words_by_cell`` maps ``(d, coupling)`` to a cell's verdict word (or ``True`` / ``False`` / ``None``).
+    Returns ``{"deciding": the grid's cells, "beside": the others, "crossover": {d: :func:`crossover` over every coupling
+    of d}}`` (``crossover`` ``None`` at a d whose verdict does not turn once)."""
+    if not isinstance(words_by_cell, dict) or not words_by_cell or not all(isinstance(k, tuple) and len(k) == 2 for k in words_by_cell):
+        raise ValueError(f"words_by_cell must map (d, coupling) pairs to verdict words; got {words_by_cell!r}")
+    g = as_finite_array("grid", grid, ndim=1, nonempty=True)
+    on = lambda lv: bool(np.isclose(g, float(lv), rtol=1e-9, atol=0.0).any())
+    said = {k: _word(x) for k, x in words_by_cell.items()}
+    return {"deciding": {k: w for k, w in said.items() if on(k[1])},
+            "beside": {k: w for k, w in said.items() if not on(k[1])},
+            "crossover": {d: crossover({lv: w for (d_, lv), w in said.items() if d_ == d}) for d in sorted({k[0] for k in said})}}
+
+
+def rescue_cells(chosen_words, tie_words, brackets) -> dict:
+    """B5.3's diagnosis (session 47, the second fresh review of issue 44: "it holds at every reading" overstated its
+    rescue): a cell rescues the claim only where it holds at every deciding cut (:func:`position_cut_readings`, 0.4 / 0.5
+    / 0.6) with the chosen tie rule AND under random ties. ``chosen_words``: cell -> its verdict words at the cuts (the
+    chosen rule); ``tie_words``: cell -> random ties' words at the same cuts (missing: not run, no rescue);
+    ``brackets``: cell -> line search's position bracket ``(low, high)``. A cell holding at some cut or rule but not all is
+    partial, named with its bracket and the cuts / rules it is not held at. Returns ``{"rescue": [cells], "partial":
+    {cell: {"bracket", "not held": [(rule, cut index)]}}}``."""
+    if not isinstance(chosen_words, dict) or not isinstance(tie_words, dict) or not isinstance(brackets, dict):
+        raise TypeError("chosen_words, tie_words and brackets must be dicts keyed by cell")
+    rescue, partial = [], {}
+    for k, ws in chosen_words.items():
+        if k not in brackets:
+            raise ValueError(f"brackets: no bracket for the cell {k!r}")
+        rules = {"chosen": [_word(w) for w in ws], "random ties": [_word(w) for w in tie_words.get(k, [])]}
+        if not rules["random ties"]:
+            rules["random ties"] = ["not measured"] * len(ws)
+        if len(rules["random ties"]) != len(ws):
+            raise ValueError(f"tie_words[{k!r}] must hold one word per cut ({len(ws)})")
+        not_held = [(r, i) for r, v in rules.items() for i, w in enumerate(v) if w != "holds"]
+        if not not_held:
+            rescue.append(k)
+        elif any(w == "holds" for v in rules.values() for w in v):
+            partial[k] = {"bracket": tuple(float(x) for x in brackets[k]), "not held": not_held}
+    return {"rescue": rescue, "partial": partial}
+
+
+def failure_cuts(claims_by_cut) -> dict:
+    """B5.3's failure per deciding cut (session 47's second fresh review: "at 0.6 the claim is undecided, the failure is
+    established at 0.4 and 0.5 only"): ``claims_by_cut`` maps each cut to the claim at it (:func:`lost_setting_claim`'s
+    dict). Returns ``{"established": cuts where it fails, "held": cuts where it holds, "undecided": {cut: the d left
+    open there (undecided, or all d where they split)}}``."""
+    if not isinstance(claims_by_cut, dict) or not claims_by_cut:
+        raise ValueError(f"claims_by_cut must map cuts to lost_setting_claim's dicts; got {claims_by_cut!r}")
+    if any(not isinstance(c, dict) or not {"verdict", "by_value", "undecided"} <= set(c) for c in claims_by_cut.values()):
+        raise ValueError("claims_by_cut's values must be lost_setting_claim's dicts")
+    cuts = sorted(claims_by_cut)
+    return {"established": [c for c in cuts if claims_by_cut[c]["verdict"] is False],
+            "held": [c for c in cuts if claims_by_cut[c]["verdict"] is True],
+            "undecided": {c: list(claims_by_cut[c]["undecided"]) or sorted(claims_by_cut[c]["by_value"])
+                          for c in cuts if claims_by_cut[c]["verdict"] is None}}
+
+
+def what_would_decide(lost_d: bool, tie_rules) -> str:
+    """What would decide a B5 map claim left open (session 47's second fresh review, B5.8: "the paper's d" alone was
+    incomplete -- at d = 8 the tie rule still splits it): the paper's d for Figs. 6 and 7 where the d split it
+    (``lost_d``), and a tie rule the paper gives (or its code) where a tie rule says otherwise (``tie_rules``, their
+    names)."""
+    if not isinstance(lost_d, bool | np.bool_):
+        raise TypeError(f"lost_d must be a bool; got {type(lost_d).__name__}")
+    rules = [str(r) for r in tie_rules]
+    parts = (["the paper's d for Figs. 6 and 7"] if lost_d else []) + (
+        [f"a tie rule the paper gives (or its code), the verdict differing under {' and '.join(rules)}"] if rules else [])
+    if not parts:
+        raise ValueError("what_would_decide needs a lost d or a tie rule saying otherwise")
+    return " and ".join(parts) + "."
