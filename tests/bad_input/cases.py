@@ -764,7 +764,12 @@ def _d3_session45():
         claims("first_hit_text"): lambda: dict(hits=hits(), name="a", reading="0.85", methods=["SVRG", "GD"]),
         claims("d34_raw_change"): lambda: dict(table=run_rows(), ends=["a", "b"], readings=["0.85"], seed=0),
         claims("d34_raw_text"): None,   # d34_raw_change's reading and a label (any string): refused naming raw (its test)
-        claims("d34_phase"): lambda: dict(raw=raw_read(), reading="0.85"),
+        claims("d34_literal_note"): lambda: dict(raw=raw_read(), reading="0.85"),   # session 47: d34_phase's successor (no gate)
+        claims("d36_no_power"): lambda: dict(d_ratio=4.0, factor=1.5, paper=34.1),   # session 47
+        claims("literal_grid_cells"): None,    # session 47: a grid's rows (a table): refused naming grid (its test)
+        claims("d31_literal_reading"): None,   # session 47: d31_fixed_reading's reading and (eps, lam) pairs: refused naming fx / cells
+        claims("priced_measured"): None,       # session 47: paper_cost_reading's reading or None: refused naming priced (its test)
+        claims("priced_turn"): None,           # session 47: a stand-in's evidence and a test: refused naming test (its test)
         claims("d31_literal_runs"): lambda: dict(table=run_rows().query("dataset == 'a'"), seed=0),
         claims("with_end_objectives"): None,   # session 46: mappings of runs and problems: refused naming results / problems (its test)
     }
@@ -826,6 +831,8 @@ EXEMPT = {
     "centred_ratings": "its one argument is a ratings dict (no generated bad values for a mapping): refused by its keys, naming data",
     "drawn_zero_share": "every 1-d array of non-negative integer degrees is valid (empty: a run that drew none, NaN); others refused naming degrees",
     "RegimeSelection": "result container built by select_regime",
+    "WithReadings": ("a claim's test with its readings, both callables (a kind the sweep does not draw): a non-callable is "
+                     "refused naming test / readings (tests/experiment/test_boosting_claims.py)"),
     "completion_diagnosis": "reads verdict-map cells built by verdict_map.cell (checked there); text checked by map_diagnosis",
     "own_map_diagnosis": "reads verdict-map cells built by verdict_map.cell (checked there); text checked by map_diagnosis",
     "construction_holds": ("reads a verdict-map cell built by verdict_map.cell and a claims.readings list: a cell without its setting "

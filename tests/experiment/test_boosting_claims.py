@@ -1641,3 +1641,13 @@ def test_c38s_band_is_the_runs_spread_net_of_the_evaluation_noise():
     assert bc.band_gaps(raw)["adafw"] == pytest.approx(0.0)
     with pytest.raises(ValueError, match="elbo_se"):
         bc.elbo_bands(rec.drop(columns="elbo_se"))
+
+
+def test_with_readings_refuses_a_test_or_readings_that_is_not_callable():
+    from inferopt.experiment.boosting import WithReadings
+    cell = WithReadings(lambda r: True, lambda r: ["holds"])
+    assert cell(None) is True and cell.readings(None) == ["holds"]
+    with pytest.raises(TypeError, match="test"):
+        WithReadings(1.0, lambda r: [])
+    with pytest.raises(TypeError, match="readings"):
+        WithReadings(lambda r: True, "holds")

@@ -1,6 +1,7 @@
 """D5's common budget in work (inferopt.experiment.spectral.gp_budget): every method's runs cut at the authors' LANCZOS's
 median products, so the claims' targets are the same whatever the CPU's speed or load; bad arguments refused by name."""
 
+import copy
 import zlib
 
 import numpy as np
@@ -142,3 +143,75 @@ def test_real_runs_to_a_work_budget_are_the_same_on_a_fast_and_a_slow_clock(data
         run_to_work(sgd, LogHyperparameters(make(data)), np.log(theta0), 10.0, 0, step=step)
     with pytest.raises(TypeError, match="problem"):
         IterateLog(object())
+
+
+def doubled_runs(solver, problem, theta0, budget, steps, **kwargs):
+    """run_to_work as it was before issue 46 (the oracle of the tests below): the run made afresh on a fresh copy of
+    ``problem`` with its step cap doubled until its last record's work reaches the budget, then cut there."""
+    while True:
+        log = IterateLog(copy.deepcopy(problem))
+        res = solver(log, theta0, max_iter=steps, **kwargs)
+        res.info["iterates"] = log.iterates
+        if res.matvecs[-1] >= budget or res.n_iter < steps:
+            return cut_at_work(res, budget)
+        steps *= 2
+
+
+def assert_same_cut(a, b):
+    """Two runs to a budget equal in everything but the CPU seconds: iterates kept, traces, products, steps, message, info."""
+    for name in ("x", "objective", "metric", "matvecs", "iterations", "checksums"):
+        assert np.array_equal(getattr(a, name), getattr(b, name), equal_nan=True), name
+    assert (a.n_iter, a.converged, a.message, a.times.shape) == (b.n_iter, b.converged, b.message, b.times.shape)
+    assert a.info.keys() == b.info.keys()
+    for k in a.info:
+        if k == "iterates":
+            assert len(a.info[k]) == len(b.info[k]) and all(np.array_equal(u, v) for u, v in zip(a.info[k], b.info[k]))
+        else:
+            assert np.array_equal(a.info[k], b.info[k]), k
+
+
+STEPPED = [(sgd, dict(M=2, N=10)), (lanczos_gd, dict(M=2))]
+
+
+@pytest.mark.parametrize(("solver", "kwargs"), STEPPED, ids=["sgd", "lanczos_gd"])
+def test_a_run_to_work_is_the_doubled_runs_cut_at_the_budget(data, solver, kwargs):
+    """Issue 46: one run, not the run made again at every doubled cap, and the same result, bit for bit: a budget the
+    run's work passes after step 10 (from a cap of 2: caps 2, 4, 8 and 16 before; from a cap of 16: the first cap passes it),
+    the same as a run of 16 steps cut there; and a budget the work meets exactly at the cap of 8 (the run of 8 steps whole,
+    as the doubled runs ended there)."""
+    theta0 = np.log([1.0, 0.5, 2.0])
+    kwargs = kwargs | dict(step=inverse_time_step(0.5 / 200, 0.02), rng=np.random.SeedSequence(5))
+    log = IterateLog(LogHyperparameters(make(data)))
+    long = solver(log, theta0, max_iter=16, **kwargs)
+    long.info["iterates"] = log.iterates
+    work = long.matvecs
+    assert work[4] < work[8] < work[9] < work[10] < work[11]
+    passed = (work[10] + work[11]) / 2
+    for budget, steps in ((passed, 2), (passed, 16), (float(work[8]), 2)):
+        got = run_to_work(solver, LogHyperparameters(make(data)), theta0, budget, steps, **kwargs)
+        assert_same_cut(got, doubled_runs(solver, LogHyperparameters(make(data)), theta0, budget, steps, **kwargs))
+        if budget == passed:
+            assert_same_cut(got, cut_at_work(long, budget))
+            assert got.n_iter == 10 and "work budget" in got.message
+        else:
+            assert got.n_iter == 8 and got.matvecs[-1] == budget and got.message == "iteration budget reached"
+
+
+@pytest.mark.parametrize(("solver", "kwargs"), STEPPED, ids=["sgd", "lanczos_gd"])
+def test_a_run_to_work_makes_each_step_once(data, solver, kwargs, monkeypatch):
+    """Issue 46: the gradients computed are the steps of the run, each once, up to the first step past the budget (the
+    doubled runs computed the first 2 steps four times, the next 2 three times, ...); the caller's problem is not touched."""
+    theta0 = np.log([1.0, 0.5, 2.0])
+    kwargs = kwargs | dict(step=inverse_time_step(0.5 / 200, 0.02), rng=np.random.SeedSequence(5))
+    made = {"gradients": 0}
+    for name in ("spectral_grad", "lanczos_spectral_grad"):
+        def counted(self, *args, _grad=getattr(SKIGaussianProcess, name)):
+            made["gradients"] += 1
+            return _grad(self, *args)
+        monkeypatch.setattr(SKIGaussianProcess, name, counted)
+    problem = LogHyperparameters(make(data))
+    long = solver(LogHyperparameters(make(data)), theta0, max_iter=12, **kwargs)
+    made["gradients"] = 0
+    got = run_to_work(solver, problem, theta0, float(long.matvecs[10] + long.matvecs[11]) / 2, 2, **kwargs)
+    assert got.n_iter == 10 and made["gradients"] == 11       # steps 1..10 within the budget, step 11 past it
+    assert problem.matvecs == 0

@@ -73,6 +73,8 @@ read where the run ends, over its last decade, not over an early plateau:
   B5.3, so the readings bracket the words on both sides; :func:`closer_cell` -- B5.9 per cell (undecided where the two
   distances differ by at most the run's resolution), decided over the pair-weight axis by map_holds (clause 3):
   ``closer_at_majority`` and ``majority_by_d``, the majority over our grid of couplings, are gone.
+* session 47 (the fresh review of issue 44: B5.3 lax): :func:`position_cut_readings` -- every deciding cut lies within
+  :data:`POSITION_CUT_BOUNDS` (0.4-0.6, the words' reading); the authors' calibrated cut is back beside, deciding nothing.
 """
 
 from __future__ import annotations
@@ -1089,19 +1091,32 @@ def drawn_majority(outcomes_by_d, share: float = MAJORITY_SHARES[0]) -> dict:
     return dict(majority_over_d(by_d), counts=counts)
 
 
-def position_cut_readings(chosen: float, cuts, authors: float) -> dict:
+#: B5.3's deciding position cuts lie within these bounds (session 47, the fresh review of issue 44): Sec. 6's "would rather
+#: suggest a minimization of the entropy" read as "closer to the minimum entropy than to the maximum" on B4.4's scale, the
+#: midpoint 0.5 read 0.1 to each side; a cut beyond them reads other words (the authors' calibrated cut, 0.88 at the paper
+#: scale, reads "not near the maximum" and is calibrated on Fig. 6 cells where B4.4-entropy largely fails), so it decides nothing
+POSITION_CUT_BOUNDS = (0.4, 0.6)
+
+
+def position_cut_readings(chosen: float, cuts, authors: float, bounds=POSITION_CUT_BOUNDS) -> dict:
     """B5.3's cut on the entropy position, read on both sides of the paper's words (THE RULE's clause 4). The words,
     Sec. 6's "would rather suggest a minimization of the entropy", read as "closer to the minimum entropy than to the
     maximum": ``chosen`` 0.5, the midpoint of B4.4's scale; ``cuts`` its readings of ours, at least one on each side
-    (0.4 and 0.6). Session 46 (session 45's fresh review of issue 44: 0.4-0.6 all lie on the strict side of the authors'
-    own use of the words -- Sec. 5.3 calls Fig. 6's line search, at positions up to 0.88 in our runs, "close to a
-    minimum entropy solution"): ``authors``, the cut calibrated on the paper's Fig. 6 (:func:`calibrated_position_cut`),
-    the loosest position the authors themselves describe so, is a reading too, so that the readings bracket the words
-    between a strict reading of ours and the authors' own. A verdict turning within them is inconclusive (`reading`).
-    Returns ``{"chosen", "readings": every cut, sorted, the chosen and the authors' included, "authors"}``."""
-    chosen = check_real("chosen", chosen, low=0.0, high=1.0)
+    (0.4 and 0.6). Every deciding cut (``chosen`` and ``cuts``) must lie within ``bounds`` (:data:`POSITION_CUT_BOUNDS`):
+    session 47 (the fresh review of issue 44) found the authors' calibrated cut lax -- far looser than the words, and
+    calibrated on Fig. 6 cells our own B4.4-entropy largely contradicts -- so ``authors``, the cut calibrated on the
+    paper's Fig. 6 (:func:`calibrated_position_cut`; a deciding reading from session 46 to 47), is returned beside,
+    deciding nothing. A verdict turning within the readings is inconclusive (`reading`).
+    Returns ``{"chosen", "readings": the deciding cuts, sorted, the chosen included, "authors": beside}``."""
+    if not hasattr(bounds, "__len__") or len(bounds) != 2 or check_real("bounds", bounds[0]) > check_real("bounds", bounds[1]):
+        raise ValueError(f"bounds must be (low, high) with low <= high; got {bounds!r}")
+    lo, hi = float(bounds[0]), float(bounds[1])
+    chosen = check_real("chosen", chosen, low=lo, high=hi)
     authors = check_real("authors", authors, low=0.0, high=1.0)
     c = as_finite_array("cuts", cuts, ndim=1, nonempty=True)
+    if ((c < lo) | (c > hi)).any():
+        raise ValueError(f"cuts must lie within the words' bounds {[lo, hi]} (a deciding reading; the authors' calibrated "
+                         f"cut goes beside, as authors); got {c.tolist()}")
     if not ((c < chosen).any() and (c > chosen).any()):
         raise ValueError(f"cuts must hold a reading on each side of the chosen cut {chosen}; got {c.tolist()}")
-    return {"chosen": chosen, "readings": sorted({float(x) for x in c} | {chosen, authors}), "authors": authors}
+    return {"chosen": chosen, "readings": sorted({float(x) for x in c} | {chosen}), "authors": authors}

@@ -250,23 +250,29 @@ def _thaw(theta):
 
 
 def _projected_descent(problem, theta0, *, n_iter, step, eval_every, progress, desc, spectral_grad, callback=None,
-                       share=False, max_time=None):
+                       share=False, max_time=None, cap=None):
     """The loop every optimiser here shares: ``θ ← Π_C(θ − η_t (spectral_grad(t, θ) + ∇g(θ)))``, timed
     (evaluations excluded) and traced every ``eval_every`` steps. ``spectral_grad`` returns a fresh array
     (handed to ``descent_step``). ``share`` (GD) with a problem's ``frozen_iterates``: read-only iterates, each
     evaluated after the gradient at it. ``max_time``: stop after the step at which the optimisation's clock reaches
-    it (a time budget; ``n_iter`` still caps the steps). Returns ``(θ, trace, steps done)``; ``θ`` writeable."""
+    it (a time budget; ``n_iter`` still caps the steps). ``cap``: a callable ``cap(done) -> int`` asked after each step
+    (``done`` steps made; ``max_time`` first): the step cap from then on, at least ``done`` (``n_iter`` the first). Nothing a
+    step does reads the cap, so a run whose cap moves is the run made with its last cap as ``n_iter``. Returns ``(θ, trace,
+    steps done, last cap)``; ``θ`` writeable."""
     schedule = make_step(step)
     descend = _descent(problem)
     share = bool(share and getattr(problem, "frozen_iterates", False))
     if callback is not None:
         check_callable("callback", callback)
+    if cap is not None:
+        check_callable("cap", cap)
     bar = Progress(desc, n_iter, progress, size="max_iter", seconds=max_time)
     theta = _freeze(problem.project(np.array(theta0, dtype=float)), share)
     trace = _Trace(problem, eval_every, defer=share)
     trace.record(0, theta)
     done = 0
-    for t in range(n_iter):
+    while done < n_iter:
+        t = done
         trace.start()
         theta = _freeze(descend(theta, schedule(t), spectral_grad(t, theta)), share)
         trace.stop()
@@ -277,9 +283,11 @@ def _projected_descent(problem, theta0, *, n_iter, step, eval_every, progress, d
         bar.update()
         if max_time is not None and trace.clock >= max_time:
             break
+        if cap is not None:
+            n_iter = check_size("cap (its value)", cap(done), low=done, item_bytes=8 * 3, item="iteration (its degree and interval)")
     bar.close()
     trace.flush()
-    return _thaw(theta), trace, done
+    return _thaw(theta), trace, done, n_iter
 
 
 # ----------------------------------------------------------------------------- Algorithm 1 and SGD-DET
@@ -301,6 +309,7 @@ def sgd(
     progress: bool = False,
     callback=None,
     max_time=None,
+    cap=None,
 ) -> SpectralSolveResult:
     """Projected SGD, Algorithm 1: ``θ ← Π_C(θ - η_t (ψ + ∇g(θ)))`` with ``ψ`` the estimator (12).
 
@@ -310,28 +319,30 @@ def sgd(
     and the optimal distribution (Theorem 3) puts almost all its mass on degree ``K = 0`` (a zero
     gradient) and the rest on very high degrees -- unbiased, but slow; check ``info["degrees"]``.
     ``max_time``: a time budget (CPU seconds of the optimisation; ``max_iter`` caps the steps as well).
+    ``cap``: a callable ``cap(done) -> int`` asked after each step, the step cap from then on (``max_iter`` the first; the
+    run ends at ``done`` steps when it returns ``done``): the run is the one made with its last cap as ``max_iter``.
     """
     theta0 = check_start(problem, theta0, "f", "dim", "interval", "spectral_grad")
     M, n_iter, eval_every = _check_common(M, max_iter, eval_every, problem.dim)
     max_time = check_time_budget(max_time)
     rng = as_generator(rng)
     series_of = _SeriesCache(problem.f)
-    degrees = np.zeros(n_iter, dtype=int)
-    intervals = np.zeros((n_iter, 2))
+    degrees, intervals = [], []     # step t's at index t (the cap may move: lists)
 
     def estimator(t, theta):
         series = series_of(*problem.interval(theta))
         rule = make_degree_rule(series, degree=degree, N=None if degree is not None else N, distribution=distribution, p=p)
         weights = rule.draw(rng)
-        degrees[t] = weights.size - 1
-        intervals[t] = series.a, series.b
+        degrees.append(weights.size - 1)
+        intervals.append((series.a, series.b))
         return problem.spectral_grad(theta, rademacher(rng, problem.dim, M), weights, series.a, series.b)
 
-    theta, trace, done = _projected_descent(
+    theta, trace, done, n_iter = _projected_descent(
         problem, theta0, n_iter=n_iter, step=step, eval_every=eval_every, progress=progress,
-        desc="SGD-DET" if degree is not None else "SGD", spectral_grad=estimator, callback=callback, max_time=max_time,
+        desc="SGD-DET" if degree is not None else "SGD", spectral_grad=estimator, callback=callback, max_time=max_time, cap=cap,
     )
-    return trace.result(theta, done, _stop_message(done, n_iter), degrees=degrees[:done], intervals=intervals[:done])
+    return trace.result(theta, done, _stop_message(done, n_iter), degrees=np.asarray(degrees, dtype=int),
+                        intervals=np.asarray(intervals, dtype=float).reshape(-1, 2))
 
 
 def sgd_det(problem, theta0, *, degree: int, **kwargs) -> SpectralSolveResult:
@@ -450,7 +461,7 @@ def gd(problem, theta0, *, max_iter: int, step, eval_every: int = 1, progress: b
     n_iter = check_int("max_iter", max_iter, low=0)
     eval_every = check_int("eval_every", eval_every, low=1)
     max_time = check_time_budget(max_time)
-    theta, trace, done = _projected_descent(
+    theta, trace, done, _ = _projected_descent(
         problem, theta0, n_iter=n_iter, step=step, eval_every=eval_every, progress=progress, desc="GD",
         spectral_grad=lambda t, theta: problem.exact_spectral_grad(theta), share=True, max_time=max_time,
     )
@@ -459,11 +470,11 @@ def gd(problem, theta0, *, max_iter: int, step, eval_every: int = 1, progress: b
 
 def lanczos_gd(
     problem, theta0, *, max_iter: int, step, M: int = 10, rng=None, eval_every: int = 1, progress: bool = False,
-    max_time=None, Z=None,
+    max_time=None, Z=None, cap=None,
 ) -> SpectralSolveResult:
     """The LANCZOS baseline: gradient steps with ``problem.lanczos_spectral_grad`` (CG + Hutchinson, Dong et al. 2017),
     fresh probes at every step, or the fixed probes ``Z`` (``d x M``) at every step (Dong et al.'s code draws its
-    probes once); ``max_time``: a time budget (CPU seconds)."""
+    probes once); ``max_time``: a time budget (CPU seconds); ``cap``: the step cap after each step, as :func:`sgd`'s."""
     theta0 = check_start(problem, theta0, "dim", "lanczos_spectral_grad")
     M, n_iter, eval_every = _check_common(M, max_iter, eval_every, problem.dim)
     max_time = check_time_budget(max_time)
@@ -473,10 +484,10 @@ def lanczos_gd(
         if Z.shape[0] != problem.dim:
             raise ValueError(f"Z must have the problem's {problem.dim} rows; got shape {Z.shape}")
     probes = (lambda: Z) if Z is not None else (lambda: rademacher(rng, problem.dim, M))
-    theta, trace, done = _projected_descent(
+    theta, trace, done, n_iter = _projected_descent(
         problem, theta0, n_iter=n_iter, step=step, eval_every=eval_every, progress=progress, desc="LANCZOS",
         spectral_grad=lambda t, theta: problem.lanczos_spectral_grad(theta, probes()),
-        max_time=max_time,
+        max_time=max_time, cap=cap,
     )
     return trace.result(theta, done, _stop_message(done, n_iter))
 

@@ -393,21 +393,34 @@ def cost_trend(cost: dict, *, reference: str, synthetic: str, exponent: float, p
             "synthetic": synthetic, "shape": shape, "prices": prices}
 
 
-#: the pairs each speed claim reads at the paper's cost, with the factor each needs (:func:`paper_cost_reading`)
+#: the pairs each speed claim reads at the paper's cost, with the factor each needs (:func:`paper_cost_reading`); a factor above 1
+#: is the claim's cut (ours), read at :data:`CUT_READINGS`; 1 is an order (SVRG ahead of SGD), the same at every reading
 PRICED_PAIRS = {"D3.2": [("SGD", "GD", D32_FACTOR)], "D3.3": [("SVRG", "GD", D33_FACTOR), ("SVRG", "SGD", 1.0)]}
 
+#: the readings of D3.2's and D3.3's cut (ours) at the paper's cost, as of the claims themselves
+CUT_READINGS = (1.25, 1.5, 2.0)
 
-def priced_work(table: pd.DataFrame, reading: str, *, exact_seconds: float, stochastic_seconds: float, M: int, N: int) -> pd.DataFrame:
+
+def _price_of(stochastic, method: str) -> float:
+    """One stochastic gradient's price for ``method``: ``stochastic`` itself, or its entry for ``method`` (a mapping)."""
+    if isinstance(stochastic, dict):
+        if method not in stochastic:
+            raise ValueError(f"stochastic_seconds must price every stochastic method of the table; {method!r} missing from {sorted(stochastic)}")
+        stochastic = stochastic[method]
+    return check_real(f"stochastic_seconds (for {method})", stochastic, low=0.0, low_open=True)
+
+
+def priced_work(table: pd.DataFrame, reading: str, *, exact_seconds: float, stochastic_seconds, M: int, N: int) -> pd.DataFrame:
     """Every run of ``table`` (:func:`~.completion.run_table` with work columns) priced at another matrix's costs:
     ``exact_seconds`` per exact gradient (GD's step, SVRG's snapshot) and ``stochastic_seconds`` per stochastic gradient
     of ``M`` probes at the mean degree ``N``, i.e. per ``M N`` mat-vecs of the runs' drawn degrees (an SVRG inner step, two
-    stochastic gradients, counts twice; its snapshot half costs less in our code: this prices SVRG high). Adds ``priced
-    time to <reading>`` (``inf``: not reached within the budget) and ``priced end`` (the work within the budget)."""
+    stochastic gradients, counts twice); ``stochastic_seconds`` one price, or ``{method: price}`` (the flop axis,
+    :func:`~.work.flop_price`: SVRG's snapshot half costs less). Any unit: seconds, or exact gradients' worth of multiply-adds.
+    Adds ``priced time to <reading>`` (``inf``: not reached within the budget) and ``priced end`` (the work within the budget)."""
     tb = _runs(table, "exact gradients", "mat-vecs", f"exact gradients to {reading}", f"mat-vecs to {reading}")
     e = check_real("exact_seconds", exact_seconds, low=0.0, low_open=True)
-    g = check_real("stochastic_seconds", stochastic_seconds, low=0.0, low_open=True)
     M, N = check_int("M", M, low=1), check_int("N", N, low=1)
-    per_mv = g / (M * N)
+    per_mv = np.array([0.0 if m == "GD" else _price_of(stochastic_seconds, m) / (M * N) for m in tb.method], dtype=float)
     to_e, to_mv = tb[f"exact gradients to {reading}"].to_numpy(float), tb[f"mat-vecs to {reading}"].to_numpy(float)
     with np.errstate(invalid="ignore"):
         to = np.where(np.isfinite(to_e) & np.isfinite(to_mv), to_e * e + to_mv * per_mv, np.inf)
@@ -437,15 +450,16 @@ def _rmse_at_price(path, at: float, per_exact: float, per_mv: float) -> float:
     return float(metric[k[-1]]) if k.size else float("nan")
 
 
-def equal_price_rmse(table: pd.DataFrame, name: str, arms, at: float, paths: dict, *, exact_seconds: float, stochastic_seconds: float,
+def equal_price_rmse(table: pd.DataFrame, name: str, arms, at: float, paths: dict, *, exact_seconds: float, stochastic_seconds,
                      M: int, N: int) -> dict:
     """``{arm: median over the runs of ``table`` (its seeds) of the test RMSE at ``at`` priced seconds}``: the runs' curves
     (``paths``, :func:`run_paths`; GD's under seed None) priced at ``exact_seconds`` an exact gradient and ``stochastic_seconds``
-    ``M N`` mat-vecs."""
-    per_mv = check_real("stochastic_seconds", stochastic_seconds, low=0.0, low_open=True) / (check_int("M", M, low=1) * check_int("N", N, low=1))
+    (one price, or ``{method: price}``, as :func:`priced_work`) ``M N`` mat-vecs."""
+    M, N = check_int("M", M, low=1), check_int("N", N, low=1)
     e = check_real("exact_seconds", exact_seconds, low=0.0, low_open=True)
     out = {}
     for m in arms:
+        per_mv = 0.0 if m == "GD" else _price_of(stochastic_seconds, m) / (M * N)
         rows = table.loc[(table.dataset == name) & (table.method == m), "seed"]
         vals = [_rmse_at_price(paths[(name, m, int(s_))] if (name, m, int(s_)) in paths else paths[(name, m, None)], at, e, per_mv)
                 for s_ in rows]
@@ -491,51 +505,93 @@ def priced_pair(table: pd.DataFrame, name: str, fast: str, slow: str, reading: s
     return at_equal_time((None, float("nan"), "neither"))
 
 
-def paper_cost_reading(table: pd.DataFrame, name: str, reading: str, claim: str, *, exact_seconds: float, stochastic_seconds: float,
-                       M: int, N: int, seed: int = 0, paths: dict | None = None) -> dict:
-    """D3.2's or D3.3's comparisons (``claim``, :data:`PRICED_PAIRS`) on the stand-in's runs of ``name`` with every run's
-    counted work priced at the paper's costs (``exact_seconds``, ``stochastic_seconds``: one exact and one stochastic
-    gradient measured on synthetic ratings of MovieLens 1M's shape, :func:`priced_work`). It keeps the stand-in's
-    trajectories (steps to the target) and changes only what a step costs: the evidence of a ``stand-in`` diagnosis
-    (does the measured difference, the cost ratio, turn the verdict?), not a reading of the claim, whose axis is time on
-    the paper's data. ``outcome``: True (holds at the paper's cost), False (fails there too, bootstrap support over seeds
-    of failing at least 90 %), None (undecided: support below 90 % either way, or censored without ``paths``). With ``paths``
-    (:func:`run_paths`) a pair whose run stops before the target is read at equal priced time (:func:`priced_pair`).
-    Returns ``{"outcome", "support", "pairs": {"fast / slow": {"outcome", "ratio", "kind", "factor"}}, "medians": {arm:
-    {"priced time", "priced end"}}, "prices"}``."""
+def _priced_reading(table: pd.DataFrame, name: str, reading: str, pairs, prices: dict, *, seed: int, paths: dict | None) -> dict:
+    """``pairs`` (``[(fast, slow, factor)]``) on ``table``'s runs of ``name`` priced at ``prices`` (:func:`priced_work`'s
+    keywords): ``{"outcome", "support", "pairs", "medians"}``, the outcome decisive only with bootstrap support over seeds of at
+    least 90 % (an undecided resample is not a fail), else None."""
     from ..support import bootstrap_support
     from .completion import all_of
 
-    check_choice("claim", claim, set(PRICED_PAIRS))
-    priced = priced_work(table, reading, exact_seconds=exact_seconds, stochastic_seconds=stochastic_seconds, M=M, N=N)
-    check_choice("name", name, {str(v) for v in pd.unique(priced.dataset)})
-    seed = check_int("seed", seed, low=0)
-
-    prices = dict(exact_seconds=exact_seconds, stochastic_seconds=stochastic_seconds, M=M, N=N)
+    priced = priced_work(table, reading, **prices)
     pp = dict(paths=paths, prices=prices if paths is not None else None)
 
     def outcome_of(t):
-        return all_of(priced_pair(t, name, f, s_, reading, k, **pp)[0] for f, s_, k in PRICED_PAIRS[claim])
+        return all_of(priced_pair(t, name, f, s_, reading, k, **pp)[0] for f, s_, k in pairs)
 
     raw = outcome_of(priced)
     support = None
-    if raw is not None:   # decisive only with bootstrap support over seeds of at least 90 % (an undecided resample is not a fail)
+    if raw is not None:
         support = bootstrap_support(lambda t, o_=raw: outcome_of(t) is o_, priced, by="seed", seed=seed)
         if support.get("fraction_holding", 0.0) < 0.9:
             raw = None
-    pairs = {}
-    for f, s_, k in PRICED_PAIRS[claim]:
+    out = {}
+    for f, s_, k in pairs:
         o, r_, kind = priced_pair(priced, name, f, s_, reading, k, **pp)
-        pairs[f"{f} / {s_}"] = {"outcome": o, "ratio": r_, "kind": kind, "factor": k}
-    arms = sorted({m for f, s_, _ in PRICED_PAIRS[claim] for m in (f, s_)}, key=list(METHODS).index)
+        out[f"{f} / {s_}"] = {"outcome": o, "ratio": r_, "kind": kind, "factor": k}
+    arms = sorted({m for f, s_, _ in pairs for m in (f, s_)}, key=list(METHODS).index)
     medians = {m: {"priced time": float(np.median(priced.loc[(priced.dataset == name) & (priced.method == m), f"priced time to {reading}"])),
                    "priced end": float(np.median(priced.loc[(priced.dataset == name) & (priced.method == m), "priced end"]))} for m in arms}
-    return {"outcome": raw, "support": support, "pairs": pairs, "medians": medians,
-            "prices": {"exact seconds": float(exact_seconds), "stochastic seconds": float(stochastic_seconds), "M": M, "N": N}}
+    return {"outcome": raw, "support": support, "pairs": out, "medians": medians}
+
+
+def paper_cost_reading(table: pd.DataFrame, name: str, reading: str, claim: str, *, shape, exact_seconds: float,
+                       stochastic_seconds: float, M: int, N: int, seed: int = 0, paths: dict | None = None) -> dict:
+    """D3.2's or D3.3's comparisons (``claim``, :data:`PRICED_PAIRS`) on the stand-in's runs of ``name`` with every run's
+    counted work priced at the paper's costs, on the flop axis (session 47, the review of session 46: as D3.4 is priced): an
+    exact gradient 1 and a stochastic gradient of each method :func:`~.work.flop_price` at ``shape`` (MovieLens 1M's ``(d,
+    r)``, ``M`` probes at degree ``N``: multiply-adds counted from the shapes, no clock in it; SVRG's with its snapshot's
+    gradient at its Gram form's price), a time in exact gradients' worth of multiply-adds (:func:`priced_work`). The clock's
+    prices (``exact_seconds``, ``stochastic_seconds``: one exact and one stochastic gradient measured on synthetic ratings
+    of 1M's shape) are read beside, not deciding (a CPU-seconds ratio carries the implementations' engineering). It keeps the
+    stand-in's trajectories (steps to the target) and changes only what a step costs: the evidence of a ``stand-in``
+    diagnosis, not a reading of the claim. ``outcome`` (flop axis, the claim's cut): True (holds at the paper's cost), False
+    (fails there too), None (undecided: bootstrap support over seeds below 90 % either way, or censored without ``paths``);
+    ``readings``: the verdict at each of :data:`CUT_READINGS` in place of the claim's cut (ours), ``turns`` True where two of
+    them are decisive and differ. With ``paths`` (:func:`run_paths`) a pair whose run stops before the target is read at
+    equal priced time (:func:`priced_pair`). Returns ``{"outcome", "support", "pairs", "medians", "prices", "readings",
+    "turns", "clock"}``, ``clock`` the clock's ``{"outcome", "support", "pairs", "medians", "prices"}`` at the claim's cut."""
+    from .work import flop_price
+
+    check_choice("claim", claim, set(PRICED_PAIRS))
+    if not hasattr(shape, "__len__") or len(shape) != 2:
+        raise ValueError(f"shape must be the (d, r) of the paper's matrix; got {shape!r}")
+    d, r = (check_int(f"shape[{i}]", v, low=1) for i, v in enumerate(shape))
+    M, N = check_int("M", M, low=1), check_int("N", N, low=1)
+    check_choice("name", name, {str(v) for v in pd.unique(_runs(table, "dataset").dataset)})
+    seed = check_int("seed", seed, low=0)
+    clock = dict(exact_seconds=exact_seconds, stochastic_seconds=stochastic_seconds, M=M, N=N)
+    flops = dict(exact_seconds=1.0, stochastic_seconds={m: flop_price(d, r, M, N, m) for m in ("SGD", "SGD-DET", "SVRG")}, M=M, N=N)
+    pairs = PRICED_PAIRS[claim]
+    at = partial(_priced_reading, table, name, reading, seed=seed, paths=paths)
+    out = at(pairs, flops)
+    cut = max(k for _, _, k in pairs)
+    marks = {True: "holds", False: "fails", None: "inconclusive"}
+    reads = [{"value": q, "verdict": marks[out["outcome"] if q == cut else at([(f, s_, q if k == cut else k) for f, s_, k in pairs], flops)["outcome"]]}
+             for q in CUT_READINGS]
+    return out | {"prices": {"exact gradient": 1.0, "stochastic gradient": dict(flops["stochastic_seconds"]), "M": M, "N": N,
+                             "shape": [d, r], "axis": "flops"},
+                  "readings": reads, "turns": {"holds", "fails"} <= {x["verdict"] for x in reads}, "cut": cut,
+                  "clock": at(pairs, clock) | {"prices": {"exact seconds": float(exact_seconds), "stochastic seconds": float(stochastic_seconds)}}}
+
+
+def _pairs_text(pairs: dict, unit: str) -> str:
+    """:func:`_priced_reading`'s pairs in words (``unit``: the priced times' unit, for the equal-time reading)."""
+    parts = []
+    for pair, v in pairs.items():
+        f, s_ = pair.split(" / ")
+        what = {"exact": f"{s_} / {f} {v['ratio']:.2f}", "at least": f"{s_} / {f} at least {v['ratio']:.2f} ({s_}'s run ends first)",
+                "at most": f"{s_} / {f} at most {v['ratio']:.2f}, censored: {f}'s run ends before {s_}'s priced time"
+                if v["outcome"] is None else f"{s_} / {f} below 1: {f} not there by {s_}'s priced time",
+                "equal time": f"at equal priced time (the shorter median run's end, {unit}) {f}'s median test RMSE "
+                              f"{'below' if v['ratio'] > 0 else 'above' if v['ratio'] < 0 else 'level with'} {s_}'s by {abs(v['ratio']):.4f}",
+                "neither": "neither reaches it"}[v["kind"]]
+        parts.append(f"{f} against {s_}: {what} (needs {v['factor']:g}; {_VERDICT[v['outcome']]})")
+    return "; ".join(parts)
 
 
 def priced_text(reading_: dict, claim: str, reading: str, density: tuple | None = None) -> str:
-    """The sentence of :func:`paper_cost_reading`'s result for ``claim`` at the target ``reading``. With ``density``
+    """The sentence of :func:`paper_cost_reading`'s result for ``claim`` at the target ``reading``: the flop axis's prices,
+    medians and pairs, its verdict at every reading of the cut, and the clock's beside. With ``density``
     ``(the stand-in's rated share, 1M's)`` for D3.2 (the review of session 29): the reading re-prices the stand-in's step
     counts, SGD's on ratings far denser than 1M's, where the data term pins more of θ and the stochastic spectral term (its
     noise) carries less of the fit; nothing here shows SGD needs as few steps on ratings as sparse as 1M's, so the priced
@@ -543,7 +599,7 @@ def priced_text(reading_: dict, claim: str, reading: str, density: tuple | None 
     could turn the verdict. D3.3's reading (the review of session 29) is worded the same way, an upper bound for the stochastic
     methods, SVRG's inner steps being stochastic gradients too; and, for both, the priced counts are the stand-in's at its
     smaller d' = dr, which slows the stochastic methods only (Theorem 5). Without ``density`` nothing is said to turn."""
-    p = reading_["prices"]
+    p, c = reading_["prices"], reading_["clock"]
     bound = None
     stochastic = "SVRG and SGD" if claim == "D3.3" else "SGD"
     whose = "their" if claim == "D3.3" else "SGD's"
@@ -554,17 +610,8 @@ def priced_text(reading_: dict, claim: str, reading: str, density: tuple | None 
                  "its d' = dr is smaller than 1M's, which slows the stochastic methods only (Theorem 5); so these counts are the best case "
                  f"of {stochastic} and the priced ratio an upper bound on {whose} lead "
                  "(nothing here measures their steps on ratings as sparse, or a matrix as large, as 1M's). ")
-    parts = []
-    for pair, v in reading_["pairs"].items():
-        f, s_ = pair.split(" / ")
-        what = {"exact": f"{s_} / {f} {v['ratio']:.2f}", "at least": f"{s_} / {f} at least {v['ratio']:.2f} ({s_}'s run ends first)",
-                "at most": f"{s_} / {f} at most {v['ratio']:.2f}, censored: {f}'s run ends before {s_}'s priced time"
-                if v["outcome"] is None else f"{s_} / {f} below 1: {f} not there by {s_}'s priced time",
-                "equal time": f"at equal priced time (the shorter median run's end) {f}'s median test RMSE "
-                              f"{'below' if v['ratio'] > 0 else 'above' if v['ratio'] < 0 else 'level with'} {s_}'s by {abs(v['ratio']):.4f}",
-                "neither": "neither reaches it"}[v["kind"]]
-        parts.append(f"{f} against {s_}: {what} (needs {v['factor']:g}; {_VERDICT[v['outcome']]})")
-    med = "; ".join(f"{m} {v['priced time']:.4g} s (its run's priced end {v['priced end']:.4g} s)" for m, v in reading_["medians"].items())
+    med = "; ".join(f"{m} {v['priced time']:.4g} (its run's priced end {v['priced end']:.4g})" for m, v in reading_["medians"].items())
+    cmed = "; ".join(f"{m} {v['priced time']:.4g} s" for m, v in c["medians"].items())
     verdict = {True: ("holds at the paper's cost: the cost ratio turns the verdict" if bound is None else
                       f"holds at the paper's cost at best (an upper bound for {stochastic}): the cost ratio could turn the verdict, not "
                       "shown that it does"),
@@ -573,10 +620,20 @@ def priced_text(reading_: dict, claim: str, reading: str, density: tuple | None 
                      "ratio does not show that it turns the verdict"}[reading_["outcome"]]
     sup = reading_.get("support")
     verdict += "" if not sup else f" (support {sup.get('fraction_holding', float('nan')):.2f})"
-    return (f"At the paper's cost (each run's exact gradients priced at {p['exact seconds']:.4g} CPU s and its stochastic ones at "
-            f"{p['stochastic seconds']:.4g} s, measured on synthetic ratings of MovieLens 1M's shape; the stand-in's trajectories kept: "
-            f"evidence for the stand-in diagnosis, not a reading of the claim) the median priced times to {reading}: {med}; "
-            + "; ".join(parts) + f". {'' if bound is None else bound}{claim} {verdict}.")
+    cuts = ", ".join(f"{x['value']:g}: {x['verdict']}" for x in reading_["readings"])
+    turn = (f" The priced verdict turns within the readings of our cut ({cuts}): inconclusive (reading)" if reading_["turns"] else
+            f" The readings of our cut agree ({cuts})")
+    csup = c.get("support")
+    return (f"At the paper's cost on the flop axis (session 47: priced as D3.4 is; each run's exact gradients at 1 and its stochastic "
+            f"ones at flop_price of MovieLens 1M's shape {p['shape'][0]} x {p['shape'][1]}, M {p['M']}, N {p['N']}: "
+            + ", ".join(f"{m} {v:.3g}" for m, v in p["stochastic gradient"].items() if m != "SGD-DET")
+            + " exact gradients' worth of multiply-adds; the stand-in's trajectories kept: evidence for the stand-in diagnosis, not a "
+            f"reading of the claim) the median priced times to {reading} (exact gradients' worth): {med}; "
+            + _pairs_text(reading_["pairs"], "exact gradients' worth") + f". {'' if bound is None else bound}{claim} {verdict}.{turn}. "
+            f"Beside, not deciding, the clock's prices (an exact gradient {c['prices']['exact seconds']:.4g} CPU s, a stochastic one "
+            f"{c['prices']['stochastic seconds']:.4g} s, measured on synthetic ratings of 1M's shape: a seconds ratio carries the "
+            f"implementations' engineering): {cmed}; " + _pairs_text(c["pairs"], "CPU s")
+            + f" ({_VERDICT[c['outcome']]}" + ("" if not csup else f", support {csup.get('fraction_holding', float('nan')):.2f}") + ").")
 
 
 def _trend(trend) -> dict:
@@ -873,7 +930,9 @@ def d31_fixed_reading(fixed: dict, share: float) -> dict:
     nothing; the map's cell on the other ratings (session 41: :data:`~.completion_map.CENTRED_CELL`
     under a raw regime, :data:`~.completion_map.RAW_CELL` under a centred one, :data:`BESIDE_CELLS`) is read beside, outside
     that agreement: it is not the regime's ratings; the centred cell rescues (``setting``), never overturns, and the raw one
-    is the paper's literal reading (session 44, :func:`d31_literal_cell`: :func:`d31_claim` reads it as D3.3's)."""
+    is the paper's literal reading (session 44, :func:`d31_literal_cell`: :func:`d31_claim` reads it as D3.3's), and so is every
+    cell marked ``literal`` True (session 47: the raw grid's cells where the optimum beats the training mean,
+    :func:`d31_literal_reading`), read beside too."""
     if not isinstance(fixed, dict) or not fixed:
         raise TypeError("fixed must be a non-empty mapping cell -> {'floor', 'optimum', 'start'}")
     share = check_real("share", share, low=0.0, low_open=True, high=1.0)
@@ -887,10 +946,12 @@ def d31_fixed_reading(fixed: dict, share: float) -> dict:
         target = s_ - share * (s_ - o_)
         run = _fixed_run(label, c)
         outcome = None if run.get("self-consistent") is False else True if f_ > target else False if f_ < target else None
+        if not isinstance(c.get("literal", False), bool):
+            raise TypeError(f"fixed[{label!r}]['literal'] must be True or False (a cell of the paper's raw box); got {c['literal']!r}")
         cells[label] = {"floor": f_, "optimum": o_, "start": s_, "target": target, "short": (f_ - o_) / (s_ - o_),
                         "outcome": outcome} | run | {k: check_real(f"fixed[{label!r}][{k!r}]", c[k], low=0.0, low_open=True)
-                                                     for k in ("eps", "lam") if k in c}
-    outs = {label: c["outcome"] for label, c in cells.items() if label not in BESIDE_CELLS}
+                                                     for k in ("eps", "lam") if k in c} | ({"literal": True} if c.get("literal") else {})
+    outs = {label: c["outcome"] for label, c in cells.items() if label not in BESIDE_CELLS and not c.get("literal")}
     if not outs:
         raise ValueError(f"fixed must hold a cell on the regime's ratings besides {BESIDE_CELLS}")
     first = next(iter(outs.values()))
@@ -919,7 +980,7 @@ def d31_fixed_diagnosis(fx: dict, text: str, *, chosen: dict, worse=()):
     literal = d31_literal_cell(fx, chosen)
     cells = []
     for i, (label, c) in enumerate(fx["cells"].items()):
-        if label == literal:
+        if label == literal or c.get("literal"):
             continue
         if i == 0:
             setting = dict(chosen)
@@ -943,6 +1004,52 @@ def d31_literal_cell(fx: dict, chosen: dict) -> str | None:
     if not isinstance(chosen, dict):
         raise TypeError(f"chosen must be the chosen setting {{'dataset', 'eps', 'lam'[, 'ratings']}}; got {chosen!r}")
     return RAW_CELL if on_centred(chosen) and RAW_CELL in fx["cells"] else None
+
+
+def literal_grid_cells(grid) -> list:
+    """The cells of the paper's literal setting D3.1 is read over (session 47, the review of session 46: one borrowed cell,
+    the chosen eps and lam, stood for it): ``grid`` the regime's grid on the raw ratings (rows with ``eps``, ``lam``,
+    ``validation RMSE`` and ``training-mean validation RMSE``, :func:`~.regime.select_ratings_regime`'s table where
+    ``ratings`` is raw), kept where the model's optimum beats the training mean on validation (a cell where it does not
+    predicts nothing the claim could lose). Returns ``[(eps, lam)]`` in the grid's order, empty where no cell beats the mean."""
+    rows = pd.DataFrame(grid)
+    check_table("grid", rows, ("eps", "lam", "validation RMSE", "training-mean validation RMSE"))
+    keep = rows["validation RMSE"].to_numpy(float) < rows["training-mean validation RMSE"].to_numpy(float)
+    return [(float(e), float(l_)) for e, l_ in zip(rows.eps[keep], rows.lam[keep])]
+
+
+def d31_literal_reading(fx: dict, cells: list) -> dict:
+    """D3.1 in the paper's literal setting (Sec. 5.1: the raw ratings' box [0, 5] from theta = 0) on SGD-DET's fixed points
+    (:func:`d31_fixed_reading`'s ``fx``) over ``cells`` (:func:`literal_grid_cells`: ``[(eps, lam)]``, the raw grid's cells
+    where the optimum beats the training mean), each found among ``fx``'s cells marked ``literal`` (or :data:`RAW_CELL`) at
+    its eps and lam. ``outcome``: the cells' where every decided one agrees (an undecided cell, no self-consistent point,
+    counted neither way), None where they disagree, none is decided, or ``cells`` is empty (no raw cell beats the mean: the
+    literal setting has no cell the claim can be read in). ``text`` says which, with every cell's floor against the
+    training mean and the cut. Returns ``{"outcome", "cells": {label: outcome}, "text"}``."""
+    if not isinstance(fx, dict) or not isinstance(fx.get("cells"), dict):
+        raise TypeError(f"fx must be d31_fixed_reading's reading (with its cells); got {fx!r}")
+    if isinstance(cells, str | bytes) or not hasattr(cells, "__iter__"):
+        raise TypeError(f"cells must list the raw grid's (eps, lam) where the optimum beats the mean; got {cells!r}")
+    cells = [tuple(check_real(f"cells[{i}]", v, low=0.0, low_open=True) for v in c) for i, c in enumerate(cells)]
+    if not cells:
+        return {"outcome": None, "cells": {}, "text": "no cell of the raw grid has an optimum that beats the training mean on validation: "
+                                                      "the paper's literal setting has no cell in which the claim can be read here"}
+    found = {}
+    for e, l_ in cells:
+        label = next((k for k, c in fx["cells"].items() if (c.get("literal") or k == RAW_CELL)
+                      and (c.get("eps"), c.get("lam")) == (e, l_)), None)
+        if label is None:
+            raise ValueError(f"fx holds no literal cell at eps {e:g}, lam {l_:g} (mark its fixed point literal, with its eps and lam)")
+        found[label] = fx["cells"][label]
+    decided_ = {c["outcome"] for c in found.values() if c["outcome"] is not None}
+    outcome = next(iter(decided_)) if len(decided_) == 1 else None
+    each = "; ".join(f"eps {c['eps']:g}, lam {c['lam']:g}: floor {c['floor']:.4f} against the training mean's {c['start']:.4f} and the cut "
+                     f"{c['target']:.4f} ({_cut_words(c)})" for c in found.values())
+    held = sum(c["outcome"] is True for c in found.values())
+    verdict = {True: "holds", False: "fails", None: "undecided"}[outcome]
+    return {"outcome": outcome, "cells": {k: c["outcome"] for k, c in found.items()},
+            "text": f"SGD-DET's fixed point in the raw box over the {len(found)} cell{'s' if len(found) > 1 else ''} of the raw grid where "
+                    f"the optimum beats the training mean on validation ({each}): {held} of {len(found)} hold, {verdict}"}
 
 
 def d31_literal_runs(table: pd.DataFrame, *, seed: int = 0) -> dict:
@@ -971,14 +1078,22 @@ def d31_literal_runs(table: pd.DataFrame, *, seed: int = 0) -> dict:
 
 
 #: D3.1's text on the paper's literal cell (:func:`d31_literal_cell`), read as D3.3's literal reading (session 44)
-LITERAL_BESIDE = ("; the cell {} is the paper's literal reading: where it and the regime's cells disagree decisively, inconclusive "
+LITERAL_BESIDE = ("; {} is the paper's literal reading: where it and the regime's cells disagree decisively, inconclusive "
                   "(reading), never a setting rescue")
+
+
+def _cut_words(c: dict) -> str:
+    """Where a fixed-point cell's floor lies against its cut (:func:`d31_fixed_reading`'s cell), by the numbers: above, below or
+    at it; a cell without a self-consistent point is named undecided beside where its floor lies (session 47: eps x 0.1's
+    floor lay below the cut and read "at the cut")."""
+    where = "above the cut" if c["floor"] > c["target"] else "below the cut" if c["floor"] < c["target"] else "at the cut"
+    return where + (", undecided: no self-consistent point" if c.get("self-consistent") is False else "")
 
 
 def _d31_fixed_text(fx: dict, key: str) -> str:
     return "; ".join(f"{label}: floor {c['floor']:.4f} against the cut {c['target']:.4f} (optimum {c['optimum']:.4f}, training mean "
-                     f"{c['start']:.4f}; the floor throws away {c['short']:.3f} of the optimum's lead over the mean, "
-                     f"{'above' if c['outcome'] else 'below' if c['outcome'] is False else 'at'} the cut)" + (f", gradient bias at the optimum {c['relative bias']:.3f} of the exact gradient" if "relative bias" in c else "")
+                     f"{c['start']:.4f}; the floor throws away {c['short']:.3f} of the optimum's lead over the mean, {_cut_words(c)})"
+                     + (f", gradient bias at the optimum {c['relative bias']:.3f} of the exact gradient" if "relative bias" in c else "")
                      + _fixed_run_text(c) for label, c in fx["cells"].items())
 
 
@@ -995,7 +1110,7 @@ def _fixed_run_text(c: dict) -> str:
 
 def d31_claim(runs: D3Runs, *, regime: dict, eps: float, lam: float, conditioning: dict, pick: str, steps: str, map_text: str,
               map_cells: dict, chosen: dict, worse, fixed: dict | None = None, N: int | None = None,
-              literal_runs: dict | None = None) -> dict:
+              literal_runs: dict | None = None, literal_grid: list | None = None) -> dict:
     """D3.1, "SGD-DET performs badly due to its biased gradient estimators", read at equal time (the paper's axis) on the
     whole matrix: SGD-DET's median final test RMSE above SGD's and SVRG's by more than the seeds' spread holds, ahead of
     either by more than that fails, within it undecided (:func:`~.completion.d31_reading`; then inconclusive with its
@@ -1007,15 +1122,17 @@ def d31_claim(runs: D3Runs, *, regime: dict, eps: float, lam: float, conditionin
     runs' reading is recorded beside, its bootstrap three-valued (:func:`three_valued_support`). Where the floor lies below the
     target the failure is not explained (inconclusive, ``Unearned``): the bias grows with the spectrum's interval b/a,
     which is not measured at the paper's size (session 28 dropped the synthetic cell of 1M's shape: its optimum predicted
-    worse than its training mean). ``literal_runs`` (:func:`d31_literal_runs`, with ``fixed`` only): the paper's literal cell
+    worse than its training mean). ``literal_grid`` (:func:`literal_grid_cells`, with ``fixed`` only; session 47): the raw grid's
+    cells where the optimum beats the training mean, whose fixed points (marked ``literal`` in ``fixed``) are the paper's literal
+    reading (:func:`d31_literal_reading`). ``literal_runs`` (:func:`d31_literal_runs`, with ``fixed`` only): the paper's literal cell
     read on runs (session 45).
     Returns :meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments."""
     runs = _runs_of(runs)
-    if literal_runs is not None and fixed is None:
-        raise ValueError("literal_runs is read with fixed only (the literal cell of the fixed point's reading)")
+    if (literal_runs is not None or literal_grid is not None) and fixed is None:
+        raise ValueError("literal_runs and literal_grid are read with fixed only (the literal cells of the fixed point's reading)")
     if fixed is not None:
         return _d31_fixed_claim(runs, regime=regime, eps=eps, lam=lam, conditioning=conditioning, pick=pick, steps=steps, map_text=map_text,
-                                fixed=fixed, N=N, chosen=chosen, worse=worse, literal_runs=literal_runs)
+                                fixed=fixed, N=N, chosen=chosen, worse=worse, literal_runs=literal_runs, literal_grid=literal_grid)
     if not isinstance(regime, dict) or not isinstance(conditioning, dict):
         raise TypeError("regime and conditioning must be mappings name -> value")
     eps, lam = check_real("eps", eps, low=0.0, low_open=True), check_real("lam", lam, low=0.0, low_open=True)
@@ -1084,7 +1201,54 @@ def _priced(runs: D3Runs, trend: dict, claim: str):
     """:func:`paper_cost_reading` of ``claim`` on the whole matrix's runs at ``trend``'s prices (None without them)."""
     if trend.get("prices") is None:
         return None
-    return paper_cost_reading(runs.main, runs.ref, runs.reading, claim, seed=runs.seed, paths=runs.paths, **trend["prices"])
+    return paper_cost_reading(runs.main, runs.ref, runs.reading, claim, seed=runs.seed, paths=runs.paths, shape=trend["shape"],
+                              **trend["prices"])
+
+
+def priced_measured(priced: dict | None) -> dict:
+    """:func:`paper_cost_reading`'s numbers as a claim's measured values (texts and numbers only): each pair's ratio (and how
+    it was read) on the flop axis and by the clock beside, the flop axis's verdict at the claim's cut and at every reading of
+    it, and its support over seeds. Empty where nothing was priced (None)."""
+    if priced is None:
+        return {}
+    if not isinstance(priced, dict) or not {"pairs", "readings", "clock", "outcome"} <= set(priced):
+        raise TypeError(f"priced must be paper_cost_reading's reading or None; got {priced!r}")
+    marks = {True: "holds", False: "fails", None: "inconclusive"}
+    out = {}
+    for axis, r_ in (("flops", priced), ("clock, beside", priced["clock"])):
+        for pair, v in r_["pairs"].items():
+            f, s_ = pair.split(" / ")
+            name = f"paper's cost ({axis}): {s_} / {f}" if v["kind"] != "equal time" else \
+                f"paper's cost ({axis}): {s_}'s test RMSE minus {f}'s at equal priced time"
+            out[name] = float(v["ratio"]) if np.isfinite(v["ratio"]) else "not reached"
+        out[f"paper's cost ({axis}): verdict"] = marks[r_["outcome"]]
+        if r_.get("support"):
+            out[f"paper's cost ({axis}): support of the verdict"] = float(r_["support"].get("fraction_holding", 0.0))
+    return out | {f"paper's cost (flops) at the cut {x['value']:g}": x["verdict"] for x in priced["readings"]}
+
+
+def priced_turn(stand_in: dict, test, table: pd.DataFrame, diagnosis=None) -> dict | None:
+    """A speed claim (D3.2, D3.3) whose priced reading at the paper's cost (``stand_in["priced reading"]``,
+    :func:`paper_cost_reading`, in :func:`stand_in_32` / :func:`stand_in_33`) turns within the readings of our cut (session 47):
+    where ``test`` fails on ``table`` (the chosen cell, which the cost reading would explain), the claim's keyword arguments,
+    inconclusive (a gated test, :class:`~inferopt.experiment.support.Gated`) with a ``reading`` diagnosis naming the readings'
+    verdicts and the ratios; None where it does not turn, the claim does not fail, or ``diagnosis`` (the claim's own,
+    :func:`diagnosed`) is a ``setting`` rescue by the map, which the cost reading does not bear on (its verdict stands)."""
+    check_callable("test", test)
+    if isinstance(diagnosis, dict) and diagnosis.get("kind") == "setting":
+        return None
+    priced = stand_in.get("priced reading") if isinstance(stand_in, dict) else None
+    if priced is None or not priced["turns"] or test(table) is not False:
+        return None
+    cuts = ", ".join(f"{x['value']:g}: {x['verdict']}" for x in priced["readings"])
+    ratios = "; ".join(f"{p_.split(' / ')[1]} / {p_.split(' / ')[0]} {v['ratio']:.3g}" for p_, v in priced["pairs"].items() if v["kind"] != "equal time")
+    why = (f"it fails at the chosen setting, and priced at the paper's cost on the flop axis the stand-in's runs turn within the "
+           f"readings of our cut ({cuts}; {ratios}): whether the cost ratio explains the failure depends on a cut the paper does not "
+           "state")
+    return dict(test=Gated(why), table=table, by="seed",
+                diagnosis={"kind": "reading", "text": why[:1].upper() + why[1:] + "; what would decide it: runs on ratings of the paper's "
+                           "size (its own times), or the paper's margin for \"much faster\" / \"about 2 times\".",
+                           "evidence": {"readings": priced["readings"]}})
 
 
 def stand_in_32(runs: D3Runs, trend: dict, density: tuple | None = None) -> dict:
@@ -1117,7 +1281,7 @@ def stand_in_32(runs: D3Runs, trend: dict, density: tuple | None = None) -> dict
                                              "SGD steps per GD step": per_gd} | ({} if priced is None else {"at the paper's cost": priced})
             | ({} if priced is None or density is None else {"priced reading": "an upper bound on SGD's lead",
                                                              "density (stand-in, 1M)": list(density)}),
-            "turns": None if priced is None else priced["outcome"], "priced": priced is not None}
+            "turns": None if priced is None else priced["outcome"], "priced": priced is not None, "priced reading": priced}
 
 
 def stand_in_33(runs: D3Runs, trend: dict, density: tuple | None = None) -> dict:
@@ -1161,7 +1325,7 @@ def stand_in_33(runs: D3Runs, trend: dict, density: tuple | None = None) -> dict
             | {"SVRG work per step (units)": per_step}
             | ({} if priced is None or density is None else {"priced reading": "an upper bound for SVRG and SGD",
                                                              "density (stand-in, 1M)": list(density)}),
-            "turns": None if priced is None else priced["outcome"], "priced": priced is not None}
+            "turns": None if priced is None else priced["outcome"], "priced": priced is not None, "priced reading": priced}
 
 
 #: why a claim on a method whose every step pilot diverged is undecidable in the regime (helper-278's review of D3.2)
@@ -1196,6 +1360,9 @@ def d32_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
         f"{ratio_text(main, ref, common[ref], key, 'SGD')} lies below the factor")
     beside = {f"order at {r_}": _VERDICT[d32_test(main, r_)] for r_ in runs.reads if not (r_ == runs.absolute and runs.absolute_met)}
     blown = ALL_DIVERGED.format(m="SGD", ref=ref) if runs.all_diverged(ref, "SGD") else ""   # SGD's step no step the rule chose
+    si = stand_in_32(runs, trend, density)
+    diag = Unearned(blown, {"step tuning": runs.step_factors()}) if blown else diagnosed(cells, "SGD against GD across the map.", **mapped,
+                                                                                          stand_in=si)
     return dict(
         id="D3.2",
         text=(f"SGD converges much faster than GD on {ref}: {READING}; where read by their times, GD's median work to the target over "
@@ -1205,13 +1372,12 @@ def d32_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
               f"target {ratio_text(main, ref, common[ref], key, 'SGD')}. " + ("" if why is None else f"Not measured: {why}. ")
               + ("" if not blown else blown[:1].upper() + blown[1:] + ". ")
               + f"{runs.not_reached(ref)}. {runs.centred()} {steps} {runs.far()} {map_text} {runs.seeds()}"),
-        **decided(test, main, Unearned(blown, {"step tuning": runs.step_factors()}) if blown
-                  else diagnosed(cells, "SGD against GD across the map.", **mapped, stand_in=stand_in_32(runs, trend, density))),
+        **((None if blown else priced_turn(si, test, main, diag)) or decided(test, main, diag)),
         threshold={"value": factor, "source": "ours", "unit": "GD / SGD work to the target",
                    "readings": readings(lambda f_: test(main, f_), [1.25, 1.5, 2.0], chosen=factor)},
         measured={"not measured because": why or "", "decided by": basis}
         | {f"GD / SGD work to {r_}": ratio_text(main, ref, common[ref], r_, "SGD") for r_ in runs.reads} | beside | runs.times()
-        | {"common budget (work)": common[ref]} | runs.rmses() | runs.step_factors() | runs.work())
+        | {"common budget (work)": common[ref]} | runs.rmses() | runs.step_factors() | runs.work() | priced_measured(si["priced reading"]))
 
 
 def d33_literal(table: pd.DataFrame, *, reading: str, budget: dict, factor: float = D33_FACTOR, seed: int = 0,
@@ -1370,8 +1536,10 @@ def d33_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
                             "literal GD / SVRG time": literal["ratio"], "chosen regime's verdict": own}
         kw = literal_turn(own, literal["verdict"], literal_at=f"the raw box from theta = 0, at {literal['reading']}", chosen_at=regime,
                           table=main)
+    si = stand_in_33(runs, trend, density)
     if kw is None:
-        kw = decided(test, main, diagnosed(cells, "SVRG against GD and SGD across the map.", **mapped, stand_in=stand_in_33(runs, trend, density)))
+        diag = diagnosed(cells, "SVRG against GD and SGD across the map.", **mapped, stand_in=si)
+        kw = priced_turn(si, test, main, diag) or decided(test, main, diag)
     return dict(
         id="D3.3",
         text=(f"SVRG is the fastest on {ref}: ahead of GD and of SGD, {READING}; where SVRG and GD are read by their times, at least "
@@ -1387,7 +1555,7 @@ def d33_claim(runs: D3Runs, *, trend: dict, steps: str, map_text: str, map_cells
         | ({} if hits is None else {f"median {k} to {key} {m}": float(v) for (m, k), v in hits[(hits.dataset == ref) & (hits.reading == key)]
                                     .set_index("method")[["first hit", "stays below"]].stack().items()})
         | {f"GD / SVRG time to {r_}": ratio_text(main, ref, common[ref], r_) for r_ in runs.reads} | runs.times() | runs.work() | runs.rmses()
-        | runs.step_factors())
+        | runs.step_factors() | priced_measured(si["priced reading"]))
 
 
 #: the order of one stochastic gradient's cost, ``O(dM(N² + Nr))``: at most linear in d and M, at most quadratic in N
@@ -1424,13 +1592,16 @@ def cost_check(seconds_exponents: dict, work_exponents: dict, flops: dict, secon
 
 
 def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, steps, map_text, fixed, N, chosen, worse,
-                     literal_runs: dict | None = None) -> dict:
+                     literal_runs: dict | None = None, literal_grid: list | None = None) -> dict:
     """:func:`d31_claim` decided on SGD-DET's fixed point (:func:`d31_fixed_reading`); where it fails, its diagnosis
     :func:`d31_fixed_diagnosis` (a ``setting`` rescue by a cell that holds, the centred cell beside included). The paper's
     literal cell (:func:`d31_literal_cell`) is a reading, as D3.3's (session 44): where it and the chosen regime's cells
     disagree decisively the claim is inconclusive (``reading``, :func:`literal_turn`). With ``literal_runs``
     (:func:`d31_literal_runs`, session 45) that literal reading rests on SGD-DET's, SGD's and SVRG's runs in the literal cell, the
-    fixed point there beside."""
+    fixed point there beside. With ``literal_grid`` (session 47) the literal reading is SGD-DET's fixed point over the raw
+    grid's cells where the optimum beats the training mean (:func:`d31_literal_reading`), the runs in :data:`RAW_CELL` beside
+    (where they decide the other way, the literal reading is undecided); where the claim fails in the regime and nothing turns
+    it, the reason names what the literal reading found."""
     if not isinstance(regime, dict) or not isinstance(conditioning, dict):
         raise TypeError("regime and conditioning must be mappings name -> value")
     eps, lam = check_real("eps", eps, low=0.0, low_open=True), check_real("lam", lam, low=0.0, low_open=True)
@@ -1446,12 +1617,20 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
     verdicts = {True: "holds", False: "fails", None: "inconclusive"}   # deterministic cells: an undecided one is inconclusive
     if literal_runs is not None and (not isinstance(literal_runs, dict) or not {"verdict", "gap SGD", "gap SVRG"} <= set(literal_runs)):
         raise TypeError(f"literal_runs must be d31_literal_runs' reading or None; got {literal_runs!r}")
-    lit_verdict = None if literal is None else (
-        literal_runs["verdict"] if literal_runs is not None else verdicts[fx["cells"][literal]["outcome"]])
-    turn = None if literal is None else literal_turn(
-        verdicts[outcome], lit_verdict, table=main,
-        literal_at=f"the cell {literal}: the raw box [0, 5] from theta = 0 at the chosen eps, lam"
-        + ("" if literal_runs is None else ", SGD-DET's runs against SGD's and SVRG's at equal work"), chosen_at="the regime's cells")
+    grid = None if literal is None or literal_grid is None else d31_literal_reading(fx, literal_grid)
+    if grid is not None:   # session 47: the fixed points over the raw grid decide the literal reading, the runs beside
+        runs_verdict = None if literal_runs is None else literal_runs["verdict"]
+        against = runs_verdict in ("holds", "fails") and grid["outcome"] is not None and runs_verdict != verdicts[grid["outcome"]]
+        lit_verdict = "inconclusive" if against else verdicts[grid["outcome"]]
+        literal_at = (grid["text"] + ("" if runs_verdict is None else f"; SGD-DET's runs in the cell {literal}: {runs_verdict}"
+                                      + (", against the fixed points: undecided" if against else "")))
+    else:
+        lit_verdict = None if literal is None else (
+            literal_runs["verdict"] if literal_runs is not None else verdicts[fx["cells"][literal]["outcome"]])
+        literal_at = (f"the cell {literal}: the raw box [0, 5] from theta = 0 at the chosen eps, lam"
+                      + ("" if literal_runs is None else ", SGD-DET's runs against SGD's and SVRG's at equal work"))
+    turn = None if literal is None else literal_turn(verdicts[outcome], lit_verdict, table=main, literal_at=literal_at,
+                                                     chosen_at="the regime's cells")
     lit_runs_text = "" if literal is None or literal_runs is None else (
         f" The literal cell read on runs ({literal_runs['seeds']} seeds at the main budget, equal work; d31_literal_runs): SGD-DET's median "
         f"final test RMSE minus SGD's {literal_runs['gap SGD']:+.4f} (spread {literal_runs['spread SGD']:.4f}), minus SVRG's "
@@ -1485,8 +1664,8 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
             f"((floor - optimum) / (mean - optimum), our cut-off, readings {', '.join(f'{q:g}' for q in D31_LOST_READINGS)}), so that its bias "
             f"alone keeps SGD-DET away from the model optimum, the point the unbiased methods (SGD, SVRG: mean gradient exact) converge to "
             f"given enough work (not necessarily within this run's budget and steps: their runs are read beside); it fails "
-            f"where it throws away less; read at the chosen cell and at {', '.join(c_ for c_ in cells[1:] if c_ not in BESIDE_CELLS) or 'no other cell'}, "
-            f"inconclusive where they disagree{''.join(f'; the cell {c_} read beside (not the regime ratings: it would rescue, not overturn)' for c_ in BESIDE_CELLS if c_ in cells and c_ != literal)}{'' if literal is None else LITERAL_BESIDE.format(literal)}. {_d31_fixed_text(fx, key)}. Deterministic: nothing in the fixed point is drawn (its interval "
+            f"where it throws away less; read at the chosen cell and at {', '.join(c_ for c_ in cells[1:] if c_ not in BESIDE_CELLS and not fx['cells'][c_].get('literal')) or 'no other cell'}, "
+            f"inconclusive where they disagree{''.join(f'; the cell {c_} read beside (not the regime ratings: it would rescue, not overturn)' for c_ in BESIDE_CELLS if c_ in cells and c_ != literal)}{'' if literal is None else LITERAL_BESIDE.format(f'the cell {literal}' if grid is None else 'the raw grid (the raw box at every eps, lam of the grid whose optimum beats the training mean on validation, d31_literal_reading)')}. {_d31_fixed_text(fx, key)}. Deterministic: nothing in the fixed point is drawn (its interval "
             f"from the spectral bounds seeded by params). At the end of the common budget the unbiased runs' median test RMSE lies "
             + ", ".join(f"{m} {runs.median(ref, m, 'final RMSE'):.4f} ({'below' if passed[m] else 'not below'} the floor)" for m in passed)
             + (". " + " and ".join(m for m in passed if not passed[m]) + " ends behind SGD-DET's floor within this budget: those runs "
@@ -1500,20 +1679,28 @@ def _d31_fixed_claim(runs: D3Runs, *, regime, eps, lam, conditioning, pick, step
     elif turn is None and outcome is False:
         diag = d31_fixed_diagnosis(fx, "SGD-DET's fixed point against the cut across the cells read.", chosen=chosen, worse=worse)
         if not (isinstance(diag, dict) and diag.get("kind") == "setting"):   # no rescue: a failure nothing measured explains
-            diag = Unearned("SGD-DET's bias floor lies below the cut here and no cell read rescues it, and nothing measured explains "
-                            "it (b/a, which the bias grows with, is not measured at the paper's size); what would decide it: the fixed "
-                            "point on ratings of the paper's size, or a map over eps", {"fixed point": fx})
+            lit_words = "" if literal is None else (
+                "; the paper's literal raw box, read beside (not a rescue): "
+                + (grid["text"] if grid is not None else f"its fixed point {verdicts[fx['cells'][literal]['outcome']]} ("
+                   + _d31_fixed_text({"cells": {literal: fx["cells"][literal]}}, key) + ")")
+                + ("" if literal_runs is None else f"; SGD-DET's runs there: {literal_runs['verdict']}"))
+            diag = Unearned("SGD-DET's bias floor lies below the cut in the regime's cells and no open choice of the map rescues it"
+                            f"{lit_words}; nothing measured explains the regime's failure (b/a, which the bias grows with, is not "
+                            "measured at the paper's size); what would decide it: the fixed point on ratings of the paper's size, or a "
+                            "map over eps", {"fixed point": fx})
     return dict(
         id="D3.1", text=text + ("" if turn is None else f" Inconclusive: {turn['test'].reason}."),
         **(turn if turn is not None else
            {"holds": bool(outcome) if outcome is not None else (False if diag is not None else None)}),   # Unearned: inconclusive
-        measured={f"{label}: {k}": v for label, c in fx["cells"].items() for k, v in c.items() if k != "outcome"}
+        measured={f"{label}: {k}": v for label, c in fx["cells"].items() for k, v in c.items() if k not in ("outcome", "literal")}
         | {f"{label}: floor above the cut": _VERDICT[c["outcome"]] for label, c in fx["cells"].items()}
         | {f"median final test RMSE {m} below the floor": bool(v) for m, v in passed.items()}
         | {f"runs: SGD-DET {k} (final test RMSE)": v for k, v in r31.items() if k != "outcome"}
         | {"runs: bootstrap holds share": run_support["holds share"], "runs: bootstrap fails share": run_support["fails share"],
            "runs: bootstrap undecided share": run_support["undecided"]}
         | ({} if literal_runs is None else {f"literal cell runs: {k}": v for k, v in literal_runs.items() if k != "outcome"})
+        | ({} if grid is None else {"literal reading (raw grid's fixed points)": lit_verdict, "literal reading cells": len(grid["cells"]),
+                                    "literal reading cells holding": sum(o is True for o in grid["cells"].values())})
         | {f"second-half share of the way {m}": v for m, v in late.items()} | runs.rmses() | runs.step_factors() | regime_ | dict(conditioning),
         **({} if diag is None else {"diagnosis": diag}),
         threshold={"value": D31_LOST, "source": "ours",
@@ -1657,30 +1844,31 @@ def d34_raw_text(raw: dict, where: str) -> str:
         f"{c['grows']:.2f} of the seeds' resamples, shrinks in {c['shrinks']:.2f}): {c['verdict']}" for k, c in raw.items()))
 
 
-def d34_phase(raw: dict | None, reading: str) -> str | None:
-    """Why D3.4 is undecided on centred runs, measured (session 45; session 43 asserted it): the paper reads SVRG's lead over
-    GD (Fig. 2, "about 2 times faster to achieve RMSE 1.5 ... up to 6 times faster to achieve RMSE 1.8") on the descent from
-    θ = 0 on the raw ratings; runs on centred ratings start at the training mean. ``raw``: :func:`d34_raw_change` on GD and
-    SVRG in the raw cell at both sizes (None: not run), ``reading``: the paper's translated target's key there. None where
-    that measurement is decisive (``holds`` or ``fails``: the claim's verdict is then read against it, :func:`literal_turn`);
-    else the reason (:class:`~inferopt.experiment.support.Gated`), with the numbers that leave it undecided."""
+def d34_literal_note(raw: dict | None, reading: str) -> str:
+    """What D3.4's literal reading says of the centred verdict (session 47, the review of session 46: an undecided literal cell
+    gated the claim, 93 % of its resamples undecided): the paper reads SVRG's lead over GD (Fig. 2) on the descent from θ = 0
+    on the raw ratings, and the centred runs start at the training mean. ``raw``: :func:`d34_raw_change` on GD and SVRG in the
+    raw cell at both sizes (None: not run); ``reading``: the paper's translated target's key there. Only a decisive literal
+    verdict (``holds`` / ``fails``, bootstrap support of at least 90 %) can turn the centred one (:func:`_phase_gated`,
+    :func:`literal_turn`: a disagreement is inconclusive, ``reading``); an undecided one is read beside and gates nothing.
+    Returns the sentence saying which."""
     if not isinstance(reading, str):
         raise TypeError(f"reading must be the paper's translated target's key; got {reading!r}")
     if raw is None:
-        return ("the sizes run on centred ratings (every run starts at the training mean) and no raw run measured the descent from "
-                "theta = 0 in which the paper reads SVRG's lead; what would decide it: GD and SVRG in the raw cell at every size")
+        return ("No raw run measured the descent from theta = 0 in which the paper reads SVRG's lead (GD and SVRG in the raw cell at "
+                "every size would): the centred verdict stands, unchecked against the literal setting")
     if not isinstance(raw, dict):
         raise TypeError(f"raw must be d34_raw_change's reading or None; got {type(raw).__name__}")
     if reading not in raw:
         raise ValueError(f"reading must be a target raw reads (the paper's translated one), one of {sorted(raw)}; got {reading!r}")
     c = raw[reading]
     if c["verdict"] in ("holds", "fails"):
-        return None
-    return (f"the sizes run on centred ratings and, in the raw cell (the paper's box [0, 5] from theta = 0), the change of the GD / "
-            f"SVRG ratio at the paper's translated target {reading} is {c['verdict']} (ratios "
-            + _ratios_text(c["ratios"])
-            + f", grows in {c['grows']:.2f} of the seeds' resamples, shrinks in {c['shrinks']:.2f}, undecided in {c['undecided']:.2f}); "
-            "what would decide it: more seeds or a budget in which GD and SVRG both reach it at both sizes")
+        return (f"The literal setting's change at the paper's translated target {reading} is decisive ({c['verdict']}, ratios "
+                f"{_ratios_text(c['ratios'])}): the centred verdict is read against it, a disagreement inconclusive (reading)")
+    return (f"The literal setting's change at the paper's translated target {reading} is {c['verdict']} (ratios {_ratios_text(c['ratios'])}, "
+            f"grows in {c['grows']:.2f} of the seeds' resamples, shrinks in {c['shrinks']:.2f}, undecided in {c['undecided']:.2f}): "
+            "an undecided literal cell is no disagreement, so it gates nothing and the centred verdict stands (only a decisive "
+            "disagreement, support of at least 0.9, would make it inconclusive)")
 
 
 def d34_constant_price(table: pd.DataFrame, reading: str, sizes: list, price: float, r: dict) -> dict:
@@ -1898,9 +2086,9 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict,
     Session 45: the change of the ratio in the paper's literal setting, GD and SVRG in the raw cell (the box [0, 5] from θ = 0)
     at the smallest and the largest size, is measured at every target with its support over seeds (:func:`d34_raw_change`):
     on the main runs where the sizes run on raw ratings, on ``raw`` (a :func:`~.completion.run_table` of those runs, the paper's
-    translated target :attr:`D3Runs.paper` among its readings) where they run on centred ones. There the gate is that
-    measurement (:func:`d34_phase`): undecided where the raw cell's change at the paper's target is not decisive, else the
-    centred verdict read against it (:func:`literal_turn`: a decisive disagreement is inconclusive, ``reading``)."""
+    translated target :attr:`D3Runs.paper` among its readings) where they run on centred ones. There the centred verdict is read
+    against that measurement (:func:`_phase_gated`, :func:`d34_literal_note`; session 47): only a decisive disagreement (support
+    of at least 90 %) is inconclusive (``reading``, :func:`literal_turn`); an undecided raw cell gates nothing."""
     from .work import exact_gradient_flops, flop_price
 
     runs, trend = _runs_of(runs), _trend(trend)
@@ -1926,7 +2114,7 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict,
         raw_keys = [share_key(s) for s in runs.shares if f"time to {share_key(s)}" in raw_src.columns] + (
             [runs.paper] if f"time to {runs.paper}" in raw_src.columns else [])
         raw_read = d34_raw_change(on_flop_axis(raw_src, raw_keys, scales), ends, raw_keys, seed=runs.seed)
-    phase = None if runs.start is not None else d34_phase(raw_read, runs.paper)
+    note = None if runs.start is not None else d34_literal_note(raw_read, runs.paper)
     raw_text = "" if raw_read is None else " " + d34_raw_text(
         raw_read, "the main runs" if runs.start is not None else "GD and SVRG in the raw cell, the box [0, 5] from theta = 0 at each "
         "size's chosen eps and lam, their steps tuned by the same rule") + "."
@@ -1947,13 +2135,13 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict,
             "both sizes, read at equal work (below). "
             + (f"The target (session 43's review): the paper's translated one, {paper} (its RMSE 1.5 on 1M, {runs.target_share:g} of "
                "the way from the start theta = 0 to the training mean: the descent in which Fig. 2's 2x and 6x are read), the shares "
-               "of the way past the mean beside. " if paper else f"Undecided here: {phase}. " if phase else ""))
+               "of the way past the mean beside. " if paper else f"{note}. " if note else ""))
     tail = f"{raw_text} All sizes are far below MovieLens 1M and 10M, the paper's two. {runs.centred()} {runs.seeds()}"
-    raw_measured = {} if raw_read is None else {f"raw cell at {k}: {w}": c[w] for k, c in raw_read.items()
-                                                  for w in ("change", "grows", "shrinks", "verdict")}
+    raw_measured = {} if raw_read is None else {f"raw cell at {k}: {w}": (_number_text(c[w], ".6g") if w == "change" and np.isnan(c[w]) else c[w])
+                                                  for k, c in raw_read.items() for w in ("change", "grows", "shrinks", "verdict")}
     if key is None:
         kw = _d34_equal_work_claim(runs, table, ends, head, tail, trend=trend, evidence={"flop price": price, "densities": densities})
-        return _phase_gated(kw | {"measured": kw["measured"] | raw_measured}, phase, raw_read, runs)
+        return _phase_gated(kw | {"measured": kw["measured"] | raw_measured}, raw_read, runs)
     ratios = {n: _median(table, n, "GD", f"time to {key}") / _median(table, n, "SVRG", f"time to {key}") for n in order}
 
     def test(t, r_=key):
@@ -2034,23 +2222,27 @@ def d34_ratio_claim(runs: D3Runs, *, densities: dict, trend: dict, prices: dict,
         | {f"{n}: density": densities[n] for n in order} | {f"cost ratio: {k}": v for k, v in cost.items()}
         | {f"{n}: step factor {m}": runs.factors[n][m] for n in order for m in runs.factors[n]}
         | {f"{n}: GD / SVRG ratio at a constant price": v for n, v in const["ratios"].items()}
-        | {"ratio grows at a constant price": const["grows"]} | raw_measured), phase, raw_read, runs)
+        | {"ratio grows at a constant price": const["grows"]} | raw_measured
+        | {f"centred reading: GD / SVRG ratios at {key} ({ends[0]} -> {ends[1]}, flop axis)": _ratios_text({n: ratios[n] for n in ends})}),
+        raw_read, runs)
 
 
-def _phase_gated(kw: dict, phase: str | None, raw: dict | None = None, runs: D3Runs | None = None) -> dict:
-    """D3.4's claim keywords ``kw`` undecided where ``phase`` (:func:`d34_phase`) says the raw cell's measurement leaves the
-    paper's phase undecided: its test :class:`~inferopt.experiment.support.Gated` by that reason, no diagnosis; as it is where
-    the claim is not measured. On centred runs (``runs.start`` None) whose raw cell decides (``phase`` None, ``raw``
-    :func:`d34_raw_change`'s reading), the claim's own verdict (its test's, with its bootstrap support) read against the raw
-    cell's at the paper's translated target (:func:`literal_turn`): a decisive disagreement is inconclusive (``reading``)."""
-    if kw.get("holds", True) is None:
-        return kw
-    if phase is not None:
-        return {k: v for k, v in kw.items() if k not in ("test", "diagnosis")} | {"test": Gated(phase)}
-    if runs is None or runs.start is not None or raw is None:
+def _phase_gated(kw: dict, raw: dict | None = None, runs: D3Runs | None = None) -> dict:
+    """D3.4's claim keywords ``kw`` read against the paper's literal setting. On centred runs (``runs.start`` None) the
+    claim's own verdict (its test's, with its bootstrap support over seeds, published in its measured values as ``centred
+    reading: support of holding``) stands unless the raw cell (``raw``, :func:`d34_raw_change`) decides the change at the
+    paper's translated target the other way: only that decisive disagreement (support of at least 90 %) makes it
+    inconclusive (``reading``, :func:`literal_turn`); an undecided raw cell gates nothing (session 47,
+    :func:`d34_literal_note`)."""
+    if kw.get("holds", True) is None or runs is None or runs.start is not None:
         return kw
     outcome = kw["test"](kw["table"])
-    own = supported_verdict(bool(outcome), supported(kw["table"], kw["test"], runs.seed))
+    sup = supported(kw["table"], kw["test"], runs.seed)
+    own = supported_verdict(bool(outcome), sup)
+    kw = kw | {"measured": kw["measured"] | {"centred reading: support of holding": sup["fraction_holding"],
+                                             "centred reading: verdict": own}}
+    if raw is None:
+        return kw
     turn = literal_turn(own, raw[runs.paper]["verdict"], table=kw["table"], chosen_at="the chosen regime, centred ratings",
                         literal_at=f"GD and SVRG in the raw cell from theta = 0, at {runs.paper}")
     return kw if turn is None else {k: v for k, v in kw.items() if k not in ("test", "diagnosis", "table", "by")} | turn
@@ -2135,6 +2327,22 @@ def d36_power(d_ratio: float, factor: float = D36_CAUSE_FACTOR, paper: float = P
     factor = check_real("factor", factor, low=1.0)
     paper = check_real("paper", paper, low=1.0, low_open=True)
     return 1.0 + (d_ratio - 1.0) * (factor - 1.0) / (paper - 1.0)
+
+
+def d36_no_power(d_ratio: float, factor: float = D36_CAUSE_FACTOR, paper: float = PAPER_D_RATIO) -> str | None:
+    """Why D3.6-cause is ``not measured`` between sizes whose d' = dr differ ``d_ratio``-fold (session 47, the review of
+    session 46: the test could not show the cause): the most d' alone lets SGD's iterations grow there, Theorem 5's bound
+    affine in d' at the paper's least share (:func:`d36_power`), lies below the cut-off ``factor``, so neither a growth above
+    it (the rest of what the size changes) nor one below it (d' has no room to reach it) speaks of d'. None where
+    :func:`d36_power` reaches ``factor`` (sizes at least as far apart in d' as 10M and 1M, ``paper``): the test then decides."""
+    power = d36_power(d_ratio, factor, paper)
+    if power >= factor:
+        return None
+    return (f"the sizes run are {d_ratio:.3g}x apart in d' = dr (10M's over 1M's {paper:.0f}x), where d' alone lets SGD's iterations grow "
+            f"at most {power:.3g}x (d36_power: Theorem 5's bound affine in d', at the share the claim needs between 1M and 10M) against "
+            f"the cut-off {factor:g}: a growth at or above it would be what else the size changes, one below it what d' allows, so the "
+            "test cannot show the cause either way; what would decide it: SGD on one spectrum at two sizes at least "
+            f"{paper:.0f}x apart in d'")
 
 
 def d36_diagnosis(sgd_growth: float, predicted: float, evidence: dict, factor: float = D36_CAUSE_FACTOR):
@@ -2291,7 +2499,8 @@ def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict, M: int, N: int) -
     gradients to it over GD's at least :data:`D36_CAUSE_FACTOR` (ours) holds; below it is inconclusive (:func:`d36_diagnosis`:
     between our sizes d' and the spectrum change together, confounded; SGD's own growth read against the most d' alone allows,
     :func:`d36_power`), and so is each reading (:func:`d36_cause_reading`); readings :data:`D36_READINGS`; bootstrap over
-    seeds. Beside: the statistic's 90 % bootstrap interval over the seeds,
+    seeds; ``not measured`` (session 47, :func:`d36_no_power`) where the sizes' d' ratio lets d' alone grow SGD's iterations less
+    than the cut-off (:func:`d36_power`): there neither a hold nor a fail shows the cause. Beside: the statistic's 90 % bootstrap interval over the seeds,
     SGD's and GD's own growths and session 29's statistic in work units (the growth times ``r``'s ratio between the sizes).
     Returns :meth:`~inferopt.experiment.record.Experiment.claim`'s keyword arguments."""
     observation = d36_reading(runs, small=small, prices=prices, M=M, N=N)
@@ -2333,8 +2542,11 @@ def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict, M: int, N: int) -
             f"bootstrap, 90 % of the resamples within [{_g(spread[0], '.3g')}, {_g(spread[1], '.3g')}]). Beside, session 29's statistic, the same ratio in work units, kept r's ratio between the "
             f"sizes ({_g(r_ratio, '.3g')}: {_g(prices[small]['r'], '.3g')} on {small}, {_g(prices[ref]['r'], '.3g')} on {ref}, the clock's price of a stochastic "
             f"gradient) in it: {_g(ratio * r_ratio, '.3g')}. {power_text} {observation['text']} {runs.seeds()}")
+    no_power = d36_no_power(d_ratio)
+    if no_power is not None:
+        text += f" Not measured: {no_power}."
     diag = None
-    if outcome is False:
+    if outcome is False and no_power is None:
         evidence = {"d' ratio here": d_ratio, "d' ratio 10M / 1M": PAPER_D_RATIO, "growth the claim predicts here (upper bound)": power,
                     "SGD growth over GD's": ratio, "seeds' 90 % bootstrap interval": spread, "factor": D36_CAUSE_FACTOR,
                     "SGD growth in stochastic gradients": grads[ref] / grads[small]}
@@ -2343,12 +2555,12 @@ def d36_cause_claim(runs: D3Runs, *, small: str, prices: dict, M: int, N: int) -
         id="D3.6-cause", text=text,
         quote={"text": "SGD for 10M converges much slower than that for 1M due to the larger dimension d' = dr (see Theorem 5)",
                "where": "Sec. 5.1, Figure 2 (a)-(b); Theorem 5, Sec. 4.1"},
-        **(dict(holds=None) if outcome is None else dict(test=lambda t: d36_cause_test(t, small, ref, key, prices) is True, table=rows,
-                                                         by="seed", **({} if diag is None else dict(diagnosis=diag)))),
-        threshold=None if outcome is None else {
+        **(dict(holds=None) if outcome is None or no_power is not None else dict(
+            test=lambda t: d36_cause_test(t, small, ref, key, prices) is True, table=rows, by="seed", **({} if diag is None else dict(diagnosis=diag)))),
+        threshold=None if outcome is None or no_power is not None else {
             "value": D36_CAUSE_FACTOR, "source": "ours", "unit": "SGD's growth in gradients to the shared target between the sizes over GD's",
             "readings": [{"value": f, "verdict": d36_cause_reading(rows, small, ref, key, prices, f)} for f in D36_READINGS]},
-        measured={"shared target": key, "SGD growth over GD's (larger / smaller)": ratio, "seeds' 90 % bootstrap interval": spread,
+        measured={"not measured because": no_power or "", "shared target": key, "SGD growth over GD's (larger / smaller)": ratio, "seeds' 90 % bootstrap interval": spread,
                   "growth the claim predicts here (upper bound, d36_power)": power,
                   "SGD growth in stochastic gradients": grads[ref] / grads[small], "GD growth in exact gradients": gd[ref] / gd[small],
                   "r ratio (larger / smaller)": r_ratio, "in work units (session 29's statistic, beside)": ratio * r_ratio,

@@ -8,9 +8,9 @@ Chebyshev gradient at the calibrated :data:`~inferopt.spectral.gp.SGD_PRODUCTS_P
 Lanczos products at one each; the evaluations of the recorded iterates are not counted), the same count for every method.
 
 * :func:`work_budget` -- the budget: the median final work of one method's runs (the authors' LANCZOS);
-* :func:`run_to_work` -- one run to a budget: a stepped method with its step cap doubled (the same run again, on a fresh
-  copy of its problem: the same seeded stream) until its work passes the budget, a line search to its own evaluation cap;
-  the run's recorded iterates kept (:class:`IterateLog`);
+* :func:`run_to_work` -- one run to a budget: a stepped method with its step cap doubled until its work passes the budget,
+  made once (the cap moves within the run: ``cap`` of the optimisers) and ended at the first step past the budget, a line
+  search to its own evaluation cap; the run's recorded iterates kept (:class:`IterateLog`);
 * :func:`cut_at_work` -- a run cut at the budget: its trace up to the last record within it, its end point that record's
   iterate.
 
@@ -29,7 +29,7 @@ from ..._validation import check_protocol, check_real, check_size
 
 #: the first step cap of a stepped method (SGD, our LANCZOS) in :func:`run_to_work`, in multiples of its step count: the
 #: budget ends the run, not the cap (the paper-scale b654e69 run's authors' median work is 1.08x SGD's and 1.18x our LANCZOS's
-#: 30 steps' on sound, 1.01x and 1.32x on humidity); a cap the run's work stays within is doubled and the run made again
+#: 30 steps' on sound, 1.01x and 1.32x on humidity); a cap the run's work stays within is doubled and the run goes on
 WORK_STEPS = 1.5
 
 
@@ -113,10 +113,13 @@ def run_to_work(solver, problem, theta0, budget=None, steps=None, **kwargs):
     own cap), cut there (:func:`cut_at_work`), its recorded iterates kept in ``info["iterates"]`` (:class:`IterateLog`).
     ``solver``: :func:`~inferopt.spectral.optim.lanczos_lbfgs` (the authors' LANCZOS, a line search ending at its own
     evaluation cap; ``steps`` None), or a stepped method, :func:`~inferopt.spectral.optim.sgd` or
-    :func:`~inferopt.spectral.optim.lanczos_gd`, run for ``steps`` steps and, while its work stays within the budget, again
-    with twice the steps on a fresh copy of ``problem`` (its warm starts and counter as at the start; the seeded stream of
-    ``kwargs`` makes the same steps), so the budget, a count of products, ends every run whatever the CPU's speed.
-    ``kwargs``: the solver's other arguments."""
+    :func:`~inferopt.spectral.optim.lanczos_gd`, on a copy of ``problem`` (its warm starts and counter as at the start) with
+    a step cap of ``steps`` doubled, while its work stays within the budget, each time the run reaches it, so the budget, a
+    count of products, ends every run whatever the CPU's speed. The run is made once: the cap moves within it (the
+    optimisers' ``cap``; nothing a step does reads the cap, so it is the run made afresh with its last cap, as the doubled
+    runs were made before, issue 46), and it ends at the first step whose work passes the budget (the records past the
+    budget are cut either way), or at a cap whose work is the budget's exactly (the run with that cap is kept whole).
+    ``kwargs``: the solver's other arguments (a seeded ``rng``: the same steps at any cap)."""
     from ...spectral.optim import lanczos_gd, lanczos_lbfgs, sgd
     if not any(solver is s_ for s_ in (sgd, lanczos_gd, lanczos_lbfgs)):
         raise ValueError(f"solver must be sgd, lanczos_gd or lanczos_lbfgs (inferopt.spectral); got {solver!r}")
@@ -132,11 +135,19 @@ def run_to_work(solver, problem, theta0, budget=None, steps=None, **kwargs):
         return cut_at_work(res, budget)
     # each step keeps its degree and interval (sgd) and its logged iterate: 6 floats
     steps = check_size("steps", steps, low=1, item_bytes=8 * 6, item="step (its degree, interval and logged iterate)")
-    pristine = copy.deepcopy(problem)
-    while True:
-        log = IterateLog(copy.deepcopy(pristine))
-        res = solver(log, theta0, max_iter=steps, **kwargs)
-        res.info["iterates"] = log.iterates
-        if budget is None or res.matvecs[-1] >= budget or res.n_iter < steps:   # passed the budget, or ended before its cap
-            return cut_at_work(res, budget)
-        steps *= 2
+    log = IterateLog(copy.deepcopy(problem))
+    last = {"cap": steps}
+
+    def cap(done):
+        """The cap after ``done`` steps: ``done`` (the end) past the budget or at a cap whose work reaches it, else the
+        cap, doubled at a cap whose work is within the budget."""
+        work = log.matvecs
+        if work > budget or (done == last["cap"] and work >= budget):
+            return done
+        if done == last["cap"]:
+            last["cap"] *= 2
+        return last["cap"]
+
+    res = solver(log, theta0, max_iter=steps, cap=None if budget is None else cap, **kwargs)
+    res.info["iterates"] = log.iterates
+    return cut_at_work(res, budget)
