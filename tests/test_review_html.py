@@ -95,8 +95,16 @@ def test_no_generated_sentence_contradicts_its_claim_over_the_committed_metrics(
 # ------------------------------------------------------------------ no Python literal reaches the page
 
 # a Python literal's marks: an opening brace or bracket with a quote, a quoted key and its colon ('line_search': ...; a
-# key has no spaces, so prose with a possessive before a colon -- "authors': half step" -- is not one)
-REPR = re.compile(r"\{'|\['|\{\"|'\w[^'\s]*'\s*:\s|\{data:|=\s'")
+# key has no spaces, so prose with a possessive before a colon -- "authors': half step" -- is not one; nor is an apostrophe
+# inside a word, as "paper's': holds" closing a quoted cell name)
+REPR = re.compile(r"\{'|\['|\{\"|(?<!\w)'\w[^'\s]*'\s*:\s|\{data:|=\s'")
+
+
+def test_the_literal_pattern_catches_reprs_and_not_apostrophes():
+    for literal in ("{'a': 1}", "x = 'b'", "per d: 'sound': 0.3", "['x', 'y']", '{"k": 2}'):
+        assert REPR.search(literal), literal
+    for prose in ("the cell 'start: ours, d = paper's': holds", "the authors' hypc: holds"):
+        assert not REPR.search(prose), prose
 
 
 def _text(page: str) -> str:
