@@ -633,3 +633,28 @@ def test_d52_names_the_undecided_headline_cell_and_the_seeds_it_needs():
         assert isinstance(found, Unearned) and "Undecided at the headline sizes already" in found.reason and "twice its 4: 8" in found.reason
     else:
         assert not isinstance(found, Unearned) or "Undecided at the headline sizes already" not in found.reason
+
+
+def test_setup_names_the_adjoint_departure_and_which_cost_decides():
+    args = (PARAMS, {"sound": [1, 0.5, 11.8], "humidity": [1, 0.5, 8.0]}, {"sound": 5.9, "humidity": 4.0}, {("sound", "SGD"): 0.6},
+            {"sound": 25, "humidity": 35}, {"sound": 120, "humidity": 120}, 6, "r about 2d")
+    ours, paper = gc.setup_text(*args), gc.setup_text(*args, paper_cost=True)
+    for text in (ours, paper):
+        assert "its forward-mode recursion (6) costs 6n products per probe at degree n (4n with A, 2n derivative sandwiches)" in text
+        assert "1.2n per probe" in text
+    assert "count SGD at OUR cost, which favours SGD's gradient about 5x" in ours and "re-priced at the paper's cost" not in ours
+    assert "decided with SGD's runs re-priced at the paper's cost" in paper
+    with pytest.raises(TypeError, match="paper_cost"):
+        gc.setup_text(*args, paper_cost="yes")
+
+
+def test_beside_arm_reports_our_adjoint_arms_verdict_beside_not_deciding(ours_fail):
+    assert gc.beside_arm("D5.1", _inputs(ours_fail), "authors") == {"text": "", "measured": {}}
+    inputs = _inputs(ours_fail, beside={"authors": ours_fail.tables["authors"], "ours": ours_fail.tables["ours"]})
+    held, failed = gc.beside_arm("D5.1", inputs, "authors"), gc.beside_arm("D5.4", inputs, "ours")
+    assert "With our adjoint gradient (1.2n per probe" in held["text"] and "it holds: shown beside, deciding nothing" in held["text"]
+    assert held["measured"]["verdict with SGD at our adjoint gradient's cost (1.2n per probe, beside, not deciding)"] == "holds"
+    assert failed["measured"]["verdict with SGD at our adjoint gradient's cost (1.2n per probe, beside, not deciding)"] == "fails"
+    assert "recursion (6): 6n products per probe" in held["text"]
+    with pytest.raises(ValueError, match="beside"):
+        _inputs(ours_fail, beside={"theirs": ours_fail.tables["ours"]})
