@@ -9,7 +9,7 @@ import pytest
 
 import inferopt.spectral.optim as optim
 from inferopt.experiment.spectral import gp_comparison
-from inferopt.experiment.spectral.gp_budget import (PAPER_PRODUCTS_PER_DEGREE, IterateLog, cut_at_work, paper_cost_run, paper_cost_runs, run_to_work,
+from inferopt.experiment.spectral.gp_budget import (PAPER_PRODUCTS_PER_DEGREE, IterateLog, cut_at_work, paper_cost_cells, paper_cost_run, paper_cost_runs, run_to_work,
                                                    work_budget)
 from inferopt.spectral import SKIGaussianProcess, SpectralSolveResult, inverse_time_step, lanczos_gd, lanczos_lbfgs, rademacher, sgd
 from inferopt.spectral.gp import LogHyperparameters
@@ -251,3 +251,23 @@ def test_paper_cost_cuts_at_the_shared_budget_the_repriced_trace_crosses_earlier
     assert runs[("humidity", "SGD", 0)].n_iter == 2 and runs[("humidity", AUTHORS, 0)] is r
     with pytest.raises(ValueError, match="budgets"):
         paper_cost_runs({("sound", "SGD", 0): r}, probes, {"humidity": 250.0})
+
+
+def test_paper_cost_cells_reprice_each_cell_at_its_own_probes_and_budget():
+    """A map's cells: the 'probes 4' cell's SGD drew 4 probes a step (its degree part 4 x 1.2 x 10 = 48 products a step at our cost),
+    the 'budget 2x' cell ran to twice the budget: re-priced with the main cell's probes (2) and budget, the first would count half its
+    degree products and the second be cut at the wrong work."""
+    main, wide, longer = sgd_trace([10] * 4, 2, 0.0), sgd_trace([10] * 4, 4, 0.0), sgd_trace([10] * 4, 2, 0.0)
+    runs = {("main", "humidity", "SGD", 0): main, ("probes 4", "humidity", "SGD", 0): wide, ("budget 2x", "humidity", "SGD", 0): longer,
+            ("main", "humidity", AUTHORS, 0): main}
+    got = paper_cost_cells(runs, {"probes 4": {"probes": 4}, "budget 2x": {"budget": 2}}, 2, {"humidity": 250.0})
+    assert got[("main", "humidity", "SGD", 0)].n_iter == 2                       # 120 products a step at the paper's cost, 250 budget
+    assert np.allclose(got[("probes 4", "humidity", "SGD", 0)].matvecs, [0.0, 240.0])   # 240 a step with 4 probes: one fits (two at 2 probes)
+    assert got[("budget 2x", "humidity", "SGD", 0)].n_iter == 4                  # 500 products: all four steps fit
+    assert got[("main", "humidity", AUTHORS, 0)] is main
+    with pytest.raises(ValueError, match="runs"):
+        paper_cost_cells({("humidity", "SGD", 0): main}, {}, 2, {"humidity": 250.0})
+    with pytest.raises(ValueError, match="budget"):
+        paper_cost_cells(runs, {"budget 2x": {"budget": 0}}, 2, {"humidity": 250.0})
+    with pytest.raises(TypeError, match="settings"):
+        paper_cost_cells(runs, {"budget 2x": 2}, 2, {"humidity": 250.0})

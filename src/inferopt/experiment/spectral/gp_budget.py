@@ -13,7 +13,7 @@ Lanczos products at one each; the evaluations of the recorded iterates are not c
   search to its own evaluation cap; the run's recorded iterates kept (:class:`IterateLog`);
 * :func:`cut_at_work` -- a run cut at the budget: its trace up to the last record within it, its end point that record's
   iterate;
-* :func:`paper_cost_run`, :func:`paper_cost_runs` -- SGD's runs re-priced at the paper's cost of its gradient, recursion (6)
+* :func:`paper_cost_run`, :func:`paper_cost_runs`, :func:`paper_cost_cells` (a verdict map's, each cell at its own probes and budget) -- SGD's runs re-priced at the paper's cost of its gradient, recursion (6)
   (:data:`PAPER_PRODUCTS_PER_DEGREE` per degree and probe, not our adjoint shortcut's calibrated 1.2), and cut again at the
   common budget, which the re-priced trace crosses earlier: both arms get equal work at the paper's algorithm's cost.
 
@@ -204,4 +204,25 @@ def paper_cost_runs(runs: dict, probes: int, budgets: dict, method: str = "SGD")
         if k[-2] == method and k[-3] not in budgets:
             raise ValueError(f"budgets must hold a budget for dataset {k[-3]!r}; got {sorted(budgets)}")
         out[k] = paper_cost_run(r, probes, budgets[k[-3]]) if k[-2] == method else r
+    return out
+
+
+def paper_cost_cells(runs: dict, settings: dict, probes: int, budgets: dict, method: str = "SGD") -> dict:
+    """A verdict map's ``runs`` (``{(label, dataset, method, seed): result}``) with each cell's ``method`` (SGD) runs at the
+    paper's cost (:func:`paper_cost_runs`) at THAT cell's probes and work budget: ``settings`` ``{label: the cell's keywords}``
+    (as the notebook's ``method_calls`` takes them), its ``"probes"`` (default ``probes``) the run's ``M`` and its ``"budget"``
+    (default 1) the factor its runs' budget is ``budgets`` ``{dataset: products}`` times; a label not in ``settings`` runs at
+    the defaults (the main cell's)."""
+    if not isinstance(runs, dict) or not all(isinstance(k, tuple) and len(k) == 4 for k in runs):
+        raise ValueError(f"runs must map (label, dataset, method, seed) to results; got keys {list(runs)[:3]!r}")
+    if not isinstance(settings, dict) or not all(isinstance(v, dict) for v in settings.values()):
+        raise TypeError(f"settings must map cell labels to their keywords; got {settings!r}")
+    if not isinstance(budgets, dict):
+        raise TypeError(f"budgets must be a mapping dataset -> products; got {type(budgets).__name__}")
+    out = {}
+    for label in dict.fromkeys(k[0] for k in runs):
+        kw = settings.get(label, {})
+        factor = check_real(f"settings[{label!r}]['budget']", kw.get("budget", 1), low=0.0, low_open=True)
+        out |= paper_cost_runs({k: r for k, r in runs.items() if k[0] == label}, kw.get("probes", probes),
+                               {n: factor * b for n, b in budgets.items()}, method)
     return out
