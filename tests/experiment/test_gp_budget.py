@@ -9,7 +9,8 @@ import pytest
 
 import inferopt.spectral.optim as optim
 from inferopt.experiment.spectral import gp_comparison
-from inferopt.experiment.spectral.gp_budget import IterateLog, cut_at_work, run_to_work, work_budget
+from inferopt.experiment.spectral.gp_budget import (PAPER_PRODUCTS_PER_DEGREE, IterateLog, cut_at_work, paper_cost_cells, paper_cost_run, paper_cost_runs, run_to_work,
+                                                   work_budget)
 from inferopt.spectral import SKIGaussianProcess, SpectralSolveResult, inverse_time_step, lanczos_gd, lanczos_lbfgs, rademacher, sgd
 from inferopt.spectral.gp import LogHyperparameters
 
@@ -215,3 +216,58 @@ def test_a_run_to_work_makes_each_step_once(data, solver, kwargs, monkeypatch):
     got = run_to_work(solver, problem, theta0, float(long.matvecs[10] + long.matvecs[11]) / 2, 2, **kwargs)
     assert got.n_iter == 10 and made["gradients"] == 11       # steps 1..10 within the budget, step 11 past it
     assert problem.matvecs == 0
+
+
+def sgd_trace(degrees, probes, other, seconds_per_product=0.01):
+    """A hand-made SGD run: step j draws ``degrees[j]``, costing ``1.2 × probes × degrees[j]`` products (our adjoint gradient's
+    calibrated count) plus ``other`` (CG for alpha); a record after every step, its seconds proportional to its products."""
+    from inferopt.spectral.gp import SGD_PRODUCTS_PER_DEGREE
+    degrees = np.asarray(degrees, dtype=float)
+    work = np.r_[0.0, np.cumsum(SGD_PRODUCTS_PER_DEGREE * probes * degrees + other)]
+    r = run(0.05, 1.0, 1.0, T=degrees.size)
+    r.matvecs, r.times, r.info["degrees"] = work, seconds_per_product * work, degrees
+    return r
+
+
+def test_paper_cost_reprices_each_degree_at_recursion_6_and_keeps_the_other_products():
+    degrees, probes, other = [10, 20, 30, 40], 3, 7.0
+    r = sgd_trace(degrees, probes, other)
+    paper = paper_cost_run(r, probes)
+    want = np.r_[0.0, np.cumsum(PAPER_PRODUCTS_PER_DEGREE * probes * np.asarray(degrees) + other)]   # 6n per probe: 4n with A, 2n sandwiches
+    assert PAPER_PRODUCTS_PER_DEGREE == 6.0 and np.allclose(paper.matvecs, want)
+    assert np.allclose(paper.times, 0.01 * want)                       # seconds: an estimate at the run's own seconds per product
+    assert "estimate" in paper.info["cost"] and np.allclose(r.matvecs[1], 1.2 * 3 * 10 + 7)   # the run itself is untouched
+
+
+def test_paper_cost_cuts_at_the_shared_budget_the_repriced_trace_crosses_earlier():
+    degrees, probes, other = [10, 10, 10, 10], 2, 0.0
+    r = sgd_trace(degrees, probes, other)                               # 24 products a step at our cost, 120 at the paper's
+    budget = 100.0
+    assert cut_at_work(r, budget).n_iter == 4                           # at our cost the whole run fits the budget
+    paper = paper_cost_run(r, probes, budget)
+    assert paper.n_iter == 0 and paper.matvecs.tolist() == [0.0]       # at the paper's cost no step fits: equal work, fewer steps
+    assert paper_cost_run(r, probes, 250.0).n_iter == 2
+    runs = paper_cost_runs({("humidity", "SGD", 0): r, ("humidity", AUTHORS, 0): r}, probes, {"humidity": 250.0})
+    assert runs[("humidity", "SGD", 0)].n_iter == 2 and runs[("humidity", AUTHORS, 0)] is r
+    with pytest.raises(ValueError, match="budgets"):
+        paper_cost_runs({("sound", "SGD", 0): r}, probes, {"humidity": 250.0})
+
+
+def test_paper_cost_cells_reprice_each_cell_at_its_own_probes_and_budget():
+    """A map's cells: the 'probes 4' cell's SGD drew 4 probes a step (its degree part 4 x 1.2 x 10 = 48 products a step at our cost),
+    the 'budget 2x' cell ran to twice the budget: re-priced with the main cell's probes (2) and budget, the first would count half its
+    degree products and the second be cut at the wrong work."""
+    main, wide, longer = sgd_trace([10] * 4, 2, 0.0), sgd_trace([10] * 4, 4, 0.0), sgd_trace([10] * 4, 2, 0.0)
+    runs = {("main", "humidity", "SGD", 0): main, ("probes 4", "humidity", "SGD", 0): wide, ("budget 2x", "humidity", "SGD", 0): longer,
+            ("main", "humidity", AUTHORS, 0): main}
+    got = paper_cost_cells(runs, {"probes 4": {"probes": 4}, "budget 2x": {"budget": 2}}, 2, {"humidity": 250.0})
+    assert got[("main", "humidity", "SGD", 0)].n_iter == 2                       # 120 products a step at the paper's cost, 250 budget
+    assert np.allclose(got[("probes 4", "humidity", "SGD", 0)].matvecs, [0.0, 240.0])   # 240 a step with 4 probes: one fits (two at 2 probes)
+    assert got[("budget 2x", "humidity", "SGD", 0)].n_iter == 4                  # 500 products: all four steps fit
+    assert got[("main", "humidity", AUTHORS, 0)] is main
+    with pytest.raises(ValueError, match="runs"):
+        paper_cost_cells({("humidity", "SGD", 0): main}, {}, 2, {"humidity": 250.0})
+    with pytest.raises(ValueError, match="budget"):
+        paper_cost_cells(runs, {"budget 2x": {"budget": 0}}, 2, {"humidity": 250.0})
+    with pytest.raises(TypeError, match="settings"):
+        paper_cost_cells(runs, {"budget 2x": 2}, 2, {"humidity": 250.0})

@@ -557,3 +557,104 @@ def test_a_cell_whose_datasets_hold_other_seeds_resamples_them_apart():
     test = gc.claim_tests(tb, "LANCZOS", SHARES, CHOSEN)["D5.1"]
     got = gc.map_cell({"setting": "start", "d": "paper's"}, "D5.1", test, tb, "LANCZOS", SHARES, CHOSEN, n_resamples=20)
     assert 0.0 <= got["support"] <= 1.0             # resampled within each dataset: every resample holds sound
+
+
+def test_startup_hold_reads_the_start_cells_at_the_chosen_reading():
+    """A start cell whose verdict turns only within the readings (inconclusive) but holds decisively at the chosen reading holds
+    there: the hold stands (the old rule read its verdict and overrode a hold its own cells back); one failing there does not."""
+    held = _startup_map(run(1.0, pace=9.0))
+    tb, start = held.tables["authors"], held.cells[("D5.4", "authors")][1:]
+    turned = [dict(c, verdict="inconclusive", **{gc.CHOSEN_READING: "holds"}) for c in start]
+    assert start and all(c["support"] >= 0.9 for c in start)
+    got = gc.startup_hold(tb, AUTHORS, [0.1, 0.3], turned)
+    assert got["stands"] and "holds at the chosen reading" in got["text"]
+    assert not gc.startup_hold(tb, AUTHORS, [0.1, 0.3], [dict(c, verdict="inconclusive", **{gc.CHOSEN_READING: "fails"}) for c in start])["stands"]
+
+
+def test_diagnosis_takes_the_other_constructions_final_verdict_not_its_main_cell(ours_fail):
+    words = {"ours": "our LANCZOS", "authors": "their LANCZOS"}
+    assert gc.diagnosis("D5.1", "ours", ours_fail, words, 80, 2)["kind"] == "construction"
+    found = gc.diagnosis("D5.1", "ours", ours_fail, words, 80, 2, other_reason="a bound leaves it open")
+    assert not (isinstance(found, dict) and found["kind"] == "construction")
+    # D5.4 against the authors' LANCZOS holds in its main cell on the start-up alone, its start cell failing: its record is
+    # inconclusive, so ours, failing, earns no `construction` from it
+    failing = _startup_map(TIED)
+    inputs = _inputs(failing)
+    assert gc.claim_decision("D5.4", inputs, "authors")["reason"] is not None
+    got = gc.d54_claim(inputs, "ours")["diagnosis"]
+    assert not (isinstance(got, dict) and got.get("kind") == "construction")
+    assert gc.claim_decision("D5.4", _inputs(_startup_map(run(1.0, pace=9.0))), "authors")["reason"] is None
+    with pytest.raises(TypeError, match="other_reason"):
+        gc.diagnosis("D5.1", "ours", ours_fail, words, 80, 2, other_reason=True)
+
+
+def test_the_other_constructions_size_cells_do_not_make_this_ones_size_message():
+    """Only the authors' construction holds, at d = 80 where its own main setting holds too (a size cell of THEIRS): our
+    construction's diagnosis must not say it holds only on the map's smaller data."""
+    vmap = _map(TIED, TIED)
+    small = _three(TIED, SLOW)
+    vmap.add("main", 80, small, {k: 0.0 for k in small}, "stand-in", ["SGD", "LANCZOS", AUTHORS])
+    assert [c["verdict"] for c in vmap.cells[("D5.1", "authors")]] == ["fails", "holds"]
+    found = gc.diagnosis("D5.1", "ours", vmap, {"ours": "our LANCZOS", "authors": "their LANCZOS"}, 80, 2)
+    text = found.reason if isinstance(found, Unearned) else found["text"]
+    assert "smaller data (" not in text
+    marked = gc.other_cells(vmap.cells[("D5.1", "authors")])
+    assert "size" in marked[1] and "support" not in marked[1] and marked[0] is vmap.cells[("D5.1", "authors")][0]
+
+
+def _d52_map(label, ours_stuck=0):
+    """Every main run tied (D5.2 fails); a headline cell ``label`` where every authors' LANCZOS run is stuck (levelled off 20 %
+    above at a worse likelihood) and ``ours_stuck`` of our LANCZOS's 4 runs."""
+    vmap = _map(TIED, TIED)
+    stuck = run(1.0, floor=1.2)
+    cell = {k: (stuck if (k[1] == AUTHORS or (k[1] == "LANCZOS" and k[2] < ours_stuck)) else FAST) for k in _three(TIED, TIED)}
+    nll = {k: (10.0 if cell[k] is stuck else 0.0) for k in cell}
+    vmap.add(label, "paper's", cell, nll, "paper", ["SGD", "LANCZOS", AUTHORS])
+    return vmap
+
+
+def test_d52_setting_of_an_unboxed_construction_is_unequal_inputs_unless_both_are_boxed():
+    words = {"ours": "our LANCZOS", "authors": "their LANCZOS"}
+    found = gc.diagnosis("D5.2", "authors", _d52_map("start: neutral"), words, 80, 2, n_seeds=4)
+    assert isinstance(found, Unearned) and "unequal inputs" in found.reason and "runs unboxed" in found.reason and "support 1.00" in found.reason
+    boxed = gc.diagnosis("D5.2", "authors", _d52_map(gc.UNBOXED["authors"]), words, 80, 2, n_seeds=4)
+    assert isinstance(boxed, dict) and boxed["kind"] == "setting"
+
+
+def test_d52_names_the_undecided_headline_cell_and_the_seeds_it_needs():
+    cells = [{"setting": {"setting": "start: neutral", "d": "paper's"}, "verdict": "inconclusive", "support": 0.165, "numbers": {}},
+             {"setting": {"setting": "main", "d": "paper's"}, "verdict": "fails", "support": 0.0},
+             {"setting": {"setting": "N 15", "d": 80}, "verdict": "inconclusive", "support": 0.5}]
+    assert gc.undecided_cells(cells) == [cells[0]]
+    vmap = _d52_map("start: neutral", ours_stuck=2)
+    open_ = gc.undecided_cells(vmap.cells[("D5.2", "ours")])
+    found = gc.diagnosis("D5.2", "ours", vmap, {"ours": "our LANCZOS", "authors": "their LANCZOS"}, 80, 2, n_seeds=4)
+    if open_:
+        assert isinstance(found, Unearned) and "Undecided at the headline sizes already" in found.reason and "twice its 4: 8" in found.reason
+    else:
+        assert not isinstance(found, Unearned) or "Undecided at the headline sizes already" not in found.reason
+
+
+def test_setup_names_the_adjoint_departure_and_which_cost_decides():
+    args = (PARAMS, {"sound": [1, 0.5, 11.8], "humidity": [1, 0.5, 8.0]}, {"sound": 5.9, "humidity": 4.0}, {("sound", "SGD"): 0.6},
+            {"sound": 25, "humidity": 35}, {"sound": 120, "humidity": 120}, 6, "r about 2d")
+    ours, paper = gc.setup_text(*args), gc.setup_text(*args, paper_cost=True)
+    for text in (ours, paper):
+        assert "its forward-mode recursion (6) costs 6n products per probe at degree n (4n with A, 2n derivative sandwiches)" in text
+        assert "1.2n per probe" in text
+    assert "count SGD at OUR cost, which favours SGD's gradient about 5x" in ours and "re-priced at the paper's cost" not in ours
+    assert "decided with SGD's runs re-priced at the paper's cost" in paper
+    with pytest.raises(TypeError, match="paper_cost"):
+        gc.setup_text(*args, paper_cost="yes")
+
+
+def test_beside_arm_reports_our_adjoint_arms_verdict_beside_not_deciding(ours_fail):
+    assert gc.beside_arm("D5.1", _inputs(ours_fail), "authors") == {"text": "", "measured": {}}
+    inputs = _inputs(ours_fail, beside={"authors": ours_fail.tables["authors"], "ours": ours_fail.tables["ours"]})
+    held, failed = gc.beside_arm("D5.1", inputs, "authors"), gc.beside_arm("D5.4", inputs, "ours")
+    assert "With our adjoint gradient (1.2n per probe" in held["text"] and "it holds: shown beside, deciding nothing" in held["text"]
+    assert held["measured"]["verdict with SGD at our adjoint gradient's cost (1.2n per probe, beside, not deciding)"] == "holds"
+    assert failed["measured"]["verdict with SGD at our adjoint gradient's cost (1.2n per probe, beside, not deciding)"] == "fails"
+    assert "recursion (6): 6n products per probe" in held["text"]
+    with pytest.raises(ValueError, match="beside"):
+        _inputs(ours_fail, beside={"theirs": ours_fail.tables["ours"]})

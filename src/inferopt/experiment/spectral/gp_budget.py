@@ -12,7 +12,10 @@ Lanczos products at one each; the evaluations of the recorded iterates are not c
   made once (the cap moves within the run: ``cap`` of the optimisers) and ended at the first step past the budget, a line
   search to its own evaluation cap; the run's recorded iterates kept (:class:`IterateLog`);
 * :func:`cut_at_work` -- a run cut at the budget: its trace up to the last record within it, its end point that record's
-  iterate.
+  iterate;
+* :func:`paper_cost_run`, :func:`paper_cost_runs`, :func:`paper_cost_cells` (a verdict map's, each cell at its own probes and budget) -- SGD's runs re-priced at the paper's cost of its gradient, recursion (6)
+  (:data:`PAPER_PRODUCTS_PER_DEGREE` per degree and probe, not our adjoint shortcut's calibrated 1.2), and cut again at the
+  common budget, which the re-priced trace crosses earlier: both arms get equal work at the paper's algorithm's cost.
 
 This module is D5's alone (the notebook imports it; :mod:`.gp` and the optimisers are shared with D1-D4's stages and stay
 as they are). CPU seconds are kept in every trace as a reported column; no budget reads them.
@@ -31,6 +34,15 @@ from ..._validation import check_protocol, check_real, check_size
 #: budget ends the run, not the cap (the paper-scale b654e69 run's authors' median work is 1.08x SGD's and 1.18x our LANCZOS's
 #: 30 steps' on sound, 1.01x and 1.32x on humidity); a cap the run's work stays within is doubled and the run goes on
 WORK_STEPS = 1.5
+#: products with ``A`` (or with a derivative ``∂A/∂θ_i``) one probe of the PAPER's stochastic Chebyshev gradient costs per unit of
+#: the degree ``n`` drawn: its forward-mode recursion (6) (Han, Avron & Shin 2018, Sec. 3, Eq. 6) makes, per step ``j``, one product
+#: ``Ã w_j`` and, for each of the ``d' = 3`` hyperparameters, one product ``Ã ∂w_j/∂θ_i`` and one ``∂A/∂θ_i w_j``: ``(1 + d')n``
+#: products with ``A`` and ``d' n`` with the derivatives, of which the noise's ``∂A/∂θ₁ = 2θ₁ I`` is a scaling, not a product,
+#: so ``4n + 2n``; Sec. 5.2 takes ``‖∂A/∂θ_i‖_mv = ‖A‖_mv`` for SKI, so each sandwich costs one product. Ours
+#: (:mod:`inferopt.spectral._ski_gradient`) replaces the ``3n`` derivative products with ``A`` and the ``2n`` sandwiches by the
+#: recursion's adjoint and one cross-correlation, calibrated at ``1.2n`` (:data:`~inferopt.spectral.gp.SGD_PRODUCTS_PER_DEGREE`):
+#: our engineering, not the paper's algorithm
+PAPER_PRODUCTS_PER_DEGREE = 6.0
 
 
 class IterateLog:
@@ -151,3 +163,66 @@ def run_to_work(solver, problem, theta0, budget=None, steps=None, **kwargs):
     res = solver(log, theta0, max_iter=steps, cap=None if budget is None else cap, **kwargs)
     res.info["iterates"] = log.iterates
     return cut_at_work(res, budget)
+
+
+def paper_cost_run(result, probes: int, budget=None):
+    """SGD's run ``result`` (of :func:`run_to_work`) at the PAPER's cost of its gradient: each record's ``matvecs`` with the
+    degrees drawn before it counted at :data:`PAPER_PRODUCTS_PER_DEGREE` per degree and probe (recursion (6)) instead of the
+    calibrated :data:`~inferopt.spectral.gp.SGD_PRODUCTS_PER_DEGREE` of our adjoint shortcut (the other products, CG for
+    ``α`` and the spectral interval, kept), then cut at the work ``budget`` (:func:`cut_at_work`; None: not cut): the re-priced
+    trace crosses the common budget earlier, and both arms get equal work at the paper's cost. The degree-priced part is read
+    off the nominal trace (:func:`~.gp.nominal_matvecs`, ``n`` per probe): ``calibrated - nominal = (1.2 - 1) × probes × Σ n``.
+    Its CPU seconds are NOT measured at that cost: each record's seconds are ESTIMATED as the measured ones plus its extra
+    products at the run's own measured seconds per product (its final seconds over its final products); ``info["cost"]`` says
+    so. ``probes``: SGD's probes per step (the run's ``M``)."""
+    from ...spectral.gp import SGD_PRODUCTS_PER_DEGREE
+    from .gp import nominal_matvecs
+    work = np.asarray(result.matvecs, dtype=float)
+    degree_part = (work - nominal_matvecs(result, probes)) / (SGD_PRODUCTS_PER_DEGREE - 1.0)   # probes x the degrees drawn
+    paper = work + (PAPER_PRODUCTS_PER_DEGREE - SGD_PRODUCTS_PER_DEGREE) * degree_part
+    times = np.asarray(result.times, dtype=float)
+    if work.size == 0 or not work[-1] > 0 or times.size != work.size:
+        raise ValueError("result must trace positive work and one CPU time per record (an SGD run of run_to_work)")
+    estimate = times + (paper - work) * times[-1] / work[-1]
+    repriced = copy.copy(result)
+    repriced.matvecs, repriced.times = paper, estimate
+    repriced.info = dict(result.info, cost=f"the paper's recursion (6), {PAPER_PRODUCTS_PER_DEGREE:g}n products per probe; CPU seconds an "
+                                           "estimate at the run's measured seconds per product")
+    return cut_at_work(repriced, budget)
+
+
+def paper_cost_runs(runs: dict, probes: int, budgets: dict, method: str = "SGD") -> dict:
+    """``runs`` (``{(..., dataset, method, seed): result}``, the dataset and method the key's third and second from last
+    entries) with every run of ``method`` (SGD) re-priced at the paper's cost and cut at its dataset's budget
+    (:func:`paper_cost_run`, ``budgets`` ``{dataset: products}``); the other methods' runs as they are."""
+    if not isinstance(runs, dict) or not isinstance(budgets, dict):
+        raise TypeError(f"runs and budgets must be mappings; got {type(runs).__name__} and {type(budgets).__name__}")
+    out = {}
+    for k, r in runs.items():
+        if not isinstance(k, tuple) or len(k) < 3:
+            raise ValueError(f"runs' keys must be tuples ending (dataset, method, seed); got {k!r}")
+        if k[-2] == method and k[-3] not in budgets:
+            raise ValueError(f"budgets must hold a budget for dataset {k[-3]!r}; got {sorted(budgets)}")
+        out[k] = paper_cost_run(r, probes, budgets[k[-3]]) if k[-2] == method else r
+    return out
+
+
+def paper_cost_cells(runs: dict, settings: dict, probes: int, budgets: dict, method: str = "SGD") -> dict:
+    """A verdict map's ``runs`` (``{(label, dataset, method, seed): result}``) with each cell's ``method`` (SGD) runs at the
+    paper's cost (:func:`paper_cost_runs`) at THAT cell's probes and work budget: ``settings`` ``{label: the cell's keywords}``
+    (as the notebook's ``method_calls`` takes them), its ``"probes"`` (default ``probes``) the run's ``M`` and its ``"budget"``
+    (default 1) the factor its runs' budget is ``budgets`` ``{dataset: products}`` times; a label not in ``settings`` runs at
+    the defaults (the main cell's)."""
+    if not isinstance(runs, dict) or not all(isinstance(k, tuple) and len(k) == 4 for k in runs):
+        raise ValueError(f"runs must map (label, dataset, method, seed) to results; got keys {list(runs)[:3]!r}")
+    if not isinstance(settings, dict) or not all(isinstance(v, dict) for v in settings.values()):
+        raise TypeError(f"settings must map cell labels to their keywords; got {settings!r}")
+    if not isinstance(budgets, dict):
+        raise TypeError(f"budgets must be a mapping dataset -> products; got {type(budgets).__name__}")
+    out = {}
+    for label in dict.fromkeys(k[0] for k in runs):
+        kw = settings.get(label, {})
+        factor = check_real(f"settings[{label!r}]['budget']", kw.get("budget", 1), low=0.0, low_open=True)
+        out |= paper_cost_runs({k: r for k, r in runs.items() if k[0] == label}, kw.get("probes", probes),
+                               {n: factor * b for n, b in budgets.items()}, method)
+    return out
