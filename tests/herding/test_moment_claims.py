@@ -616,7 +616,7 @@ def test_farther_given_premise_reads_the_premise_first():
     from inferopt.experiment.moment_claims import farther_given_premise
     assert farther_given_premise(0.1377, 0.0442, 1.1) is True                                  # 3.12: holds
     assert farther_given_premise(0.0380, 0.0583, 1.1) is False                                 # 0.65: fails
-    assert farther_given_premise(0.0380, 0.0583, 1.1, False) is None                           # premise absent: not measured
+    assert farther_given_premise(0.0380, 0.0583, 1.1, False) == "not measured"                 # premise absent (premise_gate)
     with pytest.raises(TypeError, match="premise"):
         farther_given_premise(0.1, 0.1, 1.1, "yes")
 
@@ -855,7 +855,8 @@ def test_closer_majority_is_a_frequency_over_decisive_cells():
     assert closer_majority({8: [True, True, False]}, 2 / 3)["verdict"] is False         # 2 of 3 is not more than 2/3
     assert closer_majority({8: [True] * 3 + [False] * 2})["verdict"] is True             # 3 of 5 at 1/2 ...
     assert closer_majority({8: [True] * 3 + [False] * 2}, 0.6)["verdict"] is False       # ... is not more than 3/5
-    assert MAJORITY_SHARES == (0.5, 0.6, 2 / 3)                                            # three readings of ours
+    assert MAJORITY_SHARES == (0.5, 0.6, 2 / 3)                                            # B5.12's three readings of ours
+    assert closer_majority({8: [True, True, "not measured", "not measured"]})["counts"] == {8: [2, 0, 2]}   # premise absent
     assert closer_majority({8: ["holds", "fails", "fails"]})["verdict"] is False
     assert closer_majority({8: [None, "inconclusive"]})["by_value"] == {8: None}          # no decisive cell: not measured
     with pytest.raises(ValueError, match="outcomes_by_d"):
@@ -865,42 +866,83 @@ def test_closer_majority_is_a_frequency_over_decisive_cells():
 
 
 def test_frequency_verdict_names_the_tie_rule_and_d():
-    """B5.9 over the tie rules and the share's readings: one word everywhere decides; a turn is inconclusive with the
-    reason naming the tie rule AND d (the paper-scale numbers of 6c628b7)."""
-    from inferopt.experiment.moment_claims import closer_majority, frequency_verdict
+    """B5.9 over the tie rules and the readings of "more often": one word everywhere decides; a turn is inconclusive with
+    the reason naming the tie rule AND d (the paper-scale numbers of 6c628b7, every coupling counted)."""
+    from inferopt.experiment.moment_claims import FREQUENCY_READINGS, closer_majority, frequency_verdict
     low = {6: [True] * 5, 8: [True, True, False, True, True], 10: [True, True, False, False, None]}
     rnd = {d: [True] * 5 for d in (6, 8, 10)}
     free = {6: ["holds", "holds", "fails", "inconclusive", "fails"], 8: ["holds", "holds"], 10: ["holds", "holds", "holds"]}
-    claims = {(r, s): closer_majority(o, s) for s in (0.5, 2 / 3) for r, o in (("lowest index", low), ("random ties", rnd),
-                                                                            ("tie-free", free))}
-    v = frequency_verdict(claims, ("lowest index", 0.5))
+    claims = {(r, x): closer_majority(o, *x) for x in FREQUENCY_READINGS for r, o in (("lowest index", low), ("random ties", rnd),
+                                                                                   ("tie-free", free))}
+    chosen = ("lowest index", FREQUENCY_READINGS[0])
+    v = frequency_verdict(claims, chosen)
     assert v["verdict"] == "inconclusive"
-    assert ("lowest index", 0.5, 10, "fails") in v["differ"] and ("tie-free", 0.5, 6, "fails") in v["differ"]
+    assert ("lowest index", (0.5, 0), 10, "fails") in v["differ"] and ("tie-free", (0.5, 0), 6, "fails") in v["differ"]
     assert "lowest index" in v["reason"] and "tie-free" in v["reason"] and "d = 10" in v["reason"] and "d = 6" in v["reason"]
-    every = {(r, s): closer_majority(rnd, s) for r in ("lowest index", "random ties") for s in (0.5, 2 / 3)}
-    assert frequency_verdict(every, ("lowest index", 0.5)) == {"verdict": "holds", "differ": [], "reason": None}
-    fail = {(r, 0.5): closer_majority({6: [False, False], 8: [False, True, False]}) for r in ("lowest index", "random ties")}
-    assert frequency_verdict(fail, ("lowest index", 0.5))["verdict"] == "fails"
+    every = {(r, x): closer_majority(rnd, *x) for r in ("lowest index", "random ties") for x in FREQUENCY_READINGS}
+    assert frequency_verdict(every, chosen) == {"verdict": "holds", "differ": [], "reason": None}
+    fail = {(r, (0.5, 0)): closer_majority({6: [False, False], 8: [False, True, False]}) for r in ("lowest index", "random ties")}
+    assert frequency_verdict(fail, chosen)["verdict"] == "fails"
     with pytest.raises(ValueError, match="chosen"):
-        frequency_verdict(every, ("nobody", 0.5))
+        frequency_verdict(every, ("nobody", (0.5, 0)))
 
 
-def test_off_grid_regime_decides_on_figure_7s_grid():
-    """B5.10 (session 47): decided on Fig. 7's couplings 0.5, 1, 2; the extra couplings 3 and 4 (Sec. 5.2's regime near
-    the polytope's boundary) are beside, with the crossover named; the old every-coupling map failed."""
-    from inferopt.experiment.herding_claims import map_holds
-    from inferopt.experiment.moment_claims import FIGURE_GRID, off_grid_regime
-    words = {(d, c): "holds" if c <= 2 else "fails" for d in (6, 8, 10) for c in (0.5, 1.0, 2.0, 3.0, 4.0)}
-    assert map_holds(list(words.values())) is False                                     # the old rule
-    r = off_grid_regime(words)
-    assert FIGURE_GRID == (0.5, 1.0, 2.0)
-    assert map_holds(list(r["deciding"].values())) is True and set(r["beside"].values()) == {"fails"}
-    assert len(r["deciding"]) == 9 and len(r["beside"]) == 6
-    assert r["crossover"][8] == {"low": "holds", "between": (2.0, 3.0)}
-    words[(6, 1.0)] = "fails"
-    assert map_holds(list(off_grid_regime(words)["deciding"].values())) is False        # it can fail on the grid
-    with pytest.raises(ValueError, match="words_by_cell"):
-        off_grid_regime({6: "holds"})
+def test_frequency_readings_refuse_always_on_three_cells():
+    """Session 48's fresh review of issue 44: on 3 premise cells per d, "more than 2/3" means every cell -- "always", not
+    "more often" (session 47's third reading); 1/2 and 3/5 per d (2 of 3) and 1/2 pooled over d (5 of 9) are readings of
+    it, and 2/3 pooled (7 of 9) would be too. Two cells need both for a majority already: not refused."""
+    from inferopt.experiment.moment_claims import FREQUENCY_READINGS, MAJORITY_SHARES, frequency_readings
+    assert frequency_readings(FREQUENCY_READINGS, 3, 3) == [(0.5, 0), (0.6, 0), (0.5, 1)]
+    assert len(FREQUENCY_READINGS) >= 3                                                   # claims.py's MIN_READINGS
+    with pytest.raises(ValueError, match="readings"):
+        frequency_readings([(s, 0) for s in MAJORITY_SHARES], 3, 3)                       # the old readings: 2/3 per d
+    assert frequency_readings([(2 / 3, 1)], 3, 3) == [(2 / 3, 1)]
+    assert frequency_readings([(0.5, 0)], 2, 3) == [(0.5, 0)]
+    with pytest.raises(ValueError, match="readings"):
+        frequency_readings([(0.5, 2)], 3, 3)
+    with pytest.raises(ValueError, match="n_per_d"):
+        frequency_readings(FREQUENCY_READINGS, 0, 3)
+
+
+def test_closer_majority_pooled_over_d():
+    """B5.9's pooled reading (session 48): the decisive cells of every d counted at once (the 8924833 lowest index on the
+    premise cells: 7 of 9), one entry; a pooled count can hold where a d fails."""
+    from inferopt.experiment.moment_claims import POOLED, closer_majority
+    low = {6: [True] * 3, 8: [True, True, False], 10: [True, True, False]}
+    assert closer_majority(low, 0.5, pooled=True)["counts"] == {POOLED: [7, 2, 9]}
+    split = {6: [True] * 3, 8: [True, False, False]}
+    assert closer_majority(split)["verdict"] is None                                        # d = 8 fails per d: a lost setting
+    assert closer_majority(split, 0.5, pooled=True)["verdict"] is True                      # 4 of 6 pooled
+    assert closer_majority({6: [False, False], 8: [True, False]}, 0.5, pooled=True)["verdict"] is False
+
+
+def test_one_axis_and_one_premise_gate_for_b58_and_b59():
+    """Session 48's fresh review of issue 44: B5.2, B5.8 and B5.9 read one coupling set (the params' grid and the extra
+    couplings); the premise is the only exclusion, for B5.8 and B5.9 alike. The 8924833 numbers: at d = 10 herding lost at
+    couplings 2 and 3 (2 of 4 decisive: no majority, the old count), but the premise is absent at 3 and 4 (line search's
+    moment error above herding's there): gated, 2 of 3 decisive, a majority."""
+    from inferopt.experiment.moment_claims import (axis_cells, closer_cell, closer_given_premise, closer_majority,
+                                                   farther_given_premise, premise_gate)
+    level = lambda k: k[1] * (k[0] - 1)
+    grid = [(10, c / 9, 0.0) for c in (1.0, 0.5, 2.0)]
+    extra = [(10, c / 9, 0.0) for c in (3.0, 4.0)]
+    assert axis_cells(grid, extra, level) == grid + extra
+    with pytest.raises(ValueError, match="extra_cells"):
+        axis_cells(grid, [(10, 2.0 / 9, 0.0)], level)
+    # d = 10, lowest index: (herding, line search) final distances, resolution, premise
+    cells = [(0.0117, 0.0413, True), (0.0090, 0.0330, True), (0.0697, 0.0487, True), (0.00321, 0.00212, False),
+             (0.00173, 0.00167, False)]
+    res = 1.6e-4
+    old = [closer_cell(h, o, res) for h, o, _ in cells]
+    assert closer_majority({10: old})["verdict"] is False                                  # 2 of 4 decisive: the old count
+    gated = [closer_given_premise(h, o, res, p) for h, o, p in cells]
+    assert gated[3:] == ["not measured"] * 2
+    assert closer_majority({10: gated})["verdict"] is True and closer_majority({10: gated})["counts"] == {10: [2, 1, 3]}
+    # the same gate as B5.8's
+    assert farther_given_premise(0.0413, 0.0117, 1.1, False) == premise_gate(True, False) == "not measured"
+    assert premise_gate("fails", True) == "fails"
+    with pytest.raises(TypeError, match="premise"):
+        closer_given_premise(0.1, 0.2, 1e-3, "yes")
 
 
 def test_rescue_cells_need_every_cut_and_random_ties():

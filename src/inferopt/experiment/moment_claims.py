@@ -77,9 +77,17 @@ read where the run ends, over its last decade, not over an early plateau:
   :data:`POSITION_CUT_BOUNDS` (0.4-0.6, the words' reading); the authors' calibrated cut is back beside, deciding nothing.
 * session 47 (the second fresh review of issue 44): :func:`closer_majority`, :func:`frequency_verdict` -- B5.9 a frequency
   claim ("more often"), the share of decisive cells where herding is strictly closer, per tie rule, at 1/2 (read at 3/5 and 2/3), a turn
-  naming the tie rule and d; :func:`off_grid_regime` -- B5.10 on Fig. 7's grid (:data:`FIGURE_GRID`), the extra couplings
+  naming the tie rule and d;  `off_grid_regime` -- B5.10 on the params' grid (`FIGURE_GRID`, until session 48), the extra couplings
   beside as Sec. 5.2's regime; :func:`rescue_cells`, :func:`failure_cuts` -- B5.3's rescue cells and the cuts its failure
   is established at; :func:`what_would_decide` -- the tie rule as well as d.
+* session 48 (the fresh review of issue 44: the coupling axis chosen per claim, the premise applied unevenly, 2/3 on 3
+  cells): :func:`axis_cells` -- one set of cells for B5.2, B5.8 and B5.9, the params' grid of couplings (the paper gives
+  no pair weight: "Fig. 7's own grid" was ours) and ``extra_couplings``; :func:`premise_gate` -- the abstract's and Sec. 6's
+  premise "more efficient than herding" the only exclusion, alike for B5.8 (:func:`farther_given_premise`) and B5.9
+  (:func:`closer_given_premise`); B5.10 dropped as a claim (Sec. 6's "algorithms that are more efficient than herding" is a
+  defining relative clause, the premise of each cell; `off_grid_regime` and `FIGURE_GRID` gone);
+  :data:`FREQUENCY_READINGS`, :func:`frequency_readings` -- B5.9's readings of "more often" (1/2 and 3/5 per d, 1/2 pooled
+  over d), none asking every cell where a majority does not.
 """
 
 from __future__ import annotations
@@ -211,14 +219,13 @@ def farther_cell(dist_better: float, dist_herding: float, factor: float = 1.1) -
     return bool(a > factor * b)
 
 
-def farther_given_premise(dist_better: float, dist_herding: float, factor: float = 1.1, premise: bool = True) -> bool | None:
-    """B5.8 on one cell: ``None`` (not measured) where the sentence's premise is absent (``premise``: line search more
-    efficient at the moments, :func:`moment_premise_cell`), else :func:`farther_cell`. The run pair it reads is the
+def farther_given_premise(dist_better: float, dist_herding: float, factor: float = 1.1, premise: bool = True) -> bool | str:
+    """B5.8 on one cell: ``"not measured"`` where the sentence's premise is absent (``premise``: line search more
+    efficient at the moments, :func:`moment_premise_cell`; :func:`premise_gate`, B5.9's gate too since session 48), else
+    :func:`farther_cell`. The run pair it reads is the
     chosen tie rule's (the lowest index) in every cell (session 42: the other tie rules are tie-rule cells,
     :func:`tie_rule_verdict`)."""
-    if not isinstance(premise, bool | np.bool_):
-        raise TypeError(f"premise must be a bool; got {type(premise).__name__}")
-    return farther_cell(dist_better, dist_herding, factor) if premise else None
+    return premise_gate(farther_cell(dist_better, dist_herding, factor), premise)
 
 
 def resolved_comparison(dist_grid: float, dist_free: float, resolution: float) -> bool:
@@ -362,9 +369,9 @@ def approaches_in_more_cells(count: int, reference: int) -> bool | None:
     return bool(count > reference)
 
 
-#: "more often" / "fails in other case" read as a share (B5.9's cells in :func:`closer_majority`, B5.12's draws in
-#: :func:`drawn_majority`): strictly more than half (chosen), read at more than 3/5 and more than 2/3 (ours; session 48:
-#: a threshold of ours is read at three values, THE RULE's clause 1)
+#: "fails in other case" read as a share (B5.12's draws in :func:`drawn_majority`; B5.9's cells too until session 48, now
+#: :data:`FREQUENCY_READINGS`): strictly more than half (chosen), read at more than 3/5 and more than 2/3 (ours; a
+#: threshold of ours is read at three values, THE RULE's clause 1)
 MAJORITY_SHARES = (0.5, 0.6, 2 / 3)
 
 
@@ -390,7 +397,7 @@ def cell_budget(level: float, extra_levels, n_points: int, extra_points: int) ->
     cell, fixed from the params before any verdict is read, the same for every method run in it. ``extra_points`` at
     the couplings ``extra_levels`` (``extra_couplings``: the strong couplings, where the moment error settles late --
     B5.2's "moment error -> 0" is asymptotic, read on the run's last decade), ``n_points`` on the map's grid
-    (``level``: the cell's coupling w (d - 1)). Claims comparing the two methods at equal t (B5.9, B5.10) read both at
+    (``level``: the cell's coupling w (d - 1)). Claims comparing the two methods at equal t (B5.8, B5.9) read both at
     ``n_points``: the deterministic runs pass through it."""
     level = check_real("level", level, low=0.0)
     extra = as_finite_array("extra_levels", extra_levels, ndim=1) if len(extra_levels) else np.zeros(0)
@@ -868,9 +875,10 @@ def not_maxent_resolved_cell(drop: float, env_slope: float, rate_slope: float, f
 
 
 def more_efficient_late_cell(share: float | None, cut: float = 0.5):
-    """B5.10 on one cell (review 210): line search's moment error below herding's at more than ``cut`` of the
-    checkpoints of the runs' last decade (``share``, B5.4's; the transient at t <= 100 is not read); ``"not measured"``
-    with no checkpoint read."""
+    """The premise's last-decade measure on one cell (B5.10's claim from review 210 to session 47; since session 48 shown
+    beside B5.8's and B5.9's premise gate, :func:`premise_gate`): line search's moment error below herding's at more than
+    ``cut`` of the checkpoints of the runs' last decade (``share``, B5.4's; the transient at t <= 100 is not read);
+    ``"not measured"`` with no checkpoint read."""
     if share is None:
         return "not measured"
     share, cut = check_real("share", share, low=0.0, high=1.0), check_real("cut", cut, low=0.0, high=1.0)
@@ -1129,18 +1137,28 @@ def position_cut_readings(chosen: float, cuts, authors: float, bounds=POSITION_C
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# Session 47 (the second fresh review of issue 44): B5.9 a frequency claim, B5.10 on Fig. 7's grid, B5.3's rescue cells
+# Session 47 (the second fresh review of issue 44): B5.9 a frequency claim (session 48: under the premise, one coupling set
+# with B5.2 and B5.8, B5.10 dropped as a claim), B5.3's rescue cells
 # and the cuts its failure is established at, and what would decide a claim split by d and the tie rule.
 
-def closer_majority(outcomes_by_d, share: float = MAJORITY_SHARES[0]) -> dict:
+#: B5.9's readings of "more often" (session 48): ``(share, pooled)``, herding strictly closer in more than ``share`` of the
+#: decisive cells of each d (``pooled`` 0) or of every d at once (``pooled`` 1); 1/2 per d chosen. Each must ask less than
+#: every cell wherever a plain majority does (:func:`frequency_readings`): on 3 cells per d, 2/3 asked all 3
+FREQUENCY_READINGS = ((0.5, 0), (0.6, 0), (0.5, 1))
+#: the key of a reading pooled over d in :func:`closer_majority`'s ``by_value``
+POOLED = "pooled over d"
+
+
+def closer_majority(outcomes_by_d, share: float = FREQUENCY_READINGS[0][0], pooled: bool = False) -> dict:
     """B5.9 per construction (the abstract's and Sec. 6's "the original herding algorithm tends to approach MORE OFTEN the
     maximum entropy distribution": a frequency, session 47's second fresh review of issue 44, not "in every cell"):
-    ``outcomes_by_d`` maps each value of d to its cells' outcomes over the pair-weight axis (:func:`closer_cell`'s
-    ``True`` herding strictly closer to ``p*``, ``False`` not, ``None`` undecided within the run's resolution, or a
-    verdict word). Only the decisive cells count: at each d the claim holds where herding is strictly closer in more
-    than ``share`` of them (:data:`MAJORITY_SHARES`: 1/2 chosen, 3/5 and 2/3 readings) and fails otherwise, ``"not measured"``
-    where no cell decides; over d (given, lost in extraction) by :func:`majority_over_d` (a split a lost setting), the
-    counting :func:`drawn_majority`'s. Returns its dict, ``"counts"`` per d [closer, not closer, decisive]."""
+    ``outcomes_by_d`` maps each value of d to its cells' outcomes over the pair-weight axis (:func:`closer_given_premise`'s
+    ``True`` herding strictly closer to ``p*``, ``False`` not, ``None`` undecided within the run's resolution,
+    ``"not measured"`` where the premise is absent, or a verdict word). Only the decisive cells count: at each d the claim
+    holds where herding is strictly closer in more than ``share`` of them (:data:`FREQUENCY_READINGS`) and fails otherwise,
+    ``"not measured"`` where no cell decides; over d (given, lost in extraction) by :func:`majority_over_d` (a split a lost
+    setting), the counting :func:`drawn_majority`'s. ``pooled`` (session 48): the decisive cells of every d counted at
+    once, one entry :data:`POOLED`. Returns its dict, ``"counts"`` per d (or pooled) [closer, not closer, decisive]."""
     if not isinstance(outcomes_by_d, dict) or not outcomes_by_d:
         raise ValueError(f"outcomes_by_d must map each value of d to its cells' outcomes; got {outcomes_by_d!r}")
     decisive = {}
@@ -1148,6 +1166,8 @@ def closer_majority(outcomes_by_d, share: float = MAJORITY_SHARES[0]) -> dict:
         if isinstance(outs, str | bool) or not hasattr(outs, "__iter__"):
             raise ValueError(f"outcomes_by_d[{d!r}] must be a list of cells' outcomes; got {outs!r}")
         decisive[d] = [o for o in outs if o is not None and o in (True, False, "holds", "fails")]
+    if pooled:
+        decisive = {POOLED: [o for outs in decisive.values() for o in outs]}
     return drawn_majority(decisive, share)
 
 
@@ -1155,16 +1175,22 @@ def _word(x) -> str:
     return x if isinstance(x, str) else {True: "holds", False: "fails", None: "inconclusive"}[x]
 
 
+def reading_text(reading) -> str:
+    """One of B5.9's readings, ``(share, pooled)`` (:data:`FREQUENCY_READINGS`), in words."""
+    return f"the share {float(reading[0]):.3g} " + ("pooled over d" if reading[1] else "per d")
+
+
 def frequency_verdict(claims, chosen) -> dict:
-    """B5.9's verdict over the tie rules and the share's readings (THE RULE's clauses 4 and 1 with the lost d):
-    ``claims`` maps ``(tie rule, share)`` to :func:`closer_majority`'s dict, ``chosen`` the key that decides (the lowest
-    index at 1/2). It holds (fails) where every d of every key that decides says so; else inconclusive, ``"differ"``
-    listing each ``(tie rule, share, d, word)`` that says otherwise than the rest -- the minority word among the
-    decisive entries (a tie: those failing), and the undecided d (``inconclusive``) where some entry decides -- so
-    the reason names the tie rule AND d (session 47's second fresh review: B5.8 and B5.9 turn on both). ``"not measured"``
-    entries say nothing. Returns ``{"verdict", "differ", "reason": text or None}``."""
+    """B5.9's verdict over the tie rules and the readings of "more often" (THE RULE's clauses 4 and 1 with the lost d):
+    ``claims`` maps ``(tie rule, reading)`` (a reading ``(share, pooled)``, :data:`FREQUENCY_READINGS`) to
+    :func:`closer_majority`'s dict, ``chosen`` the key that decides (the lowest index, 1/2 per d). It holds (fails) where
+    every d of every key that decides says so; else inconclusive, ``"differ"`` listing each ``(tie rule, reading, d,
+    word)`` that says otherwise than the rest -- the minority word among the decisive entries (a tie: those failing), and
+    the undecided d (``inconclusive``) where some entry decides -- so the reason names the tie rule AND d (session 47's
+    second fresh review: B5.8 and B5.9 turn on both). ``"not measured"`` entries say nothing. Returns ``{"verdict",
+    "differ", "reason": text or None}``."""
     if not isinstance(claims, dict) or chosen not in claims:
-        raise ValueError(f"claims must map (tie rule, share) keys to closer_majority's dicts, chosen among them; got chosen {chosen!r}")
+        raise ValueError(f"claims must map (tie rule, reading) keys to closer_majority's dicts, chosen among them; got chosen {chosen!r}")
     if any(not isinstance(c, dict) or "by_value" not in c for c in claims.values()):
         raise ValueError("claims' values must be closer_majority's dicts (with 'by_value')")
     order = [chosen] + [k for k in claims if k != chosen]
@@ -1179,32 +1205,70 @@ def frequency_verdict(claims, chosen) -> dict:
     minority = "fails" if n["fails"] <= n["holds"] else "holds"
     differ = [(k[0], k[1], d, w) for k, d, w in said if w in (minority, "inconclusive")]
     reason = ("it turns with the tie rule and d (THE RULE: inconclusive): " + "; ".join(
-        f"{r} at the share {s:.3g}: {w} at d = {d}" for r, s, d, w in differ))
+        f"{r} at {reading_text(x)}: {w} " + (POOLED if d == POOLED else f"at d = {d}") for r, x, d, w in differ))
     return {"verdict": "inconclusive", "differ": differ, "reason": reason}
 
 
-#: B5.10 decides on Fig. 7's own grid of couplings w (d - 1) (:data:`COUPLING_FACTORS` times the params' 1.0 at every d)
-FIGURE_GRID = tuple(sorted(COUPLING_FACTORS))
+def frequency_readings(readings, n_per_d: int, n_d: int) -> list:
+    """B5.9's readings of "tends to approach MORE OFTEN" checked against the cell counts they are read on (session 48's fresh
+    review of issue 44: on 3 premise cells per d, "more than 2/3" means every cell, which is not "more often").
+    ``readings``: ``(share, pooled)`` pairs (:data:`FREQUENCY_READINGS`), ``n_per_d`` the cells a d decides on (the params'
+    grid of couplings, where the abstract's premise holds), ``n_d`` the values of d. A reading over ``n`` cells (``n_per_d``,
+    or ``n_per_d * n_d`` pooled) needs ``floor(share * n) + 1`` of them; it is refused (``ValueError`` naming ``readings``)
+    where that is every cell while a plain majority, ``floor(n / 2) + 1``, is not: it would read "always", not "more often".
+    Returns the readings as ``(share, pooled)`` tuples."""
+    n_per_d, n_d = check_int("n_per_d", n_per_d, low=1), check_int("n_d", n_d, low=1)
+    if not isinstance(readings, list | tuple) or not readings:
+        raise ValueError(f"readings must be a non-empty list of (share, pooled) pairs; got {readings!r}")
+    out = []
+    for r in readings:
+        if not isinstance(r, list | tuple) or len(r) != 2 or r[1] not in (0, 1):
+            raise ValueError(f"readings must hold (share, pooled 0 / 1) pairs; got {r!r}")
+        share = check_real("share", r[0], low=0.0, high=1.0, high_open=True)
+        n = n_per_d * n_d if r[1] else n_per_d
+        if int(np.floor(share * n)) + 1 >= n > n // 2 + 1:
+            raise ValueError(f"readings: more than {share:.3g} of {n} cells ({'pooled over d' if r[1] else 'per d'}) is every "
+                             "cell, where a majority is not: that reads 'always', not 'more often'")
+        out.append((float(share), int(r[1])))
+    return out
 
 
-def off_grid_regime(words_by_cell, grid=FIGURE_GRID) -> dict:
-    """B5.10 (session 47, the second fresh review of issue 44): Sec. 6's "algorithms that are more efficient than herding at
-    approximating the moment vector" is decided on Fig. 7's own grid, the couplings w (d - 1) in ``grid``; the cells
-    beyond it (our ``extra_couplings``, 3 and 4) are the regime Sec. 5.2 names -- "the line-search algorithm is slower
-    than the [1/(t+1)]-rule ... The bounds depend on the distance between the mean and the boundary of the marginal
-    polytope. If this is too small ... the linear convergence rate can only be seen for larger numbers of iterations"
-    (p* 98-99.7 % on the two aligned states there) -- reported beside with the crossover, deciding nothing.
-    ``words_by_cell`` maps ``(d, coupling)`` to a cell's verdict word (or ``True`` / ``False`` / ``None``).
-    Returns ``{"deciding": the grid's cells, "beside": the others, "crossover": {d: :func:`crossover` over every coupling
-    of d}}`` (``crossover`` ``None`` at a d whose verdict does not turn once)."""
-    if not isinstance(words_by_cell, dict) or not words_by_cell or not all(isinstance(k, tuple) and len(k) == 2 for k in words_by_cell):
-        raise ValueError(f"words_by_cell must map (d, coupling) pairs to verdict words; got {words_by_cell!r}")
-    g = as_finite_array("grid", grid, ndim=1, nonempty=True)
-    on = lambda lv: bool(np.isclose(g, float(lv), rtol=1e-9, atol=0.0).any())
-    said = {k: _word(x) for k, x in words_by_cell.items()}
-    return {"deciding": {k: w for k, w in said.items() if on(k[1])},
-            "beside": {k: w for k, w in said.items() if not on(k[1])},
-            "crossover": {d: crossover({lv: w for (d_, lv), w in said.items() if d_ == d}) for d in sorted({k[0] for k in said})}}
+def axis_cells(grid_cells, extra_cells, level) -> list:
+    """The one set of cells B5.2, B5.8 and B5.9 are decided over (session 48's fresh review of issue 44: the coupling axis
+    was chosen per claim -- B5.8 on the params' grid, B5.2 and B5.9 with the extra couplings, B5.10 on "Fig. 7's own
+    grid", which is the params' pair weight times 0.5, 1 and 2: the paper gives no pair weight, Fig. 7 "constant
+    weights"): the params' grid (``grid_cells``) and ``extra_couplings``' cells (``extra_cells``), every coupling run.
+    The abstract's premise is the only exclusion, per cell (:func:`premise_gate`). ``level``: a cell's coupling
+    w (d - 1); ``ValueError`` naming ``extra_cells`` where one lies on the grid (at the same d and coupling)."""
+    grid, extra = list(grid_cells), list(extra_cells)
+    on = {(k[0], round(float(level(k)), 4)) for k in grid}
+    clash = [k for k in extra if (k[0], round(float(level(k)), 4)) in on]
+    if clash:
+        raise ValueError(f"extra_cells must lie off the params' grid of couplings; got {clash!r} on it")
+    return grid + extra
+
+
+def premise_gate(outcome, premise: bool):
+    """The one exclusion of B5.8 and B5.9, applied alike (session 48's fresh review of issue 44: B5.8 gated on the premise,
+    B5.9 counted the cells where it is absent). Sec. 6's "algorithms that are more efficient than herding at approximating
+    the moment vector fail more blatantly ..." is a defining relative clause: it names the algorithms the sentence is
+    about, and the abstract's "while we can improve over herding on the task of approximating integrals" is an existence
+    statement (B5.6's check, min-norm-point); the paper itself reports line search slower than the 1/(t+1) rule where the
+    mean lies near the polytope's boundary (Sec. 5.2: "the line-search algorithm is slower than the [1/(t+1)]-rule ...
+    The bounds depend on the distance between the mean and the boundary of the marginal polytope"). So "more efficient"
+    is no claim of its own (B5.10, a claim from review 196 to session 47, is dropped): it is the premise of each cell,
+    ``premise`` (:func:`moment_premise_cell`). Returns ``outcome`` where it holds, ``"not measured"`` where it is absent."""
+    if not isinstance(premise, bool | np.bool_):
+        raise TypeError(f"premise must be a bool; got {type(premise).__name__}")
+    return outcome if premise else "not measured"
+
+
+def closer_given_premise(dist_herding: float, dist_other: float, resolution: float, premise: bool, factor: float = 1.0):
+    """B5.9 on one cell under the abstract's premise ("while we can improve over herding ..., the original herding algorithm
+    tends to approach more often the maximum entropy distribution": the comparison is with the algorithms that improve on
+    herding at the moments): :func:`closer_cell` where ``premise`` holds, ``"not measured"`` where it is absent
+    (:func:`premise_gate`, B5.8's gate)."""
+    return premise_gate(closer_cell(dist_herding, dist_other, resolution, factor), premise)
 
 
 def rescue_cells(chosen_words, tie_words, brackets) -> dict:
