@@ -1676,6 +1676,15 @@ def test_c31_axis_rising_where_the_objective_falls_is_inconclusive_stand_in():
     rises = {**falls, "vi": {"line_search": _gate_row(5.0, 16.4), "adapfw": _gate_row(6.3, 10.0)}}   # no fall where it gains
     shut = {"vi": {"line_search": _gate_row(0.001, 0.00157)}}                          # the axis gains nothing
     assert not bc.objective_falls(ll, gains) and not bc.objective_falls(ll, rises) and not bc.objective_falls(shut, falls)
+    # the authors' rows: the train LL up within its noise (+0.00126, 0.7 SE) where the ELBO falls beyond its threshold
+    # (-45.2 +- 13.7 nats, 3.3 SE): the objective shows the opposite direction; both falling is no disagreement
+    authors_ll = {"vi": {"adapfw": _gate_row(0.00126, 0.0019)}}
+    authors_elbo = {"vi": {"adapfw": _gate_row(-45.2, 13.7)}}
+    assert bc.objective_falls(authors_ll, authors_elbo)
+    assert not bc.objective_falls({"vi": {"adapfw": _gate_row(-0.0105, 0.0038)}}, authors_elbo)
+    assert not bc.objective_falls(authors_ll, {"vi": {"adapfw": _gate_row(-45.2, 13.7, moved=False)}})
+    with pytest.raises(ValueError, match="elbo must hold"):
+        bc.objective_falls(ll, {"vi": falls["vi"]})
     ada = {"adafw": 0.002, "adaafw": 0.001, "adapfw": 0.0015}
     down = make_records(ll={**ada, "line_search": 0.01}, auroc={m: 0.001 for m in ada}, reps=6)
     test = bc.adaptive_better_than_line_search
