@@ -603,14 +603,57 @@ def _draw_cells(test, what: str, records: pd.DataFrame, common: pd.DataFrame) ->
             cell(DRAWS_COMMON, test(common), support=replicate_support(test, common)), text)
 
 
+def draws_split(test, what: str, records: pd.DataFrame, common: pd.DataFrame) -> dict | None:
+    """The ``construction`` diagnosis of a speed claim decided by ``test`` whose verdict turns with how the draws within a
+    step are taken: the cell as the authors' code runs the rules (``records``: every adaptive trial and every derivative
+    call of the line search on fresh draws, ``ls_draws='authors'``) and the cell with common draws within each step
+    (``common``: the same rules on the same seeds, the step's draws fixed and ``log p̃`` at them once,
+    ``ls_draws='fixed'``, ``reuse_samples=True``) decisive and opposite (each by its replicate support,
+    :func:`~.verdict_map.cell`), whichever holds; None where they agree or either is undecided (an undecided cell
+    decides nothing, as an ``inconclusive`` reading turns nothing, :func:`readings_turn`). The paper does not say
+    whether its line search or its trials reuse draws within a step, so the two samplings are two readings of its
+    construction. ``what`` opens the text, then each rule's work per run both ways (:func:`_draw_cells`)."""
+    check_callable("test", test)
+    check_table("common", common, _COMMON_COLUMNS)
+    return _split(*_draw_cells(test, what, records, common))
+
+
+def _split(as_run: dict, fixed: dict, text: str) -> dict | None:
+    """:func:`draws_split` from the two draws' cells and the text's opening (:func:`_draw_cells`)."""
+    if {as_run["verdict"], fixed["verdict"]} != {"holds", "fails"}:
+        return None
+    return {"kind": "construction", "text": f"{text} It {as_run['verdict']} as the authors' code runs the rules (every trial and "
+            f"every derivative call of the line search on fresh draws) and {fixed['verdict']} with common draws within each step "
+            "(the line search's and the trials' draws fixed for the step, log p at them once), each decisively: the "
+            "verdict rests on how the draws are taken.", "evidence": {"sweep": [as_run, fixed]}}
+
+
+def draws_decide(test, what: str, records: pd.DataFrame, common: pd.DataFrame):
+    """``(test, diagnosis)`` of a speed claim (C3.4, C3.6 and their rows) whose paper does not fix how the draws within a
+    step are taken: where the two samplings decide it opposite ways (:func:`draws_split`: fresh draws as the authors'
+    code runs the rules, ``records``, against common draws, ``common``, each decisive), a :class:`~.support.Gated` test
+    whose reason names the split and the ``construction`` diagnosis, so the claim is ``inconclusive`` (construction): a
+    verdict that turns within reasonable readings of an open construction choice (session 48's review: C3.4 held at
+    208,000 log p evaluations of line search against 74,800 on the adaptive mean, and reversed at 16,000 against 70,700
+    with common draws). Else ``(test, None)``: holding both ways it holds, failing both ways it fails, and the caller's
+    diagnosis (:func:`timing_diagnosis`) stands."""
+    split = draws_split(test, what, records, common)
+    if split is None:
+        return test, None
+    as_run, fixed = split["evidence"]["sweep"]
+    return (Gated(f"the verdict turns with how the draws within a step are taken, a construction choice the paper leaves "
+                  f"open: it {as_run['verdict']} with fresh draws at every trial and derivative call (the authors' code; "
+                  f"{100 * as_run['support']:.0f} % of replicate resamples hold) and {fixed['verdict']} with common draws "
+                  f"within each step ({100 * fixed['support']:.0f} % hold)"), split)
+
+
 def timing_diagnosis(test, what: str, records: pd.DataFrame, cells: list, common: pd.DataFrame, *, map_replicates: int):
     """Why a speed claim, decided by ``test`` on ``records`` (the rules as the authors' code runs them: every adaptive
     trial and every derivative call of the line search on fresh draws, ``ls_draws='authors'``), fails; ``None`` where
     it holds (a diagnosis explains a failure only). ``construction`` where it fails decisively as run and holds
-    decisively on ``common`` (each by its replicate support, :func:`~.verdict_map.cell`), the same rules on the same
-    seeds with common draws within each step (the line search's and the trials' draws fixed for the step, ``log p̃`` at
-    them once: ``ls_draws='fixed'``, ``reuse_samples=True``), a construction of ours whose verdict differs, both
-    reported; else the verdict map ``cells`` (the same test over the step rules' open settings and constructions,
+    decisively on ``common`` (:func:`draws_split`; the claim is then ``inconclusive`` by :func:`draws_decide`), the same
+    rules on the same seeds with common draws within each step, both reported; else the verdict map ``cells`` (the same
+    test over the step rules' open settings and constructions,
     :func:`~.boosting.step_rule_cells`) decides (:func:`~.verdict_map.map_diagnosis`), a ``setting`` rescue only where
     the map's cells rest on at least :data:`MIN_RESCUE_REPLICATES` replicates (``map_replicates``,
     :func:`rescue_replicates`). The text gives each rule's work per run both ways and, beside it, its seconds."""
@@ -619,11 +662,9 @@ def timing_diagnosis(test, what: str, records: pd.DataFrame, cells: list, common
     if test(records):
         return None
     as_run, fixed, text = _draw_cells(test, what, records, common)
-    if as_run["verdict"] == "fails" and fixed["verdict"] == "holds":
-        return {"kind": "construction", "text": f"{text} It fails as the authors' code runs the rules (every trial and "
-                "every derivative call of the line search on fresh draws) and holds with common draws within each step "
-                "(the line search's and the trials' draws fixed for the step, log p at them once), each decisively: the "
-                "verdict rests on how the draws are taken.", "evidence": {"sweep": [as_run, fixed]}}
+    split = _split(as_run, fixed, text)
+    if split is not None:
+        return split
     return rescue_replicates(map_diagnosis(cells, f"{text} With common draws within each step: {fixed['verdict']}"
                                            + (f" ({100 * fixed['support']:.0f} % of resamples hold)." if "support" in fixed else ".")),
                              map_replicates)
@@ -1155,25 +1196,45 @@ TABLE_NOTE = (" Not gated by the regime: Table 3 compares the rules with one ano
               "plain VI (as Fig. 1's curve claims are not: C3.2, C3.8); support: the bootstrap over replicates (each "
               "replicate one seed shared by the rules), each adaptive rule's difference from line search with its 5-95 % "
               "interval beside.")
+#: C3.1's note (:func:`table_claim` with ``regime``): the comparison is not gated on the gain over plain VI, only on the
+#: axis agreeing with the objective (:func:`objective_falls`)
+TABLE_REGIME_NOTE = (" Not gated on the gain over plain VI: Table 3 compares the rules with one another at their selected "
+                     "iterates. Inconclusive (stand-in) where, at the last iterate, some rule's train log-likelihood rises "
+                     "over plain VI while its ELBO falls, one of the two beyond its family's threshold, and no rule gains on "
+                     "the ELBO (rubric 1: the paper's axis and its objective disagree, the regime is wrong); support: the "
+                     "bootstrap over replicates (each replicate one seed shared by the rules), each adaptive rule's "
+                     "difference from line search with its 5-95 % interval beside.")
 
 
-def table_claim(exp, id_: str, text: str, test, records: pd.DataFrame, *, labels: dict | None = None, **kw):
+def table_claim(exp, id_: str, text: str, test, records: pd.DataFrame, *, labels: dict | None = None,
+                regime: tuple[dict, dict] | None = None, **kw):
     """A claim comparing the step rules with one another on Table 3's columns at their selected iterates (C3.7 and its
     rows: ``test`` :func:`adaptive_better_than_line_search`), decided on ``records`` whatever the rules gain over plain
     VI (:data:`TABLE_NOTE`; session 46's review: the plain-VI gate decided C3.7-authors, not the comparison), its support
     the bootstrap over replicates (:func:`claim_on_runs` with ``on_table``: ``not measured`` where a rule has no complete
     run or every selected iterate is plain VI), each difference from line search (:func:`line_search_differences`) with
-    its bootstrap interval in ``measured`` (``labels`` names the rules). ``kw``: the rest of ``exp.claim``'s keywords."""
+    its bootstrap interval in ``measured`` (``labels`` names the rules). ``regime``: ``(train LL gains, ELBO gains)``
+    (start -> :func:`boosting_gains` on each axis) for a claim ranking the rules on Table 3's axis (C3.1): ``inconclusive``
+    (stand-in) where the axis rises over plain VI while the objective falls (:func:`table_regime`, the experiment's first
+    stand-in named; its text then ends with :data:`TABLE_REGIME_NOTE`). ``kw``: the rest of ``exp.claim``'s keywords."""
     check_callable("test", test)
     if isinstance(test, Gated):
         raise TypeError(f"test must decide the comparison itself, not a gate's placeholder; got {test!r}")
+    note = TABLE_NOTE
+    if regime is not None:
+        if not isinstance(regime, tuple) or len(regime) != 2:
+            raise TypeError(f"regime must be (train LL gains, ELBO gains), each start -> boosting_gains; got {regime!r}")
+        if not exp.stand_ins:
+            raise ValueError(f"regime gates a claim on a stand-in: experiment {exp.id!r} declares none")
+        test, kw["diagnosis"] = table_regime(test, kw.get("diagnosis"), *regime, exp.stand_ins[0])
+        note = TABLE_REGIME_NOTE
     labels = labels or {}
     shown = {}
     if set(records.method) >= {"line_search", *ADAPTIVE} and not selected_is_plain_vi(records):
         shown = {f"{BEST_COLUMNS[c]} minus line search [value, 5 %, 95 % over replicate resamples], {labels.get(m, m)}": v
                  for (m, c), v in bootstrap_intervals(line_search_differences, records).items()}
     measured = {**kw.pop("measured", {}), **shown}
-    return claim_on_runs(exp, id_, text + TABLE_NOTE, test, records, on_table=True, measured=measured, **kw)
+    return claim_on_runs(exp, id_, text + note, test, records, on_table=True, measured=measured, **kw)
 
 
 def adaptive_better_than_line_search(records: pd.DataFrame) -> bool:
@@ -1663,6 +1724,85 @@ def in_regime(test, diagnosis, by_start: dict, *, axis: str = "elbo", at=None, e
     if elbo is None or regime_agrees(by_start, elbo, at):
         return test, diagnosis
     return Gated(disagreement_reason(by_start, elbo, at) + end), None
+
+
+def axis_against_objective(by_start: dict, elbo: dict) -> list[dict]:
+    """Where Table 3's axis and the objective move opposite ways over plain VI: per start and rule of ``by_start`` (start
+    -> :func:`boosting_gains` on ``"train_ll"``) at :data:`REGIME_AT`'s train log-likelihood iterate (the last), the
+    train log-likelihood's gain above zero and the ELBO's (``elbo``: start -> :func:`boosting_gains` on the ELBO, the same
+    start, rule and iterate) below it, both with steps that moved ``q_0`` and finite errors, and at least one of the two
+    beyond its family's threshold (:func:`regime_threshold` over :func:`regime_tests` on its axis): a direction the
+    numbers show, not two noises. Each ``{"start", "rule", "iterate", "ll", "ll_se", "elbo", "elbo_se", "z_ll", "z_elbo"}``."""
+    at = REGIME_AT["train_ll"]
+    elbo = _by_start(elbo)
+    n_ll, n_elbo = len(regime_tests(by_start, at)), len(regime_tests(elbo, at))
+    z_ll, z_elbo = regime_threshold(max(n_ll, 1)), regime_threshold(max(n_elbo, 1))
+    out = []
+    for start, rules in _by_start(by_start).items():
+        for rule, g in rules.items():
+            if start not in elbo or rule not in elbo[start]:
+                raise ValueError(f"elbo must hold the ELBO gains of start {start!r} and rule {rule!r} (the train "
+                                 "log-likelihood's gain it is read against)")
+            e = elbo[start][rule]
+            for k in at:
+                vals = np.array([g[k], g[f"{k}_se"], e[k], e[f"{k}_se"]], float)
+                if not (g[f"{k}_moved"] and e[f"{k}_moved"] and np.all(np.isfinite(vals))):
+                    continue
+                ll, ll_se, el, el_se = (float(v) for v in vals)
+                if ll > 0 > el and (ll > z_ll * ll_se or el < -z_elbo * el_se):
+                    out.append({"start": start, "rule": rule, "iterate": k, "ll": ll, "ll_se": ll_se, "elbo": el,
+                                "elbo_se": el_se, "z_ll": z_ll, "z_elbo": z_elbo})
+    return out
+
+
+def objective_falls(by_start: dict, elbo: dict) -> bool:
+    """Does Table 3's axis rise over plain VI where the objective falls, with no gain of the objective to stand on? Some
+    start and rule whose train log-likelihood gain and ELBO gain at the last iterate are of opposite signs, the axis up,
+    one of them beyond its family's threshold (:func:`axis_against_objective`; ``by_start``: start ->
+    :func:`boosting_gains` on ``"train_ll"``, ``elbo``: on the ELBO), while no rule gains on the ELBO at any start and
+    iterate (its gate, :func:`regime_open` at :data:`REGIME_AT`'s ELBO iterates, shut). Rubric 1: where the paper's axis
+    and the optimised objective (the ELBO, Eq. (2)-(4)) disagree, the regime is wrong: a train log-likelihood won where the
+    objective boosting climbs is lost is no gain of boosting's, and ranking the rules by it is not Table 3's comparison
+    (session 48's review of C3.1 at the paper scale: line search +0.0070 train LL per point over plain VI, 4.5 SE, at -21
+    nats of ELBO; the authors' rules +0.001 to +0.002 at -38 to -45 nats, 2.6-3.3 SE; no rule gaining on the ELBO)."""
+    return bool(not regime_open(elbo, REGIME_AT["elbo"]) and axis_against_objective(by_start, elbo))
+
+
+def objective_reason(by_start: dict, elbo: dict) -> str:
+    """The reason a claim on Table 3's axis is undecided where :func:`objective_falls`: each start and rule whose axis
+    rises where the ELBO falls (:func:`axis_against_objective`), both gains in standard errors against their families'
+    thresholds, and the ELBO's own gate (:func:`regime_reason`: every rule's ELBO gain at each start, its power and the
+    family's threshold)."""
+    if not objective_falls(by_start, elbo):
+        raise ValueError("Table 3's axis does not rise where the objective falls (objective_falls is false): no such reason")
+    it = {"first": "the first step", "last": "the last iterate"}
+    shown = "; ".join(f"{d['rule']} {START_NAMES.get(d['start'], d['start'])} at {it[d['iterate']]}: train LL {d['ll']:+.3g} ± "
+                      f"{d['ll_se']:.2g} ({d['ll'] / d['ll_se']:.3g} SE against {d['z_ll']:.3g}), ELBO {d['elbo']:+.3g} ± "
+                      f"{d['elbo_se']:.2g} nats ({d['elbo'] / d['elbo_se']:.3g} SE against {d['z_elbo']:.3g})"
+                      for d in axis_against_objective(by_start, elbo))
+    return (f"the train log-likelihood rises over plain VI where the ELBO, the objective boosting climbs, falls, one of the "
+            f"two beyond its family's threshold ({shown}), and on the ELBO {regime_reason(elbo)}: the paper's axis and its "
+            "objective disagree (rubric 1), so the rules' ranking on the axis shows no gain of boosting's")
+
+
+def table_regime(test, diagnosis, by_start: dict, elbo: dict, stand_in: str):
+    """``(test, diagnosis)`` of a claim ranking the rules on Table 3's axis (C3.1 and its rows; :func:`table_claim`'s
+    ``regime``): unchanged unless the axis rises over plain VI where the objective falls (:func:`objective_falls` on
+    ``by_start``, the train log-likelihood's gains, and ``elbo``, the ELBO's); there a :class:`~.support.Gated` test with
+    :func:`objective_reason` and a ``stand-in`` diagnosis saying so (``stand_in``: the data standing in for the paper's),
+    so the claim is ``inconclusive`` (stand-in), never a failure of the paper's: whether EICU puts boosting in the same
+    regime is not measured. The gate opens no verdict where the axis gains nothing (session 46's review: Table 3 compares
+    the rules with one another, not with plain VI; :data:`TABLE_NOTE`)."""
+    check_callable("test", test)
+    if not isinstance(stand_in, str) or not stand_in.strip():
+        raise TypeError(f"stand_in must name the stand-in data (a non-empty string); got {stand_in!r}")
+    if not objective_falls(by_start, elbo):
+        return test, diagnosis
+    reason = objective_reason(by_start, elbo)
+    return Gated(reason), {"kind": "stand-in", "text": f"On the stand-in ({stand_in}) {reason}. What would decide it: data "
+                           "on which boosting's gain on the axis shows on the objective too (EICU itself, or a stand-in where "
+                           "some rule's ELBO gains over plain VI).", "evidence": {"regime": {
+                               "train_ll": gains_measured(by_start, axis="train_ll"), "elbo": gains_measured(elbo)}}}
 
 
 def gains_measured(by_start: dict, labels: dict | None = None, axis: str = "elbo") -> dict:
