@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import inferopt.spectral.optim as optim
-from inferopt.experiment.spectral import gp_comparison
-from inferopt.experiment.spectral.gp_budget import (PAPER_PRODUCTS_PER_DEGREE, IterateLog, cut_at_work, paper_cost_cells, paper_cost_run, paper_cost_runs, run_to_work,
+from inferopt.experiment.spectral import choose_eta0, gp_comparison
+from inferopt.experiment.spectral.gp_budget import (OUR_ARM, PAPER_ARM, PAPER_PRODUCTS_PER_DEGREE, IterateLog, arm_scores, cut_at_work, paper_cost_cells, paper_cost_run, paper_cost_runs, run_to_work,
                                                    work_budget)
 from inferopt.spectral import SKIGaussianProcess, SpectralSolveResult, inverse_time_step, lanczos_gd, lanczos_lbfgs, rademacher, sgd
 from inferopt.spectral.gp import LogHyperparameters
@@ -271,3 +271,34 @@ def test_paper_cost_cells_reprice_each_cell_at_its_own_probes_and_budget():
         paper_cost_cells(runs, {"budget 2x": {"budget": 0}}, 2, {"humidity": 250.0})
     with pytest.raises(TypeError, match="settings"):
         paper_cost_cells(runs, {"budget 2x": 2}, 2, {"humidity": 250.0})
+
+
+def with_path(r, path):
+    """``r`` with its recorded iterates' lengthscales along ``path`` (one a record), checksums traced as run_to_work's."""
+    iterates = [np.array([1.0, 1.0, v]) for v in path]
+    r.info["iterates"], r.x = iterates, iterates[-1]
+    r.checksums = np.array([zlib.crc32(th.data) for th in iterates], dtype=np.uint32)
+    return r
+
+
+def test_the_eta0_pilot_picks_sgd_at_the_papers_cost_by_its_repriced_run():
+    """Two eta0 candidates, 4 steps of 24 products at our cost each (120 at the paper's: the budget of 250 ends the re-priced run after
+    2 steps). eta0 0.6 ends best as run (5 against 7) but is worse after 2 steps (3 against 0.2): SGD at the paper's cost must take
+    1.2, the step best for the run it is judged on, and SGD at our cost 0.6; the old pilot scored both at the run's own end."""
+    runs = {0.6: with_path(sgd_trace([10] * 4, 2, 0.0), [1, 2, 3, 4, 5]), 1.2: with_path(sgd_trace([10] * 4, 2, 0.0), [1, 0.5, 0.2, 6, 7])}
+    called = []
+    score = lambda r: called.append(r.x[2]) or float(r.x[2])           # the end point's "likelihood": smaller is better
+    got = {e: arm_scores("SGD", r, score, 2, 250.0) for e, r in runs.items()}
+    assert got == {0.6: {PAPER_ARM: 3.0, OUR_ARM: 5.0}, 1.2: {PAPER_ARM: 0.2, OUR_ARM: 7.0}}
+    assert choose_eta0({e: [v[PAPER_ARM]] for e, v in got.items()})[0] == 1.2
+    assert choose_eta0({e: [v[OUR_ARM]] for e, v in got.items()})[0] == 0.6
+    assert arm_scores("LANCZOS", runs[0.6], score, 2, 250.0) == {"LANCZOS": 5.0}          # no re-pricing: its own end
+    called.clear()
+    assert arm_scores("SGD", runs[0.6], score, 2, 1e6) == {PAPER_ARM: 5.0, OUR_ARM: 5.0} and called == [5.0]   # one end point, one score
+    assert arm_scores("SGD", runs[0.6], score, 2, 250.0, wanted=[PAPER_ARM]) == {PAPER_ARM: 3.0}
+    with pytest.raises(ValueError, match="wanted"):
+        arm_scores("LANCZOS", runs[0.6], score, 2, 250.0, wanted=[OUR_ARM])
+    with pytest.raises(TypeError, match="score"):
+        arm_scores("SGD", runs[0.6], None, 2, 250.0)
+    with pytest.raises(TypeError, match="method"):
+        arm_scores("", runs[0.6], score, 2, 250.0)

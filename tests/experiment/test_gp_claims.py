@@ -602,14 +602,15 @@ def test_the_other_constructions_size_cells_do_not_make_this_ones_size_message()
     assert "size" in marked[1] and "support" not in marked[1] and marked[0] is vmap.cells[("D5.1", "authors")][0]
 
 
-def _d52_map(label, ours_stuck=0):
-    """Every main run tied (D5.2 fails); a headline cell ``label`` where every authors' LANCZOS run is stuck (levelled off 20 %
-    above at a worse likelihood) and ``ours_stuck`` of our LANCZOS's 4 runs."""
+def _d52_map(label, ours_stuck=0, *more):
+    """Every main run tied (D5.2 fails); a headline cell ``label`` (and each of ``more``) where every authors' LANCZOS run is stuck
+    (levelled off 20 % above at a worse likelihood) and ``ours_stuck`` of our LANCZOS's 4 runs."""
     vmap = _map(TIED, TIED)
     stuck = run(1.0, floor=1.2)
     cell = {k: (stuck if (k[1] == AUTHORS or (k[1] == "LANCZOS" and k[2] < ours_stuck)) else FAST) for k in _three(TIED, TIED)}
     nll = {k: (10.0 if cell[k] is stuck else 0.0) for k in cell}
-    vmap.add(label, "paper's", cell, nll, "paper", ["SGD", "LANCZOS", AUTHORS])
+    for label_ in (label, *more):
+        vmap.add(label_, "paper's", cell, nll, "paper", ["SGD", "LANCZOS", AUTHORS])
     return vmap
 
 
@@ -619,6 +620,9 @@ def test_d52_setting_of_an_unboxed_construction_is_unequal_inputs_unless_both_ar
     assert isinstance(found, Unearned) and "unequal inputs" in found.reason and "runs unboxed" in found.reason and "support 1.00" in found.reason
     boxed = gc.diagnosis("D5.2", "authors", _d52_map(gc.UNBOXED["authors"]), words, 80, 2, n_seeds=4)
     assert isinstance(boxed, dict) and boxed["kind"] == "setting"
+    # the unboxed start cell and a boxed one from the same start both hold: the boxed cell decides, the unboxed named beside
+    both = gc.diagnosis("D5.2", "authors", _d52_map("start: neutral", 0, f"{gc.UNBOXED['authors']}, every method, start neutral"), words, 80, 2, n_seeds=4)
+    assert isinstance(both, dict) and both["kind"] == "setting" and "their LANCZOS runs unboxed against a boxed SGD (unequal inputs) stand beside: 'setting = start: neutral, d = paper's'; the boxed" in both["text"]
 
 
 def test_d52_names_the_undecided_headline_cell_and_the_seeds_it_needs():
@@ -628,9 +632,10 @@ def test_d52_names_the_undecided_headline_cell_and_the_seeds_it_needs():
     assert gc.undecided_cells(cells) == [cells[0]]
     vmap = _d52_map("start: neutral", ours_stuck=2)
     open_ = gc.undecided_cells(vmap.cells[("D5.2", "ours")])
-    found = gc.diagnosis("D5.2", "ours", vmap, {"ours": "our LANCZOS", "authors": "their LANCZOS"}, 80, 2, n_seeds=4)
-    if open_:
-        assert isinstance(found, Unearned) and "Undecided at the headline sizes already" in found.reason and "twice its 4: 8" in found.reason
+    found = gc.diagnosis("D5.2", "ours", vmap, {"ours": "our LANCZOS", "authors": "their LANCZOS"}, 80, 2, n_seeds=2)
+    if open_:   # the cell's own 4 seeds, not the n_seeds of the main runs
+        assert isinstance(found, Unearned) and "Undecided at the headline sizes already" in found.reason and "from 4 seeds" in found.reason
+        assert "twice the seeds it ran: 8" in found.reason and open_[0]["seeds"] == 4
     else:
         assert not isinstance(found, Unearned) or "Undecided at the headline sizes already" not in found.reason
 
@@ -644,6 +649,10 @@ def test_setup_names_the_adjoint_departure_and_which_cost_decides():
         assert "1.2n per probe" in text
     assert "count SGD at OUR cost, which favours SGD's gradient about 5x" in ours and "re-priced at the paper's cost" not in ours
     assert "decided with SGD's runs re-priced at the paper's cost" in paper
+    # each SGD arm's eta0 named, the deciding one tuned at the paper's cost
+    arms_ = gc.setup_text(*args[:3], {("sound", "SGD"): 1.2, ("sound", "SGD at our cost (beside)"): 0.6}, *args[4:], paper_cost=True)
+    assert "sound SGD: 1.2, sound SGD at our cost (beside): 0.6" in arms_ and "SGD's on its pilot runs re-priced at the paper's cost and cut at the budget" in arms_
+    assert "pilot runs re-priced" not in ours
     with pytest.raises(TypeError, match="paper_cost"):
         gc.setup_text(*args, paper_cost="yes")
 

@@ -15,7 +15,9 @@ Lanczos products at one each; the evaluations of the recorded iterates are not c
   iterate;
 * :func:`paper_cost_run`, :func:`paper_cost_runs`, :func:`paper_cost_cells` (a verdict map's, each cell at its own probes and budget) -- SGD's runs re-priced at the paper's cost of its gradient, recursion (6)
   (:data:`PAPER_PRODUCTS_PER_DEGREE` per degree and probe, not our adjoint shortcut's calibrated 1.2), and cut again at the
-  common budget, which the re-priced trace crosses earlier: both arms get equal work at the paper's algorithm's cost.
+  common budget, which the re-priced trace crosses earlier: both arms get equal work at the paper's algorithm's cost;
+* :func:`arm_scores` -- an eta0 pilot run scored as each arm judged on it reads it (SGD at the paper's cost: re-priced and
+  cut at the budget; SGD at our cost, beside: as run), so each arm's step is tuned for the run it is judged on.
 
 This module is D5's alone (the notebook imports it; :mod:`.gp` and the optimisers are shared with D1-D4's stages and stay
 as they are). CPU seconds are kept in every trace as a reported column; no budget reads them.
@@ -43,6 +45,9 @@ WORK_STEPS = 1.5
 #: recursion's adjoint and one cross-correlation, calibrated at ``1.2n`` (:data:`~inferopt.spectral.gp.SGD_PRODUCTS_PER_DEGREE`):
 #: our engineering, not the paper's algorithm
 PAPER_PRODUCTS_PER_DEGREE = 6.0
+#: SGD's two arms: its runs re-priced at the paper's cost (recursion (6), :func:`paper_cost_run`), which decide the speed
+#: claims, and its runs as made, at our adjoint gradient's cost, shown beside; each has its own eta0 (:func:`arm_scores`)
+PAPER_ARM, OUR_ARM = "SGD", "SGD at our cost (beside)"
 
 
 class IterateLog:
@@ -225,4 +230,35 @@ def paper_cost_cells(runs: dict, settings: dict, probes: int, budgets: dict, met
         factor = check_real(f"settings[{label!r}]['budget']", kw.get("budget", 1), low=0.0, low_open=True)
         out |= paper_cost_runs({k: r for k, r in runs.items() if k[0] == label}, kw.get("probes", probes),
                                {n: factor * b for n, b in budgets.items()}, method)
+    return out
+
+
+def arms(method: str) -> tuple:
+    """The arms judged on ``method``'s runs: SGD's :data:`PAPER_ARM` and :data:`OUR_ARM`; any other method is its own arm."""
+    if not isinstance(method, str) or not method:
+        raise TypeError(f"method must be a method's name (a non-empty string); got {method!r}")
+    return (PAPER_ARM, OUR_ARM) if method == PAPER_ARM else (method,)
+
+
+def arm_scores(method: str, result, score, probes: int, budget=None, wanted=None) -> dict:
+    """``{arm: score}`` of one eta0 pilot run ``result`` of ``method`` (of :func:`run_to_work`, to the runs' work ``budget``)
+    as each arm judged on it reads it (:func:`arms`): SGD at the paper's cost (:data:`PAPER_ARM`) on the run re-priced at
+    recursion (6) and cut at ``budget`` (:func:`paper_cost_run`, ``probes`` its ``M``): the paper's gradient costs about 5x
+    ours a probe, so within the same budget it makes fewer steps and the step that is best there may differ; SGD at our
+    cost (:data:`OUR_ARM`) and any other method on the run as made. ``score``: the run's end point's objective (the pilot's
+    accurate likelihood at ``result.x``; smaller is better, :func:`~.gp.choose_eta0`), called once per distinct end point;
+    ``wanted``: the arms to score (default all of ``method``'s)."""
+    if not callable(score):
+        raise TypeError(f"score must be a callable result -> its end point's likelihood; got {score!r}")
+    wanted = arms(method) if wanted is None else tuple(wanted)
+    bad = [a for a in wanted if a not in arms(method)]
+    if bad:
+        raise ValueError(f"wanted must be arms of {method!r} ({list(arms(method))}); got {bad}")
+    ends = {a: paper_cost_run(result, probes, budget) if a == PAPER_ARM else result for a in wanted}
+    out, seen = {}, []
+    for a, r in ends.items():
+        same = next((v for x, v in seen if np.array_equal(x, r.x)), None)
+        out[a] = float(score(r)) if same is None else same
+        if same is None:
+            seen.append((np.asarray(r.x), out[a]))
     return out

@@ -332,6 +332,7 @@ def map_cell(setting: dict, claim_id: str, test, table: pd.DataFrame, lanczos: s
     got = cell(setting, holds, support=support, readings=claim_readings(claim_id, table, lanczos, shares, chosen) if ok else None,
                construction=construction, data=data)
     if ok:
+        got["seeds"] = int(table.groupby("dataset")["seed"].nunique().max())   # its most seeds on one dataset (a headline cell: humidity's)
         got["numbers"] = deciding_numbers(table, lanczos, claim_id, deciding_shares(claim_id, table, lanczos, shares, chosen))
     if "readings turn" in got:   # the verdict at the chosen reading alone: a cell that holds there has no failure to explain
         got[CHOSEN_READING] = supported_verdict(bool(holds), support)
@@ -472,7 +473,8 @@ def diagnosis(claim_id: str, construction: str, verdict_map: GPVerdictMap, words
     construction's cells that hold only as their data size's do not count as this construction's size cells
     (:func:`other_cells`). D5.2: a `setting` of an :data:`UNBOXED` construction rests on unequal inputs (SGD boxed, that
     LANCZOS not) unless its cell is the boxed one, and is no diagnosis; an undecided result names the cells at the headline
-    sizes that more seeds would decide (:func:`undecided_cells`, with ``n_seeds``, the seeds they ran)."""
+    sizes that more seeds would decide (:func:`undecided_cells`, each with the seeds it ran, its own ``seeds`` or else ``n_seeds``). Where
+    boxed cells hold too, they decide the `setting` and the unboxed ones are named beside."""
     claim_id = _claim(claim_id)
     if not isinstance(verdict_map, GPVerdictMap):
         raise TypeError(f"verdict_map must be a GPVerdictMap; got {type(verdict_map).__name__}")
@@ -506,17 +508,22 @@ def diagnosis(claim_id: str, construction: str, verdict_map: GPVerdictMap, words
         held = [c_ for c_ in found["evidence"]["sweep"] if c_.get("construction") == con and c_["verdict"] == "holds" and "support" in c_]
         found["text"] += " In " + "; ".join(f"the cell '{setting_text(c_['setting'])}' ({numbers_text(c_)}, support {c_['support']:.2f})" for c_ in held) + "."
         unboxed = [c_ for c_ in held if con in UNBOXED and not str(c_["setting"].get("setting", "")).startswith(UNBOXED[con])]
-        if claim_id == "D5.2" and unboxed:
+        if claim_id == "D5.2" and unboxed and len(unboxed) < len(held):   # boxed cells hold too: they decide, the unboxed shown beside
+            found["text"] += (f" Of these, the cells where {words[con]} runs unboxed against a boxed SGD (unequal inputs) stand beside: "
+                              + "; ".join(f"'{setting_text(c_['setting'])}'" for c_ in unboxed) + "; the boxed cells decide.")
+        elif claim_id == "D5.2" and unboxed:
             return Unearned(f"{found['text']} There SGD keeps to the box while {words[con]} runs unboxed: unequal inputs for a claim on where runs "
                             "stop, which the box decides, and a `setting` needs equal inputs. What would decide it: that cell with both methods in the "
                             f"same box (as the cell '{UNBOXED[con]}'), at more seeds" + (f" than its {n_seeds}" if n_seeds else "") + ", decisive either way",
                             found["evidence"])
     if isinstance(found, Unearned) and claim_id == "D5.2":
+        seeds = lambda c_: c_.get("seeds", n_seeds)   # a cell's own seeds (map_cell), else the runs'
         open_ = undecided_cells(cells[(claim_id, con)])
         if open_:
             found = Unearned(f"{found.reason}. Undecided at the headline sizes already: " + "; ".join(
-                f"the cell '{setting_text(c_['setting'])}' ({numbers_text(c_)}, support {c_['support']:.2f}" + (f" from {n_seeds} seeds" if n_seeds else "") + ")"
-                for c_ in open_) + ": what would decide it is that cell re-run with more seeds" + (f" (twice its {n_seeds}: {2 * n_seeds})" if n_seeds else "")
+                f"the cell '{setting_text(c_['setting'])}' ({numbers_text(c_)}, support {c_['support']:.2f}" + (f" from {seeds(c_)} seeds" if seeds(c_) else "") + ")"
+                for c_ in open_) + ": what would decide it is that cell re-run with more seeds" + (f" (twice the seeds it ran: {', '.join(str(2 * seeds(c_)) for c_ in open_)})"
+                                                                                                    if all(seeds(c_) for c_ in open_) else "")
                 + ", its support then at least 90 % or at most 10 %", found.evidence)
     return found
 
@@ -1033,7 +1040,8 @@ def setup_text(params: dict, start: dict, spacing: dict, eta0: dict, grid_r: dic
     the lengthscale never moves), SGD's degree, probes and steps, the tuned ``eta0`` ``{(dataset, method): eta0}``, each
     dataset's grid (``grid_r`` inducing points, ``spacing`` apart, at ``d`` training points: r << d as the paper's Sec. 5.2
     takes it, against the authors' 0.05 per sample), the humidity test ``gap`` in hours and the map's cell ``outside`` the
-    paper's regime, the common work budget (:mod:`.gp_budget`), and SGD's gradient departing from the paper's recursion (6):
+    paper's regime, the common work budget (:mod:`.gp_budget`), and SGD's gradient departing from the paper's recursion (6),
+    each SGD arm's eta0 tuned at its own cost (:func:`~.gp_budget.arm_scores`, ``eta0``'s key of the arm beside named by it):
     ``paper_cost`` True where the claims' tables hold SGD re-priced at the paper's cost (:func:`~.gp_budget.paper_cost_runs`),
     False where they count our adjoint gradient's (the text then says the paper's algorithm is not what is measured). ``params``: the notebook's parameters (``theta0``, ``low``, ``high``, ``N``, ``M``,
     ``log_step``, ``eta0_grid``, ``eta0_ratio``, ``eta0_extend``, ``pilot_seeds``, ``grid_sound``, ``grid_humidity``,
@@ -1052,6 +1060,8 @@ def setup_text(params: dict, start: dict, spacing: dict, eta0: dict, grid_r: dic
     decided = ("the speed claims are decided with SGD's runs re-priced at the paper's cost and cut at the common work budget, ours shown beside"
                if paper_cost else f"the speed claims here count SGD at OUR cost, which favours SGD's gradient about "
                                   f"{PAPER_PRODUCTS_PER_DEGREE / SGD_PRODUCTS_PER_DEGREE:.0f}x in products against the paper's algorithm, not measured here")
+    tuned = (", SGD's on its pilot runs re-priced at the paper's cost and cut at the budget, the cost it is judged at (gp_budget.arm_scores), "
+             "SGD at our cost beside on its runs as made, with its own eta0" if paper_cost else "")
     theta0 = as_finite_array("params['theta0']", p["theta0"], ndim=1)
     start_text = (f"its lengthscale raised to 2 SKI grid spacings where shorter (sound: {start['sound'][2]:.3g} samples on the {spacing['sound']:.3g}-sample grid; "
                   f"humidity: {start['humidity'][2]:.3g} h on the {spacing['humidity']:.3g}-h grid): at {theta0[2]:g} samples on an 11.9-sample grid (r = 3,000 over our 35,000-sample window) the kernel "
@@ -1063,7 +1073,7 @@ def setup_text(params: dict, start: dict, spacing: dict, eta0: dict, grid_r: dic
             f"the authors' LANCZOS's median products per dataset, gp_budget.work_budget: a count of products, the same on any machine under any load; "
             f"CPU seconds are reported beside and set no budget); SGD's and our LANCZOS's alpha = A^-1 y by CG to the authors' "
             f"tolerance {p['authors_cg_tol']:g} (warm-started; their LANCZOS solves it to {p['authors_cg_tol']:g} from zero), the test RMSE's to {p['cg_tol']:g}; eta0 of SGD and our LANCZOS tuned per dataset over {p['eta0_grid']} (extended {p['eta0_ratio']:g}x beyond an edge the choice sits at, {p['eta0_extend']} round(s)) on the worst likelihood at the end of "
-            f"{p['pilot_seeds']} pilot runs each (their cost is not counted in any run's CPU seconds or products: the authors' LANCZOS needs no step) ({', '.join(f'{n} {m}: {e:g}' for (n, m), e in eta0.items())}); SKI grid r << d: "
+            f"{p['pilot_seeds']} pilot runs each (their cost is not counted in any run's CPU seconds or products: the authors' LANCZOS needs no step) ({', '.join(f'{n} {m}: {e:g}' for (n, m), e in eta0.items())}){tuned}; SKI grid r << d: "
             f"{p['grid_sound']:g} inducing points per sample on sound (r = {grid_r['sound']} at d = {d['sound']}; about 6,000 at d = 35,000, twice the authors' "
             f"count r = 3,000 but {p['grid_sound'] / AUTHORS_GRID:.1f}x their density per sample: their demo_sound.m spreads its 3,000 points over the whole 60,000-sample record, "
             f"{AUTHORS_GRID:.3f} per sample, a {1 / AUTHORS_GRID:.0f}-sample spacing; with r = 3,000 over our 35,000-sample window, 0.084 per sample "
