@@ -1730,9 +1730,11 @@ def axis_against_objective(by_start: dict, elbo: dict) -> list[dict]:
     """Where Table 3's axis and the objective move opposite ways over plain VI: per start and rule of ``by_start`` (start
     -> :func:`boosting_gains` on ``"train_ll"``) at :data:`REGIME_AT`'s train log-likelihood iterate (the last), the
     train log-likelihood's gain above zero and the ELBO's (``elbo``: start -> :func:`boosting_gains` on the ELBO, the same
-    start, rule and iterate) below it, both with steps that moved ``q_0`` and finite errors, and at least one of the two
-    beyond its family's threshold (:func:`regime_threshold` over :func:`regime_tests` on its axis): a direction the
-    numbers show, not two noises. Each ``{"start", "rule", "iterate", "ll", "ll_se", "elbo", "elbo_se", "z_ll", "z_elbo"}``."""
+    start, rule and iterate) below it, both with steps that moved ``q_0`` and finite errors, and both beyond their
+    families' thresholds (:func:`regime_threshold` over :func:`regime_tests` on each axis): a disagreement the numbers
+    show on one rule, not one direction beside a noise (session 49's review at the paper scale: line search's train LL
+    +4.5 SE beside an ELBO -1.3 SE, and the authors' AdaPFW's train LL +0.7 SE beside an ELBO -3.3 SE, had opened the
+    gate on one axis alone). Each ``{"start", "rule", "iterate", "ll", "ll_se", "elbo", "elbo_se", "z_ll", "z_elbo"}``."""
     at = REGIME_AT["train_ll"]
     elbo = _by_start(elbo)
     n_ll, n_elbo = len(regime_tests(by_start, at)), len(regime_tests(elbo, at))
@@ -1749,7 +1751,7 @@ def axis_against_objective(by_start: dict, elbo: dict) -> list[dict]:
                 if not (g[f"{k}_moved"] and e[f"{k}_moved"] and np.all(np.isfinite(vals))):
                     continue
                 ll, ll_se, el, el_se = (float(v) for v in vals)
-                if ll > 0 > el and (ll > z_ll * ll_se or el < -z_elbo * el_se):
+                if ll > z_ll * ll_se and el < -z_elbo * el_se:
                     out.append({"start": start, "rule": rule, "iterate": k, "ll": ll, "ll_se": ll_se, "elbo": el,
                                 "elbo_se": el_se, "z_ll": z_ll, "z_elbo": z_elbo})
     return out
@@ -1757,8 +1759,8 @@ def axis_against_objective(by_start: dict, elbo: dict) -> list[dict]:
 
 def objective_falls(by_start: dict, elbo: dict) -> bool:
     """Does Table 3's axis rise over plain VI where the objective falls, with no gain of the objective to stand on? Some
-    start and rule whose train log-likelihood gain and ELBO gain at the last iterate are of opposite signs, the axis up,
-    one of them beyond its family's threshold (:func:`axis_against_objective`; ``by_start``: start ->
+    start and rule whose train log-likelihood gain at the last iterate rises and whose ELBO gain falls, each beyond its
+    family's threshold (:func:`axis_against_objective`; ``by_start``: start ->
     :func:`boosting_gains` on ``"train_ll"``, ``elbo``: on the ELBO), while no rule gains on the ELBO at any start and
     iterate (its gate, :func:`regime_open` at :data:`REGIME_AT`'s ELBO iterates, shut). Rubric 1: where the paper's axis
     and the optimised objective (the ELBO, Eq. (2)-(4)) disagree, the regime is wrong: a train log-likelihood won where the
@@ -1780,8 +1782,8 @@ def objective_reason(by_start: dict, elbo: dict) -> str:
                       f"{d['ll_se']:.2g} ({d['ll'] / d['ll_se']:.3g} SE against {d['z_ll']:.3g}), ELBO {d['elbo']:+.3g} ± "
                       f"{d['elbo_se']:.2g} nats ({d['elbo'] / d['elbo_se']:.3g} SE against {d['z_elbo']:.3g})"
                       for d in axis_against_objective(by_start, elbo))
-    return (f"the train log-likelihood rises over plain VI where the ELBO, the objective boosting climbs, falls, one of the "
-            f"two beyond its family's threshold ({shown}), and on the ELBO {regime_reason(elbo)}: the paper's axis and its "
+    return (f"the train log-likelihood rises over plain VI where the ELBO, the objective boosting climbs, falls, both "
+            f"beyond their families' thresholds ({shown}), and on the ELBO {regime_reason(elbo)}: the paper's axis and its "
             "objective disagree (rubric 1), so the rules' ranking on the axis shows no gain of boosting's")
 
 
