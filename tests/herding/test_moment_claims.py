@@ -119,18 +119,6 @@ def test_distinct_sizes_and_permutation_verdict():
         distinct_sizes([1.0], [1.0, 2.0])
 
 
-def test_stalls_in_moment_set_needs_the_moments_to_fall():
-    """B5.1, B5.2 (review 188): "stalls" is a flat distance while the moment error falls 5-fold per decade at the run's
-    rate (or sits at the means); a 4-fold fall leaves it open."""
-    from inferopt.experiment.moment_claims import stalls_in_moment_set
-    # paper scale, (8, 0.2), herding: 0.0371 from p*, radius 0.157, flat, moments falling -1.02 a decade: stalls
-    assert stalls_in_moment_set(0.0371, -0.0005, 0.157, -1.018, 1e-5) is True
-    assert stalls_in_moment_set(0.001, -0.8, 0.157, -1.0, 1e-5) is False                     # converges to p*
-    assert stalls_in_moment_set(0.1, -0.5, 0.157, -1.0, 1e-5) is None                        # still falling, far out
-    assert stalls_in_moment_set(0.1, 0.0, 0.157, -0.6, 1e-5) is None                          # moments fall 4x only
-    assert stalls_in_moment_set(0.1, 0.0, 0.157, -0.6, 1e-5, min_fall=3.0) is True
-
-
 def test_moment_premise():
     from inferopt.experiment.moment_claims import moment_premise_cell
     assert moment_premise_cell(0.0, 1e-5) and not moment_premise_cell(2.5e-4, 1.2e-4)        # (8, 0.4): line search not better

@@ -159,35 +159,6 @@ def not_maxent_cell(drop: float, late_slope: float, final_error: float, final_di
 #: not reached ``p*``, and the tolerance scales with the cell (an absolute ``conv_tol`` sits at 26 % of the radius at
 #: (8, 0.2) but above it at (8, 0.4))
 RADIUS_SHARE = 0.1
-#: B5.1, B5.2: "stalls" needs the moment error to fall at least this factor per decade (at the run's rate, its log-log slope
-#: over t >= 10) while the distance is flat over the last decade (or to sit at the means: the run can no longer move): a
-#: flat distance of a run that still moves
-MIN_FALL = 5.0
-
-
-def stalls_in_moment_set(final_dist: float, dist_slope: float, radius: float, rate_slope: float, final_error: float,
-                         share: float = RADIUS_SHARE, stall_slope: float | None = None, min_fall: float = MIN_FALL) -> bool | None:
-    """B5.1, B5.2 on one run, the distance part, three-valued: ``True`` where the distance to ``p*`` stalls -- it ends
-    above ``share`` times the cell's moment-set ``radius`` (:func:`moment_set_radius`) and is flat over the last decade
-    (log-log ``dist_slope`` above ``stall_slope``, :data:`~.herding_claims.DECREASING_SLOPE` unless a reading is given)
-    while the moment error falls by ``min_fall`` or more per decade at the run's rate (``10 ** -rate_slope``, its
-    log-log slope over ``t >= 10``: herding's sawtooth biases a fit over one decade of log-spaced checkpoints, a fit over
-    every decade is robust to it) or sits at the means (``final_error`` 0: the run can no longer move); ``False`` where it converges (ends at or below
-    ``share * radius`` still falling); ``None`` otherwise (below it on a plateau, above it still falling, or flat while
-    the moments barely move: neither converged nor shown apart)."""
-    from .herding_claims import DECREASING_SLOPE
-    final_dist, radius = check_real("final_dist", final_dist, low=0.0), check_real("radius", radius, low=0.0)
-    dist_slope, final_error = check_real("dist_slope", dist_slope), check_real("final_error", final_error, low=0.0)
-    share, min_fall = check_real("share", share, low=0.0, low_open=True), check_real("min_fall", min_fall, low=1.0)
-    cut = DECREASING_SLOPE if stall_slope is None else check_real("stall_slope", stall_slope, high=0.0, high_open=True)
-    tol = share * radius
-    if final_dist <= tol:
-        return False if dist_slope < cut else None
-    if dist_slope < cut:
-        return None
-    rate_slope = float(rate_slope)
-    fell = final_error == 0.0 or (np.isfinite(rate_slope) and 10.0 ** (-rate_slope) >= min_fall)
-    return True if fell else None
 
 
 def moment_premise_cell(ls_error: float, herding_error: float, factor: float = 10.0) -> bool:
@@ -808,7 +779,7 @@ def run_resolution(n_states: int, n_points: int) -> float:
 
 def resolved_cell(radius: float, share: float, n_states: int, n_points: int) -> bool:
     """B5.1, B5.2: a cell decides "stalls" vs "converges" only where the tolerance read, ``share`` times its moment-set
-    ``radius`` (:func:`stalls_in_moment_set`), reaches the run's resolution (:func:`run_resolution`)."""
+    ``radius`` (:data:`RADIUS_SHARE`), reaches the run's resolution (:func:`run_resolution`)."""
     radius, share = check_real("radius", radius, low=0.0), check_real("share", share, low=0.0)
     return bool(share * radius >= run_resolution(n_states, n_points))
 
