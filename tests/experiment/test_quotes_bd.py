@@ -27,3 +27,14 @@ def test_threshold_of_ours_has_readings(claim):
 def test_sections_b_and_d_hold_only_their_paper():
     ids = [k for k in catalogue() if k[0] in "BD"]
     assert {k.split(".")[0] for k in ids} == {f"B{i}" for i in range(1, 7)} | {f"D{i}" for i in range(1, 6)}
+
+
+@pytest.mark.parametrize("cid", ["B5.6", "B5.9"])
+def test_b5_premise_named_as_the_code_computes_it(cid):
+    """Session 50 (the fresh review of B5 at the paper scale): the premise gate of B5.8 and B5.9 is the final moment error
+    more than 10 times below herding's (moment_claims.moment_premise_cell, factor 10), not the last decade's share,
+    which is shown beside B5.8 only: the quotes' "where" names it as computed."""
+    where = quote_of(cid)["where"]
+    assert "final moment error more than 10 times below herding's" in where
+    assert "moment_premise_cell" in where
+    assert "below herding's over most of the last decade" not in where

@@ -119,18 +119,6 @@ def test_distinct_sizes_and_permutation_verdict():
         distinct_sizes([1.0], [1.0, 2.0])
 
 
-def test_stalls_in_moment_set_needs_the_moments_to_fall():
-    """B5.1, B5.2 (review 188): "stalls" is a flat distance while the moment error falls 5-fold per decade at the run's
-    rate (or sits at the means); a 4-fold fall leaves it open."""
-    from inferopt.experiment.moment_claims import stalls_in_moment_set
-    # paper scale, (8, 0.2), herding: 0.0371 from p*, radius 0.157, flat, moments falling -1.02 a decade: stalls
-    assert stalls_in_moment_set(0.0371, -0.0005, 0.157, -1.018, 1e-5) is True
-    assert stalls_in_moment_set(0.001, -0.8, 0.157, -1.0, 1e-5) is False                     # converges to p*
-    assert stalls_in_moment_set(0.1, -0.5, 0.157, -1.0, 1e-5) is None                        # still falling, far out
-    assert stalls_in_moment_set(0.1, 0.0, 0.157, -0.6, 1e-5) is None                          # moments fall 4x only
-    assert stalls_in_moment_set(0.1, 0.0, 0.157, -0.6, 1e-5, min_fall=3.0) is True
-
-
 def test_moment_premise():
     from inferopt.experiment.moment_claims import moment_premise_cell
     assert moment_premise_cell(0.0, 1e-5) and not moment_premise_cell(2.5e-4, 1.2e-4)        # (8, 0.4): line search not better
@@ -256,20 +244,36 @@ def test_not_maxent_resolved_cell_judges_the_moments_first_and_can_hold_and_fail
     from inferopt.experiment.moment_claims import not_maxent_resolved_cell
     res = 1.6e-3   # sqrt(1024) / (2 * 10_000)
     # (10, 0.4)-like: line search's moment error only 1.38x down, slope -0.13, tolerance below the resolution: fails, not `not measured`
-    assert not_maxent_resolved_cell(0.72, -0.13, -0.1, 0.0049, 0.05, 0.0, 1e-3, res) is False
+    assert not_maxent_resolved_cell(0.72, -0.13, 0.05, 0.0, 1e-3, res) is False
     # moments vanish but the tolerance is below the resolution: not measured
-    assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.05, 0.0, 1e-3, res) == "not measured"
+    assert not_maxent_resolved_cell(0.001, -1.0, 0.05, 0.0, 1e-3, res) == "not measured"
     # flat above the tolerance and at >= 10 x the resolution: holds
-    assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.05, 0.0, 0.02, res) is True
+    assert not_maxent_resolved_cell(0.001, -1.0, 0.05, 0.0, 0.02, res) is True
     # flat above the tolerance but below 10 x the resolution: undecided
-    assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.012, 0.0, 0.01, res) is None
+    assert not_maxent_resolved_cell(0.001, -1.0, 0.012, 0.0, 0.01, res) is None
     # converging within the tolerance: fails; still falling above it: undecided
-    assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.015, -0.5, 0.02, res) is False
-    assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.05, -0.5, 0.02, res) is None
+    assert not_maxent_resolved_cell(0.001, -1.0, 0.015, -0.5, 0.02, res) is False
+    assert not_maxent_resolved_cell(0.001, -1.0, 0.05, -0.5, 0.02, res) is None
     # session 36 (helper-279): flat within the tolerance but resolved (>= 10 x the resolution) stalls: holds, at any level;
     # (10, 1/18) at the default scale: 0.0088 after 3e5 iterations, slope -0.037, tolerance 0.0201, resolution 5.3e-5
-    assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.0088, -0.037, 0.0201, 5.3e-5) is True
-    assert not_maxent_resolved_cell(0.001, -1.0, -1.0, 1e-4, 0.0088, -0.037, 0.0201, 1e-3) is None    # within 10 x: the grid's
+    assert not_maxent_resolved_cell(0.001, -1.0, 0.0088, -0.037, 0.0201, 5.3e-5) is True
+    assert not_maxent_resolved_cell(0.001, -1.0, 0.0088, -0.037, 0.0201, 1e-3) is None    # within 10 x: the grid's
+
+
+def test_not_maxent_resolved_cell_reads_the_envelope_rule_only():
+    """Session 50: the run's rate over t >= 10, the final moment error and min_fall decided nothing in
+    not_maxent_resolved_cell (the envelope rule, moments_vanish_envelope, decides "still falls"): they are no parameters;
+    the envelope rule alone turns a flat resolved run from stalls (holds) to fails."""
+    import inspect
+
+    from inferopt.experiment.moment_claims import not_maxent_resolved_cell
+    params = inspect.signature(not_maxent_resolved_cell).parameters
+    assert not {"rate_slope", "final_error", "min_fall"} & set(params)
+    with pytest.raises(TypeError):
+        not_maxent_resolved_cell(0.001, -1.0, 0.05, 0.0, 0.02, 1.6e-3, min_fall=5.0)
+    assert not_maxent_resolved_cell(0.001, -1.0, 0.05, 0.0, 0.02, 1.6e-3) is True
+    assert not_maxent_resolved_cell(0.001, -0.4, 0.05, 0.0, 0.02, 1.6e-3) is False              # envelope slope above -0.5
+    assert not_maxent_resolved_cell(0.001, float("-inf"), 0.05, 0.0, 0.02, 1.6e-3) is True       # at the means
 
 
 def test_more_efficient_late_cell_can_hold_and_fail():
@@ -286,11 +290,11 @@ def test_tolerance_ceiling_leaves_a_loose_reading_not_measured():
     from inferopt.experiment.moment_claims import MAX_RADIUS_SHARE, not_maxent_resolved_cell
     res, radius = 4e-4, 0.0412   # (6, 0.4): the 5 % / 10 % of ||p*|| readings gave 0.031 / 0.062
     ceiling = MAX_RADIUS_SHARE * radius
-    assert not_maxent_resolved_cell(0.003, -3.8, -1.2, 0.0, 0.037, -0.02, 0.062, res, ceiling=ceiling) == "not measured"
-    assert not_maxent_resolved_cell(0.003, -3.8, -1.2, 0.0, 0.037, -0.02, 0.062, res) is True          # no ceiling: flat, resolved
-    assert not_maxent_resolved_cell(0.003, -3.8, -1.2, 0.0, 0.037, -0.02, 0.0041, res, ceiling=ceiling) is True   # 0.1 x radius
-    assert not_maxent_resolved_cell(0.003, -3.8, -1.2, 0.0, 0.003, -0.5, 0.0041, res, ceiling=ceiling) is False  # converges
-    assert not_maxent_resolved_cell(0.5, -0.1, -0.1, 0.01, 0.037, 0.0, 0.031, res, ceiling=ceiling) is False    # moments first
+    assert not_maxent_resolved_cell(0.003, -3.8, 0.037, -0.02, 0.062, res, ceiling=ceiling) == "not measured"
+    assert not_maxent_resolved_cell(0.003, -3.8, 0.037, -0.02, 0.062, res) is True          # no ceiling: flat, resolved
+    assert not_maxent_resolved_cell(0.003, -3.8, 0.037, -0.02, 0.0041, res, ceiling=ceiling) is True   # 0.1 x radius
+    assert not_maxent_resolved_cell(0.003, -3.8, 0.003, -0.5, 0.0041, res, ceiling=ceiling) is False  # converges
+    assert not_maxent_resolved_cell(0.5, -0.1, 0.037, 0.0, 0.031, res, ceiling=ceiling) is False    # moments first
 
 
 def test_by_lost_value_compares_d_like_with_like():
@@ -706,7 +710,7 @@ def test_line_search_off_the_grid_reads_no_grid_resolution():
     (with herding's resolution it read undecided, "flat within the grid's reach"); flat at 5e-3 above the tolerance
     2e-3 stalls: holds (within 10 x 1e-3 it read undecided); a tolerance below 1e-3 is no longer `not measured`."""
     from inferopt.experiment.moment_claims import not_maxent_resolved_cell
-    vanish = (0.001, -1.0, -1.0, 1e-4)
+    vanish = (0.001, -1.0)
     assert not_maxent_resolved_cell(*vanish, 1e-12, 0.0, 2e-3, None) is False
     assert not_maxent_resolved_cell(*vanish, 1e-12, 0.0, 2e-3, 1e-3) is None                  # the old reading
     assert not_maxent_resolved_cell(*vanish, 5e-3, 0.0, 2e-3, None) is True
@@ -716,7 +720,7 @@ def test_line_search_off_the_grid_reads_no_grid_resolution():
     assert not_maxent_resolved_cell(*vanish, 1e-3, -0.5, 2e-3, None) is False                 # still falling within tol
     assert not_maxent_resolved_cell(*vanish, 5e-3, -0.5, 2e-3, None) is None                  # still falling outside
     assert not_maxent_resolved_cell(*vanish, 5e-3, 0.0, 0.3, None, ceiling=0.2) == "not measured"
-    assert not_maxent_resolved_cell(0.72, -0.13, -0.1, 0.0049, 5e-3, 0.0, 2e-3, None) is False   # moments first
+    assert not_maxent_resolved_cell(0.72, -0.13, 5e-3, 0.0, 2e-3, None) is False   # moments first
 
 
 def test_entropy_minimization_reading_reads_the_absolute_cut_and_b46s_comparative_reading():
@@ -990,3 +994,78 @@ def test_what_would_decide_names_the_tie_rule_as_well_as_d():
         what_would_decide(False, [])
     with pytest.raises(TypeError, match="lost_d"):
         what_would_decide("yes", [])
+
+
+def _b53_at(words):
+    """B5.3's claim at one reading from its cells' words (keys (d, pair weight)), as the notebook's map_claim reads it."""
+    from inferopt.experiment.herding_claims import map_holds
+    from inferopt.experiment.moment_claims import lost_setting_claim
+    return lost_setting_claim(map_holds(list(words.values())), {(d, round(w * (d - 1), 4)): x for (d, w), x in words.items()})
+
+
+#: B5.3 at the paper scale (reports/paper/metrics/B5.json, session 49): line search's position bracket per Fig. 7 cell
+B53_BRACKETS = {(8, 1 / 7): (0.457, 0.676), (8, 1 / 14): (0.255, 0.499), (8, 2 / 7): (0.809, 0.895),
+                (6, 0.2): (0.576, 0.746), (6, 0.1): (0.183, 0.396), (6, 0.4): (0.507, 0.764),
+                (10, 1 / 9): (0.226, 0.517), (10, 1 / 18): (0.223, 0.406), (10, 2 / 9): (0.608, 0.747)}
+
+
+def _b53_words(cut):
+    """Each cell's word at the cut from its bracket (moment_claims.entropy_minimization_bracket, the premise everywhere)."""
+    from inferopt.experiment.moment_claims import entropy_minimization_bracket
+    word = {True: "holds", False: "fails", "inconclusive": "inconclusive"}
+    return {k: word[entropy_minimization_bracket(lo, hi, cut)] for k, (lo, hi) in B53_BRACKETS.items()}
+
+
+def test_bracket_straddles_turns_a_reading_left_open_only_by_h_min_brackets():
+    """Session 50 (the fresh review of B5 at the paper scale): B5.3 fails at the cut 0.5; at the 0.6 reading d = 6 is
+    undecided only because (6, 0.2) and (6, 0.4) straddle the cut (and (8, 1/7) beside), d = 8 and 10 fail: the claim is
+    undecided there (the lost setting), and reading_compared turned nothing. bracket_straddles names the straddling cells
+    with their brackets: the claim is inconclusive (`reading`)."""
+    from inferopt.experiment.moment_claims import bracket_straddles, reading_compared
+    chosen = _b53_at(_b53_words(0.5))
+    assert chosen["verdict"] is False
+    at06 = _b53_at(_b53_words(0.6))
+    assert at06["verdict"] is None and at06["lost"] == "lost setting" and reading_compared(False, at06) is None
+    s = bracket_straddles(False, at06, _b53_words(0.6), B53_BRACKETS, 0.6)
+    assert s == {(8, 1 / 7): (0.457, 0.676), (6, 0.2): (0.576, 0.746), (6, 0.4): (0.507, 0.764)}
+    # a reading that decides, or a claim undecided at its chosen reading, turns nothing here
+    assert bracket_straddles(False, _b53_at(_b53_words(0.4)), _b53_words(0.4), B53_BRACKETS, 0.4) == {}
+    assert bracket_straddles(None, at06, _b53_words(0.6), B53_BRACKETS, 0.6) == {}
+
+
+def test_bracket_clear_of_the_cut_leaves_the_failure_standing():
+    """Session 50: where a cell left undecided at the reading has a bracket clear of the cut (undecided for another
+    reason), the reading is not open only by H_min's bracket, and the failure stands; a reading undecided over d where
+    some d decides against the chosen verdict already turns it (reading_compared), so nothing is added."""
+    from inferopt.experiment.moment_claims import bracket_straddles
+    words = _b53_words(0.6)
+    clear = dict(B53_BRACKETS) | {(6, 0.4): (0.61, 0.764)}   # (6, 0.4)'s bracket now above the cut 0.6
+    assert bracket_straddles(False, _b53_at(words), words, clear, 0.6) == {}
+    # d = 6 holding at 0.6 (every cell of it held) splits d: reading_compared turns the claim, no straddle needed
+    held = words | {(6, 0.2): "holds", (6, 0.4): "holds"}
+    assert bracket_straddles(False, _b53_at(held), held, B53_BRACKETS, 0.6) == {}
+    # the chosen verdict holding, a reading open only by straddling brackets turns it too
+    words_h = {(8, 0.1): "holds", (8, 0.2): "inconclusive"}
+    at = {"verdict": None, "by_value": {8: None}}
+    assert bracket_straddles(True, at, words_h, {(8, 0.1): (0.1, 0.2), (8, 0.2): (0.5, 0.7)}, 0.6) == {(8, 0.2): (0.5, 0.7)}
+    assert bracket_straddles(True, at, words_h, {(8, 0.1): (0.1, 0.2), (8, 0.2): (0.5, 0.6)}, 0.6) == {}   # high at the cut
+
+
+def test_bracket_straddles_refuses_bad_arguments():
+    from inferopt.experiment.moment_claims import bracket_straddles
+    words = _b53_words(0.6)
+    at = _b53_at(words)
+    with pytest.raises(ValueError, match="chosen"):
+        bracket_straddles("fails", at, words, B53_BRACKETS, 0.6)
+    with pytest.raises(ValueError, match="at_reading"):
+        bracket_straddles(False, {"verdict": None}, words, B53_BRACKETS, 0.6)
+    with pytest.raises(TypeError, match="brackets"):
+        bracket_straddles(False, at, words, list(B53_BRACKETS.values()), 0.6)
+    with pytest.raises(ValueError, match="words"):
+        bracket_straddles(False, at, words | {(8, 1 / 7): "open"}, B53_BRACKETS, 0.6)
+    with pytest.raises(ValueError, match="brackets"):
+        bracket_straddles(False, at, words, {k: v for k, v in B53_BRACKETS.items() if k != (6, 0.2)}, 0.6)
+    with pytest.raises(ValueError, match="high must be at least low"):
+        bracket_straddles(False, at, words, B53_BRACKETS | {(6, 0.2): (0.7, 0.6)}, 0.6)
+    with pytest.raises(ValueError, match="cut"):
+        bracket_straddles(False, at, words, B53_BRACKETS, float("nan"))

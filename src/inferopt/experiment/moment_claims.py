@@ -88,6 +88,11 @@ read where the run ends, over its last decade, not over an early plateau:
   defining relative clause, the premise of each cell; `off_grid_regime` and `FIGURE_GRID` gone);
   :data:`FREQUENCY_READINGS`, :func:`frequency_readings` -- B5.9's readings of "more often" (1/2 and 3/5 per d, 1/2 pooled
   over d), none asking every cell where a majority does not.
+* session 50 (the fresh review of B5 at the paper scale): :func:`bracket_straddles` -- B5.3 at a reading left undecided
+  only because H_min's brackets straddle its cut (:func:`entropy_minimization_bracket`) turns the claim inconclusive,
+  `reading` ("an undecided reading turns nothing", :func:`reading_compared`, had let a failure on lower bounds close to
+  the cut stand); :func:`not_maxent_resolved_cell` -- the envelope rule alone decides "still falls" (three unused
+  parameters gone).
 """
 
 from __future__ import annotations
@@ -154,35 +159,6 @@ def not_maxent_cell(drop: float, late_slope: float, final_error: float, final_di
 #: not reached ``p*``, and the tolerance scales with the cell (an absolute ``conv_tol`` sits at 26 % of the radius at
 #: (8, 0.2) but above it at (8, 0.4))
 RADIUS_SHARE = 0.1
-#: B5.1, B5.2: "stalls" needs the moment error to fall at least this factor per decade (at the run's rate, its log-log slope
-#: over t >= 10) while the distance is flat over the last decade (or to sit at the means: the run can no longer move): a
-#: flat distance of a run that still moves
-MIN_FALL = 5.0
-
-
-def stalls_in_moment_set(final_dist: float, dist_slope: float, radius: float, rate_slope: float, final_error: float,
-                         share: float = RADIUS_SHARE, stall_slope: float | None = None, min_fall: float = MIN_FALL) -> bool | None:
-    """B5.1, B5.2 on one run, the distance part, three-valued: ``True`` where the distance to ``p*`` stalls -- it ends
-    above ``share`` times the cell's moment-set ``radius`` (:func:`moment_set_radius`) and is flat over the last decade
-    (log-log ``dist_slope`` above ``stall_slope``, :data:`~.herding_claims.DECREASING_SLOPE` unless a reading is given)
-    while the moment error falls by ``min_fall`` or more per decade at the run's rate (``10 ** -rate_slope``, its
-    log-log slope over ``t >= 10``: herding's sawtooth biases a fit over one decade of log-spaced checkpoints, a fit over
-    every decade is robust to it) or sits at the means (``final_error`` 0: the run can no longer move); ``False`` where it converges (ends at or below
-    ``share * radius`` still falling); ``None`` otherwise (below it on a plateau, above it still falling, or flat while
-    the moments barely move: neither converged nor shown apart)."""
-    from .herding_claims import DECREASING_SLOPE
-    final_dist, radius = check_real("final_dist", final_dist, low=0.0), check_real("radius", radius, low=0.0)
-    dist_slope, final_error = check_real("dist_slope", dist_slope), check_real("final_error", final_error, low=0.0)
-    share, min_fall = check_real("share", share, low=0.0, low_open=True), check_real("min_fall", min_fall, low=1.0)
-    cut = DECREASING_SLOPE if stall_slope is None else check_real("stall_slope", stall_slope, high=0.0, high_open=True)
-    tol = share * radius
-    if final_dist <= tol:
-        return False if dist_slope < cut else None
-    if dist_slope < cut:
-        return None
-    rate_slope = float(rate_slope)
-    fell = final_error == 0.0 or (np.isfinite(rate_slope) and 10.0 ** (-rate_slope) >= min_fall)
-    return True if fell else None
 
 
 def moment_premise_cell(ls_error: float, herding_error: float, factor: float = 10.0) -> bool:
@@ -803,7 +779,7 @@ def run_resolution(n_states: int, n_points: int) -> float:
 
 def resolved_cell(radius: float, share: float, n_states: int, n_points: int) -> bool:
     """B5.1, B5.2: a cell decides "stalls" vs "converges" only where the tolerance read, ``share`` times its moment-set
-    ``radius`` (:func:`stalls_in_moment_set`), reaches the run's resolution (:func:`run_resolution`)."""
+    ``radius`` (:data:`RADIUS_SHARE`), reaches the run's resolution (:func:`run_resolution`)."""
     radius, share = check_real("radius", radius, low=0.0), check_real("share", share, low=0.0)
     return bool(share * radius >= run_resolution(n_states, n_points))
 
@@ -834,19 +810,21 @@ def still_falling(dist_slope: float, cut: float = -0.1) -> bool:
     return bool(np.isfinite(float(dist_slope)) and float(dist_slope) < cut)
 
 
-def not_maxent_resolved_cell(drop: float, env_slope: float, rate_slope: float, final_error: float, final_dist: float,
-                             dist_slope: float, tol: float, resolution: float | None, max_slope: float = -0.5,
-                             stall_slope: float | None = None, min_fall: float = MIN_FALL,
+def not_maxent_resolved_cell(drop: float, env_slope: float, final_dist: float, dist_slope: float, tol: float,
+                             resolution: float | None, max_slope: float = -0.5, stall_slope: float | None = None,
                              min_resolutions: float = MIN_RESOLUTIONS, ceiling: float | None = None):
-    """B5.1, B5.2 on one run (review 210). The moment half first: ``False`` where the moment error does not go to
+    """B5.1, B5.2 on one run (Sec. 5.3's Fig. 7; review 210). The moment half first: ``False`` where the moment error does not go to
     0 (:func:`moments_vanish_envelope`) -- a run that does not reach the means fails the claim's moment half whatever
     the resolution. Then ``"not measured"`` where the tolerance ``tol`` lies below the run's ``resolution``
     (:func:`run_resolution`), or above ``ceiling`` (session 30's review: :data:`MAX_RADIUS_SHARE` times the cell's
     moment-set radius; a tolerance near the radius calls nearly any distribution with ``p*``'s moments "converged", so
     the cell cannot tell "stalls" apart; ``None``: no upper bound). Else three-valued: ``False`` where the distance ends
     at or below ``tol`` still falling (converges); ``True`` where it stalls -- flat over the last decade (slope above
-    ``stall_slope``) at least ``min_resolutions`` times the resolution while the moment error falls (``min_fall``-fold per
-    decade at the run's rate, or the envelope rule, or at the means), at any level (session 36, helper-279's review: a
+    ``stall_slope``) at least ``min_resolutions`` times the resolution while the moment error still falls, which the
+    envelope rule alone decides (:func:`moments_vanish_envelope`, read first: the envelope of the moment error over the
+    last decade at most :data:`MOMENT_FRACTION` of its start and its slope below ``max_slope``, or at the means; session
+    50: the run's rate over t >= 10 and the final moment error, once parameters here, decided nothing), at any level
+    (session 36, helper-279's review: a
     plateau resolved above the run's grid is not convergence however near p* it sits -- herding at d = 10 flat from
     3 x 10^4 to 3 x 10^5 iterations at 23 % of ||p*||, 165 times the resolution, had been undecided for lying within
     ``tol``; the tolerance now only decides "converges"); ``None`` otherwise (still falling outside ``tol``, or flat
@@ -1327,3 +1305,51 @@ def what_would_decide(lost_d: bool, tie_rules) -> str:
     if not parts:
         raise ValueError("what_would_decide needs a lost d or a tie rule saying otherwise")
     return " and ".join(parts) + "."
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Session 50 (the fresh review of B5 at the paper scale): B5.3's reading left undecided only by H_min's bracket.
+
+def bracket_straddles(chosen, at_reading, words, brackets, cut) -> dict:
+    """B5.3 at one reading of its position cut (Sec. 6's "would rather suggest a minimization of the entropy"; session 50,
+    the fresh review of B5 at the paper scale: at the paper scale B5.3 failed at the cut 0.5 on lower bounds close to it,
+    while at the 0.6 reading the map was undecided only because H_min's brackets straddled the cut, and "an undecided
+    reading turns nothing", :func:`reading_compared`, let the failure stand). A cell's position on B4.4's scale is known
+    only within its bracket ``[low, high]`` (:func:`entropy_minimization_bracket`: ``low`` from the searched low end,
+    :func:`entropy_low_end`, ``high`` from H_min's lower bound, :func:`min_entropy_lower_bound`) and is undecided where
+    the bracket straddles the cut, ``low <= cut < high``.
+
+    ``chosen``: the claim's verdict at the chosen reading (``True`` / ``False`` / ``None``); ``at_reading``:
+    :func:`lost_setting_claim`'s dict at this reading; ``words``: cell -> its verdict word at this reading; ``brackets``:
+    cell -> ``(low, high)`` (needed for every cell undecided here); ``cut``: this reading's cut. Returns the straddling
+    cells with their brackets, ``{cell: (low, high)}``, where the chosen verdict decides, this reading leaves the claim
+    undecided with no value of the lost setting deciding against it (:func:`reading_compared` turns nothing) and every
+    cell undecided here straddles the cut: the reading is then undecided only because H_min is bracketed, and the true
+    positions could settle it otherwise than the chosen verdict (a claim undecided over the map or over d has an
+    outcome of its open cells that does not give the chosen verdict), so the claim is inconclusive, `reading`. Else
+    ``{}``: the reading decides, turns the claim by itself, or is left open by a cell whose bracket is clear of the cut."""
+    if chosen not in (True, False, None):
+        raise ValueError(f"chosen must be True, False or None; got {chosen!r}")
+    if not isinstance(at_reading, dict) or not {"verdict", "by_value"} <= set(at_reading):
+        raise ValueError(f"at_reading must be lost_setting_claim's dict (with 'verdict' and 'by_value'); got {at_reading!r}")
+    if not isinstance(words, dict) or not isinstance(brackets, dict):
+        raise TypeError("words and brackets must be dicts keyed by cell")
+    known = ("holds", "fails", "inconclusive", "not measured")
+    if any(w not in known for w in words.values()):
+        raise ValueError(f"words must be verdict words among {known}; got {sorted({str(w) for w in words.values()} - set(known))}")
+    cut = check_real("cut", cut)
+    open_cells = [k for k, w in words.items() if w == "inconclusive"]
+    missing = [k for k in open_cells if k not in brackets]
+    if missing:
+        raise ValueError(f"brackets: no bracket for the undecided cells {missing!r}")
+    span = {}
+    for k in open_cells:
+        if not isinstance(brackets[k], list | tuple) or len(brackets[k]) != 2:
+            raise ValueError(f"brackets[{k!r}] must be a (low, high) pair; got {brackets[k]!r}")
+        low, high = check_real("low", brackets[k][0]), check_real("high", brackets[k][1])
+        if high < low - 1e-12:
+            raise ValueError(f"brackets[{k!r}]: high must be at least low; got {brackets[k]!r}")
+        span[k] = (low, high)
+    if chosen is None or at_reading["verdict"] is not None or reading_compared(chosen, at_reading) is not None or not open_cells:
+        return {}
+    return span if all(low <= cut < high for low, high in span.values()) else {}
