@@ -53,7 +53,15 @@ def both(sgd, lan, method="LANCZOS"):
     return {(n, "SGD"): sgd for n in gc.DATASETS} | {(n, method): lan for n in gc.DATASETS}
 
 
-FAST, TIED = run(1.0), run(1.0)          # every target at the first record
+def late():
+    """As fast as ``run(1.0)`` (every target at 1 s and 100 products) but met at the SECOND record, a record every half second,
+    the first still at the start's level: no target is met at a first record (gp_claims.past_first)."""
+    r = run(2.0, T=40, pace=0.5)
+    r.metric[1] = 2.0
+    return r
+
+
+FAST, TIED = late(), late()              # every target at 1 s, past the first record
 SLOW = run(0.05)                         # share s at record 20 s (0.99: the end)
 
 
@@ -497,10 +505,10 @@ def _startup_map(start_lan):
     (ratio 9, the line search's start-up); a start cell at the headline sizes where the authors' LANCZOS is ``start_lan``."""
     shares = [0.1, 0.3, 0.5]
     first = run(1.0, pace=9.0)
-    res = _three(TIED, first)
+    res = _three(TIED, first, sgd=run(1.0))
     vmap = gc.GPVerdictMap({con: gp_comparison(res, ("SGD", lan), shares, nll={k: 0.0 for k in res}) for con, lan in CONS.items()},
                            CONS, shares, 0.3, n_resamples=FEW)
-    start = _three(TIED, start_lan)
+    start = _three(TIED, start_lan, sgd=run(1.0))
     vmap.add("start: lengthscale 100", "paper's", start, {k: 0.0 for k in start}, "paper", ["SGD", "LANCZOS", AUTHORS])
     return vmap
 
@@ -516,7 +524,7 @@ def test_d54_hold_on_the_first_record_stands_only_where_the_start_cells_hold(tmp
     rec = exp.claim(**gc.d54_claim(_inputs(failing), "authors"))
     assert rec.verdict == "inconclusive" and "the hold rests on the start" in rec.reason
     assert rec.measured["humidity: the largest ratio's target met at both arms' first record"] is True
-    held = _startup_map(run(1.0, pace=9.0))      # the start cell holds too: the hold stands
+    held = _startup_map(SLOW)                    # the start cell holds past LANCZOS's first record (ratios 2, 6, 10): the hold stands
     assert gc.startup_hold(held.tables["authors"], AUTHORS, [0.1, 0.3], held.cells[("D5.4", "authors")][1:])["stands"]
     assert exp.claim(**gc.d54_claim(_inputs(held), "authors")).verdict == "holds"
     # read past the first record (SGD 8x faster from record 1 against 8): the start cells are not needed
@@ -562,7 +570,7 @@ def test_a_cell_whose_datasets_hold_other_seeds_resamples_them_apart():
 def test_startup_hold_reads_the_start_cells_at_the_chosen_reading():
     """A start cell whose verdict turns only within the readings (inconclusive) but holds decisively at the chosen reading holds
     there: the hold stands (the old rule read its verdict and overrode a hold its own cells back); one failing there does not."""
-    held = _startup_map(run(1.0, pace=9.0))
+    held = _startup_map(SLOW)
     tb, start = held.tables["authors"], held.cells[("D5.4", "authors")][1:]
     turned = [dict(c, verdict="inconclusive", **{gc.CHOSEN_READING: "holds"}) for c in start]
     assert start and all(c["support"] >= 0.9 for c in start)
@@ -583,7 +591,7 @@ def test_diagnosis_takes_the_other_constructions_final_verdict_not_its_main_cell
     assert gc.claim_decision("D5.4", inputs, "authors")["reason"] is not None
     got = gc.d54_claim(inputs, "ours")["diagnosis"]
     assert not (isinstance(got, dict) and got.get("kind") == "construction")
-    assert gc.claim_decision("D5.4", _inputs(_startup_map(run(1.0, pace=9.0))), "authors")["reason"] is None
+    assert gc.claim_decision("D5.4", _inputs(_startup_map(SLOW)), "authors")["reason"] is None
     with pytest.raises(TypeError, match="other_reason"):
         gc.diagnosis("D5.1", "ours", ours_fail, words, 80, 2, other_reason=True)
 
