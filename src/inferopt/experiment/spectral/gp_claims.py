@@ -422,9 +422,11 @@ def unequal_settings(settings: dict, constructions: dict) -> dict:
     """``{construction: [setting labels]}``: the settings that give the two compared methods UNEQUAL inputs in that
     construction's comparison (SGD against its LANCZOS), which rescue nothing (rubric 7: a `setting` rescues on equal inputs,
     :func:`~.gp.own_map_diagnosis`). ``settings`` maps a label to ``(its method_calls keywords, the methods it runs)``; a
-    setting is unequal for a comparison where it changes a keyword of :data:`WORK` (probes, degree, Lanczos steps) and runs one
-    of the two compared methods, not both: one method's work changes while the other's stays as in the main cells (SGD on
-    10 probes against the authors' 5; SGD's degree against a LANCZOS that keeps its own)."""
+    setting is unequal for a comparison where it changes a keyword of :data:`WORK` (probes, degree, Lanczos steps) of that
+    comparison's LANCZOS and not of SGD: the baseline's work per step departs from the construction compared (the authors'
+    probes and Lanczos steps are their code's) while SGD keeps its own. A setting changing SGD's own degree N or probes M
+    (and no LANCZOS's) is SGD's open choice, which Sec. 5.2 leaves unsaid, priced in the same common work budget: its
+    inputs are equal, as any other setting's."""
     constructions = _constructions(constructions)
     if not isinstance(settings, dict):
         raise TypeError(f"settings must be a mapping label -> (keywords, methods); got {type(settings).__name__}")
@@ -438,7 +440,7 @@ def unequal_settings(settings: dict, constructions: dict) -> dict:
         if not work & set(kw):
             continue
         for con, lan in constructions.items():
-            if len({"SGD", lan} & methods) == 1:
+            if lan in methods and "SGD" not in methods:
                 out[con].append(label)
     return out
 
@@ -486,9 +488,10 @@ def undecided_misses(claim_id: str, table: pd.DataFrame, lanczos: str, shares) -
 
 
 def map_cell(setting: dict, claim_id: str, test, table: pd.DataFrame, lanczos: str, shares, chosen: float, seed: int = 0,
-             construction: str | None = None, data: str | None = None, n_resamples: int = N_RESAMPLES, reference=None) -> dict:
+             construction: str | None = None, data: str | None = None, n_resamples: int = N_RESAMPLES, reference=None, past: bool = True) -> dict:
     """A cell of the verdict map (:func:`~..verdict_map.cell`): not measured where the claim is not decided
-    (:func:`readable`; D5.4 read past LANCZOS's first record, :func:`past_first`), such a cell keeping the targets whose miss
+    (:func:`readable`; D5.4 read past LANCZOS's first record, :func:`past_first`, unless ``past`` is False: the headline main
+    cell, the claim's own reading, whose start-up :func:`startup_hold` reads), such a cell keeping the targets whose miss
     is undecided (``undecided misses``, :func:`undecided_misses`); a measured cell carries its bootstrap support over seeds
     (``n_resamples``, seeded by ``seed``) and keeps the numbers that decide it, at the shares it is read at
     (:func:`~.gp.deciding_numbers`; D5.2's against ``reference``, :func:`d52_numbers`): a text quoting the cell quotes these,
@@ -497,15 +500,15 @@ def map_cell(setting: dict, claim_id: str, test, table: pd.DataFrame, lanczos: s
     (:func:`claim_tests` with ``past`` and ``reference``)."""
     check_callable("test", test)
     seed = check_int("seed", seed, low=0)
-    ok = readable(claim_id, table, lanczos, shares, chosen, past=True)
+    ok = readable(claim_id, table, lanczos, shares, chosen, past=past)
     holds = test(table) if ok else None
     support = bootstrap_support(test, table, by="seed", within=seed_strata(table), n_resamples=n_resamples, seed=seed) if ok else None
-    got = cell(setting, holds, support=support, readings=claim_readings(claim_id, table, lanczos, shares, chosen, past=True, reference=reference) if ok else None,
+    got = cell(setting, holds, support=support, readings=claim_readings(claim_id, table, lanczos, shares, chosen, past=past, reference=reference) if ok else None,
                construction=construction, data=data)
     if ok:
         got["seeds"] = int(table.groupby("dataset")["seed"].nunique().max())   # its most seeds on one dataset (a headline cell: humidity's)
         got["numbers"] = (d52_numbers(table, lanczos, reference) if claim_id == "D5.2" else
-                          deciding_numbers(table, lanczos, claim_id, deciding_shares(claim_id, table, lanczos, shares, chosen, past=True)))
+                          deciding_numbers(table, lanczos, claim_id, deciding_shares(claim_id, table, lanczos, shares, chosen, past=past)))
     elif claim_id in SPEED and undecided_misses(claim_id, table, lanczos, shares):
         got["undecided misses"] = undecided_misses(claim_id, table, lanczos, shares)
     if "readings turn" in got:   # the verdict at the chosen reading alone: a cell that holds there has no failure to explain
@@ -609,10 +612,10 @@ class GPVerdictMap:
         self.rows = []
         hum = _humidity_reference(self.reference())
         for con, lan in self.constructions.items():   # the headline runs are the map's first cell, on the paper's sizes
-            for c_, test in claim_tests(self.tables[con], lan, self.shares, self.chosen, past=True, reference=hum).items():
+            for c_, test in claim_tests(self.tables[con], lan, self.shares, self.chosen, reference=hum).items():   # the claim's own reading
                 self.cells[(c_, con)].append(map_cell({"setting": "main", "d": "paper's"}, c_, test, self.tables[con], lan, self.shares,
                                                       self.chosen, self.seed, construction=con, data="paper", n_resamples=self.n_resamples,
-                                                      reference=hum))
+                                                      reference=hum, past=False))
 
     def reference(self, model="paper's") -> dict:
         """D5.2's reference on ``model`` (``{dataset: {"RMSE", "NLL"}}``): the best any run reaches on it, :attr:`references`'
@@ -665,6 +668,52 @@ def undecided_cells(cells, headline="paper's") -> list:
     return [c for c in _map_cells("cells", cells) if c["setting"].get("d") == headline and "support" in c and c.get("verdict") == "inconclusive"]
 
 
+def _where(c: dict) -> str:
+    return f"'{setting_text(c['setting'])}'" + (" (authors' construction)" if c.get("construction") == "authors" else "")
+
+
+def undecided_text(cells) -> str:
+    """The sentence naming the verdict-map ``cells`` left undecided by an arm's miss within the other's seed spread
+    (``undecided misses``, :func:`map_cell`): neither a hold nor a rescue; empty where there are none."""
+    open_ = [c for c in _map_cells("cells", cells) if c.get("undecided misses")]
+    if not open_:
+        return ""
+    return (" Undecided, neither a hold nor a rescue (an arm levels off above a target the other reaches, at a likelihood no worse or a "
+            "level within the other arm's seed spread): " + "; ".join(f"the cell {_where(c)} at {', '.join(c['undecided misses'])}" for c in open_) + ".")
+
+
+def decide_step(cells) -> str:
+    """What would decide a claim whose verdict map earns no diagnosis: for each cell of ``cells`` that does not fail
+    decisively (rubric 7: `paper` needs every cell to), the step that would decide it: a cell whose verdict turns within
+    the readings of a cut-off, the readings that turn it; a cell whose support is between 10 % and 90 %, more seeds (twice
+    those it ran); a cell not measured, the targets whose miss is undecided (more seeds) or the bound that leaves it open
+    (runs reaching the target within the budget); a holding cell that rescues nothing (its data size's, or unequal
+    inputs), that cell on equal inputs at the headline sizes. Empty where every cell fails decisively."""
+    from ..verdict_map import decisive
+    steps = []
+    for c in _map_cells("cells", cells):
+        if c.get("verdict") == "fails" and decisive(c):
+            continue
+        if "readings turn" in c:
+            said = ", ".join(f"{r['value']}: {r['verdict']}" for r in c["readings turn"] if isinstance(r, dict))
+            step = (f"its verdict turns within the readings of our cut-off ({said}; {c.get(CHOSEN_READING, 'undecided')} at the chosen one): "
+                    "the readings agreeing there")
+        elif c.get("verdict") == "not measured":
+            step = (f"an arm's miss undecided at {', '.join(c['undecided misses'])}: more seeds, the missing arm's level beyond the other's spread"
+                    if c.get("undecided misses") else "no ratio decided (a budget cap or a coarse record bounds it the other way): runs reaching "
+                                                       "the target within the budget, recorded at every iterate")
+        elif c.get("verdict") == "inconclusive" and "support" in c:
+            seeds = c.get("seeds")
+            step = (f"support {c['support']:.2f}" + (f" from {seeds} seeds" if seeds else "") + ": more seeds"
+                    + (f" ({2 * seeds})" if seeds else "") + ", its support then at least 90 % or at most 10 %")
+        elif "size" in c or "unequal" in c:
+            step = f"it holds, but {c.get('size', c.get('unequal'))}: that cell on equal inputs at the headline sizes"
+        else:
+            step = f"{c.get('verdict')} without a support: a bootstrap over its seeds"
+        steps.append(f"the cell {_where(c)}: {step}")
+    return ("What would decide it: " + "; ".join(steps) + ".") if steps else ""
+
+
 def diagnosis(claim_id: str, construction: str, verdict_map: GPVerdictMap, words: dict, map_n: int, map_seeds: int,
               unequal=(), other_reason=None, n_seeds: int | None = None):
     """A failing claim's diagnosis (rubric 7): ``construction`` when the other construction's claim holds as ITS CLAIM
@@ -698,7 +747,8 @@ def diagnosis(claim_id: str, construction: str, verdict_map: GPVerdictMap, words
     if mine == "not measured":
         return None
     if mine != theirs and other_reason is None and construction_holds(cells[(claim_id, other)][0], claim_readings(
-            claim_id, verdict_map.tables[other], verdict_map.constructions[other], verdict_map.shares, verdict_map.chosen)):
+            claim_id, verdict_map.tables[other], verdict_map.constructions[other], verdict_map.shares, verdict_map.chosen,
+            reference=_humidity_reference(verdict_map.reference()))):
         return {"kind": "construction", "text": f"Against the {other} LANCZOS it holds at the headline sizes, decisively and at every reading of its cut-offs ({numbers_text(cells[(claim_id, other)][0])}); "
                                                 f"against the {con} one it is {mine} ({numbers_text(cells[(claim_id, con)][0])}).",
                 "evidence": {"sweep": cells[(claim_id, con)] + cells[(claim_id, other)]}}
@@ -731,6 +781,11 @@ def diagnosis(claim_id: str, construction: str, verdict_map: GPVerdictMap, words
                 for c_ in open_) + ": what would decide it is that cell re-run with more seeds" + (f" (twice the seeds it ran: {', '.join(str(2 * seeds(c_)) for c_ in open_)})"
                                                                                                     if all(seeds(c_) for c_ in open_) else "")
                 + ", its support then at least 90 % or at most 10 %", found.evidence)
+    sweep = found.evidence.get("sweep", []) if isinstance(found, Unearned) else (found or {}).get("evidence", {}).get("sweep", [])
+    if isinstance(found, Unearned) and "what would decide it" not in found.reason.lower():
+        found = Unearned(f"{found.reason}. {decide_step(sweep)}".rstrip(". ") + ".", found.evidence)
+    elif isinstance(found, dict) and undecided_text(sweep):
+        found = dict(found, text=found["text"] + undecided_text(sweep))
     return found
 
 
@@ -944,11 +999,15 @@ def _grid_measured(inputs, name) -> dict:
 
 
 def _nominal(inputs, table, lanczos, names) -> dict:
-    """SGD's products at its nominal count (``n`` per probe) beside the calibrated ``1.2n`` the ratios decide on: its median
-    total, and the LANCZOS / SGD products ratio at every target with SGD's nominal count (:func:`~.gp.nominal_ratio`)."""
+    """SGD's products at its nominal count (``n`` per probe) beside the count the ratios decide on: the paper's cost (``6n``,
+    recursion (6)) where ``inputs`` holds our adjoint arm beside (``inputs.beside``: the tables re-priced,
+    :func:`~.gp_budget.paper_cost_runs`), else our calibrated ``1.2n``: its median total, and the LANCZOS / SGD products
+    ratio at every target with SGD's nominal count (:func:`~.gp.nominal_ratio`)."""
     if "total nominal matvecs" not in table.columns:
         return {}
-    return ({f"{n}: SGD median total products, calibrated (1.2n per probe, deciding)": _median(table, n, "SGD", "total matvecs") for n in names}
+    deciding = (f"at the paper's cost ({PAPER_PRODUCTS_PER_DEGREE:g}n per probe, recursion (6), deciding)" if inputs.beside
+                else "calibrated (1.2n per probe, deciding)")
+    return ({f"{n}: SGD median total products, {deciding}": _median(table, n, "SGD", "total matvecs") for n in names}
             | {f"{n}: SGD median total products, nominal (n per probe)": _median(table, n, "SGD", "total nominal matvecs") for n in names}
             | {f"{n}: LANCZOS / SGD matvecs to {s_:g}, SGD's nominal count": nominal_ratio(table, n, lanczos, s_) for n in names for s_ in inputs.verdict_map.shares})
 
