@@ -14,7 +14,10 @@ The paper's four statements on GP hyperparameter learning (Sec. 5.2), each read 
 
 The tests themselves are :mod:`.gp`'s; this module decides at which target share each claim is read
 (:func:`judged_share`), under which readings of its cut-offs (:func:`claim_readings`), whether a bounded ratio leaves it
-undecided and what would decide it (:func:`readable`, :func:`judged`, :func:`bound_text`), the cells of its verdict
+undecided and what would decide it (:func:`readable`, :func:`judged`, :func:`bound_text`), which targets a speed claim
+reads (past LANCZOS's first record, :func:`past_first`; an infinite ratio only where the miss is genuine, :func:`genuine_miss`,
+:func:`miss_undecided`), D5.2's stuck runs against the best any run reaches on the model (:func:`best_reached`,
+:func:`stuck_against`), what would decide a claim its map leaves undecided (:func:`decide_step`), the cells of its verdict
 map (:func:`map_cell`, :func:`map_row`, :class:`GPVerdictMap`), its diagnosis (:func:`diagnosis`) and the record the
 notebook hands to ``exp.claim`` (:func:`d51_claim` to :func:`d54_claim`), with the texts that describe the setup
 (:func:`setup_text`, :func:`construction_words`, :func:`authors_runs_text`) and the implementation check of the cost of
@@ -33,9 +36,9 @@ from ..claims import Unearned, readings, setting_text
 from ..support import N_RESAMPLES, bootstrap_support, supported_verdict
 from ..verdict_map import cell
 from .gp import (CHOSEN_READING, _holds_at_chosen, _map_cells, GRID_BAND, PLATEAU, TIE, UNITS, _pair, _runs, _share, _shares, capped, grid_limited, nominal_ratio, coarse_record,
-                 construction_holds, d51_reading, d53_reading, d54_informative, d54_reading, d55_test, decided_share, deciding_numbers,
+                 construction_holds, d51_reading, d53_reading, d54_reading, d55_test, decided_share, deciding_numbers,
                  gp_comparison, levels_above, never_reaches, objective_agrees, own_map_diagnosis, ratio_bound, readable_shares, reached,
-                 reference_rmse, size_held, stuck_share, time_ratio)
+                 reference_rmse, size_held, time_ratio)
 from .gp_budget import PAPER_PRODUCTS_PER_DEGREE
 
 #: the claims of D5, in the order they are recorded
