@@ -445,15 +445,15 @@ def test_map_cell_keeps_the_chosen_reading_where_the_readings_turn():
     import inferopt.experiment.spectral.gp_claims as gc
     from inferopt.experiment.spectral.gp import CHOSEN_READING
     table = pd.DataFrame({"dataset": "sound", "seed": np.arange(6)})   # a map cell's rows name their dataset (seed_strata)
-    fake = dict(readable=lambda *a: True, claim_readings=lambda *a: [{"value": 0.9, "verdict": "holds"}, {"value": 0.5, "verdict": "fails"}],
-                deciding_numbers=lambda *a: {}, deciding_shares=lambda *a: [0.9])
+    fake = dict(readable=lambda *a, **k: True, claim_readings=lambda *a, **k: [{"value": 0.9, "verdict": "holds"}, {"value": 0.5, "verdict": "fails"}],
+                deciding_numbers=lambda *a, **k: {}, deciding_shares=lambda *a, **k: [0.9])
     saved = {k: getattr(gc, k) for k in fake}
     try:
         for k, v in fake.items():
             setattr(gc, k, v)
         got = gc.map_cell({"setting": "main"}, "D5.4", lambda t: True, table, "LANCZOS", [0.5, 0.9], 0.9)
         assert got["verdict"] == "inconclusive" and got[CHOSEN_READING] == "holds"
-        steady = dict(fake, claim_readings=lambda *a: [{"value": 0.9, "verdict": "holds"}, {"value": 0.5, "verdict": "holds"}])
+        steady = dict(fake, claim_readings=lambda *a, **k: [{"value": 0.9, "verdict": "holds"}, {"value": 0.5, "verdict": "holds"}])
         setattr(gc, "claim_readings", steady["claim_readings"])
         got = gc.map_cell({"setting": "main"}, "D5.4", lambda t: True, table, "LANCZOS", [0.5, 0.9], 0.9)
         assert got["verdict"] == "holds" and CHOSEN_READING not in got

@@ -14,7 +14,10 @@ The paper's four statements on GP hyperparameter learning (Sec. 5.2), each read 
 
 The tests themselves are :mod:`.gp`'s; this module decides at which target share each claim is read
 (:func:`judged_share`), under which readings of its cut-offs (:func:`claim_readings`), whether a bounded ratio leaves it
-undecided and what would decide it (:func:`readable`, :func:`judged`, :func:`bound_text`), the cells of its verdict
+undecided and what would decide it (:func:`readable`, :func:`judged`, :func:`bound_text`), which targets a speed claim
+reads (past LANCZOS's first record, :func:`past_first`; an infinite ratio only where the miss is genuine, :func:`genuine_miss`,
+:func:`miss_undecided`), D5.2's stuck runs against the best any run reaches on the model (:func:`best_reached`,
+:func:`stuck_against`), what would decide a claim its map leaves undecided (:func:`decide_step`), the cells of its verdict
 map (:func:`map_cell`, :func:`map_row`, :class:`GPVerdictMap`), its diagnosis (:func:`diagnosis`) and the record the
 notebook hands to ``exp.claim`` (:func:`d51_claim` to :func:`d54_claim`), with the texts that describe the setup
 (:func:`setup_text`, :func:`construction_words`, :func:`authors_runs_text`) and the implementation check of the cost of
@@ -33,9 +36,9 @@ from ..claims import Unearned, readings, setting_text
 from ..support import N_RESAMPLES, bootstrap_support, supported_verdict
 from ..verdict_map import cell
 from .gp import (CHOSEN_READING, _holds_at_chosen, _map_cells, GRID_BAND, PLATEAU, TIE, UNITS, _pair, _runs, _share, _shares, capped, grid_limited, nominal_ratio, coarse_record,
-                 construction_holds, d51_reading, d53_reading, d54_informative, d54_reading, d55_test, decided_share, deciding_numbers,
+                 construction_holds, d51_reading, d53_reading, d54_reading, d55_test, decided_share, deciding_numbers,
                  gp_comparison, levels_above, never_reaches, objective_agrees, own_map_diagnosis, ratio_bound, readable_shares, reached,
-                 reference_rmse, size_held, stuck_share, time_ratio)
+                 reference_rmse, size_held, time_ratio)
 from .gp_budget import PAPER_PRODUCTS_PER_DEGREE
 
 #: the claims of D5, in the order they are recorded
@@ -135,9 +138,22 @@ def d54_shares(shares, low: float) -> list[float]:
     return [s_ for s_ in _share_list(shares) if s_ >= low]
 
 
-def _share_reading(claim_id, table, lanczos, share):
-    """D5.1's (at the factor 1.5) or D5.3's (SGD's cost below LANCZOS's on both datasets) reading at one share."""
-    return d51_reading(table, lanczos, share, D51_FACTOR) if claim_id == "D5.1" else d53_reading(table, lanczos, share)
+def _share_reading(claim_id, table, lanczos, share, cut=None):
+    """D5.1's (at the factor ``cut``, default 1.5) or D5.3's (SGD's cost below LANCZOS's on both datasets beyond the tie
+    ``cut``, default :data:`~.gp.TIE`) reading at one share: ``None`` (undecided) where the share is not read past LANCZOS's
+    first record on a dataset the claim reads (:func:`past_first`) or an arm's miss there is undecided (:func:`miss_undecided`),
+    else :func:`~.gp.d51_reading` / :func:`~.gp.d53_reading`."""
+    if not all(past_first(table, n, lanczos, share) and not miss_undecided(table, n, lanczos, share) for n in READ[claim_id]):
+        return None
+    if claim_id == "D5.1":
+        return d51_reading(table, lanczos, share, D51_FACTOR if cut is None else cut)
+    return d53_reading(table, lanczos, share, TIE if cut is None else cut)
+
+
+def _read_shares(claim_id, table, lanczos, shares) -> list:
+    """The shares of ``shares`` D5.1 or D5.3 reads on ``table``: those past LANCZOS's first record on every dataset the claim
+    reads (:func:`past_first`)."""
+    return [s_ for s_ in shares if all(past_first(table, n, lanczos, s_) for n in READ[claim_id])]
 
 
 def judged_share(claim_id: str, table: pd.DataFrame, lanczos: str, shares, chosen: float):
@@ -158,15 +174,76 @@ def decidable(table: pd.DataFrame) -> list[str]:
     return [c_ for c_ in CLAIMS if set(CLAIM_DATA[c_]) <= names]
 
 
-def d52_often(table: pd.DataFrame, lanczos: str, margin: float = STUCK_MARGIN, plateau: float = PLATEAU, often: float = D52_OFTEN) -> bool:
+def best_reached(runs: dict, nll: dict) -> dict:
+    """``{dataset: {"RMSE": best final test RMSE, "NLL": best final likelihood}}`` any run of ``runs`` reaches (every method,
+    every seed): D5.2's reference on the model those runs optimised (Sec. 5.2: "stuck at a local optimum" is a level worse
+    than the model's best). ``runs``: ``{(..., dataset, method, seed): result}`` (the dataset the key's third from last entry),
+    ``nll``: each run's final likelihood under the same key (:func:`~.gp.accurate_nll`). Pass only runs of ONE model (data and
+    grid): a likelihood on another model is no bar."""
+    if not isinstance(runs, dict) or not runs:
+        raise ValueError("runs must be a non-empty mapping (..., dataset, method, seed) -> result")
+    if not isinstance(nll, dict):
+        raise TypeError(f"nll must be a mapping of the runs' keys to their final likelihoods; got {type(nll).__name__}")
+    out = {}
+    for k, r in runs.items():
+        if not isinstance(k, tuple) or len(k) < 3:
+            raise ValueError(f"runs' keys must be tuples ending (dataset, method, seed); got {k!r}")
+        if k not in nll:
+            raise ValueError(f"nll must hold every run's final likelihood; missing {k!r}")
+        got = {"RMSE": check_real("a run's final test RMSE", float(np.asarray(r.metric)[-1])), "NLL": check_real(f"nll[{k!r}]", nll[k])}
+        best = out.setdefault(k[-3], got)
+        out[k[-3]] = {q: min(best[q], got[q]) for q in got}
+    return out
+
+
+def merged_reference(*refs) -> dict:
+    """The best of several :func:`best_reached` references, per dataset and quantity (the least)."""
+    out = {}
+    for ref in refs:
+        if not isinstance(ref, dict):
+            raise TypeError(f"each reference must be a mapping dataset -> {{'RMSE', 'NLL'}}; got {ref!r}")
+        for n, v in ref.items():
+            _mapping(f"reference[{n!r}]", v, ("RMSE", "NLL"))
+            out[n] = {q: min(out.get(n, v)[q], v[q]) for q in ("RMSE", "NLL")}
+    return out
+
+
+def stuck_against(table: pd.DataFrame, name: str, method: str, margin: float, reference=None, plateau: float = PLATEAU,
+                  likelihood: bool = True) -> float:
+    """The share of ``method``'s runs on ``name`` stuck at a local optimum (D5.2, Sec. 5.2) against the BEST any run reaches
+    on that model: its final test RMSE at least ``margin`` (relative) above the best final test RMSE, levelled off
+    (:func:`~.gp.late_gain` below ``plateau``: a run still descending is unconverged, not stuck) and, with ``likelihood``, its
+    final likelihood above the best final one (a run at the best likelihood has found the model's best optimum, whatever its
+    test RMSE). ``reference``: ``{"RMSE", "NLL"}`` on ``name`` (:func:`best_reached` over every run on the model, any method,
+    any seed, every cell); the comparison's own runs count too; ``None``: those alone. Read against the compared runs alone,
+    a cell whose runs are all poor (its reference and bar its own poor runs) cannot tell stuck from not."""
+    margin = check_real("margin", margin, low=0.0)
+    plateau = check_real("plateau", plateau, low=0.0)
+    if not isinstance(likelihood, bool | np.bool_):
+        raise TypeError(f"likelihood must be True or False; got {likelihood!r}")
+    check_choice("method", method, _pair(table, name))
+    if "final NLL" not in table.columns:
+        raise ValueError("table must hold each run's 'final NLL' (the accurate likelihood at its end point) to read stuck runs")
+    here = table.loc[table.dataset == name]
+    own = {"RMSE": float(here["final RMSE"].min()), "NLL": float(here["final NLL"].min())}
+    ref = own if reference is None else merged_reference({name: own}, {name: _mapping("reference", reference, ("RMSE", "NLL"))})[name]
+    v = here.loc[here.method == method]
+    stuck = (v["final RMSE"].to_numpy(float) >= (1.0 + margin) * ref["RMSE"]) & (v["late gain"].to_numpy(float) < plateau)
+    if likelihood:
+        stuck &= v["final NLL"].to_numpy(float) > ref["NLL"]
+    return float(np.mean(stuck))
+
+
+def d52_often(table: pd.DataFrame, lanczos: str, margin: float = STUCK_MARGIN, plateau: float = PLATEAU, often: float = D52_OFTEN,
+              reference=None) -> bool:
     """D5.2 ("under humid dataset LANCZOS can be often stuck at a local optimum, while SGD avoids it", Sec. 5.2) with "often"
-    read as at least a share ``often`` of LANCZOS's runs on humidity stuck (:func:`~.gp.stuck_share`: levelled off ``margin``
-    above the comparison's reference at a worse likelihood than SGD's median), and a smaller share of SGD's. At ``often`` 0.5
-    it is :func:`~.gp.d52_test` (kept as it was: :mod:`.gp` is a dependency of D1-D4's stages); 0.4 and 0.6 are 2 and 3 of 5 runs."""
+    read as at least a share ``often`` of LANCZOS's runs on humidity stuck (:func:`stuck_against`: levelled off ``margin``
+    above the best final test RMSE any run reaches on the model, ``reference`` on humidity, at a likelihood worse than the best
+    any run reaches), and a smaller share of SGD's; 0.4 and 0.6 are 2 and 3 of 5 runs."""
     _runs(table, "humidity", "SGD", lanczos)
     often = check_real("often", often, low=0.0, low_open=True, high=1.0)
-    lan = stuck_share(table, "humidity", lanczos, margin, plateau)
-    return bool(lan >= often and stuck_share(table, "humidity", "SGD", margin, plateau) < lan)
+    lan = stuck_against(table, "humidity", lanczos, margin, reference, plateau)
+    return bool(lan >= often and stuck_against(table, "humidity", "SGD", margin, reference, plateau) < lan)
 
 
 def first_record(table: pd.DataFrame, name: str, method: str, share: float) -> bool:
@@ -180,6 +257,64 @@ def first_record(table: pd.DataFrame, name: str, method: str, share: float) -> b
     if col not in table.columns:
         raise ValueError(f"table must hold '{col}' (build it with gp_comparison)")
     return bool(np.median(table.loc[(table.dataset == name) & (table.method == method), col].to_numpy(float)) <= 1)
+
+
+def past_first(table: pd.DataFrame, name: str, lanczos: str, share: float) -> bool:
+    """Is the target ``share`` on ``name`` read PAST the first record of ``lanczos``'s runs (:func:`first_record` false)? A
+    target LANCZOS meets at its first record, its first accepted step, prices LANCZOS's start-up (a line search's first
+    accepted step, GPML's ``minimize`` trying ``1/(1 + |∇|²)`` first), which the start decides, not how fast it descends (Sec.
+    5.2, Fig. 3: the speed of the curves): D5.1's and D5.3's readings and the verdict map's D5.4 readings leave such a target
+    out, so that no hold rests on the start."""
+    _runs(table, name, "SGD", lanczos)
+    return not first_record(table, name, lanczos, share)
+
+
+def genuine_miss(table: pd.DataFrame, name: str, method: str, share: float) -> bool:
+    """Is ``method``'s miss of the target ``share`` on ``name`` (:func:`~.gp.never_reaches`: its runs level off above it while
+    the other compared method's median run reaches it, a LANCZOS / SGD ratio of ``inf`` or 0) a GENUINE one: its runs end at a
+    worse median likelihood (``final NLL``) than the other method's AND their level (median final test RMSE) lies beyond the
+    other method's seed spread (above its worst run's final test RMSE)? Otherwise the miss is the seeds' (a level within the
+    other method's runs' spread, a target falling between two levels the seeds do not tell apart) or the test RMSE's alone (a
+    better or equal likelihood: a better optimum of the objective, Sec. 5.2's model): no infinite speed-up can be read there."""
+    pair = _pair(table, name)
+    method = check_choice("method", method, pair)
+    if not never_reaches(table, name, method, share):
+        return False
+    if "final NLL" not in table.columns:
+        raise ValueError("table must hold each run's 'final NLL' (gp_comparison(..., nll=)) to read a miss")
+    other = next(m for m in pair if m != method)
+    v, w = (table.loc[(table.dataset == name) & (table.method == m)] for m in (method, other))
+    worse = float(np.median(v["final NLL"])) > float(np.median(w["final NLL"]))
+    return bool(worse and float(np.median(v["final RMSE"])) > float(w["final RMSE"].max()))
+
+
+def miss_undecided(table: pd.DataFrame, name: str, lanczos: str, share: float) -> bool:
+    """Does an arm of the comparison (SGD or ``lanczos``) miss the target ``share`` on ``name`` for good
+    (:func:`~.gp.never_reaches`) where that miss is not genuine (:func:`genuine_miss`)? The ratio there (``inf`` or 0) is then
+    undecided: it counts neither as a hold nor as a miss, and a cell resting on it is undecided and named."""
+    _runs(table, name, "SGD", lanczos)
+    return any(never_reaches(table, name, m, share) and not genuine_miss(table, name, m, share) for m in ("SGD", lanczos))
+
+
+def d54_verdict(table: pd.DataFrame, lanczos: str, shares, factor: float = D54_FACTOR, past: bool = False):
+    """D5.4 at one reading (the factor ``factor``) over the targets ``shares``: :func:`~.gp.d54_reading` over those whose ratio
+    is decided (not :func:`miss_undecided`; with ``past``, the verdict map's reading, only those read past LANCZOS's first
+    record, :func:`past_first`); ``None`` (undecided) where it does not hold there and a target with an undecided miss remains
+    ("up to" is a maximum over the targets: an undecided one could reach the factor), or where no target is left."""
+    if not isinstance(past, bool | np.bool_):
+        raise TypeError(f"past must be True or False; got {past!r}")
+    shares = [s_ for s_ in _share_list(shares) if not past or past_first(table, "humidity", lanczos, s_)]
+    open_ = [s_ for s_ in shares if miss_undecided(table, "humidity", lanczos, s_)]
+    rest = [s_ for s_ in shares if s_ not in open_]
+    got = d54_reading(table, lanczos, rest, factor) if rest else None
+    return got if got is True or not open_ else None
+
+
+def d54_read(table: pd.DataFrame, lanczos: str, shares, past: bool = False) -> list:
+    """The targets of ``shares`` D5.4 reads a decided ratio at: readable (:func:`~.gp.readable_shares`), no undecided miss
+    (:func:`miss_undecided`) and, with ``past``, past LANCZOS's first record (:func:`past_first`)."""
+    return [s_ for s_ in readable_shares(table, "humidity", lanczos, shares) if not miss_undecided(table, "humidity", lanczos, s_)
+            and (not past or past_first(table, "humidity", lanczos, s_))]
 
 
 def largest_ratio(table: pd.DataFrame, name: str, lanczos: str, shares, unit: str = "seconds", after_first: bool = False):
@@ -210,69 +345,74 @@ def _judged_shares(table, lanczos, shares, chosen) -> tuple[float, float]:
     return tuple((judged_share(c_, table, lanczos, shares, chosen) if c_ in can else None) or chosen for c_ in ("D5.1", "D5.3"))
 
 
-def claim_readings(claim_id: str, table: pd.DataFrame, lanczos: str, shares, chosen: float) -> list[dict]:
+def claim_readings(claim_id: str, table: pd.DataFrame, lanczos: str, shares, chosen: float, past: bool = False, reference=None) -> list[dict]:
     """A claim's verdicts under the readings of its cut-offs on one comparison's table (SGD against ``lanczos``): D5.1 the
-    share at the factor 1.5 and the factor (:data:`CUTS`) at its judged share; D5.2 the margin and "often" (2 or 3 of 5 runs); D5.3 the share at the tie
-    and, at its judged share, no tie (the strict reading) and twice it; D5.4 the lowest share read (:data:`D54_LOWEST`) and
-    the factor. The claim's threshold records them; the other construction's decide whether it earns ``construction``
-    (:func:`~.gp.construction_holds`)."""
+    share at the factor 1.5 and the factor (:data:`CUTS`) at its judged share; D5.2 the margin and "often" (2 or 3 of 5 runs,
+    against ``reference``, :func:`d52_often`); D5.3 the share at the tie and, at its judged share, no tie (the strict reading)
+    and twice it; D5.4 the lowest share read (:data:`D54_LOWEST`) and the factor (:func:`d54_verdict`; ``past``: the verdict
+    map's reading, past LANCZOS's first record). D5.1's and D5.3's shares are those read past LANCZOS's first record
+    (:func:`past_first`): a target its first accepted step meets is no reading. The claim's threshold records them; the other
+    construction's decide whether it earns ``construction`` (:func:`~.gp.construction_holds`)."""
     claim_id = _claim(claim_id)
     _comparison(table, lanczos)
     shares, chosen = check_shares(shares, chosen)
     s51, s53 = _judged_shares(table, lanczos, shares, chosen)
     if claim_id == "D5.1":
-        values = [[s_, D51_FACTOR] for s_ in shares] + [[s51, f] for f in CUTS["D5.1"] if f != D51_FACTOR]
-        return readings(lambda c: d51_reading(table, lanczos, c[0], c[1]), values, chosen=[s51, D51_FACTOR])
+        values = [[s_, D51_FACTOR] for s_ in _read_shares("D5.1", table, lanczos, shares)] + [[s51, f] for f in CUTS["D5.1"] if f != D51_FACTOR]
+        return readings(lambda c: _share_reading("D5.1", table, lanczos, c[0], c[1]), values, chosen=[s51, D51_FACTOR])
     if claim_id == "D5.2":
         values = [[m, D52_OFTEN] for m in CUTS["D5.2"]] + [[STUCK_MARGIN, o] for o in CUTS["D5.2 often"] if o != D52_OFTEN]
-        return readings(lambda c: d52_often(table, lanczos, c[0], often=c[1]), values, chosen=[STUCK_MARGIN, D52_OFTEN])
+        return readings(lambda c: d52_often(table, lanczos, c[0], often=c[1], reference=reference), values, chosen=[STUCK_MARGIN, D52_OFTEN])
     if claim_id == "D5.3":
-        values = [[s_, TIE] for s_ in shares] + [[s53, 0.0], [s53, 2 * TIE]]
-        return readings(lambda c: d53_reading(table, lanczos, c[0], c[1]), values, chosen=[s53, TIE])
+        values = [[s_, TIE] for s_ in _read_shares("D5.3", table, lanczos, shares)] + [[s53, 0.0], [s53, 2 * TIE]]
+        return readings(lambda c: _share_reading("D5.3", table, lanczos, c[0], c[1]), values, chosen=[s53, TIE])
     values = [[low, D54_FACTOR] for low in D54_LOWEST] + [[D54_CHOSEN, f] for f in CUTS["D5.4"] if f != D54_FACTOR]
-    return readings(lambda c: d54_reading(table, lanczos, d54_shares(shares, c[0]), c[1]), values, chosen=[D54_CHOSEN, D54_FACTOR])
+    return readings(lambda c: d54_verdict(table, lanczos, d54_shares(shares, c[0]), c[1], past), values, chosen=[D54_CHOSEN, D54_FACTOR])
 
 
-def claim_tests(table: pd.DataFrame, lanczos: str, shares, chosen: float) -> dict:
+def claim_tests(table: pd.DataFrame, lanczos: str, shares, chosen: float, past: bool = False, reference=None) -> dict:
     """Each claim's test ``test(t) -> bool`` of a comparison table ``t`` (SGD against ``lanczos``; D5.1 and D5.3 at their
     judged shares on ``table``, kept for every resample): the speed claims hold only where their reading is decided and
-    holds (:func:`~.gp.d51_reading`, :func:`~.gp.d53_reading`, :func:`~.gp.d54_reading`: a ratio bounded by a budget cap
-    or a coarse first record decides only the way its bound allows), in CPU seconds AND in matrix-vector products; an
-    undecided resample does not hold. Only the claims the table can decide (:func:`decidable`: a table of humidity's runs alone
-    holds D5.2's and D5.4's tests)."""
+    holds (:func:`_share_reading`, :func:`d54_verdict`: a ratio bounded by a budget cap or a coarse first record decides only
+    the way its bound allows, a target met at LANCZOS's first record or missed within the seeds' spread decides nothing), in
+    CPU seconds AND in matrix-vector products; an undecided resample does not hold. D5.2 against ``reference``
+    (:func:`d52_often`), D5.4 with ``past`` (the verdict map's cells: past LANCZOS's first record). Only the claims the table can
+    decide (:func:`decidable`: a table of humidity's runs alone holds D5.2's and D5.4's tests)."""
     _comparison(table, lanczos)
     shares, chosen = check_shares(shares, chosen)
     s51, s53 = _judged_shares(table, lanczos, shares, chosen)
     read54 = d54_shares(shares, D54_CHOSEN)
-    tests = {"D5.1": lambda t: d51_reading(t, lanczos, s51, D51_FACTOR) is True, "D5.2": lambda t: d52_often(t, lanczos, STUCK_MARGIN, often=D52_OFTEN),
-             "D5.3": lambda t: d53_reading(t, lanczos, s53) is True, "D5.4": lambda t: d54_reading(t, lanczos, read54, D54_FACTOR) is True}
+    tests = {"D5.1": lambda t: _share_reading("D5.1", t, lanczos, s51) is True,
+             "D5.2": lambda t: d52_often(t, lanczos, STUCK_MARGIN, often=D52_OFTEN, reference=reference),
+             "D5.3": lambda t: _share_reading("D5.3", t, lanczos, s53) is True,
+             "D5.4": lambda t: d54_verdict(t, lanczos, read54, D54_FACTOR, past) is True}
     return {c_: tests[c_] for c_ in decidable(table)}
 
 
-def readable(claim_id: str, table: pd.DataFrame, lanczos: str, shares, chosen: float) -> bool:
+def readable(claim_id: str, table: pd.DataFrame, lanczos: str, shares, chosen: float, past: bool = False) -> bool:
     """Is a claim decided on ``table``, one-sidedly (a ratio bounded by a budget cap or a coarse first record decides only
     the way the bound points)? D5.1 reads sound and D5.3 both datasets at their judged share (:func:`judged_share`); D5.4
-    humidity at its readable shares (:func:`~.gp.d54_informative`); D5.2 reads no ratio and always is."""
+    humidity at its decided targets (:func:`d54_verdict`; ``past``: the verdict map's reading); D5.2 reads no ratio and always is."""
     claim_id = _claim(claim_id)
     _comparison(table, lanczos)
     shares, chosen = check_shares(shares, chosen)
     if claim_id in ("D5.1", "D5.3"):
         return judged_share(claim_id, table, lanczos, shares, chosen) is not None
     if claim_id == "D5.4":
-        return d54_informative(table, lanczos, d54_shares(shares, D54_CHOSEN))
+        return d54_verdict(table, lanczos, d54_shares(shares, D54_CHOSEN), D54_FACTOR, past) is not None
     return True
 
 
-def deciding_shares(claim_id: str, table: pd.DataFrame, lanczos: str, shares, chosen: float):
-    """The target shares a claim is read at on ``table``: D5.1 and D5.3 their judged share, D5.4 its read targets
-    (:func:`~.gp.readable_shares`); D5.2 reads none (``None``)."""
+def deciding_shares(claim_id: str, table: pd.DataFrame, lanczos: str, shares, chosen: float, past: bool = False):
+    """The target shares a claim is read at on ``table``: D5.1 and D5.3 their judged share, D5.4 its decided targets
+    (:func:`d54_read`; ``past``: the verdict map's reading); D5.2 reads none (``None``)."""
     claim_id = _claim(claim_id)
     _comparison(table, lanczos)
     shares, chosen = check_shares(shares, chosen)
     if claim_id in ("D5.1", "D5.3"):
         return [judged_share(claim_id, table, lanczos, shares, chosen)]
     if claim_id == "D5.4":
-        return readable_shares(table, "humidity", lanczos, d54_shares(shares, D54_CHOSEN))
+        return d54_read(table, lanczos, d54_shares(shares, D54_CHOSEN), past)
     return None
 
 
@@ -285,9 +425,11 @@ def unequal_settings(settings: dict, constructions: dict) -> dict:
     """``{construction: [setting labels]}``: the settings that give the two compared methods UNEQUAL inputs in that
     construction's comparison (SGD against its LANCZOS), which rescue nothing (rubric 7: a `setting` rescues on equal inputs,
     :func:`~.gp.own_map_diagnosis`). ``settings`` maps a label to ``(its method_calls keywords, the methods it runs)``; a
-    setting is unequal for a comparison where it changes a keyword of :data:`WORK` (probes, degree, Lanczos steps) and runs one
-    of the two compared methods, not both: one method's work changes while the other's stays as in the main cells (SGD on
-    10 probes against the authors' 5; SGD's degree against a LANCZOS that keeps its own)."""
+    setting is unequal for a comparison where it changes a keyword of :data:`WORK` (probes, degree, Lanczos steps) of that
+    comparison's LANCZOS and not of SGD: the baseline's work per step departs from the construction compared (the authors'
+    probes and Lanczos steps are their code's) while SGD keeps its own. A setting changing SGD's own degree N or probes M
+    (and no LANCZOS's) is SGD's open choice, which Sec. 5.2 leaves unsaid, priced in the same common work budget: its
+    inputs are equal, as any other setting's."""
     constructions = _constructions(constructions)
     if not isinstance(settings, dict):
         raise TypeError(f"settings must be a mapping label -> (keywords, methods); got {type(settings).__name__}")
@@ -301,7 +443,7 @@ def unequal_settings(settings: dict, constructions: dict) -> dict:
         if not work & set(kw):
             continue
         for con, lan in constructions.items():
-            if len({"SGD", lan} & methods) == 1:
+            if lan in methods and "SGD" not in methods:
                 out[con].append(label)
     return out
 
@@ -317,38 +459,79 @@ def seed_strata(table: pd.DataFrame):
     return "dataset" if len(set(seeds.values())) > 1 else None
 
 
+def _humidity_reference(reference):
+    """D5.2's reference on humidity out of ``reference`` (``{dataset: {"RMSE", "NLL"}}`` or None)."""
+    if reference is None:
+        return None
+    if not isinstance(reference, dict):
+        raise TypeError(f"reference must be a mapping dataset -> {{'RMSE', 'NLL'}} (best_reached); got {reference!r}")
+    return reference.get("humidity")
+
+
+def d52_numbers(table: pd.DataFrame, lanczos: str, reference=None) -> dict:
+    """D5.2's numbers on one comparison's table: each arm's stuck share against ``reference`` (``{"RMSE", "NLL"}`` on humidity,
+    :func:`stuck_against`), with the likelihood (deciding) and by the test RMSE alone (beside), and the reference itself."""
+    _runs(table, "humidity", "SGD", lanczos)
+    here = table.loc[table.dataset == "humidity"]
+    ref = merged_reference({"humidity": {"RMSE": float(here["final RMSE"].min()), "NLL": float(here["final NLL"].min())}},
+                           {} if reference is None else {"humidity": reference})["humidity"]
+    return ({f"humidity: {m} stuck share": stuck_against(table, "humidity", m, STUCK_MARGIN, reference) for m in ("SGD", lanczos)}
+            | {f"humidity: {m} stuck share, by the test RMSE alone": stuck_against(table, "humidity", m, STUCK_MARGIN, reference, likelihood=False)
+               for m in ("SGD", lanczos)}
+            | {"humidity: reference RMSE (the best any run reaches on the model)": ref["RMSE"],
+               "humidity: reference NLL (the best any run reaches on the model)": ref["NLL"]})
+
+
+def undecided_misses(claim_id: str, table: pd.DataFrame, lanczos: str, shares) -> list:
+    """``["<dataset> <share>", ...]``: the targets a speed claim reads where an arm's miss is undecided (:func:`miss_undecided`)."""
+    claim_id = _claim(claim_id, SPEED)
+    names = [n for n in READ[claim_id] if n in set(table.dataset)]
+    read = d54_shares(shares, D54_CHOSEN) if claim_id == "D5.4" else _share_list(shares)
+    return [f"{n} {s_:g}" for n in names for s_ in read if miss_undecided(table, n, lanczos, s_)]
+
+
 def map_cell(setting: dict, claim_id: str, test, table: pd.DataFrame, lanczos: str, shares, chosen: float, seed: int = 0,
-             construction: str | None = None, data: str | None = None, n_resamples: int = N_RESAMPLES) -> dict:
+             construction: str | None = None, data: str | None = None, n_resamples: int = N_RESAMPLES, reference=None, past: bool = True) -> dict:
     """A cell of the verdict map (:func:`~..verdict_map.cell`): not measured where the claim is not decided
-    (:func:`readable`); a measured cell carries its bootstrap support over seeds (``n_resamples``, seeded by ``seed``) and keeps the numbers
-    that decide it, at the shares it is read at (:func:`~.gp.deciding_numbers`): a text quoting the cell quotes these,
+    (:func:`readable`; D5.4 read past LANCZOS's first record, :func:`past_first`, unless ``past`` is False: the headline main
+    cell, the claim's own reading, whose start-up :func:`startup_hold` reads), such a cell keeping the targets whose miss
+    is undecided (``undecided misses``, :func:`undecided_misses`); a measured cell carries its bootstrap support over seeds
+    (``n_resamples``, seeded by ``seed``) and keeps the numbers that decide it, at the shares it is read at
+    (:func:`~.gp.deciding_numbers`; D5.2's against ``reference``, :func:`d52_numbers`): a text quoting the cell quotes these,
     never another share's or another row's; a cell whose verdict turns within the claim's readings
-    (:func:`claim_readings`) is inconclusive, not decisive."""
+    (:func:`claim_readings`) is inconclusive, not decisive. ``test``: the claim's test with the map's reading
+    (:func:`claim_tests` with ``past`` and ``reference``)."""
     check_callable("test", test)
     seed = check_int("seed", seed, low=0)
-    ok = readable(claim_id, table, lanczos, shares, chosen)
+    ok = readable(claim_id, table, lanczos, shares, chosen, past=past)
     holds = test(table) if ok else None
     support = bootstrap_support(test, table, by="seed", within=seed_strata(table), n_resamples=n_resamples, seed=seed) if ok else None
-    got = cell(setting, holds, support=support, readings=claim_readings(claim_id, table, lanczos, shares, chosen) if ok else None,
+    got = cell(setting, holds, support=support, readings=claim_readings(claim_id, table, lanczos, shares, chosen, past=past, reference=reference) if ok else None,
                construction=construction, data=data)
     if ok:
         got["seeds"] = int(table.groupby("dataset")["seed"].nunique().max())   # its most seeds on one dataset (a headline cell: humidity's)
-        got["numbers"] = deciding_numbers(table, lanczos, claim_id, deciding_shares(claim_id, table, lanczos, shares, chosen))
+        got["numbers"] = (d52_numbers(table, lanczos, reference) if claim_id == "D5.2" else
+                          deciding_numbers(table, lanczos, claim_id, deciding_shares(claim_id, table, lanczos, shares, chosen, past=past)))
+    elif claim_id in SPEED and undecided_misses(claim_id, table, lanczos, shares):
+        got["undecided misses"] = undecided_misses(claim_id, table, lanczos, shares)
     if "readings turn" in got:   # the verdict at the chosen reading alone: a cell that holds there has no failure to explain
         got[CHOSEN_READING] = supported_verdict(bool(holds), support)
     return got
 
 
 def map_row(label: str, size, runs: dict, nll: dict, kind: str, methods, constructions: dict, shares, chosen: float,
-            seed: int = 0, outside: str | None = None, n_resamples: int = N_RESAMPLES) -> tuple[list, dict]:
+            seed: int = 0, outside: str | None = None, n_resamples: int = N_RESAMPLES, reference=None) -> tuple[list, dict]:
     """One setting of the verdict map: its runs ``runs`` (``{(dataset, method, seed): result}``) and their final likelihoods
     ``nll`` at data size ``size``, data ``kind`` (:data:`~..claims.CELL_DATA`), read per construction of ``constructions``
     whose comparison it changes (``methods``: the methods it ran; a setting that varies only the other LANCZOS says nothing
     of this comparison). Returns ``(rows, cells)``: a row per construction, each claim's verdict and the numbers deciding
-    it in that cell (at the shares it is read at there), the stuck shares and the bounds at the first and the chosen share
-    (a row ``no target`` where no run improves on its start); and ``{(claim, construction): cell}``. The setting labelled
-    ``outside`` (a grid the paper rules out) is shown in its rows and enters no cell. A setting run on one dataset alone (D5.2's
-    mechanism cells: humidity) holds the cells of the claims that dataset decides (:func:`decidable`)."""
+    it in that cell (at the shares it is read at there), the stuck shares (with the likelihood and by the test RMSE alone,
+    :func:`d52_numbers`) and the bounds at the first and the chosen share (a row ``no target`` where no run improves on its
+    start); and ``{(claim, construction): cell}``. D5.2 reads its stuck runs against the best any run reaches on the cell's
+    model: ``reference`` (``{dataset: {"RMSE", "NLL"}}``, :func:`best_reached` over every run on that model) with the
+    cell's own runs of every method (``runs``). The setting labelled ``outside`` (a grid the paper rules out) is shown in its
+    rows and enters no cell. A setting run on one dataset alone (D5.2's mechanism cells: humidity) holds the cells of the
+    claims that dataset decides (:func:`decidable`)."""
     if not isinstance(label, str) or not label:
         raise TypeError(f"label must be a setting's name (a non-empty string); got {label!r}")
     if not isinstance(runs, dict) or not isinstance(nll, dict):
@@ -359,7 +542,11 @@ def map_row(label: str, size, runs: dict, nll: dict, kind: str, methods, constru
     methods = list(methods)
     constructions = _constructions(constructions)
     shares, chosen = check_shares(shares, chosen)
+    _humidity_reference(reference)
     rows, cells = [], {}
+    if runs:
+        reference = merged_reference(reference or {}, best_reached(runs, nll))
+    hum = _humidity_reference(reference)
     for con, lan in constructions.items():
         if "SGD" not in methods and lan not in methods:
             continue
@@ -369,21 +556,30 @@ def map_row(label: str, size, runs: dict, nll: dict, kind: str, methods, constru
         except ValueError as exc:   # no run of the cell improves on its start: no target, the cell is left out and said so
             rows.append(row | {"no target": str(exc)})
             continue
-        for c_, test in claim_tests(tb, lan, shares, chosen).items():
+        for c_, test in claim_tests(tb, lan, shares, chosen, past=True, reference=hum).items():
             got = map_cell({"setting": label, "d": size}, c_, test, tb, lan, shares, chosen, seed, construction=con, data=kind,
-                           n_resamples=n_resamples)
+                           n_resamples=n_resamples, reference=hum)
             if label == outside:   # ours, outside the paper's regime (r << d): shown in the row, kept out of every diagnosis
                 row["outside the paper's regime (r << d)"] = True
             else:
                 cells[(c_, con)] = got
             row[f"{c_}"] = got["verdict"]
             row |= {f"{c_}: {k}": v for k, v in got.get("numbers", {}).items() if c_ != "D5.2"}
+            if "undecided misses" in got:
+                row[f"{c_}: undecided misses"] = "; ".join(got["undecided misses"])
         present = [n for n in DATASETS if n in set(tb.dataset)]
         if "humidity" in present:
-            row |= {f"humidity: {m} stuck share": stuck_share(tb, "humidity", m, STUCK_MARGIN) for m in ("SGD", lan)}
+            row |= d52_numbers(tb, lan, hum)
         row |= {f"{n}: share {s_:g} bound": str(ratio_bound(tb, n, lan, s_)) for n in present for s_ in (shares[0], chosen)}
         rows.append(row)
     return rows, cells
+
+
+def _table_reference(tables) -> dict:
+    """The best final test RMSE and likelihood per dataset over every run of the comparison ``tables`` (a table without a
+    ``final NLL`` column counts nothing)."""
+    return merged_reference(*({n: {"RMSE": float(g["final RMSE"].min()), "NLL": float(g["final NLL"].min())} for n, g in tb.groupby("dataset")}
+                              for tb in tables if "final NLL" in tb.columns))
 
 
 @dataclass
@@ -391,7 +587,10 @@ class GPVerdictMap:
     """D5's verdict map: for each claim and construction its cells (``cells[(claim, construction)]``, the main cell at the
     headline sizes first, built from the comparison ``tables``), and the map's rows (``rows``, :meth:`table`). ``seed``
     seeds each cell's bootstrap of ``n_resamples``; ``outside``: the label of a setting outside the paper's regime, shown
-    and deciding nothing."""
+    and deciding nothing. ``references``: ``{model: {dataset: {"RMSE", "NLL"}}}``, the best final test RMSE and likelihood any
+    run reaches on each model (:func:`best_reached` over every run on it, any method, any seed, any cell; the headline model's
+    key is ``"paper's"``, a cell's model its data size unless :meth:`add` names another): D5.2 reads stuck runs against it
+    (:meth:`reference`), never against the compared runs alone."""
 
     tables: dict
     constructions: dict
@@ -400,6 +599,7 @@ class GPVerdictMap:
     seed: int = 0
     outside: str | None = None
     n_resamples: int = N_RESAMPLES
+    references: dict = field(default_factory=dict)
     cells: dict = field(init=False)
     rows: list = field(init=False)
 
@@ -408,17 +608,29 @@ class GPVerdictMap:
         self.tables = _mapping("tables", self.tables, tuple(self.constructions))
         self.shares, self.chosen = check_shares(self.shares, self.chosen)
         self.seed = check_int("seed", self.seed, low=0)
+        if not isinstance(self.references, dict):
+            raise TypeError(f"references must be a mapping model -> {{dataset: {{'RMSE', 'NLL'}}}}; got {type(self.references).__name__}")
+        self.references = {model: merged_reference(ref) for model, ref in self.references.items()}
         self.cells = {(c_, con): [] for c_ in CLAIMS for con in self.constructions}
         self.rows = []
+        hum = _humidity_reference(self.reference())
         for con, lan in self.constructions.items():   # the headline runs are the map's first cell, on the paper's sizes
-            for c_, test in claim_tests(self.tables[con], lan, self.shares, self.chosen).items():
+            for c_, test in claim_tests(self.tables[con], lan, self.shares, self.chosen, reference=hum).items():   # the claim's own reading
                 self.cells[(c_, con)].append(map_cell({"setting": "main", "d": "paper's"}, c_, test, self.tables[con], lan, self.shares,
-                                                      self.chosen, self.seed, construction=con, data="paper", n_resamples=self.n_resamples))
+                                                      self.chosen, self.seed, construction=con, data="paper", n_resamples=self.n_resamples,
+                                                      reference=hum, past=False))
 
-    def add(self, label: str, size, runs: dict, nll: dict, kind: str, methods) -> None:
-        """Add the setting ``label``'s row and cells (:func:`map_row`)."""
+    def reference(self, model="paper's") -> dict:
+        """D5.2's reference on ``model`` (``{dataset: {"RMSE", "NLL"}}``): the best any run reaches on it, :attr:`references`'
+        entry; on the headline model with every run of the comparison tables too."""
+        own = [_table_reference(self.tables.values())] if model == "paper's" else []
+        return merged_reference(self.references.get(model, {}), *own)
+
+    def add(self, label: str, size, runs: dict, nll: dict, kind: str, methods, model=None) -> None:
+        """Add the setting ``label``'s row and cells (:func:`map_row`), D5.2 read against the reference of its ``model``
+        (default its size: a cell on other data or another grid names its own)."""
         rows, cells = map_row(label, size, runs, nll, kind, methods, self.constructions, self.shares, self.chosen, self.seed, self.outside,
-                              self.n_resamples)
+                              self.n_resamples, reference=self.reference(size if model is None else model))
         self.rows += rows
         for key, got in cells.items():
             self.cells[key].append(got)
@@ -459,6 +671,52 @@ def undecided_cells(cells, headline="paper's") -> list:
     return [c for c in _map_cells("cells", cells) if c["setting"].get("d") == headline and "support" in c and c.get("verdict") == "inconclusive"]
 
 
+def _where(c: dict) -> str:
+    return f"'{setting_text(c['setting'])}'" + (" (authors' construction)" if c.get("construction") == "authors" else "")
+
+
+def undecided_text(cells) -> str:
+    """The sentence naming the verdict-map ``cells`` left undecided by an arm's miss within the other's seed spread
+    (``undecided misses``, :func:`map_cell`): neither a hold nor a rescue; empty where there are none."""
+    open_ = [c for c in _map_cells("cells", cells) if c.get("undecided misses")]
+    if not open_:
+        return ""
+    return (" Undecided, neither a hold nor a rescue (an arm levels off above a target the other reaches, at a likelihood no worse or a "
+            "level within the other arm's seed spread): " + "; ".join(f"the cell {_where(c)} at {', '.join(c['undecided misses'])}" for c in open_) + ".")
+
+
+def decide_step(cells) -> str:
+    """What would decide a claim whose verdict map earns no diagnosis: for each cell of ``cells`` that does not fail
+    decisively (rubric 7: `paper` needs every cell to), the step that would decide it: a cell whose verdict turns within
+    the readings of a cut-off, the readings that turn it; a cell whose support is between 10 % and 90 %, more seeds (twice
+    those it ran); a cell not measured, the targets whose miss is undecided (more seeds) or the bound that leaves it open
+    (runs reaching the target within the budget); a holding cell that rescues nothing (its data size's, or unequal
+    inputs), that cell on equal inputs at the headline sizes. Empty where every cell fails decisively."""
+    from ..verdict_map import decisive
+    steps = []
+    for c in _map_cells("cells", cells):
+        if c.get("verdict") == "fails" and decisive(c):
+            continue
+        if "readings turn" in c:
+            said = ", ".join(f"{r['value']}: {r['verdict']}" for r in c["readings turn"] if isinstance(r, dict))
+            step = (f"its verdict turns within the readings of our cut-off ({said}; {c.get(CHOSEN_READING, 'undecided')} at the chosen one): "
+                    "the readings agreeing there")
+        elif c.get("verdict") == "not measured":
+            step = (f"an arm's miss undecided at {', '.join(c['undecided misses'])}: more seeds, the missing arm's level beyond the other's spread"
+                    if c.get("undecided misses") else "no ratio decided (a budget cap or a coarse record bounds it the other way): runs reaching "
+                                                       "the target within the budget, recorded at every iterate")
+        elif c.get("verdict") == "inconclusive" and "support" in c:
+            seeds = c.get("seeds")
+            step = (f"support {c['support']:.2f}" + (f" from {seeds} seeds" if seeds else "") + ": more seeds"
+                    + (f" ({2 * seeds})" if seeds else "") + ", its support then at least 90 % or at most 10 %")
+        elif "size" in c or "unequal" in c:
+            step = f"it holds, but {c.get('size', c.get('unequal'))}: that cell on equal inputs at the headline sizes"
+        else:
+            step = f"{c.get('verdict')} without a support: a bootstrap over its seeds"
+        steps.append(f"the cell {_where(c)}: {step}")
+    return ("What would decide it: " + "; ".join(steps) + ".") if steps else ""
+
+
 def diagnosis(claim_id: str, construction: str, verdict_map: GPVerdictMap, words: dict, map_n: int, map_seeds: int,
               unequal=(), other_reason=None, n_seeds: int | None = None):
     """A failing claim's diagnosis (rubric 7): ``construction`` when the other construction's claim holds as ITS CLAIM
@@ -492,7 +750,8 @@ def diagnosis(claim_id: str, construction: str, verdict_map: GPVerdictMap, words
     if mine == "not measured":
         return None
     if mine != theirs and other_reason is None and construction_holds(cells[(claim_id, other)][0], claim_readings(
-            claim_id, verdict_map.tables[other], verdict_map.constructions[other], verdict_map.shares, verdict_map.chosen)):
+            claim_id, verdict_map.tables[other], verdict_map.constructions[other], verdict_map.shares, verdict_map.chosen,
+            reference=_humidity_reference(verdict_map.reference()))):
         return {"kind": "construction", "text": f"Against the {other} LANCZOS it holds at the headline sizes, decisively and at every reading of its cut-offs ({numbers_text(cells[(claim_id, other)][0])}); "
                                                 f"against the {con} one it is {mine} ({numbers_text(cells[(claim_id, con)][0])}).",
                 "evidence": {"sweep": cells[(claim_id, con)] + cells[(claim_id, other)]}}
@@ -525,6 +784,11 @@ def diagnosis(claim_id: str, construction: str, verdict_map: GPVerdictMap, words
                 for c_ in open_) + ": what would decide it is that cell re-run with more seeds" + (f" (twice the seeds it ran: {', '.join(str(2 * seeds(c_)) for c_ in open_)})"
                                                                                                     if all(seeds(c_) for c_ in open_) else "")
                 + ", its support then at least 90 % or at most 10 %", found.evidence)
+    sweep = found.evidence.get("sweep", []) if isinstance(found, Unearned) else (found or {}).get("evidence", {}).get("sweep", [])
+    if isinstance(found, Unearned) and "what would decide it" not in found.reason.lower():
+        found = Unearned(f"{found.reason}. {decide_step(sweep)}".rstrip(". ") + ".", found.evidence)
+    elif isinstance(found, dict) and undecided_text(sweep):
+        found = dict(found, text=found["text"] + undecided_text(sweep))
     return found
 
 
@@ -544,17 +808,25 @@ def median_cost(table: pd.DataFrame, name: str, method: str, share: float, unit:
     return float(np.median(np.where(np.isinf(v[f"{to} to {share:g}"]), v[total], v[f"{to} to {share:g}"])))
 
 
-def bound_text(table: pd.DataFrame, name: str, lanczos: str, share: float, factor: float, strict: bool = False) -> str:
+def bound_text(table: pd.DataFrame, name: str, lanczos: str, share: float, factor: float, strict: bool = False, past: bool = False) -> str:
     """One target's LANCZOS / SGD ratios in seconds and products (:func:`~.gp.time_ratio`), what bounds them
     (:func:`~.gp.ratio_bound`) and, where undecided against the bar ``factor`` (exceeded: ``strict``), what would decide it
-    in the unit still open: an upper bound leaves a pass open, a lower bound a miss (a unit already decided is not named)."""
+    in the unit still open: an upper bound leaves a pass open, a lower bound a miss (a unit already decided is not named).
+    A target an arm misses within the other's seed spread (:func:`miss_undecided`) is undecided, and with ``past`` (D5.1,
+    D5.3) one LANCZOS meets at its first record (:func:`past_first`) is not read: each says so."""
     _comparison(table, lanczos)
     factor = check_real("factor", factor, low=0.0, low_open=True)
-    if not isinstance(strict, bool | np.bool_):
-        raise TypeError(f"strict must be True or False; got {strict!r}")
+    for flag, value in (("strict", strict), ("past", past)):
+        if not isinstance(value, bool | np.bool_):
+            raise TypeError(f"{flag} must be True or False; got {value!r}")
     kind = ratio_bound(table, name, lanczos, share)
     r = {u: time_ratio(table, name, lanczos, share, unit=u) for u in UNIT_WORDS}
     head = f"{name} at {share:g}: " + ", ".join(f"{'no ratio' if v is None else format(v, '.3g')} in {UNIT_WORDS[u]}" for u, v in r.items())
+    if past and not past_first(table, name, lanczos, share):
+        return f"{head}, met at {lanczos}'s first record (its first accepted step: the start-up, not the descent): not read"
+    if miss_undecided(table, name, lanczos, share):
+        return (f"{head}, an arm levels off above it while the other reaches it, but at a likelihood no worse or a level within the other "
+                "arm's seed spread: undecided (what would decide it: more seeds, the missing arm's level beyond the other's spread at a worse likelihood)")
     if kind == "exact":
         return f"{head}, exact"
     if kind is None:
@@ -594,7 +866,8 @@ def judged(claim_id: str, table: pd.DataFrame, lanczos: str, shares, chosen: flo
     kw = {"test": claim_tests(table, lanczos, shares, chosen)[claim_id], "table": table, "by": "seed"}
     if readable(claim_id, table, lanczos, shares, chosen):
         return kw, None
-    bounds = "; ".join(bound_text(table, n, lanczos, s_, FACTOR[claim_id], strict=claim_id == "D5.3") for n in READ[claim_id] for s_ in shares)
+    bounds = "; ".join(bound_text(table, n, lanczos, s_, FACTOR[claim_id], strict=claim_id == "D5.3", past=claim_id != "D5.4")
+                       for n in READ[claim_id] for s_ in shares)
     return kw, (f"the LANCZOS / SGD ratios it reads do not decide it against the bar {FACTOR[claim_id]:g} (an upper bound decides only a miss, a lower "
                 f"bound only a pass{'; it holds at any target reaching the bar, so a target undecided leaves a miss undecided' if claim_id == 'D5.4' else ''}): {bounds}")
 
@@ -729,11 +1002,15 @@ def _grid_measured(inputs, name) -> dict:
 
 
 def _nominal(inputs, table, lanczos, names) -> dict:
-    """SGD's products at its nominal count (``n`` per probe) beside the calibrated ``1.2n`` the ratios decide on: its median
-    total, and the LANCZOS / SGD products ratio at every target with SGD's nominal count (:func:`~.gp.nominal_ratio`)."""
+    """SGD's products at its nominal count (``n`` per probe) beside the count the ratios decide on: the paper's cost (``6n``,
+    recursion (6)) where ``inputs`` holds our adjoint arm beside (``inputs.beside``: the tables re-priced,
+    :func:`~.gp_budget.paper_cost_runs`), else our calibrated ``1.2n``: its median total, and the LANCZOS / SGD products
+    ratio at every target with SGD's nominal count (:func:`~.gp.nominal_ratio`)."""
     if "total nominal matvecs" not in table.columns:
         return {}
-    return ({f"{n}: SGD median total products, calibrated (1.2n per probe, deciding)": _median(table, n, "SGD", "total matvecs") for n in names}
+    deciding = (f"at the paper's cost ({PAPER_PRODUCTS_PER_DEGREE:g}n per probe, recursion (6), deciding)" if inputs.beside
+                else "calibrated (1.2n per probe, deciding)")
+    return ({f"{n}: SGD median total products, {deciding}": _median(table, n, "SGD", "total matvecs") for n in names}
             | {f"{n}: SGD median total products, nominal (n per probe)": _median(table, n, "SGD", "total nominal matvecs") for n in names}
             | {f"{n}: LANCZOS / SGD matvecs to {s_:g}, SGD's nominal count": nominal_ratio(table, n, lanczos, s_) for n in names for s_ in inputs.verdict_map.shares})
 
@@ -794,16 +1071,19 @@ def claim_decision(claim_id: str, inputs: GPClaimInputs, construction: str) -> d
     suffix, lan, tb = _setting(inputs, construction)
     vmap = inputs.verdict_map
     if claim_id == "D5.2":
-        return {"kw": {"test": claim_tests(tb, lan, vmap.shares, vmap.chosen)["D5.2"], "table": tb, "by": "seed"}, "reason": None}
+        return {"kw": {"test": claim_tests(tb, lan, vmap.shares, vmap.chosen, reference=_humidity_reference(vmap.reference()))["D5.2"],
+                       "table": tb, "by": "seed"}, "reason": None}
     kw, reason = judged(claim_id, tb, lan, vmap.shares, vmap.chosen)
     if claim_id in ("D5.1", "D5.3"):
         kw, reason, regime_text, path_ratio = _in_regime(inputs, tb, kw, reason)
         return {"kw": kw, "reason": reason, "regime_text": regime_text, "path_ratio": path_ratio}
     never = {s_: [m for m in ("SGD", lan) if never_reaches(tb, "humidity", m, s_)] for s_ in vmap.shares}
-    read54 = readable_shares(tb, "humidity", lan, d54_shares(vmap.shares, D54_CHOSEN))
+    read54 = d54_read(tb, lan, d54_shares(vmap.shares, D54_CHOSEN))
+    held = bool(kw["test"](tb))
     startup = startup_hold(tb, lan, read54, [c for c in vmap.cells[("D5.4", construction)]
-                                             if str(c["setting"].get("setting", "")).startswith(HEAD_START) and c["setting"].get("d") == "paper's"]) if read54 else None
-    if reason is None and startup is not None and not startup["stands"] and kw["test"](tb):   # a hold on the start-up alone: undecided
+                                             if str(c["setting"].get("setting", "")).startswith(HEAD_START) and c["setting"].get("d") == "paper's"],
+                           holds=held) if read54 else None
+    if reason is None and startup is not None and not startup["stands"] and held:   # a hold on the start-up alone: undecided
         kw, reason = dict(kw, test=lambda t: False), startup["text"]
     return {"kw": kw, "reason": reason, "never": never, "read54": read54, "startup": startup}
 
@@ -882,21 +1162,19 @@ def d52_claim(inputs: GPClaimInputs, construction: str) -> dict:
     vmap = inputs.verdict_map
     kw = claim_decision("D5.2", inputs, construction)["kw"]
     text = (f"On humidity, {inputs.words[construction]} is often stuck: at least half of its runs level off (their best test RMSE gains < 0.5 % in "
-            f"their last quarter) >= 2 % above the best final test RMSE of the two compared methods' runs AT A WORSE LIKELIHOOD than SGD's median final "
-            f"one (a run that ends at a better likelihood with a worse test RMSE has found a better optimum of the objective, not been stuck at a local one), "
-            f"and a smaller share of SGD's (read alike, against LANCZOS's median likelihood); the likelihood is the accurate negative log likelihood at "
+            f"their last quarter) >= 2 % above the best final test RMSE ANY run reaches on the model (every method, every seed, every cell at the "
+            f"headline sizes on the main grid and data) AT A LIKELIHOOD WORSE than the best any run reaches there (a run at the best likelihood has "
+            f"found the model's best optimum, whatever its test RMSE), and a smaller share of SGD's (read alike); the compared runs alone would set "
+            f"no bar where they are all poor. The stuck shares by the test RMSE alone are shown beside. The likelihood is the accurate negative log likelihood at "
             f"each run's end point, on the same {inputs.nll_probes} probes and {inputs.nll_steps} Lanczos steps for every run. {grid_limit_text(inputs, 'humidity')}"
             f"{inputs.setup} {_seeds(inputs)}")
-    measured = ({f"humidity: {m} stuck share": stuck_share(tb, "humidity", m, STUCK_MARGIN) for m in ("SGD", lan)}
-                | {f"humidity: {m} share levelled off above the margin, by the test RMSE alone": stuck_share(tb, "humidity", m, STUCK_MARGIN, likelihood=False)
-                   for m in ("SGD", lan)}
-                | {"humidity: reference RMSE": reference_rmse(tb, "humidity")}
+    measured = (d52_numbers(tb, lan, _humidity_reference(vmap.reference()))
                 | {f"humidity: median {col} {m}": _median(tb, "humidity", m, col) for m in ("SGD", lan) for col in ("final RMSE", "final NLL", "late gain")}
                 | _regime(inputs) | _grid_measured(inputs, "humidity"))
     return dict(id=f"D5.2{suffix}", text=text, **kw,
                 threshold={"value": [STUCK_MARGIN, D52_OFTEN], "source": "ours", "unit": "[relative excess of a levelled-off final test RMSE over the reference, "
                            "least share of LANCZOS's runs stuck ('often')]",
-                           "readings": claim_readings("D5.2", tb, lan, vmap.shares, vmap.chosen)},
+                           "readings": claim_readings("D5.2", tb, lan, vmap.shares, vmap.chosen, reference=_humidity_reference(vmap.reference()))},
                 measured=measured, diagnosis=_diagnosis("D5.2", inputs, construction))
 
 
@@ -931,8 +1209,8 @@ def beside_reading(table: pd.DataFrame, lanczos: str, shares) -> dict:
     figure lies: it is stricter than the words, so its verdict is shown with the claim, and said to turn it where it does,
     but does not make the claim inconclusive."""
     _comparison(table, lanczos)
-    got = d54_reading(table, lanczos, d54_shares(shares, D54_BESIDE), D54_FACTOR)
-    chosen = d54_reading(table, lanczos, d54_shares(shares, D54_CHOSEN), D54_FACTOR)
+    got = d54_verdict(table, lanczos, d54_shares(shares, D54_BESIDE), D54_FACTOR)
+    chosen = d54_verdict(table, lanczos, d54_shares(shares, D54_CHOSEN), D54_FACTOR)
     word = {True: "holds", False: "fails", None: "undecided"}
     turns = got is not None and chosen is not None and got != chosen
     text = (f"Beside, not a reading: from share {D54_BESIDE:g} on (the first half of the way left out) it {word[got]}"
@@ -947,7 +1225,7 @@ def beside_reading(table: pd.DataFrame, lanczos: str, shares) -> dict:
 HEAD_START = "start:"
 
 
-def startup_hold(table: pd.DataFrame, lanczos: str, shares, start_cells) -> dict:
+def startup_hold(table: pd.DataFrame, lanczos: str, shares, start_cells, holds: bool = True) -> dict:
     """Does D5.4's hold rest on the start-up alone, and what stands then? Its largest LANCZOS / SGD ratio over the targets
     ``shares`` (per unit, :func:`largest_ratio`) is read at a target BOTH methods meet at their first record
     (:func:`first_record`) where, in either unit, it is: the ratio then compares the cost of each method's first iterate
@@ -956,12 +1234,15 @@ def startup_hold(table: pd.DataFrame, lanczos: str, shares, start_cells) -> dict
     start cell at the headline sizes (``start_cells``: D5.4's verdict-map cells of this construction, labels from
     :data:`HEAD_START`) holds decisively too AT THE CHOSEN READING (:func:`~.gp._holds_at_chosen`: a cell whose verdict turns
     only within the readings of a cut-off holds where the claim itself is read); else the start is the open choice the verdict
-    depends on. Returns
+    depends on. ``holds``: does the claim hold over ``shares`` (its test on ``table``)? Where it does not, there is no hold
+    to rest on the start, and the text says so (its verdict and text agree). Returns
     ``{"at first record": bool, "stands": bool, "after first record": {unit: (share, ratio) or None}, "text": str}``
-    (``stands`` True where the largest ratio is read past the first record)."""
+    (``stands`` True where the largest ratio is read past the first record; False where the claim does not hold)."""
     _comparison(table, lanczos)
     shares = _share_list(shares)
     start_cells = _map_cells("start_cells", start_cells)
+    if not isinstance(holds, bool | np.bool_):
+        raise TypeError(f"holds must be True or False (the claim's test on table); got {holds!r}")
     top = {u: largest_ratio(table, "humidity", lanczos, shares, u) for u in UNIT_WORDS}
     after = {u: largest_ratio(table, "humidity", lanczos, shares, u, after_first=True) for u in UNIT_WORDS}
     first = [u for u, t in top.items() if t is not None and all(first_record(table, "humidity", m, t[0]) for m in ("SGD", lanczos))]
@@ -969,13 +1250,17 @@ def startup_hold(table: pd.DataFrame, lanczos: str, shares, start_cells) -> dict
     if not first:
         return {"at first record": False, "stands": True, "after first record": after,
                 "text": f"The largest ratio is read past each arm's first record. The largest over the targets both arms meet after their first record: {beyond}."}
-    holds = [c for c in start_cells if _holds_at_chosen(c)]
-    stands = bool(start_cells) and len(holds) == len(start_cells)
+    head = (f"The largest ratio ({', '.join(f'{top[u][1]:.3g} in {UNIT_WORDS[u]} at share {top[u][0]:g}' for u in first)}) is read at a target both arms "
+            f"meet at their FIRST record: it compares each arm's first iterate, the line search's start-up against one stochastic step, which the "
+            f"start decides. The largest over the targets both arms meet after their first record: {beyond}.")
+    if not holds:
+        return {"at first record": True, "stands": False, "after first record": after,
+                "text": f"{head} Even with it the claim does not reach the factor: there is no hold for the start to carry."}
+    held = [c for c in start_cells if _holds_at_chosen(c)]
+    stands = bool(start_cells) and len(held) == len(start_cells)
     cells = "; ".join(f"'{setting_text(c['setting'])}': {c.get(CHOSEN_READING, c.get('verdict'))} at the chosen reading ({numbers_text(c)})"
                       for c in start_cells) or "none run"
-    text = (f"The largest ratio ({', '.join(f'{top[u][1]:.3g} in {UNIT_WORDS[u]} at share {top[u][0]:g}' for u in first)}) is read at a target both arms "
-            f"meet at their FIRST record: it compares each arm's first iterate, the line search's start-up against one stochastic step, which the "
-            f"start decides. The largest over the targets both arms meet after their first record: {beyond}. The start cells at the headline sizes: {cells}: "
+    text = (f"{head} The start cells at the headline sizes: {cells}: "
             + ("each holds decisively, so the hold stands beyond this start." if stands else
                "not every one holds decisively, so the hold rests on the start, an open choice (the authors' code has no humidity demo; ours is "
                "neither method's optimum). What would decide it: the start cells holding decisively (the hold stands), or a ratio of 6 past the first record."))
@@ -992,14 +1277,16 @@ def d54_claim(inputs: GPClaimInputs, construction: str) -> dict:
     vmap = inputs.verdict_map
     got, arm = claim_decision("D5.4", inputs, construction), beside_arm("D5.4", inputs, construction)
     kw, reason, never, read54, startup = got["kw"], got["reason"], got["never"], got["read54"], got["startup"]
-    missed54 = "; ".join(f"{s_:g}: {' and '.join(ms)} never reaches it" for s_, ms in never.items() if ms) or "none here"
+    missed54 = "; ".join(f"{s_:g}: " + " and ".join(f"{m} never reaches it" + ("" if genuine_miss(tb, "humidity", m, s_) else " (undecided)") for m in ms)
+                         for s_, ms in never.items() if ms) or "none here"
     dropped54 = ", ".join(f"{s_:g}" for s_ in vmap.shares if s_ not in read54) or "none here"
     beside_ = beside_reading(tb, lan, vmap.shares)
     text = (f"On humidity SGD runs \"up to six times faster\" than {inputs.words[construction]}: the largest LANCZOS / SGD cost ratio over the targets "
             f"{d54_shares(vmap.shares, D54_CHOSEN)} (the whole way Fig. 3(b) plots, from near the start to the end; a reading from share {D54_LOWEST[1]:g} on, and "
             f"the factors {CUTS['D5.4'][0]:g} and {CUTS['D5.4'][2]:g}) that each arm reaches reaches 6, in CPU seconds and in matrix-vector products; a target a still-descending LANCZOS misses within "
             f"its budget bounds its ratio from below (it can show 6x, never less), one SGD misses from above; a target one arm's runs level off above "
-            f"while the other arm reaches it is a miss for that arm, its cost infinite, the other winning there ({missed54}); a target neither "
+            f"while the other arm reaches it is a miss for that arm, its cost infinite, the other winning there, where the miss is genuine (that arm ends "
+            f"at a worse median likelihood and its level lies beyond the other arm's seed spread), else undecided, neither a hold nor a miss ({missed54}); a target neither "
             f"reaches bounds nothing and is not read ({dropped54}); read: {read54}. {'' if startup is None else startup['text'] + ' '}{beside_['text']} {arm['text']}{grid_limit_text(inputs, 'humidity')}"
             f"{inputs.setup} {_seeds(inputs)}{inputs.notes[construction]}")
     measured = (_ratios(inputs, tb, lan, ("humidity",)) | _reach(inputs, tb, lan, ("humidity",))
