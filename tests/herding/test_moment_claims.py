@@ -792,28 +792,30 @@ def test_drawn_majority_decides_b5_12_by_majority_over_independent_draws():
         drawn_majority({6: [True]}, share=1.0)
 
 
-def test_position_cut_readings_decide_within_the_words_bounds_the_authors_cut_beside():
-    """Session 47 (the fresh review of issue 44: B5.3 lax): only the authors' calibrated cut 0.8807 turned B5.3, a cut far
-    looser than "would rather suggest a minimization of the entropy" and calibrated on Fig. 6 cells B4.4-entropy largely
-    contradicts. The deciding cuts are 0.4 / 0.5 / 0.6 only; the calibrated cut is returned beside, deciding nothing, and
-    a deciding cut outside [0.4, 0.6] is refused. At the paper scale's (6, 0.2), position [0.576, 0.746], the cell fails
-    at 0.5 and holds only at 0.8807; (6, 0.1) at [0.183, 0.396] holds at every deciding cut."""
+def test_position_cut_readings_the_authors_usage_decides_from_the_lenient_side():
+    """Session 51 (the fresh review of B5 at the paper scale): B5.3's diagnosis rested on d = 6's brackets straddling 0.6
+    alone, while the paper's own usage -- Fig. 6's line search at position 0.8807 "close to a minimum entropy solution"
+    -- was beside, deciding nothing. It decides now, bracketing the words from the lenient side as the strict readings
+    0.4-0.6 bracket them from the other; the strict cuts stay within the words' bounds. At the paper scale's (6, 0.2),
+    position [0.576, 0.746], the cell fails at 0.4 / 0.5 and holds at 0.8807: the verdict turns within the readings."""
     from inferopt.experiment.moment_claims import POSITION_CUT_BOUNDS, entropy_minimization_bracket, position_cut_readings
     cut = position_cut_readings(0.5, [0.4, 0.6], 0.8807)
     assert cut["chosen"] == 0.5 and cut["authors"] == 0.8807
-    assert cut["readings"] == [0.4, 0.5, 0.6] and 0.8807 not in cut["readings"]   # the old code read 0.8807 too
-    assert all(POSITION_CUT_BOUNDS[0] <= c <= POSITION_CUT_BOUNDS[1] for c in cut["readings"])
-    assert entropy_minimization_bracket(0.576, 0.746, cut["authors"]) is True       # it would turn the cell ...
-    assert not any(entropy_minimization_bracket(0.576, 0.746, c) is True for c in cut["readings"])   # ... no deciding cut does
-    assert all(entropy_minimization_bracket(0.183, 0.396, c) is True for c in cut["readings"])
-    assert entropy_minimization_bracket(0.809, 0.895, cut["chosen"]) is False
+    assert cut["readings"] == [0.4, 0.5, 0.6, 0.8807]                                 # main's code left 0.8807 out
+    assert cut["strict"] == [0.4, 0.5, 0.6]
+    assert all(POSITION_CUT_BOUNDS[0] <= c <= POSITION_CUT_BOUNDS[1] for c in cut["strict"])
+    assert entropy_minimization_bracket(0.576, 0.746, cut["authors"]) is True         # the lenient reading holds the cell ...
+    assert entropy_minimization_bracket(0.576, 0.746, 0.5) is False                     # ... the chosen one fails it
+    assert entropy_minimization_bracket(0.809, 0.895, cut["authors"]) == "inconclusive"   # d = 8, c = 2 straddles 0.8807
+    low = position_cut_readings(0.5, [0.4, 0.6], 0.55)                                  # a calibration within the strict bounds:
+    assert low["readings"] == [0.4, 0.5, 0.6] and low["authors"] == 0.55                # no lenient side, it decides nothing
     with pytest.raises(ValueError, match="cuts must lie within"):
-        position_cut_readings(0.5, [0.4, 0.8807], 0.8807)   # a deciding reading outside [0.4, 0.6]: refused
+        position_cut_readings(0.5, [0.4, 0.8807], 0.8807)   # a strict reading outside [0.4, 0.6]: refused
     with pytest.raises(ValueError, match="cuts must lie within"):
         position_cut_readings(0.5, [0.25, 0.6], 0.8807)
     with pytest.raises(ValueError, match="chosen"):
         position_cut_readings(0.8807, [0.4, 0.6], 0.8807)
-    assert position_cut_readings(0.5, [0.45, 0.55], 0.8807, bounds=(0.45, 0.55))["readings"] == [0.45, 0.5, 0.55]
+    assert position_cut_readings(0.5, [0.45, 0.55], 0.8807, bounds=(0.45, 0.55))["strict"] == [0.45, 0.5, 0.55]
     with pytest.raises(ValueError, match="each side"):
         position_cut_readings(0.5, [0.4, 0.45], 0.8807)
     with pytest.raises(ValueError, match="cuts"):
@@ -876,19 +878,19 @@ def test_frequency_verdict_names_the_tie_rule_and_d():
     low = {6: [True] * 5, 8: [True, True, False, True, True], 10: [True, True, False, False, None]}
     rnd = {d: [True] * 5 for d in (6, 8, 10)}
     free = {6: ["holds", "holds", "fails", "inconclusive", "fails"], 8: ["holds", "holds"], 10: ["holds", "holds", "holds"]}
-    claims = {(r, x): closer_majority(o, *x) for x in FREQUENCY_READINGS for r, o in (("lowest index", low), ("random ties", rnd),
-                                                                                   ("tie-free", free))}
+    claims = {(r, x): closer_majority(o, x[0], bool(x[1])) for x in FREQUENCY_READINGS
+              for r, o in (("lowest index", low), ("random ties", rnd), ("tie-free", free))}
     chosen = ("lowest index", FREQUENCY_READINGS[0])
     v = frequency_verdict(claims, chosen)
     assert v["verdict"] == "inconclusive"
-    assert ("lowest index", (0.5, 0), 10, "fails") in v["differ"] and ("tie-free", (0.5, 0), 6, "fails") in v["differ"]
+    assert ("lowest index", (0.5, 0, 1), 10, "fails") in v["differ"] and ("tie-free", (0.5, 0, 1), 6, "fails") in v["differ"]
     assert "lowest index" in v["reason"] and "tie-free" in v["reason"] and "d = 10" in v["reason"] and "d = 6" in v["reason"]
-    every = {(r, x): closer_majority(rnd, *x) for r in ("lowest index", "random ties") for x in FREQUENCY_READINGS}
+    every = {(r, x): closer_majority(rnd, x[0], bool(x[1])) for r in ("lowest index", "random ties") for x in FREQUENCY_READINGS}
     assert frequency_verdict(every, chosen) == {"verdict": "holds", "differ": [], "reason": None}
-    fail = {(r, (0.5, 0)): closer_majority({6: [False, False], 8: [False, True, False]}) for r in ("lowest index", "random ties")}
+    fail = {(r, FREQUENCY_READINGS[0]): closer_majority({6: [False, False], 8: [False, True, False]}) for r in ("lowest index", "random ties")}
     assert frequency_verdict(fail, chosen)["verdict"] == "fails"
     with pytest.raises(ValueError, match="chosen"):
-        frequency_verdict(every, ("nobody", (0.5, 0)))
+        frequency_verdict(every, ("nobody", FREQUENCY_READINGS[0]))
 
 
 def test_frequency_readings_refuse_always_on_three_cells():
@@ -896,12 +898,19 @@ def test_frequency_readings_refuse_always_on_three_cells():
     "more often" (session 47's third reading); 1/2 and 3/5 per d (2 of 3) and 1/2 pooled over d (5 of 9) are readings of
     it, and 2/3 pooled (7 of 9) would be too. Two cells need both for a majority already: not refused."""
     from inferopt.experiment.moment_claims import FREQUENCY_READINGS, MAJORITY_SHARES, frequency_readings
-    assert frequency_readings(FREQUENCY_READINGS, 3, 3) == [(0.5, 0), (0.6, 0), (0.5, 1)]
+    assert frequency_readings(FREQUENCY_READINGS, 3, 3, 5) == [(0.5, 0, 1), (0.6, 0, 1), (0.5, 1, 1), (0.5, 0, 0)]
     assert len(FREQUENCY_READINGS) >= 3                                                   # claims.py's MIN_READINGS
     with pytest.raises(ValueError, match="readings"):
         frequency_readings([(s, 0) for s in MAJORITY_SHARES], 3, 3)                       # the old readings: 2/3 per d
-    assert frequency_readings([(2 / 3, 1)], 3, 3) == [(2 / 3, 1)]
-    assert frequency_readings([(0.5, 0)], 2, 3) == [(0.5, 0)]
+    assert frequency_readings([(2 / 3, 1)], 3, 3) == [(2 / 3, 1, 1)]
+    assert frequency_readings([(0.5, 0)], 2, 3) == [(0.5, 0, 1)]
+    assert frequency_readings([(2 / 3, 0, 0)], 3, 3, 5) == [(2 / 3, 0, 0)]                # 4 of 5 ungated cells: not every one
+    with pytest.raises(ValueError, match="readings"):
+        frequency_readings([(2 / 3, 0, 0)], 5, 3, 3)                                      # ungated on 3 cells: every one
+    with pytest.raises(ValueError, match="readings"):
+        frequency_readings([(0.5, 0, 2)], 3, 3)
+    with pytest.raises(ValueError, match="n_ungated_per_d"):
+        frequency_readings(FREQUENCY_READINGS, 3, 3, 0)
     with pytest.raises(ValueError, match="readings"):
         frequency_readings([(0.5, 2)], 3, 3)
     with pytest.raises(ValueError, match="n_per_d"):
@@ -1069,3 +1078,104 @@ def test_bracket_straddles_refuses_bad_arguments():
         bracket_straddles(False, at, words, B53_BRACKETS | {(6, 0.2): (0.7, 0.6)}, 0.6)
     with pytest.raises(ValueError, match="cut"):
         bracket_straddles(False, at, words, B53_BRACKETS, float("nan"))
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Session 51 (the fresh review of B5 at the paper scale, reports/paper/metrics/B5.json of 4a3e5b1)
+
+def test_premise_gate_read_both_ways_turns_b59_at_d_10():
+    """B5.9 held on 7 of 9 premise cells; the gate removed the six c = 3, 4 cells and no reading varied it. Ungated, d = 10
+    under the lowest index has 2 of 4 decisive cells (c = 3: herding 0.0157 vs line search 0.00956, fails; c = 4: 0.00173
+    vs 0.00167 within the resolution 0.00016, undecided): not more than half. The gate's other reading counts them."""
+    from inferopt.experiment.moment_claims import (FREQUENCY_READINGS, closer_given_premise, closer_majority, premise_gate,
+                                                   reading_text)
+    res = 0.00016
+    assert closer_given_premise(0.0156613, 0.00955763, res, False) == "not measured"          # gated: out
+    assert closer_given_premise(0.0156613, 0.00955763, res, False, 1.0, False) is False       # ungated: herding farther
+    assert closer_given_premise(0.00172772, 0.00166869, res, False, 1.0, False) is None       # within the resolution
+    assert closer_given_premise(0.0116693, 0.156992, res, True, 1.0, False) is True           # premise cells alike
+    assert premise_gate("fails", False, False) == "fails" and premise_gate("fails", False) == "not measured"
+    with pytest.raises(TypeError, match="gated"):
+        premise_gate("fails", False, "no")
+    d10 = [closer_given_premise(h, l, res, p, 1.0, g) for g in (True, False) for h, l, p in (
+        (0.0116693, 0.156992, True), (0.00858419, 0.16954, True), (0.0802455, 0.0560914, True),
+        (0.0156613, 0.00955763, False), (0.00172772, 0.00166869, False))]
+    gated, ungated = d10[:5], d10[5:]
+    assert closer_majority({10: gated})["counts"] == {10: [2, 1, 3]} and closer_majority({10: gated})["verdict"] is True
+    assert closer_majority({10: ungated})["counts"] == {10: [2, 2, 4]} and closer_majority({10: ungated})["verdict"] is False
+    assert (0.5, 0, 0) in FREQUENCY_READINGS and (0.5, 0, 1) == FREQUENCY_READINGS[0]
+    assert "no premise gate" in reading_text((0.5, 0, 0)) and "no premise gate" not in reading_text((0.5, 0, 1))
+
+
+def test_compared_readings_show_a_turn_that_a_split_over_d_hid():
+    """THE RULE compares a reading undecided over d with the chosen one through the d that decide there
+    (reading_compared); the threshold's readings now carry that word, so the record sees the turn: B5.9's ungated
+    reading (d = 6, 8 hold, d = 10 fails) turns a claim holding at every d; B5.3's authors' reading 0.8807 (d = 6, 10 hold,
+    d = 8 straddles) turns a claim failing at every d; B5.3's 0.6 (d = 6 open, d = 8, 10 fail) turns nothing."""
+    from inferopt.experiment.moment_claims import closer_majority, compared_readings, lost_setting_claim, turns_decisively
+    every = closer_majority({6: [True] * 3, 8: [True, True, False], 10: [True, True, False]})
+    ungated = closer_majority({6: [True] * 5, 8: [True] * 4 + [False], 10: [True, True, False, False, None]})
+    assert every["verdict"] is True and ungated["verdict"] is None
+    rd = compared_readings(True, [((0.5, 0, 1), every), ((0.5, 0, 0), ungated)])
+    assert [r["verdict"] for r in rd] == ["holds", "fails"] and turns_decisively(rd)      # main's code showed "inconclusive"
+    words = lambda ws: {(d, c): w for (d, c), w in ws.items()}
+    at05 = lost_setting_claim(False, words({(6, 0.5): "holds", (6, 2.0): "fails", (8, 2.0): "fails", (10, 2.0): "fails"}))
+    at06 = lost_setting_claim(None, words({(6, 0.5): "holds", (6, 2.0): "inconclusive", (8, 2.0): "fails", (10, 2.0): "fails"}))
+    at088 = lost_setting_claim(None, words({(6, 0.5): "holds", (6, 2.0): "holds", (8, 2.0): "inconclusive", (10, 2.0): "holds"}))
+    assert at05["verdict"] is False and at06["verdict"] is None and at088["verdict"] is None
+    rd3 = compared_readings(False, [(0.5, at05), (0.6, at06), (0.8807, at088)])
+    assert [r["verdict"] for r in rd3] == ["fails", "inconclusive", "holds"] and turns_decisively(rd3)
+    assert not turns_decisively(rd3[:2])                                                    # an open reading turns nothing
+    with pytest.raises(ValueError, match="chosen"):
+        compared_readings("fails", [(0.5, at05)])
+    with pytest.raises(ValueError, match="at_readings"):
+        compared_readings(False, [])
+    with pytest.raises(ValueError, match="at_readings"):
+        compared_readings(False, [at05])
+    with pytest.raises(ValueError, match="readings"):
+        turns_decisively([{"value": 0.5}])
+
+
+def test_coupling_summary_names_what_decides_b53_within_the_strict_cuts():
+    """Within B5.3's strict cuts (0.4, 0.5, 0.6) the paper-scale brackets put every d's c = 0.5 cell on the holding side
+    and every d's c = 2 cell on the failing side (d = 8, 10 at every cut, d = 6 undecided at 0.6): the coupling decides,
+    an open setting. Where d splits a coupling instead (the tiny defaults' d = 3 holds, d = 5 fails), it does not."""
+    from inferopt.experiment.moment_claims import coupling_summary, entropy_minimization_bracket
+    brackets = {(8, 1.0): (0.457, 0.676), (8, 0.5): (0.255, 0.499), (8, 2.0): (0.809, 0.895), (6, 1.0): (0.576, 0.746),
+                (6, 0.5): (0.183, 0.396), (6, 2.0): (0.507, 0.764), (10, 1.0): (0.226, 0.517), (10, 0.5): (0.223, 0.406),
+                (10, 2.0): (0.608, 0.747)}
+    cuts = [0.4, 0.5, 0.6]
+    word = lambda x: x if isinstance(x, str) else {True: "holds", False: "fails", None: "inconclusive"}[x]
+    words = {k: [word(entropy_minimization_bracket(lo, hi, c)) for c in cuts] for k, (lo, hi) in brackets.items()}
+    s = coupling_summary(words, cuts)
+    assert s["holding"] == [0.5] and s["failing"] == [2.0] and s["decides"]
+    assert s["by_coupling"][2.0] == {6: ("fails", [0.6]), 8: ("fails", []), 10: ("fails", [])}
+    assert s["by_coupling"][0.5][8] == ("holds", [0.4])
+    assert s["by_coupling"][1.0][10] == ("holds", [0.4, 0.5]) and s["by_coupling"][1.0][6] == ("fails", [0.6])
+    split = coupling_summary({(3, 0.4): ["holds"] * 3, (5, 0.4): ["fails"] * 3, (3, 1.6): ["holds"] * 3, (5, 1.6): ["fails"] * 3}, cuts)
+    assert split["holding"] == [] and split["failing"] == [] and not split["decides"]
+    assert coupling_summary({(6, 1.0): ["holds", "fails", "inconclusive"]}, cuts)["by_coupling"][1.0][6] == ("splits", [0.6])
+    with pytest.raises(ValueError, match="one word per cut"):
+        coupling_summary({(6, 1.0): ["holds"]}, cuts)
+    with pytest.raises(ValueError, match="words"):
+        coupling_summary({}, cuts)
+    with pytest.raises(ValueError, match="cuts"):
+        coupling_summary({(6, 1.0): []}, [])
+
+
+def test_finite_termination_builds_b56s_win_in():
+    """B5.6 (off-target at the paper scale): min-norm-point stops after 9-57 points at moment error 0 on Fig. 7's cells,
+    so it beats herding by construction -- an implementation check, not a test of the paper. A run stopping above 0
+    would not build the win in, and is named."""
+    from inferopt.experiment.moment_claims import finite_termination
+    stops = {"d = 8, c = 1": 37, "d = 6, c = 0.5": 9, "d = 10, c = 1": 57}
+    t = finite_termination(stops, {k: 0.0 for k in stops})
+    assert t == {"built_in": True, "fewest": 9, "most": 57, "above": []}
+    t = finite_termination(stops, {"d = 8, c = 1": 0.0, "d = 6, c = 0.5": 3e-4, "d = 10, c = 1": 0.0})
+    assert not t["built_in"] and t["above"] == ["d = 6, c = 0.5"]
+    with pytest.raises(ValueError, match="same cells"):
+        finite_termination(stops, {"d = 8, c = 1": 0.0})
+    with pytest.raises(ValueError, match="stops"):
+        finite_termination({"a": 0}, {"a": 0.0})
+    with pytest.raises(ValueError, match="final_errors"):
+        finite_termination({"a": 5}, {"a": -1.0})

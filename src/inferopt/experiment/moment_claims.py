@@ -93,6 +93,12 @@ read where the run ends, over its last decade, not over an early plateau:
   `reading` ("an undecided reading turns nothing", :func:`reading_compared`, had let a failure on lower bounds close to
   the cut stand); :func:`not_maxent_resolved_cell` -- the envelope rule alone decides "still falls" (three unused
   parameters gone).
+* session 51 (the fresh review of B5 at the paper scale): :func:`premise_gate`'s ``gated`` and
+  :data:`FREQUENCY_READINGS`' third entry -- B5.9's premise gate read both ways (ungated, d = 10 has 2 of 4 decisive
+  cells); :func:`position_cut_readings` -- the authors' usage (Fig. 6, 0.88) a deciding reading of B5.3 from the lenient
+  side; :func:`compared_readings`, :func:`turns_decisively` -- a claim's readings as THE RULE compares them, so that a turn
+  hidden by a split over d reaches the record (B5.3 no longer borrows the gate's support); :func:`coupling_summary` --
+  what decides B5.3 within its strict cuts; :func:`finite_termination` -- why B5.6 is a check, not a test of the paper.
 """
 
 from __future__ import annotations
@@ -1085,21 +1091,23 @@ def drawn_majority(outcomes_by_d, share: float = MAJORITY_SHARES[0]) -> dict:
 
 #: B5.3's deciding position cuts lie within these bounds (session 47, the fresh review of issue 44): Sec. 6's "would rather
 #: suggest a minimization of the entropy" read as "closer to the minimum entropy than to the maximum" on B4.4's scale, the
-#: midpoint 0.5 read 0.1 to each side; a cut beyond them reads other words (the authors' calibrated cut, 0.88 at the paper
-#: scale, reads "not near the maximum" and is calibrated on Fig. 6 cells where B4.4-entropy largely fails), so it decides nothing
+#: midpoint 0.5 read 0.1 to each side (the strict readings); the authors' calibrated cut, 0.88 at the paper scale, is the
+#: paper's own usage (Fig. 6: "close to a minimum entropy solution"), a deciding reading from the lenient side since session 51
 POSITION_CUT_BOUNDS = (0.4, 0.6)
 
 
 def position_cut_readings(chosen: float, cuts, authors: float, bounds=POSITION_CUT_BOUNDS) -> dict:
     """B5.3's cut on the entropy position, read on both sides of the paper's words (THE RULE's clause 4). The words,
     Sec. 6's "would rather suggest a minimization of the entropy", read as "closer to the minimum entropy than to the
-    maximum": ``chosen`` 0.5, the midpoint of B4.4's scale; ``cuts`` its readings of ours, at least one on each side
-    (0.4 and 0.6). Every deciding cut (``chosen`` and ``cuts``) must lie within ``bounds`` (:data:`POSITION_CUT_BOUNDS`):
-    session 47 (the fresh review of issue 44) found the authors' calibrated cut lax -- far looser than the words, and
-    calibrated on Fig. 6 cells our own B4.4-entropy largely contradicts -- so ``authors``, the cut calibrated on the
-    paper's Fig. 6 (:func:`calibrated_position_cut`; a deciding reading from session 46 to 47), is returned beside,
-    deciding nothing. A verdict turning within the readings is inconclusive (`reading`).
-    Returns ``{"chosen", "readings": the deciding cuts, sorted, the chosen included, "authors": beside}``."""
+    maximum": ``chosen`` 0.5, the midpoint of B4.4's scale; ``cuts`` its strict readings of ours, at least one on each
+    side (0.4 and 0.6), every one within ``bounds`` (:data:`POSITION_CUT_BOUNDS`). Session 51 (the fresh review of B5
+    at the paper scale: the diagnosis rested on brackets straddling 0.6 alone while the paper's own usage decided
+    nothing): ``authors``, the cut calibrated on the paper's Fig. 6 (:func:`calibrated_position_cut`: Sec. 5.3 calls line
+    search at that position "close to a minimum entropy solution"), is a deciding reading too -- it brackets the words
+    from the lenient side as 0.4-0.6 bracket them from the strict side, where it lies above ``bounds`` (a calibration at
+    or below them is no lenient side: it is returned, deciding nothing). A verdict turning within the readings is
+    inconclusive (`reading`). Returns ``{"chosen", "strict": the strict cuts, sorted, the chosen included, "authors",
+    "readings": every deciding cut, sorted}``."""
     if not hasattr(bounds, "__len__") or len(bounds) != 2 or check_real("bounds", bounds[0]) > check_real("bounds", bounds[1]):
         raise ValueError(f"bounds must be (low, high) with low <= high; got {bounds!r}")
     lo, hi = float(bounds[0]), float(bounds[1])
@@ -1107,11 +1115,12 @@ def position_cut_readings(chosen: float, cuts, authors: float, bounds=POSITION_C
     authors = check_real("authors", authors, low=0.0, high=1.0)
     c = as_finite_array("cuts", cuts, ndim=1, nonempty=True)
     if ((c < lo) | (c > hi)).any():
-        raise ValueError(f"cuts must lie within the words' bounds {[lo, hi]} (a deciding reading; the authors' calibrated "
-                         f"cut goes beside, as authors); got {c.tolist()}")
+        raise ValueError(f"cuts must lie within the words' bounds {[lo, hi]} (the strict readings; the authors' calibrated "
+                         f"cut is given as authors); got {c.tolist()}")
     if not ((c < chosen).any() and (c > chosen).any()):
         raise ValueError(f"cuts must hold a reading on each side of the chosen cut {chosen}; got {c.tolist()}")
-    return {"chosen": chosen, "readings": sorted({float(x) for x in c} | {chosen}), "authors": authors}
+    strict = sorted({float(x) for x in c} | {chosen})
+    return {"chosen": chosen, "strict": strict, "authors": authors, "readings": strict + ([authors] if authors > hi else [])}
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -1119,10 +1128,12 @@ def position_cut_readings(chosen: float, cuts, authors: float, bounds=POSITION_C
 # with B5.2 and B5.8, B5.10 dropped as a claim), B5.3's rescue cells
 # and the cuts its failure is established at, and what would decide a claim split by d and the tie rule.
 
-#: B5.9's readings of "more often" (session 48): ``(share, pooled)``, herding strictly closer in more than ``share`` of the
-#: decisive cells of each d (``pooled`` 0) or of every d at once (``pooled`` 1); 1/2 per d chosen. Each must ask less than
-#: every cell wherever a plain majority does (:func:`frequency_readings`): on 3 cells per d, 2/3 asked all 3
-FREQUENCY_READINGS = ((0.5, 0), (0.6, 0), (0.5, 1))
+#: B5.9's readings of "more often" (session 48): ``(share, pooled, gated)``, herding strictly closer in more than ``share``
+#: of the decisive cells of each d (``pooled`` 0) or of every d at once (``pooled`` 1); 1/2 per d chosen. Each must ask
+#: less than every cell wherever a plain majority does (:func:`frequency_readings`): on 3 cells per d, 2/3 asked all 3.
+#: Session 51 (the fresh review of B5 at the paper scale: the premise gate removed the six c = 3, 4 cells and no reading
+#: varied it): ``gated`` 1 reads only the cells with the abstract's premise (:func:`premise_gate`, chosen), 0 every cell
+FREQUENCY_READINGS = ((0.5, 0, 1), (0.6, 0, 1), (0.5, 1, 1), (0.5, 0, 0))
 #: the key of a reading pooled over d in :func:`closer_majority`'s ``by_value``
 POOLED = "pooled over d"
 
@@ -1154,8 +1165,9 @@ def _word(x) -> str:
 
 
 def reading_text(reading) -> str:
-    """One of B5.9's readings, ``(share, pooled)`` (:data:`FREQUENCY_READINGS`), in words."""
-    return f"the share {float(reading[0]):.3g} " + ("pooled over d" if reading[1] else "per d")
+    """One of B5.9's readings, ``(share, pooled[, gated])`` (:data:`FREQUENCY_READINGS`), in words."""
+    gate = "" if len(reading) < 3 or reading[2] else ", every cell (no premise gate)"
+    return f"the share {float(reading[0]):.3g} " + ("pooled over d" if reading[1] else "per d") + gate
 
 
 def frequency_verdict(claims, chosen) -> dict:
@@ -1187,27 +1199,31 @@ def frequency_verdict(claims, chosen) -> dict:
     return {"verdict": "inconclusive", "differ": differ, "reason": reason}
 
 
-def frequency_readings(readings, n_per_d: int, n_d: int) -> list:
+def frequency_readings(readings, n_per_d: int, n_d: int, n_ungated_per_d: int | None = None) -> list:
     """B5.9's readings of "tends to approach MORE OFTEN" checked against the cell counts they are read on (session 48's fresh
     review of issue 44: on 3 premise cells per d, "more than 2/3" means every cell, which is not "more often").
-    ``readings``: ``(share, pooled)`` pairs (:data:`FREQUENCY_READINGS`), ``n_per_d`` the cells a d decides on (the params'
-    grid of couplings, where the abstract's premise holds), ``n_d`` the values of d. A reading over ``n`` cells (``n_per_d``,
-    or ``n_per_d * n_d`` pooled) needs ``floor(share * n) + 1`` of them; it is refused (``ValueError`` naming ``readings``)
-    where that is every cell while a plain majority, ``floor(n / 2) + 1``, is not: it would read "always", not "more often".
-    Returns the readings as ``(share, pooled)`` tuples."""
+    ``readings``: ``(share, pooled[, gated])`` (:data:`FREQUENCY_READINGS`; ``gated`` 1 where omitted), ``n_per_d`` the
+    cells a d decides on under the premise gate (the params' grid of couplings, where the abstract's premise holds),
+    ``n_ungated_per_d`` those it decides on without it (every coupling of the axis; default ``n_per_d``), ``n_d`` the
+    values of d. A reading over ``n`` cells (per d, or times ``n_d`` pooled) needs ``floor(share * n) + 1`` of them; it
+    is refused (``ValueError`` naming ``readings``) where that is every cell while a plain majority, ``floor(n / 2) + 1``,
+    is not: it would read "always", not "more often". Returns the readings as ``(share, pooled, gated)`` tuples."""
     n_per_d, n_d = check_int("n_per_d", n_per_d, low=1), check_int("n_d", n_d, low=1)
+    n_open = n_per_d if n_ungated_per_d is None else check_int("n_ungated_per_d", n_ungated_per_d, low=1)
     if not isinstance(readings, list | tuple) or not readings:
-        raise ValueError(f"readings must be a non-empty list of (share, pooled) pairs; got {readings!r}")
+        raise ValueError(f"readings must be a non-empty list of (share, pooled[, gated]) tuples; got {readings!r}")
     out = []
     for r in readings:
-        if not isinstance(r, list | tuple) or len(r) != 2 or r[1] not in (0, 1):
-            raise ValueError(f"readings must hold (share, pooled 0 / 1) pairs; got {r!r}")
+        if not isinstance(r, list | tuple) or len(r) not in (2, 3) or r[1] not in (0, 1) or (len(r) == 3 and r[2] not in (0, 1)):
+            raise ValueError(f"readings must hold (share, pooled 0 / 1[, gated 0 / 1]) tuples; got {r!r}")
         share = check_real("share", r[0], low=0.0, high=1.0, high_open=True)
-        n = n_per_d * n_d if r[1] else n_per_d
+        gated = int(r[2]) if len(r) == 3 else 1
+        per_d = n_per_d if gated else n_open
+        n = per_d * n_d if r[1] else per_d
         if int(np.floor(share * n)) + 1 >= n > n // 2 + 1:
             raise ValueError(f"readings: more than {share:.3g} of {n} cells ({'pooled over d' if r[1] else 'per d'}) is every "
                              "cell, where a majority is not: that reads 'always', not 'more often'")
-        out.append((float(share), int(r[1])))
+        out.append((float(share), int(r[1]), gated))
     return out
 
 
@@ -1226,7 +1242,7 @@ def axis_cells(grid_cells, extra_cells, level) -> list:
     return grid + extra
 
 
-def premise_gate(outcome, premise: bool):
+def premise_gate(outcome, premise: bool, gated: bool = True):
     """The one exclusion of B5.8 and B5.9, applied alike (session 48's fresh review of issue 44: B5.8 gated on the premise,
     B5.9 counted the cells where it is absent). Sec. 6's "algorithms that are more efficient than herding at approximating
     the moment vector fail more blatantly ..." is a defining relative clause: it names the algorithms the sentence is
@@ -1235,18 +1251,24 @@ def premise_gate(outcome, premise: bool):
     mean lies near the polytope's boundary (Sec. 5.2: "the line-search algorithm is slower than the [1/(t+1)]-rule ...
     The bounds depend on the distance between the mean and the boundary of the marginal polytope"). So "more efficient"
     is no claim of its own (B5.10, a claim from review 196 to session 47, is dropped): it is the premise of each cell,
-    ``premise`` (:func:`moment_premise_cell`). Returns ``outcome`` where it holds, ``"not measured"`` where it is absent."""
+    ``premise`` (:func:`moment_premise_cell`). Returns ``outcome`` where it holds, ``"not measured"`` where it is absent.
+    Session 51 (the fresh review of B5 at the paper scale: B5.9 held on 7 of 9 premise cells, the gate removing the six
+    c = 3, 4 cells, and no reading varied it): ``gated`` False reads the gate's other reading, every cell, ``outcome``
+    whatever the premise (B5.9's ungated reading, :data:`FREQUENCY_READINGS`)."""
     if not isinstance(premise, bool | np.bool_):
         raise TypeError(f"premise must be a bool; got {type(premise).__name__}")
-    return outcome if premise else "not measured"
+    if not isinstance(gated, bool | np.bool_):
+        raise TypeError(f"gated must be a bool; got {type(gated).__name__}")
+    return outcome if premise or not gated else "not measured"
 
 
-def closer_given_premise(dist_herding: float, dist_other: float, resolution: float, premise: bool, factor: float = 1.0):
+def closer_given_premise(dist_herding: float, dist_other: float, resolution: float, premise: bool, factor: float = 1.0,
+                         gated: bool = True):
     """B5.9 on one cell under the abstract's premise ("while we can improve over herding ..., the original herding algorithm
     tends to approach more often the maximum entropy distribution": the comparison is with the algorithms that improve on
     herding at the moments): :func:`closer_cell` where ``premise`` holds, ``"not measured"`` where it is absent
-    (:func:`premise_gate`, B5.8's gate)."""
-    return premise_gate(closer_cell(dist_herding, dist_other, resolution, factor), premise)
+    (:func:`premise_gate`, B5.8's gate); ``gated`` False: :func:`closer_cell` in every cell (the gate's other reading)."""
+    return premise_gate(closer_cell(dist_herding, dist_other, resolution, factor), premise, gated)
 
 
 def rescue_cells(chosen_words, tie_words, brackets) -> dict:
@@ -1353,3 +1375,77 @@ def bracket_straddles(chosen, at_reading, words, brackets, cut) -> dict:
     if chosen is None or at_reading["verdict"] is not None or reading_compared(chosen, at_reading) is not None or not open_cells:
         return {}
     return span if all(low <= cut < high for low, high in span.values()) else {}
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Session 51 (the fresh review of B5 at the paper scale): readings compared as THE RULE compares them, what decides B5.3
+# within its strict readings, and why B5.6 is a check.
+
+def compared_readings(chosen, at_readings) -> list:
+    """A claim's threshold readings as THE RULE's clause 4 compares them with the lost setting (session 51: B5.3's
+    authors' reading and B5.9's ungated reading turn the claim at some d while another d is open or split there, which
+    the literal verdict, undecided, hid from the record's readings). ``chosen``: the claim's verdict at the chosen
+    reading (``True`` / ``False`` / ``None``); ``at_readings``: ``[(value, claim)]``, each reading's value and its claim
+    over the lost d (:func:`lost_setting_claim`'s or :func:`closer_majority`'s dict, with ``"verdict"`` and
+    ``"by_value"``). Each reading's verdict word is :func:`reading_compared`'s: the reading's own verdict where it
+    decides, else the verdict of a value of d that decides there against ``chosen`` (the reading turns the claim), else
+    ``"inconclusive"``. Returns ``[{"value", "verdict"}]`` in the given order."""
+    if chosen not in (True, False, None):
+        raise ValueError(f"chosen must be True, False or None; got {chosen!r}")
+    if not isinstance(at_readings, list | tuple) or not at_readings:
+        raise ValueError(f"at_readings must be a non-empty list of (value, claim) pairs; got {at_readings!r}")
+    if any(not isinstance(r, list | tuple) or len(r) != 2 for r in at_readings):
+        raise ValueError(f"at_readings must hold (value, claim) pairs; got {at_readings!r}")
+    return [{"value": v, "verdict": _word(reading_compared(chosen, c))} for v, c in at_readings]
+
+
+def turns_decisively(readings) -> bool:
+    """Whether a claim's threshold readings (``[{"value", "verdict"}]``, :func:`compared_readings`) turn it decisively:
+    one holds and another fails (an undecided or unmeasured reading turns nothing), the record's test for a `reading`
+    diagnosis (:meth:`~.record.Experiment.claim`)."""
+    if not isinstance(readings, list | tuple) or any(not isinstance(r, dict) or "verdict" not in r for r in readings):
+        raise ValueError(f"readings must be a list of {{'value', 'verdict'}} dicts; got {readings!r}")
+    return {"holds", "fails"} <= {r["verdict"] for r in readings}
+
+
+def coupling_summary(words, cuts) -> dict:
+    """What decides B5.3 within its strict readings of the position cut (session 51, the fresh review of B5 at the paper
+    scale: the diagnosis rested on d = 6's brackets straddling 0.6, while the coupling decides -- c = 0.5 holds at every d,
+    c = 2 fails at d = 8 and 10 at every cut up to 0.6). ``words``: ``(d, coupling) -> [verdict word at each cut]``,
+    ``cuts`` the cuts in that order. Per coupling, per d: ``"holds"`` where it holds at some cut and fails at none,
+    ``"fails"`` where it fails at some cut and holds at none, ``"splits"`` where both, ``"undecided"`` where neither;
+    with the cuts left undecided. The coupling decides where some coupling holds at every d and another fails at every
+    d (an open setting: `setting` is then earned only by a cell holding decisively at every cut, :func:`rescue_cells`).
+    Returns ``{"by_coupling": {coupling: {d: (side, [undecided cuts])}}, "holding": the couplings holding at every d,
+    "failing": those failing at every d, "decides": both non-empty}``, couplings and d sorted."""
+    c = as_finite_array("cuts", cuts, ndim=1, nonempty=True).tolist()
+    if not isinstance(words, dict) or not words:
+        raise ValueError(f"words must map (d, coupling) to verdict words at each cut; got {words!r}")
+    out = {}
+    for key in sorted(words, key=lambda k: (float(k[1]), k[0])):
+        ws = list(words[key])
+        if len(ws) != len(c):
+            raise ValueError(f"words[{key!r}] must hold one word per cut ({len(c)}); got {ws!r}")
+        held, failed = "holds" in ws, "fails" in ws
+        side = "splits" if held and failed else "holds" if held else "fails" if failed else "undecided"
+        out.setdefault(key[1], {})[key[0]] = (side, [x for x, w in zip(c, ws) if w not in ("holds", "fails")])
+    by = {lv: dict(sorted(v.items())) for lv, v in out.items()}
+    every = lambda side: [lv for lv, v in by.items() if all(s_ == side for s_, _ in v.values())]
+    holding, failing = every("holds"), every("fails")
+    return {"by_coupling": by, "holding": holding, "failing": failing, "decides": bool(holding and failing)}
+
+
+def finite_termination(stops, final_errors) -> dict:
+    """Why B5.6 is an implementation check and not a test of the paper (session 51, the fresh review of B5 at the paper
+    scale: min-norm-point stops after 9-57 points at moment error 0): Wolfe's min-norm-point (Sec. 4; Wolfe 1976) ends
+    after finitely many points on a polytope, at the exact minimiser of ||g - mu|| over the hull of its points, so where
+    it stops at the means (moment error 0, read at 0 below the LMO's resolution) its moment error lies below herding's
+    at every later t by construction. ``stops``: cell -> the points at its stop; ``final_errors``: cell -> its moment
+    error there (floored). Returns ``{"built_in": every run stops at error 0, "fewest", "most": points at the stop,
+    "above": the cells stopping above 0}``."""
+    if not isinstance(stops, dict) or not stops or not isinstance(final_errors, dict) or set(stops) != set(final_errors):
+        raise ValueError("stops and final_errors must be non-empty dicts over the same cells")
+    n = {k: check_int("stops", v, low=1) for k, v in stops.items()}
+    e = {k: check_real("final_errors", v, low=0.0) for k, v in final_errors.items()}
+    above = [k for k in stops if e[k] > 0.0]
+    return {"built_in": not above, "fewest": min(n.values()), "most": max(n.values()), "above": above}
