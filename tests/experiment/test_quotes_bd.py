@@ -38,3 +38,12 @@ def test_b5_premise_named_as_the_code_computes_it(cid):
     assert "final moment error more than 10 times below herding's" in where
     assert "moment_premise_cell" in where
     assert "below herding's over most of the last decade" not in where
+
+
+def test_b5_quotes_say_what_session_51_changed():
+    """Session 51 (the fresh review of B5 at the paper scale): B5.6 is an implementation check whose win finite termination
+    builds in, not a test of the paper; B5.9's premise gate is read both ways; B5.3's authors' usage is a deciding
+    reading from the lenient side."""
+    assert "not a test of the paper" in quote_of("B5.6")["where"] and "finite termination" in quote_of("B5.6")["where"]
+    assert "every cell counted without it" in quote_of("B5.9")["where"]
+    assert "deciding reading from the lenient side" in quote_of("B5.3")["where"]
