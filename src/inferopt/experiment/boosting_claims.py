@@ -42,7 +42,9 @@ bootstrap resample of their replicates) and returns a boolean:
   :func:`in_regime` (a step-rule claim decided only where some rule gains, :func:`regime_open`: beyond
   :func:`regime_threshold` standard errors for the family of :func:`regime_tests`, at the iterates of :data:`REGIME_AT`;
   on Table 3's train log-likelihood, its own axis, unless the ELBO moves significantly opposite, :func:`regime_agrees`,
-  else :func:`disagreement_reason`; the regime it opens on stated with its power, :func:`regime_statement`);
+  else :func:`disagreement_reason`; the regime it opens on stated with its power, :func:`regime_statement`); C3.1's own
+  gate, :func:`ranking_untestable` (no ELBO gain, :func:`elbo_headroom`, and the train log-likelihood's headroom at the
+  selected iterates, :func:`axis_headroom`, below Table 3's lead: ``inconclusive``, stand-in, :func:`table_regime`);
 * no diagnosis on an undecided verdict: :func:`decisive_only`, :func:`undecided_note` (what would decide it); a `paper`
   map on a stand-in whose row count is ruled out earns nothing (:func:`paper_on_stand_in`);
 * C3.5's row-count check: :func:`work_ratios`, :func:`rows_effect`, :func:`rows_diagnosis` (``stand-in`` only where the
