@@ -1660,53 +1660,107 @@ def _c3_experiment():
     return exp
 
 
-def test_c31_axis_rising_where_the_objective_falls_is_inconclusive_stand_in():
-    """Session 48's review of C3.1 at the paper scale: the train LL rose over plain VI (line search +0.0070 ± 0.0016 at
-    the last iterate, 4.5 SE) while the ELBO of the same rule fell (-21 ± 16 nats) and no rule gained on the ELBO; the claim
-    was exempt from the regime and failed. With the regime given, table_claim leaves it inconclusive (stand-in) naming
-    those numbers; where the ELBO gains somewhere, rises at the passing test, or the axis gains nothing, it decides as
-    before. Fails on the old code (table_claim takes no regime; the claim failed)."""
+#: the ELBO's gains at the paper scale (session 50's review of C3.1): no rule gains beyond its family's threshold
+NO_ELBO_GAIN = {"vi": {"line_search": _gate_row(-21.2, 16.4), "adapfw": _gate_row(6.3, 10.0),
+                       "adaafw": _gate_row(-40.9, 13.8)},
+                "converged": {"line_search": _gate_row(0.0, 0.0, moved=False), "adapfw": _gate_row(-135.5, 6.3)}}
+
+
+def _headroom_records(gains, auroc=None, sd_ll=0.004, reps=10):
+    """:func:`_best_records` with each rule's train LL ``gains[rule]`` above plain VI's (-0.2 at t = 0), AUROC as
+    Table 3's unless given."""
+    return _best_records({m: -0.2 + g for m, g in gains.items()}, auroc or dict(bc.TABLE3_AUROC), sd_ll=sd_ll, reps=reps)
+
+
+#: the paper scale's selected-iterate gains over plain VI (C3.1, 8e82a12's records): at most 0.0084 +- 0.0013
+NO_HEADROOM = {"predefined": 0.0039, "line_search": 0.0084, "adafw": 0.0043, "adaafw": 0.0033, "adapfw": 0.0071}
+
+
+def test_axis_headroom_bounds_the_largest_selected_gain_over_plain_vi():
+    """axis_headroom: each rule's train LL gain at its selected iterate over its run's t = 0, paired by replicate, the
+    largest and its bound 2 SE above (the largest of the rules' bounds). Fails on the old code (no axis_headroom)."""
+    h = bc.axis_headroom(_headroom_records(NO_HEADROOM))
+    se = 0.004 * np.sqrt(10 / 9) / np.sqrt(10)                     # replicates off by +-0.004 around the mean
+    assert h["rule"] == "line_search" and h["gain"] == pytest.approx(0.0084) and h["se"] == pytest.approx(se)
+    assert h["bound"] == pytest.approx(0.0084 + bc.HEADROOM_SE * se) and h["rules"]["adaafw"]["iteration"] >= 1
+    noisy = bc.axis_headroom(_headroom_records({**NO_HEADROOM, "adaafw": 0.0080}, sd_ll=0.004))
+    assert noisy["rule"] == "line_search" and noisy["bound"] == pytest.approx(0.0084 + bc.HEADROOM_SE * se)
+    assert np.isnan(bc.axis_headroom(_headroom_records(NO_HEADROOM, reps=1))["bound"])     # one replicate: no bound
+    with pytest.raises(ValueError, match="column"):
+        bc.axis_headroom(_headroom_records(NO_HEADROOM), column="elbo")
+    with pytest.raises(ValueError, match="records"):
+        bc.axis_headroom(_headroom_records(NO_HEADROOM).drop(columns="train_ll"))
+    with pytest.raises(TypeError, match="records"):
+        bc.axis_headroom({"train_ll": [0.0]})
+
+
+def test_c31_without_headroom_is_inconclusive_stand_in_and_with_it_the_ranking_decides():
+    """Session 50's review of C3.1 at the paper scale: the rules reached at most 0.0084 +- 0.0013 train LL per point over
+    plain VI at their selected iterates (line search; bound 0.011 at 2 SE), below Table 3's lead of 0.012, and no rule
+    gained on the ELBO: ranking the rules there ranks noise around plain VI, and the old gate (train LL up and ELBO down,
+    both beyond their thresholds) stayed shut, so the claim failed. Now: no ELBO gain and the axis headroom below Table
+    3's lead -> inconclusive (stand-in), the power stated as the headroom, what would decide it named; a headroom that
+    could hold Table 3's lead, or an ELBO gain, and the ranking decides (holds or fails). Fails on the old code
+    (table_claim's regime took (train LL gains, ELBO gains) and no ranking_untestable; the claim failed)."""
     exp = _c3_experiment()
-    ll = {"vi": {"line_search": _gate_row(0.00705, 0.00157), "adapfw": _gate_row(0.00618, 0.00158)},
-          "converged": {"line_search": _gate_row(0.00025, 0.00015)}}
-    falls = {"vi": {"line_search": _gate_row(-60.0, 16.4), "adapfw": _gate_row(6.3, 10.0)},
-             "converged": {"line_search": _gate_row(0.0, 0.0, moved=False)}}
-    assert bc.objective_falls(ll, falls)
-    gains = {**falls, "vi": {**falls["vi"], "adapfw": _gate_row(60.0, 10.0)}}          # the ELBO gains (6 SE): a regime
-    rises = {**falls, "vi": {"line_search": _gate_row(5.0, 16.4), "adapfw": _gate_row(6.3, 10.0)}}   # no fall where it gains
-    shut = {"vi": {"line_search": _gate_row(0.001, 0.00157)}}                          # the axis gains nothing
-    assert not bc.objective_falls(ll, gains) and not bc.objective_falls(ll, rises) and not bc.objective_falls(shut, falls)
-    # session 49's review: one axis beyond its threshold beside a noise on the other opens no gate, on either side
-    noise = {**falls, "vi": {**falls["vi"], "line_search": _gate_row(-21.2, 16.4)}}    # train LL +4.5 SE, ELBO -1.3 SE
-    assert not bc.objective_falls(ll, noise) and not bc.axis_against_objective(ll, noise)
-    # the authors' rows: the train LL up within its noise (+0.00126, 0.7 SE) where the ELBO falls beyond its threshold
-    # (-45.2 +- 13.7 nats, 3.3 SE) is no disagreement (session 49's review); the train LL up 3.3 SE there is one; both
-    # falling is none
-    authors_elbo = {"vi": {"adapfw": _gate_row(-45.2, 13.7)}}
-    assert not bc.objective_falls({"vi": {"adapfw": _gate_row(0.00126, 0.0019)}}, authors_elbo)
-    authors_ll = {"vi": {"adapfw": _gate_row(0.0063, 0.0019)}}
-    assert bc.objective_falls(authors_ll, authors_elbo)
-    assert not bc.objective_falls({"vi": {"adapfw": _gate_row(-0.0105, 0.0038)}}, authors_elbo)
-    assert not bc.objective_falls(authors_ll, {"vi": {"adapfw": _gate_row(-45.2, 13.7, moved=False)}})
-    with pytest.raises(ValueError, match="elbo must hold"):
-        bc.objective_falls(ll, {"vi": falls["vi"]})
-    ada = {"adafw": 0.002, "adaafw": 0.001, "adapfw": 0.0015}
-    down = make_records(ll={**ada, "line_search": 0.01}, auroc={m: 0.001 for m in ada}, reps=6)
-    test = bc.adaptive_better_than_line_search
-    c = bc.table_claim(exp, "C3.1", "Best.", test, down, regime=(ll, falls), diagnosis={"kind": "paper", "text": "p."})
+    test = bc.ADAAFW_BEST
+    flat = _headroom_records(NO_HEADROOM)                                  # line search ahead: fails on the ranking
+    assert not test(flat) and bc.ranking_untestable(flat, NO_ELBO_GAIN)
+    c = bc.table_claim(exp, "C3.1", "Best.", test, flat, regime=NO_ELBO_GAIN, diagnosis={"kind": "paper", "text": "p."})
     assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "stand-in" and c.support["method"] == "gated"
-    assert "+0.00705 ± 0.0016" in c.reason and "ELBO -60 ± 16 nats" in c.reason and "full phishing for EICU" in c.diagnosis["text"]
-    assert not any(w in c.reason + c.diagnosis["text"] for w in ("nan", "None", "True", "False"))
-    for regime in ((ll, gains), (ll, rises), (shut, falls)):
-        assert bc.table_claim(exp, "C3.1", "Best.", test, down, regime=regime).verdict == "fails"
-    assert bc.table_claim(exp, "C3.1", "Best.", test, down).verdict == "fails"         # no regime given: C3.7 as it was
-    assert bc.table_regime(test, "d", shut, falls, "x") == (test, "d")
-    with pytest.raises(ValueError, match="objective_falls"):
-        bc.objective_reason(ll, gains)
+    text = c.diagnosis["text"]
+    assert "Line-search +0.0084" in c.reason and "+6.3 ± 10 nats" in c.reason and "full phishing for EICU" in text
+    assert "the largest lead these runs could show is the headroom, at most 0.011" in text and "Table 3's 0.012" in text
+    assert "What would decide it: " in text and "71,366 rows x 70 features" in text and "0.86" in text
+    assert c.diagnosis["evidence"]["power"] == {"headroom bound": pytest.approx(bc.axis_headroom(flat)["bound"], rel=1e-5),
+                                                   "paper": 0.012}
+    assert not any(w in c.reason + text for w in ("nan", "None", "True", "False"))
+    # the ranking decides where boosting adds something: a headroom that holds Table 3's lead (AdaAFW +0.020 over plain
+    # VI, 0.012 above Predefined and line search) ...
+    lead = {"predefined": 0.008, "line_search": 0.008, "adafw": 0.0195, "adaafw": 0.020, "adapfw": 0.019}
+    ahead = _headroom_records(lead, {**bc.TABLE3_AUROC, "adafw": 0.8585})
+    assert test(ahead) and not bc.ranking_untestable(ahead, NO_ELBO_GAIN)
+    assert bc.table_claim(exp, "C3.1", "Best.", test, ahead, regime=NO_ELBO_GAIN).verdict == "holds"
+    behind = _headroom_records({**lead, "adaafw": 0.008, "line_search": 0.020})
+    assert not bc.ranking_untestable(behind, NO_ELBO_GAIN)
+    assert bc.table_claim(exp, "C3.1", "Best.", test, behind, regime=NO_ELBO_GAIN).verdict == "fails"
+    # ... or an ELBO gain beyond its family's threshold (AdaPFW +60 +- 10 nats), whatever the axis's headroom
+    gains = {**NO_ELBO_GAIN, "vi": {**NO_ELBO_GAIN["vi"], "adapfw": _gate_row(60.0, 10.0)}}
+    assert not bc.ranking_untestable(flat, gains)
+    assert bc.table_claim(exp, "C3.1", "Best.", test, flat, regime=gains).verdict == "fails"
+    # the bound, not the mean, is read against the lead: a mean of 0.0084 whose bound passes 0.012 leaves the ranking to decide
+    assert not bc.ranking_untestable(_headroom_records(NO_HEADROOM, sd_ll=0.006), NO_ELBO_GAIN)
+    assert not bc.ranking_untestable(_headroom_records(NO_HEADROOM, reps=1), NO_ELBO_GAIN)    # no bound: no gate
+    with pytest.raises(ValueError, match="ranking_untestable"):
+        bc.untestable_reason(ahead, NO_ELBO_GAIN)
     with pytest.raises(TypeError, match="regime"):
-        bc.table_claim(exp, "C3.1", "Best.", test, down, regime=ll)
+        bc.table_claim(exp, "C3.1", "Best.", test, flat, regime=(NO_ELBO_GAIN, NO_ELBO_GAIN))
+    with pytest.raises(TypeError, match="by_start"):
+        bc.ranking_untestable(flat, {})
     with pytest.raises(TypeError, match="stand_in"):
-        bc.table_regime(test, None, ll, falls, "")
+        bc.table_regime(test, None, flat, NO_ELBO_GAIN, "")
+
+
+def test_c31_regime_note_states_the_rule_the_code_applies():
+    """Session 50's review: TABLE_REGIME_NOTE said "one of the two beyond its family's threshold" where the code required
+    both. The note is now built from UNTESTABLE_WHEN, whose conditions ranking_untestable applies all: each condition's
+    text is in the note, joined by "and", and each condition alone decides nothing (flipping either one opens the
+    ranking). Fails on the old code (no UNTESTABLE_WHEN; the note said "one of the two")."""
+    note = bc.TABLE_REGIME_NOTE
+    assert len(bc.UNTESTABLE_WHEN) == 2 and "; and ".join(t for t, *_ in bc.UNTESTABLE_WHEN) in note
+    assert "one of the two" not in note and f"{bc.table3_lead('train_ll'):.3g} per point, the paper's" in note
+    assert f"bounded above at {bc.HEADROOM_SE:g} standard errors" in note
+    flat = _headroom_records(NO_HEADROOM)
+    gains = {**NO_ELBO_GAIN, "vi": {**NO_ELBO_GAIN["vi"], "adapfw": _gate_row(60.0, 10.0)}}
+    roomy = _headroom_records({**NO_HEADROOM, "line_search": 0.02})
+    def conditions(r, e):
+        return [test(r, e) for _, test, _ in bc.UNTESTABLE_WHEN]
+    assert conditions(flat, NO_ELBO_GAIN) == [True, True] and bc.ranking_untestable(flat, NO_ELBO_GAIN)
+    assert conditions(flat, gains) == [False, True] and not bc.ranking_untestable(flat, gains)
+    assert conditions(roomy, NO_ELBO_GAIN) == [True, False] and not bc.ranking_untestable(roomy, NO_ELBO_GAIN)
+    exp = _c3_experiment()
+    c = bc.table_claim(exp, "C3.1", "Best.", bc.ADAAFW_BEST, roomy, regime=NO_ELBO_GAIN)
+    assert c.text.endswith(note) and c.verdict == "fails"
 
 
 def test_speed_claims_turning_with_the_draws_are_inconclusive_construction():
