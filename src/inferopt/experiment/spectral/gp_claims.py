@@ -266,8 +266,10 @@ def likelihood_left(table: pd.DataFrame, name: str, method: str, start: float, b
     point) to the best any run reaches on the model (``best``, :func:`best_reached`) that ``method``'s runs on ``name`` leave at
     the end of their work budget: 0 at the best, 1 at the start, above 1 worse than the start. Rubric 2 asks that the runs get
     near their optimum within the budget (Sec. 5.2, Fig. 3: the curves level off); a method that leaves much of the way is
-    unconverged, which no speed or stuck reading may blame on it."""
-    check_choice("method", method, _pair(table, name))
+    unconverged, which no speed or stuck reading may blame on it. ``table``: runs of any methods (:func:`~.gp.gp_comparison`'s
+    columns), ``method``'s among them on ``name``."""
+    check_table("table", table, ("dataset", "method"))
+    check_choice("method", method, sorted({str(m) for m in table.loc[table.dataset == name, "method"]}))
     start, best = check_real("start", start), check_real("best", best)
     if not start > best:
         raise ValueError(f"start must be above best (the start's likelihood above the best reached); got {start:g} and {best:g}")
