@@ -244,7 +244,7 @@ def test_sound_regime_passes_and_fails():
 PARAMS = {"theta0": [1.0, 0.5, 2.0], "low": [0.1, 0.05, 0.5], "high": [5.0, 10.0, 200.0], "N": 20, "M": 2, "n_iter": 5, "log_step": True,
           "eta0_grid": [0.3, 0.6, 1.2], "eta0_ratio": 2.0, "eta0_extend": 1, "pilot_seeds": 1, "grid_sound": 0.17, "grid_humidity": 0.25,
           "eval_every": 1, "authors_probes": 5, "authors_steps": 15, "authors_cg_tol": 1e-2, "authors_optimiser": "minimize", "authors_evals": 12,
-          "cg_tol": 1e-6}
+          "cg_tol": 1e-6, "budget_factor": 2}
 
 
 def _inputs(vmap, **kw):
@@ -667,7 +667,7 @@ def test_setup_names_the_adjoint_departure_and_which_cost_decides():
 
 
 def test_beside_arm_reports_our_adjoint_arms_verdict_beside_not_deciding(ours_fail):
-    assert gc.beside_arm("D5.1", _inputs(ours_fail), "authors") == {"text": "", "measured": {}}
+    assert gc.beside_arm("D5.1", _inputs(ours_fail), "authors") == {"text": "", "measured": {}, "verdict": None}
     inputs = _inputs(ours_fail, beside={"authors": ours_fail.tables["authors"], "ours": ours_fail.tables["ours"]})
     held, failed = gc.beside_arm("D5.1", inputs, "authors"), gc.beside_arm("D5.4", inputs, "ours")
     assert "With our adjoint gradient (1.2n per probe" in held["text"] and "it holds: shown beside, deciding nothing" in held["text"]
@@ -826,3 +826,58 @@ def test_the_products_key_names_the_cost_that_decides(ours_fail):
     assert "sound: SGD median total products, at the paper's cost (6n per probe, recursion (6), deciding)" in paper
     assert not any("calibrated (1.2n per probe, deciding)" in k for k in paper)
     assert "sound: SGD median total products, calibrated (1.2n per probe, deciding)" in gc.d51_claim(_inputs(vmap), "ours")["measured"]
+
+
+def test_stuck_against_reads_the_likelihood_beyond_its_measured_noise():
+    """A run 1 nat above the best likelihood is stuck with no tolerance (main's strict '>') and not stuck within a tolerance
+    derived from the estimate's spread over probe sets (2 std of [0, 1, 2] = 2); the tolerance is kept when references merge."""
+    tol = gc.nll_tolerance([0.0, 1.0, 2.0])
+    assert tol == pytest.approx(2.0)
+    tb = gp_comparison({("humidity", m, s): run(1.0, floor=1.2 if m == AUTHORS else 1.0) for m in ("SGD", AUTHORS) for s in range(3)},
+                       ("SGD", AUTHORS), MAP_SHARES, nll={("humidity", m, s): (1.0 if m == AUTHORS else 0.0) for m in ("SGD", AUTHORS) for s in range(3)})
+    assert gc.stuck_against(tb, "humidity", AUTHORS, 0.02, {"RMSE": 1.0, "NLL": 0.0}) == 1.0
+    assert gc.stuck_against(tb, "humidity", AUTHORS, 0.02, {"RMSE": 1.0, "NLL": 0.0, gc.NLL_TOL: tol}) == 0.0
+    assert gc.stuck_against(tb, "humidity", AUTHORS, 0.02, {"RMSE": 1.0, "NLL": 0.0, gc.NLL_TOL: 0.5}) == 1.0
+    merged = gc.merged_reference({"humidity": {"RMSE": 1.0, "NLL": 0.0, gc.NLL_TOL: tol}}, {"humidity": {"RMSE": 0.9, "NLL": 1.0}})
+    assert merged == {"humidity": {"RMSE": 0.9, "NLL": 0.0, gc.NLL_TOL: tol}}
+    assert gc.d52_numbers(tb, AUTHORS, {"RMSE": 1.0, "NLL": 0.0, gc.NLL_TOL: tol})[f"humidity: {AUTHORS} stuck share"] == 0.0
+    with pytest.raises(ValueError, match="estimates"):
+        gc.nll_tolerance([1.0])
+    with pytest.raises(ValueError, match="NLL tolerance"):
+        gc.merged_reference({"humidity": {"RMSE": 1.0, "NLL": 0.0, gc.NLL_TOL: -1.0}})
+
+
+def test_likelihood_left_measures_how_near_its_optimum_a_method_ends():
+    tb = table(both(run(1.0), run(1.0)), nll={("sound", "SGD"): 10.0, ("sound", "LANCZOS"): 1.0})
+    assert gc.likelihood_left(tb, "sound", "SGD", 91.0, 1.0) == pytest.approx(0.1)
+    assert gc.likelihood_left(tb, "sound", "LANCZOS", 91.0, 1.0) == 0.0
+    with pytest.raises(ValueError, match="start"):
+        gc.likelihood_left(tb, "sound", "SGD", 1.0, 1.0)
+
+
+def test_a_cell_whose_readings_turn_at_full_support_asks_for_its_reading_not_more_seeds():
+    """Main's undecided_cells named a cell at support 1.00 whose readings turn and asked for twice its seeds; it names only a cell
+    whose support leaves it open, and decide_step names the reading for the other."""
+    turning = {"setting": {"setting": "authors: in our box", "d": "paper's"}, "verdict": "inconclusive", "support": 1.0, "seeds": 10,
+               "readings turn": [{"value": [0.02, 0.5], "verdict": "holds"}, {"value": [0.05, 0.5], "verdict": "fails"}], gc.CHOSEN_READING: "holds"}
+    open_ = {"setting": {"setting": "alpha", "d": "paper's"}, "verdict": "inconclusive", "support": 0.33, "seeds": 5}
+    assert gc.undecided_cells([turning, open_]) == [open_]
+    assert not gc.support_open(turning) and gc.support_open(open_) and not gc.support_open({"setting": {}, "verdict": "fails"})
+    text = gc.decide_step([turning])
+    assert "more seeds (" not in text and "not more seeds but the cut-off's reading decides it" in text and "support 1.00" in text
+    with pytest.raises(TypeError, match="c must"):
+        gc.support_open("cell")
+
+
+def test_cost_turn_names_the_cost_model_where_it_turns_a_failing_speed_claim():
+    found = Unearned("no diagnosis is earned: 2 of 25 cells of the verdict map do not fail", {"sweep": []})
+    got = gc.cost_turn("D5.1", False, {"verdict": "holds"}, found)
+    assert isinstance(got, Unearned) and got.reason.startswith("the cost model of SGD's gradient turns it: D5.1 fails")
+    assert "a `reading` of how the gradient is priced" in got.reason and "Beside it, the verdict map: no diagnosis" in got.reason
+    assert gc.cost_turn("D5.1", False, {"verdict": "fails"}, found) is found and gc.cost_turn("D5.1", True, {"verdict": "holds"}, found) is found
+    assert gc.cost_turn("D5.4", False, {"verdict": None}, None) is None
+    assert isinstance(gc.cost_turn("D5.4", False, {"verdict": "holds"}, None), Unearned)
+    with pytest.raises(TypeError, match="beside"):
+        gc.cost_turn("D5.1", False, {}, found)
+    with pytest.raises(ValueError, match="claim_id"):
+        gc.cost_turn("D5.2", False, {"verdict": "holds"}, found)
