@@ -1712,8 +1712,10 @@ def test_c31_without_headroom_is_inconclusive_stand_in_and_with_it_the_ranking_d
     assert "Line-search +0.0084" in c.reason and "+6.3 ± 10 nats" in c.reason and "full phishing for EICU" in text
     assert "the largest lead these runs could show is the headroom, at most 0.011" in text and "Table 3's 0.012" in text
     assert "What would decide it: " in text and "71,366 rows x 70 features" in text and "0.86" in text
-    assert c.diagnosis["evidence"]["power"] == {"headroom bound": pytest.approx(bc.axis_headroom(flat)["bound"], rel=1e-5),
-                                                   "paper": 0.012}
+    readings = bc.axis_headroom(flat)["readings"]
+    assert c.diagnosis["evidence"]["power"] == {
+        "headroom bound": {k: pytest.approx(r["bound"], rel=1e-5) for k, r in readings.items()}, "paper": 0.012,
+        "readings turn": False}
     assert not any(w in c.reason + text for w in ("nan", "None", "True", "False"))
     # the ranking decides where boosting adds something: a headroom that holds Table 3's lead (AdaAFW +0.020 over plain
     # VI, 0.012 above Predefined and line search) ...
@@ -1761,6 +1763,79 @@ def test_c31_regime_note_states_the_rule_the_code_applies():
     exp = _c3_experiment()
     c = bc.table_claim(exp, "C3.1", "Best.", bc.ADAAFW_BEST, roomy, regime=NO_ELBO_GAIN)
     assert c.text.endswith(note) and c.verdict == "fails"
+
+
+def test_axis_headroom_reads_its_multiplier_per_rule_and_over_the_family():
+    """Session 51: the headroom's 2 SE multiplier is ours; axis_headroom reads the bound at it (one-sided, per rule) and at
+    the family's Bonferroni multiplier over the distinct rules tested (regime_threshold, rules taking the same steps one
+    test), never below it; a rule with one replicate leaves no bound at either reading, whatever the others'. Fails on
+    the old code (no readings; the one-replicate rule's missing bound was skipped by max)."""
+    h = bc.axis_headroom(_headroom_records(NO_HEADROOM))
+    se = 0.004 * np.sqrt(10 / 9) / np.sqrt(10)
+    per_rule, family = h["readings"]["per rule"], h["readings"]["family"]
+    assert per_rule == {"se": bc.HEADROOM_SE, "bound": pytest.approx(0.0084 + 2 * se)} and h["bound"] == per_rule["bound"]
+    assert family["tests"] == 5 and family["se"] == pytest.approx(bc.regime_threshold(5)) and family["se"] > bc.HEADROOM_SE
+    assert family["bound"] == pytest.approx(0.0084 + bc.regime_threshold(5) * se) and family["bound"] > per_rule["bound"]
+    twins = bc.axis_headroom(_headroom_records({**NO_HEADROOM, "adafw": NO_HEADROOM["predefined"]}))
+    assert twins["readings"]["family"]["tests"] == 4                   # Predefined and AdaFW the same steps: one test
+    assert twins["readings"]["family"]["se"] == pytest.approx(bc.regime_threshold(4))
+    records = _headroom_records(NO_HEADROOM)
+    one = records[(records.method != "predefined") | (records.replicate == 0)]
+    assert all(np.isnan(r["bound"]) for r in bc.axis_headroom(one)["readings"].values())
+    assert not bc.ranking_untestable(one, NO_ELBO_GAIN)                # no bound: the ranking decides
+
+
+def test_c31_regime_check_turning_between_the_multipliers_readings_stays_inconclusive_and_names_the_turn():
+    """Session 51: C3.1's headroom at the paper scale (line search +0.00838 ± 0.00132) is bounded at 0.0110 with our
+    2 SE and within a hair of Table 3's 0.012 at a family's multiplier. The condition is read at both: below the lead at
+    both -> inconclusive (stand-in), no turn named; below at 2 SE only -> inconclusive (stand-in) too, the reason
+    naming the turn, both bounds and what the ranking alone gives (fails: line search ahead), both bounds in the
+    evidence; below at neither -> the ranking decides (fails). The reason rests on rubric 1 (the ELBO gains nothing
+    while Table 3's axis moves), never "noise", and states the measured ranking. Fails on the old code (no readings,
+    no headroom_turns; its reason called the ranking noise)."""
+    exp = _c3_experiment()
+    test, se = bc.ADAAFW_BEST, 0.004 * np.sqrt(10 / 9) / np.sqrt(10)
+    z = bc.regime_threshold(5)
+    both = _headroom_records(NO_HEADROOM)                                  # 0.0111 at 2 SE, 0.0119 at 2.61 SE
+    turn = _headroom_records({**NO_HEADROOM, "line_search": 0.0088})       # 0.0115 at 2 SE, 0.0123 at 2.61 SE
+    neither = _headroom_records({**NO_HEADROOM, "line_search": 0.0100})    # 0.0127 at 2 SE
+    assert 0.0088 + 2 * se < 0.012 <= 0.0088 + z * se and 0.0100 + 2 * se > 0.012
+    assert [bc.headroom_turns(r) for r in (both, turn, neither)] == [False, True, False]
+    assert [bc.ranking_untestable(r, NO_ELBO_GAIN) for r in (both, turn, neither)] == [True, True, False]
+    assert not any(test(r) for r in (both, turn, neither))                 # the ranking alone: line search ahead, fails
+
+    def claim(r):
+        return bc.table_claim(exp, "C3.1", "Best.", test, r, regime=NO_ELBO_GAIN, diagnosis={"kind": "paper", "text": "p."})
+    c = claim(turn)
+    assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "stand-in" and c.support["method"] == "gated"
+    text = c.diagnosis["text"]
+    for t in (c.reason, text):
+        assert "The check turns within the readings of our multiplier" in t
+        assert "0.0115 at 2 SE (one-sided, per rule), below Table 3's 0.012" in t
+        assert "0.0123 at 2.61 SE (Bonferroni over the 5 rules tested), not below it" in t
+        assert "the ranking alone would decide, and the claim would fail" in t
+    power = c.diagnosis["evidence"]["power"]
+    assert power["readings turn"] and power["headroom bound"]["per rule"] == pytest.approx(0.0088 + 2 * se, rel=1e-5)
+    assert power["headroom bound"]["family"] == pytest.approx(0.0088 + z * se, rel=1e-5)
+    assert c.diagnosis["evidence"]["ranking alone"] == "fails"
+    plain = claim(both)
+    assert plain.verdict == "inconclusive" and plain.diagnosis["kind"] == "stand-in"
+    assert "turns" not in plain.reason + plain.diagnosis["text"] and not plain.diagnosis["evidence"]["power"]["readings turn"]
+    assert "The ranking alone would make the claim fail" in plain.diagnosis["text"]
+    decided = claim(neither)                                               # the diagnosis given, not the regime's
+    assert decided.verdict == "fails" and decided.diagnosis["text"].startswith("p.") and "turns" not in decided.diagnosis["text"]
+    for c_ in (c, plain):
+        words = c_.reason + c_.diagnosis["text"]
+        assert "noise" not in words and not any(w in words for w in ("nan", "None", "True", "False"))
+        assert "gains nothing while Table 3's axis moves" in words and "the axis and the objective disagree (rubric 1" in words
+        assert "AdaAFW's train log-likelihood lead (over Predefined -0.0006 ± 0.0019" in c_.diagnosis["text"]
+    # the measured ranking stated beside, AdaAFW's lead over line search with it: measured, not noise
+    assert "Line-search +0.0084 ± 0.0013 (6.3 SE)" in plain.reason and "AdaAFW +0.0033 ± 0.0013 (2.5 SE)" in plain.reason
+    assert "over Line-search -0.0051 ± 0.0019" in plain.diagnosis["text"] and "over Line-search -0.0055" in text
+    # no rule moves on Table 3's axis either: the reason says boosting gains on neither, not that they disagree
+    still = claim(_headroom_records({m: 0.001 + 0.0001 * i for i, m in enumerate(NO_HEADROOM)}))
+    assert still.verdict == "inconclusive" and "nor does any rule on Table 3's axis beyond 2.61 SE" in still.reason
+    assert "disagree" not in still.reason
 
 
 def test_speed_claims_turning_with_the_draws_are_inconclusive_construction():
