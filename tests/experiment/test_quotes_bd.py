@@ -40,10 +40,17 @@ def test_b5_premise_named_as_the_code_computes_it(cid):
     assert "below herding's over most of the last decade" not in where
 
 
-def test_b5_quotes_say_what_session_51_changed():
-    """Session 51 (the fresh review of B5 at the paper scale): B5.6 is an implementation check whose win finite termination
-    builds in, not a test of the paper; B5.9's premise gate is read both ways; B5.3's authors' usage is a deciding
-    reading from the lenient side."""
+def test_b5_quotes_say_what_session_52_changed():
+    """Session 52 (sessions 50 and 51's fresh reviews of B5 disagreed): B5.6 is an implementation check whose win finite
+    termination builds in; B5.9's premise gate is always applied, its factor read at 3, 10 and 30 (session 51's ungated
+    reading gone); B5.3's authors' usage is beside, deciding nothing; B5.13 reads Sec. 6's "outperformed by other more
+    efficient algorithms" on Figure 7's line search, quoted as the paper words it."""
     assert "not a test of the paper" in quote_of("B5.6")["where"] and "finite termination" in quote_of("B5.6")["where"]
-    assert "every cell counted without it" in quote_of("B5.9")["where"]
-    assert "deciding reading from the lenient side" in quote_of("B5.3")["where"]
+    assert "read at 3, 10 and 30" in quote_of("B5.9")["where"] and "every cell counted without it" not in quote_of("B5.9")["where"]
+    assert "beside, deciding nothing" in quote_of("B5.3")["where"] and "deciding reading" not in quote_of("B5.3")["where"]
+    q = quote_of("B5.13")
+    assert q is not None and "Sec. 6" in q["where"] and "line search" in q["where"]
+    check_quote(q)
+    paper = (Path(__file__).resolve().parents[2].parent / "shared" / "papers" / "002_f1cc2fe1def4f560.txt")
+    if paper.exists():
+        assert q["text"] in paper.read_text()

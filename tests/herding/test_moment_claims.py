@@ -792,23 +792,22 @@ def test_drawn_majority_decides_b5_12_by_majority_over_independent_draws():
         drawn_majority({6: [True]}, share=1.0)
 
 
-def test_position_cut_readings_the_authors_usage_decides_from_the_lenient_side():
-    """Session 51 (the fresh review of B5 at the paper scale): B5.3's diagnosis rested on d = 6's brackets straddling 0.6
-    alone, while the paper's own usage -- Fig. 6's line search at position 0.8807 "close to a minimum entropy solution"
-    -- was beside, deciding nothing. It decides now, bracketing the words from the lenient side as the strict readings
-    0.4-0.6 bracket them from the other; the strict cuts stay within the words' bounds. At the paper scale's (6, 0.2),
-    position [0.576, 0.746], the cell fails at 0.4 / 0.5 and holds at 0.8807: the verdict turns within the readings."""
+def test_position_cut_readings_keep_the_authors_usage_beside():
+    """Session 52 (sessions 50 and 51's fresh reviews disagreed; session 51 had made the authors' usage a deciding reading):
+    the cut calibrated on Fig. 6, 0.8807, is the largest of our own Fig. 6 positions -- circular (B4.4-entropy, which tests
+    that Fig. 6 sentence, is inconclusive) and far looser than "a minimization of the entropy" (lax). It is returned
+    beside and decides nothing: the deciding cuts are the strict ones. At the paper scale's (6, 0.2), position
+    [0.576, 0.746], the cell holds at 0.8807 and fails at 0.5: with 0.8807 deciding the verdict turned."""
     from inferopt.experiment.moment_claims import POSITION_CUT_BOUNDS, entropy_minimization_bracket, position_cut_readings
     cut = position_cut_readings(0.5, [0.4, 0.6], 0.8807)
     assert cut["chosen"] == 0.5 and cut["authors"] == 0.8807
-    assert cut["readings"] == [0.4, 0.5, 0.6, 0.8807]                                 # main's code left 0.8807 out
-    assert cut["strict"] == [0.4, 0.5, 0.6]
-    assert all(POSITION_CUT_BOUNDS[0] <= c <= POSITION_CUT_BOUNDS[1] for c in cut["strict"])
-    assert entropy_minimization_bracket(0.576, 0.746, cut["authors"]) is True         # the lenient reading holds the cell ...
+    assert cut["readings"] == [0.4, 0.5, 0.6] == cut["strict"]                        # session 51's code added 0.8807
+    assert 0.8807 not in cut["readings"]
+    assert all(POSITION_CUT_BOUNDS[0] <= c <= POSITION_CUT_BOUNDS[1] for c in cut["readings"])
+    assert entropy_minimization_bracket(0.576, 0.746, cut["authors"]) is True         # the lenient cut would hold the cell ...
     assert entropy_minimization_bracket(0.576, 0.746, 0.5) is False                     # ... the chosen one fails it
-    assert entropy_minimization_bracket(0.809, 0.895, cut["authors"]) == "inconclusive"   # d = 8, c = 2 straddles 0.8807
-    low = position_cut_readings(0.5, [0.4, 0.6], 0.55)                                  # a calibration within the strict bounds:
-    assert low["readings"] == [0.4, 0.5, 0.6] and low["authors"] == 0.55                # no lenient side, it decides nothing
+    low = position_cut_readings(0.5, [0.4, 0.6], 0.55)
+    assert low["readings"] == [0.4, 0.5, 0.6] and low["authors"] == 0.55
     with pytest.raises(ValueError, match="cuts must lie within"):
         position_cut_readings(0.5, [0.4, 0.8807], 0.8807)   # a strict reading outside [0.4, 0.6]: refused
     with pytest.raises(ValueError, match="cuts must lie within"):
@@ -883,7 +882,7 @@ def test_frequency_verdict_names_the_tie_rule_and_d():
     chosen = ("lowest index", FREQUENCY_READINGS[0])
     v = frequency_verdict(claims, chosen)
     assert v["verdict"] == "inconclusive"
-    assert ("lowest index", (0.5, 0, 1), 10, "fails") in v["differ"] and ("tie-free", (0.5, 0, 1), 6, "fails") in v["differ"]
+    assert ("lowest index", (0.5, 0, 10.0), 10, "fails") in v["differ"] and ("tie-free", (0.5, 0, 10.0), 6, "fails") in v["differ"]
     assert "lowest index" in v["reason"] and "tie-free" in v["reason"] and "d = 10" in v["reason"] and "d = 6" in v["reason"]
     every = {(r, x): closer_majority(rnd, x[0], bool(x[1])) for r in ("lowest index", "random ties") for x in FREQUENCY_READINGS}
     assert frequency_verdict(every, chosen) == {"verdict": "holds", "differ": [], "reason": None}
@@ -897,36 +896,19 @@ def test_frequency_readings_refuse_always_on_three_cells():
     """Session 48's fresh review of issue 44: on 3 premise cells per d, "more than 2/3" means every cell -- "always", not
     "more often" (session 47's third reading); 1/2 and 3/5 per d (2 of 3) and 1/2 pooled over d (5 of 9) are readings of
     it, and 2/3 pooled (7 of 9) would be too. Two cells need both for a majority already: not refused."""
-    from inferopt.experiment.moment_claims import FREQUENCY_READINGS, MAJORITY_SHARES, frequency_readings
-    assert frequency_readings(FREQUENCY_READINGS, 3, 3, 5) == [(0.5, 0, 1), (0.6, 0, 1), (0.5, 1, 1), (0.5, 0, 0)]
+    from inferopt.experiment.moment_claims import FREQUENCY_READINGS, MAJORITY_SHARES, PREMISE_FACTORS, frequency_readings
+    assert frequency_readings(FREQUENCY_READINGS, 3, 3) == [(0.5, 0, 10.0), (0.6, 0, 10.0), (0.5, 1, 10.0), (0.5, 0, 3.0), (0.5, 0, 30.0)]
     assert len(FREQUENCY_READINGS) >= 3                                                   # claims.py's MIN_READINGS
     with pytest.raises(ValueError, match="readings"):
         frequency_readings([(s, 0) for s in MAJORITY_SHARES], 3, 3)                       # the old readings: 2/3 per d
-    assert frequency_readings([(2 / 3, 1)], 3, 3) == [(2 / 3, 1, 1)]
-    assert frequency_readings([(0.5, 0)], 2, 3) == [(0.5, 0, 1)]
-    assert frequency_readings([(2 / 3, 0, 0)], 3, 3, 5) == [(2 / 3, 0, 0)]                # 4 of 5 ungated cells: not every one
-    with pytest.raises(ValueError, match="readings"):
-        frequency_readings([(2 / 3, 0, 0)], 5, 3, 3)                                      # ungated on 3 cells: every one
-    with pytest.raises(ValueError, match="readings"):
-        frequency_readings([(0.5, 0, 2)], 3, 3)
-    with pytest.raises(ValueError, match="n_ungated_per_d"):
-        frequency_readings(FREQUENCY_READINGS, 3, 3, 0)
+    assert frequency_readings([(2 / 3, 1)], 3, 3) == [(2 / 3, 1, PREMISE_FACTORS[0])]
+    assert frequency_readings([(0.5, 0)], 2, 3) == [(0.5, 0, 10.0)]
+    with pytest.raises(ValueError, match="factor"):
+        frequency_readings([(0.5, 0, 0)], 3, 3)                                           # session 51's ungated entry: refused
     with pytest.raises(ValueError, match="readings"):
         frequency_readings([(0.5, 2)], 3, 3)
     with pytest.raises(ValueError, match="n_per_d"):
         frequency_readings(FREQUENCY_READINGS, 0, 3)
-
-
-def test_closer_majority_pooled_over_d():
-    """B5.9's pooled reading (session 48): the decisive cells of every d counted at once (the 8924833 lowest index on the
-    premise cells: 7 of 9), one entry; a pooled count can hold where a d fails."""
-    from inferopt.experiment.moment_claims import POOLED, closer_majority
-    low = {6: [True] * 3, 8: [True, True, False], 10: [True, True, False]}
-    assert closer_majority(low, 0.5, pooled=True)["counts"] == {POOLED: [7, 2, 9]}
-    split = {6: [True] * 3, 8: [True, False, False]}
-    assert closer_majority(split)["verdict"] is None                                        # d = 8 fails per d: a lost setting
-    assert closer_majority(split, 0.5, pooled=True)["verdict"] is True                      # 4 of 6 pooled
-    assert closer_majority({6: [False, False], 8: [True, False]}, 0.5, pooled=True)["verdict"] is False
 
 
 def test_one_axis_and_one_premise_gate_for_b58_and_b59():
@@ -1005,13 +987,6 @@ def test_what_would_decide_names_the_tie_rule_as_well_as_d():
         what_would_decide("yes", [])
 
 
-def _b53_at(words):
-    """B5.3's claim at one reading from its cells' words (keys (d, pair weight)), as the notebook's map_claim reads it."""
-    from inferopt.experiment.herding_claims import map_holds
-    from inferopt.experiment.moment_claims import lost_setting_claim
-    return lost_setting_claim(map_holds(list(words.values())), {(d, round(w * (d - 1), 4)): x for (d, w), x in words.items()})
-
-
 #: B5.3 at the paper scale (reports/paper/metrics/B5.json, session 49): line search's position bracket per Fig. 7 cell
 B53_BRACKETS = {(8, 1 / 7): (0.457, 0.676), (8, 1 / 14): (0.255, 0.499), (8, 2 / 7): (0.809, 0.895),
                 (6, 0.2): (0.576, 0.746), (6, 0.1): (0.183, 0.396), (6, 0.4): (0.507, 0.764),
@@ -1025,86 +1000,42 @@ def _b53_words(cut):
     return {k: word[entropy_minimization_bracket(lo, hi, cut)] for k, (lo, hi) in B53_BRACKETS.items()}
 
 
-def test_bracket_straddles_turns_a_reading_left_open_only_by_h_min_brackets():
-    """Session 50 (the fresh review of B5 at the paper scale): B5.3 fails at the cut 0.5; at the 0.6 reading d = 6 is
-    undecided only because (6, 0.2) and (6, 0.4) straddle the cut (and (8, 1/7) beside), d = 8 and 10 fail: the claim is
-    undecided there (the lost setting), and reading_compared turned nothing. bracket_straddles names the straddling cells
-    with their brackets: the claim is inconclusive (`reading`)."""
-    from inferopt.experiment.moment_claims import bracket_straddles, reading_compared
-    chosen = _b53_at(_b53_words(0.5))
-    assert chosen["verdict"] is False
-    at06 = _b53_at(_b53_words(0.6))
-    assert at06["verdict"] is None and at06["lost"] == "lost setting" and reading_compared(False, at06) is None
-    s = bracket_straddles(False, at06, _b53_words(0.6), B53_BRACKETS, 0.6)
-    assert s == {(8, 1 / 7): (0.457, 0.676), (6, 0.2): (0.576, 0.746), (6, 0.4): (0.507, 0.764)}
-    # a reading that decides, or a claim undecided at its chosen reading, turns nothing here
-    assert bracket_straddles(False, _b53_at(_b53_words(0.4)), _b53_words(0.4), B53_BRACKETS, 0.4) == {}
-    assert bracket_straddles(None, at06, _b53_words(0.6), B53_BRACKETS, 0.6) == {}
-
-
-def test_bracket_clear_of_the_cut_leaves_the_failure_standing():
-    """Session 50: where a cell left undecided at the reading has a bracket clear of the cut (undecided for another
-    reason), the reading is not open only by H_min's bracket, and the failure stands; a reading undecided over d where
-    some d decides against the chosen verdict already turns it (reading_compared), so nothing is added."""
-    from inferopt.experiment.moment_claims import bracket_straddles
-    words = _b53_words(0.6)
-    clear = dict(B53_BRACKETS) | {(6, 0.4): (0.61, 0.764)}   # (6, 0.4)'s bracket now above the cut 0.6
-    assert bracket_straddles(False, _b53_at(words), words, clear, 0.6) == {}
-    # d = 6 holding at 0.6 (every cell of it held) splits d: reading_compared turns the claim, no straddle needed
-    held = words | {(6, 0.2): "holds", (6, 0.4): "holds"}
-    assert bracket_straddles(False, _b53_at(held), held, B53_BRACKETS, 0.6) == {}
-    # the chosen verdict holding, a reading open only by straddling brackets turns it too
-    words_h = {(8, 0.1): "holds", (8, 0.2): "inconclusive"}
-    at = {"verdict": None, "by_value": {8: None}}
-    assert bracket_straddles(True, at, words_h, {(8, 0.1): (0.1, 0.2), (8, 0.2): (0.5, 0.7)}, 0.6) == {(8, 0.2): (0.5, 0.7)}
-    assert bracket_straddles(True, at, words_h, {(8, 0.1): (0.1, 0.2), (8, 0.2): (0.5, 0.6)}, 0.6) == {}   # high at the cut
-
-
-def test_bracket_straddles_refuses_bad_arguments():
-    from inferopt.experiment.moment_claims import bracket_straddles
-    words = _b53_words(0.6)
-    at = _b53_at(words)
-    with pytest.raises(ValueError, match="chosen"):
-        bracket_straddles("fails", at, words, B53_BRACKETS, 0.6)
-    with pytest.raises(ValueError, match="at_reading"):
-        bracket_straddles(False, {"verdict": None}, words, B53_BRACKETS, 0.6)
-    with pytest.raises(TypeError, match="brackets"):
-        bracket_straddles(False, at, words, list(B53_BRACKETS.values()), 0.6)
-    with pytest.raises(ValueError, match="words"):
-        bracket_straddles(False, at, words | {(8, 1 / 7): "open"}, B53_BRACKETS, 0.6)
-    with pytest.raises(ValueError, match="brackets"):
-        bracket_straddles(False, at, words, {k: v for k, v in B53_BRACKETS.items() if k != (6, 0.2)}, 0.6)
-    with pytest.raises(ValueError, match="high must be at least low"):
-        bracket_straddles(False, at, words, B53_BRACKETS | {(6, 0.2): (0.7, 0.6)}, 0.6)
-    with pytest.raises(ValueError, match="cut"):
-        bracket_straddles(False, at, words, B53_BRACKETS, float("nan"))
-
-
 # ---------------------------------------------------------------------------------------------------------------------
 # Session 51 (the fresh review of B5 at the paper scale, reports/paper/metrics/B5.json of 4a3e5b1)
 
-def test_premise_gate_read_both_ways_turns_b59_at_d_10():
-    """B5.9 held on 7 of 9 premise cells; the gate removed the six c = 3, 4 cells and no reading varied it. Ungated, d = 10
-    under the lowest index has 2 of 4 decisive cells (c = 3: herding 0.0157 vs line search 0.00956, fails; c = 4: 0.00173
-    vs 0.00167 within the resolution 0.00016, undecided): not more than half. The gate's other reading counts them."""
-    from inferopt.experiment.moment_claims import (FREQUENCY_READINGS, closer_given_premise, closer_majority, premise_gate,
-                                                   reading_text)
+def test_premise_gate_is_always_applied_and_read_at_its_factors():
+    """Session 52 (sessions 50 and 51's reviews: the premise "more efficient than herding" is the paper's, the factor that
+    turns it into a number ours): session 51's ungated reading counted the cells where line search is not more efficient
+    (w (d - 1) = 3, 4: its final moment error 3-20 times above herding's), dropping the clause; it is gone, and the gate is
+    read at 3, 10 and 30. At the paper scale the premise does not move with the factor (line search at the means, 0, at
+    w (d - 1) <= 2), so B5.9 holds at every factor; a cell whose ratio lies between the factors turns it."""
+    from inferopt.experiment.moment_claims import (FREQUENCY_READINGS, PREMISE_FACTORS, closer_given_premise, closer_majority,
+                                                   frequency_verdict, moment_premise_cell, premise_gate, reading_text)
+    assert PREMISE_FACTORS == (10.0, 3.0, 30.0)
+    assert {x[2] for x in FREQUENCY_READINGS} == set(PREMISE_FACTORS) and FREQUENCY_READINGS[0] == (0.5, 0, 10.0)
+    assert all(x[2] >= 1 for x in FREQUENCY_READINGS)                                   # main's (0.5, 0, 0): no gate
+    assert "3x" in reading_text((0.5, 0, 3.0)) and "no premise gate" not in reading_text((0.5, 0, 3.0))
+    with pytest.raises(TypeError):
+        premise_gate("fails", False, False)                                             # no `gated` any more
+    with pytest.raises(TypeError):
+        closer_given_premise(0.0156613, 0.00955763, 0.00016, False, 1.0, False)
+    # paper scale, d = 10 (final moment errors line search / herding; distances herding / line search)
     res = 0.00016
-    assert closer_given_premise(0.0156613, 0.00955763, res, False) == "not measured"          # gated: out
-    assert closer_given_premise(0.0156613, 0.00955763, res, False, 1.0, False) is False       # ungated: herding farther
-    assert closer_given_premise(0.00172772, 0.00166869, res, False, 1.0, False) is None       # within the resolution
-    assert closer_given_premise(0.0116693, 0.156992, res, True, 1.0, False) is True           # premise cells alike
-    assert premise_gate("fails", False, False) == "fails" and premise_gate("fails", False) == "not measured"
-    with pytest.raises(TypeError, match="gated"):
-        premise_gate("fails", False, "no")
-    d10 = [closer_given_premise(h, l, res, p, 1.0, g) for g in (True, False) for h, l, p in (
-        (0.0116693, 0.156992, True), (0.00858419, 0.16954, True), (0.0802455, 0.0560914, True),
-        (0.0156613, 0.00955763, False), (0.00172772, 0.00166869, False))]
-    gated, ungated = d10[:5], d10[5:]
-    assert closer_majority({10: gated})["counts"] == {10: [2, 1, 3]} and closer_majority({10: gated})["verdict"] is True
-    assert closer_majority({10: ungated})["counts"] == {10: [2, 2, 4]} and closer_majority({10: ungated})["verdict"] is False
-    assert (0.5, 0, 0) in FREQUENCY_READINGS and (0.5, 0, 1) == FREQUENCY_READINGS[0]
-    assert "no premise gate" in reading_text((0.5, 0, 0)) and "no premise gate" not in reading_text((0.5, 0, 1))
+    cells = [((0.0, 1.43e-4), (0.0116693, 0.156992)), ((0.0, 1.32e-4), (0.00858419, 0.16954)),
+             ((0.0, 1.36e-4), (0.0802455, 0.0560914)), ((8.95e-4, 1.63e-4), (0.0156613, 0.00955763)),
+             ((3.04e-3, 1.58e-4), (0.00172772, 0.00166869))]
+    at = {f: [closer_given_premise(*dist, res, moment_premise_cell(*err, f)) for err, dist in cells] for f in PREMISE_FACTORS}
+    assert all(at[f][3:] == ["not measured"] * 2 for f in PREMISE_FACTORS)             # never "more efficient" there
+    assert all(closer_majority({10: at[f]})["counts"] == {10: [2, 1, 3]} for f in PREMISE_FACTORS)
+    claims = {("lowest index", x): closer_majority({10: at[x[2]]}, x[0], bool(x[1])) for x in FREQUENCY_READINGS}
+    assert frequency_verdict(claims, ("lowest index", FREQUENCY_READINGS[0]))["verdict"] == "holds"
+    # a cell 5x better at the moments is a premise cell at 3, not at 10 or 30: there herding loses, and the factor turns it
+    turn = cells[:2] + [((2e-5, 1e-4), (0.05, 0.01)), ((2e-5, 1e-4), (0.06, 0.01)), ((2e-5, 1e-4), (0.07, 0.01))]
+    at_t = {f: [closer_given_premise(*dist, res, moment_premise_cell(*err, f)) for err, dist in turn] for f in PREMISE_FACTORS}
+    claims_t = {("lowest index", x): closer_majority({10: at_t[x[2]]}, x[0], bool(x[1])) for x in FREQUENCY_READINGS}
+    assert claims_t[("lowest index", (0.5, 0, 3.0))]["verdict"] is False and claims_t[("lowest index", FREQUENCY_READINGS[0])]["verdict"] is True
+    fv = frequency_verdict(claims_t, ("lowest index", FREQUENCY_READINGS[0]))
+    assert fv["verdict"] == "inconclusive" and any(x[1][2] == 3.0 for x in fv["differ"])
 
 
 def test_compared_readings_show_a_turn_that_a_split_over_d_hid():
@@ -1179,3 +1110,96 @@ def test_finite_termination_builds_b56s_win_in():
         finite_termination({"a": 0}, {"a": 0.0})
     with pytest.raises(ValueError, match="final_errors"):
         finite_termination({"a": 5}, {"a": -1.0})
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Session 52 (sessions 50 and 51's fresh reviews of B5 at the paper scale disagreed; reports/paper/metrics/B5.json of 6396c36)
+
+def test_coupling_tie_verdict_decides_b53_on_its_decisive_cells():
+    """B5.3 on the strict cuts (0.4, 0.5, 0.6), the paper-scale brackets, the lowest index and random ties (the positions of
+    line search's random-tie runs at w (d - 1) = 2 are the lowest index's to 1e-4): d = 6 at w (d - 1) = 0.5 holds at every
+    cut under both rules (a rescue), d = 8 and 10 at 2 fail at every cut under both: `fails (setting)`. Session 51's code
+    let the authors' cut 0.8807 turn it inconclusive (`reading`). Without the rescue no kind is earned; without a decisive
+    failure the claim is inconclusive; a rule that did not run a cell leaves it undecisive."""
+    from inferopt.experiment.moment_claims import coupling_tie_verdict
+    cuts = [0.4, 0.5, 0.6]
+    lvl = lambda k: (k[0], round(k[1] * (k[0] - 1), 4))
+    chosen = {lvl(k): [_b53_words(c)[k] for c in cuts] for k in B53_BRACKETS}
+    ties = dict(chosen) | {(8, 0.5): ["inconclusive", "inconclusive", "holds"]}       # random ties' partial cell
+    dec = coupling_tie_verdict({"lowest index": chosen, "random ties": ties}, cuts)
+    assert dec["verdict"] == "fails" and dec["kind"] == "setting"
+    assert dec["rescue"] == [(6, 0.5)] and dec["failing"] == [(8, 2.0), (10, 2.0)]
+    sides = dec["by_rule"]["lowest index"]
+    assert sides["holding"] == [0.5] and sides["failing"] == [2.0] and sides["decides"]
+    assert dec["coupling_decides"]
+    # a split d alone explains (d = 6 holding at every coupling, d = 8 failing at every coupling): the lost d's, no `setting`
+    by_d = {(d, c): (["holds"] * 3 if d == 6 else ["fails"] * 3) for d in (6, 8) for c in (0.5, 1.0, 2.0)}
+    d_split = coupling_tie_verdict({"lowest index": by_d, "random ties": by_d}, cuts)
+    assert (d_split["verdict"], d_split["kind"], d_split["coupling_decides"]) == ("fails", None, False)
+    assert d_split["rescue"] and d_split["failing"]
+    no_rescue = {k: (["inconclusive"] * 3 if k == (6, 0.5) else v) for k, v in chosen.items()}
+    d2 = coupling_tie_verdict({"lowest index": no_rescue, "random ties": no_rescue}, cuts)
+    assert (d2["verdict"], d2["kind"], d2["rescue"]) == ("fails", None, [])
+    open_ = {k: (["fails", "fails", "inconclusive"] if v == ["fails"] * 3 else v) for k, v in chosen.items()}
+    assert coupling_tie_verdict({"lowest index": open_}, cuts)["verdict"] == "inconclusive"
+    everywhere = {k: ["holds"] * 3 for k in chosen}
+    assert coupling_tie_verdict({"lowest index": everywhere, "random ties": everywhere}, cuts)["verdict"] == "holds"
+    unrun = {k: v for k, v in everywhere.items() if k != (6, 0.5)}
+    assert coupling_tie_verdict({"lowest index": everywhere, "random ties": unrun}, cuts)["verdict"] == "inconclusive"
+    with pytest.raises(ValueError, match="words"):
+        coupling_tie_verdict({}, cuts)
+    with pytest.raises(ValueError, match="one word per cut"):
+        coupling_tie_verdict({"lowest index": {(6, 0.5): ["holds"]}}, cuts)
+    with pytest.raises(ValueError, match="cuts"):
+        coupling_tie_verdict({"lowest index": everywhere}, [])
+
+
+def test_coupling_tie_verdict_decides_b513_by_the_coupling():
+    """B5.13 (Sec. 6's "it is outperformed by other more efficient algorithms", on Fig. 7's line search): the paper-scale
+    shares of the last decade's t with line search's moment error below herding's are 1.0 at w (d - 1) <= 2 and 0.0 at 3
+    and 4, every d and every random-tie seed alike: it fails where the coupling is strong and holds decisively where it is
+    weak, `fails (setting)`, the coupling deciding."""
+    from inferopt.experiment.moment_claims import coupling_tie_verdict, more_efficient_late_cell
+    shares = [0.5, 0.75, 0.9]
+    word = lambda b: "holds" if b is True else "fails" if b is False else b
+    cells = {(d, c): (1.0 if c <= 2 else 0.0) for d in (6, 8, 10) for c in (0.5, 1.0, 2.0, 3.0, 4.0)}
+    words = {k: [word(more_efficient_late_cell(v, x)) for x in shares] for k, v in cells.items()}
+    dec = coupling_tie_verdict({"lowest index": words, "random ties": words}, shares)
+    assert dec["verdict"] == "fails" and dec["kind"] == "setting"
+    assert {c for _, c in dec["rescue"]} == {0.5, 1.0, 2.0} and {c for _, c in dec["failing"]} == {3.0, 4.0}
+    assert dec["by_rule"]["random ties"]["holding"] == [0.5, 1.0, 2.0] and dec["by_rule"]["random ties"]["failing"] == [3.0, 4.0]
+    # a share between the readings (0.8) makes its cell undecisive, not a failure
+    mixed = dict(words) | {(6, 3.0): [word(more_efficient_late_cell(0.8, x)) for x in shares]}
+    assert (6, 3.0) not in coupling_tie_verdict({"lowest index": mixed}, shares)["failing"]
+    assert more_efficient_late_cell(None) == "not measured"
+
+
+def test_tie_rule_split_names_coupling_and_tie_rule_not_the_lost_d():
+    """B5.8 at the paper scale (the cut 1.1 on line search / herding): at w (d - 1) = 2 the lowest index holds at d = 6
+    (1.77) and fails at d = 8 (0.651) and 10 (0.699), the d-split; random ties hold there (2.43-2.51, 1.52, 3.45), tie-free
+    fails at d = 10 (0.72-1.01). Every split cell flips with the tie rule, so coupling x tie rule decides, not the lost d;
+    d = 8 and 10 at 2 are flagged: herding with the lowest index ends beyond the moment set's radius (0.0583 vs 0.0538 at
+    d = 8). Session 51's what_would_decide named "the paper's d"."""
+    from inferopt.experiment.moment_claims import tie_rule_split, what_would_decide
+    low = {(6, 0.5): "holds", (6, 1.0): "holds", (6, 2.0): "holds", (8, 0.5): "holds", (8, 1.0): "holds", (8, 2.0): "fails",
+           (10, 0.5): "holds", (10, 1.0): "holds", (10, 2.0): "fails", (8, 3.0): "not measured"}
+    ties = {k: ("holds" if w != "not measured" else w) for k, w in low.items()}
+    free = dict(low) | {(6, 2.0): "fails", (8, 2.0): "inconclusive"}
+    split = tie_rule_split({"lowest index": low, "random ties": ties, "tie-free": free}, "lowest index", [(8, 2.0), (10, 2.0)])
+    assert split["couplings"] == [2.0] and set(split["cells"]) == {(6, 2.0), (8, 2.0), (10, 2.0)}
+    assert split["tie_rule"] and all(c["flips"] for c in split["cells"].values())
+    assert split["cells"][(8, 2.0)]["beyond"] and not split["cells"][(6, 2.0)]["beyond"]
+    assert split["cells"][(8, 2.0)]["words"] == {"lowest index": "fails", "random ties": "holds", "tie-free": "inconclusive"}
+    text = what_would_decide(True, ["random ties", "tie-free"], split)
+    assert "the paper's d" not in text and "w (d - 1) = 2" in text and "tie rule" in text
+    # a split cell no other rule decides otherwise: the lost d stays the reason
+    stuck = tie_rule_split({"lowest index": low, "tie-free": low}, "lowest index")
+    assert not stuck["tie_rule"] and what_would_decide(True, [], stuck).startswith("the paper's d")
+    assert tie_rule_split({"lowest index": ties}, "lowest index") == {"couplings": [], "cells": {}, "tie_rule": False}
+    with pytest.raises(ValueError, match="words"):
+        tie_rule_split({"random ties": ties}, "lowest index")
+    with pytest.raises(ValueError, match="words"):
+        tie_rule_split({"lowest index": {(6, 0.5): "open"}}, "lowest index")
+    with pytest.raises(ValueError, match="split"):
+        what_would_decide(True, [], {"cells": {}})
+

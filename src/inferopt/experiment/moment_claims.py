@@ -88,17 +88,18 @@ read where the run ends, over its last decade, not over an early plateau:
   defining relative clause, the premise of each cell; `off_grid_regime` and `FIGURE_GRID` gone);
   :data:`FREQUENCY_READINGS`, :func:`frequency_readings` -- B5.9's readings of "more often" (1/2 and 3/5 per d, 1/2 pooled
   over d), none asking every cell where a majority does not.
-* session 50 (the fresh review of B5 at the paper scale): :func:`bracket_straddles` -- B5.3 at a reading left undecided
-  only because H_min's brackets straddle its cut (:func:`entropy_minimization_bracket`) turns the claim inconclusive,
-  `reading` ("an undecided reading turns nothing", :func:`reading_compared`, had let a failure on lower bounds close to
-  the cut stand); :func:`not_maxent_resolved_cell` -- the envelope rule alone decides "still falls" (three unused
-  parameters gone).
-* session 51 (the fresh review of B5 at the paper scale): :func:`premise_gate`'s ``gated`` and
-  :data:`FREQUENCY_READINGS`' third entry -- B5.9's premise gate read both ways (ungated, d = 10 has 2 of 4 decisive
-  cells); :func:`position_cut_readings` -- the authors' usage (Fig. 6, 0.88) a deciding reading of B5.3 from the lenient
-  side; :func:`compared_readings`, :func:`turns_decisively` -- a claim's readings as THE RULE compares them, so that a turn
-  hidden by a split over d reaches the record (B5.3 no longer borrows the gate's support); :func:`coupling_summary` --
-  what decides B5.3 within its strict cuts; :func:`finite_termination` -- why B5.6 is a check, not a test of the paper.
+* session 50 (the fresh review of B5 at the paper scale): `bracket_straddles` (gone in session 52: B5.3 is decided on
+  its decisive cells, :func:`coupling_tie_verdict`) -- B5.3 at a reading left undecided only because H_min's brackets
+  straddle its cut; :func:`not_maxent_resolved_cell` -- the envelope rule alone decides "still falls".
+* session 51 (the fresh review of B5 at the paper scale): :func:`compared_readings`, :func:`turns_decisively` -- a
+  claim's readings as THE RULE compares them; :func:`coupling_summary` -- what decides B5.3 within its strict cuts;
+  :func:`finite_termination` -- why B5.6 is a check, not a test of the paper.
+* session 52 (sessions 50 and 51's fresh reviews disagreed): :data:`PREMISE_FACTORS` -- the premise gate always applied
+  and read at 3, 10 and 30 (B5.9's readings, :data:`FREQUENCY_READINGS`; session 51's ungated reading gone);
+  :func:`position_cut_readings` -- the authors' calibrated cut beside again, deciding nothing; :func:`coupling_tie_verdict`
+  -- B5.3 and B5.13 over the map of the coupling and the tie rule (`setting` only where a decisive cell rescues it);
+  :func:`tie_rule_split`, :func:`what_would_decide`'s ``split`` -- B5.8's and B5.9's split over d named as the coupling's
+  and the tie rule's where every split cell flips with the tie rule, the cells beyond the moment set's radius flagged.
 """
 
 from __future__ import annotations
@@ -859,10 +860,11 @@ def not_maxent_resolved_cell(drop: float, env_slope: float, final_dist: float, d
 
 
 def more_efficient_late_cell(share: float | None, cut: float = 0.5):
-    """The premise's last-decade measure on one cell (B5.10's claim from review 210 to session 47; since session 48 shown
-    beside B5.8's and B5.9's premise gate, :func:`premise_gate`): line search's moment error below herding's at more than
-    ``cut`` of the checkpoints of the runs' last decade (``share``, B5.4's; the transient at t <= 100 is not read);
-    ``"not measured"`` with no checkpoint read."""
+    """B5.13 on one cell (session 52: Sec. 6's "if herding is only assessed in terms of its ability to approximate the moment
+    vector, it is outperformed by other more efficient algorithms", on Fig. 7's line search; B5.10's statistic from review
+    210 to session 47, shown beside B5.8's and B5.9's premise gate from session 48 to 51): line search's moment error
+    below herding's at more than ``cut`` of the checkpoints of the runs' last decade (``share``, B5.4's; the transient
+    at t <= 100 is not read); ``"not measured"`` with no checkpoint read."""
     if share is None:
         return "not measured"
     share, cut = check_real("share", share, low=0.0, high=1.0), check_real("cut", cut, low=0.0, high=1.0)
@@ -1091,8 +1093,8 @@ def drawn_majority(outcomes_by_d, share: float = MAJORITY_SHARES[0]) -> dict:
 
 #: B5.3's deciding position cuts lie within these bounds (session 47, the fresh review of issue 44): Sec. 6's "would rather
 #: suggest a minimization of the entropy" read as "closer to the minimum entropy than to the maximum" on B4.4's scale, the
-#: midpoint 0.5 read 0.1 to each side (the strict readings); the authors' calibrated cut, 0.88 at the paper scale, is the
-#: paper's own usage (Fig. 6: "close to a minimum entropy solution"), a deciding reading from the lenient side since session 51
+#: midpoint 0.5 read 0.1 to each side (the strict readings); the authors' calibrated cut, 0.88 at the paper scale, is shown
+#: beside, deciding nothing (session 52: it was a deciding reading in session 51)
 POSITION_CUT_BOUNDS = (0.4, 0.6)
 
 
@@ -1100,14 +1102,14 @@ def position_cut_readings(chosen: float, cuts, authors: float, bounds=POSITION_C
     """B5.3's cut on the entropy position, read on both sides of the paper's words (THE RULE's clause 4). The words,
     Sec. 6's "would rather suggest a minimization of the entropy", read as "closer to the minimum entropy than to the
     maximum": ``chosen`` 0.5, the midpoint of B4.4's scale; ``cuts`` its strict readings of ours, at least one on each
-    side (0.4 and 0.6), every one within ``bounds`` (:data:`POSITION_CUT_BOUNDS`). Session 51 (the fresh review of B5
-    at the paper scale: the diagnosis rested on brackets straddling 0.6 alone while the paper's own usage decided
-    nothing): ``authors``, the cut calibrated on the paper's Fig. 6 (:func:`calibrated_position_cut`: Sec. 5.3 calls line
-    search at that position "close to a minimum entropy solution"), is a deciding reading too -- it brackets the words
-    from the lenient side as 0.4-0.6 bracket them from the strict side, where it lies above ``bounds`` (a calibration at
-    or below them is no lenient side: it is returned, deciding nothing). A verdict turning within the readings is
-    inconclusive (`reading`). Returns ``{"chosen", "strict": the strict cuts, sorted, the chosen included, "authors",
-    "readings": every deciding cut, sorted}``."""
+    side (0.4 and 0.6), every one within ``bounds`` (:data:`POSITION_CUT_BOUNDS`). ``authors``, the cut calibrated on the
+    paper's Fig. 6 (:func:`calibrated_position_cut`), is returned beside and decides nothing. Session 52 (sessions 50
+    and 51's fresh reviews of B5 at the paper scale disagreed; session 51 had made it a deciding reading from the lenient
+    side): it is the largest of our own Fig. 6 positions, so a reading calibrated on it is circular (B4.4-entropy, which
+    tests the Fig. 6 sentence it rests on, is itself inconclusive), and at 0.88 it is far looser than "a minimization of
+    the entropy" (the rubric's `lax`). A verdict turning within the strict readings is inconclusive (`reading`). Returns
+    ``{"chosen", "strict": the strict cuts, sorted, the chosen included, "authors", "readings": the deciding cuts, the
+    strict ones}``."""
     if not hasattr(bounds, "__len__") or len(bounds) != 2 or check_real("bounds", bounds[0]) > check_real("bounds", bounds[1]):
         raise ValueError(f"bounds must be (low, high) with low <= high; got {bounds!r}")
     lo, hi = float(bounds[0]), float(bounds[1])
@@ -1116,11 +1118,11 @@ def position_cut_readings(chosen: float, cuts, authors: float, bounds=POSITION_C
     c = as_finite_array("cuts", cuts, ndim=1, nonempty=True)
     if ((c < lo) | (c > hi)).any():
         raise ValueError(f"cuts must lie within the words' bounds {[lo, hi]} (the strict readings; the authors' calibrated "
-                         f"cut is given as authors); got {c.tolist()}")
+                         f"cut is given as authors, beside); got {c.tolist()}")
     if not ((c < chosen).any() and (c > chosen).any()):
         raise ValueError(f"cuts must hold a reading on each side of the chosen cut {chosen}; got {c.tolist()}")
     strict = sorted({float(x) for x in c} | {chosen})
-    return {"chosen": chosen, "strict": strict, "authors": authors, "readings": strict + ([authors] if authors > hi else [])}
+    return {"chosen": chosen, "strict": strict, "authors": authors, "readings": list(strict)}
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -1128,12 +1130,19 @@ def position_cut_readings(chosen: float, cuts, authors: float, bounds=POSITION_C
 # with B5.2 and B5.8, B5.10 dropped as a claim), B5.3's rescue cells
 # and the cuts its failure is established at, and what would decide a claim split by d and the tie rule.
 
-#: B5.9's readings of "more often" (session 48): ``(share, pooled, gated)``, herding strictly closer in more than ``share``
-#: of the decisive cells of each d (``pooled`` 0) or of every d at once (``pooled`` 1); 1/2 per d chosen. Each must ask
-#: less than every cell wherever a plain majority does (:func:`frequency_readings`): on 3 cells per d, 2/3 asked all 3.
-#: Session 51 (the fresh review of B5 at the paper scale: the premise gate removed the six c = 3, 4 cells and no reading
-#: varied it): ``gated`` 1 reads only the cells with the abstract's premise (:func:`premise_gate`, chosen), 0 every cell
-FREQUENCY_READINGS = ((0.5, 0, 1), (0.6, 0, 1), (0.5, 1, 1), (0.5, 0, 0))
+#: The premise gate's factor (B5.3, B5.8, B5.9; :func:`moment_premise_cell`): line search "more efficient than herding at
+#: approximating the moment vector" where its final moment error is more than this many times below herding's. The
+#: premise is the paper's (a defining relative clause, :func:`premise_gate`); the number that turns it into a test is
+#: ours, 10 chosen, read at 3 and 30 (session 52: sessions 50 and 51's reviewers agreed the premise is the paper's and
+#: asked for the gate to vary without dropping the clause; session 51's ungated reading dropped it)
+PREMISE_FACTORS = (10.0, 3.0, 30.0)
+#: B5.9's readings of "more often" (session 48): ``(share, pooled, factor)``, herding strictly closer in more than ``share``
+#: of the decisive premise cells of each d (``pooled`` 0) or of every d at once (``pooled`` 1), the premise gate at
+#: ``factor`` (:data:`PREMISE_FACTORS`); 1/2 per d at 10 chosen. Each must ask less than every cell wherever a plain
+#: majority does (:func:`frequency_readings`): on 3 cells per d, 2/3 asked all 3. Session 52: the third entry is the premise
+#: gate's factor (session 51's third entry, ``gated`` 0, counted every cell whatever the premise and is gone)
+FREQUENCY_READINGS = ((0.5, 0, PREMISE_FACTORS[0]), (0.6, 0, PREMISE_FACTORS[0]), (0.5, 1, PREMISE_FACTORS[0]),
+                      (0.5, 0, PREMISE_FACTORS[1]), (0.5, 0, PREMISE_FACTORS[2]))
 #: the key of a reading pooled over d in :func:`closer_majority`'s ``by_value``
 POOLED = "pooled over d"
 
@@ -1165,8 +1174,8 @@ def _word(x) -> str:
 
 
 def reading_text(reading) -> str:
-    """One of B5.9's readings, ``(share, pooled[, gated])`` (:data:`FREQUENCY_READINGS`), in words."""
-    gate = "" if len(reading) < 3 or reading[2] else ", every cell (no premise gate)"
+    """One of B5.9's readings, ``(share, pooled[, factor])`` (:data:`FREQUENCY_READINGS`), in words."""
+    gate = "" if len(reading) < 3 else f", the premise at {float(reading[2]):g}x"
     return f"the share {float(reading[0]):.3g} " + ("pooled over d" if reading[1] else "per d") + gate
 
 
@@ -1199,31 +1208,29 @@ def frequency_verdict(claims, chosen) -> dict:
     return {"verdict": "inconclusive", "differ": differ, "reason": reason}
 
 
-def frequency_readings(readings, n_per_d: int, n_d: int, n_ungated_per_d: int | None = None) -> list:
+def frequency_readings(readings, n_per_d: int, n_d: int) -> list:
     """B5.9's readings of "tends to approach MORE OFTEN" checked against the cell counts they are read on (session 48's fresh
     review of issue 44: on 3 premise cells per d, "more than 2/3" means every cell, which is not "more often").
-    ``readings``: ``(share, pooled[, gated])`` (:data:`FREQUENCY_READINGS`; ``gated`` 1 where omitted), ``n_per_d`` the
-    cells a d decides on under the premise gate (the params' grid of couplings, where the abstract's premise holds),
-    ``n_ungated_per_d`` those it decides on without it (every coupling of the axis; default ``n_per_d``), ``n_d`` the
-    values of d. A reading over ``n`` cells (per d, or times ``n_d`` pooled) needs ``floor(share * n) + 1`` of them; it
-    is refused (``ValueError`` naming ``readings``) where that is every cell while a plain majority, ``floor(n / 2) + 1``,
-    is not: it would read "always", not "more often". Returns the readings as ``(share, pooled, gated)`` tuples."""
+    ``readings``: ``(share, pooled[, factor])`` (:data:`FREQUENCY_READINGS`; ``factor`` the premise gate's,
+    :data:`PREMISE_FACTORS`' chosen one where omitted, at least 1), ``n_per_d`` the cells a d decides on under the premise
+    gate (the params' grid of couplings, where the abstract's premise holds), ``n_d`` the values of d. A reading over
+    ``n`` cells (per d, or times ``n_d`` pooled) needs ``floor(share * n) + 1`` of them; it is refused (``ValueError``
+    naming ``readings``) where that is every cell while a plain majority, ``floor(n / 2) + 1``, is not: it would read
+    "always", not "more often". Returns the readings as ``(share, pooled, factor)`` tuples."""
     n_per_d, n_d = check_int("n_per_d", n_per_d, low=1), check_int("n_d", n_d, low=1)
-    n_open = n_per_d if n_ungated_per_d is None else check_int("n_ungated_per_d", n_ungated_per_d, low=1)
     if not isinstance(readings, list | tuple) or not readings:
-        raise ValueError(f"readings must be a non-empty list of (share, pooled[, gated]) tuples; got {readings!r}")
+        raise ValueError(f"readings must be a non-empty list of (share, pooled[, factor]) tuples; got {readings!r}")
     out = []
     for r in readings:
-        if not isinstance(r, list | tuple) or len(r) not in (2, 3) or r[1] not in (0, 1) or (len(r) == 3 and r[2] not in (0, 1)):
-            raise ValueError(f"readings must hold (share, pooled 0 / 1[, gated 0 / 1]) tuples; got {r!r}")
+        if not isinstance(r, list | tuple) or len(r) not in (2, 3) or r[1] not in (0, 1):
+            raise ValueError(f"readings must hold (share, pooled 0 / 1[, factor >= 1]) tuples; got {r!r}")
         share = check_real("share", r[0], low=0.0, high=1.0, high_open=True)
-        gated = int(r[2]) if len(r) == 3 else 1
-        per_d = n_per_d if gated else n_open
-        n = per_d * n_d if r[1] else per_d
+        factor = check_real("factor", r[2], low=1.0) if len(r) == 3 else PREMISE_FACTORS[0]
+        n = n_per_d * n_d if r[1] else n_per_d
         if int(np.floor(share * n)) + 1 >= n > n // 2 + 1:
             raise ValueError(f"readings: more than {share:.3g} of {n} cells ({'pooled over d' if r[1] else 'per d'}) is every "
                              "cell, where a majority is not: that reads 'always', not 'more often'")
-        out.append((float(share), int(r[1]), gated))
+        out.append((float(share), int(r[1]), float(factor)))
     return out
 
 
@@ -1242,33 +1249,30 @@ def axis_cells(grid_cells, extra_cells, level) -> list:
     return grid + extra
 
 
-def premise_gate(outcome, premise: bool, gated: bool = True):
+def premise_gate(outcome, premise: bool):
     """The one exclusion of B5.8 and B5.9, applied alike (session 48's fresh review of issue 44: B5.8 gated on the premise,
     B5.9 counted the cells where it is absent). Sec. 6's "algorithms that are more efficient than herding at approximating
     the moment vector fail more blatantly ..." is a defining relative clause: it names the algorithms the sentence is
     about, and the abstract's "while we can improve over herding on the task of approximating integrals" is an existence
-    statement (B5.6's check, min-norm-point); the paper itself reports line search slower than the 1/(t+1) rule where the
-    mean lies near the polytope's boundary (Sec. 5.2: "the line-search algorithm is slower than the [1/(t+1)]-rule ...
-    The bounds depend on the distance between the mean and the boundary of the marginal polytope"). So "more efficient"
-    is no claim of its own (B5.10, a claim from review 196 to session 47, is dropped): it is the premise of each cell,
-    ``premise`` (:func:`moment_premise_cell`). Returns ``outcome`` where it holds, ``"not measured"`` where it is absent.
-    Session 51 (the fresh review of B5 at the paper scale: B5.9 held on 7 of 9 premise cells, the gate removing the six
-    c = 3, 4 cells, and no reading varied it): ``gated`` False reads the gate's other reading, every cell, ``outcome``
-    whatever the premise (B5.9's ungated reading, :data:`FREQUENCY_READINGS`)."""
+    statement (B5.13 reads Sec. 6's "it is outperformed by other more efficient algorithms" on Fig. 7's line search); the
+    paper itself reports line search slower than the 1/(t+1) rule where the mean lies near the polytope's boundary
+    (Sec. 5.2: "the line-search algorithm is slower than the [1/(t+1)]-rule ... The bounds depend on the distance between
+    the mean and the boundary of the marginal polytope"). So "more efficient" is the premise of each cell, ``premise``
+    (:func:`moment_premise_cell`). Returns ``outcome`` where it holds, ``"not measured"`` where it is absent. Session 52
+    (sessions 50 and 51's reviews: the premise is the paper's, the factor that turns it into a number ours): the gate
+    is always applied, read at the factors :data:`PREMISE_FACTORS` (session 51's ungated reading, which dropped the
+    clause, is gone)."""
     if not isinstance(premise, bool | np.bool_):
         raise TypeError(f"premise must be a bool; got {type(premise).__name__}")
-    if not isinstance(gated, bool | np.bool_):
-        raise TypeError(f"gated must be a bool; got {type(gated).__name__}")
-    return outcome if premise or not gated else "not measured"
+    return outcome if premise else "not measured"
 
 
-def closer_given_premise(dist_herding: float, dist_other: float, resolution: float, premise: bool, factor: float = 1.0,
-                         gated: bool = True):
+def closer_given_premise(dist_herding: float, dist_other: float, resolution: float, premise: bool, factor: float = 1.0):
     """B5.9 on one cell under the abstract's premise ("while we can improve over herding ..., the original herding algorithm
     tends to approach more often the maximum entropy distribution": the comparison is with the algorithms that improve on
     herding at the moments): :func:`closer_cell` where ``premise`` holds, ``"not measured"`` where it is absent
-    (:func:`premise_gate`, B5.8's gate); ``gated`` False: :func:`closer_cell` in every cell (the gate's other reading)."""
-    return premise_gate(closer_cell(dist_herding, dist_other, resolution, factor), premise, gated)
+    (:func:`premise_gate`, B5.8's gate; ``premise`` read at the factors :data:`PREMISE_FACTORS`)."""
+    return premise_gate(closer_cell(dist_herding, dist_other, resolution, factor), premise)
 
 
 def rescue_cells(chosen_words, tie_words, brackets) -> dict:
@@ -1314,67 +1318,82 @@ def failure_cuts(claims_by_cut) -> dict:
                           for c in cuts if claims_by_cut[c]["verdict"] is None}}
 
 
-def what_would_decide(lost_d: bool, tie_rules) -> str:
+def what_would_decide(lost_d: bool, tie_rules, split=None) -> str:
     """What would decide a B5 map claim left open (session 47's second fresh review, B5.8: "the paper's d" alone was
     incomplete -- at d = 8 the tie rule still splits it): the paper's d for Figs. 6 and 7 where the d split it
     (``lost_d``), and a tie rule the paper gives (or its code) where a tie rule says otherwise (``tie_rules``, their
-    names)."""
+    names). Session 52 (sessions 50 and 51's reviews of B5.8 and B5.9: the d-split came from one cell per d at
+    w (d - 1) = 2, which flips with the tie rule): ``split``, :func:`tie_rule_split`'s dict; where its ``"tie_rule"`` is
+    true the split over d is the coupling's and the tie rule's, not the lost d's, and the answer names the pair weight
+    (the split couplings) and a tie rule instead of d."""
     if not isinstance(lost_d, bool | np.bool_):
         raise TypeError(f"lost_d must be a bool; got {type(lost_d).__name__}")
+    if split is not None and (not isinstance(split, dict) or not {"tie_rule", "couplings"} <= set(split)):
+        raise ValueError(f"split must be tie_rule_split's dict; got {split!r}")
     rules = [str(r) for r in tie_rules]
-    parts = (["the paper's d for Figs. 6 and 7"] if lost_d else []) + (
-        [f"a tie rule the paper gives (or its code), the verdict differing under {' and '.join(rules)}"] if rules else [])
+    by_coupling = split is not None and bool(split["tie_rule"])
+    parts = ([f"Fig. 7's pair weight (the d split only at w (d - 1) = {', '.join(format(c, 'g') for c in split['couplings'])}, "
+              "where every split cell flips with the tie rule) and a tie rule the paper gives (or its code)"] if by_coupling else
+             (["the paper's d for Figs. 6 and 7"] if lost_d else []) + (
+                 [f"a tie rule the paper gives (or its code), the verdict differing under {' and '.join(rules)}"] if rules else []))
     if not parts:
         raise ValueError("what_would_decide needs a lost d or a tie rule saying otherwise")
     return " and ".join(parts) + "."
 
 
-# ---------------------------------------------------------------------------------------------------------------------
-# Session 50 (the fresh review of B5 at the paper scale): B5.3's reading left undecided only by H_min's bracket.
-
-def bracket_straddles(chosen, at_reading, words, brackets, cut) -> dict:
-    """B5.3 at one reading of its position cut (Sec. 6's "would rather suggest a minimization of the entropy"; session 50,
-    the fresh review of B5 at the paper scale: at the paper scale B5.3 failed at the cut 0.5 on lower bounds close to it,
-    while at the 0.6 reading the map was undecided only because H_min's brackets straddled the cut, and "an undecided
-    reading turns nothing", :func:`reading_compared`, let the failure stand). A cell's position on B4.4's scale is known
-    only within its bracket ``[low, high]`` (:func:`entropy_minimization_bracket`: ``low`` from the searched low end,
-    :func:`entropy_low_end`, ``high`` from H_min's lower bound, :func:`min_entropy_lower_bound`) and is undecided where
-    the bracket straddles the cut, ``low <= cut < high``.
-
-    ``chosen``: the claim's verdict at the chosen reading (``True`` / ``False`` / ``None``); ``at_reading``:
-    :func:`lost_setting_claim`'s dict at this reading; ``words``: cell -> its verdict word at this reading; ``brackets``:
-    cell -> ``(low, high)`` (needed for every cell undecided here); ``cut``: this reading's cut. Returns the straddling
-    cells with their brackets, ``{cell: (low, high)}``, where the chosen verdict decides, this reading leaves the claim
-    undecided with no value of the lost setting deciding against it (:func:`reading_compared` turns nothing) and every
-    cell undecided here straddles the cut: the reading is then undecided only because H_min is bracketed, and the true
-    positions could settle it otherwise than the chosen verdict (a claim undecided over the map or over d has an
-    outcome of its open cells that does not give the chosen verdict), so the claim is inconclusive, `reading`. Else
-    ``{}``: the reading decides, turns the claim by itself, or is left open by a cell whose bracket is clear of the cut."""
-    if chosen not in (True, False, None):
-        raise ValueError(f"chosen must be True, False or None; got {chosen!r}")
-    if not isinstance(at_reading, dict) or not {"verdict", "by_value"} <= set(at_reading):
-        raise ValueError(f"at_reading must be lost_setting_claim's dict (with 'verdict' and 'by_value'); got {at_reading!r}")
-    if not isinstance(words, dict) or not isinstance(brackets, dict):
-        raise TypeError("words and brackets must be dicts keyed by cell")
+def tie_rule_split(words, chosen: str, beyond=()) -> dict:
+    """Whether a B5 map claim's split over the lost d is the coupling's and the tie rule's (session 52: sessions 50 and 51's
+    reviews of B5.8 and B5.9 -- the d-split came from one cell per d at w (d - 1) = 2, which flips with the tie rule: at
+    d = 8 line search / herding is 0.651 with the lowest index, 2.43-2.51 with random ties, 0.80-1.10 tie-free).
+    ``words``: tie rule -> {``(d, coupling)``: the cell's verdict word}, ``chosen`` the rule that decides (the lowest
+    index); ``beyond``: the cells where herding with the chosen rule ends beyond the moment set's radius (a regime where
+    the comparison means little, flagged). The split couplings are those where the chosen rule's decisive words
+    (``holds`` / ``fails``) disagree over d; a split cell flips where another rule decides it otherwise. Returns
+    ``{"couplings": the split couplings, sorted, "cells": {(d, coupling): {"words": {rule: word}, "flips", "beyond"}},
+    "tie_rule": some split and every split cell flips}``."""
+    if not isinstance(words, dict) or chosen not in words or not all(isinstance(w, dict) for w in words.values()):
+        raise ValueError(f"words must map tie rules, {chosen!r} among them, to {{(d, coupling): word}} dicts; got {words!r}")
     known = ("holds", "fails", "inconclusive", "not measured")
-    if any(w not in known for w in words.values()):
-        raise ValueError(f"words must be verdict words among {known}; got {sorted({str(w) for w in words.values()} - set(known))}")
-    cut = check_real("cut", cut)
-    open_cells = [k for k, w in words.items() if w == "inconclusive"]
-    missing = [k for k in open_cells if k not in brackets]
-    if missing:
-        raise ValueError(f"brackets: no bracket for the undecided cells {missing!r}")
-    span = {}
-    for k in open_cells:
-        if not isinstance(brackets[k], list | tuple) or len(brackets[k]) != 2:
-            raise ValueError(f"brackets[{k!r}] must be a (low, high) pair; got {brackets[k]!r}")
-        low, high = check_real("low", brackets[k][0]), check_real("high", brackets[k][1])
-        if high < low - 1e-12:
-            raise ValueError(f"brackets[{k!r}]: high must be at least low; got {brackets[k]!r}")
-        span[k] = (low, high)
-    if chosen is None or at_reading["verdict"] is not None or reading_compared(chosen, at_reading) is not None or not open_cells:
-        return {}
-    return span if all(low <= cut < high for low, high in span.values()) else {}
+    if any(x not in known for w in words.values() for x in w.values()):
+        raise ValueError(f"words must hold verdict words among {known}")
+    beyond = {tuple(k) for k in beyond}
+    decisive = {k: w for k, w in words[chosen].items() if w in ("holds", "fails")}
+    split = sorted({k[1] for k in decisive if len({w for kk, w in decisive.items() if kk[1] == k[1]}) > 1})
+    cells = {}
+    for k in sorted((k for k in decisive if k[1] in split), key=lambda k: (k[1], k[0])):
+        said = {r: w.get(k, "not measured") for r, w in words.items()}
+        cells[k] = {"words": said, "beyond": k in beyond,
+                    "flips": any(x in ("holds", "fails") and x != said[chosen] for r, x in said.items() if r != chosen)}
+    return {"couplings": split, "cells": cells, "tie_rule": bool(cells) and all(c["flips"] for c in cells.values())}
+
+
+def coupling_tie_verdict(words, cuts) -> dict:
+    """A B5 claim decided over the map of the coupling and the tie rule (session 52: sessions 50 and 51's reviews of B5.3 --
+    within the strict cuts the coupling decides, w (d - 1) = 0.5 holding at every d and 2 failing at every d -- and B5.13,
+    line search outperforming herding at the moments at w (d - 1) <= 2 and not at 3-4). ``words``: tie rule -> {``(d,
+    coupling)``: [its verdict word at each reading in ``cuts``]}, the chosen rule first (the lowest index; a cell another
+    rule did not run is not decisive). A cell is decisive where it holds at every reading under every rule (a rescue) or
+    fails at every reading under every rule. The claim holds where every cell holds decisively; fails (kind ``setting``:
+    the coupling, an open setting Fig. 7 does not give, rescues it in a decisive cell on equal inputs) where some cell
+    fails decisively, another rescues it, and the coupling decides under every rule (:func:`coupling_summary`'s
+    ``decides``: some coupling holding at every d, another failing at every d -- a split that d alone explains is the
+    lost d's, THE RULE's lost setting, not a `setting`); fails with no kind earned (``kind`` None: the caller reports it
+    inconclusive, naming the cells) where some cell fails decisively otherwise; else inconclusive. ``by_rule``:
+    :func:`coupling_summary` per rule, the side each coupling takes at each d. Returns ``{"verdict", "kind", "rescue",
+    "failing", "coupling_decides", "by_rule"}``, cells sorted by coupling, then d."""
+    c = as_finite_array("cuts", cuts, ndim=1, nonempty=True).tolist()
+    if not isinstance(words, dict) or not words or not all(isinstance(w, dict) and w for w in words.values()):
+        raise ValueError(f"words must map tie rules to non-empty {{(d, coupling): [word per cut]}} dicts; got {words!r}")
+    rules = list(words)
+    cells = sorted(words[rules[0]], key=lambda k: (float(k[1]), k[0]))
+    by_rule = {r: coupling_summary(words[r], c) for r in rules}   # checks one word per cut in every cell
+    every = lambda k, w: all(k in words[r] and list(words[r][k]) == [w] * len(c) for r in rules)
+    rescue = [k for k in cells if every(k, "holds")]
+    failing = [k for k in cells if every(k, "fails")]
+    decides = all(sm["decides"] for sm in by_rule.values())
+    verdict, kind = (("holds", None) if len(rescue) == len(cells) else ("fails", "setting") if failing and rescue and decides else
+                     ("fails", None) if failing else ("inconclusive", None))
+    return {"verdict": verdict, "kind": kind, "rescue": rescue, "failing": failing, "coupling_decides": decides, "by_rule": by_rule}
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -1383,7 +1402,7 @@ def bracket_straddles(chosen, at_reading, words, brackets, cut) -> dict:
 
 def compared_readings(chosen, at_readings) -> list:
     """A claim's threshold readings as THE RULE's clause 4 compares them with the lost setting (session 51: B5.3's
-    authors' reading and B5.9's ungated reading turn the claim at some d while another d is open or split there, which
+    authors' reading and B5.9's ungated reading, both gone in session 52, turned the claim at some d while another d is open or split there, which
     the literal verdict, undecided, hid from the record's readings). ``chosen``: the claim's verdict at the chosen
     reading (``True`` / ``False`` / ``None``); ``at_readings``: ``[(value, claim)]``, each reading's value and its claim
     over the lost d (:func:`lost_setting_claim`'s or :func:`closer_majority`'s dict, with ``"verdict"`` and
