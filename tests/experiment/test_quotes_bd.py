@@ -51,6 +51,4 @@ def test_b5_quotes_say_what_session_52_changed():
     q = quote_of("B5.13")
     assert q is not None and "Sec. 6" in q["where"] and "line search" in q["where"]
     check_quote(q)
-    paper = (Path(__file__).resolve().parents[2].parent / "shared" / "papers" / "002_f1cc2fe1def4f560.txt")
-    if paper.exists():
-        assert q["text"] in paper.read_text()
+    assert q["text"].startswith("Therefore, if herding is only assessed") and q["text"].endswith("more efficient algorithms.")
