@@ -1267,7 +1267,7 @@ def d51_claim(inputs: GPClaimInputs, construction: str) -> dict:
                 | {"sound: start": inputs.start["sound"], "judged at share": s51} | _regime(inputs)
                 | {f"sound: median final / best test RMSE along the path {m}": v for m, v in path_ratio.items()} | beside["measured"])
     return dict(id=f"D5.1{suffix}", text=text, **kw,
-                threshold={"value": [s51, D51_FACTOR], "source": "ours", "unit": "[target share, LANCZOS / SGD cost factor], seconds and products",
+                threshold={"value": [s51, D51_FACTOR], "source": "ours", "unit": "[target share, LANCZOS / SGD cost factor], CPU seconds (SGD's estimated at the paper's cost) and products",
                            "readings": claim_readings("D5.1", tb, lan, vmap.shares, vmap.chosen)},
                 measured=measured, diagnosis=_speed_diagnosis("D5.1", inputs, construction, kw, reason, beside))
 
