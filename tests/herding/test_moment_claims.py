@@ -1154,26 +1154,6 @@ def test_coupling_tie_verdict_decides_b53_on_its_decisive_cells():
         coupling_tie_verdict({"lowest index": everywhere}, [])
 
 
-def test_coupling_tie_verdict_decides_b513_by_the_coupling():
-    """B5.13 (Sec. 6's "it is outperformed by other more efficient algorithms", on Fig. 7's line search): the paper-scale
-    shares of the last decade's t with line search's moment error below herding's are 1.0 at w (d - 1) <= 2 and 0.0 at 3
-    and 4, every d and every random-tie seed alike: it fails where the coupling is strong and holds decisively where it is
-    weak, `fails (setting)`, the coupling deciding."""
-    from inferopt.experiment.moment_claims import coupling_tie_verdict, more_efficient_late_cell
-    shares = [0.5, 0.75, 0.9]
-    word = lambda b: "holds" if b is True else "fails" if b is False else b
-    cells = {(d, c): (1.0 if c <= 2 else 0.0) for d in (6, 8, 10) for c in (0.5, 1.0, 2.0, 3.0, 4.0)}
-    words = {k: [word(more_efficient_late_cell(v, x)) for x in shares] for k, v in cells.items()}
-    dec = coupling_tie_verdict({"lowest index": words, "random ties": words}, shares)
-    assert dec["verdict"] == "fails" and dec["kind"] == "setting"
-    assert {c for _, c in dec["rescue"]} == {0.5, 1.0, 2.0} and {c for _, c in dec["failing"]} == {3.0, 4.0}
-    assert dec["by_rule"]["random ties"]["holding"] == [0.5, 1.0, 2.0] and dec["by_rule"]["random ties"]["failing"] == [3.0, 4.0]
-    # a share between the readings (0.8) makes its cell undecisive, not a failure
-    mixed = dict(words) | {(6, 3.0): [word(more_efficient_late_cell(0.8, x)) for x in shares]}
-    assert (6, 3.0) not in coupling_tie_verdict({"lowest index": mixed}, shares)["failing"]
-    assert more_efficient_late_cell(None) == "not measured"
-
-
 def test_tie_rule_split_names_coupling_and_tie_rule_not_the_lost_d():
     """B5.8 at the paper scale (the cut 1.1 on line search / herding): at w (d - 1) = 2 the lowest index holds at d = 6
     (1.77) and fails at d = 8 (0.651) and 10 (0.699), the d-split; random ties hold there (2.43-2.51, 1.52, 3.45), tie-free

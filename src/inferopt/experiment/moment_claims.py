@@ -97,7 +97,7 @@ read where the run ends, over its last decade, not over an early plateau:
 * session 52 (sessions 50 and 51's fresh reviews disagreed): :data:`PREMISE_FACTORS` -- the premise gate always applied
   and read at 3, 10 and 30 (B5.9's readings, :data:`FREQUENCY_READINGS`; session 51's ungated reading gone);
   :func:`position_cut_readings` -- the authors' calibrated cut beside again, deciding nothing; :func:`coupling_tie_verdict`
-  -- B5.3 and B5.13 over the map of the coupling and the tie rule (`setting` only where a decisive cell rescues it);
+  -- B5.3 over the map of the coupling and the tie rule (`setting` only where a decisive cell rescues it);
   :func:`tie_rule_split`, :func:`what_would_decide`'s ``split`` -- B5.8's and B5.9's split over d named as the coupling's
   and the tie rule's where every split cell flips with the tie rule, the cells beyond the moment set's radius flagged.
 """
@@ -860,9 +860,9 @@ def not_maxent_resolved_cell(drop: float, env_slope: float, final_dist: float, d
 
 
 def more_efficient_late_cell(share: float | None, cut: float = 0.5):
-    """B5.13 on one cell (session 52: Sec. 6's "if herding is only assessed in terms of its ability to approximate the moment
-    vector, it is outperformed by other more efficient algorithms", on Fig. 7's line search; B5.10's statistic from review
-    210 to session 47, shown beside B5.8's and B5.9's premise gate from session 48 to 51): line search's moment error
+    """The premise's last-decade measure on one cell, shown beside B5.8, deciding nothing (B5.10's statistic from review 210
+    to session 47; Sec. 6's "it is outperformed by other more efficient algorithms" says better algorithms exist and is
+    B5.6's check, not a claim on line search): line search's moment error
     below herding's at more than ``cut`` of the checkpoints of the runs' last decade (``share``, B5.4's; the transient
     at t <= 100 is not read); ``"not measured"`` with no checkpoint read."""
     if share is None:
@@ -1254,7 +1254,7 @@ def premise_gate(outcome, premise: bool):
     B5.9 counted the cells where it is absent). Sec. 6's "algorithms that are more efficient than herding at approximating
     the moment vector fail more blatantly ..." is a defining relative clause: it names the algorithms the sentence is
     about, and the abstract's "while we can improve over herding on the task of approximating integrals" is an existence
-    statement (B5.13 reads Sec. 6's "it is outperformed by other more efficient algorithms" on Fig. 7's line search); the
+    statement (as is Sec. 6's "it is outperformed by other more efficient algorithms", B5.6's check on min-norm-point); the
     paper itself reports line search slower than the 1/(t+1) rule where the mean lies near the polytope's boundary
     (Sec. 5.2: "the line-search algorithm is slower than the [1/(t+1)]-rule ... The bounds depend on the distance between
     the mean and the boundary of the marginal polytope"). So "more efficient" is the premise of each cell, ``premise``
@@ -1369,8 +1369,7 @@ def tie_rule_split(words, chosen: str, beyond=()) -> dict:
 
 def coupling_tie_verdict(words, cuts) -> dict:
     """A B5 claim decided over the map of the coupling and the tie rule (session 52: sessions 50 and 51's reviews of B5.3 --
-    within the strict cuts the coupling decides, w (d - 1) = 0.5 holding at every d and 2 failing at every d -- and B5.13,
-    line search outperforming herding at the moments at w (d - 1) <= 2 and not at 3-4). ``words``: tie rule -> {``(d,
+    within the strict cuts the coupling decides, w (d - 1) = 0.5 holding at every d and 2 failing at every d). ``words``: tie rule -> {``(d,
     coupling)``: [its verdict word at each reading in ``cuts``]}, the chosen rule first (the lowest index; a cell another
     rule did not run is not decisive). A cell is decisive where it holds at every reading under every rule (a rescue) or
     fails at every reading under every rule. The claim holds where every cell holds decisively; fails (kind ``setting``:
