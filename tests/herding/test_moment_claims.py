@@ -1183,3 +1183,96 @@ def test_tie_rule_split_names_coupling_and_tie_rule_not_the_lost_d():
     with pytest.raises(ValueError, match="split"):
         what_would_decide(True, [], {"cells": {}})
 
+
+
+def test_near_cut_cells_and_the_coupling_left_open_by_them():
+    """Session 52, fix 11 (the fresh review of fix 10: B5.3's "the coupling decides" hung on d = 8, w (d - 1) = 0.5, its
+    position bracket [0.255, 0.499] against the cut 0.5): a cell whose bracket edge lies within CUT_TOLERANCE (0.01) of a
+    strict cut is decisive for nothing -- no rescue, no decisive failure, on no side of the coupling. The paper-scale
+    brackets: (6, 0.5) [0.183, 0.396] (0.004 below 0.4), (8, 0.5) [0.255, 0.499], (10, 0.5) [0.223, 0.406], (10, 2)
+    [0.608, 0.747], (6, 2) [0.507, 0.764]; (8, 2) [0.809, 0.895] is far from every cut. Main's coupling_tie_verdict takes no `near`."""
+    from inferopt.experiment.moment_claims import CUT_TOLERANCE, coupling_tie_verdict, near_cut_cells
+    cuts = [0.4, 0.5, 0.6]
+    brackets = {(6, 0.5): (0.183, 0.396), (8, 0.5): (0.255, 0.499), (10, 0.5): (0.223, 0.406), (6, 2.0): (0.507, 0.764),
+                (8, 2.0): (0.809, 0.895), (10, 2.0): (0.608, 0.747)}
+    near = near_cut_cells(brackets, cuts)
+    assert CUT_TOLERANCE == 0.01
+    assert set(near) == {(6, 0.5), (8, 0.5), (10, 0.5), (6, 2.0), (10, 2.0)}
+    assert near[(8, 0.5)] == [(0.5, 0.499)] and near[(6, 0.5)] == [(0.4, 0.396)]
+    assert near_cut_cells(brackets, cuts, tol=0.0) == {}
+    # words as the paper scale's lowest index reads them (the bracket against each cut)
+    word = lambda b, c: "holds" if b[1] <= c else "fails" if b[0] > c else "inconclusive"
+    words = {k: [word(b, c) for c in cuts] for k, b in brackets.items()}
+    old = coupling_tie_verdict({"lowest index": words}, cuts)
+    assert old["coupling_decides"]   # without the tolerance: w (d - 1) = 0.5 holds at every d, 2 fails at every d
+    dec = coupling_tie_verdict({"lowest index": words}, cuts, near)
+    assert not dec["coupling_decides"] and dec["near"] == [(6, 0.5), (8, 0.5), (10, 0.5), (6, 2.0), (10, 2.0)]
+    assert dec["rescue"] == [] and dec["failing"] == [(8, 2.0)] and (dec["verdict"], dec["kind"]) == ("fails", None)
+    assert dec["by_rule"]["lowest index"]["by_coupling"][0.5][8][0] == "near a cut"
+    # a cell clear of every cut stays decisive
+    clear = coupling_tie_verdict({"lowest index": words}, cuts, [(8, 0.5)])
+    assert (6, 0.5) in clear["rescue"] and not clear["by_rule"]["lowest index"]["holding"]
+    with pytest.raises(ValueError, match="brackets"):
+        near_cut_cells({(6, 0.5): (0.4, 0.3)}, cuts)
+    with pytest.raises(TypeError, match="brackets"):
+        near_cut_cells([(0.1, 0.2)], cuts)
+    with pytest.raises(ValueError, match="tol"):
+        near_cut_cells(brackets, cuts, tol=-1.0)
+
+
+def test_reading_turn_makes_a_strict_comparative_split_a_reading():
+    """Session 52, fix 11 (the fresh review of fix 10: B5.3's comparative reading, line search's entropy below herding's,
+    holds in 9 of 9 premise cells at the paper scale while the strict cuts fail, and it only sat beside): a verdict that
+    turns between the strict cuts and the comparative reading is inconclusive (`reading`); otherwise the strict one
+    stands. Absent on main."""
+    from inferopt.experiment.moment_claims import reading_turn
+    assert reading_turn("fails", "holds") == {"verdict": "inconclusive", "turns": True}
+    assert reading_turn("holds", "fails") == {"verdict": "inconclusive", "turns": True}
+    assert reading_turn("fails", "fails") == {"verdict": "fails", "turns": False}
+    assert reading_turn("holds", "holds") == {"verdict": "holds", "turns": False}
+    assert reading_turn("inconclusive", "holds") == {"verdict": "inconclusive", "turns": False}
+    assert reading_turn("fails", "inconclusive") == {"verdict": "fails", "turns": False}
+    with pytest.raises(ValueError, match="strict and lenient"):
+        reading_turn("fail", "holds")
+
+
+def test_a_tie_rule_split_is_named_coupling_x_tie_rule_not_a_lost_setting():
+    """Session 52, fix 11 (the fresh review of fix 10: B5.8's reason said both "decided by a lost setting" and "coupling x
+    tie rule, not the lost d"): where tie_rule_split finds every split cell flipping with the tie rule, the reasons and
+    THE RULE's sentence name coupling x tie rule and not the lost setting; otherwise the lost setting stays. Main's
+    inconclusive_for takes no split and split_rule_text is absent."""
+    from inferopt.experiment.moment_claims import inconclusive_for, split_rule_text, tie_rule_split
+    low = {(6, 2.0): "holds", (8, 2.0): "fails", (10, 2.0): "fails", (8, 1.0): "holds"}
+    ties = {k: "holds" for k in low} | {(6, 2.0): "fails"}   # every split cell flips
+    split = tie_rule_split({"lowest index": low, "random ties": ties}, "lowest index")
+    assert split["tie_rule"]
+    reasons = inconclusive_for(True, ["random ties"], {}, "lost setting", (), ["random ties"], split)
+    assert reasons == ["setting", "reading", "coupling x tie rule"]
+    text = split_rule_text(split)
+    assert "coupling x tie rule" in text and "w (d - 1) = 2" in text and "lost setting" not in text
+    stuck = tie_rule_split({"lowest index": low, "random ties": low}, "lowest index")
+    assert inconclusive_for(False, [], {}, "lost setting", split=stuck) == ["lost setting"]
+    assert "lost setting" in split_rule_text(stuck) and "lost setting" in split_rule_text(None)
+    assert inconclusive_for(False, [], {}, "lost setting") == ["lost setting"]
+    with pytest.raises(ValueError, match="split"):
+        split_rule_text({"couplings": [2.0]})
+
+
+def test_premise_factor_span_says_why_the_factor_readings_coincide():
+    """Session 52, fix 11 (the fresh review of fix 10: B5.9's premise-factor readings 3x/10x/30x are identical at the paper
+    scale -- line search's final moment error is exactly 0 in every premise cell and 2.6-19.6 times above herding's at
+    w (d - 1) = 3-4 -- while the text said the gate "varies"): the readings coincide where no cell's gate moves between
+    the factors, and the cells say why. Absent on main."""
+    from inferopt.experiment.moment_claims import PREMISE_FACTORS, premise_factor_span
+    errors = {(8, 0.5): (0.0, 1e-3), (8, 2.0): (0.0, 4e-4), (8, 3.0): (2.6e-3, 1e-3), (8, 4.0): (1.96e-2, 1e-3)}
+    span = premise_factor_span(errors)
+    assert span["coincide"] and span["every"] == [(8, 0.5), (8, 2.0)] and span["at_zero"] == [(8, 0.5), (8, 2.0)]
+    assert span["none"] == pytest.approx({(8, 3.0): 2.6, (8, 4.0): 19.6}) and span["moved"] == []
+    # line search 8x below herding: gated in at 3, out at 10 and 30 -- the factor moves it
+    moved = premise_factor_span(errors | {(10, 2.0): (1e-4, 8e-4)}, PREMISE_FACTORS)
+    assert not moved["coincide"] and moved["moved"] == [(10, 2.0)]
+    assert premise_factor_span({(6, 1.0): (1e-3, 0.0)})["none"] == {(6, 1.0): float("inf")}
+    with pytest.raises(ValueError, match="errors"):
+        premise_factor_span({})
+    with pytest.raises(ValueError, match="errors"):
+        premise_factor_span({(6, 1.0): (1.0,)})

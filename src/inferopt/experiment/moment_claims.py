@@ -998,7 +998,7 @@ def crossover(verdicts_by_level) -> dict | None:
     return {"low": said[0][1], "between": (said[i - 1][0], said[i][0])}
 
 
-def inconclusive_for(turning: bool, differ, open_cells, lost, undecided=(), ours=()) -> list:
+def inconclusive_for(turning: bool, differ, open_cells, lost, undecided=(), ours=(), split=None) -> list:
     """Every reason a map-decided verdict is inconclusive (review 210's list, :func:`~.verdict_map.inconclusive_reasons`,
     over several constructions), the first the one its diagnosis names:
 
@@ -1012,7 +1012,10 @@ def inconclusive_for(turning: bool, differ, open_cells, lost, undecided=(), ours
       rubric's kind for an open choice of ours is ``setting``, not ``construction``), before ``"reading"`` (session 32's
       review: a reading turns a verdict within one construction, and the paper fixes none of ours);
     * ``"reading"`` where the map turns at a reading (``turning``);
-    * ``"lost setting"`` where the lost setting's values disagree (``lost``, :func:`~.verdict_map.lost_setting_verdict`)."""
+    * ``"lost setting"`` where the lost setting's values disagree (``lost``, :func:`~.verdict_map.lost_setting_verdict`);
+      session 52, fix 11 (the fresh review of fix 10: B5.8's reason said both "a lost setting" and "coupling x tie rule"):
+      ``"coupling x tie rule"`` instead where ``split``, :func:`tie_rule_split`'s dict, finds every split cell flipping
+      with the tie rule (the d-split is then not the lost d's)."""
     if not isinstance(open_cells, dict):
         raise TypeError(f"open_cells must map construction names to the cells they leave undecided; got {open_cells!r}")
     against = list(differ) + [n for n, cells in open_cells.items() if list(cells)]
@@ -1024,8 +1027,31 @@ def inconclusive_for(turning: bool, differ, open_cells, lost, undecided=(), ours
     if turning:
         reasons.append("reading")
     if lost == "lost setting":
-        reasons.append("lost setting")
+        reasons.append("coupling x tie rule" if split_by_tie_rule(split) else "lost setting")
     return reasons
+
+
+def split_by_tie_rule(split) -> bool:
+    """Whether a B5 map claim's split over the lost d is coupling x tie rule's (:func:`tie_rule_split`'s ``"tie_rule"``;
+    ``split`` None: no split computed, False)."""
+    if split is None:
+        return False
+    if not isinstance(split, dict) or "tie_rule" not in split:
+        raise ValueError(f"split must be tie_rule_split's dict or None; got {split!r}")
+    return bool(split["tie_rule"])
+
+
+def split_rule_text(split) -> str:
+    """THE RULE's sentence for a B5 map claim split over d (session 52, fix 11: B5.8's reason said both "decided by a lost
+    setting" and "coupling x tie rule, not the lost d"): where every split cell flips with the tie rule
+    (:func:`split_by_tie_rule`), coupling x tie rule decides it -- the pair weight (Fig. 7 gives none) and the tie rule
+    (the paper gives none) -- and the lost d is not named; otherwise the lost setting (Sec. 5.3's d, given and lost in
+    extraction) decides it."""
+    if split_by_tie_rule(split):
+        return ("THE RULE: inconclusive, decided by coupling x tie rule (the split over d comes only from cells at w (d - 1) = "
+                + ", ".join(format(c, "g") for c in split["couplings"]) + ", every one flipping with the tie rule: the pair weight, "
+                "which Fig. 7 does not give, and the tie rule, which the paper does not give, decide it; not a `setting` failure)")
+    return "THE RULE: inconclusive, decided by a lost setting (not a `setting` failure)"
 
 
 def entropy_low_end(descent: float, entropies, errors, floor: float) -> float:
@@ -1208,6 +1234,34 @@ def frequency_verdict(claims, chosen) -> dict:
     return {"verdict": "inconclusive", "differ": differ, "reason": reason}
 
 
+def premise_factor_span(errors, factors=PREMISE_FACTORS) -> dict:
+    """Whether the premise gate's readings at its factors (:data:`PREMISE_FACTORS`) coincide, and why (session 52, fix 11:
+    the fresh review of fix 10 -- B5.9's readings at 3, 10 and 30 are identical at the paper scale because line search's
+    final moment error is exactly 0 in every premise cell and 2.6-19.6 times above herding's at w (d - 1) = 3-4, so no
+    factor moves a cell; the text said the gate "varies"). ``errors``: cell -> (line search's final moment error,
+    herding's), both floored (0 below the LMO's resolution); the gate at a factor is :func:`moment_premise_cell`.
+    Returns ``{"coincide": no cell's gate changes across the factors, "every": cells gated in at every factor, "at_zero":
+    those of them where line search's error is 0, "none": {cell: line search's error over herding's (inf where herding's
+    is 0)} for the cells gated out at every factor, "moved": cells whose gate changes with the factor}``."""
+    f = as_finite_array("factors", factors, ndim=1, nonempty=True).tolist()
+    if not isinstance(errors, dict) or not errors:
+        raise ValueError(f"errors must map cells to (line search's, herding's) final moment errors; got {errors!r}")
+    every, none, moved = [], {}, []
+    for k, e in errors.items():
+        if not hasattr(e, "__len__") or len(e) != 2:
+            raise ValueError(f"errors[{k!r}] must be (line search's, herding's) final moment errors; got {e!r}")
+        a, b = check_real("errors", e[0], low=0.0), check_real("errors", e[1], low=0.0)
+        gates = {moment_premise_cell(a, b, x) for x in f}
+        if gates == {True}:
+            every.append(k)
+        elif gates == {False}:
+            none[k] = a / b if b > 0 else float("inf")
+        else:
+            moved.append(k)
+    return {"coincide": not moved, "every": every, "at_zero": [k for k in every if float(errors[k][0]) == 0.0],
+            "none": none, "moved": moved}
+
+
 def frequency_readings(readings, n_per_d: int, n_d: int) -> list:
     """B5.9's readings of "tends to approach MORE OFTEN" checked against the cell counts they are read on (session 48's fresh
     review of issue 44: on 3 premise cells per d, "more than 2/3" means every cell, which is not "more often").
@@ -1367,7 +1421,7 @@ def tie_rule_split(words, chosen: str, beyond=()) -> dict:
     return {"couplings": split, "cells": cells, "tie_rule": bool(cells) and all(c["flips"] for c in cells.values())}
 
 
-def coupling_tie_verdict(words, cuts) -> dict:
+def coupling_tie_verdict(words, cuts, near=()) -> dict:
     """A B5 claim decided over the map of the coupling and the tie rule (session 52: sessions 50 and 51's reviews of B5.3 --
     within the strict cuts the coupling decides, w (d - 1) = 0.5 holding at every d and 2 failing at every d). ``words``: tie rule -> {``(d,
     coupling)``: [its verdict word at each reading in ``cuts``]}, the chosen rule first (the lowest index; a cell another
@@ -1378,21 +1432,72 @@ def coupling_tie_verdict(words, cuts) -> dict:
     ``decides``: some coupling holding at every d, another failing at every d -- a split that d alone explains is the
     lost d's, THE RULE's lost setting, not a `setting`); fails with no kind earned (``kind`` None: the caller reports it
     inconclusive, naming the cells) where some cell fails decisively otherwise; else inconclusive. ``by_rule``:
-    :func:`coupling_summary` per rule, the side each coupling takes at each d. Returns ``{"verdict", "kind", "rescue",
-    "failing", "coupling_decides", "by_rule"}``, cells sorted by coupling, then d."""
+    :func:`coupling_summary` per rule, the side each coupling takes at each d. Session 52, fix 11 (the fresh review of fix
+    10: "the coupling decides" hung on d = 8, w (d - 1) = 0.5, its upper end 0.499 against the cut 0.5): ``near``, the
+    cells whose position bracket has an edge within :data:`CUT_TOLERANCE` of a cut (:func:`near_cut_cells`), are
+    decisive for nothing -- neither a rescue nor a decisive failure, and on no side of the coupling (its side "near a
+    cut"). Returns ``{"verdict", "kind", "rescue", "failing", "coupling_decides", "by_rule", "near"}``, cells sorted by
+    coupling, then d."""
     c = as_finite_array("cuts", cuts, ndim=1, nonempty=True).tolist()
     if not isinstance(words, dict) or not words or not all(isinstance(w, dict) and w for w in words.values()):
         raise ValueError(f"words must map tie rules to non-empty {{(d, coupling): [word per cut]}} dicts; got {words!r}")
     rules = list(words)
     cells = sorted(words[rules[0]], key=lambda k: (float(k[1]), k[0]))
-    by_rule = {r: coupling_summary(words[r], c) for r in rules}   # checks one word per cut in every cell
-    every = lambda k, w: all(k in words[r] and list(words[r][k]) == [w] * len(c) for r in rules)
+    near = {tuple(k) for k in near}
+    by_rule = {r: coupling_summary(words[r], c, near) for r in rules}   # checks one word per cut in every cell
+    every = lambda k, w: k not in near and all(k in words[r] and list(words[r][k]) == [w] * len(c) for r in rules)
     rescue = [k for k in cells if every(k, "holds")]
     failing = [k for k in cells if every(k, "fails")]
     decides = all(sm["decides"] for sm in by_rule.values())
     verdict, kind = (("holds", None) if len(rescue) == len(cells) else ("fails", "setting") if failing and rescue and decides else
                      ("fails", None) if failing else ("inconclusive", None))
-    return {"verdict": verdict, "kind": kind, "rescue": rescue, "failing": failing, "coupling_decides": decides, "by_rule": by_rule}
+    return {"verdict": verdict, "kind": kind, "rescue": rescue, "failing": failing, "coupling_decides": decides, "by_rule": by_rule,
+            "near": sorted(near & set(cells), key=lambda k: (float(k[1]), k[0]))}
+
+
+#: B5.3 (session 52, fix 11: the fresh review of fix 10 -- "the coupling decides" hung on d = 8, w (d - 1) = 0.5, whose
+#: position bracket [0.255, 0.499] ends 0.001 below the cut 0.5): a cell whose bracket has an edge within this distance of
+#: a strict cut, on B4.4's position scale, is decisive for nothing (:func:`coupling_tie_verdict`'s ``near``); 0.01 is ours,
+#: a tenth of the distance between the strict cuts 0.4, 0.5 and 0.6
+CUT_TOLERANCE = 0.01
+
+
+def near_cut_cells(brackets, cuts, tol: float = CUT_TOLERANCE) -> dict:
+    """The cells whose verdict hangs on a hair of the cut (session 52, fix 11; :data:`CUT_TOLERANCE`): ``brackets``, cell ->
+    line search's entropy position bracket ``(low, high)`` (:func:`entropy_minimization_bracket`), ``cuts`` the strict
+    cuts. Returns ``{cell: [(cut, edge)]}`` for each cell with a bracket edge within ``tol`` of a cut (``|edge - cut| <=
+    tol``), the pairs sorted by cut, cells in the given order."""
+    c = as_finite_array("cuts", cuts, ndim=1, nonempty=True).tolist()
+    tol = check_real("tol", tol, low=0.0)
+    if not isinstance(brackets, dict):
+        raise TypeError(f"brackets must map cells to (low, high) position brackets; got {type(brackets).__name__}")
+    out = {}
+    for k, b in brackets.items():
+        if not hasattr(b, "__len__") or len(b) != 2:
+            raise ValueError(f"brackets[{k!r}] must be (low, high); got {b!r}")
+        lo, hi = check_real("brackets", b[0]), check_real("brackets", b[1])
+        if hi < lo:
+            raise ValueError(f"brackets[{k!r}] must have low <= high; got {b!r}")
+        hits = [(x, e) for x in sorted(c) for e in (lo, hi) if abs(e - x) <= tol + 1e-12]
+        if hits:
+            out[k] = hits
+    return out
+
+
+def reading_turn(strict: str, lenient: str) -> dict:
+    """A verdict over two readings of ours (session 52, fix 11, the fresh review of fix 10; THE RULE's clause 4): where both
+    decide and differ, it turns between them -- ``"inconclusive"``, kind ``"reading"``; otherwise ``strict`` stands.
+    B5.3: ``strict`` the verdict word on the strict cuts over the map of the coupling and the tie rule
+    (:func:`coupling_tie_verdict`'s ``"verdict"``, ``"fails"`` whatever its kind), ``lenient`` the comparative reading's
+    (line search's entropy below herding's, B4.6's reading of the same sentence on Fig. 6: it held in every premise cell
+    while the strict cuts 0.4-0.6 did not, and it only sat beside). B5.8, B5.9: ``strict`` the verdict with every cell,
+    ``lenient`` the one without the cells flagged where herding with the lowest index ends beyond the moment set's radius
+    (they voted while flagged as meaning little). Returns ``{"verdict", "turns"}``."""
+    words = ("holds", "fails", "inconclusive", "not measured")
+    if strict not in words or lenient not in words:
+        raise ValueError(f"strict and lenient must be verdict words among {words}; got {strict!r}, {lenient!r}")
+    turns = {strict, lenient} == {"holds", "fails"}
+    return {"verdict": "inconclusive" if turns else strict, "turns": turns}
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -1426,7 +1531,7 @@ def turns_decisively(readings) -> bool:
     return {"holds", "fails"} <= {r["verdict"] for r in readings}
 
 
-def coupling_summary(words, cuts) -> dict:
+def coupling_summary(words, cuts, near=()) -> dict:
     """What decides B5.3 within its strict readings of the position cut (session 51, the fresh review of B5 at the paper
     scale: the diagnosis rested on d = 6's brackets straddling 0.6, while the coupling decides -- c = 0.5 holds at every d,
     c = 2 fails at d = 8 and 10 at every cut up to 0.6). ``words``: ``(d, coupling) -> [verdict word at each cut]``,
@@ -1434,18 +1539,21 @@ def coupling_summary(words, cuts) -> dict:
     ``"fails"`` where it fails at some cut and holds at none, ``"splits"`` where both, ``"undecided"`` where neither;
     with the cuts left undecided. The coupling decides where some coupling holds at every d and another fails at every
     d (an open setting: `setting` is then earned only by a cell holding decisively at every cut, :func:`rescue_cells`).
+    Session 52, fix 11: a cell in ``near`` (:func:`near_cut_cells`) takes the side ``"near a cut"``, on neither side.
     Returns ``{"by_coupling": {coupling: {d: (side, [undecided cuts])}}, "holding": the couplings holding at every d,
     "failing": those failing at every d, "decides": both non-empty}``, couplings and d sorted."""
     c = as_finite_array("cuts", cuts, ndim=1, nonempty=True).tolist()
     if not isinstance(words, dict) or not words:
         raise ValueError(f"words must map (d, coupling) to verdict words at each cut; got {words!r}")
+    near = {tuple(k) for k in near}
     out = {}
     for key in sorted(words, key=lambda k: (float(k[1]), k[0])):
         ws = list(words[key])
         if len(ws) != len(c):
             raise ValueError(f"words[{key!r}] must hold one word per cut ({len(c)}); got {ws!r}")
         held, failed = "holds" in ws, "fails" in ws
-        side = "splits" if held and failed else "holds" if held else "fails" if failed else "undecided"
+        side = ("near a cut" if tuple(key) in near else "splits" if held and failed else "holds" if held else "fails" if failed
+                else "undecided")
         out.setdefault(key[1], {})[key[0]] = (side, [x for x, w in zip(c, ws) if w not in ("holds", "fails")])
     by = {lv: dict(sorted(v.items())) for lv, v in out.items()}
     every = lambda side: [lv for lv, v in by.items() if all(s_ == side for s_, _ in v.values())]
