@@ -1660,12 +1660,6 @@ def _c3_experiment():
     return exp
 
 
-#: the ELBO's gains at the paper scale (session 50's review of C3.1): no rule gains beyond its family's threshold
-NO_ELBO_GAIN = {"vi": {"line_search": _gate_row(-21.2, 16.4), "adapfw": _gate_row(6.3, 10.0),
-                       "adaafw": _gate_row(-40.9, 13.8)},
-                "converged": {"line_search": _gate_row(0.0, 0.0, moved=False), "adapfw": _gate_row(-135.5, 6.3)}}
-
-
 def _headroom_records(gains, auroc=None, sd_ll=0.004, reps=10):
     """:func:`_best_records` with each rule's train LL ``gains[rule]`` above plain VI's (-0.2 at t = 0), AUROC as
     Table 3's unless given."""
@@ -1694,75 +1688,36 @@ def test_axis_headroom_bounds_the_largest_selected_gain_over_plain_vi():
         bc.axis_headroom({"train_ll": [0.0]})
 
 
-def test_c31_without_headroom_is_inconclusive_stand_in_and_with_it_the_ranking_decides():
-    """Session 50's review of C3.1 at the paper scale: the rules reached at most 0.0084 +- 0.0013 train LL per point over
-    plain VI at their selected iterates (line search; bound 0.011 at 2 SE), below Table 3's lead of 0.012, and no rule
-    gained on the ELBO: ranking the rules there ranks noise around plain VI, and the old gate (train LL up and ELBO down,
-    both beyond their thresholds) stayed shut, so the claim failed. Now: no ELBO gain and the axis headroom below Table
-    3's lead -> inconclusive (stand-in), the power stated as the headroom, what would decide it named; a headroom that
-    could hold Table 3's lead, or an ELBO gain, and the ranking decides (holds or fails). Fails on the old code
-    (table_claim's regime took (train LL gains, ELBO gains) and no ranking_untestable; the claim failed)."""
+def test_c31_ranking_decides_and_its_headroom_stands_beside():
+    """Session 52's review of C3.1 at the paper scale: a gate on the headroom (line search +0.0084 +- 0.0013 train LL per
+    point over plain VI at its selected iterate, bounded at 0.011 against Table 3's lead of 0.012) made the claim
+    inconclusive (stand-in) while its test detects leads of 0.0033-0.0036 and AdaAFW trailed line search decisively.
+    Now the ranking decides whatever the headroom (fails with line search ahead, holds with AdaAFW ahead by Table 3's
+    lead), the diagnosis is the caller's, and headroom_beside states the headroom against Table 3's lead and the test's
+    power. Fails on the old code (table_claim took regime and gated the flat case inconclusive; no headroom_beside)."""
     exp = _c3_experiment()
     test = bc.ADAAFW_BEST
     flat = _headroom_records(NO_HEADROOM)                                  # line search ahead: fails on the ranking
-    assert not test(flat) and bc.ranking_untestable(flat, NO_ELBO_GAIN)
-    c = bc.table_claim(exp, "C3.1", "Best.", test, flat, regime=NO_ELBO_GAIN, diagnosis={"kind": "paper", "text": "p."})
-    assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "stand-in" and c.support["method"] == "gated"
-    text = c.diagnosis["text"]
-    assert "Line-search +0.0084" in c.reason and "+6.3 ± 10 nats" in c.reason and "full phishing for EICU" in text
-    assert "the largest lead these runs could show is the headroom, at most 0.011" in text and "Table 3's 0.012" in text
-    assert "What would decide it: " in text and "71,366 rows x 70 features" in text and "0.86" in text
-    readings = bc.axis_headroom(flat)["readings"]
-    assert c.diagnosis["evidence"]["power"] == {
-        "headroom bound": {k: pytest.approx(r["bound"], rel=1e-5) for k, r in readings.items()}, "paper": 0.012,
-        "readings turn": False}
-    assert not any(w in c.reason + text for w in ("nan", "None", "True", "False"))
-    # the ranking decides where boosting adds something: a headroom that holds Table 3's lead (AdaAFW +0.020 over plain
-    # VI, 0.012 above Predefined and line search) ...
+    c = bc.table_claim(exp, "C3.1", "Best.", test, flat, diagnosis={"kind": "stand-in", "text": "s."})
+    assert c.verdict == "fails" and c.diagnosis["kind"] == "stand-in" and c.support["method"] == "bootstrap"
+    with pytest.raises(TypeError, match="regime"):
+        bc.table_claim(exp, "C3.1", "Best.", test, flat, regime={})
     lead = {"predefined": 0.008, "line_search": 0.008, "adafw": 0.0195, "adaafw": 0.020, "adapfw": 0.019}
     ahead = _headroom_records(lead, {**bc.TABLE3_AUROC, "adafw": 0.8585})
-    assert test(ahead) and not bc.ranking_untestable(ahead, NO_ELBO_GAIN)
-    assert bc.table_claim(exp, "C3.1", "Best.", test, ahead, regime=NO_ELBO_GAIN).verdict == "holds"
-    behind = _headroom_records({**lead, "adaafw": 0.008, "line_search": 0.020})
-    assert not bc.ranking_untestable(behind, NO_ELBO_GAIN)
-    assert bc.table_claim(exp, "C3.1", "Best.", test, behind, regime=NO_ELBO_GAIN).verdict == "fails"
-    # ... or an ELBO gain beyond its family's threshold (AdaPFW +60 +- 10 nats), whatever the axis's headroom
-    gains = {**NO_ELBO_GAIN, "vi": {**NO_ELBO_GAIN["vi"], "adapfw": _gate_row(60.0, 10.0)}}
-    assert not bc.ranking_untestable(flat, gains)
-    assert bc.table_claim(exp, "C3.1", "Best.", test, flat, regime=gains).verdict == "fails"
-    # the bound, not the mean, is read against the lead: a mean of 0.0084 whose bound passes 0.012 leaves the ranking to decide
-    assert not bc.ranking_untestable(_headroom_records(NO_HEADROOM, sd_ll=0.006), NO_ELBO_GAIN)
-    assert not bc.ranking_untestable(_headroom_records(NO_HEADROOM, reps=1), NO_ELBO_GAIN)    # no bound: no gate
-    with pytest.raises(ValueError, match="ranking_untestable"):
-        bc.untestable_reason(ahead, NO_ELBO_GAIN)
-    with pytest.raises(TypeError, match="regime"):
-        bc.table_claim(exp, "C3.1", "Best.", test, flat, regime=(NO_ELBO_GAIN, NO_ELBO_GAIN))
-    with pytest.raises(TypeError, match="by_start"):
-        bc.ranking_untestable(flat, {})
-    with pytest.raises(TypeError, match="stand_in"):
-        bc.table_regime(test, None, flat, NO_ELBO_GAIN, "")
-
-
-def test_c31_regime_note_states_the_rule_the_code_applies():
-    """Session 50's review: TABLE_REGIME_NOTE said "one of the two beyond its family's threshold" where the code required
-    both. The note is now built from UNTESTABLE_WHEN, whose conditions ranking_untestable applies all: each condition's
-    text is in the note, joined by "and", and each condition alone decides nothing (flipping either one opens the
-    ranking). Fails on the old code (no UNTESTABLE_WHEN; the note said "one of the two")."""
-    note = bc.TABLE_REGIME_NOTE
-    assert len(bc.UNTESTABLE_WHEN) == 2 and "; and ".join(t for t, *_ in bc.UNTESTABLE_WHEN) in note
-    assert "one of the two" not in note and f"{bc.table3_lead('train_ll'):.3g} per point, the paper's" in note
-    assert f"bounded above at {bc.HEADROOM_SE:g} standard errors" in note
-    flat = _headroom_records(NO_HEADROOM)
-    gains = {**NO_ELBO_GAIN, "vi": {**NO_ELBO_GAIN["vi"], "adapfw": _gate_row(60.0, 10.0)}}
-    roomy = _headroom_records({**NO_HEADROOM, "line_search": 0.02})
-    def conditions(r, e):
-        return [test(r, e) for _, test, _ in bc.UNTESTABLE_WHEN]
-    assert conditions(flat, NO_ELBO_GAIN) == [True, True] and bc.ranking_untestable(flat, NO_ELBO_GAIN)
-    assert conditions(flat, gains) == [False, True] and not bc.ranking_untestable(flat, gains)
-    assert conditions(roomy, NO_ELBO_GAIN) == [True, False] and not bc.ranking_untestable(roomy, NO_ELBO_GAIN)
-    exp = _c3_experiment()
-    c = bc.table_claim(exp, "C3.1", "Best.", bc.ADAAFW_BEST, roomy, regime=NO_ELBO_GAIN)
-    assert c.text.endswith(note) and c.verdict == "fails"
+    assert bc.table_claim(exp, "C3.1", "Best.", test, ahead).verdict == "holds"
+    se = 0.004 * np.sqrt(10 / 9) / np.sqrt(10)
+    text = bc.headroom_beside(flat)
+    assert text.startswith(" Beside, not deciding:") and "Line-search's +0.0084" in text
+    assert f"{0.0084 + 2 * se:.3g} at 2 SE (one-sided, per rule)" in text and "fits under it at neither reading" in text
+    detect = min(r["detectable"] for r in bc.lead_power(flat)["rules"].values())
+    assert f"detects AdaAFW's lead at 80 % power from {detect:.3g} per point" in text and detect < 0.012
+    assert "fits under it at both readings" in bc.headroom_beside(ahead)
+    turn = _headroom_records({**NO_HEADROOM, "line_search": 0.0088})       # 0.0115 at 2 SE, 0.0123 at 2.61 SE
+    assert "at one reading and not the other" in bc.headroom_beside(turn)
+    assert bc.headroom_beside(_headroom_records(NO_HEADROOM, reps=1)) == ""   # no bound: nothing stated
+    no_adaafw = flat[flat.method != "adaafw"]
+    assert "detects" not in bc.headroom_beside(no_adaafw)
+    assert not any(w in text for w in ("nan", "None", "True", "False"))
 
 
 def test_axis_headroom_reads_its_multiplier_per_rule_and_over_the_family():
@@ -1782,60 +1737,6 @@ def test_axis_headroom_reads_its_multiplier_per_rule_and_over_the_family():
     records = _headroom_records(NO_HEADROOM)
     one = records[(records.method != "predefined") | (records.replicate == 0)]
     assert all(np.isnan(r["bound"]) for r in bc.axis_headroom(one)["readings"].values())
-    assert not bc.ranking_untestable(one, NO_ELBO_GAIN)                # no bound: the ranking decides
-
-
-def test_c31_regime_check_turning_between_the_multipliers_readings_stays_inconclusive_and_names_the_turn():
-    """Session 51: C3.1's headroom at the paper scale (line search +0.00838 ± 0.00132) is bounded at 0.0110 with our
-    2 SE and within a hair of Table 3's 0.012 at a family's multiplier. The condition is read at both: below the lead at
-    both -> inconclusive (stand-in), no turn named; below at 2 SE only -> inconclusive (stand-in) too, the reason
-    naming the turn, both bounds and what the ranking alone gives (fails: line search ahead), both bounds in the
-    evidence; below at neither -> the ranking decides (fails). The reason rests on rubric 1 (the ELBO gains nothing
-    while Table 3's axis moves), never "noise", and states the measured ranking. Fails on the old code (no readings,
-    no headroom_turns; its reason called the ranking noise)."""
-    exp = _c3_experiment()
-    test, se = bc.ADAAFW_BEST, 0.004 * np.sqrt(10 / 9) / np.sqrt(10)
-    z = bc.regime_threshold(5)
-    both = _headroom_records(NO_HEADROOM)                                  # 0.0111 at 2 SE, 0.0119 at 2.61 SE
-    turn = _headroom_records({**NO_HEADROOM, "line_search": 0.0088})       # 0.0115 at 2 SE, 0.0123 at 2.61 SE
-    neither = _headroom_records({**NO_HEADROOM, "line_search": 0.0100})    # 0.0127 at 2 SE
-    assert 0.0088 + 2 * se < 0.012 <= 0.0088 + z * se and 0.0100 + 2 * se > 0.012
-    assert [bc.headroom_turns(r) for r in (both, turn, neither)] == [False, True, False]
-    assert [bc.ranking_untestable(r, NO_ELBO_GAIN) for r in (both, turn, neither)] == [True, True, False]
-    assert not any(test(r) for r in (both, turn, neither))                 # the ranking alone: line search ahead, fails
-
-    def claim(r):
-        return bc.table_claim(exp, "C3.1", "Best.", test, r, regime=NO_ELBO_GAIN, diagnosis={"kind": "paper", "text": "p."})
-    c = claim(turn)
-    assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "stand-in" and c.support["method"] == "gated"
-    text = c.diagnosis["text"]
-    for t in (c.reason, text):
-        assert "The check turns within the readings of our multiplier" in t
-        assert "0.0115 at 2 SE (one-sided, per rule), below Table 3's 0.012" in t
-        assert "0.0123 at 2.61 SE (Bonferroni over the 5 rules tested), not below it" in t
-        assert "the ranking alone would decide, and the claim would fail" in t
-    power = c.diagnosis["evidence"]["power"]
-    assert power["readings turn"] and power["headroom bound"]["per rule"] == pytest.approx(0.0088 + 2 * se, rel=1e-5)
-    assert power["headroom bound"]["family"] == pytest.approx(0.0088 + z * se, rel=1e-5)
-    assert c.diagnosis["evidence"]["ranking alone"] == "fails"
-    plain = claim(both)
-    assert plain.verdict == "inconclusive" and plain.diagnosis["kind"] == "stand-in"
-    assert "turns" not in plain.reason + plain.diagnosis["text"] and not plain.diagnosis["evidence"]["power"]["readings turn"]
-    assert "The ranking alone would make the claim fail" in plain.diagnosis["text"]
-    decided = claim(neither)                                               # the diagnosis given, not the regime's
-    assert decided.verdict == "fails" and decided.diagnosis["text"].startswith("p.") and "turns" not in decided.diagnosis["text"]
-    for c_ in (c, plain):
-        words = c_.reason + c_.diagnosis["text"]
-        assert "noise" not in words and not any(w in words for w in ("nan", "None", "True", "False"))
-        assert "gains nothing while Table 3's axis moves" in words and "the axis and the objective disagree (rubric 1" in words
-        assert "AdaAFW's train log-likelihood lead (over Predefined -0.0006 ± 0.0019" in c_.diagnosis["text"]
-    # the measured ranking stated beside, AdaAFW's lead over line search with it: measured, not noise
-    assert "Line-search +0.0084 ± 0.0013 (6.3 SE)" in plain.reason and "AdaAFW +0.0033 ± 0.0013 (2.5 SE)" in plain.reason
-    assert "over Line-search -0.0051 ± 0.0019" in plain.diagnosis["text"] and "over Line-search -0.0055" in text
-    # no rule moves on Table 3's axis either: the reason says boosting gains on neither, not that they disagree
-    still = claim(_headroom_records({m: 0.001 + 0.0001 * i for i, m in enumerate(NO_HEADROOM)}))
-    assert still.verdict == "inconclusive" and "nor does any rule on Table 3's axis beyond 2.61 SE" in still.reason
-    assert "disagree" not in still.reason
 
 
 def test_speed_claims_turning_with_the_draws_are_inconclusive_construction():
