@@ -1185,33 +1185,40 @@ def test_tie_rule_split_names_coupling_and_tie_rule_not_the_lost_d():
 
 
 
-def test_near_cut_cells_and_the_coupling_left_open_by_them():
-    """Session 52, fix 11 (the fresh review of fix 10: B5.3's "the coupling decides" hung on d = 8, w (d - 1) = 0.5, its
-    position bracket [0.255, 0.499] against the cut 0.5): a cell whose bracket edge lies within CUT_TOLERANCE (0.01) of a
-    strict cut is decisive for nothing -- no rescue, no decisive failure, on no side of the coupling. The paper-scale
-    brackets: (6, 0.5) [0.183, 0.396] (0.004 below 0.4), (8, 0.5) [0.255, 0.499], (10, 0.5) [0.223, 0.406], (10, 2)
-    [0.608, 0.747], (6, 2) [0.507, 0.764]; (8, 2) [0.809, 0.895] is far from every cut. Main's coupling_tie_verdict takes no `near`."""
+def test_near_cut_cells_set_a_cell_aside_at_the_near_cut_only():
+    """Session 52, fix 11 dropped a whole cell from "decisive" when any bracket edge lay within CUT_TOLERANCE (0.01) of any
+    strict cut; session 53, fix 12 (the fresh review of fix 11: that removed d = 6, w (d - 1) = 0.5, [0.183, 0.396],
+    0.10-0.20 clear of the cuts 0.5 and 0.6, a decisive rescue) sets it aside at the near cut only. The paper-scale
+    brackets as fixtures: (6, 0.5) is set aside at 0.4 and rescues on 0.5 and 0.6; (8, 0.5) [0.255, 0.499] is set aside at
+    0.5 only, and its bracket straddles 0.4, so it is no rescue; (8, 2) [0.809, 0.895] fails at every cut; (10, 2)
+    [0.608, 0.747] is set aside at 0.6 and fails at 0.4 and 0.5; (6, 2) [0.507, 0.764] is set aside at 0.5 and straddles
+    0.6. Fix 11's code finds no rescue and no coupling deciding: `fails` with no kind."""
     from inferopt.experiment.moment_claims import CUT_TOLERANCE, coupling_tie_verdict, near_cut_cells
     cuts = [0.4, 0.5, 0.6]
     brackets = {(6, 0.5): (0.183, 0.396), (8, 0.5): (0.255, 0.499), (10, 0.5): (0.223, 0.406), (6, 2.0): (0.507, 0.764),
                 (8, 2.0): (0.809, 0.895), (10, 2.0): (0.608, 0.747)}
     near = near_cut_cells(brackets, cuts)
     assert CUT_TOLERANCE == 0.01
-    assert set(near) == {(6, 0.5), (8, 0.5), (10, 0.5), (6, 2.0), (10, 2.0)}
-    assert near[(8, 0.5)] == [(0.5, 0.499)] and near[(6, 0.5)] == [(0.4, 0.396)]
+    assert near[(8, 0.5)] == [(0.5, 0.499)] and near[(6, 0.5)] == [(0.4, 0.396)] and (8, 2.0) not in near
     assert near_cut_cells(brackets, cuts, tol=0.0) == {}
-    # words as the paper scale's lowest index reads them (the bracket against each cut)
     word = lambda b, c: "holds" if b[1] <= c else "fails" if b[0] > c else "inconclusive"
     words = {k: [word(b, c) for c in cuts] for k, b in brackets.items()}
-    old = coupling_tie_verdict({"lowest index": words}, cuts)
-    assert old["coupling_decides"]   # without the tolerance: w (d - 1) = 0.5 holds at every d, 2 fails at every d
-    dec = coupling_tie_verdict({"lowest index": words}, cuts, near)
-    assert not dec["coupling_decides"] and dec["near"] == [(6, 0.5), (8, 0.5), (10, 0.5), (6, 2.0), (10, 2.0)]
-    assert dec["rescue"] == [] and dec["failing"] == [(8, 2.0)] and (dec["verdict"], dec["kind"]) == ("fails", None)
-    assert dec["by_rule"]["lowest index"]["by_coupling"][0.5][8][0] == "near a cut"
-    # a cell clear of every cut stays decisive
-    clear = coupling_tie_verdict({"lowest index": words}, cuts, [(8, 0.5)])
-    assert (6, 0.5) in clear["rescue"] and not clear["by_rule"]["lowest index"]["holding"]
+    dec = coupling_tie_verdict({"lowest index": words, "random ties": words}, cuts, near)
+    assert dec["near"][(8, 0.5)] == [0.5] and dec["near"][(6, 0.5)] == [0.4]
+    assert dec["rescue"] == [(6, 0.5), (10, 0.5)] and dec["failing"] == [(8, 2.0), (10, 2.0)]
+    assert dec["coupling_decides"] and (dec["verdict"], dec["kind"]) == ("fails", "setting")
+    sides = dec["by_rule"]["lowest index"]["by_coupling"]
+    assert sides[0.5][8] == ("holds", [0.4, 0.5]) and sides[2.0][6] == ("fails", [0.5, 0.6])
+    # (8, 0.5) is set aside at 0.5 only: were its bracket clear of 0.4 it would rescue on 0.4 and 0.6
+    clear_ = dict(words) | {(8, 0.5): ["holds", "holds", "holds"]}
+    assert (8, 0.5) in coupling_tie_verdict({"lowest index": clear_}, cuts, near)["rescue"]
+    # a cell set aside at every cut decides nothing
+    every_cut = coupling_tie_verdict({"lowest index": words}, cuts, {(8, 2.0): [(0.4, 0.4), (0.5, 0.5), (0.6, 0.6)]})
+    assert (8, 2.0) not in every_cut["failing"]
+    with pytest.raises(TypeError, match="near"):
+        coupling_tie_verdict({"lowest index": words}, cuts, [(8, 0.5)])
+    with pytest.raises(ValueError, match="near"):
+        coupling_tie_verdict({"lowest index": words}, cuts, {(8, 0.5): [0.5]})
     with pytest.raises(ValueError, match="brackets"):
         near_cut_cells({(6, 0.5): (0.4, 0.3)}, cuts)
     with pytest.raises(TypeError, match="brackets"):
@@ -1220,20 +1227,38 @@ def test_near_cut_cells_and_the_coupling_left_open_by_them():
         near_cut_cells(brackets, cuts, tol=-1.0)
 
 
-def test_reading_turn_makes_a_strict_comparative_split_a_reading():
-    """Session 52, fix 11 (the fresh review of fix 10: B5.3's comparative reading, line search's entropy below herding's,
-    holds in 9 of 9 premise cells at the paper scale while the strict cuts fail, and it only sat beside): a verdict that
-    turns between the strict cuts and the comparative reading is inconclusive (`reading`); otherwise the strict one
-    stands. Absent on main."""
-    from inferopt.experiment.moment_claims import reading_turn
-    assert reading_turn("fails", "holds") == {"verdict": "inconclusive", "turns": True}
-    assert reading_turn("holds", "fails") == {"verdict": "inconclusive", "turns": True}
-    assert reading_turn("fails", "fails") == {"verdict": "fails", "turns": False}
-    assert reading_turn("holds", "holds") == {"verdict": "holds", "turns": False}
-    assert reading_turn("inconclusive", "holds") == {"verdict": "inconclusive", "turns": False}
-    assert reading_turn("fails", "inconclusive") == {"verdict": "fails", "turns": False}
-    with pytest.raises(ValueError, match="strict and lenient"):
-        reading_turn("fail", "holds")
+def test_rule_words_text_prints_each_tie_rules_own_numbers():
+    """Session 53, fix 12 (the fresh review of fix 11: B5.8's reason printed "tie-free inconclusive (line search / herding
+    0.651)", the lowest index's ratio; the tie-free seeds give 0.80-1.10): each rule's word with that rule's own numbers.
+    Absent on main."""
+    from inferopt.experiment.moment_claims import rule_words_text
+    words = {"the lowest index": "fails", "random ties": "holds", "tie-free": "inconclusive"}
+    nums = {"the lowest index": [0.651], "random ties": [2.51, 2.43, 2.44], "tie-free": [1.08, 1.1, 0.802, 0.853, 1.01]}
+    text = rule_words_text(words, nums, "line search / herding")
+    assert text == ("the lowest index fails (line search / herding 0.651), random ties holds (line search / herding 2.43 to "
+                    "2.51), tie-free inconclusive (line search / herding 0.802 to 1.1)")
+    assert text.count("0.651") == 1 and text.index("0.651") < text.index("random ties")
+    assert rule_words_text({"random ties": "holds", "tie-free": "fails"}, {"tie-free": [0.7]}) == "random ties holds, tie-free fails (0.7)"
+    with pytest.raises(ValueError, match="absent from words"):
+        rule_words_text({"random ties": "holds"}, {"tie-free": [0.7]})
+    with pytest.raises(ValueError, match="verdict words"):
+        rule_words_text({"random ties": "held"}, {})
+    with pytest.raises(ValueError, match="numbers"):
+        rule_words_text({"random ties": "holds"}, {"random ties": []})
+
+
+def test_reasons_sentence_says_what_the_diagnosis_is():
+    """Session 53, fix 12 (the fresh review of fix 11: B5.8's text said "the diagnosis names the first" (setting) while no
+    diagnosis was earned and THE RULE's sentence said "not a `setting` failure"): the sentence says the diagnosis's kind,
+    or that none is earned. Absent on main."""
+    from inferopt.experiment.moment_claims import reasons_sentence
+    unearned = reasons_sentence(["setting", "reading", "coupling x tie rule"], None)
+    assert "names the first" not in unearned and "none earns a diagnosis" in unearned and "setting, reading" in unearned
+    assert "the diagnosis is `setting`, the first" in reasons_sentence(["setting", "reading"], "setting")
+    assert "the diagnosis is `reading`)" in reasons_sentence(["setting", "reading"], "reading")
+    assert reasons_sentence([], None) == ""
+    with pytest.raises(TypeError, match="kind"):
+        reasons_sentence(["setting"], 1)
 
 
 def test_a_tie_rule_split_is_named_coupling_x_tie_rule_not_a_lost_setting():

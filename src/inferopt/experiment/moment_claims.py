@@ -100,6 +100,10 @@ read where the run ends, over its last decade, not over an early plateau:
   -- B5.3 over the map of the coupling and the tie rule (`setting` only where a decisive cell rescues it);
   :func:`tie_rule_split`, :func:`what_would_decide`'s ``split`` -- B5.8's and B5.9's split over d named as the coupling's
   and the tie rule's where every split cell flips with the tie rule, the cells beyond the moment set's radius flagged.
+* session 53 (the fresh review of fix 11): :func:`near_cut_cells`, :func:`near_cuts` -- B5.3's tolerance per (cell, cut);
+  :func:`rule_words_text` -- each tie rule's own numbers; :func:`reasons_sentence` -- the reasons and the diagnosis said
+  alike. `reading_turn` gone: B5.3's comparative reading is beside, and B5.8's and B5.9's readings without the flagged
+  cells are dropped (the flag selected the cells where herding loses), the flag a note.
 """
 
 from __future__ import annotations
@@ -1421,7 +1425,7 @@ def tie_rule_split(words, chosen: str, beyond=()) -> dict:
     return {"couplings": split, "cells": cells, "tie_rule": bool(cells) and all(c["flips"] for c in cells.values())}
 
 
-def coupling_tie_verdict(words, cuts, near=()) -> dict:
+def coupling_tie_verdict(words, cuts, near=None) -> dict:
     """A B5 claim decided over the map of the coupling and the tie rule (session 52: sessions 50 and 51's reviews of B5.3 --
     within the strict cuts the coupling decides, w (d - 1) = 0.5 holding at every d and 2 failing at every d). ``words``: tie rule -> {``(d,
     coupling)``: [its verdict word at each reading in ``cuts``]}, the chosen rule first (the lowest index; a cell another
@@ -1433,40 +1437,57 @@ def coupling_tie_verdict(words, cuts, near=()) -> dict:
     lost d's, THE RULE's lost setting, not a `setting`); fails with no kind earned (``kind`` None: the caller reports it
     inconclusive, naming the cells) where some cell fails decisively otherwise; else inconclusive. ``by_rule``:
     :func:`coupling_summary` per rule, the side each coupling takes at each d. Session 52, fix 11 (the fresh review of fix
-    10: "the coupling decides" hung on d = 8, w (d - 1) = 0.5, its upper end 0.499 against the cut 0.5): ``near``, the
-    cells whose position bracket has an edge within :data:`CUT_TOLERANCE` of a cut (:func:`near_cut_cells`), are
-    decisive for nothing -- neither a rescue nor a decisive failure, and on no side of the coupling (its side "near a
-    cut"). Returns ``{"verdict", "kind", "rescue", "failing", "coupling_decides", "by_rule", "near"}``, cells sorted by
-    coupling, then d."""
+    10: "the coupling decides" hung on d = 8, w (d - 1) = 0.5, its upper end 0.499 against the cut 0.5): ``near``,
+    :func:`near_cut_cells`' dict ``{cell: [(cut, edge)]}``, the cuts lying within :data:`CUT_TOLERANCE` of an edge of the
+    cell's position bracket. Session 53, fix 12 (the fresh review of fix 11: a whole cell dropped for one cut removed
+    d = 6, w (d - 1) = 0.5, [0.183, 0.396], 0.10-0.20 clear of the cuts 0.5 and 0.6, a decisive rescue): the tolerance
+    acts per (cell, cut) -- the cell's word at a cut near an edge is set aside (undecided there, for nor against), and at
+    the other cuts it stays decisive: a cell is decisive where it takes one word (``holds`` / ``fails``) at every cut not
+    set aside, under every rule, with at least one such cut (a cut the bracket straddles by more than the tolerance
+    leaves it undecisive). Returns ``{"verdict", "kind", "rescue", "failing", "coupling_decides", "by_rule", "near":
+    {cell: [the cuts set aside]}}``, cells sorted by coupling, then d."""
     c = as_finite_array("cuts", cuts, ndim=1, nonempty=True).tolist()
     if not isinstance(words, dict) or not words or not all(isinstance(w, dict) and w for w in words.values()):
         raise ValueError(f"words must map tie rules to non-empty {{(d, coupling): [word per cut]}} dicts; got {words!r}")
     rules = list(words)
     cells = sorted(words[rules[0]], key=lambda k: (float(k[1]), k[0]))
-    near = {tuple(k) for k in near}
+    aside = near_cuts({} if near is None else near)
     by_rule = {r: coupling_summary(words[r], c, near) for r in rules}   # checks one word per cut in every cell
-    every = lambda k, w: k not in near and all(k in words[r] and list(words[r][k]) == [w] * len(c) for r in rules)
+    kept = lambda k: [i for i, x in enumerate(c) if x not in aside.get(tuple(k), ())]   # the cuts not set aside for k
+    every = lambda k, w: bool(kept(k)) and all(k in words[r] and all(list(words[r][k])[i] == w for i in kept(k)) for r in rules)
     rescue = [k for k in cells if every(k, "holds")]
     failing = [k for k in cells if every(k, "fails")]
     decides = all(sm["decides"] for sm in by_rule.values())
     verdict, kind = (("holds", None) if len(rescue) == len(cells) else ("fails", "setting") if failing and rescue and decides else
                      ("fails", None) if failing else ("inconclusive", None))
     return {"verdict": verdict, "kind": kind, "rescue": rescue, "failing": failing, "coupling_decides": decides, "by_rule": by_rule,
-            "near": sorted(near & set(cells), key=lambda k: (float(k[1]), k[0]))}
+            "near": {k: sorted(aside[k]) for k in cells if k in aside}}
+
+
+def near_cuts(near) -> dict:
+    """:func:`near_cut_cells`' dict ``{cell: [(cut, edge)]}`` as ``{cell: {the cuts set aside}}`` (session 53, fix 12: the
+    tolerance per (cell, cut)); a bare list of cells (fix 11's, whole cells) is refused."""
+    if not isinstance(near, dict):
+        raise TypeError(f"near must be near_cut_cells' dict {{cell: [(cut, edge)]}}; got {type(near).__name__}")
+    if any(not isinstance(h, list | tuple) or any(not isinstance(p, list | tuple) or len(p) != 2 for p in h) for h in near.values()):
+        raise ValueError(f"near must map cells to [(cut, edge)] pairs; got {near!r}")
+    return {tuple(k): {float(p[0]) for p in h} for k, h in near.items()}
 
 
 #: B5.3 (session 52, fix 11: the fresh review of fix 10 -- "the coupling decides" hung on d = 8, w (d - 1) = 0.5, whose
 #: position bracket [0.255, 0.499] ends 0.001 below the cut 0.5): a cell whose bracket has an edge within this distance of
-#: a strict cut, on B4.4's position scale, is decisive for nothing (:func:`coupling_tie_verdict`'s ``near``); 0.01 is ours,
-#: a tenth of the distance between the strict cuts 0.4, 0.5 and 0.6
+#: a strict cut, on B4.4's position scale, is undecided at that cut (session 53, fix 12: at that cut only;
+#: :func:`coupling_tie_verdict`'s ``near``); 0.01 is ours, a tenth of the distance between the strict cuts 0.4, 0.5 and 0.6
 CUT_TOLERANCE = 0.01
 
 
 def near_cut_cells(brackets, cuts, tol: float = CUT_TOLERANCE) -> dict:
-    """The cells whose verdict hangs on a hair of the cut (session 52, fix 11; :data:`CUT_TOLERANCE`): ``brackets``, cell ->
-    line search's entropy position bracket ``(low, high)`` (:func:`entropy_minimization_bracket`), ``cuts`` the strict
-    cuts. Returns ``{cell: [(cut, edge)]}`` for each cell with a bracket edge within ``tol`` of a cut (``|edge - cut| <=
-    tol``), the pairs sorted by cut, cells in the given order."""
+    """The (cell, cut) pairs whose verdict hangs on a hair of the cut (session 52, fix 11; :data:`CUT_TOLERANCE`):
+    ``brackets``, cell -> line search's entropy position bracket ``(low, high)`` (:func:`entropy_minimization_bracket`),
+    ``cuts`` the strict cuts. Returns ``{cell: [(cut, edge)]}`` for each cell with a bracket edge within ``tol`` of a cut
+    (``|edge - cut| <= tol``), the pairs sorted by cut, cells in the given order. Session 53, fix 12: the cell is set
+    aside at those cuts only (:func:`coupling_tie_verdict`), its bracket widened by ``tol`` there; at the other cuts it
+    stays decisive."""
     c = as_finite_array("cuts", cuts, ndim=1, nonempty=True).tolist()
     tol = check_real("tol", tol, low=0.0)
     if not isinstance(brackets, dict):
@@ -1484,20 +1505,42 @@ def near_cut_cells(brackets, cuts, tol: float = CUT_TOLERANCE) -> dict:
     return out
 
 
-def reading_turn(strict: str, lenient: str) -> dict:
-    """A verdict over two readings of ours (session 52, fix 11, the fresh review of fix 10; THE RULE's clause 4): where both
-    decide and differ, it turns between them -- ``"inconclusive"``, kind ``"reading"``; otherwise ``strict`` stands.
-    B5.3: ``strict`` the verdict word on the strict cuts over the map of the coupling and the tie rule
-    (:func:`coupling_tie_verdict`'s ``"verdict"``, ``"fails"`` whatever its kind), ``lenient`` the comparative reading's
-    (line search's entropy below herding's, B4.6's reading of the same sentence on Fig. 6: it held in every premise cell
-    while the strict cuts 0.4-0.6 did not, and it only sat beside). B5.8, B5.9: ``strict`` the verdict with every cell,
-    ``lenient`` the one without the cells flagged where herding with the lowest index ends beyond the moment set's radius
-    (they voted while flagged as meaning little). Returns ``{"verdict", "turns"}``."""
-    words = ("holds", "fails", "inconclusive", "not measured")
-    if strict not in words or lenient not in words:
-        raise ValueError(f"strict and lenient must be verdict words among {words}; got {strict!r}, {lenient!r}")
-    turns = {strict, lenient} == {"holds", "fails"}
-    return {"verdict": "inconclusive" if turns else strict, "turns": turns}
+def rule_words_text(words, numbers, unit: str = "") -> str:
+    """A split cell's verdict under each tie rule, each with that rule's own numbers (session 53, fix 12: the fresh review of
+    fix 11 -- B5.8's reason printed the lowest index's ratio after every rule's word, "tie-free inconclusive (line search /
+    herding 0.651)" where the tie-free seeds give 0.80-1.10). ``words``: rule name -> verdict word, in the order to print;
+    ``numbers``: rule name -> that rule's numbers (one value, or one per seed: printed as their span); a rule absent from
+    ``numbers`` prints its word alone. ``unit``: the numbers' name, printed before them. Returns ``"the lowest index fails
+    (line search / herding 0.651), random ties holds (line search / herding 2.43 to 2.51)"``."""
+    if not isinstance(words, dict) or not words or not isinstance(numbers, dict):
+        raise TypeError(f"words must map rule names to verdict words and numbers rule names to their numbers; got {words!r}, {numbers!r}")
+    if set(numbers) - set(words):
+        raise ValueError(f"numbers name rules absent from words: {sorted(set(numbers) - set(words))}")
+    known = ("holds", "fails", "inconclusive", "not measured")
+    if any(w not in known for w in words.values()):
+        raise ValueError(f"words must hold verdict words among {known}; got {words!r}")
+    pre = f"{unit} " if unit else ""
+
+    def span(r):
+        v = sorted(as_finite_array(f"numbers[{r!r}]", numbers[r], ndim=1, nonempty=True).tolist())
+        return f" ({pre}{v[0]:.3g})" if f"{v[0]:.3g}" == f"{v[-1]:.3g}" else f" ({pre}{v[0]:.3g} to {v[-1]:.3g})"
+    return ", ".join(f"{r} {w}" + (span(r) if r in numbers else "") for r, w in words.items())
+
+
+def reasons_sentence(reasons, kind) -> str:
+    """The sentence listing every reason an inconclusive B5 map claim has (:func:`inconclusive_for`), saying what its
+    diagnosis is (session 53, fix 12: the fresh review of fix 11 -- B5.8's text said "the diagnosis names the first
+    (setting)" while no diagnosis was earned and THE RULE's sentence said "decided by coupling x tie rule, not a `setting`
+    failure"): ``kind`` the diagnosis's kind, or None where none is earned (:class:`~.claims.Unearned`: the claim is
+    inconclusive with no kind, its reasons listed). ``""`` where there is no reason."""
+    rs = [str(r) for r in reasons]
+    if kind is not None and not isinstance(kind, str):
+        raise TypeError(f"kind must be a diagnosis kind or None; got {kind!r}")
+    if not rs:
+        return ""
+    said = (f"the diagnosis is `{kind}`" + (", the first" if rs[0] == kind else "") if kind is not None else
+            "none earns a diagnosis: inconclusive, no kind")
+    return f" Inconclusive here for: {', '.join(rs)} (every reason that applies; {said})."
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -1531,7 +1574,7 @@ def turns_decisively(readings) -> bool:
     return {"holds", "fails"} <= {r["verdict"] for r in readings}
 
 
-def coupling_summary(words, cuts, near=()) -> dict:
+def coupling_summary(words, cuts, near=None) -> dict:
     """What decides B5.3 within its strict readings of the position cut (session 51, the fresh review of B5 at the paper
     scale: the diagnosis rested on d = 6's brackets straddling 0.6, while the coupling decides -- c = 0.5 holds at every d,
     c = 2 fails at d = 8 and 10 at every cut up to 0.6). ``words``: ``(d, coupling) -> [verdict word at each cut]``,
@@ -1539,21 +1582,21 @@ def coupling_summary(words, cuts, near=()) -> dict:
     ``"fails"`` where it fails at some cut and holds at none, ``"splits"`` where both, ``"undecided"`` where neither;
     with the cuts left undecided. The coupling decides where some coupling holds at every d and another fails at every
     d (an open setting: `setting` is then earned only by a cell holding decisively at every cut, :func:`rescue_cells`).
-    Session 52, fix 11: a cell in ``near`` (:func:`near_cut_cells`) takes the side ``"near a cut"``, on neither side.
-    Returns ``{"by_coupling": {coupling: {d: (side, [undecided cuts])}}, "holding": the couplings holding at every d,
+    Session 53, fix 12: ``near`` (:func:`near_cut_cells`' dict): a cell's words at the cuts near its bracket's edges are
+    set aside (listed among its undecided cuts), its side read at the other cuts. Returns ``{"by_coupling": {coupling: {d: (side, [undecided cuts])}}, "holding": the couplings holding at every d,
     "failing": those failing at every d, "decides": both non-empty}``, couplings and d sorted."""
     c = as_finite_array("cuts", cuts, ndim=1, nonempty=True).tolist()
     if not isinstance(words, dict) or not words:
         raise ValueError(f"words must map (d, coupling) to verdict words at each cut; got {words!r}")
-    near = {tuple(k) for k in near}
+    aside = near_cuts({} if near is None else near)
     out = {}
     for key in sorted(words, key=lambda k: (float(k[1]), k[0])):
         ws = list(words[key])
         if len(ws) != len(c):
             raise ValueError(f"words[{key!r}] must hold one word per cut ({len(c)}); got {ws!r}")
+        ws = ["set aside" if x in aside.get(tuple(key), ()) else w for x, w in zip(c, ws)]
         held, failed = "holds" in ws, "fails" in ws
-        side = ("near a cut" if tuple(key) in near else "splits" if held and failed else "holds" if held else "fails" if failed
-                else "undecided")
+        side = "splits" if held and failed else "holds" if held else "fails" if failed else "undecided"
         out.setdefault(key[1], {})[key[0]] = (side, [x for x, w in zip(c, ws) if w not in ("holds", "fails")])
     by = {lv: dict(sorted(v.items())) for lv, v in out.items()}
     every = lambda side: [lv for lv, v in by.items() if all(s_ == side for s_, _ in v.values())]
