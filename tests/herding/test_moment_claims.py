@@ -1204,8 +1204,8 @@ def test_near_cut_cells_set_a_cell_aside_at_the_near_cut_only():
     word = lambda b, c: "holds" if b[1] <= c else "fails" if b[0] > c else "inconclusive"
     words = {k: [word(b, c) for c in cuts] for k, b in brackets.items()}
     dec = coupling_tie_verdict({"lowest index": words, "random ties": words}, cuts, near)
-    assert dec["near"][(8, 0.5)] == [0.5] and dec["near"][(6, 0.5)] == [0.4]
     assert dec["rescue"] == [(6, 0.5), (10, 0.5)] and dec["failing"] == [(8, 2.0), (10, 2.0)]
+    assert dec["near"][(8, 0.5)] == [0.5] and dec["near"][(6, 0.5)] == [0.4]
     assert dec["coupling_decides"] and (dec["verdict"], dec["kind"]) == ("fails", "setting")
     sides = dec["by_rule"]["lowest index"]["by_coupling"]
     assert sides[0.5][8] == ("holds", [0.4, 0.5]) and sides[2.0][6] == ("fails", [0.5, 0.6])
