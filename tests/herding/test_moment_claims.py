@@ -1301,3 +1301,19 @@ def test_premise_factor_span_says_why_the_factor_readings_coincide():
         premise_factor_span({})
     with pytest.raises(ValueError, match="errors"):
         premise_factor_span({(6, 1.0): (1.0,)})
+
+
+def test_b5_notebook_decides_without_the_one_sided_readings():
+    """Session 53, fix 12 (the fresh review of fix 11): B5.3's comparative reading (line search's entropy below herding's,
+    1.541 vs 1.558 nats at d = 8, w (d - 1) = 2) is beside, no longer among B5.3's deciding readings, and B5.8's and B5.9's
+    readings without the flagged cells (the flag selects exactly the cells where herding loses) are gone, the flagged cells
+    noted, not removed; moment_claims.reading_turn, which turned them, is gone. Main's notebook decides on both."""
+    import json
+    from pathlib import Path
+    import inferopt.experiment.moment_claims as mc
+    nb = json.loads((Path(__file__).resolve().parents[2] / "notebooks" / "B5_maxent_dependent.ipynb").read_text())
+    src = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    readings = src[src.index("B53_READINGS = "):src.index("\n", src.index("B53_READINGS = "))]
+    assert "COMPARATIVE53" not in readings and "COMPARATIVE53 = " in src     # computed, beside
+    assert "claim59_wo" not in src and "flagged=FLAGGED" not in src and "[*chosen, 0]" not in src
+    assert "noted, not removed" in src and "reading_turn" not in src and not hasattr(mc, "reading_turn")
