@@ -1067,10 +1067,12 @@ def test_compared_readings_show_a_turn_that_a_split_over_d_hid():
         turns_decisively([{"value": 0.5}])
 
 
-def test_coupling_summary_names_what_decides_b53_within_the_strict_cuts():
-    """Within B5.3's strict cuts (0.4, 0.5, 0.6) the paper-scale brackets put every d's c = 0.5 cell on the holding side
-    and every d's c = 2 cell on the failing side (d = 8, 10 at every cut, d = 6 undecided at 0.6): the coupling decides,
-    an open setting. Where d splits a coupling instead (the tiny defaults' d = 3 holds, d = 5 fails), it does not."""
+def test_coupling_summary_puts_a_d_on_a_side_only_at_every_cut():
+    """Session 54, fix 13 (the fresh review of fix 12: `coupling_summary` counted a d as holding where it held at one cut and
+    failed at none -- d = 8, w (d - 1) = 0.5, undecided at 0.4 and 0.5 under random ties). Strict: a cell is on a side only
+    where it takes that word at every cut. On the paper-scale brackets w (d - 1) = 0.5 holds at d = 6 only (d = 8 [0.255,
+    0.499] and d = 10 [0.223, 0.406] straddle 0.4) and w (d - 1) = 2 fails at d = 8 and 10 only (d = 6 [0.507, 0.764]
+    straddles 0.6): the coupling does not decide. Fix 12's code found it deciding (0.5 holding, 2 failing at every d)."""
     from inferopt.experiment.moment_claims import coupling_summary, entropy_minimization_bracket
     brackets = {(8, 1.0): (0.457, 0.676), (8, 0.5): (0.255, 0.499), (8, 2.0): (0.809, 0.895), (6, 1.0): (0.576, 0.746),
                 (6, 0.5): (0.183, 0.396), (6, 2.0): (0.507, 0.764), (10, 1.0): (0.226, 0.517), (10, 0.5): (0.223, 0.406),
@@ -1079,13 +1081,18 @@ def test_coupling_summary_names_what_decides_b53_within_the_strict_cuts():
     word = lambda x: x if isinstance(x, str) else {True: "holds", False: "fails", None: "inconclusive"}[x]
     words = {k: [word(entropy_minimization_bracket(lo, hi, c)) for c in cuts] for k, (lo, hi) in brackets.items()}
     s = coupling_summary(words, cuts)
-    assert s["holding"] == [0.5] and s["failing"] == [2.0] and s["decides"]
-    assert s["by_coupling"][2.0] == {6: ("fails", [0.6]), 8: ("fails", []), 10: ("fails", [])}
-    assert s["by_coupling"][0.5][8] == ("holds", [0.4])
-    assert s["by_coupling"][1.0][10] == ("holds", [0.4, 0.5]) and s["by_coupling"][1.0][6] == ("fails", [0.6])
+    assert s["holding"] == [] and s["failing"] == [] and not s["decides"]
+    assert s["by_coupling"][2.0] == {6: ("fails in part", [0.6]), 8: ("fails", []), 10: ("fails", [])}
+    assert s["by_coupling"][0.5] == {6: ("holds", []), 8: ("holds in part", [0.4]), 10: ("holds in part", [0.4])}
+    assert s["by_coupling"][1.0][10] == ("holds in part", [0.4, 0.5]) and s["by_coupling"][1.0][6] == ("fails in part", [0.6])
+    # were every d's cell clear of every cut, the coupling would decide
+    clear = {k: (["holds"] * 3 if k[1] == 0.5 else ["fails"] * 3 if k[1] == 2.0 else w) for k, w in words.items()}
+    c = coupling_summary(clear, cuts)
+    assert c["holding"] == [0.5] and c["failing"] == [2.0] and c["decides"]
     split = coupling_summary({(3, 0.4): ["holds"] * 3, (5, 0.4): ["fails"] * 3, (3, 1.6): ["holds"] * 3, (5, 1.6): ["fails"] * 3}, cuts)
     assert split["holding"] == [] and split["failing"] == [] and not split["decides"]
     assert coupling_summary({(6, 1.0): ["holds", "fails", "inconclusive"]}, cuts)["by_coupling"][1.0][6] == ("splits", [0.6])
+    assert coupling_summary({(6, 1.0): ["inconclusive"] * 3}, cuts)["by_coupling"][1.0][6] == ("undecided", cuts)
     with pytest.raises(ValueError, match="one word per cut"):
         coupling_summary({(6, 1.0): ["holds"]}, cuts)
     with pytest.raises(ValueError, match="words"):
@@ -1117,9 +1124,11 @@ def test_finite_termination_builds_b56s_win_in():
 
 def test_coupling_tie_verdict_decides_b53_on_its_decisive_cells():
     """B5.3 on the strict cuts (0.4, 0.5, 0.6), the paper-scale brackets, the lowest index and random ties (the positions of
-    line search's random-tie runs at w (d - 1) = 2 are the lowest index's to 1e-4): d = 6 at w (d - 1) = 0.5 holds at every
-    cut under both rules (a rescue), d = 8 and 10 at 2 fail at every cut under both: `fails (setting)`. Session 51's code
-    let the authors' cut 0.8807 turn it inconclusive (`reading`). Without the rescue no kind is earned; without a decisive
+    line search's random-tie runs at w (d - 1) = 2 are the lowest index's to 1e-4). Session 54, fix 13 (one strict rule):
+    d = 6 at w (d - 1) = 0.5 holds at every cut under both rules (a rescue), d = 8 and 10 at 2 fail at every cut under both,
+    but no coupling holds at every d at every cut (d = 8 and 10 at 0.5 straddle 0.4), so the split could be d's, lost in
+    extraction: `fails` with no kind, which the caller reports inconclusive. Fix 12's code gave `fails (setting)`. Where
+    every d's cell is clear the coupling decides (`setting`); without the rescue no kind is earned; without a decisive
     failure the claim is inconclusive; a rule that did not run a cell leaves it undecisive."""
     from inferopt.experiment.moment_claims import coupling_tie_verdict
     cuts = [0.4, 0.5, 0.6]
@@ -1127,11 +1136,14 @@ def test_coupling_tie_verdict_decides_b53_on_its_decisive_cells():
     chosen = {lvl(k): [_b53_words(c)[k] for c in cuts] for k in B53_BRACKETS}
     ties = dict(chosen) | {(8, 0.5): ["inconclusive", "inconclusive", "holds"]}       # random ties' partial cell
     dec = coupling_tie_verdict({"lowest index": chosen, "random ties": ties}, cuts)
-    assert dec["verdict"] == "fails" and dec["kind"] == "setting"
-    assert dec["rescue"] == [(6, 0.5)] and dec["failing"] == [(8, 2.0), (10, 2.0)]
-    sides = dec["by_rule"]["lowest index"]
-    assert sides["holding"] == [0.5] and sides["failing"] == [2.0] and sides["decides"]
-    assert dec["coupling_decides"]
+    assert (dec["verdict"], dec["kind"], dec["coupling_decides"]) == ("fails", None, False)
+    assert dec["rescue"] == [(6, 0.5)] and dec["failing"] == [(8, 2.0), (10, 2.0)] and dec["unmeasured"] == []
+    sides = dec["by_rule"]["random ties"]["by_coupling"][0.5]
+    assert sides[8] == ("holds in part", [0.4, 0.5]) and sides[6] == ("holds", [])
+    # every d's cell clear of the cuts at w (d - 1) = 0.5 and 2: the coupling decides, an open setting rescues
+    clear = {k: (["holds"] * 3 if k[1] == 0.5 else ["fails"] * 3 if k[1] == 2.0 else v) for k, v in chosen.items()}
+    dc = coupling_tie_verdict({"lowest index": clear, "random ties": clear}, cuts)
+    assert (dc["verdict"], dc["kind"], dc["coupling_decides"]) == ("fails", "setting", True)
     # a split d alone explains (d = 6 holding at every coupling, d = 8 failing at every coupling): the lost d's, no `setting`
     by_d = {(d, c): (["holds"] * 3 if d == 6 else ["fails"] * 3) for d in (6, 8) for c in (0.5, 1.0, 2.0)}
     d_split = coupling_tie_verdict({"lowest index": by_d, "random ties": by_d}, cuts)
@@ -1152,6 +1164,37 @@ def test_coupling_tie_verdict_decides_b53_on_its_decisive_cells():
         coupling_tie_verdict({"lowest index": {(6, 0.5): ["holds"]}}, cuts)
     with pytest.raises(ValueError, match="cuts"):
         coupling_tie_verdict({"lowest index": everywhere}, [])
+
+
+def test_coupling_tie_verdict_is_strict_and_skips_unmeasured_cells():
+    """Session 54, fix 13 (the fresh review of fix 12): no reading is set aside -- d = 10, w (d - 1) = 0.5, [0.223, 0.406],
+    straddling 0.4, was a rescue under fix 12's 0.01 tolerance and is none now; a cell undecided at one cut under one rule
+    is no decisive cell. A cell the chosen rule measures at no reading (the premise absent: B5.8's extra couplings) decides
+    nothing, so it neither blocks `holds` nor counts as a cell; under another rule a missing premise leaves the cell
+    undecisive. B5.8's paper-scale ratios (line search / herding at the readings 1, 1.1, 1.25, 2): the w (d - 1) = 2 cells
+    flip with the tie rule, so no cell fails decisively: inconclusive."""
+    from inferopt.experiment.moment_claims import coupling_tie_verdict
+    cuts = [0.4, 0.5, 0.6]
+    straddle = {(10, 0.5): ["inconclusive", "holds", "holds"], (10, 2.0): ["fails"] * 3}
+    dec = coupling_tie_verdict({"lowest index": straddle, "random ties": straddle}, cuts)
+    assert dec["rescue"] == [] and dec["failing"] == [(10, 2.0)] and (dec["verdict"], dec["kind"]) == ("fails", None)
+    nm = ["not measured"] * 3
+    low = {(6, 0.5): ["holds"] * 3, (6, 3.0): nm}
+    assert coupling_tie_verdict({"lowest index": low}, cuts) | {"by_rule": None} == {
+        "verdict": "holds", "kind": None, "rescue": [(6, 0.5)], "failing": [], "coupling_decides": False, "by_rule": None,
+        "unmeasured": [(6, 3.0)]}
+    other = {(6, 0.5): ["holds", "holds", "not measured"], (6, 3.0): nm}
+    assert coupling_tie_verdict({"lowest index": low, "random ties": other}, cuts)["verdict"] == "inconclusive"
+    assert coupling_tie_verdict({"lowest index": {(6, 3.0): nm}}, cuts)["verdict"] == "inconclusive"
+    ratios = {"lowest index": {(6, 0.5): 2.24, (6, 1.0): 2.16, (6, 2.0): 1.77, (8, 0.5): 2.88, (8, 1.0): 3.12, (8, 2.0): 0.651,
+                               (10, 0.5): 19.8, (10, 1.0): 13.5, (10, 2.0): 0.699},
+              "random ties": {(6, 2.0): 3.42, (8, 2.0): 2.43, (10, 2.0): 1.52}}
+    ratios["random ties"] = ratios["lowest index"] | ratios["random ties"]
+    factors = [1.0, 1.1, 1.25, 2.0]
+    words = {r: {k: ["holds" if v > f else "fails" for f in factors] for k, v in rs.items()} for r, rs in ratios.items()}
+    b58 = coupling_tie_verdict(words, factors)
+    assert b58["verdict"] == "inconclusive" and b58["failing"] == []
+    assert b58["rescue"] == [(6, 0.5), (8, 0.5), (10, 0.5), (6, 1.0), (8, 1.0), (10, 1.0)]
 
 
 def test_tie_rule_split_names_coupling_and_tie_rule_not_the_lost_d():
@@ -1183,48 +1226,6 @@ def test_tie_rule_split_names_coupling_and_tie_rule_not_the_lost_d():
     with pytest.raises(ValueError, match="split"):
         what_would_decide(True, [], {"cells": {}})
 
-
-
-def test_near_cut_cells_set_a_cell_aside_at_the_near_cut_only():
-    """Session 52, fix 11 dropped a whole cell from "decisive" when any bracket edge lay within CUT_TOLERANCE (0.01) of any
-    strict cut; session 53, fix 12 (the fresh review of fix 11: that removed d = 6, w (d - 1) = 0.5, [0.183, 0.396],
-    0.10-0.20 clear of the cuts 0.5 and 0.6, a decisive rescue) sets it aside at the near cut only. The paper-scale
-    brackets as fixtures: (6, 0.5) is set aside at 0.4 and rescues on 0.5 and 0.6; (8, 0.5) [0.255, 0.499] is set aside at
-    0.5 only, and its bracket straddles 0.4, so it is no rescue; (8, 2) [0.809, 0.895] fails at every cut; (10, 2)
-    [0.608, 0.747] is set aside at 0.6 and fails at 0.4 and 0.5; (6, 2) [0.507, 0.764] is set aside at 0.5 and straddles
-    0.6. Fix 11's code finds no rescue and no coupling deciding: `fails` with no kind."""
-    from inferopt.experiment.moment_claims import CUT_TOLERANCE, coupling_tie_verdict, near_cut_cells
-    cuts = [0.4, 0.5, 0.6]
-    brackets = {(6, 0.5): (0.183, 0.396), (8, 0.5): (0.255, 0.499), (10, 0.5): (0.223, 0.406), (6, 2.0): (0.507, 0.764),
-                (8, 2.0): (0.809, 0.895), (10, 2.0): (0.608, 0.747)}
-    near = near_cut_cells(brackets, cuts)
-    assert CUT_TOLERANCE == 0.01
-    assert near[(8, 0.5)] == [(0.5, 0.499)] and near[(6, 0.5)] == [(0.4, 0.396)] and (8, 2.0) not in near
-    assert near_cut_cells(brackets, cuts, tol=0.0) == {}
-    word = lambda b, c: "holds" if b[1] <= c else "fails" if b[0] > c else "inconclusive"
-    words = {k: [word(b, c) for c in cuts] for k, b in brackets.items()}
-    dec = coupling_tie_verdict({"lowest index": words, "random ties": words}, cuts, near)
-    assert dec["rescue"] == [(6, 0.5), (10, 0.5)] and dec["failing"] == [(8, 2.0), (10, 2.0)]
-    assert dec["near"][(8, 0.5)] == [0.5] and dec["near"][(6, 0.5)] == [0.4]
-    assert dec["coupling_decides"] and (dec["verdict"], dec["kind"]) == ("fails", "setting")
-    sides = dec["by_rule"]["lowest index"]["by_coupling"]
-    assert sides[0.5][8] == ("holds", [0.4, 0.5]) and sides[2.0][6] == ("fails", [0.5, 0.6])
-    # (8, 0.5) is set aside at 0.5 only: were its bracket clear of 0.4 it would rescue on 0.4 and 0.6
-    clear_ = dict(words) | {(8, 0.5): ["holds", "holds", "holds"]}
-    assert (8, 0.5) in coupling_tie_verdict({"lowest index": clear_}, cuts, near)["rescue"]
-    # a cell set aside at every cut decides nothing
-    every_cut = coupling_tie_verdict({"lowest index": words}, cuts, {(8, 2.0): [(0.4, 0.4), (0.5, 0.5), (0.6, 0.6)]})
-    assert (8, 2.0) not in every_cut["failing"]
-    with pytest.raises(TypeError, match="near"):
-        coupling_tie_verdict({"lowest index": words}, cuts, [(8, 0.5)])
-    with pytest.raises(ValueError, match="near"):
-        coupling_tie_verdict({"lowest index": words}, cuts, {(8, 0.5): [0.5]})
-    with pytest.raises(ValueError, match="brackets"):
-        near_cut_cells({(6, 0.5): (0.4, 0.3)}, cuts)
-    with pytest.raises(TypeError, match="brackets"):
-        near_cut_cells([(0.1, 0.2)], cuts)
-    with pytest.raises(ValueError, match="tol"):
-        near_cut_cells(brackets, cuts, tol=-1.0)
 
 
 def test_rule_words_text_prints_each_tie_rules_own_numbers():

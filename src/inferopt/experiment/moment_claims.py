@@ -100,10 +100,13 @@ read where the run ends, over its last decade, not over an early plateau:
   -- B5.3 over the map of the coupling and the tie rule (`setting` only where a decisive cell rescues it);
   :func:`tie_rule_split`, :func:`what_would_decide`'s ``split`` -- B5.8's and B5.9's split over d named as the coupling's
   and the tie rule's where every split cell flips with the tie rule, the cells beyond the moment set's radius flagged.
-* session 53 (the fresh review of fix 11): :func:`near_cut_cells`, :func:`near_cuts` -- B5.3's tolerance per (cell, cut);
+* session 53 (the fresh review of fix 11): B5.3's tolerance per (cell, cut) (gone in session 54);
   :func:`rule_words_text` -- each tie rule's own numbers; :func:`reasons_sentence` -- the reasons and the diagnosis said
   alike. `reading_turn` gone: B5.3's comparative reading is beside, and B5.8's and B5.9's readings without the flagged
   cells are dropped (the flag selected the cells where herding loses), the flag a note.
+* session 54 (the fresh review of fix 12): :func:`coupling_tie_verdict` and :func:`coupling_summary` strict, one rule
+  for B5.3 and B5.8 -- a cell decisive only where it takes one word at every reading under every tie rule, a d on a
+  coupling's side only where its cell does; the cut tolerance (`near_cut_cells`, `near_cuts`, `CUT_TOLERANCE`) gone.
 """
 
 from __future__ import annotations
@@ -1425,84 +1428,44 @@ def tie_rule_split(words, chosen: str, beyond=()) -> dict:
     return {"couplings": split, "cells": cells, "tie_rule": bool(cells) and all(c["flips"] for c in cells.values())}
 
 
-def coupling_tie_verdict(words, cuts, near=None) -> dict:
-    """A B5 claim decided over the map of the coupling and the tie rule (session 52: sessions 50 and 51's reviews of B5.3 --
-    within the strict cuts the coupling decides, w (d - 1) = 0.5 holding at every d and 2 failing at every d). ``words``: tie rule -> {``(d,
-    coupling)``: [its verdict word at each reading in ``cuts``]}, the chosen rule first (the lowest index; a cell another
-    rule did not run is not decisive). A cell is decisive where it holds at every reading under every rule (a rescue) or
-    fails at every reading under every rule. The claim holds where every cell holds decisively; fails (kind ``setting``:
-    the coupling, an open setting Fig. 7 does not give, rescues it in a decisive cell on equal inputs) where some cell
-    fails decisively, another rescues it, and the coupling decides under every rule (:func:`coupling_summary`'s
-    ``decides``: some coupling holding at every d, another failing at every d -- a split that d alone explains is the
-    lost d's, THE RULE's lost setting, not a `setting`); fails with no kind earned (``kind`` None: the caller reports it
-    inconclusive, naming the cells) where some cell fails decisively otherwise; else inconclusive. ``by_rule``:
-    :func:`coupling_summary` per rule, the side each coupling takes at each d. Session 52, fix 11 (the fresh review of fix
-    10: "the coupling decides" hung on d = 8, w (d - 1) = 0.5, its upper end 0.499 against the cut 0.5): ``near``,
-    :func:`near_cut_cells`' dict ``{cell: [(cut, edge)]}``, the cuts lying within :data:`CUT_TOLERANCE` of an edge of the
-    cell's position bracket. Session 53, fix 12 (the fresh review of fix 11: a whole cell dropped for one cut removed
-    d = 6, w (d - 1) = 0.5, [0.183, 0.396], 0.10-0.20 clear of the cuts 0.5 and 0.6, a decisive rescue): the tolerance
-    acts per (cell, cut) -- the cell's word at a cut near an edge is set aside (undecided there, for nor against), and at
-    the other cuts it stays decisive: a cell is decisive where it takes one word (``holds`` / ``fails``) at every cut not
-    set aside, under every rule, with at least one such cut (a cut the bracket straddles by more than the tolerance
-    leaves it undecisive). Returns ``{"verdict", "kind", "rescue", "failing", "coupling_decides", "by_rule", "near":
-    {cell: [the cuts set aside]}}``, cells sorted by coupling, then d."""
+def coupling_tie_verdict(words, cuts) -> dict:
+    """A B5 claim decided over the map of the coupling and the tie rule (session 52: sessions 50 and 51's reviews of B5.3;
+    session 54, fix 13: one strict rule, for B5.3 and B5.8 alike). ``words``: tie rule -> {``(d, coupling)``: [its verdict
+    word at each reading in ``cuts``]}, the chosen rule first (the lowest index). A cell is decisive where it takes one word
+    (``holds``: a rescue, or ``fails``) at every reading under every rule: a reading it is undecided at (a position bracket
+    straddling the cut), or a rule that did not run it, leaves it undecisive -- no tolerance sets a reading aside (session
+    54, fix 13: the fresh review of fix 12 -- the tolerance made d = 10, w (d - 1) = 0.5, [0.223, 0.406], straddling 0.4, a
+    rescue; the bracket is already the measurement's uncertainty and the readings 0.4-0.6 the cut's). A cell the chosen
+    rule does not measure at any reading (the premise absent) decides nothing and is listed in ``"unmeasured"``. The claim
+    holds where every measured cell holds decisively; fails, kind ``setting`` (the rubric's: an open setting rescues it in
+    a decisive cell of the map, on equal inputs), where a decisive cell rescues it, another fails decisively and the
+    coupling decides under every rule (:func:`coupling_summary`'s ``decides``: one coupling holding at every d, another
+    failing at every d, each at every reading -- a split d could explain is the lost d's, THE RULE's lost setting, not a
+    `setting`); fails with no kind earned (``kind`` None: the caller reports it inconclusive, naming the cells) where some
+    cell fails decisively otherwise; else inconclusive. ``by_rule``: :func:`coupling_summary` per rule over the measured
+    cells. Returns ``{"verdict", "kind", "rescue", "failing", "coupling_decides", "by_rule", "unmeasured"}``, cells sorted
+    by coupling, then d."""
     c = as_finite_array("cuts", cuts, ndim=1, nonempty=True).tolist()
     if not isinstance(words, dict) or not words or not all(isinstance(w, dict) and w for w in words.values()):
         raise ValueError(f"words must map tie rules to non-empty {{(d, coupling): [word per cut]}} dicts; got {words!r}")
     rules = list(words)
-    cells = sorted(words[rules[0]], key=lambda k: (float(k[1]), k[0]))
-    aside = near_cuts({} if near is None else near)
-    by_rule = {r: coupling_summary(words[r], c, near) for r in rules}   # checks one word per cut in every cell
-    kept = lambda k: [i for i, x in enumerate(c) if x not in aside.get(tuple(k), ())]   # the cuts not set aside for k
-    every = lambda k, w: bool(kept(k)) and all(k in words[r] and all(list(words[r][k])[i] == w for i in kept(k)) for r in rules)
+    for r in rules:
+        for k, ws in words[r].items():
+            if len(list(ws)) != len(c):
+                raise ValueError(f"words[{r!r}][{k!r}] must hold one word per cut ({len(c)}); got {list(ws)!r}")
+    order = lambda k: (float(k[1]), k[0])
+    unmeasured = sorted((k for k, ws in words[rules[0]].items() if all(w == "not measured" for w in ws)), key=order)
+    cells = sorted((k for k in words[rules[0]] if k not in unmeasured), key=order)
+    by_rule = {r: coupling_summary({k: words[r].get(k, ["not measured"] * len(c)) for k in cells}, c) for r in rules} if cells else {}
+    every = lambda k, w: all(k in words[r] and all(x == w for x in words[r][k]) for r in rules)
     rescue = [k for k in cells if every(k, "holds")]
     failing = [k for k in cells if every(k, "fails")]
-    decides = all(sm["decides"] for sm in by_rule.values())
-    verdict, kind = (("holds", None) if len(rescue) == len(cells) else ("fails", "setting") if failing and rescue and decides else
+    decides = bool(by_rule) and all(sm["decides"] for sm in by_rule.values())
+    verdict, kind = (("holds", None) if cells and len(rescue) == len(cells) else
+                     ("fails", "setting") if failing and rescue and decides else
                      ("fails", None) if failing else ("inconclusive", None))
-    return {"verdict": verdict, "kind": kind, "rescue": rescue, "failing": failing, "coupling_decides": decides, "by_rule": by_rule,
-            "near": {k: sorted(aside[k]) for k in cells if k in aside}}
-
-
-def near_cuts(near) -> dict:
-    """:func:`near_cut_cells`' dict ``{cell: [(cut, edge)]}`` as ``{cell: {the cuts set aside}}`` (session 53, fix 12: the
-    tolerance per (cell, cut)); a bare list of cells (fix 11's, whole cells) is refused."""
-    if not isinstance(near, dict):
-        raise TypeError(f"near must be near_cut_cells' dict {{cell: [(cut, edge)]}}; got {type(near).__name__}")
-    if any(not isinstance(h, list | tuple) or any(not isinstance(p, list | tuple) or len(p) != 2 for p in h) for h in near.values()):
-        raise ValueError(f"near must map cells to [(cut, edge)] pairs; got {near!r}")
-    return {tuple(k): {float(p[0]) for p in h} for k, h in near.items()}
-
-
-#: B5.3 (session 52, fix 11: the fresh review of fix 10 -- "the coupling decides" hung on d = 8, w (d - 1) = 0.5, whose
-#: position bracket [0.255, 0.499] ends 0.001 below the cut 0.5): a cell whose bracket has an edge within this distance of
-#: a strict cut, on B4.4's position scale, is undecided at that cut (session 53, fix 12: at that cut only;
-#: :func:`coupling_tie_verdict`'s ``near``); 0.01 is ours, a tenth of the distance between the strict cuts 0.4, 0.5 and 0.6
-CUT_TOLERANCE = 0.01
-
-
-def near_cut_cells(brackets, cuts, tol: float = CUT_TOLERANCE) -> dict:
-    """The (cell, cut) pairs whose verdict hangs on a hair of the cut (session 52, fix 11; :data:`CUT_TOLERANCE`):
-    ``brackets``, cell -> line search's entropy position bracket ``(low, high)`` (:func:`entropy_minimization_bracket`),
-    ``cuts`` the strict cuts. Returns ``{cell: [(cut, edge)]}`` for each cell with a bracket edge within ``tol`` of a cut
-    (``|edge - cut| <= tol``), the pairs sorted by cut, cells in the given order. Session 53, fix 12: the cell is set
-    aside at those cuts only (:func:`coupling_tie_verdict`), its bracket widened by ``tol`` there; at the other cuts it
-    stays decisive."""
-    c = as_finite_array("cuts", cuts, ndim=1, nonempty=True).tolist()
-    tol = check_real("tol", tol, low=0.0)
-    if not isinstance(brackets, dict):
-        raise TypeError(f"brackets must map cells to (low, high) position brackets; got {type(brackets).__name__}")
-    out = {}
-    for k, b in brackets.items():
-        if not hasattr(b, "__len__") or len(b) != 2:
-            raise ValueError(f"brackets[{k!r}] must be (low, high); got {b!r}")
-        lo, hi = check_real("brackets", b[0]), check_real("brackets", b[1])
-        if hi < lo:
-            raise ValueError(f"brackets[{k!r}] must have low <= high; got {b!r}")
-        hits = [(x, e) for x in sorted(c) for e in (lo, hi) if abs(e - x) <= tol + 1e-12]
-        if hits:
-            out[k] = hits
-    return out
+    return {"verdict": verdict, "kind": kind, "rescue": rescue, "failing": failing, "coupling_decides": decides,
+            "by_rule": by_rule, "unmeasured": unmeasured}
 
 
 def rule_words_text(words, numbers, unit: str = "") -> str:
@@ -1574,29 +1537,28 @@ def turns_decisively(readings) -> bool:
     return {"holds", "fails"} <= {r["verdict"] for r in readings}
 
 
-def coupling_summary(words, cuts, near=None) -> dict:
-    """What decides B5.3 within its strict readings of the position cut (session 51, the fresh review of B5 at the paper
-    scale: the diagnosis rested on d = 6's brackets straddling 0.6, while the coupling decides -- c = 0.5 holds at every d,
-    c = 2 fails at d = 8 and 10 at every cut up to 0.6). ``words``: ``(d, coupling) -> [verdict word at each cut]``,
-    ``cuts`` the cuts in that order. Per coupling, per d: ``"holds"`` where it holds at some cut and fails at none,
-    ``"fails"`` where it fails at some cut and holds at none, ``"splits"`` where both, ``"undecided"`` where neither;
-    with the cuts left undecided. The coupling decides where some coupling holds at every d and another fails at every
-    d (an open setting: `setting` is then earned only by a cell holding decisively at every cut, :func:`rescue_cells`).
-    Session 53, fix 12: ``near`` (:func:`near_cut_cells`' dict): a cell's words at the cuts near its bracket's edges are
-    set aside (listed among its undecided cuts), its side read at the other cuts. Returns ``{"by_coupling": {coupling: {d: (side, [undecided cuts])}}, "holding": the couplings holding at every d,
-    "failing": those failing at every d, "decides": both non-empty}``, couplings and d sorted."""
+def coupling_summary(words, cuts) -> dict:
+    """What decides a B5 map claim within its readings (session 51, the fresh review of B5 at the paper scale; session 54,
+    fix 13: strict -- the fresh review of fix 12 found a d counted as holding at one cut, d = 8, w (d - 1) = 0.5, random
+    ties, at 0.6 alone). ``words``: ``(d, coupling) -> [verdict word at each cut]``, ``cuts`` the cuts in that order. Per
+    coupling, per d, the cell's side: ``"holds"`` / ``"fails"`` where it takes that word at every cut, ``"splits"`` where
+    it holds at some cut and fails at another, ``"holds in part"`` / ``"fails in part"`` where it takes that word at some
+    cuts and none at the others, ``"undecided"`` where it takes neither anywhere; with the cuts it takes no word at. The
+    coupling decides where some coupling holds at every d and another fails at every d, each at every cut (an open
+    setting: `setting` is then earned by a decisive rescue, :func:`coupling_tie_verdict`). Returns ``{"by_coupling":
+    {coupling: {d: (side, [undecided cuts])}}, "holding": the couplings holding at every d, "failing": those failing at
+    every d, "decides": both non-empty}``, couplings and d sorted."""
     c = as_finite_array("cuts", cuts, ndim=1, nonempty=True).tolist()
     if not isinstance(words, dict) or not words:
         raise ValueError(f"words must map (d, coupling) to verdict words at each cut; got {words!r}")
-    aside = near_cuts({} if near is None else near)
     out = {}
     for key in sorted(words, key=lambda k: (float(k[1]), k[0])):
         ws = list(words[key])
         if len(ws) != len(c):
             raise ValueError(f"words[{key!r}] must hold one word per cut ({len(c)}); got {ws!r}")
-        ws = ["set aside" if x in aside.get(tuple(key), ()) else w for x, w in zip(c, ws)]
-        held, failed = "holds" in ws, "fails" in ws
-        side = "splits" if held and failed else "holds" if held else "fails" if failed else "undecided"
+        held, failed = ws.count("holds"), ws.count("fails")
+        side = ("splits" if held and failed else "holds" if held == len(ws) else "fails" if failed == len(ws) else
+                "holds in part" if held else "fails in part" if failed else "undecided")
         out.setdefault(key[1], {})[key[0]] = (side, [x for x, w in zip(c, ws) if w not in ("holds", "fails")])
     by = {lv: dict(sorted(v.items())) for lv, v in out.items()}
     every = lambda side: [lv for lv, v in by.items() if all(s_ == side for s_, _ in v.values())]
