@@ -1124,31 +1124,39 @@ def test_finite_termination_builds_b56s_win_in():
 
 def test_coupling_tie_verdict_decides_b53_on_its_decisive_cells():
     """B5.3 on the strict cuts (0.4, 0.5, 0.6), the paper-scale brackets, the lowest index and random ties (the positions of
-    line search's random-tie runs at w (d - 1) = 2 are the lowest index's to 1e-4). Session 54, fix 13 (one strict rule):
-    d = 6 at w (d - 1) = 0.5 holds at every cut under both rules (a rescue), d = 8 and 10 at 2 fail at every cut under both,
-    but no coupling holds at every d at every cut (d = 8 and 10 at 0.5 straddle 0.4), so the split could be d's, lost in
-    extraction: `fails` with no kind, which the caller reports inconclusive. Fix 12's code gave `fails (setting)`. Where
-    every d's cell is clear the coupling decides (`setting`); without the rescue no kind is earned; without a decisive
-    failure the claim is inconclusive; a rule that did not run a cell leaves it undecisive."""
+    line search's random-tie runs at w (d - 1) = 2 are the lowest index's to 1e-4). Session 54, fix 14 (the fresh review of
+    fix 13: its "one coupling holding at every d at every reading" asked more than THE RULE's lost setting): d = 6 at
+    w (d - 1) = 0.5 holds at every cut under both rules (a rescue), d = 8 and 10 at 2 fail at every cut under both, and
+    every d has a cell failing at some cut (d = 6 at w (d - 1) = 1 and 2 fail at 0.4 and 0.5), so the lost d cannot
+    explain the split: `fails (setting)`. Fix 13's code gave `fails` with no kind. A split d alone explains (d = 6 holding
+    everywhere) earns no kind; without the rescue no kind is earned; without a decisive failure the claim is
+    inconclusive; a rule that did not run a cell leaves the claim short of `holds`."""
     from inferopt.experiment.moment_claims import coupling_tie_verdict
     cuts = [0.4, 0.5, 0.6]
     lvl = lambda k: (k[0], round(k[1] * (k[0] - 1), 4))
     chosen = {lvl(k): [_b53_words(c)[k] for c in cuts] for k in B53_BRACKETS}
     ties = dict(chosen) | {(8, 0.5): ["inconclusive", "inconclusive", "holds"]}       # random ties' partial cell
     dec = coupling_tie_verdict({"lowest index": chosen, "random ties": ties}, cuts)
-    assert (dec["verdict"], dec["kind"], dec["coupling_decides"]) == ("fails", None, False)
-    assert dec["rescue"] == [(6, 0.5)] and dec["failing"] == [(8, 2.0), (10, 2.0)] and dec["unmeasured"] == []
+    assert (dec["verdict"], dec["kind"], dec["lost_d"]) == ("fails", "setting", [])
+    assert dec["rescue"] == [(6, 0.5, "lowest index"), (6, 0.5, "random ties")]
+    assert dec["failing"] == [(8, 2.0, "lowest index"), (8, 2.0, "random ties"), (10, 2.0, "lowest index"), (10, 2.0, "random ties")]
+    assert dec["unmeasured"] == []
     sides = dec["by_rule"]["random ties"]["by_coupling"][0.5]
     assert sides[8] == ("holds in part", [0.4, 0.5]) and sides[6] == ("holds", [])
-    # every d's cell clear of the cuts at w (d - 1) = 0.5 and 2: the coupling decides, an open setting rescues
-    clear = {k: (["holds"] * 3 if k[1] == 0.5 else ["fails"] * 3 if k[1] == 2.0 else v) for k, v in chosen.items()}
-    dc = coupling_tie_verdict({"lowest index": clear, "random ties": clear}, cuts)
-    assert (dc["verdict"], dc["kind"], dc["coupling_decides"]) == ("fails", "setting", True)
     # a split d alone explains (d = 6 holding at every coupling, d = 8 failing at every coupling): the lost d's, no `setting`
     by_d = {(d, c): (["holds"] * 3 if d == 6 else ["fails"] * 3) for d in (6, 8) for c in (0.5, 1.0, 2.0)}
     d_split = coupling_tie_verdict({"lowest index": by_d, "random ties": by_d}, cuts)
-    assert (d_split["verdict"], d_split["kind"], d_split["coupling_decides"]) == ("fails", None, False)
+    assert (d_split["verdict"], d_split["kind"], d_split["lost_d"]) == ("fails", None, [6])
     assert d_split["rescue"] and d_split["failing"]
+    # d = 6 failing nowhere but undecided somewhere: the paper's d could still be 6, no `setting`
+    d6_open = {k: (v if k[0] != 6 or k == (6, 0.5) else ["inconclusive"] * 3) for k, v in chosen.items()}
+    assert coupling_tie_verdict({"lowest index": d6_open}, cuts)["lost_d"] == [6]
+    # the lost d read at the chosen cut alone: at 0.6 d = 6's cells at 1 and 2 straddle the cut, so d = 6 is free of failures
+    at06 = coupling_tie_verdict({"lowest index": chosen, "random ties": ties}, cuts, at=2)
+    assert (at06["verdict"], at06["kind"], at06["lost_d"]) == ("fails", None, [6])
+    assert coupling_tie_verdict({"lowest index": chosen}, cuts, at=1)["kind"] == "setting"
+    with pytest.raises(ValueError, match="at"):
+        coupling_tie_verdict({"lowest index": chosen}, cuts, at=3)
     no_rescue = {k: (["inconclusive"] * 3 if k == (6, 0.5) else v) for k, v in chosen.items()}
     d2 = coupling_tie_verdict({"lowest index": no_rescue, "random ties": no_rescue}, cuts)
     assert (d2["verdict"], d2["kind"], d2["rescue"]) == ("fails", None, [])
@@ -1167,34 +1175,37 @@ def test_coupling_tie_verdict_decides_b53_on_its_decisive_cells():
 
 
 def test_coupling_tie_verdict_is_strict_and_skips_unmeasured_cells():
-    """Session 54, fix 13 (the fresh review of fix 12): no reading is set aside -- d = 10, w (d - 1) = 0.5, [0.223, 0.406],
-    straddling 0.4, was a rescue under fix 12's 0.01 tolerance and is none now; a cell undecided at one cut under one rule
-    is no decisive cell. A cell the chosen rule measures at no reading (the premise absent: B5.8's extra couplings) decides
-    nothing, so it neither blocks `holds` nor counts as a cell; under another rule a missing premise leaves the cell
-    undecisive. B5.8's paper-scale ratios (line search / herding at the readings 1, 1.1, 1.25, 2): the w (d - 1) = 2 cells
-    flip with the tie rule, so no cell fails decisively: inconclusive."""
+    """Session 54, fixes 13 and 14: no reading is set aside -- d = 10, w (d - 1) = 0.5, [0.223, 0.406], straddling 0.4, was
+    a rescue under fix 12's 0.01 tolerance and is none now. A (d, coupling) the chosen rule measures at no reading (the
+    premise absent: B5.8's extra couplings) decides nothing, so it neither blocks `holds` nor counts as a cell. The tie
+    rule is a setting of the map (fix 14): B5.8's paper-scale ratios (line search / herding at the cuts 1, 1.1, 1.25, 2)
+    fail decisively with the lowest index at d = 8 and 10, w (d - 1) = 2 (0.651, 0.699) and tie-free at d = 6 (0.567 to
+    0.849), and hold decisively elsewhere, random ties rescuing those very cells (3.42 and 2.43 at every cut; 1.52 at the
+    cuts up to 1.25 only): `fails (setting)`. Fix 13's code, asking every tie rule to agree, found no decisive failure."""
     from inferopt.experiment.moment_claims import coupling_tie_verdict
     cuts = [0.4, 0.5, 0.6]
     straddle = {(10, 0.5): ["inconclusive", "holds", "holds"], (10, 2.0): ["fails"] * 3}
     dec = coupling_tie_verdict({"lowest index": straddle, "random ties": straddle}, cuts)
-    assert dec["rescue"] == [] and dec["failing"] == [(10, 2.0)] and (dec["verdict"], dec["kind"]) == ("fails", None)
+    assert dec["rescue"] == [] and (dec["verdict"], dec["kind"]) == ("fails", None)
     nm = ["not measured"] * 3
     low = {(6, 0.5): ["holds"] * 3, (6, 3.0): nm}
     assert coupling_tie_verdict({"lowest index": low}, cuts) | {"by_rule": None} == {
-        "verdict": "holds", "kind": None, "rescue": [(6, 0.5)], "failing": [], "coupling_decides": False, "by_rule": None,
+        "verdict": "holds", "kind": None, "rescue": [(6, 0.5, "lowest index")], "failing": [], "lost_d": [6], "by_rule": None,
         "unmeasured": [(6, 3.0)]}
     other = {(6, 0.5): ["holds", "holds", "not measured"], (6, 3.0): nm}
     assert coupling_tie_verdict({"lowest index": low, "random ties": other}, cuts)["verdict"] == "inconclusive"
     assert coupling_tie_verdict({"lowest index": {(6, 3.0): nm}}, cuts)["verdict"] == "inconclusive"
     ratios = {"lowest index": {(6, 0.5): 2.24, (6, 1.0): 2.16, (6, 2.0): 1.77, (8, 0.5): 2.88, (8, 1.0): 3.12, (8, 2.0): 0.651,
-                               (10, 0.5): 19.8, (10, 1.0): 13.5, (10, 2.0): 0.699},
-              "random ties": {(6, 2.0): 3.42, (8, 2.0): 2.43, (10, 2.0): 1.52}}
-    ratios["random ties"] = ratios["lowest index"] | ratios["random ties"]
+                               (10, 0.5): 19.8, (10, 1.0): 13.5, (10, 2.0): 0.699}}
+    ratios["random ties"] = ratios["lowest index"] | {(6, 2.0): 3.42, (8, 2.0): 2.43, (10, 2.0): 1.52}
+    ratios["tie-free"] = ratios["lowest index"] | {(6, 2.0): 0.7, (8, 2.0): 0.95, (10, 2.0): 0.85}
     factors = [1.0, 1.1, 1.25, 2.0]
     words = {r: {k: ["holds" if v > f else "fails" for f in factors] for k, v in rs.items()} for r, rs in ratios.items()}
     b58 = coupling_tie_verdict(words, factors)
-    assert b58["verdict"] == "inconclusive" and b58["failing"] == []
-    assert b58["rescue"] == [(6, 0.5), (8, 0.5), (10, 0.5), (6, 1.0), (8, 1.0), (10, 1.0)]
+    assert (b58["verdict"], b58["kind"], b58["lost_d"]) == ("fails", "setting", [])
+    assert (8, 2.0, "lowest index") in b58["failing"] and (6, 2.0, "tie-free") in b58["failing"]
+    assert (6, 2.0, "random ties") in b58["rescue"] and (8, 2.0, "random ties") in b58["rescue"]
+    assert (10, 2.0, "random ties") not in b58["rescue"] and (10, 2.0, "random ties") not in b58["failing"]   # 1.52: splits at 2
 
 
 def test_tie_rule_split_names_coupling_and_tie_rule_not_the_lost_d():

@@ -104,9 +104,10 @@ read where the run ends, over its last decade, not over an early plateau:
   :func:`rule_words_text` -- each tie rule's own numbers; :func:`reasons_sentence` -- the reasons and the diagnosis said
   alike. `reading_turn` gone: B5.3's comparative reading is beside, and B5.8's and B5.9's readings without the flagged
   cells are dropped (the flag selected the cells where herding loses), the flag a note.
-* session 54 (the fresh review of fix 12): :func:`coupling_tie_verdict` and :func:`coupling_summary` strict, one rule
-  for B5.3 and B5.8 -- a cell decisive only where it takes one word at every reading under every tie rule, a d on a
-  coupling's side only where its cell does; the cut tolerance (`near_cut_cells`, `near_cuts`, `CUT_TOLERANCE`) gone.
+* session 54 (the fresh reviews of fixes 12 and 13): :func:`coupling_tie_verdict` and :func:`coupling_summary` strict,
+  one rule for B5.3 and B5.8 -- a cell decisive only where it takes one word at every reading, every (cell, tie rule) a
+  cell of the map (the tie rule an open setting, not noise), `setting` where a decisive cell rescues and no d is free of
+  failures (the lost d cannot explain the split); the cut tolerance (`near_cut_cells`, `near_cuts`, `CUT_TOLERANCE`) gone.
 """
 
 from __future__ import annotations
@@ -1428,26 +1429,30 @@ def tie_rule_split(words, chosen: str, beyond=()) -> dict:
     return {"couplings": split, "cells": cells, "tie_rule": bool(cells) and all(c["flips"] for c in cells.values())}
 
 
-def coupling_tie_verdict(words, cuts) -> dict:
-    """A B5 claim decided over the map of the coupling and the tie rule (session 52: sessions 50 and 51's reviews of B5.3;
-    session 54, fix 13: one strict rule, for B5.3 and B5.8 alike). ``words``: tie rule -> {``(d, coupling)``: [its verdict
-    word at each reading in ``cuts``]}, the chosen rule first (the lowest index). A cell is decisive where it takes one word
-    (``holds``: a rescue, or ``fails``) at every reading under every rule: a reading it is undecided at (a position bracket
-    straddling the cut), or a rule that did not run it, leaves it undecisive -- no tolerance sets a reading aside (session
-    54, fix 13: the fresh review of fix 12 -- the tolerance made d = 10, w (d - 1) = 0.5, [0.223, 0.406], straddling 0.4, a
-    rescue; the bracket is already the measurement's uncertainty and the readings 0.4-0.6 the cut's). A cell the chosen
-    rule does not measure at any reading (the premise absent) decides nothing and is listed in ``"unmeasured"``. The claim
-    holds where every measured cell holds decisively; fails, kind ``setting`` (the rubric's: an open setting rescues it in
-    a decisive cell of the map, on equal inputs), where a decisive cell rescues it, another fails decisively and the
-    coupling decides under every rule (:func:`coupling_summary`'s ``decides``: one coupling holding at every d, another
-    failing at every d, each at every reading -- a split d could explain is the lost d's, THE RULE's lost setting, not a
-    `setting`); fails with no kind earned (``kind`` None: the caller reports it inconclusive, naming the cells) where some
-    cell fails decisively otherwise; else inconclusive. ``by_rule``: :func:`coupling_summary` per rule over the measured
-    cells. Returns ``{"verdict", "kind", "rescue", "failing", "coupling_decides", "by_rule", "unmeasured"}``, cells sorted
-    by coupling, then d."""
+def coupling_tie_verdict(words, cuts, at=None) -> dict:
+    """A B5 claim decided over the map of the coupling, d and the tie rule (session 52: sessions 50 and 51's reviews of B5.3;
+    session 54, fixes 13 and 14: one strict rule for B5.3 and B5.8). ``words``: tie rule -> {``(d, coupling)``: [its
+    verdict word at each reading in ``cuts``]}, the chosen rule first (the lowest index). Every (cell, tie rule) is a cell
+    of the map -- the tie rule is an open setting of ours like the coupling, not noise (fix 14: the fresh review of fix 13
+    found fix 13's agreement across tie rules could never earn the tie rule's `setting`). A cell is decisive where it
+    takes one word (``holds``: a rescue, or ``fails``) at every reading: a reading it is undecided at (a position bracket
+    straddling the cut) leaves it undecisive -- no tolerance sets a reading aside (fix 13: the bracket is the measurement's
+    uncertainty, the readings the cut's). A (d, coupling) the chosen rule measures at no reading (the premise absent:
+    B5.8's extra couplings) decides nothing under any rule and is listed in ``"unmeasured"``; another rule's unmeasured
+    cell is no cell. The claim holds where every cell holds decisively; fails, kind ``setting`` (the rubric's: an open
+    setting rescues it in a decisive cell of the map, on equal inputs), where a decisive cell rescues it, another fails
+    decisively, and the lost d does not explain the split (THE RULE's lost setting: ``"lost_d"``, the d at which no cell
+    fails under any rule at the chosen reading ``at``, an index into ``cuts`` (None: at any reading) -- the paper's d could
+    be one of them, where the claim would not fail -- is empty; fix 14: fix 13's "one coupling holding at every d at every
+    reading" asked more than that); fails with no kind
+    (``kind`` None: the caller reports it inconclusive, naming the cells) where some cell fails decisively otherwise; else
+    inconclusive. ``by_rule``: :func:`coupling_summary` per rule over the measured cells, the side each coupling takes at
+    each d. Returns ``{"verdict", "kind", "rescue", "failing": [(d, coupling, rule)], "lost_d", "by_rule",
+    "unmeasured"}``, cells sorted by coupling, then d, then rule in the given order."""
     c = as_finite_array("cuts", cuts, ndim=1, nonempty=True).tolist()
     if not isinstance(words, dict) or not words or not all(isinstance(w, dict) and w for w in words.values()):
         raise ValueError(f"words must map tie rules to non-empty {{(d, coupling): [word per cut]}} dicts; got {words!r}")
+    at = None if at is None else check_int("at", at, low=0, high=len(c) - 1)
     rules = list(words)
     for r in rules:
         for k, ws in words[r].items():
@@ -1456,15 +1461,17 @@ def coupling_tie_verdict(words, cuts) -> dict:
     order = lambda k: (float(k[1]), k[0])
     unmeasured = sorted((k for k, ws in words[rules[0]].items() if all(w == "not measured" for w in ws)), key=order)
     cells = sorted((k for k in words[rules[0]] if k not in unmeasured), key=order)
+    said = {(k, r): list(words[r][k]) for k in cells for r in rules
+            if k in words[r] and any(w != "not measured" for w in words[r][k])}
     by_rule = {r: coupling_summary({k: words[r].get(k, ["not measured"] * len(c)) for k in cells}, c) for r in rules} if cells else {}
-    every = lambda k, w: all(k in words[r] and all(x == w for x in words[r][k]) for r in rules)
-    rescue = [k for k in cells if every(k, "holds")]
-    failing = [k for k in cells if every(k, "fails")]
-    decides = bool(by_rule) and all(sm["decides"] for sm in by_rule.values())
-    verdict, kind = (("holds", None) if cells and len(rescue) == len(cells) else
-                     ("fails", "setting") if failing and rescue and decides else
+    every = lambda kr, w: all(x == w for x in said[kr])
+    rescue = [(*k, r) for (k, r) in said if every((k, r), "holds")]
+    failing = [(*k, r) for (k, r) in said if every((k, r), "fails")]
+    lost_d = sorted({k[0] for k in cells} - {k[0] for (k, r), ws in said.items() if "fails" in (ws if at is None else ws[at:at + 1])})
+    verdict, kind = (("holds", None) if said and len(rescue) == len(said) and len(said) == len(cells) * len(rules) else
+                     ("fails", "setting") if failing and rescue and not lost_d else
                      ("fails", None) if failing else ("inconclusive", None))
-    return {"verdict": verdict, "kind": kind, "rescue": rescue, "failing": failing, "coupling_decides": decides,
+    return {"verdict": verdict, "kind": kind, "rescue": rescue, "failing": failing, "lost_d": lost_d,
             "by_rule": by_rule, "unmeasured": unmeasured}
 
 
