@@ -1839,6 +1839,11 @@ def test_selected_gain_over_plain_vi_says_when_nothing_moves():
     moves = bc.paper_on_stand_in(_paper_ruling_out_rows(), "phishing for EICU", untested,
                                  power=bc.lead_power(_headroom_records(NO_HEADROOM)))
     assert "nothing moves" not in moves["text"]
+    # something moves: the rules clearly above plain VI named, against Table 3's lead
+    assert " Where it fails, boosting moves little: " in moves["text"] and "Line-search +0.0084" in moves["text"]
+    assert "against Table 3's lead of 0.012" in moves["text"]
+    oc = bc.selected_gain_over_plain_vi(one_clear)
+    assert list(oc["above"]) == ["line_search"] and oc["rules"] == 5 and sel["above"] == {}
     with pytest.raises(ValueError, match="n_se"):
         bc.selected_gain_over_plain_vi(flat, n_se=0.0)
     with pytest.raises(ValueError, match="column"):

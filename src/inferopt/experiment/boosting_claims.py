@@ -927,17 +927,24 @@ def _power_sentence(evidence: dict, power: dict | None) -> str:
 
 
 def _still_sentence(power: dict | None) -> str:
-    """What a failure of Table 3's "best" means where nothing moves (``power["selected"]``,
-    :func:`selected_gain_over_plain_vi`: no rule's selected iterate clearly above plain VI), in a ``stand-in``
-    diagnosis's words; empty where some rule moves or no ``power`` is given."""
+    """What a failure of Table 3's "best" means beside the rules' gains over plain VI (``power["selected"]``,
+    :func:`selected_gain_over_plain_vi`), in a ``stand-in`` diagnosis's words (session 54's review: the authors' rows
+    "fail" where the gains are near zero): where no rule's selected iterate lies clearly above plain VI, it fails where
+    nothing moves; otherwise the rules clearly above are named with their gains, against Table 3's lead
+    (``power["paper"]``). Empty where no ``power`` is given."""
     sel = (power or {}).get("selected")
-    if not sel or not sel["nothing_moves"]:
+    if not sel:
         return ""
-    return (f" It fails where nothing moves: no step rule's selected iterate lies clearly above plain VI (the largest "
-            f"{BEST_COLUMNS[sel['column']]} gain over plain VI at a selected iterate is {label(sel['rule'])}'s "
-            f"{sel['gain']:+.3g} ± {sel['se']:.2g} per point, within {sel['n_se']:g} SE of zero, as is every rule's): the "
-            "rules tie with plain VI, so no lead of AdaAFW's can show; Table 3 claims AdaAFW best, and a tie with everything "
-            "fails that claim.")
+    what = f"{BEST_COLUMNS[sel['column']]} gain over plain VI at a selected iterate"
+    if sel["nothing_moves"]:
+        return (f" It fails where nothing moves: no step rule's selected iterate lies clearly above plain VI (the largest "
+                f"{what} is {label(sel['rule'])}'s {sel['gain']:+.3g} ± {sel['se']:.2g} per point, within {sel['n_se']:g} SE "
+                "of zero, as is every rule's): the rules tie with plain VI, so no lead of AdaAFW's can show; Table 3 claims "
+                "AdaAFW best, and a tie with everything fails that claim.")
+    above = ", ".join(f"{label(m)} {g['gain']:+.3g} ± {g['se']:.2g}" for m, g in sel["above"].items())
+    return (f" Where it fails, boosting moves little: {len(sel['above'])} of {sel['rules']} rules' selected iterates lie "
+            f"clearly above plain VI ({sel['n_se']:g} SE; {above} per point), the largest {what} {sel['gain']:+.3g} against "
+            f"Table 3's lead of {power['paper']:.3g}: the claim fails on AdaAFW's missing lead among gains that small.")
 
 
 def _elsewhere_sentence(elsewhere: dict | None) -> str:
@@ -1482,8 +1489,9 @@ def selected_gain_over_plain_vi(records: pd.DataFrame, column: str = "train_ll",
     """Whether any step rule's selected iterate (Sec. 6.2's protocol behind Table 3, :func:`~.boosting.best_median_iterate`)
     lies clearly above plain VI on ``column``: each rule's gain over its run's ``t = 0``, paired by replicate
     (:func:`axis_headroom`), and ``{"column", "rule", "gain", "se", "n_se", "nothing_moves"}``, the largest gain with its
-    standard error and ``nothing_moves`` whether every rule's gain lies within ``n_se`` standard errors of zero (false
-    where a rule has one replicate: no error to judge it by). :func:`~.boosting.selected_is_plain_vi` catches only a
+    standard error, ``rules`` the number of rules, ``above`` the rules whose gain lies more than ``n_se`` standard errors
+    above zero (``{rule: {"gain", "se"}}``), and ``nothing_moves`` whether every rule's gain lies within ``n_se`` standard
+    errors of zero (false where a rule has one replicate: no error to judge it by). :func:`~.boosting.selected_is_plain_vi` catches only a
     selection that is plain VI exactly; this one catches the rules tied with plain VI within the noise (session 54's
     review), where Table 3's "AdaAFW best" fails as a tie of every rule with plain VI. Every rule is judged, not the
     largest mean alone: a rule with a smaller gain and a smaller error can lie clearly above (at the paper scale the
@@ -1491,8 +1499,9 @@ def selected_gain_over_plain_vi(records: pd.DataFrame, column: str = "train_ll",
     above plain VI: something moves)."""
     n_se = check_real("n_se", n_se, low=0.0, low_open=True)
     h = axis_headroom(records, column)
-    return {"column": column, "rule": h["rule"], "gain": h["gain"], "se": h["se"], "n_se": n_se,
-            "nothing_moves": bool(all(abs(r["gain"]) <= n_se * r["se"] for r in h["rules"].values()))}
+    above = {m: {"gain": r["gain"], "se": r["se"]} for m, r in h["rules"].items() if r["gain"] > n_se * r["se"]}
+    return {"column": column, "rule": h["rule"], "gain": h["gain"], "se": h["se"], "n_se": n_se, "rules": len(h["rules"]),
+            "above": above, "nothing_moves": bool(all(abs(r["gain"]) <= n_se * r["se"] for r in h["rules"].values()))}
 
 
 def lead_power_text(power: dict) -> str:
