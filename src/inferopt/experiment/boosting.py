@@ -605,6 +605,14 @@ def halves_diagnosis(test, ours: pd.DataFrame, theirs: pd.DataFrame, name: str, 
     return f"Neither half alone turns the verdict ({shown}): only the authors' rules together do.", cells
 
 
+#: how a ``paper`` diagnosis of :func:`diagnose_step_rules` opens its row-count check's clause, and how the clause closes
+#: where the check rules out any first-step gain at the paper's row count: the claim it concludes on is the first greedy
+#: step's ELBO gain (Eq. (2)-(4)), which a claim of another comparison rescopes
+#: (:func:`~.boosting_claims.paper_on_stand_in`)
+ROWS_CHECK_OPENS = "; with the training rows resampled to the paper's "
+ROWS_RULED_OUT = ", ruling out a gain there: the subset's size is not the cause"
+
+
 def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame, C0, check: pd.DataFrame,
                         budget: str, data_note: str, check_rows: pd.DataFrame | None = None, n_rows: int | None = None,
                         greedy_sweep: dict | None = None, room: dict | None = None, authors: dict | None = None,
@@ -702,13 +710,13 @@ def diagnose_step_rules(test, what: str, *, sweep: dict, published: pd.DataFrame
             return {"kind": "stand-in", "text": f"{text}; with the training rows resampled to the paper's {n_rows} the "
                     f"first step gains ({at_rows}) beyond the Monte-Carlo error where the subset's does not ({grows[0]}): "
                     "the subset's size is the cause.", "evidence": evidence}
-        text += f"; with the training rows resampled to the paper's {n_rows} the first step gains {at_rows} (80 % power)"
+        text += f"{ROWS_CHECK_OPENS}{n_rows} the first step gains {at_rows} (80 % power)"
         # a construction whose first step gains nothing here and whose check at the paper's row count lacks the power
         # to rule a gain out: the data differ from the paper's and nothing rules the difference out (rule 7)
         if any(not g["rules_out_gain"] and not (k in gains and gains[k]["beyond_2se"]) for k, g in rows_gain.items()):
             return {"kind": "stand-in", "text": f"{text}, which neither shows nor rules out a gain there: the subset's "
                     "size is not ruled out as the cause.", "evidence": evidence}
-        text += ", ruling out a gain there: the subset's size is not the cause"
+        text += ROWS_RULED_OUT
     return {"kind": "paper", "text": text + ".", "evidence": evidence}
 
 

@@ -83,7 +83,7 @@ import pandas as pd
 from scipy.stats import norm, rankdata
 
 from .._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
-from .boosting import GAIN_SE, POWER_SE, WithReadings, authors_cell, best_median_iterate, runs_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
+from .boosting import GAIN_SE, POWER_SE, ROWS_CHECK_OPENS, ROWS_RULED_OUT, WithReadings, authors_cell, best_median_iterate, runs_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
 from .boosting_rules import ADAPTIVE
 from .claims import Unearned, readings, setting_text
 from .methods import label
@@ -889,12 +889,33 @@ def stand_in_differences(n_rows: int, n_features: int, auroc: float, *, paper_au
             "nearly separable problem is not one of a problem at the paper's AUROC ceiling)")
 
 
+def _rows_checks(evidence: dict) -> list[tuple[str, str, dict]]:
+    """The row-count checks a diagnosis's ``evidence`` records (:func:`~.boosting.diagnose_step_rules`' entry of the first
+    step at the paper's row count): ``(where, construction, {"gain", "se", "detectable"})``, ``where`` naming the rows."""
+    return [(k.removesuffix(", best ELBO gain over plain VI"), c, g) for k, v in (evidence or {}).items()
+            if k.startswith("first step at ") for c, g in v.items()]
+
+
 def _rows_power(evidence: dict) -> str:
-    """The row-count check's power as a diagnosis's ``evidence`` records it (:func:`~.boosting.diagnose_step_rules`' entry
-    of the first step at the paper's row count): each construction's smallest gain detected at 80 % power."""
-    rows = {k: v for k, v in (evidence or {}).items() if k.startswith("first step at ")}
-    return "; ".join(f"{k.removesuffix(', best ELBO gain over plain VI')}, {c}: detects {g['detectable']:.3g} nats or more "
-                     "at 80 % power" for k, v in rows.items() for c, g in v.items()) or "no row-count check recorded"
+    """The row-count check's power (:func:`_rows_checks`): each construction's smallest gain detected at 80 % power."""
+    return "; ".join(f"{where}, {c}: detects {g['detectable']:.3g} nats or more at 80 % power"
+                     for where, c, g in _rows_checks(evidence)) or "no row-count check recorded"
+
+
+def _rows_scoped(text: str, evidence: dict) -> str:
+    """A ``paper`` diagnosis's ``text`` (:func:`~.boosting.diagnose_step_rules`) with its row-count clause scoped to what
+    the check measures, for a claim whose comparison is not the first greedy step's ELBO gain (C3.1's ranking of the step
+    rules, Table 3; session 54's review: "the subset's size is not the cause" borrowed C3.3's evidence): at the paper's
+    row count the first step still gains no ELBO, so the missing gain is not the subset's size, and the claim's own
+    comparison was not run at that size. A text whose check does not rule a gain out (no :data:`~.boosting.ROWS_RULED_OUT`
+    closing it) is kept."""
+    head, opens, tail = text.rpartition(ROWS_CHECK_OPENS)
+    if not opens or not tail.endswith(f"{ROWS_RULED_OUT}.") or not _rows_checks(evidence):
+        return text
+    shown = "; ".join(f"{where}, {c}: {g['gain']:.3g} ± {g['se']:.2g} nats, detects {g['detectable']:.3g} or more at 80 % "
+                      "power" for where, c, g in _rows_checks(evidence))
+    return (f"{head}; at the paper's row count the first greedy step still gains no ELBO ({shown}): the missing gain is not "
+            "the subset's size; the claim's own comparison (the rules' ranking) was not run at that size.")
 
 
 def _power_sentence(evidence: dict, power: dict | None) -> str:
@@ -903,6 +924,48 @@ def _power_sentence(evidence: dict, power: dict | None) -> str:
     if power is not None:
         return f"The runs see a lead of the paper's size ({lead_power_text(power)})"
     return f"The row-count check rules out the size alone ({_rows_power(evidence)})"
+
+
+def _still_sentence(power: dict | None) -> str:
+    """What a failure of Table 3's "best" means beside the rules' gains over plain VI (``power["selected"]``,
+    :func:`selected_gain_over_plain_vi`), in a ``stand-in`` diagnosis's words (session 54's review: the authors' rows
+    "fail" where the gains are near zero): where no rule's selected iterate lies clearly above plain VI, it fails where
+    nothing moves; otherwise the rules clearly above are named with their gains, against Table 3's lead
+    (``power["paper"]``). Empty where no ``power`` is given."""
+    sel = (power or {}).get("selected")
+    if not sel:
+        return ""
+    what = f"{BEST_COLUMNS[sel['column']]} gain over plain VI at a selected iterate"
+    if sel["nothing_moves"]:
+        return (f" It fails where nothing moves: no step rule's selected iterate lies clearly above plain VI (the largest "
+                f"{what} is {label(sel['rule'])}'s {sel['gain']:+.3g} ± {sel['se']:.2g} per point, within {sel['n_se']:g} SE "
+                "of zero, as is every rule's): the rules tie with plain VI, so no lead of AdaAFW's can show; Table 3 claims "
+                "AdaAFW best, and a tie with everything fails that claim.")
+    above = ", ".join(f"{label(m)} {g['gain']:+.3g} ± {g['se']:.2g}" for m, g in sel["above"].items())
+    return (f" Where it fails, boosting moves little: {len(sel['above'])} of {sel['rules']} rules' selected iterates lie "
+            f"clearly above plain VI ({sel['n_se']:g} SE; {above} per point), the largest {what} {sel['gain']:+.3g} against "
+            f"Table 3's lead of {power['paper']:.3g}: the claim fails on AdaAFW's missing lead among gains that small.")
+
+
+def _elsewhere_sentence(elsewhere: dict | None) -> str:
+    """A ``stand-in`` diagnosis's pointer to the same claim run on the paper's own data set in another experiment
+    (``elsewhere``: ``{"claims": its ids, "data": the data it runs}``), with the same greedy step and start: where it fails
+    there too, the missing gain suggests the shared greedy step and start, not the stand-in's data. A pointer by id, with
+    no number: this experiment does not read the other's results."""
+    if elsewhere is None:
+        return ""
+    return (f" The same claim on the paper's own data set ({elsewhere['claims']}: {elsewhere['data']}) runs the same greedy "
+            "step and start: where it fails there too (its numbers are in that experiment's record), the missing ELBO gain "
+            "suggests the shared greedy step and start as its cause, not the data.")
+
+
+def _check_elsewhere(elsewhere) -> dict | None:
+    """``elsewhere`` of :func:`paper_on_stand_in`, checked: None, or ``{"claims", "data"}`` non-empty strings."""
+    if elsewhere is not None and not (isinstance(elsewhere, dict) and set(elsewhere) == {"claims", "data"}
+                                      and all(isinstance(v, str) and v.strip() for v in elsewhere.values())):
+        raise TypeError(f"elsewhere must be None or {{'claims': ids, 'data': the data they run}} (non-empty strings); "
+                        f"got {elsewhere!r}")
+    return elsewhere
 
 
 def _turned_at_failing_choice(c: dict) -> bool:
@@ -919,7 +982,8 @@ def _unseen_lead(unearned: Unearned | None, power: dict, evidence: dict) -> Unea
                     "it: more replicates, until the detectable lead is below Table 3's", {**evidence, "power": power})
 
 
-def _undecided_map_on_stand_in(unearned: Unearned, stand_in: str, untested, power: dict | None = None) -> Unearned | dict:
+def _undecided_map_on_stand_in(unearned: Unearned, stand_in: str, untested, power: dict | None = None,
+                               elsewhere: dict | None = None) -> Unearned | dict:
     """:func:`paper_on_stand_in` for a map that earns nothing (``unearned``, from :func:`~.boosting.diagnose_step_rules`)
     on a stand-in differing in ``untested``: ``stand-in`` where no cell of the map can rescue the claim -- none holds, and
     every cell that does not fail compares nothing (``not measured``) or turns within the readings of our cut-off with
@@ -927,7 +991,8 @@ def _undecided_map_on_stand_in(unearned: Unearned, stand_in: str, untested, powe
     ``stand-in``, only data that differ and nothing ruling the difference out with a test of power (session 46's review
     of C3.1: every cell of its map set aside, the decisive failure on the runs was left undecided). Where a cell may hold
     (undecided by its own support, or turning with its chosen reading not failing), it stays unearned, saying what would
-    decide it; so it does where ``power`` (:func:`lead_power`) shows the runs could not see the paper's lead."""
+    decide it; so it does where ``power`` (:func:`lead_power`) shows the runs could not see the paper's lead. A ``stand-in``
+    says where nothing moves (:func:`_still_sentence`) and points at ``elsewhere`` (:func:`_elsewhere_sentence`)."""
     evidence = unearned.evidence or {}
     sweep = evidence.get("sweep") or []
     open_ = [c for c in sweep if c.get("verdict") not in ("fails", "not measured") and not _turned_at_failing_choice(c)]
@@ -942,14 +1007,21 @@ def _undecided_map_on_stand_in(unearned: Unearned, stand_in: str, untested, powe
     turned = [c for c in sweep if "readings turn" in c]
     how = (f"{len(turned)} of its {len(sweep)} cells turn within the readings of our cut-off, their chosen reading failing "
            "decisively, and the rest fail or compare nothing" if turned else f"none of its {len(sweep)} cells holds")
-    return {"kind": "stand-in", "evidence": {**evidence, "differences no check tests": list(untested)} | ({} if power is None else {"power": power}),
+    return {"kind": "stand-in", "evidence": _stand_in_evidence(evidence, untested, power, elsewhere),
             "text": f"It fails decisively on the runs and no cell of the verdict map rescues it ({how}: {unearned.reason}). "
                     f"The stand-in ({stand_in}) differs from the paper's data: {'; '.join(untested)}. "
                     f"{_power_sentence(evidence, power)}; nothing here tests the rest, so the stand-in's "
-                    "difference is not ruled out as the cause."}
+                    f"difference is not ruled out as the cause.{_still_sentence(power)}{_elsewhere_sentence(elsewhere)}"}
 
 
-def paper_on_stand_in(diagnosis, stand_in: str, untested=(), *, power: dict | None = None):
+def _stand_in_evidence(evidence: dict, untested, power: dict | None, elsewhere: dict | None) -> dict:
+    """A ``stand-in`` diagnosis's evidence: the map's, the differences no check tests, the claim's ``power`` and the same
+    claim ``elsewhere`` (its ids), where given."""
+    return ({**evidence, "differences no check tests": list(untested)} | ({} if power is None else {"power": power})
+            | ({} if elsewhere is None else {"the same claim on the paper's own data set": elsewhere["claims"]}))
+
+
+def paper_on_stand_in(diagnosis, stand_in: str, untested=(), *, power: dict | None = None, elsewhere: dict | None = None):
     """A step-rule claim's diagnosis (:func:`~.boosting.diagnose_step_rules`) on a stand-in for the paper's data
     (``stand_in``: how the data differ): a ``paper`` one -- every cell of the verdict map failing decisively, and the
     first-step check at the paper's row count ruling the subset's size out as the cause -- is not ``paper`` (the data are
@@ -964,24 +1036,31 @@ def paper_on_stand_in(diagnosis, stand_in: str, untested=(), *, power: dict | No
     (:func:`_undecided_map_on_stand_in`; the caller gives the diagnosis only to a decisive failure,
     :func:`decisive_only`). ``power``: the claim's own power (:func:`lead_power`, C3.1's), stated in place of the
     row-count check's, whose first-step ELBO gain is not the claim's comparison; where it shows the runs could not see the
-    paper's lead, the claim earns nothing (:class:`~.claims.Unearned`, what would decide it). Any other diagnosis is
-    kept."""
+    paper's lead, the claim earns nothing (:class:`~.claims.Unearned`, what would decide it); where it is given, the
+    row-count clause is scoped to what the check measures, the first greedy step's ELBO gain (:func:`_rows_scoped`), and
+    where no rule's selected iterate lies clearly above plain VI (``power["selected"]``) the text says the claim fails where
+    nothing moves (:func:`_still_sentence`; session 54's review). ``elsewhere``: the same claim on the paper's own data
+    set in another experiment (``{"claims": ids, "data": what it runs}``; C3.3's C2.7 on CHEMREACT), pointed at by id
+    (:func:`_elsewhere_sentence`). Any other diagnosis is kept."""
     if not isinstance(stand_in, str) or not stand_in.strip():
         raise TypeError(f"stand_in must name how the data differ from the paper's (a non-empty string); got {stand_in!r}")
     if isinstance(untested, str) or not all(isinstance(u, str) and u.strip() for u in untested):
         raise TypeError(f"untested must be a sequence of sentences naming the differences no check tests; got {untested!r}")
+    elsewhere = _check_elsewhere(elsewhere)
     if isinstance(diagnosis, Unearned) and untested:
-        return _undecided_map_on_stand_in(diagnosis, stand_in, untested, power)
+        return _undecided_map_on_stand_in(diagnosis, stand_in, untested, power, elsewhere)
     if not isinstance(diagnosis, dict) or diagnosis.get("kind") != "paper":
         return diagnosis
     evidence = diagnosis.get("evidence") or {}
     if untested:
         if power is not None and not power["sees"]:
             return _unseen_lead(None, power, evidence)
-        return {"kind": "stand-in", "evidence": {**evidence, "differences no check tests": list(untested)} | ({} if power is None else {"power": power}),
-                "text": f"{diagnosis.get('text', '')} The stand-in ({stand_in}) differs from the paper's data in more than "
-                        f"its size: {'; '.join(untested)}. {_power_sentence(evidence, power)}; nothing here tests the rest, "
-                        "so the stand-in's difference is not ruled out as the cause."}
+        text = diagnosis.get("text", "")
+        return {"kind": "stand-in", "evidence": _stand_in_evidence(evidence, untested, power, elsewhere),
+                "text": f"{text if power is None else _rows_scoped(text, evidence)} The stand-in ({stand_in}) differs from "
+                        f"the paper's data in more than its size: {'; '.join(untested)}. {_power_sentence(evidence, power)}; "
+                        "nothing here tests the rest, so the stand-in's difference is not ruled out as the cause."
+                        f"{_still_sentence(power)}{_elsewhere_sentence(elsewhere)}"}
     return Unearned(f"every cell of the verdict map fails decisively on the stand-in ({stand_in}), and the first-step check "
                     "at the paper's row count rules the row count out as the cause: neither the paper (not its data) nor the "
                     "stand-in (nothing else of the data's difference is tested) is shown to decide it ("
@@ -1391,7 +1470,10 @@ def lead_power(records: pd.DataFrame, column: str = "train_ll") -> dict:
     error over the replicates (:func:`_means_se`) and the smallest lead the test detects four times in five
     (``detectable``: ``(TIE_SE + POWER_SE) se``), against Table 3's lead (:func:`table3_lead`, ``paper``; ``sees`` whether
     every rule's ``detectable`` is below it). The stand-in's failure of "best" is a failure only where the runs could
-    see the paper's lead (session 47's review: the power C3.1 quoted was the first step's ELBO gain's)."""
+    see the paper's lead (session 47's review: the power C3.1 quoted was the first step's ELBO gain's). ``selected``: the
+    largest gain of a rule's selected iterate over plain VI on ``column`` and whether every rule's lies within
+    :data:`TIE_SE` standard errors of zero (:func:`selected_gain_over_plain_vi`: the ranking then fails where nothing
+    moves)."""
     check_choice("column", column, tuple(BEST_COLUMNS))
     mean, se = _means_se(records, column)
     rules = {}
@@ -1399,7 +1481,27 @@ def lead_power(records: pd.DataFrame, column: str = "train_ll") -> dict:
         e = float(np.hypot(se["adaafw"], se[m]))
         rules[m] = {"lead": float(mean["adaafw"] - mean[m]), "se": e, "detectable": (TIE_SE + POWER_SE) * e}
     paper = table3_lead(column)
-    return {"column": column, "rules": rules, "paper": paper, "sees": all(r["detectable"] < paper for r in rules.values())}
+    return {"column": column, "rules": rules, "paper": paper, "sees": all(r["detectable"] < paper for r in rules.values()),
+            "selected": selected_gain_over_plain_vi(records, column)}
+
+
+def selected_gain_over_plain_vi(records: pd.DataFrame, column: str = "train_ll", n_se: float = TIE_SE) -> dict:
+    """Whether any step rule's selected iterate (Sec. 6.2's protocol behind Table 3, :func:`~.boosting.best_median_iterate`)
+    lies clearly above plain VI on ``column``: each rule's gain over its run's ``t = 0``, paired by replicate
+    (:func:`axis_headroom`), and ``{"column", "rule", "gain", "se", "n_se", "nothing_moves"}``, the largest gain with its
+    standard error, ``rules`` the number of rules, ``above`` the rules whose gain lies more than ``n_se`` standard errors
+    above zero (``{rule: {"gain", "se"}}``), and ``nothing_moves`` whether every rule's gain lies within ``n_se`` standard
+    errors of zero (false where a rule has one replicate: no error to judge it by). :func:`~.boosting.selected_is_plain_vi` catches only a
+    selection that is plain VI exactly; this one catches the rules tied with plain VI within the noise (session 54's
+    review), where Table 3's "AdaAFW best" fails as a tie of every rule with plain VI. Every rule is judged, not the
+    largest mean alone: a rule with a smaller gain and a smaller error can lie clearly above (at the paper scale the
+    authors' exact rows' largest is Predefined's +0.0039 ± 0.0019, 1.99 SE, while AdaPFW's +0.0023 ± 0.0009 lies 2.57 SE
+    above plain VI: something moves)."""
+    n_se = check_real("n_se", n_se, low=0.0, low_open=True)
+    h = axis_headroom(records, column)
+    above = {m: {"gain": r["gain"], "se": r["se"]} for m, r in h["rules"].items() if r["gain"] > n_se * r["se"]}
+    return {"column": column, "rule": h["rule"], "gain": h["gain"], "se": h["se"], "n_se": n_se, "rules": len(h["rules"]),
+            "above": above, "nothing_moves": bool(all(abs(r["gain"]) <= n_se * r["se"] for r in h["rules"].values()))}
 
 
 def lead_power_text(power: dict) -> str:
