@@ -48,7 +48,16 @@ def test_b5_quotes_say_what_session_52_changed():
     itself reports line search slower than herding): B5.13 is gone, and B5.6 is the check of that sentence."""
     assert "not a test of the paper" in quote_of("B5.6")["where"] and "finite termination" in quote_of("B5.6")["where"]
     assert "read at 3, 10 and 30" in quote_of("B5.9")["where"] and "every cell counted without it" not in quote_of("B5.9")["where"]
-    assert "beside, deciding nothing" in quote_of("B5.3")["where"] and "deciding reading" not in quote_of("B5.3")["where"]
+    assert "deciding reading" not in quote_of("B5.3")["where"]
     assert quote_of("B5.13") is None
     assert "check of that sentence" in quote_of("B5.6")["where"]
     assert not any("B5.13" in str(v) for q in catalogue().values() for v in q.values())
+
+
+def test_b5_map_claim_quotes_are_short_and_name_the_decided_rule():
+    """Session 55, fix 15: B5.3's and B5.8's `where` had grown into session history (B5.3's beside-readings now live in its
+    claim text, the history in docs/paper-B.md); each says where the words are, how they are read, and that THE RULE for
+    B5's map claims decides them -- briefly. Main's B5.3 `where` (about 900 characters, sessions 52-54) fails this."""
+    for cid in ("B5.3", "B5.8"):
+        where = quote_of(cid)["where"]
+        assert "THE RULE for B5's map claims" in where and "session" not in where and len(where) < 300

@@ -958,23 +958,6 @@ def test_rescue_cells_need_every_cut_and_random_ties():
         rescue_cells({(6, 1.0): ["holds"]}, {}, br)
 
 
-def test_failure_cuts_separate_established_from_undecided():
-    """B5.3: fails at 0.4 and 0.5, undecided at 0.6 where d = 6 is open (the paper-scale brackets of 6c628b7)."""
-    from inferopt.experiment.moment_claims import failure_cuts, lost_setting_claim
-    from inferopt.experiment.herding_claims import map_holds
-
-    def claim(cells):
-        return lost_setting_claim(map_holds(list(cells.values())), cells)
-    at = {0.4: {(6, 0.5): "holds", (6, 1.0): "fails", (8, 1.0): "fails", (10, 2.0): "fails"},
-          0.5: {(6, 0.5): "holds", (6, 1.0): "fails", (8, 2.0): "fails", (10, 2.0): "fails"},
-          0.6: {(6, 0.5): "holds", (6, 1.0): "inconclusive", (6, 2.0): "inconclusive", (8, 0.5): "holds", (8, 2.0): "fails",
-                (10, 0.5): "holds", (10, 2.0): "fails"}}
-    r = failure_cuts({c: claim(v) for c, v in at.items()})
-    assert r["established"] == [0.4, 0.5] and r["held"] == [] and r["undecided"] == {0.6: [6]}
-    with pytest.raises(ValueError, match="claims_by_cut"):
-        failure_cuts({})
-
-
 def test_what_would_decide_names_the_tie_rule_as_well_as_d():
     """B5.8 (session 47's second fresh review): "the paper's d" alone was incomplete: at d = 8 the tie rule splits it."""
     from inferopt.experiment.moment_claims import what_would_decide
@@ -1072,7 +1055,8 @@ def test_coupling_summary_puts_a_d_on_a_side_only_at_every_cut():
     failed at none -- d = 8, w (d - 1) = 0.5, undecided at 0.4 and 0.5 under random ties). Strict: a cell is on a side only
     where it takes that word at every cut. On the paper-scale brackets w (d - 1) = 0.5 holds at d = 6 only (d = 8 [0.255,
     0.499] and d = 10 [0.223, 0.406] straddle 0.4) and w (d - 1) = 2 fails at d = 8 and 10 only (d = 6 [0.507, 0.764]
-    straddles 0.6): the coupling does not decide. Fix 12's code found it deciding (0.5 holding, 2 failing at every d)."""
+    straddles 0.6). Session 55 (fix 15): its unused "holding" / "failing" / "decides" are gone -- it only shows the sides;
+    coupling_tie_verdict decides."""
     from inferopt.experiment.moment_claims import coupling_summary, entropy_minimization_bracket
     brackets = {(8, 1.0): (0.457, 0.676), (8, 0.5): (0.255, 0.499), (8, 2.0): (0.809, 0.895), (6, 1.0): (0.576, 0.746),
                 (6, 0.5): (0.183, 0.396), (6, 2.0): (0.507, 0.764), (10, 1.0): (0.226, 0.517), (10, 0.5): (0.223, 0.406),
@@ -1081,16 +1065,10 @@ def test_coupling_summary_puts_a_d_on_a_side_only_at_every_cut():
     word = lambda x: x if isinstance(x, str) else {True: "holds", False: "fails", None: "inconclusive"}[x]
     words = {k: [word(entropy_minimization_bracket(lo, hi, c)) for c in cuts] for k, (lo, hi) in brackets.items()}
     s = coupling_summary(words, cuts)
-    assert s["holding"] == [] and s["failing"] == [] and not s["decides"]
+    assert set(s) == {"by_coupling"}
     assert s["by_coupling"][2.0] == {6: ("fails in part", [0.6]), 8: ("fails", []), 10: ("fails", [])}
     assert s["by_coupling"][0.5] == {6: ("holds", []), 8: ("holds in part", [0.4]), 10: ("holds in part", [0.4])}
     assert s["by_coupling"][1.0][10] == ("holds in part", [0.4, 0.5]) and s["by_coupling"][1.0][6] == ("fails in part", [0.6])
-    # were every d's cell clear of every cut, the coupling would decide
-    clear = {k: (["holds"] * 3 if k[1] == 0.5 else ["fails"] * 3 if k[1] == 2.0 else w) for k, w in words.items()}
-    c = coupling_summary(clear, cuts)
-    assert c["holding"] == [0.5] and c["failing"] == [2.0] and c["decides"]
-    split = coupling_summary({(3, 0.4): ["holds"] * 3, (5, 0.4): ["fails"] * 3, (3, 1.6): ["holds"] * 3, (5, 1.6): ["fails"] * 3}, cuts)
-    assert split["holding"] == [] and split["failing"] == [] and not split["decides"]
     assert coupling_summary({(6, 1.0): ["holds", "fails", "inconclusive"]}, cuts)["by_coupling"][1.0][6] == ("splits", [0.6])
     assert coupling_summary({(6, 1.0): ["inconclusive"] * 3}, cuts)["by_coupling"][1.0][6] == ("undecided", cuts)
     with pytest.raises(ValueError, match="one word per cut"):
@@ -1189,9 +1167,9 @@ def test_coupling_tie_verdict_is_strict_and_skips_unmeasured_cells():
     assert dec["rescue"] == [] and (dec["verdict"], dec["kind"]) == ("fails", None)
     nm = ["not measured"] * 3
     low = {(6, 0.5): ["holds"] * 3, (6, 3.0): nm}
-    assert coupling_tie_verdict({"lowest index": low}, cuts) | {"by_rule": None} == {
+    assert coupling_tie_verdict({"lowest index": low}, cuts) | {"by_rule": None, "by_cut": None} == {
         "verdict": "holds", "kind": None, "rescue": [(6, 0.5, "lowest index")], "failing": [], "lost_d": [6], "by_rule": None,
-        "unmeasured": [(6, 3.0)]}
+        "by_cut": None, "coincide": [], "unmeasured": [(6, 3.0)]}
     other = {(6, 0.5): ["holds", "holds", "not measured"], (6, 3.0): nm}
     assert coupling_tie_verdict({"lowest index": low, "random ties": other}, cuts)["verdict"] == "inconclusive"
     assert coupling_tie_verdict({"lowest index": {(6, 3.0): nm}}, cuts)["verdict"] == "inconclusive"
@@ -1329,3 +1307,37 @@ def test_b5_notebook_decides_without_the_one_sided_readings():
     assert "COMPARATIVE53" not in readings and "COMPARATIVE53 = " in src     # computed, beside
     assert "claim59_wo" not in src and "flagged=FLAGGED" not in src and "[*chosen, 0]" not in src
     assert "noted, not removed" in src and "reading_turn" not in src and not hasattr(mc, "reading_turn")
+
+
+def test_coupling_tie_verdict_names_undecided_readings_and_merges_coinciding_runs():
+    """Session 55, fix 15 (the project lead's decided rule for B5.3 and B5.8). 1. A reading at which the claim is undecided
+    turns nothing but is named with its numbers: on the paper-scale brackets (lowest index) the failure is established at
+    0.4 and 0.5, and at 0.6 no d = 6 cell fails (d = 6's cells at w (d - 1) = 1, [0.576, 0.746], and 2, [0.507, 0.764],
+    straddle 0.6) -- "by_cut" says so; at 0.5 d = 6 fails through those two cells, the one at 2 by 0.007. 2. Two tie rules
+    whose runs coincide in a cell (the same rows of numbers) are one cell of the map, labelled "lowest index = random
+    ties"; runs that differ stay two cells; coinciding numbers with different words are refused. Main's code (fix 14)
+    took no ``numbers`` and gave no "by_cut" / "coincide": this test fails there."""
+    from inferopt.experiment.moment_claims import coupling_tie_verdict
+    cuts = [0.4, 0.5, 0.6]
+    lvl = lambda k: (k[0], round(k[1] * (k[0] - 1), 4))
+    chosen = {lvl(k): [_b53_words(c)[k] for c in cuts] for k in B53_BRACKETS}
+    nums = {lvl(k): [list(b)] for k, b in B53_BRACKETS.items()}
+    ties_nums = dict(nums) | {(6, 2.0): [[0.497, 0.76], [0.502, 0.77]]}          # random ties' own runs at d = 6, w (d - 1) = 2
+    ties = dict(chosen) | {(6, 2.0): ["fails", "inconclusive", "inconclusive"]}
+    dec = coupling_tie_verdict({"lowest index": chosen, "random ties": ties}, cuts, 1,
+                               {"lowest index": nums, "random ties": ties_nums})
+    assert (dec["verdict"], dec["kind"]) == ("fails", "setting")
+    assert dec["rescue"] == [(6, 0.5, "lowest index = random ties")]
+    assert (6, 2.0, "lowest index") in dec["by_cut"][1]["failing"] and (6, 2.0, "random ties") not in dec["by_cut"][1]["failing"]
+    assert [c["lost_d"] for c in dec["by_cut"]] == [[], [], [6]]
+    assert [c_ for c_ in dec["by_cut"][1]["failing"] if c_[0] == 6] == [(6, 1.0, "lowest index = random ties"), (6, 2.0, "lowest index")]
+    assert len(dec["coincide"]) == len(B53_BRACKETS) - 1 and (6, 2.0, ["lowest index", "random ties"]) not in dec["coincide"]
+    assert (6, 0.5, ["lowest index", "random ties"]) in dec["coincide"]
+    # without numbers every (cell, tie rule) is its own cell, and the verdict is the same (merging identical cells moves none)
+    plain = coupling_tie_verdict({"lowest index": chosen, "random ties": ties}, cuts, 1)
+    assert plain["coincide"] == [] and (plain["verdict"], plain["kind"]) == (dec["verdict"], dec["kind"])
+    assert plain["rescue"] == [(6, 0.5, "lowest index"), (6, 0.5, "random ties")]
+    with pytest.raises(ValueError, match="words differ"):
+        coupling_tie_verdict({"lowest index": chosen, "random ties": ties}, cuts, 1, {"lowest index": nums, "random ties": nums})
+    with pytest.raises(ValueError, match="numbers"):
+        coupling_tie_verdict({"lowest index": chosen}, cuts, 1, {"tie-free": nums})

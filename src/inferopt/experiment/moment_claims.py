@@ -78,8 +78,8 @@ read where the run ends, over its last decade, not over an early plateau:
 * session 47 (the second fresh review of issue 44): :func:`closer_majority`, :func:`frequency_verdict` -- B5.9 a frequency
   claim ("more often"), the share of decisive cells where herding is strictly closer, per tie rule, at 1/2 (read at 3/5 and 2/3), a turn
   naming the tie rule and d;  `off_grid_regime` -- B5.10 on the params' grid (`FIGURE_GRID`, until session 48), the extra couplings
-  beside as Sec. 5.2's regime; :func:`rescue_cells`, :func:`failure_cuts` -- B5.3's rescue cells and the cuts its failure
-  is established at; :func:`what_would_decide` -- the tie rule as well as d.
+  beside as Sec. 5.2's regime; :func:`rescue_cells` -- B5.3's rescue cells (`failure_cuts`, the cuts its failure is
+  established at by the per-d rule, gone in session 55); :func:`what_would_decide` -- the tie rule as well as d.
 * session 48 (the fresh review of issue 44: the coupling axis chosen per claim, the premise applied unevenly, 2/3 on 3
   cells): :func:`axis_cells` -- one set of cells for B5.2, B5.8 and B5.9, the params' grid of couplings (the paper gives
   no pair weight: "Fig. 7's own grid" was ours) and ``extra_couplings``; :func:`premise_gate` -- the abstract's and Sec. 6's
@@ -108,6 +108,13 @@ read where the run ends, over its last decade, not over an early plateau:
   one rule for B5.3 and B5.8 -- a cell decisive only where it takes one word at every reading, every (cell, tie rule) a
   cell of the map (the tie rule an open setting, not noise), `setting` where a decisive cell rescues and no d is free of
   failures (the lost d cannot explain the split); the cut tolerance (`near_cut_cells`, `near_cuts`, `CUT_TOLERANCE`) gone.
+* session 55 (fix 15: three fresh reviews disagreed on B5.3 and B5.8; the project lead decided the rule once, THE RULE in
+  docs/paper-B.md): :func:`coupling_tie_verdict` -- a reading at which the claim is undecided turns nothing and is named
+  with its numbers (``"by_cut"``); two tie rules whose runs coincide in a cell are one cell of the map (``numbers``,
+  ``"coincide"``); the cells where herding ends beyond the moment set's radius are a fact shown beside, not a gate and not
+  a regime set apart (herding there lands farther from ``p*`` than a typical distribution with ``p*``'s moments: it too
+  fails to approach the maximum-entropy distribution). :func:`coupling_summary`'s unused "holding" / "failing" /
+  "decides" and `failure_cuts` (B5.3's per-d text) gone.
 """
 
 from __future__ import annotations
@@ -1364,22 +1371,6 @@ def rescue_cells(chosen_words, tie_words, brackets) -> dict:
     return {"rescue": rescue, "partial": partial}
 
 
-def failure_cuts(claims_by_cut) -> dict:
-    """B5.3's failure per deciding cut (session 47's second fresh review: "at 0.6 the claim is undecided, the failure is
-    established at 0.4 and 0.5 only"): ``claims_by_cut`` maps each cut to the claim at it (:func:`lost_setting_claim`'s
-    dict). Returns ``{"established": cuts where it fails, "held": cuts where it holds, "undecided": {cut: the d left
-    open there (undecided, or all d where they split)}}``."""
-    if not isinstance(claims_by_cut, dict) or not claims_by_cut:
-        raise ValueError(f"claims_by_cut must map cuts to lost_setting_claim's dicts; got {claims_by_cut!r}")
-    if any(not isinstance(c, dict) or not {"verdict", "by_value", "undecided"} <= set(c) for c in claims_by_cut.values()):
-        raise ValueError("claims_by_cut's values must be lost_setting_claim's dicts")
-    cuts = sorted(claims_by_cut)
-    return {"established": [c for c in cuts if claims_by_cut[c]["verdict"] is False],
-            "held": [c for c in cuts if claims_by_cut[c]["verdict"] is True],
-            "undecided": {c: list(claims_by_cut[c]["undecided"]) or sorted(claims_by_cut[c]["by_value"])
-                          for c in cuts if claims_by_cut[c]["verdict"] is None}}
-
-
 def what_would_decide(lost_d: bool, tie_rules, split=None) -> str:
     """What would decide a B5 map claim left open (session 47's second fresh review, B5.8: "the paper's d" alone was
     incomplete -- at d = 8 the tie rule still splits it): the paper's d for Figs. 6 and 7 where the d split it
@@ -1408,8 +1399,9 @@ def tie_rule_split(words, chosen: str, beyond=()) -> dict:
     reviews of B5.8 and B5.9 -- the d-split came from one cell per d at w (d - 1) = 2, which flips with the tie rule: at
     d = 8 line search / herding is 0.651 with the lowest index, 2.43-2.51 with random ties, 0.80-1.10 tie-free).
     ``words``: tie rule -> {``(d, coupling)``: the cell's verdict word}, ``chosen`` the rule that decides (the lowest
-    index); ``beyond``: the cells where herding with the chosen rule ends beyond the moment set's radius (a regime where
-    the comparison means little, flagged). The split couplings are those where the chosen rule's decisive words
+    index); ``beyond``: the cells where herding with the chosen rule ends beyond the moment set's radius (flagged, a fact
+    shown beside, not a gate: herding there lands farther from ``p*`` than a typical distribution with ``p*``'s moments --
+    it too fails to approach the maximum-entropy distribution, and B5.8 compares which of the two fails more). The split couplings are those where the chosen rule's decisive words
     (``holds`` / ``fails``) disagree over d; a split cell flips where another rule decides it otherwise. Returns
     ``{"couplings": the split couplings, sorted, "cells": {(d, coupling): {"words": {rule: word}, "flips", "beyond"}},
     "tie_rule": some split and every split cell flips}``."""
@@ -1429,30 +1421,40 @@ def tie_rule_split(words, chosen: str, beyond=()) -> dict:
     return {"couplings": split, "cells": cells, "tie_rule": bool(cells) and all(c["flips"] for c in cells.values())}
 
 
-def coupling_tie_verdict(words, cuts, at=None) -> dict:
-    """A B5 claim decided over the map of the coupling, d and the tie rule (session 52: sessions 50 and 51's reviews of B5.3;
-    session 54, fixes 13 and 14: one strict rule for B5.3 and B5.8). ``words``: tie rule -> {``(d, coupling)``: [its
-    verdict word at each reading in ``cuts``]}, the chosen rule first (the lowest index). Every (cell, tie rule) is a cell
-    of the map -- the tie rule is an open setting of ours like the coupling, not noise (fix 14: the fresh review of fix 13
-    found fix 13's agreement across tie rules could never earn the tie rule's `setting`). A cell is decisive where it
-    takes one word (``holds``: a rescue, or ``fails``) at every reading: a reading it is undecided at (a position bracket
-    straddling the cut) leaves it undecisive -- no tolerance sets a reading aside (fix 13: the bracket is the measurement's
-    uncertainty, the readings the cut's). A (d, coupling) the chosen rule measures at no reading (the premise absent:
-    B5.8's extra couplings) decides nothing under any rule and is listed in ``"unmeasured"``; another rule's unmeasured
-    cell is no cell. The claim holds where every cell holds decisively; fails, kind ``setting`` (the rubric's: an open
+def coupling_tie_verdict(words, cuts, at=None, numbers=None) -> dict:
+    """A B5 claim decided over the map of the coupling, d and the tie rule (Sec. 5.3, Fig. 7; Sec. 6's sentences read on
+    its runs): one rule for B5.3 and B5.8 (session 55, fix 15: the project lead's decision, written once in
+    docs/paper-B.md's THE RULE). ``words``: tie rule -> {``(d, coupling)``: [its verdict word at each reading in
+    ``cuts``]}, the chosen rule first (the lowest index).
+
+    1. Readings: a cell is decisive where it takes one word (``holds``: a rescue, or ``fails``) at every reading; a reading
+       it is undecided at (a position bracket straddling the cut) leaves it undecisive. ``"by_cut"`` gives, per reading,
+       the cells failing there and the d with no failing cell there, so that a reading at which the claim is undecided,
+       turning nothing, is named with its numbers.
+    2. The tie rule is an open setting of the map (the paper gives none), like the coupling and d: every (cell, tie rule)
+       is a cell of the map -- except where two rules' runs coincide in a cell (``numbers``: tie rule -> {``(d,
+       coupling)``: that rule's numbers there, one row per run}; coinciding where both rules hold the same set of rows,
+       e.g. line search with no tied step): they are one cell, labelled with the rules joined by `` = ``, and listed in
+       ``"coincide"``. Coinciding numbers with different words raise ValueError.
+    3. A (d, coupling) the chosen rule measures at no reading (the premise absent) decides nothing under any rule
+       (``"unmeasured"``); another rule's unmeasured cell is no cell.
+
+    The claim holds where every cell holds decisively under every rule; fails, kind ``setting`` (the rubric's: an open
     setting rescues it in a decisive cell of the map, on equal inputs), where a decisive cell rescues it, another fails
     decisively, and the lost d does not explain the split (THE RULE's lost setting: ``"lost_d"``, the d at which no cell
-    fails under any rule at the chosen reading ``at``, an index into ``cuts`` (None: at any reading) -- the paper's d could
-    be one of them, where the claim would not fail -- is empty; fix 14: fix 13's "one coupling holding at every d at every
-    reading" asked more than that); fails with no kind
-    (``kind`` None: the caller reports it inconclusive, naming the cells) where some cell fails decisively otherwise; else
-    inconclusive. ``by_rule``: :func:`coupling_summary` per rule over the measured cells, the side each coupling takes at
-    each d. Returns ``{"verdict", "kind", "rescue", "failing": [(d, coupling, rule)], "lost_d", "by_rule",
-    "unmeasured"}``, cells sorted by coupling, then d, then rule in the given order."""
+    fails under any rule at the reading ``at``, an index into ``cuts`` (None: at any reading) -- the paper's d could be one
+    of them -- is empty); fails with no kind (the caller reports it inconclusive, naming the cells) where some cell fails
+    decisively otherwise; else inconclusive. ``by_rule``: :func:`coupling_summary` per rule over the measured cells.
+    Returns ``{"verdict", "kind", "rescue", "failing": [(d, coupling, rule label)], "lost_d", "by_cut": [{"cut",
+    "failing", "lost_d"}], "coincide": [(d, coupling, [rules])], "by_rule", "unmeasured"}``, cells sorted by coupling,
+    then d, then rule in the given order."""
     c = as_finite_array("cuts", cuts, ndim=1, nonempty=True).tolist()
     if not isinstance(words, dict) or not words or not all(isinstance(w, dict) and w for w in words.values()):
         raise ValueError(f"words must map tie rules to non-empty {{(d, coupling): [word per cut]}} dicts; got {words!r}")
     at = None if at is None else check_int("at", at, low=0, high=len(c) - 1)
+    numbers = {} if numbers is None else numbers
+    if not isinstance(numbers, dict) or set(numbers) - set(words) or not all(isinstance(v, dict) for v in numbers.values()):
+        raise ValueError(f"numbers must map tie rules of words to {{(d, coupling): rows}} dicts; got {numbers!r}")
     rules = list(words)
     for r in rules:
         for k, ws in words[r].items():
@@ -1461,18 +1463,35 @@ def coupling_tie_verdict(words, cuts, at=None) -> dict:
     order = lambda k: (float(k[1]), k[0])
     unmeasured = sorted((k for k, ws in words[rules[0]].items() if all(w == "not measured" for w in ws)), key=order)
     cells = sorted((k for k in words[rules[0]] if k not in unmeasured), key=order)
-    said = {(k, r): list(words[r][k]) for k in cells for r in rules
-            if k in words[r] and any(w != "not measured" for w in words[r][k])}
+    ran = {(k, r): list(words[r][k]) for k in cells for r in rules if k in words[r] and any(w != "not measured" for w in words[r][k])}
+
+    def rows(r, k):   # a rule's runs in a cell as a set of rows (None: no numbers given)
+        if k not in numbers.get(r, {}):
+            return None
+        a = as_finite_array(f"numbers[{r!r}][{k!r}]", numbers[r][k], nonempty=True)
+        return frozenset(map(tuple, a.reshape(len(a), -1).tolist() if a.ndim > 1 else [a.tolist()]))
+    groups = {}   # (k, first rule) -> the rules whose runs coincide with it there
+    for (k, r) in ran:
+        home = next((g for (kk, g) in groups if kk == k and rows(r, k) is not None and rows(r, k) == rows(g, k)), r)
+        if home != r and ran[(k, home)] != ran[(k, r)]:
+            raise ValueError(f"numbers coincide for {home!r} and {r!r} at {k!r} but their words differ")
+        groups.setdefault((k, home), []).append(r)
+    said = {(k, " = ".join(rs)): ran[(k, rs[0])] for (k, _), rs in groups.items()}
+    coincide = [(*k, rs) for (k, _), rs in groups.items() if len(rs) > 1]
     by_rule = {r: coupling_summary({k: words[r].get(k, ["not measured"] * len(c)) for k in cells}, c) for r in rules} if cells else {}
     every = lambda kr, w: all(x == w for x in said[kr])
     rescue = [(*k, r) for (k, r) in said if every((k, r), "holds")]
     failing = [(*k, r) for (k, r) in said if every((k, r), "fails")]
-    lost_d = sorted({k[0] for k in cells} - {k[0] for (k, r), ws in said.items() if "fails" in (ws if at is None else ws[at:at + 1])})
-    verdict, kind = (("holds", None) if said and len(rescue) == len(said) and len(said) == len(cells) * len(rules) else
+    by_cut = [{"cut": x, "failing": [(*k, r) for (k, r), ws in said.items() if ws[i] == "fails"],
+               "lost_d": sorted({k[0] for k in cells} - {k[0] for (k, r), ws in said.items() if ws[i] == "fails"})}
+              for i, x in enumerate(c)]
+    lost_d = (by_cut[at]["lost_d"] if at is not None else
+              sorted({k[0] for k in cells} - {k[0] for (k, r), ws in said.items() if "fails" in ws}))
+    verdict, kind = (("holds", None) if said and len(rescue) == len(said) and len(ran) == len(cells) * len(rules) else
                      ("fails", "setting") if failing and rescue and not lost_d else
                      ("fails", None) if failing else ("inconclusive", None))
-    return {"verdict": verdict, "kind": kind, "rescue": rescue, "failing": failing, "lost_d": lost_d,
-            "by_rule": by_rule, "unmeasured": unmeasured}
+    return {"verdict": verdict, "kind": kind, "rescue": rescue, "failing": failing, "lost_d": lost_d, "by_cut": by_cut,
+            "coincide": coincide, "by_rule": by_rule, "unmeasured": unmeasured}
 
 
 def rule_words_text(words, numbers, unit: str = "") -> str:
@@ -1550,11 +1569,9 @@ def coupling_summary(words, cuts) -> dict:
     ties, at 0.6 alone). ``words``: ``(d, coupling) -> [verdict word at each cut]``, ``cuts`` the cuts in that order. Per
     coupling, per d, the cell's side: ``"holds"`` / ``"fails"`` where it takes that word at every cut, ``"splits"`` where
     it holds at some cut and fails at another, ``"holds in part"`` / ``"fails in part"`` where it takes that word at some
-    cuts and none at the others, ``"undecided"`` where it takes neither anywhere; with the cuts it takes no word at. The
-    coupling decides where some coupling holds at every d and another fails at every d, each at every cut (an open
-    setting: `setting` is then earned by a decisive rescue, :func:`coupling_tie_verdict`). Returns ``{"by_coupling":
-    {coupling: {d: (side, [undecided cuts])}}, "holding": the couplings holding at every d, "failing": those failing at
-    every d, "decides": both non-empty}``, couplings and d sorted."""
+    cuts and none at the others, ``"undecided"`` where it takes neither anywhere; with the cuts it takes no word at (shown
+    per tie rule by :func:`coupling_tie_verdict`, which decides). Returns ``{"by_coupling": {coupling: {d: (side,
+    [undecided cuts])}}}``, couplings and d sorted."""
     c = as_finite_array("cuts", cuts, ndim=1, nonempty=True).tolist()
     if not isinstance(words, dict) or not words:
         raise ValueError(f"words must map (d, coupling) to verdict words at each cut; got {words!r}")
@@ -1567,10 +1584,7 @@ def coupling_summary(words, cuts) -> dict:
         side = ("splits" if held and failed else "holds" if held == len(ws) else "fails" if failed == len(ws) else
                 "holds in part" if held else "fails in part" if failed else "undecided")
         out.setdefault(key[1], {})[key[0]] = (side, [x for x, w in zip(c, ws) if w not in ("holds", "fails")])
-    by = {lv: dict(sorted(v.items())) for lv, v in out.items()}
-    every = lambda side: [lv for lv, v in by.items() if all(s_ == side for s_, _ in v.values())]
-    holding, failing = every("holds"), every("fails")
-    return {"by_coupling": by, "holding": holding, "failing": failing, "decides": bool(holding and failing)}
+    return {"by_coupling": {lv: dict(sorted(v.items())) for lv, v in out.items()}}
 
 
 def finite_termination(stops, final_errors) -> dict:
