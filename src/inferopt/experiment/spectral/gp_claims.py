@@ -146,18 +146,50 @@ def d54_shares(shares, low: float) -> list[float]:
     return [s_ for s_ in _share_list(shares) if s_ >= low]
 
 
-def _share_reading(claim_id, table, lanczos, share, cut=None):
-    """D5.1's (at the factor ``cut``, default 1.5) or D5.3's (SGD's cost below LANCZOS's on both datasets beyond the tie
-    ``cut``, default :data:`~.gp.TIE`) reading at one share (Sec. 5.2, Fig. 3: the cost of each curve to a test RMSE): ``None``
-    (undecided) where an arm's miss on a dataset the claim reads is undecided (:func:`miss_undecided`), else
-    :func:`~.gp.d51_reading` / :func:`~.gp.d53_reading`. Every share is read alike for both arms: a target an arm meets at its
-    first record costs that arm the record, its start-up (a line search's first accepted step) included, and a target an arm
-    never reaches within the budget is that arm's miss (an infinite cost where genuine, a bound where still descending)."""
+def _reading_at(claim_id, table, lanczos, share, cut=None):
+    """D5.1's or D5.3's reading at one share before the start-up rule (:func:`_share_reading`): ``None`` where an arm's miss on
+    a dataset the claim reads is undecided (:func:`miss_undecided`), else :func:`~.gp.d51_reading` / :func:`~.gp.d53_reading`."""
     if any(miss_undecided(table, n, lanczos, share) for n in READ[claim_id]):
         return None
     if claim_id == "D5.1":
         return d51_reading(table, lanczos, share, D51_FACTOR if cut is None else cut)
     return d53_reading(table, lanczos, share, TIE if cut is None else cut)
+
+
+def startup_only(claim_id: str, table: pd.DataFrame, lanczos: str, share: float) -> bool:
+    """Does a speed claim's ratio at the target ``share`` rest on the start-up alone: on a dataset it reads (:data:`READ`), BOTH
+    compared methods meet the target at their first record (:func:`first_step`)? A hold there compares each arm's first iterate
+    (a line search's start-up against one stochastic step), which the start decides, not how fast either descends (Sec. 5.2,
+    Fig. 3: the speed of the curves): it is no hold (:func:`_share_reading`, :func:`startup_hold`)."""
+    claim_id = _claim(claim_id, SPEED)
+    return any(first_step(table, n, lanczos, share) for n in READ[claim_id] if n in set(table.dataset))
+
+
+def _share_reading(claim_id, table, lanczos, share, cut=None):
+    """D5.1's (at the factor ``cut``, default 1.5) or D5.3's (SGD's cost below LANCZOS's on both datasets beyond the tie
+    ``cut``, default :data:`~.gp.TIE`) reading at one share (Sec. 5.2, Fig. 3: the cost of each curve to a test RMSE): ``None``
+    (undecided) where an arm's miss on a dataset the claim reads is undecided (:func:`miss_undecided`) or where it holds on
+    the start-up alone (:func:`startup_only`: both arms meet the target at their first record, the rule :func:`startup_hold`
+    applies to D5.4: such a hold decides nothing, a failure there still does), else :func:`~.gp.d51_reading` /
+    :func:`~.gp.d53_reading`. Every other share is read alike for both arms: a target one arm meets at its first record costs
+    that arm the record, its start-up (a line search's first accepted step) included, and a target an arm never reaches within
+    the budget is that arm's miss (an infinite cost where genuine, a bound where still descending)."""
+    got = _reading_at(claim_id, table, lanczos, share, cut)
+    return None if got is True and startup_only(claim_id, table, lanczos, share) else got
+
+
+def startup_text(claim_id: str, table: pd.DataFrame, lanczos: str, shares) -> str:
+    """The sentence naming the target shares of ``shares`` where D5.1's or D5.3's reading at its bar would hold on the start-up
+    alone (:func:`startup_only`), with their LANCZOS / SGD ratios: no hold, deciding nothing (:func:`_share_reading`); empty
+    where there are none."""
+    claim_id = _claim(claim_id, ("D5.1", "D5.3"))
+    _comparison(table, lanczos)
+    at = [s_ for s_ in _share_list(shares) if _reading_at(claim_id, table, lanczos, s_) is True and startup_only(claim_id, table, lanczos, s_)]
+    if not at:
+        return ""
+    return (f"At share {', '.join(f'{s_:g}' for s_ in at)} SGD would lead on the start-up alone (" + "; ".join(_ratios_at(claim_id, table, lanczos, s_) for s_ in at)
+            + ", LANCZOS / SGD): both arms meet the target at their first record, a comparison of each arm's first iterate (the line search's "
+            "start-up against one stochastic step), which the start decides: no hold, deciding nothing (the start-up rule D5.4 reads too). ")
 
 
 def judged_share(claim_id: str, table: pd.DataFrame, lanczos: str, shares, chosen: float):
@@ -180,6 +212,11 @@ def _ratio_words(r) -> str:
     return "0 (SGD misses it)" if r == 0 else f"{r:.3g}"
 
 
+def _ratios_at(claim_id, table, lanczos, share) -> str:
+    """Each dataset a speed claim reads with its LANCZOS / SGD ratios at ``share`` in the units of :data:`UNIT_WORDS`."""
+    return "; ".join(f"{n}: " + " / ".join(_ratio_words(time_ratio(table, n, lanczos, share, unit=u)) for u in UNIT_WORDS) for n in READ[claim_id])
+
+
 #: what would decide a D5.1 / D5.3 verdict that turns with the target share (:func:`share_turn`)
 DECIDE_SHARE = {"D5.1": "the share of the way from the start the paper's RMSE 0.0375 stands at on its own sound subset, which it does not state",
                 "D5.3": "the share of the way (or the level) at which the paper reads \"converges faster\", which it does not state"}
@@ -188,7 +225,8 @@ DECIDE_SHARE = {"D5.1": "the share of the way from the start the paper's RMSE 0.
 def share_turn(claim_id: str, table: pd.DataFrame, lanczos: str, shares):
     """``(text, {share: verdict})`` where D5.1's or D5.3's verdict at its bar (:data:`FACTOR`) turns with the target share
     (Sec. 5.2, Fig. 3: the paper names no share of the way for "faster"): it holds at some decided shares of ``shares`` and
-    fails at others, every share read alike for both arms (:func:`_share_reading`). The text names at which shares SGD leads
+    fails at others, every share read alike for both arms (:func:`_share_reading`: a hold on the start-up alone, both arms at
+    their first record, is no hold and decides nothing, :func:`startup_only`). The text names at which shares SGD leads
     by the bar and at which it does not, with each dataset's LANCZOS / SGD ratios in CPU seconds (SGD's an estimate at the
     paper's cost, :data:`UNIT_WORDS`) and in products: the claim is then inconclusive (reading). ``None`` where the decided
     shares agree (or none is decided)."""
@@ -198,8 +236,7 @@ def share_turn(claim_id: str, table: pd.DataFrame, lanczos: str, shares):
     decided = {s_: v for s_, v in got.items() if v is not None}
     if len(set(decided.values())) < 2:
         return None
-    at = lambda s_: f"{s_:g} (" + "; ".join(f"{n}: " + " / ".join(_ratio_words(time_ratio(table, n, lanczos, s_, unit=u)) for u in UNIT_WORDS)
-                                           for n in READ[claim_id]) + ")"
+    at = lambda s_: f"{s_:g} ({_ratios_at(claim_id, table, lanczos, s_)})"
     side = lambda v: ", ".join(at(s_) for s_, w in decided.items() if w is v)
     bar = f"at least {D51_FACTOR:g}x" if claim_id == "D5.1" else f"beyond a {TIE:.0%} tie"
     text = (f"{claim_id}'s verdict turns with the target share, every share read alike for both arms (a target an arm meets at its first record "
@@ -290,17 +327,34 @@ def stuck_against(table: pd.DataFrame, name: str, method: str, margin: float, re
     plateau = check_real("plateau", plateau, low=0.0)
     if not isinstance(likelihood, bool | np.bool_):
         raise TypeError(f"likelihood must be True or False; got {likelihood!r}")
+    v, ref = _against(table, name, method, reference)
+    stuck = (v["final RMSE"].to_numpy(float) >= (1.0 + margin) * ref["RMSE"]) & (v["late gain"].to_numpy(float) < plateau)
+    if likelihood:
+        stuck &= v["final NLL"].to_numpy(float) > ref["NLL"] + ref.get(NLL_TOL, 0.0)
+    return float(np.mean(stuck))
+
+
+def _against(table, name, method, reference):
+    """``(method's runs on name, the reference on name)``: the reference merged with the comparison's own best runs
+    (:func:`stuck_against`, :func:`unconverged_against`)."""
     check_choice("method", method, _pair(table, name))
     if "final NLL" not in table.columns:
         raise ValueError("table must hold each run's 'final NLL' (the accurate likelihood at its end point) to read stuck runs")
     here = table.loc[table.dataset == name]
     own = {"RMSE": float(here["final RMSE"].min()), "NLL": float(here["final NLL"].min())}
     ref = own if reference is None else merged_reference({name: own}, {name: _mapping("reference", reference, ("RMSE", "NLL"))})[name]
-    v = here.loc[here.method == method]
-    stuck = (v["final RMSE"].to_numpy(float) >= (1.0 + margin) * ref["RMSE"]) & (v["late gain"].to_numpy(float) < plateau)
-    if likelihood:
-        stuck &= v["final NLL"].to_numpy(float) > ref["NLL"] + ref.get(NLL_TOL, 0.0)
-    return float(np.mean(stuck))
+    return here.loc[here.method == method], ref
+
+
+def unconverged_against(table: pd.DataFrame, name: str, method: str, reference=None, plateau: float = PLATEAU) -> float:
+    """The share of ``method``'s runs on ``name`` UNCONVERGED at the end of their budget: still descending (:func:`~.gp.late_gain`
+    at least ``plateau``) at a final likelihood above the best any run reaches on the model by more than the reference's
+    tolerance (:data:`NLL_TOL`; ``reference`` as :func:`stuck_against`'s). Rubric 2 asks that runs get near their optimum within
+    the budget; such a run is neither stuck at a local optimum (Sec. 5.2: it has not levelled off) nor shown to avoid one: where
+    its runs could turn D5.2, the reading is undecided (:func:`d52_often`)."""
+    plateau = check_real("plateau", plateau, low=0.0)
+    v, ref = _against(table, name, method, reference)
+    return float(np.mean((v["late gain"].to_numpy(float) >= plateau) & (v["final NLL"].to_numpy(float) > ref["NLL"] + ref.get(NLL_TOL, 0.0))))
 
 
 def likelihood_left(table: pd.DataFrame, name: str, method: str, start: float, best: float) -> float:
@@ -322,15 +376,35 @@ def likelihood_left(table: pd.DataFrame, name: str, method: str, start: float, b
 
 
 def d52_often(table: pd.DataFrame, lanczos: str, margin: float = STUCK_MARGIN, plateau: float = PLATEAU, often: float = D52_OFTEN,
-              reference=None) -> bool:
+              reference=None):
     """D5.2 ("under humid dataset LANCZOS can be often stuck at a local optimum, while SGD avoids it", Sec. 5.2) with "often"
     read as at least a share ``often`` of LANCZOS's runs on humidity stuck (:func:`stuck_against`: levelled off ``margin``
     above the best final test RMSE any run reaches on the model, ``reference`` on humidity, at a likelihood worse than the best
-    any run reaches), and a smaller share of SGD's; 0.4 and 0.6 are 2 and 3 of 5 runs."""
+    any run reaches), and a smaller share of SGD's; 0.4 and 0.6 are 2 and 3 of 5 runs. ``None`` (undecided) where an arm's
+    unconverged runs (:func:`unconverged_against`: still descending, far from the best likelihood) turn it: counted stuck or
+    not, the verdict differs (rubric 2: a run not near its optimum can neither be stuck nor avoid it), so such a cell decides
+    nothing; else True or False."""
     _runs(table, "humidity", "SGD", lanczos)
     often = check_real("often", often, low=0.0, low_open=True, high=1.0)
-    lan = stuck_against(table, "humidity", lanczos, margin, reference, plateau)
-    return bool(lan >= often and stuck_against(table, "humidity", "SGD", margin, reference, plateau) < lan)
+    lan, sgd = (stuck_against(table, "humidity", m, margin, reference, plateau) for m in (lanczos, "SGD"))
+    lan_u, sgd_u = (unconverged_against(table, "humidity", m, reference, plateau) for m in (lanczos, "SGD"))
+    least = lan >= often and sgd + sgd_u < lan                         # LANCZOS's unconverged runs not stuck, SGD's stuck
+    most = lan + lan_u >= often and sgd < lan + lan_u                  # the other way round
+    return bool(least) if least == most else None
+
+
+def unconverged_text(table: pd.DataFrame, lanczos: str, reference=None) -> str:
+    """Why a D5.2 cell is undecided (:func:`d52_often` ``None``): each arm's unconverged share on humidity
+    (:func:`unconverged_against`) with its median likelihood above the reference's best; empty where D5.2 is decided."""
+    if d52_often(table, lanczos, reference=reference) is not None:
+        return ""
+    v = {m: unconverged_against(table, "humidity", m, reference) for m in ("SGD", lanczos)}
+    left = d52_numbers(table, lanczos, reference)
+    return ("runs unconverged at the end of the budget (still descending, above the best likelihood any run reaches by more than its "
+            "tolerance), which could turn it: " + "; ".join(f"{m} {v[m]:.0%} of its runs, its median final NLL "
+                                                            f"{left[f'humidity: {m} likelihood left (median final NLL above the reference NLL)']:.4g} above the best"
+                                                            for m in v if v[m] > 0)
+            + " (rubric 2: runs near their optimum); neither stuck nor shown to avoid it, the cell decides nothing")
 
 
 def first_record(table: pd.DataFrame, name: str, method: str, share: float) -> bool:
@@ -344,6 +418,14 @@ def first_record(table: pd.DataFrame, name: str, method: str, share: float) -> b
     if col not in table.columns:
         raise ValueError(f"table must hold '{col}' (build it with gp_comparison)")
     return bool(np.median(table.loc[(table.dataset == name) & (table.method == method), col].to_numpy(float)) <= 1)
+
+
+def first_step(table: pd.DataFrame, name: str, lanczos: str, share: float) -> bool:
+    """Do BOTH compared methods (SGD and ``lanczos``) meet the target ``share`` on ``name`` at their first record
+    (:func:`first_record`)? Their ratio there compares the cost of each one's first iterate, the start-up (Sec. 5.2): the one
+    start-up rule of D5's speed claims (:func:`startup_only`, :func:`startup_hold`)."""
+    _runs(table, name, "SGD", lanczos)
+    return all(first_record(table, name, m, share) for m in ("SGD", lanczos))
 
 
 def past_first(table: pd.DataFrame, name: str, lanczos: str, share: float) -> bool:
@@ -470,16 +552,17 @@ def claim_tests(table: pd.DataFrame, lanczos: str, shares, chosen: float, past: 
     s51, s53 = _judged_shares(table, lanczos, shares, chosen)
     read54 = d54_shares(shares, D54_CHOSEN)
     tests = {"D5.1": lambda t: _share_reading("D5.1", t, lanczos, s51) is True,
-             "D5.2": lambda t: d52_often(t, lanczos, STUCK_MARGIN, often=D52_OFTEN, reference=reference),
+             "D5.2": lambda t: d52_often(t, lanczos, STUCK_MARGIN, often=D52_OFTEN, reference=reference) is True,
              "D5.3": lambda t: _share_reading("D5.3", t, lanczos, s53) is True,
              "D5.4": lambda t: d54_verdict(t, lanczos, read54, D54_FACTOR, past) is True}
     return {c_: tests[c_] for c_ in decidable(table)}
 
 
-def readable(claim_id: str, table: pd.DataFrame, lanczos: str, shares, chosen: float, past: bool = False) -> bool:
+def readable(claim_id: str, table: pd.DataFrame, lanczos: str, shares, chosen: float, past: bool = False, reference=None) -> bool:
     """Is a claim decided on ``table``, one-sidedly (a ratio bounded by a budget cap or a coarse first record decides only
     the way the bound points)? D5.1 reads sound and D5.3 both datasets at their judged share (:func:`judged_share`); D5.4
-    humidity at its decided targets (:func:`d54_verdict`; ``past``: the verdict map's reading); D5.2 reads no ratio and always is."""
+    humidity at its decided targets (:func:`d54_verdict`; ``past``: the verdict map's reading); D5.2 reads no ratio and is
+    decided unless unconverged runs turn it (:func:`d52_often` against ``reference``)."""
     claim_id = _claim(claim_id)
     _comparison(table, lanczos)
     shares, chosen = check_shares(shares, chosen)
@@ -487,7 +570,7 @@ def readable(claim_id: str, table: pd.DataFrame, lanczos: str, shares, chosen: f
         return judged_share(claim_id, table, lanczos, shares, chosen) is not None
     if claim_id == "D5.4":
         return d54_verdict(table, lanczos, d54_shares(shares, D54_CHOSEN), D54_FACTOR, past) is not None
-    return True
+    return d52_often(table, lanczos, reference=reference) is not None
 
 
 def deciding_shares(claim_id: str, table: pd.DataFrame, lanczos: str, shares, chosen: float, past: bool = False):
@@ -557,7 +640,8 @@ def _humidity_reference(reference):
 
 def d52_numbers(table: pd.DataFrame, lanczos: str, reference=None) -> dict:
     """D5.2's numbers on one comparison's table: each arm's stuck share against ``reference`` (``{"RMSE", "NLL"}`` on humidity,
-    :func:`stuck_against`), with the likelihood (deciding) and by the test RMSE alone (beside), each arm's median final
+    :func:`stuck_against`), with the likelihood (deciding) and by the test RMSE alone (beside), its unconverged share
+    (:func:`unconverged_against`), each arm's median final
     likelihood above the reference's (its likelihood left, in NLL, beside the estimate's tolerance: "levelled off" at a local
     optimum, Sec. 5.2, read on the likelihood, not on the test RMSE alone), and the reference itself."""
     _runs(table, "humidity", "SGD", lanczos)
@@ -565,6 +649,8 @@ def d52_numbers(table: pd.DataFrame, lanczos: str, reference=None) -> dict:
     ref = merged_reference({"humidity": {"RMSE": float(here["final RMSE"].min()), "NLL": float(here["final NLL"].min())}},
                            {} if reference is None else {"humidity": reference})["humidity"]
     return ({f"humidity: {m} stuck share": stuck_against(table, "humidity", m, STUCK_MARGIN, reference) for m in ("SGD", lanczos)}
+            | {f"humidity: {m} unconverged share (still descending above the best likelihood)": unconverged_against(table, "humidity", m, reference)
+               for m in ("SGD", lanczos)}
             | {f"humidity: {m} stuck share, by the test RMSE alone": stuck_against(table, "humidity", m, STUCK_MARGIN, reference, likelihood=False)
                for m in ("SGD", lanczos)}
             | {f"humidity: {m} likelihood left (median final NLL above the reference NLL)": float(here.loc[here.method == m, "final NLL"].median()) - ref["NLL"]
@@ -587,7 +673,8 @@ def map_cell(setting: dict, claim_id: str, test, table: pd.DataFrame, lanczos: s
     """A cell of the verdict map (:func:`~..verdict_map.cell`): not measured where the claim is not decided
     (:func:`readable`; D5.4 read past LANCZOS's first record, :func:`past_first`, unless ``past`` is False: the headline main
     cell, the claim's own reading, whose start-up :func:`startup_hold` reads), such a cell keeping the targets whose miss
-    is undecided (``undecided misses``, :func:`undecided_misses`); a measured cell carries its bootstrap support over seeds
+    is undecided (``undecided misses``, :func:`undecided_misses`), a D5.2 cell its unconverged runs (``unconverged``,
+    :func:`unconverged_text`: such a cell decides nothing); a measured cell carries its bootstrap support over seeds
     (``n_resamples``, seeded by ``seed``) and keeps the numbers that decide it, at the shares it is read at
     (:func:`~.gp.deciding_numbers`; D5.2's against ``reference``, :func:`d52_numbers`): a text quoting the cell quotes these,
     never another share's or another row's; a cell whose verdict turns within the claim's readings
@@ -595,7 +682,7 @@ def map_cell(setting: dict, claim_id: str, test, table: pd.DataFrame, lanczos: s
     (:func:`claim_tests` with ``past`` and ``reference``)."""
     check_callable("test", test)
     seed = check_int("seed", seed, low=0)
-    ok = readable(claim_id, table, lanczos, shares, chosen, past=past)
+    ok = readable(claim_id, table, lanczos, shares, chosen, past=past, reference=reference)
     holds = test(table) if ok else None
     support = bootstrap_support(test, table, by="seed", within=seed_strata(table), n_resamples=n_resamples, seed=seed) if ok else None
     got = cell(setting, holds, support=support, readings=claim_readings(claim_id, table, lanczos, shares, chosen, past=past, reference=reference) if ok else None,
@@ -606,6 +693,8 @@ def map_cell(setting: dict, claim_id: str, test, table: pd.DataFrame, lanczos: s
                           deciding_numbers(table, lanczos, claim_id, deciding_shares(claim_id, table, lanczos, shares, chosen, past=past)))
     elif claim_id in SPEED and undecided_misses(claim_id, table, lanczos, shares):
         got["undecided misses"] = undecided_misses(claim_id, table, lanczos, shares)
+    elif claim_id == "D5.2":
+        got["unconverged"] = unconverged_text(table, lanczos, reference)
     if "readings turn" in got:   # the verdict at the chosen reading alone: a cell that holds there has no failure to explain
         got[CHOSEN_READING] = supported_verdict(bool(holds), support)
     return got
@@ -659,6 +748,8 @@ def map_row(label: str, size, runs: dict, nll: dict, kind: str, methods, constru
             row |= {f"{c_}: {k}": v for k, v in got.get("numbers", {}).items() if c_ != "D5.2"}
             if "undecided misses" in got:
                 row[f"{c_}: undecided misses"] = "; ".join(got["undecided misses"])
+            if "unconverged" in got:
+                row[f"{c_}: unconverged"] = got["unconverged"]
         present = [n for n in DATASETS if n in set(tb.dataset)]
         if "humidity" in present:
             row |= d52_numbers(tb, lan, hum)
@@ -795,7 +886,8 @@ def decide_step(cells) -> str:
     decisively (rubric 7: `paper` needs every cell to), the step that would decide it: a cell whose verdict turns within
     the readings of a cut-off, the readings that turn it and that the cut-off's reading, not more seeds, decides it (its
     support at the chosen reading may be 0.99 already); a cell whose support is between 10 % and 90 % (:func:`support_open`),
-    more seeds (twice those it ran); a cell not measured, the targets whose miss is undecided (more seeds) or the bound that
+    more seeds (twice those it ran); a cell not measured, the targets whose miss is undecided (more seeds), the unconverged runs
+    that leave D5.2 undecided (``unconverged``, :func:`unconverged_text`: runs reaching their optimum) or the bound that
     leaves it open (runs reaching the target within the budget); a holding cell that rescues nothing (its data size's, or
     unequal inputs), that cell on equal inputs at the headline sizes. Empty where every cell fails decisively."""
     from ..verdict_map import decisive
@@ -810,7 +902,8 @@ def decide_step(cells) -> str:
                     "not more seeds but the cut-off's reading decides it, which the paper's words leave open (a `reading` inconclusive)")
         elif c.get("verdict") == "not measured":
             step = (f"an arm's miss undecided at {', '.join(c['undecided misses'])}: more seeds, the missing arm's level beyond the other's spread"
-                    if c.get("undecided misses") else "no ratio decided (a budget cap or a coarse record bounds it the other way): runs reaching "
+                    if c.get("undecided misses") else f"{c['unconverged']}: runs that reach their optimum within the budget" if c.get("unconverged")
+                    else "no ratio decided (a budget cap or a coarse record bounds it the other way): runs reaching "
                                                        "the target within the budget, recorded at every iterate")
         elif c.get("verdict") == "inconclusive" and support_open(c):
             seeds = c.get("seeds")
@@ -1169,28 +1262,40 @@ def claim_decision(claim_id: str, inputs: GPClaimInputs, construction: str) -> d
     """What decides a claim's record against ``construction``'s LANCZOS, before its diagnosis: ``{"kw": exp.claim's test,
     table and by, "reason": why it is undecided or None}`` and what the texts read: D5.1 and D5.3 a bound left open
     (:func:`judged`) or sound's regime failing (:func:`sound_regime`: ``regime_text``, ``path_ratio``); D5.4 a bound, or a hold
-    on the start-up alone (:func:`startup_hold`: ``startup``, with ``never`` and ``read54``); D5.2 is always decided. The
+    on the start-up alone (:func:`startup_hold`: ``startup``, with ``never`` and ``read54``); D5.2 unconverged runs that could turn
+    it (:func:`unconverged_text`). The
     record (:func:`d51_claim` to :func:`d54_claim`) and the OTHER construction's diagnosis (:func:`_diagnosis`: its final verdict,
     not its raw main cell) read the same decision."""
     claim_id = _claim(claim_id)
     suffix, lan, tb = _setting(inputs, construction)
     vmap = inputs.verdict_map
     if claim_id == "D5.2":
-        return {"kw": {"test": claim_tests(tb, lan, vmap.shares, vmap.chosen, reference=_humidity_reference(vmap.reference()))["D5.2"],
-                       "table": tb, "by": "seed"}, "reason": None}
+        hum = _humidity_reference(vmap.reference())
+        kw = {"test": claim_tests(tb, lan, vmap.shares, vmap.chosen, reference=hum)["D5.2"], "table": tb, "by": "seed"}
+        reason = unconverged_text(tb, lan, hum) or None   # runs far from their optimum that could turn it: undecided
+        return {"kw": dict(kw, test=lambda t: False) if reason else kw, "reason": reason}
     kw, reason = judged(claim_id, tb, lan, vmap.shares, vmap.chosen)
     if claim_id in ("D5.1", "D5.3"):
         kw, reason, regime_text, path_ratio = _in_regime(inputs, tb, kw, reason)
         return {"kw": kw, "reason": reason, "regime_text": regime_text, "path_ratio": path_ratio}
     never = {s_: [m for m in ("SGD", lan) if never_reaches(tb, "humidity", m, s_)] for s_ in vmap.shares}
-    read54 = d54_read(tb, lan, d54_shares(vmap.shares, D54_CHOSEN))
     held = bool(kw["test"](tb))
-    startup = startup_hold(tb, lan, read54, [c for c in vmap.cells[("D5.4", construction)]
-                                             if str(c["setting"].get("setting", "")).startswith(HEAD_START) and c["setting"].get("d") == "paper's"],
-                           holds=held) if read54 else None
+    read54, startup = d54_startup(tb, lan, vmap, [c for c in vmap.cells[("D5.4", construction)]
+                                                  if str(c["setting"].get("setting", "")).startswith(HEAD_START) and c["setting"].get("d") == "paper's"], held)
     if reason is None and startup is not None and not startup["stands"] and held:   # a hold on the start-up alone: undecided
         kw, reason = dict(kw, test=lambda t: False), startup["text"]
     return {"kw": kw, "reason": reason, "never": never, "read54": read54, "startup": startup}
+
+
+def d54_startup(table: pd.DataFrame, lanczos: str, verdict_map, start_cells, held: bool):
+    """``(read54, startup)``: D5.4's decided targets on ``table`` (:func:`d54_read`, from share :data:`D54_CHOSEN`) and the start-up
+    rule on them (:func:`startup_hold` with ``start_cells`` and ``held``, the claim's test on ``table``; ``None`` where no target is
+    read). One rule for the deciding arm (:func:`claim_decision`, the verdict map's start cells) and the beside arm
+    (:func:`beside_arm`, no start cell run at its cost)."""
+    if not isinstance(verdict_map, GPVerdictMap):
+        raise TypeError(f"verdict_map must be a GPVerdictMap; got {type(verdict_map).__name__}")
+    read54 = d54_read(table, lanczos, d54_shares(verdict_map.shares, D54_CHOSEN))
+    return read54, (startup_hold(table, lanczos, read54, start_cells, holds=held) if read54 else None)
 
 
 def beside_arm(claim_id: str, inputs: GPClaimInputs, construction: str) -> dict:
@@ -1199,7 +1304,9 @@ def beside_arm(claim_id: str, inputs: GPClaimInputs, construction: str) -> dict:
     say so and show both): ``{"text", "measured", "verdict"}`` (``verdict``: ``holds``, ``fails`` or None, undecided), empty
     where ``inputs`` holds no such table. Our gradient (:mod:`inferopt.spectral._ski_gradient`, ``1.2n`` products per probe)
     is our engineering, which our LANCZOS gets no counterpart of: it decides nothing, but where it turns the verdict
-    (:func:`cost_turn`) the claim is undecided."""
+    (:func:`cost_turn`) the claim is undecided. Its hold is read under the same start-up rule as the deciding arm's: D5.1's and
+    D5.3's through :func:`_share_reading`, D5.4's through :func:`d54_startup` (a largest ratio at a target both arms meet at
+    their first record is no hold; no start cell is run at this cost, so such a hold never stands): undecided, it turns nothing."""
     from ...spectral.gp import SGD_PRODUCTS_PER_DEGREE
     claim_id = _claim(claim_id, SPEED)
     _, lan, _ = _setting(inputs, construction)
@@ -1208,7 +1315,12 @@ def beside_arm(claim_id: str, inputs: GPClaimInputs, construction: str) -> dict:
         return {"text": "", "measured": {}, "verdict": None}
     vmap = inputs.verdict_map
     ok = readable(claim_id, tb, lan, vmap.shares, vmap.chosen)
-    word = "is undecided (a bound leaves it open)" if not ok else ("holds" if claim_tests(tb, lan, vmap.shares, vmap.chosen)[claim_id](tb) else "fails")
+    held = ok and bool(claim_tests(tb, lan, vmap.shares, vmap.chosen)[claim_id](tb))
+    startup = d54_startup(tb, lan, vmap, [], held)[1] if claim_id == "D5.4" and held else None
+    word = ("is undecided (a bound leaves it open)" if not ok else
+            "is undecided (its hold rests on the start-up alone: its largest ratio is read at a target both arms meet at their first "
+            f"record; the largest past it: {_beyond_text(startup['after first record'])})" if startup is not None and not startup["stands"] else
+            "holds" if held else "fails")
     what = f"SGD at our adjoint gradient's cost ({SGD_PRODUCTS_PER_DEGREE:g}n per probe, beside, not deciding)"
     measured = ({f"{n}: LANCZOS / SGD {u} to {s_:g}, {what}": time_ratio(tb, n, lan, s_, unit=u)
                  for n in READ[claim_id] for u in UNITS for s_ in vmap.shares}
@@ -1258,7 +1370,7 @@ def d51_claim(inputs: GPClaimInputs, construction: str) -> dict:
     text = (f"On sound, SGD reaches the target at least 1.5x sooner than {inputs.words[construction]} (\"2 times faster\"), {IN_UNITS}: "
             f"LANCZOS's median over SGD's; {_target(inputs, tb)}. The paper's target RMSE 0.0375 is a level of its own sound subset, "
             f"not stated: ours, the best final test RMSE of the compared runs, is {reference_rmse(tb, 'sound') * scale['sound']:.4g} in the data's units; "
-            f"{_judged_at(s51, vmap.chosen)} (as D5.3). {beside['text']}{regime_text} {inputs.setup} {_seeds(inputs)}{inputs.notes[construction]}")
+            f"{_judged_at(s51, vmap.chosen)} (as D5.3). {startup_text('D5.1', tb, lan, vmap.shares)}{beside['text']}{regime_text} {inputs.setup} {_seeds(inputs)}{inputs.notes[construction]}")
     measured = (_ratios(inputs, tb, lan, ("sound",)) | _reach(inputs, tb, lan, ("sound",)) | _nominal(inputs, tb, lan, ("sound",))
                 | {"sound: best final test RMSE, the data's units": reference_rmse(tb, "sound") * scale["sound"]}
                 | {f"sound: median {col}{' (estimated at the paper cost)' if m == 'SGD' and col == 'total time' else ''} {m}": _median(tb, "sound", m, col)
@@ -1304,7 +1416,8 @@ def d52_claim(inputs: GPClaimInputs, construction: str) -> dict:
     its readings, the stuck shares (with the likelihood and by the test RMSE alone) and its diagnosis."""
     suffix, lan, tb = _setting(inputs, construction)
     vmap = inputs.verdict_map
-    kw = claim_decision("D5.2", inputs, construction)["kw"]
+    got = claim_decision("D5.2", inputs, construction)
+    kw, reason = got["kw"], got["reason"]
     text = (f"On humidity, {inputs.words[construction]} is often stuck: at least half of its runs level off (their best test RMSE gains < 0.5 % in "
             f"their last quarter) >= 2 % above the best final test RMSE ANY run reaches on the model (every method, every seed, every cell at the "
             f"headline sizes on the main grid and data) AT A LIKELIHOOD WORSE than the best any run reaches there by more than the likelihood estimate's "
@@ -1320,7 +1433,7 @@ def d52_claim(inputs: GPClaimInputs, construction: str) -> dict:
                 threshold={"value": [STUCK_MARGIN, D52_OFTEN], "source": "ours", "unit": "[relative excess of a levelled-off final test RMSE over the reference, "
                            "least share of LANCZOS's runs stuck ('often')]",
                            "readings": claim_readings("D5.2", tb, lan, vmap.shares, vmap.chosen, reference=_humidity_reference(vmap.reference()))},
-                measured=measured, diagnosis=_diagnosis("D5.2", inputs, construction))
+                measured=measured, diagnosis=Unearned(reason, {}) if reason else _diagnosis("D5.2", inputs, construction))
 
 
 def d53_claim(inputs: GPClaimInputs, construction: str) -> dict:
@@ -1335,7 +1448,8 @@ def d53_claim(inputs: GPClaimInputs, construction: str) -> dict:
     s53 = judged_share("D5.3", tb, lan, vmap.shares, vmap.chosen) or vmap.chosen
     text = (f"SGD converges faster than {inputs.words[construction]} on both datasets: LANCZOS's median cost to the target exceeds SGD's by more than {TIE:.0%} on each, "
             f"{IN_UNITS} (a ratio within {TIE:.0%} above 1 is a tie, SGD not shown faster); {_target(inputs, tb)}; {_judged_at(s53, vmap.chosen)}; "
-            f"the verdicts at the other shares, and with no tie or twice it, are its readings (a verdict that turns with them is inconclusive). {beside['text']}{regime_text} {grid_limit_text(inputs, 'humidity')}{inputs.setup} {_seeds(inputs)}")
+            f"the verdicts at the other shares, and with no tie or twice it, are its readings (a verdict that turns with them is inconclusive). "
+            f"{startup_text('D5.3', tb, lan, vmap.shares)}{beside['text']}{regime_text} {grid_limit_text(inputs, 'humidity')}{inputs.setup} {_seeds(inputs)}")
     measured = (_ratios(inputs, tb, lan, DATASETS) | _reach(inputs, tb, lan, DATASETS) | {"judged at share": s53} | _nominal(inputs, tb, lan, DATASETS)
                 | _grid_measured(inputs, "humidity")
                 | {f"sound: median final / best test RMSE along the path {m}": v for m, v in path_ratio.items()} | beside["measured"])
@@ -1370,6 +1484,11 @@ def beside_reading(table: pd.DataFrame, lanczos: str, shares) -> dict:
 HEAD_START = "start:"
 
 
+def _beyond_text(after: dict) -> str:
+    """The largest ratio per unit past both arms' first record (:func:`startup_hold`'s ``after first record``), in words."""
+    return "; ".join(f"{'none' if v is None else f'{v[1]:.3g} (share {v[0]:g})'} in {UNIT_WORDS[u]}" for u, v in after.items())
+
+
 def startup_hold(table: pd.DataFrame, lanczos: str, shares, start_cells, holds: bool = True) -> dict:
     """Does D5.4's hold rest on the start-up alone, and what stands then? Its largest LANCZOS / SGD ratio over the targets
     ``shares`` (per unit, :func:`largest_ratio`) is read at a target BOTH methods meet at their first record
@@ -1390,8 +1509,8 @@ def startup_hold(table: pd.DataFrame, lanczos: str, shares, start_cells, holds: 
         raise TypeError(f"holds must be True or False (the claim's test on table); got {holds!r}")
     top = {u: largest_ratio(table, "humidity", lanczos, shares, u) for u in UNIT_WORDS}
     after = {u: largest_ratio(table, "humidity", lanczos, shares, u, after_first=True) for u in UNIT_WORDS}
-    first = [u for u, t in top.items() if t is not None and all(first_record(table, "humidity", m, t[0]) for m in ("SGD", lanczos))]
-    beyond = "; ".join(f"{'none' if v is None else f'{v[1]:.3g} (share {v[0]:g})'} in {UNIT_WORDS[u]}" for u, v in after.items())
+    first = [u for u, t in top.items() if t is not None and first_step(table, "humidity", lanczos, t[0])]
+    beyond = _beyond_text(after)
     if not first:
         return {"at first record": False, "stands": True, "after first record": after,
                 "text": f"The largest ratio is read past each arm's first record. The largest over the targets both arms meet after their first record: {beyond}."}
