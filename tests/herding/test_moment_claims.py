@@ -1115,7 +1115,10 @@ def test_coupling_tie_verdict_decides_b53_on_its_decisive_cells():
     chosen = {lvl(k): [_b53_words(c)[k] for c in cuts] for k in B53_BRACKETS}
     ties = dict(chosen) | {(8, 0.5): ["inconclusive", "inconclusive", "holds"]}       # random ties' partial cell
     dec = coupling_tie_verdict({"lowest index": chosen, "random ties": ties}, cuts)
-    assert (dec["verdict"], dec["kind"], dec["lost_d"]) == ("fails", "setting", [])
+    # session 55, fix 16: at 0.6 d = 6 has no failing cell while the claim fails at 0.4 and 0.5 -- the reading turns it
+    assert (dec["verdict"], dec["kind"], dec["lost_d"]) == ("inconclusive", "reading", [])
+    firm = {"lowest index": chosen | {(6, 1.0): ["fails"] * 3}, "random ties": ties | {(6, 1.0): ["fails"] * 3}}
+    assert (lambda f: (f["verdict"], f["kind"], f["lost_d"]))(coupling_tie_verdict(firm, cuts)) == ("fails", "setting", [])
     assert dec["rescue"] == [(6, 0.5, "lowest index"), (6, 0.5, "random ties")]
     assert dec["failing"] == [(8, 2.0, "lowest index"), (8, 2.0, "random ties"), (10, 2.0, "lowest index"), (10, 2.0, "random ties")]
     assert dec["unmeasured"] == []
@@ -1131,13 +1134,15 @@ def test_coupling_tie_verdict_decides_b53_on_its_decisive_cells():
     assert coupling_tie_verdict({"lowest index": d6_open}, cuts)["lost_d"] == [6]
     # the lost d read at the chosen cut alone: at 0.6 d = 6's cells at 1 and 2 straddle the cut, so d = 6 is free of failures
     at06 = coupling_tie_verdict({"lowest index": chosen, "random ties": ties}, cuts, at=2)
-    assert (at06["verdict"], at06["kind"], at06["lost_d"]) == ("fails", None, [6])
-    assert coupling_tie_verdict({"lowest index": chosen}, cuts, at=1)["kind"] == "setting"
+    assert (at06["verdict"], at06["kind"], at06["lost_d"]) == ("inconclusive", "reading", [6])
+    assert coupling_tie_verdict({"lowest index": firm["lowest index"]}, cuts, at=1)["kind"] == "setting"
     with pytest.raises(ValueError, match="at"):
         coupling_tie_verdict({"lowest index": chosen}, cuts, at=3)
     no_rescue = {k: (["inconclusive"] * 3 if k == (6, 0.5) else v) for k, v in chosen.items()}
     d2 = coupling_tie_verdict({"lowest index": no_rescue, "random ties": no_rescue}, cuts)
-    assert (d2["verdict"], d2["kind"], d2["rescue"]) == ("fails", None, [])
+    assert (d2["verdict"], d2["kind"], d2["rescue"]) == ("inconclusive", "reading", [])   # fix 16: 0.6 open, 0.4 fails alone
+    d2_firm = {k: (["inconclusive"] * 3 if k == (6, 0.5) else v) for k, v in firm["lowest index"].items()}
+    assert (lambda f: (f["verdict"], f["kind"], f["rescue"]))(coupling_tie_verdict({"lowest index": d2_firm}, cuts)) == ("fails", None, [])
     open_ = {k: (["fails", "fails", "inconclusive"] if v == ["fails"] * 3 else v) for k, v in chosen.items()}
     assert coupling_tie_verdict({"lowest index": open_}, cuts)["verdict"] == "inconclusive"
     everywhere = {k: ["holds"] * 3 for k in chosen}
@@ -1169,7 +1174,7 @@ def test_coupling_tie_verdict_is_strict_and_skips_unmeasured_cells():
     low = {(6, 0.5): ["holds"] * 3, (6, 3.0): nm}
     assert coupling_tie_verdict({"lowest index": low}, cuts) | {"by_rule": None, "by_cut": None} == {
         "verdict": "holds", "kind": None, "rescue": [(6, 0.5, "lowest index")], "failing": [], "lost_d": [6], "by_rule": None,
-        "by_cut": None, "coincide": [], "unmeasured": [(6, 3.0)]}
+        "by_cut": None, "fails_at": [], "open_at": [], "coincide": [], "unmeasured": [(6, 3.0)]}
     other = {(6, 0.5): ["holds", "holds", "not measured"], (6, 3.0): nm}
     assert coupling_tie_verdict({"lowest index": low, "random ties": other}, cuts)["verdict"] == "inconclusive"
     assert coupling_tie_verdict({"lowest index": {(6, 3.0): nm}}, cuts)["verdict"] == "inconclusive"
@@ -1326,7 +1331,7 @@ def test_coupling_tie_verdict_names_undecided_readings_and_merges_coinciding_run
     ties = dict(chosen) | {(6, 2.0): ["fails", "inconclusive", "inconclusive"]}
     dec = coupling_tie_verdict({"lowest index": chosen, "random ties": ties}, cuts, 1,
                                {"lowest index": nums, "random ties": ties_nums})
-    assert (dec["verdict"], dec["kind"]) == ("fails", "setting")
+    assert (dec["verdict"], dec["kind"]) == ("inconclusive", "reading")   # fix 16: 0.6 turns it (the next test)
     assert dec["rescue"] == [(6, 0.5, "lowest index = random ties")]
     assert (6, 2.0, "lowest index") in dec["by_cut"][1]["failing"] and (6, 2.0, "random ties") not in dec["by_cut"][1]["failing"]
     assert [c["lost_d"] for c in dec["by_cut"]] == [[], [], [6]]
@@ -1341,3 +1346,33 @@ def test_coupling_tie_verdict_names_undecided_readings_and_merges_coinciding_run
         coupling_tie_verdict({"lowest index": chosen, "random ties": ties}, cuts, 1, {"lowest index": nums, "random ties": nums})
     with pytest.raises(ValueError, match="numbers"):
         coupling_tie_verdict({"lowest index": chosen}, cuts, 1, {"tie-free": nums})
+
+
+def test_coupling_tie_verdict_turns_where_the_lost_d_leaves_a_reading_open():
+    """Session 55, fix 16 (the fresh review of fix 15: B5.3 `weak`, rubric 7; the project lead's narrow exception in THE
+    RULE). On the paper-scale brackets (lowest index, random ties) the claim fails at 0.4 and 0.5 -- a cell holds there,
+    others fail, every d has a failing cell -- but at 0.6 d = 6 has no failing cell (its cells at w (d - 1) = 1,
+    [0.576, 0.746], and 2, [0.507, 0.764], straddle the cut) while cells hold and fail: the failure at the paper's d is
+    not established there, so that reading turns the claim, `inconclusive (reading)`, naming 0.4, 0.5 and 0.6. It can
+    hold: where d = 6 fails at 0.6 too, `fails (setting)` stands. A reading undecided for any other reason turns nothing:
+    where no cell holds at 0.6 (d = 6 failing nowhere there either) the verdict is main's. Main's code (fix 15) gave `fails (setting)` on the paper-scale brackets and no "fails_at" /
+    "open_at": this test fails there."""
+    from inferopt.experiment.moment_claims import coupling_tie_verdict
+    cuts = [0.4, 0.5, 0.6]
+    lvl = lambda k: (k[0], round(k[1] * (k[0] - 1), 4))
+    chosen = {lvl(k): [_b53_words(c)[k] for c in cuts] for k in B53_BRACKETS}
+    ties = dict(chosen) | {(8, 0.5): ["inconclusive", "inconclusive", "holds"]}
+    dec = coupling_tie_verdict({"lowest index": chosen, "random ties": ties}, cuts, 1)
+    assert (dec["verdict"], dec["kind"], dec["fails_at"], dec["open_at"]) == ("inconclusive", "reading", [0.4, 0.5], [0.6])
+    assert dec["lost_d"] == [] and dec["by_cut"][2]["lost_d"] == [6]
+    # it can hold: d = 6 failing at 0.6 too (its cell at w (d - 1) = 1 above every cut) -- no reading left open
+    firm = {r: ws | {(6, 1.0): ["fails"] * 3} for r, ws in {"lowest index": chosen, "random ties": ties}.items()}
+    held = coupling_tie_verdict(firm, cuts, 1)
+    assert (held["verdict"], held["kind"], held["fails_at"], held["open_at"]) == ("fails", "setting", [0.4, 0.5, 0.6], [])
+    # undecided at 0.6 for another reason -- no cell holds there (the holding cells read undecided at 0.6), though d = 6
+    # has no failing cell there either -- turns nothing: the verdict is main's (a decisive failure, no decisive rescue)
+    no_hold = {(6, 0.5): ["holds", "holds", "inconclusive"], (6, 1.0): ["fails", "fails", "inconclusive"],
+               (8, 0.5): ["holds", "holds", "inconclusive"], (8, 2.0): ["fails"] * 3}
+    other = coupling_tie_verdict({"lowest index": no_hold}, cuts, 1)
+    assert (other["fails_at"], other["open_at"], other["by_cut"][2]["lost_d"]) == ([0.4, 0.5], [], [6])
+    assert (other["verdict"], other["kind"]) == ("fails", None)

@@ -1438,16 +1438,21 @@ def coupling_tie_verdict(words, cuts, at=None, numbers=None) -> dict:
        ``"coincide"``. Coinciding numbers with different words raise ValueError.
     3. A (d, coupling) the chosen rule measures at no reading (the premise absent) decides nothing under any rule
        (``"unmeasured"``); another rule's unmeasured cell is no cell.
+    4. A reading turns the verdict (session 55, fix 16: the project lead's narrow exception, THE RULE) where the claim fails
+       at one reading alone (a cell holds there, another fails, every d has a failing cell: ``"fails_at"``) and at another
+       the lost d alone leaves it open (a cell holds there, another fails, but some d has no failing cell there -- the
+       failure at the paper's d, lost in extraction, is not established: ``"open_at"``): ``inconclusive``, kind
+       ``reading``. A reading undecided for any other reason turns nothing.
 
-    The claim holds where every cell holds decisively under every rule; fails, kind ``setting`` (the rubric's: an open
-    setting rescues it in a decisive cell of the map, on equal inputs), where a decisive cell rescues it, another fails
-    decisively, and the lost d does not explain the split (THE RULE's lost setting: ``"lost_d"``, the d at which no cell
-    fails under any rule at the reading ``at``, an index into ``cuts`` (None: at any reading) -- the paper's d could be one
-    of them -- is empty); fails with no kind (the caller reports it inconclusive, naming the cells) where some cell fails
+    The claim holds where every cell holds decisively under every rule; else is inconclusive, kind ``reading``, by 4;
+    else fails, kind ``setting`` (the rubric's: an open setting rescues it in a decisive cell of the map, on equal
+    inputs), where a decisive cell rescues it, another fails decisively, and the lost d does not explain the split (THE
+    RULE's lost setting: ``"lost_d"``, the d at which no cell fails under any rule at the reading ``at``, an index into
+    ``cuts`` (None: at any reading) -- the paper's d could be one of them -- is empty); fails with no kind (the caller reports it inconclusive, naming the cells) where some cell fails
     decisively otherwise; else inconclusive. ``by_rule``: :func:`coupling_summary` per rule over the measured cells.
     Returns ``{"verdict", "kind", "rescue", "failing": [(d, coupling, rule label)], "lost_d", "by_cut": [{"cut",
-    "failing", "lost_d"}], "coincide": [(d, coupling, [rules])], "by_rule", "unmeasured"}``, cells sorted by coupling,
-    then d, then rule in the given order."""
+    "failing", "lost_d"}], "fails_at", "open_at": [cut], "coincide": [(d, coupling, [rules])], "by_rule",
+    "unmeasured"}``, cells sorted by coupling, then d, then rule in the given order."""
     c = as_finite_array("cuts", cuts, ndim=1, nonempty=True).tolist()
     if not isinstance(words, dict) or not words or not all(isinstance(w, dict) and w for w in words.values()):
         raise ValueError(f"words must map tie rules to non-empty {{(d, coupling): [word per cut]}} dicts; got {words!r}")
@@ -1487,11 +1492,17 @@ def coupling_tie_verdict(words, cuts, at=None, numbers=None) -> dict:
               for i, x in enumerate(c)]
     lost_d = (by_cut[at]["lost_d"] if at is not None else
               sorted({k[0] for k in cells} - {k[0] for (k, r), ws in said.items() if "fails" in ws}))
+    # 4. (fix 16) per reading alone: it fails there (a cell holds, another fails, every d has a failing cell) or the lost d
+    # alone leaves it open there (a cell holds, another fails, some d has no failing cell)
+    split_at = [bool(b["failing"]) and any(ws[i] == "holds" for ws in said.values()) for i, b in enumerate(by_cut)]
+    fails_at = [b["cut"] for b, s in zip(by_cut, split_at) if s and not b["lost_d"]]
+    open_at = [b["cut"] for b, s in zip(by_cut, split_at) if s and b["lost_d"]]
     verdict, kind = (("holds", None) if said and len(rescue) == len(said) and len(ran) == len(cells) * len(rules) else
+                     ("inconclusive", "reading") if fails_at and open_at else
                      ("fails", "setting") if failing and rescue and not lost_d else
                      ("fails", None) if failing else ("inconclusive", None))
     return {"verdict": verdict, "kind": kind, "rescue": rescue, "failing": failing, "lost_d": lost_d, "by_cut": by_cut,
-            "coincide": coincide, "by_rule": by_rule, "unmeasured": unmeasured}
+            "fails_at": fails_at, "open_at": open_at, "coincide": coincide, "by_rule": by_rule, "unmeasured": unmeasured}
 
 
 def rule_words_text(words, numbers, unit: str = "") -> str:
