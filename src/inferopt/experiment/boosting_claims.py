@@ -902,28 +902,43 @@ def _rows_power(evidence: dict) -> str:
                      for where, c, g in _rows_checks(evidence)) or "no row-count check recorded"
 
 
-def _rows_scoped(text: str, evidence: dict) -> str:
-    """A ``paper`` diagnosis's ``text`` (:func:`~.boosting.diagnose_step_rules`) with its row-count clause scoped to what
-    the check measures, for a claim whose comparison is not the first greedy step's ELBO gain (C3.1's ranking of the step
-    rules, Table 3; session 54's review: "the subset's size is not the cause" borrowed C3.3's evidence): at the paper's
-    row count the first step still gains no ELBO, so the missing gain is not the subset's size, and the claim's own
-    comparison was not run at that size. A text whose check does not rule a gain out (no :data:`~.boosting.ROWS_RULED_OUT`
-    closing it) is kept."""
+def _rows_scoped(text: str, evidence: dict, *, ranking: bool) -> str:
+    """A ``paper`` diagnosis's ``text`` (:func:`~.boosting.diagnose_step_rules`) on a stand-in that is another data set
+    (not a subset of the paper's), with its row-count clause scoped to what the check measures: one first greedy step
+    (Eq. (2)-(4)) on the stand-in's own training rows resampled with replacement to the paper's count, which finds no
+    ELBO gain there either; it tests neither the runs at that size nor the paper's rows, so it does not say the size is
+    not the cause (session 55's review of C3.3: "the subset's size is not the cause" rested on that one step on 9,949
+    rows duplicated to 71,366, and phishing is the full set, not a subset). ``ranking``: the claim compares the rules
+    (C3.1's ranking, Table 3; session 54's review), whose own comparison was not run at that size either. A text whose
+    check does not rule a gain out (no :data:`~.boosting.ROWS_RULED_OUT` closing it) is kept."""
     head, opens, tail = text.rpartition(ROWS_CHECK_OPENS)
     if not opens or not tail.endswith(f"{ROWS_RULED_OUT}.") or not _rows_checks(evidence):
         return text
     shown = "; ".join(f"{where}, {c}: {g['gain']:.3g} ± {g['se']:.2g} nats, detects {g['detectable']:.3g} or more at 80 % "
                       "power" for where, c, g in _rows_checks(evidence))
-    return (f"{head}; at the paper's row count the first greedy step still gains no ELBO ({shown}): the missing gain is not "
-            "the subset's size; the claim's own comparison (the rules' ranking) was not run at that size.")
+    return (f"{head}; one first greedy step on the stand-in's own training rows resampled with replacement to the paper's "
+            f"count gains no ELBO there either ({shown}): it tests neither the runs at that size nor the paper's rows, so "
+            "it does not rule the size out as a cause" + ("; the claim's own comparison (the rules' ranking) was not run at "
+                                                          "that size." if ranking else "."))
 
 
 def _power_sentence(evidence: dict, power: dict | None) -> str:
     """The power a ``stand-in`` diagnosis states: ``power`` (:func:`lead_power`: the claim's own comparison) where given,
-    else the row-count check's (:func:`_rows_power`)."""
-    if power is not None:
-        return f"The runs see a lead of the paper's size ({lead_power_text(power)})"
-    return f"The row-count check rules out the size alone ({_rows_power(evidence)})"
+    else the row-count check's (:func:`_rows_power`: one first greedy step on the stand-in's resampled rows). Where the
+    headroom at the selected iterates (``power["selected"]``, :func:`axis_headroom`) lies below Table 3's lead at both
+    readings of its bound (:func:`lead_fits`), a lead of the paper's size cannot arise in the runs' regime, and the
+    sentence says so with the headroom (session 55's review of C3.1: "the runs see a lead of the paper's size" was empty
+    with the headroom at 0.011 / 0.0118 against Table 3's 0.012); the test's power for smaller leads stands beside."""
+    if power is None:
+        return ("The row-count check tests one first greedy step on the stand-in's own rows resampled to the paper's count "
+                f"({_rows_power(evidence)})")
+    sel = power.get("selected") or {}
+    if "readings" in sel and lead_fits(sel["readings"], power["paper"]) == "neither":
+        return (f"A lead of the paper's size cannot arise in this regime: the largest {BEST_COLUMNS[sel['column']]} gain "
+                f"over plain VI at a selected iterate is bounded at {_bounds_shown(sel)}, below Table 3's lead of "
+                f"{power['paper']:.3g}, and no rule leads another by more; the ranking's test sees smaller leads "
+                f"({lead_power_text(power)})")
+    return f"The runs see a lead of the paper's size ({lead_power_text(power)})"
 
 
 def _still_sentence(power: dict | None) -> str:
@@ -949,14 +964,17 @@ def _still_sentence(power: dict | None) -> str:
 
 def _elsewhere_sentence(elsewhere: dict | None) -> str:
     """A ``stand-in`` diagnosis's pointer to the same claim run on the paper's own data set in another experiment
-    (``elsewhere``: ``{"claims": its ids, "data": the data it runs}``), with the same greedy step and start: where it fails
-    there too, the missing gain suggests the shared greedy step and start, not the stand-in's data. A pointer by id, with
-    no number: this experiment does not read the other's results."""
+    (``elsewhere``: ``{"claims": its ids, "data": the data it runs}``), with the same greedy step and start. A pointer by
+    id, with no number: this experiment does not read the other's results, so it says what a failure there would show and
+    what it would not -- it is on a subset of the paper's data, whose size that record's own check tests or leaves open,
+    so it does not separate the shared greedy step and start from the data (session 55's review of C3.3: "suggests the
+    shared greedy step and start as its cause, not the data" overreached; C2.7 leaves its own subset's size open)."""
     if elsewhere is None:
         return ""
     return (f" The same claim on the paper's own data set ({elsewhere['claims']}: {elsewhere['data']}) runs the same greedy "
-            "step and start: where it fails there too (its numbers are in that experiment's record), the missing ELBO gain "
-            "suggests the shared greedy step and start as its cause, not the data.")
+            "step and start (its numbers are in that experiment's record, not read here): a failure there is on a subset "
+            "of the paper's data, whose size that record's own check tests or leaves open, so it does not by itself "
+            "separate the shared greedy step and start from the data as the cause.")
 
 
 def _check_elsewhere(elsewhere) -> dict | None:
@@ -1036,8 +1054,9 @@ def paper_on_stand_in(diagnosis, stand_in: str, untested=(), *, power: dict | No
     (:func:`_undecided_map_on_stand_in`; the caller gives the diagnosis only to a decisive failure,
     :func:`decisive_only`). ``power``: the claim's own power (:func:`lead_power`, C3.1's), stated in place of the
     row-count check's, whose first-step ELBO gain is not the claim's comparison; where it shows the runs could not see the
-    paper's lead, the claim earns nothing (:class:`~.claims.Unearned`, what would decide it); where it is given, the
-    row-count clause is scoped to what the check measures, the first greedy step's ELBO gain (:func:`_rows_scoped`), and
+    paper's lead, the claim earns nothing (:class:`~.claims.Unearned`, what would decide it); on a stand-in differing in
+    more than its size the row-count clause is scoped to what the check measures, one first greedy step's ELBO gain on
+    the stand-in's resampled rows (:func:`_rows_scoped`; with ``power``, the ranking not run at that size either), and
     where no rule's selected iterate lies clearly above plain VI (``power["selected"]``) the text says the claim fails where
     nothing moves (:func:`_still_sentence`; session 54's review). ``elsewhere``: the same claim on the paper's own data
     set in another experiment (``{"claims": ids, "data": what it runs}``; C3.3's C2.7 on CHEMREACT), pointed at by id
@@ -1057,7 +1076,7 @@ def paper_on_stand_in(diagnosis, stand_in: str, untested=(), *, power: dict | No
             return _unseen_lead(None, power, evidence)
         text = diagnosis.get("text", "")
         return {"kind": "stand-in", "evidence": _stand_in_evidence(evidence, untested, power, elsewhere),
-                "text": f"{text if power is None else _rows_scoped(text, evidence)} The stand-in ({stand_in}) differs from "
+                "text": f"{_rows_scoped(text, evidence, ranking=power is not None)} The stand-in ({stand_in}) differs from "
                         f"the paper's data in more than its size: {'; '.join(untested)}. {_power_sentence(evidence, power)}; "
                         "nothing here tests the rest, so the stand-in's difference is not ruled out as the cause."
                         f"{_still_sentence(power)}{_elsewhere_sentence(elsewhere)}"}
@@ -1277,27 +1296,55 @@ TABLE_NOTE = (" Not gated by the regime: Table 3 compares the rules with one ano
               "plain VI (as Fig. 1's curve claims are not: C3.2, C3.8); support: the bootstrap over replicates (each "
               "replicate one seed shared by the rules), each adaptive rule's difference from line search with its 5-95 % "
               "interval beside.")
+#: why C3.1's ranking (Table 3's "AdaAFW best") is gated by the ELBO's regime (:func:`table_claim` with ``regime``; rubric 2,
+#: a meaningful regime; session 55's review: every rule's ELBO fell from t = 0 and each new component lowered it, so the
+#: ranking was decided among approximations boosting made worse): a claim's text ends with it
+RANKING_NOTE = (" Gated by the regime (rubric 2): decided only where some rule's ELBO gain over plain VI at the first step or "
+                "the last iterate exceeds the family's threshold at either start (in_regime, the gate of C2's and C4's "
+                "step-rule claims); where boosting lowers the ELBO, \"best\" would rank approximations boosting made worse, "
+                "and the ranking's numbers stand beside, deciding nothing; support: the bootstrap over replicates (each "
+                "replicate one seed shared by the rules), each adaptive rule's difference from line search with its 5-95 % "
+                "interval beside.")
+#: what would decide a ranking the regime leaves undecided (:func:`table_claim`, :func:`in_regime`'s ``decide``)
+RANKING_DECIDE = "a greedy step and start whose components raise the ELBO"
 
 
-def table_claim(exp, id_: str, text: str, test, records: pd.DataFrame, *, labels: dict | None = None, **kw):
+def table_claim(exp, id_: str, text: str, test, records: pd.DataFrame, *, labels: dict | None = None,
+                regime: dict | None = None, **kw):
     """A claim comparing the step rules with one another on Table 3's columns at their selected iterates (C3.7 and its
     rows: ``test`` :func:`adaptive_better_than_line_search`), decided on ``records`` whatever the rules gain over plain
     VI (:data:`TABLE_NOTE`; session 46's review: the plain-VI gate decided C3.7-authors, not the comparison), its support
     the bootstrap over replicates (:func:`claim_on_runs` with ``on_table``: ``not measured`` where a rule has no complete
     run or every selected iterate is plain VI), each difference from line search (:func:`line_search_differences`) with
-    its bootstrap interval in ``measured`` (``labels`` names the rules). No regime gate decides a ranking here (session
-    52's review of C3.1: a gate on the headroom hid a reversal the ranking decides; :func:`headroom_beside` states it
-    beside). ``kw``: the rest of ``exp.claim``'s keywords."""
+    its bootstrap interval in ``measured`` (``labels`` names the rules). No gate on the headroom decides a ranking
+    (session 52's review of C3.1: it hid a reversal the ranking decides; :func:`headroom_beside` states it beside).
+    ``regime`` (start -> :func:`boosting_gains` on the ELBO; C3.1 and its rows): the ranking is decided only in the ELBO's
+    regime (:func:`in_regime`, the gate of C2's and C4's step-rule claims; :data:`RANKING_NOTE`); where no rule gains
+    over plain VI beyond the family's threshold, boosting lowering the ELBO, the claim is ``inconclusive`` with
+    :func:`regime_reason` and what would decide it (:data:`RANKING_DECIDE`), no diagnosis, and the ranking's verdict as
+    measured beside, deciding nothing (session 55's review of C3.1: decided where each component lowered the ELBO).
+    ``kw``: the rest of ``exp.claim``'s keywords."""
     check_callable("test", test)
     if isinstance(test, Gated):
         raise TypeError(f"test must decide the comparison itself, not a gate's placeholder; got {test!r}")
+    if regime is not None and not (isinstance(regime, dict) and regime):
+        raise TypeError(f"regime must be None or a non-empty mapping start -> boosting_gains on the ELBO; got {regime!r}")
     labels = labels or {}
     shown = {}
     if set(records.method) >= {"line_search", *ADAPTIVE} and not selected_is_plain_vi(records):
         shown = {f"{BEST_COLUMNS[c]} minus line search [value, 5 %, 95 % over replicate resamples], {labels.get(m, m)}": v
                  for (m, c), v in bootstrap_intervals(line_search_differences, records).items()}
     measured = {**kw.pop("measured", {}), **shown}
-    return claim_on_runs(exp, id_, text + TABLE_NOTE, test, records, on_table=True, measured=measured, **kw)
+    if regime is None:
+        return claim_on_runs(exp, id_, text + TABLE_NOTE, test, records, on_table=True, measured=measured, **kw)
+    gate, diagnosis = in_regime(test, kw.pop("diagnosis", None), regime, decide=RANKING_DECIDE)
+    if isinstance(gate, Gated) and set(records.method) >= {"predefined", "line_search", *ADAPTIVE}:
+        as_measured = "holds" if test(records) else "fails"
+        text += (f" Beside, deciding nothing (the regime leaves the ranking undecided): as measured it {as_measured} at its "
+                 "chosen reading.")
+        measured["the ranking as measured (beside, deciding nothing)"] = as_measured
+    return claim_on_runs(exp, id_, text + RANKING_NOTE, gate, records, on_table=True, measured=measured,
+                         diagnosis=diagnosis, **kw)
 
 
 def adaptive_better_than_line_search(records: pd.DataFrame) -> bool:
@@ -1489,7 +1536,8 @@ def selected_gain_over_plain_vi(records: pd.DataFrame, column: str = "train_ll",
     """Whether any step rule's selected iterate (Sec. 6.2's protocol behind Table 3, :func:`~.boosting.best_median_iterate`)
     lies clearly above plain VI on ``column``: each rule's gain over its run's ``t = 0``, paired by replicate
     (:func:`axis_headroom`), and ``{"column", "rule", "gain", "se", "n_se", "nothing_moves"}``, the largest gain with its
-    standard error, ``rules`` the number of rules, ``above`` the rules whose gain lies more than ``n_se`` standard errors
+    standard error, ``rules`` the number of rules, ``readings`` the headroom's bound at each reading of its multiplier
+    (:func:`axis_headroom`; :func:`lead_fits` reads it against Table 3's lead), ``above`` the rules whose gain lies more than ``n_se`` standard errors
     above zero (``{rule: {"gain", "se"}}``), and ``nothing_moves`` whether every rule's gain lies within ``n_se`` standard
     errors of zero (false where a rule has one replicate: no error to judge it by). :func:`~.boosting.selected_is_plain_vi` catches only a
     selection that is plain VI exactly; this one catches the rules tied with plain VI within the noise (session 54's
@@ -1501,7 +1549,7 @@ def selected_gain_over_plain_vi(records: pd.DataFrame, column: str = "train_ll",
     h = axis_headroom(records, column)
     above = {m: {"gain": r["gain"], "se": r["se"]} for m, r in h["rules"].items() if r["gain"] > n_se * r["se"]}
     return {"column": column, "rule": h["rule"], "gain": h["gain"], "se": h["se"], "n_se": n_se, "rules": len(h["rules"]),
-            "above": above, "nothing_moves": bool(all(abs(r["gain"]) <= n_se * r["se"] for r in h["rules"].values()))}
+            "readings": h["readings"], "above": above, "nothing_moves": bool(all(abs(r["gain"]) <= n_se * r["se"] for r in h["rules"].values()))}
 
 
 def lead_power_text(power: dict) -> str:
@@ -1883,6 +1931,17 @@ def _bounds_shown(h: dict) -> str:
             f"{r['family']['bound']:.3g} at {r['family']['se']:.3g} SE (Bonferroni over the {r['family']['tests']} rules tested)")
 
 
+def lead_fits(readings: dict, lead: float) -> str:
+    """Whether Table 3's ``lead`` (:func:`table3_lead`) fits under the headroom's bound at each reading of its multiplier
+    (``readings``: :func:`axis_headroom`'s): ``"neither"`` (every bound below it: a lead of the paper's size cannot arise
+    at the selected iterates, Sec. 6.2's protocol), ``"both"`` or ``"one"`` (the readings disagree)."""
+    if not isinstance(readings, dict) or not readings or not all(isinstance(r, dict) and "bound" in r for r in readings.values()):
+        raise TypeError(f"readings must map each reading to {{'bound': ...}} (axis_headroom's readings); got {readings!r}")
+    lead = check_real("lead", lead)
+    below = [r["bound"] < lead for r in readings.values()]
+    return "neither" if all(below) else "both" if not any(below) else "one"
+
+
 def headroom_beside(records: pd.DataFrame) -> str:
     """C3.1's headroom, stated beside its verdict and never deciding it: the largest train log-likelihood gain over plain VI
     any rule reaches at its selected iterate (:func:`axis_headroom`, bounded at each reading of its multiplier) against
@@ -1896,12 +1955,12 @@ def headroom_beside(records: pd.DataFrame) -> str:
     h, lead = axis_headroom(records), table3_lead("train_ll")
     if not all(np.isfinite(r["bound"]) for r in h["readings"].values()):
         return ""
-    fits = ("a lead of Table 3's size fits under it at neither reading" if all(r["bound"] < lead for r in h["readings"].values())
-            else "a lead of Table 3's size fits under it at both readings" if all(r["bound"] >= lead for r in h["readings"].values())
-            else "a lead of Table 3's size fits under it at one reading and not the other")
-    test = (f"; the ranking's own test detects AdaAFW's lead at 80 % power from "
-            f"{min(r['detectable'] for r in lead_power(records)['rules'].values()):.3g} per point"
-            if set(records.method) >= {"adaafw", *TABLE3_BEHIND} else "")
+    fits = {"neither": "at neither reading", "both": "at both readings", "one": "at one reading and not the other"}
+    fits = f"a lead of Table 3's size fits under it {fits[lead_fits(h['readings'], lead)]}"
+    power = lead_power(records) if set(records.method) >= {"adaafw", *TABLE3_BEHIND} else None
+    test = ("" if power is None else f"; the ranking's own test detects AdaAFW's lead at 80 % power from "
+            f"{min(r['detectable'] for r in power['rules'].values()):.3g} per point, AdaAFW's lead as measured "
+            + ", ".join(f"over {label(m)} {r['lead']:+.3g} ± {r['se']:.2g}" for m, r in power["rules"].items()))
     return (f" Beside, not deciding: the largest train log-likelihood gain over plain VI any rule reaches at its selected "
             f"iterate is {label(h['rule'])}'s {h['gain']:+.3g} ± {h['se']:.2g} per point, bounded above at {_bounds_shown(h)}; "
             f"{fits} (Table 3's {lead:.3g}, the paper's){test}.")
