@@ -321,6 +321,61 @@ def test_c1_stable_and_lower_decided_per_dimension():
         bc.stable_and_lower(good[good.method != "line_search"], [10])
 
 
+def test_c1_fallback_share_counts_failed_searches():
+    assert bc.fallback_share(c1_runs(adafw_fail=0.3), [10, 100]) == {10: pytest.approx(0.3), 100: pytest.approx(0.3)}
+    assert bc.fallback_share(c1_runs(), [1]) == {1: 0.0}
+
+
+def c1_stable(**kw):
+    """30 runs of c1_runs with AdaFW's KL the same in every run (its interquartile range 0, clear of line search's)."""
+    runs = c1_runs(n=30, **kw)
+    ada = runs.method == "adafw"
+    runs.loc[ada, "kl"] = runs[ada].kl.groupby(runs[ada].dimension).transform("min")
+    return runs
+
+
+def test_c1_lower_over_the_eps0_map_holds_only_where_every_cell_holds():
+    """C1.2 over a verdict map of ε₀ (lower_cells, map_holds): every cell holding decisively holds; one cell failing
+    decisively fails the map; no dimension is not measured."""
+    from inferopt.experiment.verdict_map import map_holds
+    good, worse = c1_stable(), c1_stable(kl={(100, "adafw"): 2.0})
+    both = bc.lower_cells([({"eps0": 0.1}, good), ({"eps0": 0.01}, good)], [10, 100])
+    assert [c["verdict"] for c in both] == ["holds", "holds"] and map_holds(both) is True
+    assert both[0]["setting"] == {"eps0": 0.1} and both[0]["support"] == 1.0 and both[0]["construction"] == "ours"
+    one_fails = bc.lower_cells([({"eps0": 0.1}, good), ({"eps0": 0.01}, worse)], [10, 100])
+    assert [c["verdict"] for c in one_fails] == ["holds", "fails"] and map_holds(one_fails) is False
+    assert [c["verdict"] for c in bc.lower_cells([({"eps0": 0.1}, good)], [])] == ["not measured"]
+
+
+def test_c1_over_map_holds_fails_with_its_diagnosis_or_is_undecided():
+    """over_map: every measured cell holding holds; a decisive failure beside a decisive hold fails with a `setting`
+    diagnosis naming the holding cell; an undecided cell and no failure is Unearned (the claim inconclusive)."""
+    from inferopt.experiment.claims import Unearned
+    from inferopt.experiment.verdict_map import cell
+    sup = lambda f: {"fraction_holding": f, "method": "bootstrap", "unit": "run", "n_units": 30, "n_resamples": 200, "seed": 0}
+    ok, bad, open_ = (cell({"eps0": 0.1}, True, support=sup(1.0)), cell({"eps0": 0.01}, False, support=sup(0.0)),
+                      cell({"eps0": 0.03}, True, support=sup(0.5)))
+    assert bc.over_map([ok, cell({"eps0": 0.03}, None)], "x.") == (True, None)
+    holds, diag = bc.over_map([ok, bad, ok | {"setting": {"eps0": 0.03}}], "AdaFW per cell.")
+    assert holds is False and diag["kind"] == "setting" and "eps0 = 0.1" in diag["text"]
+    holds, diag = bc.over_map([ok, open_], "AdaFW per cell.")
+    assert holds is False and isinstance(diag, Unearned) and "eps0 = 0.03: inconclusive" in diag.reason
+
+
+def test_c1_map_readings_turn_only_on_decisive_map_verdicts():
+    """map_readings: the map's verdict at each reading of the range of D; a reading where every cell holds turns a
+    failing chosen reading; a reading no cell measures is not measured."""
+    good, worse = c1_stable(), c1_stable(kl={(100, "adafw"): 2.0})
+    at = lambda t, v: bc.stable_and_lower(t, [d for d in (10, 100) if v[0] <= d <= v[1]]) if v[0] <= 100 else None
+    tables = [({"eps0": 0.1}, good), ({"eps0": 0.01}, worse)]
+    r = {tuple(x["value"]): x["verdict"] for x in bc.map_readings(tables, [[10, 10], [200, 300]], at, chosen=[10, 100])}
+    assert r == {(10, 10): "holds", (10, 100): "fails", (200, 300): "not measured"}
+    r = {tuple(x["value"]): x["verdict"] for x in bc.map_readings([tables[0]], [[10, 10], [100, 100]], at, chosen=[10, 100])}
+    assert set(r.values()) == {"holds"}
+    with pytest.raises(TypeError, match="test_at"):
+        bc.map_readings(tables, [[10, 10]], None, chosen=[10, 100])
+
+
 def test_c1_never_step_evidence_measures_how_far_a_rule_is_q1_alone():
     stuck = c1_runs(adafw_fail=0.8)             # γ = 0 and q1's KL (0.7, below line search's 1) in 80 % of the runs
     assert bc.stable_and_lower(stuck, [10, 100])   # on the paper's axis it is lower: the evidence says why

@@ -85,3 +85,21 @@ def test_the_line_search_draws_as_the_authors_graph_takes_them():
     assert not np.array_equal(fresh.gamma[ls], kept.gamma[ls])
     with pytest.raises(ValueError, match="ls_draws"):
         random_lmo_step(rng=np.random.default_rng(4), ls_draws="fresh", **kw)
+
+
+def test_eps0_from_the_measured_monte_carlo_error():
+    """eps0_se: each run's ε₀ is that many standard errors of the step rules' KL estimate at the step 2/3 (column eps0,
+    positive, proportional to eps0_se, smaller with more draws); the targets, components and the predefined step's KL
+    unchanged; a non-positive eps0_se is refused by name."""
+    kw = dict(dims=[5], n_runs=4, methods=("predefined", "adafw"), n_eval=200, C0=0.001, exact_step=False)
+    plain = random_lmo_step(rng=np.random.default_rng(4), n_samples=10, **kw)
+    one = random_lmo_step(rng=np.random.default_rng(4), n_samples=10, eps0_se=1.0, **kw)
+    two = random_lmo_step(rng=np.random.default_rng(4), n_samples=10, eps0_se=2.0, **kw)
+    many = random_lmo_step(rng=np.random.default_rng(4), n_samples=1000, eps0_se=1.0, **kw)
+    assert "eps0" not in plain and (one.eps0 > 0).all()
+    assert np.allclose(two.eps0, 2 * one.eps0)
+    assert many.eps0.median() < one.eps0.median()
+    pre = (one.method == "predefined").to_numpy()
+    assert np.array_equal(plain.kl[pre], one.kl[pre]) and np.array_equal(plain.kl_init, one.kl_init)
+    with pytest.raises(ValueError, match="eps0_se"):
+        random_lmo_step(rng=np.random.default_rng(4), n_samples=10, eps0_se=0.0, **kw)

@@ -495,6 +495,13 @@ from inferopt.experiment.verdict_map import cell, map_diagnosis  # noqa: E402
 
 
 
+def test_map_holds_moved_to_verdict_map_is_the_same_function():
+    """map_holds moved verbatim from herding_claims to verdict_map (C1.2's map reads it there without paper B's modules);
+    herding_claims imports it, so B's notebooks and claim modules call the very same function."""
+    from inferopt.experiment import herding_claims, verdict_map
+    assert herding_claims.map_holds is verdict_map.map_holds is map_holds
+
+
 def test_map_holds_every_cell():
     assert map_holds(["holds", "holds", "not measured"]) is True
     assert map_holds(["holds", "fails", "holds"]) is False

@@ -100,7 +100,7 @@ def random_component(target: GaussianMixtureTarget, u: np.ndarray, v: np.ndarray
 def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_METHODS, n_samples: int = 100,
                     n_eval: int = 4000, progress: bool = False, distance: str = "unit", n_jobs: int = 1,
                     exact_step: bool = True, spread: float | None = None, draw_stream: int = 0,
-                    ls_draws: str = "authors", **rule_kwargs) -> pd.DataFrame:
+                    ls_draws: str = "authors", eps0_se: float | None = None, **rule_kwargs) -> pd.DataFrame:
     """Fig. 1 (left): KL after one step from ``q_1`` = the target's first component towards a random
     Gaussian, for each method, ``n_runs`` random targets per dimension in ``dims``.
 
@@ -123,6 +123,12 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     seeds do not depend on it, so the two laws meet the same targets. ``draw_stream``: the step rules' draws (0: from
     the run's seed; k > 0: from ``[seed, 4, k]``), the targets, components and the KL's evaluation draws unchanged: a
     second pass at the same draw count measures how much the rules' Monte-Carlo draws alone move the KL (a noise floor).
+    ``eps0_se``: Alg. 2's ``ε₀`` set in each run from the measured Monte-Carlo error (Eq. (10): ``ε_t`` bounds the error
+    of the estimates): ``eps0_se`` standard errors of the ``n_samples``-draw estimate of the KL at the predefined step
+    ``(1/3) q_1 + (2/3) s`` (the fallback and line search's start, inside the segment the search tries; at ``q_1`` itself
+    the error vanishes in high dimensions, where ``log q_1 − log p`` is nearly constant) on draws ``[seed, 5]`` (1: the
+    slack ``2 ε_1`` of Eq. (11) is two standard errors), in place of ``rule_kwargs``' ``eps0``;
+    column ``eps0`` records the value each run used (None: ``rule_kwargs``' ``eps0`` for every run, no column).
     ``ls_draws``: the line search's derivative draws (:class:`~inferopt.boosting.problem.BoostingProblem`; ``'authors'``:
     fresh draws from ``q_1`` and ``s`` at every call, as the authors' ``fw_step_size.line_search_dkl`` graph draws them).
     """
@@ -137,6 +143,7 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     spread = None if spread is None else check_real("spread", spread, low=0.0, low_open=True)
     draw_stream = check_int("draw_stream", draw_stream, low=0)
     ls_draws = check_choice("ls_draws", ls_draws, LS_DRAWS)
+    eps0_se = None if eps0_se is None else check_real("eps0_se", eps0_se, low=0.0, low_open=True)
     own = {m: step_settings(m, rule_kwargs, strict=False) for m in methods}   # shared settings: each rule takes its own
     tasks = []
     for D in dims:
@@ -146,13 +153,14 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
             tasks.append((int(D), r, target, rand, int(rng.integers(2**32))))
     added = {m: method_of(m) for m in methods if m not in PAPER_RULES}
     one = partial(_one_random_lmo_run, methods=tuple(methods), own=own, added=added, n_samples=n_samples,
-                  n_eval=n_eval, distance=distance, exact_step=exact_step, draw_stream=draw_stream, ls_draws=ls_draws)
+                  n_eval=n_eval, distance=distance, exact_step=exact_step, draw_stream=draw_stream, ls_draws=ls_draws,
+                  eps0_se=eps0_se)
     rows = run_tasks(one, tasks, n_jobs=n_jobs, progress="runs" if progress else False)
     return pd.DataFrame([row for run in rows for row in run])
 
 
 def _one_random_lmo_run(D: int, r: int, target, rand, seed: int, *, methods, own, added, n_samples, n_eval,
-                        distance, exact_step, draw_stream=0, ls_draws="authors") -> list[dict]:
+                        distance, exact_step, draw_stream=0, ls_draws="authors", eps0_se=None) -> list[dict]:
     """The rows of one run of :func:`random_lmo_step` (the registered rules of ``added`` registered first:
     a worker process has not seen the registration)."""
     for name, rule in added.items():
@@ -163,6 +171,12 @@ def _one_random_lmo_run(D: int, r: int, target, rand, seed: int, *, methods, own
     curve = (kl_segment(target, first, rand, SEGMENT_GAMMAS, n_samples=n_eval, rng=np.random.default_rng([seed, 3]))
              if exact_step else np.full(1, np.nan))
     best = int(np.argmin(curve)) if exact_step else 0
+    extra = {}
+    if eps0_se is not None:   # ε₀ from this run's Monte-Carlo error of the KL estimate (random_lmo_step's docstring)
+        tried = Mixture(first.family, np.stack([first.loc, rand.loc]), np.stack([first.log_scale, rand.log_scale]), [1 / 3, 2 / 3])
+        _, se = kl(target, tried, n_samples=n_samples, rng=np.random.default_rng([seed, 5]), stderr=True)
+        extra = {"eps0": eps0_se * float(se)}
+        own = {m: {**s_, **extra} if "eps0" in s_ else s_ for m, s_ in own.items()}
     rows = []
     for method in methods:
         step_rng = np.random.default_rng(seed if draw_stream == 0 else [seed, 4, draw_stream])
@@ -172,7 +186,7 @@ def _one_random_lmo_run(D: int, r: int, target, rand, seed: int, *, methods, own
         rows.append({"dimension": D, "run": r, "method": method, "gamma": float(res.record["gamma"].iloc[1]),
                      "step_type": res.record["step_type"].iloc[1], "kl_init": kl_init,
                      "gamma_best": float(SEGMENT_GAMMAS[best]) if exact_step else float("nan"), "kl_best": float(curve[best]),
-                     "kl": kl(target, res.mixture, n_samples=n_eval, rng=np.random.default_rng([seed, 2]))})
+                     "kl": kl(target, res.mixture, n_samples=n_eval, rng=np.random.default_rng([seed, 2])), **extra})
     return rows
 
 

@@ -85,10 +85,10 @@ from scipy.stats import norm, rankdata
 from .._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
 from .boosting import GAIN_SE, POWER_SE, ROWS_CHECK_OPENS, ROWS_RULED_OUT, WithReadings, authors_cell, best_median_iterate, runs_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
 from .boosting_rules import ADAPTIVE
-from .claims import Unearned, readings, setting_text
+from .claims import Unearned, readings, setting_text, verdict as verdict_of
 from .methods import label
 from .support import MIN_SUPPORT, N_RESAMPLES, Gated, resample_units, supported_verdict
-from .verdict_map import cell, map_diagnosis
+from .verdict_map import cell, map_diagnosis, map_holds
 
 
 def auroc_comparable(records: pd.DataFrame, tol: float) -> bool:
@@ -2266,6 +2266,77 @@ def stable_and_lower_at(runs: pd.DataFrame, dimension: int, method: str = "adafw
 def stable_and_lower(runs: pd.DataFrame, dims, method: str = "adafw") -> bool:
     """:func:`stable_and_lower_at` at every dimension of ``dims`` (each decided alone: no pooled median)."""
     return bool(all(stable_and_lower_at(runs, int(d), method) for d in dims))
+
+
+def fallback_share(runs: pd.DataFrame, dims, method: str = "adafw") -> dict:
+    """The share of ``method``'s runs at each dimension of ``dims`` whose search failed and took its fallback (Alg. 2:
+    the predefined step 2/3 after IMAX tries; ``step_type`` ``'fallback'``): ``{D: share}``."""
+    r = _c1(runs, (*_C1_COLUMNS, "step_type"))
+    r = r[(r.method == method) & r.dimension.isin(list(dims))]
+    return {int(d): float((g.step_type == "fallback").mean()) for d, g in r.groupby("dimension")}
+
+
+def lower_cells(tables, ds, *, seed: int = 0, method: str = "adafw") -> list:
+    """C1.2 over a verdict map of Alg. 2's open settings (its Monte-Carlo allowance ``ε₀``, which the paper leaves
+    open: Eq. (11)): one :func:`~.verdict_map.cell` per ``(setting, runs)`` of ``tables`` (each the runs of one
+    setting of ``method``, beside line search's and predefined's), :func:`stable_and_lower` at the dimensions ``ds``
+    (each alone) with its bootstrap support over the runs; not measured without ``ds``. The claim holds only where every
+    cell holds (:func:`over_map`, THE RULE's clause 3)."""
+    from .support import bootstrap_support
+    ds = [int(d) for d in ds]
+    test = (lambda r: bool(stable_and_lower(r, ds, method))) if ds else (lambda r: None)
+    return [cell(dict(setting), test(t), support=bootstrap_support(test, t, by="run", seed=seed) if ds else None,
+                 construction="ours", data="paper") for setting, t in tables]
+
+
+def over_map(cells, text: str):
+    """A claim decided over its verdict map (C1.2 over Alg. 2's ``ε₀``; THE RULE's clause 3, as B4's claims are):
+    ``(holds, diagnosis)``. ``(True, None)`` where every measured cell holds (:func:`~.verdict_map.map_holds`);
+    where none fails but one is undecided, ``(False, Unearned)`` naming the undecided cells (the claim inconclusive);
+    where a cell fails, ``(False, map_diagnosis)``: ``setting`` naming the cells that hold decisively, else what the map
+    earns. ``text``: the sentence of evidence."""
+    cells = list(cells)
+    v = map_holds(cells)
+    if v:
+        return True, None
+    if v is None:
+        return False, Unearned(f"{text} No cell of the map fails, but some are undecided (" + "; ".join(
+            f"{setting_text(c['setting'])}: {c['verdict']}" for c in cells if c["verdict"] not in ("holds", "not measured"))
+            + ")", {"sweep": cells})
+    return False, map_diagnosis(cells, text)
+
+
+def map_readings(tables, values, test_at, *, chosen, seed: int = 0) -> list:
+    """The readings of a cut-off of ours for a claim decided over a verdict map (:func:`lower_cells`'s ``tables``):
+    at each value of ``values`` (``chosen`` added) the map's verdict, :func:`~.verdict_map.map_holds` over its
+    cells, ``test_at(runs, value) -> bool | None`` in each, every cell on its bootstrap support over the runs (a cell
+    short of 90 % is undecided, :func:`~.verdict_map.cell`). As :func:`~.support.supported_readings`' ``turning_only``:
+    where the chosen value's map is decided and a reading's plain map verdict (no resampling) agrees with it, the
+    reading cannot turn the verdict and keeps its plain one; the others are resampled. ``[{"value", "verdict"}]`` in
+    :func:`~.claims.readings`' order; ``not measured`` where no cell is."""
+    from .support import bootstrap_support
+    check_callable("test_at", test_at)
+    tables = list(tables)
+    word = {True: "holds", False: "fails", None: "inconclusive"}
+
+    def supported(v):
+        return map_holds([cell(dict(st), test_at(t, v), support=bootstrap_support(
+            (lambda r: bool(test_at(r, v))), t, by="run", seed=seed)) for st, t in tables])
+
+    at_chosen = supported(chosen) if any(test_at(t, chosen) is not None for _, t in tables) else None
+    out = []
+    for v in readings(lambda v: True, values, chosen=chosen):
+        value = v["value"]
+        if all(test_at(t, value) is None for _, t in tables):
+            out.append({"value": value, "verdict": "not measured"})
+            continue
+        said = map_holds([verdict_of(test_at(t, value)) for _, t in tables])
+        if value == chosen:
+            said = at_chosen
+        elif at_chosen is None or said is not at_chosen:
+            said = supported(value)
+        out.append({"value": value, "verdict": word[said]})
+    return out
 
 
 def never_step_evidence(runs: pd.DataFrame, dims, method: str = "adafw", rtol: float = 0.01) -> dict:

@@ -57,6 +57,7 @@ import pandas as pd
 
 from .._validation import as_finite_array, check_int, check_int_sequence, check_real, check_table
 from .herding import ROUNDING_LEVEL, at_sizes, slopes_over_sizes
+from .verdict_map import map_holds  # noqa: F401 (B1, B5 and the claim modules read it here; defined in verdict_map)
 
 
 def dyadic(sizes, t_min: int = 8) -> list[int]:
@@ -611,23 +612,6 @@ def readings_turn(verdicts) -> bool:
     if not said:
         raise ValueError("verdicts must hold one verdict per reading; got none")
     return {"holds", "fails"} <= set(said)
-
-
-def map_holds(verdicts) -> bool | None:
-    """A claim read over every cell of its verdict map (B5: "other unreported experiments have led to similar
-    results"): ``verdicts`` the cells' verdicts (or the cells, :func:`~.verdict_map.cell`). ``False`` where a cell
-    fails; else ``True`` where every measured cell holds (a ``not measured`` cell, where the claim's premise does not
-    apply, decides nothing); else ``None`` (an undecided cell, or no cell measured)."""
-    said = [v["verdict"] if isinstance(v, dict) else v for v in verdicts]
-    known = ("holds", "fails", "inconclusive", "not measured")
-    if not said or any(v not in known for v in said):
-        raise ValueError(f"verdicts must be a non-empty list of {known} (or cells carrying them); got {verdicts!r}")
-    if "fails" in said:
-        return False
-    measured = [v for v in said if v != "not measured"]
-    return True if measured and all(v == "holds" for v in measured) else None
-
-
 
 
 def figure_cell_diagnosis(found, text: str, undecided: str):

@@ -107,6 +107,21 @@ def map_diagnosis(cells, text: str, *, no_authors_construction: str | None = Non
             f"verdict map ({'; '.join(_cell_text(c) for c in cells)}).", "evidence": evidence}
 
 
+def map_holds(verdicts) -> bool | None:
+    """A claim read over every cell of its verdict map (B5: "other unreported experiments have led to similar
+    results"): ``verdicts`` the cells' verdicts (or the cells, :func:`~.verdict_map.cell`). ``False`` where a cell
+    fails; else ``True`` where every measured cell holds (a ``not measured`` cell, where the claim's premise does not
+    apply, decides nothing); else ``None`` (an undecided cell, or no cell measured)."""
+    said = [v["verdict"] if isinstance(v, dict) else v for v in verdicts]
+    known = ("holds", "fails", "inconclusive", "not measured")
+    if not said or any(v not in known for v in said):
+        raise ValueError(f"verdicts must be a non-empty list of {known} (or cells carrying them); got {verdicts!r}")
+    if "fails" in said:
+        return False
+    measured = [v for v in said if v != "not measured"]
+    return True if measured and all(v == "holds" for v in measured) else None
+
+
 def decisive(c: dict) -> bool:
     """Does a verdict-map cell's outcome stand on its own support: a bootstrap ``support`` (its
     verdict already ``inconclusive`` below 90 %, :func:`cell`) or a ``deterministic`` note (nothing
