@@ -10,13 +10,24 @@ import pytest
 from inferopt.experiment import Experiment
 from inferopt.experiment.claims import Unearned
 from inferopt.experiment.spectral import degree_claims
-from inferopt.experiment.spectral.degree_claims import (chosen_cell_diagnosis, common_gradient_draws, d42_det_reading, d42_sgd_reading,
-                                                        d43_common_reading, degree_term, map_cells_to_run, settled_fixed_point)
+from inferopt.experiment.spectral.degree_claims import (agreeing, chosen_cell_diagnosis, common_gradient_draws, d41_cell, d41_diagnosis, d41_reading,
+                                                        d43_common_reading, d43_variance_readings, degree_term, lemma2_holds, map_cells_to_run,
+                                                        settled_fixed_point, three_valued_readings, variance_split)
 from inferopt.experiment.support import bootstrap_support
 from inferopt.spectral import ChebyshevSeries, make_degree_rule
 from inferopt.spectral.completion import reference_solution
 
 from test_completion_degrees import level_table, small_problem  # this folder's constructed runs and problem
+
+START = 2.0   # the start's test RMSE of the constructed runs: a level above it diverged
+
+
+def d42_det_reading(*args, **kw):
+    return degree_claims.d42_det_reading(*args, start=kw.pop("start", START), **kw)
+
+
+def d42_sgd_reading(*args, **kw):
+    return degree_claims.d42_sgd_reading(*args, start=kw.pop("start", START), **kw)
 
 
 # ----------------------------------------------------------------------------- D4.2
@@ -234,3 +245,160 @@ def test_map_cells_to_run_skips_degenerate_cells():
     assert map_cells_to_run(cells, 0.5) == ["a", "c"]
     with pytest.raises(ValueError, match="max_q0"):
         map_cells_to_run(cells, 1.5)
+
+
+# ----------------------------------------------------------------------------- session 58's review: D4.1's tie, D4.2-sgd's robust reading, D4.3 on Var_C
+
+
+def d41_table(opt, pois, nb, spread=0.001, seeds=5):
+    """Panel (c)'s runs: each arm's mean test RMSE over seeds, centred on the given value with the given spread."""
+    e = spread * (np.arange(seeds) - (seeds - 1) / 2)
+    return pd.DataFrame([{"dataset": "d", "method": m, "seed": s, "mean RMSE": v + e[s], "final RMSE": v + e[s]}
+                         for m, v in (("optimal", opt), ("poisson", pois), ("negative binomial", nb)) for s in range(seeds)])
+
+
+def test_d41_reading_holds_fails_on_a_tie_and_stays_undecided():
+    # way 1.0 (start 2, optimum 1): the margin is 0.01 test RMSE
+    r = d41_reading(d41_table(1.50, 1.60, 1.55), 2.0, 1.0)
+    assert r["outcome"] is True and r["lead"]["poisson"] == pytest.approx(0.10) and r["allowed"] == pytest.approx(0.01)
+    # a tie measured precisely: the optimal arm is not faster, fails (the old lowest-median test could only be undecided)
+    r = d41_reading(d41_table(1.500, 1.499, 1.501, spread=0.0005), 2.0, 1.0)
+    assert r["outcome"] is False
+    # one distribution tied is enough to fail
+    assert d41_reading(d41_table(1.50, 1.60, 1.50, spread=0.0005), 2.0, 1.0)["outcome"] is False
+    # a tie measured loosely: undecided, named
+    r = d41_reading(d41_table(1.50, 1.50, 1.50, spread=0.02), 2.0, 1.0)
+    assert r["outcome"] is None and "within 2 times its standard error" in r["reason"]
+    # one wild seed does not move the medians nor their MAD-based standard errors
+    tb = d41_table(1.500, 1.499, 1.501, spread=0.0005)
+    tb.loc[(tb.method == "optimal") & (tb.seed == 4), "mean RMSE"] = 9.0
+    assert d41_reading(tb, 2.0, 1.0)["outcome"] is False
+    # the margin's readings: undecided is inconclusive, not "not measured"
+    read = three_valued_readings(lambda t, v: d41_reading(t, 2.0, 1.0, margin=v)["outcome"], d41_table(1.50, 1.50, 1.50, spread=0.02),
+                                 [0.005, 0.02], chosen=0.01, by="seed")
+    assert [x["verdict"] for x in read] == ["inconclusive"] * 3 and [x["value"] for x in read] == [0.005, 0.01, 0.02]
+    read = three_valued_readings(lambda t, v: d41_reading(t, 2.0, 1.0, margin=v)["outcome"], d41_table(1.500, 1.499, 1.501, spread=0.0005),
+                                 [0.005], chosen=0.01, by="seed")
+    assert all(x["verdict"] == "fails" and x["support"] <= 0.1 for x in read)
+    with pytest.raises(ValueError, match="way"):
+        d41_reading(d41_table(1.5, 1.6, 1.6), 1.0, 2.0)
+    with pytest.raises(ValueError, match="column"):
+        d41_reading(d41_table(1.5, 1.6, 1.6), 2.0, 1.0, column="level")
+    with pytest.raises(ValueError, match="others"):
+        d41_reading(d41_table(1.5, 1.6, 1.6), 2.0, 1.0, others="poisson")
+    with pytest.raises(TypeError, match="outcome"):
+        agreeing(0.5, True)
+
+
+def test_d41_through_the_claim_and_its_map(tmp_path):
+    other = dict(SETTING, eps=300.0)
+
+    def claim(tb, cells):
+        r = d41_reading(tb, 2.0, 1.0)
+        test = agreeing(lambda t: d41_reading(t, 2.0, 1.0)["outcome"], r["outcome"])
+        exp = Experiment("D4", title="t", paper="p", figure="Fig 2", params={"output_dir": str(tmp_path), "seed": 0})
+        return exp.claim("D4.1", "Optimal is faster.", test=test, table=tb, by="seed", diagnosis=d41_diagnosis(
+            r, cells, "Probe noise is 99.9 % of the variance.", chosen=SETTING, no_authors_construction="No authors' code.")).to_dict()
+
+    def cell_of(setting, tb):
+        r = d41_reading(tb, 2.0, 1.0)
+        return d41_cell(setting, r, bootstrap_support(agreeing(lambda t: d41_reading(t, 2.0, 1.0)["outcome"], r["outcome"]), tb, by="seed"),
+                        seeds=5, main_seeds=5)
+    tie, fast, loose = d41_table(1.500, 1.499, 1.501, spread=0.0005), d41_table(1.50, 1.60, 1.55), d41_table(1.5, 1.5, 1.5, spread=0.02)
+    # a decisive tie at the chosen cell, the claim holding decisively at another: fails, the setting named
+    c = claim(tie, [cell_of(SETTING, tie), cell_of(other, fast)])
+    assert c["verdict"] == "fails" and c["diagnosis"]["kind"] == "setting" and "99.9 %" in c["diagnosis"]["text"]
+    # ... the other cell undecided: no diagnosis earned, inconclusive
+    cells = [cell_of(SETTING, tie), cell_of(other, loose)]
+    assert cells[1]["verdict"] == "inconclusive" and "support" not in cells[1] and "undecided" in cells[1]
+    c = claim(tie, cells)
+    assert c["verdict"] == "inconclusive" and "no diagnosis is earned" in c["reason"]
+    # holding at the chosen cell: holds; undecided there: inconclusive with the reading's reason
+    assert claim(fast, [cell_of(SETTING, fast), cell_of(other, fast)])["verdict"] == "holds"
+    c = claim(loose, [cell_of(SETTING, loose), cell_of(other, fast)])
+    assert c["verdict"] == "inconclusive" and "within 2 times its standard error" in c["reason"]
+    assert d41_cell(SETTING, None, None, seeds=5, main_seeds=5)["verdict"] == "not measured"
+    with pytest.raises(TypeError, match="reading"):
+        d41_cell(SETTING, {"lead": 1}, None, seeds=5, main_seeds=5)
+    with pytest.raises(TypeError, match="reading"):
+        d41_diagnosis(None, [], "t", chosen=SETTING, no_authors_construction="n")
+
+
+def test_d42_sgd_reads_medians_and_names_a_diverged_run():
+    """Session 58's review: SGD N=30 seed 4 at level 1.76 among four at 1.047 made the mean-based noise 0.143, so that SGD passed
+    its levelled-off test while falling as fast as SGD-DET; on medians and a MAD-based noise it does not, and the run is named."""
+    floors = {10: 0.95, 30: 0.90}
+    tb = level_table(0.95, 0.90, 0.95, 0.951)
+    assert d42_sgd_reading(tb, 10, 30, fixed_at(floors))["outcome"] is True   # levelled off within the noise: decided
+    tb.loc[(tb.method == "SGD N=30") & (tb.seed == 4), ["level", "drift"]] = [2.5, 0.07]
+    r = d42_sgd_reading(tb, 10, 30, fixed_at(floors))
+    assert r["diverged"] == {"SGD N=30 seed 4": 2.5} and r["levels"]["SGD N=30"] == pytest.approx(0.951, abs=0.01)
+    assert r["SGD noise"] < 0.01 and r["outcome"] is True
+    # SGD still falling: with a robust noise the wild run cannot hide it
+    tb = level_table(0.95, 0.90, 0.95, 0.951, rate=0.005)
+    tb.loc[(tb.method == "SGD N=30") & (tb.seed == 4), "level"] = 2.5
+    r = d42_sgd_reading(tb, 10, 30, fixed_at(floors))
+    assert r["outcome"] is None and "SGD N=30 still falls" in r["reason"]
+    assert d42_sgd_reading(tb, 10, 30, fixed_at(floors), start=3.0)["diverged"] == {}
+    # the readings of its share: undecided readings are inconclusive
+    read = three_valued_readings(lambda t, v: d42_sgd_reading(t, 10, 30, fixed_at(floors), share=v)["outcome"], tb, [0.25, 0.75], chosen=0.5,
+                                 by="seed")
+    assert [x["verdict"] for x in read] == ["inconclusive"] * 3
+    with pytest.raises(ValueError, match="start"):
+        d42_sgd_reading(tb, 10, 30, fixed_at(floors), start=-1.0)
+
+
+def var_c(opt, pois, nb, cells=("chosen", "eps 300")):
+    return pd.DataFrame([{"cell": c, "distribution": d, "Var_C": v} for c in cells
+                         for d, v in (("optimal", opt), ("poisson", pois), ("negative binomial", nb))])
+
+
+def test_lemma2_holds_per_cell_with_its_margin():
+    assert lemma2_holds(var_c(64.8, float("inf"), 4e55)) == {"chosen": True, "eps 300": True}
+    assert lemma2_holds(var_c(1.0, 1.05, 2.0)) == {"chosen": False, "eps 300": False}
+    assert lemma2_holds(var_c(1.0, 1.05, 2.0), margin=0.0) == {"chosen": True, "eps 300": True}
+    with pytest.raises(ValueError, match="margin"):
+        lemma2_holds(var_c(1.0, 2.0, 2.0), margin=-1.0)
+
+
+def test_d43_variance_readings_decide_on_var_c_and_turn_where_the_runs_variance_disagrees(tmp_path):
+    """Session 58's review: D4.3 failed on the runs' variance at M = 30 and degrees of probability >= 1/3000, where the probe part
+    swamps the degree part, while Lemma 2's Var_C holds by orders of magnitude: decided on Var_C, the readings that disagree make it
+    inconclusive (reading)."""
+    tie = common_table({"poisson": 0.005, "negative binomial": 0.005}, 0.002)
+    apart = common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02)
+    small = {p: {"optimal": 1.0, "poisson": 1.0, "negative binomial": 1.0} for p in ("optimum", "path")}
+    large = {p: {"optimal": 1.0, "poisson": 5.0, "negative binomial": 5.0} for p in ("optimum", "path")}
+    # the probe part weighs M / M': at M' infinite only the exact degree parts remain, no standard error
+    r = d43_common_reading(tie, large, probe_weight=0.0)
+    assert r["outcome"] is True and r["points"]["path"]["se excess poisson"] == 0.0 and r["points"]["path"]["excess poisson"] == pytest.approx(4.0)
+    assert d43_common_reading(tie, large)["outcome"] is False
+    with pytest.raises(ValueError, match="nothing to read"):
+        d43_common_reading(tie, ZERO, probe_weight=0.0)
+    # every reading agrees with Var_C: holds
+    v = d43_variance_readings(apart, {1 / 3000: large, 1e-6: large}, var_c(64.8, float("inf"), 4e55), M=30)
+    assert v["chosen"] is True and v["verdict"] == {"verdict": "holds", "kind": None, "turns": []}
+    assert [0.0, 0.0, 0.1] in [x["value"] for x in v["readings"]] and len(v["readings"]) == 3 + 6
+    # the runs' variance a tie at every reading: Var_C holds, the readings fail: inconclusive, kind reading
+    v = d43_variance_readings(tie, {1 / 3000: small, 1e-6: small}, var_c(64.8, float("inf"), 4e55), M=30)
+    assert v["chosen"] is True and v["verdict"]["verdict"] == "inconclusive" and v["verdict"]["kind"] == "reading"
+    exp = Experiment("D4", title="t", paper="p", figure="Fig 2", params={"output_dir": str(tmp_path), "seed": 0})
+    c = exp.claim("D4.3", "Others have larger variances.", holds=v["chosen"], threshold={"value": [0.0, 0.0, 0.1], "source": "ours",
+                                                                                     "readings": v["readings"]}).to_dict()
+    assert c["verdict"] == "inconclusive" and c["diagnosis"]["kind"] == "reading"
+    # Var_C itself within the margin: the chosen reading fails
+    v = d43_variance_readings(tie, {1 / 3000: small}, var_c(1.0, 1.01, 1.01), M=30, probes=())
+    assert v["chosen"] is False and v["verdict"]["verdict"] == "fails"
+    with pytest.raises(ValueError, match="least probability"):
+        d43_variance_readings(tie, {0.0: small}, var_c(1.0, 2.0, 2.0), M=30)
+    with pytest.raises(TypeError, match="terms"):
+        d43_variance_readings(tie, {}, var_c(1.0, 2.0, 2.0), M=30)
+
+
+def test_variance_split_names_the_probe_share():
+    s = variance_split({"path": {"optimal": 21792.9, "degree term optimal": 8.6}})
+    assert s["path"]["probe share"] == pytest.approx(0.999605, rel=1e-5) and s["path"]["degree part"] == 8.6
+    with pytest.raises(ValueError, match="optimal"):
+        variance_split({"path": {"poisson": 1.0}})
+    with pytest.raises(TypeError, match="points"):
+        variance_split({})

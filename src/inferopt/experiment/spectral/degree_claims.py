@@ -18,13 +18,33 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..._validation import as_finite_array, check_choices, check_int, check_real, check_table
+from ..._validation import as_finite_array, check_choice, check_choices, check_int, check_real, check_table
+from ..support import bootstrap_support, supported_verdict
+from .completion import _median, _runs, d43_test
 from .completion_degrees import _arm, _eig_side, _se, _series_derivative, det_own_fixed_point, truncated_gradient
 
 #: D4.3's "relatively large" (ours): the other distributions' gradient variance above the optimal one's by more than this
 #: share of it (:func:`d43_common_reading`; the claim reads it at :data:`D43_MARGIN_READINGS` too)
 D43_MARGIN = 0.1
 D43_MARGIN_READINGS = (0.05, 0.1, 0.2)
+
+#: D4.1's tie (ours, session 58's review): the optimal arm's lead in median mean test RMSE over a distribution, plus two
+#: standard errors, below this share of the way from the start's test RMSE to the optimum's is no faster convergence
+#: (:func:`d41_reading`; 1 % of the way is about a hundredth of the height Fig. 2(c)'s curves travel, below the width of a
+#: plotted line); read at :data:`D41_MARGIN_READINGS` too
+D41_MARGIN = 0.01
+D41_MARGIN_READINGS = (0.005, 0.01, 0.02)
+
+#: D4.2's rule for a diverged run (ours, session 58's review): its level above the start's test RMSE (the training mean's:
+#: the run ends worse than where it began)
+DIVERGED = "its level above the start's test RMSE (the training mean's: the run ends worse than where it began)"
+
+#: D4.3's variance readings (session 58's review): the probes M' at which the runs' gradient variance is read besides the
+#: runs' own M (None: M' infinite, exact traces, no probe part), and the least probability of a degree its degree part counts
+#: besides 1/budget (a million draws' worth: below it Poisson's reweights 1/P(n >= j) overflow); every degree, with no
+#: probes, is Lemma 2's Var_C, the chosen reading (:func:`d43_variance_readings`)
+D43_PROBES = (1000, None)
+D43_LEAST = 1e-6
 
 #: L-BFGS-B rounds per interval of SGD-DET's own fixed point (:func:`~.completion_degrees.det_own_fixed_point`) where D4
 #: reads its floors (session 44's pre-run review: one round of 120 steps left the optimum unconverged)
@@ -34,15 +54,27 @@ FLOOR_ROUNDS = 3
 # ----------------------------------------------------------------------------- D4.2: two claims on SGD-DET's own floors
 
 
-def _floors_read(table: pd.DataFrame, low: int, high: int, fixed: dict, z: float) -> tuple:
+def _robust_se(v, start: float) -> float:
+    """The standard error of a median over seeds that a diverged run cannot inflate (session 58's review: SGD N=30 seed 4's
+    level 1.76 among four at 1.047 made SGD's noise 0.143 and passed its levelled-off test): ``1.2533 · s / √n`` (the normal
+    approximation of a median's standard error), ``s`` the standard deviation of the ``n`` values not above ``start``
+    (:data:`DIVERGED`: a run that ends worse than it began is named, never part of the noise); ``inf`` with fewer than two."""
+    v = np.asarray(v, dtype=float)
+    kept = v[v <= start]
+    return float(1.2533 * np.std(kept, ddof=1) / np.sqrt(kept.size)) if kept.size > 1 else float("inf")
+
+
+def _floors_read(table: pd.DataFrame, low: int, high: int, fixed: dict, z: float, start: float) -> tuple:
     """What both halves of D4.2 read (session 45's fresh review): SGD-DET's floors ``fixed`` (``{degree: info}`` of
     :func:`~.completion_degrees.det_own_fixed_point` or :func:`settled_fixed_point`: ``test RMSE``, ``converged``,
     ``self-consistent``), the arms' levels and drifts (``table``: :func:`~.completion_degrees.run_levels`' rows of
-    ``SGD N=<n>`` and ``SGD-DET N=<n>`` at ``n`` = ``low``, ``high``) and the noise of each method's level difference (the
-    standard error over the seeds). A floor decides nothing where its fixed point did not settle (review item 2) or where it
-    lies above where SGD-DET's runs already are (its level less ``z`` times the noise: the runs went past a point they are
-    supposed to stop at, so that point is not their fixed point). Returns ``(out, why)``: the numbers, and the floors'
-    reasons to stay undecided."""
+    ``SGD N=<n>`` and ``SGD-DET N=<n>`` at ``n`` = ``low``, ``high``) and the noise of each method's level difference. An
+    arm's level is the median over its seeds and the noise the standard error of the two medians' difference over the runs
+    that did not diverge (:func:`_robust_se`; session 58's review: a mean and a plain standard error let one diverged run set both); the
+    diverged runs (:data:`DIVERGED`: a level above ``start``, the start's test RMSE) are named (``"diverged"``). A floor
+    decides nothing where its fixed point did not settle (review item 2) or where it lies above where SGD-DET's runs
+    already are (its level less ``z`` times the noise: the runs went past a point they are supposed to stop at, so that
+    point is not their fixed point). Returns ``(out, why)``: the numbers, and the floors' reasons to stay undecided."""
     if not isinstance(fixed, dict):
         raise TypeError(f"fixed must map each degree to det_own_fixed_point's info; got {type(fixed).__name__}")
     check_table("table", table, ("method", "seed", "level", "drift"))
@@ -55,11 +87,13 @@ def _floors_read(table: pd.DataFrame, low: int, high: int, fixed: dict, z: float
             raise ValueError(f"fixed must hold det_own_fixed_point's info (test RMSE, converged, self-consistent) at degree {n}")
         check_real(f"fixed[{n}]['test RMSE']", info["test RMSE"], low=0.0)
     z = check_real("z", z, low=0.0)
+    start = check_real("start", start, low=0.0)
     arms = [f"{m} N={n}" for n in (low, high) for m in ("SGD", "SGD-DET")]
     values = {a: _arm(table, a, "level") for a in arms}
-    levels = {a: float(np.mean(v)) for a, v in values.items()}
+    levels = {a: float(np.median(v)) for a, v in values.items()}
     drift = {a: float(np.median(_arm(table, a, "drift"))) for a in arms}
-    noise = {m: float(np.hypot(_se(values[f"{m} N={low}"]), _se(values[f"{m} N={high}"]))) for m in ("SGD", "SGD-DET")}
+    noise = {m: float(np.hypot(_robust_se(values[f"{m} N={low}"], start), _robust_se(values[f"{m} N={high}"], start))) for m in ("SGD", "SGD-DET")}
+    diverged = {f"{a} seed {s}": float(v) for a in arms for s, v in zip(table.loc[table["method"] == a, "seed"], values[a]) if v > start}
     floors = {n: float(fixed[n]["test RMSE"]) for n in (low, high)}
     settled = {n: bool(fixed[n]["converged"] and fixed[n]["self-consistent"]) for n in (low, high)}
     above = {n: floors[n] - levels[f"SGD-DET N={n}"] for n in (low, high) if floors[n] > levels[f"SGD-DET N={n}"] + z * noise["SGD-DET"]}
@@ -72,7 +106,7 @@ def _floors_read(table: pd.DataFrame, low: int, high: int, fixed: dict, z: float
             f"{n} (by {v:.2g} test RMSE)" for n, v in above.items()) + f", beyond {z:g} times the levels' noise: not the runs' fixed point")
     floor_gap = floors[low] - floors[high]
     out = {"levels": levels, "drift": drift, "noise": noise["SGD-DET"], "SGD noise": noise["SGD"], "floors": floors, "settled": settled,
-           "floor above level": above, "floor gap": floor_gap,
+           "floor above level": above, "floor gap": floor_gap, "diverged": diverged,
            "gain": levels[f"SGD-DET N={low}"] - levels[f"SGD-DET N={high}"],
            "change": abs(levels[f"SGD N={low}"] - levels[f"SGD N={high}"])}
     if not abs(floor_gap) > z * noise["SGD-DET"]:
@@ -88,15 +122,16 @@ def _moving(out: dict, method: str, low: int, high: int, noise: float, z: float)
         + f", more than {z:g} times the levels' noise ({noise:.2g} test RMSE)"]
 
 
-def d42_det_reading(table: pd.DataFrame, low: int, high: int, fixed: dict, *, z: float = 2.0) -> dict:
+def d42_det_reading(table: pd.DataFrame, low: int, high: int, fixed: dict, *, start: float, z: float = 2.0) -> dict:
     """D4.2, SGD-DET's half ("a larger degree (N = 30) reduces the bias error in SGD-DET", Sec. 5.1 on Fig. 2(d)): SGD-DET's
-    level (:func:`~.completion_degrees.run_levels`) falls from ``low`` to ``high``. Undecided (None, every reason named) where
-    a floor decides nothing (:func:`_floors_read`: unsettled, or above the runs' level), where SGD-DET's runs still fall over
-    the window by more than ``z`` times the noise (the standard error of its level difference over the seeds), or where its
-    exact floors differ by no more than that; then it *holds* when the gain exceeds ``z`` times the noise, *fails* when it is
-    below minus that (the level rises with the degree), else undecided (within the noise). Returns ``{"outcome", "reason",
-    "gain", "noise", "floor gap", "floors", "settled", "floor above level", "levels", "drift", ...}``."""
-    out, why = _floors_read(table, low, high, fixed, z)
+    level (:func:`~.completion_degrees.run_levels`, the median over seeds) falls from ``low`` to ``high``. Undecided (None,
+    every reason named) where a floor decides nothing (:func:`_floors_read`: unsettled, or above the runs' level), where
+    SGD-DET's median run still falls over the window by more than ``z`` times the noise (the standard error of its level
+    difference over the seeds that did not diverge), or where its exact floors differ by no more than that; then it *holds* when the gain
+    exceeds ``z`` times the noise, *fails* when it is below minus that (the level rises with the degree), else undecided
+    (within the noise). ``start``: the start's test RMSE (a run above it diverged, named). Returns ``{"outcome", "reason",
+    "gain", "noise", "floor gap", "floors", "settled", "floor above level", "levels", "drift", "diverged", ...}``."""
+    out, why = _floors_read(table, low, high, fixed, z, start)
     why = _moving(out, "SGD-DET", low, high, out["noise"], z) + why
     if not why:
         g, e = out["gain"], z * out["noise"]
@@ -106,16 +141,17 @@ def d42_det_reading(table: pd.DataFrame, low: int, high: int, fixed: dict, *, z:
     return out | {"outcome": None, "reason": "; and ".join(why)}
 
 
-def d42_sgd_reading(table: pd.DataFrame, low: int, high: int, fixed: dict, *, share: float = 0.5, z: float = 2.0) -> dict:
+def d42_sgd_reading(table: pd.DataFrame, low: int, high: int, fixed: dict, *, start: float, share: float = 0.5, z: float = 2.0) -> dict:
     """D4.2, SGD's half ("while SGD achieves similar error regardless of the degree", Sec. 5.1 on Fig. 2(d)): SGD's level
-    changes from ``low`` to ``high`` by less than ``share`` of the bias gap SGD-DET's exact floors show (``fixed``: the scale
-    "similar" is read against). Undecided where the floors decide nothing or their gap is within the noise
-    (:func:`_floors_read`) or SGD's runs still fall over the window by more than ``z`` times SGD's level noise; then it
-    *holds* when SGD's change plus ``z`` times its noise is below ``share`` of the floors' gap, *fails* when the change less
-    that is above it, else undecided. Returns the numbers of :func:`d42_det_reading` with ``"outcome"``, ``"reason"``,
-    ``"allowed"`` (``share`` times the gap)."""
+    (the median over seeds) changes from ``low`` to ``high`` by less than ``share`` of the bias gap SGD-DET's exact floors show
+    (``fixed``: the scale "similar" is read against). Undecided where the floors decide nothing or their gap is within the
+    noise (:func:`_floors_read`) or SGD's median run still falls over the window by more than ``z`` times SGD's level noise
+    (a diverged run does not inflate it, session 58's review); then it *holds* when SGD's change plus ``z`` times
+    its noise is below ``share`` of the floors' gap, *fails* when the change less that is above it, else undecided. A
+    diverged run (:data:`DIVERGED`, above ``start``) is named in ``"diverged"``, never dropped: the median reads past it.
+    Returns the numbers of :func:`d42_det_reading` with ``"outcome"``, ``"reason"``, ``"allowed"`` (``share`` times the gap)."""
     share = check_real("share", share, low=0.0, low_open=True)
-    out, why = _floors_read(table, low, high, fixed, z)
+    out, why = _floors_read(table, low, high, fixed, z, start)
     why = _moving(out, "SGD", low, high, out["SGD noise"], z) + why
     allowed = share * abs(out["floor gap"])
     out |= {"allowed": allowed}
@@ -126,6 +162,125 @@ def d42_sgd_reading(table: pd.DataFrame, low: int, high: int, fixed: dict, *, sh
         why.append(f"SGD's level change {c:.2g} is within {z:g} times its noise ({out['SGD noise']:.2g}) of {share:g} of the floors' gap "
                    f"({allowed:.2g})")
     return out | {"outcome": None, "reason": "; and ".join(why)}
+
+
+def agreeing(outcome, point):
+    """A boolean test for the bootstrap of a three-valued ``outcome(table) -> True / False / None`` whose share of resamples
+    holding is the support of ``point``, its value on the measured table (as B3.5's, :mod:`~inferopt.experiment.boundary_claims`):
+    where ``point`` is False a resample holds unless it fails, else only where it holds; an undecided resample never
+    counts for the decisive verdict."""
+    if not callable(outcome):
+        raise TypeError(f"outcome must be callable table -> True / False / None; got {type(outcome).__name__}")
+    return (lambda t: outcome(t) is not False) if point is False else (lambda t: outcome(t) is True)
+
+
+def three_valued_readings(outcome_at, table: pd.DataFrame, values, *, chosen, by: str, seed: int = 0) -> list:
+    """The readings of a cut-off of ours (``[{"value", "verdict"[, "support"]}]``, sorted, ``chosen`` added) for a claim whose
+    reading is three-valued, ``outcome_at(table, value) -> True / False / None``: an undecided reading is ``inconclusive``
+    (measured, deciding nothing; session 58's review: D4.2-sgd's readings said ``not measured`` beside an inconclusive
+    verdict), a decided one stands on its bootstrap support over ``by`` (:func:`agreeing`; ``inconclusive`` below 90 %)."""
+    if not callable(outcome_at):
+        raise TypeError(f"outcome_at must be callable (table, value) -> True / False / None; got {type(outcome_at).__name__}")
+    out = []
+    for v in sorted({*values, chosen}):
+        point = outcome_at(table, v)
+        if point is None:
+            out.append({"value": v, "verdict": "inconclusive"})
+            continue
+        support = bootstrap_support(agreeing(lambda t, v=v: outcome_at(t, v), point), table, by=by, seed=seed)
+        out.append({"value": v, "verdict": supported_verdict(bool(point), support), "support": support["fraction_holding"]})
+    return out
+
+
+# ----------------------------------------------------------------------------- D4.1: faster, or a tie
+
+
+def d41_reading(table: pd.DataFrame, start: float, optimum: float, *, margin: float = D41_MARGIN, z: float = 2.0,
+                column: str = "mean RMSE", reference: str = "optimal", others=("poisson", "negative binomial")) -> dict:
+    """D4.1 ("other distributions ... converge slower than the optimal distribution", Sec. 5.1 on Fig. 2(c)) with an
+    equivalence side (session 58's review: :func:`~.completion.d41_test`, "the lowest median", could never fail on a tie).
+    The ``reference`` arm's lead over each of ``others`` is their median ``column`` (default the test RMSE averaged over the
+    run, the area under the curve) less its own, its standard error that of the two medians' difference
+    (:func:`_robust_se`, a run whose value is above ``start`` left out of the spread), read against ``margin`` times the way from the ``start``'s test RMSE to the ``optimum``'s:
+
+    * *holds* where every lead less ``z`` standard errors exceeds that (decisively faster by more than the margin);
+    * *fails* where one lead plus ``z`` standard errors is below it (at most a tie: not faster);
+    * else undecided (None, the reason named).
+
+    Returns ``{"outcome", "reason", "lead": {other: lead}, "se": {other: se}, "allowed", "way"}``."""
+    check_choice("column", column, ("mean RMSE", "final RMSE"))
+    name = pd.unique(_runs(table, column).dataset)[0]
+    start, optimum = check_real("start", start), check_real("optimum", optimum)
+    if not optimum < start:
+        raise ValueError(f"the optimum's test RMSE {optimum} must be below the start's {start}: the way has no length")
+    margin, z = check_real("margin", margin, low=0.0), check_real("z", z, low=0.0)
+    if isinstance(others, str) or not list(others):
+        raise ValueError(f"others must be a non-empty list of arm names; got {others!r}")
+    ref = table.loc[(table.dataset == name) & (table.method == reference), column].to_numpy(float)
+    lead, se = {}, {}
+    for o in others:
+        lead[o] = _median(table, name, o, column) - _median(table, name, reference, column)
+        se[o] = float(np.hypot(_robust_se(ref, start), _robust_se(table.loc[(table.dataset == name) & (table.method == o), column].to_numpy(float), start)))
+    allowed = margin * (start - optimum)
+    faster = [o for o in others if lead[o] - z * se[o] > allowed]
+    tied = [o for o in others if lead[o] + z * se[o] < allowed]
+    out = {"lead": lead, "se": se, "allowed": allowed, "way": start - optimum}
+    if tied:
+        return out | {"outcome": False, "reason": None}
+    if len(faster) == len(lead):
+        return out | {"outcome": True, "reason": None}
+    return out | {"outcome": None, "reason": "; ".join(
+        f"the {reference} arm's lead over {o} ({lead[o]:+.2g} {column}) is within {z:g} times its standard error ({se[o]:.2g}) of "
+        f"{margin:g} of the way to the optimum ({allowed:.2g})" for o in others if o not in faster)}
+
+
+def d41_cell(setting: dict, reading: dict, support: dict | None, *, seeds: int, main_seeds: int) -> dict:
+    """A verdict-map cell of D4.1 (:func:`~.completion.seeded_cell`, our construction on the stand-in) from its
+    :func:`d41_reading` and the bootstrap ``support`` of that reading's outcome (:func:`agreeing`): an undecided reading is
+    an ``inconclusive`` cell, measured but not decisive (no support kept), its reason under ``undecided``; None (the
+    panel's gate unmet): not measured."""
+    from .completion import seeded_cell
+
+    if reading is None:
+        return seeded_cell(setting, None, support=None, seeds=seeds, main_seeds=main_seeds, construction="ours", data="stand-in")
+    if not isinstance(reading, dict) or "outcome" not in reading:
+        raise TypeError(f"reading must be d41_reading's; got {reading!r}")
+    if reading["outcome"] is None:
+        out = seeded_cell(setting, False, support=None, seeds=seeds, main_seeds=main_seeds, construction="ours", data="stand-in")
+        return out | {"verdict": "inconclusive", "undecided": str(reading["reason"])}
+    return seeded_cell(setting, bool(reading["outcome"]), support=support, seeds=seeds, main_seeds=main_seeds, construction="ours",
+                       data="stand-in")
+
+
+def d41_diagnosis(reading: dict, cells, text: str, *, chosen: dict, no_authors_construction: str):
+    """The diagnosis D4.1 is recorded with: :class:`~inferopt.experiment.claims.Unearned` with the reason where the chosen
+    cell's :func:`d41_reading` is undecided; else :func:`~.completion.completion_diagnosis` over the verdict map ``cells``
+    (:func:`d41_cell`; ``setting`` where another cell holds decisively, ``paper`` only where the whole map earns it, else
+    Unearned naming what it lacks). ``text`` states the mechanism with its numbers."""
+    from ..claims import Unearned
+    from .completion import completion_diagnosis
+
+    if not isinstance(reading, dict) or "outcome" not in reading:
+        raise TypeError(f"reading must be d41_reading's; got {reading!r}")
+    if reading["outcome"] is None:
+        return Unearned(str(reading["reason"]), {"reading": {k: v for k, v in reading.items() if k != "outcome"}})
+    return completion_diagnosis(cells, text, chosen=chosen, no_authors_construction=no_authors_construction)
+
+
+def variance_split(points: dict, rule: str = "optimal") -> dict:
+    """How ``rule``'s gradient variance splits at each point of :func:`d43_common_reading`'s ``points``: ``{point: {"variance",
+    "probe part", "degree part", "probe share"}}`` (the probe part the variance less its degree term). D4.1's mechanism
+    (session 58's review: at M = 30 the probes' noise is almost all of it, the degree part, where the distributions differ,
+    about 9 in 22,000)."""
+    if not isinstance(points, dict) or not points:
+        raise TypeError(f"points must be d43_common_reading's points; got {points!r}")
+    out = {}
+    for pt, v in points.items():
+        if rule not in v or f"degree term {rule}" not in v:
+            raise ValueError(f"points[{pt!r}] must hold {rule!r}'s variance and degree term")
+        var, deg = float(v[rule]), float(v[f"degree term {rule}"])
+        out[pt] = {"variance": var, "probe part": var - deg, "degree part": deg, "probe share": (var - deg) / var}
+    return out
 
 
 def settled_fixed_point(problem, starts: dict, degree: int, **kwargs):
@@ -252,7 +407,7 @@ def common_gradient_draws(problem, theta, rules: dict, *, M: int, n_draws: int, 
 
 
 def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float = D43_MARGIN, z: float = 2.0, reference: str = "optimal",
-                       others=("poisson", "negative binomial"), made=None, gate_share: float = 0.0) -> dict:
+                       others=("poisson", "negative binomial"), made=None, gate_share: float = 0.0, probe_weight: float = 1.0) -> dict:
     """D4.3 ("other distributions have relatively large variances", Sec. 5.1 on Fig. 2(c)) on :func:`common_gradient_draws`'
     rows (with a column ``point``) and the degree terms ``degree_terms`` (``{point: {rule: degree_term(...)}}``; D4: the
     realisable ones, :func:`degree_term` with the runs' ``budget``).
@@ -270,12 +425,15 @@ def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float
 
     ``made``: ``{point: share of the way from the runs' start to the optimum}``; a point short of ``gate_share`` (D4.1's
     gate: the variance where the runs never were is not what they feel) is recorded but decides nothing; None: every point
-    decides. Returns ``{"outcome", "reason", "points": {point: {rule: variance, "degree term " + rule, "excess " + other
-    (r), "se excess " + other, "past the gate", "outcome"}}}``."""
+    decides. ``probe_weight``: the variance at ``M'`` probes from draws with ``M`` (session 58's review): the probe part is
+    an average over the probes, so it scales as ``1/M``; ``M / M'`` weighs the draws' probe part and its standard error (0:
+    ``M'`` infinite, exact traces, the degree part alone, exact). Returns ``{"outcome", "reason", "points": {point: {rule:
+    variance, "degree term " + rule, "excess " + other (r), "se excess " + other, "past the gate", "outcome"}}}``."""
     check_table("table", table, ("point", "rule", "draw", "sq", "degree sq"))
     margin = check_real("margin", margin, low=0.0)
     z = check_real("z", z, low=0.0)
     gate_share = check_real("gate_share", gate_share, low=0.0, high=1.0)
+    w = check_real("probe_weight", probe_weight, low=0.0)
     if isinstance(others, str) or not list(others):
         raise ValueError(f"others must be a non-empty list of rule names; got {others!r}")
     if not isinstance(degree_terms, dict):
@@ -295,10 +453,12 @@ def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float
         for r in (reference, *others):
             if not float(terms[r]) >= 0.0:
                 raise ValueError(f"degree_terms[{point!r}][{r!r}] must be a non-negative number (inf: unbounded); got {terms[r]!r}")
-        var = {r: float(probe[r].mean()) + float(terms[r]) for r in (reference, *others)}
+        var = {r: w * float(probe[r].mean()) + float(terms[r]) for r in (reference, *others)}
+        if not var[reference] > 0.0:
+            raise ValueError(f"point {point}: the {reference} rule's variance is {var[reference]!r}: nothing to read the others against")
         stats, cmp = {}, []
         for o in others:
-            diff = (probe[o] - probe[reference]).to_numpy(float)
+            diff = w * (probe[o] - probe[reference]).to_numpy(float)
             bounded = np.isfinite(float(terms[o])) and np.isfinite(float(terms[reference]))
             rel = (float(diff.mean()) + float(terms[o]) - float(terms[reference])) / var[reference] if bounded else float("nan")
             se = _se(diff) / var[reference] if bounded else float("nan")
@@ -321,6 +481,67 @@ def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float
         [f"the degree term is unbounded (inf, an overflow: no measured variance) for {', '.join(unbounded)}"] if unbounded else []) + (
         [f"{', '.join(short)} short of D4.1's gate ({gate_share:g} of the way to the optimum): not deciding"] if short else [])
     return {"outcome": overall, "reason": None if overall is not None else "; ".join(why) or "no point decides", "points": out}
+
+
+def lemma2_holds(variance: pd.DataFrame, margin: float = D43_MARGIN) -> dict:
+    """D4.3 on Lemma 2's Chebyshev-weighted variance (the paper's variance, Fig. 1; session 58's review: the degree part, the
+    statistic that carries the paper's mechanism): ``{cell: holds}``, each cell of ``variance`` (columns ``cell, distribution,
+    Var_C``; :func:`~inferopt.spectral.chebyshev_weighted_variance`, exact) holding where Poisson's and the negative
+    binomial's ``Var_C`` exceed the optimal one's by more than ``margin`` of it (:func:`~.completion.d43_test` on the optimal
+    one's raised by that share; an infinite ``Var_C``, a reweighted tail that outgrows the coefficients' decay, is larger
+    than any finite one). One exact computation per cell: deterministic."""
+    check_table("variance", variance, ("cell", "distribution", "Var_C"))
+    margin = check_real("margin", margin, low=0.0)
+    raised = variance.assign(Var_C=np.where(variance["distribution"] == "optimal", variance["Var_C"].astype(float) * (1.0 + margin),
+                                            variance["Var_C"].astype(float)))
+    return {str(c): d43_test(rows) for c, rows in raised.groupby("cell", sort=False)}
+
+
+def d43_variance_readings(draws: pd.DataFrame, terms: dict, variance: pd.DataFrame, *, M: int, probes=D43_PROBES, margin: float = D43_MARGIN,
+                          margins=D43_MARGIN_READINGS, made=None, gate_share: float = 0.0, seed: int = 0) -> dict:
+    """D4.3 decided on the paper's variance over the map of the variances read (session 58's review: at M = 30 probes and the
+    degrees of probability >= 1/3000 the probes' noise swamps the degree part and the tails where the distributions differ
+    are cut off). Each reading is ``[1/M', p, margin]``:
+
+    * ``[0, 0, m]``: Lemma 2's ``Var_C`` (no probe noise, every degree), the claim's chosen statistic, over every cell of
+      ``variance`` (:func:`lemma2_holds` at margin ``m``, for ``m`` in ``margins`` and ``margin``;
+      :func:`~inferopt.experiment.verdict_map.map_holds` over the cells);
+    * otherwise the runs' stochastic-gradient variance at the chosen cell (:func:`d43_common_reading` on the common-probe
+      ``draws``, drawn with ``M`` probes), at ``M'`` probes (``M`` and each of ``probes``; None: infinite, the probe part
+      vanishing as ``1/M'``) and its degree part over the degrees of probability at least ``p`` (``terms``: ``{p:
+      {point: {rule: degree_term}}}``, each above 0: ``1/budget`` and :data:`D43_LEAST`), at ``margin``. A decided reading
+      stands on its bootstrap support over the draws (:func:`three_valued_readings`); an undecided one is ``inconclusive``.
+
+    The claim's verdict is the chosen reading's where no decisive reading turns it, else inconclusive, kind ``reading``
+    (:func:`~inferopt.experiment.verdict_map.map_reading_verdict`; :meth:`Experiment.claim
+    <inferopt.experiment.record.Experiment.claim>` reads the ``readings`` the same way). Returns ``{"chosen": holds,
+    "cells": {cell: holds}, "readings": [{"value", "verdict"[, "support"]}], "gradient": {value: d43_common_reading},
+    "verdict": map_reading_verdict's}``."""
+    from ..verdict_map import map_holds, map_reading_verdict
+
+    M = check_int("M", M, low=1)
+    if not isinstance(terms, dict) or not terms:
+        raise TypeError(f"terms must map a least probability to {{point: {{rule: degree term}}}}; got {terms!r}")
+    least = sorted(check_real("terms' least probability", p, low=0.0, low_open=True, high=1.0) for p in terms)
+    margin = check_real("margin", margin, low=0.0)
+    said = {True: "holds", False: "fails", None: "inconclusive"}
+    out_cells = lemma2_holds(variance, margin)
+    chosen = map_holds([said[v] for v in out_cells.values()])
+    readings_ = [{"value": [0.0, 0.0, float(m)], "verdict": said[map_holds([said[v] for v in lemma2_holds(variance, m).values()])],
+                  "deterministic": "Lemma 2's Var_C, exact in every cell"} for m in sorted({*margins, margin})]
+    gradient = {}
+    for n in (M, *probes):
+        w = 0.0 if n is None else M / check_int("probes (an entry of)", n, low=1)
+        for p in least:
+            def outcome_at(t, v, w=w, p=p):
+                return d43_common_reading(t, terms[p], margin=v, made=made, gate_share=gate_share, probe_weight=w)["outcome"]
+            reading = d43_common_reading(draws, terms[p], margin=margin, made=made, gate_share=gate_share, probe_weight=w)
+            value = [0.0 if n is None else 1.0 / n, float(p), margin]
+            gradient[str(value)] = reading
+            r = three_valued_readings(outcome_at, draws, [margin], chosen=margin, by="draw", seed=seed)[0]
+            readings_.append(dict(r, value=value))
+    verdict = map_reading_verdict(chosen, [r["verdict"] for r in readings_ if r["value"] != [0.0, 0.0, margin]])
+    return {"chosen": chosen, "cells": out_cells, "readings": readings_, "gradient": gradient, "verdict": verdict}
 
 
 def map_cells_to_run(cells: pd.DataFrame, max_q0: float) -> list:
