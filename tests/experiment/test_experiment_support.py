@@ -216,3 +216,15 @@ def test_a_resample_is_exactly_the_concatenated_units(seed):
         drawn = np.sort(rng.choice(n_units, size=n_units, replace=True))
         pd.testing.assert_frame_equal(_rebuild(groups, "trial", drawn), _rebuild_by_concat(table, "trial", drawn),
                                       check_exact=True)
+
+
+def test_an_undecided_support_never_prints_as_the_line():
+    """support_reason's share below the 90 % line: whole percent, unless that rounds to the line (89.5 % read "only
+    90 % ... needs 90 %", review C1), then one decimal floored."""
+    from inferopt.experiment.support import percent_below, support_reason
+    assert percent_below(0.61) == "61" and percent_below(0.105) == "10" and percent_below(0.895) == "89.5"
+    assert percent_below(0.8999) == "89.9"
+    sup = {"fraction_holding": 0.105, "method": "bootstrap", "unit": "run", "n_units": 100, "n_resamples": 200, "seed": 0}
+    assert "only 89.5 % of 200 bootstrap resamples" in support_reason(False, sup)
+    assert "only 61 % of" in support_reason(True, sup | {"fraction_holding": 0.61})
+    assert support_reason(True, sup | {"fraction_holding": 0.9}) is None

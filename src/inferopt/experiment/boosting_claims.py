@@ -2294,7 +2294,9 @@ def over_map(cells, text: str):
     ``(holds, diagnosis)``. ``(True, None)`` where every measured cell holds (:func:`~.verdict_map.map_holds`);
     where none fails but one is undecided, ``(False, Unearned)`` naming the undecided cells (the claim inconclusive);
     where a cell fails, ``(False, map_diagnosis)``: ``setting`` naming the cells that hold decisively, else what the map
-    earns. ``text``: the sentence of evidence."""
+    earns; a map of fewer than :data:`~.claims.MIN_SWEEP` cells earns nothing (``Unearned``, naming its size). ``text``:
+    the sentence of evidence."""
+    from .claims import MIN_SWEEP
     cells = list(cells)
     v = map_holds(cells)
     if v:
@@ -2303,6 +2305,8 @@ def over_map(cells, text: str):
         return False, Unearned(f"{text} No cell of the map fails, but some are undecided (" + "; ".join(
             f"{setting_text(c['setting'])}: {c['verdict']}" for c in cells if c["verdict"] not in ("holds", "not measured"))
             + ")", {"sweep": cells})
+    if len(cells) < MIN_SWEEP:
+        return False, Unearned(f"{text} A cell fails, and the map has {len(cells)} cell(s), fewer than {MIN_SWEEP}", {"sweep": cells})
     return False, map_diagnosis(cells, text)
 
 
@@ -2534,3 +2538,90 @@ def decided_elsewhere(cells: dict, own) -> list:
     """The cells of ``cells`` (setting -> the recorded verdict of the same claim there) other than ``own`` whose claim
     holds: a ``setting`` rescue rests on such a decided cell only, never on an inconclusive one."""
     return [k for k, v in cells.items() if k != own and v == "holds"]
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# C1.3 over its verdict map of component laws (review C1, session 58): the near law of ours at each spread, and the
+# authors' own law (toy_random_lmo.py's random component) at every D where it has both kinds, so that our construction
+# alone does not set the verdict; and the texts of C1.2's verdict map over eps0.
+
+#: the rows of a near-law run carry its ``spread`` (the notebook's tables); the authors' law's rows have no such column
+SPREAD = "spread"
+
+
+def two_kind_dims(runs: pd.DataFrame, dims, min_each: int = 10) -> list:
+    """The dimensions of ``dims`` where at least ``min_each`` of line search's runs face a good next component (the exact
+    step ``gamma_best`` above 0) and ``min_each`` a bad one (:func:`good_and_bad`): the D where C1.3 has something to
+    tell apart (:func:`separation`'s rule, here per D)."""
+    min_each = int(check_real("min_each", min_each, low=1.0))
+    return [d for d, (g, b) in good_and_bad(runs, dims).items() if min(g, b) >= min_each]
+
+
+def distinguish_at(runs: pd.DataFrame, value, medium, *, min_each: int = 10) -> bool | None:
+    """C1.3's test (:func:`cannot_distinguish`) in one cell of its verdict map, at the reading ``value`` = ``[AUC cut,
+    lowest D, highest D, sides]`` (sides 1: the AUC at most the cut; 2: within ``[1 - cut, cut]``). On a near-law cell
+    (rows with a :data:`SPREAD` column) the dimensions read are those of ``medium`` (our "medium dimensional cases")
+    within ``[lowest D, highest D]``; on the authors'-law cell (no such column) every dimension of ``runs``, which the
+    caller restricts to the D where that law has both kinds (:func:`two_kind_dims`): under it they lie below our medium
+    range, so the range does not apply to it. None (not measured): no D read has ``min_each`` runs of each kind."""
+    if not isinstance(value, list | tuple) or len(value) != 4:
+        raise ValueError(f"value must be [AUC cut, lowest D, highest D, sides]; got {value!r}")
+    auc, lo, hi, sides = value
+    if isinstance(sides, bool) or sides not in (1, 2):
+        raise ValueError(f"sides must be 1 (at most the cut) or 2 (within [1 - cut, cut]); got {sides!r}")
+    r = _c1(runs, (*_C1_COLUMNS, "gamma_best"))
+    dims = [d for d in medium if lo <= d <= hi] if SPREAD in r else sorted(set(r.dimension))
+    return cannot_distinguish(r, dims, auc=auc, min_each=min_each, two_sided=sides == 2)
+
+
+def distinguish_cells(tables, value, medium, *, min_each: int = 10, seed: int = 0) -> list:
+    """C1.3 over its verdict map of component laws (THE RULE's clause 3, decided by :func:`over_map`): one
+    :func:`~.verdict_map.cell` per ``(setting, runs)`` of ``tables``, :func:`distinguish_at` at ``value`` with its
+    bootstrap support over the runs (a resample with nothing to tell apart counts as not holding, as the claim's own
+    test); construction ``authors`` for the authors' law (rows without :data:`SPREAD`), ``ours`` for the near law.
+    A cell with no D of both kinds is not measured (no support), and decides nothing (:func:`~.verdict_map.map_holds`)."""
+    from .support import bootstrap_support
+    out = []
+    for setting, t in tables:
+        def test(r):
+            return distinguish_at(r, value, medium, min_each=min_each)
+        holds = test(t)
+        out.append(cell(dict(setting), holds, construction="ours" if SPREAD in t else "authors", data="paper",
+                        support=None if holds is None else bootstrap_support(lambda r: bool(test(r)), t, by="run", seed=seed)))
+    return out
+
+
+def shares_text(shares: dict) -> str:
+    """``{D: share}`` as ``"8% at D = 10, 17% at D = 20"`` (whole percent)."""
+    return ", ".join(f"{v:.0%} at D = {d}" for d, v in shares.items())
+
+
+def _records_eps0(t: pd.DataFrame, method: str) -> bool:
+    """Do ``method``'s runs in ``t`` record the ``ε₀`` each run set (the cell of ``ε₀`` from each run's measured error)?"""
+    return "eps0" in t and bool(t[t.method == method].eps0.notna().any())
+
+
+def eps0_map_text(tables, dims, line_search: dict, *, eps0: float, method: str = "adafw") -> tuple[str, str]:
+    """The texts of C1.2's verdict map over Alg. 2's ``ε₀`` (Eq. (11)'s Monte-Carlo allowance ``2ε_t``, ``ε_t =
+    ε₀/t²``, open in the paper), ``tables`` as :func:`lower_cells`' (the chosen ``ε₀`` first): ``(evidence, what)``.
+    ``evidence``: the sentence :func:`over_map` gives its diagnosis -- per cell ``method``'s median KL at each D of
+    ``dims``, its fallback share (:func:`fallback_share`) and the cell's median ``ε₀`` where the runs record one, beside
+    line search's median KL (``line_search``: ``{D: median}``). ``what``: the clause the claim text appends, naming the
+    chosen ``ε₀``, its fallback share and every cell of the map."""
+    tables = list(tables)
+    if not tables:
+        raise ValueError("tables must hold the chosen eps0's runs first, then the other cells'")
+    per_cell = "; ".join(
+        f"{setting_text(st)}: median KL " + " / ".join(f"{t[(t.dimension == d) & (t.method == method)].kl.median():.3g}" for d in dims)
+        + ", fallback to 2/3 in " + " / ".join(f"{v:.0%}" for v in fallback_share(t, dims, method).values()) + " of the runs"
+        + (f", eps0 median {t[t.method == method].eps0.median():.3g}" if _records_eps0(t, method) else "")
+        for st, t in tables)
+    evidence = (f"AdaFW at D = {list(dims)} per cell of eps0 (line search's median KL "
+                + " / ".join(f"{line_search[d]:.3g}" for d in dims) + f"): {per_cell}.")
+    what = (f", ε₀ = {eps0:g} (ours: Eq. (11)'s Monte-Carlo allowance 2ε_t, ε_t = ε₀/t², which the paper leaves "
+            f"open), falling back to 2/3 in {shares_text(fallback_share(tables[0][1], dims, method))} of the runs; decided "
+            f"over the verdict map of ε₀ (THE RULE, clause 3: it holds only where every cell holds): "
+            + ", ".join(setting_text(st) for st, _ in tables)
+            + (" (the last from each run's measured error, its slack 2ε_1 two standard errors)" if _records_eps0(tables[-1][1], method) else "")
+            + f", each cell on its own bootstrap support; AdaFW per cell: {per_cell}")
+    return evidence, what

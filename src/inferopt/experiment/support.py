@@ -191,6 +191,14 @@ def check_support(support) -> dict:
     return dict(support)
 
 
+def percent_below(agree: float, line: float = MIN_SUPPORT) -> str:
+    """A share short of ``line`` as a percentage that never reads as the line itself: whole percent (``61``), unless
+    that rounds up to the line or past it (0.895 -> ``90``), then floored to one decimal (``89.5``; review C1: "only
+    90 % ... needs 90 %" read as a contradiction). Only :func:`support_reason` prints it, for an undecided support."""
+    shown = f"{100 * agree:.0f}"
+    return shown if float(shown) < 100 * line else f"{np.floor(1000 * agree) / 10:.1f}"
+
+
 def support_reason(holds: bool, support: dict | None) -> str | None:
     """Why the support leaves ``holds`` undecided (:func:`supported_verdict` reads
     ``inconclusive``), in one line; None when it decides."""
@@ -204,7 +212,7 @@ def support_reason(holds: bool, support: dict | None) -> str | None:
     if agree >= MIN_SUPPORT:
         return None
     unit = support.get("unit", "unit")
-    return (f"it {'holds' if holds else 'fails'} on the measured {unit}s, but only {100 * agree:.0f} % of "
+    return (f"it {'holds' if holds else 'fails'} on the measured {unit}s, but only {percent_below(agree)} % of "
             f"{support.get('n_resamples', 'the')} bootstrap resamples of its {support.get('n_units', '')} {unit}s agree "
             f"(a decisive verdict needs {100 * MIN_SUPPORT:.0f} %)").replace("  ", " ")
 

@@ -1,0 +1,118 @@
+"""C1.3 decided over the verdict map of the component law (the near law of ours at each spread, the authors' law at the
+D where it has both kinds: review C1, session 58), and the texts of C1.2's verdict map over eps0 (moved from the
+notebook)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from inferopt.experiment import boosting_claims as bc
+from inferopt.experiment.claims import Unearned
+
+
+def law_runs(dims, n_good=30, n_bad=30, follow=False, spread=None):
+    """Line search's (and AdaFW's) rows at each D: ``n_good`` runs facing a good component (exact step 0.3), ``n_bad`` a
+    bad one (0); line search's step 0.5 everywhere (AUC 0.5), or the exact step itself (``follow``: AUC 1). ``spread``:
+    the near law's rows carry it, the authors' law's do not."""
+    rows = []
+    for d in dims:
+        for r in range(n_good + n_bad):
+            best = 0.3 if r < n_good else 0.0
+            for m in ("line_search", "adafw"):
+                rows.append({"dimension": d, "run": r, "method": m, "gamma": best if (follow and m == "line_search") else 0.5,
+                             "kl": 1.0, "gamma_best": best, "kl_best": 0.4, "kl_init": 0.7, "step_type": "fw"})
+    out = pd.DataFrame(rows)
+    return out if spread is None else out.assign(spread=spread)
+
+
+NEAR = {"component law": "near, spread 1.25"}
+NEAR_1 = {"component law": "near, spread 1"}
+AUTHORS = {"component law": "the authors'"}
+CHOSEN = [0.75, 5, 20, 1]
+
+
+def test_two_kind_dims_needs_min_each_of_both():
+    runs = pd.concat([law_runs([1], 10, 10), law_runs([2], n_good=9), law_runs([5], n_good=0)])
+    assert bc.two_kind_dims(runs, [1, 2, 5]) == [1]
+    assert bc.two_kind_dims(runs, [1, 2, 5], min_each=9) == [1, 2]
+    with pytest.raises(ValueError, match="min_each"):
+        bc.two_kind_dims(runs, [1], min_each=0)
+
+
+def test_distinguish_at_reads_the_medium_range_on_the_near_law_only():
+    near, authors = law_runs([5, 10], spread=1.25), law_runs([2])
+    assert bc.distinguish_at(near, CHOSEN, [5, 10, 20]) is True                       # AUC 0.5 <= 0.75
+    assert bc.distinguish_at(near, [0.75, 20, 20, 1], [5, 10, 20]) is None            # no medium D of the range run
+    assert bc.distinguish_at(authors, [0.75, 20, 20, 1], [5, 10, 20]) is True         # the range does not apply to it
+    sharp = law_runs([2], follow=True)                                                # its step is the exact step: AUC 1
+    assert bc.distinguish_at(sharp, CHOSEN, [5, 10, 20]) is False
+    assert bc.distinguish_at(near, [0.75, 5, 20, 2], [5, 10, 20]) is True             # chance is within [0.25, 0.75]
+    with pytest.raises(ValueError, match="value"):
+        bc.distinguish_at(near, [0.75, 5, 20], [5])
+    with pytest.raises(ValueError, match="sides"):
+        bc.distinguish_at(near, [0.75, 5, 20, 3], [5])
+
+
+def test_c13_over_the_map_of_component_laws_holds_and_fails():
+    """Every cell holding holds; the authors' law failing beside a holding near law fails the map (a `setting`
+    diagnosis naming the near law): our construction alone does not set the verdict; an authors' cell with no D of
+    both kinds decides nothing."""
+    near, medium = law_runs([5, 10], spread=1.25), [5, 10, 20]
+    ok = bc.distinguish_cells([(NEAR, near), (AUTHORS, law_runs([1, 2]))], CHOSEN, medium)
+    assert [c["verdict"] for c in ok] == ["holds", "holds"] and [c["construction"] for c in ok] == ["ours", "authors"]
+    assert ok[1]["support"] == 1.0 and ok[1]["data"] == "paper"
+    assert bc.over_map(ok, "x.") == (True, None)
+    bad = bc.distinguish_cells([(NEAR_1, near), (NEAR, near), (AUTHORS, law_runs([2], follow=True))], CHOSEN, medium)
+    assert [c["verdict"] for c in bad] == ["holds", "holds", "fails"] and bad[2]["support"] == 0.0
+    holds, diag = bc.over_map(bad, "Line search's AUC per cell.")
+    assert holds is False and diag["kind"] == "setting" and "near, spread 1.25" in diag["text"]
+    # a map too small to diagnose (the near law not run) is undecided, not failed by default
+    holds, diag = bc.over_map(bad[2:], "Line search's AUC per cell.")
+    assert holds is False and isinstance(diag, Unearned) and "fewer than 3" in diag.reason
+    none = bc.distinguish_cells([(NEAR, near), (AUTHORS, law_runs([2]).iloc[:0])], CHOSEN, medium)
+    assert [c["verdict"] for c in none] == ["holds", "not measured"] and "support" not in none[1]
+    assert bc.over_map(none, "x.") == (True, None)
+
+
+def test_c13_readings_over_the_map_turn_on_the_authors_cell():
+    """map_readings over the component laws: a cut above the authors' AUC holds where the chosen one fails."""
+    half = law_runs([2])                      # 24 of the 30 good components get a step of 0.9, the rest 0.5: AUC 0.9
+    half.loc[(half.method == "line_search") & (half.run < 24), "gamma"] = 0.9
+    tables = [(NEAR, law_runs([5, 10], spread=1.25)), (AUTHORS, half)]
+    auc = bc.separation(half, [2])
+    assert auc == pytest.approx(0.9)
+    at = lambda t, v: bc.distinguish_at(t, v, [5, 10, 20])
+    r = {tuple(x["value"]): x["verdict"] for x in bc.map_readings(tables, [[0.97, 5, 20, 1]], at, chosen=CHOSEN)}
+    assert r[tuple(CHOSEN)] == "fails" and r[(0.97, 5, 20, 1)] == "holds"
+
+
+def eps0_tables():
+    """Two cells of eps0, each with AdaFW, line search and predefined at D = 10 and 20; the second records its eps0."""
+    def one(kl, fallback, eps0=None):
+        rows = []
+        for d in (10, 20):
+            for r in range(4):
+                for m in ("adafw", "line_search", "predefined"):
+                    rows.append({"dimension": d, "run": r, "method": m, "gamma": 0.2, "kl": kl * d if m == "adafw" else 9.0,
+                                 "step_type": "fallback" if (m == "adafw" and r < fallback) else "fw",
+                                 "eps0": eps0 if m == "adafw" else np.nan})
+        return pd.DataFrame(rows)
+    return [({"eps0": 0.1}, one(0.1, 1)), ({"eps0": "1 standard error(s)"}, one(0.2, 2, eps0=2.5))]
+
+
+def test_eps0_map_text_names_every_cell_its_medians_and_fallbacks():
+    evidence, what = bc.eps0_map_text(eps0_tables(), [10, 20], {10: 5.0, 20: 48.0}, eps0=0.1)
+    assert evidence.startswith("AdaFW at D = [10, 20] per cell of eps0 (line search's median KL 5 / 48): eps0 = 0.1: median KL 1 / 2")
+    assert "fallback to 2/3 in 25% / 25% of the runs" in evidence and "median KL 2 / 4, fallback to 2/3 in 50% / 50%" in evidence
+    assert evidence.endswith("eps0 median 2.5.")
+    assert what.startswith(", ε₀ = 0.1 (ours: Eq. (11)'s") and "falling back to 2/3 in 25% at D = 10, 25% at D = 20 of the runs" in what
+    assert "(the last from each run's measured error" in what and what.endswith("eps0 median 2.5")
+    # without a cell of measured eps0 the text does not claim one
+    _, plain = bc.eps0_map_text(eps0_tables()[:1], [10, 20], {10: 5.0, 20: 48.0}, eps0=0.1)
+    assert "measured error" not in plain and "eps0 median" not in plain
+    with pytest.raises(ValueError, match="tables"):
+        bc.eps0_map_text([], [10], {10: 1.0}, eps0=0.1)
+
+
+def test_shares_text():
+    assert bc.shares_text({10: 0.08, 20: 0.175}) == "8% at D = 10, 18% at D = 20"
