@@ -10,9 +10,10 @@ import pytest
 from inferopt.experiment import Experiment
 from inferopt.experiment.claims import Unearned
 from inferopt.experiment.spectral import degree_claims
-from inferopt.experiment.spectral.degree_claims import (agreeing, chosen_cell_diagnosis, common_gradient_draws, d41_cell, d41_diagnosis, d41_reading,
+from inferopt.experiment.spectral.degree_claims import (chosen_cell_diagnosis, common_gradient_draws, d41_cell, d41_diagnosis, d41_reading,
                                                         d43_common_reading, d43_variance_readings, degree_term, lemma2_holds, map_cells_to_run,
                                                         settled_fixed_point, three_valued_readings, variance_split)
+from inferopt.experiment.support import agreeing_test
 from inferopt.experiment.support import bootstrap_support
 from inferopt.spectral import ChebyshevSeries, make_degree_rule
 from inferopt.spectral.completion import reference_solution
@@ -287,7 +288,7 @@ def test_d41_reading_holds_fails_on_a_tie_and_stays_undecided():
     with pytest.raises(ValueError, match="others"):
         d41_reading(d41_table(1.5, 1.6, 1.6), 2.0, 1.0, others="poisson")
     with pytest.raises(TypeError, match="outcome"):
-        agreeing(0.5, True)
+        agreeing_test(0.5, True)
 
 
 def test_d41_through_the_claim_and_its_map(tmp_path):
@@ -295,14 +296,14 @@ def test_d41_through_the_claim_and_its_map(tmp_path):
 
     def claim(tb, cells):
         r = d41_reading(tb, 2.0, 1.0)
-        test = agreeing(lambda t: d41_reading(t, 2.0, 1.0)["outcome"], r["outcome"])
+        test = agreeing_test(lambda t: d41_reading(t, 2.0, 1.0)["outcome"], r["outcome"])
         exp = Experiment("D4", title="t", paper="p", figure="Fig 2", params={"output_dir": str(tmp_path), "seed": 0})
         return exp.claim("D4.1", "Optimal is faster.", test=test, table=tb, by="seed", diagnosis=d41_diagnosis(
             r, cells, "Probe noise is 99.9 % of the variance.", chosen=SETTING, no_authors_construction="No authors' code.")).to_dict()
 
     def cell_of(setting, tb):
         r = d41_reading(tb, 2.0, 1.0)
-        return d41_cell(setting, r, bootstrap_support(agreeing(lambda t: d41_reading(t, 2.0, 1.0)["outcome"], r["outcome"]), tb, by="seed"),
+        return d41_cell(setting, r, bootstrap_support(agreeing_test(lambda t: d41_reading(t, 2.0, 1.0)["outcome"], r["outcome"]), tb, by="seed"),
                         seeds=5, main_seeds=5)
     tie, fast, loose = d41_table(1.500, 1.499, 1.501, spread=0.0005), d41_table(1.50, 1.60, 1.55), d41_table(1.5, 1.5, 1.5, spread=0.02)
     # a decisive tie at the chosen cell, the claim holding decisively at another: fails, the setting named

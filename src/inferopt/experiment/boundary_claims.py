@@ -36,6 +36,7 @@ import pandas as pd
 
 from .._validation import as_finite_array, check_int, check_int_sequence, check_real, check_table
 from .herding import ROUNDING_LEVEL, at_sizes, ratio_over_sizes
+from .support import agreeing_test  # noqa: F401  (B3.5's bootstrap test, shared with D4: re-exported)
 
 
 def _draw_seed(seed: int, d: int, strength: float, rank: int | None, n_sample: int, draw: int) -> list[int]:
@@ -300,17 +301,6 @@ def onset_later(small, large, small_budget: int, large_budget: int, factor: floa
     if ms is not None and ml is None:
         return (False if ms < factor * large_budget else None), ms, ml
     return None, ms, ml
-
-
-def agreeing_test(outcome, point: bool | None):
-    """B3.5's bootstrap: a boolean test from a three-valued ``outcome(table) -> True / False / None`` whose share of
-    resamples holding is the support of the verdict ``point`` (the outcome on the measured table): where ``point`` is
-    False, a resample holds unless it fails (an undecided resample does not agree with a failure); else it holds only
-    where it holds (an undecided resample does not agree with holding). Either way a resample the censoring leaves
-    undecided never counts for the decisive verdict, and never as its opposite either."""
-    if point is False:
-        return lambda tab: outcome(tab) is not False
-    return lambda tab: outcome(tab) is True
 
 
 def decided_in_regime(checks: dict, regime_cells, all_cells, lost: str | None = None) -> tuple[bool | None, str, list]:

@@ -191,6 +191,19 @@ def check_support(support) -> dict:
     return dict(support)
 
 
+def agreeing_test(outcome, point: bool | None):
+    """A boolean test for :func:`bootstrap_support` from a three-valued ``outcome(table) -> True / False / None``, whose
+    share of resamples holding is the support of the verdict ``point`` (the outcome on the measured table; B3.5's, also
+    D4's readings): where ``point`` is False, a resample holds unless it fails (an undecided resample does not agree with
+    a failure); else it holds only where it holds (an undecided resample does not agree with holding). Either way a
+    resample left undecided never counts for the decisive verdict, and never as its opposite either."""
+    if not callable(outcome):
+        raise TypeError(f"outcome must be callable table -> True / False / None; got {type(outcome).__name__}")
+    if point is False:
+        return lambda tab: outcome(tab) is not False
+    return lambda tab: outcome(tab) is True
+
+
 def percent_below(agree: float, line: float = MIN_SUPPORT) -> str:
     """A share short of ``line`` as a percentage that never reads as the line itself: whole percent (``61``), unless
     that rounds up to the line or past it (0.895 -> ``90``), then floored to one decimal (``89.5``; review C1: "only

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import as_finite_array, check_choice, check_choices, check_int, check_real, check_table
-from ..support import bootstrap_support, supported_verdict
+from ..support import agreeing_test, bootstrap_support, supported_verdict
 from .completion import _median, _runs, d43_test
 from .completion_degrees import _arm, _eig_side, _se, _series_derivative, det_own_fixed_point, truncated_gradient
 
@@ -164,21 +164,11 @@ def d42_sgd_reading(table: pd.DataFrame, low: int, high: int, fixed: dict, *, st
     return out | {"outcome": None, "reason": "; and ".join(why)}
 
 
-def agreeing(outcome, point):
-    """A boolean test for the bootstrap of a three-valued ``outcome(table) -> True / False / None`` whose share of resamples
-    holding is the support of ``point``, its value on the measured table (as B3.5's, :mod:`~inferopt.experiment.boundary_claims`):
-    where ``point`` is False a resample holds unless it fails, else only where it holds; an undecided resample never
-    counts for the decisive verdict."""
-    if not callable(outcome):
-        raise TypeError(f"outcome must be callable table -> True / False / None; got {type(outcome).__name__}")
-    return (lambda t: outcome(t) is not False) if point is False else (lambda t: outcome(t) is True)
-
-
 def three_valued_readings(outcome_at, table: pd.DataFrame, values, *, chosen, by: str, seed: int = 0) -> list:
     """The readings of a cut-off of ours (``[{"value", "verdict"[, "support"]}]``, sorted, ``chosen`` added) for a claim whose
     reading is three-valued, ``outcome_at(table, value) -> True / False / None``: an undecided reading is ``inconclusive``
     (measured, deciding nothing; session 58's review: D4.2-sgd's readings said ``not measured`` beside an inconclusive
-    verdict), a decided one stands on its bootstrap support over ``by`` (:func:`agreeing`; ``inconclusive`` below 90 %)."""
+    verdict), a decided one stands on its bootstrap support over ``by`` (:func:`~inferopt.experiment.support.agreeing_test`; ``inconclusive`` below 90 %)."""
     if not callable(outcome_at):
         raise TypeError(f"outcome_at must be callable (table, value) -> True / False / None; got {type(outcome_at).__name__}")
     out = []
@@ -187,7 +177,7 @@ def three_valued_readings(outcome_at, table: pd.DataFrame, values, *, chosen, by
         if point is None:
             out.append({"value": v, "verdict": "inconclusive"})
             continue
-        support = bootstrap_support(agreeing(lambda t, v=v: outcome_at(t, v), point), table, by=by, seed=seed)
+        support = bootstrap_support(agreeing_test(lambda t, v=v: outcome_at(t, v), point), table, by=by, seed=seed)
         out.append({"value": v, "verdict": supported_verdict(bool(point), support), "support": support["fraction_holding"]})
     return out
 
@@ -236,7 +226,7 @@ def d41_reading(table: pd.DataFrame, start: float, optimum: float, *, margin: fl
 
 def d41_cell(setting: dict, reading: dict, support: dict | None, *, seeds: int, main_seeds: int) -> dict:
     """A verdict-map cell of D4.1 (:func:`~.completion.seeded_cell`, our construction on the stand-in) from its
-    :func:`d41_reading` and the bootstrap ``support`` of that reading's outcome (:func:`agreeing`): an undecided reading is
+    :func:`d41_reading` and the bootstrap ``support`` of that reading's outcome (:func:`~inferopt.experiment.support.agreeing_test`): an undecided reading is
     an ``inconclusive`` cell, measured but not decisive (no support kept), its reason under ``undecided``; None (the
     panel's gate unmet): not measured."""
     from .completion import seeded_cell
