@@ -1,0 +1,94 @@
+"""Session 58's review of C3: C3.1 gated on Table 3's own axis (axis_table_claim), C3.2 on the ELBO's regime
+(elbo_curve_claim, the first-step check in its text), C3.5's single-rule readings of "our approach" beside
+(span_readings). Each deciding function holds and fails on constructed inputs."""
+
+import pytest
+
+from inferopt.experiment import boosting_claims as bc
+from inferopt.experiment import open_experiment
+from inferopt.experiment.support import Gated
+from test_boosting_claims import RULES, _gate_row, _paper_scale_ratios, make_records
+
+#: Table 3's axis open (line search +0.00705 ± 0.00157 train LL per point), the ELBO beside unseen or opposite
+LL_OPEN = {"vi": {"line_search": _gate_row(0.00705, 0.00157)}}
+LL_SHUT = {"vi": {"line_search": _gate_row(0.001, 0.00157)}}
+ELBO_UNSEEN = {"vi": {"line_search": _gate_row(-21.2, 16.4)}}
+ELBO_OPPOSITE = {"vi": {"line_search": _gate_row(-80.0, 16.4)}}
+ELBO_GAINS = {"vi": {"line_search": _gate_row(40.0, 5.0)}}
+FIRST_STEP = {"authors": {"gain": -0.1415, "se": 0.05, "detectable": 0.142}, "ours": {"gain": -0.432, "se": 0.1, "detectable": 0.284}}
+
+
+def _exp():
+    return open_experiment("C3", {"seed": 0, "output_dir": "build/scratch"}, set())[0]
+
+
+def test_c31_is_decided_on_table_3s_axis_and_can_hold_and_fail():
+    exp = _exp()
+    best = make_records(ll={"adaafw": 0.02}, auroc={"adaafw": 0.05}, reps=6)
+    worst = make_records(ll={m: 0.02 for m in RULES if m != "adaafw"}, auroc={"adaafw": 0.05}, reps=6)
+    c = bc.axis_table_claim(exp, "C3.1", "Best.", bc.adaafw_best, best, regime_ll=LL_OPEN, elbo=ELBO_UNSEEN)
+    assert c.verdict == "holds" and "The regime, on Table 3's axis" in c.text and "Gated on Table 3's own axis" in c.text
+    assert bc.axis_table_claim(exp, "C3.1", "Best.", bc.adaafw_best, worst, regime_ll=LL_OPEN, elbo=ELBO_UNSEEN).verdict == "fails"
+    # shut on the axis, or the ELBO moving opposite: gated, the ranking as measured beside
+    for ll, elbo, why in ((LL_SHUT, ELBO_UNSEEN, "nothing to improve"), (LL_OPEN, ELBO_OPPOSITE, "moves opposite")):
+        c = bc.axis_table_claim(exp, "C3.1", "Best.", bc.adaafw_best, worst, regime_ll=ll, elbo=elbo)
+        assert c.verdict == "inconclusive" and c.support["method"] == "gated" and why in c.reason
+        assert "as measured it fails" in c.text and c.measured["the ranking as measured (beside, deciding nothing)"] == "fails"
+    with pytest.raises(TypeError, match="gate"):
+        bc.axis_table_claim(exp, "C3.1", "Best.", Gated("shut"), best, regime_ll=LL_OPEN, elbo=ELBO_UNSEEN)
+
+
+def test_c32_is_decided_only_where_the_elbo_gains_and_says_the_first_step():
+    exp = _exp()
+    up = make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3, "line_search": 0.5}, reps=6)
+    down = make_records(elbo={"adafw": 2, "adaafw": -1, "adapfw": 3, "line_search": 0.5}, reps=6)
+    c = bc.elbo_curve_claim(exp, "C3.2", "Higher.", bc.elbo_curves_above, up, regime=ELBO_GAINS, first_step=FIRST_STEP)
+    assert c.verdict == "holds" and "authors: -0.141 ± 0.05 nats" in c.text
+    assert bc.elbo_curve_claim(exp, "C3.2", "Higher.", bc.elbo_curves_above, down, regime=ELBO_GAINS,
+                               first_step=FIRST_STEP).verdict == "fails"
+    c = bc.elbo_curve_claim(exp, "C3.2", "Higher.", bc.elbo_curves_above, up, regime=ELBO_UNSEEN, first_step=FIRST_STEP,
+                            diagnosis={"kind": "construction", "text": "x."})
+    assert c.verdict == "inconclusive" and c.support["method"] == "gated" and c.diagnosis is None
+    assert "ours: -0.432 ± 0.1 nats" in c.text and "as measured it holds" in c.text and "first step gains ELBO" in c.reason
+    with pytest.raises(ValueError, match="elbo_curves_above"):
+        bc.elbo_curve_claim(exp, "C3.8", "Steadier.", bc.elbo_curves_steadier, up, regime=ELBO_GAINS, first_step=FIRST_STEP)
+    with pytest.raises(TypeError, match="first_step"):
+        bc.first_step_sentence({"authors": {"gain": 1.0}})
+
+
+def test_c35_sets_single_rule_readings_beside_and_fails_where_only_adafw_is_in_range():
+    chosen, readings, beside = bc.span_readings(bc.TABLE3_TIMES, [2, 5, 7, 39])
+    assert bc.APPROACHES[chosen[4]] == "mean" and chosen[:4] == [2.0, 5.0, 6.82, 39.0]
+    assert [bc.APPROACHES[r[4]] for r in readings] == ["every", "mean"]
+    assert sorted(bc.APPROACHES[r[4]] for r in beside) == ["adafw", "fastest"]
+    exp = _exp()
+    at_ = lambda r, v: bc.cost_ratios_in_range(r, v[:4], approach=bc.APPROACHES[int(v[4])])   # noqa: E731
+
+    def claim(rec):
+        read = bc.replicate_readings(at_, rec, readings, chosen=chosen)
+        return exp.claim("C3.5", "Ranges.", test=lambda r: at_(r, chosen), table=rec, by="replicate",
+                         threshold={"value": chosen, "source": "ours", "readings": read})
+    assert claim(_paper_scale_ratios()).verdict == "fails"              # AdaFW alone 4.23x in range: no longer a turn
+    assert claim(_paper_scale_ratios(adafw=3.0, adaafw=4.0, adapfw=4.5)).verdict == "holds"
+    with pytest.raises(ValueError, match="single rule"):
+        bc.span_readings({"predefined": 1.0, "line_search": 7.0, "adafw": 3.0, "adaafw": 9.0, "adapfw": 9.0})
+
+
+def test_every_definition_c2_to_c4_had_is_unchanged():
+    """reports/paper/output_preserving.yaml: session 58's C3 edit of boosting_claims.py only adds definitions; every one
+    of the module before it (its blob on main) is in the new module with the same syntax tree, so C2's and C4's runs
+    (which call none of the new ones) compute what they computed. C1's fix of the same session changed over_map, which
+    only C1's notebook calls."""
+    from pathlib import Path
+    from test_boosting_preserving import definitions
+    import subprocess
+    root = Path(__file__).resolve().parents[2]
+    try:
+        old = subprocess.run(["git", "cat-file", "-p", "fac0b988ecc9e2b8e12af286ff8c2399a7e57a4d"], cwd=root,
+                             capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("boosting_claims.py's blob before session 58 is not in this checkout's git objects")
+    old, new = definitions(old), definitions(Path(bc.__file__).read_text())
+    # over_map: C1's alone (its notebook is the only caller), changed by C1's fix of the same session; C1 is re-run
+    assert set(old) <= set(new) and [k for k in old if old[k] != new[k]] == ["over_map"]
+    assert {"axis_table_claim", "elbo_curve_claim", "span_readings"} <= set(new) - set(old)
