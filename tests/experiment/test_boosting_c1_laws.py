@@ -28,7 +28,7 @@ def law_runs(dims, n_good=30, n_bad=30, follow=False, spread=None):
 NEAR = {"component law": "near, spread 1.25"}
 NEAR_1 = {"component law": "near, spread 1"}
 AUTHORS = {"component law": "the authors'"}
-CHOSEN = [0.75, 5, 20, 1]
+CHOSEN = [0.75, 5, 20, 1, 2]
 
 
 def test_two_kind_dims_needs_min_each_of_both():
@@ -42,15 +42,17 @@ def test_two_kind_dims_needs_min_each_of_both():
 def test_distinguish_at_reads_the_medium_range_on_the_near_law_only():
     near, authors = law_runs([5, 10], spread=1.25), law_runs([2])
     assert bc.distinguish_at(near, CHOSEN, [5, 10, 20]) is True                       # AUC 0.5 <= 0.75
-    assert bc.distinguish_at(near, [0.75, 20, 20, 1], [5, 10, 20]) is None            # no medium D of the range run
-    assert bc.distinguish_at(authors, [0.75, 20, 20, 1], [5, 10, 20]) is True         # the range does not apply to it
+    assert bc.distinguish_at(near, [0.75, 20, 20, 1, 2], [5, 10, 20]) is None            # no medium D of the range run
+    assert bc.distinguish_at(authors, [0.75, 20, 20, 1, 2], [5, 10, 20]) is True         # the range does not apply to it
     sharp = law_runs([2], follow=True)                                                # its step is the exact step: AUC 1
     assert bc.distinguish_at(sharp, CHOSEN, [5, 10, 20]) is False
-    assert bc.distinguish_at(near, [0.75, 5, 20, 2], [5, 10, 20]) is True             # chance is within [0.25, 0.75]
+    assert bc.distinguish_at(sharp, [0.75, 5, 20, 1, 5], [5, 10, 20]) is None       # D = 2 counted low: nothing read
+    assert bc.distinguish_at(law_runs([1], follow=True), CHOSEN, [5]) is None          # D = 1 is never medium
+    assert bc.distinguish_at(near, [0.75, 5, 20, 2, 2], [5, 10, 20]) is True             # chance is within [0.25, 0.75]
     with pytest.raises(ValueError, match="value"):
-        bc.distinguish_at(near, [0.75, 5, 20], [5])
+        bc.distinguish_at(near, [0.75, 5, 20, 1], [5])
     with pytest.raises(ValueError, match="sides"):
-        bc.distinguish_at(near, [0.75, 5, 20, 3], [5])
+        bc.distinguish_at(near, [0.75, 5, 20, 3, 2], [5])
 
 
 def test_c13_over_the_map_of_component_laws_holds_and_fails():
@@ -82,8 +84,19 @@ def test_c13_readings_over_the_map_turn_on_the_authors_cell():
     auc = bc.separation(half, [2])
     assert auc == pytest.approx(0.9)
     at = lambda t, v: bc.distinguish_at(t, v, [5, 10, 20])
-    r = {tuple(x["value"]): x["verdict"] for x in bc.map_readings(tables, [[0.97, 5, 20, 1]], at, chosen=CHOSEN)}
-    assert r[tuple(CHOSEN)] == "fails" and r[(0.97, 5, 20, 1)] == "holds"
+    r = {tuple(x["value"]): x["verdict"] for x in bc.map_readings(tables, [[0.97, 5, 20, 1, 2], [0.75, 5, 20, 1, 5]], at,
+                                                                  chosen=CHOSEN)}
+    assert r[tuple(CHOSEN)] == "fails" and r[(0.97, 5, 20, 1, 2)] == "holds"
+    assert r[(0.75, 5, 20, 1, 5)] == "holds"          # D = 2 counted low: the authors' cell reads nothing, decides nothing
+
+
+def test_c13_readings_skip_an_authors_cell_with_nothing_to_read():
+    """An authors' cell with no D of both kinds (an empty table) beside a measured near law: the readings are the near
+    law's (the re-read of session 58: map_readings bootstrapped the empty cell and raised)."""
+    tables = [(NEAR, law_runs([5, 10], spread=1.25)), (AUTHORS, law_runs([2]).iloc[:0])]
+    at = lambda t, v: bc.distinguish_at(t, v, [5, 10, 20])
+    r = bc.map_readings(tables, [[0.65, 5, 20, 1, 2]], at, chosen=CHOSEN)
+    assert {x["verdict"] for x in r} == {"holds"}
 
 
 def eps0_tables():

@@ -21,7 +21,10 @@ ROOT = Path(__file__).resolve().parents[2]
 BEFORE = {"boosting.py": "d6b213e9f05684a0b171ce440c0b50ae4700761e",
           "boosting_claims.py": "d6f40356aa70ad70653bb4e642ad7f832427ae76"}
 #: the definitions the edit changed (each checked by running old and new side by side)
-CHANGED = {"boosting.py": {"random_lmo_step", "_one_random_lmo_run"}, "boosting_claims.py": set()}
+CHANGED = {"boosting.py": {"random_lmo_step", "_one_random_lmo_run"},
+           # session 58: C3.7's text (TABLE_NOTE: table_claim, C3's alone) no longer names C3.2, gated since, among the
+           # ungated claims; C3 is re-run (tests/experiment/test_boosting_c3_fix11.py pins the rest for C2 and C4)
+           "boosting_claims.py": {"TABLE_NOTE"}}
 
 
 def blob(name: str) -> str:
