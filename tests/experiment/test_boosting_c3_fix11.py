@@ -80,14 +80,8 @@ def test_every_definition_c2_to_c4_had_is_unchanged():
     (which call none of the new ones) compute what they computed. C1's fix of the same session changed over_map, which
     only C1's notebook calls."""
     from pathlib import Path
-    from test_boosting_preserving import definitions
-    import subprocess
-    root = Path(__file__).resolve().parents[2]
-    try:
-        old = subprocess.run(["git", "cat-file", "-p", "fac0b988ecc9e2b8e12af286ff8c2399a7e57a4d"], cwd=root,
-                             capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        pytest.skip("boosting_claims.py's blob before session 58 is not in this checkout's git objects")
+    from test_boosting_preserving import definitions, git_blob
+    old = git_blob("fac0b988ecc9e2b8e12af286ff8c2399a7e57a4d", "boosting_claims.py's blob before session 58")
     old, new = definitions(old), definitions(Path(bc.__file__).read_text())
     # over_map, map_readings: C1's alone (its notebook is the only caller), changed by C1's fixes of the same session; C1
     # is re-run. TABLE_NOTE: C3.7's text (table_claim, C3's alone) no longer names C3.2 among the ungated claims

@@ -27,12 +27,17 @@ CHANGED = {"boosting.py": {"random_lmo_step", "_one_random_lmo_run"},
            "boosting_claims.py": {"TABLE_NOTE"}}
 
 
-def blob(name: str) -> str:
+def git_blob(sha: str, what: str) -> str:
+    """The text of git blob ``sha`` (a module before a declared output-preserving edit); the test is skipped where this
+    checkout lacks it (``what`` names it)."""
     try:
-        return subprocess.run(["git", "cat-file", "-p", BEFORE[name]], cwd=ROOT, capture_output=True, text=True,
-                              check=True).stdout
+        return subprocess.run(["git", "cat-file", "-p", sha], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
-        pytest.skip(f"{name}'s blob before the eps0 map is not in this checkout's git objects")
+        pytest.skip(f"{what} is not in this checkout's git objects")
+
+
+def blob(name: str) -> str:
+    return git_blob(BEFORE[name], f"{name}'s blob before the eps0 map")
 
 
 def definitions(source: str) -> dict:

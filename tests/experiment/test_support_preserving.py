@@ -5,7 +5,6 @@ but C1's (the one committed metrics file with a share in [89.5 %, 90 %), re-run)
 syntax tree), ``support_reason`` prints what the old one printed wherever the old one printed less than 90, and the moved
 test answers as the old one did. reports/paper/output_preserving.yaml names these tests."""
 
-import subprocess
 import sys
 import types
 
@@ -14,7 +13,7 @@ import pytest
 
 import inferopt.experiment.boundary_claims as boundary_claims
 import inferopt.experiment.support as support
-from tests.experiment.test_boosting_preserving import ROOT, definitions
+from tests.experiment.test_boosting_preserving import definitions, git_blob
 
 #: the modules' blobs before the edit (the ``before`` of their entries in output_preserving.yaml)
 BEFORE = {"support.py": "d9a8d64791d0f314203b2fae995b65a3ed6ddd45",
@@ -24,11 +23,7 @@ CHANGED = {"support.py": {"support_reason"}, "boundary_claims.py": {"agreeing_te
 
 
 def source(name: str) -> str:
-    try:
-        return subprocess.run(["git", "cat-file", "-p", BEFORE[name]], cwd=ROOT, capture_output=True, text=True,
-                              check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        pytest.skip(f"{name}'s blob before session 58's edit is not in this checkout's git objects")
+    return git_blob(BEFORE[name], f"{name}'s blob before session 58's edit")
 
 
 def old_module(name: str) -> dict:
