@@ -2406,20 +2406,33 @@ def lower_cells(tables, ds, *, seed: int = 0, method: str = "adafw") -> list:
     setting of ``method``, beside line search's and predefined's), :func:`stable_and_lower` at the dimensions ``ds``
     (each alone) with its bootstrap support over the runs; not measured without ``ds``. The claim holds only where every
     cell holds (:func:`over_map`, THE RULE's clause 3)."""
-    from .support import bootstrap_support
     ds = [int(d) for d in ds]
     test = (lambda r: bool(stable_and_lower(r, ds, method))) if ds else (lambda r: None)
-    return [cell(dict(setting), test(t), support=bootstrap_support(test, t, by="run", seed=seed) if ds else None,
-                 construction="ours", data="paper") for setting, t in tables]
+    return [supported_cell(setting, t, test, construction="ours", seed=seed) for setting, t in tables]
+
+
+def supported_cell(setting, runs: pd.DataFrame, test, *, construction: str = "ours", seed: int = 0) -> dict:
+    """One cell of a C1 verdict map (:func:`lower_cells`, :func:`distinguish_cells`, :func:`map_readings`):
+    ``test(runs) -> True / False / None`` at ``setting`` on the measured runs, with its bootstrap support over the runs
+    (:func:`~.support.agreeing_test`: a resample the test leaves undecided never counts for the cell's decisive verdict);
+    not measured, and unsupported, where the measured runs leave it None. ``construction``: whose construction the cell
+    runs (:data:`~.claims.CONSTRUCTIONS`)."""
+    from .support import agreeing_test, bootstrap_support
+    check_callable("test", test)
+    holds = test(runs)
+    support = None if holds is None else bootstrap_support(agreeing_test(test, holds), runs, by="run", seed=seed)
+    return cell(dict(setting), holds, support=support, construction=construction, data="paper")
 
 
 def over_map(cells, text: str):
-    """A claim decided over its verdict map (C1.2 over Alg. 2's ``ε₀``; THE RULE's clause 3, as B4's claims are):
-    ``(holds, diagnosis)``. ``(True, None)`` where every measured cell holds (:func:`~.verdict_map.map_holds`);
-    where none fails but one is undecided, ``(False, Unearned)`` naming the undecided cells (the claim inconclusive);
-    where a cell fails, ``(False, map_diagnosis)``: ``setting`` naming the cells that hold decisively, else what the map
-    earns; a map of fewer than :data:`~.claims.MIN_SWEEP` cells earns nothing (``Unearned``, naming its size). ``text``:
-    the sentence of evidence."""
+    """A claim decided over its verdict map (C1.2 over Alg. 2's ``ε₀``, C1.3 over the component law; THE RULE's clause
+    3, as B4's claims are): ``(holds, diagnosis)``. ``(True, None)`` where every measured cell holds
+    (:func:`~.verdict_map.map_holds`); where none fails but one is undecided, ``(False, Unearned)`` naming the undecided
+    cells (the claim inconclusive); where a cell fails, ``(False, map_diagnosis)``: ``setting`` naming the cells that hold
+    decisively, else what the map earns -- but ``construction`` (:func:`construction_split`) where only cells of our
+    construction hold and a cell of the authors' fails, decisively (session 58's review of C1.3: a rescue by our own
+    component law is not an open setting of the paper); a map of fewer than :data:`~.claims.MIN_SWEEP` cells earns nothing
+    (``Unearned``, naming its size). ``text``: the sentence of evidence."""
     from .claims import MIN_SWEEP
     cells = list(cells)
     v = map_holds(cells)
@@ -2431,7 +2444,25 @@ def over_map(cells, text: str):
             + ")", {"sweep": cells})
     if len(cells) < MIN_SWEEP:
         return False, Unearned(f"{text} A cell fails, and the map has {len(cells)} cell(s), fewer than {MIN_SWEEP}", {"sweep": cells})
-    return False, map_diagnosis(cells, text)
+    return False, construction_split(cells, text) or map_diagnosis(cells, text)
+
+
+def construction_split(cells, text: str) -> dict | None:
+    """The ``construction`` diagnosis of a verdict map (REVIEW-RUBRIC: "the authors' variant gives a different verdict;
+    both are reported") where the cells that hold decisively are all of our construction and a cell of the authors'
+    construction fails decisively (:func:`~.verdict_map.decisive`); None otherwise (the map's own diagnosis stands)."""
+    from .verdict_map import decisive
+    cells = list(cells)
+    held = [c for c in cells if c["verdict"] == "holds" and decisive(c)]
+    theirs = [c for c in cells if c["verdict"] == "fails" and decisive(c) and c.get("construction") == "authors"]
+    if not held or not theirs or any(c.get("construction") == "authors" for c in held):
+        return None
+    return {"kind": "construction",
+            "text": f"{text} It fails, decisively, on the authors' construction ("
+                    + "; ".join(setting_text(c["setting"]) for c in theirs) + ") and holds, decisively, only on ours ("
+                    + "; ".join(setting_text(c["setting"]) for c in held) + "): the construction decides the verdict, "
+                    "both are reported.",
+            "evidence": {"sweep": cells}}
 
 
 def map_readings(tables, values, test_at, *, chosen, seed: int = 0) -> list:
@@ -2442,14 +2473,13 @@ def map_readings(tables, values, test_at, *, chosen, seed: int = 0) -> list:
     where the chosen value's map is decided and a reading's plain map verdict (no resampling) agrees with it, the
     reading cannot turn the verdict and keeps its plain one; the others are resampled. ``[{"value", "verdict"}]`` in
     :func:`~.claims.readings`' order; ``not measured`` where no cell is."""
-    from .support import bootstrap_support
     check_callable("test_at", test_at)
     tables = list(tables)
     word = {True: "holds", False: "fails", None: "inconclusive"}
 
     def supported(v):
-        return map_holds([cell(dict(st), test_at(t, v), support=None if test_at(t, v) is None else bootstrap_support(
-            (lambda r: bool(test_at(r, v))), t, by="run", seed=seed)) for st, t in tables])
+        return map_holds([supported_cell(st, t, lambda r: test_at(r, v), seed=seed)
+                          for st, t in tables])
 
     at_chosen = supported(chosen) if any(test_at(t, chosen) is not None for _, t in tables) else None
     out = []
@@ -2704,18 +2734,12 @@ def distinguish_at(runs: pd.DataFrame, value, medium, *, min_each: int = 10) -> 
 def distinguish_cells(tables, value, medium, *, min_each: int = 10, seed: int = 0) -> list:
     """C1.3 over its verdict map of component laws (THE RULE's clause 3, decided by :func:`over_map`): one
     :func:`~.verdict_map.cell` per ``(setting, runs)`` of ``tables``, :func:`distinguish_at` at ``value`` with its
-    bootstrap support over the runs (a resample with nothing to tell apart counts as not holding, as the claim's own
-    test); construction ``authors`` for the authors' law (rows without :data:`SPREAD`), ``ours`` for the near law.
+    bootstrap support over the runs (:func:`supported_cell`: a resample with nothing to tell apart never counts for the
+    cell's decisive verdict); construction ``authors`` for the authors' law (rows without :data:`SPREAD`), ``ours`` for the near law.
     A cell with no D of both kinds is not measured (no support), and decides nothing (:func:`~.verdict_map.map_holds`)."""
-    from .support import bootstrap_support
-    out = []
-    for setting, t in tables:
-        def test(r):
-            return distinguish_at(r, value, medium, min_each=min_each)
-        holds = test(t)
-        out.append(cell(dict(setting), holds, construction="ours" if SPREAD in t else "authors", data="paper",
-                        support=None if holds is None else bootstrap_support(lambda r: bool(test(r)), t, by="run", seed=seed)))
-    return out
+    def test(r):
+        return distinguish_at(r, value, medium, min_each=min_each)
+    return [supported_cell(setting, t, test, construction="ours" if SPREAD in t else "authors", seed=seed) for setting, t in tables]
 
 
 def shares_text(shares: dict) -> str:
