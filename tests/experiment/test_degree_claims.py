@@ -270,7 +270,7 @@ def test_d41_reading_holds_fails_on_a_tie_and_stays_undecided():
     # a tie measured loosely: undecided, named
     r = d41_reading(d41_table(1.50, 1.50, 1.50, spread=0.02), 2.0, 1.0)
     assert r["outcome"] is None and "within 2 times its standard error" in r["reason"]
-    # one wild seed does not move the medians nor their MAD-based standard errors
+    # one wild seed (above the start) moves neither the medians nor their noise, read over the runs that did not diverge
     tb = d41_table(1.500, 1.499, 1.501, spread=0.0005)
     tb.loc[(tb.method == "optimal") & (tb.seed == 4), "mean RMSE"] = 9.0
     assert d41_reading(tb, 2.0, 1.0)["outcome"] is False
@@ -327,7 +327,8 @@ def test_d41_through_the_claim_and_its_map(tmp_path):
 
 def test_d42_sgd_reads_medians_and_names_a_diverged_run():
     """Session 58's review: SGD N=30 seed 4 at level 1.76 among four at 1.047 made the mean-based noise 0.143, so that SGD passed
-    its levelled-off test while falling as fast as SGD-DET; on medians and a MAD-based noise it does not, and the run is named."""
+    its levelled-off test while falling as fast as SGD-DET; on medians and a noise over the runs that did not diverge it does not, and
+    the run is named."""
     floors = {10: 0.95, 30: 0.90}
     tb = level_table(0.95, 0.90, 0.95, 0.951)
     assert d42_sgd_reading(tb, 10, 30, fixed_at(floors))["outcome"] is True   # levelled off within the noise: decided
@@ -376,20 +377,21 @@ def test_d43_variance_readings_decide_on_var_c_and_turn_where_the_runs_variance_
     assert d43_common_reading(tie, large)["outcome"] is False
     with pytest.raises(ValueError, match="nothing to read"):
         d43_common_reading(tie, ZERO, probe_weight=0.0)
+    def claim(v):   # the verdict is computed once, by the claim, from the chosen reading and the readings (session 59)
+        exp = Experiment("D4", title="t", paper="p", figure="Fig 2", params={"output_dir": str(tmp_path), "seed": 0})
+        return exp.claim("D4.3", "Others have larger variances.", holds=v["chosen"], threshold={
+            "value": [0.0, 0.0, 0.1], "source": "ours", "readings": v["readings"]}).to_dict()
     # every reading agrees with Var_C: holds
     v = d43_variance_readings(apart, {1 / 3000: large, 1e-6: large}, var_c(64.8, float("inf"), 4e55), M=30)
-    assert v["chosen"] is True and v["verdict"] == {"verdict": "holds", "kind": None, "turns": []}
+    assert v["chosen"] is True and "verdict" not in v and claim(v)["verdict"] == "holds"
     assert [0.0, 0.0, 0.1] in [x["value"] for x in v["readings"]] and len(v["readings"]) == 3 + 6
     # the runs' variance a tie at every reading: Var_C holds, the readings fail: inconclusive, kind reading
     v = d43_variance_readings(tie, {1 / 3000: small, 1e-6: small}, var_c(64.8, float("inf"), 4e55), M=30)
-    assert v["chosen"] is True and v["verdict"]["verdict"] == "inconclusive" and v["verdict"]["kind"] == "reading"
-    exp = Experiment("D4", title="t", paper="p", figure="Fig 2", params={"output_dir": str(tmp_path), "seed": 0})
-    c = exp.claim("D4.3", "Others have larger variances.", holds=v["chosen"], threshold={"value": [0.0, 0.0, 0.1], "source": "ours",
-                                                                                     "readings": v["readings"]}).to_dict()
-    assert c["verdict"] == "inconclusive" and c["diagnosis"]["kind"] == "reading"
+    c = claim(v)
+    assert v["chosen"] is True and c["verdict"] == "inconclusive" and c["diagnosis"]["kind"] == "reading"
     # Var_C itself within the margin: the chosen reading fails
     v = d43_variance_readings(tie, {1 / 3000: small}, var_c(1.0, 1.01, 1.01), M=30, probes=())
-    assert v["chosen"] is False and v["verdict"]["verdict"] == "fails"
+    assert v["chosen"] is False and claim(v)["verdict"] == "fails"
     with pytest.raises(ValueError, match="least probability"):
         d43_variance_readings(tie, {0.0: small}, var_c(1.0, 2.0, 2.0), M=30)
     with pytest.raises(TypeError, match="terms"):
@@ -403,3 +405,84 @@ def test_variance_split_names_the_probe_share():
         variance_split({"path": {"poisson": 1.0}})
     with pytest.raises(TypeError, match="points"):
         variance_split({})
+    # a zero variance has no shares (session 59's re-read: it divided by zero)
+    with pytest.raises(ValueError, match="points\\['path'\\]"):
+        variance_split({"path": {"poisson": 0.0, "degree term poisson": 0.0}}, rule="poisson")
+
+
+# ----------------------------------------------------------------------------- session 59's re-read: most runs of an arm diverged
+
+
+def test_d41_reading_can_fail_and_hold_where_most_runs_of_an_arm_diverged():
+    """Session 59's re-read: with fewer than two runs of an arm at or below the start the noise was inf, so that D4.1 could never
+    fail (optimal 2.5 against Poisson 1.6, start 2.0: undecided). Now the arm's median diverged decides against it, and an arm
+    keeping fewer than two runs but not diverged falls back to the plain standard error over all its runs, named."""
+    # the optimal arm's median run diverged, the others did not: fails
+    tb = d41_table(2.5, 1.6, 1.6)
+    r = d41_reading(tb, 2.0, 1.0)
+    assert r["outcome"] is False and r["diverged arms"] == ["optimal"] and "diverged" in r["note"] and "inf" not in r["note"]
+    # Poisson's median run diverged (4 of 5 above the start), the optimal arm's 0.5 below the start: faster there; the other decides
+    tb = d41_table(1.5, 1.6, 1.6)
+    tb.loc[(tb.method == "poisson") & (tb.seed > 0), "mean RMSE"] = 3.0
+    r = d41_reading(tb, 2.0, 1.0)
+    assert r["outcome"] is True and r["diverged arms"] == ["poisson"] and "plain standard error" in r["note"]
+    tb.loc[tb.method == "negative binomial", "mean RMSE"] = 1.5   # ... and the negative binomial tied: fails
+    assert d41_reading(tb, 2.0, 1.0)["outcome"] is False
+    # the optimal arm 0.005 below the start, Poisson diverged: the lower bound of the lead is within the margin, undecided, no inf
+    tb = d41_table(1.995, 3.0, 3.0, spread=0.0)
+    r = d41_reading(tb, 2.0, 1.0)
+    assert r["outcome"] is None and "diverged, but" in r["reason"] and "inf" not in r["reason"] and "nan" not in r["reason"]
+    # both diverged: undecided, named
+    r = d41_reading(d41_table(2.5, 2.6, 2.7), 2.0, 1.0)
+    assert r["outcome"] is None and "both diverged" in r["reason"]
+    # fewer than two kept, the median not above the start (two runs, one diverged): the plain standard error, named, finite
+    tb = d41_table(1.5, 1.6, 1.6, seeds=2, spread=0.02)
+    tb.loc[(tb.method == "poisson") & (tb.seed == 1), "mean RMSE"] = 2.1
+    r = d41_reading(tb, 2.0, 1.0)
+    assert np.isfinite(r["se"]["poisson"]) and "poisson: fewer than two of its 2 runs did not diverge" in r["note"]
+    assert r["outcome"] is None and "plain standard error" in r["reason"] and "inf" not in r["reason"]
+    # a single run per arm: no standard error, said in words
+    r = d41_reading(d41_table(1.5, 1.5, 1.5, seeds=1), 2.0, 1.0)
+    assert r["outcome"] is None and "inf" not in r["reason"] and "none: too few runs" in r["reason"]
+
+
+def test_d42_can_fail_and_hold_where_most_runs_of_an_arm_diverged():
+    floors = {10: 0.95, 30: 0.90}
+    # 4 of 5 SGD-DET N=30 runs diverged: its median level is above the start, rising with the degree: D4.2 fails
+    tb = level_table(0.95, 0.90, 0.95, 0.951)
+    tb.loc[(tb.method == "SGD-DET N=30") & (tb.seed > 0), "level"] = 2.5
+    r = d42_det_reading(tb, 10, 30, fixed_at(floors))
+    assert r["outcome"] is False and r["diverged arms"] == ["SGD-DET N=30"] and "diverged" in r["note"]
+    assert np.isfinite(r["noise"]) and "plain standard error" in r["note"]
+    # ... at N = 10 instead: a diverged level is no floor, undecided
+    tb = level_table(0.95, 0.90, 0.95, 0.951)
+    tb.loc[(tb.method == "SGD-DET N=10") & (tb.seed > 0), "level"] = 2.5
+    r = d42_det_reading(tb, 10, 30, fixed_at(floors))
+    assert r["outcome"] is None and "no bias floor" in r["reason"] and "inf" not in r["reason"]
+    # SGD diverged at one degree: not similar error, D4.2-sgd fails; at both: undecided
+    tb = level_table(0.95, 0.90, 0.95, 0.951)
+    tb.loc[(tb.method == "SGD N=30") & (tb.seed > 0), "level"] = 2.5
+    assert d42_sgd_reading(tb, 10, 30, fixed_at(floors))["outcome"] is False
+    assert d42_det_reading(tb, 10, 30, fixed_at(floors))["outcome"] is True
+    tb.loc[(tb.method == "SGD N=10") & (tb.seed > 0), "level"] = 2.5
+    r = d42_sgd_reading(tb, 10, 30, fixed_at(floors))
+    assert r["outcome"] is None and "both degrees" in r["reason"]
+    # two seeds, one SGD-DET N=30 run diverged, its median not: the plain standard error over both runs, finite and named
+    tb = level_table(0.95, 0.90, 0.95, 0.951, seeds=2)
+    tb.loc[(tb.method == "SGD-DET N=30") & (tb.seed == 1), "level"] = 2.1
+    r = d42_det_reading(tb, 10, 30, fixed_at(floors))
+    assert r["diverged arms"] == [] and np.isfinite(r["noise"]) and r["noise"] > 0.1
+    assert r["outcome"] is None and "SGD-DET N=30: fewer than two of its 2 runs did not diverge" in r["reason"] and "inf" not in r["reason"]
+
+
+def test_d41_cell_joins_the_seeds_note_and_three_valued_readings_take_lists():
+    r = d41_reading(d41_table(1.5, 1.5, 1.5, spread=0.02), 2.0, 1.0)
+    cell = d41_cell(SETTING, r, None, seeds=2, main_seeds=5)
+    assert cell["verdict"] == "inconclusive" and "2 seeds, fewer than" in cell["undecided"] and "within 2 times" in cell["undecided"]
+    assert d41_cell(SETTING, r, None, seeds=5, main_seeds=5)["undecided"] == r["reason"]
+    tb = d41_table(1.50, 1.60, 1.55)
+    read = three_valued_readings(lambda t, v: d41_reading(t, 2.0, 1.0, margin=v[0], z=v[1])["outcome"], tb, [[0.02, 2.0], [0.01, 3.0]],
+                                 chosen=[0.01, 2.0], by="seed")
+    assert [x["value"] for x in read] == [[0.01, 2.0], [0.01, 3.0], [0.02, 2.0]] and all(x["verdict"] == "holds" for x in read)
+    read = three_valued_readings(lambda t, v: d41_reading(t, 2.0, 1.0, margin=v[0])["outcome"], tb, [[0.2, 2.0]], chosen=[0.01, 2.0], by="seed")
+    assert [x["verdict"] for x in read] == ["holds", "fails"]

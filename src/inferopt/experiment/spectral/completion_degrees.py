@@ -15,8 +15,9 @@ edge, and D4.2 read on each arm's level once the runs level off against SGD-DET'
   falls there); D4.2's two halves are decided in :mod:`.degree_claims` (:func:`~.degree_claims.d42_det_reading`,
   :func:`~.degree_claims.d42_sgd_reading`) only where the exact floors differ by more than the levels' noise.
 * **D4.3** (panel (c)'s mechanism, "other distributions have relatively large variances"): decided in
-  :mod:`.degree_claims` on draws with common probes (:func:`~.degree_claims.common_gradient_draws`,
-  :func:`~.degree_claims.d43_common_reading`); Lemma 2's ``Var_C`` is a check beside it.
+  :mod:`.degree_claims` on Lemma 2's ``Var_C`` in every cell of the map (:func:`~.degree_claims.lemma2_holds`,
+  :func:`~.degree_claims.d43_variance_readings`); the runs' stochastic-gradient variance on common probes
+  (:func:`~.degree_claims.common_gradient_draws`, :func:`~.degree_claims.d43_common_reading`) is read beside it, as readings.
 """
 
 from __future__ import annotations

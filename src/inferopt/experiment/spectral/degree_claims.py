@@ -1,15 +1,22 @@
 """D4's deciding code added in session 44 (issue 41's pre-run review), beside :mod:`.completion_degrees` (which D3 imports
 too, so that D3's results stay current: nothing there changes):
 
+* **D4.1 with an equivalence side** (session 58's review): the optimal arm's lead in median mean test RMSE over Poisson
+  and the negative binomial read against a margin of the way to the optimum, so that a tie fails (:func:`d41_reading`);
+  a verdict-map cell from it (:func:`d41_cell`) and the claim's diagnosis (:func:`d41_diagnosis`); the optimal arm's
+  gradient variance split into its probe and degree parts, D4.1's mechanism (:func:`variance_split`).
 * **D4.2 can fail** (review item 1): decided at the chosen cell, where SGD-DET's floors are computed, with a diagnosis of its
   own (:func:`chosen_cell_diagnosis`: ``stand-in`` on a decisive failure); its floors are SGD-DET's own fixed points
   (:func:`~.completion_degrees.det_own_fixed_point`, item 2), tried from the runs' end first (:func:`settled_fixed_point`,
   session 45's fresh review); a floor that did not settle, or lies above where the runs already are, decides nothing. Its
   two halves are two claims (session 45): SGD-DET's level falls with the degree (:func:`d42_det_reading`, D4.2) and SGD's
-  changes by less than a share of the floors' gap (:func:`d42_sgd_reading`, D4.2-sgd).
-* **D4.3 with power and the tail** (item 3): the stochastic gradients of the three distributions drawn on common probes
-  (:func:`common_gradient_draws`: paired differences), the degree part of each variance exact over the whole distribution
-  (:func:`degree_term`), read against a margin both ways (:func:`d43_common_reading`: an equivalence reading can fail).
+  changes by less than a share of the floors' gap (:func:`d42_sgd_reading`, D4.2-sgd). Levels are medians over the seeds,
+  their noise over the runs that did not diverge (:func:`_kept_median_se`, with a named fallback).
+* **D4.3 on Lemma 2's Var_C** (session 58's review): decided in every cell of the map on the paper's Chebyshev-weighted
+  variance (:func:`lemma2_holds`), the runs' stochastic-gradient variance read beside it as readings
+  (:func:`d43_variance_readings`): drawn on common probes (:func:`common_gradient_draws`: paired differences), the degree
+  part exact (:func:`degree_term`), read against a margin both ways (:func:`d43_common_reading`: an equivalence reading
+  can fail). Our cut-offs' readings of a three-valued reading: :func:`three_valued_readings`.
 * **The map's usable cells** (item 4): a cell whose optimal distribution is degenerate is not run (:func:`map_cells_to_run`).
 """
 
@@ -20,7 +27,7 @@ import pandas as pd
 
 from ..._validation import as_finite_array, check_choice, check_choices, check_int, check_real, check_table
 from ..support import agreeing_test, bootstrap_support, supported_verdict
-from .completion import _median, _runs, d43_test
+from .completion import _runs, d43_test
 from .completion_degrees import _arm, _eig_side, _se, _series_derivative, det_own_fixed_point, truncated_gradient
 
 #: D4.3's "relatively large" (ours): the other distributions' gradient variance above the optimal one's by more than this
@@ -54,14 +61,42 @@ FLOOR_ROUNDS = 3
 # ----------------------------------------------------------------------------- D4.2: two claims on SGD-DET's own floors
 
 
-def _robust_se(v, start: float) -> float:
+def _kept_median_se(v, start: float) -> tuple:
     """The standard error of a median over seeds that a diverged run cannot inflate (session 58's review: SGD N=30 seed 4's
     level 1.76 among four at 1.047 made SGD's noise 0.143 and passed its levelled-off test): ``1.2533 · s / √n`` (the normal
-    approximation of a median's standard error), ``s`` the standard deviation of the ``n`` values not above ``start``
-    (:data:`DIVERGED`: a run that ends worse than it began is named, never part of the noise); ``inf`` with fewer than two."""
+    approximation of a median's standard error), ``s`` the standard deviation of the ``n`` values kept, those not above
+    ``start`` (:data:`DIVERGED`: a run that ends worse than it began is named, never part of the noise). It is robust to a
+    run above ``start`` only: a wild run below it still widens ``s``. Where fewer than two runs are kept (session 59's
+    re-read: the noise was ``inf`` there, so that no reading could fail), the plain standard error over all the runs
+    (:func:`~.completion_degrees._se`; ``inf`` with a single run). Returns ``(se, fallback)``: ``fallback`` None where two
+    runs or more were kept, else the words naming the fallback."""
     v = np.asarray(v, dtype=float)
     kept = v[v <= start]
-    return float(1.2533 * np.std(kept, ddof=1) / np.sqrt(kept.size)) if kept.size > 1 else float("inf")
+    if kept.size > 1:
+        return float(1.2533 * np.std(kept, ddof=1) / np.sqrt(kept.size)), None
+    return _se(v), (f"fewer than two of its {v.size} runs did not diverge: the plain standard error of the mean over all of them"
+                    if v.size > 1 else "a single run: no standard error")
+
+
+def _arms_noise(values: dict, start: float) -> tuple:
+    """Each arm's median (``values``: ``{arm: its runs' values}``), its standard error (:func:`_kept_median_se`), the arms
+    whose median itself lies above ``start`` (diverged: the median run ends worse than it began; session 59's re-read) and
+    a sentence naming both those arms and every fallback of the noise (None where there is nothing to name). Returns
+    ``(median, se, diverged, note)``."""
+    median, se, said = {}, {}, []
+    for a, v in values.items():
+        median[a] = float(np.median(v))
+        se[a], fallback = _kept_median_se(v, start)
+        said += [] if fallback is None else [f"{a}: {fallback}"]
+    diverged = [a for a in values if median[a] > start]
+    note = ([f"diverged (the median run above the start's {start:.4g}): " + ", ".join(f"{a} (median {median[a]:.4g})" if np.isfinite(median[a]) else f"{a} (median not finite: blew up)" for a in diverged)]
+            if diverged else []) + ([f"noise fallback ({'; '.join(said)})"] if said else [])
+    return median, se, diverged, "; ".join(note) or None
+
+
+def _g(x: float) -> str:
+    """A noise as text: a non-finite one (a single run, or too few runs that did not diverge) is said in words, never printed."""
+    return f"{x:.2g}" if np.isfinite(x) else "none: too few runs that did not diverge"
 
 
 def _floors_read(table: pd.DataFrame, low: int, high: int, fixed: dict, z: float, start: float) -> tuple:
@@ -70,8 +105,10 @@ def _floors_read(table: pd.DataFrame, low: int, high: int, fixed: dict, z: float
     ``self-consistent``), the arms' levels and drifts (``table``: :func:`~.completion_degrees.run_levels`' rows of
     ``SGD N=<n>`` and ``SGD-DET N=<n>`` at ``n`` = ``low``, ``high``) and the noise of each method's level difference. An
     arm's level is the median over its seeds and the noise the standard error of the two medians' difference over the runs
-    that did not diverge (:func:`_robust_se`; session 58's review: a mean and a plain standard error let one diverged run set both); the
-    diverged runs (:data:`DIVERGED`: a level above ``start``, the start's test RMSE) are named (``"diverged"``). A floor
+    that did not diverge (:func:`_kept_median_se`, with its fallback; session 58's review: a mean and a plain standard error
+    let one diverged run set both); the diverged runs (:data:`DIVERGED`: a level above ``start``, the start's test RMSE)
+    are named (``"diverged"``), the arms whose median run diverged too (``"diverged arms"``, :func:`_arms_noise`; each half
+    decides on them first), with ``"note"`` the sentence naming them and the noise's fallbacks (None: nothing). A floor
     decides nothing where its fixed point did not settle (review item 2) or where it lies above where SGD-DET's runs
     already are (its level less ``z`` times the noise: the runs went past a point they are supposed to stop at, so that
     point is not their fixed point). Returns ``(out, why)``: the numbers, and the floors' reasons to stay undecided."""
@@ -90,9 +127,9 @@ def _floors_read(table: pd.DataFrame, low: int, high: int, fixed: dict, z: float
     start = check_real("start", start, low=0.0)
     arms = [f"{m} N={n}" for n in (low, high) for m in ("SGD", "SGD-DET")]
     values = {a: _arm(table, a, "level") for a in arms}
-    levels = {a: float(np.median(v)) for a, v in values.items()}
+    levels, se, gone, note = _arms_noise(values, start)
     drift = {a: float(np.median(_arm(table, a, "drift"))) for a in arms}
-    noise = {m: float(np.hypot(_robust_se(values[f"{m} N={low}"], start), _robust_se(values[f"{m} N={high}"], start))) for m in ("SGD", "SGD-DET")}
+    noise = {m: float(np.hypot(se[f"{m} N={low}"], se[f"{m} N={high}"])) for m in ("SGD", "SGD-DET")}
     diverged = {f"{a} seed {s}": float(v) for a in arms for s, v in zip(table.loc[table["method"] == a, "seed"], values[a]) if v > start}
     floors = {n: float(fixed[n]["test RMSE"]) for n in (low, high)}
     settled = {n: bool(fixed[n]["converged"] and fixed[n]["self-consistent"]) for n in (low, high)}
@@ -106,12 +143,12 @@ def _floors_read(table: pd.DataFrame, low: int, high: int, fixed: dict, z: float
             f"{n} (by {v:.2g} test RMSE)" for n, v in above.items()) + f", beyond {z:g} times the levels' noise: not the runs' fixed point")
     floor_gap = floors[low] - floors[high]
     out = {"levels": levels, "drift": drift, "noise": noise["SGD-DET"], "SGD noise": noise["SGD"], "floors": floors, "settled": settled,
-           "floor above level": above, "floor gap": floor_gap, "diverged": diverged,
+           "floor above level": above, "floor gap": floor_gap, "diverged": diverged, "diverged arms": gone, "note": note,
            "gain": levels[f"SGD-DET N={low}"] - levels[f"SGD-DET N={high}"],
            "change": abs(levels[f"SGD N={low}"] - levels[f"SGD N={high}"])}
     if not abs(floor_gap) > z * noise["SGD-DET"]:
         why.append(f"SGD-DET's exact bias is below the noise: its fixed points' test RMSEs differ by {floor_gap:+.2g} between N = {low} "
-                   f"and N = {high}, within {z:g} times the levels' noise ({noise['SGD-DET']:.2g})")
+                   f"and N = {high}, within {z:g} times the levels' noise ({_g(noise['SGD-DET'])})")
     return out, why
 
 
@@ -119,7 +156,7 @@ def _moving(out: dict, method: str, low: int, high: int, noise: float, z: float)
     moving = {a: out["drift"][a] for a in (f"{method} N={low}", f"{method} N={high}") if not out["drift"][a] <= z * noise}
     return [] if not moving else [
         "the runs have not levelled off: over the window " + ", ".join(f"{a} still falls {v:.2g}" for a, v in moving.items())
-        + f", more than {z:g} times the levels' noise ({noise:.2g} test RMSE)"]
+        + f", more than {z:g} times the levels' noise ({_g(noise)} test RMSE)"]
 
 
 def d42_det_reading(table: pd.DataFrame, low: int, high: int, fixed: dict, *, start: float, z: float = 2.0) -> dict:
@@ -129,16 +166,25 @@ def d42_det_reading(table: pd.DataFrame, low: int, high: int, fixed: dict, *, st
     SGD-DET's median run still falls over the window by more than ``z`` times the noise (the standard error of its level
     difference over the seeds that did not diverge), or where its exact floors differ by no more than that; then it *holds* when the gain
     exceeds ``z`` times the noise, *fails* when it is below minus that (the level rises with the degree), else undecided
-    (within the noise). ``start``: the start's test RMSE (a run above it diverged, named). Returns ``{"outcome", "reason",
-    "gain", "noise", "floor gap", "floors", "settled", "floor above level", "levels", "drift", "diverged", ...}``."""
+    (within the noise). ``start``: the start's test RMSE (a run above it diverged, named). First, where an arm's median run
+    itself diverged (session 59's re-read): at ``high`` only, it *fails* (the level rises above the start with the degree:
+    against the claim, whatever the noise); at ``low`` it is undecided (a diverged level is no bias floor). Returns
+    ``{"outcome", "reason", "gain", "noise", "floor gap", "floors", "settled", "floor above level", "levels", "drift",
+    "diverged", "diverged arms", "note", ...}``."""
     out, why = _floors_read(table, low, high, fixed, z, start)
+    gone = [a for a in (f"SGD-DET N={low}", f"SGD-DET N={high}") if a in out["diverged arms"]]
+    if gone == [f"SGD-DET N={high}"]:
+        return out | {"outcome": False, "reason": None}
+    if gone:
+        return out | {"outcome": None, "reason": f"SGD-DET's median run diverged at N = {', '.join(a.split('=')[1] for a in gone)}: "
+                                                 f"a diverged level is no bias floor ({out['note']})"}
     why = _moving(out, "SGD-DET", low, high, out["noise"], z) + why
     if not why:
         g, e = out["gain"], z * out["noise"]
         if g - e > 0 or g + e < 0:
             return out | {"outcome": bool(g - e > 0), "reason": None}
-        why.append(f"SGD-DET's level gain {g:+.2g} is within {z:g} times the levels' noise ({out['noise']:.2g})")
-    return out | {"outcome": None, "reason": "; and ".join(why)}
+        why.append(f"SGD-DET's level gain {g:+.2g} is within {z:g} times the levels' noise ({_g(out['noise'])})")
+    return out | {"outcome": None, "reason": "; and ".join(why) + ("" if out["note"] is None else f" ({out['note']})")}
 
 
 def d42_sgd_reading(table: pd.DataFrame, low: int, high: int, fixed: dict, *, start: float, share: float = 0.5, z: float = 2.0) -> dict:
@@ -149,30 +195,42 @@ def d42_sgd_reading(table: pd.DataFrame, low: int, high: int, fixed: dict, *, st
     (a diverged run does not inflate it, session 58's review); then it *holds* when SGD's change plus ``z`` times
     its noise is below ``share`` of the floors' gap, *fails* when the change less that is above it, else undecided. A
     diverged run (:data:`DIVERGED`, above ``start``) is named in ``"diverged"``, never dropped: the median reads past it.
-    Returns the numbers of :func:`d42_det_reading` with ``"outcome"``, ``"reason"``, ``"allowed"`` (``share`` times the gap)."""
+    First, where SGD's median run itself diverged at one degree and not at the other (session 59's re-read), it *fails*
+    (not similar error: one ends worse than it began); at both, undecided. Returns the numbers of :func:`d42_det_reading`
+    with ``"outcome"``, ``"reason"``, ``"allowed"`` (``share`` times the gap)."""
     share = check_real("share", share, low=0.0, low_open=True)
     out, why = _floors_read(table, low, high, fixed, z, start)
-    why = _moving(out, "SGD", low, high, out["SGD noise"], z) + why
     allowed = share * abs(out["floor gap"])
     out |= {"allowed": allowed}
+    gone = [a for a in (f"SGD N={low}", f"SGD N={high}") if a in out["diverged arms"]]
+    if len(gone) == 1:
+        return out | {"outcome": False, "reason": None}
+    if gone:
+        return out | {"outcome": None, "reason": f"SGD's median run diverged at both degrees: no level to compare ({out['note']})"}
+    why = _moving(out, "SGD", low, high, out["SGD noise"], z) + why
     if not why:
         c, e = out["change"], z * out["SGD noise"]
         if c + e < allowed or c - e > allowed:
             return out | {"outcome": bool(c + e < allowed), "reason": None}
-        why.append(f"SGD's level change {c:.2g} is within {z:g} times its noise ({out['SGD noise']:.2g}) of {share:g} of the floors' gap "
+        why.append(f"SGD's level change {c:.2g} is within {z:g} times its noise ({_g(out['SGD noise'])}) of {share:g} of the floors' gap "
                    f"({allowed:.2g})")
-    return out | {"outcome": None, "reason": "; and ".join(why)}
+    return out | {"outcome": None, "reason": "; and ".join(why) + ("" if out["note"] is None else f" ({out['note']})")}
 
 
 def three_valued_readings(outcome_at, table: pd.DataFrame, values, *, chosen, by: str, seed: int = 0) -> list:
     """The readings of a cut-off of ours (``[{"value", "verdict"[, "support"]}]``, sorted, ``chosen`` added) for a claim whose
     reading is three-valued, ``outcome_at(table, value) -> True / False / None``: an undecided reading is ``inconclusive``
     (measured, deciding nothing; session 58's review: D4.2-sgd's readings said ``not measured`` beside an inconclusive
-    verdict), a decided one stands on its bootstrap support over ``by`` (:func:`~inferopt.experiment.support.agreeing_test`; ``inconclusive`` below 90 %)."""
+    verdict), a decided one stands on its bootstrap support over ``by`` (:func:`~inferopt.experiment.support.agreeing_test`; ``inconclusive`` below 90 %).
+    A cut-off may be a list (several cut-offs read together, as :func:`~inferopt.experiment.support.supported_readings` takes):
+    lists are sorted and told apart as tuples."""
     if not callable(outcome_at):
         raise TypeError(f"outcome_at must be callable (table, value) -> True / False / None; got {type(outcome_at).__name__}")
+
+    def key(v):
+        return tuple(v) if isinstance(v, list | tuple) else v
     out = []
-    for v in sorted({*values, chosen}):
+    for v in sorted({key(v): v for v in (*values, chosen)}.values(), key=key):
         point = outcome_at(table, v)
         if point is None:
             out.append({"value": v, "verdict": "inconclusive"})
@@ -191,13 +249,22 @@ def d41_reading(table: pd.DataFrame, start: float, optimum: float, *, margin: fl
     equivalence side (session 58's review: :func:`~.completion.d41_test`, "the lowest median", could never fail on a tie).
     The ``reference`` arm's lead over each of ``others`` is their median ``column`` (default the test RMSE averaged over the
     run, the area under the curve) less its own, its standard error that of the two medians' difference
-    (:func:`_robust_se`, a run whose value is above ``start`` left out of the spread), read against ``margin`` times the way from the ``start``'s test RMSE to the ``optimum``'s:
+    (:func:`_kept_median_se`: a run whose value is above ``start`` left out of the spread; with fewer than two left, the
+    plain standard error over all the arm's runs, named), read against ``margin`` times the way from the ``start``'s test
+    RMSE to the ``optimum``'s:
 
     * *holds* where every lead less ``z`` standard errors exceeds that (decisively faster by more than the margin);
     * *fails* where one lead plus ``z`` standard errors is below it (at most a tie: not faster);
     * else undecided (None, the reason named).
 
-    Returns ``{"outcome", "reason", "lead": {other: lead}, "se": {other: se}, "allowed", "way"}``."""
+    An arm whose median itself lies above ``start`` diverged (session 59's re-read): the ``reference`` arm diverged where an
+    other did not fails for that other (not faster); an other diverged where the reference did not is faster where the
+    reference's way below ``start`` less ``z`` of its standard errors exceeds the margin (the other's median is above the start: a
+    lower bound of the lead, without its noise); both diverged is undecided.
+
+    A NaN value (a run that blew up) counts as diverged. Returns ``{"outcome", "reason", "lead": {other: lead}, "se": {other:
+    se}, "allowed", "way", "diverged arms", "note"}``
+    (``note``: the diverged arms and the noise's fallbacks in words, None where there are none)."""
     check_choice("column", column, ("mean RMSE", "final RMSE"))
     name = pd.unique(_runs(table, column).dataset)[0]
     start, optimum = check_real("start", start), check_real("optimum", optimum)
@@ -206,29 +273,39 @@ def d41_reading(table: pd.DataFrame, start: float, optimum: float, *, margin: fl
     margin, z = check_real("margin", margin, low=0.0), check_real("z", z, low=0.0)
     if isinstance(others, str) or not list(others):
         raise ValueError(f"others must be a non-empty list of arm names; got {others!r}")
-    ref = table.loc[(table.dataset == name) & (table.method == reference), column].to_numpy(float)
-    lead, se = {}, {}
-    for o in others:
-        lead[o] = _median(table, name, o, column) - _median(table, name, reference, column)
-        se[o] = float(np.hypot(_robust_se(ref, start), _robust_se(table.loc[(table.dataset == name) & (table.method == o), column].to_numpy(float), start)))
+    values = {}
+    for a in (reference, *others):
+        v = table.loc[(table.dataset == name) & (table.method == a), column].to_numpy(float)
+        if v.size == 0:
+            raise ValueError(f"the table has no run of {a} on {name}")
+        values[a] = np.where(np.isnan(v), np.inf, v)   # a run that blew up (NaN) diverged
+    median, se_arm, gone, note = _arms_noise(values, start)
+    lead = {o: median[o] - median[reference] for o in others}
+    se = {o: float(np.hypot(se_arm[reference], se_arm[o])) for o in others}
     allowed = margin * (start - optimum)
-    faster = [o for o in others if lead[o] - z * se[o] > allowed]
-    tied = [o for o in others if lead[o] + z * se[o] < allowed]
-    out = {"lead": lead, "se": se, "allowed": allowed, "way": start - optimum}
+    both = [o for o in others if reference in gone and o in gone]
+    tied = [o for o in others if (reference in gone and o not in gone)
+            or (reference not in gone and o not in gone and lead[o] + z * se[o] < allowed)]
+    faster = [o for o in others if reference not in gone and (
+        start - median[reference] - z * se_arm[reference] > allowed if o in gone else lead[o] - z * se[o] > allowed)]
+    out = {"lead": lead, "se": se, "allowed": allowed, "way": start - optimum, "diverged arms": gone, "note": note}
     if tied:
         return out | {"outcome": False, "reason": None}
     if len(faster) == len(lead):
         return out | {"outcome": True, "reason": None}
-    return out | {"outcome": None, "reason": "; ".join(
-        f"the {reference} arm's lead over {o} ({lead[o]:+.2g} {column}) is within {z:g} times its standard error ({se[o]:.2g}) of "
-        f"{margin:g} of the way to the optimum ({allowed:.2g})" for o in others if o not in faster)}
+    why = [f"the {reference} arm and {o} both diverged" for o in both] + [
+        (f"{o} diverged, but the {reference} arm's way below the start ({start - median[reference]:.2g} {column}) is within {z:g} times "
+         f"its standard error ({_g(se_arm[reference])}) of {margin:g} of the way to the optimum ({allowed:.2g})") if o in gone else
+        (f"the {reference} arm's lead over {o} ({lead[o]:+.2g} {column}) is within {z:g} times its standard error ({_g(se[o])}) of "
+         f"{margin:g} of the way to the optimum ({allowed:.2g})") for o in others if o not in faster and o not in both]
+    return out | {"outcome": None, "reason": "; ".join(why) + ("" if note is None else f" ({note})")}
 
 
 def d41_cell(setting: dict, reading: dict, support: dict | None, *, seeds: int, main_seeds: int) -> dict:
     """A verdict-map cell of D4.1 (:func:`~.completion.seeded_cell`, our construction on the stand-in) from its
     :func:`d41_reading` and the bootstrap ``support`` of that reading's outcome (:func:`~inferopt.experiment.support.agreeing_test`): an undecided reading is
-    an ``inconclusive`` cell, measured but not decisive (no support kept), its reason under ``undecided``; None (the
-    panel's gate unmet): not measured."""
+    an ``inconclusive`` cell, measured but not decisive (no support kept), its reason under ``undecided``, joined to
+    seeded_cell's own note (too few seeds) where it has one; None (the panel's gate unmet): not measured."""
     from .completion import seeded_cell
 
     if reading is None:
@@ -237,7 +314,7 @@ def d41_cell(setting: dict, reading: dict, support: dict | None, *, seeds: int, 
         raise TypeError(f"reading must be d41_reading's; got {reading!r}")
     if reading["outcome"] is None:
         out = seeded_cell(setting, False, support=None, seeds=seeds, main_seeds=main_seeds, construction="ours", data="stand-in")
-        return out | {"verdict": "inconclusive", "undecided": str(reading["reason"])}
+        return out | {"verdict": "inconclusive", "undecided": "; ".join([*([out["undecided"]] if "undecided" in out else []), str(reading["reason"])])}
     return seeded_cell(setting, bool(reading["outcome"]), support=support, seeds=seeds, main_seeds=main_seeds, construction="ours",
                        data="stand-in")
 
@@ -261,7 +338,7 @@ def variance_split(points: dict, rule: str = "optimal") -> dict:
     """How ``rule``'s gradient variance splits at each point of :func:`d43_common_reading`'s ``points``: ``{point: {"variance",
     "probe part", "degree part", "probe share"}}`` (the probe part the variance less its degree term). D4.1's mechanism
     (session 58's review: at M = 30 the probes' noise is almost all of it, the degree part, where the distributions differ,
-    about 9 in 22,000)."""
+    about 9 in 22,000). A variance not above 0 has no shares: ValueError."""
     if not isinstance(points, dict) or not points:
         raise TypeError(f"points must be d43_common_reading's points; got {points!r}")
     out = {}
@@ -269,6 +346,8 @@ def variance_split(points: dict, rule: str = "optimal") -> dict:
         if rule not in v or f"degree term {rule}" not in v:
             raise ValueError(f"points[{pt!r}] must hold {rule!r}'s variance and degree term")
         var, deg = float(v[rule]), float(v[f"degree term {rule}"])
+        if not var > 0.0:
+            raise ValueError(f"points[{pt!r}]: {rule!r}'s variance is {var!r}: no share of it to read")
         out[pt] = {"variance": var, "probe part": var - deg, "degree part": deg, "probe share": (var - deg) / var}
     return out
 
@@ -502,12 +581,11 @@ def d43_variance_readings(draws: pd.DataFrame, terms: dict, variance: pd.DataFra
       {point: {rule: degree_term}}}``, each above 0: ``1/budget`` and :data:`D43_LEAST`), at ``margin``. A decided reading
       stands on its bootstrap support over the draws (:func:`three_valued_readings`); an undecided one is ``inconclusive``.
 
-    The claim's verdict is the chosen reading's where no decisive reading turns it, else inconclusive, kind ``reading``
-    (:func:`~inferopt.experiment.verdict_map.map_reading_verdict`; :meth:`Experiment.claim
-    <inferopt.experiment.record.Experiment.claim>` reads the ``readings`` the same way). Returns ``{"chosen": holds,
-    "cells": {cell: holds}, "readings": [{"value", "verdict"[, "support"]}], "gradient": {value: d43_common_reading},
-    "verdict": map_reading_verdict's}``."""
-    from ..verdict_map import map_holds, map_reading_verdict
+    The claim's verdict is the chosen reading's where no decisive reading turns it, else inconclusive, kind ``reading``:
+    :meth:`Experiment.claim <inferopt.experiment.record.Experiment.claim>` computes it from ``chosen`` and the ``readings``
+    (session 59's re-read: computed once, there). Returns ``{"chosen": holds, "cells": {cell: holds}, "readings": [{"value",
+    "verdict"[, "support"]}], "gradient": {value: d43_common_reading}}``."""
+    from ..verdict_map import map_holds
 
     M = check_int("M", M, low=1)
     if not isinstance(terms, dict) or not terms:
@@ -530,8 +608,7 @@ def d43_variance_readings(draws: pd.DataFrame, terms: dict, variance: pd.DataFra
             gradient[str(value)] = reading
             r = three_valued_readings(outcome_at, draws, [margin], chosen=margin, by="draw", seed=seed)[0]
             readings_.append(dict(r, value=value))
-    verdict = map_reading_verdict(chosen, [r["verdict"] for r in readings_ if r["value"] != [0.0, 0.0, margin]])
-    return {"chosen": chosen, "cells": out_cells, "readings": readings_, "gradient": gradient, "verdict": verdict}
+    return {"chosen": chosen, "cells": out_cells, "readings": readings_, "gradient": gradient}
 
 
 def map_cells_to_run(cells: pd.DataFrame, max_q0: float) -> list:
