@@ -56,9 +56,10 @@ def test_distinguish_at_reads_the_medium_range_on_the_near_law_only():
 
 
 def test_c13_over_the_map_of_component_laws_holds_and_fails():
-    """Every cell holding holds; the authors' law failing beside a holding near law fails the map, diagnosed
-    `construction` (session 58's review: a rescue by our own component law is not an open setting of the paper): our
-    construction alone does not set the verdict; an authors' cell with no D of both kinds decides nothing."""
+    """Every cell holding holds; the authors' law failing beside a holding near law fails the map and earns no
+    diagnosis kind (the reviews of sessions 58 and 59: a rescue by our own component law is not an open setting of the
+    paper, nor a construction of theirs): our construction alone does not set the verdict; an authors' cell with no D of
+    both kinds decides nothing."""
     near, medium = law_runs([5, 10], spread=1.25), [5, 10, 20]
     ok = bc.distinguish_cells([(NEAR, near), (AUTHORS, law_runs([1, 2]))], CHOSEN, medium)
     assert [c["verdict"] for c in ok] == ["holds", "holds"] and [c["construction"] for c in ok] == ["ours", "authors"]
@@ -67,8 +68,8 @@ def test_c13_over_the_map_of_component_laws_holds_and_fails():
     bad = bc.distinguish_cells([(NEAR_1, near), (NEAR, near), (AUTHORS, law_runs([2], follow=True))], CHOSEN, medium)
     assert [c["verdict"] for c in bad] == ["holds", "holds", "fails"] and bad[2]["support"] == 0.0
     holds, diag = bc.over_map(bad, "Line search's AUC per cell.")
-    assert holds is False and diag["kind"] == "construction" and "near, spread 1.25" in diag["text"]
-    assert "on the authors' construction (component law = the authors')" in diag["text"]
+    assert holds is False and isinstance(diag, Unearned) and "near, spread 1.25" in diag.reason
+    assert "on the paper's own construction (component law = the authors')" in diag.reason
     # a map too small to diagnose (the near law not run) is undecided, not failed by default
     holds, diag = bc.over_map(bad[2:], "Line search's AUC per cell.")
     assert holds is False and isinstance(diag, Unearned) and "fewer than 3" in diag.reason
@@ -132,20 +133,20 @@ def test_shares_text():
     assert bc.shares_text({10: 0.08, 20: 0.175}) == "8% at D = 10, 18% at D = 20"
 
 
-def test_construction_split_only_where_ours_alone_holds_and_theirs_fails():
-    """construction_split: `construction` where every decisive hold is ours and an authors' cell fails decisively; else
-    None, and over_map keeps the map's own diagnosis (`setting` where an ours cell fails beside ours holding)."""
+def test_ours_alone_holds_only_where_ours_alone_holds_and_theirs_fails():
+    """ours_alone_holds: Unearned where every decisive hold is ours and an authors' cell fails decisively; else None, and
+    over_map keeps the map's own diagnosis (`setting` where an ours cell fails beside ours holding)."""
     from inferopt.experiment.verdict_map import cell
     sup = lambda f: {"method": "bootstrap", "fraction_holding": f, "n_resamples": 200, "n_units": 30, "unit": "run"}   # noqa: E731
     ours_ok = [cell({"law": f"near {s_}"}, True, support=sup(1.0), construction="ours") for s_ in (1, 2)]
     theirs_bad = cell({"law": "authors'"}, False, support=sup(0.0), construction="authors")
     ours_bad = cell({"law": "near 3"}, False, support=sup(0.0), construction="ours")
-    assert bc.construction_split(ours_ok + [theirs_bad], "x.")["kind"] == "construction"
-    assert bc.construction_split(ours_ok + [ours_bad], "x.") is None                 # no authors' cell fails
+    assert isinstance(bc.ours_alone_holds(ours_ok + [theirs_bad], "x."), Unearned)
+    assert bc.ours_alone_holds(ours_ok + [ours_bad], "x.") is None                 # no authors' cell fails
     theirs_ok = cell({"law": "authors' 2"}, True, support=sup(1.0), construction="authors")
-    assert bc.construction_split(ours_ok + [theirs_ok, theirs_bad], "x.") is None     # theirs holds somewhere too
+    assert bc.ours_alone_holds(ours_ok + [theirs_ok, theirs_bad], "x.") is None     # theirs holds somewhere too
     undecided = cell({"law": "authors'"}, False, support=sup(0.5), construction="authors")
-    assert bc.construction_split(ours_ok + [undecided], "x.") is None               # not a decisive failure
+    assert bc.ours_alone_holds(ours_ok + [undecided], "x.") is None               # not a decisive failure
     assert bc.over_map(ours_ok + [ours_bad], "x.")[1]["kind"] == "setting"
 
 

@@ -86,6 +86,6 @@ def test_every_definition_c2_to_c4_had_is_unchanged():
     # over_map, map_readings: C1's alone (its notebook is the only caller), changed by C1's fixes of the same session; C1
     # is re-run. TABLE_NOTE: C3.7's text (table_claim, C3's alone) no longer names C3.2 among the ungated claims
     # session 59: lower_cells (C1's alone) builds its cells with supported_cell, shared with map_readings and
-    # distinguish_cells; over_map diagnoses `construction` where only our cells hold (construction_split)
+    # distinguish_cells; over_map earns no diagnosis kind where only our cells hold (ours_alone_holds)
     assert set(old) <= set(new) and {k for k in old if old[k] != new[k]} == {"over_map", "map_readings", "TABLE_NOTE", "lower_cells"}
     assert {"axis_table_claim", "elbo_curve_claim", "span_readings"} <= set(new) - set(old)

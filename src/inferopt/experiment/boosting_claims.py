@@ -2429,10 +2429,11 @@ def over_map(cells, text: str):
     3, as B4's claims are): ``(holds, diagnosis)``. ``(True, None)`` where every measured cell holds
     (:func:`~.verdict_map.map_holds`); where none fails but one is undecided, ``(False, Unearned)`` naming the undecided
     cells (the claim inconclusive); where a cell fails, ``(False, map_diagnosis)``: ``setting`` naming the cells that hold
-    decisively, else what the map earns -- but ``construction`` (:func:`construction_split`) where only cells of our
-    construction hold and a cell of the authors' fails, decisively (session 58's review of C1.3: a rescue by our own
-    component law is not an open setting of the paper); a map of fewer than :data:`~.claims.MIN_SWEEP` cells earns nothing
-    (``Unearned``, naming its size). ``text``: the sentence of evidence."""
+    decisively, else what the map earns -- but nothing (``Unearned``, :func:`ours_alone_holds`) where only cells of our
+    construction hold and a cell of the authors' fails, decisively (the reviews of C1.3, sessions 58 and 59: a rescue by our
+    own component law is neither an open setting of the paper nor a construction of theirs that differs); a map of fewer
+    than :data:`~.claims.MIN_SWEEP` cells earns nothing (``Unearned``, naming its size). ``text``: the sentence of
+    evidence."""
     from .claims import MIN_SWEEP
     cells = list(cells)
     v = map_holds(cells)
@@ -2444,25 +2445,26 @@ def over_map(cells, text: str):
             + ")", {"sweep": cells})
     if len(cells) < MIN_SWEEP:
         return False, Unearned(f"{text} A cell fails, and the map has {len(cells)} cell(s), fewer than {MIN_SWEEP}", {"sweep": cells})
-    return False, construction_split(cells, text) or map_diagnosis(cells, text)
+    return False, ours_alone_holds(cells, text) or map_diagnosis(cells, text)
 
 
-def construction_split(cells, text: str) -> dict | None:
-    """The ``construction`` diagnosis of a verdict map (REVIEW-RUBRIC: "the authors' variant gives a different verdict;
-    both are reported") where the cells that hold decisively are all of our construction and a cell of the authors'
-    construction fails decisively (:func:`~.verdict_map.decisive`); None otherwise (the map's own diagnosis stands)."""
+def ours_alone_holds(cells, text: str) -> Unearned | None:
+    """Where the cells of a verdict map that hold decisively are all of our construction and a cell of the authors'
+    construction (the paper's own setting) fails decisively (:func:`~.verdict_map.decisive`): no diagnosis kind is earned
+    (``Unearned``, the claim inconclusive), and the reason says plainly where it fails and where it holds. Our construction
+    is not an open setting of the paper (REVIEW-RUBRIC's ``setting``), and the authors' failing is the claim failing on the
+    paper's own setting, not a construction of theirs that differs (``construction``). None otherwise (the map's own
+    diagnosis stands)."""
     from .verdict_map import decisive
     cells = list(cells)
     held = [c for c in cells if c["verdict"] == "holds" and decisive(c)]
     theirs = [c for c in cells if c["verdict"] == "fails" and decisive(c) and c.get("construction") == "authors"]
     if not held or not theirs or any(c.get("construction") == "authors" for c in held):
         return None
-    return {"kind": "construction",
-            "text": f"{text} It fails, decisively, on the authors' construction ("
+    return Unearned(f"{text} It fails, decisively, on the paper's own construction ("
                     + "; ".join(setting_text(c["setting"]) for c in theirs) + ") and holds, decisively, only on ours ("
-                    + "; ".join(setting_text(c["setting"]) for c in held) + "): the construction decides the verdict, "
-                    "both are reported.",
-            "evidence": {"sweep": cells}}
+                    + "; ".join(setting_text(c["setting"]) for c in held) + "): nothing of the paper's rescues it, so no "
+                    "diagnosis kind is earned.", {"sweep": cells})
 
 
 def map_readings(tables, values, test_at, *, chosen, seed: int = 0) -> list:
