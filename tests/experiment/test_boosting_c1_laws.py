@@ -164,3 +164,42 @@ def test_an_undecided_resample_never_supports_a_failing_cell():
     assert c["verdict"] == "fails" and c["support"] == 0.0
     c = bc.supported_cell({"law": "near"}, law_runs([2]), lambda r: None)
     assert c["verdict"] == "not measured" and "support" not in c
+
+
+def lower_runs(dims, n_good=30, n_bad=30, adafw_kl=1.0, spread=None):
+    """AdaFW's, line search's and predefined's rows at each D (line search KL 2 and 2 +- 1, predefined 3): AdaFW's KL
+    ``adafw_kl`` in every run; ``n_good`` runs face a good component (exact step 0.3), ``n_bad`` a bad one."""
+    rows = []
+    for d in dims:
+        for r in range(n_good + n_bad):
+            best = 0.3 if r < n_good else 0.0
+            for m, kl in (("adafw", adafw_kl), ("line_search", 2.0 + (r % 3 - 1)), ("predefined", 3.0)):
+                rows.append({"dimension": d, "run": r, "method": m, "gamma": 0.5, "kl": kl, "gamma_best": best})
+    out = pd.DataFrame(rows)
+    return out if spread is None else out.assign(spread=spread)
+
+
+def test_lower_at_reads_only_the_d_with_good_components():
+    """C1.2-authors (review C1c, session 59): each D read alone where at least the last entry of runs face a good
+    component; none read, not measured."""
+    runs = pd.concat([lower_runs([10]), lower_runs([20], n_good=3, adafw_kl=9.0)])
+    assert bc.lower_at(runs, [10, 20, 10], [10, 20]) is True             # D = 20 has 3 good runs: not read
+    assert bc.lower_at(runs, [10, 20, 3], [10, 20]) is False             # read at 3: AdaFW above line search at D = 20
+    assert bc.lower_at(runs, [20, 20, 10], [10, 20]) is None
+    with pytest.raises(ValueError, match="value"):
+        bc.lower_at(runs, [10, 20], [10, 20])
+
+
+def test_c12_authors_over_the_map_of_component_laws_holds_and_fails():
+    """Near-law cells (ours) each decided with their support; the authors' law with no good component at D >= 10 is not
+    measured and decides nothing; a near cell where the rule is above line search fails the map."""
+    value, dims = [10, 100, 10], [10, 20, 50, 100]
+    authors = lower_runs([10, 20], n_good=0)
+    ok = bc.lower_law_cells([(NEAR, lower_runs([10, 20], spread=1.25)), (AUTHORS, authors)], value, dims)
+    assert [c["verdict"] for c in ok] == ["holds", "not measured"]
+    assert ok[0]["construction"] == "ours" and ok[1]["construction"] == "authors" and "support" not in ok[1]
+    assert bc.over_map(ok, "x.") == (True, None)
+    bad = bc.lower_law_cells([(NEAR, lower_runs([10, 20], adafw_kl=9.0, spread=1.25)), (AUTHORS, authors)], value, dims)
+    assert bad[0]["verdict"] == "fails" and bc.over_map(bad, "x.")[0] is False
+    text = bc.lower_law_text([(NEAR, lower_runs([10], spread=1.25)), (AUTHORS, authors)], value, dims)
+    assert "1 / 2 / 3 at D = 10" in text and "no D in [10, 100] where 10 runs face a good component" in text

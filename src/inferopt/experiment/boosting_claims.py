@@ -2744,6 +2744,44 @@ def distinguish_cells(tables, value, medium, *, min_each: int = 10, seed: int = 
     return [supported_cell(setting, t, test, construction="ours" if SPREAD in t else "authors", seed=seed) for setting, t in tables]
 
 
+def lower_at(runs: pd.DataFrame, value, dims, *, method: str = "adafw") -> bool | None:
+    """C1.2's test (:func:`stable_and_lower`) in one cell of a verdict map of the component law (C1.2-authors: review
+    C1c, session 59), at the reading ``value`` = ``[lowest D, highest D, good runs a D needs]``: each D of ``dims`` within
+    the range where at least the last entry of ``method``'s runs face a good next component (:func:`informative_dims`),
+    decided alone. Where fewer do, ``q_1`` alone is the optimum in nearly every run, and a rule that takes ``γ = 0``
+    after a failed search (the authors' toy rule, Sec. 6.1's Fig. 1 left) is ``q_1`` there: a test of it cannot fail.
+    The near law of ours has both kinds at every medium D, the authors' law none good from D = 10 on. None (not
+    measured): no D read."""
+    if not isinstance(value, list | tuple) or len(value) != 3:
+        raise ValueError(f"value must be [lowest D, highest D, good runs a D needs]; got {value!r}")
+    lo, hi, min_good = value
+    ds = [d for d in informative_dims(runs, dims, min_good) if lo <= d <= hi]
+    return stable_and_lower(runs, ds, method) if ds else None
+
+
+def lower_law_cells(tables, value, dims, *, seed: int = 0, method: str = "adafw") -> list:
+    """C1.2-authors over its verdict map of component laws (THE RULE's clause 3, decided by :func:`over_map`, as C1.3's
+    :func:`distinguish_cells`): one :func:`~.verdict_map.cell` per ``(setting, runs)`` of ``tables``, :func:`lower_at`
+    at ``value`` with its bootstrap support over the runs (:func:`supported_cell`); construction ``authors`` for the
+    authors' law (rows without :data:`SPREAD`), ``ours`` for the near law. A cell with no D read is not measured."""
+    return [supported_cell(setting, t, lambda r: lower_at(r, value, dims, method=method),
+                           construction="ours" if SPREAD in t else "authors", seed=seed) for setting, t in tables]
+
+
+def lower_law_text(tables, value, dims, method: str = "adafw") -> str:
+    """The evidence sentence of :func:`lower_law_cells`' map (:func:`over_map`'s ``text``): per cell ``method``'s, line
+    search's and predefined's median KL at each D it reads (:func:`lower_at`'s ``value``), or that it reads none."""
+    lo, hi, min_good = value
+
+    def medians(t, d):
+        return " / ".join(f"{t[(t.dimension == d) & (t.method == m)].kl.median():.3g}" for m in (method, "line_search", "predefined"))
+
+    return ("Median KL after the step, the rule / line search / predefined, per cell of the component law: " + "; ".join(
+        f"{setting_text(st)}: " + (", ".join(f"{medians(t, d)} at D = {d}" for d in ds) if ds else
+                                   f"no D in [{lo}, {hi}] where {min_good} runs face a good component, not measured")
+        for st, t in tables for ds in [[d for d in informative_dims(t, dims, min_good) if lo <= d <= hi]]) + ".")
+
+
 def shares_text(shares: dict) -> str:
     """``{D: share}`` as ``"8% at D = 10, 17% at D = 20"`` (whole percent)."""
     return ", ".join(f"{v:.0%} at D = {d}" for d, v in shares.items())

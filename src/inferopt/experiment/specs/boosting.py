@@ -33,7 +33,7 @@ _BOOSTING = dict(seed=SEED, dataset=Choice("chemreact100", "phishing68"), test_f
 #: experiment id -> {key: Rule}, every key of its params.yaml section
 SPECS: dict[str, dict[str, Rule]] = {
     "C1": dict(seed=SEED, dims=ListOf(COUNT), n_runs=COUNT, draws=ListOf(COUNT), n_eval=Int(low=2), progress=Flag(), authors_toy=Flag(),
-               spread=Real(0.0, low_open=True).or_null(), near_runs=COUNT,
+               spread=Real(0.0, low_open=True).or_null(), near_runs=COUNT, authors_medium_runs=Int(low=0),
                floor_gamma=Real(0.0, 1.0, low_open=True, high_open=True).or_null(), eps0_map=ListOf(NONNEG, min_length=0),
                eps0_se=POSITIVE.or_null(), n_jobs=COUNT, ls_draws=Choice("iteration", "authors", "fixed"),
                extra_methods=EXTRA_METHODS, **_STEP_RULES),
