@@ -203,3 +203,20 @@ def test_c12_authors_over_the_map_of_component_laws_holds_and_fails():
     assert bad[0]["verdict"] == "fails" and bc.over_map(bad, "x.")[0] is False
     text = bc.lower_law_text([(NEAR, lower_runs([10], spread=1.25)), (AUTHORS, authors)], value, dims)
     assert "1 / 2 / 3 at D = 10" in text and "no D in [10, 100] where 10 runs face a good component" in text
+
+
+def test_lower_at_skips_a_d_where_the_rule_never_steps():
+    """Review C1d (session 59): on the near law the authors' toy rule stepped in at most 1 % of the runs, so C1.2-authors
+    compared q1 alone with line search. A D where the rule's step is 0 in at least 90 % of its runs is not read."""
+    runs = lower_runs([10, 20])
+    still = runs.copy()
+    still.loc[(still.method == "adafw") & (still.dimension == 20), "gamma"] = 0.0
+    assert bc.never_steps(still, 20) and not bc.never_steps(still, 10) and not bc.never_steps(still, 50)
+    assert bc.lower_at(still, [10, 20, 10], [10, 20]) is True              # D = 10 read alone
+    still.loc[(still.method == "adafw") & (still.dimension == 10), "gamma"] = 0.0
+    assert bc.lower_at(still, [10, 20, 10], [10, 20]) is None             # nothing it steps on: not measured
+    some = runs.copy()
+    some.loc[(some.method == "adafw") & (some.dimension == 10) & (some.run < 50), "gamma"] = 0.0   # 50 of 60 still
+    assert not bc.never_steps(some, 10) and bc.never_steps(some, 10, share=0.8)
+    with pytest.raises(ValueError, match="share"):
+        bc.never_steps(runs, 10, share=1.5)

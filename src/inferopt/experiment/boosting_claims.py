@@ -2748,15 +2748,31 @@ def lower_at(runs: pd.DataFrame, value, dims, *, method: str = "adafw") -> bool 
     """C1.2's test (:func:`stable_and_lower`) in one cell of a verdict map of the component law (C1.2-authors: review
     C1c, session 59), at the reading ``value`` = ``[lowest D, highest D, good runs a D needs]``: each D of ``dims`` within
     the range where at least the last entry of ``method``'s runs face a good next component (:func:`informative_dims`),
-    decided alone. Where fewer do, ``q_1`` alone is the optimum in nearly every run, and a rule that takes ``γ = 0``
-    after a failed search (the authors' toy rule, Sec. 6.1's Fig. 1 left) is ``q_1`` there: a test of it cannot fail.
+    decided alone, and only where ``method`` steps (:func:`never_steps`: not where its step is 0 in nearly every run).
+    Where fewer runs face a good component, ``q_1`` alone is the optimum in nearly every run, and a rule that takes
+    ``γ = 0`` after a failed search (the authors' toy rule, Sec. 6.1's Fig. 1 left) is ``q_1`` there: a test of it cannot
+    fail; so is a rule that never steps.
     The near law of ours has both kinds at every medium D, the authors' law none good from D = 10 on. None (not
     measured): no D read."""
     if not isinstance(value, list | tuple) or len(value) != 3:
         raise ValueError(f"value must be [lowest D, highest D, good runs a D needs]; got {value!r}")
     lo, hi, min_good = value
-    ds = [d for d in informative_dims(runs, dims, min_good) if lo <= d <= hi]
+    ds = [d for d in informative_dims(runs, dims, min_good) if lo <= d <= hi and not never_steps(runs, d, method)]
     return stable_and_lower(runs, ds, method) if ds else None
+
+
+#: ours: a rule whose step is 0 in at least this share of its runs at a D is ``q_1`` alone there (C1.2-authors' screen)
+NEVER_STEPS = 0.9
+
+
+def never_steps(runs: pd.DataFrame, dimension: int, method: str = "adafw", share: float = NEVER_STEPS) -> bool:
+    """Does ``method`` take the step ``γ = 0`` (:data:`AT_BOUNDARY`) in at least ``share`` of its runs at ``dimension``
+    (review C1d, session 59: on the near law the authors' toy rule stepped in at most 1 % of the runs, so a test of it
+    there compared ``q_1`` alone with line search and could not fail)? False where it has no run there."""
+    share = check_real("share", share, low=0.0, high=1.0)
+    r = _c1(runs)
+    g = r[(r.dimension == dimension) & (r.method == method)].gamma
+    return bool(len(g) and (g <= AT_BOUNDARY).mean() >= share)
 
 
 def lower_law_cells(tables, value, dims, *, seed: int = 0, method: str = "adafw") -> list:
