@@ -4,7 +4,8 @@ too, so that D3's results stay current: nothing there changes):
 * **D4.1 with an equivalence side** (session 58's review): the optimal arm's lead in median mean test RMSE over Poisson
   and the negative binomial read against a margin of the way to the optimum, so that a tie fails (:func:`d41_reading`);
   a verdict-map cell from it (:func:`d41_cell`) and the claim's diagnosis (:func:`d41_diagnosis`); the optimal arm's
-  gradient variance split into its probe and degree parts, D4.1's mechanism (:func:`variance_split`).
+  gradient variance split into its probe and degree parts and the runs' gradient-variance readings, D4.1's mechanism
+  (:func:`variance_split`, :func:`d43_gradient_readings`).
 * **D4.2 can fail** (review item 1): decided at the chosen cell, where SGD-DET's floors are computed, with a diagnosis of its
   own (:func:`chosen_cell_diagnosis`: ``stand-in`` on a decisive failure); its floors are SGD-DET's own fixed points
   (:func:`~.completion_degrees.det_own_fixed_point`, item 2), tried from the runs' end first (:func:`settled_fixed_point`,
@@ -12,11 +13,13 @@ too, so that D3's results stay current: nothing there changes):
   two halves are two claims (session 45): SGD-DET's level falls with the degree (:func:`d42_det_reading`, D4.2) and SGD's
   changes by less than a share of the floors' gap (:func:`d42_sgd_reading`, D4.2-sgd). Levels are medians over the seeds,
   their noise over the runs that did not diverge (:func:`_kept_median_se`, with a named fallback).
-* **D4.3 on Lemma 2's Var_C** (session 58's review): decided in every cell of the map on the paper's Chebyshev-weighted
-  variance (:func:`lemma2_holds`), the runs' stochastic-gradient variance read beside it as readings
-  (:func:`d43_variance_readings`): drawn on common probes (:func:`common_gradient_draws`: paired differences), the degree
-  part exact (:func:`degree_term`), read against a margin both ways (:func:`d43_common_reading`: an equivalence reading
-  can fail). Our cut-offs' readings of a three-valued reading: :func:`three_valued_readings`.
+* **D4.3 on Lemma 2's Var_C alone** (session 58's review; session 60's review of the paper run: the gradient readings
+  measure another quantity and must not turn it): decided in every cell of the map on the paper's Chebyshev-weighted
+  variance (:func:`lemma2_holds`), its readings the margins (:func:`d43_variance_readings`). The runs' stochastic-gradient
+  variance is read beside it, never deciding it (:func:`d43_gradient_readings`): drawn on common probes
+  (:func:`common_gradient_draws`: paired differences), the degree part exact (:func:`degree_term`), read against a margin
+  both ways (:func:`d43_common_reading`: an equivalence reading can fail). Our cut-offs' readings of a three-valued
+  reading: :func:`three_valued_readings`.
 * **The map's usable cells** (item 4): a cell whose optimal distribution is degenerate is not run (:func:`map_cells_to_run`).
 """
 
@@ -30,8 +33,9 @@ from ..support import agreeing_test, bootstrap_support, supported_verdict
 from .completion import _runs, d43_test
 from .completion_degrees import _arm, _eig_side, _se, _series_derivative, det_own_fixed_point, truncated_gradient
 
-#: D4.3's "relatively large" (ours): the other distributions' gradient variance above the optimal one's by more than this
-#: share of it (:func:`d43_common_reading`; the claim reads it at :data:`D43_MARGIN_READINGS` too)
+#: D4.3's "relatively large" (ours): the other distributions' Lemma 2 Var_C above the optimal one's by more than this share
+#: of it (:func:`lemma2_holds`; the claim reads it at :data:`D43_MARGIN_READINGS` too); the gradient readings beside it
+#: (:func:`d43_common_reading`) read the same margin
 D43_MARGIN = 0.1
 D43_MARGIN_READINGS = (0.05, 0.1, 0.2)
 
@@ -46,10 +50,10 @@ D41_MARGIN_READINGS = (0.005, 0.01, 0.02)
 #: the run ends worse than where it began)
 DIVERGED = "its level above the start's test RMSE (the training mean's: the run ends worse than where it began)"
 
-#: D4.3's variance readings (session 58's review): the probes M' at which the runs' gradient variance is read besides the
-#: runs' own M (None: M' infinite, exact traces, no probe part), and the least probability of a degree its degree part counts
-#: besides 1/budget (a million draws' worth: below it Poisson's reweights 1/P(n >= j) overflow); every degree, with no
-#: probes, is Lemma 2's Var_C, the chosen reading (:func:`d43_variance_readings`)
+#: The gradient readings beside D4.3 (session 58's review; never deciding it, session 60): the probes M' at which the runs'
+#: gradient variance is read besides the runs' own M (None: M' infinite, exact traces, no probe part), and the least
+#: probability of a degree its degree part counts besides 1/budget (a million draws' worth: below it Poisson's reweights
+#: 1/P(n >= j) overflow) (:func:`d43_gradient_readings`)
 D43_PROBES = (1000, None)
 D43_LEAST = 1e-6
 
@@ -67,28 +71,32 @@ def _kept_median_se(v, start: float) -> tuple:
     approximation of a median's standard error), ``s`` the standard deviation of the ``n`` values kept, those not above
     ``start`` (:data:`DIVERGED`: a run that ends worse than it began is named, never part of the noise). It is robust to a
     run above ``start`` only: a wild run below it still widens ``s``. Where fewer than two runs are kept (session 59's
-    re-read: the noise was ``inf`` there, so that no reading could fail), the plain standard error over all the runs
-    (:func:`~.completion_degrees._se`; ``inf`` with a single run). Returns ``(se, fallback)``: ``fallback`` None where two
-    runs or more were kept, else the words naming the fallback."""
+    re-read: the noise was ``inf`` there, so that no reading could fail), the plain standard error over the finite runs
+    (:func:`~.completion_degrees._se`; ``inf`` with fewer than two; session 60: a run that blew up, ``inf``, made it
+    ``nan``, said as too few runs), those that blew up named. Returns ``(se, fallback)``: ``fallback`` None where two runs
+    or more were kept, else the words naming the fallback."""
     v = np.asarray(v, dtype=float)
     kept = v[v <= start]
     if kept.size > 1:
         return float(1.2533 * np.std(kept, ddof=1) / np.sqrt(kept.size)), None
-    return _se(v), (f"fewer than two of its {v.size} runs did not diverge: the plain standard error of the mean over all of them"
-                    if v.size > 1 else "a single run: no standard error")
+    finite = v[np.isfinite(v)]
+    blew = "" if finite.size == v.size else f" ({v.size - finite.size} blew up: not finite, left out)"
+    return _se(finite), (f"fewer than two of its {v.size} runs did not diverge: the plain standard error of the mean over its "
+                         f"{finite.size} finite runs{blew}" if v.size > 1 else "a single run: no standard error")
 
 
 def _arms_noise(values: dict, start: float) -> tuple:
     """Each arm's median (``values``: ``{arm: its runs' values}``), its standard error (:func:`_kept_median_se`), the arms
     whose median itself lies above ``start`` (diverged: the median run ends worse than it began; session 59's re-read) and
-    a sentence naming both those arms and every fallback of the noise (None where there is nothing to name). Returns
-    ``(median, se, diverged, note)``."""
-    median, se, said = {}, {}, []
+    a sentence naming both those arms and the fallbacks of the noise of the arms that did not diverge (None where there is
+    nothing to name; session 60: a diverged arm's noise decides nothing, every caller deciding on its divergence first, so
+    its fallback is not named). Returns ``(median, se, diverged, note)``."""
+    median, se, fallbacks = {}, {}, {}
     for a, v in values.items():
         median[a] = float(np.median(v))
-        se[a], fallback = _kept_median_se(v, start)
-        said += [] if fallback is None else [f"{a}: {fallback}"]
+        se[a], fallbacks[a] = _kept_median_se(v, start)
     diverged = [a for a in values if median[a] > start]
+    said = [f"{a}: {f}" for a, f in fallbacks.items() if f is not None and a not in diverged]
     note = ([f"diverged (the median run above the start's {start:.4g}): " + ", ".join(f"{a} (median {median[a]:.4g})" if np.isfinite(median[a]) else f"{a} (median not finite: blew up)" for a in diverged)]
             if diverged else []) + ([f"noise fallback ({'; '.join(said)})"] if said else [])
     return median, se, diverged, "; ".join(note) or None
@@ -371,10 +379,10 @@ def settled_fixed_point(problem, starts: dict, degree: int, **kwargs):
 
 def chosen_cell_diagnosis(reading: dict, support: dict, *, setting: dict, seeds: int, main_seeds: int, text: str, stand_in: dict,
                           no_authors_construction: str):
-    """The diagnosis a claim decided at the chosen cell only is recorded with (D4.2 and D4.3; issue 41's pre-run review,
+    """The diagnosis a claim decided at the chosen cell only is recorded with (D4.2 and D4.2-sgd; issue 41's pre-run review,
     item 1: D4.2 could not fail, every other cell of its map being ``not measured``, so
     :func:`~inferopt.experiment.verdict_map.map_diagnosis` could never earn one). ``reading``: the claim's reading
-    (``{"outcome": True | False | None, "reason"}``, :func:`d42_settled_reading`, :func:`d43_common_reading`); undecided, it
+    (``{"outcome": True | False | None, "reason"}``, :func:`d42_det_reading`, :func:`d42_sgd_reading`); undecided, it
     gives :class:`~inferopt.experiment.claims.Unearned` with its reason (inconclusive); decided, the chosen cell
     (:func:`~.completion.seeded_cell`: ``seeds`` independent units, its bootstrap ``support``) goes to
     :func:`~.completion.completion_diagnosis` with ``stand_in`` (``{"text", "evidence"}``: MovieLens 100K for 1M, with the
@@ -393,7 +401,7 @@ def chosen_cell_diagnosis(reading: dict, support: dict, *, setting: dict, seeds:
                                 no_authors_construction=no_authors_construction)
 
 
-# ----------------------------------------------------------------------------- D4.3: gradient variance, common probes, exact degree term
+# ----------------------------------------------------------------------------- D4.3 on Var_C; beside it, the gradient variance
 
 
 def _degree_sq(lam, eps: float, series, weights, base) -> float:
@@ -477,9 +485,10 @@ def common_gradient_draws(problem, theta, rules: dict, *, M: int, n_draws: int, 
 
 def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float = D43_MARGIN, z: float = 2.0, reference: str = "optimal",
                        others=("poisson", "negative binomial"), made=None, gate_share: float = 0.0, probe_weight: float = 1.0) -> dict:
-    """D4.3 ("other distributions have relatively large variances", Sec. 5.1 on Fig. 2(c)) on :func:`common_gradient_draws`'
-    rows (with a column ``point``) and the degree terms ``degree_terms`` (``{point: {rule: degree_term(...)}}``; D4: the
-    realisable ones, :func:`degree_term` with the runs' ``budget``).
+    """The runs' gradient variance beside D4.3 ("other distributions have relatively large variances", Sec. 5.1 on Fig. 2(c);
+    decided on Lemma 2's ``Var_C``, :func:`d43_variance_readings`), one reading of :func:`d43_gradient_readings`, on
+    :func:`common_gradient_draws`' rows (with a column ``point``) and the degree terms ``degree_terms`` (``{point: {rule:
+    degree_term(...)}}``; D4: the realisable ones, :func:`degree_term` with the runs' ``budget``).
 
     A rule's variance at a point is the mean of its draws' probe part ``sq - degree sq`` plus its degree term; the
     excess of ``other`` over ``reference`` is the mean of the paired probe parts' differences (common probes) plus the
@@ -553,12 +562,12 @@ def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float
 
 
 def lemma2_holds(variance: pd.DataFrame, margin: float = D43_MARGIN) -> dict:
-    """D4.3 on Lemma 2's Chebyshev-weighted variance (the paper's variance, Fig. 1; session 58's review: the degree part, the
-    statistic that carries the paper's mechanism): ``{cell: holds}``, each cell of ``variance`` (columns ``cell, distribution,
-    Var_C``; :func:`~inferopt.spectral.chebyshev_weighted_variance`, exact) holding where Poisson's and the negative
-    binomial's ``Var_C`` exceed the optimal one's by more than ``margin`` of it (:func:`~.completion.d43_test` on the optimal
-    one's raised by that share; an infinite ``Var_C``, a reweighted tail that outgrows the coefficients' decay, is larger
-    than any finite one). One exact computation per cell: deterministic."""
+    """D4.3 on Lemma 2's Chebyshev-weighted variance (the paper's variance, eq. (9), Fig. 1; session 58's review: the degree
+    part, the statistic that carries the paper's mechanism): ``{cell: holds}``, each cell of ``variance`` (columns ``cell,
+    distribution, Var_C``; :func:`~inferopt.spectral.chebyshev_weighted_variance`, exact) holding where Poisson's and the
+    negative binomial's ``Var_C`` exceed the optimal one's by more than ``margin`` of it (:func:`~.completion.d43_test` on
+    the optimal one's raised by that share; an infinite ``Var_C``, a reweighted tail that outgrows the coefficients' decay,
+    is larger than any finite one). One exact computation per cell: deterministic."""
     check_table("variance", variance, ("cell", "distribution", "Var_C"))
     margin = check_real("margin", margin, low=0.0)
     raised = variance.assign(Var_C=np.where(variance["distribution"] == "optimal", variance["Var_C"].astype(float) * (1.0 + margin),
@@ -566,49 +575,60 @@ def lemma2_holds(variance: pd.DataFrame, margin: float = D43_MARGIN) -> dict:
     return {str(c): d43_test(rows) for c, rows in raised.groupby("cell", sort=False)}
 
 
-def d43_variance_readings(draws: pd.DataFrame, terms: dict, variance: pd.DataFrame, *, M: int, probes=D43_PROBES, margin: float = D43_MARGIN,
-                          margins=D43_MARGIN_READINGS, made=None, gate_share: float = 0.0, seed: int = 0) -> dict:
-    """D4.3 decided on the paper's variance over the map of the variances read (session 58's review: at M = 30 probes and the
-    degrees of probability >= 1/3000 the probes' noise swamps the degree part and the tails where the distributions differ
-    are cut off). Each reading is ``[1/M', p, margin]``:
-
-    * ``[0, 0, m]``: Lemma 2's ``Var_C`` (no probe noise, every degree), the claim's chosen statistic, over every cell of
-      ``variance`` (:func:`lemma2_holds` at margin ``m``, for ``m`` in ``margins`` and ``margin``;
-      :func:`~inferopt.experiment.verdict_map.map_holds` over the cells);
-    * otherwise the runs' stochastic-gradient variance at the chosen cell (:func:`d43_common_reading` on the common-probe
-      ``draws``, drawn with ``M`` probes), at ``M'`` probes (``M`` and each of ``probes``; None: infinite, the probe part
-      vanishing as ``1/M'``) and its degree part over the degrees of probability at least ``p`` (``terms``: ``{p:
-      {point: {rule: degree_term}}}``, each above 0: ``1/budget`` and :data:`D43_LEAST`), at ``margin``. A decided reading
-      stands on its bootstrap support over the draws (:func:`three_valued_readings`); an undecided one is ``inconclusive``.
-
-    The claim's verdict is the chosen reading's where no decisive reading turns it, else inconclusive, kind ``reading``:
-    :meth:`Experiment.claim <inferopt.experiment.record.Experiment.claim>` computes it from ``chosen`` and the ``readings``
-    (session 59's re-read: computed once, there). Returns ``{"chosen": holds, "cells": {cell: holds}, "readings": [{"value",
-    "verdict"[, "support"]}], "gradient": {value: d43_common_reading}}``."""
+def d43_variance_readings(variance: pd.DataFrame, *, margin: float = D43_MARGIN, margins=D43_MARGIN_READINGS) -> dict:
+    """D4.3 ("other distributions have relatively large variances", Sec. 5.1 on Fig. 2(c)) decided on Lemma 2's ``Var_C``
+    alone (eq. (9), the variance Fig. 1 plots; session 60's review of the paper run: the runs' gradient variance at M = 30
+    probes is 99.6-99.96 % probe part (drawn on probes common to the distributions), and its degree part over the degrees
+    of probability >= 1/budget cuts away the tail that makes ``Var_C`` large: another quantity, read beside by
+    :func:`d43_gradient_readings`, never turning this verdict). Over every cell of ``variance`` (:func:`lemma2_holds`,
+    :func:`~inferopt.experiment.verdict_map.map_holds` over the cells) at ``margin`` (ours), read at each of ``margins``
+    (ours) too: each reading ``{"value": m, "verdict", "deterministic"}`` (exact: nothing random). The claim's verdict is
+    the chosen margin's where no decisive reading turns it, else inconclusive, kind ``reading``: :meth:`Experiment.claim
+    <inferopt.experiment.record.Experiment.claim>` computes it from ``chosen`` and the ``readings`` (session 59's re-read:
+    computed once, there). Returns ``{"chosen": True / False / None, "cells": {cell: holds}, "readings": [...]}``."""
     from ..verdict_map import map_holds
 
+    margin = check_real("margin", margin, low=0.0)
+    if isinstance(margins, str) or not hasattr(margins, "__iter__"):
+        raise TypeError(f"margins must be a list of margins; got {margins!r}")
+    said = {True: "holds", False: "fails", None: "inconclusive"}
+
+    def over_map(cells_):
+        return map_holds([said[v] for v in cells_.values()])
+    cells = lemma2_holds(variance, margin)
+    readings_ = [{"value": float(m), "verdict": said[over_map(lemma2_holds(variance, m))],
+                  "deterministic": "Lemma 2's Var_C, exact in every cell"}
+                 for m in sorted({*(check_real("margins (an entry of)", m, low=0.0) for m in margins), margin})]
+    return {"chosen": over_map(cells), "cells": cells, "readings": readings_}
+
+
+def d43_gradient_readings(draws: pd.DataFrame, terms: dict, *, M: int, probes=D43_PROBES, margin: float = D43_MARGIN, made=None,
+                          gate_share: float = 0.0, seed: int = 0) -> dict:
+    """The runs' stochastic-gradient variance read beside D4.3, never deciding it (session 60's review of the paper run:
+    D4.3 is decided on Lemma 2's ``Var_C``, :func:`d43_variance_readings`); D4.1's mechanism, why its arms can tie where the
+    probes' noise swamps the degree part (session 58's review). Each reading ``[1/M', p]`` is :func:`d43_common_reading` on
+    the common-probe ``draws`` (drawn with ``M`` probes) at ``margin``, at ``M'`` probes (``M`` and each of ``probes``;
+    None: infinite, the probe part vanishing as ``1/M'``) and its degree part over the degrees of probability at least
+    ``p`` (``terms``: ``{p: {point: {rule: degree_term}}}``, each ``p`` above 0: D4's ``1/budget`` and
+    :data:`D43_LEAST`); a decided reading stands on its bootstrap support over the draws (:func:`three_valued_readings`),
+    an undecided one is ``inconclusive``. ``made``, ``gate_share``: D4.1's gate (:func:`d43_common_reading`). Returns
+    ``{"readings": [{"value", "verdict"[, "support"]}], "gradient": {str(value): d43_common_reading}}``."""
     M = check_int("M", M, low=1)
     if not isinstance(terms, dict) or not terms:
         raise TypeError(f"terms must map a least probability to {{point: {{rule: degree term}}}}; got {terms!r}")
     least = sorted(check_real("terms' least probability", p, low=0.0, low_open=True, high=1.0) for p in terms)
     margin = check_real("margin", margin, low=0.0)
-    said = {True: "holds", False: "fails", None: "inconclusive"}
-    out_cells = lemma2_holds(variance, margin)
-    chosen = map_holds([said[v] for v in out_cells.values()])
-    readings_ = [{"value": [0.0, 0.0, float(m)], "verdict": said[map_holds([said[v] for v in lemma2_holds(variance, m).values()])],
-                  "deterministic": "Lemma 2's Var_C, exact in every cell"} for m in sorted({*margins, margin})]
-    gradient = {}
+    readings_, gradient = [], {}
     for n in (M, *probes):
         w = 0.0 if n is None else M / check_int("probes (an entry of)", n, low=1)
         for p in least:
             def outcome_at(t, v, w=w, p=p):
                 return d43_common_reading(t, terms[p], margin=v, made=made, gate_share=gate_share, probe_weight=w)["outcome"]
-            reading = d43_common_reading(draws, terms[p], margin=margin, made=made, gate_share=gate_share, probe_weight=w)
-            value = [0.0 if n is None else 1.0 / n, float(p), margin]
-            gradient[str(value)] = reading
+            value = [0.0 if n is None else 1.0 / n, float(p)]
+            gradient[str(value)] = d43_common_reading(draws, terms[p], margin=margin, made=made, gate_share=gate_share, probe_weight=w)
             r = three_valued_readings(outcome_at, draws, [margin], chosen=margin, by="draw", seed=seed)[0]
             readings_.append(dict(r, value=value))
-    return {"chosen": chosen, "cells": out_cells, "readings": readings_, "gradient": gradient}
+    return {"readings": readings_, "gradient": gradient}
 
 
 def map_cells_to_run(cells: pd.DataFrame, max_q0: float) -> list:
