@@ -69,7 +69,8 @@ def test_c13_over_the_map_of_component_laws_holds_and_fails():
     assert [c["verdict"] for c in bad] == ["holds", "holds", "fails"] and bad[2]["support"] == 0.0
     holds, diag = bc.over_map(bad, "Line search's AUC per cell.")
     assert holds is False and isinstance(diag, Unearned) and "near, spread 1.25" in diag.reason
-    assert "on the paper's own construction (component law = the authors')" in diag.reason
+    assert "on the paper's own construction (component law = the authors' (authors' construction))" in diag.reason
+    assert diag.reason.endswith("so the map earns no diagnosis kind.")
     # a map too small to diagnose (the near law not run) is undecided, not failed by default
     holds, diag = bc.over_map(bad[2:], "Line search's AUC per cell.")
     assert holds is False and isinstance(diag, Unearned) and "fewer than 3" in diag.reason
@@ -86,8 +87,9 @@ def test_c13_readings_over_the_map_turn_on_the_authors_cell():
     auc = bc.separation(half, [2])
     assert auc == pytest.approx(0.9)
     at = lambda t, v: bc.distinguish_at(t, v, [5, 10, 20])
+    cells = bc.distinguish_cells(tables, CHOSEN, [5, 10, 20])
     r = {tuple(x["value"]): x["verdict"] for x in bc.map_readings(tables, [[0.97, 5, 20, 1, 2], [0.75, 5, 20, 1, 5]], at,
-                                                                  chosen=CHOSEN)}
+                                                                  chosen=CHOSEN, chosen_cells=cells)}
     assert r[tuple(CHOSEN)] == "fails" and r[(0.97, 5, 20, 1, 2)] == "holds"
     assert r[(0.75, 5, 20, 1, 5)] == "holds"          # D = 2 counted low: the authors' cell reads nothing, decides nothing
 
@@ -97,7 +99,7 @@ def test_c13_readings_skip_an_authors_cell_with_nothing_to_read():
     law's (the re-read of session 58: map_readings bootstrapped the empty cell and raised)."""
     tables = [(NEAR, law_runs([5, 10], spread=1.25)), (AUTHORS, law_runs([2]).iloc[:0])]
     at = lambda t, v: bc.distinguish_at(t, v, [5, 10, 20])
-    r = bc.map_readings(tables, [[0.65, 5, 20, 1, 2]], at, chosen=CHOSEN)
+    r = bc.map_readings(tables, [[0.65, 5, 20, 1, 2]], at, chosen=CHOSEN, chosen_cells=bc.distinguish_cells(tables, CHOSEN, [5, 10, 20]))
     assert {x["verdict"] for x in r} == {"holds"}
 
 
@@ -218,5 +220,22 @@ def test_lower_at_skips_a_d_where_the_rule_never_steps():
     some = runs.copy()
     some.loc[(some.method == "adafw") & (some.dimension == 10) & (some.run < 50), "gamma"] = 0.0   # 50 of 60 still
     assert not bc.never_steps(some, 10) and bc.never_steps(some, 10, share=0.8)
+    assert bc.never_steps(some, 10) is False and bc.never_steps(some, 10, share=0.0) is True
+    assert bc.never_steps(some, 50, share=0.0) is False                   # no run there (NaN share): False
     with pytest.raises(ValueError, match="share"):
         bc.never_steps(runs, 10, share=1.5)
+
+
+def test_lower_law_text_quotes_the_d_the_verdict_reads():
+    """Session 60's re-read: the evidence sentence quotes medians at the D lower_at decides on (never a D where the rule
+    never steps), and a cell lower_at does not measure prints none."""
+    runs = lower_runs([10, 20], spread=1.25)
+    runs.loc[(runs.method == "adafw") & (runs.dimension == 20), "gamma"] = 0.0
+    text = bc.lower_law_text([(NEAR, runs)], [10, 100, 10], [10, 20])
+    assert "1 / 2 / 3 at D = 10" in text and "D = 20" not in text
+    runs.loc[runs.method == "adafw", "gamma"] = 0.0
+    cell_ = bc.lower_law_cells([(NEAR, runs)], [10, 100, 10], [10, 20])[0]
+    text = bc.lower_law_text([(NEAR, runs)], [10, 100, 10], [10, 20])
+    assert cell_["verdict"] == "not measured" and "at D =" not in text and "and the rule steps" in text and "not measured" in text
+    with pytest.raises(ValueError, match="value"):
+        bc.lower_law_text([(NEAR, runs)], [10, 100], [10, 20])

@@ -362,18 +362,71 @@ def test_c1_over_map_holds_fails_with_its_diagnosis_or_is_undecided():
     assert holds is False and isinstance(diag, Unearned) and "eps0 = 0.03: inconclusive" in diag.reason
 
 
+def test_c1_over_map_beside_turning_readings_is_a_reading_diagnosis():
+    """The re-read of session 60: where the map earns nothing and the readings of its cut-off turn, the record gives the
+    claim the kind `reading`; over_map hands its sentence over as that diagnosis, so the reason does not lead with "no
+    diagnosis is earned" beside the recorded kind. Readings that do not turn leave the map's Unearned."""
+    from inferopt.experiment import open_experiment
+    from inferopt.experiment.claims import Unearned
+    from inferopt.experiment.support import deterministic
+    from inferopt.experiment.verdict_map import cell
+    sup = lambda f: {"fraction_holding": f, "method": "bootstrap", "unit": "run", "n_units": 30, "n_resamples": 200, "seed": 0}
+    cells = [cell({"eps0": 0.1}, True, support=sup(1.0)), cell({"eps0": 0.03}, True, support=sup(0.5))]
+    turning = [{"value": [5, 100], "verdict": "fails"}, {"value": [10, 100], "verdict": "inconclusive"},
+               {"value": [20, 100], "verdict": "holds"}]
+    still = [dict(r, verdict="inconclusive") for r in turning]
+    assert isinstance(bc.over_map(cells, "AdaFW per cell.", still)[1], Unearned)
+    holds, diag = bc.over_map(cells, "AdaFW per cell.", turning)
+    assert holds is False and diag["kind"] == "reading" and diag["evidence"]["sweep"] == cells
+    assert diag["text"].startswith("AdaFW per cell. No cell of the map fails") and diag["text"].endswith(": inconclusive).")
+    exp = open_experiment("C1", {"seed": 0, "output_dir": "build/scratch"}, set())[0]
+    kw = dict(holds=False, support=deterministic("the map"), threshold={"value": [10, 100], "source": "ours", "readings": turning})
+    c = exp.claim("C1.2", "Lower.", diagnosis=diag, **kw)
+    assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "reading" and c.reason.startswith("the verdict turns")
+    assert c.diagnosis["text"].startswith("AdaFW per cell. No cell of the map fails") and "The verdict turns" in c.diagnosis["text"]
+    # given as the map's Unearned (before the re-read): the same kind recorded, its reason leading with "no diagnosis"
+    c = exp.claim("C1.2", "Lower.", diagnosis=bc.over_map(cells, "AdaFW per cell.")[1], **kw)
+    assert c.diagnosis["kind"] == "reading" and c.reason.startswith("no diagnosis is earned")
+
+
 def test_c1_map_readings_turn_only_on_decisive_map_verdicts():
     """map_readings: the map's verdict at each reading of the range of D; a reading where every cell holds turns a
     failing chosen reading; a reading no cell measures is not measured."""
     good, worse = c1_stable(), c1_stable(kl={(100, "adafw"): 2.0})
     at = lambda t, v: bc.stable_and_lower(t, [d for d in (10, 100) if v[0] <= d <= v[1]]) if v[0] <= 100 else None
     tables = [({"eps0": 0.1}, good), ({"eps0": 0.01}, worse)]
-    r = {tuple(x["value"]): x["verdict"] for x in bc.map_readings(tables, [[10, 10], [200, 300]], at, chosen=[10, 100])}
+    cells = bc.lower_cells(tables, [10, 100])                       # the chosen reading's map, as the claim decides it
+    r = {tuple(x["value"]): x["verdict"] for x in bc.map_readings(tables, [[10, 10], [200, 300]], at, chosen=[10, 100],
+                                                                  chosen_cells=cells)}
     assert r == {(10, 10): "holds", (10, 100): "fails", (200, 300): "not measured"}
-    r = {tuple(x["value"]): x["verdict"] for x in bc.map_readings([tables[0]], [[10, 10], [100, 100]], at, chosen=[10, 100])}
+    r = {tuple(x["value"]): x["verdict"] for x in bc.map_readings([tables[0]], [[10, 10], [100, 100]], at, chosen=[10, 100],
+                                                                  chosen_cells=cells[:1])}
     assert set(r.values()) == {"holds"}
     with pytest.raises(TypeError, match="test_at"):
-        bc.map_readings(tables, [[10, 10]], None, chosen=[10, 100])
+        bc.map_readings(tables, [[10, 10]], None, chosen=[10, 100], chosen_cells=cells)
+    with pytest.raises(ValueError, match="chosen_cells"):
+        bc.map_readings(tables, [[10, 10]], at, chosen=[10, 100], chosen_cells=cells[:1])
+    with pytest.raises(ValueError, match="chosen_cells"):
+        bc.map_readings(tables, [[10, 10]], at, chosen=[10, 100], chosen_cells=cells[::-1])
+
+
+def test_c1_map_readings_read_the_chosen_verdict_off_its_cells():
+    """Session 60's re-read: the chosen value's map is the claim's own cells, not bootstrapped a second time; the same
+    test and seed give the very cells map_readings made before, so the readings are unchanged."""
+    from inferopt.experiment.verdict_map import map_holds
+    good, worse = c1_stable(), c1_stable(kl={(100, "adafw"): 2.0})
+    at = lambda t, v: bc.stable_and_lower(t, [d for d in (10, 100) if v[0] <= d <= v[1]])
+    tables = [({"eps0": 0.1}, good), ({"eps0": 0.01}, worse)]
+    cells = bc.lower_cells(tables, [10, 100], seed=3)
+    again = [bc.supported_cell(st, t, lambda r: at(r, [10, 100]), seed=3) for st, t in tables]
+    assert cells == again and map_holds(cells) is False
+    said = lambda cs: {tuple(x["value"]): x["verdict"] for x in bc.map_readings(tables, [[10, 10]], at, chosen=[10, 100],
+                                                                                 chosen_cells=cs, seed=3)}
+    assert said(cells) == {(10, 10): "holds", (10, 100): "fails"}
+    undecided = [dict(c, verdict="inconclusive") if c["verdict"] == "fails" else c for c in cells]
+    assert said(undecided)[(10, 100)] == "inconclusive"                 # read off the cells given
+    unmeasured = [dict(c, verdict="not measured") for c in cells]
+    assert said(unmeasured)[(10, 100)] == "not measured"
 
 
 def test_c1_never_step_evidence_measures_how_far_a_rule_is_q1_alone():

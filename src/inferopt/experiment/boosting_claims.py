@@ -88,7 +88,7 @@ from .boosting_rules import ADAPTIVE
 from .claims import Unearned, readings, setting_text, verdict as verdict_of
 from .methods import label
 from .support import MIN_SUPPORT, N_RESAMPLES, Gated, resample_units, supported_verdict
-from .verdict_map import cell, map_diagnosis, map_holds
+from .verdict_map import _cell_text, cell, map_diagnosis, map_holds
 
 
 def auroc_comparable(records: pd.DataFrame, tol: float) -> bool:
@@ -2424,7 +2424,7 @@ def supported_cell(setting, runs: pd.DataFrame, test, *, construction: str = "ou
     return cell(dict(setting), holds, support=support, construction=construction, data="paper")
 
 
-def over_map(cells, text: str):
+def over_map(cells, text: str, readings=None):
     """A claim decided over its verdict map (C1.2 over Alg. 2's ``ε₀``, C1.3 over the component law; THE RULE's clause
     3, as B4's claims are): ``(holds, diagnosis)``. ``(True, None)`` where every measured cell holds
     (:func:`~.verdict_map.map_holds`); where none fails but one is undecided, ``(False, Unearned)`` naming the undecided
@@ -2433,19 +2433,29 @@ def over_map(cells, text: str):
     construction hold and a cell of the authors' fails, decisively (the reviews of C1.3, sessions 58 and 59: a rescue by our
     own component law is neither an open setting of the paper nor a construction of theirs that differs); a map of fewer
     than :data:`~.claims.MIN_SWEEP` cells earns nothing (``Unearned``, naming its size). ``text``: the sentence of
-    evidence."""
+    evidence; each cell is named as :func:`~.verdict_map.map_diagnosis` names it.
+
+    ``readings``: the map's readings of the claim's cut-off (:func:`map_readings`, the list its threshold carries). Where
+    they turn (:func:`readings_turn`) the claim is inconclusive by reading, and the record gives it the diagnosis kind
+    ``reading`` (:meth:`~.record.Experiment.claim`); a map that earns nothing then comes back as that ``reading``
+    diagnosis, its sentence the map's (the readings join it in the record), not as ``Unearned``, whose reason would lead
+    with "no diagnosis is earned" beside the recorded kind (the re-read of session 60)."""
     from .claims import MIN_SWEEP
     cells = list(cells)
     v = map_holds(cells)
     if v:
         return True, None
     if v is None:
-        return False, Unearned(f"{text} No cell of the map fails, but some are undecided (" + "; ".join(
-            f"{setting_text(c['setting'])}: {c['verdict']}" for c in cells if c["verdict"] not in ("holds", "not measured"))
+        found = Unearned(f"{text} No cell of the map fails, but some are undecided (" + "; ".join(
+            f"{_cell_text(c)}: {c['verdict']}" for c in cells if c["verdict"] not in ("holds", "not measured"))
             + ")", {"sweep": cells})
-    if len(cells) < MIN_SWEEP:
-        return False, Unearned(f"{text} A cell fails, and the map has {len(cells)} cell(s), fewer than {MIN_SWEEP}", {"sweep": cells})
-    return False, ours_alone_holds(cells, text) or map_diagnosis(cells, text)
+    elif len(cells) < MIN_SWEEP:
+        found = Unearned(f"{text} A cell fails, and the map has {len(cells)} cell(s), fewer than {MIN_SWEEP}", {"sweep": cells})
+    else:
+        found = ours_alone_holds(cells, text) or map_diagnosis(cells, text)
+    if isinstance(found, Unearned) and readings is not None and readings_turn(readings):
+        found = {"kind": "reading", "text": found.reason.rstrip(".") + ".", "evidence": dict(found.evidence)}
+    return False, found
 
 
 def ours_alone_holds(cells, text: str) -> Unearned | None:
@@ -2454,7 +2464,7 @@ def ours_alone_holds(cells, text: str) -> Unearned | None:
     (``Unearned``, the claim inconclusive), and the reason says plainly where it fails and where it holds. Our construction
     is not an open setting of the paper (REVIEW-RUBRIC's ``setting``), and the authors' failing is the claim failing on the
     paper's own setting, not a construction of theirs that differs (``construction``). None otherwise (the map's own
-    diagnosis stands)."""
+    diagnosis stands). Each cell is named as :func:`~.verdict_map.map_diagnosis` names it."""
     from .verdict_map import decisive
     cells = list(cells)
     held = [c for c in cells if c["verdict"] == "holds" and decisive(c)]
@@ -2462,38 +2472,48 @@ def ours_alone_holds(cells, text: str) -> Unearned | None:
     if not held or not theirs or any(c.get("construction") == "authors" for c in held):
         return None
     return Unearned(f"{text} It fails, decisively, on the paper's own construction ("
-                    + "; ".join(setting_text(c["setting"]) for c in theirs) + ") and holds, decisively, only on ours ("
-                    + "; ".join(setting_text(c["setting"]) for c in held) + "): nothing of the paper's rescues it, so no "
-                    "diagnosis kind is earned.", {"sweep": cells})
+                    + "; ".join(_cell_text(c) for c in theirs) + ") and holds, decisively, only on ours ("
+                    + "; ".join(_cell_text(c) for c in held) + "): nothing of the paper's rescues it, so the map earns no "
+                    "diagnosis kind.", {"sweep": cells})
 
 
-def map_readings(tables, values, test_at, *, chosen, seed: int = 0) -> list:
+def map_readings(tables, values, test_at, *, chosen, chosen_cells, seed: int = 0) -> list:
     """The readings of a cut-off of ours for a claim decided over a verdict map (:func:`lower_cells`'s ``tables``):
     at each value of ``values`` (``chosen`` added) the map's verdict, :func:`~.verdict_map.map_holds` over its
     cells, ``test_at(runs, value) -> bool | None`` in each, every cell on its bootstrap support over the runs (a cell
-    short of 90 % is undecided, :func:`~.verdict_map.cell`). As :func:`~.support.supported_readings`' ``turning_only``:
-    where the chosen value's map is decided and a reading's plain map verdict (no resampling) agrees with it, the
-    reading cannot turn the verdict and keeps its plain one; the others are resampled. ``[{"value", "verdict"}]`` in
-    :func:`~.claims.readings`' order; ``not measured`` where no cell is."""
+    short of 90 % is undecided, :func:`~.verdict_map.cell`). ``chosen_cells``: the chosen value's cells as the claim
+    decides them (:func:`lower_cells`, :func:`lower_law_cells`, :func:`distinguish_cells` at ``chosen``, with this
+    ``seed``: the same test, so the same cells), one per table in order; its verdict is read off them, not bootstrapped
+    again. As :func:`~.support.supported_readings`' ``turning_only``: where the chosen value's map is decided and a
+    reading's plain map verdict (no resampling) agrees with it, the reading cannot turn the verdict and keeps its plain
+    one; the others are resampled. ``[{"value", "verdict"}]`` in :func:`~.claims.readings`' order; ``not measured``
+    where no cell is."""
     check_callable("test_at", test_at)
-    tables = list(tables)
+    tables, chosen_cells = list(tables), list(chosen_cells)
+    if len(chosen_cells) != len(tables) or any(not isinstance(c, dict) or c.get("setting") != dict(st)
+                                               for c, (st, _) in zip(chosen_cells, tables)):
+        raise ValueError("chosen_cells must be the chosen value's verdict-map cells, one per table of tables in order; got "
+                         f"{len(chosen_cells)} for {len(tables)} tables or other settings")
     word = {True: "holds", False: "fails", None: "inconclusive"}
 
     def supported(v):
         return map_holds([supported_cell(st, t, lambda r: test_at(r, v), seed=seed)
                           for st, t in tables])
 
-    at_chosen = supported(chosen) if any(test_at(t, chosen) is not None for _, t in tables) else None
+    measured = any(c["verdict"] != "not measured" for c in chosen_cells)
+    at_chosen = map_holds(chosen_cells) if measured else None
     out = []
     for v in readings(lambda v: True, values, chosen=chosen):
         value = v["value"]
-        if all(test_at(t, value) is None for _, t in tables):
+        if value == chosen:
+            out.append({"value": value, "verdict": word[at_chosen] if measured else "not measured"})
+            continue
+        plain = [test_at(t, value) for _, t in tables]
+        if all(p is None for p in plain):
             out.append({"value": value, "verdict": "not measured"})
             continue
-        said = map_holds([verdict_of(test_at(t, value)) for _, t in tables])
-        if value == chosen:
-            said = at_chosen
-        elif at_chosen is None or said is not at_chosen:
+        said = map_holds([verdict_of(p) for p in plain])
+        if at_chosen is None or said is not at_chosen:
             said = supported(value)
         out.append({"value": value, "verdict": word[said]})
     return out
@@ -2753,12 +2773,20 @@ def lower_at(runs: pd.DataFrame, value, dims, *, method: str = "adafw") -> bool 
     ``γ = 0`` after a failed search (the authors' toy rule, Sec. 6.1's Fig. 1 left) is ``q_1`` there: a test of it cannot
     fail; so is a rule that never steps.
     The near law of ours has both kinds at every medium D, the authors' law none good from D = 10 on. None (not
-    measured): no D read."""
+    measured): no D read (:func:`_lower_dims`)."""
+    ds = _lower_dims(runs, value, dims, method)
+    return stable_and_lower(runs, ds, method) if ds else None
+
+
+def _lower_dims(runs: pd.DataFrame, value, dims, method: str = "adafw") -> list:
+    """The D of ``dims`` that C1.2-authors reads in one cell at the reading ``value`` = ``[lowest D, highest D, good
+    runs a D needs]`` (:func:`lower_at` decides on them, :func:`lower_law_text` quotes them): within ``[lowest D,
+    highest D]``, at least the last entry of runs facing a good next component (:func:`informative_dims`), and ``method``
+    stepping there (not :func:`never_steps`)."""
     if not isinstance(value, list | tuple) or len(value) != 3:
         raise ValueError(f"value must be [lowest D, highest D, good runs a D needs]; got {value!r}")
     lo, hi, min_good = value
-    ds = [d for d in informative_dims(runs, dims, min_good) if lo <= d <= hi and not never_steps(runs, d, method)]
-    return stable_and_lower(runs, ds, method) if ds else None
+    return [d for d in informative_dims(runs, dims, min_good) if lo <= d <= hi and not never_steps(runs, d, method)]
 
 
 #: ours: a rule whose step is 0 in at least this share of its runs at a D is ``q_1`` alone there (C1.2-authors' screen)
@@ -2770,9 +2798,8 @@ def never_steps(runs: pd.DataFrame, dimension: int, method: str = "adafw", share
     (review C1d, session 59: on the near law the authors' toy rule stepped in at most 1 % of the runs, so a test of it
     there compared ``q_1`` alone with line search and could not fail)? False where it has no run there."""
     share = check_real("share", share, low=0.0, high=1.0)
-    r = _c1(runs)
-    g = r[(r.dimension == dimension) & (r.method == method)].gamma
-    return bool(len(g) and (g <= AT_BOUNDARY).mean() >= share)
+    s = boundary_share(runs, method, [dimension], "0")
+    return bool(s >= share)    # NaN (no run there) compares False
 
 
 def lower_law_cells(tables, value, dims, *, seed: int = 0, method: str = "adafw") -> list:
@@ -2786,16 +2813,21 @@ def lower_law_cells(tables, value, dims, *, seed: int = 0, method: str = "adafw"
 
 def lower_law_text(tables, value, dims, method: str = "adafw") -> str:
     """The evidence sentence of :func:`lower_law_cells`' map (:func:`over_map`'s ``text``): per cell ``method``'s, line
-    search's and predefined's median KL at each D it reads (:func:`lower_at`'s ``value``), or that it reads none."""
-    lo, hi, min_good = value
-
+    search's and predefined's median KL at each D it reads (:func:`lower_at`'s ``value`` and its D, :func:`_lower_dims`),
+    or that it reads none (the cell not measured)."""
     def medians(t, d):
         return " / ".join(f"{t[(t.dimension == d) & (t.method == m)].kl.median():.3g}" for m in (method, "line_search", "predefined"))
 
-    return ("Median KL after the step, the rule / line search / predefined, per cell of the component law: " + "; ".join(
-        f"{setting_text(st)}: " + (", ".join(f"{medians(t, d)} at D = {d}" for d in ds) if ds else
-                                   f"no D in [{lo}, {hi}] where {min_good} runs face a good component, not measured")
-        for st, t in tables for ds in [[d for d in informative_dims(t, dims, min_good) if lo <= d <= hi]]) + ".")
+    def read(t):
+        ds = _lower_dims(t, value, dims, method)
+        if ds:
+            return ", ".join(f"{medians(t, d)} at D = {d}" for d in ds)
+        lo, hi, min_good = value
+        return (f"no D in [{lo}, {hi}] where {min_good} runs face a good component and the rule steps (γ above 0 in more "
+                f"than {1 - NEVER_STEPS:.0%} of its runs), not measured")
+
+    return ("Median KL after the step, the rule / line search / predefined, per cell of the component law: "
+            + "; ".join(f"{setting_text(st)}: {read(t)}" for st, t in tables) + ".")
 
 
 def shares_text(shares: dict) -> str:
