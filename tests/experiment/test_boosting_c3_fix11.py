@@ -1,6 +1,9 @@
-"""Session 58's review of C3: C3.1 gated on Table 3's own axis (axis_table_claim), C3.2 on the ELBO's regime
-(elbo_curve_claim, the first-step check in its text), C3.5's single-rule readings of "our approach" beside
-(span_readings). Each deciding function holds and fails on constructed inputs."""
+"""Session 58's review of C3: C3.1 gated on Table 3's own axis (axis_table_claim), C3.2 (elbo_curve_claim, the first-step
+check in its text; session 60's review C3c: ungated, a decisive construction split inconclusive), C3.5's single-rule
+readings of "our approach" beside (span_readings) and (session 60) its cost unit read again (cost_unit_decides). Each
+deciding function holds and fails on constructed inputs."""
+
+from functools import partial
 
 import pytest
 
@@ -14,7 +17,6 @@ LL_OPEN = {"vi": {"line_search": _gate_row(0.00705, 0.00157)}}
 LL_SHUT = {"vi": {"line_search": _gate_row(0.001, 0.00157)}}
 ELBO_UNSEEN = {"vi": {"line_search": _gate_row(-21.2, 16.4)}}
 ELBO_OPPOSITE = {"vi": {"line_search": _gate_row(-80.0, 16.4)}}
-ELBO_GAINS = {"vi": {"line_search": _gate_row(40.0, 5.0)}}
 FIRST_STEP = {"authors": {"gain": -0.1415, "se": 0.05, "detectable": 0.142}, "ours": {"gain": -0.432, "se": 0.1, "detectable": 0.284}}
 
 
@@ -38,20 +40,44 @@ def test_c31_is_decided_on_table_3s_axis_and_can_hold_and_fail():
         bc.axis_table_claim(exp, "C3.1", "Best.", Gated("shut"), best, regime_ll=LL_OPEN, elbo=ELBO_UNSEEN)
 
 
-def test_c32_is_decided_only_where_the_elbo_gains_and_says_the_first_step():
+def _split_diagnosis(ours, theirs):
+    """The construction diagnosis diagnose_step_rules gives C3.2 where the authors' rules (``theirs``) rescue it: their
+    cell and the halves of their construction swapped into ``ours`` (halves_diagnosis)."""
+    from inferopt.experiment.boosting import authors_cell, halves_diagnosis
+    split, halves = halves_diagnosis(bc.elbo_curves_above, ours, theirs, "theirs")
+    return {"kind": "construction", "text": f"x. {split}",
+            "evidence": {"sweep": [authors_cell("theirs", bc.elbo_curves_above, theirs)], "halves": halves}}
+
+
+def test_c32_is_decided_ungated_and_a_decisive_construction_split_is_inconclusive():
+    """Session 60's review C3c: Fig. 1's ELBO curves are compared rule against rule, not gated on the gain over plain VI
+    (as C3.8 is not: the paper's own runs end below it); where our construction fails and the authors' holds, each
+    decisively, C3.2 is inconclusive (construction), the half that turns it named (before: gated, the split dropped)."""
     exp = _exp()
     up = make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3, "line_search": 0.5}, reps=6)
-    down = make_records(elbo={"adafw": 2, "adaafw": -1, "adapfw": 3, "line_search": 0.5}, reps=6)
-    c = bc.elbo_curve_claim(exp, "C3.2", "Higher.", bc.elbo_curves_above, up, regime=ELBO_GAINS, first_step=FIRST_STEP)
-    assert c.verdict == "holds" and "authors: -0.141 ± 0.05 nats" in c.text
-    assert bc.elbo_curve_claim(exp, "C3.2", "Higher.", bc.elbo_curves_above, down, regime=ELBO_GAINS,
-                               first_step=FIRST_STEP).verdict == "fails"
-    c = bc.elbo_curve_claim(exp, "C3.2", "Higher.", bc.elbo_curves_above, up, regime=ELBO_UNSEEN, first_step=FIRST_STEP,
-                            diagnosis={"kind": "construction", "text": "x."})
-    assert c.verdict == "inconclusive" and c.support["method"] == "gated" and c.diagnosis is None
-    assert "ours: -0.432 ± 0.1 nats" in c.text and "as measured it holds" in c.text and "first step gains ELBO" in c.reason
+    down = make_records(elbo={"adafw": -2, "adaafw": -1, "adapfw": -3, "line_search": 0.5}, reps=6)
+    c = bc.elbo_curve_claim(exp, "C3.2", "Higher.", bc.elbo_curves_above, up, first_step=FIRST_STEP)
+    assert c.verdict == "holds" and "authors: -0.141 ± 0.05 nats" in c.text and "Not gated by the regime" in c.text
+    # every rule below plain VI (t = 0 at -100, every curve lower): decided on the curves all the same
+    sunk = make_records(elbo={"predefined": -30, "adafw": -20, "adaafw": -21, "adapfw": -22, "line_search": -40}, reps=6)
+    assert bc.elbo_curve_claim(exp, "C3.2", "Higher.", bc.elbo_curves_above, sunk, first_step=FIRST_STEP).verdict == "holds"
+    # holds: ours fails decisively, the authors' line search lifts the adaptive rules above it, decisively
+    theirs = make_records(elbo={"adafw": -2, "adaafw": -1, "adapfw": -3, "line_search": -5}, reps=6)
+    c = bc.elbo_curve_claim(exp, "C3.2", "Higher.", bc.elbo_curves_above, down, first_step=FIRST_STEP,
+                            diagnosis=_split_diagnosis(down, theirs))
+    assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "construction" and c.support["method"] == "gated"
+    assert "turns with the construction" in c.reason and "the authors' line search, our adaptive rules: holds" in c.reason
+    assert "The split is in the line search" in c.diagnosis["text"] and "as measured it fails" in c.text
+    assert "ours: -0.432 ± 0.1 nats" in c.text
+    # fails: the authors' construction fails too (no split), or the split is not decisive on ours (it holds): decided
+    sunk_too = make_records(elbo={"adafw": -2, "adaafw": -1, "adapfw": -3, "line_search": 5}, reps=6)
+    c = bc.elbo_curve_claim(exp, "C3.2", "Higher.", bc.elbo_curves_above, down, first_step=FIRST_STEP,
+                            diagnosis=_split_diagnosis(down, sunk_too))
+    assert c.verdict == "fails" and c.support["method"] == "bootstrap" and c.diagnosis["kind"] == "construction"
+    assert bc.construction_decides(bc.elbo_curves_above, up, _split_diagnosis(up, theirs))[0] is bc.elbo_curves_above
+    assert bc.construction_decides(bc.elbo_curves_above, down, None) == (bc.elbo_curves_above, None)
     with pytest.raises(ValueError, match="elbo_curves_above"):
-        bc.elbo_curve_claim(exp, "C3.8", "Steadier.", bc.elbo_curves_steadier, up, regime=ELBO_GAINS, first_step=FIRST_STEP)
+        bc.elbo_curve_claim(exp, "C3.8", "Steadier.", bc.elbo_curves_steadier, up, first_step=FIRST_STEP)
     with pytest.raises(TypeError, match="first_step"):
         bc.first_step_sentence({"authors": {"gain": 1.0}})
 
@@ -78,7 +104,10 @@ def test_every_definition_c2_to_c4_had_is_unchanged():
     """reports/paper/output_preserving.yaml: session 58's C3 edit of boosting_claims.py only adds definitions; every one
     of the module before it (its blob on main) is in the new module with the same syntax tree, so C2's and C4's runs
     (which call none of the new ones) compute what they computed. C1's fix of the same session changed over_map, which
-    only C1's notebook calls."""
+    only C1's notebook calls. Session 60 (review C3c) changed C3's alone: elbo_curve_claim (C3.2 ungated,
+    construction_decides), TABLE_NOTE and AXIS_RANKING_NOTE (C3.7's and C3.1's texts say why one is gated and not the
+    other) and added C3.5's cost unit (shared_cost, shared_cost_in_range, cost_unit_decides); no definition C1, C2 or
+    C4 calls changed."""
     from pathlib import Path
     from test_boosting_preserving import definitions, git_blob
     old = git_blob("fac0b988ecc9e2b8e12af286ff8c2399a7e57a4d", "boosting_claims.py's blob before session 58")
@@ -89,3 +118,34 @@ def test_every_definition_c2_to_c4_had_is_unchanged():
     # distinguish_cells; over_map earns no diagnosis kind where only our cells hold (ours_alone_holds)
     assert set(old) <= set(new) and {k for k in old if old[k] != new[k]} == {"over_map", "map_readings", "TABLE_NOTE", "lower_cells"}
     assert {"axis_table_claim", "elbo_curve_claim", "span_readings"} <= set(new) - set(old)
+
+
+def test_c35_reads_its_cost_unit_again_with_a_shared_cost_and_can_turn_or_not():
+    """Session 60's review C3c: Table 3's seconds compress the ratios (line search 6.82x there, 26x in the count at its
+    cap). One cost per iteration shared by every rule, fitted to line search's Table 3 ratio alone, puts the paper-scale
+    adaptive mean at 2.94x: inside 2-5x, so the verdict turns with the cost unit (inconclusive, reading); where the
+    shared cost leaves the ratios outside, the count's verdict and diagnosis stand, the reading's numbers beside."""
+    r = bc.TABLE3_TIMES["line_search"] / bc.TABLE3_TIMES["predefined"]
+    cut, mean = [2, 5, 6.82, 39], "mean"
+    rec = _paper_scale_ratios()                                      # AdaFW 4.23x, AdaAFW 12.4x, AdaPFW 11.4x, line search 26x
+    shared = bc.shared_cost(rec, r)
+    assert shared["per_run"] == pytest.approx(800 * (26 - r) / (r - 1)) and shared["per_iteration"] == shared["per_run"] / 4
+    assert shared["ratios"]["line_search"] == pytest.approx(r) and shared["ratios"]["predefined"] == pytest.approx(1.0)
+    assert [round(shared["ratios"][m], 2) for m in ("adafw", "adaafw", "adapfw")] == [1.75, 3.66, 3.42]
+    assert bc.shared_cost_in_range(rec, cut, r, mean) and not bc.shared_cost_in_range(rec, cut, r, "every")   # AdaFW 1.75x
+    test = partial(bc.cost_ratios_in_range, bounds=cut, approach=mean)
+    gate, diag = bc.cost_unit_decides(test, rec, {"kind": "stand-in", "text": "x."}, bounds=cut, approach=mean, paper_ratio=r)
+    assert isinstance(gate, Gated) and diag["kind"] == "reading" and "turns with the cost unit" in gate.reason
+    assert "their mean 2.94x" in diag["text"] and "(ours" in diag["text"] and "Table 3's" in diag["text"]
+    assert diag["evidence"]["on the count alone"]["kind"] == "stand-in" and [c["verdict"] for c in diag["evidence"]["sweep"]] == ["fails", "holds"]
+    c = _exp().claim("C3.5", "Ranges.", test=gate, table=rec, by="replicate", diagnosis=diag)
+    assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "reading"
+    # the shared cost leaves the mean outside (AdaAFW and AdaPFW at 30x the count: 7.75x shared): the count's verdict stands
+    wide = _paper_scale_ratios(adaafw=30.0, adapfw=30.0)
+    kept, said = bc.cost_unit_decides(test, wide, {"kind": "stand-in", "text": "x."}, bounds=cut, approach=mean, paper_ratio=r)
+    assert kept is test and said["kind"] == "stand-in" and said["text"].endswith("the cost unit does not turn it.")
+    # no shared cost fits where our line search's ratio is already below the paper's
+    kept, said = bc.cost_unit_decides(test, _paper_scale_ratios(line_search=5.0), None, bounds=cut, approach=mean, paper_ratio=r)
+    assert kept is test and said is None and bc.shared_cost(_paper_scale_ratios(line_search=5.0), r)["per_run"] == 0.0
+    with pytest.raises(ValueError, match="paper_ratio"):
+        bc.shared_cost(rec, 1.0)
