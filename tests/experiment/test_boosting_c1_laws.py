@@ -239,3 +239,16 @@ def test_lower_law_text_quotes_the_d_the_verdict_reads():
     assert cell_["verdict"] == "not measured" and "at D =" not in text and "and the rule steps" in text and "not measured" in text
     with pytest.raises(ValueError, match="value"):
         bc.lower_law_text([(NEAR, runs)], [10, 100], [10, 20])
+
+
+def test_never_step_text_names_the_share_and_the_comparison_beside():
+    """Review C1e (session 60): the not-measured reason of C1.2-authors says why no near-law cell reads a D (the rule's
+    step is 0 there) with the shares, and what the comparison says all the same, never that no run faced a good one."""
+    runs = lower_runs([10, 20], spread=1.25)
+    runs.loc[runs.method == "adafw", "gamma"] = 0.0
+    text = bc.never_step_text([(NEAR, runs)], [10, 20], 10)
+    assert "step 0 in 100% at D = 10, 100% at D = 20" in text and "read all the same holds" in text
+    assert "a target met at the start" in text
+    high = runs.assign(kl=runs.kl.where(runs.method != "adafw", 9.0))
+    assert "read all the same fails" in bc.never_step_text([(NEAR, high)], [10, 20], 10)
+    assert bc.never_step_text([(NEAR, lower_runs([10], n_good=3, spread=1.25))], [10], 10) == ""   # no D with 10 good runs

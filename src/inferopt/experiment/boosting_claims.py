@@ -2916,6 +2916,26 @@ def never_steps(runs: pd.DataFrame, dimension: int, method: str = "adafw", share
     return bool(s >= share)    # NaN (no run there) compares False
 
 
+def never_step_text(tables, dims, min_good: int, method: str = "adafw") -> str:
+    """Why :func:`lower_at` reads no D of the cells of ``tables`` (``[(setting, runs)]``, the near law's; review C1e,
+    session 60): at each D of ``dims`` where at least ``min_good`` runs face a good component (:func:`informative_dims`),
+    ``method``'s share of runs with the step 0 (:func:`boundary_share`; :func:`never_steps` screens at
+    :data:`NEVER_STEPS`), and what :func:`stable_and_lower` says on those D all the same (``q_1`` alone against the
+    other rules: shown beside, it carries nothing on the adaptive step). Empty where no cell has such a D."""
+    parts = []
+    for setting, t in tables:
+        ds = informative_dims(t, dims, min_good)
+        if ds:
+            shares = {int(d): boundary_share(t, method, [d], "0") for d in ds}
+            parts.append(f"{setting_text(setting)}: step 0 in {shares_text(shares)} of its runs, read all the same "
+                         f"{'holds' if stable_and_lower(t, ds, method) else 'fails'}")
+    if not parts:
+        return ""
+    return (f"where at least {min_good} runs face a good component the rule's step is 0 in at least {NEVER_STEPS:.0%} of its "
+            "runs, so its KL after the step is q1's, a target met at the start: a comparison there says nothing of the "
+            "adaptive step (" + "; ".join(parts) + ")")
+
+
 def lower_law_cells(tables, value, dims, *, seed: int = 0, method: str = "adafw") -> list:
     """C1.2-authors over its verdict map of component laws (THE RULE's clause 3, decided by :func:`over_map`, as C1.3's
     :func:`distinguish_cells`): one :func:`~.verdict_map.cell` per ``(setting, runs)`` of ``tables``, :func:`lower_at`
