@@ -134,8 +134,8 @@ def basis_text(table: pd.DataFrame, name: str, fast: str, slow: str, basis: str,
     _member("slow", slow, table, "method")
     if basis == BASES[0]:
         return (f"{fast} against {slow} by the median times to the target (one of them reaches it): {fast} "
-                f"{_time_text(median_of(table, name, fast, f'time to {reading}'))}, "
-                f"{slow} {_time_text(median_of(table, name, slow, f'time to {reading}'))}")
+                f"{_number_text(median_of(table, name, fast, f'time to {reading}'), unit=' units')}, "
+                f"{slow} {_number_text(median_of(table, name, slow, f'time to {reading}'), unit=' units')}")
     within = "within the runs' iteration budgets" if budget is None else \
         f"within the common budget, {check_real('budget', budget, low=0.0, low_open=True):.3g} units of work"
     return (f"{fast} against {slow} at equal time (neither reaches the target {within}): "
@@ -1268,7 +1268,7 @@ def stand_in_32(runs: D3Runs, trend: dict, density: tuple | None = None) -> dict
     sgd_range = float(np.ptp(main.loc[main.method == "SGD", "final RMSE"].to_numpy(float)))
     per_gd = steps["SGD"] / max(steps["GD"], 1.0)
     power = (f"Power: with {runs.n_seeds} seeds the test decides SGD ahead of GD wherever SGD's median run reaches the target before GD's "
-             f"{_time_text(runs.median(ref, 'GD', f'time to {key}'))}, and at equal time it resolves final test RMSE differences "
+             f"{_number_text(runs.median(ref, 'GD', f'time to {key}'), unit=' units')}, and at equal time it resolves final test RMSE differences "
              f"beyond SGD's seed range {sgd_range:.4f} ({sgd_range / (runs.way(ref)[0] - runs.way(ref)[1]):.2f} of the way); SGD took "
              f"{steps['SGD']:.0f} steps in the budget, {per_gd:.1f} per GD step, and made {runs.made(ref, 'SGD'):.2f} of the way. An effect that "
              f"needs more stochastic steps per exact one than this size's cost ratio gives is out of its reach: at 1M's shape about "
@@ -1306,7 +1306,7 @@ def stand_in_33(runs: D3Runs, trend: dict, density: tuple | None = None) -> dict
     fit = None if len(exact) < 2 else size_trend([entries[n] for n in exact], list(exact.values()), entries[trend["synthetic"]])
     per_step = runs.median(ref, "SVRG", "total time") / max(runs.median(ref, "SVRG", "iterations"), 1.0)
     power = (f"Power: with {runs.n_seeds} seeds the test reads the order of SVRG and GD by their median times to the target "
-             f"(SVRG {_time_text(runs.median(ref, 'SVRG', f'time to {key}'))}, GD {_time_text(runs.median(ref, 'GD', f'time to {key}'))}); "
+             f"(SVRG {_number_text(runs.median(ref, 'SVRG', f'time to {key}'), unit=' units')}, GD {_number_text(runs.median(ref, 'GD', f'time to {key}'), unit=' units')}); "
              "SVRG's inner steps are stochastic gradients and its snapshots exact ones, so the cost ratio moves it against GD as it moves SGD. "
              f"At this size one SVRG step costs {per_step:.2f} units of work (median over its runs, snapshots included: about 2r, two "
              "stochastic gradients, at r exact gradients each) against GD's 1: SVRG leads GD only where one of its steps, whose mean is the "
@@ -1824,14 +1824,10 @@ def _holding(support: dict) -> dict:
     return support | {"fraction_holding": support["holds share"]}
 
 
-def _time_text(v) -> str:
-    """A median work to a target as text: ``42 units``, or ``not reached`` where it is ``inf`` (no median run reached it)."""
-    return "not reached" if np.isinf(v) else f"{v:.3g} units"
-
-
-def _number_text(v, spec: str = ".3g") -> str:
-    """``v`` in ``spec``; NaN (a ratio whose median times are not both reached: nothing measured) as ``not reached``."""
-    return "not reached" if np.isnan(v) else format(v, spec)
+def _number_text(v, spec: str = ".3g", unit: str = "") -> str:
+    """``v`` in ``spec`` followed by ``unit`` (``42 units``); a non-finite value (a median work that no median run reached, or
+    a ratio of two such: nothing measured) as ``not reached``."""
+    return "not reached" if not np.isfinite(v) else format(v, spec) + unit
 
 
 def _ratios_text(ratios: dict) -> str:
