@@ -45,7 +45,7 @@ from .methods import label
 from .support import bootstrap_support
 from .verdict_map import cell
 from .claims import Unearned, UnearnedDiagnosis, paper_rules
-from .boosting_rules import ADAPTIVE, with_rules
+from .boosting_rules import ADAPTIVE, kl_gaussians, with_rules
 from .parallel import run_tasks
 
 #: the step rules a comparison accepts: the paper's (:data:`PAPER_RULES`, Tables 2-3), then those registered
@@ -118,7 +118,10 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     ``kl_best``, ``step_type``. ``rule_kwargs``: step-rule settings shared by the methods, each taking
     those it uses (:func:`~inferopt.boosting.boost.step_settings`); ``distance``: the backtracking rules'
     ``‖d‖²`` (:func:`~inferopt.boosting.boost`; ``'exact'`` with :data:`~.boosting_rules.AUTHORS_TOY_RULES`:
-    the authors' toy script); ``spread``: the random component's law (:func:`random_component`: None the authors',
+    the authors' toy script; ``'kl'``, C1 only: ``d = KL(s || q_1)`` in closed form, their recorded Fig. 1 command's
+    ``--distance_metric=kl``, :func:`~.boosting_rules.kl_gaussians`: fixed within a run, and the rule reads ``C`` and ``d``
+    only as their product (:class:`~inferopt.fw.steps.Backtracking`), so it is run as ``'unit'`` with ``C_{-1} · d``, which
+    needs ``C0``); ``spread``: the random component's law (:func:`random_component`: None the authors',
     a float ours near the target's second component); the targets, the normal draws behind the component and the
     seeds do not depend on it, so the two laws meet the same targets. ``draw_stream``: the step rules' draws (0: from
     the run's seed; k > 0: from ``[seed, 4, k]``), the targets, components and the KL's evaluation draws unchanged: a
@@ -139,7 +142,9 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     check_size("n_eval", n_eval, low=2, item_bytes=8 * (max(dims) + 2) * len(SEGMENT_GAMMAS), item="draw")
     check_size("n_samples", n_samples, item_bytes=8 * (max(dims) + 2), item="draw")
     progress, exact_step = check_flag("progress", progress), check_flag("exact_step", exact_step)
-    distance = check_choice("distance", distance, DISTANCES)
+    distance = check_choice("distance", distance, (*DISTANCES, "kl"))
+    if distance == "kl" and rule_kwargs.get("C0") is None:
+        raise ValueError("distance 'kl' needs C0 (C_-1): the rule is run with C0 times KL(s || q_1) and a unit distance")
     spread = None if spread is None else check_real("spread", spread, low=0.0, low_open=True)
     draw_stream = check_int("draw_stream", draw_stream, low=0)
     ls_draws = check_choice("ls_draws", ls_draws, LS_DRAWS)
@@ -177,6 +182,9 @@ def _one_random_lmo_run(D: int, r: int, target, rand, seed: int, *, methods, own
         _, se = kl(target, tried, n_samples=n_samples, rng=np.random.default_rng([seed, 5]), stderr=True)
         extra = {"eps0": eps0_se * float(se)}
         own = {m: {**s_, **extra} if "eps0" in s_ else s_ for m, s_ in own.items()}
+    if distance == "kl":   # C·d with d = KL(s || q_1), one number in the run (random_lmo_step's docstring)
+        own = {m: {**s_, "C0": s_["C0"] * kl_gaussians(rand, first)} if "C0" in s_ else s_ for m, s_ in own.items()}
+        distance = "unit"
     rows = []
     for method in methods:
         step_rng = np.random.default_rng(seed if draw_stream == 0 else [seed, 4, draw_stream])

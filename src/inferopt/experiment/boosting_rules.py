@@ -31,6 +31,24 @@ DISTANCES = ("exact", "float32")
 #: C1's toy script (``toy_random_lmo``'s ``adaptive_fw``): ``γ = 0`` after a failed search or on a negative gap,
 #: no ``MIN_GAMMA``, 32 tries, no slack, the distance factor; their ``C_{-1}``, η, τ are C1's own parameters
 AUTHORS_TOY_RULES = dict(eps0=0.0, imax=32, min_gamma=0.0, on_ascent="zero", fallback="0", fallback_C="previous")
+#: the authors' recorded Fig. 1 (left) command (``mm_run.sh`` at ed9b092 of ratschlab/adaptive-stepsize-boosting-bbvi,
+#: commented out): ``--linit_fixed 10 --damping_adafw 0.1 --exp_adafw 2.0 --adafw_MAXITER 10 --distance_metric=kl``;
+#: their ``adaptive_fw`` counts a failed try with ``i += 1`` and stops on ``i > MAXITER``: MAXITER + 1 = 11 tries;
+#: the distance ``d = KL(s || q_t)`` (:func:`kl_gaussians`, the ``'kl'`` distance of :func:`~.boosting.random_lmo_step`)
+AUTHORS_TOY_COMMAND = dict(C0=10.0, eta=0.1, tau=2.0, imax=11)
+
+
+def kl_gaussians(s, q) -> float:
+    """``KL(s || q)`` of two diagonal Gaussian components in closed form: ``Σ_i log(σ_q/σ_s) + (σ_s² + (μ_s − μ_q)²)
+    / (2 σ_q²) − 1/2``, the authors' ``divergence(s_t, q_t, metric='kl')`` (TensorFlow's ``kl_divergence``) of their
+    toy script, where ``q_t = q_1`` is one Gaussian."""
+    for name, c in (("s", s), ("q", q)):
+        if getattr(getattr(c, "family", None), "name", None) != "gaussian":
+            raise TypeError(f"{name} must be a Gaussian Component, got {type(c).__name__}")
+    if s.loc.shape != q.loc.shape:
+        raise ValueError(f"s and q must have one dimension, got {s.loc.size} and {q.loc.size}")
+    ratio = np.exp(2.0 * (s.log_scale - q.log_scale))
+    return float(np.sum(q.log_scale - s.log_scale + 0.5 * (ratio + (s.loc - q.loc) ** 2 * np.exp(-2.0 * q.log_scale)) - 0.5))
 
 
 def authors_rules(distance: str, *, toy: bool = False) -> dict:
