@@ -1,8 +1,9 @@
 """D4's deciding code (inferopt.experiment.spectral.degree_claims; issue 41's pre-run review, session 45's fresh review): D4.2's
 two halves (SGD-DET's, SGD's) on settled floors not above the runs, able to fail through the claim; the floors tried from the
-runs' end; D4.3 decided on Lemma 2's Var_C alone, the runs' gradient variance on common probes beside it (its realisable degree
-part, an unbounded term undecided, a point short of the gate not deciding) never turning it; the map's usable cells; each
-decision holds and fails on constructed inputs, and bad arguments are refused by name."""
+runs' end; D4.3 decided on the runs' gradient variance on common probes at their own M (its realisable degree part, an unbounded
+term undecided, a point short of the gate not deciding, the points' split a reading), Lemma 2's Var_C and the other gradient
+readings beside it, never turning it; the map's usable cells; each decision holds and fails on constructed inputs, and bad
+arguments are refused by name."""
 
 import numpy as np
 import pandas as pd
@@ -12,7 +13,7 @@ from inferopt.experiment import Experiment
 from inferopt.experiment.claims import Unearned
 from inferopt.experiment.spectral import degree_claims
 from inferopt.experiment.spectral.degree_claims import (chosen_cell_diagnosis, common_gradient_draws, d41_cell, d41_diagnosis, d41_reading,
-                                                        d43_common_reading, d43_gradient_readings, d43_variance_readings, degree_term, lemma2_holds,
+                                                        d43_claim_args, d43_common_reading, d43_gradient_readings, degree_term, lemma2_holds,
                                                         map_cells_to_run, settled_fixed_point, three_valued_readings, variance_split)
 from inferopt.experiment.support import agreeing_test
 from inferopt.experiment.support import bootstrap_support
@@ -177,9 +178,19 @@ def test_d43_common_reading_holds_fails_and_stays_undecided():
     tb = common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02)
     same = (tb.point == "path") & (tb.rule != "optimal")   # at the path the others' draws equal the optimal one's: fails there
     tb.loc[same, "sq"] = tb.loc[same, "draw"].map(tb[(tb.point == "path") & (tb.rule == "optimal")].set_index("draw")["sq"]).to_numpy()
-    assert d43_common_reading(tb, ZERO)["outcome"] is False
+    # ... both points past the gate: the optimum holds, the path fails: the point of reading turns it (session 61), undecided
+    r = d43_common_reading(tb, ZERO)
+    assert r["outcome"] is None and r["split"] is True and "point of reading turns it" in r["reason"]
+    assert r["points"]["optimum"]["outcome"] is True and r["points"]["path"]["outcome"] is False
     r = d43_common_reading(tb, ZERO, made={"optimum": 1.0, "path": 0.39}, gate_share=0.5)
-    assert r["outcome"] is True and r["points"]["path"]["past the gate"] is False and r["points"]["path"]["outcome"] is None
+    assert r["outcome"] is True and r["split"] is False and r["points"]["path"]["past the gate"] is False and r["points"]["path"]["outcome"] is None
+    # one point failing, the other undecided: undecided, no split
+    tb = common_table({"poisson": 0.005, "negative binomial": 0.005}, 0.002)
+    wide = tb.point == "optimum"
+    tb.loc[wide & (tb.rule != "optimal"), "sq"] += np.random.default_rng(3).normal(0.0, 1000.0, int((wide & (tb.rule != "optimal")).sum()))
+    r = d43_common_reading(tb, ZERO)
+    assert r["points"]["optimum"]["outcome"] is None and r["points"]["path"]["outcome"] is False
+    assert r["outcome"] is None and r["split"] is False and "within 2 standard errors" in r["reason"]
     r = d43_common_reading(tb, ZERO, made={"optimum": 0.4, "path": 0.39}, gate_share=0.5)
     assert r["outcome"] is None and "short of D4.1's gate" in r["reason"]
     with pytest.raises(ValueError, match="non-negative"):
@@ -364,48 +375,55 @@ def test_lemma2_holds_per_cell_with_its_margin():
         lemma2_holds(var_c(1.0, 2.0, 2.0), margin=-1.0)
 
 
-def d43_claim(tmp_path, v):
-    """D4.3 as the notebook records it: the verdict computed once, by the claim, from the chosen reading and the readings
-    (session 59), the threshold our margin with Var_C's readings only (session 60)."""
+def d43_claim(tmp_path, draws, terms, made=None):
+    """D4.3 as the notebook records it (session 61): decided on the runs' gradient variance at their own M, at the points they
+    pass, its keyword arguments from d43_claim_args."""
     exp = Experiment("D4", title="t", paper="p", figure="Fig 2", params={"output_dir": str(tmp_path), "seed": 0})
-    return exp.claim("D4.3", "Others have larger variances.", holds=v["chosen"], threshold={
-        "value": 0.1, "source": "ours", "readings": v["readings"]}).to_dict()
+    exp.stand_ins.append("a smaller matrix")
+    d = d43_claim_args(draws, terms, made=made or {"optimum": 1.0, "path": 0.6}, gate_share=0.5, seed=0, setting=SETTING,
+                       stand_in=STAND_IN, no_authors_construction="n")
+    return d, exp.claim("D4.3", "Others have larger variances.", **d["args"]).to_dict()
 
 
-def test_d43_is_decided_on_var_c_alone_and_can_hold_fail_and_turn_within_its_margins(tmp_path):
-    """Session 60's review of the paper run: D4.3 ("other distributions have relatively large variances") is Lemma 2's Var_C,
-    decided in every cell at our margin, its readings the margins 0.05 / 0.1 / 0.2."""
-    v = d43_variance_readings(var_c(64.8, float("inf"), 4e55))
-    assert v["chosen"] is True and v["cells"] == {"chosen": True, "eps 300": True}
-    assert [r["value"] for r in v["readings"]] == [0.05, 0.1, 0.2] and all(r["verdict"] == "holds" and r["deterministic"] for r in v["readings"])
-    assert d43_claim(tmp_path, v)["verdict"] == "holds"
-    # within the margin at every reading: fails
-    v = d43_variance_readings(var_c(1.0, 1.01, 1.01))
-    assert v["chosen"] is False and d43_claim(tmp_path, v)["verdict"] == "fails"
-    # 15 % above: holds at 0.05 and 0.1, fails at 0.2: the verdict turns within our margins, inconclusive (reading)
-    v = d43_variance_readings(var_c(1.0, 1.15, 1.15))
-    c = d43_claim(tmp_path, v)
-    assert v["chosen"] is True and [r["verdict"] for r in v["readings"]] == ["holds", "holds", "fails"]
+def test_d43_is_decided_on_the_runs_variance_at_both_points_and_a_split_is_a_reading(tmp_path):
+    """Sessions 59's and 60's reviews, settled (session 61): D4.3 is about the runs, so it is decided on the variance they see,
+    at their M, at the points they pass: holds where both points hold, fails where both fail, inconclusive (reading) where
+    they disagree."""
+    # a 2x gap at both points: holds, decisively over the draws; the margins' readings agree
+    d, c = d43_claim(tmp_path, common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), ZERO)
+    assert c["verdict"] == "holds" and c["support"]["fraction_holding"] >= 0.9
+    assert [r["value"] for r in c["threshold"]["readings"]] == [0.05, 0.1, 0.2] and {r["verdict"] for r in c["threshold"]["readings"]} == {"holds"}
+    # equal within 0.5 % (SE 0.2 %) at both points: fails, decisively (stand-in: the runs' M is ours)
+    d, c = d43_claim(tmp_path, common_table({"poisson": 0.005, "negative binomial": 0.005}, 0.002), ZERO)
+    assert d["reading"]["outcome"] is False and c["verdict"] == "fails" and c["diagnosis"]["kind"] == "stand-in"
+    # the optimum holds, the path fails: inconclusive, the point of reading turns it, each point's verdict named
+    tb = common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02)
+    same = (tb.point == "path") & (tb.rule != "optimal")
+    tb.loc[same, "sq"] = tb.loc[same, "draw"].map(tb[(tb.point == "path") & (tb.rule == "optimal")].set_index("draw")["sq"]).to_numpy()
+    d, c = d43_claim(tmp_path, tb, ZERO)
+    assert d["reading"]["split"] and c["verdict"] == "inconclusive" and c["diagnosis"]["kind"] == "reading"
+    assert c["diagnosis"]["evidence"]["readings"] == [{"value": "optimum", "verdict": "holds"}, {"value": "path", "verdict": "fails"}]
+    assert "what would decide it" in c["diagnosis"]["text"] and "gated out" in c["reason"]
+    # ... the path short of the gate: the optimum alone decides, holds
+    assert d43_claim(tmp_path, tb, ZERO, made={"optimum": 1.0, "path": 0.3})[1]["verdict"] == "holds"
+    # 15 % above at both points: holds at 0.05 and 0.1, fails at 0.2: the verdict turns within our margins (reading)
+    d, c = d43_claim(tmp_path, common_table({"poisson": 0.15, "negative binomial": 0.15}, 0.01), ZERO)
+    assert [r["verdict"] for r in c["threshold"]["readings"]] == ["holds", "holds", "fails"]
     assert c["verdict"] == "inconclusive" and c["diagnosis"]["kind"] == "reading"
-    # one cell where Poisson's is below the optimal one's: the map fails
-    tb = var_c(1.0, 5.0, 5.0)
-    tb.loc[(tb.cell == "eps 300") & (tb.distribution == "poisson"), "Var_C"] = 0.5
-    v = d43_variance_readings(tb)
-    assert v["chosen"] is False and v["cells"] == {"chosen": True, "eps 300": False}
-    # the chosen margin is among the readings even where the readings leave it out
-    assert [r["value"] for r in d43_variance_readings(tb, margin=0.3, margins=(0.1,))["readings"]] == [0.1, 0.3]
-    with pytest.raises(ValueError, match="margins"):
-        d43_variance_readings(tb, margins=(-0.1,))
+    # undecided at a point: inconclusive with the reason
+    d, c = d43_claim(tmp_path, common_table({"poisson": 0.1, "negative binomial": 0.1}, 0.05), ZERO)
+    assert c["verdict"] == "inconclusive" and "margin" in c["reason"]
+    with pytest.raises(TypeError, match="made"):
+        d43_claim_args(tb, ZERO, made=0.5, gate_share=0.5, seed=0, setting=SETTING, stand_in=STAND_IN, no_authors_construction="n")
     with pytest.raises(TypeError, match="margins"):
-        d43_variance_readings(tb, margins=0.1)
+        d43_claim_args(tb, ZERO, made={}, gate_share=0.5, seed=0, setting=SETTING, stand_in=STAND_IN, no_authors_construction="n", margins=0.1)
     with pytest.raises(ValueError, match="margin"):
-        d43_variance_readings(tb, margin=-1.0)
+        d43_claim_args(tb, ZERO, made={}, gate_share=0.5, seed=0, setting=SETTING, stand_in=STAND_IN, no_authors_construction="n", margin=-1.0)
 
 
-def test_a_gradient_reading_that_disagrees_no_longer_turns_d43(tmp_path):
-    """Session 58's review: at M = 30 probes and degrees of probability >= 1/3000 the runs' gradient variance is almost all probe
-    noise, and it failed while Lemma 2's Var_C held by orders of magnitude; session 60's review: that is another quantity, read
-    beside D4.3 (D4.1's mechanism), not a reading that can turn it (it made the paper run inconclusive)."""
+def test_lemma2_var_c_and_the_other_gradient_readings_never_turn_d43(tmp_path):
+    """Session 60's and 61's settlement: Lemma 2's Var_C (Fig. 1's theory, D1.1's claim) and the gradient readings at other M'
+    or tail cuts are not what the runs see: beside D4.3, never turning it."""
     tie = common_table({"poisson": 0.005, "negative binomial": 0.005}, 0.002)
     apart = common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02)
     small = {p: {"optimal": 1.0, "poisson": 1.0, "negative binomial": 1.0} for p in ("optimum", "path")}
@@ -413,21 +431,18 @@ def test_a_gradient_reading_that_disagrees_no_longer_turns_d43(tmp_path):
     # the probe part weighs M / M': at M' infinite only the exact degree parts remain, no standard error
     r = d43_common_reading(tie, large, probe_weight=0.0)
     assert r["outcome"] is True and r["points"]["path"]["se excess poisson"] == 0.0 and r["points"]["path"]["excess poisson"] == pytest.approx(4.0)
-    assert d43_common_reading(tie, large)["outcome"] is False
     with pytest.raises(ValueError, match="nothing to read"):
         d43_common_reading(tie, ZERO, probe_weight=0.0)
-    # the runs' variance a tie at every gradient reading: each fails, decisively; Var_C holds, and so does D4.3
-    g = d43_gradient_readings(tie, {1 / 3000: small, 1e-6: small}, M=30)
-    assert len(g["readings"]) == 3 * 2 and all(r["verdict"] == "fails" for r in g["readings"])
-    assert [r["value"] for r in g["readings"][:2]] == [[1 / 30, 1e-6], [1 / 30, 1 / 3000]] and g["readings"][-1]["value"] == [0.0, 1 / 3000]
-    assert g["gradient"][str([1 / 30, 1 / 3000])]["outcome"] is False
-    v = d43_variance_readings(var_c(64.8, float("inf"), 4e55))
-    c = d43_claim(tmp_path, v)
-    assert c["verdict"] == "holds" and "diagnosis" not in c and all(isinstance(r["value"], float) for r in c["threshold"]["readings"])
-    # ... and where they all hold, Var_C within the margin still fails D4.3
-    g = d43_gradient_readings(apart, {1 / 3000: large, 1e-6: large}, M=30)
-    assert all(r["verdict"] == "holds" for r in g["readings"])
-    assert d43_claim(tmp_path, d43_variance_readings(var_c(1.0, 1.01, 1.01)))["verdict"] == "fails"
+    # at M' infinite every reading with the large tail holds; at the runs' M, a tie: D4.3 fails, whatever Var_C says
+    g = d43_gradient_readings(tie, {1 / 3000: small, 1e-6: large}, M=30)
+    assert len(g["readings"]) == 3 * 2 and g["readings"][-2]["value"] == [0.0, 1e-6] and g["readings"][-2]["verdict"] == "holds"
+    assert [r["value"] for r in g["readings"][:2]] == [[1 / 30, 1e-6], [1 / 30, 1 / 3000]] and g["readings"][1]["verdict"] == "fails"
+    assert lemma2_holds(var_c(64.8, float("inf"), 4e55)) == {"chosen": True, "eps 300": True}
+    d, c = d43_claim(tmp_path, tie, small)
+    assert c["verdict"] == "fails" and all(r["verdict"] == "fails" for r in c["threshold"]["readings"])
+    # ... and where the runs' variance holds, Var_C within the margin does not fail it
+    assert lemma2_holds(var_c(1.0, 1.01, 1.01)) == {"chosen": False, "eps 300": False}
+    assert d43_claim(tmp_path, apart, large)[1]["verdict"] == "holds"
     with pytest.raises(ValueError, match="least probability"):
         d43_gradient_readings(tie, {0.0: small}, M=30)
     with pytest.raises(TypeError, match="terms"):

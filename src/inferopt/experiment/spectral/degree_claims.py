@@ -13,12 +13,13 @@ too, so that D3's results stay current: nothing there changes):
   two halves are two claims (session 45): SGD-DET's level falls with the degree (:func:`d42_det_reading`, D4.2) and SGD's
   changes by less than a share of the floors' gap (:func:`d42_sgd_reading`, D4.2-sgd). Levels are medians over the seeds,
   their noise over the runs that did not diverge (:func:`_kept_median_se`, with a named fallback).
-* **D4.3 on Lemma 2's Var_C alone** (session 58's review; session 60's review of the paper run: the gradient readings
-  measure another quantity and must not turn it): decided in every cell of the map on the paper's Chebyshev-weighted
-  variance (:func:`lemma2_holds`), its readings the margins (:func:`d43_variance_readings`). The runs' stochastic-gradient
-  variance is read beside it, never deciding it (:func:`d43_gradient_readings`): drawn on common probes
-  (:func:`common_gradient_draws`: paired differences), the degree part exact (:func:`degree_term`), read against a margin
-  both ways (:func:`d43_common_reading`: an equivalence reading can fail). Our cut-offs' readings of a three-valued
+* **D4.3 on the variance the runs see** (session 61, settling sessions 59's and 60's reviews: the paper's sentence is
+  about the runs, and Lemma 2's ``Var_C`` cannot fail here): the runs' stochastic-gradient variance at their own ``M`` and
+  over the degrees they can draw, read at the points they pass (:func:`d43_claim_args`, the points' split a ``reading``),
+  drawn on common probes (:func:`common_gradient_draws`: paired differences), the degree part exact (:func:`degree_term`),
+  read against a margin both ways (:func:`d43_common_reading`: an equivalence reading can fail); Lemma 2's ``Var_C`` per
+  cell beside it (:func:`lemma2_holds`: it holds by Lemma 2 wherever the optimal distribution is Theorem 3's), and the
+  readings at other ``M'`` and tail cuts (:func:`d43_gradient_readings`). Our cut-offs' readings of a three-valued
   reading: :func:`three_valued_readings`.
 * **The map's usable cells** (item 4): a cell whose optimal distribution is degenerate is not run (:func:`map_cells_to_run`).
 """
@@ -33,9 +34,9 @@ from ..support import agreeing_test, bootstrap_support, supported_verdict
 from .completion import _runs, d43_test
 from .completion_degrees import _arm, _eig_side, _se, _series_derivative, det_own_fixed_point, truncated_gradient
 
-#: D4.3's "relatively large" (ours): the other distributions' Lemma 2 Var_C above the optimal one's by more than this share
-#: of it (:func:`lemma2_holds`; the claim reads it at :data:`D43_MARGIN_READINGS` too); the gradient readings beside it
-#: (:func:`d43_common_reading`) read the same margin
+#: D4.3's "relatively large" (ours): the other distributions' gradient variance at the runs' M above the optimal one's by
+#: more than this share of it (:func:`d43_claim_args`; the claim reads it at :data:`D43_MARGIN_READINGS` too, the readings that
+#: can turn it); Lemma 2's Var_C beside it (:func:`lemma2_holds`) reads the same margin
 D43_MARGIN = 0.1
 D43_MARGIN_READINGS = (0.05, 0.1, 0.2)
 
@@ -50,10 +51,10 @@ D41_MARGIN_READINGS = (0.005, 0.01, 0.02)
 #: the run ends worse than where it began)
 DIVERGED = "its level above the start's test RMSE (the training mean's: the run ends worse than where it began)"
 
-#: The gradient readings beside D4.3 (session 58's review; never deciding it, session 60): the probes M' at which the runs'
-#: gradient variance is read besides the runs' own M (None: M' infinite, exact traces, no probe part), and the least
-#: probability of a degree its degree part counts besides 1/budget (a million draws' worth: below it Poisson's reweights
-#: 1/P(n >= j) overflow) (:func:`d43_gradient_readings`)
+#: The gradient readings beside D4.3 (session 58's review; beside, not deciding, session 61: the runs see their own M and
+#: the degrees of probability >= 1/budget): the probes M' at which the runs' gradient variance is read besides the runs' own
+#: M (None: M' infinite, exact traces, no probe part), and the least probability of a degree its degree part counts besides
+#: 1/budget (a million draws' worth: below it Poisson's reweights 1/P(n >= j) overflow) (:func:`d43_gradient_readings`)
 D43_PROBES = (1000, None)
 D43_LEAST = 1e-6
 
@@ -485,28 +486,32 @@ def common_gradient_draws(problem, theta, rules: dict, *, M: int, n_draws: int, 
 
 def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float = D43_MARGIN, z: float = 2.0, reference: str = "optimal",
                        others=("poisson", "negative binomial"), made=None, gate_share: float = 0.0, probe_weight: float = 1.0) -> dict:
-    """The runs' gradient variance beside D4.3 ("other distributions have relatively large variances", Sec. 5.1 on Fig. 2(c);
-    decided on Lemma 2's ``Var_C``, :func:`d43_variance_readings`), one reading of :func:`d43_gradient_readings`, on
+    """The runs' gradient variance, D4.3 ("other distributions have relatively large variances so that they converge slower",
+    Sec. 5.1 on Fig. 2(c); session 61: the variance the runs see, decided at their own ``M``, :func:`d43_claim_args`), on
     :func:`common_gradient_draws`' rows (with a column ``point``) and the degree terms ``degree_terms`` (``{point: {rule:
     degree_term(...)}}``; D4: the realisable ones, :func:`degree_term` with the runs' ``budget``).
 
     A rule's variance at a point is the mean of its draws' probe part ``sq - degree sq`` plus its degree term; the
     excess of ``other`` over ``reference`` is the mean of the paired probe parts' differences (common probes) plus the
     degree terms' difference, its standard error the paired differences'. Read relative to the reference's variance,
-    ``r = excess / variance(reference)``, with ``se_r``:
+    ``r = excess / variance(reference)``, with ``se_r``, at each point:
 
     * *holds* at the point when ``r - z se_r > margin`` for every other rule (decisively larger by more than the margin);
-    * *fails* when ``r + z se_r < margin`` for one (decisively within the margin: not "relatively large"; an equivalence
-      reading, so that a small difference measured precisely decides; where probe noise dominates every variance, it fails);
-    * else undecided; an unbounded (``inf``) degree term decides nothing (session 45's fresh review: an overflow is no
-      measured variance). Holds (True) where every deciding point holds, fails (False) where one fails, else None.
+    * *fails* at the point when ``r + z se_r < margin`` for one (decisively within the margin: not "relatively large"; an
+      equivalence reading, so that a small difference measured precisely decides; where probe noise dominates every
+      variance, it fails);
+    * else undecided there; an unbounded (``inf``) degree term decides nothing (session 45's fresh review: an overflow is no
+      measured variance).
 
-    ``made``: ``{point: share of the way from the runs' start to the optimum}``; a point short of ``gate_share`` (D4.1's
-    gate: the variance where the runs never were is not what they feel) is recorded but decides nothing; None: every point
-    decides. ``probe_weight``: the variance at ``M'`` probes from draws with ``M`` (session 58's review): the probe part is
-    an average over the probes, so it scales as ``1/M``; ``M / M'`` weighs the draws' probe part and its standard error (0:
-    ``M'`` infinite, exact traces, the degree part alone, exact). Returns ``{"outcome", "reason", "points": {point: {rule:
-    variance, "degree term " + rule, "excess " + other (r), "se excess " + other, "past the gate", "outcome"}}}``."""
+    Over the points (session 61; the paper does not say where the runs' variance is read): holds (True) where every deciding
+    point holds, fails (False) where every deciding point fails; where one holds and another fails the point of reading
+    turns it (``"split"`` True: undecided, the reason naming both); else undecided (None). ``made``: ``{point: share of the
+    way from the runs' start to the optimum}``; a point short of ``gate_share`` (D4.1's gate: the variance where the runs
+    never were is not what they feel) is recorded but decides nothing; None: every point decides. ``probe_weight``: the
+    variance at ``M'`` probes from draws with ``M`` (session 58's review): the probe part is an average over the probes, so it
+    scales as ``1/M``; ``M / M'`` weighs the draws' probe part and its standard error (0: ``M'`` infinite, exact traces, the
+    degree part alone, exact). Returns ``{"outcome", "reason", "split", "points": {point: {rule: variance, "degree term " +
+    rule, "excess " + other (r), "se excess " + other, "past the gate", "outcome"}}}``."""
     check_table("table", table, ("point", "rule", "draw", "sq", "degree sq"))
     margin = check_real("margin", margin, low=0.0)
     z = check_real("z", z, low=0.0)
@@ -518,7 +523,7 @@ def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float
         raise TypeError(f"degree_terms must be a mapping point -> {{rule: degree term}}; got {type(degree_terms).__name__}")
     if made is not None and not isinstance(made, dict):
         raise TypeError(f"made must be a mapping point -> share of the way to the optimum; got {type(made).__name__}")
-    out, verdicts, short, unbounded = {}, [], [], []
+    out, short, unbounded, needs = {}, [], [], []
     for point, rows in table.groupby("point", sort=False):
         check_choices(f"point {point}'s rules", [reference, *others], set(rows["rule"]))
         terms = degree_terms.get(point)
@@ -543,31 +548,91 @@ def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float
             stats |= {f"excess {o}": rel, f"se excess {o}": se}
             unbounded += [] if bounded else [f"{o} at {point}"]
             cmp.append(None if not bounded else True if rel - z * se > margin else False if rel + z * se < margin else None)
+            if bounded and cmp[-1] is None:   # what would decide it: the draws at which z SE clear the margin
+                needs.append((str(point), f"{o} at {point} ~{len(probe) * (z * se / abs(rel - margin)) ** 2:,.0f}" if rel != margin
+                              else f"{o} at {point}: on the margin"))
         outcome = False if False in cmp else True if all(c is True for c in cmp) else None
-        if past:
-            verdicts.append(outcome)
-        else:
-            short.append(str(point))
+        short += [] if past else [str(point)]
         out[str(point)] = (var | {f"degree term {r}": float(terms[r]) for r in (reference, *others)} | stats
                            | {"past the gate": bool(past), "outcome": outcome if past else None})
     if not out:
         raise ValueError("table must hold draws at one point at least")
-    overall = None if not verdicts else False if False in verdicts else True if all(v is True for v in verdicts) else None
-    undecided = [p for p, v in out.items() if v["outcome"] is None and v["past the gate"]]
-    why = ([f"at {', '.join(undecided)} the excess of the others' variance over the {reference} one's is within {z:g} standard "
-            f"errors of the margin {margin:g}"] if undecided else []) + (
+    deciding = {p: v["outcome"] for p, v in out.items() if v["past the gate"]}
+    said = set(deciding.values())
+    overall = None if not deciding or len(said) > 1 else said.pop()
+    split = {True, False} <= set(deciding.values())
+    undecided = [p for p, v in deciding.items() if v is None]
+    why = ([f"the point of reading turns it: the others' variance is relatively large at {', '.join(p for p, v in deciding.items() if v)} "
+            f"and within the margin {margin:g} at {', '.join(p for p, v in deciding.items() if v is False)}"] if split else []) + (
+        [f"at {', '.join(undecided)} the excess of the others' variance over the {reference} one's is within {z:g} standard "
+         f"errors of the margin {margin:g} (the draws at which {z:g} standard errors would clear it, were they to fall as one over the "
+         f"square root of the draws: {', '.join(t for p, t in needs if p in undecided)}; {len(table['draw'].unique())} drawn)"] if undecided else []) + (
         [f"the degree term is unbounded (inf, an overflow: no measured variance) for {', '.join(unbounded)}"] if unbounded else []) + (
         [f"{', '.join(short)} short of D4.1's gate ({gate_share:g} of the way to the optimum): not deciding"] if short else [])
-    return {"outcome": overall, "reason": None if overall is not None else "; ".join(why) or "no point decides", "points": out}
+    return {"outcome": overall, "reason": None if overall is not None else "; ".join(why) or "no point decides", "split": split,
+            "points": out}
+
+
+def d43_claim_args(draws: pd.DataFrame, degree_terms: dict, *, made: dict, gate_share: float, seed: int, setting: dict, stand_in: dict,
+                   no_authors_construction: str, margin: float = D43_MARGIN, margins=D43_MARGIN_READINGS) -> dict:
+    """D4.3 decided on the variance the runs see (session 61, settling sessions 59's and 60's reviews: the paper's sentence
+    "As reported in Figure 2(c), other distributions have relatively large variances so that they converge slower" is about
+    the runs; Lemma 2's ``Var_C`` cannot fail here, :func:`lemma2_holds`, beside): :func:`d43_common_reading` at the runs'
+    own ``M`` (``draws``: :func:`common_gradient_draws` with the runs' ``M``, probe weight 1) and the degrees they can draw
+    (``degree_terms``: :func:`degree_term` with ``budget``), at the points the runs pass (D4: the end of the optimal arm's
+    median run and the optimum; ``made``, ``gate_share``: D4.1's gate), at ``margin`` (ours), read at each of ``margins``
+    (ours; :func:`three_valued_readings`, bootstrap over the draws: the claim's threshold, whose decisive readings can turn
+    it). Returns ``{"reading", "args"}``: the reading and :meth:`Experiment.claim
+    <inferopt.experiment.record.Experiment.claim>`'s keyword arguments, the threshold among them:
+
+    * where the points disagree (``"split"``): a gated test (:class:`~inferopt.experiment.support.Gated`), inconclusive,
+      with a ``reading`` diagnosis naming each point's verdict (the point of reading turns it; the paper does not say
+      where) and what would decide it;
+    * else ``holds`` (the reading's outcome; undecided: False, its diagnosis
+      :class:`~inferopt.experiment.claims.Unearned` with the reason, inconclusive) with its bootstrap ``support`` over the
+      draws (:func:`~inferopt.experiment.support.agreeing_test`; computed once) and :func:`chosen_cell_diagnosis` (a decisive
+      failure: ``stand-in`` with ``stand_in``'s text and evidence; ``setting``, ``no_authors_construction`` its other
+      arguments, the draws the independent units)."""
+    from ..support import Gated
+
+    if not isinstance(made, dict):
+        raise TypeError(f"made must be a mapping point -> share of the way to the optimum; got {type(made).__name__}")
+    margin = check_real("margin", margin, low=0.0)
+    if isinstance(margins, str) or not hasattr(margins, "__iter__"):
+        raise TypeError(f"margins must be a list of margins; got {margins!r}")
+
+    def outcome_at(t, m):
+        return d43_common_reading(t, degree_terms, margin=m, made=made, gate_share=gate_share)["outcome"]
+    r = d43_common_reading(draws, degree_terms, margin=margin, made=made, gate_share=gate_share)
+    threshold = {"value": margin, "source": "ours", "unit": "Poisson's and the negative binomial's gradient variance at the runs' M above "
+                 "the optimal one's, as a share of it, at the points the runs pass",
+                 "readings": three_valued_readings(outcome_at, draws, [check_real("margins (an entry of)", m, low=0.0) for m in margins],
+                                                   chosen=margin, by="draw", seed=seed)}
+    if r["split"]:
+        at = {p: v["outcome"] for p, v in r["points"].items() if v["past the gate"]}
+        why = (f"the verdict turns with the point the runs' gradient variance is read at ({'; '.join(f'{p}: ' + ('holds' if v else 'fails') for p, v in at.items() if v is not None)}; "
+               "both are points the runs pass, and the paper does not say where its variances are read)")
+        return {"reading": r, "args": dict(test=Gated(why), table=draws, by="draw", threshold=threshold, diagnosis={
+            "kind": "reading", "text": why[:1].upper() + why[1:] + "; what would decide it: the paper's own M and where it reads "
+            "the variance (its supplement), or runs long enough that the point on the path meets the optimum.",
+            "evidence": {"readings": [{"value": p, "verdict": "holds" if v else "fails"} for p, v in at.items() if v is not None]}})}
+    support = bootstrap_support(agreeing_test(lambda t: outcome_at(t, margin), r["outcome"]), draws, by="draw", seed=seed)
+    units = int(draws["draw"].nunique())
+    diagnosis = chosen_cell_diagnosis(r, support, setting=setting, seeds=units, main_seeds=units, stand_in=stand_in,
+                                      text="The runs' gradient variance at their own M, read at the points they pass.",
+                                      no_authors_construction=no_authors_construction)
+    return {"reading": r, "args": dict(holds=r["outcome"] is True, support=support, diagnosis=diagnosis, threshold=threshold)}
 
 
 def lemma2_holds(variance: pd.DataFrame, margin: float = D43_MARGIN) -> dict:
-    """D4.3 on Lemma 2's Chebyshev-weighted variance (the paper's variance, eq. (9), Fig. 1; session 58's review: the degree
-    part, the statistic that carries the paper's mechanism): ``{cell: holds}``, each cell of ``variance`` (columns ``cell,
-    distribution, Var_C``; :func:`~inferopt.spectral.chebyshev_weighted_variance`, exact) holding where Poisson's and the
-    negative binomial's ``Var_C`` exceed the optimal one's by more than ``margin`` of it (:func:`~.completion.d43_test` on
-    the optimal one's raised by that share; an infinite ``Var_C``, a reweighted tail that outgrows the coefficients' decay,
-    is larger than any finite one). One exact computation per cell: deterministic."""
+    """Lemma 2's Chebyshev-weighted variance (eq. (9), Fig. 1) per cell, beside D4.3 (session 61: it cannot fail here --
+    Poisson's is unbounded for any geometric decay of the Chebyshev coefficients, the negative binomial's (p = 0.5) whenever
+    rho^2 < 2, and the optimal distribution minimises it by Lemma 2's proof -- so deciding on it restates the theorem;
+    Fig. 1's observation is D1's claim D1.1): ``{cell: holds}``, each cell of ``variance`` (columns ``cell, distribution,
+    Var_C``; :func:`~inferopt.spectral.chebyshev_weighted_variance`, exact) holding where Poisson's and the negative
+    binomial's ``Var_C`` exceed the optimal one's by more than ``margin`` of it (:func:`~.completion.d43_test` on the
+    optimal one's raised by that share; an infinite ``Var_C``, a reweighted tail that outgrows the coefficients' decay, is
+    larger than any finite one). One exact computation per cell: deterministic."""
     check_table("variance", variance, ("cell", "distribution", "Var_C"))
     margin = check_real("margin", margin, low=0.0)
     raised = variance.assign(Var_C=np.where(variance["distribution"] == "optimal", variance["Var_C"].astype(float) * (1.0 + margin),
@@ -575,44 +640,18 @@ def lemma2_holds(variance: pd.DataFrame, margin: float = D43_MARGIN) -> dict:
     return {str(c): d43_test(rows) for c, rows in raised.groupby("cell", sort=False)}
 
 
-def d43_variance_readings(variance: pd.DataFrame, *, margin: float = D43_MARGIN, margins=D43_MARGIN_READINGS) -> dict:
-    """D4.3 ("other distributions have relatively large variances", Sec. 5.1 on Fig. 2(c)) decided on Lemma 2's ``Var_C``
-    alone (eq. (9), the variance Fig. 1 plots; session 60's review of the paper run: the runs' gradient variance at M = 30
-    probes is 99.6-99.96 % probe part (drawn on probes common to the distributions), and its degree part over the degrees
-    of probability >= 1/budget cuts away the tail that makes ``Var_C`` large: another quantity, read beside by
-    :func:`d43_gradient_readings`, never turning this verdict). Over every cell of ``variance`` (:func:`lemma2_holds`,
-    :func:`~inferopt.experiment.verdict_map.map_holds` over the cells) at ``margin`` (ours), read at each of ``margins``
-    (ours) too: each reading ``{"value": m, "verdict", "deterministic"}`` (exact: nothing random). The claim's verdict is
-    the chosen margin's where no decisive reading turns it, else inconclusive, kind ``reading``: :meth:`Experiment.claim
-    <inferopt.experiment.record.Experiment.claim>` computes it from ``chosen`` and the ``readings`` (session 59's re-read:
-    computed once, there). Returns ``{"chosen": True / False / None, "cells": {cell: holds}, "readings": [...]}``."""
-    from ..verdict_map import map_holds
-
-    margin = check_real("margin", margin, low=0.0)
-    if isinstance(margins, str) or not hasattr(margins, "__iter__"):
-        raise TypeError(f"margins must be a list of margins; got {margins!r}")
-    said = {True: "holds", False: "fails", None: "inconclusive"}
-
-    def over_map(cells_):
-        return map_holds([said[v] for v in cells_.values()])
-    cells = lemma2_holds(variance, margin)
-    readings_ = [{"value": float(m), "verdict": said[over_map(lemma2_holds(variance, m))],
-                  "deterministic": "Lemma 2's Var_C, exact in every cell"}
-                 for m in sorted({*(check_real("margins (an entry of)", m, low=0.0) for m in margins), margin})]
-    return {"chosen": over_map(cells), "cells": cells, "readings": readings_}
-
-
 def d43_gradient_readings(draws: pd.DataFrame, terms: dict, *, M: int, probes=D43_PROBES, margin: float = D43_MARGIN, made=None,
                           gate_share: float = 0.0, seed: int = 0) -> dict:
-    """The runs' stochastic-gradient variance read beside D4.3, never deciding it (session 60's review of the paper run:
-    D4.3 is decided on Lemma 2's ``Var_C``, :func:`d43_variance_readings`); D4.1's mechanism, why its arms can tie where the
-    probes' noise swamps the degree part (session 58's review). Each reading ``[1/M', p]`` is :func:`d43_common_reading` on
-    the common-probe ``draws`` (drawn with ``M`` probes) at ``margin``, at ``M'`` probes (``M`` and each of ``probes``;
-    None: infinite, the probe part vanishing as ``1/M'``) and its degree part over the degrees of probability at least
-    ``p`` (``terms``: ``{p: {point: {rule: degree_term}}}``, each ``p`` above 0: D4's ``1/budget`` and
-    :data:`D43_LEAST`); a decided reading stands on its bootstrap support over the draws (:func:`three_valued_readings`),
-    an undecided one is ``inconclusive``. ``made``, ``gate_share``: D4.1's gate (:func:`d43_common_reading`). Returns
-    ``{"readings": [{"value", "verdict"[, "support"]}], "gradient": {str(value): d43_common_reading}}``."""
+    """The runs' stochastic-gradient variance at other probe counts and tail cuts, beside D4.3 (decided at the runs' own
+    ``M`` and the degrees of probability at least ``1/budget``, :func:`d43_claim_args`; session 61: these readings are not
+    what the runs see, so they never turn it) and D4.1's mechanism, why its arms can tie where the probes' noise swamps the
+    degree part (session 58's review). Each reading ``[1/M', p]`` is :func:`d43_common_reading` on the common-probe
+    ``draws`` (drawn with ``M`` probes) at ``margin``, at ``M'`` probes (``M`` and each of ``probes``; None: infinite, the
+    probe part vanishing as ``1/M'``) and its degree part over the degrees of probability at least ``p`` (``terms``: ``{p:
+    {point: {rule: degree_term}}}``, each ``p`` above 0: D4's ``1/budget`` and :data:`D43_LEAST`); a decided reading stands
+    on its bootstrap support over the draws (:func:`three_valued_readings`), an undecided one is ``inconclusive``.
+    ``made``, ``gate_share``: D4.1's gate (:func:`d43_common_reading`). Returns ``{"readings": [{"value", "verdict"[,
+    "support"]}], "gradient": {str(value): d43_common_reading}}``."""
     M = check_int("M", M, low=1)
     if not isinstance(terms, dict) or not terms:
         raise TypeError(f"terms must map a least probability to {{point: {{rule: degree term}}}}; got {terms!r}")
