@@ -13,7 +13,7 @@ from inferopt.experiment import Experiment
 from inferopt.experiment.claims import Unearned
 from inferopt.experiment.spectral import degree_claims
 from inferopt.experiment.spectral.degree_claims import (chosen_cell_diagnosis, common_gradient_draws, d41_cell, d41_diagnosis, d41_reading,
-                                                        d43_claim_args, d43_common_reading, d43_gradient_readings, degree_term, lemma2_holds,
+                                                        d43_claim_args, d43_common_reading, d43_gradient_readings, degree_term, lemma2_holds, level_off_estimate,
                                                         map_cells_to_run, settled_fixed_point, three_valued_readings, variance_split)
 from inferopt.experiment.support import agreeing_test
 from inferopt.experiment.support import bootstrap_support
@@ -451,16 +451,48 @@ def test_lemma2_var_c_and_the_other_gradient_readings_never_turn_d43(tmp_path):
         d43_gradient_readings(tie, {1 / 3000: small}, M=30, probes=(0,))
 
 
-def test_variance_split_names_the_probe_share():
-    s = variance_split({"path": {"optimal": 21792.9, "degree term optimal": 8.6}})
+def test_variance_split_names_the_probe_share_and_the_m_for_half():
+    s = variance_split({"path": {"optimal": 21792.9, "degree term optimal": 8.6}}, M=30)
     assert s["path"]["probe share"] == pytest.approx(0.999605, rel=1e-5) and s["path"]["degree part"] == 8.6
+    # one degree a step shared by the M probes: the probe part falls as 1/M, the degree part stays; half at M * probe / degree
+    assert s["path"]["M for half"] == pytest.approx(30 * (21792.9 - 8.6) / 8.6)
+    assert variance_split({"p": {"optimal": 2.0, "degree term optimal": 0.0}}, M=30)["p"]["M for half"] == float("inf")
     with pytest.raises(ValueError, match="optimal"):
-        variance_split({"path": {"poisson": 1.0}})
+        variance_split({"path": {"poisson": 1.0}}, M=30)
     with pytest.raises(TypeError, match="points"):
-        variance_split({})
+        variance_split({}, M=30)
+    with pytest.raises(ValueError, match="M"):
+        variance_split({"path": {"optimal": 21792.9, "degree term optimal": 8.6}}, M=0)
     # a zero variance has no shares (session 59's re-read: it divided by zero)
     with pytest.raises(ValueError, match="points\\['path'\\]"):
-        variance_split({"path": {"poisson": 0.0, "degree term poisson": 0.0}}, rule="poisson")
+        variance_split({"path": {"poisson": 0.0, "degree term poisson": 0.0}}, rule="poisson", M=30)
+
+
+def curve_table(A, alpha, *, optimum=1.0, decay=0.01, T=600, every=20, seeds=3):
+    """Runs on the curve optimum + A (1 + decay t)^-alpha, summarised as run_table and run_levels summarise them."""
+    e = np.arange(0, T + 1, every)
+    f = optimum + A * (1.0 + decay * e) ** -alpha
+    w = f[e >= 0.7 * T]
+    h = w.size // 2
+    row = {"method": "optimal", "iterations": T, "half-time RMSE": f[e <= T / 2][-1], "final RMSE": f[-1], "level": w.mean(),
+           "drift": w[:h].mean() - w[-h:].mean()}
+    return pd.DataFrame([row | {"seed": k} for k in range(seeds)])
+
+
+def test_level_off_estimate_recovers_the_curve_and_the_step_its_window_levels_off():
+    """Session 61: what would decide D4.1 / D4.2 while the runs still fall -- the steps their median run levels off at."""
+    kw = dict(start=1.2, optimum=1.0, decay=0.01, window=0.3, eval_every=20)
+    fast = level_off_estimate(curve_table(0.2, 2.0), "optimal", noise=0.001, **kw)
+    slow = level_off_estimate(curve_table(0.2, 0.4), "optimal", noise=0.001, **kw)
+    assert fast["alpha"] == pytest.approx(2.0, rel=1e-3) and slow["alpha"] == pytest.approx(0.4, rel=1e-3) and slow["rms"] < 1e-6
+    # a run already level: its own budget; a slow one: later, further along the way; the larger the noise, the sooner
+    assert fast["steps"] == 600 and slow["steps"] > 600 and 0 < slow["share"] < 1
+    assert level_off_estimate(curve_table(0.2, 0.4), "optimal", noise=0.003, **kw)["steps"] < slow["steps"]
+    assert level_off_estimate(curve_table(0.2, 0.4), "optimal", noise=1e-7, longest=2, **kw)["steps"] is None
+    with pytest.raises(ValueError, match="optimum"):
+        level_off_estimate(curve_table(0.2, 0.4), "optimal", noise=0.001, **(kw | {"optimum": 1.3}))
+    with pytest.raises(ValueError, match="noise"):
+        level_off_estimate(curve_table(0.2, 0.4), "optimal", noise=0.0, **kw)
 
 
 # ----------------------------------------------------------------------------- session 59's re-read: most runs of an arm diverged

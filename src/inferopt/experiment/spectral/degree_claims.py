@@ -343,13 +343,17 @@ def d41_diagnosis(reading: dict, cells, text: str, *, chosen: dict, no_authors_c
     return completion_diagnosis(cells, text, chosen=chosen, no_authors_construction=no_authors_construction)
 
 
-def variance_split(points: dict, rule: str = "optimal") -> dict:
-    """How ``rule``'s gradient variance splits at each point of :func:`d43_common_reading`'s ``points``: ``{point: {"variance",
-    "probe part", "degree part", "probe share"}}`` (the probe part the variance less its degree term). D4.1's mechanism
-    (session 58's review: at M = 30 the probes' noise is almost all of it, the degree part, where the distributions differ,
-    about 9 in 22,000). A variance not above 0 has no shares: ValueError."""
+def variance_split(points: dict, rule: str = "optimal", *, M: int) -> dict:
+    """How ``rule``'s gradient variance splits at each point of :func:`d43_common_reading`'s ``points`` (drawn with ``M``
+    probes a step): ``{point: {"variance", "probe part", "degree part", "probe share", "M for half"}}`` (the probe part
+    the variance less its degree term). D4.1's mechanism (session 58's review: at M = 30 the probes' noise is almost all
+    of it). Algorithm 1 (line 3) draws one degree a step, shared by the ``M`` probes, so the probe part falls as ``1/M``
+    and the degree part, where the distributions differ, does not (session 61): ``"M for half"``, the probes a step at
+    which the degree part would be half the variance, is ``M`` times the probe part over the degree part (``inf`` with no
+    degree part). A variance not above 0 has no shares: ValueError."""
     if not isinstance(points, dict) or not points:
         raise TypeError(f"points must be d43_common_reading's points; got {points!r}")
+    M = check_int("M", M, low=1)
     out = {}
     for pt, v in points.items():
         if rule not in v or f"degree term {rule}" not in v:
@@ -357,8 +361,55 @@ def variance_split(points: dict, rule: str = "optimal") -> dict:
         var, deg = float(v[rule]), float(v[f"degree term {rule}"])
         if not var > 0.0:
             raise ValueError(f"points[{pt!r}]: {rule!r}'s variance is {var!r}: no share of it to read")
-        out[pt] = {"variance": var, "probe part": var - deg, "degree part": deg, "probe share": (var - deg) / var}
+        out[pt] = {"variance": var, "probe part": var - deg, "degree part": deg, "probe share": (var - deg) / var,
+                   "M for half": M * (var - deg) / deg if deg > 0.0 else float("inf")}
     return out
+
+
+def level_off_estimate(table: pd.DataFrame, arm: str, *, start: float, optimum: float, decay: float, window: float, noise: float,
+                       z: float = 2.0, eval_every: int = 1, longest: int = 100) -> dict:
+    """The steps at which ``arm``'s median run would level off (session 61: D4.1's and D4.2's verdicts are the budget's while
+    every arm still falls), estimated from its committed curve's summary in ``table`` (:func:`~.completion.run_table` with
+    :func:`~.completion_degrees.run_levels`' ``level`` and ``drift``): the medians over the seeds of the test RMSE at half
+    the run's steps and at its end and the means over the two halves of the last ``window`` of its steps (``level`` plus and
+    less half the ``drift``), with ``start`` at step 0. Fitted (least squares) by ``optimum + A (1 + decay t)^-alpha``: the
+    asymptote pinned at the model's optimum (unbiased SGD's limit as the step ``eta_0 / (1 + decay t)`` decays; a free
+    asymptote does not settle on a curve still linear in ``log(1 + decay t)``), the power law of a linear rate in the sum of
+    those steps. Levelled off at the first ``T`` (a multiple of ``eval_every``, up to ``longest`` times the run's steps)
+    whose window, read as :func:`~.completion_degrees.run_levels` reads it, falls by at most ``z`` times ``noise`` (D4.2's
+    rule). An estimate, not a measurement: for SGD-DET, whose limit is its own floor above the optimum, it is an upper
+    bound. Returns ``{"steps" (None: not within the horizon), "share" (of the way from ``start`` to ``optimum`` there),
+    "A", "alpha", "rms" (the fit's residual)}``."""
+    from scipy.optimize import least_squares
+
+    check_table("table", table, ("method", "iterations", "half-time RMSE", "final RMSE", "level", "drift"))
+    start, optimum = check_real("start", start), check_real("optimum", optimum)
+    if not optimum < start:
+        raise ValueError(f"the optimum's test RMSE {optimum} must be below the start's {start}: the way has no length")
+    decay, window = check_real("decay", decay, low=0.0, low_open=True), check_real("window", window, low=0.0, low_open=True, high=1.0)
+    noise, z = check_real("noise", noise, low=0.0, low_open=True), check_real("z", z, low=0.0)
+    eval_every, longest = check_int("eval_every", eval_every, low=1), check_int("longest", longest, low=1)
+    med = {c: float(np.median(_arm(table, arm, c))) for c in ("iterations", "half-time RMSE", "final RMSE", "level", "drift")}
+    T0 = int(med["iterations"])
+
+    def curve(q, t):
+        return optimum + q[0] * (1.0 + decay * np.asarray(t, dtype=float)) ** -q[1]
+
+    def halves(q, T):
+        e = np.arange(0, T + 1, eval_every)
+        w = e[e >= T - window * T]
+        h = w.size // 2
+        return float(curve(q, w[:h]).mean()), float(curve(q, w[-h:]).mean())
+
+    def residuals(q):
+        first, last = halves(q, T0)
+        return [curve(q, 0) - start, curve(q, T0 // 2) - med["half-time RMSE"], first - (med["level"] + med["drift"] / 2),
+                last - (med["level"] - med["drift"] / 2), curve(q, T0) - med["final RMSE"]]
+    fit = least_squares(residuals, [start - optimum, 0.5], bounds=([0.0, 0.0], [np.inf, np.inf]))
+    q = fit.x
+    steps = next((T for T in range(T0, longest * T0 + 1, eval_every) if np.subtract(*halves(q, T)) <= z * noise), None)
+    share = None if steps is None else float((start - curve(q, steps)) / (start - optimum))
+    return {"steps": steps, "share": share, "A": float(q[0]), "alpha": float(q[1]), "rms": float(np.sqrt(np.mean(np.square(fit.fun))))}
 
 
 def settled_fixed_point(problem, starts: dict, degree: int, **kwargs):
