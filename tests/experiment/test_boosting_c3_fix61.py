@@ -3,6 +3,8 @@ only the map's cells of the authors' construction (their own rows' verdicts) are
 ours_fails_on_stand_in); construction_decides bootstraps once and names every authors' cell that holds. Each deciding
 function holds and fails on constructed inputs."""
 
+from functools import partial
+
 import pytest
 
 from inferopt.experiment import boosting_claims as bc
@@ -10,7 +12,7 @@ from inferopt.experiment.boosting import authors_cell, halves_diagnosis
 from inferopt.experiment.claims import Unearned
 from inferopt.experiment.support import Gated
 from inferopt.experiment.verdict_map import cell
-from test_boosting_claims import make_records
+from test_boosting_claims import _paper_scale_ratios, make_records
 
 UNTESTED = ("another data set and features", "another separability")
 #: every adaptive rule 0.004 train LL per point below line search (C3.7 at the paper scale: AdaFW -0.0041, AdaAFW -0.0051)
@@ -81,3 +83,44 @@ def test_construction_decides_names_every_authors_cell_that_holds():
     loose = {"kind": "construction", "text": split, "evidence": {"sweep": [cell({"rules": "x"}, True, construction="authors")],
                                                                  "halves": halves}}
     assert bc.construction_decides(bc.elbo_curves_above, down, loose)[0] is bc.elbo_curves_above
+
+
+def _timed(fit: float, **ratios):
+    """C3.5-authors-exact's paper-scale work ratios (AdaFW 4.23x, AdaAFW 12.4x, AdaPFW 11.4x, line search 26x the
+    predefined step's 200 log p evaluations a step), each step 1 ms per 1,000 evaluations and every rule's component fit
+    ``fit`` CPU seconds per iteration (``ratios``: other work ratios, as _paper_scale_ratios takes them)."""
+    rec = _paper_scale_ratios(**ratios)
+    rec["time_step"] = rec.work_step * 1e-3
+    rec["time_greedy"] = (rec.iteration >= 1) * fit
+    return rec
+
+
+def test_c35_reads_its_cost_unit_with_the_measured_shared_cost_and_can_turn_or_not():
+    """Session 61's review C3d: the cost every rule shares is measured (each rule's component fit added to its step-size
+    seconds: fit_seconds), not fitted to Table 3's line-search ratio; the count decides unless the measured reading
+    decides it the other way, each decisively (inconclusive, reading)."""
+    cut, mean = [2, 5, 6.82, 39], "mean"
+    test = partial(bc.cost_ratios_in_range, bounds=cut, approach=mean)
+    some = _timed(0.3)                        # line search 5.5 / 0.5 = 11x; the adaptive mean 4.34x: inside both ranges
+    fit = bc.fit_seconds(some)
+    assert fit["ratios"]["line_search"] == pytest.approx(11.0) and fit["fit_per_iteration"]["adafw"] == pytest.approx(0.3)
+    assert bc.fit_seconds_in_range(some, cut, mean) and not test(some)
+    gate, diag = bc.cost_unit_decides(test, some, {"kind": "stand-in", "text": "x."}, bounds=cut, approach=mean)
+    assert isinstance(gate, Gated) and diag["kind"] == "reading" and "turns with the cost unit" in gate.reason
+    assert "Line-search 11x" in diag["text"] and diag["evidence"]["on the count alone"]["kind"] == "stand-in"
+    assert [c["verdict"] for c in diag["evidence"]["sweep"]] == ["fails", "holds"]
+    c = _exp().claim("C3.5", "Ranges.", test=gate, table=some, by="replicate", diagnosis=diag)
+    assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "reading"
+    # the whole fit dwarfs the step (3 s an iteration: line search 2.56x, below 7x): both fail, the count decides; the
+    # mean above its range on the count and below it with the fit: a cost between would bring it inside, said
+    heavy = _timed(3.0)
+    kept, said = bc.cost_unit_decides(test, heavy, {"kind": "stand-in", "text": "x."}, bounds=cut, approach=mean)
+    assert kept is test and said["kind"] == "stand-in" and "the cost unit does not turn it, and the count decides." in said["text"]
+    assert said["text"].endswith("deciding nothing).") and "a shared cost between the two would bring it inside" in said["text"]
+    # AdaAFW and AdaPFW at 30x: the mean stays above its range with the fit too (9.16x), nothing between is said
+    wide = _timed(0.3, adaafw=30.0, adapfw=30.0)
+    kept, said = bc.cost_unit_decides(test, wide, {"kind": "stand-in", "text": "x."}, bounds=cut, approach=mean)
+    assert kept is test and said["text"].endswith("the cost unit does not turn it, and the count decides.")
+    assert bc.cost_unit_decides(test, heavy, None, bounds=cut, approach=mean) == (test, None)
+    with pytest.raises(ValueError, match="predefined"):
+        bc.fit_seconds(heavy[heavy.method != "predefined"])
