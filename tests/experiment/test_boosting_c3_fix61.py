@@ -1,7 +1,8 @@
 """Session 61's review C3d of C3 and the re-read of session 60: C3.7 decided on our construction earns ``stand-in`` where
 only the map's cells of the authors' construction (their own rows' verdicts) are undecided (better_power,
-ours_fails_on_stand_in); construction_decides bootstraps once and names every authors' cell that holds. Each deciding
-function holds and fails on constructed inputs."""
+ours_fails_on_stand_in); construction_decides bootstraps once and names every authors' cell that holds; C3.5's cost unit
+read with the shared cost measured (fit_seconds), not fitted; the -common rows' work taken apart (common_draws_work).
+Each deciding function holds and fails on constructed inputs."""
 
 from functools import partial
 
@@ -124,3 +125,31 @@ def test_c35_reads_its_cost_unit_with_the_measured_shared_cost_and_can_turn_or_n
     assert bc.cost_unit_decides(test, heavy, None, bounds=cut, approach=mean) == (test, None)
     with pytest.raises(ValueError, match="predefined"):
         bc.fit_seconds(heavy[heavy.method != "predefined"])
+
+
+def _common(ls_work: float):
+    """Common-draws records: the gap 200 a step, line search's 25 derivative calls at ``ls_work`` a step, AdaFW one trial
+    at 400, AdaAFW and AdaPFW one trial at 400 plus 100 per component held before the step (1, 2, 3, 4 at t = 1..4)."""
+    rec = make_records(work={"predefined": 200, "line_search": ls_work, "adafw": 400, "adaafw": 400, "adapfw": 400},
+                       tries={"predefined": 0, "line_search": 25})
+    rec["n_components"] = rec.iteration + 1
+    corrective = rec.method.isin(["adaafw", "adapfw"]) & (rec.iteration >= 1)
+    rec.loc[corrective, "work_step"] += 100 * rec.loc[corrective, "iteration"]
+    return rec
+
+
+def test_common_draws_work_shows_the_same_draw_set_for_every_rule_or_not():
+    """Session 61's review C3d of the -common rows: line search's 25 calls collapsed to two passes, AdaAFW's and AdaPFW's
+    stayed near 98,000: the step's work taken apart shows one draw set per step for every rule (equal reuse), the rest the
+    gap and the away vertex's estimate."""
+    work = bc.common_draws_work(_common(400), 100)
+    assert {m: w["draw_set"] for m, w in work.items()} == {"predefined": 0.0, "line_search": 200.0, "adafw": 200.0,
+                                                           "adaafw": 200.0, "adapfw": 200.0}
+    assert work["adaafw"]["vertex"] == pytest.approx(250.0) and work["line_search"]["per_call"] == pytest.approx(8.0)
+    text = bc.common_draws_sentence(work)
+    assert "Line-search 400 = gap 200 + away vertex 0 + draw set 200 over 25 derivative calls (8 a call)" in text
+    # fresh draws at every derivative call (200 a call): the draw set is no longer the same, and shows it
+    fresh = bc.common_draws_work(_common(5200), 100)
+    assert fresh["line_search"]["draw_set"] == 5000.0 and fresh["line_search"]["per_call"] == 200.0
+    with pytest.raises(ValueError, match="predefined"):
+        bc.common_draws_work(_common(400).query("method != 'predefined'"), 100)

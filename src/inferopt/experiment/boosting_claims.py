@@ -609,6 +609,45 @@ def _draw_cells(test, what: str, records: pd.DataFrame, common: pd.DataFrame) ->
             cell(DRAWS_COMMON, test(common), support=replicate_support(test, common)), text)
 
 
+def common_draws_work(records: pd.DataFrame, n_samples: int) -> dict:
+    """Each rule's step-size work per step with common draws within each step (``ls_draws='fixed'``, ``reuse_samples=True``:
+    one draw set per step, shared by the line search's derivative calls and by every rule's trials, ``log p`` at it
+    once; :mod:`~inferopt.boosting.problem`), taken apart (session 61's review C3d of the -common rows: line search's 25
+    calls collapsed to two passes while AdaAFW and AdaPFW stayed near 98,000, read as unequal reuse): ``{rule: {"step":
+    its mean work per step, "calls": its trials or derivative calls per step (``n_tries``), "gap": the gap's estimate
+    (the predefined step's work per step, which every rule takes), "vertex": the away vertex's estimate of the away and
+    pairwise rules (their ``argmax_grad_dotp``: ``n_samples`` draws per component held before the step, none for the
+    others), "draw_set": the rest, the step's one draw set, "per_call": ``draw_set / calls``}}``. Equal reuse shows as
+    the same ``draw_set`` whatever the number of calls."""
+    check_table("records", records, ("method", "replicate", "iteration", "work_step", "n_tries", "n_components"))
+    n_samples = check_int("n_samples", n_samples, low=1)
+    held = records.sort_values("iteration").groupby(["method", "replicate"]).n_components.shift(1)
+    steps = records.assign(held=held)[records.iteration >= 1]
+    if "predefined" not in set(steps.method):
+        raise ValueError(f"records must hold the predefined step's runs; got {sorted(set(steps.method))}")
+    gap = float(steps[steps.method == "predefined"].work_step.mean())
+    out = {}
+    for m, g in steps.groupby("method"):
+        step, calls = float(g.work_step.mean()), float(g.n_tries.fillna(0).mean())
+        vertex = float(n_samples * g.held.mean()) if m in CORRECTIVE else 0.0
+        rest = step - gap - vertex if m != "predefined" else 0.0
+        out[m] = {"step": step, "calls": calls, "gap": gap, "vertex": vertex, "draw_set": rest,
+                  "per_call": rest / calls if calls else 0.0}
+    return out
+
+
+def common_draws_sentence(work: dict) -> str:
+    """:func:`common_draws_work`'s parts in a -common row's words: the same reuse for every rule (one draw set per step)
+    and where the rules' totals part (the away vertex's estimate of the away and pairwise rules)."""
+    parts = "; ".join(f"{label(m)} {w['step']:.4g} = gap {w['gap']:.4g} + away vertex {w['vertex']:.4g} + draw set "
+                      f"{w['draw_set']:.4g} over {w['calls']:.3g} {'derivative calls' if m == 'line_search' else 'trials'} "
+                      f"({w['per_call']:.3g} a call)" for m, w in work.items() if m != "predefined")
+    return (" The reuse is the same for every rule: with common draws each takes one draw set per step, log p at it once, "
+            "shared by all of its trials or derivative calls, so a further trial or call costs no evaluation of log p; "
+            f"log p evaluations per step: {parts}. The totals part by the away vertex's estimate (Eq. (15), one per "
+            "component held, the authors' argmax_grad_dotp), the direction's work, which no reuse of the step's draws removes.")
+
+
 def draws_split(test, what: str, records: pd.DataFrame, common: pd.DataFrame) -> dict | None:
     """The ``construction`` diagnosis of a speed claim decided by ``test`` whose verdict turns with how the draws within a
     step are taken: the cell as the authors' code runs the rules (``records``: every adaptive trial and every derivative
