@@ -92,3 +92,20 @@ def test_with_common_check_draws_random_lmo_step_makes_the_old_rows(distance):
     rows = [m.random_lmo_step([2, 5], 2, rng=np.random.default_rng(4), methods=("predefined", "adafw", "line_search"),
                               n_samples=50, n_eval=100, **settings) for m in (old, boosting)]
     assert rows[0].equals(rows[1])
+
+
+def test_the_claims_edit_changes_c1_2_authors_definitions_alone():
+    """reports/paper/output_preserving.yaml: session 61's C1.2-authors edit of boosting_claims.py (review C1g) changes
+    lower_at, _lower_dims and lower_law_text (a D where the rule never steps is read), removes never_steps, NEVER_STEPS
+    and never_step_text and adds forgone_gain, not_stepping_text and unread_text: C1's notebook alone calls any of them
+    (C2-C4's notebooks name none), and every other definition is unchanged."""
+    from pathlib import Path
+
+    import inferopt.experiment.boosting_claims as bc
+    changed = {"lower_at", "_lower_dims", "lower_law_text", "never_steps", "NEVER_STEPS", "never_step_text"}
+    assert_only_changed(git_blob("fb3fb1fba916fa184f06c96f3d9eddba331a46b5", "boosting_claims.py before session 61's C1g"), bc, changed)
+    names = changed | {"forgone_gain", "not_stepping_text", "unread_text"}
+    notebooks = Path(__file__).resolve().parents[2] / "notebooks"
+    for nb in ("C2_chemreact.ipynb", "C3_stand_in_classification.ipynb", *[p.name for p in notebooks.glob("C4*.ipynb")]):
+        text = (notebooks / nb).read_text()
+        assert not [n for n in names if f"{n}(" in text or f".{n}" in text], nb
