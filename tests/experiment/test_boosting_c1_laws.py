@@ -207,48 +207,59 @@ def test_c12_authors_over_the_map_of_component_laws_holds_and_fails():
     assert "1 / 2 / 3 at D = 10" in text and "no D in [10, 100] where 10 runs face a good component" in text
 
 
-def test_lower_at_skips_a_d_where_the_rule_never_steps():
-    """Review C1d (session 59): on the near law the authors' toy rule stepped in at most 1 % of the runs, so C1.2-authors
-    compared q1 alone with line search. A D where the rule's step is 0 in at least 90 % of its runs is not read."""
-    runs = lower_runs([10, 20])
-    still = runs.copy()
-    still.loc[(still.method == "adafw") & (still.dimension == 20), "gamma"] = 0.0
-    assert bc.never_steps(still, 20) and not bc.never_steps(still, 10) and not bc.never_steps(still, 50)
-    assert bc.lower_at(still, [10, 20, 10], [10, 20]) is True              # D = 10 read alone
-    still.loc[(still.method == "adafw") & (still.dimension == 10), "gamma"] = 0.0
-    assert bc.lower_at(still, [10, 20, 10], [10, 20]) is None             # nothing it steps on: not measured
-    some = runs.copy()
-    some.loc[(some.method == "adafw") & (some.dimension == 10) & (some.run < 50), "gamma"] = 0.0   # 50 of 60 still
-    assert not bc.never_steps(some, 10) and bc.never_steps(some, 10, share=0.8)
-    assert bc.never_steps(some, 10) is False and bc.never_steps(some, 10, share=0.0) is True
-    assert bc.never_steps(some, 50, share=0.0) is False                   # no run there (NaN share): False
-    with pytest.raises(ValueError, match="share"):
-        bc.never_steps(runs, 10, share=1.5)
+def _never_stepping(dims, q1_kl=1.0, **kw):
+    """lower_runs with AdaFW at γ = 0 in every run, its KL q1's (``q1_kl``), and the exact step's KL 0.5 (0.3 good)."""
+    runs = lower_runs(dims, adafw_kl=q1_kl, **kw).assign(kl_init=q1_kl)
+    runs["kl_best"] = np.where(runs.gamma_best > 0, q1_kl - 0.5, q1_kl)
+    runs.loc[runs.method == "adafw", "gamma"] = 0.0
+    runs["step_type"] = np.where(runs.method == "adafw", "fallback", "fw")
+    return runs
+
+
+def test_lower_at_reads_a_d_where_the_rule_never_steps():
+    """Review C1g (session 61): where good components exist q1 alone is not the optimum, so a rule at γ = 0 is read on
+    the paper's axis: it holds where line search lands above q1, fails where line search beats q1; not measured only
+    where the exact step is 0 in every run (there, and only there, "cannot fail")."""
+    assert bc.lower_at(_never_stepping([10, 20]), [10, 20, 10], [10, 20]) is True            # q1 1.0 below line search's 2
+    assert bc.lower_at(_never_stepping([10, 20], q1_kl=2.5), [10, 20, 10], [10, 20]) is False  # line search (2) beats q1
+    none = _never_stepping([10, 20], n_good=0)
+    assert bc.lower_at(none, [10, 20, 10], [10, 20]) is None
+    assert "exact step is 0 in every run" in bc.unread_text(none, [10, 20], 10) and "cannot fail" in bc.unread_text(none, [10, 20], 10)
+    few = _never_stepping([10, 20], n_good=3)
+    assert bc.lower_at(few, [10, 20, 10], [10, 20]) is None and "cannot fail" not in bc.unread_text(few, [10, 20], 10)
+    assert "fewer than 10 runs face a good component at D = 10 (3), D = 20 (3): not read" in bc.unread_text(few, [10, 20], 10)
+    assert bc.unread_text(_never_stepping([10]), [10], 10) == ""
+
+
+def test_forgone_gain_is_what_the_rule_gives_up_on_the_good_components():
+    runs = _never_stepping([10], n_good=20, n_bad=10)
+    lost = bc.forgone_gain(runs, [10])
+    assert lost == {10: {"good": 20, "stepped": 0.0, "exact gain": 0.5, "rule gain": 0.0, "taken": 0.0}}
+    took = runs.copy()
+    took.loc[took.method == "adafw", ["gamma", "kl"]] = [0.3, 0.75]      # half the exact step's gain, on every run
+    assert bc.forgone_gain(took, [10])[10] == {"good": 20, "stepped": 1.0, "exact gain": 0.5, "rule gain": 0.25, "taken": 0.5}
+    assert bc.forgone_gain(_never_stepping([10], n_good=0), [10]) == {}
 
 
 def test_lower_law_text_quotes_the_d_the_verdict_reads():
-    """Session 60's re-read: the evidence sentence quotes medians at the D lower_at decides on (never a D where the rule
-    never steps), and a cell lower_at does not measure prints none."""
-    runs = lower_runs([10, 20], spread=1.25)
-    runs.loc[(runs.method == "adafw") & (runs.dimension == 20), "gamma"] = 0.0
+    """Session 60's re-read: the evidence sentence quotes medians at the D lower_at decides on, a D where the rule never
+    steps included (review C1g, session 61), and a cell lower_at does not measure says why."""
+    runs = _never_stepping([10, 20], spread=1.25)
     text = bc.lower_law_text([(NEAR, runs)], [10, 100, 10], [10, 20])
-    assert "1 / 2 / 3 at D = 10" in text and "D = 20" not in text
-    runs.loc[runs.method == "adafw", "gamma"] = 0.0
-    cell_ = bc.lower_law_cells([(NEAR, runs)], [10, 100, 10], [10, 20])[0]
-    text = bc.lower_law_text([(NEAR, runs)], [10, 100, 10], [10, 20])
-    assert cell_["verdict"] == "not measured" and "at D =" not in text and "and the rule steps" in text and "not measured" in text
+    assert "1 / 2 / 3 at D = 10" in text and "1 / 2 / 3 at D = 20" in text
+    none = _never_stepping([10, 20], n_good=0, spread=1.25)
+    cell_ = bc.lower_law_cells([(NEAR, none)], [10, 100, 10], [10, 20])[0]
+    text = bc.lower_law_text([(NEAR, none)], [10, 100, 10], [10, 20])
+    assert cell_["verdict"] == "not measured" and "at D =" not in text.split("(")[0] and "cannot fail" in text and "not measured" in text
     with pytest.raises(ValueError, match="value"):
         bc.lower_law_text([(NEAR, runs)], [10, 100], [10, 20])
 
 
-def test_never_step_text_names_the_share_and_the_comparison_beside():
-    """Review C1e (session 60): the not-measured reason of C1.2-authors says why no near-law cell reads a D (the rule's
-    step is 0 there) with the shares, and what the comparison says all the same, never that no run faced a good one."""
-    runs = lower_runs([10, 20], spread=1.25)
-    runs.loc[runs.method == "adafw", "gamma"] = 0.0
-    text = bc.never_step_text([(NEAR, runs)], [10, 20], 10)
-    assert "step 0 in 100% at D = 10, 100% at D = 20" in text and "read all the same holds" in text
-    assert "a target met at the start" in text
-    high = runs.assign(kl=runs.kl.where(runs.method != "adafw", 9.0))
-    assert "read all the same fails" in bc.never_step_text([(NEAR, high)], [10, 20], 10)
-    assert bc.never_step_text([(NEAR, lower_runs([10], n_good=3, spread=1.25))], [10], 10) == ""   # no D with 10 good runs
+def test_not_stepping_text_says_how_the_rule_is_lower_and_what_it_gives_up():
+    """Review C1g (session 61): the text says the rule is lower by not stepping (its step-0 share, its KL q1's) and what
+    it gives up against the exact step on the good components; nothing where no cell reads a D."""
+    text = bc.not_stepping_text([(NEAR, _never_stepping([10, 20], spread=1.25))], [10, 20], 10)
+    assert "lower by not stepping" in text and "step 0 in 100% (KL within 1% of q1's in 100%) at D = 10" in text
+    assert "0% of 30, median gain over q1 0 against the exact step's 0.5 (0% of the exact step's summed gain taken) at D = 20" in text
+    assert "a target met at the start" not in text
+    assert bc.not_stepping_text([(NEAR, _never_stepping([10], n_good=3, spread=1.25))], [10], 10) == ""   # no D with 10 good runs

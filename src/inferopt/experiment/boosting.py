@@ -54,6 +54,9 @@ METHODS = STEPS
 PAPER_RULES = BUILTIN
 
 C1_METHODS = ("predefined", "line_search", "adafw")
+#: the draws behind a backtracking rule's check in :func:`random_lmo_step`: common to the step's estimates (ours) or
+#: fresh for ``f(q_1)`` and each trial, as the authors' toy script's ``adaptive_fw``
+CHECK_DRAWS = ("common", "authors")
 #: open markers of :func:`plot_per_iteration`, one per method in order
 MARKERS = ("o", "s", "^", "v", "D")
 
@@ -100,7 +103,8 @@ def random_component(target: GaussianMixtureTarget, u: np.ndarray, v: np.ndarray
 def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_METHODS, n_samples: int = 100,
                     n_eval: int = 4000, progress: bool = False, distance: str = "unit", n_jobs: int = 1,
                     exact_step: bool = True, spread: float | None = None, draw_stream: int = 0,
-                    ls_draws: str = "authors", eps0_se: float | None = None, **rule_kwargs) -> pd.DataFrame:
+                    ls_draws: str = "authors", eps0_se: float | None = None, check_draws: str = "common",
+                    **rule_kwargs) -> pd.DataFrame:
     """Fig. 1 (left): KL after one step from ``q_1`` = the target's first component towards a random
     Gaussian, for each method, ``n_runs`` random targets per dimension in ``dims``.
 
@@ -134,6 +138,16 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     column ``eps0`` records the value each run used (None: ``rule_kwargs``' ``eps0`` for every run, no column).
     ``ls_draws``: the line search's derivative draws (:class:`~inferopt.boosting.problem.BoostingProblem`; ``'authors'``:
     fresh draws from ``q_1`` and ``s`` at every call, as the authors' ``fw_step_size.line_search_dkl`` graph draws them).
+    ``check_draws`` (:data:`CHECK_DRAWS`): the draws behind the backtracking rules' sufficient-decrease check.
+    ``'common'``: ``n_samples`` draws of ``q_1`` and of ``s`` taken once for the step, the gap, ``f(q_1)`` and every
+    trial ``f(q_1 + γ d)`` on them (common random numbers: :class:`~inferopt.boosting.problem.BoostingProblem`'s stratified
+    estimates). ``'authors'``: as the authors' toy script's ``fw_step_size.adaptive_fw`` takes them (session 61, review
+    C1g): the gap on ``n_samples`` draws of ``q_1`` and of ``s``, then ``f(q_1)`` once and each trial on fresh draws of
+    their own (``estimates='authors'``, ``reuse_samples=False``; an initial ``C`` estimated with ``C0=None`` reads the
+    derivative on fresh draws, ``ls_draws='authors'``). Their ``f(q_1)`` and trials are TensorFlow's ``kl_divergence``,
+    which for Edward's random variables dispatches to their registered ``_kl_monte_carlo`` at its default 1000 draws
+    whatever ``--n_monte_carlo_samples``: at ``n_samples = 1000`` (their recorded command's) the two are the same
+    estimates; at fewer draws ours takes ``n_samples`` there too.
     """
     rng = as_generator(rng)
     n_runs = check_size("n_runs", n_runs, item_bytes=8 * 6, item="run (a row per method)")
@@ -149,6 +163,7 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     draw_stream = check_int("draw_stream", draw_stream, low=0)
     ls_draws = check_choice("ls_draws", ls_draws, LS_DRAWS)
     eps0_se = None if eps0_se is None else check_real("eps0_se", eps0_se, low=0.0, low_open=True)
+    check_draws = check_choice("check_draws", check_draws, CHECK_DRAWS)
     own = {m: step_settings(m, rule_kwargs, strict=False) for m in methods}   # shared settings: each rule takes its own
     tasks = []
     for D in dims:
@@ -159,13 +174,14 @@ def random_lmo_step(dims, n_runs: int, *, rng: np.random.Generator, methods=C1_M
     added = {m: method_of(m) for m in methods if m not in PAPER_RULES}
     one = partial(_one_random_lmo_run, methods=tuple(methods), own=own, added=added, n_samples=n_samples,
                   n_eval=n_eval, distance=distance, exact_step=exact_step, draw_stream=draw_stream, ls_draws=ls_draws,
-                  eps0_se=eps0_se)
+                  eps0_se=eps0_se, check_draws=check_draws)
     rows = run_tasks(one, tasks, n_jobs=n_jobs, progress="runs" if progress else False)
     return pd.DataFrame([row for run in rows for row in run])
 
 
 def _one_random_lmo_run(D: int, r: int, target, rand, seed: int, *, methods, own, added, n_samples, n_eval,
-                        distance, exact_step, draw_stream=0, ls_draws="authors", eps0_se=None) -> list[dict]:
+                        distance, exact_step, draw_stream=0, ls_draws="authors", eps0_se=None,
+                        check_draws="common") -> list[dict]:
     """The rows of one run of :func:`random_lmo_step` (the registered rules of ``added`` registered first:
     a worker process has not seen the registration)."""
     for name, rule in added.items():
@@ -188,9 +204,12 @@ def _one_random_lmo_run(D: int, r: int, target, rand, seed: int, *, methods, own
     rows = []
     for method in methods:
         step_rng = np.random.default_rng(seed if draw_stream == 0 else [seed, 4, draw_stream])
+        checks = "C0" in RULE_SETTINGS.get(method, ())   # a backtracking rule: its check's draws (check_draws)
+        draws = dict(estimates="authors", reuse_samples=False, ls_draws="authors") \
+            if checks and check_draws == "authors" else dict(ls_draws=ls_draws)
         res = boost(target, method, rng=step_rng, max_iter=1, family="gaussian",
-                    n_samples=n_samples, lmo=lambda q, t, _rng, seq=seq: seq[t], ls_draws=ls_draws,
-                    distance=distance if "C0" in RULE_SETTINGS.get(method, ()) else "unit", **own[method])
+                    n_samples=n_samples, lmo=lambda q, t, _rng, seq=seq: seq[t], **draws,
+                    distance=distance if checks else "unit", **own[method])
         rows.append({"dimension": D, "run": r, "method": method, "gamma": float(res.record["gamma"].iloc[1]),
                      "step_type": res.record["step_type"].iloc[1], "kl_init": kl_init,
                      "gamma_best": float(SEGMENT_GAMMAS[best]) if exact_step else float("nan"), "kl_best": float(curve[best]),

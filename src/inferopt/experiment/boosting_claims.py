@@ -3009,58 +3009,86 @@ def lower_at(runs: pd.DataFrame, value, dims, *, method: str = "adafw") -> bool 
     """C1.2's test (:func:`stable_and_lower`) in one cell of a verdict map of the component law (C1.2-authors: review
     C1c, session 59), at the reading ``value`` = ``[lowest D, highest D, good runs a D needs]``: each D of ``dims`` within
     the range where at least the last entry of ``method``'s runs face a good next component (:func:`informative_dims`),
-    decided alone, and only where ``method`` steps (:func:`never_steps`: not where its step is 0 in nearly every run).
-    Where fewer runs face a good component, ``q_1`` alone is the optimum in nearly every run, and a rule that takes
-    ``γ = 0`` after a failed search (the authors' toy rule, Sec. 6.1's Fig. 1 left) is ``q_1`` there: a test of it cannot
-    fail; so is a rule that never steps.
-    The near law of ours has both kinds at every medium D, the authors' law none good from D = 10 on. None (not
-    measured): no D read (:func:`_lower_dims`)."""
-    ds = _lower_dims(runs, value, dims, method)
+    decided alone on the paper's axis (the KL after the step), whether or not ``method`` steps there (review C1g, session
+    61: a rule that takes ``γ = 0`` is ``q_1``, and where a good component exists ``q_1`` is not the optimum, so line search
+    could beat it and the test can fail; how far the rule is ``q_1`` alone and what it gives up against the exact step are
+    measured beside, :func:`not_stepping_text`). Where no run faces a good component ``q_1`` alone is the optimum, and a
+    test of a rule that does not step cannot fail (:func:`unread_text`). The near law of ours has both kinds at every
+    medium D, the authors' law none good from D = 10 on. None (not measured): no D read (:func:`_lower_dims`)."""
+    ds = _lower_dims(runs, value, dims)
     return stable_and_lower(runs, ds, method) if ds else None
 
 
-def _lower_dims(runs: pd.DataFrame, value, dims, method: str = "adafw") -> list:
+def _lower_dims(runs: pd.DataFrame, value, dims) -> list:
     """The D of ``dims`` that C1.2-authors reads in one cell at the reading ``value`` = ``[lowest D, highest D, good
     runs a D needs]`` (:func:`lower_at` decides on them, :func:`lower_law_text` quotes them): within ``[lowest D,
-    highest D]``, at least the last entry of runs facing a good next component (:func:`informative_dims`), and ``method``
-    stepping there (not :func:`never_steps`)."""
+    highest D]`` and at least the last entry of runs facing a good next component (:func:`informative_dims`)."""
     if not isinstance(value, list | tuple) or len(value) != 3:
         raise ValueError(f"value must be [lowest D, highest D, good runs a D needs]; got {value!r}")
     lo, hi, min_good = value
-    return [d for d in informative_dims(runs, dims, min_good) if lo <= d <= hi and not never_steps(runs, d, method)]
+    return [d for d in informative_dims(runs, dims, min_good) if lo <= d <= hi]
 
 
-#: ours: a rule whose step is 0 in at least this share of its runs at a D is ``q_1`` alone there (C1.2-authors' screen)
-NEVER_STEPS = 0.9
+def forgone_gain(runs: pd.DataFrame, dims, method: str = "adafw") -> dict:
+    """What ``method`` gives up against the exact step on the runs facing a good next component (review C1g, session 61),
+    per dimension of ``dims``: ``good`` (runs whose exact step, line search's row's ``gamma_best``, is above 0),
+    ``stepped`` (the share of them where ``method``'s step is above 0), ``exact gain`` and ``rule gain`` (the medians
+    over them of ``q_1``'s KL minus the exact step's, ``kl_init - kl_best``, and minus ``method``'s, ``kl_init - kl``) and
+    ``taken`` (the rule's summed gain over the exact step's: 1 takes it all, 0 none). ``{}`` for a D with no good run."""
+    r = _c1(runs, (*_C1_COLUMNS, "kl_init"))
+    exact = _c1(r[r.method == "line_search"], (*_C1_COLUMNS, "gamma_best", "kl_best"))
+    own = r[(r.method == method) & r.dimension.isin(list(dims))][["dimension", "run", "gamma", "kl", "kl_init"]]
+    both = own.merge(exact[["dimension", "run", "gamma_best", "kl_best"]], on=["dimension", "run"], validate="one_to_one")
+    both = both[both.gamma_best > AT_BOUNDARY]
+    out = {}
+    for d, g in both.groupby("dimension"):
+        exact_gain, rule_gain = g.kl_init - g.kl_best, g.kl_init - g.kl
+        out[int(d)] = {"good": int(len(g)), "stepped": float((g.gamma > AT_BOUNDARY).mean()),
+                       "exact gain": float(exact_gain.median()), "rule gain": float(rule_gain.median()),
+                       "taken": float(rule_gain.sum() / exact_gain.sum()) if exact_gain.sum() > 0 else float("nan")}
+    return out
 
 
-def never_steps(runs: pd.DataFrame, dimension: int, method: str = "adafw", share: float = NEVER_STEPS) -> bool:
-    """Does ``method`` take the step ``γ = 0`` (:data:`AT_BOUNDARY`) in at least ``share`` of its runs at ``dimension``
-    (review C1d, session 59: on the near law the authors' toy rule stepped in at most 1 % of the runs, so a test of it
-    there compared ``q_1`` alone with line search and could not fail)? False where it has no run there."""
-    share = check_real("share", share, low=0.0, high=1.0)
-    s = boundary_share(runs, method, [dimension], "0")
-    return bool(s >= share)    # NaN (no run there) compares False
-
-
-def never_step_text(tables, dims, min_good: int, method: str = "adafw") -> str:
-    """Why :func:`lower_at` reads no D of the cells of ``tables`` (``[(setting, runs)]``, the near law's; review C1e,
-    session 60): at each D of ``dims`` where at least ``min_good`` runs face a good component (:func:`informative_dims`),
-    ``method``'s share of runs with the step 0 (:func:`boundary_share`; :func:`never_steps` screens at
-    :data:`NEVER_STEPS`), and what :func:`stable_and_lower` says on those D all the same (``q_1`` alone against the
-    other rules: shown beside, it carries nothing on the adaptive step). Empty where no cell has such a D."""
+def not_stepping_text(tables, dims, min_good: int, method: str = "adafw") -> str:
+    """How the rule is lower where :func:`lower_at` reads the cells of ``tables`` (``[(setting, runs)]``; review C1g,
+    session 61): at each D of ``dims`` where at least ``min_good`` runs face a good component (:func:`informative_dims`),
+    ``method``'s share of runs with the step 0 (:func:`boundary_share`) and of runs whose KL is ``q_1``'s within 1 %
+    (:func:`never_step_evidence`), and beside it what it gives up against the exact step on the good components
+    (:func:`forgone_gain`). Empty where no cell has such a D."""
     parts = []
     for setting, t in tables:
         ds = informative_dims(t, dims, min_good)
-        if ds:
-            shares = {int(d): boundary_share(t, method, [d], "0") for d in ds}
-            parts.append(f"{setting_text(setting)}: step 0 in {shares_text(shares)} of its runs, read all the same "
-                         f"{'holds' if stable_and_lower(t, ds, method) else 'fails'}")
+        if not ds:
+            continue
+        never, lost = never_step_evidence(t, ds, method), forgone_gain(t, ds, method)
+        near_q1 = {d: never[d]["KL within 1% of q1's"] for d in ds}
+        parts.append(f"{setting_text(setting)}: step 0 in " + ", ".join(
+            f"{never[d]['gamma 0']:.0%} (KL within 1% of q1's in {near_q1[d]:.0%}) at D = {d}" for d in ds)
+            + "; on the runs facing a good component it steps in " + ", ".join(
+            f"{lost[d]['stepped']:.0%} of {lost[d]['good']}, median gain over q1 {lost[d]['rule gain']:.3g} against the exact "
+            f"step's {lost[d]['exact gain']:.3g}" + (f" ({round(lost[d]['taken'], 2) + 0.0:.0%} of the exact step's summed gain taken)"
+                                                     if np.isfinite(lost[d]["taken"]) else "") + f" at D = {d}"
+            for d in ds if d in lost))
     if not parts:
         return ""
-    return (f"where at least {min_good} runs face a good component the rule's step is 0 in at least {NEVER_STEPS:.0%} of its "
-            "runs, so its KL after the step is q1's, a target met at the start: a comparison there says nothing of the "
-            "adaptive step (" + "; ".join(parts) + ")")
+    return ("where the rule takes γ = 0 its KL is q1's, so where it is lower than line search with that share of steps at "
+            "0 it is lower by not stepping; what it gives up against the exact step on the good components is measured "
+            "beside (" + "; ".join(parts) + ")")
+
+
+def unread_text(runs: pd.DataFrame, dims, min_good: int) -> str:
+    """Why :func:`lower_at` reads no D of ``dims`` in ``runs`` at ``min_good`` (review C1g, session 61: "cannot fail" only
+    where it is true): the D where the exact step is 0 in every run (``q_1`` alone the optimum: a test of a rule that
+    does not step cannot fail there), and the D where fewer than ``min_good`` runs but at least one face a good component
+    (too few to read, with their count). Empty where every D is read."""
+    good = {d: v[0] for d, v in good_and_bad(runs, dims).items()}
+    none = [d for d, n in good.items() if n == 0]
+    few = {d: n for d, n in good.items() if 0 < n < min_good}
+    parts = ([f"at D = {none} the exact step is 0 in every run: q1 alone is the optimum there, so a test of a rule that "
+              "does not step cannot fail"] if none else []) \
+        + ([f"fewer than {min_good} runs face a good component at " + ", ".join(f"D = {d} ({n})" for d, n in few.items())
+            + ": not read"] if few else [])
+    return "; ".join(parts)
 
 
 def lower_law_cells(tables, value, dims, *, seed: int = 0, method: str = "adafw") -> list:
@@ -3080,12 +3108,12 @@ def lower_law_text(tables, value, dims, method: str = "adafw") -> str:
         return " / ".join(f"{t[(t.dimension == d) & (t.method == m)].kl.median():.3g}" for m in (method, "line_search", "predefined"))
 
     def read(t):
-        ds = _lower_dims(t, value, dims, method)
+        ds = _lower_dims(t, value, dims)
         if ds:
             return ", ".join(f"{medians(t, d)} at D = {d}" for d in ds)
         lo, hi, min_good = value
-        return (f"no D in [{lo}, {hi}] where {min_good} runs face a good component and the rule steps (γ above 0 in more "
-                f"than {1 - NEVER_STEPS:.0%} of its runs), not measured")
+        why = unread_text(t, [d for d in dims if lo <= d <= hi], min_good)
+        return f"no D in [{lo}, {hi}] where {min_good} runs face a good component ({why}), not measured"
 
     return ("Median KL after the step, the rule / line search / predefined, per cell of the component law: "
             + "; ".join(f"{setting_text(st)}: {read(t)}" for st, t in tables) + ".")

@@ -29,8 +29,10 @@ ADAPTIVE = ("adafw", "adaafw", "adapfw")
 #: the arithmetic of the authors' distance (module docstring)
 DISTANCES = ("exact", "float32")
 #: C1's toy script (``toy_random_lmo``'s ``adaptive_fw``): ``γ = 0`` after a failed search or on a negative gap,
-#: no ``MIN_GAMMA``, 32 tries, no slack, the distance factor; their ``C_{-1}``, η, τ are C1's own parameters
-AUTHORS_TOY_RULES = dict(eps0=0.0, imax=32, min_gamma=0.0, on_ascent="zero", fallback="0", fallback_C="previous")
+#: no ``MIN_GAMMA``, 33 tries (their loop counts a failed try with ``i += 1`` and stops on ``i > adafw_MAXITER``, default
+#: 32: MAXITER + 1 tries; 32 here before session 61, one try short), no slack, the distance factor; their ``C_{-1}``, η, τ
+#: are C1's own parameters; the draws of their check are :func:`~.boosting.random_lmo_step`'s ``check_draws='authors'``
+AUTHORS_TOY_RULES = dict(eps0=0.0, imax=33, min_gamma=0.0, on_ascent="zero", fallback="0", fallback_C="previous")
 #: the authors' recorded Fig. 1 (left) command (``mm_run.sh`` at ed9b092 of ratschlab/adaptive-stepsize-boosting-bbvi,
 #: commented out): ``--linit_fixed 10 --damping_adafw 0.1 --exp_adafw 2.0 --adafw_MAXITER 10 --distance_metric=kl``;
 #: their ``adaptive_fw`` counts a failed try with ``i += 1`` and stops on ``i > MAXITER``: MAXITER + 1 = 11 tries;
@@ -40,8 +42,11 @@ AUTHORS_TOY_COMMAND = dict(C0=10.0, eta=0.1, tau=2.0, imax=11)
 
 def kl_gaussians(s, q) -> float:
     """``KL(s || q)`` of two diagonal Gaussian components in closed form: ``Σ_i log(σ_q/σ_s) + (σ_s² + (μ_s − μ_q)²)
-    / (2 σ_q²) − 1/2``, the authors' ``divergence(s_t, q_t, metric='kl')`` (TensorFlow's ``kl_divergence``) of their
-    toy script, where ``q_t = q_1`` is one Gaussian."""
+    / (2 σ_q²) − 1/2``, what the authors' ``divergence(s_t, q_t, metric='kl')`` of their toy script estimates, where
+    ``q_t = q_1`` is one Gaussian. Their TensorFlow ``kl_divergence`` dispatches Edward's random variables to their
+    registered ``optim/utils._kl_monte_carlo`` (the pair ``(RandomVariable, RandomVariable)`` lies nearer in both classes'
+    method orders than TensorFlow's closed form for two normals): an unbiased 1000-draw estimate of this value; here it
+    is exact (a named departure)."""
     for name, c in (("s", s), ("q", q)):
         if getattr(getattr(c, "family", None), "name", None) != "gaussian":
             raise TypeError(f"{name} must be a Gaussian Component, got {type(c).__name__}")
