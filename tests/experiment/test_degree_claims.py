@@ -13,7 +13,8 @@ from inferopt.experiment import Experiment
 from inferopt.experiment.claims import Unearned
 from inferopt.experiment.spectral import degree_claims
 from inferopt.experiment.spectral.degree_claims import (chosen_cell_diagnosis, common_gradient_draws, d41_cell, d41_diagnosis, d41_reading,
-                                                        d43_claim_args, d43_common_reading, d43_gradient_readings, degree_term, lemma2_holds, level_off_estimate,
+                                                        d43_claim_args, d43_common_reading, d43_excess_text, d43_gradient_readings, d43_where_text,
+                                                        degree_term, excess_split_text, lemma2_holds, level_off_estimate, level_off_text,
                                                         map_cells_to_run, settled_fixed_point, three_valued_readings, variance_split)
 from inferopt.experiment.support import agreeing_test
 from inferopt.experiment.support import bootstrap_support
@@ -282,6 +283,12 @@ def test_d41_reading_holds_fails_on_a_tie_and_stays_undecided():
     # a tie measured loosely: undecided, named
     r = d41_reading(d41_table(1.50, 1.50, 1.50, spread=0.02), 2.0, 1.0)
     assert r["outcome"] is None and "within 2 times its standard error" in r["reason"]
+    # ... with what would decide it on D4.1's own statistic (session 61's re-read, item 5): the seeds at which 2 SE of the lead
+    # clear the margin, not a levelling-off tolerance
+    need = f"~{5 * (2 * r['se']['poisson'] / (0.0 - 0.01)) ** 2:,.0f}"
+    assert (f"what would decide it: more seeds at these runs' length, the seeds at which 2 standard errors of the lead would clear the "
+            f"margin, were they to fall as one over the square root of the seeds: poisson {need}, negative binomial ") in r["reason"]
+    assert r["reason"].endswith("(5 run)") and "level off" not in r["reason"]
     # one wild seed (above the start) moves neither the medians nor their noise, read over the runs that did not diverge
     tb = d41_table(1.500, 1.499, 1.501, spread=0.0005)
     tb.loc[(tb.method == "optimal") & (tb.seed == 4), "mean RMSE"] = 9.0
@@ -375,19 +382,20 @@ def test_lemma2_holds_per_cell_with_its_margin():
         lemma2_holds(var_c(1.0, 2.0, 2.0), margin=-1.0)
 
 
-def d43_claim(tmp_path, draws, terms, made=None):
-    """D4.3 as the notebook records it (session 61): decided on the runs' gradient variance at their own M, at the points they
-    pass, its keyword arguments from d43_claim_args."""
+def d43_claim(tmp_path, draws, terms, made=0.6):
+    """D4.3 as the notebook records it (session 61): decided on the runs' gradient variance at their own M, on the path (the
+    optimal arm's median run having made ``made`` of the way) and at the optimum the runs are headed for, its keyword
+    arguments from d43_claim_args."""
     exp = Experiment("D4", title="t", paper="p", figure="Fig 2", params={"output_dir": str(tmp_path), "seed": 0})
     exp.stand_ins.append("a smaller matrix")
-    d = d43_claim_args(draws, terms, made=made or {"optimum": 1.0, "path": 0.6}, gate_share=0.5, seed=0, setting=SETTING,
-                       stand_in=STAND_IN, no_authors_construction="n")
+    d = d43_claim_args(draws, terms, made=made, iters=600, gate_share=0.5, seed=0, setting=SETTING, stand_in=STAND_IN,
+                       no_authors_construction="n")
     return d, exp.claim("D4.3", "Others have larger variances.", **d["args"]).to_dict()
 
 
 def test_d43_is_decided_on_the_runs_variance_at_both_points_and_a_split_is_a_reading(tmp_path):
     """Sessions 59's and 60's reviews, settled (session 61): D4.3 is about the runs, so it is decided on the variance they see,
-    at their M, at the points they pass: holds where both points hold, fails where both fail, inconclusive (reading) where
+    at their M, on the path and at the optimum: holds where both points hold, fails where both fail, inconclusive (reading) where
     they disagree."""
     # a 2x gap at both points: holds, decisively over the draws; the margins' readings agree
     d, c = d43_claim(tmp_path, common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), ZERO)
@@ -405,7 +413,7 @@ def test_d43_is_decided_on_the_runs_variance_at_both_points_and_a_split_is_a_rea
     assert c["diagnosis"]["evidence"]["readings"] == [{"value": "optimum", "verdict": "holds"}, {"value": "path", "verdict": "fails"}]
     assert "what would decide it" in c["diagnosis"]["text"] and "gated out" in c["reason"]
     # ... the path short of the gate: the optimum alone decides, holds
-    assert d43_claim(tmp_path, tb, ZERO, made={"optimum": 1.0, "path": 0.3})[1]["verdict"] == "holds"
+    assert d43_claim(tmp_path, tb, ZERO, made=0.3)[1]["verdict"] == "holds"
     # 15 % above at both points: holds at 0.05 and 0.1, fails at 0.2: the verdict turns within our margins (reading)
     d, c = d43_claim(tmp_path, common_table({"poisson": 0.15, "negative binomial": 0.15}, 0.01), ZERO)
     assert [r["verdict"] for r in c["threshold"]["readings"]] == ["holds", "holds", "fails"]
@@ -413,12 +421,15 @@ def test_d43_is_decided_on_the_runs_variance_at_both_points_and_a_split_is_a_rea
     # undecided at a point: inconclusive with the reason
     d, c = d43_claim(tmp_path, common_table({"poisson": 0.1, "negative binomial": 0.1}, 0.05), ZERO)
     assert c["verdict"] == "inconclusive" and "margin" in c["reason"]
+    kw = dict(iters=600, gate_share=0.5, seed=0, setting=SETTING, stand_in=STAND_IN, no_authors_construction="n")
     with pytest.raises(TypeError, match="made"):
-        d43_claim_args(tb, ZERO, made=0.5, gate_share=0.5, seed=0, setting=SETTING, stand_in=STAND_IN, no_authors_construction="n")
+        d43_claim_args(tb, ZERO, made={"path": 0.6}, **kw)
+    with pytest.raises(ValueError, match="iters"):
+        d43_claim_args(tb, ZERO, made=0.6, **(kw | {"iters": 0}))
     with pytest.raises(TypeError, match="margins"):
-        d43_claim_args(tb, ZERO, made={}, gate_share=0.5, seed=0, setting=SETTING, stand_in=STAND_IN, no_authors_construction="n", margins=0.1)
+        d43_claim_args(tb, ZERO, made=0.6, margins=0.1, **kw)
     with pytest.raises(ValueError, match="margin"):
-        d43_claim_args(tb, ZERO, made={}, gate_share=0.5, seed=0, setting=SETTING, stand_in=STAND_IN, no_authors_construction="n", margin=-1.0)
+        d43_claim_args(tb, ZERO, made=0.6, margin=-1.0, **kw)
 
 
 def test_lemma2_var_c_and_the_other_gradient_readings_never_turn_d43(tmp_path):
@@ -451,21 +462,111 @@ def test_lemma2_var_c_and_the_other_gradient_readings_never_turn_d43(tmp_path):
         d43_gradient_readings(tie, {1 / 3000: small}, M=30, probes=(0,))
 
 
-def test_variance_split_names_the_probe_share_and_the_m_for_half():
-    s = variance_split({"path": {"optimal": 21792.9, "degree term optimal": 8.6}}, M=30)
-    assert s["path"]["probe share"] == pytest.approx(0.999605, rel=1e-5) and s["path"]["degree part"] == 8.6
+#: D4's committed paper-scale split (reports/paper/metrics/D4.json at a9a0c9b): the probe parts differ by distribution, by far
+#: more than the degree parts
+PAPER_POINTS = {"optimum": {"probe part optimal": 29430.1, "probe part poisson": 140792.8, "probe part negative binomial": 110568.1,
+                            "degree term optimal": 106.877, "degree term poisson": 123.641, "degree term negative binomial": 106.104},
+                "path": {"probe part optimal": 21784.3, "probe part poisson": 23039.7, "probe part negative binomial": 21129.1,
+                         "degree term optimal": 8.60534, "degree term poisson": 10.2136, "degree term negative binomial": 8.82149}}
+
+
+def test_variance_split_names_the_probe_share_the_m_for_half_and_each_excess_split():
+    s = variance_split({"path": {"probe part optimal": 21784.3, "degree term optimal": 8.6}}, M=30)
+    assert s["path"]["probe share"] == pytest.approx(21784.3 / 21792.9) and s["path"]["degree part"] == 8.6
     # one degree a step shared by the M probes: the probe part falls as 1/M, the degree part stays; half at M * probe / degree
-    assert s["path"]["M for half"] == pytest.approx(30 * (21792.9 - 8.6) / 8.6)
-    assert variance_split({"p": {"optimal": 2.0, "degree term optimal": 0.0}}, M=30)["p"]["M for half"] == float("inf")
+    assert s["path"]["M for half"] == pytest.approx(30 * 21784.3 / 8.6)
+    assert variance_split({"p": {"probe part optimal": 2.0, "degree term optimal": 0.0}}, M=30)["p"]["M for half"] == float("inf")
+    # each other's excess over the optimal one, split into its probe and degree parts (session 61's re-read, item 2)
+    s = variance_split(PAPER_POINTS, M=30, others=("poisson", "negative binomial"))
+    assert s["optimum"]["probe excess poisson"] == pytest.approx(111362.7) and s["optimum"]["degree excess poisson"] == pytest.approx(16.764)
+    assert s["path"]["probe excess negative binomial"] == pytest.approx(-655.2) and s["path"]["degree excess negative binomial"] == pytest.approx(0.21615)
     with pytest.raises(ValueError, match="optimal"):
-        variance_split({"path": {"poisson": 1.0}}, M=30)
+        variance_split({"path": {"probe part poisson": 1.0}}, M=30)
+    with pytest.raises(ValueError, match="'poisson'"):
+        variance_split({"path": {"probe part optimal": 1.0, "degree term optimal": 1.0}}, M=30, others=("poisson",))
+    with pytest.raises(ValueError, match="others"):
+        variance_split(PAPER_POINTS, M=30, others="poisson")
     with pytest.raises(TypeError, match="points"):
         variance_split({}, M=30)
     with pytest.raises(ValueError, match="M"):
-        variance_split({"path": {"optimal": 21792.9, "degree term optimal": 8.6}}, M=0)
+        variance_split({"path": {"probe part optimal": 21784.3, "degree term optimal": 8.6}}, M=0)
     # a zero variance has no shares (session 59's re-read: it divided by zero)
     with pytest.raises(ValueError, match="points\\['path'\\]"):
-        variance_split({"path": {"poisson": 0.0, "degree term poisson": 0.0}}, rule="poisson", M=30)
+        variance_split({"path": {"probe part poisson": 0.0, "degree term poisson": 0.0}}, rule="poisson", M=30)
+
+
+def test_excess_split_text_says_the_measured_split_not_that_m_shows_the_degree_distribution():
+    """Session 61's re-read, item 2: "the degree part, the only place the distributions differ ... a larger M makes the degree
+    distribution more visible" is contradicted by D4's numbers; the text says the measured split instead."""
+    others = ("poisson", "negative binomial")
+    text = excess_split_text(variance_split(PAPER_POINTS, M=30, others=others), M=30, others=others)
+    assert ("at the optimum poisson +111,363 in the probe part and +16.8 in the degree part, negative binomial +81,138 in the probe "
+            "part and -0.773 in the degree part (the optimal one's variance 29,537, 99.64% of it its probe part)") in text
+    assert "the probe parts differ by distribution because eq. (12) weighs the j-th Chebyshev term" in text
+    assert "With M infinite only the degree parts would remain" in text and "at the optimum poisson +15.7%, negative binomial -0.7%" in text
+    assert ("The optimal arm's own degree part would be half its own gradient variance at M = 8,261 at the optimum and 75,945 at the path "
+            "(its alone: not where the distributions' difference shows)") in text
+    assert "only place the distributions differ" not in text and "more visible" not in text
+    # an unbounded degree term is said in words, never printed as nan or inf
+    inf = {"optimum": PAPER_POINTS["optimum"] | {"degree term poisson": float("inf")}}
+    text = excess_split_text(variance_split(inf, M=30, others=others), M=30, others=others)
+    assert "poisson +111,363 in the probe part and unbounded in the degree part" in text and "poisson unbounded" in text
+    assert "nan" not in text and "inf%" not in text and " inf " not in text
+    with pytest.raises(ValueError, match="split"):
+        excess_split_text(variance_split(PAPER_POINTS, M=30), M=30, others=others)
+    with pytest.raises(ValueError, match="others"):
+        excess_split_text(variance_split(PAPER_POINTS, M=30, others=others), M=30, others="poisson")
+
+
+def test_d43_texts_say_the_optimum_is_where_the_runs_are_headed_and_print_no_nan(tmp_path):
+    """Session 61's re-read, items 1 and 10: the optimum is exempt from D4.1's gate by construction, not a point the runs
+    pass; an unbounded degree term is said, not printed as nan."""
+    where = d43_where_text(0.565, 600, 0.5)
+    assert ("and at the optimum, where the runs are headed (they reach 0.565 of the way in 600 steps): exempt from the gate by "
+            "construction, a deciding reading because SGD's late phase is governed by the variance near the optimum") in where
+    assert "past D4.1's gate of 0.5" in where and "short of D4.1's gate" in d43_where_text(0.3, 600, 0.5)
+    # through the claim: the split's reading diagnosis, the stand-in diagnosis and the threshold's unit
+    tb = common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02)
+    same = (tb.point == "path") & (tb.rule != "optimal")
+    tb.loc[same, "sq"] = tb.loc[same, "draw"].map(tb[(tb.point == "path") & (tb.rule == "optimal")].set_index("draw")["sq"]).to_numpy()
+    d, c = d43_claim(tmp_path, tb, ZERO, made=0.565)
+    assert c["diagnosis"]["kind"] == "reading" and "where the runs are headed (they reach 0.565 of the way in 600 steps)" in c["diagnosis"]["text"]
+    d, c = d43_claim(tmp_path, common_table({"poisson": 0.005, "negative binomial": 0.005}, 0.002), ZERO, made=0.565)
+    assert c["diagnosis"]["kind"] == "stand-in" and "exempt from the gate by construction" in c["diagnosis"]["text"]
+    assert d["gates"] == {"optimum": 1.0, "path": 0.565} and "the optimum the runs are headed for" in c["threshold"]["unit"]
+    for t in (c["diagnosis"]["text"], c["threshold"]["unit"], where):
+        assert "points the runs pass" not in t and "points they pass" not in t
+    # the excess per point: an unbounded degree term is "unbounded, not deciding"
+    r = d43_common_reading(common_table({"poisson": 0.0, "negative binomial": 0.0}, 0.002),
+                           {p: {"optimal": 0.0, "poisson": float("inf"), "negative binomial": 200.0} for p in ("optimum", "path")})
+    text = d43_excess_text(r["points"], ("poisson", "negative binomial"), verdicts=True)
+    assert text.startswith("at the optimum poisson unbounded, not deciding, negative binomial +") and ": undecided" in text
+    assert "nan" not in text
+    assert d43_excess_text(d["reading"]["points"], ("poisson",)).startswith("at the optimum poisson +0.5% (SE 0.2%)")
+    with pytest.raises(ValueError, match="others"):
+        d43_excess_text(r["points"], "poisson")
+    with pytest.raises(ValueError, match="iters"):
+        d43_where_text(0.5, 0, 0.5)
+
+
+def test_d43_bootstraps_the_chosen_margin_once(tmp_path, monkeypatch):
+    """Session 61's re-read, item 8: the chosen margin's support is computed once, its reading taking it."""
+    calls = []
+    real = degree_claims.bootstrap_support
+
+    def counting(*args, **kw):
+        calls.append(1)
+        return real(*args, **kw)
+    monkeypatch.setattr(degree_claims, "bootstrap_support", counting)
+    d, c = d43_claim(tmp_path, common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), ZERO)
+    assert len(calls) == 3 and c["verdict"] == "holds"   # the margins 0.05, 0.1 (chosen: the claim's support), 0.2
+    chosen = next(r for r in c["threshold"]["readings"] if r["value"] == 0.1)
+    assert chosen["support"] == c["support"]["fraction_holding"]
+    # three_valued_readings takes the chosen value's support where given
+    fake = {"fraction_holding": 0.5, "method": "bootstrap", "unit": "seed", "n_units": 5, "n_resamples": 200, "seed": 0}
+    read = three_valued_readings(lambda t, v: d41_reading(t, 2.0, 1.0, margin=v)["outcome"], d41_table(1.50, 1.60, 1.55), [0.005],
+                                 chosen=0.01, by="seed", chosen_support=fake)
+    assert read[1] == {"value": 0.01, "verdict": "inconclusive", "support": 0.5} and read[0]["verdict"] == "holds"
 
 
 def curve_table(A, alpha, *, optimum=1.0, decay=0.01, T=600, every=20, seeds=3):
@@ -493,6 +594,24 @@ def test_level_off_estimate_recovers_the_curve_and_the_step_its_window_levels_of
         level_off_estimate(curve_table(0.2, 0.4), "optimal", noise=0.001, **(kw | {"optimum": 1.3}))
     with pytest.raises(ValueError, match="noise"):
         level_off_estimate(curve_table(0.2, 0.4), "optimal", noise=0.0, **kw)
+
+
+def test_level_off_text_says_what_would_decide_only_an_undecided_reading():
+    """Session 61's re-read, item 5: "what would decide it" only on an undecided reading; the horizon passed once."""
+    kw = dict(start=1.2, optimum=1.0, decay=0.01, window=0.3, eval_every=20, iters=600, per_step=2.0, what="the levels' noise")
+    tb = curve_table(0.2, 0.4)
+    assert level_off_text(tb, ["optimal"], {"outcome": True}, noise=0.001, also="Floors.", **kw) == ""
+    assert level_off_text(tb, ["optimal"], {"outcome": False}, noise=0.001, **kw) == ""
+    text = level_off_text(tb, ["optimal"], {"outcome": None}, noise=0.001, also="Floors.", **kw)
+    steps = level_off_estimate(tb, "optimal", noise=0.001, **{k: v for k, v in kw.items() if k not in ("iters", "per_step", "what")})["steps"]
+    assert text.startswith("What would decide it (the levels' noise): runs long enough to level off.") and text.endswith(" Floors.")
+    assert f"optimal levels off (its window falling by at most twice 0.001) at about {steps:,} steps" in text
+    assert f"about {steps * 2.0:,.0f} CPU s" in text
+    late = level_off_text(tb, ["optimal"], {"outcome": None}, noise=1e-7, longest=2, **kw)
+    assert late == "What would decide it: runs that level off; on a fit of the median curves, optimal would not within 1,200 steps."
+    assert "budget does not decide it" in level_off_text(curve_table(0.2, 2.0), ["optimal"], {"outcome": None}, noise=0.001, **kw)
+    with pytest.raises(TypeError, match="reading"):
+        level_off_text(tb, ["optimal"], None, noise=0.001, **kw)
 
 
 # ----------------------------------------------------------------------------- session 59's re-read: most runs of an arm diverged

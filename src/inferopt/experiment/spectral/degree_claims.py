@@ -15,7 +15,8 @@ too, so that D3's results stay current: nothing there changes):
   their noise over the runs that did not diverge (:func:`_kept_median_se`, with a named fallback).
 * **D4.3 on the variance the runs see** (session 61, settling sessions 59's and 60's reviews: the paper's sentence is
   about the runs, and Lemma 2's ``Var_C`` cannot fail here): the runs' stochastic-gradient variance at their own ``M`` and
-  over the degrees they can draw, read at the points they pass (:func:`d43_claim_args`, the points' split a ``reading``),
+  over the degrees they can draw, read on the path the runs pass and at the optimum they are headed for (exempt from D4.1's
+  gate by construction; :func:`d43_claim_args`, the points' split a ``reading``),
   drawn on common probes (:func:`common_gradient_draws`: paired differences), the degree part exact (:func:`degree_term`),
   read against a margin both ways (:func:`d43_common_reading`: an equivalence reading can fail); Lemma 2's ``Var_C`` per
   cell beside it (:func:`lemma2_holds`: it holds by Lemma 2 wherever the optimal distribution is Theorem 3's), and the
@@ -101,6 +102,13 @@ def _arms_noise(values: dict, start: float) -> tuple:
     note = ([f"diverged (the median run above the start's {start:.4g}): " + ", ".join(f"{a} (median {median[a]:.4g})" if np.isfinite(median[a]) else f"{a} (median not finite: blew up)" for a in diverged)]
             if diverged else []) + ([f"noise fallback ({'; '.join(said)})"] if said else [])
     return median, se, diverged, "; ".join(note) or None
+
+
+def _units_to_clear(n: int, z: float, se: float, gap: float) -> str:
+    """What would decide a reading left within ``z`` standard errors of its cut-off: the units (seeds, draws) at which ``z``
+    standard errors would clear the ``gap`` between the estimate and the cut-off, were they to fall as one over the square
+    root of the units (``n`` measured: ``n (z se / |gap|)^2``), as text; on the cut-off, said so."""
+    return "on the cut-off" if gap == 0.0 else f"~{n * (z * se / abs(gap)) ** 2:,.0f}"
 
 
 def _g(x: float) -> str:
@@ -226,13 +234,15 @@ def d42_sgd_reading(table: pd.DataFrame, low: int, high: int, fixed: dict, *, st
     return out | {"outcome": None, "reason": "; and ".join(why) + ("" if out["note"] is None else f" ({out['note']})")}
 
 
-def three_valued_readings(outcome_at, table: pd.DataFrame, values, *, chosen, by: str, seed: int = 0) -> list:
+def three_valued_readings(outcome_at, table: pd.DataFrame, values, *, chosen, by: str, seed: int = 0, chosen_support=None) -> list:
     """The readings of a cut-off of ours (``[{"value", "verdict"[, "support"]}]``, sorted, ``chosen`` added) for a claim whose
     reading is three-valued, ``outcome_at(table, value) -> True / False / None``: an undecided reading is ``inconclusive``
     (measured, deciding nothing; session 58's review: D4.2-sgd's readings said ``not measured`` beside an inconclusive
     verdict), a decided one stands on its bootstrap support over ``by`` (:func:`~inferopt.experiment.support.agreeing_test`; ``inconclusive`` below 90 %).
     A cut-off may be a list (several cut-offs read together, as :func:`~inferopt.experiment.support.supported_readings` takes):
-    lists are sorted and told apart as tuples."""
+    lists are sorted and told apart as tuples. ``chosen_support``: the chosen value's support where the caller has it
+    already (:func:`~inferopt.experiment.support.bootstrap_support` of the same agreeing test over ``by`` with ``seed``;
+    session 61's re-read, item 8: computed once), used instead of bootstrapping it again."""
     if not callable(outcome_at):
         raise TypeError(f"outcome_at must be callable (table, value) -> True / False / None; got {type(outcome_at).__name__}")
 
@@ -244,7 +254,8 @@ def three_valued_readings(outcome_at, table: pd.DataFrame, values, *, chosen, by
         if point is None:
             out.append({"value": v, "verdict": "inconclusive"})
             continue
-        support = bootstrap_support(agreeing_test(lambda t, v=v: outcome_at(t, v), point), table, by=by, seed=seed)
+        support = (chosen_support if chosen_support is not None and key(v) == key(chosen)
+                   else bootstrap_support(agreeing_test(lambda t, v=v: outcome_at(t, v), point), table, by=by, seed=seed))
         out.append({"value": v, "verdict": supported_verdict(bool(point), support), "support": support["fraction_holding"]})
     return out
 
@@ -264,7 +275,8 @@ def d41_reading(table: pd.DataFrame, start: float, optimum: float, *, margin: fl
 
     * *holds* where every lead less ``z`` standard errors exceeds that (decisively faster by more than the margin);
     * *fails* where one lead plus ``z`` standard errors is below it (at most a tie: not faster);
-    * else undecided (None, the reason named).
+    * else undecided (None, the reason named, with what would decide it on D4.1's own statistic: the seeds at which ``z``
+      standard errors of each undecided lead would clear the margin, :func:`_units_to_clear`; session 61's re-read, item 5).
 
     An arm whose median itself lies above ``start`` diverged (session 59's re-read): the ``reference`` arm diverged where an
     other did not fails for that other (not faster); an other diverged where the reference did not is faster where the
@@ -307,7 +319,12 @@ def d41_reading(table: pd.DataFrame, start: float, optimum: float, *, margin: fl
          f"its standard error ({_g(se_arm[reference])}) of {margin:g} of the way to the optimum ({allowed:.2g})") if o in gone else
         (f"the {reference} arm's lead over {o} ({lead[o]:+.2g} {column}) is within {z:g} times its standard error ({_g(se[o])}) of "
          f"{margin:g} of the way to the optimum ({allowed:.2g})") for o in others if o not in faster and o not in both]
-    return out | {"outcome": None, "reason": "; ".join(why) + ("" if note is None else f" ({note})")}
+    close = [o for o in others if o not in faster and o not in both and o not in gone and reference not in gone and np.isfinite(se[o])]
+    runs = min(int(values[a].size) for a in (reference, *others))
+    decide = ([f"what would decide it: more seeds at these runs' length, the seeds at which {z:g} standard errors of the lead would clear "
+               f"the margin, were they to fall as one over the square root of the seeds: "
+               + ", ".join(f"{o} {_units_to_clear(runs, z, se[o], lead[o] - allowed)}" for o in close) + f" ({runs} run)"] if close else [])
+    return out | {"outcome": None, "reason": "; ".join(why + decide) + ("" if note is None else f" ({note})")}
 
 
 def d41_cell(setting: dict, reading: dict, support: dict | None, *, seeds: int, main_seeds: int) -> dict:
@@ -343,27 +360,79 @@ def d41_diagnosis(reading: dict, cells, text: str, *, chosen: dict, no_authors_c
     return completion_diagnosis(cells, text, chosen=chosen, no_authors_construction=no_authors_construction)
 
 
-def variance_split(points: dict, rule: str = "optimal", *, M: int) -> dict:
-    """How ``rule``'s gradient variance splits at each point of :func:`d43_common_reading`'s ``points`` (drawn with ``M``
-    probes a step): ``{point: {"variance", "probe part", "degree part", "probe share", "M for half"}}`` (the probe part
-    the variance less its degree term). D4.1's mechanism (session 58's review: at M = 30 the probes' noise is almost all
-    of it). Algorithm 1 (line 3) draws one degree a step, shared by the ``M`` probes, so the probe part falls as ``1/M``
-    and the degree part, where the distributions differ, does not (session 61): ``"M for half"``, the probes a step at
-    which the degree part would be half the variance, is ``M`` times the probe part over the degree part (``inf`` with no
-    degree part). A variance not above 0 has no shares: ValueError."""
+def variance_split(points: dict, rule: str = "optimal", *, M: int, others=()) -> dict:
+    """How the gradient variance at each point of :func:`d43_common_reading`'s ``points`` (drawn with ``M`` probes a step)
+    splits into its probe part (``"probe part " + rule``: ``E_n[Var_v(g | n)]``, the probes' noise given the degree drawn)
+    and its degree part (``"degree term " + rule``: the variance over the degree of the exact-trace gradient), for ``rule``
+    and for the excess of each of ``others`` over it. Both parts depend on the distribution (session 61's re-read, item 2:
+    at D4's optimum the probe parts were ~29,000, 141,000 and 111,000 against degree parts of ~100): eq. (12) weighs the
+    ``j``-th Chebyshev term of every probe's estimate by ``b_j / P(n >= j)``, so the degrees a distribution draws and their
+    importance weights set its probes' noise as well. Algorithm 1 (line 3) draws one degree a step for all ``M`` probes,
+    so the probe part falls as ``1/M`` for every distribution and the degree part does not (D4.1's mechanism, session 58's
+    review: at M = 30 the probes' noise is almost all of it). Returns ``{point: {"variance", "probe part", "degree part",
+    "probe share", "M for half"} | {"probe excess " + o, "degree excess " + o}}``: ``"M for half"``, the probes a step at
+    which ``rule``'s own degree part would be half its variance (``M`` times its probe part over its degree part; ``inf``
+    with no degree part), of ``rule`` alone, not of the excess; the excesses in the variance's units (the degree excess
+    ``inf`` or ``nan`` where a degree term is unbounded). A variance not above 0 has no shares: ValueError."""
     if not isinstance(points, dict) or not points:
         raise TypeError(f"points must be d43_common_reading's points; got {points!r}")
     M = check_int("M", M, low=1)
+    if isinstance(others, str):
+        raise ValueError(f"others must be a list of rule names; got {others!r}")
     out = {}
     for pt, v in points.items():
-        if rule not in v or f"degree term {rule}" not in v:
-            raise ValueError(f"points[{pt!r}] must hold {rule!r}'s variance and degree term")
-        var, deg = float(v[rule]), float(v[f"degree term {rule}"])
+        for r in (rule, *others):
+            if f"probe part {r}" not in v or f"degree term {r}" not in v:
+                raise ValueError(f"points[{pt!r}] must hold {r!r}'s probe part and degree term")
+        probe, deg = float(v[f"probe part {rule}"]), float(v[f"degree term {rule}"])
+        var = probe + deg
         if not var > 0.0:
             raise ValueError(f"points[{pt!r}]: {rule!r}'s variance is {var!r}: no share of it to read")
-        out[pt] = {"variance": var, "probe part": var - deg, "degree part": deg, "probe share": (var - deg) / var,
-                   "M for half": M * (var - deg) / deg if deg > 0.0 else float("inf")}
+        out[pt] = {"variance": var, "probe part": probe, "degree part": deg, "probe share": probe / var,
+                   "M for half": M * probe / deg if deg > 0.0 else float("inf")}
+        with np.errstate(invalid="ignore"):   # inf - inf: both degree terms unbounded, nan (said "unbounded" in the texts)
+            for o in others:
+                out[pt] |= {f"probe excess {o}": float(v[f"probe part {o}"]) - probe, f"degree excess {o}": float(v[f"degree term {o}"]) - deg}
     return out
+
+
+def _amount(x: float, sign: str = "+") -> str:
+    """A variance as text (``sign`` "+": signed); a non-finite one (an unbounded degree term) in words, never printed as nan
+    or inf."""
+    return "unbounded" if not np.isfinite(x) else f"{x:{sign},.0f}" if abs(x) >= 1000 else f"{x:{sign}.3g}"
+
+
+def excess_split_text(split: dict, *, M: int, others, reference: str = "optimal") -> str:
+    """The measured split of each of ``others``' gradient-variance excess over the ``reference`` one's into its probe and
+    degree parts at each point (:func:`variance_split` with ``others``), as the sentence D4.1's and D4.3's texts carry
+    (session 61's re-read, item 2: it replaces "the degree part, the only place the distributions differ ... a larger M
+    makes the degree distribution more visible", which D4's own numbers contradict): the probe part falls as ``1/M`` and
+    differs by distribution through eq. (12)'s importance weights; with ``M`` infinite only the degree parts would remain,
+    each other's above the reference's as a share of it; and ``"M for half"``, worded as what it is: where the reference
+    arm's own degree part would be half its variance. An unbounded degree term is said "unbounded"."""
+    M = check_int("M", M, low=1)
+    if isinstance(others, str) or not list(others):
+        raise ValueError(f"others must be a non-empty list of rule names; got {others!r}")
+    if not isinstance(split, dict) or not split or any(f"probe excess {o}" not in v for v in split.values() for o in others):
+        raise ValueError(f"split must be variance_split's with others {list(others)}; got {split!r}")
+
+    def share(v, o):
+        x = v[f"degree excess {o}"] / v["degree part"] if v["degree part"] > 0.0 else float("nan")
+        return "unbounded" if not np.isfinite(x) else f"{x:+.1%}"
+    excess = "; ".join(f"at the {pt} " + ", ".join(f"{o} {_amount(v[f'probe excess {o}'])} in the probe part and "
+                                                   f"{_amount(v[f'degree excess {o}'])} in the degree part" for o in others)
+                       + f" (the {reference} one's variance {_amount(v['variance'], '')}, {v['probe share']:.2%} of it its probe part)"
+                       for pt, v in split.items())
+    limit = "; ".join(f"at the {pt} " + ", ".join(f"{o} {share(v, o)}" for o in others) for pt, v in split.items())
+    half = " and ".join(f"{v['M for half']:,.0f} at the {pt}" if np.isfinite(v["M for half"]) else f"never at the {pt} (no degree part)"
+                        for pt, v in split.items())
+    return (f"Measured at M = {M} probes a step (ours: the paper gives none), each other distribution's gradient variance above the "
+            f"{reference} one's splits into a probe part and a degree part: {excess}. Algorithm 1 (line 3) draws one degree a step for "
+            "all M probes, so the probe part falls as 1/M for every distribution and the degree part does not; the probe parts differ "
+            "by distribution because eq. (12) weighs the j-th Chebyshev term of each probe's estimate by b_j / P(n >= j), so the "
+            "degrees a distribution draws and their importance weights set its probes' noise too. With M infinite only the degree "
+            f"parts would remain, each other's above the {reference} one's as a share of it: {limit}. The {reference} arm's own degree "
+            f"part would be half its own gradient variance at M = {half} (its alone: not where the distributions' difference shows).")
 
 
 def level_off_estimate(table: pd.DataFrame, arm: str, *, start: float, optimum: float, decay: float, window: float, noise: float,
@@ -410,6 +479,40 @@ def level_off_estimate(table: pd.DataFrame, arm: str, *, start: float, optimum: 
     steps = next((T for T in range(T0, longest * T0 + 1, eval_every) if np.subtract(*halves(q, T)) <= z * noise), None)
     share = None if steps is None else float((start - curve(q, steps)) / (start - optimum))
     return {"steps": steps, "share": share, "A": float(q[0]), "alpha": float(q[1]), "rms": float(np.sqrt(np.mean(np.square(fit.fun))))}
+
+
+def level_off_text(table: pd.DataFrame, arms, reading: dict, *, noise: float, what: str, start: float, optimum: float, decay: float,
+                   window: float, eval_every: int, iters: int, per_step: float, longest: int = 100, also: str = "") -> str:
+    """What would decide a claim read on the levels of ``arms`` while they still fall (D4.2, D4.2-sgd; review D4c), as the
+    text its claim carries -- only where its ``reading`` is undecided (session 61's re-read, item 5: "" where it decided):
+    the steps at which each arm's median run would level off, its window falling by at most twice ``noise`` (the noise its
+    claim reads, named by ``what``; :func:`level_off_estimate` on ``table`` with ``start``, ``optimum``, ``decay``,
+    ``window``, ``eval_every``, up to ``longest`` times the runs' ``iters``), and its cost at ``per_step`` CPU s a step of
+    the main runs; ``also``: what else it needs, appended."""
+    if not isinstance(reading, dict) or "outcome" not in reading:
+        raise TypeError(f"reading must be a claim's reading with an outcome; got {reading!r}")
+    if reading["outcome"] is not None:
+        return ""
+    iters, longest = check_int("iters", iters, low=1), check_int("longest", longest, low=1)
+    per_step = check_real("per_step", per_step, low=0.0)
+    tail = f" {also}" if also else ""
+    if not np.isfinite(noise) or not noise > 0:
+        return "What would decide it: runs that level off; no estimate of the steps (the noise it reads is not a positive number: too few runs)." + tail
+    est = {a: level_off_estimate(table, a, start=start, optimum=optimum, decay=decay, window=window, noise=noise, eval_every=eval_every,
+                                 longest=longest) for a in arms}
+    late = [a for a, e in est.items() if e["steps"] is None]
+    if late:
+        return f"What would decide it: runs that level off; on a fit of the median curves, {', '.join(late)} would not within {longest * iters:,} steps." + tail
+    T = max(e["steps"] for e in est.values())
+    if T <= iters:
+        return (f"On a fit of each arm's median curve ({', '.join(est)}) the runs have levelled off within their {iters:,} steps (their windows "
+                f"falling by at most twice {noise:.2g}): the budget does not decide it." + tail)
+    return (f"What would decide it ({what}): runs long enough to level off. On a fit of each arm's median curve (optimum + A (1 + {decay:g} t)^-alpha, "
+            "the asymptote pinned at the model's optimum; an estimate, for SGD-DET, whose limit is its own floor, an upper bound) "
+            + ", ".join(f"{a} levels off (its window falling by at most twice {noise:.2g}) at about {e['steps']:,} steps ({e['share']:.2f} of the way; "
+                        f"alpha {e['alpha']:.2f}, fit residual {e['rms']:.2g})" for a, e in est.items())
+            + f": {T:,} steps against {iters:,}, about {T * per_step:,.0f} CPU s for the main runs at these runs' {per_step:.3g} CPU s a step "
+            "(every arm and seed), the map's runs and the fixed parts beside." + tail)
 
 
 def settled_fixed_point(problem, starts: dict, degree: int, **kwargs):
@@ -561,8 +664,8 @@ def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float
     never were is not what they feel) is recorded but decides nothing; None: every point decides. ``probe_weight``: the
     variance at ``M'`` probes from draws with ``M`` (session 58's review): the probe part is an average over the probes, so it
     scales as ``1/M``; ``M / M'`` weighs the draws' probe part and its standard error (0: ``M'`` infinite, exact traces, the
-    degree part alone, exact). Returns ``{"outcome", "reason", "split", "points": {point: {rule: variance, "degree term " +
-    rule, "excess " + other (r), "se excess " + other, "past the gate", "outcome"}}}``."""
+    degree part alone, exact). Returns ``{"outcome", "reason", "split", "points": {point: {rule: variance, "probe part " +
+    rule, "degree term " + rule, "excess " + other (r), "se excess " + other, "past the gate", "outcome"}}}``."""
     check_table("table", table, ("point", "rule", "draw", "sq", "degree sq"))
     margin = check_real("margin", margin, low=0.0)
     z = check_real("z", z, low=0.0)
@@ -600,11 +703,11 @@ def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float
             unbounded += [] if bounded else [f"{o} at {point}"]
             cmp.append(None if not bounded else True if rel - z * se > margin else False if rel + z * se < margin else None)
             if bounded and cmp[-1] is None:   # what would decide it: the draws at which z SE clear the margin
-                needs.append((str(point), f"{o} at {point} ~{len(probe) * (z * se / abs(rel - margin)) ** 2:,.0f}" if rel != margin
-                              else f"{o} at {point}: on the margin"))
+                needs.append((str(point), f"{o} at {point} {_units_to_clear(len(probe), z, se, rel - margin)}"))
         outcome = False if False in cmp else True if all(c is True for c in cmp) else None
         short += [] if past else [str(point)]
-        out[str(point)] = (var | {f"degree term {r}": float(terms[r]) for r in (reference, *others)} | stats
+        out[str(point)] = (var | {f"probe part {r}": w * float(probe[r].mean()) for r in (reference, *others)}
+                           | {f"degree term {r}": float(terms[r]) for r in (reference, *others)} | stats
                            | {"past the gate": bool(past), "outcome": outcome if past else None})
     if not out:
         raise ValueError("table must hold draws at one point at least")
@@ -624,55 +727,94 @@ def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float
             "points": out}
 
 
-def d43_claim_args(draws: pd.DataFrame, degree_terms: dict, *, made: dict, gate_share: float, seed: int, setting: dict, stand_in: dict,
-                   no_authors_construction: str, margin: float = D43_MARGIN, margins=D43_MARGIN_READINGS) -> dict:
+def d43_where_text(made: float, iters: int, gate_share: float) -> str:
+    """Where D4.3 reads the runs' gradient variance, as its texts say it (session 61's re-read, item 1: the optimum is not a
+    point the runs pass): the end of the optimal arm's median run, ``made`` of the way from the start's test RMSE to the
+    optimum's after ``iters`` steps (past D4.1's gate ``gate_share`` or short of it), and the optimum, where the runs are
+    headed -- exempt from the gate by construction, a deciding reading because SGD's late phase is governed by the variance
+    near the optimum."""
+    made = check_real("made", made, low=-np.inf)
+    iters = check_int("iters", iters, low=1)
+    gate_share = check_real("gate_share", gate_share, low=0.0, high=1.0)
+    return (f"on the path, at the end of the optimal arm's median run ({'past' if made >= gate_share else 'short of'} D4.1's gate of "
+            f"{gate_share:g} of the way from the start's test RMSE to the optimum's), and at the optimum, where the runs are headed (they "
+            f"reach {made:.3g} of the way in {iters:,} steps): exempt from the gate by construction, a deciding reading because SGD's "
+            "late phase is governed by the variance near the optimum")
+
+
+def d43_excess_text(points: dict, others, *, verdicts: bool = False) -> str:
+    """The others' relative gradient-variance excess over the optimal one's at each of :func:`d43_common_reading`'s
+    ``points`` with its standard error, as D4.1's and D4.3's texts carry it; ``verdicts``: each point's outcome after it. An
+    unbounded degree term (``nan`` excess; session 61's re-read, item 10) is said "unbounded, not deciding", never printed."""
+    if isinstance(others, str) or not list(others):
+        raise ValueError(f"others must be a non-empty list of rule names; got {others!r}")
+    if not isinstance(points, dict) or not points:
+        raise TypeError(f"points must be d43_common_reading's points; got {points!r}")
+
+    def one(x, o):
+        rel, se = float(x[f"excess {o}"]), float(x[f"se excess {o}"])
+        return f"{o} unbounded, not deciding" if not (np.isfinite(rel) and np.isfinite(se)) else f"{o} {rel:+.1%} (SE {se:.1%})"
+
+    def said(x):
+        return (": not deciding (short of the gate)" if not x["past the gate"] else ": holds" if x["outcome"] else ": fails"
+                if x["outcome"] is False else ": undecided")
+    return "; ".join(f"at the {pt} " + ", ".join(one(x, o) for o in others) + (said(x) if verdicts else "") for pt, x in points.items())
+
+
+def d43_claim_args(draws: pd.DataFrame, degree_terms: dict, *, made: float, iters: int, gate_share: float, seed: int, setting: dict,
+                   stand_in: dict, no_authors_construction: str, margin: float = D43_MARGIN, margins=D43_MARGIN_READINGS, path: str = "path",
+                   headed: str = "optimum") -> dict:
     """D4.3 decided on the variance the runs see (session 61, settling sessions 59's and 60's reviews: the paper's sentence
     "As reported in Figure 2(c), other distributions have relatively large variances so that they converge slower" is about
     the runs; Lemma 2's ``Var_C`` cannot fail here, :func:`lemma2_holds`, beside): :func:`d43_common_reading` at the runs'
     own ``M`` (``draws``: :func:`common_gradient_draws` with the runs' ``M``, probe weight 1) and the degrees they can draw
-    (``degree_terms``: :func:`degree_term` with ``budget``), at the points the runs pass (D4: the end of the optimal arm's
-    median run and the optimum; ``made``, ``gate_share``: D4.1's gate), at ``margin`` (ours), read at each of ``margins``
-    (ours; :func:`three_valued_readings`, bootstrap over the draws: the claim's threshold, whose decisive readings can turn
-    it). Returns ``{"reading", "args"}``: the reading and :meth:`Experiment.claim
-    <inferopt.experiment.record.Experiment.claim>`'s keyword arguments, the threshold among them:
+    (``degree_terms``: :func:`degree_term` with ``budget``), at two points (:func:`d43_where_text`): ``path``, the end of
+    the optimal arm's median run, deciding past D4.1's gate (``made``: the share of the way it made in ``iters`` steps;
+    ``gate_share``), and ``headed``, the optimum, where the runs are headed (they do not reach it: session 61's re-read,
+    item 1), exempt from the gate by construction (its share of the way is 1 by definition), a deciding reading because
+    SGD's late phase is governed by the variance near the optimum; at ``margin`` (ours), read at each of ``margins`` (ours;
+    :func:`three_valued_readings`, bootstrap over the draws: the claim's threshold, whose decisive readings can turn it).
+    Returns ``{"reading", "args", "gates"}``: the reading, :meth:`Experiment.claim
+    <inferopt.experiment.record.Experiment.claim>`'s keyword arguments, the threshold among them, and the gate's shares
+    (``{headed: 1.0, path: made}``, for the readings beside it):
 
     * where the points disagree (``"split"``): a gated test (:class:`~inferopt.experiment.support.Gated`), inconclusive,
       with a ``reading`` diagnosis naming each point's verdict (the point of reading turns it; the paper does not say
       where) and what would decide it;
     * else ``holds`` (the reading's outcome; undecided: False, its diagnosis
       :class:`~inferopt.experiment.claims.Unearned` with the reason, inconclusive) with its bootstrap ``support`` over the
-      draws (:func:`~inferopt.experiment.support.agreeing_test`; computed once) and :func:`chosen_cell_diagnosis` (a decisive
-      failure: ``stand-in`` with ``stand_in``'s text and evidence; ``setting``, ``no_authors_construction`` its other
-      arguments, the draws the independent units)."""
+      draws (:func:`~inferopt.experiment.support.agreeing_test`; computed once, the chosen margin's reading taking it:
+      session 61's re-read, item 8) and :func:`chosen_cell_diagnosis` (a decisive failure: ``stand-in`` with ``stand_in``'s
+      text and evidence; ``setting``, ``no_authors_construction`` its other arguments, the draws the independent units)."""
     from ..support import Gated
 
-    if not isinstance(made, dict):
-        raise TypeError(f"made must be a mapping point -> share of the way to the optimum; got {type(made).__name__}")
+    where = d43_where_text(made, iters, gate_share)
+    gates = {headed: 1.0, path: float(made)}
     margin = check_real("margin", margin, low=0.0)
     if isinstance(margins, str) or not hasattr(margins, "__iter__"):
         raise TypeError(f"margins must be a list of margins; got {margins!r}")
 
     def outcome_at(t, m):
-        return d43_common_reading(t, degree_terms, margin=m, made=made, gate_share=gate_share)["outcome"]
-    r = d43_common_reading(draws, degree_terms, margin=margin, made=made, gate_share=gate_share)
+        return d43_common_reading(t, degree_terms, margin=m, made=gates, gate_share=gate_share)["outcome"]
+    r = d43_common_reading(draws, degree_terms, margin=margin, made=gates, gate_share=gate_share)
+    support = None if r["split"] else bootstrap_support(agreeing_test(lambda t: outcome_at(t, margin), r["outcome"]), draws, by="draw", seed=seed)
     threshold = {"value": margin, "source": "ours", "unit": "Poisson's and the negative binomial's gradient variance at the runs' M above "
-                 "the optimal one's, as a share of it, at the points the runs pass",
+                 "the optimal one's, as a share of it, at the end of the optimal arm's median run and at the optimum the runs are headed for",
                  "readings": three_valued_readings(outcome_at, draws, [check_real("margins (an entry of)", m, low=0.0) for m in margins],
-                                                   chosen=margin, by="draw", seed=seed)}
+                                                   chosen=margin, by="draw", seed=seed, chosen_support=support)}
     if r["split"]:
         at = {p: v["outcome"] for p, v in r["points"].items() if v["past the gate"]}
         why = (f"the verdict turns with the point the runs' gradient variance is read at ({'; '.join(f'{p}: ' + ('holds' if v else 'fails') for p, v in at.items() if v is not None)}; "
-               "both are points the runs pass, and the paper does not say where its variances are read)")
-        return {"reading": r, "args": dict(test=Gated(why), table=draws, by="draw", threshold=threshold, diagnosis={
+               f"read {where}; the paper does not say where its variances are read)")
+        return {"reading": r, "gates": gates, "args": dict(test=Gated(why), table=draws, by="draw", threshold=threshold, diagnosis={
             "kind": "reading", "text": why[:1].upper() + why[1:] + "; what would decide it: the paper's own M and where it reads "
             "the variance (its supplement), or runs long enough that the point on the path meets the optimum.",
             "evidence": {"readings": [{"value": p, "verdict": "holds" if v else "fails"} for p, v in at.items() if v is not None]}})}
-    support = bootstrap_support(agreeing_test(lambda t: outcome_at(t, margin), r["outcome"]), draws, by="draw", seed=seed)
     units = int(draws["draw"].nunique())
     diagnosis = chosen_cell_diagnosis(r, support, setting=setting, seeds=units, main_seeds=units, stand_in=stand_in,
-                                      text="The runs' gradient variance at their own M, read at the points they pass.",
+                                      text=f"The runs' gradient variance at their own M, read {where}.",
                                       no_authors_construction=no_authors_construction)
-    return {"reading": r, "args": dict(holds=r["outcome"] is True, support=support, diagnosis=diagnosis, threshold=threshold)}
+    return {"reading": r, "gates": gates, "args": dict(holds=r["outcome"] is True, support=support, diagnosis=diagnosis, threshold=threshold)}
 
 
 def lemma2_holds(variance: pd.DataFrame, margin: float = D43_MARGIN) -> dict:
