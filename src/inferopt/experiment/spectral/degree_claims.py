@@ -16,7 +16,7 @@ too, so that D3's results stay current: nothing there changes):
 * **D4.3 on the variance the runs see** (session 61, settling sessions 59's and 60's reviews: the paper's sentence is
   about the runs, and Lemma 2's ``Var_C`` cannot fail here): the runs' stochastic-gradient variance at their own ``M`` and
   over the degrees they can draw, read on the path the runs pass and at the optimum they are headed for (exempt from D4.1's
-  gate by construction; :func:`d43_claim_args`, the points' split a ``reading``),
+  gate by construction; :func:`d43_claim_args`, one rule over the other rules and the points: one failing fails it),
   drawn on common probes (:func:`common_gradient_draws`: paired differences), the degree part exact (:func:`degree_term`),
   read against a margin both ways (:func:`d43_common_reading`: an equivalence reading can fail); Lemma 2's ``Var_C`` per
   cell beside it (:func:`lemma2_holds`: it holds by Lemma 2 wherever the optimal distribution is Theorem 3's), and the
@@ -323,7 +323,7 @@ def d41_reading(table: pd.DataFrame, start: float, optimum: float, *, margin: fl
     runs = min(int(values[a].size) for a in (reference, *others))
     decide = ([f"what would decide it: more seeds at these runs' length, the seeds at which {z:g} standard errors of the lead would clear "
                f"the margin, were they to fall as one over the square root of the seeds: "
-               + ", ".join(f"{o} {_units_to_clear(runs, z, se[o], lead[o] - allowed)}" for o in close) + f" ({runs} run)"] if close else [])
+               + ", ".join(f"{o} {_units_to_clear(runs, z, se[o], lead[o] - allowed)}" for o in close) + f" ({runs} seeds an arm now)"] if close else [])
     return out | {"outcome": None, "reason": "; ".join(why + decide) + ("" if note is None else f" ({note})")}
 
 
@@ -638,6 +638,14 @@ def common_gradient_draws(problem, theta, rules: dict, *, M: int, n_draws: int, 
     return pd.DataFrame(rows)
 
 
+def _every(outcomes) -> bool | None:
+    """The three-valued conjunction D4.3 reads with, over the other rules at a point and over the deciding points alike
+    (:func:`d43_common_reading`): False where one outcome is False, True where every one is True (and there is one), else
+    None (undecided)."""
+    outcomes = list(outcomes)
+    return False if False in outcomes else True if outcomes and all(o is True for o in outcomes) else None
+
+
 def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float = D43_MARGIN, z: float = 2.0, reference: str = "optimal",
                        others=("poisson", "negative binomial"), made=None, gate_share: float = 0.0, probe_weight: float = 1.0) -> dict:
     """The runs' gradient variance, D4.3 ("other distributions have relatively large variances so that they converge slower",
@@ -657,14 +665,16 @@ def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float
     * else undecided there; an unbounded (``inf``) degree term decides nothing (session 45's fresh review: an overflow is no
       measured variance).
 
-    Over the points (session 61; the paper does not say where the runs' variance is read): holds (True) where every deciding
-    point holds, fails (False) where every deciding point fails; where one holds and another fails the point of reading
-    turns it (``"split"`` True: undecided, the reason naming both); else undecided (None). ``made``: ``{point: share of the
+    Over the points, the same rule (session 62, settling session 61's re-read: within a point one decisive failure failed
+    the point while across points an undecided point vetoed a failure): holds (True) where every deciding point holds,
+    fails (False) where one deciding point fails, else undecided (None). The claim asks both others' variance to be
+    relatively large for the runs, so it is read at every point that decides, as it is for every other rule; a point that
+    holds beside one that fails is named in the reason, it does not rescue the claim. ``made``: ``{point: share of the
     way from the runs' start to the optimum}``; a point short of ``gate_share`` (D4.1's gate: the variance where the runs
     never were is not what they feel) is recorded but decides nothing; None: every point decides. ``probe_weight``: the
     variance at ``M'`` probes from draws with ``M`` (session 58's review): the probe part is an average over the probes, so it
     scales as ``1/M``; ``M / M'`` weighs the draws' probe part and its standard error (0: ``M'`` infinite, exact traces, the
-    degree part alone, exact). Returns ``{"outcome", "reason", "split", "points": {point: {rule: variance, "probe part " +
+    degree part alone, exact). Returns ``{"outcome", "reason", "points": {point: {rule: variance, "probe part " +
     rule, "degree term " + rule, "excess " + other (r), "se excess " + other, "past the gate", "outcome"}}}``."""
     check_table("table", table, ("point", "rule", "draw", "sq", "degree sq"))
     margin = check_real("margin", margin, low=0.0)
@@ -704,7 +714,7 @@ def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float
             cmp.append(None if not bounded else True if rel - z * se > margin else False if rel + z * se < margin else None)
             if bounded and cmp[-1] is None:   # what would decide it: the draws at which z SE clear the margin
                 needs.append((str(point), f"{o} at {point} {_units_to_clear(len(probe), z, se, rel - margin)}"))
-        outcome = False if False in cmp else True if all(c is True for c in cmp) else None
+        outcome = _every(cmp)
         short += [] if past else [str(point)]
         out[str(point)] = (var | {f"probe part {r}": w * float(probe[r].mean()) for r in (reference, *others)}
                            | {f"degree term {r}": float(terms[r]) for r in (reference, *others)} | stats
@@ -712,19 +722,14 @@ def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float
     if not out:
         raise ValueError("table must hold draws at one point at least")
     deciding = {p: v["outcome"] for p, v in out.items() if v["past the gate"]}
-    said = set(deciding.values())
-    overall = None if not deciding or len(said) > 1 else said.pop()
-    split = {True, False} <= set(deciding.values())
+    overall = _every(deciding.values())
     undecided = [p for p, v in deciding.items() if v is None]
-    why = ([f"the point of reading turns it: the others' variance is relatively large at {', '.join(p for p, v in deciding.items() if v)} "
-            f"and within the margin {margin:g} at {', '.join(p for p, v in deciding.items() if v is False)}"] if split else []) + (
-        [f"at {', '.join(undecided)} the excess of the others' variance over the {reference} one's is within {z:g} standard "
+    why = ([f"at {', '.join(undecided)} the excess of the others' variance over the {reference} one's is within {z:g} standard "
          f"errors of the margin {margin:g} (the draws at which {z:g} standard errors would clear it, were they to fall as one over the "
          f"square root of the draws: {', '.join(t for p, t in needs if p in undecided)}; {len(table['draw'].unique())} drawn)"] if undecided else []) + (
         [f"the degree term is unbounded (inf, an overflow: no measured variance) for {', '.join(unbounded)}"] if unbounded else []) + (
         [f"{', '.join(short)} short of D4.1's gate ({gate_share:g} of the way to the optimum): not deciding"] if short else [])
-    return {"outcome": overall, "reason": None if overall is not None else "; ".join(why) or "no point decides", "split": split,
-            "points": out}
+    return {"outcome": overall, "reason": None if overall is not None else "; ".join(why) or "no point decides", "points": out}
 
 
 def d43_where_text(made: float, iters: int, gate_share: float) -> str:
@@ -761,6 +766,13 @@ def d43_excess_text(points: dict, others, *, verdicts: bool = False) -> str:
     return "; ".join(f"at the {pt} " + ", ".join(one(x, o) for o in others) + (said(x) if verdicts else "") for pt, x in points.items())
 
 
+def _points_said(points: dict) -> str:
+    """Each point's outcome of :func:`d43_common_reading`, as D4.3's diagnosis names them (a point that holds beside one that
+    fails is said, not hidden)."""
+    return "; ".join(f"at the {p} " + ("not deciding (short of the gate)" if not v["past the gate"] else "holds" if v["outcome"]
+                                       else "fails" if v["outcome"] is False else "undecided") for p, v in points.items())
+
+
 def d43_claim_args(draws: pd.DataFrame, degree_terms: dict, *, made: float, iters: int, gate_share: float, seed: int, setting: dict,
                    stand_in: dict, no_authors_construction: str, margin: float = D43_MARGIN, margins=D43_MARGIN_READINGS, path: str = "path",
                    headed: str = "optimum") -> dict:
@@ -776,18 +788,13 @@ def d43_claim_args(draws: pd.DataFrame, degree_terms: dict, *, made: float, iter
     :func:`three_valued_readings`, bootstrap over the draws: the claim's threshold, whose decisive readings can turn it).
     Returns ``{"reading", "args", "gates"}``: the reading, :meth:`Experiment.claim
     <inferopt.experiment.record.Experiment.claim>`'s keyword arguments, the threshold among them, and the gate's shares
-    (``{headed: 1.0, path: made}``, for the readings beside it):
-
-    * where the points disagree (``"split"``): a gated test (:class:`~inferopt.experiment.support.Gated`), inconclusive,
-      with a ``reading`` diagnosis naming each point's verdict (the point of reading turns it; the paper does not say
-      where) and what would decide it;
-    * else ``holds`` (the reading's outcome; undecided: False, its diagnosis
-      :class:`~inferopt.experiment.claims.Unearned` with the reason, inconclusive) with its bootstrap ``support`` over the
-      draws (:func:`~inferopt.experiment.support.agreeing_test`; computed once, the chosen margin's reading taking it:
-      session 61's re-read, item 8) and :func:`chosen_cell_diagnosis` (a decisive failure: ``stand-in`` with ``stand_in``'s
-      text and evidence; ``setting``, ``no_authors_construction`` its other arguments, the draws the independent units)."""
-    from ..support import Gated
-
+    (``{headed: 1.0, path: made}``, for the readings beside it): ``holds`` (the reading's outcome, one rule over the other
+    rules and the points, :func:`d43_common_reading`; undecided: False, its diagnosis
+    :class:`~inferopt.experiment.claims.Unearned` with the reason, inconclusive) with its bootstrap ``support`` over the
+    draws (:func:`~inferopt.experiment.support.agreeing_test`; computed once, the chosen margin's reading taking it:
+    session 61's re-read, item 8) and :func:`chosen_cell_diagnosis` (a decisive failure: ``stand-in`` with ``stand_in``'s
+    text and evidence, each point's outcome named; ``setting``, ``no_authors_construction`` its other arguments, the draws
+    the independent units)."""
     where = d43_where_text(made, iters, gate_share)
     gates = {headed: 1.0, path: float(made)}
     margin = check_real("margin", margin, low=0.0)
@@ -797,22 +804,14 @@ def d43_claim_args(draws: pd.DataFrame, degree_terms: dict, *, made: float, iter
     def outcome_at(t, m):
         return d43_common_reading(t, degree_terms, margin=m, made=gates, gate_share=gate_share)["outcome"]
     r = d43_common_reading(draws, degree_terms, margin=margin, made=gates, gate_share=gate_share)
-    support = None if r["split"] else bootstrap_support(agreeing_test(lambda t: outcome_at(t, margin), r["outcome"]), draws, by="draw", seed=seed)
+    support = bootstrap_support(agreeing_test(lambda t: outcome_at(t, margin), r["outcome"]), draws, by="draw", seed=seed)
     threshold = {"value": margin, "source": "ours", "unit": "Poisson's and the negative binomial's gradient variance at the runs' M above "
                  "the optimal one's, as a share of it, at the end of the optimal arm's median run and at the optimum the runs are headed for",
                  "readings": three_valued_readings(outcome_at, draws, [check_real("margins (an entry of)", m, low=0.0) for m in margins],
                                                    chosen=margin, by="draw", seed=seed, chosen_support=support)}
-    if r["split"]:
-        at = {p: v["outcome"] for p, v in r["points"].items() if v["past the gate"]}
-        why = (f"the verdict turns with the point the runs' gradient variance is read at ({'; '.join(f'{p}: ' + ('holds' if v else 'fails') for p, v in at.items() if v is not None)}; "
-               f"read {where}; the paper does not say where its variances are read)")
-        return {"reading": r, "gates": gates, "args": dict(test=Gated(why), table=draws, by="draw", threshold=threshold, diagnosis={
-            "kind": "reading", "text": why[:1].upper() + why[1:] + "; what would decide it: the paper's own M and where it reads "
-            "the variance (its supplement), or runs long enough that the point on the path meets the optimum.",
-            "evidence": {"readings": [{"value": p, "verdict": "holds" if v else "fails"} for p, v in at.items() if v is not None]}})}
     units = int(draws["draw"].nunique())
     diagnosis = chosen_cell_diagnosis(r, support, setting=setting, seeds=units, main_seeds=units, stand_in=stand_in,
-                                      text=f"The runs' gradient variance at their own M, read {where}.",
+                                      text=f"The runs' gradient variance at their own M, read {where}: {_points_said(r['points'])}.",
                                       no_authors_construction=no_authors_construction)
     return {"reading": r, "gates": gates, "args": dict(holds=r["outcome"] is True, support=support, diagnosis=diagnosis, threshold=threshold)}
 
