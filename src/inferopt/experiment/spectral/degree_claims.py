@@ -669,7 +669,7 @@ def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float
     the point while across points an undecided point vetoed a failure): holds (True) where every deciding point holds,
     fails (False) where one deciding point fails, else undecided (None). The claim asks both others' variance to be
     relatively large for the runs, so it is read at every point that decides, as it is for every other rule; a point that
-    holds beside one that fails is named in the reason, it does not rescue the claim. ``made``: ``{point: share of the
+    holds beside one that fails does not rescue the claim (:func:`d43_claim_args` names each point's outcome). ``made``: ``{point: share of the
     way from the runs' start to the optimum}``; a point short of ``gate_share`` (D4.1's gate: the variance where the runs
     never were is not what they feel) is recorded but decides nothing; None: every point decides. ``probe_weight``: the
     variance at ``M'`` probes from draws with ``M`` (session 58's review): the probe part is an average over the probes, so it
@@ -760,17 +760,20 @@ def d43_excess_text(points: dict, others, *, verdicts: bool = False) -> str:
         rel, se = float(x[f"excess {o}"]), float(x[f"se excess {o}"])
         return f"{o} unbounded, not deciding" if not (np.isfinite(rel) and np.isfinite(se)) else f"{o} {rel:+.1%} (SE {se:.1%})"
 
-    def said(x):
-        return (": not deciding (short of the gate)" if not x["past the gate"] else ": holds" if x["outcome"] else ": fails"
-                if x["outcome"] is False else ": undecided")
-    return "; ".join(f"at the {pt} " + ", ".join(one(x, o) for o in others) + (said(x) if verdicts else "") for pt, x in points.items())
+    return "; ".join(f"at the {pt} " + ", ".join(one(x, o) for o in others) + (f": {_point_said(x)}" if verdicts else "")
+                     for pt, x in points.items())
+
+
+def _point_said(point: dict) -> str:
+    """One point's outcome of :func:`d43_common_reading` in words, as D4.3's diagnosis and texts name it."""
+    return ("not deciding (short of the gate)" if not point["past the gate"] else "holds" if point["outcome"]
+            else "fails" if point["outcome"] is False else "undecided")
 
 
 def _points_said(points: dict) -> str:
     """Each point's outcome of :func:`d43_common_reading`, as D4.3's diagnosis names them (a point that holds beside one that
     fails is said, not hidden)."""
-    return "; ".join(f"at the {p} " + ("not deciding (short of the gate)" if not v["past the gate"] else "holds" if v["outcome"]
-                                       else "fails" if v["outcome"] is False else "undecided") for p, v in points.items())
+    return "; ".join(f"at the {p} {_point_said(v)}" for p, v in points.items())
 
 
 def d43_claim_args(draws: pd.DataFrame, degree_terms: dict, *, made: float, iters: int, gate_share: float, seed: int, setting: dict,
