@@ -1,8 +1,8 @@
 """D4's deciding code (inferopt.experiment.spectral.degree_claims; issue 41's pre-run review, session 45's fresh review): D4.2's
 two halves (SGD-DET's, SGD's) on settled floors not above the runs, able to fail through the claim; the floors tried from the
-runs' end; D4.3 decided on the runs' gradient variance on common probes at their own M (its realisable degree part, an unbounded
-term undecided, a point short of the gate not deciding, one rule over the rules and the points), Lemma 2's Var_C and the other gradient
-readings beside it, never turning it; the map's usable cells; each decision holds and fails on constructed inputs, and bad
+runs' end; D4.3 decided on the runs' gradient variance at their own M, exact (checked against every probe sign by enumeration;
+its realisable degree part, an unbounded variance undecided, a point short of the gate not deciding, one rule over the other
+distributions, the points readings), Lemma 2's Var_C and the other gradient readings beside it, never turning it; the map's usable cells; each decision holds and fails on constructed inputs, and bad
 arguments are refused by name."""
 
 import numpy as np
@@ -12,10 +12,11 @@ import pytest
 from inferopt.experiment import Experiment
 from inferopt.experiment.claims import Unearned
 from inferopt.experiment.spectral import degree_claims
-from inferopt.experiment.spectral.degree_claims import (chosen_cell_diagnosis, common_gradient_draws, d41_cell, d41_diagnosis, d41_reading,
-                                                        d43_claim_args, d43_common_reading, d43_excess_text, d43_gradient_readings, d43_where_text,
-                                                        degree_term, excess_split_text, lemma2_holds, level_off_estimate, level_off_text,
-                                                        map_cells_to_run, settled_fixed_point, three_valued_readings, variance_split)
+from inferopt.experiment.spectral.degree_claims import (chosen_cell_diagnosis, d41_cell, d41_diagnosis, d41_reading,
+                                                        d43_claim_args, d43_exact_reading, d43_excess_text, d43_gradient_readings, d43_where_text,
+                                                        degree_term, exact_gradient_variances, excess_split_text, lemma2_holds, level_off_estimate,
+                                                        level_off_text, map_cells_to_run, point_variances, settled_fixed_point, three_valued_readings,
+                                                        variance_split)
 from inferopt.experiment.support import agreeing_test
 from inferopt.experiment.support import bootstrap_support
 from inferopt.spectral import ChebyshevSeries, make_degree_rule
@@ -137,132 +138,6 @@ def test_d42_can_fail_through_the_claim(tmp_path):
 
 
 # ----------------------------------------------------------------------------- D4.3
-
-
-def common_table(others, se_rel, n=400, seed=0):
-    """Common-probe draws at two points: a shared probe part (exponential, mean exactly 100) for every rule, each other
-    rule's own part on top with mean exactly ``rel * 100`` and paired noise of relative SE exactly ``se_rel``; the degree
-    parts zero."""
-    rng = np.random.default_rng(seed)
-    rows = []
-    for p in ("optimum", "path"):
-        shared = rng.exponential(100.0, n)
-        shared *= 100.0 / shared.mean()
-        for r, rel in ({"optimal": 0.0} | others).items():
-            z = rng.normal(size=n)
-            own = rel * 100.0 + (z - z.mean()) / z.std(ddof=1) * se_rel * 100.0 * np.sqrt(n) if r != "optimal" else np.zeros(n)
-            rows += [{"point": p, "rule": r, "draw": k, "sq": shared[k] + own[k], "degree sq": 0.0} for k in range(n)]
-    return pd.DataFrame(rows)
-
-
-ZERO = {p: {"optimal": 0.0, "poisson": 0.0, "negative binomial": 0.0} for p in ("optimum", "path")}
-
-
-def test_d43_common_reading_holds_fails_and_stays_undecided():
-    # variances equal to 0.5 % with SE 0.2 %: decisively within the 10 % margin, fails
-    r = d43_common_reading(common_table({"poisson": 0.005, "negative binomial": 0.005}, 0.002), ZERO)
-    assert r["outcome"] is False and r["points"]["optimum"]["excess poisson"] == pytest.approx(0.005)
-    assert r["points"]["optimum"]["se excess poisson"] == pytest.approx(0.002)
-    # a 2x gap: holds
-    assert d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), ZERO)["outcome"] is True
-    # 10 % with a wide SE: undecided
-    r = d43_common_reading(common_table({"poisson": 0.1, "negative binomial": 0.1}, 0.05), ZERO)
-    assert r["outcome"] is None and "margin" in r["reason"]
-    # the exact degree part decides what the draws cannot see: equal probe parts, Poisson's tail term twice the optimal variance
-    terms = {p: {"optimal": 0.0, "poisson": 200.0, "negative binomial": 200.0} for p in ("optimum", "path")}
-    assert d43_common_reading(common_table({"poisson": 0.0, "negative binomial": 0.0}, 0.002), terms)["outcome"] is True
-    # an unbounded degree term (Poisson's reweights overflowing double precision) is no measured variance: undecided (session 45)
-    terms = {p: {"optimal": 0.0, "poisson": float("inf"), "negative binomial": 200.0} for p in ("optimum", "path")}
-    r = d43_common_reading(common_table({"poisson": 0.0, "negative binomial": 0.0}, 0.002), terms)
-    assert r["outcome"] is None and np.isnan(r["points"]["path"]["excess poisson"]) and "unbounded" in r["reason"]
-    # a point short of D4.1's gate decides nothing: the path's failure is recorded, the optimum's holding decides
-    tb = common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02)
-    same = (tb.point == "path") & (tb.rule != "optimal")   # at the path the others' draws equal the optimal one's: fails there
-    tb.loc[same, "sq"] = tb.loc[same, "draw"].map(tb[(tb.point == "path") & (tb.rule == "optimal")].set_index("draw")["sq"]).to_numpy()
-    # ... both points past the gate: the optimum holds, the path fails: one rule over the points as over the other rules
-    # (session 62): a deciding point that fails fails the claim, the point that holds does not rescue it
-    r = d43_common_reading(tb, ZERO)
-    assert r["outcome"] is False and r["reason"] is None and "split" not in r
-    assert r["points"]["optimum"]["outcome"] is True and r["points"]["path"]["outcome"] is False
-    r = d43_common_reading(tb, ZERO, made={"optimum": 1.0, "path": 0.39}, gate_share=0.5)
-    assert r["outcome"] is True and r["points"]["path"]["past the gate"] is False and r["points"]["path"]["outcome"] is None
-    # one point failing, the other undecided: fails (session 61's re-read: an undecided point vetoed the failure, while within a
-    # point an undecided rule did not); within a point, one rule failing beside one undecided fails the point the same way
-    tb = common_table({"poisson": 0.005, "negative binomial": 0.005}, 0.002)
-    wide = tb.point == "optimum"
-    tb.loc[wide & (tb.rule != "optimal"), "sq"] += np.random.default_rng(3).normal(0.0, 1000.0, int((wide & (tb.rule != "optimal")).sum()))
-    r = d43_common_reading(tb, ZERO)
-    assert r["points"]["optimum"]["outcome"] is None and r["points"]["path"]["outcome"] is False
-    assert r["outcome"] is False and r["reason"] is None
-    mixed = common_table({"poisson": 0.005, "negative binomial": 0.005}, 0.002)
-    nb = mixed.rule == "negative binomial"
-    mixed.loc[nb, "sq"] += np.random.default_rng(4).normal(0.0, 1000.0, int(nb.sum()))
-    r = d43_common_reading(mixed, ZERO)
-    assert {r["points"][p]["outcome"] for p in ("optimum", "path")} == {False} and r["outcome"] is False
-    # ... and undecided at every deciding point: undecided, with what would decide it
-    tb.loc[~wide & (tb.rule != "optimal"), "sq"] += np.random.default_rng(5).normal(0.0, 1000.0, int((~wide & (tb.rule != "optimal")).sum()))
-    r = d43_common_reading(tb, ZERO)
-    assert r["outcome"] is None and "within 2 standard errors" in r["reason"]
-    r = d43_common_reading(tb, ZERO, made={"optimum": 0.4, "path": 0.39}, gate_share=0.5)
-    assert r["outcome"] is None and "short of D4.1's gate" in r["reason"]
-    with pytest.raises(ValueError, match="non-negative"):
-        d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), {p: {"optimal": -1.0, "poisson": 0.0,
-                           "negative binomial": 0.0} for p in ("optimum", "path")})
-    with pytest.raises(ValueError, match="degree_terms"):
-        d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), {"optimum": {"optimal": 0.0}})
-    with pytest.raises(ValueError, match="margin"):
-        d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), ZERO, margin=-0.1)
-    with pytest.raises(ValueError, match="gate_share"):
-        d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), ZERO, gate_share=1.5)
-    with pytest.raises(TypeError, match="made"):
-        d43_common_reading(common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), ZERO, made=0.5)
-
-
-def test_common_gradient_draws_share_the_probes_and_split_off_the_exact_degree_part():
-    problem = small_problem()
-    star, _ = reference_solution(problem, max_iter=300)
-    series = ChebyshevSeries("sqrt", *problem.interval(star))
-    # two identical fixed-degree rules on common probes: every draw identical
-    tb = common_gradient_draws(problem, star, {"x": make_degree_rule(series, degree=6), "y": make_degree_rule(series, degree=6)},
-                               M=4, n_draws=20, rng=0)
-    assert np.allclose(tb[tb.rule == "x"]["sq"].to_numpy(), tb[tb.rule == "y"]["sq"].to_numpy()) and (tb["degree sq"] == 0).all()
-    # a random degree: the mean of the draws' exact degree parts is degree_term's whole-distribution sum
-    rule = make_degree_rule(series, N=4, distribution="optimal")
-    tb = common_gradient_draws(problem, star, {"optimal": rule}, M=2, n_draws=4000, rng=1)
-    exact = degree_term(star, problem.eps, rule)
-    se = tb["degree sq"].std() / np.sqrt(len(tb))
-    assert exact > 0 and abs(tb["degree sq"].mean() - exact) < 4 * se
-    # Poisson's: its rare high degrees, reweighted by 1/P(n >= j), dominate a term that thousands of draws do not reach
-    poisson = make_degree_rule(series, N=4, distribution="poisson")
-    drawn = common_gradient_draws(problem, star, {"poisson": poisson}, M=2, n_draws=400, rng=1)["degree sq"].mean()
-    assert degree_term(star, problem.eps, poisson) > 1e6 * drawn
-    assert degree_term(star, problem.eps, make_degree_rule(series, degree=6)) == 0.0
-    with pytest.raises(ValueError, match="n_draws"):
-        common_gradient_draws(problem, star, {"x": rule}, M=4, n_draws=1, rng=0)
-    with pytest.raises(TypeError, match="rules"):
-        common_gradient_draws(problem, star, {}, M=4, n_draws=5, rng=0)
-    with pytest.raises(TypeError, match="rule"):
-        degree_term(star, problem.eps, "poisson")
-
-
-def test_d43_on_the_realisable_degree_part_fails_where_probe_noise_dominates():
-    """Session 45's fresh review: over the whole distribution the degree term is dominated by degrees no run draws (here
-    Poisson's 1e99, the negative binomial's 1e7 against a gradient variance ~100), so D4.3 held whatever the runs feel; on
-    the degrees of probability at least 1/budget, where the probes' noise is nearly all the variance, it fails."""
-    problem = small_problem()
-    star, _ = reference_solution(problem, max_iter=300)
-    series = ChebyshevSeries("sqrt", *problem.interval(star))
-    rules = {d: make_degree_rule(series, N=4, distribution=d, p=0.5) for d in ("optimal", "poisson", "negative binomial")}
-    tb = common_gradient_draws(problem, star, rules, M=1, n_draws=200, rng=1).assign(point="optimum")
-    whole = {"optimum": {d: degree_term(star, problem.eps, r) for d, r in rules.items()}}
-    seen = {"optimum": {d: degree_term(star, problem.eps, r, budget=200) for d, r in rules.items()}}
-    assert whole["optimum"]["poisson"] > 1e6 * seen["optimum"]["poisson"] and seen["optimum"]["poisson"] > 0
-    assert d43_common_reading(tb, whole)["outcome"] is True
-    r = d43_common_reading(tb, seen)
-    probe = r["points"]["optimum"]["optimal"] - seen["optimum"]["optimal"]
-    assert probe > 10 * seen["optimum"]["optimal"] and r["outcome"] is False
-    with pytest.raises(ValueError, match="budget"):
-        degree_term(star, problem.eps, rules["poisson"], budget=0.5)
 
 
 def test_map_cells_to_run_skips_degenerate_cells():
@@ -393,85 +268,6 @@ def test_lemma2_holds_per_cell_with_its_margin():
         lemma2_holds(var_c(1.0, 2.0, 2.0), margin=-1.0)
 
 
-def d43_claim(tmp_path, draws, terms, made=0.6):
-    """D4.3 as the notebook records it (session 61): decided on the runs' gradient variance at their own M, on the path (the
-    optimal arm's median run having made ``made`` of the way) and at the optimum the runs are headed for, its keyword
-    arguments from d43_claim_args."""
-    exp = Experiment("D4", title="t", paper="p", figure="Fig 2", params={"output_dir": str(tmp_path), "seed": 0})
-    exp.stand_ins.append("a smaller matrix")
-    d = d43_claim_args(draws, terms, made=made, iters=600, gate_share=0.5, seed=0, setting=SETTING, stand_in=STAND_IN,
-                       no_authors_construction="n")
-    return d, exp.claim("D4.3", "Others have larger variances.", **d["args"]).to_dict()
-
-
-def test_d43_is_decided_on_the_runs_variance_at_both_points_one_failing_point_fails_it(tmp_path):
-    """Sessions 59's and 60's reviews, settled (session 61): D4.3 is about the runs, so it is decided on the variance they see,
-    at their M, on the path and at the optimum: holds where both points hold, fails where one deciding point fails (session 62:
-    the rule it reads the other rules with at a point), each point's outcome named in the diagnosis."""
-    # a 2x gap at both points: holds, decisively over the draws; the margins' readings agree
-    d, c = d43_claim(tmp_path, common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), ZERO)
-    assert c["verdict"] == "holds" and c["support"]["fraction_holding"] >= 0.9
-    assert [r["value"] for r in c["threshold"]["readings"]] == [0.05, 0.1, 0.2] and {r["verdict"] for r in c["threshold"]["readings"]} == {"holds"}
-    # equal within 0.5 % (SE 0.2 %) at both points: fails, decisively (stand-in: the runs' M is ours)
-    d, c = d43_claim(tmp_path, common_table({"poisson": 0.005, "negative binomial": 0.005}, 0.002), ZERO)
-    assert d["reading"]["outcome"] is False and c["verdict"] == "fails" and c["diagnosis"]["kind"] == "stand-in"
-    # the optimum holds, the path fails: fails, each point's outcome named in the diagnosis
-    tb = common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02)
-    same = (tb.point == "path") & (tb.rule != "optimal")
-    tb.loc[same, "sq"] = tb.loc[same, "draw"].map(tb[(tb.point == "path") & (tb.rule == "optimal")].set_index("draw")["sq"]).to_numpy()
-    d, c = d43_claim(tmp_path, tb, ZERO)
-    assert d["reading"]["outcome"] is False and c["verdict"] == "fails" and c["diagnosis"]["kind"] == "stand-in"
-    assert "at the optimum holds; at the path fails" in c["diagnosis"]["text"]
-    # ... the path short of the gate: the optimum alone decides, holds
-    assert d43_claim(tmp_path, tb, ZERO, made=0.3)[1]["verdict"] == "holds"
-    # 15 % above at both points: holds at 0.05 and 0.1, fails at 0.2: the verdict turns within our margins (reading)
-    d, c = d43_claim(tmp_path, common_table({"poisson": 0.15, "negative binomial": 0.15}, 0.01), ZERO)
-    assert [r["verdict"] for r in c["threshold"]["readings"]] == ["holds", "holds", "fails"]
-    assert c["verdict"] == "inconclusive" and c["diagnosis"]["kind"] == "reading"
-    # undecided at a point: inconclusive with the reason
-    d, c = d43_claim(tmp_path, common_table({"poisson": 0.1, "negative binomial": 0.1}, 0.05), ZERO)
-    assert c["verdict"] == "inconclusive" and "margin" in c["reason"]
-    kw = dict(iters=600, gate_share=0.5, seed=0, setting=SETTING, stand_in=STAND_IN, no_authors_construction="n")
-    with pytest.raises(TypeError, match="made"):
-        d43_claim_args(tb, ZERO, made={"path": 0.6}, **kw)
-    with pytest.raises(ValueError, match="iters"):
-        d43_claim_args(tb, ZERO, made=0.6, **(kw | {"iters": 0}))
-    with pytest.raises(TypeError, match="margins"):
-        d43_claim_args(tb, ZERO, made=0.6, margins=0.1, **kw)
-    with pytest.raises(ValueError, match="margin"):
-        d43_claim_args(tb, ZERO, made=0.6, margin=-1.0, **kw)
-
-
-def test_lemma2_var_c_and_the_other_gradient_readings_never_turn_d43(tmp_path):
-    """Session 60's and 61's settlement: Lemma 2's Var_C (Fig. 1's theory, D1.1's claim) and the gradient readings at other M'
-    or tail cuts are not what the runs see: beside D4.3, never turning it."""
-    tie = common_table({"poisson": 0.005, "negative binomial": 0.005}, 0.002)
-    apart = common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02)
-    small = {p: {"optimal": 1.0, "poisson": 1.0, "negative binomial": 1.0} for p in ("optimum", "path")}
-    large = {p: {"optimal": 1.0, "poisson": 5.0, "negative binomial": 5.0} for p in ("optimum", "path")}
-    # the probe part weighs M / M': at M' infinite only the exact degree parts remain, no standard error
-    r = d43_common_reading(tie, large, probe_weight=0.0)
-    assert r["outcome"] is True and r["points"]["path"]["se excess poisson"] == 0.0 and r["points"]["path"]["excess poisson"] == pytest.approx(4.0)
-    with pytest.raises(ValueError, match="nothing to read"):
-        d43_common_reading(tie, ZERO, probe_weight=0.0)
-    # at M' infinite every reading with the large tail holds; at the runs' M, a tie: D4.3 fails, whatever Var_C says
-    g = d43_gradient_readings(tie, {1 / 3000: small, 1e-6: large}, M=30)
-    assert len(g["readings"]) == 3 * 2 and g["readings"][-2]["value"] == [0.0, 1e-6] and g["readings"][-2]["verdict"] == "holds"
-    assert [r["value"] for r in g["readings"][:2]] == [[1 / 30, 1e-6], [1 / 30, 1 / 3000]] and g["readings"][1]["verdict"] == "fails"
-    assert lemma2_holds(var_c(64.8, float("inf"), 4e55)) == {"chosen": True, "eps 300": True}
-    d, c = d43_claim(tmp_path, tie, small)
-    assert c["verdict"] == "fails" and all(r["verdict"] == "fails" for r in c["threshold"]["readings"])
-    # ... and where the runs' variance holds, Var_C within the margin does not fail it
-    assert lemma2_holds(var_c(1.0, 1.01, 1.01)) == {"chosen": False, "eps 300": False}
-    assert d43_claim(tmp_path, apart, large)[1]["verdict"] == "holds"
-    with pytest.raises(ValueError, match="least probability"):
-        d43_gradient_readings(tie, {0.0: small}, M=30)
-    with pytest.raises(TypeError, match="terms"):
-        d43_gradient_readings(tie, {}, M=30)
-    with pytest.raises(ValueError, match="probes"):
-        d43_gradient_readings(tie, {1 / 3000: small}, M=30, probes=(0,))
-
-
 #: D4's committed paper-scale split (reports/paper/metrics/D4.json at a9a0c9b): the probe parts differ by distribution, by far
 #: more than the degree parts
 PAPER_POINTS = {"optimum": {"probe part optimal": 29430.1, "probe part poisson": 140792.8, "probe part negative binomial": 110568.1,
@@ -526,58 +322,6 @@ def test_excess_split_text_says_the_measured_split_not_that_m_shows_the_degree_d
         excess_split_text(variance_split(PAPER_POINTS, M=30), M=30, others=others)
     with pytest.raises(ValueError, match="others"):
         excess_split_text(variance_split(PAPER_POINTS, M=30, others=others), M=30, others="poisson")
-
-
-def test_d43_texts_say_the_optimum_is_where_the_runs_are_headed_and_print_no_nan(tmp_path):
-    """Session 61's re-read, items 1 and 10: the optimum is exempt from D4.1's gate by construction, not a point the runs
-    pass; an unbounded degree term is said, not printed as nan."""
-    where = d43_where_text(0.565, 600, 0.5)
-    assert ("and at the optimum, where the runs are headed (they reach 0.565 of the way in 600 steps): exempt from the gate by "
-            "construction, a deciding reading because SGD's late phase is governed by the variance near the optimum") in where
-    assert "past D4.1's gate of 0.5" in where and "short of D4.1's gate" in d43_where_text(0.3, 600, 0.5)
-    # through the claim: the stand-in diagnosis (each point's outcome named) and the threshold's unit
-    tb = common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02)
-    same = (tb.point == "path") & (tb.rule != "optimal")
-    tb.loc[same, "sq"] = tb.loc[same, "draw"].map(tb[(tb.point == "path") & (tb.rule == "optimal")].set_index("draw")["sq"]).to_numpy()
-    d, c = d43_claim(tmp_path, tb, ZERO, made=0.565)
-    assert c["diagnosis"]["kind"] == "stand-in" and "where the runs are headed (they reach 0.565 of the way in 600 steps)" in c["diagnosis"]["text"]
-    assert "at the optimum holds; at the path fails" in c["diagnosis"]["text"]
-    d, c = d43_claim(tmp_path, common_table({"poisson": 0.005, "negative binomial": 0.005}, 0.002), ZERO, made=0.565)
-    assert c["diagnosis"]["kind"] == "stand-in" and "exempt from the gate by construction" in c["diagnosis"]["text"]
-    assert d["gates"] == {"optimum": 1.0, "path": 0.565} and "the optimum the runs are headed for" in c["threshold"]["unit"]
-    for t in (c["diagnosis"]["text"], c["threshold"]["unit"], where):
-        assert "points the runs pass" not in t and "points they pass" not in t
-    # the excess per point: an unbounded degree term is "unbounded, not deciding"
-    r = d43_common_reading(common_table({"poisson": 0.0, "negative binomial": 0.0}, 0.002),
-                           {p: {"optimal": 0.0, "poisson": float("inf"), "negative binomial": 200.0} for p in ("optimum", "path")})
-    text = d43_excess_text(r["points"], ("poisson", "negative binomial"), verdicts=True)
-    assert text.startswith("at the optimum poisson unbounded, not deciding, negative binomial +") and ": undecided" in text
-    assert "nan" not in text
-    assert d43_excess_text(d["reading"]["points"], ("poisson",)).startswith("at the optimum poisson +0.5% (SE 0.2%)")
-    with pytest.raises(ValueError, match="others"):
-        d43_excess_text(r["points"], "poisson")
-    with pytest.raises(ValueError, match="iters"):
-        d43_where_text(0.5, 0, 0.5)
-
-
-def test_d43_bootstraps_the_chosen_margin_once(tmp_path, monkeypatch):
-    """Session 61's re-read, item 8: the chosen margin's support is computed once, its reading taking it."""
-    calls = []
-    real = degree_claims.bootstrap_support
-
-    def counting(*args, **kw):
-        calls.append(1)
-        return real(*args, **kw)
-    monkeypatch.setattr(degree_claims, "bootstrap_support", counting)
-    d, c = d43_claim(tmp_path, common_table({"poisson": 1.0, "negative binomial": 1.0}, 0.02), ZERO)
-    assert len(calls) == 3 and c["verdict"] == "holds"   # the margins 0.05, 0.1 (chosen: the claim's support), 0.2
-    chosen = next(r for r in c["threshold"]["readings"] if r["value"] == 0.1)
-    assert chosen["support"] == c["support"]["fraction_holding"]
-    # three_valued_readings takes the chosen value's support where given
-    fake = {"fraction_holding": 0.5, "method": "bootstrap", "unit": "seed", "n_units": 5, "n_resamples": 200, "seed": 0}
-    read = three_valued_readings(lambda t, v: d41_reading(t, 2.0, 1.0, margin=v)["outcome"], d41_table(1.50, 1.60, 1.55), [0.005],
-                                 chosen=0.01, by="seed", chosen_support=fake)
-    assert read[1] == {"value": 0.01, "verdict": "inconclusive", "support": 0.5} and read[0]["verdict"] == "holds"
 
 
 def curve_table(A, alpha, *, optimum=1.0, decay=0.01, T=600, every=20, seeds=3):
@@ -710,3 +454,263 @@ def test_d41_cell_joins_the_seeds_note_and_three_valued_readings_take_lists():
     assert [x["value"] for x in read] == [[0.01, 2.0], [0.01, 3.0], [0.02, 2.0]] and all(x["verdict"] == "holds" for x in read)
     read = three_valued_readings(lambda t, v: d41_reading(t, 2.0, 1.0, margin=v[0])["outcome"], tb, [[0.2, 2.0]], chosen=[0.01, 2.0], by="seed")
     assert [x["verdict"] for x in read] == ["holds", "fails"]
+
+
+# ----------------------------------------------------------------------------- D4.3: the runs' gradient variance, exact
+
+
+def _enumerated(theta, eps, rule, budget, M):
+    """The probe part and the whole variance of ``rule``'s stochastic gradient at ``theta`` by brute force: every sign vector
+    of the Rademacher probe (2^d of them) at every degree counted, the estimator's own gradient (grad_lowrank)."""
+    from itertools import product
+
+    from inferopt.experiment.spectral.completion_degrees import truncated_gradient
+    from inferopt.spectral.gradients import grad_lowrank
+
+    series = rule.series
+    signs = np.array(list(product([-1.0, 1.0], repeat=theta.shape[0]))).T
+    mu = truncated_gradient(theta, eps, series.coeffs, series.a, series.b)
+    if hasattr(rule, "distribution"):
+        n = np.arange(series.coeffs.size - 1)
+        q = rule.distribution.pmf(n)
+        keep = (q > 0) & (q >= 1.0 / budget)
+        weights = [(qk, rule.distribution.reweight(series.coefficients(int(k)))) for qk, k in zip(q[keep], n[keep])]
+    else:   # a fixed degree's variance is about its own (biased) mean: no degree part
+        weights = [(1.0, series.coefficients(rule.degree))]
+        mu = truncated_gradient(theta, eps, weights[0][1], series.a, series.b)
+    probe = whole = 0.0
+    for qk, w in weights:
+        G = np.array([grad_lowrank(theta, eps, signs[:, [i]], w, series.a, series.b) for i in range(signs.shape[1])])
+        probe += qk * np.mean(np.sum((G - G.mean(axis=0)) ** 2, axis=(1, 2))) / M
+        whole += qk * (np.mean(np.sum((G - G.mean(axis=0)) ** 2, axis=(1, 2))) / M + np.sum((G.mean(axis=0) - mu) ** 2))
+    return probe, whole
+
+
+@pytest.mark.parametrize("shape", [(6, 3), (3, 5), (5, 5)])
+def test_exact_gradient_variances_equal_every_probe_sign_enumerated(shape):
+    """Session 63 (review helper-435: the Monte-Carlo estimate at the optimum was dominated by single high-degree draws): the
+    closed form over Rademacher probes equals the brute-force mean over all 2^d sign vectors at every degree counted, with a
+    null space (d > r) and without, and the degree part added gives the whole variance."""
+    rng = np.random.default_rng(sum(shape))
+    theta, eps = rng.normal(size=shape), 0.3
+    lam = np.linalg.eigvalsh(theta @ theta.T) + eps
+    series = ChebyshevSeries("sqrt", 0.9 * lam.min(), 1.1 * lam.max())
+    rules = {"optimal": make_degree_rule(series, N=4, distribution="optimal"), "poisson": make_degree_rule(series, N=4, distribution="poisson"),
+             "negative binomial": make_degree_rule(series, N=4, distribution="negative binomial", p=0.5), "SGD-DET": make_degree_rule(series, degree=5)}
+    got = exact_gradient_variances(theta, eps, rules, M=3, budget=1e4).set_index("rule")
+    for name, rule in rules.items():
+        probe, whole = _enumerated(theta, eps, rule, 1e4, 3)
+        assert got.loc[name, "probe part"] == pytest.approx(probe, rel=1e-10)
+        assert got.loc[name, "variance"] == pytest.approx(whole, rel=1e-10)
+    assert got.loc["SGD-DET", "degree part"] == 0.0 and got.loc["SGD-DET", "largest degree"] == 5
+    assert got.loc["poisson", "degree part"] > 0 and got.loc["poisson", "largest degree"] >= 4
+    # M probes average: the probe part falls as 1/M, the degree part does not
+    one = exact_gradient_variances(theta, eps, rules, M=1, budget=1e4).set_index("rule")
+    assert np.allclose(one["probe part"], 3 * got["probe part"]) and np.allclose(one["degree part"], got["degree part"])
+    other = ChebyshevSeries("sqrt", 0.5 * lam.min(), 1.1 * lam.max())
+    with pytest.raises(ValueError, match="another series"):
+        exact_gradient_variances(theta, eps, {"a": rules["optimal"], "b": make_degree_rule(other, degree=3)}, M=1)
+    with pytest.raises(TypeError, match="rules"):
+        exact_gradient_variances(theta, eps, {}, M=1)
+    with pytest.raises(TypeError, match="rules\\['x'\\]"):
+        exact_gradient_variances(theta, eps, {"x": "poisson"}, M=1)
+    with pytest.raises(ValueError, match="M"):
+        exact_gradient_variances(theta, eps, rules, M=0)
+    with pytest.raises(ValueError, match="budget"):
+        exact_gradient_variances(theta, eps, rules, M=1, budget=0.5)
+
+
+def test_point_variances_reads_the_interval_at_the_point_and_the_realisable_degrees():
+    """D4's rules as the runs draw them at a point (its interval), and session 45's finding kept: over the whole distribution
+    Poisson's degree term is dominated by degrees no run draws; on the degrees of probability >= 1/budget it is not."""
+    problem = small_problem()
+    star, _ = reference_solution(problem, max_iter=300)
+    rows = point_variances(problem, star, N=4, distributions=("optimal", "poisson"), p=0.5, M=2, budget=200, degrees=(6,))
+    assert list(rows["rule"]) == ["optimal", "poisson", "SGD-DET N=6"]
+    series = ChebyshevSeries("sqrt", *problem.interval(star))
+    same = exact_gradient_variances(star, problem.eps, {"optimal": make_degree_rule(series, N=4, distribution="optimal")}, M=2, budget=200)
+    assert rows["variance"].iloc[0] == pytest.approx(same["variance"].iloc[0], rel=1e-12)
+    poisson = make_degree_rule(series, N=4, distribution="poisson")
+    assert degree_term(star, problem.eps, poisson) > 1e6 * degree_term(star, problem.eps, poisson, budget=200) > 0
+    assert degree_term(star, problem.eps, make_degree_rule(series, degree=6)) == 0.0
+    with pytest.raises(TypeError, match="problem"):
+        point_variances(None, star, N=4, distributions=("optimal",), p=0.5, M=2, budget=200)
+    with pytest.raises(TypeError, match="rule"):
+        degree_term(star, problem.eps, "poisson")
+
+
+def vtable(optimum, path, *, se=0.02, seeds=5, seed=0, probe=100.0):
+    """Exact gradient variances as d43_exact_reading reads them: at the optimum one unit (exact), each other rule ``optimum[o]``
+    above the optimal one's variance ``probe``; on the path ``seeds`` units, each other rule ``path[o]`` above on average with
+    paired noise of relative standard error exactly ``se``; the degree parts zero except where given."""
+    rng = np.random.default_rng(seed)
+    rows = [{"point": "optimum", "unit": "optimum", "rule": r, "probe part": probe * (1.0 + rel), "degree part": 0.0}
+            for r, rel in ({"optimal": 0.0} | optimum).items()]
+    base = probe * (1.0 + 0.1 * rng.random(seeds))
+    base *= probe / base.mean()
+    for r, rel in ({"optimal": 0.0} | path).items():
+        z = rng.normal(size=seeds)
+        noise = (z - z.mean()) / z.std(ddof=1) * se * probe * np.sqrt(seeds) if r != "optimal" and seeds > 1 else np.zeros(seeds)
+        rows += [{"point": "path", "unit": f"seed {k}", "rule": r, "probe part": base[k] + rel * probe + noise[k], "degree part": 0.0}
+                 for k in range(seeds)]
+    return pd.DataFrame(rows)
+
+
+BOTH = ("poisson", "negative binomial")
+
+
+def test_d43_exact_reading_holds_fails_and_stays_undecided():
+    both = lambda x: dict.fromkeys(BOTH, x)   # noqa: E731
+    r = d43_exact_reading(vtable(both(1.0), both(1.0)))
+    assert r["outcome"] is True and r["points"]["optimum"]["se excess poisson"] == 0.0 and r["points"]["optimum"]["units"] == 1
+    assert r["points"]["path"]["excess poisson"] == pytest.approx(1.0) and r["points"]["path"]["se excess poisson"] == pytest.approx(0.02)
+    # within the margin at both points (the optimum exact, the path decisively): fails
+    r = d43_exact_reading(vtable(both(0.005), both(0.005), se=0.002))
+    assert r["outcome"] is False and r["turns"] is False
+    # one other within the margin, the other far above: that point fails (the other distributions are conjuncts)
+    assert d43_exact_reading(vtable({"poisson": 1.0, "negative binomial": 0.0}, both(1.0)))["points"]["optimum"]["outcome"] is False
+    # 10 % with a wide SE on the path: undecided there, so undecided overall though the optimum decides
+    r = d43_exact_reading(vtable(both(0.5), both(0.1), se=0.05))
+    assert r["points"]["path"]["outcome"] is None and r["points"]["optimum"]["outcome"] is True and r["outcome"] is None
+    assert "margin" in r["reason"] and r["turns"] is False
+    # the points decide apart: no outcome, and it says the points turn it (a reading, not a conjunct)
+    r = d43_exact_reading(vtable(both(1.0), both(0.0), se=0.01))
+    assert r["outcome"] is None and r["turns"] is True and "decide apart" in r["reason"]
+    # ... the path short of D4.1's gate: the optimum alone decides
+    r = d43_exact_reading(vtable(both(1.0), both(0.0), se=0.01), made={"optimum": 1.0, "path": 0.3}, gate_share=0.5)
+    assert r["outcome"] is True and r["points"]["path"]["outcome"] is None and r["points"]["path"]["past the gate"] is False
+    # one seed on the path: no standard error, undecided (only a point of ``exact`` is one exact computation)
+    r = d43_exact_reading(vtable(both(1.0), both(1.0), seeds=1))
+    assert r["points"]["path"]["outcome"] is None and r["points"]["path"]["se excess poisson"] == float("inf")
+    # an unbounded variance (an overflow) decides nothing
+    tb = vtable(both(1.0), both(1.0))
+    tb.loc[(tb.point == "optimum") & (tb.rule == "poisson"), "probe part"] = float("inf")
+    r = d43_exact_reading(tb)
+    assert r["points"]["optimum"]["outcome"] is None and np.isnan(r["points"]["optimum"]["excess poisson"]) and "unbounded" in r["reason"]
+    # M' infinite (probe weight 0): the degree parts alone
+    tb = vtable(both(0.0), both(0.0)).assign(**{"degree part": 1.0})
+    tb.loc[tb.rule != "optimal", "degree part"] = 5.0
+    assert d43_exact_reading(tb, probe_weight=0.0)["points"]["path"]["excess poisson"] == pytest.approx(4.0)
+    with pytest.raises(ValueError, match="nothing to read"):
+        d43_exact_reading(vtable(both(0.0), both(0.0)), probe_weight=0.0)
+    with pytest.raises(ValueError, match="non-negative"):
+        d43_exact_reading(tb.assign(**{"degree part": -1.0}))
+    with pytest.raises(ValueError, match="margin"):
+        d43_exact_reading(tb, margin=-0.1)
+    with pytest.raises(ValueError, match="gate_share"):
+        d43_exact_reading(tb, gate_share=1.5)
+    with pytest.raises(TypeError, match="made"):
+        d43_exact_reading(tb, made=0.5)
+
+
+def d43_claim(tmp_path, variances, made=0.6):
+    """D4.3 as the notebook records it: its keyword arguments from d43_claim_args, the path's median run ``made`` of the way."""
+    exp = Experiment("D4", title="t", paper="p", figure="Fig 2", params={"output_dir": str(tmp_path), "seed": 0})
+    exp.stand_ins.append("a smaller matrix")
+    d = d43_claim_args(variances, made=made, iters=600, gate_share=0.5, seed=0, setting=SETTING, stand_in=STAND_IN,
+                       no_authors_construction="n")
+    return d, exp.claim("D4.3", "Others have larger variances.", **d["args"]).to_dict()
+
+
+def test_d43_reads_the_points_as_readings_and_can_hold_fail_and_turn(tmp_path):
+    """Session 63, settling review helper-435: where the variance is read (the runs' end points, the optimum they are headed
+    for) is a reading of ours, not a conjunct: points that decide apart make D4.3 inconclusive with a ``reading`` diagnosis."""
+    both = lambda x: dict.fromkeys(BOTH, x)   # noqa: E731
+    d, c = d43_claim(tmp_path, vtable(both(1.0), both(1.0)))
+    assert c["verdict"] == "holds" and c["support"]["fraction_holding"] >= 0.9 and c["threshold"]["value"] == [0.1, 0]
+    assert [r["value"] for r in c["threshold"]["readings"]] == [[m, p] for m in (0.05, 0.1, 0.2) for p in (0, 1)]
+    assert {r["verdict"] for r in c["threshold"]["readings"]} == {"holds"}
+    # within the margin at both points: fails, decisively (stand-in), each point named
+    d, c = d43_claim(tmp_path, vtable(both(0.005), both(0.005), se=0.002))
+    assert c["verdict"] == "fails" and c["diagnosis"]["kind"] == "stand-in" and "at the path fails; at the optimum fails" in c["diagnosis"]["text"]
+    assert "resolves an excess of 0.004 of the optimal one's variance" in c["diagnosis"]["text"]
+    assert c["diagnosis"]["evidence"]["stand_in"]["least excess resolved on the path"] == pytest.approx(0.004)
+    # the optimum holds, the path fails: inconclusive, a reading, both points named
+    d, c = d43_claim(tmp_path, vtable(both(1.0), both(0.0), se=0.01))
+    assert c["verdict"] == "inconclusive" and c["diagnosis"]["kind"] == "reading"
+    assert "at the path fails; at the optimum holds" in c["diagnosis"]["text"] and "the paper does not say where" in c["diagnosis"]["text"]
+    # ... the path short of the gate: the optimum is chosen and decides alone
+    d, c = d43_claim(tmp_path, vtable(both(1.0), both(0.0), se=0.01), made=0.3)
+    assert c["verdict"] == "holds" and c["threshold"]["value"] == [0.1, 1]
+    assert {r["verdict"] for r in c["threshold"]["readings"] if r["value"][1] == 0} == {"inconclusive"}
+    # 15 % above at both points: holds at 0.05 and 0.1, fails at 0.2: the margin turns it (reading)
+    d, c = d43_claim(tmp_path, vtable(both(0.15), both(0.15), se=0.01))
+    assert [r["verdict"] for r in c["threshold"]["readings"]] == ["holds", "holds", "holds", "holds", "fails", "fails"]
+    assert c["verdict"] == "inconclusive" and c["diagnosis"]["kind"] == "reading"
+    # undecided on the path: inconclusive with the reason
+    d, c = d43_claim(tmp_path, vtable(both(0.1), both(0.1), se=0.05))
+    assert c["verdict"] == "inconclusive" and "margin" in c["reason"]
+    tb = vtable(both(1.0), both(1.0))
+    kw = dict(iters=600, gate_share=0.5, seed=0, setting=SETTING, stand_in=STAND_IN, no_authors_construction="n")
+    with pytest.raises(TypeError, match="made"):
+        d43_claim_args(tb, made={"path": 0.6}, **kw)
+    with pytest.raises(ValueError, match="iters"):
+        d43_claim_args(tb, made=0.6, **(kw | {"iters": 0}))
+    with pytest.raises(TypeError, match="margins"):
+        d43_claim_args(tb, made=0.6, margins=0.1, **kw)
+    with pytest.raises(ValueError, match="margin"):
+        d43_claim_args(tb, made=0.6, margin=-1.0, **kw)
+    with pytest.raises(ValueError, match="both points"):
+        d43_claim_args(tb[tb.point == "path"], made=0.6, **kw)
+
+
+def test_lemma2_var_c_and_the_other_gradient_readings_never_turn_d43(tmp_path):
+    """Session 60's and 61's settlement: Lemma 2's Var_C (Fig. 1's theory, D1.1's claim) and the gradient readings at other M'
+    or tail cuts are not what the runs see: beside D4.3, never turning it."""
+    tie = vtable(dict.fromkeys(BOTH, 0.005), dict.fromkeys(BOTH, 0.005), se=0.002).assign(**{"degree part": 1.0})
+    large = tie.copy()
+    large.loc[large.rule != "optimal", "degree part"] = 5.0
+    g = d43_gradient_readings({1 / 3000: tie, 1e-6: large}, M=30)
+    assert len(g["readings"]) == 3 * 2 and g["readings"][-2]["value"] == [0.0, 1e-6] and g["readings"][-2]["verdict"] == "holds"
+    assert [r["value"] for r in g["readings"][:2]] == [[1 / 30, 1e-6], [1 / 30, 1 / 3000]] and g["readings"][1]["verdict"] == "fails"
+    assert lemma2_holds(var_c(64.8, float("inf"), 4e55)) == {"chosen": True, "eps 300": True}
+    d, c = d43_claim(tmp_path, tie)
+    assert c["verdict"] == "fails" and all(r["verdict"] == "fails" for r in c["threshold"]["readings"])
+    assert lemma2_holds(var_c(1.0, 1.01, 1.01)) == {"chosen": False, "eps 300": False}
+    with pytest.raises(ValueError, match="least probability"):
+        d43_gradient_readings({0.0: tie}, M=30)
+    with pytest.raises(TypeError, match="tables"):
+        d43_gradient_readings({}, M=30)
+    with pytest.raises(ValueError, match="probes"):
+        d43_gradient_readings({1 / 3000: tie}, M=30, probes=(0,))
+
+
+def test_d43_texts_say_where_it_is_read_and_print_no_nan(tmp_path):
+    """Session 61's re-read, items 1 and 10, and session 63: the path is every seed's end point; the optimum, where the runs are
+    headed, is exempt from the gate and exact; an unbounded variance is said, not printed as nan."""
+    where = d43_where_text(0.565, 600, 0.5)
+    assert "at the end of each seed's optimal-arm run (its median run 0.565 of the way" in where and "past D4.1's gate of 0.5" in where
+    assert "at the optimum, where the runs are headed: exempt from the gate by construction" in where
+    assert "short of D4.1's gate" in d43_where_text(0.3, 600, 0.5)
+    d, c = d43_claim(tmp_path, vtable(dict.fromkeys(BOTH, 0.005), dict.fromkeys(BOTH, 0.005), se=0.002), made=0.565)
+    text = d43_excess_text(d["reading"]["points"], BOTH, verdicts=True)
+    assert text == ("at the path poisson +0.5% (SE 0.2%), negative binomial +0.5% (SE 0.2%): fails; at the optimum poisson +0.5% (exact), "
+                    "negative binomial +0.5% (exact): fails")
+    assert "exempt from the gate by construction" in c["diagnosis"]["text"] and "the end of each seed's optimal-arm run" in c["threshold"]["unit"]
+    tb = vtable(dict.fromkeys(BOTH, 1.0), dict.fromkeys(BOTH, 1.0))
+    tb.loc[(tb.point == "optimum") & (tb.rule == "poisson"), "probe part"] = float("inf")
+    text = d43_excess_text(d43_exact_reading(tb)["points"], BOTH, verdicts=True)
+    assert text.startswith("at the optimum poisson unbounded, not deciding, negative binomial +100.0% (exact): undecided") and "nan" not in text
+    with pytest.raises(ValueError, match="others"):
+        d43_excess_text(d["reading"]["points"], "poisson")
+    with pytest.raises(ValueError, match="iters"):
+        d43_where_text(0.5, 0, 0.5)
+
+
+def test_d43_bootstraps_the_chosen_reading_once(tmp_path, monkeypatch):
+    """Session 61's re-read, item 8: the chosen reading's support is computed once, its reading taking it."""
+    calls = []
+    real = degree_claims.bootstrap_support
+
+    def counting(*args, **kw):
+        calls.append(1)
+        return real(*args, **kw)
+    monkeypatch.setattr(degree_claims, "bootstrap_support", counting)
+    d, c = d43_claim(tmp_path, vtable(dict.fromkeys(BOTH, 1.0), dict.fromkeys(BOTH, 1.0)))
+    assert len(calls) == 6 and c["verdict"] == "holds"   # 3 margins x 2 points, the chosen one's the claim's support
+    chosen = next(r for r in c["threshold"]["readings"] if r["value"] == [0.1, 0])
+    assert chosen["support"] == c["support"]["fraction_holding"]
+    fake = {"fraction_holding": 0.5, "method": "bootstrap", "unit": "seed", "n_units": 5, "n_resamples": 200, "seed": 0}
+    read = three_valued_readings(lambda t, v: d41_reading(t, 2.0, 1.0, margin=v)["outcome"], d41_table(1.50, 1.60, 1.55), [0.005],
+                                 chosen=0.01, by="seed", chosen_support=fake)
+    assert read[1] == {"value": 0.01, "verdict": "inconclusive", "support": 0.5} and read[0]["verdict"] == "holds"

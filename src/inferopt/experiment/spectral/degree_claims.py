@@ -15,13 +15,14 @@ too, so that D3's results stay current: nothing there changes):
   their noise over the runs that did not diverge (:func:`_kept_median_se`, with a named fallback).
 * **D4.3 on the variance the runs see** (session 61, settling sessions 59's and 60's reviews: the paper's sentence is
   about the runs, and Lemma 2's ``Var_C`` cannot fail here): the runs' stochastic-gradient variance at their own ``M`` and
-  over the degrees they can draw, read on the path the runs pass and at the optimum they are headed for (exempt from D4.1's
-  gate by construction; :func:`d43_claim_args`, one rule over the other rules and the points: one failing fails it),
-  drawn on common probes (:func:`common_gradient_draws`: paired differences), the degree part exact (:func:`degree_term`),
-  read against a margin both ways (:func:`d43_common_reading`: an equivalence reading can fail); Lemma 2's ``Var_C`` per
-  cell beside it (:func:`lemma2_holds`: it holds by Lemma 2 wherever the optimal distribution is Theorem 3's), and the
-  readings at other ``M'`` and tail cuts (:func:`d43_gradient_readings`). Our cut-offs' readings of a three-valued
-  reading: :func:`three_valued_readings`.
+  over the degrees they can draw, exact (session 63: :func:`exact_gradient_variances`, the probe part in closed form over
+  Rademacher probes, the degree part :func:`degree_term`; a Monte-Carlo estimate at the optimum was dominated by single
+  high-degree draws), read at the end of each seed's run (past D4.1's gate) and at the optimum the runs are headed for
+  (:func:`d43_claim_args`; the point is a reading, as the margin is), against a margin both ways
+  (:func:`d43_exact_reading`: an equivalence reading can fail); Lemma 2's ``Var_C`` per cell beside it
+  (:func:`lemma2_holds`: it holds by Lemma 2 wherever the optimal distribution is Theorem 3's), and the readings at other
+  ``M'`` and tail cuts (:func:`d43_gradient_readings`). Our cut-offs' readings of a three-valued reading:
+  :func:`three_valued_readings`.
 * **The map's usable cells** (item 4): a cell whose optimal distribution is degenerate is not run (:func:`map_cells_to_run`).
 """
 
@@ -361,7 +362,7 @@ def d41_diagnosis(reading: dict, cells, text: str, *, chosen: dict, no_authors_c
 
 
 def variance_split(points: dict, rule: str = "optimal", *, M: int, others=()) -> dict:
-    """How the gradient variance at each point of :func:`d43_common_reading`'s ``points`` (drawn with ``M`` probes a step)
+    """How the gradient variance at each point of :func:`d43_exact_reading`'s ``points`` (at ``M`` probes a step)
     splits into its probe part (``"probe part " + rule``: ``E_n[Var_v(g | n)]``, the probes' noise given the degree drawn)
     and its degree part (``"degree term " + rule``: the variance over the degree of the exact-trace gradient), for ``rule``
     and for the excess of each of ``others`` over it. Both parts depend on the distribution (session 61's re-read, item 2:
@@ -375,7 +376,7 @@ def variance_split(points: dict, rule: str = "optimal", *, M: int, others=()) ->
     with no degree part), of ``rule`` alone, not of the excess; the excesses in the variance's units (the degree excess
     ``inf`` or ``nan`` where a degree term is unbounded). A variance not above 0 has no shares: ValueError."""
     if not isinstance(points, dict) or not points:
-        raise TypeError(f"points must be d43_common_reading's points; got {points!r}")
+        raise TypeError(f"points must be d43_exact_reading's points; got {points!r}")
     M = check_int("M", M, low=1)
     if isinstance(others, str):
         raise ValueError(f"others must be a list of rule names; got {others!r}")
@@ -568,11 +569,27 @@ def _degree_sq(lam, eps: float, series, weights, base) -> float:
     return float(np.sum(lam * dev ** 2))
 
 
+def _kept_degrees(rule, least: float):
+    """The degrees ``n = 0 .. L - 2`` of a random-degree ``rule`` (``L`` its series' coefficients; at ``n >= L - 1`` the
+    estimator is the whole reweighted series) of probability at least ``least`` (and above 0), with their probabilities
+    ``q``: the sum :func:`degree_term` and :func:`exact_gradient_variances` take over the rule's distribution."""
+    n = np.arange(rule.series.coeffs.size - 1)
+    q = np.asarray(rule.distribution.pmf(n), dtype=float)
+    keep = (q > 0) & (q >= least)
+    return n[keep], q[keep]
+
+
+def _degree_rule(name: str, rule):
+    if not hasattr(rule, "series"):
+        raise TypeError(f"{name} must be a degree rule (make_degree_rule); got {type(rule).__name__}")
+    return rule
+
+
 def degree_term(theta, eps: float, rule, *, budget=None) -> float:
     """The degree part of a random-degree rule's gradient variance at ``theta`` (issue 41's pre-run review, item 3;
     Lemma 1's estimator (7) with exact traces): ``E_n ||∇ tr p̂_n(A) - ∇ tr f_L(A)||²`` over the rule's distribution
     (``p̂_n``: the series reweighted by ``1/P(n >= j)`` and cut at ``n``, Eq. (7); ``f_L``: the chopped series the rule
-    draws from), summed exactly over ``n = 0 .. L - 1`` (at ``n >= L`` the estimator is the whole series: no deviation).
+    draws from), summed exactly over ``n = 0 .. L - 2`` (:func:`_kept_degrees`).
     ``rule``: :func:`~inferopt.spectral.make_degree_rule`'s random-degree rule; a fixed degree has no degree term (0).
 
     ``budget``: the number of degrees the runs draw (steps times seeds, per arm); given, only the degrees of probability at
@@ -583,240 +600,315 @@ def degree_term(theta, eps: float, rule, *, budget=None) -> float:
     theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
     eps = check_real("eps", eps, low=0.0, low_open=True)
     least = 0.0 if budget is None else 1.0 / check_real("budget", budget, low=1.0)
-    if not hasattr(rule, "series"):
-        raise TypeError(f"rule must be a degree rule (make_degree_rule); got {type(rule).__name__}")
+    rule = _degree_rule("rule", rule)
     dist = getattr(rule, "distribution", None)
     if dist is None:
         return 0.0
     series = rule.series
-    n = np.arange(series.coeffs.size - 1)
-    q = np.asarray(dist.pmf(n), dtype=float)
-    keep = (q > 0) & (q >= least)
+    n, q = _kept_degrees(rule, least)
     lam = _eig_side(theta)[0]
     with np.errstate(over="ignore", invalid="ignore"):
         total = float(sum(qk * _degree_sq(lam, eps, series, dist.reweight(series.coefficients(int(k))), series.coeffs)
-                          for qk, k in zip(q[keep], n[keep])))
+                          for qk, k in zip(q, n)))
     return total if np.isfinite(total) else float("inf")
 
 
-def common_gradient_draws(problem, theta, rules: dict, *, M: int, n_draws: int, rng) -> pd.DataFrame:
-    """:func:`~.completion_degrees.gradient_draws` with common probes (issue 41's pre-run review, item 3): at draw ``k`` every rule of
-    ``rules`` uses the same ``M`` Rademacher probes and draws its own degree, so that the rules' differences are paired
-    and the probe noise they share cancels from them. Each draw records ``sq`` (its squared distance to the rule's exact
-    mean) and ``degree sq``, the exact squared distance of its degree's mean (the estimator with exact traces) to that
-    mean: ``sq - degree sq`` has the probe part of the variance as its mean (the cross term has mean zero), to which
-    :func:`degree_term` adds the degree part exactly. Returns one row per rule and draw: ``rule, draw, degree, sq,
-    degree sq``."""
-    from ..._random import as_generator
-    from ...spectral import rademacher
+def exact_gradient_variances(theta, eps: float, rules: dict, *, M: int, budget=None) -> pd.DataFrame:
+    """The stochastic gradient's variance of each degree rule of ``rules`` at ``theta``, exactly (session 63, settling
+    review helper-435's finding on D4.3: a Monte-Carlo estimate at the optimum was dominated by single high-degree
+    draws): ``E ||g - ∇ tr f_L(A)||²`` for ``g`` the gradient of Eq. (12)'s estimator ``(1/M) Σ_k v_kᵀ p̂_n(Ã) v_k``
+    (Rademacher probes ``v_k``, degree ``n`` drawn by the rule, ``A = θθᵀ + εI``, :func:`~inferopt.spectral.gradients
+    .grad_lowrank`), split as ``probe part + degree part`` (:func:`degree_term`): both summed exactly over the same
+    degrees (:func:`_kept_degrees`, probability at least ``1/budget``; a fixed degree: its own), nothing sampled.
 
-    for attr in ("interval", "spectral_grad", "eps", "shape"):
-        if not hasattr(problem, attr):
-            raise TypeError(f"problem must be a MatrixCompletion (it has no {attr})")
+    The probe part at a degree, from ``θ = Ũ diag(s) Wᵀ`` (thin SVD, ``k = min(d, r)``; ``A``'s eigenvalues ``x_b = s_b² + ε``
+    on ``Ũ``, ``ε`` on the other ``d - k`` directions) and the divided differences ``Γ_ab = [x_a, x_b] p̂_n`` (Daleckii-Krein:
+    ``∇_θ vᵀ p(A) v = 2 U (Γ ∘ uuᵀ) Uᵀ θ``, ``u = Uᵀ v``): ``(4/M) Σ_{b <= k} s_b² [Σ_{a <= k} Γ_ab² (1 + δ_ab - 2 Q_ab)
+    + Γ_⊥b² (d - k - 2 N_b)]``, with ``E (u_a u_b - δ_ab)² = 1 + δ_ab - 2 Q_ab`` for Rademacher probes (fourth moment 1),
+    ``Q = (Ũ ∘ Ũ)ᵀ (Ũ ∘ Ũ)``, ``N_b = Σ_i (1 - h_i) Ũ_ib²`` (``h``: ``Ũ``'s row norms², the null directions' part, whatever
+    their basis). The divided differences of ``T_j`` follow the three-term recurrence, ``D_{j+1}(x, y) = 2x D_j(x, y) +
+    2 T_j(y) - D_{j-1}(x, y)`` (``D_0 = 0``, ``D_1 = 1``, on the interval's variable), so every degree of every rule
+    comes from one pass over ``j``: ``O(J k²)`` for the largest degree ``J``, no product with ``A``.
+
+    ``rules``: ``{name: make_degree_rule(...)}`` on one series (one interval). Returns one row per rule: ``rule, probe
+    part, degree part, variance, largest degree`` (the largest degree counted)."""
     theta = as_finite_array("theta", theta, ndim=2, nonempty=True)
+    eps = check_real("eps", eps, low=0.0, low_open=True)
+    M = check_int("M", M, low=1)
+    least = 0.0 if budget is None else 1.0 / check_real("budget", budget, low=1.0)
     if not isinstance(rules, dict) or not rules:
         raise TypeError("rules must be a non-empty mapping name -> degree rule")
-    M, n_draws = check_int("M", M, low=1), check_int("n_draws", n_draws, low=2)
-    rng = as_generator(rng)
-    means = {}
+    series = None
+    plan = {}   # name -> (weights over j, {degree: probability})
     for name, rule in rules.items():
-        if not hasattr(rule, "draw") or not hasattr(rule, "series"):
-            raise TypeError(f"rules[{name!r}] must be a degree rule (make_degree_rule); got {type(rule).__name__}")
-        fixed = getattr(rule, "degree", None)
-        coeffs = rule.series.coeffs if fixed is None else rule.series.coefficients(fixed)
-        means[name] = (coeffs, truncated_gradient(theta, problem.eps, coeffs, rule.series.a, rule.series.b))
-    degree_rngs = dict(zip(rules, rng.spawn(len(rules))))
-    lam = _eig_side(theta)[0]
+        rule = _degree_rule(f"rules[{name!r}]", rule)
+        if series is None:
+            series = rule.series
+        elif (rule.series.a, rule.series.b) != (series.a, series.b) or rule.series.coeffs.size != series.coeffs.size:
+            raise ValueError(f"rules[{name!r}] is on another series than the first rule's: every rule must share one interval")
+        dist = getattr(rule, "distribution", None)
+        if dist is None:
+            plan[name] = (rule.series.coefficients(rule.degree), {int(rule.degree): 1.0})
+        else:
+            n, q = _kept_degrees(rule, least)
+            with np.errstate(over="ignore"):
+                plan[name] = (dist.reweight(series.coeffs), dict(zip(n.tolist(), q.tolist())))
+    d = theta.shape[0]
+    U, s, _ = np.linalg.svd(theta, full_matrices=False)
+    k = s.size
+    sig, c = 2.0 / (series.b - series.a), (series.b + series.a) / (series.b - series.a)
+    xt, xn = sig * (s ** 2 + eps) - c, sig * eps - c     # the eigenvalues on the interval's variable; the null directions'
+    U2 = U * U
+    Q = U2.T @ U2
+    weight = (s ** 2)[None, :] * (1.0 + np.eye(k) - 2.0 * Q)                  # [a, b]
+    null = (s ** 2) * (d - k - 2.0 * ((1.0 - U2.sum(axis=1)) @ U2))           # [b]
+    J = max(max(deg) for _, deg in plan.values())
+    D_prev, D = np.zeros((k, k)), np.ones((k, k))          # D_0, D_1 on (x_a, x_b)
+    N_prev, N = np.zeros(k), np.ones(k)                    # D_0, D_1 on (x_null, x_b)
+    T_prev, T = np.ones(k), xt.copy()                      # T_0, T_1 at x_b
+    gam = {name: np.zeros((k, k)) for name in plan}
+    gam_null = {name: np.zeros(k) for name in plan}
+    probe = dict.fromkeys(plan, 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for j in range(1, J + 1):                          # T_0 is constant: no gradient
+            for name, (w, degrees) in plan.items():
+                if j < w.size and w[j] != 0.0:
+                    gam[name] += w[j] * D
+                    gam_null[name] += w[j] * N
+                if j in degrees:
+                    probe[name] += degrees[j] * float(np.sum(gam[name] ** 2 * weight) + gam_null[name] ** 2 @ null)
+            D_prev, D = D, 2.0 * xt[:, None] * D + 2.0 * T[None, :] - D_prev
+            N_prev, N = N, 2.0 * xn * N + 2.0 * T - N_prev
+            T_prev, T = T, 2.0 * xt * T - T_prev
     rows = []
-    for k in range(n_draws):
-        V = rademacher(rng, theta.shape[0], M)
-        for name, rule in rules.items():
-            w, s = rule.draw(degree_rngs[name]), rule.series
-            g = problem.spectral_grad(theta, V, w, s.a, s.b) - means[name][1]
-            rows.append({"rule": str(name), "draw": k, "degree": int(w.size - 1), "sq": float(np.vdot(g, g)),
-                         "degree sq": _degree_sq(lam, problem.eps, s, w, means[name][0])})
+    for name, rule in rules.items():
+        p = 4.0 * sig ** 2 * probe[name] / M
+        p = p if np.isfinite(p) else float("inf")
+        g = degree_term(theta, eps, rule, budget=budget)
+        rows.append({"rule": str(name), "probe part": p, "degree part": g, "variance": p + g, "largest degree": max(plan[name][1])})
     return pd.DataFrame(rows)
 
 
 def _every(outcomes) -> bool | None:
-    """The three-valued conjunction D4.3 reads with, over the other rules at a point and over the deciding points alike
-    (:func:`d43_common_reading`): False where one outcome is False, True where every one is True (and there is one), else
+    """The three-valued conjunction D4.3 reads the other rules at a point with (:func:`d43_exact_reading`; the points are
+    readings, not conjuncts): False where one outcome is False, True where every one is True (and there is one), else
     None (undecided)."""
     outcomes = list(outcomes)
     return False if False in outcomes else True if outcomes and all(o is True for o in outcomes) else None
 
 
-def d43_common_reading(table: pd.DataFrame, degree_terms: dict, *, margin: float = D43_MARGIN, z: float = 2.0, reference: str = "optimal",
-                       others=("poisson", "negative binomial"), made=None, gate_share: float = 0.0, probe_weight: float = 1.0) -> dict:
+def d43_exact_reading(table: pd.DataFrame, *, margin: float = D43_MARGIN, z: float = 2.0, reference: str = "optimal",
+                      others=("poisson", "negative binomial"), made=None, gate_share: float = 0.0, probe_weight: float = 1.0,
+                      exact=("optimum",)) -> dict:
     """The runs' gradient variance, D4.3 ("other distributions have relatively large variances so that they converge slower",
     Sec. 5.1 on Fig. 2(c); session 61: the variance the runs see, decided at their own ``M``, :func:`d43_claim_args`), on
-    :func:`common_gradient_draws`' rows (with a column ``point``) and the degree terms ``degree_terms`` (``{point: {rule:
-    degree_term(...)}}``; D4: the realisable ones, :func:`degree_term` with the runs' ``budget``).
+    :func:`exact_gradient_variances`' rows (columns ``point, unit, rule, probe part, degree part``: one unit per point where
+    it is one computation, e.g. the optimum; one per seed on the path, the end of each seed's run).
 
-    A rule's variance at a point is the mean of its draws' probe part ``sq - degree sq`` plus its degree term; the
-    excess of ``other`` over ``reference`` is the mean of the paired probe parts' differences (common probes) plus the
-    degree terms' difference, its standard error the paired differences'. Read relative to the reference's variance,
-    ``r = excess / variance(reference)``, with ``se_r``, at each point:
+    A rule's variance at a point is ``probe_weight`` times its probe part plus its degree part, averaged over the point's
+    units; the excess of ``other`` over ``reference`` is the mean of the units' paired differences over the reference's mean
+    variance, ``r``, its standard error ``se_r`` the paired differences' over the seeds (0 at a point of ``exact``, a single
+    computation with nothing random in it: session 63, the variance is exact, nothing sampled; one unit elsewhere: ``inf``).
+    At each point:
 
-    * *holds* at the point when ``r - z se_r > margin`` for every other rule (decisively larger by more than the margin);
-    * *fails* at the point when ``r + z se_r < margin`` for one (decisively within the margin: not "relatively large"; an
-      equivalence reading, so that a small difference measured precisely decides; where probe noise dominates every
-      variance, it fails);
-    * else undecided there; an unbounded (``inf``) degree term decides nothing (session 45's fresh review: an overflow is no
-      measured variance).
+    * *holds* when ``r - z se_r > margin`` for every other rule (decisively larger by more than the margin);
+    * *fails* when ``r + z se_r < margin`` for one (decisively within the margin: not "relatively large"; an equivalence
+      reading, so that a small difference measured precisely decides);
+    * else undecided there; an unbounded (``inf``) variance, an overflow, decides nothing.
 
-    Over the points, the same rule (session 62, settling session 61's re-read: within a point one decisive failure failed
-    the point while across points an undecided point vetoed a failure): holds (True) where every deciding point holds,
-    fails (False) where one deciding point fails, else undecided (None). The claim asks both others' variance to be
-    relatively large for the runs, so it is read at every point that decides, as it is for every other rule; a point that
-    holds beside one that fails does not rescue the claim (:func:`d43_claim_args` names each point's outcome). ``made``: ``{point: share of the
-    way from the runs' start to the optimum}``; a point short of ``gate_share`` (D4.1's gate: the variance where the runs
-    never were is not what they feel) is recorded but decides nothing; None: every point decides. ``probe_weight``: the
-    variance at ``M'`` probes from draws with ``M`` (session 58's review): the probe part is an average over the probes, so it
-    scales as ``1/M``; ``M / M'`` weighs the draws' probe part and its standard error (0: ``M'`` infinite, exact traces, the
-    degree part alone, exact). Returns ``{"outcome", "reason", "points": {point: {rule: variance, "probe part " +
-    rule, "degree term " + rule, "excess " + other (r), "se excess " + other, "past the gate", "outcome"}}}``."""
-    check_table("table", table, ("point", "rule", "draw", "sq", "degree sq"))
+    The points are readings of where the claim is read (the paper does not say; session 63, settling review helper-435: a
+    point is no conjunct of the claim, as the other distributions are): ``outcome`` is the deciding points' common outcome
+    where every one decides and they agree, else None; ``turns`` says two deciding points decided apart (:func:`d43_claim_args`
+    then records a ``reading`` diagnosis). ``made``: ``{point: share of the way from the runs' start to the optimum}``; a point
+    short of ``gate_share`` (D4.1's gate: the variance where the runs never were is not what they feel) is recorded but decides
+    nothing; None: every point decides. ``probe_weight``: the variance at ``M'`` probes (``M / M'``; 0: ``M'`` infinite, exact
+    traces, the degree part alone). Returns ``{"outcome", "turns", "reason", "points": {point: {rule: variance, "probe part "
+    + rule, "degree term " + rule, "excess " + other (r), "se excess " + other, "units", "past the gate", "outcome"}}}``."""
+    check_table("table", table, ("point", "unit", "rule", "probe part", "degree part"))
     margin = check_real("margin", margin, low=0.0)
     z = check_real("z", z, low=0.0)
     gate_share = check_real("gate_share", gate_share, low=0.0, high=1.0)
     w = check_real("probe_weight", probe_weight, low=0.0)
     if isinstance(others, str) or not list(others):
         raise ValueError(f"others must be a non-empty list of rule names; got {others!r}")
-    if not isinstance(degree_terms, dict):
-        raise TypeError(f"degree_terms must be a mapping point -> {{rule: degree term}}; got {type(degree_terms).__name__}")
     if made is not None and not isinstance(made, dict):
         raise TypeError(f"made must be a mapping point -> share of the way to the optimum; got {type(made).__name__}")
-    out, short, unbounded, needs = {}, [], [], []
+    rules = [reference, *others]
+    out, short, unbounded = {}, [], []
     for point, rows in table.groupby("point", sort=False):
-        check_choices(f"point {point}'s rules", [reference, *others], set(rows["rule"]))
-        terms = degree_terms.get(point)
-        if not isinstance(terms, dict) or any(r not in terms for r in (reference, *others)):
-            raise ValueError(f"degree_terms[{point!r}] must hold the degree term of {[reference, *others]}")
+        check_choices(f"point {point}'s rules", rules, set(rows["rule"]))
         past = True if made is None else check_real(f"made[{point!r}]", made.get(point), low=-np.inf) >= gate_share
-        probe = rows.assign(part=rows["sq"] - rows["degree sq"]).pivot(index="draw", columns="rule", values="part")
-        if len(probe) < 2 or not np.all(np.isfinite(probe[[reference, *others]].to_numpy(float))):
-            raise ValueError(f"point {point}: every rule needs at least two finite draws on common probes")
-        for r in (reference, *others):
-            if not float(terms[r]) >= 0.0:
-                raise ValueError(f"degree_terms[{point!r}][{r!r}] must be a non-negative number (inf: unbounded); got {terms[r]!r}")
-        var = {r: w * float(probe[r].mean()) + float(terms[r]) for r in (reference, *others)}
-        if not var[reference] > 0.0:
-            raise ValueError(f"point {point}: the {reference} rule's variance is {var[reference]!r}: nothing to read the others against")
+        if rows.duplicated(["unit", "rule"]).any():
+            raise ValueError(f"point {point}: one row per unit and rule")
+        parts = rows.pivot(index="unit", columns="rule", values=["probe part", "degree part"])
+        if parts.isna().to_numpy().any() or (parts.to_numpy(float) < 0).any():
+            raise ValueError(f"point {point}: every rule needs a non-negative probe part and degree part at every unit")
+        var = w * parts["probe part"][rules] + parts["degree part"][rules]
+        single = len(var) == 1
+        mean = var.mean()
         stats, cmp = {}, []
         for o in others:
-            diff = w * (probe[o] - probe[reference]).to_numpy(float)
-            bounded = np.isfinite(float(terms[o])) and np.isfinite(float(terms[reference]))
-            rel = (float(diff.mean()) + float(terms[o]) - float(terms[reference])) / var[reference] if bounded else float("nan")
-            se = _se(diff) / var[reference] if bounded else float("nan")
+            bounded = bool(np.all(np.isfinite(var[[o, reference]].to_numpy(float))))
+            if bounded and not mean[reference] > 0.0:
+                raise ValueError(f"point {point}: the {reference} rule's variance is {mean[reference]!r}: nothing to read the others against")
+            diff = (var[o] - var[reference]).to_numpy(float)
+            rel = float(diff.mean() / mean[reference]) if bounded else float("nan")
+            se = (0.0 if single and point in exact else _se(diff) / float(mean[reference])) if bounded else float("nan")
             stats |= {f"excess {o}": rel, f"se excess {o}": se}
             unbounded += [] if bounded else [f"{o} at {point}"]
             cmp.append(None if not bounded else True if rel - z * se > margin else False if rel + z * se < margin else None)
-            if bounded and cmp[-1] is None:   # what would decide it: the draws at which z SE clear the margin
-                needs.append((str(point), f"{o} at {point} {_units_to_clear(len(probe), z, se, rel - margin)}"))
         outcome = _every(cmp)
         short += [] if past else [str(point)]
-        out[str(point)] = (var | {f"probe part {r}": w * float(probe[r].mean()) for r in (reference, *others)}
-                           | {f"degree term {r}": float(terms[r]) for r in (reference, *others)} | stats
-                           | {"past the gate": bool(past), "outcome": outcome if past else None})
+        out[str(point)] = ({r: float(mean[r]) for r in rules}
+                           | {f"probe part {r}": w * float(parts["probe part"][r].mean()) for r in rules}
+                           | {f"degree term {r}": float(parts["degree part"][r].mean()) for r in rules} | stats
+                           | {"units": int(len(var)), "past the gate": bool(past), "outcome": outcome if past else None})
     if not out:
-        raise ValueError("table must hold draws at one point at least")
+        raise ValueError("table must hold one point at least")
     deciding = {p: v["outcome"] for p, v in out.items() if v["past the gate"]}
-    overall = _every(deciding.values())
+    decided = {v for v in deciding.values() if v is not None}
+    overall = decided.pop() if len(decided) == 1 and None not in deciding.values() else None
+    turns = len({v for v in deciding.values() if v is not None}) > 1
     undecided = [p for p, v in deciding.items() if v is None]
-    why = ([f"at {', '.join(undecided)} the excess of the others' variance over the {reference} one's is within {z:g} standard "
-         f"errors of the margin {margin:g} (the draws at which {z:g} standard errors would clear it, were they to fall as one over the "
-         f"square root of the draws: {', '.join(t for p, t in needs if p in undecided)}; {len(table['draw'].unique())} drawn)"] if undecided else []) + (
-        [f"the degree term is unbounded (inf, an overflow: no measured variance) for {', '.join(unbounded)}"] if unbounded else []) + (
+    why = ([f"the points decide apart ({_points_said(out)}): where the variance is read turns it"] if turns else []) + (
+        [f"at {', '.join(undecided)} the excess of the others' variance over the {reference} one's is within {z:g} standard errors "
+         f"of the margin {margin:g}" + ("" if all(out[p]["units"] > 1 or p in exact for p in undecided) else " (one unit: no standard error)")]
+        if undecided else []) + (
+        [f"the variance is unbounded (inf, an overflow: no measured variance) for {', '.join(unbounded)}"] if unbounded else []) + (
         [f"{', '.join(short)} short of D4.1's gate ({gate_share:g} of the way to the optimum): not deciding"] if short else [])
-    return {"outcome": overall, "reason": None if overall is not None else "; ".join(why) or "no point decides", "points": out}
+    return {"outcome": overall, "turns": turns, "reason": None if overall is not None else "; ".join(why) or "no point decides",
+            "points": out}
 
 
 def d43_where_text(made: float, iters: int, gate_share: float) -> str:
     """Where D4.3 reads the runs' gradient variance, as its texts say it (session 61's re-read, item 1: the optimum is not a
-    point the runs pass): the end of the optimal arm's median run, ``made`` of the way from the start's test RMSE to the
-    optimum's after ``iters`` steps (past D4.1's gate ``gate_share`` or short of it), and the optimum, where the runs are
-    headed -- exempt from the gate by construction, a deciding reading because SGD's late phase is governed by the variance
-    near the optimum."""
+    point the runs pass; session 63: the path is every seed's end point): the end of each seed's optimal-arm run, its median
+    run ``made`` of the way from the start's test RMSE to the optimum's after ``iters`` steps (past D4.1's gate ``gate_share``
+    or short of it), and the optimum, where the runs are headed -- exempt from the gate by construction."""
     made = check_real("made", made, low=-np.inf)
     iters = check_int("iters", iters, low=1)
     gate_share = check_real("gate_share", gate_share, low=0.0, high=1.0)
-    return (f"on the path, at the end of the optimal arm's median run ({'past' if made >= gate_share else 'short of'} D4.1's gate of "
-            f"{gate_share:g} of the way from the start's test RMSE to the optimum's), and at the optimum, where the runs are headed (they "
-            f"reach {made:.3g} of the way in {iters:,} steps): exempt from the gate by construction, a deciding reading because SGD's "
-            "late phase is governed by the variance near the optimum")
+    return (f"on the path, at the end of each seed's optimal-arm run (its median run {made:.3g} of the way from the start's test RMSE to "
+            f"the optimum's in {iters:,} steps, {'past' if made >= gate_share else 'short of'} D4.1's gate of {gate_share:g}), and at the "
+            "optimum, where the runs are headed: exempt from the gate by construction (SGD's late phase is governed by the variance "
+            "near the optimum)")
+
+
+def point_variances(problem, theta, *, N: int, distributions, p: float, M: int, budget, degrees=()) -> pd.DataFrame:
+    """:func:`exact_gradient_variances` at ``theta`` of D4's rules as the runs draw them there: the series of ``sqrt`` on the
+    interval the runs read at ``theta`` (``problem.interval``, re-read every step), the random-degree rules of ``distributions``
+    with mean ``N`` (the negative binomial's parameter ``p``) and fixed degrees ``degrees`` (SGD-DET's, named ``"SGD-DET
+    N=n"``), at ``M`` probes over the degrees of probability at least ``1/budget``."""
+    from ...spectral import ChebyshevSeries, make_degree_rule
+
+    if not hasattr(problem, "interval") or not hasattr(problem, "eps"):
+        raise TypeError(f"problem must be a MatrixCompletion (with interval and eps); got {type(problem).__name__}")
+    series = ChebyshevSeries("sqrt", *problem.interval(theta))
+    rules = {d: make_degree_rule(series, N=N, distribution=d, p=p) for d in distributions}
+    rules |= {f"SGD-DET N={n}": make_degree_rule(series, degree=n) for n in degrees}
+    return exact_gradient_variances(theta, problem.eps, rules, M=M, budget=budget)
 
 
 def d43_excess_text(points: dict, others, *, verdicts: bool = False) -> str:
-    """The others' relative gradient-variance excess over the optimal one's at each of :func:`d43_common_reading`'s
+    """The others' relative gradient-variance excess over the optimal one's at each of :func:`d43_exact_reading`'s
     ``points`` with its standard error, as D4.1's and D4.3's texts carry it; ``verdicts``: each point's outcome after it. An
     unbounded degree term (``nan`` excess; session 61's re-read, item 10) is said "unbounded, not deciding", never printed."""
     if isinstance(others, str) or not list(others):
         raise ValueError(f"others must be a non-empty list of rule names; got {others!r}")
     if not isinstance(points, dict) or not points:
-        raise TypeError(f"points must be d43_common_reading's points; got {points!r}")
+        raise TypeError(f"points must be d43_exact_reading's points; got {points!r}")
 
     def one(x, o):
         rel, se = float(x[f"excess {o}"]), float(x[f"se excess {o}"])
-        return f"{o} unbounded, not deciding" if not (np.isfinite(rel) and np.isfinite(se)) else f"{o} {rel:+.1%} (SE {se:.1%})"
+        if not np.isfinite(rel):
+            return f"{o} unbounded, not deciding"
+        return f"{o} {rel:+.1%} " + ("(exact)" if se == 0.0 else f"(SE {100 * se:.2g}%)" if np.isfinite(se) else "(one seed: no SE)")
 
     return "; ".join(f"at the {pt} " + ", ".join(one(x, o) for o in others) + (f": {_point_said(x)}" if verdicts else "")
                      for pt, x in points.items())
 
 
 def _point_said(point: dict) -> str:
-    """One point's outcome of :func:`d43_common_reading` in words, as D4.3's diagnosis and texts name it."""
+    """One point's outcome of :func:`d43_exact_reading` in words, as D4.3's diagnosis and texts name it."""
     return ("not deciding (short of the gate)" if not point["past the gate"] else "holds" if point["outcome"]
             else "fails" if point["outcome"] is False else "undecided")
 
 
 def _points_said(points: dict) -> str:
-    """Each point's outcome of :func:`d43_common_reading`, as D4.3's diagnosis names them (a point that holds beside one that
+    """Each point's outcome of :func:`d43_exact_reading`, as D4.3's diagnosis names them (a point that holds beside one that
     fails is said, not hidden)."""
     return "; ".join(f"at the {p} {_point_said(v)}" for p, v in points.items())
 
 
-def d43_claim_args(draws: pd.DataFrame, degree_terms: dict, *, made: float, iters: int, gate_share: float, seed: int, setting: dict,
-                   stand_in: dict, no_authors_construction: str, margin: float = D43_MARGIN, margins=D43_MARGIN_READINGS, path: str = "path",
-                   headed: str = "optimum") -> dict:
+def d43_claim_args(variances: pd.DataFrame, *, made: float, iters: int, gate_share: float, seed: int, setting: dict,
+                   stand_in: dict, no_authors_construction: str, margin: float = D43_MARGIN, margins=D43_MARGIN_READINGS,
+                   path: str = "path", headed: str = "optimum") -> dict:
     """D4.3 decided on the variance the runs see (session 61, settling sessions 59's and 60's reviews: the paper's sentence
     "As reported in Figure 2(c), other distributions have relatively large variances so that they converge slower" is about
-    the runs; Lemma 2's ``Var_C`` cannot fail here, :func:`lemma2_holds`, beside): :func:`d43_common_reading` at the runs'
-    own ``M`` (``draws``: :func:`common_gradient_draws` with the runs' ``M``, probe weight 1) and the degrees they can draw
-    (``degree_terms``: :func:`degree_term` with ``budget``), at two points (:func:`d43_where_text`): ``path``, the end of
-    the optimal arm's median run, deciding past D4.1's gate (``made``: the share of the way it made in ``iters`` steps;
-    ``gate_share``), and ``headed``, the optimum, where the runs are headed (they do not reach it: session 61's re-read,
-    item 1), exempt from the gate by construction (its share of the way is 1 by definition), a deciding reading because
-    SGD's late phase is governed by the variance near the optimum; at ``margin`` (ours), read at each of ``margins`` (ours;
-    :func:`three_valued_readings`, bootstrap over the draws: the claim's threshold, whose decisive readings can turn it).
-    Returns ``{"reading", "args", "gates"}``: the reading, :meth:`Experiment.claim
-    <inferopt.experiment.record.Experiment.claim>`'s keyword arguments, the threshold among them, and the gate's shares
-    (``{headed: 1.0, path: made}``, for the readings beside it): ``holds`` (the reading's outcome, one rule over the other
-    rules and the points, :func:`d43_common_reading`; undecided: False, its diagnosis
-    :class:`~inferopt.experiment.claims.Unearned` with the reason, inconclusive) with its bootstrap ``support`` over the
-    draws (:func:`~inferopt.experiment.support.agreeing_test`; computed once, the chosen margin's reading taking it:
-    session 61's re-read, item 8) and :func:`chosen_cell_diagnosis` (a decisive failure: ``stand-in`` with ``stand_in``'s
-    text and evidence, each point's outcome named; ``setting``, ``no_authors_construction`` its other arguments, the draws
-    the independent units)."""
+    the runs; Lemma 2's ``Var_C`` cannot fail here, :func:`lemma2_holds`, beside): :func:`d43_exact_reading` on
+    :func:`exact_gradient_variances` at the runs' own ``M`` and over the degrees they can draw (``variances``: rows
+    ``point, unit, rule, probe part, degree part``), at two points (:func:`d43_where_text`): ``path``, the end of each seed's
+    optimal-arm run (units: the seeds), deciding past D4.1's gate (``made``: the share of the way its median run made in
+    ``iters`` steps; ``gate_share``), and ``headed``, the optimum, where the runs are headed (exact, one computation),
+    exempt from the gate by construction.
+
+    Where it is read is a cut-off of ours as much as the margin (session 63, settling review helper-435: the paper does not
+    say where, and a point is no conjunct of the claim): the threshold is ``[margin, point]`` (point 0: ``path``, 1:
+    ``headed``), chosen at ``[margin, 0]`` -- the runs' own end points -- where the path passes the gate, else ``[margin, 1]``,
+    and read at every margin of ``margins`` at both points (:func:`three_valued_readings`, bootstrap over the seeds; the
+    optimum's reading is exact), so that decisive readings that disagree make the verdict ``inconclusive``
+    (:meth:`Experiment.claim <inferopt.experiment.record.Experiment.claim>`). Returns ``{"reading", "args", "gates"}``: the
+    reading at ``margin``, the claim's keyword arguments (``holds``: the chosen point's outcome; ``support`` over the
+    seeds; ``threshold``; ``diagnosis``: undecided at the chosen point, :class:`~inferopt.experiment.claims.Unearned` with
+    the reason; the points deciding apart, ``reading``, each point's numbers in its words; else
+    :func:`chosen_cell_diagnosis`, a decisive failure at both points ``stand-in``), and the gate's shares."""
+    from ..claims import Unearned
+
+    check_table("variances", variances, ("point", "unit", "rule", "probe part", "degree part"))
     where = d43_where_text(made, iters, gate_share)
     gates = {headed: 1.0, path: float(made)}
     margin = check_real("margin", margin, low=0.0)
     if isinstance(margins, str) or not hasattr(margins, "__iter__"):
         raise TypeError(f"margins must be a list of margins; got {margins!r}")
+    margins = [check_real("margins (an entry of)", m, low=0.0) for m in margins]
+    fixed, moving = variances[variances["point"] == headed], variances[variances["point"] == path]
+    if fixed.empty or moving.empty:
+        raise ValueError(f"variances must hold rows at both points, {path!r} and {headed!r}")
+    named = {0: path, 1: headed}
 
-    def outcome_at(t, m):
-        return d43_common_reading(t, degree_terms, margin=m, made=gates, gate_share=gate_share)["outcome"]
-    r = d43_common_reading(draws, degree_terms, margin=margin, made=gates, gate_share=gate_share)
-    support = bootstrap_support(agreeing_test(lambda t: outcome_at(t, margin), r["outcome"]), draws, by="draw", seed=seed)
-    threshold = {"value": margin, "source": "ours", "unit": "Poisson's and the negative binomial's gradient variance at the runs' M above "
-                 "the optimal one's, as a share of it, at the end of the optimal arm's median run and at the optimum the runs are headed for",
-                 "readings": three_valued_readings(outcome_at, draws, [check_real("margins (an entry of)", m, low=0.0) for m in margins],
-                                                   chosen=margin, by="draw", seed=seed, chosen_support=support)}
-    units = int(draws["draw"].nunique())
-    diagnosis = chosen_cell_diagnosis(r, support, setting=setting, seeds=units, main_seeds=units, stand_in=stand_in,
-                                      text=f"The runs' gradient variance at their own M, read {where}: {_points_said(r['points'])}.",
-                                      no_authors_construction=no_authors_construction)
-    return {"reading": r, "gates": gates, "args": dict(holds=r["outcome"] is True, support=support, diagnosis=diagnosis, threshold=threshold)}
+    def reading(t, m):
+        return d43_exact_reading(pd.concat([t, fixed], ignore_index=True), margin=m, made=gates, gate_share=gate_share, exact=(headed,))
+
+    def outcome_at(t, v):
+        return reading(t, v[0])["points"][named[int(v[1])]]["outcome"]
+    r = reading(moving, margin)
+    chosen = [margin, 0 if r["points"][path]["past the gate"] else 1]
+    point = outcome_at(moving, chosen)
+    support = bootstrap_support(agreeing_test(lambda t: outcome_at(t, chosen), point), moving, by="unit", seed=seed)
+    threshold = {"value": chosen, "source": "ours",
+                 "unit": "[margin, point]: Poisson's and the negative binomial's gradient variance at the runs' M above the optimal one's, "
+                         f"as a share of it, more than the margin, read at point 0 ({path}: the end of each seed's optimal-arm run) or 1 "
+                         f"({headed}: where the runs are headed)",
+                 "readings": three_valued_readings(outcome_at, moving, [[m, p] for m in margins for p in (0, 1)], chosen=chosen,
+                                                   by="unit", seed=seed, chosen_support=support)}
+    units = int(moving["unit"].nunique())
+    said = _points_said(r["points"])
+    if point is None:
+        diagnosis = Unearned(str(r["reason"]), {"reading": {k: v for k, v in r.items() if k != "outcome"}})
+    elif r["turns"]:
+        diagnosis = {"kind": "reading", "evidence": {"points": {p: v["outcome"] for p, v in r["points"].items()}},
+                     "text": f"The runs' gradient variance at their own M, read {where}: {said}. Where it is read turns it, and the paper "
+                             "does not say where."}
+    else:   # the stand-in with the power of the test (the rubric: the smallest effect it would detect)
+        resolved = 2.0 * max(float(r["points"][path][f"se excess {o}"]) for o in ("poisson", "negative binomial")
+                             if f"se excess {o}" in r["points"][path])
+        stand_in = {"text": f"{stand_in['text']} The test resolves an excess of {resolved:.2g} of the optimal one's variance on the path "
+                            "(twice the largest standard error over the seeds; the optimum's variance is exact).",
+                    "evidence": stand_in["evidence"] | {"least excess resolved on the path": resolved}}
+        diagnosis = chosen_cell_diagnosis({"outcome": point, "reason": r["reason"]}, support, setting=setting, seeds=units,
+                                          main_seeds=units, stand_in=stand_in, no_authors_construction=no_authors_construction,
+                                          text=f"The runs' gradient variance at their own M, read {where}: {said}.")
+    return {"reading": r, "gates": gates, "args": dict(holds=point is True, support=support, diagnosis=diagnosis, threshold=threshold)}
 
 
 def lemma2_holds(variance: pd.DataFrame, margin: float = D43_MARGIN) -> dict:
@@ -835,33 +927,30 @@ def lemma2_holds(variance: pd.DataFrame, margin: float = D43_MARGIN) -> dict:
     return {str(c): d43_test(rows) for c, rows in raised.groupby("cell", sort=False)}
 
 
-def d43_gradient_readings(draws: pd.DataFrame, terms: dict, *, M: int, probes=D43_PROBES, margin: float = D43_MARGIN, made=None,
-                          gate_share: float = 0.0, seed: int = 0) -> dict:
+def d43_gradient_readings(tables: dict, *, M: int, probes=D43_PROBES, margin: float = D43_MARGIN, made=None,
+                          gate_share: float = 0.0, exact=("optimum",)) -> dict:
     """The runs' stochastic-gradient variance at other probe counts and tail cuts, beside D4.3 (decided at the runs' own
     ``M`` and the degrees of probability at least ``1/budget``, :func:`d43_claim_args`; session 61: these readings are not
     what the runs see, so they never turn it) and D4.1's mechanism, why its arms can tie where the probes' noise swamps the
-    degree part (session 58's review). Each reading ``[1/M', p]`` is :func:`d43_common_reading` on the common-probe
-    ``draws`` (drawn with ``M`` probes) at ``margin``, at ``M'`` probes (``M`` and each of ``probes``; None: infinite, the
-    probe part vanishing as ``1/M'``) and its degree part over the degrees of probability at least ``p`` (``terms``: ``{p:
-    {point: {rule: degree_term}}}``, each ``p`` above 0: D4's ``1/budget`` and :data:`D43_LEAST`); a decided reading stands
-    on its bootstrap support over the draws (:func:`three_valued_readings`), an undecided one is ``inconclusive``.
-    ``made``, ``gate_share``: D4.1's gate (:func:`d43_common_reading`). Returns ``{"readings": [{"value", "verdict"[,
-    "support"]}], "gradient": {str(value): d43_common_reading}}``."""
+    degree part (session 58's review). Each reading ``[1/M', p]`` is :func:`d43_exact_reading` at ``margin`` on
+    ``tables[p]`` (:func:`exact_gradient_variances` with ``M`` probes over the degrees of probability at least ``p``:
+    D4's ``1/budget`` and :data:`D43_LEAST`), at ``M'`` probes (``M`` and each of ``probes``; None: infinite, the probe
+    part vanishing as ``1/M'``): its outcome over the points read as D4.3's are (agreeing deciding points decide it; else
+    ``inconclusive``). ``made``, ``gate_share``: D4.1's gate. Returns ``{"readings": [{"value", "verdict"}], "gradient":
+    {str(value): d43_exact_reading}}``."""
     M = check_int("M", M, low=1)
-    if not isinstance(terms, dict) or not terms:
-        raise TypeError(f"terms must map a least probability to {{point: {{rule: degree term}}}}; got {terms!r}")
-    least = sorted(check_real("terms' least probability", p, low=0.0, low_open=True, high=1.0) for p in terms)
+    if not isinstance(tables, dict) or not tables:
+        raise TypeError(f"tables must map a least probability to exact_gradient_variances' rows; got {tables!r}")
+    least = sorted(check_real("tables' least probability", p, low=0.0, low_open=True, high=1.0) for p in tables)
     margin = check_real("margin", margin, low=0.0)
     readings_, gradient = [], {}
     for n in (M, *probes):
         w = 0.0 if n is None else M / check_int("probes (an entry of)", n, low=1)
         for p in least:
-            def outcome_at(t, v, w=w, p=p):
-                return d43_common_reading(t, terms[p], margin=v, made=made, gate_share=gate_share, probe_weight=w)["outcome"]
             value = [0.0 if n is None else 1.0 / n, float(p)]
-            gradient[str(value)] = d43_common_reading(draws, terms[p], margin=margin, made=made, gate_share=gate_share, probe_weight=w)
-            r = three_valued_readings(outcome_at, draws, [margin], chosen=margin, by="draw", seed=seed)[0]
-            readings_.append(dict(r, value=value))
+            r = d43_exact_reading(tables[p], margin=margin, made=made, gate_share=gate_share, probe_weight=w, exact=exact)
+            gradient[str(value)] = r
+            readings_.append({"value": value, "verdict": "inconclusive" if r["outcome"] is None else "holds" if r["outcome"] else "fails"})
     return {"readings": readings_, "gradient": gradient}
 
 
