@@ -19,3 +19,16 @@ def test_only_the_module_docstring_changed():
     assert ast.get_docstring(old_tree) != ast.get_docstring(new_tree)    # the test can fail: the docstring did change
     assert "d43_variance_readings" not in ast.get_docstring(new_tree)
     assert [ast.dump(n) for n in old_tree.body[1:]] == [ast.dump(n) for n in new_tree.body[1:]]
+
+
+#: session 63: the docstring's D4.3 paragraph names the exact variance (exact_gradient_variances, d43_exact_reading) instead
+#: of the removed common_gradient_draws and d43_common_reading
+BEFORE_63 = "834aacbbafcfb832be71de9a07033f22c81bc55e"
+
+
+def test_session_63_changed_only_the_module_docstring():
+    old_src, new_src = git_blob(BEFORE_63, "completion_degrees.py's blob before session 63"), Path(completion_degrees.__file__).read_text()
+    old_tree, new_tree = ast.parse(old_src), ast.parse(new_src)
+    assert ast.get_docstring(old_tree) != ast.get_docstring(new_tree)    # the test can fail: the docstring did change
+    assert "common_gradient_draws" not in ast.get_docstring(new_tree) and "exact_gradient_variances" in ast.get_docstring(new_tree)
+    assert [ast.dump(n) for n in old_tree.body[1:]] == [ast.dump(n) for n in new_tree.body[1:]]

@@ -43,7 +43,7 @@ SPECS: dict[str, dict[str, Rule]] = {
     "D4": dict({k: v for k, v in _COMPLETION.items() if k not in ("budget", "map_budget")}, N_dist=COUNT,
                N_values=ListOf(COUNT, length=2), negbin_p=FRACTION, gate_share=Real(0.0, 1.0, low_open=True), step_factors=ListOf(POSITIVE, min_length=1),
                tune_iters=COUNT, centred_eps=ListOf(POSITIVE, min_length=2), step_ratio=Real(low=1.0, low_open=True),
-               step_extend=Int(low=0), level_window=Real(0.0, 1.0, low_open=True), var_draws=Int(low=2)),
+               step_extend=Int(low=0), level_window=Real(0.0, 1.0, low_open=True)),
     "D5": dict(seed=SEED, n_sound=Int(low=10), n_humidity=Int(low=10), test_fraction=FRACTION, grid_sound=POSITIVE, grid_humidity=POSITIVE,
                theta0=ListOf(POSITIVE, length=3), low=ListOf(POSITIVE, length=3), high=ListOf(POSITIVE, length=3),
                n_iter=COUNT, log_step=Flag(), eta0_grid=ListOf(POSITIVE, min_length=1), eta0_ratio=Real(low=1.0, low_open=True),

@@ -15,9 +15,9 @@ edge, and D4.2 read on each arm's level once the runs level off against SGD-DET'
   falls there); D4.2's two halves are decided in :mod:`.degree_claims` (:func:`~.degree_claims.d42_det_reading`,
   :func:`~.degree_claims.d42_sgd_reading`) only where the exact floors differ by more than the levels' noise.
 * **D4.3** (panel (c)'s mechanism, "other distributions have relatively large variances so that they converge slower"):
-  decided in :mod:`.degree_claims` on the variance the runs see, the stochastic gradient's at the runs' own ``M`` on
-  probes common to the distributions (:func:`~.degree_claims.common_gradient_draws`,
-  :func:`~.degree_claims.d43_common_reading`), on the path and at the optimum; Lemma 2's ``Var_C`` in every cell of the map
+  decided in :mod:`.degree_claims` on the variance the runs see, the stochastic gradient's at the runs' own ``M``, exact
+  (:func:`~.degree_claims.exact_gradient_variances`, :func:`~.degree_claims.d43_exact_reading`), at the runs' end points
+  and at the optimum; Lemma 2's ``Var_C`` in every cell of the map
   (:func:`~.degree_claims.lemma2_holds`) is shown beside it (it holds by Lemma 2 at any such cell; Fig. 1's observation is
   D1's claim).
 """
