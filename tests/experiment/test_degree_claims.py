@@ -473,7 +473,7 @@ def _enumerated(theta, eps, rule, budget, M):
     if hasattr(rule, "distribution"):
         n = np.arange(series.coeffs.size - 1)
         q = rule.distribution.pmf(n)
-        keep = (q > 0) & (q >= 1.0 / budget)
+        keep = (q > 0) & (rule.distribution.tail(n) >= 1.0 / budget)   # the degrees a run reaches: P(N >= n) >= 1/budget
         weights = [(qk, rule.distribution.reweight(series.coefficients(int(k)))) for qk, k in zip(q[keep], n[keep])]
     else:   # a fixed degree's variance is about its own (biased) mean: no degree part
         weights = [(1.0, series.coefficients(rule.degree))]
@@ -504,6 +504,12 @@ def test_exact_gradient_variances_equal_every_probe_sign_enumerated(shape):
         assert got.loc[name, "variance"] == pytest.approx(whole, rel=1e-10)
     assert got.loc["SGD-DET", "degree part"] == 0.0 and got.loc["SGD-DET", "largest degree"] == 5
     assert got.loc["poisson", "degree part"] > 0 and got.loc["poisson", "largest degree"] >= 4
+    # the cut is on the tail mass, not on each degree's own probability (pre-run review helper-437): a degree of probability
+    # below 1/budget is counted while the tail from it is at least 1/budget (the optimal distribution's geometric tail)
+    n = np.arange(series.coeffs.size - 1)
+    dist = rules["optimal"].distribution
+    largest = int(got.loc["optimal", "largest degree"])
+    assert dist.tail(largest) >= 1e-4 > dist.tail(largest + 1) and dist.pmf(largest) < 1e-4
     # M probes average: the probe part falls as 1/M, the degree part does not
     one = exact_gradient_variances(theta, eps, rules, M=1, budget=1e4).set_index("rule")
     assert np.allclose(one["probe part"], 3 * got["probe part"]) and np.allclose(one["degree part"], got["degree part"])
@@ -553,7 +559,12 @@ def vtable(optimum, path, *, se=0.02, seeds=5, seed=0, probe=100.0):
         noise = (z - z.mean()) / z.std(ddof=1) * se * probe * np.sqrt(seeds) if r != "optimal" and seeds > 1 else np.zeros(seeds)
         rows += [{"point": "path", "unit": f"seed {k}", "rule": r, "probe part": base[k] + rel * probe + noise[k], "degree part": 0.0}
                  for k in range(seeds)]
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).assign(budget=600.0)
+
+
+def two_budgets(run, pooled):
+    """vtable's rows at a run's budget (600) and pooled over the seeds (3000): ``run``, ``pooled`` two vtables."""
+    return pd.concat([run.assign(budget=600.0), pooled.assign(budget=3000.0)], ignore_index=True)
 
 
 BOTH = ("poisson", "negative binomial")
@@ -607,8 +618,10 @@ def d43_claim(tmp_path, variances, made=0.6):
     """D4.3 as the notebook records it: its keyword arguments from d43_claim_args, the path's median run ``made`` of the way."""
     exp = Experiment("D4", title="t", paper="p", figure="Fig 2", params={"output_dir": str(tmp_path), "seed": 0})
     exp.stand_ins.append("a smaller matrix")
-    d = d43_claim_args(variances, made=made, iters=600, gate_share=0.5, seed=0, setting=SETTING, stand_in=STAND_IN,
-                       no_authors_construction="n")
+    if variances["budget"].nunique() == 1:
+        variances = two_budgets(variances, variances)
+    d = d43_claim_args(variances, budget=600, budgets=[3000], made=made, iters=600, gate_share=0.5, seed=0, setting=SETTING,
+                       stand_in=STAND_IN, no_authors_construction="n")
     return d, exp.claim("D4.3", "Others have larger variances.", **d["args"]).to_dict()
 
 
@@ -617,8 +630,8 @@ def test_d43_reads_the_points_as_readings_and_can_hold_fail_and_turn(tmp_path):
     for) is a reading of ours, not a conjunct: points that decide apart make D4.3 inconclusive with a ``reading`` diagnosis."""
     both = lambda x: dict.fromkeys(BOTH, x)   # noqa: E731
     d, c = d43_claim(tmp_path, vtable(both(1.0), both(1.0)))
-    assert c["verdict"] == "holds" and c["support"]["fraction_holding"] >= 0.9 and c["threshold"]["value"] == [0.1, 0]
-    assert [r["value"] for r in c["threshold"]["readings"]] == [[m, p] for m in (0.05, 0.1, 0.2) for p in (0, 1)]
+    assert c["verdict"] == "holds" and c["support"]["fraction_holding"] >= 0.9 and c["threshold"]["value"] == [0.1, 0, 600]
+    assert [r["value"] for r in c["threshold"]["readings"]] == [[m, p, b] for m in (0.05, 0.1, 0.2) for p in (0, 1) for b in (600, 3000)]
     assert {r["verdict"] for r in c["threshold"]["readings"]} == {"holds"}
     # within the margin at both points: fails, decisively (stand-in), each point named
     d, c = d43_claim(tmp_path, vtable(both(0.005), both(0.005), se=0.002))
@@ -628,20 +641,28 @@ def test_d43_reads_the_points_as_readings_and_can_hold_fail_and_turn(tmp_path):
     # the optimum holds, the path fails: inconclusive, a reading, both points named
     d, c = d43_claim(tmp_path, vtable(both(1.0), both(0.0), se=0.01))
     assert c["verdict"] == "inconclusive" and c["diagnosis"]["kind"] == "reading"
-    assert "at the path fails; at the optimum holds" in c["diagnosis"]["text"] and "the paper does not say where" in c["diagnosis"]["text"]
+    assert "at the path fails; at the optimum holds" in c["diagnosis"]["text"] and "the paper says none of them" in c["diagnosis"]["text"]
     # ... the path short of the gate: the optimum is chosen and decides alone
     d, c = d43_claim(tmp_path, vtable(both(1.0), both(0.0), se=0.01), made=0.3)
-    assert c["verdict"] == "holds" and c["threshold"]["value"] == [0.1, 1]
+    assert c["verdict"] == "holds" and c["threshold"]["value"] == [0.1, 1, 600]
     assert {r["verdict"] for r in c["threshold"]["readings"] if r["value"][1] == 0} == {"inconclusive"}
     # 15 % above at both points: holds at 0.05 and 0.1, fails at 0.2: the margin turns it (reading)
     d, c = d43_claim(tmp_path, vtable(both(0.15), both(0.15), se=0.01))
-    assert [r["verdict"] for r in c["threshold"]["readings"]] == ["holds", "holds", "holds", "holds", "fails", "fails"]
+    assert [r["verdict"] for r in c["threshold"]["readings"]] == ["holds"] * 8 + ["fails"] * 4
     assert c["verdict"] == "inconclusive" and c["diagnosis"]["kind"] == "reading"
     # undecided on the path: inconclusive with the reason
     d, c = d43_claim(tmp_path, vtable(both(0.1), both(0.1), se=0.05))
     assert c["verdict"] == "inconclusive" and "margin" in c["reason"]
-    tb = vtable(both(1.0), both(1.0))
-    kw = dict(iters=600, gate_share=0.5, seed=0, setting=SETTING, stand_in=STAND_IN, no_authors_construction="n")
+    # the budget turns it (pre-run review helper-437: which degrees count is a cut-off of ours): a run's degrees within the
+    # margin at both points, every run's pooled far above: inconclusive, reading, whatever the chosen reading says
+    d, c = d43_claim(tmp_path, two_budgets(vtable(both(0.005), both(0.005), se=0.002), vtable(both(1.0), both(1.0))))
+    assert d["args"]["holds"] is False and c["verdict"] == "inconclusive" and c["diagnosis"]["kind"] == "reading"
+    assert "which degrees count" in c["diagnosis"]["text"] and "It fails, decisively" not in c["diagnosis"]["text"]
+    # ... and the margin alone turning it is a reading too, not a stand-in (the chosen reading fails at 0.1 and 0.2, holds at 0.05)
+    d, c = d43_claim(tmp_path, vtable(both(0.07), both(0.07), se=0.005))
+    assert c["verdict"] == "inconclusive" and c["diagnosis"]["kind"] == "reading"
+    tb = two_budgets(vtable(both(1.0), both(1.0)), vtable(both(1.0), both(1.0)))
+    kw = dict(budget=600, budgets=[3000], iters=600, gate_share=0.5, seed=0, setting=SETTING, stand_in=STAND_IN, no_authors_construction="n")
     with pytest.raises(TypeError, match="made"):
         d43_claim_args(tb, made={"path": 0.6}, **kw)
     with pytest.raises(ValueError, match="iters"):
@@ -652,6 +673,10 @@ def test_d43_reads_the_points_as_readings_and_can_hold_fail_and_turn(tmp_path):
         d43_claim_args(tb, made=0.6, margin=-1.0, **kw)
     with pytest.raises(ValueError, match="both points"):
         d43_claim_args(tb[tb.point == "path"], made=0.6, **kw)
+    with pytest.raises(ValueError, match="every budget"):
+        d43_claim_args(tb[tb.budget == 600], made=0.6, **kw)
+    with pytest.raises(TypeError, match="budgets"):
+        d43_claim_args(tb, made=0.6, **(kw | {"budgets": 3000}))
 
 
 def test_lemma2_var_c_and_the_other_gradient_readings_never_turn_d43(tmp_path):
@@ -687,6 +712,7 @@ def test_d43_texts_say_where_it_is_read_and_print_no_nan(tmp_path):
     assert text == ("at the path poisson +0.5% (SE 0.2%), negative binomial +0.5% (SE 0.2%): fails; at the optimum poisson +0.5% (exact), "
                     "negative binomial +0.5% (exact): fails")
     assert "exempt from the gate by construction" in c["diagnosis"]["text"] and "the end of each seed's optimal-arm run" in c["threshold"]["unit"]
+    assert "P(N >= n) >= 1/budget" in c["threshold"]["unit"]
     tb = vtable(dict.fromkeys(BOTH, 1.0), dict.fromkeys(BOTH, 1.0))
     tb.loc[(tb.point == "optimum") & (tb.rule == "poisson"), "probe part"] = float("inf")
     text = d43_excess_text(d43_exact_reading(tb)["points"], BOTH, verdicts=True)
@@ -707,8 +733,8 @@ def test_d43_bootstraps_the_chosen_reading_once(tmp_path, monkeypatch):
         return real(*args, **kw)
     monkeypatch.setattr(degree_claims, "bootstrap_support", counting)
     d, c = d43_claim(tmp_path, vtable(dict.fromkeys(BOTH, 1.0), dict.fromkeys(BOTH, 1.0)))
-    assert len(calls) == 6 and c["verdict"] == "holds"   # 3 margins x 2 points, the chosen one's the claim's support
-    chosen = next(r for r in c["threshold"]["readings"] if r["value"] == [0.1, 0])
+    assert len(calls) == 12 and c["verdict"] == "holds"   # 3 margins x 2 points x 2 budgets, the chosen one's the claim's support
+    chosen = next(r for r in c["threshold"]["readings"] if r["value"] == [0.1, 0, 600])
     assert chosen["support"] == c["support"]["fraction_holding"]
     fake = {"fraction_holding": 0.5, "method": "bootstrap", "unit": "seed", "n_units": 5, "n_resamples": 200, "seed": 0}
     read = three_valued_readings(lambda t, v: d41_reading(t, 2.0, 1.0, margin=v)["outcome"], d41_table(1.50, 1.60, 1.55), [0.005],

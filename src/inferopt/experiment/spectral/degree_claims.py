@@ -54,9 +54,9 @@ D41_MARGIN_READINGS = (0.005, 0.01, 0.02)
 DIVERGED = "its level above the start's test RMSE (the training mean's: the run ends worse than where it began)"
 
 #: The gradient readings beside D4.3 (session 58's review; beside, not deciding, session 61: the runs see their own M and
-#: the degrees of probability >= 1/budget): the probes M' at which the runs' gradient variance is read besides the runs' own
-#: M (None: M' infinite, exact traces, no probe part), and the least probability of a degree its degree part counts besides
-#: 1/budget (a million draws' worth: below it Poisson's reweights 1/P(n >= j) overflow) (:func:`d43_gradient_readings`)
+#: the degrees they reach, P(N >= n) >= 1/budget): the probes M' at which the runs' gradient variance is read besides the
+#: runs' own M (None: M' infinite, exact traces, no probe part), and the least tail mass of a degree counted besides 1/budget
+#: (a million draws' worth: below it Poisson's reweights 1/P(n >= j) overflow) (:func:`d43_gradient_readings`)
 D43_PROBES = (1000, None)
 D43_LEAST = 1e-6
 
@@ -570,12 +570,15 @@ def _degree_sq(lam, eps: float, series, weights, base) -> float:
 
 
 def _kept_degrees(rule, least: float):
-    """The degrees ``n = 0 .. L - 2`` of a random-degree ``rule`` (``L`` its series' coefficients; at ``n >= L - 1`` the
-    estimator is the whole reweighted series) of probability at least ``least`` (and above 0), with their probabilities
-    ``q``: the sum :func:`degree_term` and :func:`exact_gradient_variances` take over the rule's distribution."""
+    """The degrees a run reaches, of a random-degree ``rule``: ``n = 0 .. L - 2`` (``L`` its series' coefficients; at
+    ``n >= L - 1`` the estimator is the whole reweighted series) with ``P(N >= n) >= least`` (a tail-mass cut, session 63's
+    pre-run review helper-437: a cut on each degree's own probability left out the optimal distribution's geometric tail,
+    degrees each rare but drawn as a whole, and turned D4.3 at the optimum), with their probabilities ``q`` (not
+    renormalised: the mass left out, ``P(N > n_max)``, is below ``least``): the sum :func:`degree_term` and
+    :func:`exact_gradient_variances` take over the rule's distribution."""
     n = np.arange(rule.series.coeffs.size - 1)
     q = np.asarray(rule.distribution.pmf(n), dtype=float)
-    keep = (q > 0) & (q >= least)
+    keep = (q > 0) & (np.asarray(rule.distribution.tail(n), dtype=float) >= least)
     return n[keep], q[keep]
 
 
@@ -592,8 +595,8 @@ def degree_term(theta, eps: float, rule, *, budget=None) -> float:
     draws from), summed exactly over ``n = 0 .. L - 2`` (:func:`_kept_degrees`).
     ``rule``: :func:`~inferopt.spectral.make_degree_rule`'s random-degree rule; a fixed degree has no degree term (0).
 
-    ``budget``: the number of degrees the runs draw (steps times seeds, per arm); given, only the degrees of probability at
-    least ``1/budget`` count (session 45's fresh review: the realisable part; over the whole distribution the term is
+    ``budget``: the number of degrees the runs draw (a run's steps, or every run of an arm pooled); given, only the degrees
+    a run reaches count, those ``n`` with ``P(N >= n) >= 1/budget`` (:func:`_kept_degrees`; session 45's fresh review: the realisable part; over the whole distribution the term is
     dominated by degrees no run draws, Poisson's 1e300-fold reweights overflowing to ``inf`` and the negative binomial's
     3.7e54 at paper scale, so that it decided D4.3 where the runs' variance is almost all probe noise). None: the whole
     distribution (``inf`` where the reweighted coefficients overflow double precision)."""
@@ -619,7 +622,7 @@ def exact_gradient_variances(theta, eps: float, rules: dict, *, M: int, budget=N
     draws): ``E ||g - ∇ tr f_L(A)||²`` for ``g`` the gradient of Eq. (12)'s estimator ``(1/M) Σ_k v_kᵀ p̂_n(Ã) v_k``
     (Rademacher probes ``v_k``, degree ``n`` drawn by the rule, ``A = θθᵀ + εI``, :func:`~inferopt.spectral.gradients
     .grad_lowrank`), split as ``probe part + degree part`` (:func:`degree_term`): both summed exactly over the same
-    degrees (:func:`_kept_degrees`, probability at least ``1/budget``; a fixed degree: its own), nothing sampled.
+    degrees (:func:`_kept_degrees`, those with ``P(N >= n) >= 1/budget``; a fixed degree: its own), nothing sampled.
 
     The probe part at a degree, from ``θ = Ũ diag(s) Wᵀ`` (thin SVD, ``k = min(d, r)``; ``A``'s eigenvalues ``x_b = s_b² + ε``
     on ``Ũ``, ``ε`` on the other ``d - k`` directions) and the divided differences ``Γ_ab = [x_a, x_b] p̂_n`` (Daleckii-Krein:
@@ -798,7 +801,7 @@ def point_variances(problem, theta, *, N: int, distributions, p: float, M: int, 
     """:func:`exact_gradient_variances` at ``theta`` of D4's rules as the runs draw them there: the series of ``sqrt`` on the
     interval the runs read at ``theta`` (``problem.interval``, re-read every step), the random-degree rules of ``distributions``
     with mean ``N`` (the negative binomial's parameter ``p``) and fixed degrees ``degrees`` (SGD-DET's, named ``"SGD-DET
-    N=n"``), at ``M`` probes over the degrees of probability at least ``1/budget``."""
+    N=n"``), at ``M`` probes over the degrees a run reaches, ``P(N >= n) >= 1/budget`` (:func:`_kept_degrees`)."""
     from ...spectral import ChebyshevSeries, make_degree_rule
 
     if not hasattr(problem, "interval") or not hasattr(problem, "eps"):
@@ -841,64 +844,76 @@ def _points_said(points: dict) -> str:
 
 
 def d43_claim_args(variances: pd.DataFrame, *, made: float, iters: int, gate_share: float, seed: int, setting: dict,
-                   stand_in: dict, no_authors_construction: str, margin: float = D43_MARGIN, margins=D43_MARGIN_READINGS,
-                   path: str = "path", headed: str = "optimum") -> dict:
+                   stand_in: dict, no_authors_construction: str, budget: float, budgets, margin: float = D43_MARGIN,
+                   margins=D43_MARGIN_READINGS, path: str = "path", headed: str = "optimum") -> dict:
     """D4.3 decided on the variance the runs see (session 61, settling sessions 59's and 60's reviews: the paper's sentence
     "As reported in Figure 2(c), other distributions have relatively large variances so that they converge slower" is about
     the runs; Lemma 2's ``Var_C`` cannot fail here, :func:`lemma2_holds`, beside): :func:`d43_exact_reading` on
-    :func:`exact_gradient_variances` at the runs' own ``M`` and over the degrees they can draw (``variances``: rows
-    ``point, unit, rule, probe part, degree part``), at two points (:func:`d43_where_text`): ``path``, the end of each seed's
-    optimal-arm run (units: the seeds), deciding past D4.1's gate (``made``: the share of the way its median run made in
-    ``iters`` steps; ``gate_share``), and ``headed``, the optimum, where the runs are headed (exact, one computation),
-    exempt from the gate by construction.
+    :func:`exact_gradient_variances` at the runs' own ``M`` (``variances``: rows ``point, unit, rule, probe part, degree
+    part, budget``), at two points (:func:`d43_where_text`): ``path``, the end of each seed's optimal-arm run (units: the
+    seeds), deciding past D4.1's gate (``made``: the share of the way its median run made in ``iters`` steps;
+    ``gate_share``), and ``headed``, the optimum, where the runs are headed (exact, one computation), exempt from the gate.
 
-    Where it is read is a cut-off of ours as much as the margin (session 63, settling review helper-435: the paper does not
-    say where, and a point is no conjunct of the claim): the threshold is ``[margin, point]`` (point 0: ``path``, 1:
-    ``headed``), chosen at ``[margin, 0]`` -- the runs' own end points -- where the path passes the gate, else ``[margin, 1]``,
-    and read at every margin of ``margins`` at both points (:func:`three_valued_readings`, bootstrap over the seeds; the
-    optimum's reading is exact), so that decisive readings that disagree make the verdict ``inconclusive``
+    Three cut-offs of ours, read together (session 63): the margin; where it is read (review helper-435: the paper does not
+    say where, and a point is no conjunct of the claim); and which degrees count, those a run reaches, ``P(N >= n) >=
+    1/budget`` (:func:`_kept_degrees`; pre-run review helper-437: the cut turns the verdict at the optimum), ``budget`` a
+    run's steps or every run of an arm pooled (``budgets``). The threshold is ``[margin, point, budget]`` (point 0:
+    ``path``, 1: ``headed``), chosen at ``[margin, 0, budget]`` where the path passes the gate, else at point 1, read at every
+    margin of ``margins``, both points and every budget of ``budgets`` (:func:`three_valued_readings`, bootstrap over the
+    seeds; the optimum's readings exact), so that decisive readings that disagree make the verdict ``inconclusive``
     (:meth:`Experiment.claim <inferopt.experiment.record.Experiment.claim>`). Returns ``{"reading", "args", "gates"}``: the
-    reading at ``margin``, the claim's keyword arguments (``holds``: the chosen point's outcome; ``support`` over the
-    seeds; ``threshold``; ``diagnosis``: undecided at the chosen point, :class:`~inferopt.experiment.claims.Unearned` with
-    the reason; the points deciding apart, ``reading``, each point's numbers in its words; else
-    :func:`chosen_cell_diagnosis`, a decisive failure at both points ``stand-in``), and the gate's shares."""
+    reading at the chosen margin and budget, the claim's keyword arguments (``holds``: the chosen reading's outcome;
+    ``support`` over the seeds; ``threshold``; ``diagnosis``: undecided at the chosen reading,
+    :class:`~inferopt.experiment.claims.Unearned` with the reason; decisive readings that disagree, ``reading``, each
+    point's numbers in its words; else :func:`chosen_cell_diagnosis`, every reading failing ``stand-in``), and the gate's
+    shares."""
     from ..claims import Unearned
 
-    check_table("variances", variances, ("point", "unit", "rule", "probe part", "degree part"))
+    check_table("variances", variances, ("point", "unit", "rule", "probe part", "degree part", "budget"))
     where = d43_where_text(made, iters, gate_share)
     gates = {headed: 1.0, path: float(made)}
     margin = check_real("margin", margin, low=0.0)
-    if isinstance(margins, str) or not hasattr(margins, "__iter__"):
-        raise TypeError(f"margins must be a list of margins; got {margins!r}")
+    budget = check_real("budget", budget, low=1.0)
+    for name, values in (("margins", margins), ("budgets", budgets)):
+        if isinstance(values, str) or not hasattr(values, "__iter__"):
+            raise TypeError(f"{name} must be a list; got {values!r}")
     margins = [check_real("margins (an entry of)", m, low=0.0) for m in margins]
+    budgets = sorted({check_real("budgets (an entry of)", b_, low=1.0) for b_ in (*budgets, budget)})
+    missing = [b_ for b_ in budgets if not (variances["budget"] == b_).any()]
+    if missing:
+        raise ValueError(f"variances must hold rows at every budget; none at {missing}")
     fixed, moving = variances[variances["point"] == headed], variances[variances["point"] == path]
     if fixed.empty or moving.empty:
         raise ValueError(f"variances must hold rows at both points, {path!r} and {headed!r}")
     named = {0: path, 1: headed}
 
-    def reading(t, m):
-        return d43_exact_reading(pd.concat([t, fixed], ignore_index=True), margin=m, made=gates, gate_share=gate_share, exact=(headed,))
+    def reading(t, m, b_):
+        rows = pd.concat([t[t["budget"] == b_], fixed[fixed["budget"] == b_]], ignore_index=True)
+        return d43_exact_reading(rows, margin=m, made=gates, gate_share=gate_share, exact=(headed,))
 
     def outcome_at(t, v):
-        return reading(t, v[0])["points"][named[int(v[1])]]["outcome"]
-    r = reading(moving, margin)
-    chosen = [margin, 0 if r["points"][path]["past the gate"] else 1]
+        return reading(t, v[0], v[2])["points"][named[int(v[1])]]["outcome"]
+    r = reading(moving, margin, budget)
+    chosen = [margin, 0 if r["points"][path]["past the gate"] else 1, budget]
     point = outcome_at(moving, chosen)
     support = bootstrap_support(agreeing_test(lambda t: outcome_at(t, chosen), point), moving, by="unit", seed=seed)
-    threshold = {"value": chosen, "source": "ours",
-                 "unit": "[margin, point]: Poisson's and the negative binomial's gradient variance at the runs' M above the optimal one's, "
-                         f"as a share of it, more than the margin, read at point 0 ({path}: the end of each seed's optimal-arm run) or 1 "
-                         f"({headed}: where the runs are headed)",
-                 "readings": three_valued_readings(outcome_at, moving, [[m, p] for m in margins for p in (0, 1)], chosen=chosen,
-                                                   by="unit", seed=seed, chosen_support=support)}
+    readings = three_valued_readings(outcome_at, moving, [[m, p_, b_] for m in margins for p_ in (0, 1) for b_ in budgets],
+                                     chosen=chosen, by="unit", seed=seed, chosen_support=support)
+    threshold = {"value": chosen, "source": "ours", "readings": readings,
+                 "unit": "[margin, point, budget]: Poisson's and the negative binomial's gradient variance at the runs' M above the optimal "
+                         f"one's, as a share of it, more than the margin, read at point 0 ({path}: the end of each seed's optimal-arm run) or "
+                         f"1 ({headed}: where the runs are headed), over the degrees n a run reaches, P(N >= n) >= 1/budget (budget: a run's "
+                         "steps, or every run of an arm pooled)"}
     units = int(moving["unit"].nunique())
     said = _points_said(r["points"])
+    decisive = {x["verdict"] for x in readings} - {"inconclusive", "not measured"}
     if point is None:
         diagnosis = Unearned(str(r["reason"]), {"reading": {k: v for k, v in r.items() if k != "outcome"}})
-    elif r["turns"]:
-        diagnosis = {"kind": "reading", "evidence": {"points": {p: v["outcome"] for p, v in r["points"].items()}},
-                     "text": f"The runs' gradient variance at their own M, read {where}: {said}. Where it is read turns it, and the paper "
-                             "does not say where."}
+    elif len(decisive) > 1:   # a cut-off of ours turns it, whichever (pre-run review helper-437: the margin's too)
+        diagnosis = {"kind": "reading", "evidence": {"points": {p_: v["outcome"] for p_, v in r["points"].items()}},
+                     "text": f"The runs' gradient variance at their own M, read {where}: {said} (at the chosen margin and budget). The "
+                             "readings of our cut-offs decide apart: where it is read, which degrees count or how large an excess is "
+                             "relatively large turns it, and the paper says none of them."}
     else:   # the stand-in with the power of the test (the rubric: the smallest effect it would detect)
         resolved = 2.0 * max(float(r["points"][path][f"se excess {o}"]) for o in ("poisson", "negative binomial")
                              if f"se excess {o}" in r["points"][path])
@@ -930,11 +945,11 @@ def lemma2_holds(variance: pd.DataFrame, margin: float = D43_MARGIN) -> dict:
 def d43_gradient_readings(tables: dict, *, M: int, probes=D43_PROBES, margin: float = D43_MARGIN, made=None,
                           gate_share: float = 0.0, exact=("optimum",)) -> dict:
     """The runs' stochastic-gradient variance at other probe counts and tail cuts, beside D4.3 (decided at the runs' own
-    ``M`` and the degrees of probability at least ``1/budget``, :func:`d43_claim_args`; session 61: these readings are not
+    ``M`` and the degrees a run reaches, :func:`d43_claim_args`; session 61: these readings are not
     what the runs see, so they never turn it) and D4.1's mechanism, why its arms can tie where the probes' noise swamps the
     degree part (session 58's review). Each reading ``[1/M', p]`` is :func:`d43_exact_reading` at ``margin`` on
-    ``tables[p]`` (:func:`exact_gradient_variances` with ``M`` probes over the degrees of probability at least ``p``:
-    D4's ``1/budget`` and :data:`D43_LEAST`), at ``M'`` probes (``M`` and each of ``probes``; None: infinite, the probe
+    ``tables[p]`` (:func:`exact_gradient_variances` with ``M`` probes over the degrees with ``P(N >= n) >= p``: D4's
+    ``1/budget`` and :data:`D43_LEAST`), at ``M'`` probes (``M`` and each of ``probes``; None: infinite, the probe
     part vanishing as ``1/M'``): its outcome over the points read as D4.3's are (agreeing deciding points decide it; else
     ``inconclusive``). ``made``, ``gate_share``: D4.1's gate. Returns ``{"readings": [{"value", "verdict"}], "gradient":
     {str(value): d43_exact_reading}}``."""
