@@ -40,7 +40,7 @@ from .completion_degrees import _arm, _eig_side, _se, _series_derivative, det_ow
 #: more than this share of it (:func:`d43_claim_args`; the claim reads it at :data:`D43_MARGIN_READINGS` too, the readings that
 #: can turn it); Lemma 2's Var_C beside it (:func:`lemma2_holds`) reads the same margin
 D43_MARGIN = 0.1
-D43_MARGIN_READINGS = (0.05, 0.1, 0.2)
+D43_MARGIN_READINGS = (0.05, 0.1, 0.2, 1.0)   # 1.0, twofold (session 63's pre-run review helper-439): the paper's own scale is larger
 
 #: D4.1's tie (ours, session 58's review): the optimal arm's lead in median mean test RMSE over a distribution, plus two
 #: standard errors, below this share of the way from the start's test RMSE to the optimum's is no faster convergence
@@ -843,8 +843,8 @@ def _points_said(points: dict) -> str:
     return "; ".join(f"at the {p} {_point_said(v)}" for p, v in points.items())
 
 
-def d43_claim_args(variances: pd.DataFrame, *, made: float, iters: int, gate_share: float, seed: int, setting: dict,
-                   stand_in: dict, no_authors_construction: str, budget: float, budgets, margin: float = D43_MARGIN,
+def d43_claim_args(variances: pd.DataFrame, *, made: float, iters: int, gate_share: float, seed: int, budget: float, budgets,
+                   margin: float = D43_MARGIN,
                    margins=D43_MARGIN_READINGS, path: str = "path", headed: str = "optimum") -> dict:
     """D4.3 decided on the variance the runs see (session 61, settling sessions 59's and 60's reviews: the paper's sentence
     "As reported in Figure 2(c), other distributions have relatively large variances so that they converge slower" is about
@@ -864,8 +864,9 @@ def d43_claim_args(variances: pd.DataFrame, *, made: float, iters: int, gate_sha
     (:meth:`Experiment.claim <inferopt.experiment.record.Experiment.claim>`). Returns ``{"reading", "args", "gates"}``: the
     reading at the chosen margin and budget, the claim's keyword arguments (``holds``: the chosen reading's outcome;
     ``support`` over the seeds; ``threshold``; ``diagnosis``: undecided at the chosen reading,
-    :class:`~inferopt.experiment.claims.Unearned` with the reason; decisive readings that disagree, ``reading``, each
-    point's numbers in its words; else :func:`chosen_cell_diagnosis`, every reading failing ``stand-in``), and the gate's
+    :class:`~inferopt.experiment.claims.Unearned` with the reason; decisive readings that disagree, ``reading``, naming the
+    cut-offs that turn it (:func:`_turning_axes`); every reading failing alike, Unearned too (pre-run review helper-439:
+    ``stand-in`` is not earned, nothing showing the paper's data or longer runs would move the excess), and the gate's
     shares."""
     from ..claims import Unearned
 
@@ -904,26 +905,34 @@ def d43_claim_args(variances: pd.DataFrame, *, made: float, iters: int, gate_sha
                          f"one's, as a share of it, more than the margin, read at point 0 ({path}: the end of each seed's optimal-arm run) or "
                          f"1 ({headed}: where the runs are headed), over the degrees n a run reaches, P(N >= n) >= 1/budget (budget: a run's "
                          "steps, or every run of an arm pooled)"}
-    units = int(moving["unit"].nunique())
     said = _points_said(r["points"])
-    decisive = {x["verdict"] for x in readings} - {"inconclusive", "not measured"}
+    turning = _turning_axes(readings, ("margin", "point", "budget"))
     if point is None:
         diagnosis = Unearned(str(r["reason"]), {"reading": {k: v for k, v in r.items() if k != "outcome"}})
-    elif len(decisive) > 1:   # a cut-off of ours turns it, whichever (pre-run review helper-437: the margin's too)
-        diagnosis = {"kind": "reading", "evidence": {"points": {p_: v["outcome"] for p_, v in r["points"].items()}},
+    elif turning:   # a cut-off of ours turns it (pre-run reviews helper-437, helper-439: the margin's and the budget's too)
+        diagnosis = {"kind": "reading", "evidence": {"points": {p_: v["outcome"] for p_, v in r["points"].items()}, "turning": turning},
                      "text": f"The runs' gradient variance at their own M, read {where}: {said} (at the chosen margin and budget). The "
-                             "readings of our cut-offs decide apart: where it is read, which degrees count or how large an excess is "
-                             "relatively large turns it, and the paper says none of them."}
-    else:   # the stand-in with the power of the test (the rubric: the smallest effect it would detect)
-        resolved = 2.0 * max(float(r["points"][path][f"se excess {o}"]) for o in ("poisson", "negative binomial")
-                             if f"se excess {o}" in r["points"][path])
-        stand_in = {"text": f"{stand_in['text']} The test resolves an excess of {resolved:.2g} of the optimal one's variance on the path "
-                            "(twice the largest standard error over the seeds; the optimum's variance is exact).",
-                    "evidence": stand_in["evidence"] | {"least excess resolved on the path": resolved}}
-        diagnosis = chosen_cell_diagnosis({"outcome": point, "reason": r["reason"]}, support, setting=setting, seeds=units,
-                                          main_seeds=units, stand_in=stand_in, no_authors_construction=no_authors_construction,
-                                          text=f"The runs' gradient variance at their own M, read {where}: {said}.")
+                             f"readings of our cut-offs decide apart: the {' and the '.join(turning)} turn{'s' if len(turning) == 1 else ''} "
+                             "it, and the paper says none of them."}
+    else:   # every reading fails alike: nothing earns a kind (review helper-439: the stand-in's difference was never shown to
+        # move the excess, and the runs' length, not the data, sets which degrees count), so it stays undecided
+        diagnosis = Unearned(f"it fails at every reading of our cut-offs, but no diagnosis is earned: nothing shows MovieLens 1M "
+                             f"(the paper's data) or longer runs would move the excess past the margin ({said})", {"points": said})
     return {"reading": r, "gates": gates, "args": dict(holds=point is True, support=support, diagnosis=diagnosis, threshold=threshold)}
+
+
+def _turning_axes(readings, names) -> list:
+    """The cut-off axes (``names``, one per coordinate of a reading's value) along which two decisive readings differ in verdict
+    with every other coordinate equal: the cut-offs that turn a verdict (D4.3's diagnosis names them)."""
+    decisive = [(tuple(r["value"]), r["verdict"]) for r in readings if r["verdict"] in ("holds", "fails")]
+    out = []
+    for i, name in enumerate(names):
+        groups = {}
+        for v, verdict in decisive:
+            groups.setdefault(v[:i] + v[i + 1:], set()).add(verdict)
+        if any(len(g) > 1 for g in groups.values()):
+            out.append(name)
+    return out
 
 
 def lemma2_holds(variance: pd.DataFrame, margin: float = D43_MARGIN) -> dict:
