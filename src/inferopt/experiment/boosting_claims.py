@@ -550,12 +550,25 @@ def readings_turn(readings) -> bool:
     return len({r["verdict"] for r in readings} & {"holds", "fails"}) > 1
 
 
+def decisive_failure(test, records: pd.DataFrame) -> dict | None:
+    """The replicate support (:func:`~.boosting.replicate_support`, bootstrapped once) of ``test``'s failure on
+    ``records`` where it fails there decisively, at least 90 % of the resamples failing (:func:`~.support.supported_verdict`);
+    None where it holds on ``records`` or its failure is undecided (a :class:`~.support.Gated` test never fails
+    decisively: its support is the gate's). The one rule of a decisive failure, shared by :func:`fails_decisively` (is a
+    diagnosis earned?) and :func:`construction_decides` (does a construction split turn a failure?), which quotes the
+    share it returns."""
+    check_callable("test", test)
+    if test(records):
+        return None
+    support = replicate_support(test, records)
+    return support if supported_verdict(False, support) == "fails" else None
+
+
 def fails_decisively(test, records: pd.DataFrame) -> bool:
     """Does ``test`` fail on ``records`` with at least 90 % of the replicate resamples failing
-    (:func:`~.boosting.replicate_support`)? A diagnosis explains a claim that does not hold: on an ``inconclusive``
+    (:func:`decisive_failure`)? A diagnosis explains a claim that does not hold: on an ``inconclusive``
     verdict none is earned (a ``setting`` cell cannot rescue a claim that has not decisively failed)."""
-    check_callable("test", test)
-    return not test(records) and supported_verdict(False, replicate_support(test, records)) == "fails"
+    return decisive_failure(test, records) is not None
 
 
 def decisive_only(test, records: pd.DataFrame, diagnosis):
@@ -1464,7 +1477,8 @@ def construction_decides(test, records: pd.DataFrame, diagnosis):
     """``(test, diagnosis)`` of a claim decided on our construction (C3.2: our line search and our adaptive rules) whose
     verdict map's ``diagnosis`` is a ``construction`` split with its halves (:func:`~.boosting.diagnose_step_rules` given
     ``ours``: ``evidence["halves"]``, :func:`~.boosting.halves_diagnosis`). Where ``test`` fails decisively on
-    ``records`` (as :func:`fails_decisively`, its replicate support bootstrapped once and quoted) and a cell of the authors' construction (``"construction": "authors"``) holds
+    ``records`` (:func:`decisive_failure`, the rule :func:`fails_decisively` reads, its replicate support bootstrapped once and
+    quoted) and a cell of the authors' construction (``"construction": "authors"``) holds
     decisively (:func:`~.verdict_map.decisive`), a :class:`~.support.Gated` test whose reason names the split and the
     half that turns it (every such cell named with its share), the diagnosis kept: the claim is ``inconclusive`` (construction), both verdicts reported (rubric
     3: a baseline as its authors ran it, or both, each with its own verdict; session 60's review C3c of C3.2: with our
@@ -1476,10 +1490,10 @@ def construction_decides(test, records: pd.DataFrame, diagnosis):
     evidence = (diagnosis.get("evidence") or {}) if split else {}
     theirs = [c for c in evidence.get("sweep", ()) if c.get("construction") == "authors" and c.get("verdict") == "holds"
               and decisive(c)]
-    if "halves" not in evidence or not theirs or test(records):
+    if "halves" not in evidence or not theirs:
         return test, diagnosis
-    support = replicate_support(test, records)     # once: the decisive failure and its share (re-read 60, item 1)
-    if supported_verdict(False, support) != "fails":
+    support = decisive_failure(test, records)     # once: the decisive failure and its share (re-read 60, item 1)
+    if support is None:
         return test, diagnosis
     halves = [c["setting"]["construction"] for c in evidence["halves"] if c["verdict"] == "holds"]
     turns = (f"swapping in one half alone turns it ({'; '.join(halves)}: holds)" if halves
