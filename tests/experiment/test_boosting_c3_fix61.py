@@ -147,9 +147,11 @@ def test_common_draws_work_shows_the_same_draw_set_for_every_rule_or_not():
                                                            "adaafw": 200.0, "adapfw": 200.0}
     assert work["adaafw"]["vertex"] == pytest.approx(250.0) and work["line_search"]["per_call"] == pytest.approx(8.0)
     text = bc.common_draws_sentence(work)
-    assert "Line-search 400 = gap 200 + away vertex 0 + draw set 200 over 25 derivative calls (8 a call)" in text
+    assert ("Line-search 400 = gap 200 + away vertex 0 + draw set 200 (one draw set of 200 on every step, shared by 25 "
+            "derivative calls a step, 8 a derivative call)") in text and text.startswith(" The reuse is the same for every rule")
     # fresh draws at every derivative call (200 a call): the draw set is no longer the same, and shows it
     fresh = bc.common_draws_work(_common(5200), 100)
     assert fresh["line_search"]["draw_set"] == 5000.0 and fresh["line_search"]["per_call"] == 200.0
+    assert bc.common_draws_sentence(fresh).startswith(" The reuse is not the same for every rule")
     with pytest.raises(ValueError, match="predefined"):
         bc.common_draws_work(_common(400).query("method != 'predefined'"), 100)

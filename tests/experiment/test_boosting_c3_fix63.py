@@ -60,3 +60,43 @@ def test_construction_decides_answers_as_before_through_decisive_failure(old):
         assert new[0].reason == was[0].reason if isinstance(new[0], Gated) else new[0] is was[0] is bc.elbo_curves_above
     assert isinstance(bc.construction_decides(bc.elbo_curves_above, down, full)[0], Gated)      # it turns ...
     assert bc.construction_decides(bc.elbo_curves_above, up, full)[0] is bc.elbo_curves_above   # ... and it does not
+
+
+def _common(**kw):
+    from test_boosting_c3_fix61 import _common as common
+    return common(**kw)
+
+
+def test_common_draws_work_is_keyed_by_step_and_says_what_its_table_shows(old):
+    """A2, A3: each step taken apart at its own run and iteration. A step without a trial (a fallback on a gap <= 0)
+    draws no draw set: averaged in, it halved AdaAFW's 200 (the tiny scale's 100 "over 5 trials", said as "one draw set
+    per step"); the table now gives the steps that tried apart and the sentence says so."""
+    rec = _common(ls_work=400)
+    fallback = (rec.method == "adaafw") & (rec.iteration % 2 == 1)                   # t = 1, 3: no trial, no draw set
+    rec.loc[fallback, "work_step"] -= 200
+    rec.loc[fallback, "n_tries"] = 0
+    work = bc.common_draws_work(rec, 100)
+    a = work["adaafw"]
+    assert a["draw_set"] == pytest.approx(100.0) and a["tried"] == 0.5 and a["tried_set"] == pytest.approx(200.0)
+    assert a["draw_sets"] == [200.0] and a["untried"] == 0.0 and a["calls"] == 1.0 and a["per_call"] == 200.0
+    assert old.common_draws_work(rec, 100)["adaafw"]["draw_set"] == pytest.approx(100.0)       # the old mean, read as a set
+    text = bc.common_draws_sentence(work)
+    assert text.startswith(" The reuse is the same for every rule: with common draws each step that takes a trial or "
+                           "derivative call takes one draw set of 200")
+    assert ("AdaAFW 550 = gap 200 + away vertex 250 + draw set 100 (one draw set of 200 on the 50 % of steps that took a "
+            "trial, shared by 1 trial a step, 200 a trial; none on the others, which took no trial)") in text
+    assert "AdaFW 400 = gap 200 + away vertex 0 + draw set 200 (one draw set of 200 on every step" in text
+    # the gap keyed by replicate: a predefined step whose gap is 300 in replicate 1 is every rule's gap there
+    rep1 = rec.replicate == 1
+    rec.loc[rep1 & (rec.iteration >= 1), "work_step"] += 100
+    keyed = bc.common_draws_work(rec, 100)
+    assert keyed["adafw"]["draw_sets"] == [200.0] and keyed["adafw"]["gap"] == pytest.approx(200 + 100 / 3)
+    # the sentence can say the reuse differs: AdaFW's steps draw 250 where the others draw 200
+    rec.loc[rec.method == "adafw", "work_step"] += 50
+    assert bc.common_draws_sentence(bc.common_draws_work(rec, 100)).startswith(
+        " The reuse is not the same for every rule: the steps that take a trial or derivative call take draw sets of "
+        "different sizes (AdaAFW: one draw set of 200; AdaFW: one draw set of 250;")
+    with pytest.raises(ValueError, match="every replicate and iteration"):
+        bc.common_draws_work(rec[~((rec.method == "predefined") & rep1)], 100)
+    with pytest.raises(TypeError, match="work"):
+        bc.common_draws_sentence({"adafw": {"step": 1.0}})

@@ -625,40 +625,92 @@ def _draw_cells(test, what: str, records: pd.DataFrame, common: pd.DataFrame) ->
 def common_draws_work(records: pd.DataFrame, n_samples: int) -> dict:
     """Each rule's step-size work per step with common draws within each step (``ls_draws='fixed'``, ``reuse_samples=True``:
     one draw set per step, shared by the line search's derivative calls and by every rule's trials, ``log p`` at it
-    once; :mod:`~inferopt.boosting.problem`), taken apart (session 61's review C3d of the -common rows: line search's 25
-    calls collapsed to two passes while AdaAFW and AdaPFW stayed near 98,000, read as unequal reuse): ``{rule: {"step":
-    its mean work per step, "calls": its trials or derivative calls per step (``n_tries``), "gap": the gap's estimate
-    (the predefined step's work per step, which every rule takes), "vertex": the away vertex's estimate of the away and
-    pairwise rules (their ``argmax_grad_dotp``: ``n_samples`` draws per component held before the step, none for the
-    others), "draw_set": the rest, the step's one draw set, "per_call": ``draw_set / calls``}}``. Equal reuse shows as
-    the same ``draw_set`` whatever the number of calls."""
+    once; :mod:`~inferopt.boosting.problem`), taken apart step by step, each step keyed by its run (method, replicate)
+    and iteration (session 61's review C3d of the -common rows: line search's 25 calls collapsed to two passes while
+    AdaAFW and AdaPFW stayed near 98,000, read as unequal reuse; session 63: averaged over every step, a step that took
+    no trial, a fallback on a gap ``<= 0``, halved AdaAFW's draw set of 200 at the tiny scale, and the text said "one
+    draw set per step" all the same). Per step: the gap's estimate (the predefined step's work at the same replicate and
+    iteration, which every rule takes), the away vertex's (the away and pairwise rules' ``argmax_grad_dotp``:
+    ``n_samples`` draws per component held before the step, at every step; none for the others), and the rest, the
+    step's draw set (none on a step without a trial or derivative call). ``{rule: {"step": mean work per step, "gap",
+    "vertex", "draw_set": the rest, each a mean over every step; "tried": the share of steps with a trial or derivative
+    call; "tried_set": the mean draw set of those steps; "draw_sets": its distinct values over them (one value: one draw
+    set of that size at every step that tried); "untried": the mean rest of the steps without one (0 where nothing
+    else is drawn); "calls": the trials or derivative calls (``n_tries``) per step that tried; "per_call":
+    ``tried_set / calls``}}`` (the predefined step takes no trial: every part but its gap 0). Equal reuse shows as the
+    same single ``draw_sets`` value for every rule, whatever the number of calls."""
     check_table("records", records, ("method", "replicate", "iteration", "work_step", "n_tries", "n_components"))
     n_samples = check_int("n_samples", n_samples, low=1)
     held = records.sort_values("iteration").groupby(["method", "replicate"]).n_components.shift(1)
     steps = records.assign(held=held)[records.iteration >= 1]
     if "predefined" not in set(steps.method):
         raise ValueError(f"records must hold the predefined step's runs; got {sorted(set(steps.method))}")
-    gap = float(steps[steps.method == "predefined"].work_step.mean())
+    gaps = steps[steps.method == "predefined"].set_index(["replicate", "iteration"]).work_step
+    keys = pd.MultiIndex.from_arrays([steps.replicate, steps.iteration])
+    if not keys.isin(gaps.index).all():
+        raise ValueError("records must hold the predefined step's run at every replicate and iteration of the other rules'")
+    steps = steps.assign(gap=gaps.reindex(keys).to_numpy(), calls=steps.n_tries.fillna(0).to_numpy())
+    steps["vertex"] = np.where(steps.method.isin(CORRECTIVE), n_samples * steps.held, 0.0)
+    steps["rest"] = np.where(steps.method == "predefined", 0.0, steps.work_step - steps.gap - steps.vertex)
     out = {}
     for m, g in steps.groupby("method"):
-        step, calls = float(g.work_step.mean()), float(g.n_tries.fillna(0).mean())
-        vertex = float(n_samples * g.held.mean()) if m in CORRECTIVE else 0.0
-        rest = step - gap - vertex if m != "predefined" else 0.0
-        out[m] = {"step": step, "calls": calls, "gap": gap, "vertex": vertex, "draw_set": rest,
-                  "per_call": rest / calls if calls else 0.0}
+        tried = g[g.calls > 0]
+        tried_set = float(tried.rest.mean()) if len(tried) else 0.0
+        calls = float(tried.calls.mean()) if len(tried) else 0.0
+        out[m] = {"step": float(g.work_step.mean()), "gap": float(g.gap.mean()), "vertex": float(g.vertex.mean()),
+                  "draw_set": float(g.rest.mean()), "tried": float(len(tried) / len(g)), "tried_set": tried_set,
+                  "draw_sets": sorted({round(float(v), 6) for v in tried.rest}),
+                  "untried": float(g[g.calls == 0].rest.mean()) if (g.calls == 0).any() else 0.0,
+                  "calls": calls, "per_call": tried_set / calls if calls else 0.0}
     return out
 
 
+def _draw_sets_said(sets) -> str:
+    """A rule's draw sets over its steps that tried (:func:`common_draws_work`'s ``draw_sets``) in words."""
+    return f"one draw set of {sets[0]:.4g}" if len(sets) == 1 else f"draw sets of {sets[0]:.4g}-{sets[-1]:.4g}"
+
+
 def common_draws_sentence(work: dict) -> str:
-    """:func:`common_draws_work`'s parts in a -common row's words: the same reuse for every rule (one draw set per step)
-    and where the rules' totals part (the away vertex's estimate of the away and pairwise rules)."""
-    parts = "; ".join(f"{label(m)} {w['step']:.4g} = gap {w['gap']:.4g} + away vertex {w['vertex']:.4g} + draw set "
-                      f"{w['draw_set']:.4g} over {w['calls']:.3g} {'derivative calls' if m == 'line_search' else 'trials'} "
-                      f"({w['per_call']:.3g} a call)" for m, w in work.items() if m != "predefined")
-    return (" The reuse is the same for every rule: with common draws each takes one draw set per step, log p at it once, "
-            "shared by all of its trials or derivative calls, so a further trial or call costs no evaluation of log p; "
-            f"log p evaluations per step: {parts}. The totals part by the away vertex's estimate (Eq. (15), one per "
-            "component held, the authors' argmax_grad_dotp), the direction's work, which no reuse of the step's draws removes.")
+    """:func:`common_draws_work`'s table in a -common row's words, saying what it shows and no more: each rule's work per
+    step as its parts (gap, away vertex, draw set, each a mean over every step), the draw set of the steps that took a
+    trial or derivative call, its size and how many calls shared it, and the share of steps that took none; "the reuse is
+    the same for every rule" only where every rule's steps that tried drew one draw set of one size, else where it
+    differs; and where the rules' totals part (the away vertex's estimate of the away and pairwise rules)."""
+    if not isinstance(work, dict) or not work or not all(
+            isinstance(w, dict) and {"step", "gap", "vertex", "draw_set", "tried", "tried_set", "draw_sets", "untried",
+                                     "calls", "per_call"} <= set(w) for w in work.values()):
+        raise TypeError(f"work must be common_draws_work's mapping rule -> parts; got {work!r}")
+    rules = {m: w for m, w in work.items() if m != "predefined"}
+
+    def one(m, w):
+        call = "derivative call" if m == "line_search" else "trial"
+        said = (f"{label(m)} {w['step']:.4g} = gap {w['gap']:.4g} + away vertex {w['vertex']:.4g} + draw set "
+                f"{w['draw_set']:.4g}")
+        if not w["draw_sets"]:
+            return f"{said} (no step took a {call})"
+        share = "every step" if w["tried"] == 1.0 else f"the {100 * w['tried']:.3g} % of steps that took a {call}"
+        said += (f" ({_draw_sets_said(w['draw_sets'])} on {share}, shared by {w['calls']:.3g} {call}"
+                 f"{'' if w['calls'] == 1 else 's'} a step, "
+                 f"{w['per_call']:.3g} a {call}")
+        if w["tried"] < 1.0:
+            said += ("; none on the others, which took no " + call if abs(w["untried"]) < 1e-9
+                     else f"; {w['untried']:.4g} on the others, which took no {call}")
+        return said + ")"
+
+    sets = {tuple(w["draw_sets"]) for w in rules.values()}
+    same = len(sets) == 1 and len(next(iter(sets))) == 1
+    opening = (f" The reuse is the same for every rule: with common draws each step that takes a trial or derivative call "
+               f"takes {_draw_sets_said(next(iter(sets)))}, log p at it once, shared by all of its trials or derivative "
+               "calls, so a further trial or call costs no evaluation of log p" if same else
+               " The reuse is not the same for every rule: the steps that take a trial or derivative call take draw sets "
+               "of different sizes (" + "; ".join(f"{label(m)}: {_draw_sets_said(w['draw_sets'])}" if w["draw_sets"]
+                                                  else f"{label(m)}: none" for m, w in rules.items()) + ")")
+    corrective = [label(m) for m, w in rules.items() if w["vertex"] > 0]
+    parts = (" The totals part by the away vertex's estimate of " + " and ".join(corrective) + " (Eq. (15), one per "
+             "component held, the authors' argmax_grad_dotp), the direction's work, which no reuse of the step's draws "
+             "removes." if corrective else "")
+    return (f"{opening}; log p evaluations per step, each a mean over every step: "
+            + "; ".join(one(m, w) for m, w in rules.items()) + "." + parts)
 
 
 def draws_split(test, what: str, records: pd.DataFrame, common: pd.DataFrame) -> dict | None:
