@@ -87,7 +87,7 @@ import pandas as pd
 from scipy.stats import norm, rankdata
 
 from .._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
-from .boosting import GAIN_SE, POWER_SE, ROWS_CHECK_OPENS, ROWS_RULED_OUT, WithReadings, authors_cell, best_median_iterate, runs_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
+from .boosting import GAIN_SE, POWER_SE, ROWS_CHECK_OPENS, ROWS_RULED_OUT, ThreeValued, WithReadings, authors_cell, best_median_iterate, runs_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
 from .boosting_rules import ADAPTIVE
 from .claims import Unearned, readings, setting_text, verdict as verdict_of
 from .methods import label
@@ -554,14 +554,25 @@ def decisive_failure(test, records: pd.DataFrame) -> dict | None:
     """The replicate support (:func:`~.boosting.replicate_support`, bootstrapped once) of ``test``'s failure on
     ``records`` where it fails there decisively, at least 90 % of the resamples failing (:func:`~.support.supported_verdict`);
     None where it holds on ``records`` or its failure is undecided (a :class:`~.support.Gated` test never fails
-    decisively: its support is the gate's). The one rule of a decisive failure, shared by :func:`fails_decisively` (is a
-    diagnosis earned?) and :func:`construction_decides` (does a construction split turn a failure?), which quotes the
-    share it returns."""
+    decisively: its support is the gate's; a :class:`~.boosting.ThreeValued` one fails only where its outcome is False,
+    a resample left undecided counting against the failure, :func:`_point_test`). The one rule of a decisive failure,
+    shared by :func:`fails_decisively` (is a diagnosis earned?) and :func:`construction_decides` (does a construction
+    split turn a failure?), which quotes the share it returns."""
     check_callable("test", test)
-    if test(records):
+    if isinstance(test, ThreeValued):
+        if test.outcome(records) is not False:
+            return None
+    elif test(records):
         return None
-    support = replicate_support(test, records)
+    support = replicate_support(_point_test(test, records), records)
     return support if supported_verdict(False, support) == "fails" else None
+
+
+def _point_test(test, records: pd.DataFrame):
+    """``test`` as its replicate support over ``records`` is to be bootstrapped: a :class:`~.boosting.ThreeValued` test
+    agreeing with its outcome on ``records`` (:meth:`~.boosting.ThreeValued.at`: an undecided resample counts for
+    neither verdict), any other as it is."""
+    return test.at(records) if isinstance(test, ThreeValued) else test
 
 
 def fails_decisively(test, records: pd.DataFrame) -> bool:
@@ -585,12 +596,13 @@ def decisive_only(test, records: pd.DataFrame, diagnosis):
 def undecided_note(test, records: pd.DataFrame) -> str:
     """A sentence for the text of a claim decided by ``test`` on ``records`` whose verdict its replicate support leaves
     undecided (fewer than 90 % of the resamples agreeing with the runs; :func:`~.boosting.replicate_support`): what would
-    decide it; empty where the support decides, or the test is a gate's."""
+    decide it; empty where the support decides, the test is a gate's, or a three-valued test is undecided on
+    ``records`` itself (the claim is then not measured)."""
     check_callable("test", test)
-    if isinstance(test, Gated):
+    if isinstance(test, Gated) or (isinstance(test, ThreeValued) and test.outcome(records) is None):
         return ""
     holds = bool(test(records))
-    support = replicate_support(test, records)
+    support = replicate_support(_point_test(test, records), records)
     if supported_verdict(holds, support) != "inconclusive":
         return ""
     share = support.get("fraction_holding")
@@ -1436,12 +1448,19 @@ def table_claim(exp, id_: str, text: str, test, records: pd.DataFrame, *, labels
     over plain VI beyond the family's threshold, boosting lowering the ELBO, the claim is ``inconclusive`` with
     :func:`regime_reason` and what would decide it (:data:`RANKING_DECIDE`), no diagnosis, and the ranking's verdict as
     measured beside, deciding nothing (session 55's review of C3.1: decided where each component lowered the ELBO).
-    ``kw``: the rest of ``exp.claim``'s keywords."""
+    A :class:`~.boosting.ThreeValued` test (C3.7's :data:`ADAPTIVE_BETTER`) is ``not measured`` where its outcome on
+    ``records`` is None (its reason ``tie``'s, e.g. :func:`better_compares_nothing`), else decided and resampled agreeing
+    with its outcome (an undecided resample counts for neither verdict). ``kw``: the rest of ``exp.claim``'s keywords."""
     check_callable("test", test)
     if isinstance(test, Gated):
         raise TypeError(f"test must decide the comparison itself, not a gate's placeholder; got {test!r}")
     if regime is not None and not (isinstance(regime, dict) and regime):
         raise TypeError(f"regime must be None or a non-empty mapping start -> boosting_gains on the ELBO; got {regime!r}")
+    if isinstance(test, ThreeValued) and set(records.method) >= {"predefined", "line_search", *ADAPTIVE}:
+        tie, three = kw.pop("tie", None), test
+        kw["tie"] = lambda r: (None if tie is None else tie(r)) or (
+            None if three.outcome(r) is not None else "the comparison decides nothing on these runs")
+        test = three.at(records) if three.outcome(records) is not None else three
     labels = labels or {}
     shown = {}
     if set(records.method) >= {"line_search", *ADAPTIVE} and not selected_is_plain_vi(records):
@@ -1718,12 +1737,63 @@ def cost_unit_decides(test, records: pd.DataFrame, diagnosis, *, bounds, approac
             {"kind": "reading", "text": text, "evidence": evidence})
 
 
-def adaptive_better_than_line_search(records: pd.DataFrame) -> bool:
+def better_outcome(records: pd.DataFrame) -> bool | None:
     """Sec. 6.2 "This results in better AUROC and train log-likelihood" (than line search, Tables 2-3; C3.6's "as well as
-    better performance"): each adaptive rule's mean test AUROC and mean train log-likelihood at its selected iterate
-    (Table 3's protocol, :func:`by_method`) above line search's, on both columns (strictly: a tie is not better)."""
+    better performance"; C3.7), three-valued: each adaptive rule's mean test AUROC and mean train log-likelihood at its
+    selected iterate (Table 3's protocol, :func:`by_method`) above line search's, on both columns (strictly: a tie is not
+    better). A column decides nothing where C3.1's rule says it compares nothing, the one rule for both claims on the
+    same columns (:func:`column_compares_nothing`, read by :func:`best_compares_nothing`): every rule tied with the best
+    within :data:`TIE_SE` combined standard errors, a band wider than Table 3's lead there; a tie within a narrower band
+    is evidence, and the column decides (session 63, review of C3.7: a tied column had decided nothing whatever its
+    band, where C3.1 reads a narrow tie as evidence). The conjunction read as C3.1 reads it (fails before undecided
+    before holds): False where an adaptive rule lies at or below line search on a column that compares; else None where
+    a column compares nothing (the claim holds on no column it cannot see, nor on none: never vacuously, ``all([])``);
+    else True."""
     s = by_method(records)
-    return bool(all(s.loc[m, c] > s.loc["line_search", c] for m in ADAPTIVE for c in ("test_auroc_mean", "train_ll_mean")))
+    undecided = False
+    for c in BEST_COLUMNS:
+        if column_compares_nothing(records, c):
+            undecided = True
+        elif not all(s.loc[m, f"{c}_mean"] > s.loc["line_search", f"{c}_mean"] for m in ADAPTIVE):
+            return False
+    return None if undecided else True
+
+
+def adaptive_better_than_line_search(records: pd.DataFrame) -> bool:
+    """C3.7's test as a boolean: :func:`better_outcome` is True (each adaptive rule above line search on both columns of
+    Table 3, each column comparing by C3.1's rule); undecided is no hold (session 63: a resample where no column ranked
+    held by ``all([])``). Its claim and cells read it three-valued, :data:`ADAPTIVE_BETTER`."""
+    return better_outcome(records) is True
+
+
+#: C3.7's test as its claim, its verdict map and its -authors- rows decide it: :func:`better_outcome` three-valued
+#: (:class:`~.boosting.ThreeValued`: not measured where no column of Table 3 compares, an undecided resample counting
+#: for neither verdict)
+ADAPTIVE_BETTER = ThreeValued(better_outcome)
+
+
+#: how C3.7's text (and its rows') states the rule :func:`better_outcome` reads a tied column by (C3.1's)
+BETTER_TIE_NOTE = (" A column of Table 3 on which every rule ties with the best within 2 combined standard errors, a band "
+                   "wider than Table 3's lead there, compares nothing (C3.1's rule, one rule for both claims: "
+                   "column_compares_nothing): the claim then fails where an adaptive rule lies at or below line search on "
+                   "the other column, and is otherwise not measured (never a hold through a column that cannot see the "
+                   "paper's differences); a tie within a narrower band is evidence, and the column decides. A resample "
+                   "where a column compares nothing counts for neither verdict.")
+
+
+def better_compares_nothing(records: pd.DataFrame) -> str | None:
+    """Why C3.7 (:func:`better_outcome`) is undecided on ``records``, the columns that compare nothing named with their
+    bands against Table 3's lead (:func:`column_compares_nothing`, C3.1's rule); None where it decides (the ``tie`` of
+    :func:`claim_on_table`: the claim is then not measured)."""
+    if better_outcome(records) is not None:
+        return None
+    tied = [c for c in BEST_COLUMNS if column_compares_nothing(records, c)]
+    shown = "; ".join(f"{BEST_COLUMNS[c]}: band {best_band(records, c):.3g} against Table 3's lead {table3_lead(c):.3g}"
+                      for c in tied)
+    return (f"every rule ties with the best on the {' and the '.join(BEST_COLUMNS[c] for c in tied)} within "
+            f"{TIE_SE:g} combined standard errors, a band wider than Table 3's own lead ({shown}): by C3.1's rule such a "
+            "column compares nothing, " + ("and no column is left to compare the rules on" if len(tied) == len(BEST_COLUMNS)
+                                           else "and the column that compares shows no adaptive rule at or below line search"))
 
 
 def ll_at_paper_level(records: pd.DataFrame, paper_ll: tuple[float, float], slack: float) -> bool:
@@ -1998,21 +2068,31 @@ def every_rule_tied(records: pd.DataFrame, column: str) -> bool:
     return set(tied_best(records, column)) == set(records.method)
 
 
+def column_compares_nothing(records: pd.DataFrame, column: str) -> bool:
+    """C3.1's rule for one column of Table 3 (:data:`BEST_COLUMNS`), one rule for every claim on those columns (C3.1,
+    :func:`best_compares_nothing`; C3.7, :func:`better_outcome`): the column compares nothing where every rule ties with
+    the best on it within :data:`TIE_SE` combined standard errors (:func:`every_rule_tied`) and that band is wider than
+    Table 3's own lead there (:func:`best_band` above :func:`table3_lead`: it cannot see the paper's gap). A tie within a
+    narrower band is evidence (the paper's gap would show there and does not), and the column decides."""
+    check_choice("column", column, tuple(BEST_COLUMNS))
+    return bool(every_rule_tied(records, column) and best_band(records, column) > table3_lead(column))
+
+
 def best_compares_nothing(records: pd.DataFrame) -> str | None:
     """Why Table 3's "AdaAFW has the best test AUROC and train log-likelihood" (:func:`adaafw_best`) compares nothing on
     ``records`` (C3.1 and each cell of its verdict map are then ``not measured``: the ``tie`` of
     :func:`claim_on_table` and :func:`~.boosting.runs_cell`); None where it decides. Two ties: every rule's selected
     iterate is plain VI (:func:`~.boosting.selected_is_plain_vi`: one model compared with itself), or the claim holds
     only through a column of :data:`BEST_COLUMNS` on which every rule ties with the best (:func:`every_rule_tied`)
-    within a band too wide to see Table 3's own lead (:func:`best_band` wider than :func:`table3_lead`: train
-    log-likelihood 0.012, AUROC 0.005). A tie within a narrower band is evidence, not a blind spot (session 46's review:
+    within a band too wide to see Table 3's own lead (:func:`column_compares_nothing`, the rule C3.7 reads too:
+    :func:`best_band` wider than :func:`table3_lead`, train log-likelihood 0.012, AUROC 0.005). A tie within a narrower band is evidence, not a blind spot (session 46's review:
     the authors' rows tied within 0.0025, a fifth of the lead): there the claim is decided by its readings
     (:data:`BEST_READINGS`). A column that compares can make the claim fail: where AdaAFW is behind the tied-best set on
     a column on which not every rule ties, the claim is decided (it fails), so a decisive failure is never hidden as not
     measured (the conjunction read three-valued: fails before not measured before holds)."""
     if selected_is_plain_vi(records):
         return "every rule's selected iterate is plain VI (t = 0, or zero steps before it): one model compared with itself"
-    tied = [c for c in BEST_COLUMNS if every_rule_tied(records, c) and best_band(records, c) > table3_lead(c)]
+    tied = [c for c in BEST_COLUMNS if column_compares_nothing(records, c)]
     if not tied or not adaafw_best(records):
         return None
     s = by_method(records)
@@ -2487,7 +2567,7 @@ def rules_diagnosis(test, what: str, ours: pd.DataFrame, theirs: pd.DataFrame, n
     that a construction split could rest on."""
     complete = set(ours.method) <= set(theirs.method)
     if complete and (tie is None or not tie(theirs)) and not fails_decisively(test, theirs):
-        support = replicate_support(test, theirs).get("fraction_holding")
+        support = replicate_support(_point_test(test, theirs), theirs).get("fraction_holding")
         shown = (" (with no support: one complete run of each rule, nothing to resample)" if support is None
                  else f" ({1 - support:.0%} of the replicate resamples fail)")
         there = runs_cell({"rules": name}, test, theirs, construction="authors")
