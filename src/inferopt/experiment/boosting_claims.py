@@ -87,7 +87,7 @@ import pandas as pd
 from scipy.stats import norm, rankdata
 
 from .._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
-from .boosting import GAIN_SE, POWER_SE, ROWS_CHECK_OPENS, ROWS_RULED_OUT, ThreeValued, WithReadings, authors_cell, best_median_iterate, runs_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
+from .boosting import GAIN_SE, POWER_SE, ROWS_CHECK_OPENS, ROWS_RULED_OUT, ThreeValued, WithReadings, authors_cell, best_median_iterate, equal_inputs, runs_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
 from .boosting_rules import ADAPTIVE
 from .claims import Unearned, readings, setting_text, verdict as verdict_of
 from .methods import label
@@ -1412,6 +1412,115 @@ def line_search_differences(records: pd.DataFrame) -> dict:
     return {(m, c): float(s.loc[m, f"{c}_mean"] - s.loc["line_search", f"{c}_mean"]) for m in ADAPTIVE for c in BEST_COLUMNS}
 
 
+#: the construction a paired test of C3.7 swaps in (:func:`line_search_decides`): line search as the authors' code runs it
+SWAPPED_ARM = "the authors' line search swapped in alone"
+
+
+def _outcome_of(test, records: pd.DataFrame):
+    """``test``'s outcome on ``records``: a :class:`~.boosting.ThreeValued` test's three values, any other's boolean."""
+    return test.outcome(records) if isinstance(test, ThreeValued) else bool(test(records))
+
+
+def swapped_pair(records: pd.DataFrame, swapped: pd.DataFrame) -> pd.DataFrame:
+    """``records`` (our construction) and ``swapped`` (the same runs with line search's alone replaced by the authors',
+    on the same replicate seeds: :func:`~.boosting_rules.with_rules` with ``rules=("line_search",)``) in one table,
+    the column ``arm`` naming each (``"ours"``, :data:`SWAPPED_ARM`), so that a bootstrap over its replicates resamples
+    the two constructions together, paired by replicate. ``ValueError`` where they are no such pair: inputs not equal
+    (:func:`~.boosting.equal_inputs`: other replicates, lengths or plain VI ``q_0``), other rules, or a rule other
+    than line search whose runs differ."""
+    check_table("records", records, ("method", "replicate", "iteration", "train_ll", "test_auroc", "elbo_eval"))
+    check_table("swapped", swapped, ("method", "replicate", "iteration", "train_ll", "test_auroc", "elbo_eval"))
+    why = equal_inputs(records, swapped)
+    if why is not None:
+        raise ValueError(f"swapped must hold records' runs with line search's alone swapped, on equal inputs: {why}")
+    if set(records.method) != set(swapped.method) or "line_search" not in set(records.method):
+        raise ValueError(f"swapped must hold the rules of records ({sorted(set(records.method))}), line search among them; "
+                         f"got {sorted(set(swapped.method))}")
+    cols = ["method", "replicate", "iteration", "train_ll", "test_auroc", "elbo_eval"]
+    rest = [r[r.method != "line_search"][cols].sort_values(cols[:3]).reset_index(drop=True) for r in (records, swapped)]
+    if not rest[0].equals(rest[1]):
+        raise ValueError("swapped must differ from records in line search's runs alone (another rule's runs differ)")
+    return pd.concat([records.assign(arm="ours"), swapped.assign(arm=SWAPPED_ARM)], ignore_index=True)
+
+
+def _arms(test, pair: pd.DataFrame) -> tuple:
+    """``test``'s outcomes on the two arms of a :func:`swapped_pair` table (or a resample of it): ``(ours, swapped)``."""
+    return tuple(_outcome_of(test, pair[pair.arm == a].drop(columns="arm")) for a in ("ours", SWAPPED_ARM))
+
+
+def _swap_difference(pair: pd.DataFrame) -> dict:
+    """Each column's paired difference between the constructions in every adaptive rule's difference from line search
+    (``rule − theirs`` less ``rule − ours``: our line search's mean at its selected iterate less the authors'), per
+    column of :data:`BEST_COLUMNS`."""
+    s = {a: by_method(pair[pair.arm == a].drop(columns="arm")) for a in ("ours", SWAPPED_ARM)}
+    return {c: float(s["ours"].loc["line_search", f"{c}_mean"] - s[SWAPPED_ARM].loc["line_search", f"{c}_mean"])
+            for c in BEST_COLUMNS}
+
+
+def line_search_decides(test, records: pd.DataFrame, swapped: pd.DataFrame, diagnosis, *, what: str = ""):
+    """``(test, diagnosis)`` of C3.7 (Table 3's "better than line search", decided on our construction: our line search,
+    :data:`LS_OURS` of the notebook) where ``test`` fails decisively on ``records`` (:func:`decisive_failure`): the
+    failure held against line search as the authors' code runs it swapped in alone (``swapped``: our adaptive rules, the
+    same replicates; :func:`swapped_pair`), by a paired test of the difference between the two constructions, the
+    replicates resampled whole with both constructions in them (:func:`~.boosting.replicate_support`). Session 63 (the
+    re-read of branch c3fix62): a ``construction`` diagnosis is not earned because the authors' -authors- rows are
+    merely undecided (they held in 50 % and 56 % of their resamples at the paper scale); it is earned only by this test:
+
+    * the swap turns it (fails with ours, holds with theirs: :func:`_arms` ``(False, True)``) in at least 90 % of the
+      paired resamples: a :class:`~.support.Gated` test, so the claim is ``inconclusive`` (construction), both verdicts
+      reported (as C3.2's split, :func:`construction_decides`);
+    * it fails with theirs too (``(False, False)``) in at least 90 % of them: the line search is not the cause;
+      ``test`` and ``diagnosis`` as given (e.g. the map's ``stand-in``, :func:`ours_fails_on_stand_in`), a sentence
+      saying so added;
+    * else a :class:`~.support.Gated` test and no diagnosis: ``inconclusive``, with the shares and what would decide it
+      (more replicates of both constructions on the same seeds).
+
+    Each construction's paired difference (our line search's mean less the authors', per column, with its 5-95 %
+    interval) is in the text. A claim that holds, or fails undecided, is returned as given (:func:`decisive_only` takes
+    its diagnosis away). ``what`` opens a diagnosis's text."""
+    check_callable("test", test)
+    pair = swapped_pair(records, swapped)
+    failure = decisive_failure(test, records)
+    if failure is None:
+        return test, diagnosis
+    seen = {}
+
+    def arms(t):       # each resample's two outcomes once (the same resamples, seed 0, for every share below)
+        key = int(pd.util.hash_pandas_object(t, index=False).sum())
+        if key not in seen:
+            seen[key] = _arms(test, t)
+        return seen[key]
+
+    turns = replicate_support(lambda t: arms(t) == (False, True), pair)["fraction_holding"]
+    keeps = replicate_support(lambda t: arms(t) == (False, False), pair)["fraction_holding"]
+    point = _outcome_of(test, swapped)
+    theirs = replicate_support(lambda t: arms(t)[1] is True if point is not False else arms(t)[1] is not False, pair)
+    diff = bootstrap_intervals(_swap_difference, pair)
+    held = 100 * failure["fraction_holding"]
+    theirs_said = {True: "holds", False: "fails", None: "is undecided"}[point]
+    numbers = ("; our line search's mean less the authors' at the selected iterates, paired by replicate [value, 5 %, 95 "
+               "%]: " + "; ".join(f"{BEST_COLUMNS[c]} {v[0]:+.3g} [{v[1]:+.3g}, {v[2]:+.3g}]" for c, v in diff.items()))
+    shares = (f"the authors' line search swapped in alone (our adaptive rules, the same replicates) turns it in "
+              f"{100 * turns:.0f} % of the paired resamples and leaves it failing in {100 * keeps:.0f} %")
+    evidence = {"paired test, line search swapped alone": {"turns": turns, "keeps failing": keeps,
+                                                           "ours less theirs": diff},
+                "sweep": [cell({"line search": "ours"}, False, support=failure),
+                          cell({"line search": SWAPPED_ARM}, point, support=theirs, construction="authors")]}
+    if turns >= MIN_SUPPORT:
+        text = (f"{what} It fails with our line search, decisively ({held:.0f} % of replicate resamples hold), and "
+                f"{theirs_said} with {SWAPPED_ARM}: {shares}{numbers}. The line search decides the verdict; each "
+                "construction is reported with its own verdict (the -authors- rows: the authors' rules and line search).")
+        return (Gated(f"the verdict turns with the line search alone: it fails with ours, decisively ({held:.0f} % of "
+                      f"replicate resamples hold), and {shares}{numbers}. What would decide it: the line search the "
+                      "paper's runs used"), {"kind": "construction", "text": text.strip(), "evidence": evidence})
+    if keeps >= MIN_SUPPORT:
+        return test, _with_sentence(diagnosis, f" The line search is not the cause: {shares}{numbers}.")
+    return (Gated(f"it fails with our line search, decisively ({held:.0f} % of replicate resamples hold), but the paired "
+                  f"test of the two constructions with the line search swapped alone decides neither way: {shares} (90 % "
+                  f"needed either way){numbers}. What would decide it: more replicates of both constructions on the same "
+                  "seeds, until 90 % of the paired resamples agree that the swap turns it or that it does not"), None)
+
+
 #: why Table 3's between-rule comparisons (C3.7 and its rows) are not gated on the gain over plain VI (session 46's review)
 TABLE_NOTE = (" Not gated by the regime: Table 3 compares the rules with one another at their selected iterates, not with "
               "plain VI (as Fig. 1's curves, C3.2 and C3.8, are not). C3.1, on the same table, is gated on its axis: its "
@@ -1435,7 +1544,7 @@ RANKING_DECIDE = "a greedy step and start whose components raise the ELBO"
 
 
 def table_claim(exp, id_: str, text: str, test, records: pd.DataFrame, *, labels: dict | None = None,
-                regime: dict | None = None, **kw):
+                regime: dict | None = None, swapped: pd.DataFrame | None = None, **kw):
     """A claim comparing the step rules with one another on Table 3's columns at their selected iterates (C3.7 and its
     rows: ``test`` :func:`adaptive_better_than_line_search`), decided on ``records`` whatever the rules gain over plain
     VI (:data:`TABLE_NOTE`; session 46's review: the plain-VI gate decided C3.7-authors, not the comparison), its support
@@ -1450,23 +1559,38 @@ def table_claim(exp, id_: str, text: str, test, records: pd.DataFrame, *, labels
     measured beside, deciding nothing (session 55's review of C3.1: decided where each component lowered the ELBO).
     A :class:`~.boosting.ThreeValued` test (C3.7's :data:`ADAPTIVE_BETTER`) is ``not measured`` where its outcome on
     ``records`` is None (its reason ``tie``'s, e.g. :func:`better_compares_nothing`), else decided and resampled agreeing
-    with its outcome (an undecided resample counts for neither verdict). ``kw``: the rest of ``exp.claim``'s keywords."""
+    with its outcome (an undecided resample counts for neither verdict). ``swapped`` (C3.7, decided on our line search:
+    the same runs with the authors' line search swapped in alone): a decisive failure is held against it by a paired test
+    (:func:`line_search_decides`), inconclusive (construction) where the swap turns it in 90 % of the paired resamples,
+    the given diagnosis kept where it fails with theirs too in 90 %, else inconclusive with what would decide it; the
+    comparison as measured beside where it is gated so. ``kw``: the rest of ``exp.claim``'s keywords."""
     check_callable("test", test)
     if isinstance(test, Gated):
         raise TypeError(f"test must decide the comparison itself, not a gate's placeholder; got {test!r}")
     if regime is not None and not (isinstance(regime, dict) and regime):
         raise TypeError(f"regime must be None or a non-empty mapping start -> boosting_gains on the ELBO; got {regime!r}")
-    if isinstance(test, ThreeValued) and set(records.method) >= {"predefined", "line_search", *ADAPTIVE}:
-        tie, three = kw.pop("tie", None), test
+    given, complete = test, set(records.method) >= {"predefined", "line_search", *ADAPTIVE}
+    if isinstance(given, ThreeValued) and complete:
+        tie = kw.pop("tie", None)
         kw["tie"] = lambda r: (None if tie is None else tie(r)) or (
-            None if three.outcome(r) is not None else "the comparison decides nothing on these runs")
-        test = three.at(records) if three.outcome(records) is not None else three
+            None if given.outcome(r) is not None else "the comparison decides nothing on these runs")
+        test = given.at(records) if given.outcome(records) is not None else given
+    if swapped is not None and regime is not None:
+        raise ValueError("give swapped (C3.7's paired test of the line search) or regime (a gated ranking), not both")
     labels = labels or {}
     shown = {}
     if set(records.method) >= {"line_search", *ADAPTIVE} and not selected_is_plain_vi(records):
         shown = {f"{BEST_COLUMNS[c]} minus line search [value, 5 %, 95 % over replicate resamples], {labels.get(m, m)}": v
                  for (m, c), v in bootstrap_intervals(line_search_differences, records).items()}
     measured = {**kw.pop("measured", {}), **shown}
+    if (swapped is not None and complete and not selected_is_plain_vi(records) and _outcome_of(given, records) is not None
+            and not (kw.get("tie") and kw["tie"](records))):
+        gate, diagnosis = line_search_decides(given, records, swapped, kw.pop("diagnosis", None))
+        if isinstance(gate, Gated):
+            said, beside = _gated_as_measured(test, records, "comparison", "the paired test of the line search")
+            text, measured = text + said, measured | beside
+            test = gate
+        kw["diagnosis"] = diagnosis
     if regime is None:
         return claim_on_runs(exp, id_, text + TABLE_NOTE, test, records, on_table=True, measured=measured, **kw)
     gate, diagnosis = in_regime(test, kw.pop("diagnosis", None), regime, decide=RANKING_DECIDE)
@@ -1749,12 +1873,12 @@ def better_outcome(records: pd.DataFrame) -> bool | None:
     before holds): False where an adaptive rule lies at or below line search on a column that compares; else None where
     a column compares nothing (the claim holds on no column it cannot see, nor on none: never vacuously, ``all([])``);
     else True."""
-    s = by_method(records)
-    undecided = False
+    stats, undecided = _column_stats(records), False       # one by_method: it is resampled, both arms of a paired test
     for c in BEST_COLUMNS:
-        if column_compares_nothing(records, c):
+        mean, se = stats[c]
+        if _sees_nothing(mean, se, c):
             undecided = True
-        elif not all(s.loc[m, f"{c}_mean"] > s.loc["line_search", f"{c}_mean"] for m in ADAPTIVE):
+        elif not all(mean[m] > mean["line_search"] for m in ADAPTIVE):
             return False
     return None if undecided else True
 
@@ -1834,13 +1958,36 @@ def level_diagnosis(records: pd.DataFrame, other: pd.DataFrame, paper_ll: tuple[
 TIE_SE = 2.0
 
 
+def _column_stats(records: pd.DataFrame) -> dict:
+    """:func:`_means_se` of both columns of Table 3 (``"train_ll"``, ``"test_auroc"``) from one :func:`by_method`:
+    ``{column: (mean, se)}``."""
+    s = by_method(records)
+    reps = np.sqrt(records.groupby("method").replicate.nunique().reindex(s.index))
+    return {c: (s[f"{c}_mean"], (s[f"{c}_std"] / reps).fillna(0.0)) for c in ("train_ll", "test_auroc")}
+
+
 def _means_se(records: pd.DataFrame, column: str) -> tuple[pd.Series, pd.Series]:
     """Each rule's mean of ``column`` (``"train_ll"``, ``"test_auroc"``) at the selected iterates (Tables 2-3's protocol,
     :func:`by_method`) and its standard error ``std / √R`` over its ``R`` replicates (0 with one replicate)."""
     check_choice("column", column, ("train_ll", "test_auroc"))
-    s = by_method(records)
-    reps = records.groupby("method").replicate.nunique()
-    return s[f"{column}_mean"], (s[f"{column}_std"] / np.sqrt(reps.reindex(s.index))).fillna(0.0)
+    return _column_stats(records)[column]
+
+
+def _tied(mean: pd.Series, se: pd.Series, method: str, n_se: float = TIE_SE) -> bool:
+    """:func:`best_within_noise` on one column's means and standard errors (:func:`_means_se`)."""
+    top = mean.idxmax()
+    return bool(mean[method] >= mean[top] - n_se * np.hypot(se[method], se[top]))
+
+
+def _band(se: pd.Series) -> float:
+    """:func:`best_band` on one column's standard errors (:func:`_means_se`)."""
+    return float(TIE_SE * max(np.hypot(se["adaafw"], se[m]) for m in TABLE3_BEHIND))
+
+
+def _sees_nothing(mean: pd.Series, se: pd.Series, column: str) -> bool:
+    """:func:`column_compares_nothing` on one column's means and standard errors (:func:`_means_se`): every rule tied
+    with the best (:func:`_tied`, as :func:`every_rule_tied`) within a band (:func:`_band`) wider than Table 3's lead."""
+    return all(_tied(mean, se, m) for m in mean.index) and _band(se) > table3_lead(column)
 
 
 def best_within_noise(records: pd.DataFrame, method: str, column: str, n_se: float | None = None) -> bool:
@@ -1851,8 +1998,7 @@ def best_within_noise(records: pd.DataFrame, method: str, column: str, n_se: flo
     n_se = TIE_SE if n_se is None else check_real("n_se", n_se, low=0.0)
     mean, se = _means_se(records, column)
     check_choice("method", method, list(mean.index))
-    top = mean.idxmax()
-    return bool(mean[method] >= mean[top] - n_se * np.hypot(se[method], se[top]))
+    return _tied(mean, se, method, n_se)
 
 
 def adaafw_best(records: pd.DataFrame) -> bool:
@@ -1863,8 +2009,8 @@ def adaafw_best(records: pd.DataFrame) -> bool:
 
 def tied_best(records: pd.DataFrame, column: str) -> list:
     """The rules of ``records`` best on ``column`` or tied with the best (:func:`best_within_noise`), best first."""
-    s = by_method(records)
-    return [m for m in s[f"{column}_mean"].sort_values(ascending=False).index if best_within_noise(records, m, column)]
+    mean, se = _means_se(records, column)
+    return [m for m in mean.sort_values(ascending=False).index if _tied(mean, se, m)]
 
 
 #: the columns Table 3's "best" ranks the rules on (:func:`adaafw_best`), each with how a reason names it
@@ -1892,8 +2038,7 @@ def best_band(records: pd.DataFrame, column: str) -> float:
     """The tie band of AdaAFW against the rules Table 3 shows it ahead of (:data:`TABLE3_BEHIND`) on ``column``:
     :data:`TIE_SE` times the larger combined standard error of the two means (:func:`_means_se`). A lead of Table 3's
     size (:func:`table3_lead`) narrower than it could not be seen."""
-    _, se = _means_se(records, column)
-    return float(TIE_SE * max(np.hypot(se["adaafw"], se[m]) for m in TABLE3_BEHIND))
+    return _band(_means_se(records, column)[1])
 
 
 def adaafw_leads(records: pd.DataFrame) -> bool:
@@ -2034,7 +2179,9 @@ def ours_fails_on_stand_in(diagnosis, stand_in: str, untested, *, power: dict):
     authors' cell holds (a decisive hold is a construction split, not this) and the runs see Table 3's differences
     (``power``: :func:`better_power`, its ``sees``); its text states that power and names the authors' cells undecided,
     with what would decide them. Anything else is returned as it is (the claim then stays ``inconclusive``, its reason
-    saying which cells left it so)."""
+    saying which cells left it so). The authors' undecided cells rule nothing out by themselves: C3.7's claim keeps this
+    diagnosis only where a paired test shows its failure with the authors' line search swapped in alone too
+    (:func:`line_search_decides`, session 63), else it is inconclusive (or, the swap turning it, construction)."""
     if not isinstance(power, dict) or not {"column", "rules", "sees"} <= set(power):
         raise TypeError(f"power must be better_power's mapping; got {power!r}")
     if not isinstance(diagnosis, Unearned):
@@ -2075,7 +2222,7 @@ def column_compares_nothing(records: pd.DataFrame, column: str) -> bool:
     Table 3's own lead there (:func:`best_band` above :func:`table3_lead`: it cannot see the paper's gap). A tie within a
     narrower band is evidence (the paper's gap would show there and does not), and the column decides."""
     check_choice("column", column, tuple(BEST_COLUMNS))
-    return bool(every_rule_tied(records, column) and best_band(records, column) > table3_lead(column))
+    return _sees_nothing(*_means_se(records, column), column)
 
 
 def best_compares_nothing(records: pd.DataFrame) -> str | None:
