@@ -268,3 +268,30 @@ def test_c31s_tie_helpers_answer_as_before_from_one_summary(old):
         assert bc.adaafw_leads(rec) == old.adaafw_leads(rec) and bc.adaafw_best(rec) == old.adaafw_best(rec)
         assert bc.lead_power(rec) == old.lead_power(rec) and bc.better_power(rec) == old.better_power(rec)
     assert [bc.best_compares_nothing(r) is None for r in cases] == [True, True, False, False, True]
+
+
+def test_c31_names_its_authors_rows_gate_and_keeps_its_own_diagnosis():
+    """B1: C3.1's text says its -authors- rows are inconclusive because their own gate on Table 3's axis shuts, not
+    because the authors' construction holds (the map's cells of theirs named); C3.1's verdict is its own runs'."""
+    from test_boosting_c3_fix11 import ELBO_OPPOSITE, ELBO_UNSEEN, LL_OPEN, LL_SHUT
+    cells = {"kind": "stand-in", "text": "x.", "evidence": {"sweep": [
+        {"setting": {"C0": 1.0}, "verdict": "fails", "support": 0.0},
+        {"setting": {"rules": "exact"}, "verdict": "fails", "support": 0.0, "construction": "authors"},
+        {"setting": {"rules": "float32"}, "verdict": "fails", "support": 0.01, "construction": "authors"}]}}
+    said = bc.authors_rows_gate({"C3.1-authors-exact": (LL_SHUT, ELBO_UNSEEN),
+                                 "C3.1-authors-float32": (LL_OPEN, ELBO_OPPOSITE)}, cells)
+    assert said.startswith(" Its -authors- rows (C3.1-authors-exact, C3.1-authors-float32) are inconclusive because their "
+                           "own gate on Table 3's axis shuts (C3.1-authors-exact: no rule's train log-likelihood gain")
+    assert "C3.1-authors-float32: the ELBO moves opposite" in said
+    assert said.endswith("not because the authors' construction holds: the verdict map's cells of their construction, "
+                         "decided ungated, do not hold (rules = exact: fails, 0 % of resamples hold; rules = float32: "
+                         "fails, 1 % of resamples hold).")
+    # a row whose gate opens says nothing; a holding authors' cell is named, never denied
+    assert bc.authors_rows_gate({"C3.1-authors-exact": (LL_OPEN, ELBO_UNSEEN)}, cells) == ""
+    held = {"kind": "construction", "text": "x.", "evidence": {"sweep": [
+        {"setting": {"rules": "exact"}, "verdict": "holds", "support": 1.0, "construction": "authors"}]}}
+    assert "not because" not in bc.authors_rows_gate({"C3.1-authors-exact": (LL_SHUT, ELBO_UNSEEN)}, held)
+    assert bc.authors_rows_gate({"C3.1-authors-exact": (LL_SHUT, ELBO_UNSEEN)}).endswith(
+        "not because the authors' construction holds.")
+    with pytest.raises(TypeError, match="rows"):
+        bc.authors_rows_gate({"C3.1-authors-exact": LL_SHUT})

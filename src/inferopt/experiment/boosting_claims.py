@@ -1656,6 +1656,42 @@ def axis_table_claim(exp, id_: str, text: str, test, records: pd.DataFrame, *, r
     return claim_on_runs(exp, id_, text + AXIS_RANKING_NOTE, gate, records, on_table=True, measured=measured, diagnosis=diagnosis, **kw)
 
 
+def authors_rows_gate(rows: dict, diagnosis=None) -> str:
+    """C3.1's sentence naming its -authors- rows' gate (session 63's re-read of branch c3fix62: C3.1's ``construction``
+    was not earned there; its -authors- rows are inconclusive only because their own gate on Table 3's axis shuts, while
+    the verdict map's cells of the authors' construction, decided ungated, fail at the paper scale). ``rows``: each
+    measured -authors- row's id -> ``(regime_ll, elbo)`` as :func:`axis_table_claim` gates it (:func:`in_regime` on the
+    train log-likelihood, :func:`regime_agrees`); a row not measured (it compares nothing) is not given. ``diagnosis``:
+    C3.1's verdict-map diagnosis (a mapping or :class:`~.claims.Unearned`; None: none), whose cells of the authors'
+    construction are named with their verdicts and supports. Empty where no row's gate shuts. Says nothing C3.1 decides
+    by: C3.1's verdict and diagnosis are its own runs' (the ``stand-in`` diagnosis, its power stated)."""
+    if not isinstance(rows, dict) or not all(isinstance(k, str) and isinstance(v, tuple) and len(v) == 2
+                                             for k, v in rows.items()):
+        raise TypeError(f"rows must map each -authors- row's id to (regime_ll, elbo); got {rows!r}")
+    shut = {}
+    for row, (ll, elbo) in rows.items():
+        if isinstance(in_regime(ADAAFW_BEST, None, ll, axis="train_ll", elbo=elbo)[0], Gated):
+            shut[row] = ("no rule's train log-likelihood gain over plain VI at the last iterate beyond the family's "
+                         "threshold" if not regime_open(ll, REGIME_AT["train_ll"]) else
+                         "the ELBO moves opposite to the train log-likelihood's gain beyond the family's threshold")
+    if not shut:
+        return ""
+    evidence = diagnosis.evidence if isinstance(diagnosis, Unearned) else (
+        diagnosis.get("evidence") if isinstance(diagnosis, dict) else None)
+    cells = [c for c in (evidence or {}).get("sweep", ()) if c.get("construction") == "authors"]
+    said = "; ".join(f"{setting_text(c['setting'])}: {c['verdict']}"
+                     + (f", {100 * c['support']:.0f} % of resamples hold" if c.get("support") is not None else "")
+                     for c in cells)
+    text = (f" Its -authors- rows ({', '.join(shut)}) are inconclusive because their own gate on Table 3's axis shuts ("
+            + "; ".join(f"{r}: {w}" for r, w in shut.items()) + ")")
+    if not cells:
+        return text + ", not because the authors' construction holds."
+    if any(c.get("verdict") == "holds" for c in cells):
+        return text + f"; the verdict map's cells of their construction, decided ungated: {said}."
+    return (text + ", not because the authors' construction holds: the verdict map's cells of their construction, "
+            f"decided ungated, do not hold ({said}).")
+
+
 def first_step_sentence(first_step: dict) -> str:
     """The first-step check in a claim's words (``first_step``: :func:`~.boosting.first_step_gain`, per greedy
     construction the best ELBO gain over plain VI of any weight ``γ > 0``, on common random numbers, with its standard
