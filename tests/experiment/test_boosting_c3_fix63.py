@@ -2,6 +2,7 @@
 asked for). Each deciding function holds and fails on constructed inputs; each refactored definition answers as the
 code before it did (the module at the branch's base, from its git blob, run beside the new one)."""
 
+import numpy as np
 import pytest
 
 from inferopt.experiment import boosting_claims as bc
@@ -295,3 +296,72 @@ def test_c31_names_its_authors_rows_gate_and_keeps_its_own_diagnosis():
         "not because the authors' construction holds.")
     with pytest.raises(TypeError, match="rows"):
         bc.authors_rows_gate({"C3.1-authors-exact": LL_SHUT})
+
+
+def _speedup_at(rec, v, cost="step_work"):
+    """C3.6's test at a cut-off [factor, our approach's index], as the notebook's speedup_at."""
+    return bc.speedup_at_least(rec, v[0], cost=cost, approach=bc.APPROACHES[int(v[1])])
+
+
+def _common_paper(ls_seconds=1.19, adafw_seconds=1.27, noise=0.0):
+    """C3.6-common at the paper's shape: 10 replicates x 40 steps, line search and AdaFW at 400 log p evaluations a step
+    (16,000 a run each, by construction), AdaAFW and AdaPFW at 2,450; their seconds per run as measured (1.19 s, 1.27 s),
+    AdaFW's ``noise`` s apart between odd and even replicates."""
+    rec = make_records(T=40, reps=10, work={"predefined": 200, "line_search": 400, "adafw": 400, "adaafw": 2450, "adapfw": 2450},
+                       step_time={"predefined": 0.57 / 40, "line_search": ls_seconds / 40, "adafw": adafw_seconds / 40,
+                                  "adaafw": 7.5 / 40, "adapfw": 7.5 / 40})
+    odd = (rec.method == "adafw") & (rec.iteration >= 1)
+    rec.loc[odd, "time_step"] += noise / 40 * np.where(rec.loc[odd, "replicate"] % 2 == 1, 1.0, -1.0)
+    return rec
+
+
+def test_c36_common_is_decided_on_the_seconds_where_the_count_ties_by_construction():
+    """A4, B5: C3.6-common's count is line search's 16,000 = AdaFW's 16,000 log p evaluations a run, equal by
+    construction: count_ties names the tie, and count_or_seconds decides it on the CPU seconds (1.19 s against 1.27 s:
+    fails, decisively), saying where the seconds do not decide either (degenerate); where the count does not tie, it
+    decides as before."""
+    rec = _common_paper()
+    ties = bc.count_ties(rec, "adafw")
+    assert ties["tied"] == ["adafw"] and ties["line_search"] == 16000.0 and ties["values"] == {"adafw": 16000.0}
+    assert bc.count_ties(rec, "mean")["tied"] == [] and bc.count_ties(rec, "every")["tied"] == ["adafw"]
+    out = bc.count_or_seconds(_speedup_at, [2.0, 2], rec, "adafw")
+    assert out["unit"] == "seconds" and not out["test"](rec) and bc.fails_decisively(out["test"], rec)
+    assert ("line search's 16,000 log p evaluations per run equal AdaFW's 16,000 in every one of the 10 replicates"
+            in out["text"]) and "(line search 1.19 s per run; AdaFW 1.27 s)" in out["text"]
+    assert "degenerate" not in out["text"]
+    assert out["test_at"](rec, [2.0, 3]) == _speedup_at(rec, [2.0, 3], cost="step_time")
+    # it can hold on the seconds: line search 3 s against AdaFW's 1.27 s
+    assert bc.count_or_seconds(_speedup_at, [2.0, 2], _common_paper(ls_seconds=3.0), "adafw")["test"](_common_paper(ls_seconds=3.0))
+    # the seconds undecided too: degenerate, said
+    noisy = _common_paper(ls_seconds=2.5, noise=0.6)
+    out = bc.count_or_seconds(_speedup_at, [2.0, 2], noisy, "adafw")
+    assert "degenerate on the count and undecided on the seconds" in out["text"]
+    assert _exp().claim("C3.6-common", "x.", test=out["test"], table=noisy, by="replicate").verdict == "inconclusive"
+    # no tie: the count decides, nothing said
+    apart = _common_paper()
+    apart.loc[(apart.method == "adafw") & (apart.iteration >= 1), "work_step"] = 300
+    out = bc.count_or_seconds(_speedup_at, [2.0, 2], apart, "adafw")
+    assert out["unit"] == "count" and out["text"] == "" and not out["test"](apart)
+    with pytest.raises(ValueError, match="approach"):
+        bc.count_ties(rec, "slowest")
+    with pytest.raises(ValueError, match="adaafw"):
+        bc.count_ties(rec[rec.method != "adaafw"], "adafw")
+
+
+def test_the_draws_split_reads_the_common_side_on_its_own_unit():
+    """B5: C3.6's split (fresh draws against common draws) reads the common cell as the -common row is decided: on the
+    seconds where the count ties by construction, never on the tie."""
+    com = _common_paper()
+    run = make_records(T=40, reps=10, work={"predefined": 200, "line_search": 5200, "adafw": 845, "adaafw": 2480, "adapfw": 2280})
+    ok = lambda r: _speedup_at(r, [2.0, 2])                                       # noqa: E731
+    on_seconds = bc.count_or_seconds(_speedup_at, [2.0, 2], com, "adafw")["test"]
+    gate, split = bc.draws_decide(ok, "Less than twice.", run, com, common_test=on_seconds)
+    assert isinstance(gate, Gated) and split["kind"] == "construction" and "decided on the CPU seconds" in split["text"]
+    assert [c["verdict"] for c in split["evidence"]["sweep"]] == ["holds", "fails"]
+    # the count's tie is no longer the common side: line search 3 s on the seconds holds there, no split
+    com3 = _common_paper(ls_seconds=3.0)
+    assert bc.draws_decide(ok, "x.", run, com3, common_test=bc.count_or_seconds(_speedup_at, [2.0, 2], com3, "adafw")["test"]) \
+        == (ok, None)
+    assert isinstance(bc.draws_decide(ok, "x.", run, com3)[0], Gated)        # on the count's tie it would have split
+    with pytest.raises(TypeError, match="common_test"):
+        bc.draws_split(ok, "x.", run, com, common_test="seconds")

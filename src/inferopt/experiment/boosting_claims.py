@@ -624,14 +624,20 @@ DRAWS_AS_RUN = {"draws within a step": "fresh (the authors' code)"}
 DRAWS_COMMON = {"draws within a step": "common (fixed for the step)"}
 
 
-def _draw_cells(test, what: str, records: pd.DataFrame, common: pd.DataFrame) -> tuple[dict, dict, str]:
+def _draw_cells(test, what: str, records: pd.DataFrame, common: pd.DataFrame, common_test=None) -> tuple[dict, dict, str]:
     """The two cells of the draws' split: ``test`` as the authors' code runs the rules (``records``, construction
-    ``authors``) and with common draws within each step (``common``), each with its replicate support; and the
-    diagnosis text's opening (``what``, then each rule's work per run both ways)."""
+    ``authors``) and with common draws within each step (``common``; ``common_test`` there where given: the -common
+    row's own test, on the CPU seconds where the count ties by construction, :func:`count_or_seconds`), each with its
+    replicate support; and the diagnosis text's opening (``what``, then each rule's work per run both ways)."""
     text = (f"{what} Step-size work per run (evaluations of log p at a draw, each over every training row): "
             f"{_work_both_ways(records, common)}.")
+    if common_test is None:
+        common_test = test
+    else:
+        text += (" With common draws it is decided on the CPU seconds: the count ties there by construction (the "
+                 "-common row).")
     return (cell(DRAWS_AS_RUN, test(records), construction="authors", support=replicate_support(test, records)),
-            cell(DRAWS_COMMON, test(common), support=replicate_support(test, common)), text)
+            cell(DRAWS_COMMON, common_test(common), support=replicate_support(common_test, common)), text)
 
 
 def common_draws_work(records: pd.DataFrame, n_samples: int) -> dict:
@@ -725,7 +731,64 @@ def common_draws_sentence(work: dict) -> str:
             + "; ".join(one(m, w) for m, w in rules.items()) + "." + parts)
 
 
-def draws_split(test, what: str, records: pd.DataFrame, common: pd.DataFrame) -> dict | None:
+def count_ties(records: pd.DataFrame, approach: str) -> dict:
+    """Where the count of log p evaluations ties line search with "our approach" (:data:`APPROACHES`, ``approach``) by
+    construction: each run's step-size work (``work_step`` summed over ``t >= 1``) per replicate, and the rules of the
+    reading (:func:`_approach_values` on the runs' means; ``"mean"``: the adaptive rules' mean, per replicate) whose work
+    equals line search's in every replicate (relative 1e-9). With common draws each rule takes the gap's estimates and one
+    draw set per step that tries (:func:`common_draws_work`), so line search and AdaFW, trying at every step, make the
+    same count in every run (C3.6-common at the paper scale: 16,000 = 16,000 a run, a ratio of 1 that the count creates,
+    not one the rules' work shows; session 63's re-read). ``{"approach", "tied": [names], "line_search": its mean work
+    per run, "values": {name: mean work per run}, "replicates"}``."""
+    check_table("records", records, ("method", "replicate", "iteration", "work_step"))
+    check_choice("approach", approach, APPROACHES)
+    runs = records[records.iteration >= 1].groupby(["method", "replicate"]).work_step.sum().unstack("method")
+    missing = [m for m in ("line_search", *ADAPTIVE) if m not in runs.columns]
+    if missing:
+        raise ValueError(f"records must hold line search's and every adaptive rule's runs; missing {missing}")
+    names = list(_approach_values(runs.mean(), approach))
+    per = {n: runs[list(ADAPTIVE)].mean(axis=1) if n == "mean" else runs[n] for n in names}
+    ls = runs["line_search"]
+    tied = [n for n, v in per.items() if bool(((v - ls).abs() <= 1e-9 * np.maximum(ls.abs(), 1.0)).all())]
+    return {"approach": approach, "tied": tied, "line_search": float(ls.mean()),
+            "values": {n: float(v.mean()) for n, v in per.items()}, "replicates": int(len(runs))}
+
+
+def count_or_seconds(test_at, cut, records: pd.DataFrame, approach: str) -> dict:
+    """The unit a -common row (C3.4-common, C3.6-common and their rows: the rules with common draws within each step)
+    is decided in: the count of log p evaluations (ours, rubric 4: ``test_at(records, cut)``) unless it ties line search
+    with "our approach" read as ``approach`` by construction (:func:`count_ties`), a tie the count creates and a
+    degenerate statistic (rubric: "ties by construction"); then the CPU seconds of the step-size selection
+    (``test_at(records, cut, cost="step_time")``, the seconds beside the count elsewhere), the count beside. Where the
+    seconds' replicate support leaves them undecided too, the row says it is degenerate on the count and undecided on
+    the seconds (the claim is then ``inconclusive`` by its support). ``{"test": the deciding test, "test_at": the same
+    unit at every reading, "unit": "count" | "seconds", "ties": count_ties', "text": the sentence for the row's text}``
+    (``text`` empty where the count decides)."""
+    check_callable("test_at", test_at)
+    ties = count_ties(records, approach)
+    if not ties["tied"]:
+        return {"test": partial(test_at, v=cut), "test_at": test_at, "unit": "count", "ties": ties, "text": ""}
+    on_seconds = lambda rec, v, cost="step_time": test_at(rec, v, cost="step_time")   # noqa: E731
+    test = partial(on_seconds, v=cut)
+    holds = bool(test(records))
+    decided = supported_verdict(holds, replicate_support(test, records)) != "inconclusive"
+    s = by_method(records)
+    seconds = "; ".join(f"{label(m) if m != 'mean' else 'the adaptive mean'} "
+                        f"{(s.loc[list(ADAPTIVE), 'step_time_mean'].mean() if m == 'mean' else s.loc[m, 'step_time_mean']):.3g} s"
+                        for m in ties["tied"])
+    text = (f" The count ties by construction: line search's {ties['line_search']:,.0f} log p evaluations per run equal "
+            + ", ".join(f"{label(n) if n != 'mean' else 'the adaptive mean'}'s {ties['values'][n]:,.0f}" for n in ties["tied"])
+            + f" in every one of the {ties['replicates']} replicates (\"our approach\" read as {approach}; with common draws "
+            "each rule takes the gap's estimates and one draw set per step that tries), a tie the count creates, so the "
+            "count cannot decide it: it is decided on the CPU seconds of the step-size selection instead (line search "
+            f"{s.loc['line_search', 'step_time_mean']:.3g} s per run; {seconds}), the count beside.")
+    if not decided:
+        text += (" The seconds do not decide it either: degenerate on the count and undecided on the seconds, nothing "
+                 "here decides it; what would decide it: more replicates on the seconds (90 % of the resamples agreeing).")
+    return {"test": test, "test_at": on_seconds, "unit": "seconds", "ties": ties, "text": text}
+
+
+def draws_split(test, what: str, records: pd.DataFrame, common: pd.DataFrame, *, common_test=None) -> dict | None:
     """The ``construction`` diagnosis of a speed claim decided by ``test`` whose verdict turns with how the draws within a
     step are taken: the cell as the authors' code runs the rules (``records``: every adaptive trial and every derivative
     call of the line search on fresh draws, ``ls_draws='authors'``) and the cell with common draws within each step
@@ -734,10 +797,14 @@ def draws_split(test, what: str, records: pd.DataFrame, common: pd.DataFrame) ->
     :func:`~.verdict_map.cell`), whichever holds; None where they agree or either is undecided (an undecided cell
     decides nothing, as an ``inconclusive`` reading turns nothing, :func:`readings_turn`). The paper does not say
     whether its line search or its trials reuse draws within a step, so the two samplings are two readings of its
-    construction. ``what`` opens the text, then each rule's work per run both ways (:func:`_draw_cells`)."""
+    construction. ``what`` opens the text, then each rule's work per run both ways (:func:`_draw_cells`). ``common_test``:
+    the common cell's test where it is not ``test`` (the -common row's, :func:`count_or_seconds`: on the CPU seconds
+    where the count ties by construction, so that the split never rests on a tie the count creates)."""
     check_callable("test", test)
+    if common_test is not None:
+        check_callable("common_test", common_test)
     check_table("common", common, _COMMON_COLUMNS)
-    return _split(*_draw_cells(test, what, records, common))
+    return _split(*_draw_cells(test, what, records, common, common_test))
 
 
 def _split(as_run: dict, fixed: dict, text: str) -> dict | None:
@@ -750,7 +817,7 @@ def _split(as_run: dict, fixed: dict, text: str) -> dict | None:
             "verdict rests on how the draws are taken.", "evidence": {"sweep": [as_run, fixed]}}
 
 
-def draws_decide(test, what: str, records: pd.DataFrame, common: pd.DataFrame):
+def draws_decide(test, what: str, records: pd.DataFrame, common: pd.DataFrame, *, common_test=None):
     """``(test, diagnosis)`` of a speed claim (C3.4, C3.6 and their rows) whose paper does not fix how the draws within a
     step are taken: where the two samplings decide it opposite ways (:func:`draws_split`: fresh draws as the authors'
     code runs the rules, ``records``, against common draws, ``common``, each decisive), a :class:`~.support.Gated` test
@@ -758,8 +825,9 @@ def draws_decide(test, what: str, records: pd.DataFrame, common: pd.DataFrame):
     verdict that turns within reasonable readings of an open construction choice (session 48's review: C3.4 held at
     208,000 log p evaluations of line search against 74,800 on the adaptive mean, and reversed at 16,000 against 70,700
     with common draws). Else ``(test, None)``: holding both ways it holds, failing both ways it fails, and the caller's
-    diagnosis (:func:`timing_diagnosis`) stands."""
-    split = draws_split(test, what, records, common)
+    diagnosis (:func:`timing_diagnosis`) stands. ``common_test``: the common side's test where it is not ``test``
+    (:func:`draws_split`)."""
+    split = draws_split(test, what, records, common, common_test=common_test)
     if split is None:
         return test, None
     as_run, fixed = split["evidence"]["sweep"]
