@@ -365,3 +365,32 @@ def test_the_draws_split_reads_the_common_side_on_its_own_unit():
     assert isinstance(bc.draws_decide(ok, "x.", run, com3)[0], Gated)        # on the count's tie it would have split
     with pytest.raises(TypeError, match="common_test"):
         bc.draws_split(ok, "x.", run, com, common_test="seconds")
+
+
+def test_c35s_step_plus_fit_reading_stands_beside_and_never_decides():
+    """C: Table 3's "Time (in s)" is the step-size selection alone (the authors' blr script, 7768b4f ll. 171-245), so C3.5
+    is decided on the count of the step-size work; each rule's component fit added to its step-size seconds is a reading
+    beside (fit_reading_beside), its verdict stated whichever way it goes, never turning the claim (session 61's
+    cost_unit_decides made it inconclusive, reading, where the two decided apart)."""
+    from functools import partial
+    from test_boosting_c3_fix61 import _timed
+    cut, mean = [2, 5, 6.82, 39], "mean"
+    test = partial(bc.cost_ratios_in_range, bounds=cut, approach=mean)
+    some = _timed(0.3)                        # the count fails (line search 26x); with the fit 11x, the mean 4.34x: inside
+    fit = bc.fit_seconds(some)
+    assert fit["ratios"]["line_search"] == pytest.approx(11.0) and not test(some) and bc.fit_seconds_in_range(some, cut, mean)
+    diag, said, measured = bc.fit_reading_beside(some, {"kind": "stand-in", "text": "x."}, bounds=cut, approach=mean)
+    assert diag["kind"] == "stand-in" and diag["text"] == "x." + said
+    assert "Beside, deciding nothing (Table 3's \"Time (in s)\" is the step-size selection alone" in said
+    assert "Line-search 11x" in said and said.endswith("it holds there (100 % of replicate resamples hold).")
+    assert measured["verdict with the component fit added (beside, deciding nothing)"] == "holds"
+    c = _exp().claim("C3.5", "Ranges." + said, test=test, table=some, by="replicate", diagnosis=diag, measured=measured)
+    assert c.verdict == "fails" and c.diagnosis["kind"] == "stand-in"              # the count decides, the fit beside
+    heavy = _timed(3.0)                       # the fit dwarfs the step: line search 2.56x, it fails there too
+    diag, said, _ = bc.fit_reading_beside(heavy, None, bounds=cut, approach=mean)
+    assert diag is None and said.endswith("it fails there (0 % of replicate resamples hold).")
+    with pytest.raises(TypeError, match="bounds"):
+        bc.fit_reading_beside(some, None, bounds=[2, 5], approach=mean)
+    with pytest.raises(ValueError, match="approach"):
+        bc.fit_reading_beside(some, None, bounds=cut, approach="median")
+    assert not hasattr(bc, "cost_unit_decides")
