@@ -394,3 +394,45 @@ def test_c35s_step_plus_fit_reading_stands_beside_and_never_decides():
     with pytest.raises(ValueError, match="approach"):
         bc.fit_reading_beside(some, None, bounds=cut, approach="median")
     assert not hasattr(bc, "cost_unit_decides")
+
+
+#: boosting.py at this fix's base (git hash-object): runs_cell, the one definition of it this fix changed
+BEFORE_BOOSTING = "a019b950d476b6daf69689cfdce612bdbfabcfb4"
+
+
+def test_the_definitions_c2_and_c4_call_answer_as_before():
+    """The output-preserving record of this fix (reports/paper/output_preserving.yaml needs its entries): of the
+    definitions this fix changed, C2's and C4's notebooks call fails_decisively (through decisive_failure, test above),
+    rules_diagnosis (a ThreeValued test resampled agreeing with its outcome), _draw_cells (through timing_diagnosis: an
+    optional common_test, None in every call of theirs) and boosting.runs_cell (a ThreeValued branch); C1's none. With
+    the boolean tests C2 and C4 pass, each gives what the old code gave (the modules at the fix's base, from their git
+    blobs); every other definition C1, C2 or C4 calls is unchanged (test_every_old_definition_is_in_the_new_module_unchanged
+    and test_every_definition_c2_to_c4_had_is_unchanged name the changed ones)."""
+    from inferopt.experiment import boosting
+    from inferopt.experiment.boosting import WithReadings
+    from inferopt.experiment.verdict_map import cell
+    claims_before = old_module(git_blob(BEFORE, "boosting_claims.py before session 63's C3 fix"),
+                               "inferopt.experiment._claims_before_c3fix63_b", f"boosting_claims.py@{BEFORE[:7]}")
+    boosting_before = old_module(git_blob(BEFORE_BOOSTING, "boosting.py before session 63's C3 fix"),
+                                 "inferopt.experiment._boosting_before_c3fix63", f"boosting.py@{BEFORE_BOOSTING[:7]}")
+    up = make_records(elbo={"adafw": 2, "adaafw": 1, "adapfw": 3, "line_search": 0.5}, reps=6)
+    down = make_records(elbo={"adafw": -2, "adaafw": -1, "adapfw": -3, "line_search": 0.5}, reps=6)
+    noisy = make_records(elbo={"adafw": 0.05, "adaafw": 0.05, "adapfw": 0.05}, reps=6)
+    noisy["elbo_eval"] += 0.2 * (noisy.replicate % 2) * (noisy.method == "line_search")
+    otherwise = lambda t, w: {"kind": "paper", "text": w}                                           # noqa: E731
+    for ours, theirs in ((up, down), (up, noisy), (down, up), (up, up)):
+        new = bc.rules_diagnosis(bc.elbo_curves_above, "Below.", ours, theirs, "theirs", otherwise)
+        was = claims_before.rules_diagnosis(bc.elbo_curves_above, "Below.", ours, theirs, "theirs", otherwise)
+        assert type(new) is type(was) and (new == was if isinstance(new, dict) else
+                                           (new.reason, new.evidence) == (was.reason, was.evidence))
+    with_readings = WithReadings(bc.elbo_curves_above, lambda r: ["holds" if bc.elbo_curves_above(r) else "fails"] * 2)
+    for test, rec, tie in ((bc.elbo_curves_above, up, None), (bc.elbo_curves_above, noisy, None), (with_readings, down, None),
+                           (bc.elbo_curves_above, up, lambda r: True)):
+        assert boosting.runs_cell({"C0": 1.0}, test, rec, tie=tie) == boosting_before.runs_cell({"C0": 1.0}, test, rec, tie=tie)
+    fast = make_records(work={"line_search": 100, "adafw": 500}, reps=6)
+    common = make_records(work={"line_search": 1000}, reps=6)
+    cells = [cell({"C0": c0}, False, support={"method": "bootstrap", "fraction_holding": 0.0, "n_units": 3,
+                                              "n_resamples": 200, "seed": 0}) for c0 in (0.01, 1.0, 100.0)]
+    for rec, com in ((fast, common), (fast, fast)):
+        assert bc.timing_diagnosis(bc.adaptive_faster, "Slower.", rec, cells, com, map_replicates=5) == \
+            claims_before.timing_diagnosis(bc.adaptive_faster, "Slower.", rec, cells, com, map_replicates=5)
