@@ -381,7 +381,8 @@ def test_c35s_step_plus_fit_reading_stands_beside_and_never_decides():
     assert fit["ratios"]["line_search"] == pytest.approx(11.0) and not test(some) and bc.fit_seconds_in_range(some, cut, mean)
     diag, said, measured = bc.fit_reading_beside(some, {"kind": "stand-in", "text": "x."}, bounds=cut, approach=mean)
     assert diag["kind"] == "stand-in" and diag["text"] == "x." + said
-    assert "Beside, deciding nothing (Table 3's \"Time (in s)\" is the step-size selection alone" in said
+    assert "Beside, deciding nothing (Table 3 times the step-size selection alone, the authors' blr script" in said
+    assert "Table 3's \"Time (in s)\" is the step-size selection alone" in bc.STEP_TIME_SOURCE
     assert "Line-search 11x" in said and said.endswith("it holds there (100 % of replicate resamples hold).")
     assert measured["verdict with the component fit added (beside, deciding nothing)"] == "holds"
     c = _exp().claim("C3.5", "Ranges." + said, test=test, table=some, by="replicate", diagnosis=diag, measured=measured)

@@ -1944,7 +1944,8 @@ def fit_reading_beside(records: pd.DataFrame, diagnosis, *, bounds, approach: st
     at = partial(fit_seconds_in_range, bounds=bounds, approach=approach)
     reading = cell(COST_FIT, at(records), support=replicate_support(at, records))
     per_iteration = fit["fit_per_iteration"].values()
-    sentence = (f" Beside, deciding nothing ({STEP_TIME_SOURCE}): with each rule's own component fit (the greedy step, "
+    sentence = (" Beside, deciding nothing (Table 3 times the step-size selection alone, the authors' blr script at 7768b4f "
+                f"ll. 171-245): with each rule's own component fit (the greedy step, "
                 f"{min(per_iteration):.3g}-{max(per_iteration):.3g} CPU s per iteration, measured) added to its step-size "
                 "seconds, the ratios to the predefined step are "
                 + ", ".join(f"{label(m)} {fit['ratios'][m]:.3g}x" for m in ("line_search", *ADAPTIVE))
