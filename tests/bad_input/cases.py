@@ -833,6 +833,8 @@ EXEMPT = {
     "RegimeSelection": "result container built by select_regime",
     "WithReadings": ("a claim's test with its readings, both callables (a kind the sweep does not draw): a non-callable is "
                      "refused naming test / readings (tests/experiment/test_boosting_claims.py)"),
+    "ThreeValued": ("a claim's test read three-valued, its one argument a callable (a kind the sweep does not draw): a "
+                    "non-callable is refused naming outcome (tests/experiment/test_boosting_c3_fix63.py)"),
     "completion_diagnosis": "reads verdict-map cells built by verdict_map.cell (checked there); text checked by map_diagnosis",
     "own_map_diagnosis": "reads verdict-map cells built by verdict_map.cell (checked there); text checked by map_diagnosis",
     "construction_holds": ("reads a verdict-map cell built by verdict_map.cell and a claims.readings list: a cell without its setting "

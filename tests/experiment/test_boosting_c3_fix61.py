@@ -1,10 +1,9 @@
 """Session 61's review C3d of C3 and the re-read of session 60: C3.7 decided on our construction earns ``stand-in`` where
 only the map's cells of the authors' construction (their own rows' verdicts) are undecided (better_power,
-ours_fails_on_stand_in); construction_decides bootstraps once and names every authors' cell that holds; C3.5's cost unit
-read with the shared cost measured (fit_seconds), not fitted; the -common rows' work taken apart (common_draws_work).
+ours_fails_on_stand_in); construction_decides bootstraps once and names every authors' cell that holds; the -common rows'
+work taken apart (common_draws_work). C3.5's cost unit read with the shared cost measured (fit_seconds) is since session 63
+a reading beside, deciding nothing (fit_reading_beside, tested in test_boosting_c3_fix63).
 Each deciding function holds and fails on constructed inputs."""
-
-from functools import partial
 
 import pytest
 
@@ -96,37 +95,6 @@ def _timed(fit: float, **ratios):
     return rec
 
 
-def test_c35_reads_its_cost_unit_with_the_measured_shared_cost_and_can_turn_or_not():
-    """Session 61's review C3d: the cost every rule shares is measured (each rule's component fit added to its step-size
-    seconds: fit_seconds), not fitted to Table 3's line-search ratio; the count decides unless the measured reading
-    decides it the other way, each decisively (inconclusive, reading)."""
-    cut, mean = [2, 5, 6.82, 39], "mean"
-    test = partial(bc.cost_ratios_in_range, bounds=cut, approach=mean)
-    some = _timed(0.3)                        # line search 5.5 / 0.5 = 11x; the adaptive mean 4.34x: inside both ranges
-    fit = bc.fit_seconds(some)
-    assert fit["ratios"]["line_search"] == pytest.approx(11.0) and fit["fit_per_iteration"]["adafw"] == pytest.approx(0.3)
-    assert bc.fit_seconds_in_range(some, cut, mean) and not test(some)
-    gate, diag = bc.cost_unit_decides(test, some, {"kind": "stand-in", "text": "x."}, bounds=cut, approach=mean)
-    assert isinstance(gate, Gated) and diag["kind"] == "reading" and "turns with the cost unit" in gate.reason
-    assert "Line-search 11x" in diag["text"] and diag["evidence"]["on the count alone"]["kind"] == "stand-in"
-    assert [c["verdict"] for c in diag["evidence"]["sweep"]] == ["fails", "holds"]
-    c = _exp().claim("C3.5", "Ranges.", test=gate, table=some, by="replicate", diagnosis=diag)
-    assert c.verdict == "inconclusive" and c.diagnosis["kind"] == "reading"
-    # the whole fit dwarfs the step (3 s an iteration: line search 2.56x, below 7x): both fail, the count decides; the
-    # mean above its range on the count and below it with the fit: a cost between would bring it inside, said
-    heavy = _timed(3.0)
-    kept, said = bc.cost_unit_decides(test, heavy, {"kind": "stand-in", "text": "x."}, bounds=cut, approach=mean)
-    assert kept is test and said["kind"] == "stand-in" and "the cost unit does not turn it, and the count decides." in said["text"]
-    assert said["text"].endswith("deciding nothing).") and "a shared cost between the two would bring it inside" in said["text"]
-    # AdaAFW and AdaPFW at 30x: the mean stays above its range with the fit too (9.16x), nothing between is said
-    wide = _timed(0.3, adaafw=30.0, adapfw=30.0)
-    kept, said = bc.cost_unit_decides(test, wide, {"kind": "stand-in", "text": "x."}, bounds=cut, approach=mean)
-    assert kept is test and said["text"].endswith("the cost unit does not turn it, and the count decides.")
-    assert bc.cost_unit_decides(test, heavy, None, bounds=cut, approach=mean) == (test, None)
-    with pytest.raises(ValueError, match="predefined"):
-        bc.fit_seconds(heavy[heavy.method != "predefined"])
-
-
 def _common(ls_work: float):
     """Common-draws records: the gap 200 a step, line search's 25 derivative calls at ``ls_work`` a step, AdaFW one trial
     at 400, AdaAFW and AdaPFW one trial at 400 plus 100 per component held before the step (1, 2, 3, 4 at t = 1..4)."""
@@ -147,9 +115,11 @@ def test_common_draws_work_shows_the_same_draw_set_for_every_rule_or_not():
                                                            "adaafw": 200.0, "adapfw": 200.0}
     assert work["adaafw"]["vertex"] == pytest.approx(250.0) and work["line_search"]["per_call"] == pytest.approx(8.0)
     text = bc.common_draws_sentence(work)
-    assert "Line-search 400 = gap 200 + away vertex 0 + draw set 200 over 25 derivative calls (8 a call)" in text
+    assert ("Line-search 400 = gap 200 + away vertex 0 + draw set 200 (one draw set of 200 on every step, shared by 25 "
+            "derivative calls a step, 8 a derivative call)") in text and text.startswith(" The reuse is the same for every rule")
     # fresh draws at every derivative call (200 a call): the draw set is no longer the same, and shows it
     fresh = bc.common_draws_work(_common(5200), 100)
     assert fresh["line_search"]["draw_set"] == 5000.0 and fresh["line_search"]["per_call"] == 200.0
+    assert bc.common_draws_sentence(fresh).startswith(" The reuse is not the same for every rule")
     with pytest.raises(ValueError, match="predefined"):
         bc.common_draws_work(_common(400).query("method != 'predefined'"), 100)

@@ -21,10 +21,18 @@ ROOT = Path(__file__).resolve().parents[2]
 BEFORE = {"boosting.py": "d6b213e9f05684a0b171ce440c0b50ae4700761e",
           "boosting_claims.py": "d6f40356aa70ad70653bb4e642ad7f832427ae76"}
 #: the definitions the edit changed (each checked by running old and new side by side)
-CHANGED = {"boosting.py": {"random_lmo_step", "_one_random_lmo_run"},
+#: session 63 (C3's fix, test_boosting_c3_fix63.py): definitions C2 and C4 call that answer as before for their boolean
+#: tests (fails_decisively through decisive_failure, rules_diagnosis, _draw_cells through timing_diagnosis, runs_cell,
+#: tested there against the modules at the fix's base), and C3's alone (C3.1's tie helpers from one summary, C3.7's
+#: three-valued test and table_claim, the -common rows' draws split, undecided_note)
+C3FIX63 = {"boosting.py": {"runs_cell"},
+           "boosting_claims.py": {"_draw_cells", "_means_se", "adaptive_better_than_line_search", "best_band",
+                                  "best_compares_nothing", "best_within_noise", "draws_decide", "draws_split",
+                                  "fails_decisively", "rules_diagnosis", "table_claim", "tied_best", "undecided_note"}}
+CHANGED = {"boosting.py": {"random_lmo_step", "_one_random_lmo_run"} | C3FIX63["boosting.py"],
            # session 58: C3.7's text (TABLE_NOTE: table_claim, C3's alone) no longer names C3.2, gated since, among the
            # ungated claims; C3 is re-run (tests/experiment/test_boosting_c3_fix11.py pins the rest for C2 and C4)
-           "boosting_claims.py": {"TABLE_NOTE"}}
+           "boosting_claims.py": {"TABLE_NOTE"} | C3FIX63["boosting_claims.py"]}
 
 
 def git_blob(sha: str, what: str) -> str:

@@ -42,7 +42,7 @@ from ..models.laplace import laplace_approximation
 from .._random import as_generator
 from .extra import method_of
 from .methods import label
-from .support import bootstrap_support
+from .support import agreeing_test, bootstrap_support
 from .verdict_map import cell
 from .claims import Unearned, UnearnedDiagnosis, paper_rules
 from .boosting_rules import ADAPTIVE, kl_gaussians, with_rules
@@ -477,15 +477,45 @@ class WithReadings:
         return self.test(records)
 
 
+@dataclass(frozen=True)
+class ThreeValued:
+    """A claim's test read three-valued: ``outcome(records) -> True / False / None``, None where the comparison decides
+    nothing on ``records`` (C3.7: every column of Table 3 it could be decided on compares nothing there,
+    :func:`~.boosting_claims.better_outcome`). Called, it holds only where the outcome is True: never vacuously, an
+    undecided table is no hold (session 63: C3.7's test held by ``all([])`` on a resample where no column ranked). Its
+    support on a table agrees with its outcome there (:meth:`at`, :func:`~.support.agreeing_test`): a resample left
+    undecided counts for neither verdict, so it is never a failure's support either; a verdict-map cell where the outcome
+    is None is not measured (:func:`runs_cell`)."""
+
+    outcome: Callable
+
+    def __post_init__(self):
+        check_callable("outcome", self.outcome)
+
+    def __call__(self, records: pd.DataFrame) -> bool:
+        return self.outcome(records) is True
+
+    def at(self, records: pd.DataFrame) -> Callable:
+        """The boolean test whose value on ``records`` is this one's and whose bootstrap support over them agrees with
+        its outcome there (a failing outcome: a resample counts against it only where it fails)."""
+        return agreeing_test(self.outcome, self.outcome(records))
+
+
 def runs_cell(setting: dict, test, records: pd.DataFrame, *, tie=None, construction: str | None = None) -> dict:
     """One verdict-map cell: ``test(records) -> bool`` at ``setting`` with its replicate support
     (:func:`replicate_support`), or ``not measured`` where ``tie(records)`` says the comparison is a tie by
     construction, never a hold (e.g. :func:`selected_is_plain_vi` for a claim on Tables 2-3's selected iterates: every
     one plain VI, one model compared with itself, as :func:`~.boosting_claims.claim_on_table` leaves the claim there).
-    A :class:`WithReadings` test gives the cell its readings' verdicts (inconclusive where they turn)."""
+    A :class:`WithReadings` test gives the cell its readings' verdicts (inconclusive where they turn); a
+    :class:`ThreeValued` one is not measured where its outcome is None, else resampled agreeing with its outcome
+    (:meth:`ThreeValued.at`)."""
     check_callable("test", test)
     if tie is not None and tie(records):
         return cell(setting, None, construction=construction)
+    if isinstance(test, ThreeValued):
+        if test.outcome(records) is None:
+            return cell(setting, None, construction=construction)
+        test = test.at(records)
     holds = test(records)
     if not isinstance(holds, bool | np.bool_):
         raise TypeError(f"test must return a boolean (the claim's outcome on the records); got {holds!r}")

@@ -19,7 +19,8 @@ bootstrap resample of their replicates) and returns a boolean:
   ratios and :func:`cap_note` says in the claim's text what a ratio of capped rules means; our rules give a reading
   beside it, never its verdict (:func:`capped_reading`: cap against cap, configuration-bound); the same rules with
   common draws within each step are numbers beside it, not a row of their own;
-  :func:`fails_decisively` -- whether a diagnosis is earned (a claim that fails, not an inconclusive one);
+  :func:`fails_decisively` -- whether a diagnosis is earned (a claim that fails, not an inconclusive one; the one rule
+  :func:`decisive_failure`, which :func:`construction_decides` reads too);
   :func:`timing_diagnosis` -- why a speed claim fails (a ``setting`` rescue only on at least
   :data:`MIN_RESCUE_REPLICATES` replicates, :func:`rescue_replicates`), :func:`short_run_note` -- a speed-up that
   the run's length may decide (:func:`speedup_by_step`), or one measured over the paper's whole run;
@@ -34,11 +35,14 @@ bootstrap resample of their replicates) and returns a boolean:
   decide it opposite ways, each decisively, :func:`construction_decides`);
 * :func:`ll_at_paper_level` -- Table 2's level: every rule's train log-likelihood at its selected iterate
   within ``slack`` of the paper's range;
+* :func:`better_outcome` -- Table 3's "better than line search" (C3.7), three-valued (:data:`ADAPTIVE_BETTER`: a column
+  read by C3.1's rule, :func:`column_compares_nothing`; never a vacuous hold), a decisive failure on our line search held
+  against the authors' swapped in alone by a paired test (:func:`line_search_decides`, :func:`swapped_pair`);
 * :func:`adaafw_leads` -- Table 3: AdaAFW has the best test AUROC and train log-likelihood, read as the table shows it
   (tied-best, :func:`adaafw_best`, and a lead over Predefined and line search; :data:`BEST_CHOSEN`, the other readings
   :func:`adaafw_best_at`), its power :func:`lead_power`;
   :func:`best_compares_nothing` -- where it compares nothing (every rule tied on a column it would hold through, or
-  every selected iterate plain VI): not measured;
+  every selected iterate plain VI): not measured; :func:`authors_rows_gate` -- its text names its -authors- rows' gate;
 * the regime: :func:`boosting_gains` (each rule's gain over plain VI on the ELBO or on Table 3's train log-likelihood),
   :func:`in_regime` (a step-rule claim decided only where some rule gains, :func:`regime_open`: beyond
   :func:`regime_threshold` standard errors for the family of :func:`regime_tests`, at the iterates of :data:`REGIME_AT`;
@@ -50,11 +54,14 @@ bootstrap resample of their replicates) and returns a boolean:
   map on a stand-in whose row count is ruled out earns nothing (:func:`paper_on_stand_in`);
 * C3.5's row-count check: :func:`work_ratios`, :func:`rows_effect`, :func:`rows_diagnosis` (``stand-in`` only where the
   paper's row count could explain the gap), :func:`components_for_ratio`, :func:`reading_beside` (the looser readings
-  of "our approach" under which it holds, named beside its diagnosis), its cost unit read again with one cost per
-  iteration shared by every rule, fitted to Table 3's line-search ratio (:func:`shared_cost`,
-  :func:`shared_cost_in_range`, :func:`cost_unit_decides`: inconclusive, reading, where the two units decide it
-  opposite ways); our AdaFW's fallbacks:
+  of "our approach" under which it holds, named beside its diagnosis); decided on the count of the step-size work,
+  Table 3's times being the step-size selection alone (:data:`STEP_TIME_SOURCE`), each rule's component fit added to
+  its step-size seconds a reading beside, deciding nothing (:func:`fit_seconds`, :func:`fit_reading_beside`), as is one
+  cost per iteration fitted to Table 3's line-search ratio (:func:`shared_cost`); our AdaFW's fallbacks:
   :func:`full_step_fallbacks`;
+* the -common rows (C3.4 and C3.6 with common draws within each step): :func:`common_draws_work` and
+  :func:`common_draws_sentence` (each step's work taken apart), :func:`count_ties` and :func:`count_or_seconds` (decided
+  on the CPU seconds where the count ties line search with "our approach" by construction, the tie named);
 * the paper's own tables as readings: :func:`paper_reading` (the strictest reading of "our approach" Tables 2 and 3
   pass), :func:`paper_ranges` (Sec. 6.2's ranges as the two tables reach them);
 * the configuration around a speed-up: :func:`line_search_at_cap` (line search's work at fewer derivative calls,
@@ -87,7 +94,7 @@ import pandas as pd
 from scipy.stats import norm, rankdata
 
 from .._validation import check_callable, check_choice, check_choices, check_int, check_real, check_table
-from .boosting import GAIN_SE, POWER_SE, ROWS_CHECK_OPENS, ROWS_RULED_OUT, WithReadings, authors_cell, best_median_iterate, runs_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
+from .boosting import GAIN_SE, POWER_SE, ROWS_CHECK_OPENS, ROWS_RULED_OUT, ThreeValued, WithReadings, authors_cell, best_median_iterate, equal_inputs, runs_cell, by_method, elbo_by_rule, improves_on_vi, replicate_support, selected_is_plain_vi
 from .boosting_rules import ADAPTIVE
 from .claims import Unearned, readings, setting_text, verdict as verdict_of
 from .methods import label
@@ -550,12 +557,36 @@ def readings_turn(readings) -> bool:
     return len({r["verdict"] for r in readings} & {"holds", "fails"}) > 1
 
 
+def decisive_failure(test, records: pd.DataFrame) -> dict | None:
+    """The replicate support (:func:`~.boosting.replicate_support`, bootstrapped once) of ``test``'s failure on
+    ``records`` where it fails there decisively, at least 90 % of the resamples failing (:func:`~.support.supported_verdict`);
+    None where it holds on ``records`` or its failure is undecided (a :class:`~.support.Gated` test never fails
+    decisively: its support is the gate's; a :class:`~.boosting.ThreeValued` one fails only where its outcome is False,
+    a resample left undecided counting against the failure, :func:`_point_test`). The one rule of a decisive failure,
+    shared by :func:`fails_decisively` (is a diagnosis earned?) and :func:`construction_decides` (does a construction
+    split turn a failure?), which quotes the share it returns."""
+    check_callable("test", test)
+    if isinstance(test, ThreeValued):
+        if test.outcome(records) is not False:
+            return None
+    elif test(records):
+        return None
+    support = replicate_support(_point_test(test, records), records)
+    return support if supported_verdict(False, support) == "fails" else None
+
+
+def _point_test(test, records: pd.DataFrame):
+    """``test`` as its replicate support over ``records`` is to be bootstrapped: a :class:`~.boosting.ThreeValued` test
+    agreeing with its outcome on ``records`` (:meth:`~.boosting.ThreeValued.at`: an undecided resample counts for
+    neither verdict), any other as it is."""
+    return test.at(records) if isinstance(test, ThreeValued) else test
+
+
 def fails_decisively(test, records: pd.DataFrame) -> bool:
     """Does ``test`` fail on ``records`` with at least 90 % of the replicate resamples failing
-    (:func:`~.boosting.replicate_support`)? A diagnosis explains a claim that does not hold: on an ``inconclusive``
+    (:func:`decisive_failure`)? A diagnosis explains a claim that does not hold: on an ``inconclusive``
     verdict none is earned (a ``setting`` cell cannot rescue a claim that has not decisively failed)."""
-    check_callable("test", test)
-    return not test(records) and supported_verdict(False, replicate_support(test, records)) == "fails"
+    return decisive_failure(test, records) is not None
 
 
 def decisive_only(test, records: pd.DataFrame, diagnosis):
@@ -572,12 +603,13 @@ def decisive_only(test, records: pd.DataFrame, diagnosis):
 def undecided_note(test, records: pd.DataFrame) -> str:
     """A sentence for the text of a claim decided by ``test`` on ``records`` whose verdict its replicate support leaves
     undecided (fewer than 90 % of the resamples agreeing with the runs; :func:`~.boosting.replicate_support`): what would
-    decide it; empty where the support decides, or the test is a gate's."""
+    decide it; empty where the support decides, the test is a gate's, or a three-valued test is undecided on
+    ``records`` itself (the claim is then not measured)."""
     check_callable("test", test)
-    if isinstance(test, Gated):
+    if isinstance(test, Gated) or (isinstance(test, ThreeValued) and test.outcome(records) is None):
         return ""
     holds = bool(test(records))
-    support = replicate_support(test, records)
+    support = replicate_support(_point_test(test, records), records)
     if supported_verdict(holds, support) != "inconclusive":
         return ""
     share = support.get("fraction_holding")
@@ -599,56 +631,171 @@ DRAWS_AS_RUN = {"draws within a step": "fresh (the authors' code)"}
 DRAWS_COMMON = {"draws within a step": "common (fixed for the step)"}
 
 
-def _draw_cells(test, what: str, records: pd.DataFrame, common: pd.DataFrame) -> tuple[dict, dict, str]:
+def _draw_cells(test, what: str, records: pd.DataFrame, common: pd.DataFrame, common_test=None) -> tuple[dict, dict, str]:
     """The two cells of the draws' split: ``test`` as the authors' code runs the rules (``records``, construction
-    ``authors``) and with common draws within each step (``common``), each with its replicate support; and the
-    diagnosis text's opening (``what``, then each rule's work per run both ways)."""
+    ``authors``) and with common draws within each step (``common``; ``common_test`` there where given: the -common
+    row's own test, on the CPU seconds where the count ties by construction, :func:`count_or_seconds`), each with its
+    replicate support; and the diagnosis text's opening (``what``, then each rule's work per run both ways)."""
     text = (f"{what} Step-size work per run (evaluations of log p at a draw, each over every training row): "
             f"{_work_both_ways(records, common)}.")
+    if common_test is None:
+        common_test = test
+    else:
+        text += (" With common draws it is decided on the CPU seconds: the count ties there by construction (the "
+                 "-common row).")
     return (cell(DRAWS_AS_RUN, test(records), construction="authors", support=replicate_support(test, records)),
-            cell(DRAWS_COMMON, test(common), support=replicate_support(test, common)), text)
+            cell(DRAWS_COMMON, common_test(common), support=replicate_support(common_test, common)), text)
 
 
 def common_draws_work(records: pd.DataFrame, n_samples: int) -> dict:
     """Each rule's step-size work per step with common draws within each step (``ls_draws='fixed'``, ``reuse_samples=True``:
     one draw set per step, shared by the line search's derivative calls and by every rule's trials, ``log p`` at it
-    once; :mod:`~inferopt.boosting.problem`), taken apart (session 61's review C3d of the -common rows: line search's 25
-    calls collapsed to two passes while AdaAFW and AdaPFW stayed near 98,000, read as unequal reuse): ``{rule: {"step":
-    its mean work per step, "calls": its trials or derivative calls per step (``n_tries``), "gap": the gap's estimate
-    (the predefined step's work per step, which every rule takes), "vertex": the away vertex's estimate of the away and
-    pairwise rules (their ``argmax_grad_dotp``: ``n_samples`` draws per component held before the step, none for the
-    others), "draw_set": the rest, the step's one draw set, "per_call": ``draw_set / calls``}}``. Equal reuse shows as
-    the same ``draw_set`` whatever the number of calls."""
+    once; :mod:`~inferopt.boosting.problem`), taken apart step by step, each step keyed by its run (method, replicate)
+    and iteration (session 61's review C3d of the -common rows: line search's 25 calls collapsed to two passes while
+    AdaAFW and AdaPFW stayed near 98,000, read as unequal reuse; session 63: averaged over every step, a step that took
+    no trial, a fallback on a gap ``<= 0``, halved AdaAFW's draw set of 200 at the tiny scale, and the text said "one
+    draw set per step" all the same). Per step: the gap's estimate (the predefined step's work at the same replicate and
+    iteration, which every rule takes), the away vertex's (the away and pairwise rules' ``argmax_grad_dotp``:
+    ``n_samples`` draws per component held before the step, at every step; none for the others), and the rest, the
+    step's draw set (none on a step without a trial or derivative call). ``{rule: {"step": mean work per step, "gap",
+    "vertex", "draw_set": the rest, each a mean over every step; "tried": the share of steps with a trial or derivative
+    call; "tried_set": the mean draw set of those steps; "draw_sets": its distinct values over them (one value: one draw
+    set of that size at every step that tried); "untried": the mean rest of the steps without one (0 where nothing
+    else is drawn); "calls": the trials or derivative calls (``n_tries``) per step that tried; "per_call":
+    ``tried_set / calls``}}`` (the predefined step takes no trial: every part but its gap 0). Equal reuse shows as the
+    same single ``draw_sets`` value for every rule, whatever the number of calls."""
     check_table("records", records, ("method", "replicate", "iteration", "work_step", "n_tries", "n_components"))
     n_samples = check_int("n_samples", n_samples, low=1)
     held = records.sort_values("iteration").groupby(["method", "replicate"]).n_components.shift(1)
     steps = records.assign(held=held)[records.iteration >= 1]
     if "predefined" not in set(steps.method):
         raise ValueError(f"records must hold the predefined step's runs; got {sorted(set(steps.method))}")
-    gap = float(steps[steps.method == "predefined"].work_step.mean())
+    gaps = steps[steps.method == "predefined"].set_index(["replicate", "iteration"]).work_step
+    keys = pd.MultiIndex.from_arrays([steps.replicate, steps.iteration])
+    if not keys.isin(gaps.index).all():
+        raise ValueError("records must hold the predefined step's run at every replicate and iteration of the other rules'")
+    steps = steps.assign(gap=gaps.reindex(keys).to_numpy(), calls=steps.n_tries.fillna(0).to_numpy())
+    steps["vertex"] = np.where(steps.method.isin(CORRECTIVE), n_samples * steps.held, 0.0)
+    steps["rest"] = np.where(steps.method == "predefined", 0.0, steps.work_step - steps.gap - steps.vertex)
     out = {}
     for m, g in steps.groupby("method"):
-        step, calls = float(g.work_step.mean()), float(g.n_tries.fillna(0).mean())
-        vertex = float(n_samples * g.held.mean()) if m in CORRECTIVE else 0.0
-        rest = step - gap - vertex if m != "predefined" else 0.0
-        out[m] = {"step": step, "calls": calls, "gap": gap, "vertex": vertex, "draw_set": rest,
-                  "per_call": rest / calls if calls else 0.0}
+        tried = g[g.calls > 0]
+        tried_set = float(tried.rest.mean()) if len(tried) else 0.0
+        calls = float(tried.calls.mean()) if len(tried) else 0.0
+        out[m] = {"step": float(g.work_step.mean()), "gap": float(g.gap.mean()), "vertex": float(g.vertex.mean()),
+                  "draw_set": float(g.rest.mean()), "tried": float(len(tried) / len(g)), "tried_set": tried_set,
+                  "draw_sets": sorted({round(float(v), 6) for v in tried.rest}),
+                  "untried": float(g[g.calls == 0].rest.mean()) if (g.calls == 0).any() else 0.0,
+                  "calls": calls, "per_call": tried_set / calls if calls else 0.0}
     return out
 
 
+def _draw_sets_said(sets) -> str:
+    """A rule's draw sets over its steps that tried (:func:`common_draws_work`'s ``draw_sets``) in words."""
+    return f"one draw set of {sets[0]:.4g}" if len(sets) == 1 else f"draw sets of {sets[0]:.4g}-{sets[-1]:.4g}"
+
+
 def common_draws_sentence(work: dict) -> str:
-    """:func:`common_draws_work`'s parts in a -common row's words: the same reuse for every rule (one draw set per step)
-    and where the rules' totals part (the away vertex's estimate of the away and pairwise rules)."""
-    parts = "; ".join(f"{label(m)} {w['step']:.4g} = gap {w['gap']:.4g} + away vertex {w['vertex']:.4g} + draw set "
-                      f"{w['draw_set']:.4g} over {w['calls']:.3g} {'derivative calls' if m == 'line_search' else 'trials'} "
-                      f"({w['per_call']:.3g} a call)" for m, w in work.items() if m != "predefined")
-    return (" The reuse is the same for every rule: with common draws each takes one draw set per step, log p at it once, "
-            "shared by all of its trials or derivative calls, so a further trial or call costs no evaluation of log p; "
-            f"log p evaluations per step: {parts}. The totals part by the away vertex's estimate (Eq. (15), one per "
-            "component held, the authors' argmax_grad_dotp), the direction's work, which no reuse of the step's draws removes.")
+    """:func:`common_draws_work`'s table in a -common row's words, saying what it shows and no more: each rule's work per
+    step as its parts (gap, away vertex, draw set, each a mean over every step), the draw set of the steps that took a
+    trial or derivative call, its size and how many calls shared it, and the share of steps that took none; "the reuse is
+    the same for every rule" only where every rule's steps that tried drew one draw set of one size, else where it
+    differs; and where the rules' totals part (the away vertex's estimate of the away and pairwise rules)."""
+    if not isinstance(work, dict) or not work or not all(
+            isinstance(w, dict) and {"step", "gap", "vertex", "draw_set", "tried", "tried_set", "draw_sets", "untried",
+                                     "calls", "per_call"} <= set(w) for w in work.values()):
+        raise TypeError(f"work must be common_draws_work's mapping rule -> parts; got {work!r}")
+    rules = {m: w for m, w in work.items() if m != "predefined"}
+
+    def one(m, w):
+        call = "derivative call" if m == "line_search" else "trial"
+        said = (f"{label(m)} {w['step']:.4g} = gap {w['gap']:.4g} + away vertex {w['vertex']:.4g} + draw set "
+                f"{w['draw_set']:.4g}")
+        if not w["draw_sets"]:
+            return f"{said} (no step took a {call})"
+        share = "every step" if w["tried"] == 1.0 else f"the {100 * w['tried']:.3g} % of steps that took a {call}"
+        said += (f" ({_draw_sets_said(w['draw_sets'])} on {share}, shared by {w['calls']:.3g} {call}"
+                 f"{'' if w['calls'] == 1 else 's'} a step, "
+                 f"{w['per_call']:.3g} a {call}")
+        if w["tried"] < 1.0:
+            said += ("; none on the others, which took no " + call if abs(w["untried"]) < 1e-9
+                     else f"; {w['untried']:.4g} on the others, which took no {call}")
+        return said + ")"
+
+    sets = {tuple(w["draw_sets"]) for w in rules.values()}
+    same = len(sets) == 1 and len(next(iter(sets))) == 1
+    opening = (f" The reuse is the same for every rule: with common draws each step that takes a trial or derivative call "
+               f"takes {_draw_sets_said(next(iter(sets)))}, log p at it once, shared by all of its trials or derivative "
+               "calls, so a further trial or call costs no evaluation of log p" if same else
+               " The reuse is not the same for every rule: the steps that take a trial or derivative call take draw sets "
+               "of different sizes (" + "; ".join(f"{label(m)}: {_draw_sets_said(w['draw_sets'])}" if w["draw_sets"]
+                                                  else f"{label(m)}: none" for m, w in rules.items()) + ")")
+    corrective = [label(m) for m, w in rules.items() if w["vertex"] > 0]
+    parts = (" The totals part by the away vertex's estimate of " + " and ".join(corrective) + " (Eq. (15), one per "
+             "component held, the authors' argmax_grad_dotp), the direction's work, which no reuse of the step's draws "
+             "removes." if corrective else "")
+    return (f"{opening}; log p evaluations per step, each a mean over every step: "
+            + "; ".join(one(m, w) for m, w in rules.items()) + "." + parts)
 
 
-def draws_split(test, what: str, records: pd.DataFrame, common: pd.DataFrame) -> dict | None:
+def count_ties(records: pd.DataFrame, approach: str) -> dict:
+    """Where the count of log p evaluations ties line search with "our approach" (:data:`APPROACHES`, ``approach``) by
+    construction: each run's step-size work (``work_step`` summed over ``t >= 1``) per replicate, and the rules of the
+    reading (:func:`_approach_values` on the runs' means; ``"mean"``: the adaptive rules' mean, per replicate) whose work
+    equals line search's in every replicate (relative 1e-9). With common draws each rule takes the gap's estimates and one
+    draw set per step that tries (:func:`common_draws_work`), so line search and AdaFW, trying at every step, make the
+    same count in every run (C3.6-common at the paper scale: 16,000 = 16,000 a run, a ratio of 1 that the count creates,
+    not one the rules' work shows; session 63's re-read). ``{"approach", "tied": [names], "line_search": its mean work
+    per run, "values": {name: mean work per run}, "replicates"}``."""
+    check_table("records", records, ("method", "replicate", "iteration", "work_step"))
+    check_choice("approach", approach, APPROACHES)
+    runs = records[records.iteration >= 1].groupby(["method", "replicate"]).work_step.sum().unstack("method")
+    missing = [m for m in ("line_search", *ADAPTIVE) if m not in runs.columns]
+    if missing:
+        raise ValueError(f"records must hold line search's and every adaptive rule's runs; missing {missing}")
+    names = list(_approach_values(runs.mean(), approach))
+    per = {n: runs[list(ADAPTIVE)].mean(axis=1) if n == "mean" else runs[n] for n in names}
+    ls = runs["line_search"]
+    tied = [n for n, v in per.items() if bool(((v - ls).abs() <= 1e-9 * np.maximum(ls.abs(), 1.0)).all())]
+    return {"approach": approach, "tied": tied, "line_search": float(ls.mean()),
+            "values": {n: float(v.mean()) for n, v in per.items()}, "replicates": int(len(runs))}
+
+
+def count_or_seconds(test_at, cut, records: pd.DataFrame, approach: str) -> dict:
+    """The unit a -common row (C3.4-common, C3.6-common and their rows: the rules with common draws within each step)
+    is decided in: the count of log p evaluations (ours, rubric 4: ``test_at(records, cut)``) unless it ties line search
+    with "our approach" read as ``approach`` by construction (:func:`count_ties`), a tie the count creates and a
+    degenerate statistic (rubric: "ties by construction"); then the CPU seconds of the step-size selection
+    (``test_at(records, cut, cost="step_time")``, the seconds beside the count elsewhere), the count beside. Where the
+    seconds' replicate support leaves them undecided too, the row says it is degenerate on the count and undecided on
+    the seconds (the claim is then ``inconclusive`` by its support). ``{"test": the deciding test, "test_at": the same
+    unit at every reading, "unit": "count" | "seconds", "ties": count_ties', "text": the sentence for the row's text}``
+    (``text`` empty where the count decides)."""
+    check_callable("test_at", test_at)
+    ties = count_ties(records, approach)
+    if not ties["tied"]:
+        return {"test": partial(test_at, v=cut), "test_at": test_at, "unit": "count", "ties": ties, "text": ""}
+    on_seconds = lambda rec, v, cost="step_time": test_at(rec, v, cost="step_time")   # noqa: E731
+    test = partial(on_seconds, v=cut)
+    holds = bool(test(records))
+    decided = supported_verdict(holds, replicate_support(test, records)) != "inconclusive"
+    s = by_method(records)
+    seconds = "; ".join(f"{label(m) if m != 'mean' else 'the adaptive mean'} "
+                        f"{(s.loc[list(ADAPTIVE), 'step_time_mean'].mean() if m == 'mean' else s.loc[m, 'step_time_mean']):.3g} s"
+                        for m in ties["tied"])
+    text = (f" The count ties by construction: line search's {ties['line_search']:,.0f} log p evaluations per run equal "
+            + ", ".join(f"{label(n) if n != 'mean' else 'the adaptive mean'}'s {ties['values'][n]:,.0f}" for n in ties["tied"])
+            + f" in every one of the {ties['replicates']} replicates (\"our approach\" read as {approach}; with common draws "
+            "each rule takes the gap's estimates and one draw set per step that tries), a tie the count creates, so the "
+            "count cannot decide it: it is decided on the CPU seconds of the step-size selection instead (line search "
+            f"{s.loc['line_search', 'step_time_mean']:.3g} s per run; {seconds}), the count beside.")
+    if not decided:
+        text += (" The seconds do not decide it either: degenerate on the count and undecided on the seconds, nothing "
+                 "here decides it; what would decide it: more replicates on the seconds (90 % of the resamples agreeing).")
+    return {"test": test, "test_at": on_seconds, "unit": "seconds", "ties": ties, "text": text}
+
+
+def draws_split(test, what: str, records: pd.DataFrame, common: pd.DataFrame, *, common_test=None) -> dict | None:
     """The ``construction`` diagnosis of a speed claim decided by ``test`` whose verdict turns with how the draws within a
     step are taken: the cell as the authors' code runs the rules (``records``: every adaptive trial and every derivative
     call of the line search on fresh draws, ``ls_draws='authors'``) and the cell with common draws within each step
@@ -657,10 +804,14 @@ def draws_split(test, what: str, records: pd.DataFrame, common: pd.DataFrame) ->
     :func:`~.verdict_map.cell`), whichever holds; None where they agree or either is undecided (an undecided cell
     decides nothing, as an ``inconclusive`` reading turns nothing, :func:`readings_turn`). The paper does not say
     whether its line search or its trials reuse draws within a step, so the two samplings are two readings of its
-    construction. ``what`` opens the text, then each rule's work per run both ways (:func:`_draw_cells`)."""
+    construction. ``what`` opens the text, then each rule's work per run both ways (:func:`_draw_cells`). ``common_test``:
+    the common cell's test where it is not ``test`` (the -common row's, :func:`count_or_seconds`: on the CPU seconds
+    where the count ties by construction, so that the split never rests on a tie the count creates)."""
     check_callable("test", test)
+    if common_test is not None:
+        check_callable("common_test", common_test)
     check_table("common", common, _COMMON_COLUMNS)
-    return _split(*_draw_cells(test, what, records, common))
+    return _split(*_draw_cells(test, what, records, common, common_test))
 
 
 def _split(as_run: dict, fixed: dict, text: str) -> dict | None:
@@ -673,7 +824,7 @@ def _split(as_run: dict, fixed: dict, text: str) -> dict | None:
             "verdict rests on how the draws are taken.", "evidence": {"sweep": [as_run, fixed]}}
 
 
-def draws_decide(test, what: str, records: pd.DataFrame, common: pd.DataFrame):
+def draws_decide(test, what: str, records: pd.DataFrame, common: pd.DataFrame, *, common_test=None):
     """``(test, diagnosis)`` of a speed claim (C3.4, C3.6 and their rows) whose paper does not fix how the draws within a
     step are taken: where the two samplings decide it opposite ways (:func:`draws_split`: fresh draws as the authors'
     code runs the rules, ``records``, against common draws, ``common``, each decisive), a :class:`~.support.Gated` test
@@ -681,8 +832,9 @@ def draws_decide(test, what: str, records: pd.DataFrame, common: pd.DataFrame):
     verdict that turns within reasonable readings of an open construction choice (session 48's review: C3.4 held at
     208,000 log p evaluations of line search against 74,800 on the adaptive mean, and reversed at 16,000 against 70,700
     with common draws). Else ``(test, None)``: holding both ways it holds, failing both ways it fails, and the caller's
-    diagnosis (:func:`timing_diagnosis`) stands."""
-    split = draws_split(test, what, records, common)
+    diagnosis (:func:`timing_diagnosis`) stands. ``common_test``: the common side's test where it is not ``test``
+    (:func:`draws_split`)."""
+    split = draws_split(test, what, records, common, common_test=common_test)
     if split is None:
         return test, None
     as_run, fixed = split["evidence"]["sweep"]
@@ -1335,6 +1487,115 @@ def line_search_differences(records: pd.DataFrame) -> dict:
     return {(m, c): float(s.loc[m, f"{c}_mean"] - s.loc["line_search", f"{c}_mean"]) for m in ADAPTIVE for c in BEST_COLUMNS}
 
 
+#: the construction a paired test of C3.7 swaps in (:func:`line_search_decides`): line search as the authors' code runs it
+SWAPPED_ARM = "the authors' line search swapped in alone"
+
+
+def _outcome_of(test, records: pd.DataFrame):
+    """``test``'s outcome on ``records``: a :class:`~.boosting.ThreeValued` test's three values, any other's boolean."""
+    return test.outcome(records) if isinstance(test, ThreeValued) else bool(test(records))
+
+
+def swapped_pair(records: pd.DataFrame, swapped: pd.DataFrame) -> pd.DataFrame:
+    """``records`` (our construction) and ``swapped`` (the same runs with line search's alone replaced by the authors',
+    on the same replicate seeds: :func:`~.boosting_rules.with_rules` with ``rules=("line_search",)``) in one table,
+    the column ``arm`` naming each (``"ours"``, :data:`SWAPPED_ARM`), so that a bootstrap over its replicates resamples
+    the two constructions together, paired by replicate. ``ValueError`` where they are no such pair: inputs not equal
+    (:func:`~.boosting.equal_inputs`: other replicates, lengths or plain VI ``q_0``), other rules, or a rule other
+    than line search whose runs differ."""
+    check_table("records", records, ("method", "replicate", "iteration", "train_ll", "test_auroc", "elbo_eval"))
+    check_table("swapped", swapped, ("method", "replicate", "iteration", "train_ll", "test_auroc", "elbo_eval"))
+    why = equal_inputs(records, swapped)
+    if why is not None:
+        raise ValueError(f"swapped must hold records' runs with line search's alone swapped, on equal inputs: {why}")
+    if set(records.method) != set(swapped.method) or "line_search" not in set(records.method):
+        raise ValueError(f"swapped must hold the rules of records ({sorted(set(records.method))}), line search among them; "
+                         f"got {sorted(set(swapped.method))}")
+    cols = ["method", "replicate", "iteration", "train_ll", "test_auroc", "elbo_eval"]
+    rest = [r[r.method != "line_search"][cols].sort_values(cols[:3]).reset_index(drop=True) for r in (records, swapped)]
+    if not rest[0].equals(rest[1]):
+        raise ValueError("swapped must differ from records in line search's runs alone (another rule's runs differ)")
+    return pd.concat([records.assign(arm="ours"), swapped.assign(arm=SWAPPED_ARM)], ignore_index=True)
+
+
+def _arms(test, pair: pd.DataFrame) -> tuple:
+    """``test``'s outcomes on the two arms of a :func:`swapped_pair` table (or a resample of it): ``(ours, swapped)``."""
+    return tuple(_outcome_of(test, pair[pair.arm == a].drop(columns="arm")) for a in ("ours", SWAPPED_ARM))
+
+
+def _swap_difference(pair: pd.DataFrame) -> dict:
+    """Each column's paired difference between the constructions in every adaptive rule's difference from line search
+    (``rule − theirs`` less ``rule − ours``: our line search's mean at its selected iterate less the authors'), per
+    column of :data:`BEST_COLUMNS`."""
+    s = {a: by_method(pair[pair.arm == a].drop(columns="arm")) for a in ("ours", SWAPPED_ARM)}
+    return {c: float(s["ours"].loc["line_search", f"{c}_mean"] - s[SWAPPED_ARM].loc["line_search", f"{c}_mean"])
+            for c in BEST_COLUMNS}
+
+
+def line_search_decides(test, records: pd.DataFrame, swapped: pd.DataFrame, diagnosis, *, what: str = ""):
+    """``(test, diagnosis)`` of C3.7 (Table 3's "better than line search", decided on our construction: our line search,
+    :data:`LS_OURS` of the notebook) where ``test`` fails decisively on ``records`` (:func:`decisive_failure`): the
+    failure held against line search as the authors' code runs it swapped in alone (``swapped``: our adaptive rules, the
+    same replicates; :func:`swapped_pair`), by a paired test of the difference between the two constructions, the
+    replicates resampled whole with both constructions in them (:func:`~.boosting.replicate_support`). Session 63 (the
+    re-read of branch c3fix62): a ``construction`` diagnosis is not earned because the authors' -authors- rows are
+    merely undecided (they held in 50 % and 56 % of their resamples at the paper scale); it is earned only by this test:
+
+    * the swap turns it (fails with ours, holds with theirs: :func:`_arms` ``(False, True)``) in at least 90 % of the
+      paired resamples: a :class:`~.support.Gated` test, so the claim is ``inconclusive`` (construction), both verdicts
+      reported (as C3.2's split, :func:`construction_decides`);
+    * it fails with theirs too (``(False, False)``) in at least 90 % of them: the line search is not the cause;
+      ``test`` and ``diagnosis`` as given (e.g. the map's ``stand-in``, :func:`ours_fails_on_stand_in`), a sentence
+      saying so added;
+    * else a :class:`~.support.Gated` test and no diagnosis: ``inconclusive``, with the shares and what would decide it
+      (more replicates of both constructions on the same seeds).
+
+    Each construction's paired difference (our line search's mean less the authors', per column, with its 5-95 %
+    interval) is in the text. A claim that holds, or fails undecided, is returned as given (:func:`decisive_only` takes
+    its diagnosis away). ``what`` opens a diagnosis's text."""
+    check_callable("test", test)
+    pair = swapped_pair(records, swapped)
+    failure = decisive_failure(test, records)
+    if failure is None:
+        return test, diagnosis
+    seen = {}
+
+    def arms(t):       # each resample's two outcomes once (the same resamples, seed 0, for every share below)
+        key = int(pd.util.hash_pandas_object(t, index=False).sum())
+        if key not in seen:
+            seen[key] = _arms(test, t)
+        return seen[key]
+
+    turns = replicate_support(lambda t: arms(t) == (False, True), pair)["fraction_holding"]
+    keeps = replicate_support(lambda t: arms(t) == (False, False), pair)["fraction_holding"]
+    point = _outcome_of(test, swapped)
+    theirs = replicate_support(lambda t: arms(t)[1] is True if point is not False else arms(t)[1] is not False, pair)
+    diff = bootstrap_intervals(_swap_difference, pair)
+    held = 100 * failure["fraction_holding"]
+    theirs_said = {True: "holds", False: "fails", None: "is undecided"}[point]
+    numbers = ("; our line search's mean less the authors' at the selected iterates, paired by replicate [value, 5 %, 95 "
+               "%]: " + "; ".join(f"{BEST_COLUMNS[c]} {v[0]:+.3g} [{v[1]:+.3g}, {v[2]:+.3g}]" for c, v in diff.items()))
+    shares = (f"the authors' line search swapped in alone (our adaptive rules, the same replicates) turns it in "
+              f"{100 * turns:.0f} % of the paired resamples and leaves it failing in {100 * keeps:.0f} %")
+    evidence = {"paired test, line search swapped alone": {"turns": turns, "keeps failing": keeps,
+                                                           "ours less theirs": diff},
+                "sweep": [cell({"line search": "ours"}, False, support=failure),
+                          cell({"line search": SWAPPED_ARM}, point, support=theirs, construction="authors")]}
+    if turns >= MIN_SUPPORT:
+        text = (f"{what} It fails with our line search, decisively ({held:.0f} % of replicate resamples hold), and "
+                f"{theirs_said} with {SWAPPED_ARM}: {shares}{numbers}. The line search decides the verdict; each "
+                "construction is reported with its own verdict (the -authors- rows: the authors' rules and line search).")
+        return (Gated(f"the verdict turns with the line search alone: it fails with ours, decisively ({held:.0f} % of "
+                      f"replicate resamples hold), and {shares}{numbers}. What would decide it: the line search the "
+                      "paper's runs used"), {"kind": "construction", "text": text.strip(), "evidence": evidence})
+    if keeps >= MIN_SUPPORT:
+        return test, _with_sentence(diagnosis, f" The line search is not the cause: {shares}{numbers}.")
+    return (Gated(f"it fails with our line search, decisively ({held:.0f} % of replicate resamples hold), but the paired "
+                  f"test of the two constructions with the line search swapped alone decides neither way: {shares} (90 % "
+                  f"needed either way){numbers}. What would decide it: more replicates of both constructions on the same "
+                  "seeds, until 90 % of the paired resamples agree that the swap turns it or that it does not"), None)
+
+
 #: why Table 3's between-rule comparisons (C3.7 and its rows) are not gated on the gain over plain VI (session 46's review)
 TABLE_NOTE = (" Not gated by the regime: Table 3 compares the rules with one another at their selected iterates, not with "
               "plain VI (as Fig. 1's curves, C3.2 and C3.8, are not). C3.1, on the same table, is gated on its axis: its "
@@ -1358,7 +1619,7 @@ RANKING_DECIDE = "a greedy step and start whose components raise the ELBO"
 
 
 def table_claim(exp, id_: str, text: str, test, records: pd.DataFrame, *, labels: dict | None = None,
-                regime: dict | None = None, **kw):
+                regime: dict | None = None, swapped: pd.DataFrame | None = None, **kw):
     """A claim comparing the step rules with one another on Table 3's columns at their selected iterates (C3.7 and its
     rows: ``test`` :func:`adaptive_better_than_line_search`), decided on ``records`` whatever the rules gain over plain
     VI (:data:`TABLE_NOTE`; session 46's review: the plain-VI gate decided C3.7-authors, not the comparison), its support
@@ -1371,18 +1632,40 @@ def table_claim(exp, id_: str, text: str, test, records: pd.DataFrame, *, labels
     over plain VI beyond the family's threshold, boosting lowering the ELBO, the claim is ``inconclusive`` with
     :func:`regime_reason` and what would decide it (:data:`RANKING_DECIDE`), no diagnosis, and the ranking's verdict as
     measured beside, deciding nothing (session 55's review of C3.1: decided where each component lowered the ELBO).
-    ``kw``: the rest of ``exp.claim``'s keywords."""
+    A :class:`~.boosting.ThreeValued` test (C3.7's :data:`ADAPTIVE_BETTER`) is ``not measured`` where its outcome on
+    ``records`` is None (its reason ``tie``'s, e.g. :func:`better_compares_nothing`), else decided and resampled agreeing
+    with its outcome (an undecided resample counts for neither verdict). ``swapped`` (C3.7, decided on our line search:
+    the same runs with the authors' line search swapped in alone): a decisive failure is held against it by a paired test
+    (:func:`line_search_decides`), inconclusive (construction) where the swap turns it in 90 % of the paired resamples,
+    the given diagnosis kept where it fails with theirs too in 90 %, else inconclusive with what would decide it; the
+    comparison as measured beside where it is gated so. ``kw``: the rest of ``exp.claim``'s keywords."""
     check_callable("test", test)
     if isinstance(test, Gated):
         raise TypeError(f"test must decide the comparison itself, not a gate's placeholder; got {test!r}")
     if regime is not None and not (isinstance(regime, dict) and regime):
         raise TypeError(f"regime must be None or a non-empty mapping start -> boosting_gains on the ELBO; got {regime!r}")
+    given, complete = test, set(records.method) >= {"predefined", "line_search", *ADAPTIVE}
+    if isinstance(given, ThreeValued) and complete:
+        tie = kw.pop("tie", None)
+        kw["tie"] = lambda r: (None if tie is None else tie(r)) or (
+            None if given.outcome(r) is not None else "the comparison decides nothing on these runs")
+        test = given.at(records) if given.outcome(records) is not None else given
+    if swapped is not None and regime is not None:
+        raise ValueError("give swapped (C3.7's paired test of the line search) or regime (a gated ranking), not both")
     labels = labels or {}
     shown = {}
     if set(records.method) >= {"line_search", *ADAPTIVE} and not selected_is_plain_vi(records):
         shown = {f"{BEST_COLUMNS[c]} minus line search [value, 5 %, 95 % over replicate resamples], {labels.get(m, m)}": v
                  for (m, c), v in bootstrap_intervals(line_search_differences, records).items()}
     measured = {**kw.pop("measured", {}), **shown}
+    if (swapped is not None and complete and not selected_is_plain_vi(records) and _outcome_of(given, records) is not None
+            and not (kw.get("tie") and kw["tie"](records))):
+        gate, diagnosis = line_search_decides(given, records, swapped, kw.pop("diagnosis", None))
+        if isinstance(gate, Gated):
+            said, beside = _gated_as_measured(test, records, "comparison", "the paired test of the line search")
+            text, measured = text + said, measured | beside
+            test = gate
+        kw["diagnosis"] = diagnosis
     if regime is None:
         return claim_on_runs(exp, id_, text + TABLE_NOTE, test, records, on_table=True, measured=measured, **kw)
     gate, diagnosis = in_regime(test, kw.pop("diagnosis", None), regime, decide=RANKING_DECIDE)
@@ -1448,6 +1731,42 @@ def axis_table_claim(exp, id_: str, text: str, test, records: pd.DataFrame, *, r
     return claim_on_runs(exp, id_, text + AXIS_RANKING_NOTE, gate, records, on_table=True, measured=measured, diagnosis=diagnosis, **kw)
 
 
+def authors_rows_gate(rows: dict, diagnosis=None) -> str:
+    """C3.1's sentence naming its -authors- rows' gate (session 63's re-read of branch c3fix62: C3.1's ``construction``
+    was not earned there; its -authors- rows are inconclusive only because their own gate on Table 3's axis shuts, while
+    the verdict map's cells of the authors' construction, decided ungated, fail at the paper scale). ``rows``: each
+    measured -authors- row's id -> ``(regime_ll, elbo)`` as :func:`axis_table_claim` gates it (:func:`in_regime` on the
+    train log-likelihood, :func:`regime_agrees`); a row not measured (it compares nothing) is not given. ``diagnosis``:
+    C3.1's verdict-map diagnosis (a mapping or :class:`~.claims.Unearned`; None: none), whose cells of the authors'
+    construction are named with their verdicts and supports. Empty where no row's gate shuts. Says nothing C3.1 decides
+    by: C3.1's verdict and diagnosis are its own runs' (the ``stand-in`` diagnosis, its power stated)."""
+    if not isinstance(rows, dict) or not all(isinstance(k, str) and isinstance(v, tuple) and len(v) == 2
+                                             for k, v in rows.items()):
+        raise TypeError(f"rows must map each -authors- row's id to (regime_ll, elbo); got {rows!r}")
+    shut = {}
+    for row, (ll, elbo) in rows.items():
+        if isinstance(in_regime(ADAAFW_BEST, None, ll, axis="train_ll", elbo=elbo)[0], Gated):
+            shut[row] = ("no rule's train log-likelihood gain over plain VI at the last iterate beyond the family's "
+                         "threshold" if not regime_open(ll, REGIME_AT["train_ll"]) else
+                         "the ELBO moves opposite to the train log-likelihood's gain beyond the family's threshold")
+    if not shut:
+        return ""
+    evidence = diagnosis.evidence if isinstance(diagnosis, Unearned) else (
+        diagnosis.get("evidence") if isinstance(diagnosis, dict) else None)
+    cells = [c for c in (evidence or {}).get("sweep", ()) if c.get("construction") == "authors"]
+    said = "; ".join(f"{setting_text(c['setting'])}: {c['verdict']}"
+                     + (f", {100 * c['support']:.0f} % of resamples hold" if c.get("support") is not None else "")
+                     for c in cells)
+    text = (f" Its -authors- rows ({', '.join(shut)}) are inconclusive because their own gate on Table 3's axis shuts ("
+            + "; ".join(f"{r}: {w}" for r, w in shut.items()) + ")")
+    if not cells:
+        return text + ", not because the authors' construction holds."
+    if any(c.get("verdict") == "holds" for c in cells):
+        return text + f"; the verdict map's cells of their construction, decided ungated: {said}."
+    return (text + ", not because the authors' construction holds: the verdict map's cells of their construction, "
+            f"decided ungated, do not hold ({said}).")
+
+
 def first_step_sentence(first_step: dict) -> str:
     """The first-step check in a claim's words (``first_step``: :func:`~.boosting.first_step_gain`, per greedy
     construction the best ELBO gain over plain VI of any weight ``γ > 0``, on common random numbers, with its standard
@@ -1464,7 +1783,8 @@ def construction_decides(test, records: pd.DataFrame, diagnosis):
     """``(test, diagnosis)`` of a claim decided on our construction (C3.2: our line search and our adaptive rules) whose
     verdict map's ``diagnosis`` is a ``construction`` split with its halves (:func:`~.boosting.diagnose_step_rules` given
     ``ours``: ``evidence["halves"]``, :func:`~.boosting.halves_diagnosis`). Where ``test`` fails decisively on
-    ``records`` (as :func:`fails_decisively`, its replicate support bootstrapped once and quoted) and a cell of the authors' construction (``"construction": "authors"``) holds
+    ``records`` (:func:`decisive_failure`, the rule :func:`fails_decisively` reads, its replicate support bootstrapped once and
+    quoted) and a cell of the authors' construction (``"construction": "authors"``) holds
     decisively (:func:`~.verdict_map.decisive`), a :class:`~.support.Gated` test whose reason names the split and the
     half that turns it (every such cell named with its share), the diagnosis kept: the claim is ``inconclusive`` (construction), both verdicts reported (rubric
     3: a baseline as its authors ran it, or both, each with its own verdict; session 60's review C3c of C3.2: with our
@@ -1476,10 +1796,10 @@ def construction_decides(test, records: pd.DataFrame, diagnosis):
     evidence = (diagnosis.get("evidence") or {}) if split else {}
     theirs = [c for c in evidence.get("sweep", ()) if c.get("construction") == "authors" and c.get("verdict") == "holds"
               and decisive(c)]
-    if "halves" not in evidence or not theirs or test(records):
+    if "halves" not in evidence or not theirs:
         return test, diagnosis
-    support = replicate_support(test, records)     # once: the decisive failure and its share (re-read 60, item 1)
-    if supported_verdict(False, support) != "fails":
+    support = decisive_failure(test, records)     # once: the decisive failure and its share (re-read 60, item 1)
+    if support is None:
         return test, diagnosis
     halves = [c["setting"]["construction"] for c in evidence["halves"] if c["verdict"] == "holds"]
     turns = (f"swapping in one half alone turns it ({'; '.join(halves)}: holds)" if halves
@@ -1548,7 +1868,7 @@ def shared_cost(records: pd.DataFrame, paper_ratio: float) -> dict:
     and every rule's ratio with ``K`` added to each: ``{"per_run": K, "per_iteration": K / iterations, "ratios": {rule:
     (W_rule + K) / (W_pre + K)}}`` (:func:`~.boosting.by_method`'s mean work per run). A note beside C3.5, deciding
     nothing: line search's side of the range holds by construction (session 61's review C3d; :func:`fit_seconds` is the
-    measured reading that may turn it, :func:`cost_unit_decides`)."""
+    measured reading, beside too, :func:`fit_reading_beside`)."""
     paper_ratio = check_real("paper_ratio", paper_ratio, low=1.0, low_open=True)
     check_table("records", records, ("method", "replicate", "iteration", "work_step"))
     work = by_method(records).step_work_mean
@@ -1566,7 +1886,8 @@ def fit_seconds(records: pd.DataFrame) -> dict:
     selection's (``time_step``), per run: ``{"fit_per_iteration": {rule: mean seconds of its component fit per
     iteration}, "ratios": {rule: (its step seconds + fit seconds per run) / the predefined step's}}``. Every rule runs
     the same greedy step, so the fit is the widest cost they share (the whole iteration but its evaluation), with no free
-    parameter."""
+    parameter. Table 3 times the step-size selection alone (:data:`STEP_TIME_SOURCE`), so this reading stands beside C3.5
+    and C3.6, deciding nothing (:func:`fit_reading_beside`)."""
     check_table("records", records, ("method", "replicate", "iteration", "time_step", "time_greedy"))
     steps = records[records.iteration >= 1]
     per_run = steps.groupby(["method", "replicate"])[["time_step", "time_greedy"]].sum().groupby("method").mean()
@@ -1583,10 +1904,18 @@ def fit_seconds_in_range(records: pd.DataFrame, bounds, approach: str = "every")
     return ratios_in_range(fit_seconds(records)["ratios"], bounds, approach)
 
 
-#: C3.5's two readings of its cost unit (:func:`cost_unit_decides`), each a cell of its split
-COST_COUNT = {"cost unit": "evaluations of log p (ours, rubric 4)"}
+#: the setting of :func:`fit_reading_beside`'s cell: the step-size selection's seconds with each rule's component fit added
 COST_FIT = {"cost unit": "CPU seconds of the step-size selection plus the iteration's component fit (the greedy step every "
                          "rule runs), each measured in the runs"}
+
+#: what Table 3's "Time (in s)" times, as the authors' code times it (C3.5, C3.6 and their rows are decided on it)
+STEP_TIME_SOURCE = ("Table 3's \"Time (in s)\" is the step-size selection alone: the authors' blr script "
+                    "(ratschlab/adaptive-stepsize-boosting-bbvi 7768b4f, scripts/bayesian_logistic_regression.py) sets "
+                    "total_time = 0. (l. 171), times the component fit (ll. 172-187) but never adds it (l. 189 commented "
+                    "out, \"# compute only step size selection time\"), and times only the step-size call between "
+                    "start_step_time and end_step_time (ll. 204-245), written to times.csv (l. 270) and averaged per "
+                    "iteration over iterations and seeds by plots/plot_runs.py (ll. 426-439); their clock is wall time, "
+                    "ours CPU time")
 
 
 def _with_sentence(diagnosis, sentence: str):
@@ -1597,67 +1926,99 @@ def _with_sentence(diagnosis, sentence: str):
     return dict(diagnosis, text=diagnosis["text"] + sentence) if isinstance(diagnosis, dict) else diagnosis
 
 
-def _between(count, fit, bounds, approach: str) -> str:
-    """C3.5's sentence where "our approach" lies above its range on the count (``count``: rule -> ratio) and below it with
-    the whole component fit shared (``fit``, :func:`fit_seconds`' ratios): a shared cost between the two, measured by
-    nothing here, would bring it inside; empty otherwise."""
-    above = all(v > bounds[1] for v in _approach_values(count, approach).values())
-    below = all(v < bounds[0] for v in _approach_values(fit, approach).values())
-    if not (above and below):
-        return ""
-    return (" The count puts \"our approach\" above its range and the whole component fit shared puts it below: a shared "
-            "cost between the two would bring it inside, but none such is measured here (the one fitted to Table 3's "
-            "line-search ratio is a note beside, deciding nothing).")
-
-
-def cost_unit_decides(test, records: pd.DataFrame, diagnosis, *, bounds, approach: str):
-    """``(test, diagnosis)`` of C3.5 (and its row), decided by ``test`` on the count of log p evaluations (ours,
-    hardware-neutral), read again with the cost every rule shares measured (:func:`fit_seconds`: each rule's component
-    fit added to its step-size seconds; :func:`fit_seconds_in_range` at ``bounds`` and ``approach``): the paper's ratios
-    are seconds, which may charge every rule a cost per iteration the count does not see. Where the two decide it
-    opposite ways, each decisively (their cells' replicate support, :func:`~.verdict_map.cell`), a
-    :class:`~.support.Gated` test naming the turn and a ``reading`` diagnosis, both verdicts and the measured cost in
-    its text and evidence (``diagnosis``, the count's own, kept there): the claim is ``inconclusive`` (reading). Else
-    ``test`` and ``diagnosis`` with a sentence giving the measured reading's ratios and verdict: the count decides, the
-    step-size CPU seconds beside (session 61's review C3d: the reading that turned it was a cost fitted to Table 3's
-    line-search ratio, one free parameter; a fitted cost is a note beside, deciding nothing)."""
-    check_callable("test", test)
+def fit_reading_beside(records: pd.DataFrame, diagnosis, *, bounds, approach: str) -> tuple:
+    """C3.5's (and its row's) step-plus-fit reading, beside its verdict and deciding nothing: ``(diagnosis, sentence,
+    measured)``. C3.5 is decided on the count of the step-size selection's work (ours, hardware-neutral), its CPU seconds
+    beside, because Table 3's times are the step-size selection alone (:data:`STEP_TIME_SOURCE`; settled by session 63's
+    findings: review C3f's "off-target" was wrong, re-read 61 right). Each rule's component fit added to its step-size
+    seconds (:func:`fit_seconds`, :func:`fit_seconds_in_range` at ``bounds`` and ``approach``) is a reading of another
+    quantity than Table 3's: its ratios, its verdict and its replicate support are given in ``sentence`` (for the
+    claim's text; added to ``diagnosis``'s text, which is otherwise returned as given) and ``measured`` (the claim's
+    numbers), never turning the claim (session 61's cost_unit_decides made the claim inconclusive, reading, where the two
+    units decided it opposite ways, each decisively; removed)."""
+    if not isinstance(bounds, (list, tuple)) or len(bounds) != 4:
+        raise TypeError(f"bounds must be [adaptive low, high, line search low, high]; got {bounds!r}")
+    bounds = [check_real("bounds", b) for b in bounds]
+    check_choice("approach", approach, APPROACHES)
     fit = fit_seconds(records)
     at = partial(fit_seconds_in_range, bounds=bounds, approach=approach)
-    count = cell(COST_COUNT, test(records), support=replicate_support(test, records))
-    measured = cell(COST_FIT, at(records), support=replicate_support(at, records))
+    reading = cell(COST_FIT, at(records), support=replicate_support(at, records))
     per_iteration = fit["fit_per_iteration"].values()
-    numbers = (f"with each rule's own component fit (the greedy step, {min(per_iteration):.3g}-{max(per_iteration):.3g} CPU s "
-               "per iteration, measured) added to its step-size seconds, the ratios to the predefined step are "
-               + ", ".join(f"{label(m)} {fit['ratios'][m]:.3g}x" for m in ("line_search", *ADAPTIVE))
-               + " (\"our approach\": " + ", ".join(f"{label(m) if m != 'mean' else 'their mean'} {v:.3g}x"
-                                                   for m, v in _approach_values(fit["ratios"], approach).items())
-               + f"; the ranges {bounds[0]:g}-{bounds[1]:g}x and {bounds[2]:g}-{bounds[3]:g}x)")
-    said = lambda c: f"{c['verdict']} ({100 * c['support']:.0f} % of replicate resamples hold)"   # noqa: E731
-    if {count["verdict"], measured["verdict"]} != {"holds", "fails"}:
-        return test, _with_sentence(diagnosis, f" Read with the cost every rule shares measured, {numbers}, it "
-                                               f"{measured['verdict']}: the cost unit does not turn it, and the count decides."
-                                    + _between(by_method(records).step_work_ratio, fit["ratios"], bounds, approach))
-    text = (f"The cost unit decides it. On the count of log p evaluations (ours: the dominant work, hardware-neutral) it "
-            f"{said(count)}. The paper's ratios are seconds (Table 3's), which may charge every rule a cost per iteration "
-            f"that the count does not see: {numbers}, it {said(measured)}. The paper's times are not broken down, so the "
-            "verdict turns within two readings of its unit, each measured here."
-            + (f" On the count alone its diagnosis was {diagnosis['kind']} (kept in the evidence)."
-               if isinstance(diagnosis, dict) else ""))
-    evidence = {"sweep": [count, measured], "measured cost": fit} | (
-        {"on the count alone": diagnosis} if isinstance(diagnosis, dict) else {})
-    return (Gated(f"the verdict turns with the cost unit: it {said(count)} on the count of log p evaluations (ours) and "
-                  f"{said(measured)} with each rule's component fit added to its step-size seconds (measured). What would "
-                  "decide it: the paper's step-size times broken down by what they charge"),
-            {"kind": "reading", "text": text, "evidence": evidence})
+    sentence = (" Beside, deciding nothing (Table 3 times the step-size selection alone, the authors' blr script at 7768b4f "
+                f"ll. 171-245): with each rule's own component fit (the greedy step, "
+                f"{min(per_iteration):.3g}-{max(per_iteration):.3g} CPU s per iteration, measured) added to its step-size "
+                "seconds, the ratios to the predefined step are "
+                + ", ".join(f"{label(m)} {fit['ratios'][m]:.3g}x" for m in ("line_search", *ADAPTIVE))
+                + " (\"our approach\": " + ", ".join(f"{label(m) if m != 'mean' else 'their mean'} {v:.3g}x"
+                                                    for m, v in _approach_values(fit["ratios"], approach).items())
+                + f"; the ranges {bounds[0]:g}-{bounds[1]:g}x and {bounds[2]:g}-{bounds[3]:g}x): it {reading['verdict']} "
+                f"there ({100 * reading['support']:.0f} % of replicate resamples hold).")
+    measured = ({f"CPU seconds ratio to predefined, the step-size selection plus the component fit (beside, deciding "
+                 f"nothing) {label(m)}": v for m, v in fit["ratios"].items()}
+                | {f"component fit CPU seconds per iteration (beside) {label(m)}": v
+                   for m, v in fit["fit_per_iteration"].items()}
+                | {"verdict with the component fit added (beside, deciding nothing)": reading["verdict"],
+                   "share of resamples where it holds with the component fit added": reading["support"]})
+    return _with_sentence(diagnosis, sentence), sentence, measured
+
+
+def better_outcome(records: pd.DataFrame) -> bool | None:
+    """Sec. 6.2 "This results in better AUROC and train log-likelihood" (than line search, Tables 2-3; C3.6's "as well as
+    better performance"; C3.7), three-valued: each adaptive rule's mean test AUROC and mean train log-likelihood at its
+    selected iterate (Table 3's protocol, :func:`by_method`) above line search's, on both columns (strictly: a tie is not
+    better). A column decides nothing where C3.1's rule says it compares nothing, the one rule for both claims on the
+    same columns (:func:`column_compares_nothing`, read by :func:`best_compares_nothing`): every rule tied with the best
+    within :data:`TIE_SE` combined standard errors, a band wider than Table 3's lead there; a tie within a narrower band
+    is evidence, and the column decides (session 63, review of C3.7: a tied column had decided nothing whatever its
+    band, where C3.1 reads a narrow tie as evidence). The conjunction read as C3.1 reads it (fails before undecided
+    before holds): False where an adaptive rule lies at or below line search on a column that compares; else None where
+    a column compares nothing (the claim holds on no column it cannot see, nor on none: never vacuously, ``all([])``);
+    else True."""
+    stats, undecided = _column_stats(records), False       # one by_method: it is resampled, both arms of a paired test
+    for c in BEST_COLUMNS:
+        mean, se = stats[c]
+        if _sees_nothing(mean, se, c):
+            undecided = True
+        elif not all(mean[m] > mean["line_search"] for m in ADAPTIVE):
+            return False
+    return None if undecided else True
 
 
 def adaptive_better_than_line_search(records: pd.DataFrame) -> bool:
-    """Sec. 6.2 "This results in better AUROC and train log-likelihood" (than line search, Tables 2-3; C3.6's "as well as
-    better performance"): each adaptive rule's mean test AUROC and mean train log-likelihood at its selected iterate
-    (Table 3's protocol, :func:`by_method`) above line search's, on both columns (strictly: a tie is not better)."""
-    s = by_method(records)
-    return bool(all(s.loc[m, c] > s.loc["line_search", c] for m in ADAPTIVE for c in ("test_auroc_mean", "train_ll_mean")))
+    """C3.7's test as a boolean: :func:`better_outcome` is True (each adaptive rule above line search on both columns of
+    Table 3, each column comparing by C3.1's rule); undecided is no hold (session 63: a resample where no column ranked
+    held by ``all([])``). Its claim and cells read it three-valued, :data:`ADAPTIVE_BETTER`."""
+    return better_outcome(records) is True
+
+
+#: C3.7's test as its claim, its verdict map and its -authors- rows decide it: :func:`better_outcome` three-valued
+#: (:class:`~.boosting.ThreeValued`: not measured where no column of Table 3 compares, an undecided resample counting
+#: for neither verdict)
+ADAPTIVE_BETTER = ThreeValued(better_outcome)
+
+
+#: how C3.7's text (and its rows') states the rule :func:`better_outcome` reads a tied column by (C3.1's)
+BETTER_TIE_NOTE = (" A column of Table 3 on which every rule ties with the best within 2 combined standard errors, a band "
+                   "wider than Table 3's lead there, compares nothing (C3.1's rule, one rule for both claims: "
+                   "column_compares_nothing): the claim then fails where an adaptive rule lies at or below line search on "
+                   "the other column, and is otherwise not measured (never a hold through a column that cannot see the "
+                   "paper's differences); a tie within a narrower band is evidence, and the column decides. A resample "
+                   "where a column compares nothing counts for neither verdict.")
+
+
+def better_compares_nothing(records: pd.DataFrame) -> str | None:
+    """Why C3.7 (:func:`better_outcome`) is undecided on ``records``, the columns that compare nothing named with their
+    bands against Table 3's lead (:func:`column_compares_nothing`, C3.1's rule); None where it decides (the ``tie`` of
+    :func:`claim_on_table`: the claim is then not measured)."""
+    if better_outcome(records) is not None:
+        return None
+    tied = [c for c in BEST_COLUMNS if column_compares_nothing(records, c)]
+    shown = "; ".join(f"{BEST_COLUMNS[c]}: band {best_band(records, c):.3g} against Table 3's lead {table3_lead(c):.3g}"
+                      for c in tied)
+    return (f"every rule ties with the best on the {' and the '.join(BEST_COLUMNS[c] for c in tied)} within "
+            f"{TIE_SE:g} combined standard errors, a band wider than Table 3's own lead ({shown}): by C3.1's rule such a "
+            "column compares nothing, " + ("and no column is left to compare the rules on" if len(tied) == len(BEST_COLUMNS)
+                                           else "and the column that compares shows no adaptive rule at or below line search"))
 
 
 def ll_at_paper_level(records: pd.DataFrame, paper_ll: tuple[float, float], slack: float) -> bool:
@@ -1698,13 +2059,36 @@ def level_diagnosis(records: pd.DataFrame, other: pd.DataFrame, paper_ll: tuple[
 TIE_SE = 2.0
 
 
+def _column_stats(records: pd.DataFrame) -> dict:
+    """:func:`_means_se` of both columns of Table 3 (``"train_ll"``, ``"test_auroc"``) from one :func:`by_method`:
+    ``{column: (mean, se)}``."""
+    s = by_method(records)
+    reps = np.sqrt(records.groupby("method").replicate.nunique().reindex(s.index))
+    return {c: (s[f"{c}_mean"], (s[f"{c}_std"] / reps).fillna(0.0)) for c in ("train_ll", "test_auroc")}
+
+
 def _means_se(records: pd.DataFrame, column: str) -> tuple[pd.Series, pd.Series]:
     """Each rule's mean of ``column`` (``"train_ll"``, ``"test_auroc"``) at the selected iterates (Tables 2-3's protocol,
     :func:`by_method`) and its standard error ``std / √R`` over its ``R`` replicates (0 with one replicate)."""
     check_choice("column", column, ("train_ll", "test_auroc"))
-    s = by_method(records)
-    reps = records.groupby("method").replicate.nunique()
-    return s[f"{column}_mean"], (s[f"{column}_std"] / np.sqrt(reps.reindex(s.index))).fillna(0.0)
+    return _column_stats(records)[column]
+
+
+def _tied(mean: pd.Series, se: pd.Series, method: str, n_se: float = TIE_SE) -> bool:
+    """:func:`best_within_noise` on one column's means and standard errors (:func:`_means_se`)."""
+    top = mean.idxmax()
+    return bool(mean[method] >= mean[top] - n_se * np.hypot(se[method], se[top]))
+
+
+def _band(se: pd.Series) -> float:
+    """:func:`best_band` on one column's standard errors (:func:`_means_se`)."""
+    return float(TIE_SE * max(np.hypot(se["adaafw"], se[m]) for m in TABLE3_BEHIND))
+
+
+def _sees_nothing(mean: pd.Series, se: pd.Series, column: str) -> bool:
+    """:func:`column_compares_nothing` on one column's means and standard errors (:func:`_means_se`): every rule tied
+    with the best (:func:`_tied`, as :func:`every_rule_tied`) within a band (:func:`_band`) wider than Table 3's lead."""
+    return all(_tied(mean, se, m) for m in mean.index) and _band(se) > table3_lead(column)
 
 
 def best_within_noise(records: pd.DataFrame, method: str, column: str, n_se: float | None = None) -> bool:
@@ -1715,8 +2099,7 @@ def best_within_noise(records: pd.DataFrame, method: str, column: str, n_se: flo
     n_se = TIE_SE if n_se is None else check_real("n_se", n_se, low=0.0)
     mean, se = _means_se(records, column)
     check_choice("method", method, list(mean.index))
-    top = mean.idxmax()
-    return bool(mean[method] >= mean[top] - n_se * np.hypot(se[method], se[top]))
+    return _tied(mean, se, method, n_se)
 
 
 def adaafw_best(records: pd.DataFrame) -> bool:
@@ -1727,8 +2110,8 @@ def adaafw_best(records: pd.DataFrame) -> bool:
 
 def tied_best(records: pd.DataFrame, column: str) -> list:
     """The rules of ``records`` best on ``column`` or tied with the best (:func:`best_within_noise`), best first."""
-    s = by_method(records)
-    return [m for m in s[f"{column}_mean"].sort_values(ascending=False).index if best_within_noise(records, m, column)]
+    mean, se = _means_se(records, column)
+    return [m for m in mean.sort_values(ascending=False).index if _tied(mean, se, m)]
 
 
 #: the columns Table 3's "best" ranks the rules on (:func:`adaafw_best`), each with how a reason names it
@@ -1756,8 +2139,7 @@ def best_band(records: pd.DataFrame, column: str) -> float:
     """The tie band of AdaAFW against the rules Table 3 shows it ahead of (:data:`TABLE3_BEHIND`) on ``column``:
     :data:`TIE_SE` times the larger combined standard error of the two means (:func:`_means_se`). A lead of Table 3's
     size (:func:`table3_lead`) narrower than it could not be seen."""
-    _, se = _means_se(records, column)
-    return float(TIE_SE * max(np.hypot(se["adaafw"], se[m]) for m in TABLE3_BEHIND))
+    return _band(_means_se(records, column)[1])
 
 
 def adaafw_leads(records: pd.DataFrame) -> bool:
@@ -1898,7 +2280,9 @@ def ours_fails_on_stand_in(diagnosis, stand_in: str, untested, *, power: dict):
     authors' cell holds (a decisive hold is a construction split, not this) and the runs see Table 3's differences
     (``power``: :func:`better_power`, its ``sees``); its text states that power and names the authors' cells undecided,
     with what would decide them. Anything else is returned as it is (the claim then stays ``inconclusive``, its reason
-    saying which cells left it so)."""
+    saying which cells left it so). The authors' undecided cells rule nothing out by themselves: C3.7's claim keeps this
+    diagnosis only where a paired test shows its failure with the authors' line search swapped in alone too
+    (:func:`line_search_decides`, session 63), else it is inconclusive (or, the swap turning it, construction)."""
     if not isinstance(power, dict) or not {"column", "rules", "sees"} <= set(power):
         raise TypeError(f"power must be better_power's mapping; got {power!r}")
     if not isinstance(diagnosis, Unearned):
@@ -1932,21 +2316,31 @@ def every_rule_tied(records: pd.DataFrame, column: str) -> bool:
     return set(tied_best(records, column)) == set(records.method)
 
 
+def column_compares_nothing(records: pd.DataFrame, column: str) -> bool:
+    """C3.1's rule for one column of Table 3 (:data:`BEST_COLUMNS`), one rule for every claim on those columns (C3.1,
+    :func:`best_compares_nothing`; C3.7, :func:`better_outcome`): the column compares nothing where every rule ties with
+    the best on it within :data:`TIE_SE` combined standard errors (:func:`every_rule_tied`) and that band is wider than
+    Table 3's own lead there (:func:`best_band` above :func:`table3_lead`: it cannot see the paper's gap). A tie within a
+    narrower band is evidence (the paper's gap would show there and does not), and the column decides."""
+    check_choice("column", column, tuple(BEST_COLUMNS))
+    return _sees_nothing(*_means_se(records, column), column)
+
+
 def best_compares_nothing(records: pd.DataFrame) -> str | None:
     """Why Table 3's "AdaAFW has the best test AUROC and train log-likelihood" (:func:`adaafw_best`) compares nothing on
     ``records`` (C3.1 and each cell of its verdict map are then ``not measured``: the ``tie`` of
     :func:`claim_on_table` and :func:`~.boosting.runs_cell`); None where it decides. Two ties: every rule's selected
     iterate is plain VI (:func:`~.boosting.selected_is_plain_vi`: one model compared with itself), or the claim holds
     only through a column of :data:`BEST_COLUMNS` on which every rule ties with the best (:func:`every_rule_tied`)
-    within a band too wide to see Table 3's own lead (:func:`best_band` wider than :func:`table3_lead`: train
-    log-likelihood 0.012, AUROC 0.005). A tie within a narrower band is evidence, not a blind spot (session 46's review:
+    within a band too wide to see Table 3's own lead (:func:`column_compares_nothing`, the rule C3.7 reads too:
+    :func:`best_band` wider than :func:`table3_lead`, train log-likelihood 0.012, AUROC 0.005). A tie within a narrower band is evidence, not a blind spot (session 46's review:
     the authors' rows tied within 0.0025, a fifth of the lead): there the claim is decided by its readings
     (:data:`BEST_READINGS`). A column that compares can make the claim fail: where AdaAFW is behind the tied-best set on
     a column on which not every rule ties, the claim is decided (it fails), so a decisive failure is never hidden as not
     measured (the conjunction read three-valued: fails before not measured before holds)."""
     if selected_is_plain_vi(records):
         return "every rule's selected iterate is plain VI (t = 0, or zero steps before it): one model compared with itself"
-    tied = [c for c in BEST_COLUMNS if every_rule_tied(records, c) and best_band(records, c) > table3_lead(c)]
+    tied = [c for c in BEST_COLUMNS if column_compares_nothing(records, c)]
     if not tied or not adaafw_best(records):
         return None
     s = by_method(records)
@@ -2421,7 +2815,7 @@ def rules_diagnosis(test, what: str, ours: pd.DataFrame, theirs: pd.DataFrame, n
     that a construction split could rest on."""
     complete = set(ours.method) <= set(theirs.method)
     if complete and (tie is None or not tie(theirs)) and not fails_decisively(test, theirs):
-        support = replicate_support(test, theirs).get("fraction_holding")
+        support = replicate_support(_point_test(test, theirs), theirs).get("fraction_holding")
         shown = (" (with no support: one complete run of each rule, nothing to resample)" if support is None
                  else f" ({1 - support:.0%} of the replicate resamples fail)")
         there = runs_cell({"rules": name}, test, theirs, construction="authors")
