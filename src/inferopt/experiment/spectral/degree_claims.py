@@ -916,8 +916,8 @@ def d43_claim_args(variances: pd.DataFrame, *, made: float, iters: int, gate_sha
                              "it, and the paper says none of them."}
     else:   # every reading fails alike: nothing earns a kind (review helper-439: the stand-in's difference was never shown to
         # move the excess, and the runs' length, not the data, sets which degrees count), so it stays undecided
-        diagnosis = Unearned(f"it fails at every reading of our cut-offs, but no diagnosis is earned: nothing shows MovieLens 1M "
-                             f"(the paper's data) or longer runs would move the excess past the margin ({said})", {"points": said})
+        diagnosis = Unearned(f"it fails at every reading of our cut-offs ({said}), and nothing shows MovieLens 1M (the paper's data) "
+                             "or longer runs would move the excess past the margin", {"points": said})
     return {"reading": r, "gates": gates, "args": dict(holds=point is True, support=support, diagnosis=diagnosis, threshold=threshold)}
 
 
