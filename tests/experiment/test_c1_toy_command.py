@@ -18,7 +18,8 @@ from test_boosting_preserving import assert_only_changed, git_blob, old_module
 #: the modules' blobs before the edit (the ``before`` of their entries in output_preserving.yaml)
 BEFORE = {"boosting.py": "a1dc2e1f08e0eebbd3a0aefd8f3a94783d9d5c7b", "boosting_rules.py": "0ca7ab0fc570b5eb47f22475e47923e73280218c"}
 #: AUTHORS_TOY_RULES changed later (session 61: 33 tries, C1's alone; tests/experiment/test_c1_authors_check.py)
-CHANGED = {"boosting.py": {"random_lmo_step", "_one_random_lmo_run"}, "boosting_rules.py": {"AUTHORS_TOY_RULES"}}
+#: runs_cell changed later (session 63: its ThreeValued branch, C3's alone; tests/experiment/test_boosting_c3_fix63.py)
+CHANGED = {"boosting.py": {"random_lmo_step", "_one_random_lmo_run", "runs_cell"}, "boosting_rules.py": {"AUTHORS_TOY_RULES"}}
 MODULES = {"boosting.py": boosting, "boosting_rules.py": boosting_rules}
 
 
