@@ -102,7 +102,6 @@ def test_the_claims_edit_changes_c1_2_authors_definitions_alone():
     (C2-C4's notebooks name none), and every other definition is unchanged."""
     from pathlib import Path
 
-    import inferopt.experiment.boosting_claims as bc
     changed = {"lower_at", "_lower_dims", "lower_law_text", "never_steps", "NEVER_STEPS", "never_step_text"}
     # the edit itself, its before and after blobs (reports/paper/output_preserving.yaml; later edits, C3's of session 63,
     # have entries and tests of their own)
@@ -110,7 +109,6 @@ def test_the_claims_edit_changes_c1_2_authors_definitions_alone():
     new = definitions(git_blob("9bc0b15172be11f88aab3b263d3e838b61cecd75", "boosting_claims.py after session 61's C1g"))
     kept = set(old) - changed
     assert kept <= set(new) and [k for k in sorted(kept) if old[k] != new[k]] == [] and changed <= set(old)
-    assert bc is not None
     names = changed | {"forgone_gain", "not_stepping_text", "unread_text"}
     notebooks = Path(__file__).resolve().parents[2] / "notebooks"
     for nb in ("C2_chemreact.ipynb", "C3_stand_in_classification.ipynb", *[p.name for p in notebooks.glob("C4*.ipynb")]):

@@ -584,6 +584,7 @@ def test_d43_exact_reading_holds_fails_and_stays_undecided():
     r = d43_exact_reading(vtable(both(0.5), both(0.1), se=0.05))
     assert r["points"]["path"]["outcome"] is None and r["points"]["optimum"]["outcome"] is True and r["outcome"] is None
     assert "margin" in r["reason"] and r["turns"] is False
+    assert "poisson at the path ~" in r["reason"] and "square root of the seeds" in r["reason"]   # what would decide it
     # the points decide apart: no outcome, and it says the points turn it (a reading, not a conjunct)
     r = d43_exact_reading(vtable(both(1.0), both(0.0), se=0.01))
     assert r["outcome"] is None and r["turns"] is True and "decide apart" in r["reason"]

@@ -604,12 +604,14 @@ def degree_term(theta, eps: float, rule, *, budget=None) -> float:
     eps = check_real("eps", eps, low=0.0, low_open=True)
     least = 0.0 if budget is None else 1.0 / check_real("budget", budget, low=1.0)
     rule = _degree_rule("rule", rule)
-    dist = getattr(rule, "distribution", None)
-    if dist is None:
-        return 0.0
-    series = rule.series
+    return _degree_part(_eig_side(theta)[0], eps, rule, least) if getattr(rule, "distribution", None) is not None else 0.0
+
+
+def _degree_part(lam, eps: float, rule, least: float) -> float:
+    """:func:`degree_term`'s sum from the eigenvalues ``lam`` of the smaller Gram matrix of ``θ`` (``θ``'s squared singular
+    values), for a random-degree ``rule`` over the degrees of :func:`_kept_degrees` at ``least``."""
+    dist, series = rule.distribution, rule.series
     n, q = _kept_degrees(rule, least)
-    lam = _eig_side(theta)[0]
     with np.errstate(over="ignore", invalid="ignore"):
         total = float(sum(qk * _degree_sq(lam, eps, series, dist.reweight(series.coefficients(int(k))), series.coeffs)
                           for qk, k in zip(q, n)))
@@ -675,6 +677,8 @@ def exact_gradient_variances(theta, eps: float, rules: dict, *, M: int, budget=N
     with np.errstate(over="ignore", invalid="ignore"):
         for j in range(1, J + 1):                          # T_0 is constant: no gradient
             for name, (w, degrees) in plan.items():
+                if j > max(degrees):                       # past the rule's last degree counted: nothing left to add
+                    continue
                 if j < w.size and w[j] != 0.0:
                     gam[name] += w[j] * D
                     gam_null[name] += w[j] * N
@@ -687,7 +691,7 @@ def exact_gradient_variances(theta, eps: float, rules: dict, *, M: int, budget=N
     for name, rule in rules.items():
         p = 4.0 * sig ** 2 * probe[name] / M
         p = p if np.isfinite(p) else float("inf")
-        g = degree_term(theta, eps, rule, budget=budget)
+        g = _degree_part(s ** 2, eps, rule, least) if getattr(rule, "distribution", None) is not None else 0.0
         rows.append({"rule": str(name), "probe part": p, "degree part": g, "variance": p + g, "largest degree": max(plan[name][1])})
     return pd.DataFrame(rows)
 
@@ -737,7 +741,7 @@ def d43_exact_reading(table: pd.DataFrame, *, margin: float = D43_MARGIN, z: flo
     if made is not None and not isinstance(made, dict):
         raise TypeError(f"made must be a mapping point -> share of the way to the optimum; got {type(made).__name__}")
     rules = [reference, *others]
-    out, short, unbounded = {}, [], []
+    out, short, unbounded, needs = {}, [], [], []
     for point, rows in table.groupby("point", sort=False):
         check_choices(f"point {point}'s rules", rules, set(rows["rule"]))
         past = True if made is None else check_real(f"made[{point!r}]", made.get(point), low=-np.inf) >= gate_share
@@ -760,6 +764,8 @@ def d43_exact_reading(table: pd.DataFrame, *, margin: float = D43_MARGIN, z: flo
             stats |= {f"excess {o}": rel, f"se excess {o}": se}
             unbounded += [] if bounded else [f"{o} at {point}"]
             cmp.append(None if not bounded else True if rel - z * se > margin else False if rel + z * se < margin else None)
+            if bounded and cmp[-1] is None and np.isfinite(se):   # what would decide it: the seeds at which z SE clear the margin
+                needs.append(f"{o} at the {point} {_units_to_clear(len(var), z, se, rel - margin)}")
         outcome = _every(cmp)
         short += [] if past else [str(point)]
         out[str(point)] = ({r: float(mean[r]) for r in rules}
@@ -770,12 +776,14 @@ def d43_exact_reading(table: pd.DataFrame, *, margin: float = D43_MARGIN, z: flo
         raise ValueError("table must hold one point at least")
     deciding = {p: v["outcome"] for p, v in out.items() if v["past the gate"]}
     decided = {v for v in deciding.values() if v is not None}
-    overall = decided.pop() if len(decided) == 1 and None not in deciding.values() else None
-    turns = len({v for v in deciding.values() if v is not None}) > 1
+    turns = len(decided) > 1
+    overall = next(iter(decided)) if len(decided) == 1 and None not in deciding.values() else None
     undecided = [p for p, v in deciding.items() if v is None]
     why = ([f"the points decide apart ({_points_said(out)}): where the variance is read turns it"] if turns else []) + (
         [f"at {', '.join(undecided)} the excess of the others' variance over the {reference} one's is within {z:g} standard errors "
-         f"of the margin {margin:g}" + ("" if all(out[p]["units"] > 1 or p in exact for p in undecided) else " (one unit: no standard error)")]
+         f"of the margin {margin:g}" + ("" if all(out[p]["units"] > 1 or p in exact for p in undecided) else " (one unit: no standard error)")
+         + (f" (what would decide it, were the standard errors to fall as one over the square root of the seeds: {'; '.join(needs)})"
+            if needs else "")]
         if undecided else []) + (
         [f"the variance is unbounded (inf, an overflow: no measured variance) for {', '.join(unbounded)}"] if unbounded else []) + (
         [f"{', '.join(short)} short of D4.1's gate ({gate_share:g} of the way to the optimum): not deciding"] if short else [])
